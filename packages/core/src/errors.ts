@@ -1,0 +1,109 @@
+/**
+ * The one error type of the product. Every failure that a caller may act on carries a stable,
+ * typed `code`; the message is for humans and never contains a token, a token path, ssh output or
+ * a stack trace.
+ */
+export const ERROR_CODES = [
+  // configuration and local files
+  "config_not_found",
+  "config_invalid",
+  "config_legacy_key",
+  "token_file_invalid",
+  "state_dir_invalid",
+  // environments and transports
+  "environment_required",
+  "environment_unknown",
+  "environment_mismatch",
+  "environment_unavailable",
+  "protocol_unsupported",
+  "scope_mismatch",
+  "tunnel_failed",
+  // talking to T3
+  "unauthorized",
+  "insufficient_scope",
+  "thread_not_found",
+  "not_found",
+  "invalid_request",
+  "http_error",
+  "invalid_response",
+  "timeout",
+  "global_timeout",
+  "unavailable",
+  "connection_lost",
+  "rpc_failure",
+  "protocol_error",
+  "too_many_in_flight",
+  "cancelled",
+  "pairing_failed",
+  "scope_not_granted",
+  // reads
+  "invalid_input",
+  "invalid_cursor",
+  "coverage_changed",
+  "out_of_scope",
+  "ambiguous_thread",
+  "incomplete_scope",
+  // writes
+  "gate_unavailable",
+  "lease_closed",
+  "environment_not_in_lease",
+  "scope_denied",
+  "operation_conflict",
+  "reconciliation_required",
+  "t3_refused",
+  "journal_unavailable",
+  "internal",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** What T3 itself said, when the failure came from a T3 answer (HTTP body or RPC `Fail`). */
+export interface T3ErrorDetail {
+  /** `_tag` of the error body, e.g. `EnvironmentScopeRequiredError`. */
+  tag?: string;
+  /** T3's own `code`, e.g. `insufficient_scope`. */
+  code?: string;
+  /** T3's own `reason`, e.g. `thread_not_found`. */
+  reason?: string;
+  requiredScope?: string;
+  traceId?: string;
+}
+
+export interface ConnectorErrorOptions {
+  /** HTTP status, when the failure is an HTTP answer. */
+  status?: number;
+  t3?: T3ErrorDetail;
+  /** Structured, non-secret details a caller may show or act on. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class ConnectorError extends Error {
+  override readonly name = "ConnectorError";
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly t3: T3ErrorDetail | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ConnectorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.t3 = options.t3;
+    this.details = options.details;
+  }
+
+  /** `code: message`, the stable form used in tool errors and CLI output. */
+  override toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+export function isConnectorError(value: unknown, code?: ErrorCode): value is ConnectorError {
+  return value instanceof ConnectorError && (code === undefined || value.code === code);
+}
+
+/** Transport failures are the only ones a read may retry (once); writes never retry. */
+export function isTransportFailure(error: unknown): boolean {
+  return isConnectorError(error) && (error.code === "unavailable" || error.code === "connection_lost");
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Tests import workspace packages from their sources, so a test run never depends on a stale build.
+// End-to-end tests that spawn a CLI use the built `dist/` (the `pnpm test` script builds first).
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@t3-connector\/core$/, replacement: src("core") },
+      { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
+      { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
+      { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
+      { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
+    ],
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    pool: "forks",
+  },
+});
