@@ -9,6 +9,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@t3-connector\/core$/, replacement: src("core") },
+      {
+        find: /^@t3-connector\/core\/([a-z-]+)$/,
+        replacement: fileURLToPath(new URL("./packages/core/src/$1/index.ts", import.meta.url)),
+      },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },

@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   "reconciliation_required",
   "t3_refused",
   "journal_unavailable",
+  "journal_transition_invalid",
+  "guard_refused",
   "internal",
 ] as const;
 

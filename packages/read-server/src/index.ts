@@ -1,1 +1,18 @@
-export {};
+export { type CliIo, runCli, USAGE, USAGE_EXIT_CODE } from "./cli.js";
+export { type PackageInfo, packageInfo } from "./package-info.js";
+export {
+  createProcessReadContext,
+  type ProcessReadContextOptions,
+  type ReadContext,
+} from "./read-context.js";
+export {
+  defineReadTool,
+  READ_ONLY_ANNOTATIONS,
+  type ReadOnlyAnnotations,
+  type ReadToolDefinition,
+  type ReadToolExtra,
+} from "./read-tool.js";
+export { registerReadTools } from "./register-read-tools.js";
+export { createReadServer, READ_SERVER_NAME } from "./server.js";
+export { CANCELLED_ERROR_TEXT, INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
+export { readToolDefinitions } from "./tools/index.js";

@@ -29,6 +29,13 @@ export interface StreamSink {
 export interface StreamHandle {
   /** Called when the client interrupts or the socket closes; must release every listener. */
   close(): void;
+  /**
+   * How the real server answers a client `Interrupt` of this stream (fixture README surprise 17):
+   * `{kind:"interrupt"}` means `Exit Failure [{_tag:"Interrupt", fiberId}]`; a `die` means
+   * `Exit Failure [{_tag:"Die", defect}]` (subscribeThread, subscribeServerLifecycle).
+   * Absent means `{kind:"interrupt"}`. (Added by the model helper; additive.)
+   */
+  readonly interruptExit?: { readonly kind: "interrupt" } | { readonly kind: "die"; readonly defect: string };
 }
 
 export type StreamOpenResult =

@@ -1,0 +1,243 @@
+/** Actions 32-36: launching a thread, sending a message, metadata and pull-request links. */
+import { z } from "zod";
+import { defineAction, dispatch, hints, oneThread, PROVENANCE, requireId, threadInput } from "./define.js";
+import {
+  attachments,
+  compact,
+  DEFAULT_RUNTIME_MODE,
+  idString,
+  MAX_ID_CHARS,
+  messageText,
+  modelSelection,
+  PULL_REQUEST_SOURCES,
+  requiredId,
+  runtimeMode,
+  titleText,
+  workspaceStrategy,
+} from "./fields.js";
+import { MODEL_SELECTION_GUARD, noPendingRequest, REQUEST_ID_GUARD, workspacePath } from "./guards.js";
+
+export const threadLaunch = defineAction({
+  action: "thread.launch",
+  toolName: "t3_escrever_thread_launch",
+  title: "Launch thread",
+  description:
+    "Create a thread in a project with a model and workspace, optionally with a first message (sent as orchestration.launchThread).",
+  annotations: hints(false),
+  inputSchema: z
+    .strictObject({
+      projectId: idString,
+      title: titleText,
+      modelSelection,
+      workspaceStrategy,
+      runtimeMode: runtimeMode.default(DEFAULT_RUNTIME_MODE),
+      text: messageText.optional(),
+      attachments: attachments.optional(),
+    })
+    .refine((input) => input.attachments === undefined || input.text !== undefined, {
+      message: "attachments need a text: they travel in the first message",
+      path: ["attachments"],
+    }),
+  commandType: null,
+  payloadKind: "launch",
+  extraIds: ["threadId", "messageId"],
+  guards: [MODEL_SELECTION_GUARD, workspacePath("workspaceStrategy", "worktreePath")],
+  serializeByProject: true,
+  targets: (input) => ({ threadIds: [], projectIds: [input.projectId] }),
+  build: (input, ids) => ({
+    kind: "launch",
+    input: compact({
+      commandId: ids.commandId,
+      creationSource: PROVENANCE.creationSource,
+      threadId: requireId(ids, "threadId", "thread.launch"),
+      projectId: input.projectId,
+      title: input.title,
+      modelSelection: input.modelSelection,
+      runtimeMode: input.runtimeMode,
+      interactionMode: "default",
+      workspaceStrategy: input.workspaceStrategy,
+      initialMessage:
+        input.text === undefined
+          ? undefined
+          : {
+              messageId: requireId(ids, "messageId", "thread.launch"),
+              text: input.text,
+              attachments: input.attachments ?? [],
+            },
+    }),
+  }),
+});
+
+const sendCommon = {
+  threadId: idString,
+  text: messageText,
+  /** Must equal the envelope's operationId; checked by the gate (request_id_mismatch). */
+  clientRequestId: idString,
+  attachments: attachments.optional(),
+};
+
+/** The delivery is always explicit: no default, no fallback, a refused steer never becomes a queue. */
+export const threadSendInput = z.discriminatedUnion(
+  "delivery",
+  [
+    z.strictObject({
+      ...sendCommon,
+      delivery: z.literal("steer_active"),
+      targetRunId: requiredId("target_run_id_required"),
+    }),
+    z.strictObject({ ...sendCommon, delivery: z.literal("start_immediately") }),
+    z.strictObject({
+      ...sendCommon,
+      delivery: z.literal("restart_active"),
+      targetRunId: requiredId("target_run_id_required"),
+    }),
+    z.strictObject({
+      ...sendCommon,
+      delivery: z.literal("queue_after_active"),
+      deferUntilActiveCompletes: z.literal(true, {
+        error: "queue_explicit_intent_required: queue_after_active needs deferUntilActiveCompletes: true",
+      }),
+    }),
+  ],
+  {
+    error:
+      "delivery_required: delivery must be one of steer_active, start_immediately, restart_active, queue_after_active",
+  },
+);
+export type ThreadSendInput = z.output<typeof threadSendInput>;
+
+function dispatchMode(input: ThreadSendInput): Record<string, string> {
+  switch (input.delivery) {
+    case "steer_active":
+    case "restart_active":
+      return { type: input.delivery, targetRunId: input.targetRunId };
+    case "start_immediately":
+    case "queue_after_active":
+      return { type: input.delivery };
+  }
+}
+
+export const threadSend = defineAction({
+  action: "thread.send",
+  toolName: "t3_escrever_thread_send",
+  title: "Send message",
+  description:
+    "Send a message with an explicit delivery: steer_active, start_immediately, restart_active or queue_after_active. It never answers a pending request; use the runtime-request tools.",
+  // restart_active interrupts the current attempt.
+  annotations: hints(true),
+  inputSchema: threadSendInput,
+  commandType: "message.dispatch",
+  payloadKind: "dispatch",
+  extraIds: ["messageId"],
+  guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("message.dispatch", ids, {
+      ...PROVENANCE,
+      threadId: input.threadId,
+      messageId: requireId(ids, "messageId", "thread.send"),
+      text: input.text,
+      attachments: input.attachments ?? [],
+      dispatchMode: dispatchMode(input),
+    }),
+});
+
+export const threadMetadataUpdate = defineAction({
+  action: "thread.metadata.update",
+  toolName: "t3_escrever_thread_metadata_update",
+  title: "Update thread metadata",
+  description:
+    "Change a thread's title (or ask T3 to regenerate it), branch or worktree path; expectedWorktreePath guards against a concurrent change.",
+  annotations: hints(true),
+  inputSchema: threadInput({
+    title: titleText.optional(),
+    regenerateTitle: z.boolean().optional(),
+    branch: idString.nullable().optional(),
+    worktreePath: idString.nullable().optional(),
+    expectedWorktreePath: idString.nullable().optional(),
+  })
+    .refine(
+      (input) =>
+        input.title !== undefined ||
+        input.regenerateTitle === true ||
+        input.branch !== undefined ||
+        input.worktreePath !== undefined,
+      "nothing to update: give title, regenerateTitle, branch or worktreePath",
+    )
+    .refine((input) => !(input.title !== undefined && input.regenerateTitle === true), {
+      message: "title and regenerateTitle: true exclude each other",
+      path: ["regenerateTitle"],
+    }),
+  commandType: "thread.metadata.update",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [workspacePath("worktreePath")],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("thread.metadata.update", ids, {
+      threadId: input.threadId,
+      title: input.title,
+      regenerateTitle: input.regenerateTitle,
+      branch: input.branch,
+      worktreePath: input.worktreePath,
+      expectedWorktreePath: input.expectedWorktreePath,
+    }),
+});
+
+const pullRequestRef = {
+  host: z.string().trim().min(1).max(255),
+  repository: idString,
+  number: z.number().int().positive(),
+};
+
+export const threadPullRequestLink = defineAction({
+  action: "thread.pull-request.link",
+  toolName: "t3_escrever_thread_pull_request_link",
+  title: "Link pull request",
+  description: "Link a pull request (host, repository, number, url) to a thread.",
+  annotations: hints(false),
+  inputSchema: threadInput({
+    ...pullRequestRef,
+    url: z.url({ protocol: /^https?$/ }).max(MAX_ID_CHARS),
+    source: z.enum(PULL_REQUEST_SOURCES),
+  }),
+  commandType: "thread.pull-request.link",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("thread.pull-request.link", ids, {
+      threadId: input.threadId,
+      host: input.host,
+      repository: input.repository,
+      number: input.number,
+      url: input.url,
+      source: input.source,
+    }),
+});
+
+export const threadPullRequestUnlink = defineAction({
+  action: "thread.pull-request.unlink",
+  toolName: "t3_escrever_thread_pull_request_unlink",
+  title: "Unlink pull request",
+  description: "Remove a pull-request link from a thread.",
+  annotations: hints(false),
+  inputSchema: threadInput(pullRequestRef),
+  commandType: "thread.pull-request.unlink",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("thread.pull-request.unlink", ids, {
+      threadId: input.threadId,
+      host: input.host,
+      repository: input.repository,
+      number: input.number,
+    }),
+});

@@ -1,0 +1,166 @@
+/** Actions 37-42: forks, merge-back and delegated tasks (threads that act on other threads). */
+import { z } from "zod";
+import { defineAction, dispatch, hints, PROVENANCE, requireId } from "./define.js";
+import {
+  COMPLETION_WAKES,
+  DEFAULT_RUNTIME_MODE,
+  idString,
+  messageText,
+  modelSelection,
+  runtimeMode,
+  sourcePoint,
+  titleText,
+} from "./fields.js";
+import { MODEL_SELECTION_GUARD } from "./guards.js";
+
+const completionWake = z.enum(COMPLETION_WAKES);
+
+export const threadFork = defineAction({
+  action: "thread.fork",
+  toolName: "t3_escrever_thread_fork",
+  title: "Fork thread",
+  description:
+    "Create a new thread from sourceThreadId at sourcePoint (latest_stable, a run or a checkpoint).",
+  annotations: hints(false),
+  inputSchema: z.strictObject({ sourceThreadId: idString, sourcePoint, title: titleText.optional() }),
+  commandType: "thread.fork",
+  payloadKind: "dispatch",
+  extraIds: ["targetThreadId"],
+  guards: [],
+  serializeByProject: true,
+  targets: (input) => ({ threadIds: [input.sourceThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("thread.fork", ids, {
+      ...PROVENANCE,
+      sourceThreadId: input.sourceThreadId,
+      targetThreadId: requireId(ids, "targetThreadId", "thread.fork"),
+      sourcePoint: input.sourcePoint,
+      title: input.title,
+    }),
+});
+
+export const threadMergeBack = defineAction({
+  action: "thread.merge_back",
+  toolName: "t3_escrever_thread_merge_back",
+  title: "Merge thread back",
+  description: "Bring the work of sourceThreadId (from sourcePoint) back into targetThreadId.",
+  annotations: hints(true),
+  inputSchema: z.strictObject({ sourceThreadId: idString, targetThreadId: idString, sourcePoint }),
+  commandType: "thread.merge_back",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => ({ threadIds: [input.sourceThreadId, input.targetThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("thread.merge_back", ids, {
+      ...PROVENANCE,
+      sourceThreadId: input.sourceThreadId,
+      targetThreadId: input.targetThreadId,
+      sourcePoint: input.sourcePoint,
+    }),
+});
+
+export const delegatedTaskRequest = defineAction({
+  action: "delegated_task.request",
+  toolName: "t3_escrever_delegated_task_request",
+  title: "Request delegated task",
+  description: "Ask T3 to run a task in a child thread of parentThreadId, on behalf of a run's node.",
+  annotations: hints(false),
+  inputSchema: z.strictObject({
+    parentThreadId: idString,
+    parentRunId: idString,
+    parentNodeId: idString,
+    task: messageText,
+    title: titleText.optional(),
+    modelSelection,
+    runtimeMode: runtimeMode.default(DEFAULT_RUNTIME_MODE),
+    completionWake: completionWake.optional(),
+  }),
+  commandType: "delegated_task.request",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [MODEL_SELECTION_GUARD],
+  serializeByProject: false,
+  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("delegated_task.request", ids, {
+      ...PROVENANCE,
+      parentThreadId: input.parentThreadId,
+      parentRunId: input.parentRunId,
+      parentNodeId: input.parentNodeId,
+      task: input.task,
+      title: input.title,
+      modelSelection: input.modelSelection,
+      runtimeMode: input.runtimeMode,
+      interactionMode: "default",
+      completionWake: input.completionWake,
+    }),
+});
+
+export const delegatedTaskWakePolicy = defineAction({
+  action: "delegated_task.wake-policy",
+  toolName: "t3_escrever_delegated_task_wake_policy",
+  title: "Set delegated task wake policy",
+  description: "Choose when a delegated task's completion wakes its parent: always or settled_only.",
+  annotations: hints(false),
+  inputSchema: z.strictObject({ parentThreadId: idString, taskId: idString, completionWake }),
+  commandType: "delegated_task.wake-policy",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("delegated_task.wake-policy", ids, {
+      parentThreadId: input.parentThreadId,
+      taskId: input.taskId,
+      completionWake: input.completionWake,
+    }),
+});
+
+export const delegatedTaskCompletionDeliveryAcknowledge = defineAction({
+  action: "delegated_task.completion-delivery.acknowledge",
+  toolName: "t3_escrever_delegated_task_completion_delivery_acknowledge",
+  title: "Acknowledge delegated task completion",
+  description:
+    "Acknowledge that a delegated task's completion was delivered, observed by a run or by nobody (null).",
+  annotations: hints(false),
+  inputSchema: z.strictObject({
+    parentThreadId: idString,
+    taskId: idString,
+    observedByRunId: idString.nullable(),
+  }),
+  commandType: "delegated_task.completion-delivery.acknowledge",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("delegated_task.completion-delivery.acknowledge", ids, {
+      parentThreadId: input.parentThreadId,
+      taskId: input.taskId,
+      observedByRunId: input.observedByRunId,
+    }),
+});
+
+export const delegatedTaskCompletionDeliveryDispose = defineAction({
+  action: "delegated_task.completion-delivery.dispose",
+  toolName: "t3_escrever_delegated_task_completion_delivery_dispose",
+  title: "Dispose delegated task completion",
+  description: "Discard a delegated task's pending completion delivery.",
+  annotations: hints(true),
+  inputSchema: z.strictObject({ parentThreadId: idString, taskId: idString }),
+  commandType: "delegated_task.completion-delivery.dispose",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  build: (input, ids) =>
+    dispatch("delegated_task.completion-delivery.dispose", ids, {
+      parentThreadId: input.parentThreadId,
+      taskId: input.taskId,
+    }),
+});

@@ -1,0 +1,96 @@
+/**
+ * The shape of one write action: everything the write bridge (MCP tool), the gate (checks and
+ * send) and the operator CLI need, declared as data.
+ */
+import type { z } from "zod";
+import type { Guard } from "./guards.js";
+
+/** `a.b-c` → `a_b_c`: the compiler checks that every literal tool name follows the naming rule. */
+export type Underscored<S extends string> = S extends `${infer H}.${infer T}`
+  ? Underscored<`${H}_${T}`>
+  : S extends `${infer H}-${infer T}`
+    ? Underscored<`${H}_${T}`>
+    : S;
+export type ToolNameOf<A extends string> = `t3_escrever_${Underscored<A>}`;
+
+/** The four MCP tool hints, all explicit. */
+export interface WriteAnnotations {
+  readonly readOnlyHint: false;
+  /** False only for writes that merely add or flag (pin, visit, …) and can be undone. */
+  readonly destructiveHint: boolean;
+  /** Every write is deduplicated by `(environment, operationId)` and by derived T3 ids. */
+  readonly idempotentHint: true;
+  /** The effect is confined to one known T3 environment. */
+  readonly openWorldHint: false;
+}
+
+/** The kinds of id the connector derives from the operation key and sends to T3. */
+export const ID_KINDS = ["commandId", "messageId", "threadId", "targetThreadId"] as const;
+export type IdKind = (typeof ID_KINDS)[number];
+
+/** Ids derived for one operation (see ids.ts). `commandId` always exists. */
+export interface DerivedIds {
+  readonly commandId: string;
+  readonly messageId?: string;
+  readonly threadId?: string;
+  readonly targetThreadId?: string;
+  /**
+   * For thread.send only: T3's `message.dispatch` has no client request field, so the caller's
+   * `clientRequestId` (which must equal `operationId`) is kept here for the journal record.
+   */
+  readonly clientRequestId?: string;
+}
+
+/** A V2 command for `orchestration.dispatchCommand` (t3-protocol §5.2/§5.3). */
+export interface WireCommand {
+  readonly type: string;
+  readonly commandId: string;
+  readonly [field: string]: unknown;
+}
+
+/** `OrchestrationV2ThreadLaunchInput` for `orchestration.launchThread` (t3-protocol §7.11). */
+export interface WireLaunchInput {
+  readonly commandId: string;
+  readonly projectId: string;
+  readonly [field: string]: unknown;
+}
+
+/** The exact payload of the one outbound call. */
+export type BuiltPayload =
+  | { readonly kind: "dispatch"; readonly command: WireCommand }
+  | { readonly kind: "launch"; readonly input: WireLaunchInput };
+
+export const RPC_METHOD = {
+  dispatch: "orchestration.dispatchCommand",
+  launch: "orchestration.launchThread",
+} as const;
+
+/** What the gate must find in the lease and in a fresh shell before sending. */
+export interface ActionTargets {
+  /** Existing threads the write touches; each must exist (not deleted) and sit in a leased project. */
+  readonly threadIds: readonly string[];
+  /** Projects named directly by the input (thread.launch). */
+  readonly projectIds: readonly string[];
+}
+
+export interface ActionDefinition<A extends string = string, S extends z.ZodType = z.ZodType> {
+  readonly action: A;
+  readonly toolName: ToolNameOf<A>;
+  readonly title: string;
+  readonly description: string;
+  readonly annotations: WriteAnnotations;
+  /** Strict schema of the tool's `input` object. */
+  readonly inputSchema: S;
+  /** The T3 command `type` sent, or `null` for thread.launch (an RPC, not a command). */
+  readonly commandType: string | null;
+  readonly payloadKind: BuiltPayload["kind"];
+  /** Derived ids this action sends besides `commandId`. */
+  readonly extraIds: readonly Exclude<IdKind, "commandId">[];
+  /** Checks the gate runs before sending, in order. */
+  readonly guards: readonly Guard[];
+  /** Project-scoped writes are serialised per `[environmentId, sorted projectIds]` in the gate. */
+  readonly serializeByProject: boolean;
+  // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.
+  targets(input: z.output<S>): ActionTargets;
+  build(input: z.output<S>, ids: DerivedIds): BuiltPayload;
+}

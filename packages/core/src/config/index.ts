@@ -1,0 +1,27 @@
+export { type ConfigKind, refuseLegacyKeys, refuseWriteAllowlists } from "./legacy-keys.js";
+export {
+  expandHome,
+  isAnchoredPath,
+  type PathContext,
+  READ_CONFIG_ENV,
+  readConfigPath,
+  WRITE_CONFIG_ENV,
+  writeConfigPath,
+} from "./paths.js";
+export {
+  loadReadConfig,
+  parseReadConfig,
+  type ReadConfig,
+  type ReadEnvironmentConfig,
+} from "./read-config.js";
+export {
+  ALIAS_PATTERN,
+  DEFAULT_REMOTE_PORT,
+  type EnvironmentConfig,
+  isLoopbackHostname,
+  isSafeSshHost,
+  SSH_HOST_PATTERN,
+  type Transport,
+} from "./schema-common.js";
+export { readTokenFile, type TokenFileOptions, writeTokenFile } from "./token-file.js";
+export { loadWriteConfig, parseWriteConfig, TUNNEL_ID_PATTERN, type WriteConfig } from "./write-config.js";

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { ConnectorError } from "../errors.js";
+import {
+  type DerivedIds,
+  JOURNAL_STATES,
+  type JournalError,
+  type JournalReceipt,
+  type JournalRecord,
+} from "./types.js";
+
+/** Files written by this module are checked strictly when read back: a foreign edit stops the open. */
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+const epochMs = z.number().int().nonnegative();
+
+const derivedIdsSchema = z.record(z.string().min(1), z.string().min(1));
+const receiptSchema = z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+const recordSchema = z.strictObject({
+  key: hex64,
+  operationId: z.string().min(1),
+  action: z.string().min(1),
+  inputHash: hex64,
+  environmentId: z.string().min(1),
+  destination: z.string().min(1),
+  derivedIds: derivedIdsSchema.nullable(),
+  state: z.enum(JOURNAL_STATES),
+  createdAt: epochMs,
+  updatedAt: epochMs,
+  settledAt: epochMs.nullable(),
+  reconciledAt: epochMs.nullable(),
+  receipt: receiptSchema.nullable(),
+  error: z.strictObject({ code: z.string().min(1), message: z.string() }).nullable(),
+});
+
+export const ACTIVE_FORMAT = "t3-connector/journal-active";
+export const SEGMENT_FORMAT = "t3-connector/journal-segment";
+
+/** The lowdb document of the active segment: every open record and the recent settled ones. */
+export interface ActiveDocument {
+  format: typeof ACTIVE_FORMAT;
+  version: 1;
+  records: Record<string, JournalRecord>;
+}
+
+/** A sealed segment: settled records only, written once, never rewritten, deleted whole by retention. */
+export interface SegmentDocument {
+  format: typeof SEGMENT_FORMAT;
+  version: 1;
+  id: number;
+  sealedAt: number;
+  records: JournalRecord[];
+}
+
+const activeSchema = z.strictObject({
+  format: z.literal(ACTIVE_FORMAT),
+  version: z.literal(1),
+  records: z.record(hex64, recordSchema),
+});
+
+const segmentSchema = z.strictObject({
+  format: z.literal(SEGMENT_FORMAT),
+  version: z.literal(1),
+  id: z.number().int().positive(),
+  sealedAt: epochMs,
+  records: z.array(recordSchema),
+});
+
+export function emptyActiveDocument(): ActiveDocument {
+  return { format: ACTIVE_FORMAT, version: 1, records: {} };
+}
+
+export function parseActiveDocument(value: unknown): ActiveDocument {
+  const parsed = activeSchema.safeParse(value);
+  if (!parsed.success) throw corrupt("the active journal segment");
+  for (const [key, record] of Object.entries(parsed.data.records)) {
+    if (record.key !== key) throw corrupt("the active journal segment");
+  }
+  return parsed.data as ActiveDocument;
+}
+
+export function parseSegmentDocument(value: unknown, name: string): SegmentDocument {
+  const parsed = segmentSchema.safeParse(value);
+  if (!parsed.success) throw corrupt(`journal segment ${name}`);
+  if (parsed.data.records.some((record) => record.state !== "completed" && record.state !== "refused")) {
+    throw corrupt(`journal segment ${name}`);
+  }
+  return parsed.data as SegmentDocument;
+}
+
+function corrupt(what: string): ConnectorError {
+  return new ConnectorError("journal_unavailable", `${what} does not have the journal's format`);
+}
+
+export function copyRecord(record: JournalRecord): JournalRecord {
+  return {
+    ...record,
+    derivedIds: record.derivedIds === null ? null : { ...record.derivedIds },
+    receipt: record.receipt === null ? null : { ...record.receipt },
+    error: record.error === null ? null : { ...record.error },
+  };
+}
+
+const MAX_ERROR_MESSAGE = 2000;
+
+/** Errors are kept short and typed: a clipped message, never a stack or a `cause`. */
+export function sanitiseError(error: JournalError): JournalError {
+  if (typeof error?.code !== "string" || error.code.length === 0 || typeof error.message !== "string") {
+    throw new ConnectorError("invalid_input", "a journal error needs a non-empty code and a message");
+  }
+  return { code: error.code, message: error.message.slice(0, MAX_ERROR_MESSAGE) };
+}
+
+/** Checked on the way in: whatever is written must load back, or the journal could not reopen. */
+export function sanitiseDerivedIds(ids: DerivedIds): DerivedIds {
+  const parsed = derivedIdsSchema.safeParse(ids);
+  if (!parsed.success)
+    throw new ConnectorError("invalid_input", "derived ids must map names to non-empty strings");
+  return { ...parsed.data };
+}
+
+export function sanitiseReceipt(receipt: JournalReceipt): JournalReceipt {
+  const parsed = receiptSchema.safeParse(receipt);
+  if (
+    !parsed.success ||
+    Object.values(parsed.data).some((v) => typeof v === "number" && !Number.isFinite(v))
+  ) {
+    throw new ConnectorError(
+      "invalid_input",
+      "a receipt must map names to strings, finite numbers, booleans or null",
+    );
+  }
+  return { ...parsed.data };
+}

@@ -1,0 +1,33 @@
+export {
+  CURSOR_FORMAT_VERSION,
+  type CursorCodec,
+  type CursorCodecOptions,
+  type CursorPayload,
+  createCursorCodec,
+  MALFORMED_CURSOR_MESSAGE,
+} from "./cursor-codec.js";
+export {
+  compareKeyParts,
+  compareKeys,
+  isKeyPart,
+  type KeyPart,
+  type SortDirection,
+  type SortKey,
+} from "./key-order.js";
+export {
+  COVERAGE_CHANGED_MESSAGE,
+  FOREIGN_CURSOR_MESSAGE,
+  openCursor,
+  type Page,
+  type PageOrder,
+  type PageRequest,
+  paginate,
+} from "./paginate.js";
+export {
+  canonicalJson,
+  digestQuery,
+  digestSignature,
+  type QueryIdentity,
+  type QuerySignature,
+  type SignatureValue,
+} from "./query-signature.js";

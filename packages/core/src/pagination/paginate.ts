@@ -1,0 +1,160 @@
+import { ConnectorError } from "../errors.js";
+import { CURSOR_FORMAT_VERSION, type CursorCodec, type CursorPayload } from "./cursor-codec.js";
+import { compareKeyParts, compareKeys, type KeyPart, type SortDirection, type SortKey } from "./key-order.js";
+import {
+  digestQuery,
+  digestSignature,
+  formatSignature,
+  parseSignature,
+  type QueryIdentity,
+  type QuerySignature,
+  type SignatureDigests,
+} from "./query-signature.js";
+
+/** How a listing orders its items. */
+export interface PageOrder<T> {
+  /** Sort key of an item. Its last element must be unique among the matches (an id). */
+  key(item: T): SortKey;
+  /** Direction of each key element; also fixes the key length. */
+  directions: readonly SortDirection[];
+  /**
+   * Version stamp of an item (e.g. `updatedAt` as epoch milliseconds), for listings that detect
+   * items that changed during a traversal. Omit it when the listing has no such stamp.
+   */
+  version?: (item: T) => string | number | null | undefined;
+}
+
+export interface PageRequest {
+  signature: QuerySignature;
+  cursor?: string | undefined;
+  /** Page size (>= 1). Omitted: every remaining match. */
+  limit?: number | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Every current match, counted before the cut and the slice. */
+  total: number;
+  returned: number;
+  /** More items follow; `nextCursor` is then set. */
+  truncated: boolean;
+  nextCursor?: string;
+  /** On later pages: matches whose version moved past the first page's cut (omitted when 0). */
+  changedSinceStart?: number;
+}
+
+export const FOREIGN_CURSOR_MESSAGE =
+  "This cursor belongs to another query (different environment, tool or filters). " +
+  "Repeat the call without a cursor.";
+
+export const COVERAGE_CHANGED_MESSAGE =
+  "The environments that answered changed since the first page, so the pages would not fit together. " +
+  "Restart the listing: repeat the call without a cursor.";
+
+/**
+ * Checks a cursor against the query identity alone (no coverage). A tool can call this before it
+ * sweeps the environments, so a cursor of another query fails fast instead of after a full sweep.
+ */
+export function openCursor(codec: CursorCodec, cursor: string, identity: QueryIdentity): CursorPayload {
+  const payload = codec.decode(cursor);
+  const stored = parseSignature(payload.q);
+  if (stored === undefined) throw new ConnectorError("invalid_cursor", FOREIGN_CURSOR_MESSAGE);
+  if (stored.query !== digestQuery(identity))
+    throw new ConnectorError("invalid_cursor", FOREIGN_CURSOR_MESSAGE);
+  return payload;
+}
+
+/**
+ * One page of `matches` (already filtered by the ACL and the tool's filters) in `order`.
+ *
+ * - The first page (no cursor) starts at the smallest key; a later page takes the items whose key
+ *   is strictly greater than the cursor's `k`, so an item deleted or inserted meanwhile never
+ *   shifts the window.
+ * - With a version stamp, the first page records the cut `c`: the highest version among all its
+ *   matches (not only the returned ones, so that older items further down are not mistaken for
+ *   moved ones). Later pages drop every match whose version is above `c`, wherever it sits, and
+ *   count them in `changedSinceStart`.
+ */
+export function paginate<T>(
+  codec: CursorCodec,
+  matches: readonly T[],
+  order: PageOrder<T>,
+  request: PageRequest,
+): Page<T> {
+  const { limit } = request;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new ConnectorError("invalid_input", "limit must be an integer of at least 1");
+  }
+  const digests = digestSignature(request.signature);
+  const keyed = matches.map((item) => ({ item, key: order.key(item) }));
+  keyed.sort((a, b) => compareKeys(a.key, b.key, order.directions));
+  const total = keyed.length;
+
+  let candidates = keyed;
+  let cut: string | number | undefined;
+  let changedSinceStart = 0;
+  if (request.cursor === undefined) {
+    cut = highestVersion(matches, order);
+  } else {
+    const payload = openForPage(codec, request.cursor, digests, order.directions.length);
+    cut = payload.c;
+    const after = payload.k;
+    candidates = keyed.filter((entry) => compareKeys(entry.key, after, order.directions) > 0);
+    const { version } = order;
+    if (cut !== undefined && version !== undefined) {
+      const bound = cut;
+      const moved = (item: T): boolean => {
+        const stamp = version(item);
+        return stamp !== undefined && stamp !== null && compareKeyParts(stamp, bound) > 0;
+      };
+      changedSinceStart = keyed.filter((entry) => moved(entry.item)).length;
+      candidates = candidates.filter((entry) => !moved(entry.item));
+    }
+  }
+
+  const pageEntries = limit === undefined ? candidates : candidates.slice(0, limit);
+  const truncated = pageEntries.length < candidates.length;
+  const page: Page<T> = {
+    items: pageEntries.map((entry) => entry.item),
+    total,
+    returned: pageEntries.length,
+    truncated,
+  };
+  const last = pageEntries.at(-1);
+  if (truncated && last !== undefined) {
+    const payload: CursorPayload = { v: CURSOR_FORMAT_VERSION, q: formatSignature(digests), k: last.key };
+    if (cut !== undefined) payload.c = cut;
+    page.nextCursor = codec.encode(payload);
+  }
+  if (changedSinceStart > 0) page.changedSinceStart = changedSinceStart;
+  return page;
+}
+
+function openForPage(
+  codec: CursorCodec,
+  cursor: string,
+  digests: SignatureDigests,
+  keyLength: number,
+): CursorPayload {
+  const payload = codec.decode(cursor);
+  const stored = parseSignature(payload.q);
+  if (stored === undefined || stored.query !== digests.query || payload.k.length !== keyLength) {
+    throw new ConnectorError("invalid_cursor", FOREIGN_CURSOR_MESSAGE);
+  }
+  if (stored.coverage !== digests.coverage) {
+    throw new ConnectorError("coverage_changed", COVERAGE_CHANGED_MESSAGE);
+  }
+  return payload;
+}
+
+function highestVersion<T>(matches: readonly T[], order: PageOrder<T>): string | number | undefined {
+  const { version } = order;
+  if (version === undefined) return undefined;
+  let highest: KeyPart | undefined;
+  for (const item of matches) {
+    const stamp = version(item);
+    if (stamp === undefined || stamp === null) continue;
+    if (highest === undefined || compareKeyParts(stamp, highest) > 0) highest = stamp;
+  }
+  return highest === undefined || highest === null ? undefined : highest;
+}

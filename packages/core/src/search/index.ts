@@ -1,0 +1,7 @@
+export {
+  matchesExactTitle,
+  matchesSearch,
+  normalizeSearchTerm,
+  normalizeSearchText,
+  type Searchable,
+} from "./normalize.js";

@@ -1,0 +1,41 @@
+import { type ThreadDetailFields, threadDetailFields } from "./detail.js";
+import { type PendingRequest, pendingRequests } from "./pending-requests.js";
+import { type ThreadSummary, threadSummary } from "./summary.js";
+import type { NowInput } from "./time.js";
+import type {
+  HistoryBoundsInput,
+  Maybe,
+  ProjectInput,
+  ShellThreadInput,
+  ThreadProjectionInput,
+} from "./types.js";
+
+export type ThreadRead = ThreadSummary & { pendingRequests: PendingRequest[] } & ThreadDetailFields;
+
+export interface ThreadReadOptions {
+  now: NowInput;
+  project?: Maybe<ProjectInput>;
+  /** Limits `latestResponse` only. */
+  maxCharacters?: number;
+}
+
+/**
+ * The body of `t3_thread` (contract §A.7): the shell row decides authorization and the top-level
+ * fields, the projection adds the pending requests (which also feed the state, rule 1b) and the
+ * detail fields. `bounds` is the bounded snapshot itself (or null for a full snapshot).
+ */
+export function threadRead(
+  shell: ShellThreadInput,
+  projection: ThreadProjectionInput,
+  bounds: Maybe<HistoryBoundsInput>,
+  options: ThreadReadOptions,
+): ThreadRead {
+  const pending = pendingRequests(shell, projection);
+  const summary = threadSummary(shell, { now: options.now, project: options.project, pending });
+  const detailOptions = options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters };
+  return {
+    ...summary,
+    pendingRequests: pending,
+    ...threadDetailFields(shell, projection, bounds, { ...detailOptions, threadModel: summary.model }),
+  };
+}

@@ -1,0 +1,162 @@
+import type { z } from "zod";
+import { type JsonRequest, requestJson } from "./http-transport.js";
+import {
+  type AuthSessionState,
+  AuthSessionStateSchema,
+  type EnvironmentDescriptor,
+  EnvironmentDescriptorSchema,
+  type WebSocketTicket,
+  WebSocketTicketSchema,
+} from "./wire/environment.js";
+import {
+  type ProjectsSnapshot,
+  ProjectsSnapshotSchema,
+  type ShellSnapshot,
+  ShellSnapshotSchema,
+} from "./wire/shell.js";
+import {
+  type ThreadBoundedSnapshot,
+  ThreadBoundedSnapshotSchema,
+  type ThreadHistoryPage,
+  ThreadHistoryPageSchema,
+  type ThreadSnapshot,
+  ThreadSnapshotSchema,
+} from "./wire/thread.js";
+
+export const DEFAULT_HTTP_TIMEOUT_MS = 15_000;
+export const ORCHESTRATION_PROTOCOL_VERSION = 2;
+export const ORCHESTRATION_PROTOCOL_HEADER = "x-t3-orchestration-protocol";
+
+export interface T3HttpClientOptions {
+  /** e.g. "http://127.0.0.1:1234"; a path prefix is kept (reverse proxies). */
+  baseUrl: string;
+  /** Bearer token; never logged and never part of an error message. */
+  token?: string;
+  /** Per-request deadline, default 15 s. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+interface RouteSpec {
+  method: "GET" | "POST";
+  path: string;
+  query?: Record<string, string>;
+  /** Send the bearer token (the descriptor is public and gets none). */
+  authenticated: boolean;
+  /** Orchestration reads carry `x-t3-orchestration-protocol: 2`. */
+  orchestration: boolean;
+}
+
+/** The T3 HTTP surface the connector reads (t3-protocol §1–§3, connector-contract §A.0). */
+export class T3HttpClient {
+  readonly baseUrl: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: T3HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  getDescriptor(o: RequestOptions = {}): Promise<EnvironmentDescriptor> {
+    return this.#send(
+      { method: "GET", path: "/.well-known/t3/environment", authenticated: false, orchestration: false },
+      EnvironmentDescriptorSchema,
+      o,
+    );
+  }
+
+  /** Answers 200 even for a missing or invalid token: check `authenticated` (surprise 2). */
+  getAuthSession(o: RequestOptions = {}): Promise<AuthSessionState> {
+    return this.#send(
+      { method: "GET", path: "/api/auth/session", authenticated: true, orchestration: false },
+      AuthSessionStateSchema,
+      o,
+    );
+  }
+
+  getShell(o: RequestOptions = {}): Promise<ShellSnapshot> {
+    return this.#send(
+      { method: "GET", path: "/api/orchestration/shell", authenticated: true, orchestration: true },
+      ShellSnapshotSchema,
+      o,
+    );
+  }
+
+  getThread(threadId: string, o: RequestOptions = {}): Promise<ThreadSnapshot> {
+    return this.#send(
+      { method: "GET", path: threadPath(threadId), authenticated: true, orchestration: true },
+      ThreadSnapshotSchema,
+      o,
+    );
+  }
+
+  getThreadBounded(threadId: string, o: RequestOptions = {}): Promise<ThreadBoundedSnapshot> {
+    return this.#send(
+      { method: "GET", path: `${threadPath(threadId)}/bounded`, authenticated: true, orchestration: true },
+      ThreadBoundedSnapshotSchema,
+      o,
+    );
+  }
+
+  /** `cursor` is opaque (from `historyCursor` / `nextCursor`); it is passed through unchanged. */
+  getThreadHistory(threadId: string, cursor?: string, o: RequestOptions = {}): Promise<ThreadHistoryPage> {
+    return this.#send(
+      {
+        method: "GET",
+        path: `${threadPath(threadId)}/history`,
+        ...(cursor !== undefined ? { query: { cursor } } : {}),
+        authenticated: true,
+        orchestration: true,
+      },
+      ThreadHistoryPageSchema,
+      o,
+    );
+  }
+
+  getProjects(o: RequestOptions = {}): Promise<ProjectsSnapshot> {
+    return this.#send(
+      { method: "GET", path: "/api/projects", authenticated: true, orchestration: true },
+      ProjectsSnapshotSchema,
+      o,
+    );
+  }
+
+  /** A short-lived ticket for `/ws?wsTicket=`, so the bearer never travels in a URL. */
+  createWebSocketTicket(o: RequestOptions = {}): Promise<WebSocketTicket> {
+    return this.#send(
+      { method: "POST", path: "/api/auth/websocket-ticket", authenticated: true, orchestration: false },
+      WebSocketTicketSchema,
+      o,
+    );
+  }
+
+  #send<S extends z.ZodType>(spec: RouteSpec, schema: S, o: RequestOptions): Promise<z.output<S>> {
+    const url = new URL(`${this.baseUrl}${spec.path}`);
+    for (const [key, value] of Object.entries(spec.query ?? {})) url.searchParams.set(key, value);
+    const headers: Record<string, string> = {};
+    if (spec.authenticated && this.#token) headers.authorization = `Bearer ${this.#token}`;
+    if (spec.orchestration) headers[ORCHESTRATION_PROTOCOL_HEADER] = String(ORCHESTRATION_PROTOCOL_VERSION);
+    const request: JsonRequest = {
+      method: spec.method,
+      url,
+      route: `${spec.method} ${spec.path}`,
+      headers,
+      timeoutMs: this.#timeoutMs,
+      signal: o.signal,
+      fetch: this.#fetch,
+    };
+    return requestJson(request, schema);
+  }
+}
+
+function threadPath(threadId: string): string {
+  return `/api/orchestration/threads/${encodeURIComponent(threadId)}`;
+}

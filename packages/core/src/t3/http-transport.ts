@@ -1,0 +1,71 @@
+import type { z } from "zod";
+import { ConnectorError } from "../errors.js";
+import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
+import { summarizeIssues } from "./wire/stream-items.js";
+
+export interface JsonRequest {
+  method: "GET" | "POST";
+  url: URL;
+  /** `METHOD /path`, used in error messages (never carries the query string or a credential). */
+  route: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  fetch: typeof fetch;
+}
+
+/**
+ * One HTTP exchange that must end in JSON matching `schema`. The per-request deadline and the
+ * caller's signal both abort the request. A 2xx answer that is not JSON (a SPA fallback page, a
+ * proxy's text page) is `invalid_response`; a non-2xx answer becomes a typed error.
+ */
+export async function requestJson<S extends z.ZodType>(
+  request: JsonRequest,
+  schema: S,
+): Promise<z.output<S>> {
+  const timeoutSignal = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeoutSignal, request.signal]) : timeoutSignal;
+  let response: Response;
+  let text: string;
+  try {
+    response = await request.fetch(request.url, {
+      method: request.method,
+      headers: { accept: "application/json", ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      // A redirect is never expected from T3; with "manual" it surfaces as a 3xx http_error.
+      redirect: "manual",
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    throw fetchFailure(request.route, error, timeoutSignal, request.signal, request.timeoutMs);
+  }
+
+  const contentType = response.headers.get("content-type");
+  if (!response.ok) {
+    throw httpErrorFromAnswer(request.route, response.status, contentType, text);
+  }
+  if (!isJsonContentType(contentType)) {
+    throw new ConnectorError(
+      "invalid_response",
+      `${request.route}: expected JSON, got ${contentType ?? "no content-type"} (HTTP ${response.status})`,
+      { status: response.status },
+    );
+  }
+  const json = safeJson(text);
+  if (json === undefined) {
+    throw new ConnectorError("invalid_response", `${request.route}: the JSON body does not parse`, {
+      status: response.status,
+    });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConnectorError(
+      "invalid_response",
+      `${request.route}: unexpected answer shape (${summarizeIssues(parsed.error)})`,
+      { status: response.status },
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,18 @@
+export * from "./http-client.js";
+export { httpErrorFromAnswer } from "./http-errors.js";
+export * from "./pairing.js";
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_PING_INTERVAL_MS,
+  type ShellSubscriptionOptions,
+  T3RpcClient,
+  type T3RpcConnectOptions,
+  type ThreadSubscriptionOptions,
+} from "./rpc/client.js";
+export type { CallOptions, Subscription } from "./rpc/connection.js";
+export { nodeWebSocketFactory, type WebSocketFactory, type WebSocketLike } from "./rpc/socket.js";
+export { systemTimers, type TimerHandle, type Timers } from "./rpc/timers.js";
+export * from "./subscriptions.js";
+export * from "./wire/index.js";

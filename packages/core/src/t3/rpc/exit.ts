@@ -1,0 +1,100 @@
+import { ConnectorError, type T3ErrorDetail } from "../../errors.js";
+
+/**
+ * Reading an Effect `Cause` from an `Exit Failure`. A `Fail` is the method's typed error (the
+ * server decided to refuse): it becomes `rpc_failure`, or `insufficient_scope` for a scope
+ * refusal, and is never mistaken for a lost connection. A `Die` is a defect (a payload that did
+ * not decode, an unknown method): `protocol_error`. An `Interrupt` is `cancelled`.
+ */
+export type CauseEntry =
+  | { _tag: "Fail"; error: unknown }
+  | { _tag: "Die"; defect: unknown }
+  | { _tag: "Interrupt"; fiberId?: unknown };
+
+const MAX_MESSAGE_CHARS = 2000;
+
+/** Flattens the JSON cause (an array in effect v4; nested `Sequential`/`Parallel` in older ones). */
+export function causeEntries(cause: unknown): CauseEntry[] {
+  if (Array.isArray(cause)) return cause.flatMap(causeEntries);
+  if (typeof cause !== "object" || cause === null) return [];
+  const record = cause as Record<string, unknown>;
+  switch (record._tag) {
+    case "Fail":
+      return [{ _tag: "Fail", error: record.error }];
+    case "Die":
+      return [{ _tag: "Die", defect: record.defect }];
+    case "Interrupt":
+      return [{ _tag: "Interrupt", fiberId: record.fiberId }];
+    case "Sequential":
+    case "Parallel":
+      return [...causeEntries(record.left), ...causeEntries(record.right)];
+    default:
+      return [];
+  }
+}
+
+export function errorFromCause(method: string, cause: unknown): ConnectorError {
+  const entries = causeEntries(cause);
+  const fail = entries.find((entry) => entry._tag === "Fail");
+  if (fail) return errorFromTypedFailure(method, fail.error);
+  const die = entries.find((entry) => entry._tag === "Die");
+  if (die) {
+    const defect = clip(describeDefect(die.defect));
+    return new ConnectorError("protocol_error", `${method}: the server reported a defect: ${defect}`, {
+      details: { method, defect },
+    });
+  }
+  if (entries.some((entry) => entry._tag === "Interrupt")) {
+    return new ConnectorError("cancelled", `${method}: the server interrupted the request`, {
+      details: { method },
+    });
+  }
+  return new ConnectorError("protocol_error", `${method}: the server sent a failure without a cause`, {
+    details: { method },
+  });
+}
+
+/** Whether a cause only says "interrupted" (what a stream we interrupted ends with). */
+export function isInterruptOnly(cause: unknown): boolean {
+  const entries = causeEntries(cause);
+  return entries.length > 0 && entries.every((entry) => entry._tag === "Interrupt");
+}
+
+function errorFromTypedFailure(method: string, error: unknown): ConnectorError {
+  const record = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {};
+  const tag = typeof record._tag === "string" ? record._tag : undefined;
+  const message = typeof record.message === "string" ? clip(record.message) : undefined;
+  const t3: T3ErrorDetail = {};
+  if (tag) t3.tag = tag;
+  if (typeof record.code === "string") t3.code = record.code;
+  if (typeof record.reason === "string") t3.reason = record.reason;
+  if (typeof record.requiredScope === "string") t3.requiredScope = record.requiredScope;
+  // Only scalar fields travel on: T3's nested `cause` leaks server internals (surprise 11).
+  const details: Record<string, unknown> = { method };
+  for (const [key, value] of Object.entries(record)) {
+    if (key === "cause" || key === "_tag") continue;
+    if (typeof value === "string") details[key] = clip(value);
+    else if (typeof value === "number" || typeof value === "boolean") details[key] = value;
+  }
+  const said = `${tag ?? "typed error"}${message ? `: ${message}` : ""}`;
+  if (tag === "EnvironmentAuthorizationError") {
+    return new ConnectorError("insufficient_scope", `${method}: the token lacks a scope (${said})`, {
+      t3,
+      details,
+    });
+  }
+  return new ConnectorError("rpc_failure", `${method} failed: ${said}`, { t3, details });
+}
+
+function describeDefect(defect: unknown): string {
+  if (typeof defect === "string") return defect;
+  try {
+    return JSON.stringify(defect) ?? "unknown defect";
+  } catch {
+    return "unknown defect";
+  }
+}
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+}

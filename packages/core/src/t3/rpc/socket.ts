@@ -1,0 +1,111 @@
+import type { IncomingMessage } from "node:http";
+import WebSocket from "ws";
+import { ConnectorError } from "../../errors.js";
+import { httpErrorFromAnswer } from "../http-errors.js";
+import { DEFAULT_MAX_FRAME_BYTES } from "./frames.js";
+
+/**
+ * The few WebSocket operations the RPC connection needs. It matches the WHATWG `WebSocket`
+ * event API, so a browser-style socket fits as is; the default factory adapts `ws` to it and
+ * turns a refused upgrade (401, 426, …) into a typed `ConnectorError` on the `error` event.
+ */
+export interface WebSocketLike {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  /** Drops the socket without the closing handshake (dead peer); falls back to `close`. */
+  terminate?(): void;
+  addEventListener(type: "open", listener: () => void): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: "close", listener: (event: { code?: number; reason?: string }) => void): void;
+  addEventListener(type: "error", listener: (event: { error?: unknown; message?: string }) => void): void;
+}
+
+export type WebSocketFactory = (url: string, headers: Record<string, string>) => WebSocketLike;
+
+type Listener = (event: never) => void;
+
+/** Reads at most this much of a refused upgrade's body: enough for T3's JSON error. */
+const MAX_REFUSAL_BODY_BYTES = 64 * 1024;
+
+class NodeWebSocket implements WebSocketLike {
+  readonly #socket: WebSocket;
+  readonly #listeners = new Map<string, Listener[]>();
+  #refused = false;
+
+  constructor(url: string, headers: Record<string, string>) {
+    this.#socket = new WebSocket(url, {
+      headers,
+      maxPayload: DEFAULT_MAX_FRAME_BYTES,
+      perMessageDeflate: false,
+    });
+    this.#socket.on("open", () => this.#emit("open", undefined));
+    this.#socket.on("message", (data, isBinary) => {
+      this.#emit("message", { data: isBinary ? data : Buffer.from(data as Buffer).toString("utf8") });
+    });
+    this.#socket.on("close", (code, reason) =>
+      this.#emit("close", { code, reason: reason.toString("utf8") }),
+    );
+    this.#socket.on("error", (error) => {
+      if (!this.#refused) this.#emit("error", { error, message: error.message });
+    });
+    this.#socket.on("unexpected-response", (_request, response) => this.#refuse(response));
+  }
+
+  send(data: string): void {
+    this.#socket.send(data);
+  }
+
+  close(code?: number, reason?: string): void {
+    this.#socket.close(code, reason);
+  }
+
+  terminate(): void {
+    this.#socket.terminate();
+  }
+
+  addEventListener(type: string, listener: Listener): void {
+    const list = this.#listeners.get(type) ?? [];
+    list.push(listener);
+    this.#listeners.set(type, list);
+  }
+
+  #emit(type: string, event: unknown): void {
+    for (const listener of this.#listeners.get(type) ?? []) (listener as (e: unknown) => void)(event);
+  }
+
+  /** The server answered the upgrade with an HTTP error: read its body and report it typed. */
+  #refuse(response: IncomingMessage): void {
+    this.#refused = true;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const status = response.statusCode ?? 0;
+      const error = httpErrorFromAnswer("GET /ws", status, headerValue(response, "content-type"), text);
+      this.#emit("error", { error, message: error.message });
+      this.#socket.terminate();
+    };
+    response.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REFUSAL_BODY_BYTES) chunks.push(chunk);
+    });
+    response.on("end", finish);
+    response.on("error", finish);
+  }
+}
+
+function headerValue(response: IncomingMessage, name: string): string | null {
+  const value = response.headers[name];
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}
+
+export const nodeWebSocketFactory: WebSocketFactory = (url, headers) => new NodeWebSocket(url, headers);
+
+/** The error a socket reported, typed: a refused upgrade keeps its own code, anything else is `unavailable`. */
+export function socketError(event: { error?: unknown; message?: string } | undefined): ConnectorError {
+  if (event?.error instanceof ConnectorError) return event.error;
+  const raw = event?.message || (event?.error instanceof Error ? event.error.message : "socket error");
+  // A runtime may quote the URL in its message; the ticket in it is a credential.
+  const reason = raw.replace(/wsTicket=[^&\s'"]*/g, "wsTicket=<redacted>");
+  return new ConnectorError("unavailable", `GET /ws: the socket failed (${reason})`, { cause: event?.error });
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
+
+export const RUN_STATUSES = [
+  "preparing",
+  "queued",
+  "starting",
+  "running",
+  "waiting",
+  "completed",
+  "interrupted",
+  "failed",
+  "cancelled",
+  "rolled_back",
+] as const;
+
+export const ModelSelectionSchema = z.looseObject({
+  instanceId: z.string().optional(),
+  /** Legacy shape (`{provider, model}`), still decoded by T3. */
+  provider: z.string().optional(),
+  model: z.string(),
+  options: z.unknown().optional(),
+});
+export type ModelSelection = z.output<typeof ModelSelectionSchema>;
+
+/** `OrchestrationProjectShell` (t3-protocol §7.2). */
+export const ProjectShellSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  workspaceRoot: z.string().optional(),
+  defaultModelSelection: ModelSelectionSchema.nullish(),
+  archivedAt: z.string().nullish(),
+  deletedAt: z.string().nullish(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type ProjectShell = z.output<typeof ProjectShellSchema>;
+
+/** `OrchestrationV2ThreadShell`, the sidebar row (t3-protocol §7.3). */
+export const ThreadShellSchema = z.looseObject({
+  id: z.string(),
+  projectId: z.string(),
+  title: z.string(),
+  providerInstanceId: z.string().nullish(),
+  modelSelection: ModelSelectionSchema.nullish(),
+  runtimeMode: z.string().optional(),
+  interactionMode: z.string().optional(),
+  status: openEnum(["idle", ...RUN_STATUSES]),
+  activityRunStatus: z.string().nullish(),
+  latestRunId: z.string().nullish(),
+  activeRunId: z.string().nullish(),
+  lastError: z.unknown().optional(),
+  pendingRuntimeRequest: z
+    .looseObject({ id: z.string(), kind: z.string().optional(), createdAt: z.string().optional() })
+    .nullish(),
+  latestVisibleMessage: z
+    .looseObject({
+      id: z.string(),
+      role: z.string().optional(),
+      text: z.string().optional(),
+      updatedAt: z.string().optional(),
+    })
+    .nullish(),
+  latestUserMessageAt: z.string().nullish(),
+  hasActionableProposedPlan: z.boolean().optional(),
+  pendingBackgroundTasks: listOf(z.looseObject({ taskId: z.string() })),
+  itemCount: z.number().optional(),
+  visibleItemCount: z.number().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  archivedAt: z.string().nullish(),
+  settledOverride: z.string().nullish(),
+  settledAt: z.string().nullish(),
+  snoozedUntil: z.string().nullish(),
+  pinnedAt: z.string().nullish(),
+  lastVisitedAt: z.string().nullish(),
+  deletedAt: z.string().nullish(),
+});
+export type ThreadShell = z.output<typeof ThreadShellSchema>;
+
+/** `GET /api/orchestration/shell` (V2: no root `updatedAt`; `schemaVersion` 2 observed). */
+export const ShellSnapshotSchema = z.looseObject({
+  schemaVersion: z.number().optional(),
+  snapshotSequence: nonNegativeInt,
+  threads: z.array(ThreadShellSchema),
+  archivedThreads: listOf(ThreadShellSchema),
+  projects: z.array(ProjectShellSchema),
+});
+export type ShellSnapshot = z.output<typeof ShellSnapshotSchema>;
+
+/** `orchestration.getArchivedShellSnapshot` (fixture 70). */
+export const ArchivedShellSnapshotSchema = z.looseObject({
+  schemaVersion: z.number().optional(),
+  snapshotSequence: nonNegativeInt,
+  threads: z.array(ThreadShellSchema),
+  projects: z.array(ProjectShellSchema),
+});
+export type ArchivedShellSnapshot = z.output<typeof ArchivedShellSnapshotSchema>;
+
+/** `GET /api/projects` (fixture 11). */
+export const ProjectsSnapshotSchema = z.looseObject({
+  projects: z.array(ProjectShellSchema),
+  updatedAt: z.string().optional(),
+});
+export type ProjectsSnapshot = z.output<typeof ProjectsSnapshotSchema>;

@@ -1,0 +1,276 @@
+import { startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { EnvironmentConfig } from "../../src/config/index.js";
+import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
+import { ConnectorError } from "../../src/errors.js";
+import { fanOut } from "../../src/fanout/index.js";
+import { createFakeSsh, type FakeSsh } from "../support/fake-ssh.js";
+import { createTokenFiles, type TokenFiles } from "../support/token-files.js";
+
+type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+
+// Aliases sort the other way round from environmentIds, so order by id is observable.
+const ENVIRONMENTS = [
+  { alias: "zulu", environmentId: "env-1" },
+  { alias: "yankee", environmentId: "env-2" },
+  { alias: "xray", environmentId: "env-3" },
+  { alias: "whiskey", environmentId: "env-4" },
+  { alias: "victor", environmentId: "env-5" },
+  { alias: "uniform", environmentId: "env-6" },
+];
+
+let sim: Simulator;
+let tokens: TokenFiles;
+let fakeSsh: FakeSsh;
+const registries: EnvironmentRegistry[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    environments: ENVIRONMENTS.map((e) => ({ ...e, seed: "demo" as const })),
+    clock: "real",
+  });
+  tokens = await createTokenFiles();
+  fakeSsh = await createFakeSsh();
+});
+
+afterEach(async () => {
+  await Promise.all(registries.splice(0).map((registry) => registry.close()));
+  for (const environment of sim.environments) environment.faults.clear();
+});
+
+afterAll(async () => {
+  await sim.close();
+  await tokens.remove();
+  await fakeSsh.remove();
+});
+
+async function configs(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
+  return Promise.all(
+    aliases.map(async (alias): Promise<EnvironmentConfig> => {
+      const env = sim.environment(alias);
+      return {
+        alias,
+        environmentId: env.environmentId,
+        transport: { kind: "url", url: env.url },
+        tokenFile: await tokens.write(alias, env.readToken),
+        ...overrides[alias],
+      };
+    }),
+  );
+}
+
+async function registry(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
+  const created = new EnvironmentRegistry({
+    environments: await configs(aliases, overrides),
+    requiredScopes: READ_SCOPES,
+    ssh: { sshPath: fakeSsh.path },
+  });
+  registries.push(created);
+  return created;
+}
+
+const readThreadCount = async (env: ConnectedEnvironment, signal: AbortSignal) =>
+  (await env.http.getShell({ signal })).threads;
+
+describe("fan-out", () => {
+  it("returns a flagged envelope with one slow, one impostor and one healthy environment", async () => {
+    sim.environment("yankee").faults.set({ hang: true });
+    sim.environment("xray").faults.set({ wrongEnvironmentId: "env-impostor" });
+    const reg = await registry(["xray", "yankee", "zulu"]);
+    const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 300 });
+
+    expect(result.complete).toBe(false);
+    expect(result.results.map((r) => r.environment)).toEqual([
+      { alias: "zulu", environmentId: "env-1", name: sim.environment("zulu").label },
+    ]);
+    expect(result.queriedEnvironments).toEqual([
+      {
+        alias: "zulu",
+        environmentId: "env-1",
+        name: sim.environment("zulu").label,
+        found: result.results[0]?.value.length,
+      },
+    ]);
+    expect(result.environmentFailures).toEqual([
+      { alias: "yankee", environmentId: "env-2", code: "timeout", reason: expect.any(String) },
+      {
+        alias: "xray",
+        environmentId: "env-3",
+        code: "environment_mismatch",
+        reason: "the server answered as another environment (expected env-3, got env-impostor)",
+      },
+    ]);
+  });
+
+  it("processes environments in environmentId order and returns them in that order", async () => {
+    const reg = await registry(["uniform", "whiskey", "zulu", "xray"]);
+    const started: string[] = [];
+    const result = await fanOut(
+      [...reg.environments].reverse(),
+      async (env) => {
+        started.push(env.environmentId);
+        return env.alias;
+      },
+      { concurrency: 1 },
+    );
+    expect(started).toEqual(["env-1", "env-3", "env-4", "env-6"]);
+    expect(result.results.map((r) => r.value)).toEqual(["zulu", "xray", "whiskey", "uniform"]);
+    expect(result.complete).toBe(true);
+    expect(result.environmentFailures).toEqual([]);
+  });
+
+  it("never runs more reads at once than the concurrency bound, and reaches it", async () => {
+    const reg = await registry(ENVIRONMENTS.map((e) => e.alias));
+    const bound = 4;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let started = 0;
+    let waiting: Array<() => void> = [];
+    // Each read waits until the bound is reached (or nothing else can start), so a sweep that ran
+    // fewer reads in parallel would stall into timeouts, and one that ran more would be counted.
+    const result = await fanOut(
+      reg.environments,
+      async (env, signal) => {
+        inFlight++;
+        started++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        if (inFlight >= bound || started === ENVIRONMENTS.length) {
+          for (const release of waiting) release();
+          waiting = [];
+        } else {
+          await new Promise<void>((resolve) => waiting.push(resolve));
+        }
+        const shell = await env.http.getShell({ signal });
+        inFlight--;
+        return shell.threads.length;
+      },
+      { concurrency: bound },
+    );
+    expect(result.complete).toBe(true);
+    expect(result.results).toHaveLength(ENVIRONMENTS.length);
+    expect(maxInFlight).toBe(bound);
+  });
+
+  it("stops at the call deadline: the running and the never-started environments are global timeouts", async () => {
+    for (const alias of ["zulu", "yankee", "xray"]) sim.environment(alias).faults.set({ hang: true });
+    const reg = await registry(["zulu", "yankee", "xray"]);
+    const result = await fanOut(reg.environments, readThreadCount, {
+      concurrency: 1,
+      perEnvironmentTimeoutMs: 60_000,
+      totalTimeoutMs: 300,
+    });
+    expect(result.complete).toBe(false);
+    expect(result.results).toEqual([]);
+    expect(result.environmentFailures.map((f) => [f.alias, f.code])).toEqual([
+      ["zulu", "global_timeout"],
+      ["yankee", "global_timeout"],
+      ["xray", "global_timeout"],
+    ]);
+  });
+
+  it("retries a read once after a dropped transport, and never when the work has side effects", async () => {
+    const reg = await registry(["zulu"]);
+    let calls = 0;
+    const flaky = async (env: ConnectedEnvironment, signal: AbortSignal) => {
+      calls++;
+      if (calls === 1) throw new ConnectorError("connection_lost", "socket dropped");
+      return (await env.http.getShell({ signal })).threads.length;
+    };
+    const read = await fanOut(reg.environments, flaky);
+    expect(calls).toBe(2);
+    expect(read.complete).toBe(true);
+
+    calls = 0;
+    const write = await fanOut(reg.environments, flaky, { sideEffects: true });
+    expect(calls).toBe(1);
+    expect(write.environmentFailures).toEqual([
+      {
+        alias: "zulu",
+        environmentId: "env-1",
+        code: "unavailable",
+        reason: "the environment could not be reached",
+      },
+    ]);
+
+    calls = 0;
+    const refusedOnce = await fanOut(reg.environments, async () => {
+      calls++;
+      throw new ConnectorError("rpc_failure", "typed refusal", { t3: { tag: "SomeError" } });
+    });
+    expect(calls).toBe(1);
+    expect(refusedOnce.environmentFailures[0]?.code).toBe("connection_refused");
+  });
+
+  it("recreates a killed ssh tunnel within the same read (retry once)", async () => {
+    const env = sim.environment("zulu");
+    const port = Number(new URL(env.url).port);
+    const reg = await registry(["zulu"], {
+      zulu: { transport: { kind: "ssh", host: "devbox", remotePort: port } },
+    });
+    const first = await fanOut(reg.environments, readThreadCount);
+    expect(first.complete).toBe(true);
+    const handle = reg.resolve("zulu");
+    const firstPid = handle.tunnelPid ?? -1;
+    process.kill(firstPid, "SIGKILL");
+    // The next sweep finds the tunnel dead, starts another ssh and answers.
+    const second = await fanOut(reg.environments, readThreadCount);
+    expect(second.complete).toBe(true);
+    expect(handle.tunnelPid).toBeTypeOf("number");
+    expect(handle.tunnelPid).not.toBe(firstPid);
+  });
+
+  it("throws cancelled when the caller cancels, instead of recording a partial failure", async () => {
+    sim.environment("yankee").faults.set({ hang: true });
+    const reg = await registry(["zulu", "yankee"]);
+    const controller = new AbortController();
+    const sweep = fanOut(
+      reg.environments,
+      async (env, signal) => {
+        if (env.alias === "zulu") controller.abort();
+        return readThreadCount(env, signal);
+      },
+      { signal: controller.signal, perEnvironmentTimeoutMs: 60_000, totalTimeoutMs: 60_000 },
+    );
+    await expect(sweep).rejects.toMatchObject({ code: "cancelled" });
+    await expect(
+      fanOut(reg.environments, readThreadCount, { signal: controller.signal }),
+    ).rejects.toMatchObject({
+      code: "cancelled",
+    });
+  });
+
+  it("answers a normal envelope when every environment fails, without secrets or ssh output in reasons", async () => {
+    sim.environment("xray").faults.set({ httpStatus: 500 });
+    const reg = await registry(["zulu", "yankee", "xray"], {
+      zulu: { transport: { kind: "ssh", host: "fail-devbox", remotePort: 1 } },
+      yankee: { tokenFile: `${tokens.dir}/not-there` },
+    });
+    const result = await fanOut(reg.environments, readThreadCount);
+    expect(result).toMatchObject({ results: [], complete: false, queriedEnvironments: [] });
+    expect(result.environmentFailures.map((f) => [f.alias, f.code])).toEqual([
+      ["zulu", "unavailable"],
+      ["yankee", "connection_refused"],
+      ["xray", "http_500"],
+    ]);
+    const reasons = result.environmentFailures.map((f) => f.reason).join("\n");
+    expect(reasons).not.toContain("Connection refused");
+    expect(reasons).not.toContain("ssh:");
+    expect(reasons).not.toContain(tokens.dir);
+    expect(reasons).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it("words a 401 on a verified connection as a token refusal", async () => {
+    const reg = await registry(["zulu"]);
+    await reg.connect("zulu");
+    sim.environment("zulu").faults.set({ expireTokens: true });
+    const result = await fanOut(reg.environments, readThreadCount);
+    expect(result.environmentFailures).toEqual([
+      {
+        alias: "zulu",
+        environmentId: "env-1",
+        code: "http_401",
+        reason: "the environment refused the token (HTTP 401); pair it again",
+      },
+    ]);
+  });
+});

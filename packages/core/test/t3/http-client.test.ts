@@ -1,0 +1,222 @@
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ConnectorError } from "../../src/errors.js";
+import { grantedScopes, T3HttpClient } from "../../src/t3/index.js";
+
+let sim: Simulator;
+let env: SimEnvironment;
+let transitional: SimEnvironment;
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    environments: [
+      { alias: "alpha", seed: "demo" },
+      { alias: "beta", seed: "demo", transitional: true },
+    ],
+  });
+  env = sim.environment("alpha");
+  transitional = sim.environment("beta");
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+afterEach(() => {
+  env.faults.clear();
+});
+
+/** A fetch that records what the client sent, then really sends it. */
+function recordingFetch() {
+  const sent: { url: string; headers: Headers }[] = [];
+  const wrapped: typeof fetch = (input, init) => {
+    sent.push({ url: String(input), headers: new Headers(init?.headers) });
+    return fetch(input, init);
+  };
+  return { sent, fetch: wrapped };
+}
+
+async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("T3HttpClient reads", () => {
+  it("reads the public descriptor without sending the token", async () => {
+    const recorder = recordingFetch();
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken, fetch: recorder.fetch });
+    const descriptor = await client.getDescriptor();
+    expect(descriptor.environmentId).toBe(env.environmentId);
+    expect(descriptor.orchestrationProtocolVersion).toBe(2);
+    expect(recorder.sent[0]?.headers.get("authorization")).toBeNull();
+  });
+
+  it("reads a transitional server's descriptor, which has no protocol version", async () => {
+    const client = new T3HttpClient({ baseUrl: transitional.url, token: transitional.readToken });
+    const descriptor = await client.getDescriptor();
+    expect(descriptor.environmentId).toBe(transitional.environmentId);
+    expect(descriptor.orchestrationProtocolVersion).toBeUndefined();
+    const shell = await client.getShell();
+    expect(shell.schemaVersion).toBe(2);
+    expect(shell.threads.length).toBeGreaterThan(0);
+  });
+
+  it("reports an unauthenticated session as data, not as a 401", async () => {
+    const anonymous = await new T3HttpClient({ baseUrl: env.url }).getAuthSession();
+    expect(anonymous.authenticated).toBe(false);
+    const garbage = await new T3HttpClient({ baseUrl: env.url, token: "not-a-real-token" }).getAuthSession();
+    expect(garbage.authenticated).toBe(false);
+    const read = await new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getAuthSession();
+    expect(read.authenticated).toBe(true);
+    expect(grantedScopes(read)).toEqual(["orchestration:read"]);
+  });
+
+  it("sends the bearer and the protocol header on every orchestration read", async () => {
+    const recorder = recordingFetch();
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken, fetch: recorder.fetch });
+    const shell = await client.getShell();
+    const threadId = shell.threads[0]?.id ?? "";
+    const snapshot = await client.getThread(threadId);
+    const bounded = await client.getThreadBounded(threadId);
+    const projects = await client.getProjects();
+
+    expect(shell.snapshotSequence).toBeGreaterThan(0);
+    expect(shell.projects.length).toBeGreaterThan(0);
+    expect(snapshot.projection.thread.id).toBe(threadId);
+    expect(snapshot.snapshotSequence).toBeGreaterThanOrEqual(0);
+    expect(bounded.projection.thread.id).toBe(threadId);
+    expect(typeof bounded.hasMoreHistory).toBe("boolean");
+    expect(projects.projects.map((p) => p.id).sort()).toEqual(shell.projects.map((p) => p.id).sort());
+    for (const request of recorder.sent) {
+      expect(request.headers.get("authorization")).toBe(`Bearer ${env.readToken}`);
+      expect(request.headers.get("x-t3-orchestration-protocol")).toBe("2");
+    }
+  });
+
+  it("pages a thread's history with the opaque cursor of the bounded snapshot", async () => {
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
+    const shell = await client.getShell();
+    let paged = false;
+    for (const thread of shell.threads) {
+      const bounded = await client.getThreadBounded(thread.id);
+      if (!bounded.historyCursor) continue;
+      const page = await client.getThreadHistory(thread.id, bounded.historyCursor);
+      expect(Array.isArray(page.items)).toBe(true);
+      expect(page.snapshotSequence).toBeGreaterThanOrEqual(0);
+      paged = true;
+      break;
+    }
+    if (!paged) {
+      // No seeded thread is long enough to window; the route must still answer a first page.
+      const first = shell.threads[0]?.id ?? "";
+      const page = await client.getThreadHistory(first);
+      expect(Array.isArray(page.items)).toBe(true);
+    }
+  });
+
+  it("mints a websocket ticket", async () => {
+    const ticket = await new T3HttpClient({ baseUrl: env.url, token: env.readToken }).createWebSocketTicket();
+    expect(ticket.ticket.length).toBeGreaterThan(0);
+  });
+});
+
+describe("T3HttpClient errors", () => {
+  it("types an unknown thread as thread_not_found", async () => {
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
+    const error = await caught(client.getThread("00000000-0000-4000-8000-000000000000"));
+    expect(error.code).toBe("thread_not_found");
+    expect(error.status).toBe(404);
+    expect(error.t3?.tag).toBe("EnvironmentResourceNotFoundError");
+  });
+
+  it("types a refused credential as unauthorized and never repeats the token", async () => {
+    const token = "not-a-real-token-s3cr3t";
+    const error = await caught(new T3HttpClient({ baseUrl: env.url, token }).getShell());
+    expect(error.code).toBe("unauthorized");
+    expect(error.status).toBe(401);
+    expect(error.t3?.reason).toBe("invalid_credential");
+    expect(error.message).not.toContain(token);
+    expect(String(error)).not.toContain(token);
+  });
+
+  it("types an expired token as unauthorized", async () => {
+    env.faults.set({ expireTokens: true });
+    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    expect(error.code).toBe("unauthorized");
+    expect(error.message).not.toContain(env.readToken);
+  });
+
+  it("types a missing scope as insufficient_scope with the required scope", async () => {
+    const token = env.issueToken({ scopes: ["relay:read"] });
+    const error = await caught(new T3HttpClient({ baseUrl: env.url, token }).getShell());
+    expect(error.code).toBe("insufficient_scope");
+    expect(error.status).toBe(403);
+    expect(error.t3?.requiredScope).toBe("orchestration:read");
+  });
+
+  it("never parses a 200 HTML fallback page as data", async () => {
+    env.faults.set({ nonJsonOrchestration: "html" });
+    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    expect(error.code).toBe("invalid_response");
+    expect(error.status).toBe(200);
+  });
+
+  it("types a 503 text/plain answer as http_error with its status", async () => {
+    env.faults.set({ nonJsonOrchestration: "text" });
+    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    expect(error.code).toBe("http_error");
+    expect(error.status).toBe(503);
+  });
+
+  it("types a server error as http_error with its status and T3's tag", async () => {
+    env.faults.set({ httpStatus: 500 });
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
+    const error = await caught(client.getShell());
+    expect(error.code).toBe("http_error");
+    expect(error.status).toBe(500);
+    expect(error.t3?.code).toBe("internal_error");
+    const session = await caught(client.getAuthSession());
+    expect(session.status).toBe(500);
+  });
+
+  it("types a refused connection as unavailable", async () => {
+    const port = await closedPort();
+    const error = await caught(
+      new T3HttpClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).getShell(),
+    );
+    expect(error.code).toBe("unavailable");
+  });
+
+  it("gives up on a hung server at the per-request deadline", async () => {
+    env.faults.set({ hang: true });
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken, timeoutMs: 200 });
+    const error = await caught(client.getShell());
+    expect(error.code).toBe("timeout");
+  });
+
+  it("stops when the caller's signal aborts", async () => {
+    env.faults.set({ hang: true });
+    const controller = new AbortController();
+    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
+    const pending = client.getShell({ signal: controller.signal });
+    controller.abort();
+    const error = await caught(pending);
+    expect(error.code).toBe("cancelled");
+  });
+});

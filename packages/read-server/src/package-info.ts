@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * The package's own metadata, read once from package.json. Both `src/` (tests) and `dist/` (the
+ * built CLI) sit one level below the package root, so the same relative URL works for both and
+ * the version lives in exactly one place.
+ */
+export interface PackageInfo {
+  name: string;
+  version: string;
+}
+
+let cached: PackageInfo | undefined;
+
+export function packageInfo(): PackageInfo {
+  if (cached === undefined) {
+    const raw: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    const record = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+    if (typeof record.name !== "string" || typeof record.version !== "string") {
+      throw new Error("read-server package.json lacks a name or a version");
+    }
+    cached = { name: record.name, version: record.version };
+  }
+  return cached;
+}

@@ -1,0 +1,151 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isConnectorError } from "@t3-connector/core";
+import * as z from "zod";
+import { legacyKeyHint } from "./legacy-input-keys.js";
+import type { ReadContext } from "./read-context.js";
+import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition, type ReadToolExtra } from "./read-tool.js";
+import { findLooseObject } from "./strict-input.js";
+import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
+
+/**
+ * Registers the read tools on `server`.
+ *
+ * Why not `McpServer.registerTool`: in SDK 1.32 it does validate a strict zod object before the
+ * handler, but it reports the failure as a tool result (`isError: true`, text "MCP error -32602:
+ * …"), not as a JSON-RPC error. Our contract is a JSON-RPC `-32602` for any unknown or legacy key,
+ * so this module answers `tools/list` and `tools/call` itself on the underlying protocol server.
+ * Owning both handlers has a useful side effect: a later `registerTool` on the same server throws
+ * (the handlers already exist), so no tool can bypass the read-only checks below.
+ *
+ * Call it once per server, before `connect`; a second call throws.
+ */
+export function registerReadTools(
+  server: McpServer,
+  definitions: readonly ReadToolDefinition[],
+  context: ReadContext,
+): void {
+  const byName = new Map<string, ReadToolDefinition>();
+  for (const definition of definitions) {
+    assertRegistrable(definition);
+    if (byName.has(definition.name)) throw new Error(`Read tool ${definition.name} is defined twice`);
+    byName.set(definition.name, definition);
+  }
+  const listing = [...byName.values()].map(describeTool);
+
+  const protocol = server.server;
+  // Throws when tools were already registered (by an earlier call or by `registerTool`), so a
+  // server never mixes read tools with tools that skipped these checks.
+  protocol.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
+  protocol.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
+  protocol.registerCapabilities({ tools: { listChanged: false } });
+  protocol.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  protocol.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const definition = byName.get(request.params.name);
+    if (definition === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    }
+    const parsed = await definition.inputSchema.safeParseAsync(request.params.arguments ?? {});
+    if (!parsed.success) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for tool ${definition.name}: ${describeIssues(parsed.error)}`,
+      );
+    }
+    return runTool(definition, context, parsed.data, { signal: extra.signal });
+  });
+}
+
+async function runTool(
+  definition: ReadToolDefinition,
+  context: ReadContext,
+  input: Record<string, unknown>,
+  extra: ReadToolExtra,
+): Promise<CallToolResult> {
+  let output: unknown;
+  try {
+    output = await definition.handler(context, input, extra);
+  } catch (error) {
+    if (!isConnectorError(error) && !extra.signal.aborted) {
+      context.log(`read tool ${definition.name} failed unexpectedly: ${describeUnexpected(error)}`);
+    }
+    return toolError(error, extra.signal);
+  }
+  const checked = await definition.outputSchema.safeParseAsync(output);
+  if (!checked.success) {
+    // A handler bug: the client gets the generic text, the operator gets the schema issues.
+    context.log(`read tool ${definition.name} returned an invalid result: ${describeIssues(checked.error)}`);
+    return { isError: true, content: [{ type: "text", text: INTERNAL_ERROR_TEXT }] };
+  }
+  return toolSuccess(checked.data);
+}
+
+function assertRegistrable(definition: ReadToolDefinition): void {
+  const { name, annotations } = definition;
+  for (const [hint, expected] of Object.entries(READ_ONLY_ANNOTATIONS)) {
+    const actual = (annotations as unknown as Record<string, unknown> | undefined)?.[hint];
+    if (actual !== expected) {
+      throw new Error(`Read tool ${name} must declare ${hint}: ${expected} (got ${String(actual)})`);
+    }
+  }
+  const loose =
+    definition.inputSchema instanceof z.ZodObject ? findLooseObject(definition.inputSchema) : "input";
+  if (loose !== undefined) {
+    throw new Error(
+      `Read tool ${name} needs strict objects (z.strictObject) so unknown keys are refused: ${loose}`,
+    );
+  }
+  if (!(definition.outputSchema instanceof z.ZodObject)) {
+    throw new Error(`Read tool ${name} needs an object output schema`);
+  }
+  if (definition.title.trim() === "" || definition.description.trim() === "") {
+    throw new Error(`Read tool ${name} needs a title and a description`);
+  }
+}
+
+function describeTool(definition: ReadToolDefinition): Tool {
+  return {
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: z.toJSONSchema(definition.inputSchema, {
+      io: "input",
+      target: "draft-7",
+    }) as Tool["inputSchema"],
+    outputSchema: z.toJSONSchema(definition.outputSchema, {
+      io: "output",
+      target: "draft-7",
+    }) as Tool["outputSchema"],
+    annotations: { ...definition.annotations },
+  };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `;
+      return `${where}${issue.message}${renameHint(issue)}`;
+    })
+    .join("; ");
+}
+
+function renameHint(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "unrecognized_keys") return "";
+  const renames = issue.keys.flatMap((key) => {
+    const replacement = legacyKeyHint(key);
+    return replacement === undefined ? [] : [`"${key}" is now "${replacement}"`];
+  });
+  return renames.length === 0 ? "" : ` (${renames.join(", ")})`;
+}
+
+function describeUnexpected(error: unknown): string {
+  // Name and message only: a stack trace is not useful to the operator and may be long.
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,91 @@
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readToolDefinitions } from "../../src/tools/index.js";
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const bin = fileURLToPath(new URL("../../bin/t3-connector.js", import.meta.url));
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+// The bin runs the compiled dist/, so build core and read-server first (the pnpm test script also
+// builds, but this file must not depend on a stale dist when run alone).
+beforeAll(async () => {
+  try {
+    await run("pnpm", ["exec", "tsc", "-b", "packages/core", "packages/read-server"], {
+      cwd: repoRoot,
+      timeout: 170_000,
+    });
+  } catch (error) {
+    // tsc reports on stdout; surface it so a failure here says which file broke the build.
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`building core and read-server failed:\n${stdout}${stderr}`.slice(0, 4000));
+  }
+}, 180_000);
+
+describe("the t3-connector bin", () => {
+  it("prints the version and exits 0", async () => {
+    const { stdout, stderr } = await run(process.execPath, [bin, "--version"]);
+    expect(stdout).toBe(`${packageVersion}\n`);
+    expect(stderr).toBe("");
+  });
+
+  it("exits 2 with usage on stderr for an unknown command", async () => {
+    const failure = await run(process.execPath, [bin, "frobnicate"]).then(
+      () => undefined,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stdout).toBe("");
+    expect(failure?.stderr).toContain("Usage: t3-connector");
+  });
+
+  it("serves MCP over stdio by default: initialize and tools/list, banner on stderr", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin], stderr: "pipe" });
+    let stderrText = "";
+    const banner = new Promise<void>((resolve) => {
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderrText += chunk.toString("utf8");
+        if (stderrText.includes("read-only MCP server on stdio")) resolve();
+      });
+    });
+    const client = new Client({ name: "bin-test", version: "0.0.0" });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()).toEqual({ name: "t3-connector", version: packageVersion });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(
+        readToolDefinitions.map((definition) => definition.name),
+      );
+      await banner;
+      expect(stderrText).toContain(`t3-connector ${packageVersion}`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(["stdin-closed", "SIGTERM"] as const)("ends the session and exits 0 on %s", async (how) => {
+    const child = spawn(process.execPath, [bin, "serve"], { stdio: ["pipe", "pipe", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve) => {
+        let text = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+          if (text.includes("read-only MCP server on stdio")) resolve();
+        });
+      });
+      if (how === "SIGTERM") child.kill("SIGTERM");
+      else child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  });
+});

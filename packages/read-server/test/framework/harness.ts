@@ -1,0 +1,43 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { systemClock } from "@t3-connector/core";
+import type { ReadContext } from "../../src/read-context.js";
+import type { ReadToolDefinition } from "../../src/read-tool.js";
+import { createReadServer } from "../../src/server.js";
+
+export interface Connected {
+  client: Client;
+  server: McpServer;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A real SDK client and our server, joined by the SDK's in-memory linked transport pair. */
+export async function connect(definitions: readonly ReadToolDefinition[]): Promise<Connected> {
+  const logs: string[] = [];
+  const context: ReadContext = { clock: systemClock, log: (line) => logs.push(line) };
+  const server = createReadServer(definitions, context);
+  const client = new Client({ name: "framework-test", version: "0.0.0" });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    client,
+    server,
+    logs,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** A promise with its resolver, to wait on an event instead of sleeping. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}

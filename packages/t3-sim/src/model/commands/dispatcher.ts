@@ -1,0 +1,119 @@
+/**
+ * `orchestration.dispatchCommand`: decode, idempotency receipts, handler, typed failure.
+ *
+ * Receipts are keyed on commandId alone (fixtures 31/32): a repeat answers the original
+ * sequence with no new events, even when the repeat is a different command, and a commandId
+ * that was rejected fails again with the same error.
+ */
+import type { RpcOutcome } from "../contract.js";
+import { DomainError, dispatchCommandError } from "../errors.js";
+import type { CommandContext, CommandHandler } from "./context.js";
+import * as lineage from "./lineage-handlers.js";
+import * as runs from "./run-handlers.js";
+import { CommandDecoder, type DecodedCommand } from "./schemas.js";
+import * as threads from "./thread-handlers.js";
+
+export interface ReceivedCommand {
+  readonly commandId: string;
+  readonly type: string;
+  readonly payload: unknown;
+  readonly sequence: number;
+}
+
+type Receipt = { readonly kind: "accepted"; readonly sequence: number } | { readonly kind: "rejected"; readonly error: Record<string, unknown> };
+
+const HANDLERS: Record<string, CommandHandler> = {
+  "thread.create": threads.threadCreate,
+  "thread.archive": threads.threadArchive,
+  "thread.unarchive": threads.threadUnarchive,
+  "thread.delete": threads.threadDelete,
+  "thread.settle": threads.threadSettle,
+  "thread.auto-settle": threads.threadAutoSettle,
+  "thread.unsettle": threads.threadUnsettle,
+  "thread.snooze": threads.threadSnooze,
+  "thread.unsnooze": threads.threadUnsnooze,
+  "thread.pin": threads.threadPin,
+  "thread.unpin": threads.threadUnpin,
+  "thread.pin.reorder": threads.threadPinReorder,
+  "thread.visit": threads.threadVisit,
+  "thread.mark-unread": threads.threadMarkUnread,
+  "thread.metadata.update": threads.threadMetadataUpdate,
+  "thread.title.regeneration.complete": threads.threadTitleRegenerationComplete,
+  "thread.runtime-mode.set": threads.threadRuntimeModeSet,
+  "thread.interaction-mode.set": threads.threadInteractionModeSet,
+  "thread.model-selection.set": threads.threadModelSelectionSet,
+  "thread.pull-request.link": threads.pullRequestLink,
+  "thread.pull-request.unlink": threads.pullRequestUnlink,
+  "provider.switch": threads.providerSwitch,
+  "provider-session.detach": runs.providerSessionDetach,
+  "message.dispatch": runs.messageDispatch,
+  "prepared-run.release": runs.preparedRunRelease,
+  "prepared-run.progress": runs.preparedRunProgress,
+  "prepared-run.fail": runs.preparedRunFail,
+  "run.interrupt": runs.runInterrupt,
+  "queue.resume": runs.queueResume,
+  "queued-message.promote-to-steer": runs.promoteToSteer,
+  "queued-run.reorder": runs.queuedRunReorder,
+  "queued-run.cancel": runs.queuedRunCancel,
+  "queued-run.edit": runs.queuedRunEdit,
+  "runtime-request.respond": runs.runtimeRequestRespond,
+  "thread.user-input.dismiss": runs.userInputDismiss,
+  "checkpoint.rollback": runs.checkpointRollback,
+  "thread.fork": lineage.threadFork,
+  "thread.merge_back": lineage.threadMergeBack,
+  "delegated_task.request": lineage.delegatedTaskRequest,
+  "delegated_task.wake-policy": lineage.delegatedTaskWakePolicy,
+  "delegated_task.completion-delivery.acknowledge": lineage.delegatedTaskAcknowledge,
+  "delegated_task.completion-delivery.dispose": lineage.delegatedTaskDispose,
+  "thread.created.record": lineage.threadCreatedRecord,
+};
+
+export class CommandDispatcher {
+  readonly received: ReceivedCommand[] = [];
+  readonly #receipts = new Map<string, Receipt>();
+  readonly #decoder: CommandDecoder;
+
+  constructor(
+    private readonly ctx: CommandContext,
+    strict: boolean,
+  ) {
+    this.#decoder = new CommandDecoder(strict);
+  }
+
+  dispatch(payload: unknown): RpcOutcome {
+    const decoded = this.#decoder.decode(payload);
+    if (!decoded.ok) return { kind: "die", defect: decoded.defect };
+    const command = decoded.value;
+    const receipt = this.#receipts.get(command.commandId);
+    if (receipt) return this.#answer(receipt);
+    const handler = HANDLERS[command.type];
+    if (!handler) return { kind: "die", defect: `Unhandled command type ${command.type}` };
+    const outcome = this.#run(handler, command);
+    this.#receipts.set(command.commandId, outcome);
+    if (outcome.kind === "accepted") {
+      this.received.push({ commandId: command.commandId, type: command.type, payload, sequence: outcome.sequence });
+    }
+    return this.#answer(outcome);
+  }
+
+  /** Lets other entry points (launchThread, project mutations) share receipts and the log. */
+  record(commandId: string, type: string, payload: unknown, sequence: number): void {
+    this.#receipts.set(commandId, { kind: "accepted", sequence });
+    this.received.push({ commandId, type, payload, sequence });
+  }
+
+  #run(handler: CommandHandler, command: DecodedCommand): Receipt {
+    try {
+      return { kind: "accepted", sequence: handler(this.ctx, command) };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { kind: "rejected", error: dispatchCommandError(command.commandId, command.type, error) };
+    }
+  }
+
+  #answer(receipt: Receipt): RpcOutcome {
+    return receipt.kind === "accepted"
+      ? { kind: "success", value: { sequence: receipt.sequence } }
+      : { kind: "fail", error: receipt.error };
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * Thread commands: creation, archive/delete, and the overlays of §8 (settle, snooze, pin,
+ * visit). Overlays never change `status` (fixture README 20); snooze expiry needs no event.
+ */
+import { newThreadRecord } from "../store.js";
+import type { AppThread, LinkedPullRequest, ModelSelection } from "../types.js";
+import { type CommandContext, type CommandHandler, opt, reject, requireThread, str } from "./context.js";
+
+const maxIso = (a: string | null, b: string): string => (a && Date.parse(a) >= Date.parse(b) ? a : b);
+
+export const threadCreate: CommandHandler = (ctx, c) => {
+  const threadId = str(c, "threadId");
+  // A deleted id stays taken: T3 keeps the tombstone.
+  if (ctx.store.threads.has(threadId)) reject(`Thread ${threadId} already exists.`);
+  // T3 does not check the project here; message.dispatch does (fixtures 20b/20c).
+  return createThread(ctx, c.commandId, {
+    id: threadId,
+    projectId: str(c, "projectId"),
+    title: str(c, "title"),
+    modelSelection: c.modelSelection as ModelSelection,
+    runtimeMode: str(c, "runtimeMode"),
+    interactionMode: str(c, "interactionMode"),
+    branch: (c.branch as string | null) ?? null,
+    worktreePath: (c.worktreePath as string | null) ?? null,
+    createdBy: c.createdBy as AppThread["createdBy"],
+    creationSource: c.creationSource as AppThread["creationSource"],
+  });
+};
+
+export interface NewThreadFields {
+  id: string;
+  projectId: string;
+  title: string;
+  modelSelection: ModelSelection;
+  runtimeMode: string;
+  interactionMode: string;
+  branch: string | null;
+  worktreePath: string | null;
+  createdBy: AppThread["createdBy"];
+  creationSource: AppThread["creationSource"];
+  lineage?: AppThread["lineage"];
+  forkedFrom?: AppThread["forkedFrom"];
+}
+
+export function createThread(ctx: CommandContext, commandId: string | null, fields: NewThreadFields): number {
+  const now = ctx.store.iso();
+  const thread: AppThread = {
+    createdBy: fields.createdBy,
+    creationSource: fields.creationSource,
+    id: fields.id,
+    projectId: fields.projectId,
+    title: fields.title,
+    providerInstanceId: fields.modelSelection.instanceId,
+    modelSelection: fields.modelSelection,
+    runtimeMode: fields.runtimeMode,
+    interactionMode: fields.interactionMode,
+    branch: fields.branch,
+    worktreePath: fields.worktreePath,
+    activeProviderThreadId: null,
+    lineage: fields.lineage ?? { parentThreadId: null, relationshipToParent: null, rootThreadId: fields.id },
+    forkedFrom: fields.forkedFrom ?? null,
+    createdAt: now,
+    updatedAt: now,
+    archivedAt: null,
+    settledOverride: null,
+    settledAt: null,
+    snoozedUntil: null,
+    snoozedAt: null,
+    lastVisitedAt: null,
+    deletedAt: null,
+  };
+  const record = newThreadRecord(thread);
+  return ctx.store.transact(record, commandId, (tx) => void tx.thread("thread.created", {}), true);
+}
+
+const simple =
+  (apply: (ctx: CommandContext, threadId: string, c: Parameters<CommandHandler>[1]) => number): CommandHandler =>
+  (ctx, c) =>
+    apply(ctx, str(c, "threadId"), c);
+
+export const threadArchive = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (record.thread.archivedAt) reject(`Thread ${threadId} is already archived.`);
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.archived", { archivedAt: tx.now }));
+});
+
+export const threadUnarchive = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (!record.thread.archivedAt) reject(`Thread ${threadId} is not archived.`);
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.unarchived", { archivedAt: null }));
+});
+
+export const threadDelete = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  ctx.engine.stopThread(threadId);
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.deleted", { deletedAt: tx.now }));
+});
+
+export const threadSettle = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const settledAt = opt<string>(c, "settledAt");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.settled", { settledOverride: "settled", settledAt: settledAt ?? tx.now }),
+  );
+});
+
+/** Server-internal (#8600): refused when the thread changed after snapshotAt or has an override. */
+export const threadAutoSettle = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (record.thread.settledOverride !== null) reject(`Thread ${threadId} has an explicit settlement override.`);
+  if (Date.parse(record.thread.updatedAt) > Date.parse(str(c, "snapshotAt"))) {
+    reject(`Thread ${threadId} changed after the settlement snapshot.`);
+  }
+  const settledAt = opt<string>(c, "settledAt");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.settled", { settledAt: settledAt ?? tx.now }),
+  );
+});
+
+export const threadUnsettle = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.unsettled", { settledOverride: "active", settledAt: null, unsettledAt: tx.now }),
+  );
+});
+
+export const threadSnooze = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const snoozedUntil = str(c, "snoozedUntil");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.snoozed", { snoozedUntil, snoozedAt: tx.now }),
+  );
+});
+
+export const threadUnsnooze = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (!record.thread.snoozedUntil) reject(`Thread ${threadId} is not snoozed.`);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.unsnoozed", { snoozedUntil: null, snoozedAt: null }),
+  );
+});
+
+export const threadPin = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const orderKey = opt<string>(c, "orderKey");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.pinned", { pinnedAt: tx.now, ...(orderKey ? { pinOrderKey: orderKey } : {}) }),
+  );
+});
+
+export const threadUnpin = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (!record.thread.pinnedAt) reject(`Thread ${threadId} is not pinned.`);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.unpinned", { pinnedAt: null, pinOrderKey: undefined }),
+  );
+});
+
+export const threadPinReorder = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (!record.thread.pinnedAt) reject(`Thread ${threadId} is not pinned.`);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.pin-reordered", { pinOrderKey: str(c, "orderKey") }),
+  );
+});
+
+/** The server keeps the maximum of the stored and the supplied watermark. */
+export const threadVisit = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const visitedAt = str(c, "visitedAt");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.visited", { lastVisitedAt: maxIso(record.thread.lastVisitedAt, visitedAt) }),
+  );
+});
+
+export const threadMarkUnread = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.marked-unread", { lastVisitedAt: null }));
+});
+
+const REGENERATION_DELAY_MS = 20;
+
+export const threadMetadataUpdate = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const expected = c.expectedWorktreePath;
+  if (expected !== undefined && expected !== record.thread.worktreePath) {
+    reject(`Thread ${threadId} worktree is ${record.thread.worktreePath ?? "null"}, not ${String(expected)}.`);
+  }
+  const patch: Partial<AppThread> = {};
+  if (c.title !== undefined) patch.title = str(c, "title");
+  if (c.branch !== undefined) patch.branch = c.branch as string | null;
+  if (c.worktreePath !== undefined) patch.worktreePath = c.worktreePath as string | null;
+  if (c.linkedPullRequest !== undefined) patch.linkedPullRequest = c.linkedPullRequest as LinkedPullRequest | null;
+  if (c.regenerateTitle === true) patch.titleRegeneration = { requestId: c.commandId, startedAt: ctx.store.iso() };
+  if (c.regenerateTitle === false) patch.titleRegeneration = null;
+  if (Object.keys(patch).length === 0) reject("thread.metadata.update changes nothing.");
+  const sequence = ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", patch));
+  if (c.regenerateTitle === true) {
+    // The title generator answers a little later through the internal completion command.
+    ctx.clockTimer(REGENERATION_DELAY_MS, () => {
+      const live = ctx.store.liveThread(threadId);
+      if (live?.thread.titleRegeneration?.requestId !== c.commandId) return;
+      const firstUser = [...live.messages.values()].find((m) => m.role === "user")?.text ?? live.thread.title;
+      ctx.store.transact(live, null, (tx) => {
+        tx.thread("thread.metadata-updated", { title: firstUser.slice(0, 60) || live.thread.title, titleRegeneration: null });
+      });
+    });
+  }
+  return sequence;
+});
+
+export const threadTitleRegenerationComplete = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  if (record.thread.titleRegeneration?.requestId !== str(c, "requestId")) {
+    reject(`No title regeneration ${str(c, "requestId")} is in flight.`);
+  }
+  const title = opt<string>(c, "title");
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.metadata-updated", { ...(title ? { title } : {}), titleRegeneration: null }),
+  );
+});
+
+export const threadRuntimeModeSet = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.runtime-mode-updated", { runtimeMode: str(c, "runtimeMode") }),
+  );
+});
+
+export const threadInteractionModeSet = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.interaction-mode-updated", { interactionMode: str(c, "interactionMode") }),
+  );
+});
+
+/** Same provider instance only; switching instances is `provider.switch`. */
+export const threadModelSelectionSet = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const modelSelection = c.modelSelection as ModelSelection;
+  if (modelSelection.instanceId !== record.thread.providerInstanceId) {
+    reject(
+      `Model selection instance ${modelSelection.instanceId} differs from the thread's provider instance ${record.thread.providerInstanceId}; use provider.switch.`,
+    );
+  }
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.model-selection-updated", { modelSelection }),
+  );
+});
+
+export const providerSwitch = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const modelSelection = c.modelSelection as ModelSelection;
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) =>
+      void tx.thread("thread.provider-switched", { modelSelection, providerInstanceId: modelSelection.instanceId }),
+  );
+});
+
+export const pullRequestLink = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const link: LinkedPullRequest = {
+    projectId: record.thread.projectId,
+    repository: str(c, "repository"),
+    number: Number(c.number),
+    url: str(c, "url"),
+  };
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: link }));
+});
+
+export const pullRequestUnlink = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  const linked = record.thread.linkedPullRequest;
+  if (!linked || linked.repository !== str(c, "repository") || linked.number !== Number(c.number)) {
+    reject(`Pull request ${str(c, "repository")}#${String(c.number)} is not linked to thread ${threadId}.`);
+  }
+  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: null }));
+});

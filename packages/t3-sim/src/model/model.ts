@@ -1,0 +1,282 @@
+/**
+ * One simulated T3 environment: the `EnvironmentModel` the transport serves, plus a control API
+ * for tests (seeding, scripting runs, inspection). Everything is synchronous except the run
+ * engine, which moves only when the SimClock does.
+ */
+import { existsSync } from "node:fs";
+import type { SimClock } from "../clock.js";
+import type { CommandContext } from "./commands/context.js";
+import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
+import { serverConfig, DESCRIPTOR_CAPABILITIES } from "./config.js";
+import type {
+  EnvironmentDescriptor,
+  EnvironmentModel,
+  HttpOutcome,
+  RpcOutcome,
+  StreamOpenResult,
+  StreamSink,
+} from "./contract.js";
+import { RunEngine } from "./engine.js";
+import { IdSource } from "./ids.js";
+import { ThreadLauncher } from "./launch.js";
+import { buildArchivedShellSnapshot, buildProjection, buildShellSnapshot, buildShellThread } from "./projection.js";
+import { ProjectMutations } from "./projects.js";
+import { ThreadReads, getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads } from "./reads.js";
+import type { RunScript } from "./scripts.js";
+import { type ThreadSpec, addThread } from "./seed-thread.js";
+import { seedDemoInto } from "./seed-demo.js";
+import { SimStore, type ThreadRecord } from "./store.js";
+import {
+  openArchivedShellStream,
+  openServerConfigStream,
+  openServerLifecycleStream,
+  openShellStream,
+  openThreadStream,
+} from "./streams.js";
+import type { ModelSelection, ProjectRecord, StoredEvent } from "./types.js";
+
+export interface EnvironmentModelOptions {
+  environmentId: string;
+  label: string;
+  serverVersion?: string;
+  clock: SimClock;
+  seed: "demo" | "empty";
+  /** Plays the transitional 0.0.31 build: no orchestrationProtocolVersion anywhere. */
+  transitional?: boolean;
+  /** Rejects unknown fields in commands (T3 itself ignores them). */
+  strictCommands?: boolean;
+  /** Timeline rows per bounded window / history page (default 50). */
+  historyPageSize?: number;
+  /** project.create checks the workspace root exists (default: the real file system). */
+  workspaceRootExists?: (path: string) => boolean;
+}
+
+export interface ThreadInspection {
+  readonly shell: Record<string, unknown>;
+  readonly projection: Record<string, unknown>;
+  readonly events: readonly StoredEvent[];
+  readonly lastSequence: number;
+  readonly location: "active" | "archive" | "removed";
+}
+
+const UNARY_TAGS = [
+  "server.getConfig",
+  "server.probe",
+  "orchestration.dispatchCommand",
+  "orchestration.launchThread",
+  "orchestration.getArchivedShellSnapshot",
+  "orchestration.getThreadProjection",
+  "orchestration.getTurnDiff",
+  "orchestration.getFullThreadDiff",
+  "orchestration.searchThreads",
+  "orchestration.getWorkflowScript",
+] as const;
+const STREAM_TAGS = [
+  "orchestration.subscribeShell",
+  "orchestration.subscribeThread",
+  "orchestration.subscribeArchivedShell",
+  "subscribeServerConfig",
+  "subscribeServerLifecycle",
+] as const;
+
+const HOME_DIR = "/home/sim";
+
+export class SimEnvironmentModel implements EnvironmentModel {
+  readonly environmentId: string;
+  readonly label: string;
+  readonly serverVersion: string;
+  readonly clock: SimClock;
+  readonly store: SimStore;
+  readonly engine: RunEngine;
+  readonly #transitional: boolean;
+  readonly #dispatcher: CommandDispatcher;
+  readonly #launcher: ThreadLauncher;
+  readonly #reads: ThreadReads;
+  readonly #projects: ProjectMutations;
+  readonly #ctx: CommandContext;
+  readonly #startedAt: string;
+
+  constructor(options: EnvironmentModelOptions) {
+    this.environmentId = options.environmentId;
+    this.label = options.label;
+    this.#transitional = options.transitional ?? false;
+    this.serverVersion = options.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
+    this.clock = options.clock;
+    this.store = new SimStore(() => options.clock.now(), new IdSource(options.environmentId));
+    this.engine = new RunEngine(this.store, options.clock);
+    this.#ctx = {
+      store: this.store,
+      engine: this.engine,
+      clockTimer: (delayMs, callback) => void options.clock.setTimer(delayMs, callback),
+    };
+    this.#dispatcher = new CommandDispatcher(this.#ctx, options.strictCommands ?? false);
+    this.#launcher = new ThreadLauncher(this.#ctx, this.#dispatcher, options.strictCommands ?? false);
+    this.#reads = new ThreadReads(this.store, options.historyPageSize ?? 50);
+    this.#projects = new ProjectMutations(
+      this.store,
+      this.engine,
+      this.#dispatcher,
+      options.workspaceRootExists ?? ((path) => existsSync(path)),
+    );
+    this.#startedAt = this.store.iso();
+  }
+
+  // ---- EnvironmentModel ------------------------------------------------------------------
+
+  descriptor(): EnvironmentDescriptor {
+    return {
+      environmentId: this.environmentId,
+      label: this.label,
+      platform: { os: "linux", arch: "x64" },
+      serverVersion: this.serverVersion,
+      ...(this.#transitional ? {} : { orchestrationProtocolVersion: 2 }),
+      capabilities: { ...DESCRIPTOR_CAPABILITIES },
+    };
+  }
+
+  httpShell(): HttpOutcome {
+    return { kind: "ok", body: buildShellSnapshot(this.store) };
+  }
+
+  httpThread(threadId: string): HttpOutcome {
+    return this.#reads.httpThread(threadId);
+  }
+
+  httpThreadBounded(threadId: string): HttpOutcome {
+    return this.#reads.httpThreadBounded(threadId);
+  }
+
+  httpThreadHistory(threadId: string, cursor: string | undefined): HttpOutcome {
+    return this.#reads.httpThreadHistory(threadId, cursor);
+  }
+
+  httpProjects(): HttpOutcome {
+    return this.#projects.list();
+  }
+
+  httpProjectsMutate(body: unknown): HttpOutcome {
+    return this.#projects.mutate(body);
+  }
+
+  async callUnary(tag: string, payload: unknown): Promise<RpcOutcome> {
+    switch (tag) {
+      case "server.getConfig":
+        return { kind: "success", value: this.serverConfig() };
+      case "server.probe":
+        return { kind: "success", value: {} };
+      case "orchestration.dispatchCommand":
+        return this.#dispatcher.dispatch(payload);
+      case "orchestration.launchThread":
+        return this.#launcher.launch(payload);
+      case "orchestration.getArchivedShellSnapshot":
+        return { kind: "success", value: buildArchivedShellSnapshot(this.store) };
+      case "orchestration.getThreadProjection":
+        return this.#reads.getThreadProjection(payload);
+      case "orchestration.getTurnDiff":
+        return getTurnDiff(this.store, payload);
+      case "orchestration.getFullThreadDiff":
+        return getFullThreadDiff(this.store, payload);
+      case "orchestration.searchThreads":
+        return searchThreads(this.store, payload);
+      case "orchestration.getWorkflowScript":
+        return getWorkflowScript(HOME_DIR, payload);
+      default:
+        return { kind: "die", defect: `Unknown request tag: ${tag}` };
+    }
+  }
+
+  openStream(tag: string, payload: unknown, sink: StreamSink): StreamOpenResult {
+    const serverDeps = {
+      clock: this.clock,
+      config: () => this.serverConfig(),
+      environment: () => this.descriptor() as unknown as Record<string, unknown>,
+      startedAt: this.#startedAt,
+      cwd: `${HOME_DIR}/code`,
+    };
+    switch (tag) {
+      case "orchestration.subscribeShell":
+        return openShellStream(this.store, payload, sink);
+      case "orchestration.subscribeThread":
+        return openThreadStream(this.store, payload, sink);
+      case "orchestration.subscribeArchivedShell":
+        return openArchivedShellStream(this.store, payload, sink);
+      case "subscribeServerConfig":
+        return openServerConfigStream(serverDeps, payload, sink);
+      case "subscribeServerLifecycle":
+        return openServerLifecycleStream(serverDeps, payload, sink);
+      default:
+        return { kind: "die", defect: `Unknown request tag: ${tag}` };
+    }
+  }
+
+  isStreamTag(tag: string): boolean {
+    return (STREAM_TAGS as readonly string[]).includes(tag);
+  }
+
+  knownTags(): readonly string[] {
+    return [...UNARY_TAGS, ...STREAM_TAGS];
+  }
+
+  serverConfig(): Record<string, unknown> {
+    return serverConfig({
+      descriptor: this.descriptor() as unknown as Record<string, unknown>,
+      startedAt: this.#startedAt,
+      homeDir: HOME_DIR,
+      cwd: `${HOME_DIR}/code`,
+    });
+  }
+
+  // ---- Control API for tests ---------------------------------------------------------------
+
+  /** Every command the environment accepted, in order (dispatches, launches, project mutations). */
+  get receivedCommands(): readonly ReceivedCommand[] {
+    return this.#dispatcher.received;
+  }
+
+  /** The application-wide high-water sequence. */
+  get sequence(): number {
+    return this.store.sequence;
+  }
+
+  /** The next run created on `threadId` follows `script` (queued scripts are used in order). */
+  scriptNextRun(threadId: string, script: RunScript): void {
+    this.engine.scriptNextRun(threadId, script);
+  }
+
+  addProject(fields: {
+    id?: string;
+    title: string;
+    workspaceRoot: string;
+    defaultModelSelection?: ModelSelection | null;
+  }): ProjectRecord {
+    return this.#projects.add({ ...fields, id: fields.id ?? this.store.ids.uuid() });
+  }
+
+  /** Creates a thread in a given state without touching `receivedCommands` (see seed-thread.ts). */
+  addThread(spec: ThreadSpec): string {
+    return addThread(this.#ctx, spec);
+  }
+
+  getThread(threadId: string): ThreadInspection | undefined {
+    const record: ThreadRecord | undefined = this.store.threads.get(threadId);
+    if (!record) return undefined;
+    return {
+      shell: buildShellThread(record),
+      projection: buildProjection(record),
+      events: record.events,
+      lastSequence: record.lastSequence,
+      location: record.thread.deletedAt ? "removed" : record.thread.archivedAt ? "archive" : "active",
+    };
+  }
+
+  /** Stops every scripted run (timers stay on the clock, which the simulator disposes). */
+  dispose(): void {
+    for (const record of this.store.threads.values()) this.engine.stopThread(record.thread.id);
+  }
+}
+
+export function createEnvironmentModel(options: EnvironmentModelOptions): SimEnvironmentModel {
+  const model = new SimEnvironmentModel(options);
+  if (options.seed === "demo") seedDemoInto(model);
+  return model;
+}

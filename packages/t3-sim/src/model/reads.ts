@@ -1,0 +1,224 @@
+/**
+ * Read RPCs and HTTP reads: thread detail, the bounded snapshot and history pages (§3.1),
+ * getThreadProjection, searchThreads, diffs and workflow scripts.
+ */
+import { z } from "zod";
+import { decodeWith, idString, nonNegativeInt } from "./commands/decode.js";
+import type { HttpOutcome, RpcOutcome } from "./contract.js";
+import { getThreadProjectionError, httpInvalidRequest, httpThreadNotFound } from "./errors.js";
+import { buildProjection, visibleTurnItems } from "./projection.js";
+import type { SimStore, ThreadRecord } from "./store.js";
+import type { ProjectedTurnItem } from "./types.js";
+
+export class ThreadReads {
+  constructor(
+    private readonly store: SimStore,
+    /** Timeline rows per bounded window and per history page. */
+    private readonly pageSize: number,
+  ) {}
+
+  httpThread(threadId: string): HttpOutcome {
+    const record = this.store.liveThread(threadId);
+    if (!record) return this.#notFound();
+    // The thread's own latest sequence, not the application's (fixture 91).
+    return { kind: "ok", body: { snapshotSequence: record.lastSequence, projection: buildProjection(record) } };
+  }
+
+  httpThreadBounded(threadId: string): HttpOutcome {
+    const record = this.store.liveThread(threadId);
+    if (!record) return this.#notFound();
+    const rows = visibleTurnItems(record);
+    const window = rows.slice(Math.max(0, rows.length - this.pageSize));
+    const hasMoreHistory = window.length < rows.length;
+    return {
+      kind: "ok",
+      body: {
+        snapshotSequence: record.lastSequence,
+        projection: buildProjection(record, window),
+        historyCursor: hasMoreHistory && window[0] ? this.#cursor(record, window[0]) : null,
+        hasMoreHistory,
+        latestLocalTurnOrdinal: latestLocalOrdinal(record),
+      },
+    };
+  }
+
+  httpThreadHistory(threadId: string, cursor: string | undefined): HttpOutcome {
+    const record = this.store.liveThread(threadId);
+    if (!record) return this.#notFound();
+    const rows = visibleTurnItems(record);
+    const anchor = cursor ? decodeCursor(cursor) : undefined;
+    const index = anchor && anchor.st === threadId ? rows.findIndex((row) => row.sourceItemId === anchor.si) : -1;
+    if (index < 0) {
+      return { kind: "error", status: 400, body: httpInvalidRequest("invalid_history_cursor", this.store.ids.traceId()) };
+    }
+    const start = Math.max(0, index - this.pageSize);
+    const items = rows.slice(start, index);
+    const first = items[0];
+    return {
+      kind: "ok",
+      body: {
+        snapshotSequence: record.lastSequence,
+        items,
+        nextCursor: start > 0 && first ? this.#cursor(record, first) : null,
+        hasMoreHistory: start > 0,
+      },
+    };
+  }
+
+  getThreadProjection(payload: unknown): RpcOutcome {
+    const input = decodeWith(z.object({ threadId: idString() }), payload);
+    if (!input.ok) return { kind: "die", defect: input.defect };
+    const record = this.store.liveThread(input.value.threadId);
+    if (!record) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
+    return { kind: "success", value: buildProjection(record) };
+  }
+
+  #notFound(): HttpOutcome {
+    return { kind: "error", status: 404, body: httpThreadNotFound(this.store.ids.traceId()) };
+  }
+
+  #cursor(record: ThreadRecord, row: ProjectedTurnItem): string {
+    return Buffer.from(JSON.stringify({ si: row.sourceItemId, st: record.thread.id })).toString("base64url");
+  }
+}
+
+function decodeCursor(cursor: string): { si: string; st: string } | undefined {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (value && typeof value === "object" && "si" in value && "st" in value) {
+      const { si, st } = value as { si: unknown; st: unknown };
+      if (typeof si === "string" && typeof st === "string") return { si, st };
+    }
+  } catch {
+    // Not our cursor.
+  }
+  return undefined;
+}
+
+function latestLocalOrdinal(record: ThreadRecord): number | null {
+  let max: number | null = null;
+  for (const item of record.turnItems.values()) if (max === null || item.ordinal > max) max = item.ordinal;
+  return max;
+}
+
+const searchInput = z.object({ query: z.string().min(2).max(200), limit: z.number().int().min(1).max(50).optional() });
+
+const SNIPPET_CHARS = 160;
+
+function snippet(text: string, query: string): string {
+  if (text.length <= SNIPPET_CHARS) return text;
+  const at = Math.max(0, text.toLowerCase().indexOf(query.toLowerCase()) - 40);
+  return `${at > 0 ? "…" : ""}${text.slice(at, at + SNIPPET_CHARS)}…`;
+}
+
+/** One match per thread, newest message first; user and assistant text are searched (fixture 73). */
+export function searchThreads(store: SimStore, payload: unknown): RpcOutcome {
+  const input = decodeWith(searchInput, payload);
+  if (!input.ok) return { kind: "die", defect: input.defect };
+  const { query, limit = 20 } = input.value;
+  const needle = query.toLowerCase();
+  const matches: { threadId: string; projectId: string; source: string; snippet: string; messageCreatedAt: string }[] = [];
+  for (const record of store.threads.values()) {
+    if (record.thread.deletedAt) continue;
+    const hit = [...record.messages.values()]
+      .filter((message) => message.role !== "system" && message.text.toLowerCase().includes(needle))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (!hit) continue;
+    matches.push({
+      threadId: record.thread.id,
+      projectId: record.thread.projectId,
+      source: hit.role,
+      snippet: snippet(hit.text, query),
+      messageCreatedAt: hit.createdAt,
+    });
+  }
+  matches.sort((a, b) => b.messageCreatedAt.localeCompare(a.messageCreatedAt));
+  return { kind: "success", value: { matches: matches.slice(0, limit) } };
+}
+
+const turnDiffInput = z.object({
+  threadId: idString(),
+  fromTurnCount: nonNegativeInt(),
+  toTurnCount: nonNegativeInt(),
+  ignoreWhitespace: z.boolean().optional(),
+  includeGitChanges: z.boolean().optional(),
+});
+const fullDiffInput = z.object({
+  threadId: idString(),
+  toTurnCount: nonNegativeInt(),
+  ignoreWhitespace: z.boolean().optional(),
+  includeGitChanges: z.boolean().optional(),
+});
+
+function rangeUnavailable(tag: string, message: string, threadId: string, requested: number, current: number): RpcOutcome {
+  return {
+    kind: "fail",
+    error: {
+      _tag: tag,
+      message,
+      cause: {
+        name: "CheckpointTurnRangeUnavailableError",
+        message: `Checkpoint unavailable for thread ${threadId} turn ${requested}: Turn diff range exceeds current turn count: requested ${requested}, current ${current}.`,
+      },
+    },
+  };
+}
+
+function syntheticDiff(record: ThreadRecord, from: number, to: number): string {
+  const lines: string[] = [];
+  for (const checkpoint of record.checkpoints.values()) {
+    const ordinal = checkpoint.ordinalWithinScope + 1;
+    if (ordinal <= from || ordinal > to) continue;
+    for (const file of checkpoint.files) {
+      lines.push(`diff --git a/${file.path} b/${file.path}`, `--- a/${file.path}`, `+++ b/${file.path}`, "@@ -1 +1 @@");
+      lines.push(`-// before turn ${ordinal}`, `+// after turn ${ordinal}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Turn counts are checkpoint counts; asking past the last one fails like fixture 75/76. */
+export function getTurnDiff(store: SimStore, payload: unknown): RpcOutcome {
+  const input = decodeWith(turnDiffInput, payload);
+  if (!input.ok) return { kind: "die", defect: input.defect };
+  const { threadId, fromTurnCount, toTurnCount } = input.value;
+  if (fromTurnCount > toTurnCount) return { kind: "die", defect: "fromTurnCount must be less than or equal to toTurnCount" };
+  const record = store.liveThread(threadId);
+  const current = record?.checkpoints.size ?? 0;
+  if (!record || toTurnCount > current) {
+    return rangeUnavailable("OrchestrationGetTurnDiffError", "Failed to load turn diff", threadId, toTurnCount, current);
+  }
+  return {
+    kind: "success",
+    value: { fromTurnCount, toTurnCount, threadId, diff: syntheticDiff(record, fromTurnCount, toTurnCount) },
+  };
+}
+
+export function getFullThreadDiff(store: SimStore, payload: unknown): RpcOutcome {
+  const input = decodeWith(fullDiffInput, payload);
+  if (!input.ok) return { kind: "die", defect: input.defect };
+  const { threadId, toTurnCount } = input.value;
+  const record = store.liveThread(threadId);
+  const current = record?.checkpoints.size ?? 0;
+  if (!record || toTurnCount > current) {
+    return rangeUnavailable("OrchestrationGetFullThreadDiffError", "Failed to load full thread diff", threadId, toTurnCount, current);
+  }
+  return { kind: "success", value: { fromTurnCount: 0, toTurnCount, threadId, diff: syntheticDiff(record, 0, toTurnCount) } };
+}
+
+const workflowInput = z.object({ threadId: idString(), scriptPath: idString() });
+
+/** The sim has no workflow scripts root, so every lookup fails like fixture 77. */
+export function getWorkflowScript(homeDir: string, payload: unknown): RpcOutcome {
+  const input = decodeWith(workflowInput, payload);
+  if (!input.ok) return { kind: "die", defect: input.defect };
+  return {
+    kind: "fail",
+    error: {
+      _tag: "OrchestrationGetWorkflowScriptError",
+      reason: "root-unavailable",
+      scriptPath: input.value.scriptPath,
+      cause: { name: "Error", message: `ENOENT: no such file or directory, realpath '${homeDir}/.claude/projects'` },
+    },
+  };
+}

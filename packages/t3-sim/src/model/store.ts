@@ -1,0 +1,338 @@
+/**
+ * The environment's state and its single, application-wide event sequence.
+ *
+ * Every change goes through `transact`: a handler stages domain events through a `Tx`, and the
+ * commit gives them consecutive sequences, stores them in the thread's log (for afterSequence
+ * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
+ * (so one command's events travel in one Chunk, like the real server).
+ */
+import type { IdSource } from "./ids.js";
+import type {
+  AppThread,
+  Checkpoint,
+  CheckpointScope,
+  ConversationMessage,
+  DomainEvent,
+  ExecutionNode,
+  PlanArtifact,
+  ProjectRecord,
+  ProjectedTurnItem,
+  ProviderSession,
+  ProviderThread,
+  ProviderTurn,
+  Run,
+  RunAttempt,
+  RuntimeRequest,
+  StoredEvent,
+  Subagent,
+  TurnItem,
+} from "./types.js";
+
+export type ThreadLocation = "active" | "archive" | "removed";
+
+export interface ThreadRecord {
+  thread: AppThread;
+  runs: Map<string, Run>;
+  attempts: Map<string, RunAttempt>;
+  nodes: Map<string, ExecutionNode>;
+  subagents: Map<string, Subagent>;
+  providerSessions: Map<string, ProviderSession>;
+  providerThreads: Map<string, ProviderThread>;
+  providerTurns: Map<string, ProviderTurn>;
+  runtimeRequests: Map<string, RuntimeRequest>;
+  messages: Map<string, ConversationMessage>;
+  plans: Map<string, PlanArtifact>;
+  turnItems: Map<string, TurnItem>;
+  checkpointScopes: Map<string, CheckpointScope>;
+  checkpoints: Map<string, Checkpoint>;
+  contextTransfers: Map<string, Record<string, unknown>>;
+  /** Timeline rows copied from the source thread when this thread was forked. */
+  inherited: ProjectedTurnItem[];
+  events: StoredEvent[];
+  lastSequence: number;
+  nextItemOrdinal: number;
+  /** `run.interrupt {holdQueue:true}` holds queued runs until `queue.resume`. */
+  queueHeld: boolean;
+}
+
+export const locationOf = (record: ThreadRecord): ThreadLocation =>
+  record.thread.deletedAt ? "removed" : record.thread.archivedAt ? "archive" : "active";
+
+export interface ThreadCommit {
+  readonly kind: "thread";
+  readonly record: ThreadRecord;
+  readonly events: readonly StoredEvent[];
+  readonly before: ThreadLocation | "new";
+  readonly after: ThreadLocation;
+}
+
+export interface ProjectCommit {
+  readonly kind: "project";
+  readonly project: ProjectRecord;
+  readonly sequence: number;
+  readonly removed: boolean;
+}
+
+export type CommitListener = (commit: ThreadCommit | ProjectCommit) => void;
+
+export interface EventEnvelope {
+  runId?: string;
+  nodeId?: string;
+  driver?: string;
+  providerInstanceId?: string;
+}
+
+export function newThreadRecord(thread: AppThread): ThreadRecord {
+  return {
+    thread,
+    runs: new Map(),
+    attempts: new Map(),
+    nodes: new Map(),
+    subagents: new Map(),
+    providerSessions: new Map(),
+    providerThreads: new Map(),
+    providerTurns: new Map(),
+    runtimeRequests: new Map(),
+    messages: new Map(),
+    plans: new Map(),
+    turnItems: new Map(),
+    checkpointScopes: new Map(),
+    checkpoints: new Map(),
+    contextTransfers: new Map(),
+    inherited: [],
+    events: [],
+    lastSequence: 0,
+    nextItemOrdinal: 1_000_001,
+    queueHeld: false,
+  };
+}
+
+export class SimStore {
+  sequence = 0;
+  /** Ordered by last change: a commit moves its thread to the end (the shell's row order). */
+  readonly threads = new Map<string, ThreadRecord>();
+  readonly projects = new Map<string, ProjectRecord & { lastSequence: number }>();
+  projectsUpdatedAt: string;
+  readonly #listeners = new Set<CommitListener>();
+  #timeOverride: number | undefined;
+
+  constructor(
+    readonly clockNow: () => number,
+    readonly ids: IdSource,
+  ) {
+    this.projectsUpdatedAt = new Date(clockNow()).toISOString();
+  }
+
+  now(): number {
+    return this.#timeOverride ?? this.clockNow();
+  }
+
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Runs `fn` with the store's clock pinned to `atMs` (seeds use this to backdate history). */
+  at<T>(atMs: number, fn: () => T): T {
+    const previous = this.#timeOverride;
+    this.#timeOverride = atMs;
+    try {
+      return fn();
+    } finally {
+      this.#timeOverride = previous;
+    }
+  }
+
+  subscribe(listener: CommitListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  liveThread(threadId: string): ThreadRecord | undefined {
+    const record = this.threads.get(threadId);
+    return record && !record.thread.deletedAt ? record : undefined;
+  }
+
+  /**
+   * Applies `fn` to `record` as one commit. `fn` must validate before staging anything: a
+   * thrown error after a staged change would leave the record changed without events.
+   * Returns the commit's last sequence (the record's previous one when nothing was staged).
+   */
+  transact(record: ThreadRecord, commandId: string | null, fn: (tx: Tx) => void, isNew = false): number {
+    const before: ThreadLocation | "new" = isNew ? "new" : locationOf(record);
+    const tx = new Tx(this, record, commandId);
+    fn(tx);
+    if (tx.pending.length === 0) return record.lastSequence;
+    const stored: StoredEvent[] = tx.pending.map((event) => ({ sequence: ++this.sequence, commandId, event }));
+    record.events.push(...stored);
+    record.lastSequence = this.sequence;
+    if (record.thread.updatedAt !== tx.now) record.thread = { ...record.thread, updatedAt: tx.now };
+    this.threads.delete(record.thread.id);
+    this.threads.set(record.thread.id, record);
+    const commit: ThreadCommit = { kind: "thread", record, events: stored, before, after: locationOf(record) };
+    for (const listener of [...this.#listeners]) listener(commit);
+    return record.lastSequence;
+  }
+
+  commitProject(project: ProjectRecord, removed: boolean): number {
+    const sequence = ++this.sequence;
+    if (removed) this.projects.delete(project.id);
+    else this.projects.set(project.id, { ...project, lastSequence: sequence });
+    this.projectsUpdatedAt = this.iso();
+    const commit: ProjectCommit = { kind: "project", project, sequence, removed };
+    for (const listener of [...this.#listeners]) listener(commit);
+    return sequence;
+  }
+}
+
+/** Stages one commit's events and applies each change to the record as it is staged. */
+export class Tx {
+  readonly pending: DomainEvent[] = [];
+  readonly now: string;
+
+  constructor(
+    readonly store: SimStore,
+    readonly record: ThreadRecord,
+    readonly commandId: string | null,
+  ) {
+    this.now = store.iso();
+  }
+
+  get threadId(): string {
+    return this.record.thread.id;
+  }
+
+  emit(type: string, payload: unknown, envelope: EventEnvelope = {}): void {
+    const origin = this.commandId ? `command:${this.commandId}` : "runtime";
+    const event: DomainEvent = {
+      id: `event:thread:${this.threadId}:${origin}:${this.store.ids.uuid()}`,
+      threadId: this.threadId,
+      ...(envelope.runId !== undefined ? { runId: envelope.runId } : {}),
+      ...(envelope.nodeId !== undefined ? { nodeId: envelope.nodeId } : {}),
+      ...(envelope.driver !== undefined ? { driver: envelope.driver } : {}),
+      providerInstanceId: envelope.providerInstanceId ?? this.record.thread.providerInstanceId,
+      occurredAt: this.now,
+      type,
+      payload,
+    };
+    this.pending.push(event);
+  }
+
+  /** Replaces the app thread and emits `type` (a `thread.*` event) with the full new thread. */
+  thread(type: string, patch: Partial<AppThread>): AppThread {
+    const next: AppThread = { ...this.record.thread, ...patch, updatedAt: this.now };
+    if (type !== "thread.created" && next.titleRegeneration === undefined) next.titleRegeneration = null;
+    this.record.thread = next;
+    this.emit(type, next);
+    return next;
+  }
+
+  nextItemOrdinal(): number {
+    return this.record.nextItemOrdinal++;
+  }
+
+  #runEnvelope(runId: string | null, nodeId: string | null, providerInstanceId?: string): EventEnvelope {
+    return {
+      ...(runId ? { runId } : {}),
+      ...(nodeId ? { nodeId } : {}),
+      ...(providerInstanceId ? { providerInstanceId } : {}),
+    };
+  }
+
+  run(run: Run): Run {
+    const type = this.record.runs.has(run.id) ? "run.updated" : "run.created";
+    this.record.runs.set(run.id, run);
+    this.emit(type, run, this.#runEnvelope(run.id, run.rootNodeId, run.providerInstanceId));
+    return run;
+  }
+
+  attempt(attempt: RunAttempt): RunAttempt {
+    const type = this.record.attempts.has(attempt.id) ? "run-attempt.updated" : "run-attempt.created";
+    this.record.attempts.set(attempt.id, attempt);
+    this.emit(type, attempt, this.#runEnvelope(attempt.runId, attempt.rootNodeId, attempt.providerInstanceId));
+    return attempt;
+  }
+
+  node(node: ExecutionNode): ExecutionNode {
+    this.record.nodes.set(node.id, node);
+    this.emit("node.updated", node, this.#runEnvelope(node.runId, node.id));
+    return node;
+  }
+
+  providerThread(providerThread: ProviderThread): ProviderThread {
+    this.record.providerThreads.set(providerThread.id, providerThread);
+    this.emit("provider-thread.updated", providerThread, {
+      driver: providerThread.driver,
+      providerInstanceId: providerThread.providerInstanceId,
+    });
+    return providerThread;
+  }
+
+  providerSession(session: ProviderSession): ProviderSession {
+    const type = this.record.providerSessions.has(session.id)
+      ? "provider-session.updated"
+      : "provider-session.attached";
+    this.record.providerSessions.set(session.id, session);
+    this.emit(type, session, { driver: session.driver, providerInstanceId: session.providerInstanceId });
+    return session;
+  }
+
+  providerTurn(turn: ProviderTurn, runId: string): ProviderTurn {
+    this.record.providerTurns.set(turn.id, turn);
+    this.emit("provider-turn.updated", turn, this.#runEnvelope(runId, turn.nodeId));
+    return turn;
+  }
+
+  runtimeRequest(request: RuntimeRequest, runId: string | null): RuntimeRequest {
+    this.record.runtimeRequests.set(request.id, request);
+    this.emit("runtime-request.updated", request, this.#runEnvelope(runId, request.nodeId));
+    return request;
+  }
+
+  message(message: ConversationMessage): ConversationMessage {
+    this.record.messages.set(message.id, message);
+    this.emit("message.updated", message, this.#runEnvelope(message.runId, message.nodeId));
+    return message;
+  }
+
+  item(item: TurnItem): TurnItem {
+    this.record.turnItems.set(item.id, item);
+    this.emit("turn-item.updated", item, this.#runEnvelope(item.runId, item.nodeId));
+    return item;
+  }
+
+  plan(plan: PlanArtifact): PlanArtifact {
+    this.record.plans.set(plan.id, plan);
+    this.emit("plan.updated", plan, this.#runEnvelope(plan.runId, plan.nodeId));
+    return plan;
+  }
+
+  scope(scope: CheckpointScope): CheckpointScope {
+    this.record.checkpointScopes.set(scope.id, scope);
+    this.emit("checkpoint-scope.created", scope, this.#runEnvelope(scope.runId, scope.nodeId));
+    return scope;
+  }
+
+  checkpoint(checkpoint: Checkpoint): Checkpoint {
+    this.record.checkpoints.set(checkpoint.id, checkpoint);
+    this.emit("checkpoint.captured", checkpoint, this.#runEnvelope(checkpoint.runId, checkpoint.nodeId));
+    return checkpoint;
+  }
+
+  subagent(subagent: Subagent): Subagent {
+    this.record.subagents.set(subagent.id, subagent);
+    this.emit("subagent.updated", subagent, this.#runEnvelope(subagent.runId, subagent.parentNodeId));
+    return subagent;
+  }
+
+  contextTransfer(transfer: Record<string, unknown> & { id: string }): void {
+    const type = this.record.contextTransfers.has(transfer.id)
+      ? "context-transfer.updated"
+      : "context-transfer.created";
+    this.record.contextTransfers.set(transfer.id, transfer);
+    this.emit(type, transfer);
+  }
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { SimClock } from "./clock.js";
+import type { TransportModel } from "./transport/environment-context.js";
+import { type EnvironmentServer, startEnvironmentServer } from "./transport/environment-server.js";
+import type { FaultController } from "./transport/faults.js";
+import {
+  ADMINISTRATIVE_SCOPES,
+  SCOPE_OPERATE,
+  SCOPE_READ,
+  STANDARD_CLIENT_SCOPES,
+} from "./transport/scopes.js";
+
+export interface SimulatorEnvironmentOptions {
+  readonly alias: string;
+  /** Random UUID unless given. */
+  readonly environmentId?: string;
+  /** Defaults to the alias. */
+  readonly label?: string;
+  readonly seed?: "demo" | "empty";
+  /** Play a transitional V2 server (fixtures' 0.0.31 build): no protocol negotiation. */
+  readonly transitional?: boolean;
+  readonly serverVersion?: string;
+  /** Fixed loopback port; 0 / absent picks a free one. */
+  readonly port?: number;
+}
+
+export interface SimulatorOptions {
+  readonly environments: readonly SimulatorEnvironmentOptions[];
+  /** "manual": one SimClock per environment that only moves on `env.clock.advance(ms)`. */
+  readonly clock?: "real" | "manual";
+  /** Reject unknown fields in commands (default: ignore them, like T3). */
+  readonly strictCommands?: boolean;
+}
+
+/** What a model factory receives; mirrors `createEnvironmentModel`'s options. */
+export interface ModelFactoryOptions {
+  readonly environmentId: string;
+  readonly label: string;
+  readonly serverVersion?: string;
+  readonly clock: SimClock;
+  readonly seed: "demo" | "empty";
+  readonly transitional?: boolean;
+  readonly strictCommands?: boolean;
+}
+
+export interface SimEnvironment<M extends TransportModel = TransportModel> {
+  readonly alias: string;
+  readonly environmentId: string;
+  readonly label: string;
+  /** "http://127.0.0.1:<port>" */
+  readonly url: string;
+  readonly port: number;
+  /** Exactly ["orchestration:read"]. */
+  readonly readToken: string;
+  /** Exactly ["orchestration:read", "orchestration:operate"]. */
+  readonly operateToken: string;
+  /** The administrative bundle (may create pairing codes). */
+  readonly adminToken: string;
+  readonly clock: SimClock;
+  readonly model: M;
+  readonly faults: FaultController;
+  issueToken(options: { scopes: readonly string[]; ttlMs?: number }): string;
+  /** A 12-character single-use pairing code, valid 5 minutes; default scopes: standard client bundle. */
+  createPairingCode(options?: { scopes?: readonly string[] }): string;
+  dropSockets(): void;
+  stop(): Promise<void>;
+}
+
+export interface Simulator<M extends TransportModel = TransportModel> {
+  readonly environments: readonly SimEnvironment<M>[];
+  environment(alias: string): SimEnvironment<M>;
+  close(): Promise<void>;
+}
+
+/** Starts every environment with `createModel`; on any failure the ones already started are stopped. */
+export async function startSimulatorWith<M extends TransportModel>(
+  createModel: (options: ModelFactoryOptions) => M,
+  options: SimulatorOptions,
+): Promise<Simulator<M>> {
+  const aliases = new Set<string>();
+  for (const env of options.environments) {
+    if (aliases.has(env.alias)) throw new Error(`duplicate environment alias: ${env.alias}`);
+    aliases.add(env.alias);
+  }
+  const started: SimEnvironment<M>[] = [];
+  try {
+    for (const env of options.environments) started.push(await startOne(createModel, options, env));
+  } catch (error) {
+    await Promise.all(started.map((env) => env.stop()));
+    throw error;
+  }
+  return {
+    environments: started,
+    environment(alias) {
+      const found = started.find((env) => env.alias === alias);
+      if (!found) throw new Error(`unknown environment alias: ${alias}`);
+      return found;
+    },
+    close: async () => {
+      await Promise.all(started.map((env) => env.stop()));
+    },
+  };
+}
+
+async function startOne<M extends TransportModel>(
+  createModel: (options: ModelFactoryOptions) => M,
+  options: SimulatorOptions,
+  env: SimulatorEnvironmentOptions,
+): Promise<SimEnvironment<M>> {
+  const clock = new SimClock({ mode: options.clock ?? "real" });
+  const environmentId = env.environmentId ?? randomUUID();
+  const label = env.label ?? env.alias;
+  const model = createModel({
+    environmentId,
+    label,
+    clock,
+    seed: env.seed ?? "demo",
+    ...(env.serverVersion === undefined ? {} : { serverVersion: env.serverVersion }),
+    ...(env.transitional === undefined ? {} : { transitional: env.transitional }),
+    ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
+  });
+  let server: EnvironmentServer;
+  try {
+    server = await startEnvironmentServer({
+      model,
+      clock,
+      transitional: env.transitional ?? false,
+      ...(env.port === undefined ? {} : { port: env.port }),
+    });
+  } catch (error) {
+    disposeModel(model);
+    clock.dispose();
+    throw error;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    alias: env.alias,
+    environmentId,
+    label,
+    url: server.url,
+    port: server.port,
+    readToken: server.auth.issueToken({ scopes: [SCOPE_READ] }),
+    operateToken: server.auth.issueToken({ scopes: [SCOPE_READ, SCOPE_OPERATE] }),
+    adminToken: server.auth.issueToken({ scopes: ADMINISTRATIVE_SCOPES }),
+    clock,
+    model,
+    faults: server.faults,
+    issueToken: (o) => server.auth.issueToken(o),
+    createPairingCode: (o = {}) =>
+      server.auth.createPairingCode({ scopes: o.scopes ?? STANDARD_CLIENT_SCOPES }).credential,
+    dropSockets: () => server.dropSockets(),
+    stop: () => {
+      stopped ??= (async () => {
+        await server.close();
+        disposeModel(model);
+        clock.dispose();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Models that hold timers or listeners may expose `dispose()` or `close()`; both are optional. */
+function disposeModel(model: TransportModel): void {
+  const disposable = model as { dispose?: () => void; close?: () => void };
+  if (typeof disposable.dispose === "function") disposable.dispose();
+  else if (typeof disposable.close === "function") disposable.close();
+}

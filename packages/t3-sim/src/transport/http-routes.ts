@@ -1,0 +1,147 @@
+import type { IncomingMessage } from "node:http";
+import type { HttpOutcome } from "../model/contract.js";
+import {
+  type EnvironmentContext,
+  effectiveScopes,
+  resolveBearer,
+  servedDescriptor,
+} from "./environment-context.js";
+import { emptyNotFound, type HttpAnswer, jsonAnswer, textAnswer } from "./http-answer.js";
+import {
+  handleOauthToken,
+  handlePairingToken,
+  handleSession,
+  handleWebSocketTicket,
+} from "./http-auth-routes.js";
+import {
+  authInvalidBody,
+  internalErrorBody,
+  requestInvalidBody,
+  SPA_FALLBACK_TEXT,
+  SPA_HTML_PAGE,
+  scopeRequiredBody,
+} from "./http-bodies.js";
+import { SCOPE_OPERATE, SCOPE_READ } from "./scopes.js";
+
+/** The header protocol-2 clients send on orchestration reads (t3-protocol §1). */
+export const ORCHESTRATION_PROTOCOL_HEADER = "x-t3-orchestration-protocol";
+
+export interface ParsedRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: IncomingMessage["headers"];
+  readonly body: string;
+}
+
+/** Routes one request to its answer. Unknown GETs hit the SPA fallback, other methods 404. */
+export async function routeRequest(ctx: EnvironmentContext, request: ParsedRequest): Promise<HttpAnswer> {
+  const { method, url } = request;
+  const path = url.pathname;
+  if (method === "GET" && path === "/.well-known/t3/environment")
+    return jsonAnswer(200, servedDescriptor(ctx));
+  if (method === "GET" && path === "/api/auth/session") return handleSession(ctx, request);
+  if (method === "POST" && path === "/oauth/token") return handleOauthToken(ctx, request);
+  if (method === "POST" && path === "/api/auth/websocket-ticket") return handleWebSocketTicket(ctx, request);
+  if (method === "POST" && path === "/api/auth/pairing-token") return handlePairingToken(ctx, request);
+  if (method === "GET" && path === "/api/projects") {
+    return authorized(ctx, request, SCOPE_READ, () => outcomeAnswer(ctx.model.httpProjects()));
+  }
+  if (method === "POST" && path === "/api/projects/mutate") {
+    return authorized(ctx, request, SCOPE_OPERATE, () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        return jsonAnswer(400, requestInvalidBody("invalid_command"));
+      }
+      return outcomeAnswer(ctx.model.httpProjectsMutate(body));
+    });
+  }
+  if (method === "GET") {
+    const read = orchestrationRead(ctx, path, url);
+    if (read) return orchestrationAnswer(ctx, request, read);
+    return textAnswer(503, "text/plain", SPA_FALLBACK_TEXT);
+  }
+  return emptyNotFound();
+}
+
+interface OrchestrationRead {
+  /** The `reason` of T3's 500 body for this endpoint (t3-protocol §2.5). */
+  readonly failureReason: string;
+  readonly run: () => HttpOutcome;
+}
+
+function orchestrationRead(ctx: EnvironmentContext, path: string, url: URL): OrchestrationRead | undefined {
+  if (path === "/api/orchestration/shell") {
+    return { failureReason: "orchestration_snapshot_failed", run: () => ctx.model.httpShell() };
+  }
+  const match = /^\/api\/orchestration\/threads\/([^/]+)(\/bounded|\/history)?$/.exec(path);
+  if (!match?.[1]) return undefined;
+  let threadId: string;
+  try {
+    threadId = decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+  switch (match[2]) {
+    case undefined:
+      return {
+        failureReason: "orchestration_thread_snapshot_failed",
+        run: () => ctx.model.httpThread(threadId),
+      };
+    case "/bounded":
+      return {
+        failureReason: "orchestration_thread_bounded_snapshot_failed",
+        run: () => ctx.model.httpThreadBounded(threadId),
+      };
+    default:
+      return {
+        failureReason: "orchestration_thread_history_failed",
+        run: () => ctx.model.httpThreadHistory(threadId, url.searchParams.get("cursor") ?? undefined),
+      };
+  }
+}
+
+/**
+ * Faults first (a misrouted or broken server answers before auth), then auth, the protocol
+ * header, the scope, and finally the model.
+ */
+function orchestrationAnswer(
+  ctx: EnvironmentContext,
+  request: ParsedRequest,
+  read: OrchestrationRead,
+): HttpAnswer {
+  const faults = ctx.faults.current;
+  if (faults.nonJsonOrchestration === "html")
+    return textAnswer(200, "text/html; charset=utf-8", SPA_HTML_PAGE);
+  if (faults.nonJsonOrchestration === "text") return textAnswer(503, "text/plain", SPA_FALLBACK_TEXT);
+  if (faults.httpStatus !== undefined)
+    return jsonAnswer(faults.httpStatus, internalErrorBody(read.failureReason));
+  return authorized(ctx, request, SCOPE_READ, () => {
+    // The captured clients sent no protocol header and the server answered (fixtures 40-46), so a
+    // missing header is accepted; a protocol-2 server refuses a header naming another protocol.
+    const protocol = request.headers[ORCHESTRATION_PROTOCOL_HEADER];
+    if (!ctx.transitional && protocol !== undefined && protocol !== "2") {
+      return jsonAnswer(400, requestInvalidBody("orchestration_protocol_incompatible"));
+    }
+    return outcomeAnswer(read.run());
+  });
+}
+
+function authorized(
+  ctx: EnvironmentContext,
+  request: ParsedRequest,
+  requiredScope: string,
+  handler: () => HttpAnswer,
+): HttpAnswer {
+  const credential = resolveBearer(ctx, request.headers.authorization);
+  if (!credential.ok) return jsonAnswer(401, authInvalidBody(credential.reason));
+  if (!effectiveScopes(ctx, credential.session).includes(requiredScope)) {
+    return jsonAnswer(403, scopeRequiredBody(requiredScope));
+  }
+  return handler();
+}
+
+function outcomeAnswer(outcome: HttpOutcome): HttpAnswer {
+  return outcome.kind === "ok" ? jsonAnswer(200, outcome.body) : jsonAnswer(outcome.status, outcome.body);
+}

@@ -1,0 +1,153 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which
+ * `beforeAll` builds with `tsc -b packages/t3-sim` (the bin only launches `dist/cli.js`).
+ */
+const repo = fileURLToPath(new URL("../../../../", import.meta.url));
+const bin = join(repo, "packages/t3-sim/bin/t3-sim.js");
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  await promisify(execFile)("pnpm", ["exec", "tsc", "-b", "packages/t3-sim"], { cwd: repo });
+}, 120_000);
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+interface Ready {
+  environments: {
+    alias: string;
+    environmentId: string;
+    url: string;
+    readToken: string;
+    operateToken: string;
+  }[];
+}
+
+function startCli(args: string[]): {
+  child: ChildProcess;
+  ready: Promise<Ready>;
+  exit: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const ready = new Promise<Ready>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once("line", (line) => resolve(JSON.parse(line) as Ready));
+    child.once("exit", (code) => reject(new Error(`t3-sim exited with ${code} before it was ready`)));
+  });
+  child.stderr?.resume();
+  ready.catch(() => undefined); // callers that only await `exit` must not leave a rejection unhandled
+  return { child, ready, exit };
+}
+
+const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+describe("t3-sim CLI", () => {
+  it("prints usage for --help and exits 0", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "--help"]);
+    expect(stdout).toMatch(/^Usage: t3-sim serve/);
+  });
+
+  it("serves N environments, prints one JSON line, writes the config files and stops on SIGTERM with 0", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "t3-sim-cli-"));
+    dirs.push(dir);
+    const out = join(dir, "out");
+    const { child, ready, exit } = startCli([
+      "serve",
+      "--environments",
+      "2",
+      "--seed",
+      "demo",
+      "--config-out",
+      out,
+    ]);
+    const line = await ready;
+    expect(line.environments.map((e) => e.alias)).toEqual(["alpha", "beta"]);
+    for (const env of line.environments) {
+      expect(Object.keys(env)).toEqual(["alias", "environmentId", "url", "readToken", "operateToken"]);
+      const descriptor = (await (await fetch(`${env.url}/.well-known/t3/environment`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(descriptor.environmentId).toBe(env.environmentId);
+      const session = await fetch(`${env.url}/api/auth/session`, {
+        headers: { authorization: `Bearer ${env.readToken}` },
+      });
+      expect(((await session.json()) as { scopes: string[] }).scopes).toEqual(["orchestration:read"]);
+    }
+
+    expect(await mode(out)).toBe(0o700);
+    expect(await mode(join(out, "tokens"))).toBe(0o700);
+    const config = JSON.parse(await readFile(join(out, "config.json"), "utf8"));
+    const write = JSON.parse(await readFile(join(out, "write.json"), "utf8"));
+    expect(config.default).toBe("alpha");
+    expect(write.port).toBe(7433);
+    expect(write.stateDir).toBe(join(out, "state"));
+    for (const env of line.environments) {
+      const readEntry = config.environments[env.alias];
+      const writeEntry = write.environments[env.alias];
+      expect(readEntry).toMatchObject({ environmentId: env.environmentId, url: env.url });
+      expect(readEntry.tokenFile).toBe(join(out, "tokens", `${env.alias}.read.token`));
+      expect(writeEntry).toEqual({
+        environmentId: env.environmentId,
+        url: env.url,
+        tokenFile: join(out, "tokens", `${env.alias}.operate.token`),
+      });
+      expect(await readFile(readEntry.tokenFile, "utf8")).toBe(env.readToken);
+      expect(await readFile(writeEntry.tokenFile, "utf8")).toBe(env.operateToken);
+      expect(await mode(readEntry.tokenFile)).toBe(0o600);
+      expect(await mode(writeEntry.tokenFile)).toBe(0o600);
+      const projects = (await (
+        await fetch(`${env.url}/api/projects`, { headers: { authorization: `Bearer ${env.readToken}` } })
+      ).json()) as { projects: { id: string }[] };
+      expect(readEntry.allowedProjects).toEqual(projects.projects.map((p) => p.id));
+      expect(readEntry.allowedProjects.length).toBeGreaterThan(0);
+    }
+
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+  });
+
+  it("listens on consecutive ports from --port and stops on SIGINT with 0", async () => {
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const address = probe.address();
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    if (address === null || typeof address === "string") throw new Error("no port");
+    const { child, ready, exit } = startCli([
+      "serve",
+      "--port",
+      String(address.port),
+      "--environments",
+      "2",
+      "--seed",
+      "empty",
+    ]);
+    const line = await ready;
+    expect(line.environments.map((e) => e.url)).toEqual([
+      `http://127.0.0.1:${address.port}`,
+      `http://127.0.0.1:${address.port + 1}`,
+    ]);
+    child.kill("SIGINT");
+    expect(await exit).toBe(0);
+  });
+
+  it("refuses an unknown option with exit 2", async () => {
+    const { exit } = startCli(["serve", "--bogus", "1"]);
+    expect(await exit).toBe(2);
+  });
+});
