@@ -10,7 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@t3-connector\/core$/, replacement: src("core") },
       {
-        find: /^@t3-connector\/core\/([a-z-]+)$/,
+        find: /^@t3-connector\/core\/([a-z0-9-]+)$/,
         replacement: fileURLToPath(new URL("./packages/core/src/$1/index.ts", import.meta.url)),
       },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
@@ -20,7 +20,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",

@@ -1,26 +1,69 @@
 import { type Clock, systemClock } from "@t3-connector/core";
+import type { ReadConfig } from "@t3-connector/core/config";
+import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
+import { type CursorCodec, createCursorCodec } from "@t3-connector/core/pagination";
+
+/** Deadlines and concurrency of reads; the contract's values unless a test narrows them. */
+export interface ReadLimits {
+  /** Environments read at the same time by a sweep (contract: 4). */
+  concurrency: number;
+  /** One environment's deadline: connection, read and the one retry (contract: 4 s). */
+  perEnvironmentTimeoutMs: number;
+  /** The whole call's deadline (contract: 10 s). */
+  totalTimeoutMs: number;
+}
+
+export const CONTRACT_READ_LIMITS: ReadLimits = Object.freeze({
+  concurrency: 4,
+  perEnvironmentTimeoutMs: 4_000,
+  totalTimeoutMs: 10_000,
+});
 
 /**
- * What a read tool may use. The tools receive this and nothing else, so that a test can hand them
- * a context built from fakes and so that the MCP layer never reaches into config files or the
- * environment registry directly.
- *
- * It is deliberately small for now; it grows with the tools (the environment registry, the read
- * config and the process's cursor codec are added when those modules land).
+ * What a read tool may use. The tools receive this and nothing else, so the MCP layer never
+ * reaches into config files, and a test builds a context over simulated environments.
  */
 export interface ReadContext {
   readonly clock: Clock;
   /** Operator log (stderr in the CLI). Never protocol output, never secrets. */
   log(line: string): void;
+  /** The loaded read config (environments in file order, with their `allowedProjects`). */
+  readonly config: ReadConfig;
+  /** One verified read-only connection per environment. */
+  readonly registry: EnvironmentRegistry;
+  /** Signs and checks this process's pagination cursors. */
+  readonly cursors: CursorCodec;
+  readonly limits: ReadLimits;
 }
 
 export interface ProcessReadContextOptions {
+  config: ReadConfig;
   clock?: Clock;
   log?: (line: string) => void;
+  /** Defaults to a registry over `config` that requires exactly `orchestration:read`. */
+  registry?: EnvironmentRegistry;
+  limits?: Partial<ReadLimits>;
 }
 
 /** The context of a real `t3-connector serve` process. */
-export function createProcessReadContext(options: ProcessReadContextOptions = {}): ReadContext {
+export function createProcessReadContext(options: ProcessReadContextOptions): ReadContext {
+  const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  return { clock: options.clock ?? systemClock, log };
+  const registry =
+    options.registry ??
+    new EnvironmentRegistry({ environments: options.config.environments, requiredScopes: READ_SCOPES, clock });
+  return {
+    clock,
+    log,
+    config: options.config,
+    registry,
+    cursors: createCursorCodec(),
+    limits: { ...CONTRACT_READ_LIMITS, ...options.limits },
+  };
+}
+
+/** The projects an environment may show (its ACL); unknown environments allow nothing. */
+export function allowedProjectsOf(context: ReadContext, environmentId: string): ReadonlySet<string> {
+  const entry = context.config.environments.find((env) => env.environmentId === environmentId);
+  return new Set(entry?.allowedProjects ?? []);
 }

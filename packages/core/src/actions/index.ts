@@ -100,7 +100,7 @@ export {
   scopeRequestSchema,
 } from "./lease-scope.js";
 export { checkModelSelection } from "./model-selection.js";
-export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_INPUTS } from "./samples.js";
+export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
 export {
   type ActionDefinition,
   type ActionTargets,

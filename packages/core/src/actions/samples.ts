@@ -12,6 +12,16 @@ export const SAMPLE_RUN_ID = `run:thread:${SAMPLE_THREAD_ID}:ordinal:1`;
 export const SAMPLE_QUEUED_RUN_ID = `run:thread:${SAMPLE_THREAD_ID}:ordinal:2`;
 export const SAMPLE_OPERATION_ID = "op-sample-0001";
 export const SAMPLE_WORKSPACE_ROOT = "/srv/projects/fixture";
+/** The ids the samples use, so a test can seed a simulator with matching threads, runs and projects. */
+export const SAMPLE_IDS = {
+  threadId: SAMPLE_THREAD_ID,
+  otherThreadId: SAMPLE_OTHER_THREAD_ID,
+  projectId: SAMPLE_PROJECT_ID,
+  runId: SAMPLE_RUN_ID,
+  queuedRunId: SAMPLE_QUEUED_RUN_ID,
+  operationId: SAMPLE_OPERATION_ID,
+  workspaceRoot: SAMPLE_WORKSPACE_ROOT,
+} as const;
 const MODEL = { instanceId: "codex", model: "gpt-5.6-sol-mini" } as const;
 /** Offered by the real capture's `server.getConfig` (fixture 62), options included. */
 const MODEL_WITH_OPTIONS = {

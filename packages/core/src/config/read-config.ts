@@ -30,11 +30,9 @@ function readConfigSchema(homeDir: string) {
   const environment = z
     .strictObject({
       ...environmentShape(homeDir),
-      allowedProjects: z
-        .array(z.string().trim().min(1))
-        .min(1, {
-          message: "must list at least one projectId (an empty list blocks start-up; it does not mean all)",
-        }),
+      allowedProjects: z.array(z.string().trim().min(1)).min(1, {
+        message: "must list at least one projectId (an empty list blocks start-up; it does not mean all)",
+      }),
     })
     .superRefine(refineTransport);
   return z

@@ -89,28 +89,33 @@ export class EnvironmentHandle {
     const connection = this.#connection;
     // Failures while opening were handled by the opening itself (tunnel discarded).
     if (connection === undefined) return;
-    if (isConnectorError(error, "unavailable")) this.#drop(connection, "unavailable");
-    else if (isConnectorError(error, "unauthorized") && error.status === 401)
+    if (isConnectorError(error, "unavailable")) {
+      this.#drop(connection, "unavailable");
+    } else if (isConnectorError(error, "unauthorized") && error.status === 401) {
       this.#drop(connection, "unauthorized");
+    }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     this.#closing.abort();
     const opening = this.#opening;
-    if (opening !== undefined)
+    if (opening !== undefined) {
       await opening.then(
-        (c) => c.dispose(),
+        (connection) => connection.dispose(),
         () => undefined,
       );
+    }
     this.#connection?.dispose();
     this.#connection = undefined;
     await this.#tunnel?.close();
   }
 
   #drop(connection: EnvironmentConnection, reason: DropReason): void {
-    if (this.#connection === connection) this.#connection = undefined;
     connection.dispose();
+    // A late failure of an older connection must not take down the one that replaced it.
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
     if (reason === "unavailable") void this.#tunnel?.discard();
   }
 

@@ -156,7 +156,7 @@ export class SshTunnel {
     return this.current && !this.current.exited ? this.current.child.pid : undefined;
   }
 
-  /** Called whenever a ready tunnel's child exits (the forwarded port is gone). */
+  /** Called when the child of the ready tunnel exits on its own (not after `discard`/`close`). */
   onExit(listener: () => void): () => void {
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
@@ -188,10 +188,22 @@ export class SshTunnel {
 
   private async start(): Promise<TunnelProcess> {
     const localPort = await findFreePort();
-    const child = this.spawn(this.sshPath, sshTunnelArgs(this.host, localPort, this.remotePort), {
-      // stdout of our servers is the MCP protocol: ssh must never write there.
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    let child: ChildProcess;
+    try {
+      child = this.spawn(this.sshPath, sshTunnelArgs(this.host, localPort, this.remotePort), {
+        // stdout of our servers is the MCP protocol: ssh must never write there.
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw new ConnectorError(
+        "tunnel_failed",
+        `SSH tunnel to ${this.host} could not start ${this.sshPath} (${code})`,
+        {
+          details: { host: this.host, exitCode: null, lastStderrLine: null },
+        },
+      );
+    }
     trackChild(child);
     const tunnel = new TunnelProcess(child, localPort);
     try {
@@ -206,7 +218,9 @@ export class SshTunnel {
     }
     this.current = tunnel;
     void tunnel.exit.then(() => {
-      if (this.current === tunnel) this.current = undefined;
+      // A discarded child was already replaced (or is being replaced): its exit is expected.
+      if (this.current !== tunnel) return;
+      this.current = undefined;
       for (const listener of this.exitListeners) listener();
     });
     return tunnel;

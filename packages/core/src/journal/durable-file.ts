@@ -8,6 +8,7 @@ import {
   isSymlinkRefusal,
   type JournalFs,
   journalUnavailable,
+  READ_DIRECTORY,
   READ_NO_FOLLOW,
   stateDirInvalid,
   syncDirectory,
@@ -26,13 +27,19 @@ let tempCounter = 0;
  * 4. fsync the directory, so the rename itself is durable.
  * A crash before 3 leaves the old file and a temp file (removed on the next open).
  */
-export async function writeFileDurably(fs: JournalFs, target: string, text: string): Promise<void> {
+export async function writeFileDurably(
+  fs: JournalFs,
+  target: string,
+  text: string,
+  directory?: DirectoryHandle,
+): Promise<void> {
   const temp = await writeSyncedTemp(fs, target, text);
   let renamed = false;
   try {
     await fs.rename(temp, target);
     renamed = true;
-    await syncDirectory(fs, dirname(target));
+    if (directory === undefined) await syncDirectory(fs, dirname(target));
+    else await directory.sync();
   } catch (error) {
     if (!renamed) await fs.unlink(temp).catch(() => undefined);
     throw error;
@@ -43,9 +50,9 @@ export async function writeFileDurably(fs: JournalFs, target: string, text: stri
 export async function writeSyncedTemp(fs: JournalFs, target: string, text: string): Promise<string> {
   tempCounter += 1;
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${tempCounter}.tmp`);
+  // 0600 at creation (a umask can only remove bits), so the file is never readable by others.
   const handle = await fs.open(temp, CREATE_EXCLUSIVE, FILE_MODE);
   try {
-    await handle.chmod(FILE_MODE); // exactly 0600 whatever the umask
     await handle.writeFile(text, "utf8");
     await handle.sync();
   } catch (error) {
@@ -98,6 +105,9 @@ export async function readPrivateJson(fs: JournalFs, path: string): Promise<unkn
   }
 }
 
+/** An open directory whose fsync makes a rename inside it durable. */
+export type DirectoryHandle = Pick<Awaited<ReturnType<JournalFs["open"]>>, "sync" | "close">;
+
 interface Batch {
   promise: Promise<void>;
   resolve: () => void;
@@ -127,11 +137,20 @@ export class DurableJsonFile<T> implements Adapter<T> {
   #next: (Batch & { data: T }) | null = null;
   #writing = false;
   #failure: ConnectorError | null = null;
+  /** Kept open between writes: one fsync per write instead of open + fsync + close. */
+  #directory: DirectoryHandle | null = null;
 
   constructor(fs: JournalFs, path: string, parse: (value: unknown) => T) {
     this.#fs = fs;
     this.#path = path;
     this.#parse = parse;
+  }
+
+  /** Release the directory handle. Call once no write is pending. */
+  async close(): Promise<void> {
+    const directory = this.#directory;
+    this.#directory = null;
+    await directory?.close();
   }
 
   async read(): Promise<T | null> {
@@ -163,7 +182,9 @@ export class DurableJsonFile<T> implements Adapter<T> {
       this.#next = null;
       try {
         if (this.#failure !== null) throw this.#failure;
-        await writeFileDurably(this.#fs, this.#path, JSON.stringify(batch.data));
+        const text = JSON.stringify(batch.data);
+        this.#directory ??= await this.#fs.open(dirname(this.#path), READ_DIRECTORY);
+        await writeFileDurably(this.#fs, this.#path, text, this.#directory);
         batch.resolve();
       } catch (error) {
         this.#failure ??= isConnectorError(error)

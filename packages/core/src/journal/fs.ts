@@ -20,7 +20,7 @@ export const FILE_MODE = 0o600;
 export const CREATE_EXCLUSIVE =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 export const READ_NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
-export const READ_DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY;
+export const READ_DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

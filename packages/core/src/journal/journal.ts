@@ -2,12 +2,15 @@ import type { Low } from "lowdb";
 import type { Clock } from "../clock.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
 import { hashInput } from "./canonical-json.js";
+import type { DurableJsonFile } from "./durable-file.js";
 import { journalUnavailable } from "./fs.js";
 import { journalKey } from "./key.js";
 import type { JournalLock } from "./lock.js";
 import {
   type ActiveDocument,
   copyRecord,
+  newPreparingRecord,
+  recordFilter,
   sanitiseDerivedIds,
   sanitiseError,
   sanitiseReceipt,
@@ -47,6 +50,8 @@ export interface JournalPolicy {
 
 export interface JournalParts {
   db: Low<ActiveDocument>;
+  /** The adapter behind `db`, closed with the journal. */
+  activeFile: DurableJsonFile<ActiveDocument>;
   segments: SegmentStore;
   lock: JournalLock;
   clock: Clock;
@@ -70,6 +75,7 @@ export interface JournalParts {
  */
 export class Journal {
   readonly #db: Low<ActiveDocument>;
+  readonly #activeFile: DurableJsonFile<ActiveDocument>;
   readonly #segments: SegmentStore;
   readonly #lock: JournalLock;
   readonly #clock: Clock;
@@ -88,6 +94,7 @@ export class Journal {
 
   constructor(parts: JournalParts) {
     this.#db = parts.db;
+    this.#activeFile = parts.activeFile;
     this.#segments = parts.segments;
     this.#lock = parts.lock;
     this.#clock = parts.clock;
@@ -128,23 +135,7 @@ export class Journal {
       // Only a retention prune racing this call can remove it; then it is simply new again.
       return record === undefined ? this.reserve(request) : { kind: "existing", record };
     }
-    const now = this.#now();
-    const record: JournalRecord = {
-      key,
-      operationId: request.operationId,
-      action: request.action,
-      inputHash,
-      environmentId: request.environmentId,
-      destination: request.destination,
-      derivedIds: null,
-      state: "preparing",
-      createdAt: now,
-      updatedAt: now,
-      settledAt: null,
-      reconciledAt: null,
-      receipt: null,
-      error: null,
-    };
+    const record = newPreparingRecord(request, key, inputHash, this.#now());
     this.#db.data.records[key] = record;
     this.#index.set(key, { inputHash, state: "preparing", segment: null });
     await this.#commit(key);
@@ -259,6 +250,7 @@ export class Journal {
     this.#closing ??= (async () => {
       await this.#maintenance;
       await Promise.allSettled(this.#pending.values());
+      await this.#activeFile.close().catch(() => undefined);
       await this.#lock.release();
     })();
     return this.#closing;
@@ -331,7 +323,9 @@ export class Journal {
   #scheduleSeal(): void {
     if (this.#sealScheduled) return;
     const threshold = this.#policy.segmentRecords + this.#policy.recentRecords;
-    if (this.#settledInActive().length < threshold) return;
+    let settled = 0;
+    for (const record of Object.values(this.#db.data.records)) if (isSettled(record.state)) settled += 1;
+    if (settled < threshold) return;
     this.#sealScheduled = true;
     // Failures are recorded by #enqueue (the journal becomes unavailable); nobody awaits this.
     this.#enqueue(() => this.#seal()).catch(() => undefined);
@@ -428,13 +422,4 @@ export class Journal {
   #now(): number {
     return Math.floor(this.#clock.now());
   }
-}
-
-function recordFilter(filter: JournalFilter): (record: JournalRecord) => boolean {
-  return (record) =>
-    (filter.states === undefined || filter.states.includes(record.state)) &&
-    (filter.environmentId === undefined || record.environmentId === filter.environmentId) &&
-    (filter.action === undefined || record.action === filter.action) &&
-    (filter.operationId === undefined || record.operationId === filter.operationId) &&
-    (filter.updatedSince === undefined || record.updatedAt >= filter.updatedSince);
 }

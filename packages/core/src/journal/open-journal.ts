@@ -59,10 +59,8 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
         index.set(record.key, { inputHash: record.inputHash, state: record.state, segment: document.id });
       }
     }
-    const db = new Low<ActiveDocument>(
-      new DurableJsonFile(fs, join(directory, ACTIVE_FILE), parseActiveDocument),
-      emptyActiveDocument(),
-    );
+    const activeFile = new DurableJsonFile(fs, join(directory, ACTIVE_FILE), parseActiveDocument);
+    const db = new Low<ActiveDocument>(activeFile, emptyActiveDocument());
     await db.read();
     for (const [key, record] of Object.entries(db.data.records)) {
       // Sealed, then killed before the active segment was rewritten: the sealed copy is the same
@@ -72,6 +70,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     }
     const journal = new Journal({
       db,
+      activeFile,
       segments,
       lock,
       clock,

@@ -4,8 +4,10 @@ import {
   type DerivedIds,
   JOURNAL_STATES,
   type JournalError,
+  type JournalFilter,
   type JournalReceipt,
   type JournalRecord,
+  type ReserveRequest,
 } from "./types.js";
 
 /** Files written by this module are checked strictly when read back: a foreign edit stops the open. */
@@ -130,4 +132,37 @@ export function sanitiseReceipt(receipt: JournalReceipt): JournalReceipt {
     );
   }
   return { ...parsed.data };
+}
+
+export function newPreparingRecord(
+  request: ReserveRequest,
+  key: string,
+  inputHash: string,
+  now: number,
+): JournalRecord {
+  return {
+    key,
+    operationId: request.operationId,
+    action: request.action,
+    inputHash,
+    environmentId: request.environmentId,
+    destination: request.destination,
+    derivedIds: null,
+    state: "preparing",
+    createdAt: now,
+    updatedAt: now,
+    settledAt: null,
+    reconciledAt: null,
+    receipt: null,
+    error: null,
+  };
+}
+
+export function recordFilter(filter: JournalFilter): (record: JournalRecord) => boolean {
+  return (record) =>
+    (filter.states === undefined || filter.states.includes(record.state)) &&
+    (filter.environmentId === undefined || record.environmentId === filter.environmentId) &&
+    (filter.action === undefined || record.action === filter.action) &&
+    (filter.operationId === undefined || record.operationId === filter.operationId) &&
+    (filter.updatedSince === undefined || record.updatedAt >= filter.updatedSince);
 }

@@ -29,7 +29,9 @@ export async function requestJson<S extends z.ZodType>(
   let response: Response;
   let text: string;
   try {
-    response = await request.fetch(request.url, {
+    // Called detached: some runtimes refuse a `fetch` invoked with a foreign `this`.
+    const send = request.fetch;
+    response = await send(request.url, {
       method: request.method,
       headers: { accept: "application/json", ...request.headers },
       ...(request.body !== undefined ? { body: request.body } : {}),

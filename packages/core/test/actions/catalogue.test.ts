@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { defineAction, hints, oneThread, threadOnlyInput } from "../../src/actions/define.js";
 import {
   ACTION_IDS,
   ACTIONS,
@@ -89,6 +90,26 @@ describe("the write-action table", () => {
       expect(entry.toolName).toBe(`t3_escrever_${entry.action.replace(/[.-]/g, "_")}`);
       expect(getActionByToolName(entry.toolName)?.action).toBe(entry.action);
     }
+  });
+
+  it("makes a tool name that does not follow its action id a compile error", () => {
+    const wrong = defineAction({
+      action: "thread.example-action",
+      // @ts-expect-error the name must be t3_escrever_thread_example_action
+      toolName: "t3_escrever_thread_example",
+      title: "Example",
+      description: "Example.",
+      annotations: hints(false),
+      inputSchema: threadOnlyInput,
+      commandType: "thread.example",
+      payloadKind: "dispatch",
+      extraIds: [],
+      guards: [],
+      serializeByProject: false,
+      targets: (input) => oneThread(input.threadId),
+      build: () => ({ kind: "dispatch", command: { type: "thread.example", commandId: "c" } }),
+    });
+    expect(wrong.toolName).not.toBe(`t3_escrever_${wrong.action.replace(/[.-]/g, "_")}`);
   });
 
   it("declares English titles, short descriptions and all four hints on every tool", () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES, READ_SCOPES } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
-import { createTokenFiles, type TokenFiles } from "../support/token-files.js";
+import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

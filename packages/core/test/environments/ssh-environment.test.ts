@@ -2,8 +2,8 @@ import { startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
-import { createFakeSsh, type FakeSsh, isAlive } from "../support/fake-ssh.js";
-import { createTokenFiles, type TokenFiles } from "../support/token-files.js";
+import { createFakeSsh, type FakeSsh, isAlive } from "./support/fake-ssh.js";
+import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { connect, createServer, type Server } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseReadConfig } from "../../src/config/index.js";
 import {
   killSpawnedTunnels,
@@ -9,7 +9,7 @@ import {
   sshTunnelArgs,
 } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
-import { createFakeSsh, type FakeSsh, isAlive } from "../support/fake-ssh.js";
+import { createFakeSsh, type FakeSsh, isAlive } from "./support/fake-ssh.js";
 
 let fakeSsh: FakeSsh;
 let echo: Server;
@@ -147,6 +147,29 @@ describe("ssh tunnel", () => {
           { path: "/c", homeDir: "/h" },
         ),
       ).toThrow(/ssh\.host/);
+    },
+  );
+
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "kills its ssh children on %s and leaves the signal to the process's own handler",
+    async (signal) => {
+      const signalled = tunnel("devbox");
+      await signalled.open();
+      const pid = signalled.pid ?? -1;
+      const exited = new Promise<void>((resolve) => signalled.onExit(resolve));
+      // With a handler of its own the process decides what the signal means; without one the hook
+      // would re-raise it to keep the default (exit), which a test worker cannot survive.
+      const ownHandler = vi.fn();
+      process.on(signal, ownHandler);
+      try {
+        process.emit(signal, signal);
+      } finally {
+        process.off(signal, ownHandler);
+      }
+      await exited;
+      expect(ownHandler).toHaveBeenCalledTimes(1);
+      expect(isAlive(pid)).toBe(false);
+      expect(spawnedTunnelCount()).toBe(0);
     },
   );
 

@@ -4,8 +4,8 @@ import type { EnvironmentConfig } from "../../src/config/index.js";
 import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
 import { fanOut } from "../../src/fanout/index.js";
-import { createFakeSsh, type FakeSsh } from "../support/fake-ssh.js";
-import { createTokenFiles, type TokenFiles } from "../support/token-files.js";
+import { createFakeSsh, type FakeSsh } from "../environments/support/fake-ssh.js";
+import { createTokenFiles, type TokenFiles } from "../environments/support/token-files.js";
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
@@ -77,7 +77,7 @@ describe("fan-out", () => {
     sim.environment("yankee").faults.set({ hang: true });
     sim.environment("xray").faults.set({ wrongEnvironmentId: "env-impostor" });
     const reg = await registry(["xray", "yankee", "zulu"]);
-    const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 300 });
+    const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 2_000 });
 
     expect(result.complete).toBe(false);
     expect(result.results.map((r) => r.environment)).toEqual([
@@ -201,7 +201,22 @@ describe("fan-out", () => {
     expect(refusedOnce.environmentFailures[0]?.code).toBe("connection_refused");
   });
 
-  it("recreates a killed ssh tunnel within the same read (retry once)", async () => {
+  it("retries once when the socket drops under a read in flight, on a fresh socket", async () => {
+    const reg = await registry(["zulu"]);
+    const sockets: unknown[] = [];
+    const result = await fanOut(reg.environments, async (env) => {
+      const rpc = await env.rpc();
+      sockets.push(rpc);
+      const answer = rpc.getConfig();
+      if (sockets.length === 1) sim.environment("zulu").dropSockets();
+      return answer;
+    });
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]).not.toBe(sockets[0]);
+    expect(result.complete).toBe(true);
+  });
+
+  it("starts a new ssh tunnel on the next sweep after the previous one was killed", async () => {
     const env = sim.environment("zulu");
     const port = Number(new URL(env.url).port);
     const reg = await registry(["zulu"], {

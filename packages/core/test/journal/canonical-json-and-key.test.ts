@@ -2,7 +2,12 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, hashInput, journalKey } from "../../src/journal/index.js";
 
-const identity = { environmentId: "env-a", destination: "t3://env-a", caller: "channel:o|tunnel:1", operationId: "op-1" };
+const identity = {
+  environmentId: "env-a",
+  destination: "t3://env-a",
+  caller: "channel:o|tunnel:1",
+  operationId: "op-1",
+};
 
 describe("canonical JSON", () => {
   it("sorts keys at every depth and writes no whitespace", () => {

@@ -33,7 +33,10 @@ function deadPid(): number {
   return result.pid;
 }
 
-async function writeLock(file: string, holder: { pid: number; startTicks: string | null; hostname?: string }) {
+async function writeLock(
+  file: string,
+  holder: { pid: number; startTicks: string | null; hostname?: string },
+) {
   await mkdir(temp.stateDir, { recursive: true, mode: 0o700 });
   const content = {
     format: "t3-connector/journal-lock",
@@ -69,7 +72,11 @@ describe("journal lock", () => {
     const path = join(temp.stateDir, LOCK_FILE);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const content = JSON.parse(await readFile(path, "utf8"));
-    expect(content).toMatchObject({ pid: process.pid, startTicks: await ownStartTicks(), hostname: hostname() });
+    expect(content).toMatchObject({
+      pid: process.pid,
+      startTicks: await ownStartTicks(),
+      hostname: hostname(),
+    });
     await journal.close();
     await expect(stat(path)).rejects.toMatchObject({ code: "ENOENT" });
   });
@@ -101,7 +108,9 @@ describe("journal lock", () => {
 
   it("never takes over a lock of a live pid whose start time it cannot compare", async () => {
     await writeLock(LOCK_FILE, { pid: process.pid, startTicks: null });
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "journal_unavailable" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "journal_unavailable",
+    });
   });
 
   it("never takes over a lock written on another host", async () => {
@@ -121,6 +130,8 @@ describe("journal lock", () => {
   it("refuses a lock file that is not a journal lock rather than guessing", async () => {
     await mkdir(temp.stateDir, { recursive: true, mode: 0o700 });
     await writeFile(join(temp.stateDir, LOCK_FILE), "", { mode: 0o600 });
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "journal_unavailable" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "journal_unavailable",
+    });
   });
 });

@@ -49,7 +49,9 @@ describe("state directory and file permissions", () => {
     const real = join(temp.path, "real");
     await mkdir(real, { mode: 0o700 });
     await symlink(real, temp.stateDir);
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
     expect(await readdir(real)).toEqual([]);
   });
 
@@ -58,18 +60,26 @@ describe("state directory and file permissions", () => {
     await mkdir(real, { mode: 0o700 });
     await mkdir(temp.stateDir, { mode: 0o700 });
     await symlink(real, join(temp.stateDir, "journal"));
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 
   it("refuses an active journal file that is a symlink", async () => {
     const directory = await writtenJournal();
     const decoy = join(temp.path, "decoy.json");
-    await writeFile(decoy, JSON.stringify({ format: "t3-connector/journal-active", version: 1, records: {} }), {
-      mode: 0o600,
-    });
+    await writeFile(
+      decoy,
+      JSON.stringify({ format: "t3-connector/journal-active", version: 1, records: {} }),
+      {
+        mode: 0o600,
+      },
+    );
     await rm(join(directory, "active.json"));
     await symlink(decoy, join(directory, "active.json"));
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 
   it("refuses a sealed segment file that is a symlink", async () => {
@@ -78,25 +88,33 @@ describe("state directory and file permissions", () => {
     expect(segment).toBeDefined();
     await rename(join(directory, segment as string), join(temp.path, "moved.json"));
     await symlink(join(temp.path, "moved.json"), join(directory, segment as string));
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 
   it("refuses a lock file that is a symlink", async () => {
     await mkdir(temp.stateDir, { mode: 0o700 });
     await writeFile(join(temp.path, "target"), "{}", { mode: 0o600 });
     await symlink(join(temp.path, "target"), join(temp.stateDir, "journal.lock"));
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 
   it("refuses a state directory that other users can enter", async () => {
     await mkdir(temp.stateDir, { mode: 0o700 });
     await chmod(temp.stateDir, 0o755);
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 
   it("refuses a journal file that other users can read", async () => {
     const directory = await writtenJournal();
     await chmod(join(directory, "active.json"), 0o644);
-    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({ code: "state_dir_invalid" });
+    await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
+      code: "state_dir_invalid",
+    });
   });
 });

@@ -40,7 +40,9 @@ async function recordIn(state: JournalState, operationId: string): Promise<Journ
 
 describe("reserve", () => {
   it("reserves a new operation as preparing and keeps only the hash of its input", async () => {
-    const result = await journal.reserve(request("op-1", { input: { threadId: "t-1", text: "a secret prompt" } }));
+    const result = await journal.reserve(
+      request("op-1", { input: { threadId: "t-1", text: "a secret prompt" } }),
+    );
     expect(result.kind).toBe("reserved");
     expect(result.record).toMatchObject({
       key: journalKey(request("op-1")),
@@ -65,16 +67,24 @@ describe("reserve", () => {
     await journal.markUncertain(record.key, { commandId: "c-1", messageId: "c-1" });
     await journal.complete(record.key, { sequence: 41 });
 
-    const again = await journal.reserve(request("op-1", { input: { options: { b: 2, a: 1 }, text: "hi", threadId: "t-1" } }));
+    const again = await journal.reserve(
+      request("op-1", { input: { options: { b: 2, a: 1 }, text: "hi", threadId: "t-1" } }),
+    );
     expect(again.kind).toBe("existing");
-    expect(again.record).toMatchObject({ state: "completed", receipt: { sequence: 41 }, derivedIds: { commandId: "c-1", messageId: "c-1" } });
+    expect(again.record).toMatchObject({
+      state: "completed",
+      receipt: { sequence: 41 },
+      derivedIds: { commandId: "c-1", messageId: "c-1" },
+    });
   });
 
   it("refuses the same operationId with another input or action as operation_conflict, leaving the record as it was", async () => {
     const { record } = await journal.reserve(request("op-1"));
-    await expect(journal.reserve(request("op-1", { input: { threadId: "thread-2" } }))).rejects.toMatchObject({
-      code: "operation_conflict",
-    });
+    await expect(journal.reserve(request("op-1", { input: { threadId: "thread-2" } }))).rejects.toMatchObject(
+      {
+        code: "operation_conflict",
+      },
+    );
     await expect(journal.reserve(request("op-1", { action: "thread.interrupt" }))).rejects.toMatchObject({
       code: "operation_conflict",
     });
@@ -83,7 +93,9 @@ describe("reserve", () => {
 
   it("treats the same operationId in another environment or from another caller as another operation", async () => {
     await journal.reserve(request("op-1"));
-    const elsewhere = await journal.reserve(request("op-1", { environmentId: "env-b", destination: "t3://env-b" }));
+    const elsewhere = await journal.reserve(
+      request("op-1", { environmentId: "env-b", destination: "t3://env-b" }),
+    );
     const otherCaller = await journal.reserve(request("op-1", { caller: "channel:other|tunnel:9" }));
     expect(elsewhere.kind).toBe("reserved");
     expect(otherCaller.kind).toBe("reserved");
@@ -158,7 +170,10 @@ describe("transitions", () => {
       }
     };
     if (expected === "illegal") {
-      await expect(run()).rejects.toMatchObject({ code: "journal_transition_invalid", details: { operation, from } });
+      await expect(run()).rejects.toMatchObject({
+        code: "journal_transition_invalid",
+        details: { operation, from },
+      });
       expect((await journal.get(record.key))?.state).toBe(from);
     } else {
       expect((await run()).state).toBe(expected);
@@ -167,7 +182,9 @@ describe("transitions", () => {
   });
 
   it("answers not_found for a key it does not hold", async () => {
-    await expect(journal.complete("0".repeat(64), { sequence: 1 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(journal.complete("0".repeat(64), { sequence: 1 })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("stamps each step with the injected clock and marks reconciliation", async () => {
@@ -175,7 +192,10 @@ describe("transitions", () => {
     clock.advance(1_000);
     const uncertain = await journal.markUncertain(record.key, { commandId: "c-1" });
     clock.advance(1_000);
-    const settled = await journal.settle(record.key, { state: "refused", error: { code: "t3_refused", message: "no" } });
+    const settled = await journal.settle(record.key, {
+      state: "refused",
+      error: { code: "t3_refused", message: "no" },
+    });
     expect(uncertain.updatedAt).toBe(record.createdAt + 1_000);
     expect(settled).toMatchObject({
       state: "refused",
@@ -188,7 +208,9 @@ describe("transitions", () => {
 
   it("refuses a receipt it could not load back, and changes nothing", async () => {
     const record = await recordIn("uncertain", "op-1");
-    await expect(journal.complete(record.key, { sequence: Number.NaN })).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(journal.complete(record.key, { sequence: Number.NaN })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
     await expect(journal.complete(record.key, { nested: {} as unknown as string })).rejects.toMatchObject({
       code: "invalid_input",
     });
@@ -197,7 +219,10 @@ describe("transitions", () => {
 
   it("clips a long error message", async () => {
     const record = await recordIn("preparing", "op-1");
-    const refused = await journal.refuse(record.key, { code: "dispatch_rejected", message: "x".repeat(5_000) });
+    const refused = await journal.refuse(record.key, {
+      code: "dispatch_rejected",
+      message: "x".repeat(5_000),
+    });
     expect(refused.error?.message).toHaveLength(2_000);
   });
 });
@@ -207,7 +232,9 @@ describe("listing", () => {
     const uncertain = await recordIn("uncertain", "op-u");
     await recordIn("completed", "op-c");
     await recordIn("preparing", "op-p");
-    const other = await journal.reserve(request("op-x", { environmentId: "env-b", destination: "t3://env-b", action: "thread.interrupt" }));
+    const other = await journal.reserve(
+      request("op-x", { environmentId: "env-b", destination: "t3://env-b", action: "thread.interrupt" }),
+    );
 
     expect((await journal.listUncertain()).map((record) => record.key)).toEqual([uncertain.key]);
     expect((await journal.list({ states: ["preparing", "uncertain"] })).map((r) => r.operationId)).toEqual([
@@ -216,7 +243,9 @@ describe("listing", () => {
       "op-x",
     ]);
     expect((await journal.list({ environmentId: "env-b" })).map((r) => r.key)).toEqual([other.record.key]);
-    expect((await journal.list({ action: "thread.send", states: ["completed"] })).map((r) => r.operationId)).toEqual(["op-c"]);
+    expect(
+      (await journal.list({ action: "thread.send", states: ["completed"] })).map((r) => r.operationId),
+    ).toEqual(["op-c"]);
     expect(await journal.list({ limit: 2 })).toHaveLength(2);
   });
 
@@ -224,6 +253,9 @@ describe("listing", () => {
     const record = await recordIn("uncertain", "op-1");
     record.state = "completed";
     (record.derivedIds as Record<string, string>).commandId = "tampered";
-    expect(await journal.get(record.key)).toMatchObject({ state: "uncertain", derivedIds: { commandId: "c" } });
+    expect(await journal.get(record.key)).toMatchObject({
+      state: "uncertain",
+      derivedIds: { commandId: "c" },
+    });
   });
 });

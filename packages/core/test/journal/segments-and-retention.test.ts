@@ -1,7 +1,13 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Journal, type JournalFs, type JournalRecord, journalKey, openJournal } from "../../src/journal/index.js";
+import {
+  type Journal,
+  type JournalFs,
+  type JournalRecord,
+  journalKey,
+  openJournal,
+} from "../../src/journal/index.js";
 import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
@@ -18,7 +24,13 @@ afterEach(async () => {
 });
 
 async function open(options: { fs?: JournalFs; segmentRecords?: number; recentRecords?: number } = {}) {
-  const journal = await openJournal({ stateDir: temp.stateDir, clock, segmentRecords: 10, recentRecords: 5, ...options });
+  const journal = await openJournal({
+    stateDir: temp.stateDir,
+    clock,
+    segmentRecords: 10,
+    recentRecords: 5,
+    ...options,
+  });
   journals.push(journal);
   return journal;
 }
@@ -82,7 +94,9 @@ describe("segments", () => {
     expect(stats.open).toBe(2);
     expect(stats.active).toBeLessThan(2 + 15);
     // A sealed segment is never rewritten.
-    expect(await nodeFs.readFile(join(temp.stateDir, "journal", firstSegments[0] as string))).toEqual(firstBytes);
+    expect(await nodeFs.readFile(join(temp.stateDir, "journal", firstSegments[0] as string))).toEqual(
+      firstBytes,
+    );
     // Open records are never sealed.
     const active = JSON.parse(await nodeFs.readFile(join(temp.stateDir, "journal", "active.json"), "utf8"));
     expect(Object.keys(active.records)).toEqual(expect.arrayContaining([open1.record.key, open2.record.key]));
@@ -127,7 +141,9 @@ describe("segments", () => {
     const keys: string[] = [];
     for (let start = 0; start < total; start += 500) {
       const batch = Array.from({ length: 500 }, (_, offset) => start + offset);
-      const reserved = await Promise.all(batch.map((i) => journal.reserve(request(`op-${i}`, { input: { i } }))));
+      const reserved = await Promise.all(
+        batch.map((i) => journal.reserve(request(`op-${i}`, { input: { i } }))),
+      );
       keys.push(...reserved.map((result) => result.record.key));
       await Promise.all(
         reserved.map(async ({ record }, offset) => {

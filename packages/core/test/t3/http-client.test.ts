@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConnectorError } from "../../src/errors.js";
-import { grantedScopes, T3HttpClient } from "../../src/t3/index.js";
+import { grantedScopes, T3HttpClient, T3RpcClient } from "../../src/t3/index.js";
 
 let sim: Simulator;
 let env: SimEnvironment;
@@ -109,27 +110,6 @@ describe("T3HttpClient reads", () => {
     }
   });
 
-  it("pages a thread's history with the opaque cursor of the bounded snapshot", async () => {
-    const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
-    const shell = await client.getShell();
-    let paged = false;
-    for (const thread of shell.threads) {
-      const bounded = await client.getThreadBounded(thread.id);
-      if (!bounded.historyCursor) continue;
-      const page = await client.getThreadHistory(thread.id, bounded.historyCursor);
-      expect(Array.isArray(page.items)).toBe(true);
-      expect(page.snapshotSequence).toBeGreaterThanOrEqual(0);
-      paged = true;
-      break;
-    }
-    if (!paged) {
-      // No seeded thread is long enough to window; the route must still answer a first page.
-      const first = shell.threads[0]?.id ?? "";
-      const page = await client.getThreadHistory(first);
-      expect(Array.isArray(page.items)).toBe(true);
-    }
-  });
-
   it("mints a websocket ticket", async () => {
     const ticket = await new T3HttpClient({ baseUrl: env.url, token: env.readToken }).createWebSocketTicket();
     expect(ticket.ticket.length).toBeGreaterThan(0);
@@ -218,5 +198,56 @@ describe("T3HttpClient errors", () => {
     controller.abort();
     const error = await caught(pending);
     expect(error.code).toBe("cancelled");
+  });
+});
+
+describe("T3HttpClient history pages", () => {
+  // A manual clock lets the test finish each simulated run at once, without waiting.
+  let manual: Simulator;
+
+  beforeAll(async () => {
+    manual = await startSimulator({ environments: [{ alias: "long", seed: "demo" }], clock: "manual" });
+  });
+
+  afterAll(async () => {
+    await manual.close();
+  });
+
+  it("pages older rows with the opaque cursor of the bounded snapshot", async () => {
+    const target = manual.environment("long");
+    const http = new T3HttpClient({ baseUrl: target.url, token: target.readToken });
+    const draft = (await http.getShell()).threads.find((t) => t.title === "Empty draft");
+    if (!draft) throw new Error("the demo seed has no idle draft thread");
+    const rpc = await T3RpcClient.connect({ baseUrl: target.url, token: target.operateToken });
+    try {
+      let bounded = await http.getThreadBounded(draft.id);
+      for (let turn = 0; !bounded.historyCursor && turn < 80; turn++) {
+        await rpc.dispatchCommand({
+          type: "message.dispatch",
+          commandId: randomUUID(),
+          threadId: draft.id,
+          messageId: randomUUID(),
+          text: `turn ${turn}`,
+          attachments: [],
+          createdBy: "user",
+          creationSource: "web",
+          dispatchMode: { type: "start_immediately" },
+        });
+        target.clock.advance(10_000);
+        bounded = await http.getThreadBounded(draft.id);
+      }
+      expect(bounded.hasMoreHistory).toBe(true);
+      const cursor = bounded.historyCursor ?? "";
+      const page = await http.getThreadHistory(draft.id, cursor);
+      expect(page.items.length).toBeGreaterThan(0);
+      const windowIds = new Set(bounded.projection.visibleTurnItems.map((row) => row.item.id));
+      expect(page.items.some((row) => windowIds.has(row.item.id))).toBe(false);
+
+      const refused = await caught(http.getThreadHistory(draft.id, "not-a-cursor"));
+      expect(refused.code).toBe("invalid_request");
+      expect(refused.t3?.reason).toBe("invalid_history_cursor");
+    } finally {
+      rpc.close();
+    }
   });
 });

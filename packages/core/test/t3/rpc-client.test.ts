@@ -185,6 +185,16 @@ describe("T3RpcClient unary methods", () => {
     const error = await caught(connect(env, env.readToken, { webSocketFactory: stripped }));
     expect(error.code).toBe("protocol_unsupported");
     expect(error.status).toBe(426);
+    expect(error.message).not.toContain("wsTicket");
+  });
+
+  it.each([
+    ["ticket", "ticket" as const],
+    ["bearer header", "bearer" as const],
+  ])("types a hung server at connect (%s) as unavailable", async (_name, socketAuth) => {
+    env.faults.set({ hang: true });
+    const error = await caught(connect(env, env.readToken, { socketAuth, connectTimeoutMs: 200 }));
+    expect(error.code).toBe("unavailable");
   });
 
   it("types expired tokens at connect as unauthorized", async () => {
@@ -227,6 +237,14 @@ describe("T3RpcClient streams", () => {
     );
     expect(beforeMarker.length).toBeGreaterThan(0);
     expect(beforeMarker.every((item) => item.kind === "snapshot")).toBe(true);
+    // T3's pair: the same snapshot twice, the copy adding the repository roots (surprise 12).
+    expect(beforeMarker).toHaveLength(2);
+    const [plain, withRoots] = beforeMarker;
+    expect(plain?.kind === "snapshot" && withRoots?.kind === "snapshot").toBe(true);
+    if (plain?.kind === "snapshot" && withRoots?.kind === "snapshot") {
+      expect(withRoots.snapshot.snapshotSequence).toBe(plain.snapshot.snapshotSequence);
+      expect(Array.isArray(withRoots.resolvedRepositoryIdentityRoots)).toBe(true);
+    }
 
     const threadId = await firstThreadId(env);
     await operator.dispatchCommand(rename(threadId, "shell live update"));
@@ -316,6 +334,17 @@ describe("T3RpcClient streams", () => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((item) => item.kind === "event" && item.sequence > snapshotSequence)).toBe(true);
     sub.close();
+  });
+
+  it("subscribes to the archived shell, whose items carry no location", async () => {
+    const client = await connect(env, env.readToken);
+    const log = new ItemLog<ShellStreamItem>();
+    const sub = client.subscribeArchivedShell({ onItem: log.push });
+    const first = await log.waitFor(() => true);
+    expect(first.kind).toBe("snapshot");
+    expect(first.kind === "snapshot" && first.snapshot.threads.every((t) => t.archivedAt)).toBe(true);
+    sub.close();
+    await expect(sub.done).resolves.toBeUndefined();
   });
 
   it("fails a thread subscription for an unknown thread with the typed error", async () => {

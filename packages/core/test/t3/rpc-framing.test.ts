@@ -147,15 +147,23 @@ describe("Effect-RPC framing", () => {
     expect(client.isOpen).toBe(false);
   });
 
-  it("treats a connection-level Defect as a protocol_error", async () => {
+  it.each([
+    [
+      "a connection-level Defect",
+      { _tag: "Defect", defect: "Unknown request tag: Bogus" },
+      "Unknown request tag: Bogus",
+    ],
+    ["a ClientProtocolError", { _tag: "ClientProtocolError", error: { reason: "bad frame" } }, "bad frame"],
+  ])("fails the connection with protocol_error on %s", async (_name, frame, text) => {
     const { client, peer } = await connect();
     const pending = client.call("server.probe", {});
     await peer.inbox.next("Request");
-    peer.send({ _tag: "Defect", defect: "Unknown request tag: Bogus" });
+    peer.send(frame);
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ code: "protocol_error" });
-    expect((error as Error).message).toContain("Unknown request tag: Bogus");
+    expect((error as Error).message).toContain(text);
+    expect(client.isOpen).toBe(false);
   });
 
   it("ignores frames of unknown types and answers for requests no longer in flight", async () => {
@@ -207,6 +215,22 @@ describe("Effect-RPC framing", () => {
     const third = await peer.inbox.next("Request");
     peer.send([exitSuccess(second.id, {}), exitSuccess(third.id, {})]);
     await expect(Promise.all([b, c])).resolves.toEqual([{}, {}]);
+  });
+
+  it("ends a stream whose consumer throws, with that error, without acknowledging the chunk", async () => {
+    const { client, peer } = await connect();
+    const boom = new ConnectorError("invalid_input", "the consumer refused the item");
+    const sub = client.subscribeThread({
+      threadId: "t1",
+      onItem: () => {
+        throw boom;
+      },
+    });
+    const request = await peer.inbox.next("Request");
+    peer.send({ _tag: "Chunk", requestId: request.id, values: [{ kind: "synchronized" }] });
+    await expect(sub.done).rejects.toBe(boom);
+    expect((await peer.inbox.next("Interrupt")).requestId).toBe(request.id);
+    expect(peer.inbox.tags()).not.toContain("Ack");
   });
 
   it("fails a stream whose known item does not decode, and interrupts it", async () => {

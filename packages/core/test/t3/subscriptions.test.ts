@@ -106,6 +106,8 @@ describe("resumableThreadSubscription", () => {
       (item) =>
         item.kind === "event" && (item.event.payload as { title?: string })?.title === "after the drop",
     );
+    // The resubscription ends its catch-up with a second marker.
+    await log.waitFor(() => log.items.filter((item) => item.kind === "synchronized").length >= 2);
 
     expect(reconnects.map((error) => error.code)).toContain("connection_lost");
     const subscribes = recorder.requests.filter((r) => r.tag === "orchestration.subscribeThread");

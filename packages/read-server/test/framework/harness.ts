@@ -1,8 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { systemClock } from "@t3-connector/core";
-import type { ReadContext } from "../../src/read-context.js";
+import { createProcessReadContext } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
 import { createReadServer } from "../../src/server.js";
 
@@ -16,7 +15,10 @@ export interface Connected {
 /** A real SDK client and our server, joined by the SDK's in-memory linked transport pair. */
 export async function connect(definitions: readonly ReadToolDefinition[]): Promise<Connected> {
   const logs: string[] = [];
-  const context: ReadContext = { clock: systemClock, log: (line) => logs.push(line) };
+  const context = createProcessReadContext({
+    config: { path: "(test)", default: "", environments: [] },
+    log: (line) => logs.push(line),
+  });
   const server = createReadServer(definitions, context);
   const client = new Client({ name: "framework-test", version: "0.0.0" });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

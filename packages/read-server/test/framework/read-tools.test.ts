@@ -1,8 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ConnectorError, systemClock } from "@t3-connector/core";
+import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "../../src/read-tool.js";
 import { registerReadTools } from "../../src/register-read-tools.js";
 import { type Connected, connect, deferred } from "./harness.js";
@@ -206,7 +207,10 @@ describe("tools/list", () => {
 });
 
 describe("registration", () => {
-  const context = { clock: systemClock, log: () => {} };
+  const context = createProcessReadContext({
+  config: { path: "(test)", default: "", environments: [] },
+  log: () => {},
+});
   const base = echoTool({ count: 0 });
 
   it("refuses a definition whose annotations are not read-only", () => {

@@ -36,7 +36,10 @@ const codexModels = [
   ...model,
   isCustom: false,
   capabilities: {
-    optionDescriptors: [select("reasoningEffort", "Reasoning", ["low", "medium", "high", "xhigh"], "medium"), fastMode],
+    optionDescriptors: [
+      select("reasoningEffort", "Reasoning", ["low", "medium", "high", "xhigh"], "medium"),
+      fastMode,
+    ],
   },
 }));
 
@@ -48,12 +51,23 @@ const claudeModels = [
   isCustom: false,
   capabilities: {
     optionDescriptors: [
-      { ...select("effort", "Reasoning", ["low", "medium", "high", "xhigh", "max"], "high"), promptInjectedValues: [] },
+      {
+        ...select("effort", "Reasoning", ["low", "medium", "high", "xhigh", "max"], "high"),
+        promptInjectedValues: [],
+      },
       fastMode,
       select("contextWindow", "Context Window", ["200k", "1m"], "1m"),
     ],
   },
 }));
+
+/** Update commands as the capture lists them (fixture 62); null where the CLI has none. */
+const UPDATE_COMMANDS: Record<string, string | null> = {
+  codex: "npm install -g @openai/codex@latest",
+  claudeAgent: "npm install -g @anthropic-ai/claude-code@latest",
+  opencode: "npm install -g opencode-ai@latest",
+  grok: null,
+};
 
 function provider(
   instanceId: string,
@@ -61,6 +75,7 @@ function provider(
   checkedAt: string,
   fields: Record<string, unknown>,
 ): Record<string, unknown> {
+  const updateCommand = UPDATE_COMMANDS[instanceId] ?? null;
   return {
     instanceId,
     driver: instanceId,
@@ -75,9 +90,36 @@ function provider(
     checkedAt,
     slashCommands: [],
     skills: [],
+    versionAdvisory: {
+      status: "unknown",
+      currentVersion: null,
+      latestVersion: null,
+      updateCommand,
+      canUpdate: updateCommand !== null,
+      checkedAt,
+      message: null,
+    },
     models: [],
     ...fields,
   };
+}
+
+/** A provider whose CLI is missing, exactly as the capture's host reported them (fixture 62). */
+function notInstalled(
+  instanceId: string,
+  displayName: string,
+  cli: string,
+  checkedAt: string,
+  extra: Record<string, unknown>,
+) {
+  return provider(instanceId, displayName, checkedAt, {
+    installed: false,
+    version: null,
+    status: "error",
+    auth: { status: "unknown" },
+    message: `${displayName} CLI (\`${cli}\`) is not installed or not on PATH.`,
+    ...extra,
+  });
 }
 
 export function providers(checkedAt: string): Record<string, unknown>[] {
@@ -92,15 +134,51 @@ export function providers(checkedAt: string): Record<string, unknown>[] {
       status: "disabled",
       auth: { status: "unknown" },
       message: "Cursor is disabled in T3 Code settings.",
+      versionAdvisory: undefined,
     }),
+    notInstalled("grok", "Grok", "grok", checkedAt, {
+      showInteractionModeToggle: false,
+      requiresNewThreadForModelChange: true,
+      models: [
+        { slug: "grok-build", name: "Grok Build", isCustom: false, capabilities: { optionDescriptors: [] } },
+      ],
+    }),
+    notInstalled("opencode", "OpenCode", "opencode", checkedAt, { showInteractionModeToggle: false }),
   ];
 }
 
-const KEYBINDINGS = [
-  { command: "sidebar.toggle", shortcut: { key: "b", metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, modKey: true } },
-  { command: "chat.new", shortcut: { key: "n", metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, modKey: true } },
-  { command: "commandPalette.toggle", shortcut: { key: "k", metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, modKey: true } },
-];
+type Identifier = { type: "identifier"; name: string };
+type When = Identifier | { type: "not"; node: Identifier };
+const focus = (name: string): Identifier => ({ type: "identifier", name });
+const notFocus = (name: string): When => ({ type: "not", node: focus(name) });
+
+/** A representative part of the captured default keybindings (fixture 62 lists 45). */
+const KEYBINDINGS = (<[string, string, string, When | undefined][]>[
+  ["sidebar.toggle", "b", "", undefined],
+  ["terminal.toggle", "j", "", undefined],
+  ["rightPanel.toggle", "b", "alt", undefined],
+  ["terminal.split", "d", "", focus("terminalFocus")],
+  ["terminal.splitVertical", "d", "shift", focus("terminalFocus")],
+  ["diff.toggle", "d", "", notFocus("terminalFocus")],
+  ["commandPalette.toggle", "k", "", notFocus("terminalFocus")],
+  ["themeEditor.toggle", "t", "shift+alt", undefined],
+  ["chat.new", "n", "", notFocus("terminalFocus")],
+  ["chat.newLocal", "n", "shift", notFocus("terminalFocus")],
+  ["thread.previous", "[", "shift", undefined],
+  ["thread.next", "]", "shift", undefined],
+  ["modelPicker.jump.1", "1", "", focus("modelPickerOpen")],
+]).map(([command, key, modifiers, when]) => ({
+  command,
+  shortcut: {
+    key,
+    metaKey: false,
+    ctrlKey: false,
+    shiftKey: modifiers.includes("shift"),
+    altKey: modifiers.includes("alt"),
+    modKey: true,
+  },
+  ...(when ? { whenAst: when } : {}),
+}));
 
 export interface ConfigInputs {
   descriptor: Record<string, unknown>;
@@ -126,23 +204,54 @@ export function serverConfig(inputs: ConfigInputs): Record<string, unknown> {
     availableEditors: [],
     observability: {
       logsDirectoryPath: `${inputs.homeDir}/.t3/userdata/logs`,
-      localTracingEnabled: false,
+      localTracingEnabled: true,
       otlpTracesEnabled: false,
       otlpMetricsEnabled: false,
     },
+    // The captured settings shape (fixture 62), with the sim's provider instances.
     settings: {
-      enableAssistantStreaming: true,
-      enableProviderUpdateChecks: false,
+      enableAssistantStreaming: false,
+      enableProviderUpdateChecks: true,
+      backgroundActivity: { schemaVersion: 1, profile: "balanced", overrides: {} },
+      automaticGitFetchInterval: 30_000,
+      providerHealthRefreshInterval: 300_000,
+      backgroundActivityProfile: "balanced",
       defaultThreadEnvMode: "local",
       newWorktreesStartFromOrigin: true,
       addProjectBaseDirectory: "",
-      textGenerationModelSelection: { instanceId: "codex", model: "gpt-5.6-luna", options: [{ id: "reasoningEffort", value: "low" }] },
+      textGenerationModelSelection: {
+        instanceId: "codex",
+        model: "gpt-5.6-luna",
+        options: [{ id: "reasoningEffort", value: "low" }],
+      },
+      sourceControlWritingStyle: {
+        mode: "repo_conventions",
+        customInstructions: "",
+        followChangeRequestTemplates: true,
+      },
+      sourceControlWriterModelSelection: null,
       providers: {
-        codex: { enabled: true, binaryPath: "codex", customModels: [] },
-        claudeAgent: { enabled: true, binaryPath: "claude", customModels: [] },
+        codex: {
+          enabled: true,
+          binaryPath: "codex",
+          homePath: "",
+          shadowHomePath: "",
+          launchArgs: "",
+          customModels: [],
+        },
+        claudeAgent: { enabled: true, binaryPath: "claude", homePath: "", customModels: [], launchArgs: "" },
         cursor: { enabled: false, customModels: [] },
+        grok: { enabled: true, binaryPath: "grok", customModels: [] },
+        opencode: {
+          enabled: true,
+          binaryPath: "opencode",
+          serverUrl: "",
+          serverPassword: "",
+          customModels: [],
+        },
       },
       providerInstances: {},
+      observability: { otlpTracesUrl: "", otlpMetricsUrl: "" },
     },
     shellResumeCompletionMarker: true,
     threadResumeCompletionMarker: true,

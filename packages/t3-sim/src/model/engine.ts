@@ -10,11 +10,11 @@ import {
   enterWaiting,
   failRun,
   openRuntimeRequest,
-  promoteToStarting,
   proposePlan,
   upsertAssistant,
-} from "./runs.js";
-import { type RunScript, defaultScript, scriptFromDirectives } from "./scripts.js";
+} from "./provider-steps.js";
+import { promoteToStarting } from "./runs.js";
+import { defaultScript, type RunScript, scriptFromDirectives } from "./scripts.js";
 import type { SimStore, ThreadRecord, Tx } from "./store.js";
 import { BLOCKING_RUN_STATUSES, type ModelSelection, type Run } from "./types.js";
 
@@ -56,7 +56,9 @@ function replyText(program: Program, run: Run): string {
 function buildSteps(script: RunScript): Step[] {
   if (script.stall) return [];
   const replyDelay = script.replyDelayMs ?? 30;
-  const steps: Step[] = [{ delayMs: script.startDelayMs ?? 5, apply: (tx, run) => void beginProviderTurn(tx, run) }];
+  const steps: Step[] = [
+    { delayMs: script.startDelayMs ?? 5, apply: (tx, run) => void beginProviderTurn(tx, run) },
+  ];
   if (script.approval) {
     const spec = typeof script.approval === "object" ? script.approval : {};
     steps.push({
@@ -85,7 +87,13 @@ function buildSteps(script: RunScript): Step[] {
     delayMs: Math.floor(replyDelay / 2),
     apply: (tx, run, program) => {
       const words = replyText(program, run).split(" ");
-      upsertAssistant(tx, run, program.messageId, words.slice(0, Math.ceil(words.length / 2)).join(" "), true);
+      upsertAssistant(
+        tx,
+        run,
+        program.messageId,
+        words.slice(0, Math.ceil(words.length / 2)).join(" "),
+        true,
+      );
     },
   });
   if (script.outcome === "hang") return steps;
@@ -106,6 +114,7 @@ export class RunEngine {
   readonly #programs = new Map<string, Program>();
   readonly #nextScripts = new Map<string, RunScript[]>();
   readonly #assigned = new Map<string, RunScript>();
+  readonly #endHooks: ((record: ThreadRecord) => void)[] = [];
 
   constructor(
     private readonly store: SimStore,
@@ -165,7 +174,8 @@ export class RunEngine {
   }
 
   stopThread(threadId: string): void {
-    for (const program of [...this.#programs.values()]) if (program.threadId === threadId) this.stop(program.runId);
+    for (const program of [...this.#programs.values()])
+      if (program.threadId === threadId) this.stop(program.runId);
   }
 
   isPlaying(runId: string): boolean {
@@ -192,6 +202,17 @@ export class RunEngine {
         return;
       }
     }
+  }
+
+  /** Called after a thread's run ended (delegated tasks report back to their parent). */
+  onRunEnded(hook: (record: ThreadRecord) => void): void {
+    this.#endHooks.push(hook);
+  }
+
+  /** A run of `record` just ended: tell the hooks, then start the next queued run. */
+  runEnded(record: ThreadRecord): void {
+    for (const hook of this.#endHooks) hook(record);
+    this.advanceQueue(record);
   }
 
   /** Starts the first queued run when the provider is free and the queue is not held. */
@@ -223,7 +244,13 @@ export class RunEngine {
     const step = program.steps[program.cursor];
     const record = this.store.liveThread(program.threadId);
     const run = record?.runs.get(program.runId);
-    if (!step || !record || !run || !BLOCKING_RUN_STATUSES.includes(run.status) || run.activeAttemptId !== program.attemptId) {
+    if (
+      !step ||
+      !record ||
+      !run ||
+      !BLOCKING_RUN_STATUSES.includes(run.status) ||
+      run.activeAttemptId !== program.attemptId
+    ) {
       this.#programs.delete(program.runId);
       return;
     }
@@ -232,7 +259,7 @@ export class RunEngine {
     const after = record.runs.get(program.runId);
     if (!after || !BLOCKING_RUN_STATUSES.includes(after.status)) {
       this.#programs.delete(program.runId);
-      this.advanceQueue(record);
+      this.runEnded(record);
       return;
     }
     if (step.pause) {

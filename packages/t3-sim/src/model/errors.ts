@@ -8,6 +8,8 @@ export class DomainError extends Error {
   constructor(
     message: string,
     readonly innerCause?: Record<string, unknown>,
+    /** Projection lookups fail before the dispatcher wraps them (fixture 34 vs 20c). */
+    readonly wrapped = true,
   ) {
     super(message);
   }
@@ -17,11 +19,15 @@ export const threadNotFoundMessage = (threadId: string): string =>
   `No orchestration projection exists for thread ${threadId}.`;
 
 export function threadNotFound(threadId: string): DomainError {
-  return new DomainError(threadNotFoundMessage(threadId), {
-    name: "OrchestratorProjectionError",
-    message: `Failed to load orchestration projection for thread ${threadId}.`,
-    cause: { name: "ProjectionStoreThreadNotFoundError", message: threadNotFoundMessage(threadId) },
-  });
+  return new DomainError(
+    threadNotFoundMessage(threadId),
+    {
+      name: "OrchestratorProjectionError",
+      message: `Failed to load orchestration projection for thread ${threadId}.`,
+      cause: { name: "ProjectionStoreThreadNotFoundError", message: threadNotFoundMessage(threadId) },
+    },
+    false,
+  );
 }
 
 export function projectNotFoundForRun(instanceId: string, projectId: string): DomainError {
@@ -45,7 +51,13 @@ export function dispatchCommandError(
     commandType,
     message: error.message,
     detail: error.message,
-    cause: { name: "OrchestratorDispatchError", message: wrapper, cause: { name: "OrchestratorDispatchError", message: wrapper, cause: inner } },
+    cause: error.wrapped
+      ? {
+          name: "OrchestratorDispatchError",
+          message: wrapper,
+          cause: { name: "OrchestratorDispatchError", message: wrapper, cause: inner },
+        }
+      : inner,
   };
 }
 
@@ -58,7 +70,11 @@ export function getThreadProjectionError(threadId: string): Record<string, unkno
   };
 }
 
-export function threadLaunchError(commandId: string, projectId: string, message: string): Record<string, unknown> {
+export function threadLaunchError(
+  commandId: string,
+  projectId: string,
+  message: string,
+): Record<string, unknown> {
   return { _tag: "OrchestrationV2ThreadLaunchError", commandId, projectId, message };
 }
 

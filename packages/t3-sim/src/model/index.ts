@@ -1,4 +1,7 @@
 /** The simulated T3 environment's domain model (consumed by ../transport and tests). */
+
+export type { ReceivedCommand } from "./commands/dispatcher.js";
+export { COMMAND_TYPES } from "./commands/schemas.js";
 export type {
   EnvironmentDescriptor,
   EnvironmentModel,
@@ -8,8 +11,6 @@ export type {
   StreamOpenResult,
   StreamSink,
 } from "./contract.js";
-export type { ReceivedCommand } from "./commands/dispatcher.js";
-export { COMMAND_TYPES } from "./commands/schemas.js";
 export { LIFECYCLE_STREAM_INTERRUPT_DEFECT, THREAD_STREAM_INTERRUPT_DEFECT } from "./errors.js";
 export {
   createEnvironmentModel,

@@ -31,9 +31,13 @@ function launchSchema(strict: boolean) {
     }),
     runtimeMode: z.enum(["approval-required", "auto-accept-edits", "auto", "full-access"]),
     interactionMode: z.enum(["default", "plan"]),
-    workspaceStrategy: z.union([
+    workspaceStrategy: z.discriminatedUnion("type", [
       k.object({ type: z.literal("root"), branch: idString().optional() }),
-      k.object({ type: z.literal("existing_worktree"), worktreePath: idString(), branch: idString().optional() }),
+      k.object({
+        type: z.literal("existing_worktree"),
+        worktreePath: idString(),
+        branch: idString().optional(),
+      }),
       k.object({
         type: z.literal("worktree"),
         baseRef: idString(),
@@ -51,7 +55,10 @@ type LaunchInput = z.infer<ReturnType<typeof launchSchema>>;
 
 export class ThreadLauncher {
   readonly #schema: ReturnType<typeof launchSchema>;
-  readonly #launched = new Map<string, { threadId: string; resumed: boolean } | { error: Record<string, unknown> }>();
+  readonly #launched = new Map<
+    string,
+    { threadId: string; resumed: boolean } | { error: Record<string, unknown> }
+  >();
 
   constructor(
     private readonly ctx: CommandContext,
@@ -66,7 +73,10 @@ export class ThreadLauncher {
     if (!decoded.ok) return { kind: "die", defect: decoded.defect };
     const input = decoded.value;
     const previous = this.#launched.get(input.commandId);
-    if (previous) return "error" in previous ? { kind: "fail", error: previous.error } : this.#answer(previous.threadId, previous.resumed);
+    if (previous)
+      return "error" in previous
+        ? { kind: "fail", error: previous.error }
+        : this.#answer(previous.threadId, previous.resumed);
     try {
       const result = this.#apply(input);
       this.#launched.set(input.commandId, result);
@@ -126,7 +136,8 @@ export class ThreadLauncher {
 
   #answer(threadId: string, resumed: boolean): RpcOutcome {
     const record = this.ctx.store.liveThread(threadId);
-    if (!record) return { kind: "fail", error: threadLaunchError("", "", `Thread ${threadId} no longer exists.`) };
+    if (!record)
+      return { kind: "fail", error: threadLaunchError("", "", `Thread ${threadId} no longer exists.`) };
     return { kind: "success", value: { threadId, projection: buildProjection(record), resumed } };
   }
 }

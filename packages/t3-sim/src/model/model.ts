@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import type { SimClock } from "../clock.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
-import { serverConfig, DESCRIPTOR_CAPABILITIES } from "./config.js";
+import { reportDelegatedOutcome } from "./commands/lineage-handlers.js";
+import { DESCRIPTOR_CAPABILITIES, serverConfig } from "./config.js";
 import type {
   EnvironmentDescriptor,
   EnvironmentModel,
@@ -19,12 +20,17 @@ import type {
 import { RunEngine } from "./engine.js";
 import { IdSource } from "./ids.js";
 import { ThreadLauncher } from "./launch.js";
-import { buildArchivedShellSnapshot, buildProjection, buildShellSnapshot, buildShellThread } from "./projection.js";
+import {
+  buildArchivedShellSnapshot,
+  buildProjection,
+  buildShellSnapshot,
+  buildShellThread,
+} from "./projection.js";
 import { ProjectMutations } from "./projects.js";
-import { ThreadReads, getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads } from "./reads.js";
+import { getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
-import { type ThreadSpec, addThread } from "./seed-thread.js";
 import { seedDemoInto } from "./seed-demo.js";
+import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { SimStore, type ThreadRecord } from "./store.js";
 import {
   openArchivedShellStream,
@@ -109,6 +115,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       engine: this.engine,
       clockTimer: (delayMs, callback) => void options.clock.setTimer(delayMs, callback),
     };
+    this.engine.onRunEnded((record) => reportDelegatedOutcome(this.#ctx, record));
     this.#dispatcher = new CommandDispatcher(this.#ctx, options.strictCommands ?? false);
     this.#launcher = new ThreadLauncher(this.#ctx, this.#dispatcher, options.strictCommands ?? false);
     this.#reads = new ThreadReads(this.store, options.historyPageSize ?? 50);

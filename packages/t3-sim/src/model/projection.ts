@@ -4,7 +4,13 @@
  * Shapes follow fixtures 40/42/71/90/91 key for key.
  */
 import type { SimStore, ThreadRecord } from "./store.js";
-import { BLOCKING_RUN_STATUSES, type ProjectRecord, type ProjectedTurnItem, type Run, type TurnItem } from "./types.js";
+import {
+  BLOCKING_RUN_STATUSES,
+  type ProjectedTurnItem,
+  type ProjectRecord,
+  type Run,
+  type TurnItem,
+} from "./types.js";
 
 const values = <T>(map: Map<string, T>): T[] => [...map.values()];
 
@@ -85,14 +91,14 @@ export function queuedRuns(record: ThreadRecord): Run[] {
 }
 
 function lastError(record: ThreadRecord, run: Run | undefined): string | null {
-  if (!run || run.status !== "failed") return null;
+  if (run?.status !== "failed") return null;
   const items = values(record.turnItems).filter((item) => item.type === "error" && item.runId === run.id);
   const failure = items.at(-1)?.failure as { message?: string } | undefined;
   return failure?.message ?? "Run failed.";
 }
 
 function hasActionableProposedPlan(record: ThreadRecord, run: Run | undefined): boolean {
-  if (!run || run.status !== "completed") return false;
+  if (run?.status !== "completed") return false;
   return values(record.plans).some(
     (plan) => plan.kind === "proposed_plan" && plan.runId === run.id && plan.status === "active",
   );
@@ -135,9 +141,16 @@ export function buildShellThread(record: ThreadRecord): Record<string, unknown> 
     activityRunStatus: active?.status ?? null,
     status: latest?.status ?? "idle",
     lastError: lastError(record, latest),
-    pendingRuntimeRequest: pending ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt } : null,
+    pendingRuntimeRequest: pending
+      ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt }
+      : null,
     latestVisibleMessage: latestMessage
-      ? { id: latestMessage.id, role: latestMessage.role, text: latestMessage.text, updatedAt: latestMessage.updatedAt }
+      ? {
+          id: latestMessage.id,
+          role: latestMessage.role,
+          text: latestMessage.text,
+          updatedAt: latestMessage.updatedAt,
+        }
       : null,
     latestUserMessageAt: latestUser?.createdAt ?? null,
     hasActionableProposedPlan: hasActionableProposedPlan(record, latest),

@@ -58,12 +58,20 @@ export class ProjectMutations {
   list(): HttpOutcome {
     return {
       kind: "ok",
-      body: { projects: [...this.store.projects.values()].map(projectRow), updatedAt: this.store.projectsUpdatedAt },
+      body: {
+        projects: [...this.store.projects.values()].map(projectRow),
+        updatedAt: this.store.projectsUpdatedAt,
+      },
     };
   }
 
   /** Adds a project without the workspace check (seeds and test setup). */
-  add(fields: { id: string; title: string; workspaceRoot: string; defaultModelSelection?: ModelSelection | null }): ProjectRecord {
+  add(fields: {
+    id: string;
+    title: string;
+    workspaceRoot: string;
+    defaultModelSelection?: ModelSelection | null;
+  }): ProjectRecord {
     const now = this.store.iso();
     const project: ProjectRecord = {
       id: fields.id,
@@ -116,7 +124,9 @@ export class ProjectMutations {
           ...base,
           ...(input.title !== undefined ? { title: input.title } : {}),
           ...(input.workspaceRoot !== undefined ? { workspaceRoot: input.workspaceRoot } : {}),
-          ...(input.defaultModelSelection !== undefined ? { defaultModelSelection: input.defaultModelSelection } : {}),
+          ...(input.defaultModelSelection !== undefined
+            ? { defaultModelSelection: input.defaultModelSelection }
+            : {}),
           ...(input.scripts !== undefined ? { scripts: input.scripts } : {}),
           updatedAt: this.store.iso(),
         };
@@ -131,7 +141,11 @@ export class ProjectMutations {
         if (threads.length > 0 && !input.force) return failed();
         for (const record of threads) {
           this.engine.stopThread(record.thread.id);
-          this.store.transact(record, input.commandId, (tx) => void tx.thread("thread.deleted", { deletedAt: tx.now }));
+          this.store.transact(
+            record,
+            input.commandId,
+            (tx) => void tx.thread("thread.deleted", { deletedAt: tx.now }),
+          );
         }
         const deletedAt = this.store.iso();
         const { lastSequence: _seq, ...base } = existing;

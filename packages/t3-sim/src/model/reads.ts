@@ -21,7 +21,10 @@ export class ThreadReads {
     const record = this.store.liveThread(threadId);
     if (!record) return this.#notFound();
     // The thread's own latest sequence, not the application's (fixture 91).
-    return { kind: "ok", body: { snapshotSequence: record.lastSequence, projection: buildProjection(record) } };
+    return {
+      kind: "ok",
+      body: { snapshotSequence: record.lastSequence, projection: buildProjection(record) },
+    };
   }
 
   httpThreadBounded(threadId: string): HttpOutcome {
@@ -47,9 +50,14 @@ export class ThreadReads {
     if (!record) return this.#notFound();
     const rows = visibleTurnItems(record);
     const anchor = cursor ? decodeCursor(cursor) : undefined;
-    const index = anchor && anchor.st === threadId ? rows.findIndex((row) => row.sourceItemId === anchor.si) : -1;
+    const index =
+      anchor && anchor.st === threadId ? rows.findIndex((row) => row.sourceItemId === anchor.si) : -1;
     if (index < 0) {
-      return { kind: "error", status: 400, body: httpInvalidRequest("invalid_history_cursor", this.store.ids.traceId()) };
+      return {
+        kind: "error",
+        status: 400,
+        body: httpInvalidRequest("invalid_history_cursor", this.store.ids.traceId()),
+      };
     }
     const start = Math.max(0, index - this.pageSize);
     const items = rows.slice(start, index);
@@ -101,7 +109,10 @@ function latestLocalOrdinal(record: ThreadRecord): number | null {
   return max;
 }
 
-const searchInput = z.object({ query: z.string().min(2).max(200), limit: z.number().int().min(1).max(50).optional() });
+const searchInput = z.object({
+  query: z.string().min(2).max(200),
+  limit: z.number().int().min(1).max(50).optional(),
+});
 
 const SNIPPET_CHARS = 160;
 
@@ -117,7 +128,13 @@ export function searchThreads(store: SimStore, payload: unknown): RpcOutcome {
   if (!input.ok) return { kind: "die", defect: input.defect };
   const { query, limit = 20 } = input.value;
   const needle = query.toLowerCase();
-  const matches: { threadId: string; projectId: string; source: string; snippet: string; messageCreatedAt: string }[] = [];
+  const matches: {
+    threadId: string;
+    projectId: string;
+    source: string;
+    snippet: string;
+    messageCreatedAt: string;
+  }[] = [];
   for (const record of store.threads.values()) {
     if (record.thread.deletedAt) continue;
     const hit = [...record.messages.values()]
@@ -150,7 +167,13 @@ const fullDiffInput = z.object({
   includeGitChanges: z.boolean().optional(),
 });
 
-function rangeUnavailable(tag: string, message: string, threadId: string, requested: number, current: number): RpcOutcome {
+function rangeUnavailable(
+  tag: string,
+  message: string,
+  threadId: string,
+  requested: number,
+  current: number,
+): RpcOutcome {
   return {
     kind: "fail",
     error: {
@@ -170,7 +193,12 @@ function syntheticDiff(record: ThreadRecord, from: number, to: number): string {
     const ordinal = checkpoint.ordinalWithinScope + 1;
     if (ordinal <= from || ordinal > to) continue;
     for (const file of checkpoint.files) {
-      lines.push(`diff --git a/${file.path} b/${file.path}`, `--- a/${file.path}`, `+++ b/${file.path}`, "@@ -1 +1 @@");
+      lines.push(
+        `diff --git a/${file.path} b/${file.path}`,
+        `--- a/${file.path}`,
+        `+++ b/${file.path}`,
+        "@@ -1 +1 @@",
+      );
       lines.push(`-// before turn ${ordinal}`, `+// after turn ${ordinal}`);
     }
   }
@@ -182,11 +210,18 @@ export function getTurnDiff(store: SimStore, payload: unknown): RpcOutcome {
   const input = decodeWith(turnDiffInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
   const { threadId, fromTurnCount, toTurnCount } = input.value;
-  if (fromTurnCount > toTurnCount) return { kind: "die", defect: "fromTurnCount must be less than or equal to toTurnCount" };
+  if (fromTurnCount > toTurnCount)
+    return { kind: "die", defect: "fromTurnCount must be less than or equal to toTurnCount" };
   const record = store.liveThread(threadId);
   const current = record?.checkpoints.size ?? 0;
   if (!record || toTurnCount > current) {
-    return rangeUnavailable("OrchestrationGetTurnDiffError", "Failed to load turn diff", threadId, toTurnCount, current);
+    return rangeUnavailable(
+      "OrchestrationGetTurnDiffError",
+      "Failed to load turn diff",
+      threadId,
+      toTurnCount,
+      current,
+    );
   }
   return {
     kind: "success",
@@ -201,9 +236,18 @@ export function getFullThreadDiff(store: SimStore, payload: unknown): RpcOutcome
   const record = store.liveThread(threadId);
   const current = record?.checkpoints.size ?? 0;
   if (!record || toTurnCount > current) {
-    return rangeUnavailable("OrchestrationGetFullThreadDiffError", "Failed to load full thread diff", threadId, toTurnCount, current);
+    return rangeUnavailable(
+      "OrchestrationGetFullThreadDiffError",
+      "Failed to load full thread diff",
+      threadId,
+      toTurnCount,
+      current,
+    );
   }
-  return { kind: "success", value: { fromTurnCount: 0, toTurnCount, threadId, diff: syntheticDiff(record, 0, toTurnCount) } };
+  return {
+    kind: "success",
+    value: { fromTurnCount: 0, toTurnCount, threadId, diff: syntheticDiff(record, 0, toTurnCount) },
+  };
 }
 
 const workflowInput = z.object({ threadId: idString(), scriptPath: idString() });
@@ -218,7 +262,10 @@ export function getWorkflowScript(homeDir: string, payload: unknown): RpcOutcome
       _tag: "OrchestrationGetWorkflowScriptError",
       reason: "root-unavailable",
       scriptPath: input.value.scriptPath,
-      cause: { name: "Error", message: `ENOENT: no such file or directory, realpath '${homeDir}/.claude/projects'` },
+      cause: {
+        name: "Error",
+        message: `ENOENT: no such file or directory, realpath '${homeDir}/.claude/projects'`,
+      },
     },
   };
 }

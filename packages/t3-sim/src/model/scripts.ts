@@ -42,7 +42,10 @@ export interface RunScript {
   ask?: boolean | { questions?: UserInputQuestion[]; responseMode?: "message" };
   plan?: boolean | string;
   outcome?: "complete" | "fail" | "hang";
-  failure?: { message?: string; class?: "provider_error" | "transport_error" | "permission_error" | "unknown" };
+  failure?: {
+    message?: string;
+    class?: "provider_error" | "transport_error" | "permission_error" | "unknown";
+  };
 }
 
 const DIRECTIVE = /\[\[sim:([a-z-]+)(?:=([^\]]*))?\]\]/g;

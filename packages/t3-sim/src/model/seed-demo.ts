@@ -19,9 +19,19 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
     defaultModelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
   });
   const scratch = model.addProject({ title: "scratch", workspaceRoot: "/tmp/sim-scratch" });
-  const claude = { instanceId: "claudeAgent", model: "claude-fable-5", options: [{ id: "effort", value: "high" }] };
+  const claude = {
+    instanceId: "claudeAgent",
+    model: "claude-fable-5",
+    options: [{ id: "effort", value: "high" }],
+  };
   const threads: ThreadSpec[] = [
-    { projectId: connector.id, title: "Archived spike", state: "completed", at: now - 2 * DAY, archived: true },
+    {
+      projectId: connector.id,
+      title: "Archived spike",
+      state: "completed",
+      at: now - 2 * DAY,
+      archived: true,
+    },
     { projectId: connector.id, title: "Old experiment", state: "completed", at: now - DAY, settled: true },
     {
       projectId: connector.id,
@@ -31,7 +41,14 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
       snoozedUntil: iso(now - 30 * MINUTE),
       lastVisitedAt: "updated",
     },
-    { projectId: website.id, title: "Release checklist", state: "completed", at: now - 5 * HOUR, pinned: true, modelSelection: claude },
+    {
+      projectId: website.id,
+      title: "Release checklist",
+      state: "completed",
+      at: now - 5 * HOUR,
+      pinned: true,
+      modelSelection: claude,
+    },
     {
       projectId: website.id,
       title: "Revisit the footer",
@@ -57,12 +74,29 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
       reply: "The middleware now validates the token once per request.",
       lastVisitedAt: iso(now - 2 * HOUR),
     },
-    { projectId: website.id, title: "Deploy preview", state: "failed", at: now - HOUR, modelSelection: claude },
+    {
+      projectId: website.id,
+      title: "Deploy preview",
+      state: "failed",
+      at: now - HOUR,
+      modelSelection: claude,
+    },
     { projectId: connector.id, title: "Plan: split packages", state: "proposed_plan", at: now - 40 * MINUTE },
     { projectId: scratch.id, title: "Interrupted build", state: "interrupted", at: now - 30 * MINUTE },
     { projectId: connector.id, title: "Long migration run", state: "running", at: now - 20 * MINUTE },
-    { projectId: connector.id, title: "Choose test scope", state: "waiting_user_input", at: now - 15 * MINUTE },
-    { projectId: website.id, title: "Run the test suite?", state: "waiting_approval", at: now - 10 * MINUTE, modelSelection: claude },
+    {
+      projectId: connector.id,
+      title: "Choose test scope",
+      state: "waiting_user_input",
+      at: now - 15 * MINUTE,
+    },
+    {
+      projectId: website.id,
+      title: "Run the test suite?",
+      state: "waiting_approval",
+      at: now - 10 * MINUTE,
+      modelSelection: claude,
+    },
     { projectId: connector.id, title: "Docs rewrite", state: "queued", at: now - 5 * MINUTE },
     { projectId: scratch.id, title: "Empty draft", state: "idle", at: now - MINUTE },
   ];

@@ -7,7 +7,7 @@ import type { CommandContext } from "./commands/context.js";
 import { dispatchMessage } from "./commands/run-handlers.js";
 import { createThread } from "./commands/thread-handlers.js";
 import { activeRun } from "./projection.js";
-import { interruptRun } from "./runs.js";
+import { interruptRun } from "./provider-steps.js";
 import type { RunScript } from "./scripts.js";
 import type { ThreadRecord } from "./store.js";
 import type { AppThread, ModelSelection } from "./types.js";
@@ -100,7 +100,9 @@ export function addThread(ctx: CommandContext, spec: ThreadSpec): string {
   const script = SCRIPTS[state];
   if (script) {
     const text = spec.message ?? "Please look at the failing test and fix it.";
-    store.at(at + 1_000, () => send(ctx, record, text, { ...script, ...(spec.reply ? { reply: spec.reply } : {}) }));
+    store.at(at + 1_000, () =>
+      send(ctx, record, text, { ...script, ...(spec.reply ? { reply: spec.reply } : {}) }),
+    );
   }
   store.at(at + HISTORY_SPAN_MS, () => {
     if (state === "queued") send(ctx, record, "After that, update the changelog.", {});
@@ -111,10 +113,12 @@ export function addThread(ctx: CommandContext, spec: ThreadSpec): string {
         store.transact(record, null, (tx) => void interruptRun(tx, run, "Stopped from the sidebar"));
       }
     }
+    if (!spec.pinned && !spec.settled && !spec.snoozedUntil && !spec.archived) return;
     store.transact(record, null, (tx) => {
       if (spec.pinned) tx.thread("thread.pinned", { pinnedAt: tx.now });
       if (spec.settled) tx.thread("thread.settled", { settledOverride: "settled", settledAt: tx.now });
-      if (spec.snoozedUntil) tx.thread("thread.snoozed", { snoozedUntil: spec.snoozedUntil, snoozedAt: tx.now });
+      if (spec.snoozedUntil)
+        tx.thread("thread.snoozed", { snoozedUntil: spec.snoozedUntil, snoozedAt: tx.now });
       if (spec.archived) tx.thread("thread.archived", { archivedAt: tx.now });
     });
   });

@@ -15,8 +15,8 @@ import type {
   DomainEvent,
   ExecutionNode,
   PlanArtifact,
-  ProjectRecord,
   ProjectedTurnItem,
+  ProjectRecord,
   ProviderSession,
   ProviderThread,
   ProviderTurn,
@@ -166,13 +166,24 @@ export class SimStore {
     const tx = new Tx(this, record, commandId);
     fn(tx);
     if (tx.pending.length === 0) return record.lastSequence;
-    const stored: StoredEvent[] = tx.pending.map((event) => ({ sequence: ++this.sequence, commandId, event }));
+    const stored: StoredEvent[] = tx.pending.map((event) => ({
+      sequence: ++this.sequence,
+      commandId,
+      event,
+    }));
     record.events.push(...stored);
     record.lastSequence = this.sequence;
-    if (record.thread.updatedAt !== tx.now) record.thread = { ...record.thread, updatedAt: tx.now };
+    if (tx.touched && record.thread.updatedAt !== tx.now)
+      record.thread = { ...record.thread, updatedAt: tx.now };
     this.threads.delete(record.thread.id);
     this.threads.set(record.thread.id, record);
-    const commit: ThreadCommit = { kind: "thread", record, events: stored, before, after: locationOf(record) };
+    const commit: ThreadCommit = {
+      kind: "thread",
+      record,
+      events: stored,
+      before,
+      after: locationOf(record),
+    };
     for (const listener of [...this.#listeners]) listener(commit);
     return record.lastSequence;
   }
@@ -192,6 +203,8 @@ export class SimStore {
 export class Tx {
   readonly pending: DomainEvent[] = [];
   readonly now: string;
+  /** Whether the commit changed anything (it then moves the thread's `updatedAt`). */
+  touched = false;
 
   constructor(
     readonly store: SimStore,
@@ -207,23 +220,36 @@ export class Tx {
 
   emit(type: string, payload: unknown, envelope: EventEnvelope = {}): void {
     const origin = this.commandId ? `command:${this.commandId}` : "runtime";
+    // Built key by key (not with spreads): this runs for every event, also in bulk seeding.
     const event: DomainEvent = {
       id: `event:thread:${this.threadId}:${origin}:${this.store.ids.uuid()}`,
       threadId: this.threadId,
-      ...(envelope.runId !== undefined ? { runId: envelope.runId } : {}),
-      ...(envelope.nodeId !== undefined ? { nodeId: envelope.nodeId } : {}),
-      ...(envelope.driver !== undefined ? { driver: envelope.driver } : {}),
-      providerInstanceId: envelope.providerInstanceId ?? this.record.thread.providerInstanceId,
-      occurredAt: this.now,
-      type,
-      payload,
-    };
+    } as DomainEvent;
+    if (envelope.runId !== undefined) event.runId = envelope.runId;
+    if (envelope.nodeId !== undefined) event.nodeId = envelope.nodeId;
+    if (envelope.driver !== undefined) event.driver = envelope.driver;
+    event.providerInstanceId = envelope.providerInstanceId ?? this.record.thread.providerInstanceId;
+    event.occurredAt = this.now;
+    event.type = type;
+    event.payload = payload;
     this.pending.push(event);
+    if (!type.startsWith("thread.")) this.touched = true;
   }
 
-  /** Replaces the app thread and emits `type` (a `thread.*` event) with the full new thread. */
+  /**
+   * Replaces the app thread and emits `type` (a `thread.*` event) with the full new thread.
+   * A patch that changes nothing still commits its event but leaves `updatedAt` alone, like
+   * 0.0.31's unpin of an unpinned thread (fixture 52: new sequence, same updatedAt).
+   */
   thread(type: string, patch: Partial<AppThread>): AppThread {
-    const next: AppThread = { ...this.record.thread, ...patch, updatedAt: this.now };
+    const current = this.record.thread as unknown as Record<string, unknown>;
+    const changed = Object.entries(patch).some(([key, value]) => (current[key] ?? null) !== (value ?? null));
+    if (changed || type === "thread.created") this.touched = true;
+    const next: AppThread = {
+      ...this.record.thread,
+      ...patch,
+      updatedAt: changed ? this.now : this.record.thread.updatedAt,
+    };
     if (type !== "thread.created" && next.titleRegeneration === undefined) next.titleRegeneration = null;
     this.record.thread = next;
     this.emit(type, next);
@@ -235,11 +261,11 @@ export class Tx {
   }
 
   #runEnvelope(runId: string | null, nodeId: string | null, providerInstanceId?: string): EventEnvelope {
-    return {
-      ...(runId ? { runId } : {}),
-      ...(nodeId ? { nodeId } : {}),
-      ...(providerInstanceId ? { providerInstanceId } : {}),
-    };
+    const envelope: EventEnvelope = {};
+    if (runId) envelope.runId = runId;
+    if (nodeId) envelope.nodeId = nodeId;
+    if (providerInstanceId) envelope.providerInstanceId = providerInstanceId;
+    return envelope;
   }
 
   run(run: Run): Run {
@@ -252,7 +278,11 @@ export class Tx {
   attempt(attempt: RunAttempt): RunAttempt {
     const type = this.record.attempts.has(attempt.id) ? "run-attempt.updated" : "run-attempt.created";
     this.record.attempts.set(attempt.id, attempt);
-    this.emit(type, attempt, this.#runEnvelope(attempt.runId, attempt.rootNodeId, attempt.providerInstanceId));
+    this.emit(
+      type,
+      attempt,
+      this.#runEnvelope(attempt.runId, attempt.rootNodeId, attempt.providerInstanceId),
+    );
     return attempt;
   }
 

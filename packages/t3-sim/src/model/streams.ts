@@ -7,7 +7,11 @@ import { z } from "zod";
 import type { SimClock } from "../clock.js";
 import { decodeWith, idString, nonNegativeInt } from "./commands/decode.js";
 import type { StreamHandle, StreamOpenResult, StreamSink } from "./contract.js";
-import { LIFECYCLE_STREAM_INTERRUPT_DEFECT, THREAD_STREAM_INTERRUPT_DEFECT, getThreadProjectionError } from "./errors.js";
+import {
+  getThreadProjectionError,
+  LIFECYCLE_STREAM_INTERRUPT_DEFECT,
+  THREAD_STREAM_INTERRUPT_DEFECT,
+} from "./errors.js";
 import {
   buildArchivedShellSnapshot,
   buildProjection,
@@ -15,7 +19,7 @@ import {
   buildShellThread,
   projectShell,
 } from "./projection.js";
-import { type CommitListener, type SimStore, locationOf } from "./store.js";
+import { type CommitListener, locationOf, type SimStore } from "./store.js";
 
 /** Beyond this many events a thread resume falls back to a snapshot (THREAD_RESUME_MAX_REPLAY_EVENTS). */
 export const THREAD_RESUME_MAX_REPLAY_EVENTS = 128;
@@ -72,7 +76,12 @@ export function openShellStream(store: SimStore, payload: unknown, sink: StreamS
                 location: record.thread.archivedAt ? "archive" : "active",
                 threadId: record.thread.id,
               }
-            : { kind: "thread.updated", sequence: record.lastSequence, location, thread: buildShellThread(record) },
+            : {
+                kind: "thread.updated",
+                sequence: record.lastSequence,
+                location,
+                thread: buildShellThread(record),
+              },
       });
     }
     for (const project of store.projects.values()) {
@@ -99,15 +108,23 @@ export function openShellStream(store: SimStore, payload: unknown, sink: StreamS
     const sequence = commit.record.lastSequence;
     if (commit.after === "removed") {
       if (commit.before === "new" || commit.before === "removed") return;
-      sink.emit([{ kind: "thread.removed", sequence, location: commit.before, threadId: commit.record.thread.id }]);
+      sink.emit([
+        { kind: "thread.removed", sequence, location: commit.before, threadId: commit.record.thread.id },
+      ]);
       return;
     }
-    sink.emit([{ kind: "thread.updated", sequence, location: commit.after, thread: buildShellThread(commit.record) }]);
+    sink.emit([
+      { kind: "thread.updated", sequence, location: commit.after, thread: buildShellThread(commit.record) },
+    ]);
   });
   return { kind: "open", handle: { close, interruptExit: { kind: "interrupt" } } };
 }
 
-export function openArchivedShellStream(store: SimStore, payload: unknown, sink: StreamSink): StreamOpenResult {
+export function openArchivedShellStream(
+  store: SimStore,
+  payload: unknown,
+  sink: StreamSink,
+): StreamOpenResult {
   const input = decodeWith(emptyInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
   sink.emit([{ kind: "snapshot", snapshot: buildArchivedShellSnapshot(store) }]);
@@ -129,7 +146,11 @@ export function openThreadStream(store: SimStore, payload: unknown, sink: Stream
   const { threadId, afterSequence, requestCompletionMarker } = input.value;
   const record = store.liveThread(threadId);
   if (!record) return { kind: "fail", error: getThreadProjectionError(threadId) };
-  const snapshot = () => ({ kind: "snapshot", snapshotSequence: record.lastSequence, projection: buildProjection(record) });
+  const snapshot = () => ({
+    kind: "snapshot",
+    snapshotSequence: record.lastSequence,
+    projection: buildProjection(record),
+  });
   if (afterSequence === undefined) {
     sink.emit([snapshot()]);
   } else {
@@ -138,15 +159,21 @@ export function openThreadStream(store: SimStore, payload: unknown, sink: Stream
       sink.emit([snapshot()]);
     } else {
       // A replay sends one event per Chunk (fixture 56), unlike live commits.
-      for (const stored of missed) sink.emit([{ kind: "event", sequence: stored.sequence, event: stored.event }]);
+      for (const stored of missed)
+        sink.emit([{ kind: "event", sequence: stored.sequence, event: stored.event }]);
     }
   }
   if (requestCompletionMarker) sink.emit([{ kind: "synchronized" }]);
   const close = listening(store, (commit) => {
     if (commit.kind !== "thread" || commit.record.thread.id !== threadId) return;
-    sink.emit(commit.events.map((stored) => ({ kind: "event", sequence: stored.sequence, event: stored.event })));
+    sink.emit(
+      commit.events.map((stored) => ({ kind: "event", sequence: stored.sequence, event: stored.event })),
+    );
   });
-  return { kind: "open", handle: { close, interruptExit: { kind: "die", defect: THREAD_STREAM_INTERRUPT_DEFECT } } };
+  return {
+    kind: "open",
+    handle: { close, interruptExit: { kind: "die", defect: THREAD_STREAM_INTERRUPT_DEFECT } },
+  };
 }
 
 export interface ServerStreamsDeps {
@@ -160,14 +187,19 @@ export interface ServerStreamsDeps {
 /** Provider statuses follow the snapshot after the real server's 200 ms debounce (fixture 80). */
 export const PROVIDER_STATUS_DEBOUNCE_MS = 200;
 
-export function openServerConfigStream(deps: ServerStreamsDeps, payload: unknown, sink: StreamSink): StreamOpenResult {
+export function openServerConfigStream(
+  deps: ServerStreamsDeps,
+  payload: unknown,
+  sink: StreamSink,
+): StreamOpenResult {
   const input = decodeWith(emptyInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
   const config = deps.config();
   sink.emit([{ version: 1, type: "snapshot", config }]);
   let closed = false;
   const timer = deps.clock.setTimer(PROVIDER_STATUS_DEBOUNCE_MS, () => {
-    if (!closed) sink.emit([{ version: 1, type: "providerStatuses", payload: { providers: config.providers } }]);
+    if (!closed)
+      sink.emit([{ version: 1, type: "providerStatuses", payload: { providers: config.providers } }]);
   });
   const handle: StreamHandle = {
     close: () => {
@@ -188,7 +220,12 @@ export function openServerLifecycleStream(
   if (!input.ok) return { kind: "die", defect: input.defect };
   const environment = deps.environment();
   sink.emit([
-    { version: 1, sequence: 1, type: "welcome", payload: { environment, cwd: deps.cwd, projectName: "workspace" } },
+    {
+      version: 1,
+      sequence: 1,
+      type: "welcome",
+      payload: { environment, cwd: deps.cwd, projectName: "workspace" },
+    },
     { version: 1, sequence: 2, type: "ready", payload: { at: deps.startedAt, environment } },
   ]);
   return {

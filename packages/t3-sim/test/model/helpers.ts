@@ -2,21 +2,31 @@
 import { readFileSync } from "node:fs";
 import { SimClock } from "../../src/clock.js";
 import type { RpcOutcome, StreamSink } from "../../src/model/contract.js";
-import { createEnvironmentModel, type EnvironmentModelOptions, type SimEnvironmentModel } from "../../src/model/index.js";
+import {
+  createEnvironmentModel,
+  type EnvironmentModelOptions,
+  type SimEnvironmentModel,
+} from "../../src/model/index.js";
 
 export const FIXTURES = "/work/shared/reference/t3-fixtures";
 
-export function fixture(name: string): any {
+// biome-ignore lint/suspicious/noExplicitAny: fixtures and wire JSON are untyped; tests read them freely.
+export type Json = any;
+
+export function fixture(name: string): Json {
   return JSON.parse(readFileSync(`${FIXTURES}/${name}`, "utf8"));
 }
 
 /** The value of the first received `Exit` frame of a ws fixture. */
-export function fixtureExit(name: string): any {
-  const frames = fixture(name).response.ws_frames_received as { frame: any }[];
+export function fixtureExit(name: string): Json {
+  const frames = fixture(name).response.ws_frames_received as { frame: Json }[];
   return frames.find((f) => f.frame._tag === "Exit")?.frame.exit;
 }
 
-export function makeModel(overrides: Partial<EnvironmentModelOptions> = {}): { model: SimEnvironmentModel; clock: SimClock } {
+export function makeModel(overrides: Partial<EnvironmentModelOptions> = {}): {
+  model: SimEnvironmentModel;
+  clock: SimClock;
+} {
   const clock = new SimClock({ mode: "manual", startAt: Date.parse("2026-12-02T13:00:00.000Z") });
   const model = createEnvironmentModel({
     environmentId: "env-test",
@@ -32,7 +42,11 @@ export function makeModel(overrides: Partial<EnvironmentModelOptions> = {}): { m
 /** A model with one project and one idle thread, for command tests. */
 export function withThread(overrides: Partial<EnvironmentModelOptions> = {}) {
   const made = makeModel(overrides);
-  const project = made.model.addProject({ id: "project-1", title: "fixtures", workspaceRoot: "/home/dev/code/fixtures" });
+  const project = made.model.addProject({
+    id: "project-1",
+    title: "fixtures",
+    workspaceRoot: "/home/dev/code/fixtures",
+  });
   const threadId = made.model.addThread({ id: "thread-1", projectId: project.id, title: "fixture thread" });
   return { ...made, project, threadId };
 }
@@ -40,7 +54,10 @@ export function withThread(overrides: Partial<EnvironmentModelOptions> = {}) {
 let counter = 0;
 export const cid = (): string => `cmd-${++counter}`;
 
-export async function dispatch(model: SimEnvironmentModel, command: Record<string, unknown>): Promise<RpcOutcome> {
+export async function dispatch(
+  model: SimEnvironmentModel,
+  command: Record<string, unknown>,
+): Promise<RpcOutcome> {
   return model.callUnary("orchestration.dispatchCommand", { commandId: cid(), ...command });
 }
 
@@ -77,7 +94,7 @@ export class CaptureSink implements StreamSink {
   end(outcome?: unknown): void {
     this.ended = outcome ?? "success";
   }
-  get items(): any[] {
+  get items(): Json[] {
     return this.emits.flat();
   }
 }
@@ -88,10 +105,25 @@ export function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.length === 0 ? "array" : ["array", shapeOf(value[0])];
   if (typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value as object).sort()) out[key] = shapeOf((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value as object).sort())
+      out[key] = shapeOf((value as Record<string, unknown>)[key]);
     return out;
   }
   return typeof value;
+}
+
+/** The shell row of a thread (throws when the thread does not exist). */
+export function shellOf(model: SimEnvironmentModel, threadId: string): Json {
+  const inspection = model.getThread(threadId);
+  if (!inspection) throw new Error(`no thread ${threadId}`);
+  return inspection.shell;
+}
+
+/** The full projection of a thread (throws when the thread does not exist). */
+export function projectionOf(model: SimEnvironmentModel, threadId: string): Json {
+  const inspection = model.getThread(threadId);
+  if (!inspection) throw new Error(`no thread ${threadId}`);
+  return inspection.projection;
 }
 
 /** Sorted key list of an object (for comparing rows whose values may be null in one capture). */

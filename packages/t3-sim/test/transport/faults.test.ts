@@ -136,6 +136,13 @@ describe("faults", () => {
     expect(
       (exit.exit as { value: { environment: { environmentId: string } } }).value.environment.environmentId,
     ).toBe("env-somewhere-else");
+    client.request("2", "subscribeServerConfig", {});
+    const chunk = await client.next((f) => f._tag === "Chunk" && f.requestId === "2");
+    const snapshot = (
+      chunk.values as { type: string; config: { environment: { environmentId: string } } }[]
+    )[0];
+    expect(snapshot?.type).toBe("snapshot");
+    expect(snapshot?.config.environment.environmentId).toBe("env-somewhere-else");
     env.faults.set({ wrongEnvironmentId: undefined });
     expect(
       ((await (await fetch(`${env.url}/.well-known/t3/environment`)).json()) as { environmentId: string })
@@ -172,7 +179,12 @@ describe("faults", () => {
     ).json()) as { scopes: string[] };
     expect(session.scopes).toEqual(["orchestration:read", "orchestration:operate"]);
     const client = await connect();
-    const command = { type: "thread.pin", commandId: randomUUID(), threadId: await firstThreadId() };
+    const command = {
+      type: "thread.metadata.update",
+      commandId: randomUUID(),
+      threadId: await firstThreadId(),
+      title: "renamed by a widened token",
+    };
     expect((await client.call("1", "orchestration.dispatchCommand", command)).exit).toMatchObject({
       _tag: "Success",
     });

@@ -75,6 +75,34 @@ describe("framing", () => {
     expect(await client.nextFrame()).toEqual({ _tag: "Pong" });
   });
 
+  it("answers a frame that is not JSON with a top-level Defect", async () => {
+    const client = await connect();
+    client.socket.send("{not json");
+    const frame = await client.nextFrame();
+    expect(frame._tag).toBe("Defect");
+    expect(typeof frame.defect).toBe("string");
+  });
+
+  it("runs none of an array frame's messages when one of them is unknown", async () => {
+    const client = await connect();
+    client.send([
+      { _tag: "Request", id: "1", tag: "server.probe", payload: {}, headers: [] },
+      { _tag: "Bogus" },
+    ]);
+    expect(await client.nextFrame()).toEqual({ _tag: "Defect", defect: "Unknown request tag: Bogus" });
+    client.send({ _tag: "Ping" });
+    expect(await client.nextFrame()).toEqual({ _tag: "Pong" });
+  });
+
+  it("reports the same auth descriptor in server.getConfig as in /api/auth/session", async () => {
+    const client = await connect();
+    const exit = await client.call("1", "server.getConfig");
+    const config = (exit.exit as { value: { auth: unknown; environment: { environmentId: string } } }).value;
+    const session = (await (await fetch(`${env.url}/api/auth/session`)).json()) as { auth: unknown };
+    expect(config.auth).toEqual(session.auth);
+    expect(config.environment.environmentId).toBe(env.environmentId);
+  });
+
   it("sends nothing back for an Interrupt of a requestId not in flight", async () => {
     const client = await connect();
     client.send({ _tag: "Interrupt", requestId: "9999" });
@@ -107,7 +135,12 @@ describe("streams", () => {
     await witness.next(isChunk("20"));
     witness.send({ _tag: "Ack", requestId: "20" });
 
-    const command = { type: "thread.pin", commandId: randomUUID(), threadId };
+    const command = {
+      type: "thread.metadata.update",
+      commandId: randomUUID(),
+      threadId,
+      title: `renamed ${randomUUID()}`,
+    };
     expect((await operator.call("1", "orchestration.dispatchCommand", command)).exit).toMatchObject({
       _tag: "Success",
     });
@@ -159,6 +192,66 @@ describe("streams", () => {
         ],
       },
     });
+  });
+
+  it("answers an interrupted subscribeServerLifecycle with the Die the real server sends", async () => {
+    const client = await connect();
+    client.request("9", "subscribeServerLifecycle", {});
+    await client.next(isChunk("9"));
+    client.send({ _tag: "Interrupt", requestId: "9" });
+    const exit = await client.next((f) => f._tag === "Exit" && f.requestId === "9");
+    expect(exit.exit).toEqual({
+      _tag: "Failure",
+      cause: [
+        {
+          _tag: "Die",
+          defect: 'Expected never | EnvironmentAuthorizationError\n  at ["cause"]["failures"][0]["error"]',
+        },
+      ],
+    });
+  });
+
+  it("drops the queued Chunks of an interrupted stream", async () => {
+    const threadId = await firstThreadId();
+    const gated = await connect();
+    const witness = await connect();
+    const operator = await connect(env.operateToken);
+    gated.request("11", "orchestration.subscribeShell", {});
+    await gated.next(isChunk("11"));
+    witness.request("21", "orchestration.subscribeShell", {});
+    await witness.next(isChunk("21"));
+    witness.send({ _tag: "Ack", requestId: "21" });
+    const command = {
+      type: "thread.metadata.update",
+      commandId: randomUUID(),
+      threadId,
+      title: `renamed ${randomUUID()}`,
+    };
+    const applied = await operator.call("1", "orchestration.dispatchCommand", command);
+    expect(applied.exit).toMatchObject({ _tag: "Success" });
+    await witness.next(isChunk("21"));
+    gated.send({ _tag: "Interrupt", requestId: "11" });
+    gated.send({ _tag: "Ack", requestId: "11" });
+    gated.send({ _tag: "Ping" });
+    expect((await gated.nextFrame())._tag).toBe("Exit");
+    expect(await gated.nextFrame()).toEqual({ _tag: "Pong" });
+  });
+
+  it("answers an Interrupt of an in-flight unary call with an Interrupt cause and drops its result", async () => {
+    const client = await connect();
+    // Same frame: the Interrupt is read while the model call is still pending.
+    client.send([
+      { _tag: "Request", id: "30", tag: "server.probe", payload: {}, headers: [] },
+      { _tag: "Interrupt", requestId: "30" },
+    ]);
+    const exit = await client.nextFrame();
+    expect(exit).toMatchObject({
+      _tag: "Exit",
+      requestId: "30",
+      exit: { _tag: "Failure", cause: [{ _tag: "Interrupt" }] },
+    });
+    client.send({ _tag: "Ping" });
+    expect(await client.nextFrame()).toEqual({ _tag: "Pong" });
   });
 
   it("ends a stream the model refuses with its typed failure", async () => {

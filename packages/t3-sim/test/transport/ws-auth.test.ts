@@ -139,6 +139,41 @@ describe("per-RPC scopes", () => {
     await client.close();
   });
 
+  it("checks streams too: subscribeShell needs orchestration:read", async () => {
+    const client = await RawRpcClient.connect(env.url, env.issueToken({ scopes: ["relay:read"] }));
+    const exit = await client.call("1", "orchestration.subscribeShell", {});
+    expect(exit.exit).toMatchObject({
+      _tag: "Failure",
+      cause: [
+        {
+          _tag: "Fail",
+          error: { _tag: "EnvironmentAuthorizationError", requiredScope: "orchestration:read" },
+        },
+      ],
+    });
+    await client.close();
+  });
+
+  it("does not accept another environment's token or ticket", async () => {
+    const ticket = await mintTicket(legacy.url, legacy.readToken);
+    expect(
+      (await refusedUpgrade(wsUrl(env.url, { orchestrationProtocol: "2", wsTicket: ticket }))).status,
+    ).toBe(401);
+    const answer = await refusedUpgrade(wsUrl(env.url, { orchestrationProtocol: "2" }), {
+      authorization: `Bearer ${legacy.readToken}`,
+    });
+    expect(JSON.parse(answer.body)).toMatchObject({ reason: "invalid_credential" });
+  });
+
+  it("refuses a ticket whose minting token has expired", async () => {
+    const token = env.issueToken({ scopes: ["orchestration:read"], ttlMs: 1000 });
+    const ticket = await mintTicket(env.url, token);
+    env.clock.advance(1000);
+    expect(
+      (await refusedUpgrade(wsUrl(env.url, { orchestrationProtocol: "2", wsTicket: ticket }))).status,
+    ).toBe(401);
+  });
+
   it("checks every RPC against the session as it is now: an expired token loses its scopes", async () => {
     const token = env.issueToken({ scopes: ["orchestration:read"], ttlMs: 10 * 60 * 1000 });
     const client = await RawRpcClient.connect(env.url, token);

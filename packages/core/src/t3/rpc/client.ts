@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type Clock, systemClock } from "../../clock.js";
-import { ConnectorError } from "../../errors.js";
+import { ConnectorError, isConnectorError } from "../../errors.js";
 import { ORCHESTRATION_PROTOCOL_VERSION, T3HttpClient } from "../http-client.js";
 import { type ServerConfig, ServerConfigSchema } from "../wire/server-config.js";
 import { type ArchivedShellSnapshot, ArchivedShellSnapshotSchema } from "../wire/shell.js";
@@ -89,7 +89,15 @@ export class T3RpcClient {
     } else {
       const http =
         o.http ?? new T3HttpClient({ baseUrl: o.baseUrl, token: o.token, timeoutMs: connectTimeoutMs });
-      const { ticket } = await http.createWebSocketTicket();
+      const { ticket } = await http.createWebSocketTicket().catch((error: unknown) => {
+        // A hung ticket route is an unreachable environment, like a socket that never opens.
+        if (isConnectorError(error, "timeout")) {
+          throw new ConnectorError("unavailable", `could not open the T3 socket: ${error.message}`, {
+            cause: error,
+          });
+        }
+        throw error;
+      });
       url.searchParams.set("wsTicket", ticket);
     }
     url.searchParams.set("orchestrationProtocol", String(ORCHESTRATION_PROTOCOL_VERSION));

@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.js";
 import { ConnectorError, isConnectorError } from "../../errors.js";
 import { errorFromCause } from "./exit.js";
 import { type ClientFrame, decodeServerFrames, encodeFrame, frameText, type ServerFrame } from "./frames.js";
+import { Keepalive } from "./keepalive.js";
 import { socketError, type WebSocketLike } from "./socket.js";
 import type { TimerHandle, Timers } from "./timers.js";
 
@@ -41,6 +42,9 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/** How long a deliberate close waits for the peer's closing handshake before dropping the socket. */
+const CLOSE_GRACE_MS = 1_000;
+
 interface PendingCall {
   method: string;
   resolve(value: unknown): void;
@@ -71,8 +75,7 @@ export class RpcConnection {
   #nextId = 1;
   #closed = false;
   #closeError: ConnectorError | undefined;
-  #pingTimer: TimerHandle | undefined;
-  #awaitingPong = false;
+  readonly #keepalive: Keepalive;
   #lastPongAt: number | undefined;
 
   /** `socket` must already be open. */
@@ -88,7 +91,25 @@ export class RpcConnection {
       const cause = socketError(event);
       this.#fail(new ConnectorError("connection_lost", `the T3 socket failed: ${cause.message}`, { cause }));
     });
-    this.#scheduleKeepalive();
+    this.#keepalive = new Keepalive({
+      timers: options.timers,
+      intervalMs: options.pingIntervalMs,
+      sendPing: () => {
+        try {
+          this.#send({ _tag: "Ping" });
+        } catch {
+          // #send already failed the connection.
+        }
+      },
+      onDead: () =>
+        this.#fail(
+          new ConnectorError(
+            "connection_lost",
+            `the T3 socket is unresponsive: no Pong within ${options.pingIntervalMs} ms`,
+          ),
+        ),
+    });
+    this.#keepalive.start();
   }
 
   get isOpen(): boolean {
@@ -220,6 +241,9 @@ export class RpcConnection {
     }
     this.#shutdown(undefined, new ConnectorError("cancelled", "the T3 connection was closed by the client"));
     this.#socket.close(1000, "client closed");
+    // A hung peer never completes the closing handshake; do not wait for it for long.
+    const terminate = this.#socket.terminate?.bind(this.#socket);
+    if (terminate) this.#options.timers.setTimeout(terminate, CLOSE_GRACE_MS);
   }
 
   /** Called once when the connection ends: with no error for `close()`, else with the reason. */
@@ -252,7 +276,7 @@ export class RpcConnection {
   #dispatch(frame: ServerFrame): void {
     switch (frame._tag) {
       case "Pong":
-        this.#awaitingPong = false;
+        this.#keepalive.pong();
         this.#lastPongAt = this.#options.clock.monotonic();
         return;
       case "Exit":
@@ -316,35 +340,6 @@ export class RpcConnection {
       });
   }
 
-  #scheduleKeepalive(): void {
-    if (this.#options.pingIntervalMs <= 0 || this.#closed) return;
-    this.#pingTimer = this.#options.timers.setTimeout(
-      () => this.#keepaliveTick(),
-      this.#options.pingIntervalMs,
-    );
-  }
-
-  /** The peer is dead when the previous Ping is still unanswered at the next tick. */
-  #keepaliveTick(): void {
-    if (this.#closed) return;
-    if (this.#awaitingPong) {
-      this.#fail(
-        new ConnectorError(
-          "connection_lost",
-          `the T3 socket is unresponsive: no Pong within ${this.#options.pingIntervalMs} ms`,
-        ),
-      );
-      return;
-    }
-    this.#awaitingPong = true;
-    try {
-      this.#send({ _tag: "Ping" });
-    } catch {
-      return; // #send already failed the connection
-    }
-    this.#scheduleKeepalive();
-  }
-
   #interrupt(requestId: string): void {
     if (this.#closed) return;
     try {
@@ -377,7 +372,7 @@ export class RpcConnection {
   #shutdown(closeError: ConnectorError | undefined, inFlightError: ConnectorError): void {
     this.#closed = true;
     this.#closeError = closeError;
-    this.#pingTimer?.cancel();
+    this.#keepalive.stop();
     for (const call of [...this.#pending.values()]) call.reject(inFlightError);
     for (const stream of [...this.#streams.values()]) stream.finish(inFlightError);
     for (const listener of [...this.#closeListeners]) listener(closeError);

@@ -13,7 +13,10 @@ export function spawnTsChild(script: string, args: string[]): ChildProcess {
 }
 
 /** Every stdout line of `child`, in order, with a way to wait for the n-th one. */
-export function collectLines(child: ChildProcess): { lines: string[]; waitFor(count: number): Promise<void> } {
+export function collectLines(child: ChildProcess): {
+  lines: string[];
+  waitFor(count: number): Promise<void>;
+} {
   const lines: string[] = [];
   const waiters: Array<{ count: number; resolve: () => void; reject: (error: Error) => void }> = [];
   let stderr = "";

@@ -4,7 +4,8 @@
 import { openJournal } from "../../../src/journal/index.js";
 
 const [stateDir, prefix] = process.argv.slice(2);
-if (stateDir === undefined || prefix === undefined) throw new Error("usage: journal-writer-child <stateDir> <prefix>");
+if (stateDir === undefined || prefix === undefined)
+  throw new Error("usage: journal-writer-child <stateDir> <prefix>");
 
 // Small segments, so that sealing (segment write + active rewrite) is often the step that is killed.
 const journal = await openJournal({ stateDir, segmentRecords: 7, recentRecords: 3 });

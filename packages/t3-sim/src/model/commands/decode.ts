@@ -21,13 +21,14 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): { found: boolean
   return { found: true, value: current };
 }
 
-const show = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value));
+const show = (value: unknown): string =>
+  typeof value === "string" ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const at = valueAt(input, issue.path);
+  if (!at.found && issue.code !== "unrecognized_keys") return "Missing key";
   switch (issue.code) {
     case "invalid_type":
-      if (!at.found) return "Missing key";
       return `Expected ${issue.expected}, got ${show(at.value)}`;
     case "too_small":
       if (issue.origin === "string" || issue.origin === "array") {
@@ -55,7 +56,9 @@ export function firstIssueDefect(error: z.ZodError, input: unknown): string {
   if (!issue) return "Invalid payload";
   // For unknown keys the offending key belongs in the path, as Effect reports it.
   const path =
-    issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+    issue.code === "unrecognized_keys" && issue.keys[0] !== undefined
+      ? [...issue.path, issue.keys[0]]
+      : issue.path;
   return `${describeIssue(issue, input)}\n  at ${formatPath(path)}`;
 }
 
@@ -79,7 +82,8 @@ export interface SchemaKit {
 export function schemaKit(strict: boolean): SchemaKit {
   return {
     strict,
-    object: <S extends z.ZodRawShape>(shape: S) => (strict ? z.strictObject(shape) : z.object(shape)) as z.ZodObject<S>,
+    object: <S extends z.ZodRawShape>(shape: S) =>
+      (strict ? z.strictObject(shape) : z.object(shape)) as z.ZodObject<S>,
   };
 }
 
@@ -88,7 +92,9 @@ export const idString = () =>
   z
     .string()
     .min(1)
-    .refine((value) => value.trim() === value, { message: "Expected a string with no leading or trailing whitespace" });
+    .refine((value) => value.trim() === value, {
+      message: "Expected a string with no leading or trailing whitespace",
+    });
 
 /** `DateTimeUtc` fields: any string `Date.parse` accepts. */
 export const dateTimeString = () =>

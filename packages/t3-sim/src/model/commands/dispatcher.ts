@@ -20,7 +20,9 @@ export interface ReceivedCommand {
   readonly sequence: number;
 }
 
-type Receipt = { readonly kind: "accepted"; readonly sequence: number } | { readonly kind: "rejected"; readonly error: Record<string, unknown> };
+type Receipt =
+  | { readonly kind: "accepted"; readonly sequence: number }
+  | { readonly kind: "rejected"; readonly error: Record<string, unknown> };
 
 const HANDLERS: Record<string, CommandHandler> = {
   "thread.create": threads.threadCreate,
@@ -91,7 +93,12 @@ export class CommandDispatcher {
     const outcome = this.#run(handler, command);
     this.#receipts.set(command.commandId, outcome);
     if (outcome.kind === "accepted") {
-      this.received.push({ commandId: command.commandId, type: command.type, payload, sequence: outcome.sequence });
+      this.received.push({
+        commandId: command.commandId,
+        type: command.type,
+        payload,
+        sequence: outcome.sequence,
+      });
     }
     return this.#answer(outcome);
   }

@@ -4,13 +4,16 @@
  * fields, without a provider-side context handoff.
  */
 import { visibleTurnItems } from "../projection.js";
-import { dispatchMessage } from "./run-handlers.js";
-import { createThread } from "./thread-handlers.js";
 import type { ThreadRecord } from "../store.js";
 import type { AppThread, ModelSelection, Run } from "../types.js";
 import { type CommandContext, type CommandHandler, reject, requireThread, str } from "./context.js";
+import { dispatchMessage } from "./run-handlers.js";
+import { createThread } from "./thread-handlers.js";
 
-type SourcePoint = { type: "latest_stable" } | { type: "run"; runId: string } | { type: "checkpoint"; checkpointId: string };
+type SourcePoint =
+  | { type: "latest_stable" }
+  | { type: "run"; runId: string }
+  | { type: "checkpoint"; checkpointId: string };
 
 /** The run a fork or merge starts from; `latest_stable` is the newest completed run. */
 function sourceRun(record: ThreadRecord, point: SourcePoint): Run | undefined {
@@ -22,7 +25,8 @@ function sourceRun(record: ThreadRecord, point: SourcePoint): Run | undefined {
   }
   if (point.type === "checkpoint") {
     const checkpoint = record.checkpoints.get(point.checkpointId);
-    if (!checkpoint) reject(`Rollback target ${point.checkpointId} is unavailable for thread ${record.thread.id}.`);
+    if (!checkpoint)
+      reject(`Rollback target ${point.checkpointId} is unavailable for thread ${record.thread.id}.`);
     return checkpoint.runId ? record.runs.get(checkpoint.runId) : undefined;
   }
   return runs.filter((run) => run.status === "completed").at(-1);
@@ -75,7 +79,9 @@ export const threadFork: CommandHandler = (ctx, c) => {
       completedAt: tx.now,
       updatedAt: tx.now,
       type: "fork",
-      source: run ? { type: "run", threadId: t.id, runId: run.id } : { type: "node", nodeId: `node:thread:${t.id}` },
+      source: run
+        ? { type: "run", threadId: t.id, runId: run.id }
+        : { type: "node", nodeId: `node:thread:${t.id}` },
       targetThreadId: targetId,
     });
   });
@@ -185,7 +191,11 @@ function requireTask(ctx: CommandContext, parentThreadId: unknown, taskId: strin
 export const delegatedTaskWakePolicy: CommandHandler = (ctx, c) => {
   const { parent, task } = requireTask(ctx, c.parentThreadId, str(c, "taskId"));
   return ctx.store.transact(parent, c.commandId, (tx) => {
-    tx.subagent({ ...task, completionWake: c.completionWake as "always" | "settled_only", updatedAt: tx.now });
+    tx.subagent({
+      ...task,
+      completionWake: c.completionWake as "always" | "settled_only",
+      updatedAt: tx.now,
+    });
   });
 };
 
@@ -193,14 +203,22 @@ export const delegatedTaskAcknowledge: CommandHandler = (ctx, c) => {
   const { parent, task } = requireTask(ctx, c.parentThreadId, str(c, "taskId"));
   return ctx.store.transact(parent, c.commandId, (tx) => {
     const observedByRunId = (c.observedByRunId as string | null) ?? null;
-    tx.subagent({ ...task, completionDelivery: { state: "acknowledged", observedByRunId }, updatedAt: tx.now });
+    tx.subagent({
+      ...task,
+      completionDelivery: { state: "acknowledged", observedByRunId },
+      updatedAt: tx.now,
+    });
   });
 };
 
 export const delegatedTaskDispose: CommandHandler = (ctx, c) => {
   const { parent, task } = requireTask(ctx, c.parentThreadId, str(c, "taskId"));
   return ctx.store.transact(parent, c.commandId, (tx) => {
-    tx.subagent({ ...task, completionDelivery: { state: "disposed", observedByRunId: null }, updatedAt: tx.now });
+    tx.subagent({
+      ...task,
+      completionDelivery: { state: "disposed", observedByRunId: null },
+      updatedAt: tx.now,
+    });
   });
 };
 
@@ -232,3 +250,32 @@ export const threadCreatedRecord: CommandHandler = (ctx, c) => {
     });
   });
 };
+
+/**
+ * When a delegated task's child thread finishes its run, the parent's subagent record takes the
+ * outcome and the reply as its result.
+ */
+export function reportDelegatedOutcome(ctx: CommandContext, child: ThreadRecord): void {
+  const parentId =
+    child.thread.lineage.relationshipToParent === "subagent" ? child.thread.lineage.parentThreadId : null;
+  const parent = parentId ? ctx.store.liveThread(parentId) : undefined;
+  if (!parent) return;
+  const task = [...parent.subagents.values()].find(
+    (s) => s.childThreadId === child.thread.id && s.status === "running",
+  );
+  if (!task) return;
+  const run = [...child.runs.values()].sort((a, b) => b.ordinal - a.ordinal)[0];
+  if (!run || ["preparing", "queued", "starting", "running", "waiting"].includes(run.status)) return;
+  const reply = [...child.messages.values()]
+    .filter((m) => m.role === "assistant" && m.runId === run.id)
+    .at(-1);
+  ctx.store.transact(parent, null, (tx) => {
+    tx.subagent({
+      ...task,
+      status: run.status === "completed" ? "completed" : run.status === "failed" ? "failed" : "interrupted",
+      result: reply?.text ?? null,
+      completedAt: tx.now,
+      updatedAt: tx.now,
+    });
+  });
+}

@@ -5,18 +5,16 @@
 import { cwdOf } from "../engine.js";
 import { projectNotFoundForRun } from "../errors.js";
 import { activeRun, latestRun, queuedRuns } from "../projection.js";
+import { closeRuntimeRequest, failRun, interruptRun } from "../provider-steps.js";
 import {
-  type UserMessageInput,
   addSteerMessage,
-  closeRuntimeRequest,
   createRun,
-  failRun,
-  interruptRun,
   isBusy,
   promoteToStarting,
   renumberQueue,
   restartAttempt,
   setQueueHeld,
+  type UserMessageInput,
 } from "../runs.js";
 import type { ThreadRecord, Tx } from "../store.js";
 import { type ModelSelection, type Run, TERMINAL_RUN_STATUSES } from "../types.js";
@@ -51,12 +49,22 @@ function resolveMessageRequests(tx: Tx, text: string): void {
 export interface MessageSpec extends UserMessageInput {
   modelSelection?: ModelSelection;
   dispatchMode: DispatchMode;
+  /** First message only: becomes the thread title. */
+  titleSeed?: string;
+  /** "Implement this plan": the referenced proposed plan is no longer actionable. */
+  sourcePlanRef?: { threadId: string; planId: string };
 }
 
 /** Shared by message.dispatch and launchThread's initial message. */
-export function dispatchMessage(ctx: CommandContext, record: ThreadRecord, commandId: string | null, spec: MessageSpec): number {
+export function dispatchMessage(
+  ctx: CommandContext,
+  record: ThreadRecord,
+  commandId: string | null,
+  spec: MessageSpec,
+): number {
   const thread = record.thread;
-  if (!ctx.store.projects.has(thread.projectId)) throw projectNotFoundForRun(thread.providerInstanceId, thread.projectId);
+  if (!ctx.store.projects.has(thread.projectId))
+    throw projectNotFoundForRun(thread.providerInstanceId, thread.projectId);
   if (record.messages.has(spec.messageId)) reject(`Message ${spec.messageId} already exists.`);
   const mode = spec.dispatchMode;
   const model = spec.modelSelection ?? thread.modelSelection;
@@ -90,6 +98,11 @@ export function dispatchMessage(ctx: CommandContext, record: ThreadRecord, comma
   const sequence = ctx.store.transact(record, commandId, (tx) => {
     liftOverlays(tx);
     resolveMessageRequests(tx, spec.text);
+    if (spec.titleSeed && record.messages.size === 0)
+      tx.thread("thread.metadata-updated", { title: spec.titleSeed });
+    const plan =
+      spec.sourcePlanRef?.threadId === thread.id ? record.plans.get(spec.sourcePlanRef.planId) : undefined;
+    if (plan?.status === "active") tx.plan({ ...plan, status: "completed" });
     run = createRun(tx, { message, modelSelection: model, initialStatus, cwd });
   });
   if (run) {
@@ -106,10 +119,13 @@ export const messageDispatch: CommandHandler = (ctx, c) => {
   let dispatchMode = requested;
   const active = activeRun(record);
   if (c.deliveryIntent === "steer" && active) dispatchMode = { type: "steer_active", targetRunId: active.id };
-  if (c.deliveryIntent === "restart" && active) dispatchMode = { type: "restart_active", targetRunId: active.id };
+  if (c.deliveryIntent === "restart" && active)
+    dispatchMode = { type: "restart_active", targetRunId: active.id };
   if (c.deliveryIntent === "auto") {
     dispatchMode =
-      active?.status === "running" ? { type: "steer_active", targetRunId: active.id } : { type: "start_immediately" };
+      active?.status === "running"
+        ? { type: "steer_active", targetRunId: active.id }
+        : { type: "start_immediately" };
   }
   return dispatchMessage(ctx, record, c.commandId, {
     messageId: str(c, "messageId"),
@@ -118,6 +134,8 @@ export const messageDispatch: CommandHandler = (ctx, c) => {
     createdBy: "user",
     creationSource: c.creationSource as UserMessageInput["creationSource"],
     modelSelection: c.modelSelection as ModelSelection | undefined,
+    titleSeed: c.titleSeed as string | undefined,
+    sourcePlanRef: c.sourcePlanRef as MessageSpec["sourcePlanRef"],
     dispatchMode,
   });
 };
@@ -133,7 +151,7 @@ export const runInterrupt: CommandHandler = (ctx, c) => {
     if (c.holdQueue === true && queuedRuns(record).length > 0) setQueueHeld(tx, true);
     interruptRun(tx, run, c.reason as string | undefined);
   });
-  ctx.engine.advanceQueue(record);
+  ctx.engine.runEnded(record);
   return sequence;
 };
 
@@ -195,7 +213,8 @@ export const promoteToSteer: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const queued = requireQueued(record, str(c, "queuedRunId"));
   const target = requireRun(record, str(c, "targetRunId"));
-  if (target.status !== "running") reject(`Run ${target.id} is ${target.status}; only a running run can be steered.`);
+  if (target.status !== "running")
+    reject(`Run ${target.id} is ${target.status}; only a running run can be steered.`);
   const message = record.messages.get(queued.userMessageId);
   if (!message) reject(`Run ${queued.id} has no message.`);
   return ctx.store.transact(record, c.commandId, (tx) => {
@@ -210,7 +229,8 @@ export const runtimeRequestRespond: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const request = record.runtimeRequests.get(str(c, "requestId"));
   if (!request) reject(`Runtime request ${str(c, "requestId")} does not exist.`);
-  if (request.status !== "pending") reject(`Runtime request ${request.id} is ${request.status}, not pending.`);
+  if (request.status !== "pending")
+    reject(`Runtime request ${request.id} is ${request.status}, not pending.`);
   if (request.responseCapability.type === "not_resumable") {
     reject(`Runtime request ${request.id} cannot be resumed: ${request.responseCapability.reason}`);
   }
@@ -238,8 +258,11 @@ export const userInputDismiss: CommandHandler = (ctx, c) => {
   if (request.kind !== "user_input" || request.responseCapability.type !== "message") {
     reject(`Runtime request ${request.id} is not a question answered by message.`);
   }
-  if (request.status !== "pending") reject(`Runtime request ${request.id} is ${request.status}, not pending.`);
-  return ctx.store.transact(record, c.commandId, (tx) => closeRuntimeRequest(tx, request, { status: "cancelled" }));
+  if (request.status !== "pending")
+    reject(`Runtime request ${request.id} is ${request.status}, not pending.`);
+  return ctx.store.transact(record, c.commandId, (tx) =>
+    closeRuntimeRequest(tx, request, { status: "cancelled" }),
+  );
 };
 
 function requirePrepared(record: ThreadRecord, runId: string): Run {
@@ -288,8 +311,12 @@ export const preparedRunFail: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const run = requirePrepared(record, str(c, "runId"));
   const failure = c.failure as { message: string; class: string };
-  const sequence = ctx.store.transact(record, c.commandId, (tx) => void failRun(tx, run, failure.message, failure.class));
-  ctx.engine.advanceQueue(record);
+  const sequence = ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void failRun(tx, run, failure.message, failure.class),
+  );
+  ctx.engine.runEnded(record);
   return sequence;
 };
 
@@ -301,7 +328,11 @@ export const checkpointRollback: CommandHandler = (ctx, c) => {
   }
   if (activeRun(record)) reject(`Thread ${record.thread.id} has an active run.`);
   return ctx.store.transact(record, c.commandId, (tx) => {
-    tx.emit("checkpoint.rollback-requested", { scopeId: checkpoint.scopeId, checkpointId: checkpoint.id, requestedAt: tx.now });
+    tx.emit("checkpoint.rollback-requested", {
+      scopeId: checkpoint.scopeId,
+      checkpointId: checkpoint.id,
+      requestedAt: tx.now,
+    });
     // Runs after the checkpoint's run are undone.
     const anchor = checkpoint.appRunOrdinal ?? 0;
     for (const run of record.runs.values()) {
@@ -315,7 +346,8 @@ export const checkpointRollback: CommandHandler = (ctx, c) => {
 export const providerSessionDetach: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const session = record.providerSessions.get(str(c, "providerSessionId"));
-  if (!session) reject(`Provider session ${str(c, "providerSessionId")} is not attached to thread ${record.thread.id}.`);
+  if (!session)
+    reject(`Provider session ${str(c, "providerSessionId")} is not attached to thread ${record.thread.id}.`);
   return ctx.store.transact(record, c.commandId, (tx) => {
     record.providerSessions.delete(session.id);
     tx.emit(

@@ -4,7 +4,14 @@
  * unknown keys (T3 itself ignores them).
  */
 import { z } from "zod";
-import { type DecodeResult, type SchemaKit, dateTimeString, decodeWith, idString, schemaKit } from "./decode.js";
+import {
+  type DecodeResult,
+  dateTimeString,
+  decodeWith,
+  idString,
+  type SchemaKit,
+  schemaKit,
+} from "./decode.js";
 
 const actor = () => z.enum(["user", "agent", "system"]);
 const creationSource = () => z.enum(["web", "mobile", "mcp", "provider", "server"]);
@@ -28,7 +35,10 @@ function modelSelection(k: SchemaKit) {
       delete value.provider;
     }
     if (value.options && typeof value.options === "object" && !Array.isArray(value.options)) {
-      value.options = Object.entries(value.options as Record<string, unknown>).map(([id, v]) => ({ id, value: v }));
+      value.options = Object.entries(value.options as Record<string, unknown>).map(([id, v]) => ({
+        id,
+        value: v,
+      }));
     }
     return value;
   }, canonical);
@@ -50,10 +60,15 @@ function attachments(k: SchemaKit) {
 }
 
 const linkedPullRequest = (k: SchemaKit) =>
-  k.object({ projectId: idString(), repository: idString(), number: z.number().int().min(1), url: z.string() });
+  k.object({
+    projectId: idString(),
+    repository: idString(),
+    number: z.number().int().min(1),
+    url: z.string(),
+  });
 
 const sourcePoint = (k: SchemaKit) =>
-  z.union([
+  z.discriminatedUnion("type", [
     k.object({ type: z.literal("latest_stable") }),
     k.object({ type: z.literal("run"), runId: idString() }),
     k.object({ type: z.literal("checkpoint"), checkpointId: idString() }),
@@ -68,7 +83,7 @@ const failure = (k: SchemaKit) =>
   });
 
 const dispatchMode = (k: SchemaKit) =>
-  z.union([
+  z.discriminatedUnion("type", [
     k.object({ type: z.literal("defer_start") }),
     k.object({ type: z.literal("steer_active"), targetRunId: idString() }),
     k.object({ type: z.literal("restart_active"), targetRunId: idString() }),
@@ -121,6 +136,8 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
       worktreePath: idString().nullable().optional(),
       expectedWorktreePath: idString().nullable().optional(),
       linkedPullRequest: linkedPullRequest(k).nullable().optional(),
+      // Sent by the connector (contract §C.1): refuse when the thread already has messages.
+      expectedEmpty: z.boolean().optional(),
     }),
   ],
   [
@@ -185,7 +202,12 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
   ["queued-run.cancel", () => ({ threadId: idString(), runId: idString() })],
   [
     "queued-run.edit",
-    (k) => ({ threadId: idString(), runId: idString(), text: z.string(), attachments: attachments(k).optional() }),
+    (k) => ({
+      threadId: idString(),
+      runId: idString(),
+      text: z.string(),
+      attachments: attachments(k).optional(),
+    }),
   ],
   [
     "runtime-request.respond",
@@ -196,7 +218,16 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
       answers: z.record(z.string(), z.unknown()).optional(),
     }),
   ],
-  ["checkpoint.rollback", () => ({ threadId: idString(), scopeId: idString(), checkpointId: idString() })],
+  [
+    "checkpoint.rollback",
+    // restoreFiles: sent by the connector (contract §C.1), not in the 0.0.31 contract.
+    () => ({
+      threadId: idString(),
+      scopeId: idString(),
+      checkpointId: idString(),
+      restoreFiles: z.boolean().optional(),
+    }),
+  ],
   [
     "thread.fork",
     (k) => ({
@@ -207,7 +238,11 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
       sourcePoint: sourcePoint(k),
       title: idString().optional(),
       policyCeiling: k
-        .object({ callerThreadId: idString(), runtimeMode: runtimeMode(), interactionMode: interactionMode() })
+        .object({
+          callerThreadId: idString(),
+          runtimeMode: runtimeMode(),
+          interactionMode: interactionMode(),
+        })
         .optional(),
       createdAt: dateTimeString().optional(),
     }),
@@ -242,7 +277,11 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
   ],
   [
     "delegated_task.wake-policy",
-    () => ({ parentThreadId: idString(), taskId: idString(), completionWake: z.enum(["always", "settled_only"]) }),
+    () => ({
+      parentThreadId: idString(),
+      taskId: idString(),
+      completionWake: z.enum(["always", "settled_only"]),
+    }),
   ],
   [
     "delegated_task.completion-delivery.acknowledge",
@@ -281,7 +320,12 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
   ],
   [
     "thread.pull-request.unlink",
-    () => ({ threadId: idString(), host: idString(), repository: idString(), number: z.number().int().min(1) }),
+    () => ({
+      threadId: idString(),
+      host: idString(),
+      repository: idString(),
+      number: z.number().int().min(1),
+    }),
   ],
 ];
 
@@ -289,7 +333,8 @@ export const COMMAND_TYPES: readonly string[] = COMMANDS.map(([type]) => type);
 
 function unionDefect(): string {
   return `Expected ${COMMANDS.map(
-    ([type, , hint]) => `{ readonly "type": ${JSON.stringify(type)}, ${hint ? `readonly ${hint}, ` : ""}... }`,
+    ([type, , hint]) =>
+      `{ readonly "type": ${JSON.stringify(type)}, ${hint ? `readonly ${hint}, ` : ""}... }`,
   ).join(" | ")}`;
 }
 

@@ -6,6 +6,10 @@ import { newThreadRecord } from "../store.js";
 import type { AppThread, LinkedPullRequest, ModelSelection } from "../types.js";
 import { type CommandContext, type CommandHandler, opt, reject, requireThread, str } from "./context.js";
 
+/** The patch that drops a pin, empty when the thread is not pinned. */
+const unpinned = (thread: AppThread): Partial<AppThread> =>
+  thread.pinnedAt ? { pinnedAt: null, pinOrderKey: undefined } : {};
+
 const maxIso = (a: string | null, b: string): string => (a && Date.parse(a) >= Date.parse(b) ? a : b);
 
 export const threadCreate: CommandHandler = (ctx, c) => {
@@ -74,26 +78,40 @@ export function createThread(ctx: CommandContext, commandId: string | null, fiel
 }
 
 const simple =
-  (apply: (ctx: CommandContext, threadId: string, c: Parameters<CommandHandler>[1]) => number): CommandHandler =>
+  (
+    apply: (ctx: CommandContext, threadId: string, c: Parameters<CommandHandler>[1]) => number,
+  ): CommandHandler =>
   (ctx, c) =>
     apply(ctx, str(c, "threadId"), c);
 
 export const threadArchive = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  if (record.thread.archivedAt) reject(`Thread ${threadId} is already archived.`);
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.archived", { archivedAt: tx.now }));
+  // Repeats are accepted without change, like unpin (fixture 52).
+  const archivedAt = record.thread.archivedAt;
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.archived", { archivedAt: archivedAt ?? tx.now }),
+  );
 });
 
 export const threadUnarchive = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  if (!record.thread.archivedAt) reject(`Thread ${threadId} is not archived.`);
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.unarchived", { archivedAt: null }));
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.unarchived", { archivedAt: null }),
+  );
 });
 
 export const threadDelete = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
   ctx.engine.stopThread(threadId);
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.deleted", { deletedAt: tx.now }));
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.deleted", { deletedAt: tx.now }),
+  );
 });
 
 export const threadSettle = simple((ctx, threadId, c) => {
@@ -102,14 +120,21 @@ export const threadSettle = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.settled", { settledOverride: "settled", settledAt: settledAt ?? tx.now }),
+    // Settling clears the pin on 0.0.31 (fixture 50: the settled T4 lost its pinnedAt).
+    (tx) =>
+      void tx.thread("thread.settled", {
+        settledOverride: "settled",
+        settledAt: settledAt ?? tx.now,
+        ...unpinned(record.thread),
+      }),
   );
 });
 
 /** Server-internal (#8600): refused when the thread changed after snapshotAt or has an override. */
 export const threadAutoSettle = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  if (record.thread.settledOverride !== null) reject(`Thread ${threadId} has an explicit settlement override.`);
+  if (record.thread.settledOverride !== null)
+    reject(`Thread ${threadId} has an explicit settlement override.`);
   if (Date.parse(record.thread.updatedAt) > Date.parse(str(c, "snapshotAt"))) {
     reject(`Thread ${threadId} changed after the settlement snapshot.`);
   }
@@ -117,7 +142,7 @@ export const threadAutoSettle = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.settled", { settledAt: settledAt ?? tx.now }),
+    (tx) => void tx.thread("thread.settled", { settledAt: settledAt ?? tx.now, ...unpinned(record.thread) }),
   );
 });
 
@@ -126,7 +151,8 @@ export const threadUnsettle = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.unsettled", { settledOverride: "active", settledAt: null, unsettledAt: tx.now }),
+    (tx) =>
+      void tx.thread("thread.unsettled", { settledOverride: "active", settledAt: null, unsettledAt: tx.now }),
   );
 });
 
@@ -142,7 +168,6 @@ export const threadSnooze = simple((ctx, threadId, c) => {
 
 export const threadUnsnooze = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  if (!record.thread.snoozedUntil) reject(`Thread ${threadId} is not snoozed.`);
   return ctx.store.transact(
     record,
     c.commandId,
@@ -156,13 +181,14 @@ export const threadPin = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.pinned", { pinnedAt: tx.now, ...(orderKey ? { pinOrderKey: orderKey } : {}) }),
+    (tx) =>
+      void tx.thread("thread.pinned", { pinnedAt: tx.now, ...(orderKey ? { pinOrderKey: orderKey } : {}) }),
   );
 });
 
 export const threadUnpin = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  if (!record.thread.pinnedAt) reject(`Thread ${threadId} is not pinned.`);
+  // Accepted even when not pinned (fixture 52): a new sequence, no change.
   return ctx.store.transact(
     record,
     c.commandId,
@@ -187,13 +213,18 @@ export const threadVisit = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.visited", { lastVisitedAt: maxIso(record.thread.lastVisitedAt, visitedAt) }),
+    (tx) =>
+      void tx.thread("thread.visited", { lastVisitedAt: maxIso(record.thread.lastVisitedAt, visitedAt) }),
   );
 });
 
 export const threadMarkUnread = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.marked-unread", { lastVisitedAt: null }));
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.marked-unread", { lastVisitedAt: null }),
+  );
 });
 
 const REGENERATION_DELAY_MS = 20;
@@ -202,17 +233,26 @@ export const threadMetadataUpdate = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
   const expected = c.expectedWorktreePath;
   if (expected !== undefined && expected !== record.thread.worktreePath) {
-    reject(`Thread ${threadId} worktree is ${record.thread.worktreePath ?? "null"}, not ${String(expected)}.`);
+    reject(
+      `Thread ${threadId} worktree is ${record.thread.worktreePath ?? "null"}, not ${String(expected)}.`,
+    );
   }
+  if (c.expectedEmpty === true && record.messages.size > 0) reject(`Thread ${threadId} is not empty.`);
   const patch: Partial<AppThread> = {};
   if (c.title !== undefined) patch.title = str(c, "title");
   if (c.branch !== undefined) patch.branch = c.branch as string | null;
   if (c.worktreePath !== undefined) patch.worktreePath = c.worktreePath as string | null;
-  if (c.linkedPullRequest !== undefined) patch.linkedPullRequest = c.linkedPullRequest as LinkedPullRequest | null;
-  if (c.regenerateTitle === true) patch.titleRegeneration = { requestId: c.commandId, startedAt: ctx.store.iso() };
+  if (c.linkedPullRequest !== undefined)
+    patch.linkedPullRequest = c.linkedPullRequest as LinkedPullRequest | null;
+  if (c.regenerateTitle === true)
+    patch.titleRegeneration = { requestId: c.commandId, startedAt: ctx.store.iso() };
   if (c.regenerateTitle === false) patch.titleRegeneration = null;
   if (Object.keys(patch).length === 0) reject("thread.metadata.update changes nothing.");
-  const sequence = ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", patch));
+  const sequence = ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.metadata-updated", patch),
+  );
   if (c.regenerateTitle === true) {
     // The title generator answers a little later through the internal completion command.
     ctx.clockTimer(REGENERATION_DELAY_MS, () => {
@@ -220,7 +260,10 @@ export const threadMetadataUpdate = simple((ctx, threadId, c) => {
       if (live?.thread.titleRegeneration?.requestId !== c.commandId) return;
       const firstUser = [...live.messages.values()].find((m) => m.role === "user")?.text ?? live.thread.title;
       ctx.store.transact(live, null, (tx) => {
-        tx.thread("thread.metadata-updated", { title: firstUser.slice(0, 60) || live.thread.title, titleRegeneration: null });
+        tx.thread("thread.metadata-updated", {
+          title: firstUser.slice(0, 60) || live.thread.title,
+          titleRegeneration: null,
+        });
       });
     });
   }
@@ -236,7 +279,8 @@ export const threadTitleRegenerationComplete = simple((ctx, threadId, c) => {
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.metadata-updated", { ...(title ? { title } : {}), titleRegeneration: null }),
+    (tx) =>
+      void tx.thread("thread.metadata-updated", { ...(title ? { title } : {}), titleRegeneration: null }),
   );
 });
 
@@ -281,7 +325,10 @@ export const providerSwitch = simple((ctx, threadId, c) => {
     record,
     c.commandId,
     (tx) =>
-      void tx.thread("thread.provider-switched", { modelSelection, providerInstanceId: modelSelection.instanceId }),
+      void tx.thread("thread.provider-switched", {
+        modelSelection,
+        providerInstanceId: modelSelection.instanceId,
+      }),
   );
 });
 
@@ -293,7 +340,11 @@ export const pullRequestLink = simple((ctx, threadId, c) => {
     number: Number(c.number),
     url: str(c, "url"),
   };
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: link }));
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: link }),
+  );
 });
 
 export const pullRequestUnlink = simple((ctx, threadId, c) => {
@@ -302,5 +353,9 @@ export const pullRequestUnlink = simple((ctx, threadId, c) => {
   if (!linked || linked.repository !== str(c, "repository") || linked.number !== Number(c.number)) {
     reject(`Pull request ${str(c, "repository")}#${String(c.number)} is not linked to thread ${threadId}.`);
   }
-  return ctx.store.transact(record, c.commandId, (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: null }));
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: null }),
+  );
 });

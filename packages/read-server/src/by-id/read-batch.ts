@@ -1,0 +1,260 @@
+import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import type { EnvironmentHandle } from "@t3-connector/core/environments";
+import { classifyFailure, readWithRetry } from "@t3-connector/core/fanout";
+import type { ShellSnapshot } from "@t3-connector/core/t3";
+import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
+import { threadNotFoundIn } from "./thread-errors.js";
+import { fetchThreadProjection } from "./thread-projection.js";
+import type { ThreadReadOutput } from "./thread-read-schema.js";
+import { findVisibleThread } from "./visible-thread.js";
+
+/** Projections read at the same time in one environment (contract §A.8). */
+export const BATCH_PROJECTIONS_PER_ENVIRONMENT = 4;
+export const BATCH_MAX_TARGETS = 20;
+export const BATCH_TIMEOUT_MS = { min: 1_000, max: 30_000, default: 10_000 } as const;
+
+/** Codes that are an answer, not a failure: rereading the item would give the same result. */
+const FINAL_CODES: ReadonlySet<string> = new Set(["thread_not_found", "environment_not_allowed"]);
+
+export interface BatchTarget {
+  environment: string;
+  threadId: string;
+}
+
+export interface BatchItemError {
+  code: string;
+  reason: string;
+}
+
+export interface BatchItem {
+  index: number;
+  environment: { alias: string; environmentId: string } | null;
+  requestedEnvironment?: string;
+  threadId: string;
+  status: "ok" | "error";
+  observedAt?: string;
+  thread?: ThreadReadOutput;
+  error?: BatchItemError;
+}
+
+export interface BatchEnvironment {
+  alias: string;
+  environmentId: string;
+  status: "ok" | "error";
+  observedAt?: string;
+  error?: BatchItemError;
+}
+
+export interface BatchResult {
+  returned: number;
+  summary: { ok: number; error: number };
+  allSucceeded: boolean;
+  complete: boolean;
+  environments: BatchEnvironment[];
+  items: BatchItem[];
+}
+
+export interface BatchOptions extends ThreadDetailOptions {
+  /** Deadline of the whole call. */
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+type ThreadOutcome = { ok: true; thread: ThreadReadOutput } | { ok: false; error: BatchItemError };
+
+interface EnvironmentGroup {
+  handle: EnvironmentHandle;
+  /** Unique thread ids of this environment, in first-appearance order. */
+  threadIds: string[];
+}
+
+interface GroupOutcome {
+  environment: BatchEnvironment;
+  threads: Map<string, ThreadOutcome>;
+}
+
+const CALL_DEADLINE = Symbol("batch deadline");
+
+/**
+ * Reads up to 20 threads named by `{environment, threadId}`. Each environment is read from ONE
+ * shell observation shared by its items (so their states are judged at the same instant), then
+ * each distinct thread's projection, at most four at a time per environment; environments run in
+ * parallel. Every failure after admission stays in its item; only the caller's cancellation
+ * aborts the call.
+ */
+export async function readThreadBatch(
+  context: ReadContext,
+  targets: readonly BatchTarget[],
+  options: BatchOptions,
+): Promise<BatchResult> {
+  const callerSignal = options.signal;
+  if (callerSignal.aborted) throw cancelled();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(CALL_DEADLINE), options.timeoutMs);
+  const signal = AbortSignal.any([callerSignal, deadline.signal]);
+
+  const groups = new Map<string, EnvironmentGroup>();
+  const handles = targets.map((target) => {
+    const handle = context.registry.find(target.environment);
+    if (handle === undefined) return undefined;
+    const group = groups.get(handle.environmentId) ?? { handle, threadIds: [] };
+    // Alias and environmentId name the same environment, so a repeated target is read once.
+    if (!group.threadIds.includes(target.threadId)) group.threadIds.push(target.threadId);
+    groups.set(handle.environmentId, group);
+    return handle;
+  });
+
+  let outcomes: Map<string, GroupOutcome>;
+  try {
+    const read = [...groups.values()].map((group) => readGroup(context, group, options, signal));
+    const settled = await untilAborted(Promise.all(read), callerSignal);
+    outcomes = new Map(settled.map((outcome) => [outcome.environment.environmentId, outcome]));
+  } catch (error) {
+    if (callerSignal.aborted) throw cancelled();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const items = targets.map((target, index) =>
+    itemOf(context, index, target, handles[index], handles[index] && outcomes.get(handles[index].environmentId)),
+  );
+  const errors = items.filter((item) => item.status === "error");
+  return {
+    returned: items.length,
+    summary: { ok: items.length - errors.length, error: errors.length },
+    allSucceeded: errors.length === 0,
+    complete: errors.every((item) => FINAL_CODES.has(item.error?.code ?? "")),
+    environments: [...outcomes.values()]
+      .map((outcome) => outcome.environment)
+      .sort((a, b) => compare(a.environmentId, b.environmentId)),
+    items,
+  };
+}
+
+function itemOf(
+  context: ReadContext,
+  index: number,
+  target: BatchTarget,
+  handle: EnvironmentHandle | undefined,
+  outcome: GroupOutcome | undefined,
+): BatchItem {
+  if (handle === undefined || outcome === undefined) {
+    const aliases = context.registry.environments.map((entry) => entry.alias);
+    return {
+      index,
+      environment: null,
+      requestedEnvironment: target.environment,
+      threadId: target.threadId,
+      status: "error",
+      error: {
+        code: "environment_not_allowed",
+        reason: `environment "${target.environment}" is not configured; configured: ${aliases.join(", ")}`,
+      },
+    };
+  }
+  const environment = { alias: handle.alias, environmentId: handle.environmentId };
+  const observed = outcome.environment.observedAt ? { observedAt: outcome.environment.observedAt } : {};
+  const thread = outcome.threads.get(target.threadId);
+  if (thread === undefined) {
+    // The environment's shell failed: every item there carries that failure.
+    const error = outcome.environment.error ?? { code: "failed", reason: "the read failed unexpectedly" };
+    return { index, environment, threadId: target.threadId, status: "error", ...observed, error };
+  }
+  if (!thread.ok) return { index, environment, threadId: target.threadId, status: "error", ...observed, error: thread.error };
+  return { index, environment, threadId: target.threadId, status: "ok", ...observed, thread: thread.thread };
+}
+
+async function readGroup(
+  context: ReadContext,
+  group: EnvironmentGroup,
+  options: ThreadDetailOptions,
+  signal: AbortSignal,
+): Promise<GroupOutcome> {
+  const { handle } = group;
+  const base = { alias: handle.alias, environmentId: handle.environmentId };
+  let shell: ShellSnapshot;
+  let observedMs: number;
+  try {
+    const answer = await untilAborted(
+      readWithRetry(handle, (connection, readSignal) => connection.http.getShell({ signal: readSignal }), signal),
+      signal,
+    );
+    shell = answer.value;
+    observedMs = context.clock.now();
+  } catch (error) {
+    return { environment: { ...base, status: "error", error: failureOf(error, signal) }, threads: new Map() };
+  }
+  const observedAt = new Date(observedMs).toISOString();
+  const allowed = allowedProjectsOf(context, handle.environmentId);
+  const threads = new Map<string, ThreadOutcome>();
+
+  await forEachLimited(group.threadIds, BATCH_PROJECTIONS_PER_ENVIRONMENT, async (threadId) => {
+    const visible = findVisibleThread(shell, threadId, allowed);
+    if (visible === undefined) {
+      threads.set(threadId, { ok: false, error: notFound(threadId, handle.alias) });
+      return;
+    }
+    try {
+      const { value } = await untilAborted(
+        readWithRetry(
+          handle,
+          (connection, readSignal) => fetchThreadProjection(connection, threadId, readSignal),
+          signal,
+        ),
+        signal,
+      );
+      threads.set(threadId, { ok: true, thread: buildThreadRead(base, visible, value, observedMs, options) });
+    } catch (error) {
+      threads.set(threadId, { ok: false, error: failureOf(error, signal) });
+    }
+  });
+  return { environment: { ...base, status: "ok", observedAt }, threads };
+}
+
+function notFound(threadId: string, alias: string): BatchItemError {
+  return { code: "thread_not_found", reason: threadNotFoundIn(threadId, alias).message };
+}
+
+function failureOf(error: unknown, signal: AbortSignal): BatchItemError {
+  if (signal.aborted && signal.reason === CALL_DEADLINE) {
+    return { code: "global_timeout", reason: "the call's deadline expired before this read finished" };
+  }
+  if (isConnectorError(error, "thread_not_found")) return { code: "thread_not_found", reason: error.message };
+  return classifyFailure(error);
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) {
+      const item = items[index] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (a hung socket never holds the call). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function cancelled(): ConnectorError {
+  return new ConnectorError("cancelled", "the read was cancelled by the caller");
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

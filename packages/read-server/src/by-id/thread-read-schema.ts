@@ -1,0 +1,209 @@
+import { APPROVAL_DECISIONS, THREAD_STATES } from "@t3-connector/core/state";
+import * as z from "zod";
+
+/**
+ * Output schemas of a thread read by id (`t3_thread`, each ok item of `t3_thread_read_batch`,
+ * the envelope of `t3_mensagens`). They mirror core/state's `ThreadRead` field by field, so a
+ * projection change that forgets the schema fails the output check instead of leaking.
+ */
+
+const nullableString = z.string().nullable();
+
+export const environmentTagSchema = z.object({ alias: z.string(), environmentId: z.string() });
+
+const answeredEnvironmentSchema = z.object({
+  alias: z.string(),
+  environmentId: z.string(),
+  name: nullableString,
+  found: z.number().int().min(0),
+});
+
+const environmentFailureSchema = z.object({
+  alias: z.string(),
+  environmentId: z.string(),
+  code: z.string(),
+  reason: z.string(),
+});
+
+/** How a thread without `environment` was located: every environment answered, one had it. */
+export const environmentDiscoverySchema = z.object({
+  complete: z.boolean(),
+  queriedEnvironments: z.array(answeredEnvironmentSchema),
+  environmentFailures: z.array(environmentFailureSchema),
+});
+
+export const modelSummarySchema = z.object({
+  model: nullableString,
+  instanceId: nullableString,
+  effort: nullableString,
+});
+
+const stateSourceSchema = z.enum([
+  "pending_request",
+  "active_run",
+  "usage_limit",
+  "proposed_plan",
+  "latest_run",
+  "no_run",
+]);
+
+/** The shared thread summary (contract §B.3) with the state fields of §B.2. */
+export const threadSummaryShape = {
+  threadId: nullableString,
+  title: nullableString,
+  project: z.object({ projectId: nullableString, title: z.string().optional() }),
+  directory: nullableString,
+  branch: nullableString,
+  model: modelSummarySchema,
+  runtimeMode: nullableString,
+  state: z.enum(THREAD_STATES),
+  stateSource: stateSourceSchema,
+  statusRun: nullableString,
+  runId: nullableString,
+  latestRunId: z.string().optional(),
+  latestRunStatus: nullableString.optional(),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+  kind: z.string().optional(),
+  identifier: z
+    .union([z.object({ runtimeRequestId: nullableString }), z.object({ runId: nullableString })])
+    .optional(),
+  since: nullableString.optional(),
+  resetAt: nullableString.optional(),
+  resumeAt: nullableString.optional(),
+  backgroundTasks: z
+    .array(z.object({ kind: nullableString, taskId: nullableString, description: nullableString }))
+    .optional(),
+  error: nullableString.optional(),
+  errorClass: nullableString.optional(),
+  updatedAt: nullableString,
+  settled: z.boolean(),
+  woke: z.boolean().nullable(),
+  wokeAt: nullableString,
+};
+
+const questionSchema = z.object({
+  id: z.string(),
+  header: z.string(),
+  question: z.string(),
+  options: z.array(z.object({ label: z.string(), description: z.string(), value: z.string().optional() })),
+  multiSelect: z.boolean().optional(),
+  allowCustomAnswer: z.boolean().optional(),
+  required: z.boolean().optional(),
+});
+
+const requestContentSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("user_input"),
+    questions: z.array(questionSchema),
+    responseMode: z.literal("message").optional(),
+  }),
+  z.object({
+    type: z.literal("approval"),
+    prompt: z.string(),
+    appName: z.string().optional(),
+    options: z
+      .array(z.object({ decision: z.enum(APPROVAL_DECISIONS), label: z.string(), warning: z.string().optional() }))
+      .optional(),
+  }),
+]);
+
+const respondInputSchema = z.object({ threadId: z.string(), requestId: z.string() });
+
+const nextActionSchema = z.union([
+  z.object({
+    type: z.literal("respond_runtime_request"),
+    action: z.literal("runtime-request.answer"),
+    tool: z.literal("t3_escrever_runtime_request_answer"),
+    input: respondInputSchema,
+    responseField: z.literal("answers"),
+    requiresUserDecision: z.literal(true),
+  }),
+  z.object({
+    type: z.literal("respond_runtime_request"),
+    action: z.literal("runtime-request.approve"),
+    tool: z.literal("t3_escrever_runtime_request_approve"),
+    input: respondInputSchema,
+    responseField: z.literal("decision"),
+    requiresUserDecision: z.literal(true),
+  }),
+  z.object({
+    type: z.literal("inspect_in_t3"),
+    reason: z.enum([
+      "request_detail_not_in_snapshot",
+      "request_detail_incomplete_or_invalid",
+      "unsupported_request_kind",
+      "response_capability_unavailable",
+      "request_not_resumable",
+    ]),
+  }),
+]);
+
+export const pendingRequestSchema = z.object({
+  runtimeRequestId: z.string(),
+  requestId: z.string(),
+  kind: nullableString,
+  reason: z.string(),
+  nodeId: nullableString,
+  since: nullableString,
+  detail: nullableString,
+  responseCapability: z
+    .union([
+      z.object({ type: z.literal("live") }),
+      z.object({ type: z.literal("message") }),
+      z.object({ type: z.literal("not_resumable"), reason: nullableString }),
+    ])
+    .nullable(),
+  contentAvailable: z.boolean(),
+  content: requestContentSchema.nullable(),
+  unavailableReason: z
+    .enum(["request_detail_not_in_snapshot", "request_detail_incomplete_or_invalid", "unsupported_request_kind"])
+    .nullable(),
+  threadSendAnswersRequest: z.literal(false),
+  nextAction: nextActionSchema,
+});
+
+export const historySchema = z.object({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
+
+/** The detail fields of `t3_thread` beyond the summary (contract §B.5). */
+export const threadDetailShape = {
+  pendingRequests: z.array(pendingRequestSchema),
+  providerSession: z
+    .object({
+      status: nullableString,
+      directory: nullableString,
+      model: nullableString,
+      informational: z.literal(true),
+      note: z.string().optional(),
+    })
+    .nullable(),
+  activeRun: z
+    .object({
+      runId: nullableString,
+      ordinal: z.number().nullable(),
+      status: z.string(),
+      model: modelSummarySchema.nullable(),
+    })
+    .nullable(),
+  latestRun: z.object({ runId: z.string(), ordinal: z.number().nullable(), status: nullableString }).nullable(),
+  latestResponse: z
+    .object({
+      messageId: nullableString,
+      runId: nullableString,
+      text: z.string(),
+      truncated: z.boolean(),
+      streaming: z.boolean(),
+      updatedAt: nullableString,
+    })
+    .nullable(),
+  history: historySchema,
+};
+
+/** One thread as `t3_thread` returns it, and as each ok batch item carries it in `thread`. */
+export const threadReadOutputSchema = z.object({
+  environment: environmentTagSchema,
+  environmentDiscovery: environmentDiscoverySchema.optional(),
+  ...threadSummaryShape,
+  ...threadDetailShape,
+});
+export type ThreadReadOutput = z.input<typeof threadReadOutputSchema>;

@@ -1,0 +1,44 @@
+import { isConnectorError } from "@t3-connector/core";
+
+/**
+ * What the CLI reads and writes, injected so every command runs in a test without a process.
+ * Only `stdout` and `stderr` are required; the rest defaults to the real process.
+ */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Where `pair` reads the pairing code. */
+  stdin?: AsyncIterable<string | Uint8Array>;
+  /** Environment variables (the config path comes from `T3_CONNECTOR_CONFIG`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The user's home directory, for `~` in the config. */
+  homeDir?: string;
+  fetch?: typeof fetch;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+/** JSON for people and scripts: two-space indented, one trailing newline. */
+export function writeJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** `code: message` for a ConnectorError; anything else is a bug whose details stay out of the output. */
+export function describeError(error: unknown, fallback = "internal: unexpected failure"): string {
+  return isConnectorError(error) ? error.toString() : fallback;
+}
+
+/** Reads all of `stdin` as UTF-8 (a pairing code is a few bytes; the cap keeps a mistake cheap). */
+export async function readAll(stdin: AsyncIterable<string | Uint8Array>, maxBytes = 64 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk);
+    size += buffer.length;
+    if (size > maxBytes) break;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

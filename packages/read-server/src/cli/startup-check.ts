@@ -1,0 +1,60 @@
+import { type ConnectorError, type ErrorCode, isConnectorError } from "@t3-connector/core";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+
+/** How long start-up waits for each environment to verify; a slower one only warns. */
+export const STARTUP_VERIFY_TIMEOUT_MS = 5_000;
+
+/**
+ * Failures that prove the configuration itself is wrong or unsafe, so the server must not start:
+ * a token with any scope beyond `orchestration:read` (this process must never hold write power),
+ * a server answering as another environment, a server without protocol 2, and a token file that
+ * is missing or readable by others. Anything else (down, slow, expired token) may heal while the
+ * server runs and is reported per call in `environmentFailures`.
+ */
+const REFUSING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "scope_mismatch",
+  "environment_mismatch",
+  "protocol_unsupported",
+  "token_file_invalid",
+]);
+
+export interface StartupCheck {
+  /** Environments that must stop start-up, with the error that says why. */
+  refusals: Array<{ alias: string; error: ConnectorError }>;
+  /** One line per environment that could not be verified now (the server still starts). */
+  warnings: string[];
+}
+
+/**
+ * Connects to and verifies every configured environment in parallel. The verified connections
+ * stay in the registry, so the first tool call does not pay for them again.
+ */
+export async function checkEnvironmentsAtStartup(
+  registry: EnvironmentRegistry,
+  timeoutMs: number = STARTUP_VERIFY_TIMEOUT_MS,
+): Promise<StartupCheck> {
+  const check: StartupCheck = { refusals: [], warnings: [] };
+  await Promise.all(
+    registry.environments.map(async (handle) => {
+      try {
+        await handle.connect({ signal: AbortSignal.timeout(timeoutMs) });
+      } catch (error) {
+        if (isConnectorError(error) && REFUSING_CODES.has(error.code)) {
+          check.refusals.push({ alias: handle.alias, error });
+          return;
+        }
+        const reason = isConnectorError(error, "cancelled")
+          ? `did not verify within ${timeoutMs} ms`
+          : isConnectorError(error)
+            ? error.toString()
+            : "failed unexpectedly";
+        check.warnings.push(
+          `environment "${handle.alias}" is not available now (${reason}); reads will report it until it answers`,
+        );
+      }
+    }),
+  );
+  const order = registry.environments.map((handle) => handle.alias);
+  check.refusals.sort((a, b) => order.indexOf(a.alias) - order.indexOf(b.alias));
+  return check;
+}

@@ -1,0 +1,114 @@
+import { ConnectorError } from "@t3-connector/core";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import { type EnvironmentRef, type FanOutResult, fanOut, readWithRetry } from "@t3-connector/core/fanout";
+import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+
+/** A connected environment together with the projects it may show. */
+export interface ScopedEnvironment {
+  readonly connection: ConnectedEnvironment;
+  readonly allowedProjects: ReadonlySet<string>;
+}
+
+export type ScopedRead<T> = (environment: ScopedEnvironment, signal: AbortSignal) => Promise<T>;
+
+/**
+ * The envelope every read returns: which environments answered and which did not. With an
+ * explicit `environment` the read covered exactly that one and `environment` names it.
+ */
+export interface ScopeEnvelope {
+  complete: boolean;
+  queriedEnvironments: FanOutResult<unknown>["queriedEnvironments"];
+  environmentFailures: FanOutResult<unknown>["environmentFailures"];
+  environment?: { alias: string; environmentId: string };
+}
+
+export interface ScopeResult<T> {
+  /** One entry per environment that answered, in environmentId order. */
+  results: Array<{ environment: EnvironmentRef; value: T }>;
+  envelope: ScopeEnvelope;
+}
+
+export interface ReadScopeOptions<T> {
+  signal: AbortSignal;
+  /** How many items a value holds, for `queriedEnvironments[].found`. */
+  countFound?: (value: T) => number;
+}
+
+/**
+ * Runs `read` where the caller asked: in the one named environment (a failure there is the
+ * tool's error) or, with no `environment`, in every configured environment through the fan-out
+ * (failures become flagged entries). There is no default environment and no fallback.
+ */
+export async function readScope<T>(
+  context: ReadContext,
+  environment: string | undefined,
+  read: ScopedRead<T>,
+  options: ReadScopeOptions<T>,
+): Promise<ScopeResult<T>> {
+  const scoped: (connection: ConnectedEnvironment, signal: AbortSignal) => Promise<T> = (connection, signal) =>
+    read({ connection, allowedProjects: allowedProjectsOf(context, connection.environmentId) }, signal);
+
+  if (environment === undefined) {
+    const result = await fanOut(context.registry.environments, scoped, {
+      signal: options.signal,
+      concurrency: context.limits.concurrency,
+      perEnvironmentTimeoutMs: context.limits.perEnvironmentTimeoutMs,
+      totalTimeoutMs: context.limits.totalTimeoutMs,
+      ...(options.countFound ? { countFound: options.countFound } : {}),
+    });
+    return {
+      results: result.results,
+      envelope: {
+        complete: result.complete,
+        queriedEnvironments: result.queriedEnvironments,
+        environmentFailures: result.environmentFailures,
+      },
+    };
+  }
+
+  const handle = context.registry.resolve(environment);
+  const value = await withDeadline(context.limits.perEnvironmentTimeoutMs, options.signal, (signal) =>
+    readWithRetry(handle, scoped, signal),
+  );
+  const ref: EnvironmentRef = {
+    alias: handle.alias,
+    environmentId: handle.environmentId,
+    name: value.connection.name,
+  };
+  const found = options.countFound ? options.countFound(value.value) : defaultCount(value.value);
+  return {
+    results: [{ environment: ref, value: value.value }],
+    envelope: {
+      complete: true,
+      queriedEnvironments: [{ ...ref, found }],
+      environmentFailures: [],
+      environment: { alias: handle.alias, environmentId: handle.environmentId },
+    },
+  };
+}
+
+function defaultCount(value: unknown): number {
+  return Array.isArray(value) ? value.length : 1;
+}
+
+/** Runs `work` under the caller's signal and a deadline; the deadline becomes a typed `timeout`. */
+export async function withDeadline<T>(
+  ms: number,
+  callerSignal: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  if (callerSignal.aborted) throw new ConnectorError("cancelled", "the read was cancelled by the caller");
+  const deadline = AbortSignal.timeout(ms);
+  const signal = AbortSignal.any([callerSignal, deadline]);
+  return await new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(
+        callerSignal.aborted
+          ? new ConnectorError("cancelled", "the read was cancelled by the caller")
+          : new ConnectorError("timeout", `the environment did not answer within ${ms} ms`),
+      );
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work(signal).then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,116 @@
+import type { SignatureValue } from "@t3-connector/core/pagination";
+import { matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
+import { filterThreadList } from "@t3-connector/core/state";
+import * as z from "zod";
+import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
+import { projectNotAvailable, projectNotAvailableAnywhere, showsProject } from "../listing/project-filter.js";
+import {
+  calledEnvironmentSchema,
+  environmentInput,
+  scopeEnvelopeShape,
+  threadItemSchema,
+  threadStateSchema,
+} from "../listing/schemas.js";
+import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
+import { THREAD_LISTING_ORDER } from "../listing/thread-order.js";
+import { READ_ONLY_ANNOTATIONS, defineReadTool } from "../read-tool.js";
+
+const TOOL = "t3_threads";
+
+const inputSchema = z.strictObject({
+  environment: environmentInput,
+  projectId: z.string().min(1).optional().describe("Only threads of this project (projectIds differ per environment)."),
+  state: threadStateSchema.optional().describe("Only threads in this canonical state."),
+  includeNoRun: z.boolean().optional().describe("Without state: also list threads that never ran (default false)."),
+  woke: z.boolean().optional().describe("true: only threads T3 marks Woke; false: only the others."),
+  search: z.string().min(1).optional().describe("Part of the title or threadId; case and accents are ignored."),
+  limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50 (default 20)."),
+  cursor: z.string().min(1).optional().describe("nextCursor of the previous page, with the same other inputs."),
+});
+
+const outputSchema = z.object({
+  environment: calledEnvironmentSchema.optional(),
+  total: z.number().int().min(0),
+  search: z.string().optional(),
+  returned: z.number().int().min(0),
+  truncated: z.boolean(),
+  nextCursor: z.string().optional(),
+  changedSinceStart: z.number().int().min(1).optional(),
+  hiddenNoRun: z.number().int().min(1).optional(),
+  ...scopeEnvelopeShape,
+  threads: z.array(threadItemSchema),
+});
+
+const DEFAULT_LIMIT = 20;
+
+export const t3ThreadsTool = defineReadTool({
+  name: TOOL,
+  title: "List threads",
+  description:
+    "Lists visible threads (authorized projects, not archived) newest first, across every environment unless " +
+    "environment is given; each carries its environment and canonical state. total comes before the list; when " +
+    "truncated, call again with cursor=nextCursor and the same inputs. complete:false means some environment " +
+    "did not answer (see environmentFailures). For a needs_intervention thread read t3_thread in its environment.",
+  inputSchema,
+  outputSchema,
+  annotations: READ_ONLY_ANNOTATIONS,
+  async handler(context, input, extra) {
+    const now = context.clock.now();
+    const search = normalizeSearchTerm(input.search);
+    const includeNoRun = input.includeNoRun ?? false;
+    const filters: SignatureValue[] = [
+      input.projectId ?? null,
+      input.state ?? null,
+      includeNoRun,
+      search ?? null,
+      // Present only with the filter, so the signature of a call without `woke` stays the same.
+      ...(input.woke === undefined ? [] : [{ woke: input.woke }]),
+    ];
+    const identity = listingIdentity(context, TOOL, filters, input.environment);
+    checkCursor(context, identity, input.cursor);
+
+    const lacking = new Set<string>();
+    const { results, envelope } = await sweepShells(
+      context,
+      input.environment,
+      extra.signal,
+      (view) => {
+        let threads = visibleThreads(view);
+        const { projectId } = input;
+        if (projectId !== undefined) {
+          if (!showsProject(view, projectId)) {
+            lacking.add(view.environment.environmentId);
+            throw projectNotAvailable(projectId, view.environment.alias);
+          }
+          threads = threads.filter((thread) => thread.projectId === projectId);
+        }
+        threads = threads.filter((thread) => matchesSearch(search, { id: thread.id, title: thread.title }));
+        return filterThreadList(threadItems(view, threads, now), {
+          ...(input.state === undefined ? {} : { state: input.state }),
+          includeNoRun,
+          ...(input.woke === undefined ? {} : { woke: input.woke }),
+        });
+      },
+      (value) => value.threads.length,
+    );
+    if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
+      throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
+    }
+
+    const matches = results.flatMap((result) => result.value.threads);
+    const hiddenNoRun = results.reduce((sum, result) => sum + result.value.hiddenNoRun, 0);
+    const page = pageOf(context, identity, envelope, matches, THREAD_LISTING_ORDER, {
+      cursor: input.cursor,
+      limit: input.limit ?? DEFAULT_LIMIT,
+    });
+    const { environment, ...scope } = envelopeFields(envelope);
+    return {
+      ...(environment === undefined ? {} : { environment }),
+      ...pageFields(page),
+      ...(input.search === undefined ? {} : { search: input.search }),
+      ...(hiddenNoRun > 0 ? { hiddenNoRun } : {}),
+      ...scope,
+      threads: page.items,
+    };
+  },
+});

@@ -1,0 +1,92 @@
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
+import { expect } from "vitest";
+import type { ReadLimits } from "../../src/read-context.js";
+import type { ReadToolDefinition } from "../../src/read-tool.js";
+import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
+
+/** Fixed ids so that the environmentId order (alpha before beta) is known to the assertions. */
+export const ALPHA_ID = "env-alpha";
+export const BETA_ID = "env-beta";
+
+const ENVIRONMENTS = [
+  { alias: "alpha", environmentId: ALPHA_ID, label: "Alpha laptop", seed: "demo" },
+  { alias: "beta", environmentId: BETA_ID, label: "Beta server", seed: "demo" },
+] as const;
+
+/**
+ * The demo seed's project ids per alias and title. Simulator ids come from a per-environment
+ * counter, so a throw-away simulator with the same environments yields the ids the test's own
+ * simulator will have; that is how a test writes an ACL (fixed at start-up) naming real projects.
+ */
+export async function demoProjectIds(): Promise<Record<string, Record<string, string>>> {
+  const sim = await startSimulator({ environments: ENVIRONMENTS });
+  try {
+    const ids: Record<string, Record<string, string>> = {};
+    for (const env of sim.environments) {
+      ids[env.alias] = Object.fromEntries([...env.model.store.projects.values()].map((p) => [p.title, p.id]));
+    }
+    return ids;
+  } finally {
+    await sim.close();
+  }
+}
+
+/** Two simulated environments with the demo seed, read through `definitions`. */
+export function startTwoEnvironments(
+  definitions: readonly ReadToolDefinition[],
+  options: { allowedProjects?: Record<string, string[]>; limits?: Partial<ReadLimits> } = {},
+): Promise<SimReadSetup> {
+  return startSimRead({
+    simulator: { environments: ENVIRONMENTS },
+    definitions,
+    ...(options.allowedProjects ? { allowedProjects: options.allowedProjects } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+}
+
+/** The JSON-RPC error of a call the SDK refused before any handler ran. */
+export async function invalidParams(setup: SimReadSetup, name: string, args: Record<string, unknown>) {
+  const error = await setup.client.callTool({ name, arguments: args }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
+}
+
+export function projectIdByTitle(env: SimEnvironment, title: string): string {
+  for (const project of env.model.store.projects.values()) if (project.title === title) return project.id;
+  throw new Error(`no project titled ${title} in ${env.alias}`);
+}
+
+export function threadIdByTitle(env: SimEnvironment, title: string): string {
+  for (const record of env.model.store.threads.values()) if (record.thread.title === title) return record.thread.id;
+  throw new Error(`no thread titled ${title} in ${env.alias}`);
+}
+
+/**
+ * Makes `env` answer like an older T3 for one thread: its shell row no longer carries the shared
+ * visited watermark, so the woke marker cannot be decided there (`woke: null`).
+ */
+export function dropVisitedWatermark(env: SimEnvironment, threadId: string): void {
+  const record = env.model.store.threads.get(threadId);
+  if (!record) throw new Error(`no thread ${threadId}`);
+  delete (record.thread as { lastVisitedAt?: unknown }).lastVisitedAt;
+}
+
+/** Resolves once the environment has swallowed a request under the `hang` fault. */
+export function nextHeld(env: SimEnvironment): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = env.faults.onHeld(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
+export type Item = Record<string, unknown> & { environment: { alias: string; environmentId: string; name: string | null } };
+
+export function itemsOf(result: Record<string, unknown>, key: string): Item[] {
+  return result[key] as Item[];
+}

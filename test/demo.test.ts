@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "scripts/demo.mjs"), "--exit-when-ready"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// The README's first command line ends in `pnpm demo`; this keeps that promise honest.
+describe("pnpm demo", () => {
+  it("starts two simulated environments, writes a working configuration and says what to do next", async () => {
+    const { code, stdout, stderr } = await runDemo();
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("alpha");
+    expect(stdout).toContain("beta");
+    expect(stdout).toContain("Try next:");
+    expect(stdout).toMatch(/waiting on user_input/);
+
+    const configPath = /T3_CONNECTOR_CONFIG=(\S+)/.exec(stdout)?.[1];
+    expect(configPath).toBeDefined();
+    const configDir = path.dirname(configPath as string);
+    try {
+      const config = JSON.parse(await readFile(configPath as string, "utf8")) as {
+        environments: Record<string, { tokenFile: string; allowedProjects: string[] }>;
+      };
+      expect(Object.keys(config.environments)).toEqual(["alpha", "beta"]);
+      for (const env of Object.values(config.environments)) {
+        expect(env.allowedProjects.length).toBeGreaterThan(0);
+        expect((await stat(env.tokenFile)).mode & 0o777).toBe(0o600);
+      }
+    } finally {
+      await rm(configDir, { recursive: true, force: true });
+    }
+  });
+});
