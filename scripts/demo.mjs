@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// `pnpm demo`: two simulated T3 Code environments seeded with projects and threads in every
-// state, a ready configuration pointing at them, a first look at what is running where, and what
-// to try next. Runs until Ctrl-C. `--exit-when-ready` stops after the summary (used by a test).
 import { spawn } from "node:child_process";
+// `pnpm demo`: two simulated T3 Code environments seeded with projects and threads in every
+// state, a ready configuration pointing at them, a first look at what is running where, how to
+// connect an MCP client to the read server, and a short scripted tour through that server.
+// Runs until Ctrl-C. `--exit-when-ready` stops after the tour (used by a test).
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const core = await import(path.join(root, "packages/core/dist/t3/index.js"));
+// The MCP SDK is a dependency of the read server; the tour uses the same copy a client would.
+const sdk = path.join(root, "packages/read-server/node_modules/@modelcontextprotocol/sdk/dist/esm/client");
+const { Client } = await import(pathToFileURL(path.join(sdk, "index.js")).href);
+const { StdioClientTransport } = await import(pathToFileURL(path.join(sdk, "stdio.js")).href);
+const readServerBin = path.join(root, "packages/read-server/bin/t3-connector.js");
 const exitWhenReady = process.argv.includes("--exit-when-ready");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -29,11 +36,14 @@ const ready = await new Promise((resolve, reject) => {
 });
 
 let stopping = false;
+let mcp;
 const stop = (code = 0) => {
   if (stopping) return;
   stopping = true;
   sim.once("exit", () => process.exit(code));
-  sim.kill("SIGTERM");
+  Promise.resolve(mcp?.close())
+    .catch(() => undefined)
+    .finally(() => sim.kill("SIGTERM"));
 };
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
@@ -52,7 +62,9 @@ for (const env of ready.environments) {
       thread.snoozedUntil ? `snoozed until ${thread.snoozedUntil}` : null,
       thread.pinnedAt ? "pinned" : null,
     ].filter(Boolean);
-    say(`      - ${String(thread.status).padEnd(11)} ${thread.title}${flags.length ? `  [${flags.join(", ")}]` : ""}`);
+    say(
+      `      - ${String(thread.status).padEnd(11)} ${thread.title}${flags.length ? `  [${flags.join(", ")}]` : ""}`,
+    );
   }
   say();
 }
@@ -65,9 +77,116 @@ say(`  export T3_CONNECTOR_CONFIG=${path.join(configDir, "config.json")}`);
 say(`  export T3_CONNECTOR_WRITE_CONFIG=${path.join(configDir, "write.json")}`);
 const first = ready.environments[0];
 say(`  curl -s ${first.url}/.well-known/t3/environment`);
-say(`  curl -s -H "Authorization: Bearer $(cat ${path.join(configDir, "tokens", `${first.alias}.read.token`)})" \\`);
+say(
+  `  curl -s -H "Authorization: Bearer $(cat ${path.join(configDir, "tokens", `${first.alias}.read.token`)})" \\`,
+);
 say(`       -H "x-t3-orchestration-protocol: 2" ${first.url}/api/orchestration/shell`);
 say();
-say("Press Ctrl-C to stop the simulated environments.");
 
-if (exitWhenReady) stop(0);
+const configPath = path.join(configDir, "config.json");
+say("Connect an MCP client to the read server (stdio) on these environments:");
+say(`  T3_CONNECTOR_CONFIG=${configPath} node ${readServerBin} serve`);
+say("  or, in an MCP client's server list:");
+say(
+  `  ${JSON.stringify({ command: "node", args: [readServerBin, "serve"], env: { T3_CONNECTOR_CONFIG: configPath } })}`,
+);
+say();
+
+try {
+  await tour();
+  say();
+  say("Press Ctrl-C to stop the simulated environments.");
+  if (exitWhenReady) stop(0);
+} catch (error) {
+  process.stderr.write(`demo: the tour failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  stop(1);
+}
+
+/** A few calls a client would make, through the real read server spawned over stdio. */
+async function tour() {
+  say("A short tour through the read server (the same calls an AI client makes):");
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [readServerBin, "serve"],
+    env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
+    stderr: "ignore",
+  });
+  mcp = new Client({ name: "t3-connector-demo", version: "0.0.0" });
+  await mcp.connect(transport);
+  const call = async (name, args) => {
+    const result = await mcp.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name}: ${result.content?.[0]?.text}`);
+    return result.structuredContent;
+  };
+  const where = (item) => item.environment.alias;
+
+  say();
+  say("  1. t3_threads {limit: 5} — every environment at once, newest first:");
+  const listing = await call("t3_threads", { limit: 5 });
+  say(
+    `     ${listing.total} threads, complete: ${listing.complete}, from ${listing.queriedEnvironments.map((e) => e.alias).join(" + ")}`,
+  );
+  for (const thread of listing.threads)
+    say(`     - ${where(thread).padEnd(6)} ${thread.state.padEnd(18)} ${thread.title}`);
+  if (listing.truncated) say("     (truncated: call again with cursor = nextCursor for the next page)");
+
+  say();
+  say('  2. t3_buscar_threads {search: "test scope"} — find a thread by title:');
+  const found = await call("t3_buscar_threads", { search: "test scope" });
+  for (const thread of found.threads)
+    say(`     - ${where(thread).padEnd(6)} ${thread.threadId}  ${thread.title}`);
+  say(`     ${found.total} matches: the same title lives in each environment, so a client asks which one.`);
+
+  const question = found.threads.find((thread) => where(thread) === first.alias);
+  say();
+  say(`  3. t3_thread {environment: "${first.alias}", threadId} — a thread waiting on a question:`);
+  const thread = await call("t3_thread", { environment: first.alias, threadId: question.threadId });
+  say(`     state ${thread.state} (${thread.stateSource})`);
+  for (const request of thread.pendingRequests) {
+    for (const q of request.content?.questions ?? []) say(`     asks: "${q.question}"`);
+    if (request.nextAction?.tool) say(`     answer with ${request.nextAction.tool} through the write bridge`);
+  }
+
+  say();
+  const title = "Refactor auth middleware";
+  const [target] = (
+    await call("t3_buscar_threads", { search: title, match: "exact", environment: first.alias })
+  ).threads;
+  say(`  4. t3_aguardar_thread — the demo sends "${title}" in ${first.alias} a new message (as a T3 user`);
+  say("     would), then the read server waits for that run to finish:");
+  await sendAsUser(
+    first,
+    target.threadId,
+    "One more check, please. [[sim:delay=1500]] [[sim:reply=All checks pass.]]",
+  );
+  const waited = await call("t3_aguardar_thread", {
+    environment: first.alias,
+    threadId: target.threadId,
+    timeoutMs: 5000,
+    includeLatestResponse: true,
+  });
+  say(`     returnReason ${waited.returnReason}, state ${waited.state}, after ${waited.elapsedMs} ms`);
+  if (waited.latestResponse) say(`     latest response: "${waited.latestResponse.text}"`);
+  await mcp.close();
+  mcp = undefined;
+}
+
+/** What the T3 UI does when a user sends a message; the read server itself can never do this. */
+async function sendAsUser(env, threadId, text) {
+  const rpc = await core.T3RpcClient.connect({ baseUrl: env.url, token: env.operateToken });
+  try {
+    await rpc.dispatchCommand({
+      commandId: randomUUID(),
+      type: "message.dispatch",
+      threadId,
+      messageId: randomUUID(),
+      text,
+      attachments: [],
+      createdBy: "user",
+      creationSource: "web",
+      dispatchMode: { type: "start_immediately" },
+    });
+  } finally {
+    rpc.close();
+  }
+}

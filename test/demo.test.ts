@@ -34,6 +34,11 @@ describe("pnpm demo", () => {
     expect(stdout).toContain("beta");
     expect(stdout).toContain("Try next:");
     expect(stdout).toMatch(/waiting on user_input/);
+    // How to connect a client, then the tour through the spawned read server.
+    expect(stdout).toMatch(/T3_CONNECTOR_CONFIG=\S+ node \S+t3-connector\.js serve/);
+    expect(stdout).toMatch(/\d+ threads, complete: true/);
+    expect(stdout).toContain("answer with t3_escrever_runtime_request_answer");
+    expect(stdout).toContain("returnReason terminal, state completed");
 
     const configPath = /T3_CONNECTOR_CONFIG=(\S+)/.exec(stdout)?.[1];
     expect(configPath).toBeDefined();

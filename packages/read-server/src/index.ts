@@ -12,6 +12,12 @@ export {
   type ReadToolDefinition,
   type ReadToolExtra,
 } from "./read-tool.js";
+export {
+  assertReadToolList,
+  READ_TOOL_NAMES,
+  type ReadToolName,
+  readToolListProblems,
+} from "./read-tool-list.js";
 export { registerReadTools } from "./register-read-tools.js";
 export { createReadServer, READ_SERVER_NAME } from "./server.js";
 export { CANCELLED_ERROR_TEXT, INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";

@@ -38,7 +38,9 @@ export function readToolListProblems(definitions: readonly ReadToolDefinition[])
       ([hint, value]) => annotations?.[hint] !== value,
     );
     if (wrong.length > 0) {
-      problems.push(`${definition.name} is not declared read-only (${wrong.map(([hint]) => hint).join(", ")})`);
+      problems.push(
+        `${definition.name} is not declared read-only (${wrong.map(([hint]) => hint).join(", ")})`,
+      );
     }
   }
   return problems;

@@ -54,7 +54,7 @@ export const SAMPLE_INPUTS: Readonly<Record<ActionId, Readonly<Record<string, un
   "thread.model-selection.set": { threadId: SAMPLE_THREAD_ID, modelSelection: MODEL_WITH_OPTIONS },
   "provider.switch": {
     threadId: SAMPLE_THREAD_ID,
-    modelSelection: { instanceId: "claudeAgent", model: "claude-opus-5-5" },
+    modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
   },
   "provider-session.detach": {
     threadId: SAMPLE_THREAD_ID,

@@ -63,7 +63,7 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
   "provider.switch": (ids) =>
     cmd("provider.switch", ids, {
       threadId: T,
-      modelSelection: { instanceId: "claudeAgent", model: "claude-opus-5-5" },
+      modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
     }),
   "provider-session.detach": (ids) =>
     cmd("provider-session.detach", ids, {

@@ -1,5 +1,10 @@
 export { type EnvironmentDiscovery, type LocatedThread, locateThread } from "./locate-thread.js";
-export { buildThreadRead, readLocatedProjection, readThreadDetail, type ThreadDetailOptions } from "./thread-detail.js";
+export {
+  buildThreadRead,
+  readLocatedProjection,
+  readThreadDetail,
+  type ThreadDetailOptions,
+} from "./thread-detail.js";
 export {
   ambiguousThread,
   incompleteScope,

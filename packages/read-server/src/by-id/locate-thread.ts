@@ -1,9 +1,13 @@
-import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import type { ReadContext } from "../read-context.js";
 import { readScope } from "../scope/read-scope.js";
-import { ambiguousThread, incompleteScope, threadNotFoundAnywhere, threadNotFoundIn } from "./thread-errors.js";
+import {
+  ambiguousThread,
+  incompleteScope,
+  threadNotFoundAnywhere,
+  threadNotFoundIn,
+} from "./thread-errors.js";
 import { findVisibleThread, type VisibleThread } from "./visible-thread.js";
 
 /** Coverage of the sweep that located a thread given without `environment`. */
@@ -16,7 +20,6 @@ export interface EnvironmentDiscovery {
 /** Where a thread lives, from one shell observation of that environment. */
 export interface LocatedThread {
   readonly environment: EnvironmentRef;
-  readonly connection: ConnectedEnvironment;
   readonly shell: ShellSnapshot;
   readonly visible: VisibleThread;
   /** Epoch ms right after the shell answered: the instant states and woke markers are judged at. */
@@ -26,7 +29,6 @@ export interface LocatedThread {
 }
 
 interface ShellLookup {
-  connection: ConnectedEnvironment;
   shell: ShellSnapshot;
   visible: VisibleThread | undefined;
   observedAt: number;
@@ -50,7 +52,7 @@ export async function locateThread(
     async ({ connection, allowedProjects }, readSignal) => {
       const shell = await connection.http.getShell({ signal: readSignal });
       const visible = findVisibleThread(shell, threadId, allowedProjects);
-      return { connection, shell, visible, observedAt: context.clock.now() };
+      return { shell, visible, observedAt: context.clock.now() };
     },
     { signal, countFound: (lookup) => (lookup.visible ? 1 : 0) },
   );
@@ -65,14 +67,14 @@ export async function locateThread(
   }
 
   const foundIn = matches.map((match) => match.environment.alias);
-  if (!envelope.complete) {
-    throw incompleteScope(
-      threadId,
-      foundIn,
-      envelope.environmentFailures.map((failure) => ({ alias: failure.alias, code: failure.code })),
-    );
-  }
-  if (matches.length > 1) throw ambiguousThread(threadId, foundIn);
+  const missing = envelope.environmentFailures.map((failure) => ({
+    alias: failure.alias,
+    code: failure.code,
+  }));
+  // Two answering environments with the id already settle the question (the user must choose),
+  // whatever a silent one holds; otherwise a silent environment forbids both "found" and "absent".
+  if (matches.length > 1) throw ambiguousThread(threadId, foundIn, missing);
+  if (!envelope.complete) throw incompleteScope(threadId, foundIn, missing);
   const match = matches[0];
   if (match === undefined) {
     throw threadNotFoundAnywhere(
@@ -97,7 +99,6 @@ function located(
   if (visible === undefined) throw new Error("located() needs a visible thread");
   return {
     environment,
-    connection: lookup.connection,
     shell: lookup.shell,
     visible,
     observedAt: lookup.observedAt,

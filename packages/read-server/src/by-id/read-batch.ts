@@ -75,6 +75,7 @@ interface GroupOutcome {
 }
 
 const CALL_DEADLINE = Symbol("batch deadline");
+const ENVIRONMENT_DEADLINE = Symbol("environment deadline");
 
 /**
  * Reads up to 20 threads named by `{environment, threadId}`. Each environment is read from ONE
@@ -94,17 +95,7 @@ export async function readThreadBatch(
   const timer = setTimeout(() => deadline.abort(CALL_DEADLINE), options.timeoutMs);
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
 
-  const groups = new Map<string, EnvironmentGroup>();
-  const handles = targets.map((target) => {
-    const handle = context.registry.find(target.environment);
-    if (handle === undefined) return undefined;
-    const group = groups.get(handle.environmentId) ?? { handle, threadIds: [] };
-    // Alias and environmentId name the same environment, so a repeated target is read once.
-    if (!group.threadIds.includes(target.threadId)) group.threadIds.push(target.threadId);
-    groups.set(handle.environmentId, group);
-    return handle;
-  });
-
+  const { handles, groups } = groupByEnvironment(context, targets);
   let outcomes: Map<string, GroupOutcome>;
   try {
     const read = [...groups.values()].map((group) => readGroup(context, group, options, signal));
@@ -117,9 +108,10 @@ export async function readThreadBatch(
     clearTimeout(timer);
   }
 
-  const items = targets.map((target, index) =>
-    itemOf(context, index, target, handles[index], handles[index] && outcomes.get(handles[index].environmentId)),
-  );
+  const items = targets.map((target, index) => {
+    const handle = handles[index];
+    return itemOf(context, index, target, handle, handle && outcomes.get(handle.environmentId));
+  });
   const errors = items.filter((item) => item.status === "error");
   return {
     returned: items.length,
@@ -131,6 +123,26 @@ export async function readThreadBatch(
       .sort((a, b) => compare(a.environmentId, b.environmentId)),
     items,
   };
+}
+
+/**
+ * Resolves each target's environment (alias or environmentId) and collects the distinct thread
+ * ids per environment: alias and id name the same environment, so a repeated target is read once.
+ */
+function groupByEnvironment(
+  context: ReadContext,
+  targets: readonly BatchTarget[],
+): { handles: Array<EnvironmentHandle | undefined>; groups: Map<string, EnvironmentGroup> } {
+  const groups = new Map<string, EnvironmentGroup>();
+  const handles = targets.map((target) => {
+    const handle = context.registry.find(target.environment);
+    if (handle === undefined) return undefined;
+    const group = groups.get(handle.environmentId) ?? { handle, threadIds: [] };
+    if (!group.threadIds.includes(target.threadId)) group.threadIds.push(target.threadId);
+    groups.set(handle.environmentId, group);
+    return handle;
+  });
+  return { handles, groups };
 }
 
 function itemOf(
@@ -162,7 +174,15 @@ function itemOf(
     const error = outcome.environment.error ?? { code: "failed", reason: "the read failed unexpectedly" };
     return { index, environment, threadId: target.threadId, status: "error", ...observed, error };
   }
-  if (!thread.ok) return { index, environment, threadId: target.threadId, status: "error", ...observed, error: thread.error };
+  if (!thread.ok)
+    return {
+      index,
+      environment,
+      threadId: target.threadId,
+      status: "error",
+      ...observed,
+      error: thread.error,
+    };
   return { index, environment, threadId: target.threadId, status: "ok", ...observed, thread: thread.thread };
 }
 
@@ -177,14 +197,13 @@ async function readGroup(
   let shell: ShellSnapshot;
   let observedMs: number;
   try {
-    const answer = await untilAborted(
-      readWithRetry(handle, (connection, readSignal) => connection.http.getShell({ signal: readSignal }), signal),
-      signal,
+    const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
+      readWithRetry(handle, (connection, own) => connection.http.getShell({ signal: own }), readSignal),
     );
     shell = answer.value;
     observedMs = context.clock.now();
   } catch (error) {
-    return { environment: { ...base, status: "error", error: failureOf(error, signal) }, threads: new Map() };
+    return { environment: { ...base, status: "error", error: failureOf(error) }, threads: new Map() };
   }
   const observedAt = new Date(observedMs).toISOString();
   const allowed = allowedProjectsOf(context, handle.environmentId);
@@ -197,17 +216,16 @@ async function readGroup(
       return;
     }
     try {
-      const { value } = await untilAborted(
+      const { value } = await withEnvironmentDeadline(context, signal, (readSignal) =>
         readWithRetry(
           handle,
-          (connection, readSignal) => fetchThreadProjection(connection, threadId, readSignal),
-          signal,
+          (connection, own) => fetchThreadProjection(connection, threadId, own),
+          readSignal,
         ),
-        signal,
       );
       threads.set(threadId, { ok: true, thread: buildThreadRead(base, visible, value, observedMs, options) });
     } catch (error) {
-      threads.set(threadId, { ok: false, error: failureOf(error, signal) });
+      threads.set(threadId, { ok: false, error: failureOf(error) });
     }
   });
   return { environment: { ...base, status: "ok", observedAt }, threads };
@@ -217,12 +235,35 @@ function notFound(threadId: string, alias: string): BatchItemError {
   return { code: "thread_not_found", reason: threadNotFoundIn(threadId, alias).message };
 }
 
-function failureOf(error: unknown, signal: AbortSignal): BatchItemError {
-  if (signal.aborted && signal.reason === CALL_DEADLINE) {
+function failureOf(error: unknown): BatchItemError {
+  if (error === CALL_DEADLINE) {
     return { code: "global_timeout", reason: "the call's deadline expired before this read finished" };
+  }
+  if (error === ENVIRONMENT_DEADLINE) {
+    return { code: "timeout", reason: "the environment did not answer in time" };
   }
   if (isConnectorError(error, "thread_not_found")) return { code: "thread_not_found", reason: error.message };
   return classifyFailure(error);
+}
+
+/**
+ * One read (connection, shell or projection, and its retry) under the per-environment deadline
+ * and the call's. A deadline rejects with its symbol, so the failure names the deadline that
+ * expired rather than whatever the aborted request reported.
+ */
+async function withEnvironmentDeadline<T>(
+  context: ReadContext,
+  callSignal: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const own = new AbortController();
+  const timer = setTimeout(() => own.abort(ENVIRONMENT_DEADLINE), context.limits.perEnvironmentTimeoutMs);
+  const signal = AbortSignal.any([callSignal, own.signal]);
+  try {
+    return await untilAborted(work(signal), signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */

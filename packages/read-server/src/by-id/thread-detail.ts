@@ -9,8 +9,8 @@ import {
 import type { ReadContext } from "../read-context.js";
 import { withDeadline } from "../scope/read-scope.js";
 import type { LocatedThread } from "./locate-thread.js";
-import type { ThreadReadOutput } from "./thread-read-schema.js";
 import { type FetchedProjection, fetchThreadProjection } from "./thread-projection.js";
+import type { ThreadReadOutput } from "./thread-read-schema.js";
 import type { VisibleThread } from "./visible-thread.js";
 
 export interface ThreadDetailOptions {
@@ -54,7 +54,11 @@ export async function readLocatedProjection(
   const handle = context.registry.resolve(thread.environment.alias);
   const threadId = thread.visible.thread.id;
   const { value } = await withDeadline(context.limits.perEnvironmentTimeoutMs, signal, (deadline) =>
-    readWithRetry(handle, (connection, readSignal) => fetchThreadProjection(connection, threadId, readSignal), deadline),
+    readWithRetry(
+      handle,
+      (connection, readSignal) => fetchThreadProjection(connection, threadId, readSignal),
+      deadline,
+    ),
   );
   return value;
 }

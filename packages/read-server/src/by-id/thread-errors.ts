@@ -27,12 +27,26 @@ export function threadNotFoundAnywhere(threadId: string, aliases: readonly strin
   );
 }
 
-/** The id exists in more than one environment; the connector never picks one. */
-export function ambiguousThread(threadId: string, aliases: readonly string[]): ConnectorError {
+/**
+ * The id exists in more than one environment; the connector never picks one. Environments that
+ * did not answer are named too: the id may live there as well.
+ */
+export function ambiguousThread(
+  threadId: string,
+  aliases: readonly string[],
+  missing: readonly MissingEnvironment[] = [],
+): ConnectorError {
+  const silent = missing.length > 0 ? `; ${describeMissing(missing)} did not answer and may hold it too` : "";
   return new ConnectorError(
     "ambiguous_thread",
-    `thread "${threadId}" exists in more than one environment (${quoted(aliases)}); ask the user which one and pass environment`,
-    { details: { threadId, environments: [...aliases] } },
+    `thread "${threadId}" exists in more than one environment (${quoted(aliases)})${silent}; ask the user which one and pass environment`,
+    {
+      details: {
+        threadId,
+        environments: [...aliases],
+        environmentFailures: missing.map((entry) => ({ ...entry })),
+      },
+    },
   );
 }
 
@@ -50,7 +64,7 @@ export function incompleteScope(
   foundIn: readonly string[],
   missing: readonly MissingEnvironment[],
 ): ConnectorError {
-  const silent = missing.map((entry) => `"${entry.alias}" (${entry.code})`).join(", ");
+  const silent = describeMissing(missing);
   const seen =
     foundIn.length > 0
       ? `it was found in ${quoted(foundIn)}, but`
@@ -66,4 +80,8 @@ export function incompleteScope(
       },
     },
   );
+}
+
+function describeMissing(missing: readonly MissingEnvironment[]): string {
+  return missing.map((entry) => `"${entry.alias}" (${entry.code})`).join(", ");
 }

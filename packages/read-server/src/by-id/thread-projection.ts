@@ -25,7 +25,10 @@ export async function fetchThreadProjection(
     const bounded = await connection.http.getThreadBounded(threadId, { signal });
     return {
       projection: bounded.projection,
-      bounds: { hasMoreHistory: bounded.hasMoreHistory, payloadBudgetExceeded: bounded.payloadBudgetExceeded },
+      bounds: {
+        hasMoreHistory: bounded.hasMoreHistory,
+        payloadBudgetExceeded: bounded.payloadBudgetExceeded,
+      },
     };
   } catch (error) {
     if (isConnectorError(error, "thread_not_found")) throw threadNotFoundIn(threadId, connection.alias);

@@ -103,7 +103,9 @@ const requestContentSchema = z.discriminatedUnion("type", [
     prompt: z.string(),
     appName: z.string().optional(),
     options: z
-      .array(z.object({ decision: z.enum(APPROVAL_DECISIONS), label: z.string(), warning: z.string().optional() }))
+      .array(
+        z.object({ decision: z.enum(APPROVAL_DECISIONS), label: z.string(), warning: z.string().optional() }),
+      )
       .optional(),
   }),
 ]);
@@ -157,7 +159,11 @@ export const pendingRequestSchema = z.object({
   contentAvailable: z.boolean(),
   content: requestContentSchema.nullable(),
   unavailableReason: z
-    .enum(["request_detail_not_in_snapshot", "request_detail_incomplete_or_invalid", "unsupported_request_kind"])
+    .enum([
+      "request_detail_not_in_snapshot",
+      "request_detail_incomplete_or_invalid",
+      "unsupported_request_kind",
+    ])
     .nullable(),
   threadSendAnswersRequest: z.literal(false),
   nextAction: nextActionSchema,
@@ -185,7 +191,9 @@ export const threadDetailShape = {
       model: modelSummarySchema.nullable(),
     })
     .nullable(),
-  latestRun: z.object({ runId: z.string(), ordinal: z.number().nullable(), status: nullableString }).nullable(),
+  latestRun: z
+    .object({ runId: z.string(), ordinal: z.number().nullable(), status: nullableString })
+    .nullable(),
   latestResponse: z
     .object({
       messageId: nullableString,

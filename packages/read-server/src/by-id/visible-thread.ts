@@ -16,7 +16,8 @@ export function findVisibleThread(
   allowedProjects: ReadonlySet<string>,
 ): VisibleThread | undefined {
   const thread =
-    shell.threads.find((row) => row.id === threadId) ?? shell.archivedThreads.find((row) => row.id === threadId);
+    shell.threads.find((row) => row.id === threadId) ??
+    shell.archivedThreads.find((row) => row.id === threadId);
   if (thread === undefined || thread.deletedAt || !allowedProjects.has(thread.projectId)) return undefined;
   return { thread, project: shell.projects.find((project) => project.id === thread.projectId) };
 }

@@ -48,7 +48,12 @@ export async function diagnoseEnvironments(
           const connection = await handle.connect();
           return await diagnoseConnected(connection, entry);
         } catch (error) {
-          return { alias: handle.alias, environmentId: handle.environmentId, ok: false, error: errorJson(error) };
+          return {
+            alias: handle.alias,
+            environmentId: handle.environmentId,
+            ok: false,
+            error: errorJson(error),
+          };
         }
       }),
     );

@@ -1,4 +1,4 @@
-import { isConnectorError } from "@t3-connector/core";
+import { ConnectorError, isConnectorError } from "@t3-connector/core";
 
 /**
  * What the CLI reads and writes, injected so every command runs in a test without a process.
@@ -8,7 +8,7 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   /** Where `pair` reads the pairing code. */
-  stdin?: AsyncIterable<string | Uint8Array>;
+  stdin?: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
   /** Environment variables (the config path comes from `T3_CONNECTOR_CONFIG`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** The user's home directory, for `~` in the config. */
@@ -31,13 +31,17 @@ export function describeError(error: unknown, fallback = "internal: unexpected f
 }
 
 /** Reads all of `stdin` as UTF-8 (a pairing code is a few bytes; the cap keeps a mistake cheap). */
-export async function readAll(stdin: AsyncIterable<string | Uint8Array>, maxBytes = 64 * 1024): Promise<string> {
+export async function readAll(
+  stdin: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  maxBytes = 64 * 1024,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
     const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk);
     size += buffer.length;
-    if (size > maxBytes) break;
+    if (size > maxBytes)
+      throw new ConnectorError("invalid_input", `the input is longer than ${maxBytes} bytes`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
 import { type ReadEnvironmentConfig, writeTokenFile } from "@t3-connector/core/config";
-import { READ_SCOPES, scopeDifference, SshTunnel, verifyEnvironment } from "@t3-connector/core/environments";
+import { READ_SCOPES, SshTunnel, scopeDifference, verifyEnvironment } from "@t3-connector/core/environments";
 import { exchangePairingCode, parsePairingInput, T3HttpClient } from "@t3-connector/core/t3";
 import { findEnvironment, loadCliConfig } from "./config-access.js";
 import { type CliIo, readAll, writeJson } from "./io.js";
@@ -25,13 +25,21 @@ export interface PairingOutcome {
 export async function pairCommand(io: CliIo, reference: string): Promise<number> {
   const config = await loadCliConfig(io);
   const entry = findEnvironment(config, reference);
-  if (io.stdin === undefined) throw new ConnectorError("invalid_input", "pair reads the pairing code from stdin");
+  if (io.stdin === undefined)
+    throw new ConnectorError("invalid_input", "pair reads the pairing code from stdin");
+  if ((io.stdin as { isTTY?: boolean }).isTTY) {
+    io.stderr.write("Paste the pairing code (or its JSON or URL), then press Ctrl-D.\n");
+  }
   const code = parsePairingInput(await readAll(io.stdin));
   writeJson(io, await pairEnvironment(io, entry, code));
   return 0;
 }
 
-export async function pairEnvironment(io: CliIo, entry: ReadEnvironmentConfig, code: string): Promise<PairingOutcome> {
+export async function pairEnvironment(
+  io: CliIo,
+  entry: ReadEnvironmentConfig,
+  code: string,
+): Promise<PairingOutcome> {
   const fetcher = io.fetch ?? globalThis.fetch;
   let tunnel: SshTunnel | undefined;
   try {
@@ -64,9 +72,13 @@ export async function pairEnvironment(io: CliIo, entry: ReadEnvironmentConfig, c
     });
     const { missing, extra } = scopeDifference(granted.scopes, READ_SCOPES);
     if (missing.length > 0 || extra.length > 0) {
-      throw new ConnectorError("scope_not_granted", "T3 granted a different scope set than orchestration:read", {
-        details: { missing, extra },
-      });
+      throw new ConnectorError(
+        "scope_not_granted",
+        "T3 granted a different scope set than orchestration:read",
+        {
+          details: { missing, extra },
+        },
+      );
     }
     // The token must also prove itself before it is saved: right server, exactly the read scope.
     const identity = await verifyEnvironment(

@@ -23,7 +23,8 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   };
 
   const listProblems = readToolListProblems(definitions);
-  if (listProblems.length > 0) return fail(`refusing to start: the tool list is wrong (${listProblems.join("; ")})`);
+  if (listProblems.length > 0)
+    return fail(`refusing to start: the tool list is wrong (${listProblems.join("; ")})`);
 
   let config: ReadConfig;
   try {
@@ -39,7 +40,8 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   const check = await checkEnvironmentsAtStartup(context.registry);
   for (const warning of check.warnings) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
   if (check.refusals.length > 0) {
-    for (const { error } of check.refusals) io.stderr.write(`${READ_SERVER_NAME}: refusing to start: ${error}\n`);
+    for (const { error } of check.refusals)
+      io.stderr.write(`${READ_SERVER_NAME}: refusing to start: ${error}\n`);
     await context.registry.close();
     return 1;
   }

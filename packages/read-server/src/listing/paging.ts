@@ -95,8 +95,3 @@ export function envelopeFields(envelope: ScopeEnvelope): {
     environmentFailures: envelope.environmentFailures,
   };
 }
-
-/** Flattens per-environment lists into one list. */
-export function merged<T>(results: ReadonlyArray<{ value: readonly T[] }>): T[] {
-  return results.flatMap((result) => [...result.value]);
-}

@@ -94,11 +94,12 @@ export const threadSummaryShape = {
 };
 
 /** A listed thread: `threadId`, `title` and `environment` first, then the rest of the summary. */
+const { threadId, title, ...summaryRest } = threadSummaryShape;
 export const threadItemSchema = z.object({
-  threadId: threadSummaryShape.threadId,
-  title: threadSummaryShape.title,
+  threadId,
+  title,
   environment: itemEnvironmentSchema,
-  ...threadSummaryShape,
+  ...summaryRest,
 });
 
 /** Input: the optional `environment` of a listing. */

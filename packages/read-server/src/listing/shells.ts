@@ -1,5 +1,10 @@
+import {
+  isListableThread,
+  type ShellThreadInput,
+  type ThreadSummary,
+  threadSummary,
+} from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
-import { isListableThread, threadSummary, type ThreadSummary } from "@t3-connector/core/state";
 import type { ReadContext } from "../read-context.js";
 import { readScope, type ScopeResult } from "../scope/read-scope.js";
 
@@ -53,10 +58,19 @@ export function sweepShells<T>(
   );
 }
 
+/**
+ * A wire row as the state projection reads it. The wire schema keeps `modelSelection.options` as
+ * `unknown` (T3 has sent both arrays and objects); the projection accepts either shape and
+ * ignores anything else, so handing it the parsed row unchanged is safe.
+ */
+export function stateRow(thread: ThreadShell): ShellThreadInput {
+  return thread as ShellThreadInput;
+}
+
 /** Threads a listing may show: in an allowed project, neither deleted nor archived. */
 export function visibleThreads(view: ShellView): ThreadShell[] {
   return view.shell.threads.filter(
-    (thread) => isListableThread(thread) && view.allowedProjects.has(thread.projectId),
+    (thread) => isListableThread(stateRow(thread)) && view.allowedProjects.has(thread.projectId),
   );
 }
 
@@ -90,9 +104,7 @@ export function projectsById(view: ShellView): Map<string, ProjectShell> {
 }
 
 /** A thread summary led by `threadId`, `title` and `environment`, as the listings return it. */
-export type ThreadItem = Pick<ThreadSummary, "threadId" | "title"> & {
-  environment: ItemEnvironment;
-} & ThreadSummary;
+export type ThreadItem = ThreadSummary & { environment: ItemEnvironment };
 
 /** Summaries of `threads`, all judged at `now` (one instant per call). */
 export function threadItems(view: ShellView, threads: readonly ThreadShell[], now: number): ThreadItem[] {
@@ -106,6 +118,6 @@ export function threadItem(
   now: number,
   project: ProjectShell | undefined,
 ): ThreadItem {
-  const summary = threadSummary(thread, { now, project });
-  return { threadId: summary.threadId, title: summary.title, environment, ...summary };
+  const { threadId, title, ...rest } = threadSummary(stateRow(thread), { now, project });
+  return { threadId, title, environment, ...rest };
 }

@@ -45,8 +45,10 @@ export async function readScope<T>(
   read: ScopedRead<T>,
   options: ReadScopeOptions<T>,
 ): Promise<ScopeResult<T>> {
-  const scoped: (connection: ConnectedEnvironment, signal: AbortSignal) => Promise<T> = (connection, signal) =>
-    read({ connection, allowedProjects: allowedProjectsOf(context, connection.environmentId) }, signal);
+  const scoped: (connection: ConnectedEnvironment, signal: AbortSignal) => Promise<T> = (
+    connection,
+    signal,
+  ) => read({ connection, allowedProjects: allowedProjectsOf(context, connection.environmentId) }, signal);
 
   if (environment === undefined) {
     const result = await fanOut(context.registry.environments, scoped, {
@@ -109,6 +111,8 @@ export async function withDeadline<T>(
       );
     };
     signal.addEventListener("abort", onAbort, { once: true });
-    work(signal).then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work(signal)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener("abort", onAbort));
   });
 }

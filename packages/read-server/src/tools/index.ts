@@ -1,13 +1,30 @@
 import type { ReadToolDefinition } from "../read-tool.js";
-import { t3ThreadsTool } from "./t3_threads.js";
+import { t3AguardarThreadTool } from "./t3_aguardar_thread.js";
+import { t3AmbientesTool } from "./t3_ambientes.js";
+import { t3AtencaoTool } from "./t3_atencao.js";
+import { t3BuscarThreadsTool } from "./t3_buscar_threads.js";
+import { t3ControlPlaneTool } from "./t3_control_plane.js";
+import { t3MensagensTool } from "./t3_mensagens.js";
+import { t3ProjetosTool } from "./t3_projetos.js";
+import { t3ProvidersTool } from "./t3_providers.js";
 import { t3ThreadTool } from "./t3_thread.js";
+import { t3ThreadReadBatchTool } from "./t3_thread_read_batch.js";
+import { t3ThreadsTool } from "./t3_threads.js";
 
 /**
  * Every read tool the server exposes, one file per tool, in the order of the contract. `serve`
  * checks at start-up that this is exactly the eleven tools of READ_TOOL_NAMES, all read-only.
- * Not written yet: t3_ambientes, t3_projetos, t3_buscar_threads, t3_atencao, t3_control_plane, t3_thread_read_batch, t3_mensagens, t3_providers, t3_aguardar_thread (start-up refuses until the list is complete).
  */
 export const readToolDefinitions: readonly ReadToolDefinition[] = [
+  t3AmbientesTool,
+  t3ProjetosTool,
   t3ThreadsTool,
+  t3BuscarThreadsTool,
+  t3AtencaoTool,
+  t3ControlPlaneTool,
   t3ThreadTool,
+  t3ThreadReadBatchTool,
+  t3MensagensTool,
+  t3ProvidersTool,
+  t3AguardarThreadTool,
 ];

@@ -16,10 +16,24 @@ const waitOutputSchema = z.object({
   runId: nullableString.describe("The run waited on (null: the thread has no run)"),
   statusRun: nullableString,
   state: z.enum(THREAD_STATES),
-  stateSource: z.enum(["pending_request", "active_run", "usage_limit", "proposed_plan", "latest_run", "no_run"]),
+  stateSource: z.enum([
+    "pending_request",
+    "active_run",
+    "usage_limit",
+    "proposed_plan",
+    "latest_run",
+    "no_run",
+  ]),
   terminal: z.boolean(),
   timedOut: z.boolean(),
-  returnReason: z.enum(["terminal", "needs_intervention", "no_run", "timeout", "thread_deleted", "subscription_closed"]),
+  returnReason: z.enum([
+    "terminal",
+    "needs_intervention",
+    "no_run",
+    "timeout",
+    "thread_deleted",
+    "subscription_closed",
+  ]),
   pendingRequest: z
     .object({ runtimeRequestId: nullableString, kind: z.string(), reason: z.string(), since: nullableString })
     .nullable(),

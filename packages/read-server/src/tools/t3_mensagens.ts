@@ -1,9 +1,18 @@
-import { MESSAGES_LIMIT, MESSAGES_MAX_CHARACTERS, recentMessages, historyBounds } from "@t3-connector/core/state";
 import type { ThreadProjectionInput } from "@t3-connector/core/state";
+import {
+  historyBounds,
+  MESSAGES_LIMIT,
+  MESSAGES_MAX_CHARACTERS,
+  recentMessages,
+} from "@t3-connector/core/state";
 import * as z from "zod";
 import { locateThread } from "../by-id/locate-thread.js";
 import { readLocatedProjection } from "../by-id/thread-detail.js";
-import { environmentDiscoverySchema, environmentTagSchema, historySchema } from "../by-id/thread-read-schema.js";
+import {
+  environmentDiscoverySchema,
+  environmentTagSchema,
+  historySchema,
+} from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const messageSchema = z.object({
@@ -23,7 +32,11 @@ export const t3MensagensTool = defineReadTool({
     "Pass environment when you know it; without it the id is located across every environment, as in t3_thread. " +
     "For the thread's state and pending requests call t3_thread.",
   inputSchema: z.strictObject({
-    environment: z.string().min(1).optional().describe("Alias or environmentId; omit to locate the id everywhere"),
+    environment: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Alias or environmentId; omit to locate the id everywhere"),
     threadId: z.string().min(1),
     limit: z
       .number()
@@ -38,7 +51,9 @@ export const t3MensagensTool = defineReadTool({
       .min(MESSAGES_MAX_CHARACTERS.min)
       .max(MESSAGES_MAX_CHARACTERS.max)
       .optional()
-      .describe(`Characters kept from the start of each message (default ${MESSAGES_MAX_CHARACTERS.default})`),
+      .describe(
+        `Characters kept from the start of each message (default ${MESSAGES_MAX_CHARACTERS.default})`,
+      ),
   }),
   outputSchema: z.object({
     environment: environmentTagSchema,

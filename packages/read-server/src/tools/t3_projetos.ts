@@ -9,16 +9,30 @@ import {
   itemEnvironmentSchema,
   scopeEnvelopeShape,
 } from "../listing/schemas.js";
-import { type ItemEnvironment, sweepShells, visibleProjects, visibleThreads } from "../listing/shells.js";
-import { READ_ONLY_ANNOTATIONS, defineReadTool } from "../read-tool.js";
+import {
+  type ItemEnvironment,
+  stateRow,
+  sweepShells,
+  visibleProjects,
+  visibleThreads,
+} from "../listing/shells.js";
+import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_projetos";
 
 const inputSchema = z.strictObject({
   environment: environmentInput,
-  search: z.string().min(1).optional().describe("Part of the title or projectId; case and accents are ignored."),
+  search: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Part of the title or projectId; case and accents are ignored."),
   limit: z.number().int().min(1).optional().describe("Page size (default: every match)."),
-  cursor: z.string().min(1).optional().describe("nextCursor of the previous page, with the same other inputs."),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("nextCursor of the previous page, with the same other inputs."),
 });
 
 const projectItemSchema = z.object({
@@ -103,7 +117,7 @@ interface ProjectCounts {
 function countsByProject(threads: ReturnType<typeof visibleThreads>): Map<string, ProjectCounts> {
   const counts = new Map<string, ProjectCounts>();
   for (const thread of threads) {
-    const { state } = threadState(thread);
+    const { state } = threadState(stateRow(thread));
     if (state !== "running" && state !== "needs_intervention") continue;
     const entry = counts.get(thread.projectId) ?? { running: 0, needsIntervention: 0 };
     if (state === "running") entry.running += 1;

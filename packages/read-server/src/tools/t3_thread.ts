@@ -13,7 +13,11 @@ export const t3ThreadTool = defineReadTool({
     "Pass environment when you know it; without it the id is located across every environment and the call refuses when it is ambiguous or an environment did not answer. " +
     "A pending request is answered with the write bridge tool named in its nextAction (t3_escrever_runtime_request_answer or t3_escrever_runtime_request_approve), never with a message.",
   inputSchema: z.strictObject({
-    environment: z.string().min(1).optional().describe("Alias or environmentId; omit to locate the id everywhere"),
+    environment: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Alias or environmentId; omit to locate the id everywhere"),
     threadId: z.string().min(1),
     maxCharacters: z
       .number()

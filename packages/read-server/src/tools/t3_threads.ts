@@ -13,19 +13,34 @@ import {
 } from "../listing/schemas.js";
 import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
 import { THREAD_LISTING_ORDER } from "../listing/thread-order.js";
-import { READ_ONLY_ANNOTATIONS, defineReadTool } from "../read-tool.js";
+import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_threads";
 
 const inputSchema = z.strictObject({
   environment: environmentInput,
-  projectId: z.string().min(1).optional().describe("Only threads of this project (projectIds differ per environment)."),
+  projectId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Only threads of this project (projectIds differ per environment)."),
   state: threadStateSchema.optional().describe("Only threads in this canonical state."),
-  includeNoRun: z.boolean().optional().describe("Without state: also list threads that never ran (default false)."),
+  includeNoRun: z
+    .boolean()
+    .optional()
+    .describe("Without state: also list threads that never ran (default false)."),
   woke: z.boolean().optional().describe("true: only threads T3 marks Woke; false: only the others."),
-  search: z.string().min(1).optional().describe("Part of the title or threadId; case and accents are ignored."),
+  search: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Part of the title or threadId; case and accents are ignored."),
   limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50 (default 20)."),
-  cursor: z.string().min(1).optional().describe("nextCursor of the previous page, with the same other inputs."),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("nextCursor of the previous page, with the same other inputs."),
 });
 
 const outputSchema = z.object({

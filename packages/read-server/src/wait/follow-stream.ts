@@ -75,7 +75,8 @@ export function followThreadStream(o: FollowStreamOptions): Promise<FollowStream
         return;
       }
       const result: FollowStreamOutcome = { observed, followed, reason: outcome.reason };
-      if (outcome.error) result.subscriptionError = { code: outcome.error.code, message: outcome.error.message };
+      if (outcome.error)
+        result.subscriptionError = { code: outcome.error.code, message: outcome.error.message };
       resolve(result);
     };
 

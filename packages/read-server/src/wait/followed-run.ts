@@ -73,7 +73,10 @@ export function decideFromStream(
   if (observed.deleted) return { followed: settle(followed), reason: "thread_deleted" };
   let runId = followed.runId;
   if (runId === undefined) {
-    runId = observed.newestRun((run) => !isTerminalStatus(run.status))?.id ?? observed.newestRun(() => true)?.id ?? null;
+    runId =
+      observed.newestRun((run) => !isTerminalStatus(run.status))?.id ??
+      observed.newestRun(() => true)?.id ??
+      null;
   }
   if (runId === null) return { followed: { runId: null, status: null }, reason: "no_run" };
   const run = observed.run(runId);

@@ -35,7 +35,11 @@ function text(value: unknown): string | null {
 }
 
 function toRun(row: Row & { id: string }): ObservedRun {
-  return { id: row.id, status: text(row.status), ordinal: typeof row.ordinal === "number" ? row.ordinal : null };
+  return {
+    id: row.id,
+    status: text(row.status),
+    ordinal: typeof row.ordinal === "number" ? row.ordinal : null,
+  };
 }
 
 function toRequest(row: Row & { id: string }): ObservedRequest {

@@ -59,7 +59,10 @@ export async function waitForThread(
     });
 
     const { thread } = located.visible;
-    const environment = { alias: located.environment.alias, environmentId: located.environment.environmentId };
+    const environment = {
+      alias: located.environment.alias,
+      environmentId: located.environment.environmentId,
+    };
     const handle = context.registry.resolve(located.environment.environmentId);
     const fromShell = followedFromShell(thread, input.runId);
     const includeLatestResponse = input.includeLatestResponse === true;

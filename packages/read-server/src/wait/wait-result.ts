@@ -2,8 +2,8 @@ import {
   type LatestResponse,
   latestResponse,
   type ShellThreadInput,
-  type ThreadState,
   type StateSource,
+  type ThreadState,
   threadState,
 } from "@t3-connector/core/state";
 import type { ThreadShell } from "@t3-connector/core/t3";
@@ -87,7 +87,9 @@ export function buildWaitResult(input: WaitResultInput): WaitResult {
     state.stateSource === "pending_request"
       ? {
           runtimeRequestId:
-            state.identifier && "runtimeRequestId" in state.identifier ? state.identifier.runtimeRequestId : null,
+            state.identifier && "runtimeRequestId" in state.identifier
+              ? state.identifier.runtimeRequestId
+              : null,
           kind: state.kind ?? "unknown",
           reason: state.reason ?? "",
           since: state.since ?? null,

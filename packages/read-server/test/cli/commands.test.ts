@@ -30,9 +30,11 @@ afterAll(async () => {
 function visibleThreads(alias: string): number {
   const simEnv = sim.environment(alias);
   const outcome = simEnv.model.httpShell();
-  const shell = outcome.kind === "ok" ? (outcome.body as { threads: Array<Record<string, unknown>> }) : { threads: [] };
+  const shell =
+    outcome.kind === "ok" ? (outcome.body as { threads: Array<Record<string, unknown>> }) : { threads: [] };
   const allowed = new Set(liveProjectIds(simEnv));
-  return shell.threads.filter((t) => allowed.has(t.projectId as string) && !t.archivedAt && !t.deletedAt).length;
+  return shell.threads.filter((t) => allowed.has(t.projectId as string) && !t.archivedAt && !t.deletedAt)
+    .length;
 }
 
 describe("t3-connector environments", () => {
@@ -82,7 +84,9 @@ describe("t3-connector diagnose", () => {
       missingAllowedProjects: [],
       visibleThreadCount: visibleThreads("alpha"),
     });
-    expect((alpha.authorizedProjects as unknown[]).length).toBe(liveProjectIds(sim.environment("alpha")).length);
+    expect((alpha.authorizedProjects as unknown[]).length).toBe(
+      liveProjectIds(sim.environment("alpha")).length,
+    );
     expect(alpha.visibleThreadCount).toBeGreaterThan(0);
   });
 
@@ -117,29 +121,32 @@ describe("t3-connector pair", () => {
     ["a raw code", (code: string) => `${code}\n`],
     ["the JSON of t3 auth pairing create", (code: string) => JSON.stringify({ credential: code })],
     ["a pairing URL", (code: string) => `http://127.0.0.1/pair#token=${code}`],
-  ])("saves a token scoped to exactly orchestration:read from %s, never echoing the code", async (_, wrap) => {
-    const alpha = sim.environment("alpha");
-    const code = alpha.createPairingCode();
-    const run = captureIo(env(), wrap(code));
-    expect(await runCli(["pair", "--environment", "alpha"], run.io), run.stderr()).toBe(0);
-    const saved = run.json();
-    expect(saved).toMatchObject({
-      savedTo: config.tokenFile("alpha"),
-      environment: "alpha",
-      environmentId: alpha.environmentId,
-      scopes: ["orchestration:read"],
-    });
-    expect(typeof saved.expiresAt).toBe("string");
-    expect(run.stdout() + run.stderr()).not.toContain(code);
-    expect((await stat(config.tokenFile("alpha"))).mode & 0o777).toBe(0o600);
-    expect((await stat(path.dirname(config.tokenFile("alpha")))).mode & 0o777).toBe(0o700);
-    const token = await readTokenFile(config.tokenFile("alpha"));
-    expect(run.stdout()).not.toContain(token);
+  ])(
+    "saves a token scoped to exactly orchestration:read from %s, never echoing the code",
+    async (_, wrap) => {
+      const alpha = sim.environment("alpha");
+      const code = alpha.createPairingCode();
+      const run = captureIo(env(), wrap(code));
+      expect(await runCli(["pair", "--environment", "alpha"], run.io), run.stderr()).toBe(0);
+      const saved = run.json();
+      expect(saved).toMatchObject({
+        savedTo: config.tokenFile("alpha"),
+        environment: "alpha",
+        environmentId: alpha.environmentId,
+        scopes: ["orchestration:read"],
+      });
+      expect(typeof saved.expiresAt).toBe("string");
+      expect(run.stdout() + run.stderr()).not.toContain(code);
+      expect((await stat(config.tokenFile("alpha"))).mode & 0o777).toBe(0o600);
+      expect((await stat(path.dirname(config.tokenFile("alpha")))).mode & 0o777).toBe(0o700);
+      const token = await readTokenFile(config.tokenFile("alpha"));
+      expect(run.stdout()).not.toContain(token);
 
-    // The saved token is the one the read server now uses.
-    const check = captureIo(env());
-    expect(await runCli(["diagnose", "--environment", "alpha"], check.io)).toBe(0);
-  });
+      // The saved token is the one the read server now uses.
+      const check = captureIo(env());
+      expect(await runCli(["diagnose", "--environment", "alpha"], check.io)).toBe(0);
+    },
+  );
 
   it("does not spend the code on a server answering as another environment", async () => {
     const alpha = sim.environment("alpha");

@@ -4,8 +4,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
+import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -29,6 +31,21 @@ beforeAll(async () => {
   }
 }, 180_000);
 
+// `serve` loads the read config and verifies every environment before it answers, so the bin
+// gets a config pointing at a simulated environment.
+let sim: Simulator;
+let config: SimConfig;
+let childEnv: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sim = await startSimulator({ environments: [{ alias: "alpha", seed: "empty" }] });
+  config = await writeSimConfig(sim);
+  childEnv = { ...process.env, T3_CONNECTOR_CONFIG: config.configPath };
+});
+afterAll(async () => {
+  await sim?.close();
+  await config?.remove();
+});
+
 describe("the t3-connector bin", () => {
   it("prints the version and exits 0", async () => {
     const { stdout, stderr } = await run(process.execPath, [bin, "--version"]);
@@ -47,7 +64,12 @@ describe("the t3-connector bin", () => {
   });
 
   it("serves MCP over stdio by default: initialize and tools/list, banner on stderr", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin], stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin],
+      env: childEnv as Record<string, string>,
+      stderr: "pipe",
+    });
     let stderrText = "";
     const banner = new Promise<void>((resolve) => {
       transport.stderr?.on("data", (chunk: Buffer) => {
@@ -71,7 +93,7 @@ describe("the t3-connector bin", () => {
   });
 
   it.each(["stdin-closed", "SIGTERM"] as const)("ends the session and exits 0 on %s", async (how) => {
-    const child = spawn(process.execPath, [bin, "serve"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "serve"], { stdio: ["pipe", "pipe", "pipe"], env: childEnv });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { writeTokenFile } from "@t3-connector/core/config";
 import type { SimEnvironment, Simulator } from "@t3-connector/t3-sim";
+import type { CliIo } from "../../src/cli.js";
 
 export interface SimConfigOptions {
   /** Per alias: the token the config points at (default: the environment's read token). */
@@ -61,13 +62,14 @@ export async function writeSimConfig(sim: Simulator, options: SimConfigOptions =
 export function captureIo(env: Record<string, string | undefined>, stdin?: string) {
   const out: string[] = [];
   const err: string[] = [];
+  const io: CliIo = {
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text) },
+    env,
+  };
+  if (stdin !== undefined) io.stdin = [stdin];
   return {
-    io: {
-      stdout: { write: (text: string) => out.push(text) },
-      stderr: { write: (text: string) => err.push(text) },
-      env,
-      ...(stdin === undefined ? {} : { stdin: [stdin] }),
-    },
+    io,
     stdout: () => out.join(""),
     stderr: () => err.join(""),
     json: () => JSON.parse(out.join("")) as Record<string, unknown>,

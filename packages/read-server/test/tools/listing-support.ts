@@ -32,6 +32,20 @@ export async function demoProjectIds(): Promise<Record<string, Record<string, st
   }
 }
 
+/**
+ * An ACL allowing every demo project plus `extra` ids per alias: projects a test adds later with
+ * a fixed id (the ACL is read at start-up, so an added project is otherwise not authorized).
+ */
+export async function demoAclWith(extra: Record<string, string[]>): Promise<Record<string, string[]>> {
+  const ids = await demoProjectIds();
+  return Object.fromEntries(
+    Object.entries(ids).map(([alias, byTitle]) => [
+      alias,
+      [...Object.values(byTitle), ...(extra[alias] ?? [])],
+    ]),
+  );
+}
+
 /** Two simulated environments with the demo seed, read through `definitions`. */
 export function startTwoEnvironments(
   definitions: readonly ReadToolDefinition[],
@@ -61,7 +75,8 @@ export function projectIdByTitle(env: SimEnvironment, title: string): string {
 }
 
 export function threadIdByTitle(env: SimEnvironment, title: string): string {
-  for (const record of env.model.store.threads.values()) if (record.thread.title === title) return record.thread.id;
+  for (const record of env.model.store.threads.values())
+    if (record.thread.title === title) return record.thread.id;
   throw new Error(`no thread titled ${title} in ${env.alias}`);
 }
 
@@ -85,7 +100,9 @@ export function nextHeld(env: SimEnvironment): Promise<void> {
   });
 }
 
-export type Item = Record<string, unknown> & { environment: { alias: string; environmentId: string; name: string | null } };
+export type Item = Record<string, unknown> & {
+  environment: { alias: string; environmentId: string; name: string | null };
+};
 
 export function itemsOf(result: Record<string, unknown>, key: string): Item[] {
   return result[key] as Item[];

@@ -44,7 +44,7 @@ async function allPages(setup: SimReadSetup, args: Record<string, unknown>) {
 describe("t3_threads over two environments", () => {
   let setup: SimReadSetup;
   beforeEach(async () => {
-    setup = await startTwoEnvironments(definitions, { limits: { perEnvironmentTimeoutMs: 1_500 } });
+    setup = await startTwoEnvironments(definitions, { limits: { perEnvironmentTimeoutMs: 2_500 } });
   });
   afterEach(async () => {
     await setup.close();
@@ -109,6 +109,15 @@ describe("t3_threads over two environments", () => {
     expect((await invalidParams(setup, TOOL, { limit: 51 })).code).toBe(-32602);
   });
 
+  it("lists threads that never ran when asked for their state, without a hidden count", async () => {
+    const result = await setup.call(TOOL, { state: "no_run" });
+    expect(result.hiddenNoRun).toBeUndefined();
+    const listed = itemsOf(result, "threads").map(
+      (t) => `${t.environment.alias}:${t.title}:${t.stateSource}`,
+    );
+    expect(listed.sort()).toEqual(["alpha:Empty draft:no_run", "beta:Empty draft:no_run"]);
+  });
+
   it("filters by state and keeps the other environment's threads when one fails", async () => {
     setup.sim.environment("beta").faults.set({ httpStatus: 500 });
     const result = await setup.call(TOOL, { state: "needs_intervention" });
@@ -122,7 +131,9 @@ describe("t3_threads over two environments", () => {
       "Plan: split packages",
       "Run the test suite?",
     ]);
-    expect(threads.every((t) => t.environment.alias === "alpha" && t.state === "needs_intervention")).toBe(true);
+    expect(threads.every((t) => t.environment.alias === "alpha" && t.state === "needs_intervention")).toBe(
+      true,
+    );
   });
 
   it("finds titles ignoring case and accents, and by part of the threadId", async () => {
@@ -157,7 +168,9 @@ describe("t3_threads over two environments", () => {
     expect(walked.length).toBe(56);
     expect(new Set(walked.map((t) => `${t.environment.environmentId}/${t.threadId}`)).size).toBe(56);
     expectListingOrder(walked);
-    expect(walked.slice(0, 50).map((t) => t.threadId)).toEqual(itemsOf(everything, "threads").map((t) => t.threadId));
+    expect(walked.slice(0, 50).map((t) => t.threadId)).toEqual(
+      itemsOf(everything, "threads").map((t) => t.threadId),
+    );
     expect(pages.at(-1)?.truncated).toBe(false);
     expect(pages.at(-1)?.nextCursor).toBeUndefined();
   });
@@ -177,6 +190,23 @@ describe("t3_threads over two environments", () => {
     // The same query with another page size is the same traversal.
     const next = await setup.call(TOOL, { cursor, limit: 5 });
     expect(next.returned).toBe(5);
+  });
+
+  it("drops threads that changed after the first page and counts them in changedSinceStart", async () => {
+    const first = await setup.call(TOOL, { limit: 5 });
+    expect(first.changedSinceStart).toBeUndefined();
+    const beta = setup.sim.environment("beta");
+    const fresh = beta.model.addThread({
+      projectId: projectIdByTitle(beta, "scratch"),
+      title: "Started meanwhile",
+      state: "completed",
+      at: Date.now() + 60_000,
+    });
+    const second = await setup.call(TOOL, { limit: 50, cursor: first.nextCursor });
+    expect(second.changedSinceStart).toBe(1);
+    expect(second.total).toBe(27);
+    expect(itemsOf(second, "threads").some((t) => t.threadId === fresh)).toBe(false);
+    expect(second.returned).toBe(21);
   });
 
   it("says the coverage changed when an environment stops answering between pages", async () => {
@@ -263,5 +293,11 @@ describe("t3_threads and the project ACL", () => {
     ]);
     const nowhere = await setup.callError(TOOL, { projectId: ids.alpha?.website ?? "" });
     expect(nowhere).toMatch(/^out_of_scope: .*any environment that answered \(alpha, beta\)/);
+  });
+
+  it("refuses without claiming absence when the project is nowhere that answered and an environment failed", async () => {
+    setup.sim.environment("beta").faults.set({ httpStatus: 500 });
+    const text = await setup.callError(TOOL, { projectId: ids.alpha?.website ?? "" });
+    expect(text).toMatch(/^out_of_scope: .*answered \(alpha\); did not answer: beta \(http_500\)/);
   });
 });

@@ -57,10 +57,11 @@ export function handleOauthToken(ctx: EnvironmentContext, request: ParsedRequest
   ctx.auth.consumePairing(code);
   const scopes =
     requested && requested.length > 0 ? grant.scopes.filter((s) => requested.includes(s)) : grant.scopes;
-  const issuedAt = ctx.clock.now();
   const token = ctx.auth.issueToken({ scopes });
   const session = ctx.auth.session(token);
-  const expiresInMs = (session?.expiresAt ?? issuedAt) - issuedAt;
+  // Read the clock after minting: read before, a millisecond tick in between made 2592000.
+  const answeredAt = ctx.clock.now();
+  const expiresInMs = (session?.expiresAt ?? answeredAt) - answeredAt;
   return jsonAnswer(
     200,
     {

@@ -51,6 +51,15 @@ describe("the shape comparison", () => {
     expect(differences(captured, [])).toEqual(["body[]"]);
   });
 
+  it("notes a field that every captured element has but some simulated elements lack", () => {
+    const captured = [
+      { id: "a", title: "x" },
+      { id: "b", title: "y" },
+    ];
+    expect(differences(captured, [{ id: "a", title: "x" }, { id: "b" }])).toEqual(["body[].title"]);
+    expect(differences([{ id: "a", title: "x" }, { id: "b" }], captured)).toEqual(["body[].title"]);
+  });
+
   it("fails a transcript whose frames or item order differ", () => {
     const chunk = (kinds: string[]) => ({
       dir: "received" as const,

@@ -4,13 +4,17 @@
  * Values are reduced to shapes: JSON type per field, recursively. Arrays are summarised by the
  * union of their elements' shapes, grouped by the element's discriminator (`kind`, `type` or
  * `_tag`) so a turn item of type "message" is compared with other "message" items only.
- * Ids, timestamps, traceIds and sequences are compared by type only; the values of the
- * discriminator keys below are compared exactly because they carry the protocol's meaning.
+ * A field every captured element has must be in every simulated element too (and the reverse).
+ * Ids, timestamps, traceIds and sequences are compared by type only; booleans and the values of
+ * the protocol keys below are compared exactly because they carry the protocol's meaning.
  */
 
 export type JsonType = "null" | "string" | "number" | "boolean" | "object" | "array";
 
-/** Keys whose string values are part of the protocol (tags, error codes, item kinds). */
+/**
+ * Keys whose string values are part of the protocol: tags, error codes and texts, item kinds,
+ * run and thread states, scopes. (Names, titles and texts of user data are compared by type.)
+ */
 const VALUE_KEYS = new Set([
   "_tag",
   "code",
@@ -21,6 +25,15 @@ const VALUE_KEYS = new Set([
   "location",
   "requiredScope",
   "activityRunStatus",
+  "defect",
+  "message",
+  "detail",
+  "commandType",
+  "scope",
+  "sessionMethod",
+  "policy",
+  "role",
+  "source",
 ]);
 const DISCRIMINATORS = ["kind", "type", "_tag"] as const;
 
@@ -30,6 +43,8 @@ export interface Shape {
   fields?: Map<string, Shape>;
   /** Array elements by variant ("kind=snapshot", or "" when elements have no discriminator). */
   variants?: Map<string, Shape>;
+  /** Object fields present in every object merged into this shape. */
+  always?: Set<string>;
   /** Seen values of a discriminator key. */
   values?: Set<string>;
 }
@@ -60,7 +75,8 @@ function variantOf(value: unknown): string {
 export function shapeOf(value: unknown, key?: string): Shape {
   const type = jsonType(value);
   const shape: Shape = { types: new Set([type]) };
-  if (type === "string" && key !== undefined && VALUE_KEYS.has(key)) shape.values = new Set([value as string]);
+  if (type === "string" && key !== undefined && VALUE_KEYS.has(key))
+    shape.values = new Set([value as string]);
   // Flags are protocol facts (authenticated:false, installed, the resume markers): by value.
   if (type === "boolean") shape.values = new Set([String(value)]);
   if (type === "object") {
@@ -68,6 +84,7 @@ export function shapeOf(value: unknown, key?: string): Shape {
     for (const [field, inner] of Object.entries(value as Record<string, unknown>)) {
       shape.fields.set(field, shapeOf(inner, field));
     }
+    shape.always = new Set(shape.fields.keys());
   }
   if (type === "array") {
     shape.variants = new Map();
@@ -97,6 +114,8 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
   const fields = mergeMaps(a.fields, b.fields);
   const variants = mergeMaps(a.variants, b.variants);
   if (fields) merged.fields = fields;
+  if (a.always && b.always) merged.always = new Set([...a.always].filter((key) => b.always?.has(key)));
+  else if (a.always || b.always) merged.always = new Set(a.always ?? b.always);
   if (variants) merged.variants = variants;
   if (a.values || b.values) merged.values = new Set([...(a.values ?? []), ...(b.values ?? [])]);
   return merged;
@@ -120,6 +139,18 @@ export function compareShapes(expected: Shape, actual: Shape, path: string, out:
   if (expected.fields && actual.fields) {
     for (const [key, shape] of expected.fields) {
       const other = actual.fields.get(key);
+      if (other && expected.always?.has(key) && !actual.always?.has(key)) {
+        out.push({
+          path: `${path}.${key}`,
+          message: "always present in the capture, sometimes absent in the simulator",
+        });
+      }
+      if (other && !expected.always?.has(key) && actual.always?.has(key)) {
+        out.push({
+          path: `${path}.${key}`,
+          message: "sometimes absent in the capture, always present in the simulator",
+        });
+      }
       if (other) compareShapes(shape, other, `${path}.${key}`, out);
       else out.push({ path: `${path}.${key}`, message: "field missing in the simulator" });
     }

@@ -1,6 +1,6 @@
 /**
  * Commands that relate threads: fork, merge back, delegated tasks and their bookkeeping. The sim
- * keeps these shallow (see docs/simulator-fidelity-model.md): the right events and lineage
+ * keeps these shallow (see docs/simulator-fidelity.md): the right events and lineage
  * fields, without a provider-side context handoff.
  */
 import { visibleTurnItems } from "../projection.js";

@@ -1,0 +1,21 @@
+// A simulator in its own process for the benchmarks. argv[2] is JSON
+// `{environments: N, seed: "demo"|"empty", bulk?: {projects, threads}}`. Prints one JSON line
+// `{"environments":[{alias, environmentId, url, readToken, projectIds}]}` when ready and stops
+// when its stdin closes (the parent ended or asked it to).
+import { describeSimulator, dist } from "./read-setup.mjs";
+
+const options = JSON.parse(process.argv[2] ?? "{}");
+const { startSimulator } = await dist("t3-sim", "index.js");
+const { seedBulk } = await dist("t3-sim", "model/index.js");
+const aliases = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"];
+const count = Math.min(aliases.length, Math.max(1, options.environments ?? 1));
+const sim = await startSimulator({
+  environments: aliases.slice(0, count).map((alias) => ({ alias, seed: options.seed ?? "empty" })),
+});
+if (options.bulk) for (const env of sim.environments) seedBulk(env.model, options.bulk);
+process.stdout.write(`${JSON.stringify({ environments: describeSimulator(sim) })}\n`);
+process.stdin.resume();
+process.stdin.on("end", async () => {
+  await sim.close();
+  process.exit(0);
+});

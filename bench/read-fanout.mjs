@@ -1,0 +1,94 @@
+// t3_threads swept over 8 environments × 2,500 threads, against a same-run baseline.
+//
+//   cd /work/main && pnpm build && node bench/read-fanout.mjs
+//
+// The environments run in a simulator child process (seedBulk: 5 projects, 2,500 threads each),
+// so serving them does not share the measured event loop, as with remote T3 servers.
+//   - subject: `t3_threads {}` (no environment: every environment swept) through an MCP SDK
+//     client (in-memory transport), result in hand;
+//   - baseline: one raw `GET /api/orchestration/shell` + `JSON.parse` of one environment (they
+//     are all the same size, so this is also the largest one).
+// Samples are interleaved. Target: subject p50 ≤ 1.3 × baseline p50.
+// Prints one JSON line `{"bench":"read-fanout",...}`.
+import { loadavg } from "node:os";
+import { dist, percentile, round, startBenchRead, startSimulatorChild } from "./lib/read-setup.mjs";
+
+const ENVIRONMENTS = 8;
+const THREADS = 2_500;
+const ITERATIONS = 20;
+const WARMUP = 3;
+const TIME_BUDGET_MS = 40_000;
+const TARGET_RATIO_P50 = 1.3;
+
+const { t3ThreadsTool } = await dist("read-server", "tools/t3_threads.js");
+const simulator = await startSimulatorChild({
+  environments: ENVIRONMENTS,
+  seed: "empty",
+  bulk: { projects: 5, threads: THREADS },
+});
+const read = await startBenchRead(simulator.environments, [t3ThreadsTool]);
+const largest = simulator.environments[0];
+
+async function rawShell() {
+  const started = performance.now();
+  const response = await fetch(`${largest.url}/api/orchestration/shell`, {
+    headers: { authorization: `Bearer ${largest.readToken}`, "x-t3-orchestration-protocol": "2" },
+  });
+  const shell = JSON.parse(await response.text());
+  if (!Array.isArray(shell.threads) || shell.threads.length !== THREADS) throw new Error("unexpected shell");
+  return performance.now() - started;
+}
+
+async function sweep() {
+  const started = performance.now();
+  const result = await read.call("t3_threads", {});
+  const ms = performance.now() - started;
+  if (result.complete !== true || result.queriedEnvironments.length !== ENVIRONMENTS) {
+    throw new Error(`incomplete sweep: ${JSON.stringify(result.environmentFailures)}`);
+  }
+  return ms;
+}
+
+const samples = { sweep: [], raw: [] };
+let exitCode = 0;
+try {
+  const started = performance.now();
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    if (i >= WARMUP && performance.now() - started > TIME_BUDGET_MS) break;
+    const rawMs = await rawShell();
+    const sweepMs = await sweep();
+    if (i >= WARMUP) {
+      samples.raw.push(rawMs);
+      samples.sweep.push(sweepMs);
+    }
+  }
+} catch (error) {
+  process.stderr.write(`read-fanout failed: ${error?.stack ?? error}\n`);
+  exitCode = 1;
+} finally {
+  await read.close();
+  await simulator.stop();
+}
+if (exitCode !== 0) process.exit(exitCode);
+
+const sweepP50 = percentile(samples.sweep, 50);
+const rawP50 = percentile(samples.raw, 50);
+process.stderr.write(
+  `read-fanout: ${samples.sweep.length} samples each, ${ENVIRONMENTS} × ${THREADS} threads\n` +
+    `  raw GET + parse of one shell   p50 ${rawP50.toFixed(1)} ms\n` +
+    `  t3_threads over every env      p50 ${sweepP50.toFixed(1)} ms (target ≤ ${TARGET_RATIO_P50} × baseline)\n`,
+);
+const report = {
+  bench: "read-fanout",
+  environments: ENVIRONMENTS,
+  threadsPerEnvironment: THREADS,
+  samples: samples.sweep.length,
+  sweepP50Ms: round(sweepP50, 1),
+  sweepP99Ms: round(percentile(samples.sweep, 99), 1),
+  baselineP50Ms: round(rawP50, 1),
+  ratioP50: round(sweepP50 / rawP50),
+  targetRatioP50: TARGET_RATIO_P50,
+  pass: sweepP50 / rawP50 <= TARGET_RATIO_P50,
+  loadavg1m: round(loadavg()[0] ?? 0),
+};
+process.stdout.write(`${JSON.stringify(report)}\n`);

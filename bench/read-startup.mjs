@@ -1,0 +1,127 @@
+// `t3-connector serve` start-up: spawn to the answer of MCP `initialize`, against a same-run baseline.
+//
+//   cd /work/main && pnpm build && node bench/read-startup.mjs
+//
+//   - subject: spawn `node packages/read-server/bin/t3-connector.js serve` (built dist) with
+//     T3_CONNECTOR_CONFIG naming a config for two simulated environments (run in a child process;
+//     serve verifies them before it answers), write `initialize` at once, stop the clock at the
+//     response line on stdout;
+//   - baseline: spawn `node -e 0` to its exit (the cost of starting any Node process here).
+// Samples are interleaved. Target: subject p99 ≤ 400 ms. Prints one JSON line `{"bench":"read-startup",...}`.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { percentile, root, round, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
+
+const SPAWNS = 20;
+const WARMUP = 2;
+const TARGET_P99_MS = 400;
+const BIN = path.join(root, "packages/read-server/bin/t3-connector.js");
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "read-bench", version: "0.0.0" },
+  },
+})}\n`;
+
+function baselineSpawn() {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", () => resolve(performance.now() - started));
+  });
+}
+
+function serveSpawn(configPath) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, "serve"], {
+      env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let answeredAt;
+    let stdout = "";
+    let stderr = "";
+    const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (answeredAt !== undefined || !stdout.includes("\n")) return;
+      const answer = JSON.parse(stdout.slice(0, stdout.indexOf("\n")));
+      if (answer.id !== 1 || !answer.result) {
+        reject(new Error(`unexpected answer: ${stdout.slice(0, 300)}`));
+        return;
+      }
+      answeredAt = performance.now();
+      child.stdin.end(); // the client goes away: serve must end by itself
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(killer);
+      if (answeredAt === undefined)
+        reject(new Error(`serve exited (${code}) without answering: ${stderr.slice(0, 500)}`));
+      else resolve(answeredAt - started);
+    });
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+const simulator = await startSimulatorChild({ environments: 2, seed: "demo" });
+const dir = await mkdtemp(path.join(tmpdir(), "t3-startup-bench-"));
+const samples = { serve: [], baseline: [] };
+let exitCode = 0;
+try {
+  const configPath = path.join(dir, "config.json");
+  await writeFile(configPath, JSON.stringify(await writeReadConfig(simulator.environments, dir)), {
+    mode: 0o600,
+  });
+  for (let i = 0; i < WARMUP + SPAWNS; i++) {
+    const baselineMs = await baselineSpawn();
+    const serveMs = await serveSpawn(configPath);
+    if (i >= WARMUP) {
+      samples.baseline.push(baselineMs);
+      samples.serve.push(serveMs);
+    }
+  }
+} catch (error) {
+  process.stderr.write(`read-startup failed: ${error?.stack ?? error}\n`);
+  exitCode = 1;
+} finally {
+  await simulator.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+if (exitCode !== 0) process.exit(exitCode);
+
+const stats = (list) => ({ p50: percentile(list, 50), p99: percentile(list, 99) });
+const serve = stats(samples.serve);
+const baseline = stats(samples.baseline);
+process.stderr.write(
+  `read-startup: ${samples.serve.length} spawns each\n` +
+    `  node -e 0 (spawn to exit)            p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms\n` +
+    `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms (target ≤ ${TARGET_P99_MS} ms)\n`,
+);
+const report = {
+  bench: "read-startup",
+  spawns: samples.serve.length,
+  serveP50Ms: round(serve.p50, 1),
+  serveP99Ms: round(serve.p99, 1),
+  baselineP50Ms: round(baseline.p50, 1),
+  baselineP99Ms: round(baseline.p99, 1),
+  ratioP50: round(serve.p50 / baseline.p50),
+  ratioP99: round(serve.p99 / baseline.p99),
+  targetP99Ms: TARGET_P99_MS,
+  pass: serve.p99 <= TARGET_P99_MS,
+  loadavg1m: round(loadavg()[0] ?? 0),
+};
+process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -1,0 +1,87 @@
+/**
+ * Every one of the 42 actions, with its sample input, goes through the whole engine against a
+ * strict simulator (unknown fields rejected) and lands as exactly one command carrying the
+ * commandId derived from the operation key; a repeat with the same operationId sends nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js";
+import { seedForAction } from "./support/action-states.js";
+import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+
+/**
+ * Command types T3 has upstream (t3-protocol §5.3, connector-contract §C.1) that the simulator's
+ * validator does not know yet: it answers them with a decode defect. Reported to the simulator's
+ * owner; `it.fails` turns red as soon as the simulator learns them, so this list gets emptied.
+ */
+const SIMULATOR_GAPS: readonly ActionId[] = ["thread.auto-settle.set", "thread.active.reorder"];
+
+const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
+const inputs = new Map<ActionId, Record<string, unknown>>();
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({ aliases: ACTION_IDS.map(aliasOf), clock: "manual" });
+  for (const action of ACTION_IDS)
+    inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** The command type the simulator records: the catalogue's, or the launch RPC. */
+function expectedType(action: ActionId): string {
+  if (action === "thread.launch") return "orchestration.launchThread";
+  if (action === "thread.title") return "thread.metadata.update";
+  if (action === "thread.send") return "message.dispatch";
+  if (action === "runtime-request.approve" || action === "runtime-request.answer") {
+    return "runtime-request.respond";
+  }
+  return action;
+}
+
+async function sendsOneCommandOnce(action: ActionId): Promise<void> {
+  const env = harness.env(aliasOf(action));
+  const input = inputs.get(action);
+  const operationId = action === "thread.send" ? String(input?.clientRequestId) : `op-${action}`;
+  const before = env.model.receivedCommands.length;
+
+  const result = await harness.dispatcher.dispatch({
+    leaseId: LEASE_ID,
+    environment: env.alias,
+    operationId,
+    action,
+    input,
+  });
+
+  const key = harness.dispatcher.operationKey(env.alias, operationId);
+  const ids = deriveIds(key, action, action === "thread.send" ? { clientRequestId: operationId } : {});
+  expect(result).toMatchObject({ state: "completed", replayed: false, key });
+  const sent = commandsSince(env, before);
+  expect(sent.map((command) => [command.type, command.commandId])).toEqual([
+    [expectedType(action), ids.commandId],
+  ]);
+  for (const kind of ["messageId", "threadId", "targetThreadId"] as const) {
+    const id = ids[kind];
+    if (id !== undefined) expect(JSON.stringify(sent[0]?.payload)).toContain(id);
+  }
+
+  const again = await harness.dispatcher.dispatch({
+    leaseId: LEASE_ID,
+    environment: env.alias,
+    operationId,
+    action,
+    input,
+  });
+  expect(again).toMatchObject({ state: "completed", replayed: true, receipt: result.receipt });
+  expect(env.model.receivedCommands.length).toBe(before + 1);
+  expect(harness.framesFor(ids.commandId)).toBe(1);
+}
+
+describe("every action in the catalogue", () => {
+  it.each(ACTION_IDS.filter((action) => !SIMULATOR_GAPS.includes(action)))(
+    "%s sends exactly one command the strict simulator accepts, once",
+    sendsOneCommandOnce,
+  );
+  it.fails.each([...SIMULATOR_GAPS])("%s (not in the simulator's validator yet)", sendsOneCommandOnce);
+});

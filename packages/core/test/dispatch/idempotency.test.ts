@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
+import { ConnectorError } from "../../src/errors.js";
+import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    aliases: ["conflict", "crowd", "keys"],
+    seed: (env) => env.model.addThread({ id: SAMPLE_IDS.threadId, projectId: SAMPLE_IDS.projectId }),
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function rename(environment: string, operationId: string, title: string) {
+  return harness.dispatcher.dispatch({
+    leaseId: LEASE_ID,
+    environment,
+    operationId,
+    action: "thread.title",
+    input: { threadId: SAMPLE_IDS.threadId, title },
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConnectorError) return error;
+    throw error;
+  }
+  throw new Error("expected the dispatch to fail");
+}
+
+describe("idempotency per (environment, operationId)", () => {
+  it("refuses another input under a used operationId as operation_conflict and sends nothing", async () => {
+    const env = harness.env("conflict");
+    const before = env.model.receivedCommands.length;
+    await rename("conflict", "op-conflict", "first title");
+    const error = await failure(rename("conflict", "op-conflict", "second title"));
+    expect(error.code).toBe("operation_conflict");
+    expect(commandsSince(env, before)).toHaveLength(1);
+    expect(env.model.getThread(SAMPLE_IDS.threadId)?.shell.title).toBe("first title");
+  });
+
+  it("turns 50 simultaneous dispatches of one operation into exactly one command", async () => {
+    const env = harness.env("crowd");
+    const before = env.model.receivedCommands.length;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => rename("crowd", "op-crowd", "crowded title")),
+    );
+    const key = harness.dispatcher.operationKey("crowd", "op-crowd");
+    const sent = commandsSince(env, before);
+    expect(sent.map((command) => command.commandId)).toEqual([deriveIds(key, "thread.title").commandId]);
+    expect(harness.framesFor(deriveIds(key, "thread.title").commandId)).toBe(1);
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.receipt.sequence))).toEqual(new Set([sent[0]?.sequence]));
+  });
+
+  it("keys an operationId per environment: the same id elsewhere is another operation", async () => {
+    const crowdKey = harness.dispatcher.operationKey("crowd", "op-shared");
+    const keysKey = harness.dispatcher.operationKey("keys", "op-shared");
+    expect(crowdKey).not.toBe(keysKey);
+    const env = harness.env("keys");
+    const before = env.model.receivedCommands.length;
+    const result = await rename("keys", "op-shared", "title in keys");
+    expect(result).toMatchObject({ state: "completed", replayed: false, key: keysKey });
+    expect(commandsSince(env, before)).toHaveLength(1);
+  });
+
+  it("refuses an input the strict schema rejects without recording anything", async () => {
+    const error = await failure(
+      harness.dispatcher.dispatch({
+        leaseId: LEASE_ID,
+        environment: "keys",
+        operationId: "op-bad-input",
+        action: "thread.title",
+        input: { threadId: SAMPLE_IDS.threadId, title: "x", ambiente: "other" },
+      }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(
+      await harness.journal.get(harness.dispatcher.operationKey("keys", "op-bad-input")),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,216 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_IDS } from "../../src/actions/index.js";
+import { systemClock } from "../../src/clock.js";
+import { createDispatcher } from "../../src/dispatch/index.js";
+import { ConnectorError } from "../../src/errors.js";
+import {
+  CHANNEL,
+  commandsSince,
+  type Harness,
+  LEASE_ID,
+  leaseScope,
+  startHarness,
+} from "./support/harness.js";
+
+const T = SAMPLE_IDS.threadId;
+const OTHER_PROJECT = "9a1f2b3c-0000-4000-8000-000000000001";
+const OTHER_THREAD = "9a1f2b3c-0000-4000-8000-0000000000aa";
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    aliases: ["closing", "scope", "idle", "running", "models", "paths", "missing"],
+    seed: (env) => {
+      const state = env.alias === "running" ? "running" : "completed";
+      env.model.addThread({ id: T, projectId: SAMPLE_IDS.projectId, state });
+      if (env.alias === "scope") {
+        env.model.addProject({ id: OTHER_PROJECT, title: "other", workspaceRoot: "/srv/projects/other" });
+        env.model.addThread({ id: OTHER_THREAD, projectId: OTHER_PROJECT });
+      }
+    },
+  });
+});
+
+afterEach(() => {
+  harness.lease.open = true;
+  harness.lease.closeAt = undefined;
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConnectorError) return error;
+    throw error;
+  }
+  throw new Error("expected the dispatch to fail");
+}
+
+function write(environment: string, operationId: string, action: string, input: unknown) {
+  return harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment, operationId, action, input });
+}
+
+async function recordOf(environment: string, operationId: string) {
+  return harness.journal.get(harness.dispatcher.operationKey(environment, operationId));
+}
+
+describe("the lease", () => {
+  it("sends nothing when the lease closes between the preflight and the send", async () => {
+    const env = harness.env("closing");
+    const before = env.model.receivedCommands.length;
+    harness.lease.closeAt = "send";
+    const error = await failure(write("closing", "op-close", "thread.pin", { threadId: T }));
+    expect(error.code).toBe("lease_closed");
+    expect(error.details).toMatchObject({ state: "refused", sent: false });
+    expect(commandsSince(env, before)).toEqual([]);
+    expect(await recordOf("closing", "op-close")).toMatchObject({
+      state: "refused",
+      error: { code: "lease_closed" },
+    });
+    expect(harness.lease.calls.at(-1)?.stage).toBe("send");
+
+    harness.lease.open = true;
+    harness.lease.closeAt = undefined;
+    const replay = await failure(write("closing", "op-close", "thread.pin", { threadId: T }));
+    expect(replay.details).toMatchObject({ state: "refused", replayed: true });
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("refuses without a record an environment, a project or an action the lease does not cover", async () => {
+    const scope = harness.lease.scope;
+    const env = harness.env("scope");
+    const before = env.model.receivedCommands.length;
+    try {
+      harness.lease.scope = leaseScope([
+        { alias: "closing", environmentId: harness.env("closing").environmentId },
+      ]);
+      const outside = await failure(write("scope", "op-env", "thread.pin", { threadId: T }));
+      expect(outside.code).toBe("environment_not_in_lease");
+
+      harness.lease.scope = leaseScope([
+        { alias: "scope", environmentId: env.environmentId, actions: ["thread.pin"] },
+      ]);
+      const project = await failure(write("scope", "op-project", "thread.pin", { threadId: OTHER_THREAD }));
+      expect(project.code).toBe("scope_denied");
+      const action = await failure(write("scope", "op-action", "thread.archive", { threadId: T }));
+      expect(action.code).toBe("scope_denied");
+
+      for (const operationId of ["op-env", "op-project", "op-action"]) {
+        expect(await recordOf("scope", operationId)).toBeUndefined();
+      }
+      expect(commandsSince(env, before)).toEqual([]);
+    } finally {
+      harness.lease.scope = scope;
+    }
+  });
+});
+
+describe("refusals", () => {
+  it("records T3's typed refusal as refused with its tag, keeps the lease open and never resends", async () => {
+    const env = harness.env("idle");
+    const before = env.model.receivedCommands.length;
+    const steer = {
+      threadId: T,
+      text: "Steer an idle thread.",
+      clientRequestId: "op-steer",
+      delivery: "steer_active",
+      targetRunId: SAMPLE_IDS.runId,
+    };
+    const error = await failure(write("idle", "op-steer", "thread.send", steer));
+    expect(error.code).toBe("t3_refused");
+    expect(error.t3?.tag).toBe("OrchestrationV2DispatchCommandError");
+    expect(error.details).toMatchObject({ state: "refused", sent: true });
+    expect(harness.lease.open).toBe(true);
+    expect(harness.lease.uncertainSends).toEqual([]);
+    expect(await recordOf("idle", "op-steer")).toMatchObject({
+      state: "refused",
+      error: { code: "t3_refused/OrchestrationV2DispatchCommandError" },
+    });
+
+    const replay = await failure(write("idle", "op-steer", "thread.send", steer));
+    expect(replay.code).toBe("t3_refused");
+    expect(replay.t3?.tag).toBe("OrchestrationV2DispatchCommandError");
+    expect(replay.details).toMatchObject({ replayed: true });
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("refuses a settle on a running thread unless allowActiveRun is set", async () => {
+    const env = harness.env("running");
+    const before = env.model.receivedCommands.length;
+    const error = await failure(write("running", "op-settle", "thread.settle", { threadId: T }));
+    expect(error.code).toBe("guard_refused");
+    expect(error.details).toMatchObject({ reason: "thread_run_active", state: "refused", sent: false });
+    expect(commandsSince(env, before)).toEqual([]);
+    expect(await recordOf("running", "op-settle")).toMatchObject({
+      state: "refused",
+      error: { code: "guard_refused/thread_run_active" },
+    });
+
+    const forced = await write("running", "op-settle-forced", "thread.settle", {
+      threadId: T,
+      allowActiveRun: true,
+    });
+    expect(forced.state).toBe("completed");
+    expect(commandsSince(env, before).map((command) => command.type)).toEqual(["thread.settle"]);
+  });
+
+  it("refuses a model the environment's fresh server.getConfig does not offer", async () => {
+    const env = harness.env("models");
+    const before = env.model.receivedCommands.length;
+    const error = await failure(
+      write("models", "op-model", "provider.switch", {
+        threadId: T,
+        modelSelection: { instanceId: "claudeAgent", model: "claude-imaginary-9" },
+      }),
+    );
+    expect(error.code).toBe("guard_refused");
+    expect(error.details).toMatchObject({ reason: "provider_model_unavailable", state: "refused" });
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("refuses a workspace path outside the approved roots, and one it cannot verify", async () => {
+    const env = harness.env("paths");
+    const before = env.model.receivedCommands.length;
+    const outside = await failure(
+      write("paths", "op-path-outside", "thread.metadata.update", { threadId: T, worktreePath: "/etc" }),
+    );
+    expect(outside.details).toMatchObject({ reason: "workspace_scope_denied", state: "refused" });
+
+    // The default verifier runs realpath on this machine, where the approved root does not exist.
+    const localDispatcher = createDispatcher({
+      registry: harness.registry,
+      journal: harness.journal,
+      clock: systemClock,
+      channel: `${CHANNEL}-local`,
+      lease: harness.lease,
+    });
+    const unverified = await failure(
+      localDispatcher.dispatch({
+        leaseId: LEASE_ID,
+        environment: "paths",
+        operationId: "op-path-unverified",
+        action: "thread.metadata.update",
+        input: { threadId: T, worktreePath: SAMPLE_IDS.workspaceRoot },
+      }),
+    );
+    expect(unverified.details).toMatchObject({ reason: "workspace_verification_required", state: "refused" });
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("records a write to a thread that does not exist as refused thread_not_found", async () => {
+    const env = harness.env("missing");
+    const before = env.model.receivedCommands.length;
+    const ghost = "00000000-0000-4000-8000-00000000dead";
+    const error = await failure(write("missing", "op-ghost", "thread.pin", { threadId: ghost }));
+    expect(error.code).toBe("thread_not_found");
+    expect(await recordOf("missing", "op-ghost")).toMatchObject({
+      state: "refused",
+      error: { code: "thread_not_found" },
+    });
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+});

@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ActionId, deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
+import { HINT_AFTER_SEQUENCE, HINT_THREADS } from "../../src/dispatch/index.js";
+import { ConnectorError } from "../../src/errors.js";
+import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+
+const T = SAMPLE_IDS.threadId;
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    aliases: ["pin", "send", "launch", "delete", "unsent"],
+    seed: (env) => env.model.addThread({ id: T, projectId: SAMPLE_IDS.projectId, state: "completed" }),
+  });
+});
+
+afterEach(() => {
+  harness.lease.open = true;
+  for (const env of harness.sim.environments) env.faults.clear();
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConnectorError) return error;
+    throw error;
+  }
+  throw new Error("expected the dispatch to fail");
+}
+
+interface Case {
+  alias: string;
+  action: ActionId;
+  operationId: string;
+  input: Record<string, unknown>;
+  method: string;
+}
+
+const CASES: Case[] = [
+  {
+    alias: "pin",
+    action: "thread.pin",
+    operationId: "op-pin",
+    input: { threadId: T },
+    method: "command_event_in_thread",
+  },
+  {
+    alias: "send",
+    action: "thread.send",
+    operationId: "op-send",
+    input: { threadId: T, text: "Go on.", clientRequestId: "op-send", delivery: "start_immediately" },
+    method: "message_in_projection",
+  },
+  {
+    alias: "launch",
+    action: "thread.launch",
+    operationId: "op-launch",
+    input: {
+      projectId: SAMPLE_IDS.projectId,
+      title: "launched over a lost socket",
+      modelSelection: { instanceId: "codex", model: "gpt-5.6-sol" },
+      workspaceStrategy: { type: "root" },
+    },
+    method: "launched_thread_in_shell",
+  },
+  {
+    alias: "delete",
+    action: "thread.delete",
+    operationId: "op-delete",
+    input: { threadId: T },
+    method: "deleted_thread_absent",
+  },
+];
+
+describe("a socket lost after the send", () => {
+  it.each(CASES)("$action stays uncertain, is never resent, and reconciles by reading T3", async (c) => {
+    const env = harness.env(c.alias);
+    const before = env.model.receivedCommands.length;
+    const write = () =>
+      harness.dispatcher.dispatch({
+        leaseId: LEASE_ID,
+        environment: c.alias,
+        operationId: c.operationId,
+        action: c.action,
+        input: c.input,
+      });
+    const key = harness.dispatcher.operationKey(c.alias, c.operationId);
+    const ids = deriveIds(
+      key,
+      c.action,
+      c.action === "thread.send" ? { clientRequestId: c.operationId } : {},
+    );
+    env.faults.set({ dropSocketAfterDispatch: true });
+
+    const lost = await failure(write());
+    expect(lost.code).toBe("reconciliation_required");
+    expect(lost.details).toMatchObject({ state: "uncertain", replayed: false });
+    expect(harness.lease.uncertainSends.map((event) => event.operationId)).toContain(c.operationId);
+    expect(harness.lease.open).toBe(false);
+    const record = await harness.journal.get(key);
+    expect(record).toMatchObject({ state: "uncertain", error: { code: "connection_lost" } });
+    expect(record?.derivedIds).toMatchObject({ commandId: ids.commandId });
+    // T3 did apply it: the answer was what got lost.
+    expect(commandsSince(env, before).map((command) => command.commandId)).toEqual([ids.commandId]);
+
+    harness.lease.open = true;
+    env.faults.clear();
+    const retry = await failure(write());
+    expect(retry.code).toBe("reconciliation_required");
+    expect(retry.details).toMatchObject({ state: "uncertain", replayed: true });
+    expect(harness.framesFor(ids.commandId)).toBe(1);
+
+    const reconciled = await harness.dispatcher.reconcile(key);
+    expect(reconciled).toMatchObject({
+      state: "completed",
+      settled: true,
+      observation: { method: c.method, found: true },
+    });
+    const after = await write();
+    expect(after).toMatchObject({ state: "completed", replayed: true });
+    expect(harness.framesFor(ids.commandId)).toBe(1);
+    if (c.action === "thread.pin") {
+      expect(reconciled.record.receipt?.sequence).toBe(commandsSince(env, before)[0]?.sequence);
+    }
+    if (c.action === "thread.send") expect(reconciled.record.receipt?.messageId).toBe(ids.messageId);
+    if (c.action === "thread.launch") expect(reconciled.record.receipt?.threadId).toBe(ids.threadId);
+  });
+});
+
+describe("reconciliation that cannot decide", () => {
+  it("leaves a record uncertain, with the reason, when T3 shows no effect of the command", async () => {
+    const env = harness.env("unsent");
+    const reserved = await harness.journal.reserve({
+      environmentId: env.environmentId,
+      destination: `t3://${env.environmentId}`,
+      caller: CHANNEL,
+      operationId: "op-never-arrived",
+      action: "thread.pin",
+      input: { threadId: T },
+    });
+    const ids = deriveIds(reserved.record.key, "thread.pin");
+    await harness.journal.markUncertain(reserved.record.key, {
+      commandId: ids.commandId,
+      [HINT_THREADS]: JSON.stringify([T]),
+      [HINT_AFTER_SEQUENCE]: "0",
+    });
+    const before = env.model.receivedCommands.length;
+
+    const outcome = await harness.dispatcher.reconcile(reserved.record.key);
+    expect(outcome).toMatchObject({ state: "uncertain", settled: false, observation: { found: false } });
+    expect(outcome.observation?.reason).toContain(`no event from command ${ids.commandId}`);
+    expect(commandsSince(env, before)).toEqual([]);
+    expect(harness.framesFor(ids.commandId)).toBe(0);
+  });
+
+  it("answers operation_unknown for a key the journal does not hold", async () => {
+    const error = await failure(harness.dispatcher.reconcile("0".repeat(64)));
+    expect(error.code).toBe("not_found");
+    expect(error.details).toMatchObject({ reason: "operation_unknown" });
+  });
+});

@@ -1,0 +1,52 @@
+import { attentionThreads } from "@t3-connector/core/state";
+import * as z from "zod";
+import { envelopeFields } from "../listing/paging.js";
+import {
+  calledEnvironmentSchema,
+  environmentInput,
+  scopeEnvelopeShape,
+  threadItemSchema,
+} from "../listing/schemas.js";
+import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
+import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
+
+const inputSchema = z.strictObject({ environment: environmentInput });
+
+const outputSchema = z.object({
+  environment: calledEnvironmentSchema.optional(),
+  total: z.number().int().min(0),
+  ...scopeEnvelopeShape,
+  threads: z.array(threadItemSchema),
+});
+
+export const t3AtencaoTool = defineReadTool({
+  name: "t3_atencao",
+  title: "Threads needing attention",
+  description:
+    "Lists the visible threads that need the user: needs_intervention (a pending approval, question, plan or " +
+    "usage limit) or a failed latest run nobody settled, newest first, across every environment unless " +
+    "environment is given. Read t3_thread in the item's environment for the request content and the exact " +
+    "write action that answers it (e.g. t3_escrever_runtime_request_answer through the write bridge). " +
+    "With complete:false an empty list does not mean nothing needs attention.",
+  inputSchema,
+  outputSchema,
+  annotations: READ_ONLY_ANNOTATIONS,
+  async handler(context, input, extra) {
+    const now = context.clock.now();
+    const { results, envelope } = await sweepShells(
+      context,
+      input.environment,
+      extra.signal,
+      (view) => attentionThreads(threadItems(view, visibleThreads(view), now)),
+      (value) => value.length,
+    );
+    const threads = attentionThreads(results.flatMap((result) => result.value));
+    const { environment, ...scope } = envelopeFields(envelope);
+    return {
+      ...(environment === undefined ? {} : { environment }),
+      total: threads.length,
+      ...scope,
+      threads,
+    };
+  },
+});

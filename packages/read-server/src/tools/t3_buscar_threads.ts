@@ -1,0 +1,171 @@
+import { ConnectorError } from "@t3-connector/core";
+import { matchesExactTitle, matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
+import type { ThreadShell } from "@t3-connector/core/t3";
+import * as z from "zod";
+import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
+import {
+  calledEnvironmentSchema,
+  environmentInput,
+  scopeEnvelopeShape,
+  threadItemSchema,
+} from "../listing/schemas.js";
+import {
+  projectsById,
+  searchableThreads,
+  sweepShells,
+  type ThreadItem,
+  threadItem,
+} from "../listing/shells.js";
+import { THREAD_SEARCH_ORDER } from "../listing/thread-order.js";
+import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
+
+const TOOL = "t3_buscar_threads";
+const DEFAULT_LIMIT = 20;
+
+const inputSchema = z.strictObject({
+  search: z.string().min(1).optional().describe("Part of the title or threadId (case and accents ignored)."),
+  threadId: z.string().min(1).optional().describe("An exact threadId, compared literally. Not with search."),
+  match: z
+    .enum(["partial", "exact"])
+    .optional()
+    .describe(
+      "With search: partial (default, substring of title or ID) or exact (whole title, or the exact ID).",
+    ),
+  environment: environmentInput,
+  limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50 (default 20)."),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("nextCursor of the previous page, with the same other inputs."),
+});
+
+const outputSchema = z.object({
+  environment: calledEnvironmentSchema.optional(),
+  total: z.number().int().min(0),
+  search: z.string().optional(),
+  match: z.enum(["partial", "exact"]).optional(),
+  threadId: z.string().optional(),
+  returned: z.number().int().min(0),
+  truncated: z.boolean(),
+  complete: z.boolean(),
+  evidenceIncomplete: z.literal(true).optional(),
+  nextCursor: z.string().optional(),
+  queriedEnvironments: scopeEnvelopeShape.queriedEnvironments,
+  environmentFailures: scopeEnvelopeShape.environmentFailures,
+  threads: z.array(threadItemSchema.extend({ archived: z.boolean() })),
+});
+
+type Query =
+  | { mode: "threadId"; term: string }
+  | { mode: "partial" | "exact"; term: string; normalized: string };
+
+type FoundThread = ThreadItem & { archived: boolean };
+
+export const t3BuscarThreadsTool = defineReadTool({
+  name: TOOL,
+  title: "Find threads",
+  description:
+    "Finds threads by part of the title or ID (search) or by exact threadId, across every environment unless " +
+    "environment is given, including archived threads and threads that never ran. Each result names its " +
+    "environment. When total > 1, ask the user which one; never pick by order, recency or a default environment. " +
+    "complete:false means an environment did not answer, so an empty list does not prove absence.",
+  inputSchema,
+  outputSchema,
+  annotations: READ_ONLY_ANNOTATIONS,
+  async handler(context, input, extra) {
+    const query = parseQuery(input);
+    const now = context.clock.now();
+    const identity = listingIdentity(
+      context,
+      TOOL,
+      [query.mode, query.mode === "threadId" ? query.term : query.normalized],
+      input.environment,
+    );
+    checkCursor(context, identity, input.cursor);
+
+    const { results, envelope } = await sweepShells(
+      context,
+      input.environment,
+      extra.signal,
+      (view) => {
+        const projects = projectsById(view);
+        const rows = searchableThreads(view);
+        const found: FoundThread[] = [];
+        let untitled = 0;
+        for (const { thread, archived } of rows) {
+          if (query.mode !== "threadId" && !hasTitle(thread)) untitled += 1;
+          if (!matches(query, thread)) continue;
+          const item = threadItem(view.environment, thread, now, projects.get(thread.projectId));
+          found.push({ ...item, archived });
+        }
+        return { found, untitled };
+      },
+      (value) => value.found.length,
+    );
+
+    // A title search cannot vouch for rows that carry no title: it may have missed them.
+    const evidenceIncomplete = results.some((result) => result.value.untitled > 0);
+    const page = pageOf(
+      context,
+      identity,
+      envelope,
+      results.flatMap((result) => result.value.found),
+      THREAD_SEARCH_ORDER,
+      { cursor: input.cursor, limit: input.limit ?? DEFAULT_LIMIT },
+    );
+    const { environment, complete, ...scope } = envelopeFields(envelope);
+    return {
+      ...(environment === undefined ? {} : { environment }),
+      total: page.total,
+      ...(query.mode === "threadId" ? { threadId: query.term } : { search: query.term, match: query.mode }),
+      returned: page.returned,
+      truncated: page.truncated,
+      complete: complete && !evidenceIncomplete,
+      ...(evidenceIncomplete ? { evidenceIncomplete: true as const } : {}),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      ...scope,
+      threads: page.items,
+    };
+  },
+});
+
+function parseQuery(input: {
+  search?: string | undefined;
+  threadId?: string | undefined;
+  match?: "partial" | "exact" | undefined;
+}): Query {
+  const { search, threadId, match } = input;
+  if ((search === undefined) === (threadId === undefined)) {
+    throw new ConnectorError("invalid_input", "give exactly one of search or threadId");
+  }
+  if (threadId !== undefined) {
+    if (match !== undefined) {
+      throw new ConnectorError(
+        "invalid_input",
+        "match applies to search only; a threadId is always compared exactly",
+      );
+    }
+    return { mode: "threadId", term: threadId };
+  }
+  const normalized = normalizeSearchTerm(search);
+  if (search === undefined || normalized === undefined) {
+    throw new ConnectorError("invalid_input", "search must contain more than whitespace");
+  }
+  return { mode: match ?? "partial", term: search, normalized };
+}
+
+function hasTitle(thread: ThreadShell): boolean {
+  return typeof thread.title === "string" && thread.title.trim() !== "";
+}
+
+function matches(query: Query, thread: ThreadShell): boolean {
+  switch (query.mode) {
+    case "threadId":
+      return thread.id === query.term;
+    case "exact":
+      return thread.id === query.term.trim() || matchesExactTitle(query.term, thread.title);
+    case "partial":
+      return matchesSearch(query.term, { id: thread.id, title: thread.title });
+  }
+}

@@ -1,0 +1,199 @@
+import {
+  CONTROL_PLANE_LIMIT,
+  type ControlPlaneCandidate,
+  type ControlPlaneItem,
+  controlPlaneLists,
+  countByState,
+  type LimitedList,
+  THREAD_STATES,
+  threadSummary,
+} from "@t3-connector/core/state";
+import * as z from "zod";
+import {
+  calledEnvironmentSchema,
+  environmentFailureSchema,
+  environmentInput,
+  threadItemSchema,
+} from "../listing/schemas.js";
+import {
+  type ItemEnvironment,
+  projectsById,
+  stateRow,
+  sweepShells,
+  visibleThreads,
+} from "../listing/shells.js";
+import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
+
+const inputSchema = z.strictObject({
+  environment: environmentInput,
+  limit: z
+    .number()
+    .int()
+    .min(CONTROL_PLANE_LIMIT.min)
+    .max(CONTROL_PLANE_LIMIT.max)
+    .optional()
+    .describe(
+      `Items per list, ${CONTROL_PLANE_LIMIT.min}-${CONTROL_PLANE_LIMIT.max} (default ${CONTROL_PLANE_LIMIT.default}).`,
+    ),
+});
+
+const controlPlaneItemSchema = threadItemSchema.extend({
+  activeRun: z.object({ runId: z.string().nullable(), status: z.string() }).nullable(),
+  pendingRequest: z
+    .object({
+      requestId: z.string().nullable(),
+      kind: z.string().nullable(),
+      reason: z.string(),
+      since: z.string().nullable(),
+      contentInThreadRead: z.literal(true),
+    })
+    .nullable(),
+  snoozedUntil: z.string().optional(),
+  readyReasons: z
+    .array(
+      z.enum([
+        "latest_run_completed_unsettled",
+        "latest_run_failed_unsettled",
+        "latest_run_cancelled_unsettled",
+        "woke",
+      ]),
+    )
+    .optional(),
+  blockers: z.array(z.literal("background_work_pending")).optional(),
+  actionableNow: z.boolean().optional(),
+  next: z.object({
+    tool: z.literal("t3_thread"),
+    input: z.object({ environment: z.string(), threadId: z.string().nullable() }),
+  }),
+});
+
+const listSchema = z.object({
+  total: z.number().int().min(0),
+  returned: z.number().int().min(0),
+  truncated: z.boolean(),
+  threads: z.array(controlPlaneItemSchema),
+});
+
+const byStateSchema = z.object(
+  Object.fromEntries(THREAD_STATES.map((state) => [state, z.number().int().min(0)])) as Record<
+    (typeof THREAD_STATES)[number],
+    z.ZodNumber
+  >,
+);
+
+const outputSchema = z.object({
+  contractVersion: z.literal(1),
+  scope: z.enum(["environment", "all_environments"]),
+  environment: calledEnvironmentSchema.optional(),
+  complete: z.boolean(),
+  incompleteReason: z.string().optional(),
+  generatedAt: z.string(),
+  coherence: z.object({ mode: z.literal("per_environment"), note: z.string() }),
+  queriedEnvironments: z.array(
+    z.object({
+      alias: z.string(),
+      environmentId: z.string(),
+      name: z.string().nullable(),
+      found: z.number().int().min(0),
+      snapshotSequence: z.number().int().min(0).nullable(),
+      readAt: z.string(),
+      visibleThreads: z.number().int().min(0),
+      byState: byStateSchema,
+    }),
+  ),
+  environmentFailures: z.array(environmentFailureSchema),
+  limit: z.number().int(),
+  needsIntervention: listSchema,
+  running: listSchema,
+  ready: listSchema,
+});
+
+/** Core's items allow a missing server label; ours always say `name` (null when unknown). */
+function named(
+  list: LimitedList<ControlPlaneItem>,
+): LimitedList<ControlPlaneItem & { environment: ItemEnvironment }> {
+  return {
+    ...list,
+    threads: list.threads.map((item) => ({
+      ...item,
+      environment: { ...item.environment, name: item.environment.name ?? null },
+    })),
+  };
+}
+
+const COHERENCE_NOTE =
+  "Each environment is one shell read (one backend snapshot at readAt). Environments are read concurrently, " +
+  "not at one instant, and a thread can change right after its environment was read.";
+
+export const t3ControlPlaneTool = defineReadTool({
+  name: "t3_control_plane",
+  title: "Control plane snapshot",
+  description:
+    "One call to decide what to do next across every environment (or only environment): threads that need " +
+    "intervention, that are running, and that are ready (latest run ended and not settled or snoozed, or woke), " +
+    "with blockers and the t3_thread call that reads each. Ready is not acceptance: read the thread before acting. " +
+    "If complete is false, say which environments are missing instead of reporting that nothing needs attention. " +
+    "For more than limit items, call t3_threads with state in that environment.",
+  inputSchema,
+  outputSchema,
+  annotations: READ_ONLY_ANNOTATIONS,
+  async handler(context, input, extra) {
+    const now = context.clock.now();
+    const limit = input.limit ?? CONTROL_PLANE_LIMIT.default;
+    const { results, envelope } = await sweepShells(
+      context,
+      input.environment,
+      extra.signal,
+      (view) => {
+        const projects = projectsById(view);
+        const candidates: ControlPlaneCandidate[] = visibleThreads(view).map((thread) => ({
+          environment: view.environment,
+          thread: stateRow(thread),
+          summary: threadSummary(stateRow(thread), { now, project: projects.get(thread.projectId) }),
+        }));
+        return { candidates, snapshotSequence: view.shell.snapshotSequence ?? null, readAt: view.readAt };
+      },
+      (value) => value.candidates.length,
+    );
+
+    const lists = controlPlaneLists(
+      results.flatMap((result) => result.value.candidates),
+      { now, limit },
+    );
+    const queriedEnvironments = envelope.queriedEnvironments.map((queried) => {
+      const value = results.find(
+        (result) => result.environment.environmentId === queried.environmentId,
+      )?.value;
+      const summaries = value?.candidates.map((candidate) => candidate.summary) ?? [];
+      return {
+        ...queried,
+        snapshotSequence: value?.snapshotSequence ?? null,
+        readAt: value?.readAt ?? new Date(now).toISOString(),
+        visibleThreads: summaries.length,
+        byState: countByState(summaries),
+      };
+    });
+    const failures = envelope.environmentFailures;
+    return {
+      contractVersion: 1 as const,
+      scope: input.environment === undefined ? ("all_environments" as const) : ("environment" as const),
+      ...(envelope.environment === undefined ? {} : { environment: envelope.environment }),
+      complete: envelope.complete,
+      ...(envelope.complete
+        ? {}
+        : {
+            incompleteReason:
+              `Not a global view: ${failures.map((f) => `${f.alias} (${f.code})`).join(", ")} did not answer; ` +
+              "their threads are missing from every list and count.",
+          }),
+      generatedAt: new Date(now).toISOString(),
+      coherence: { mode: "per_environment" as const, note: COHERENCE_NOTE },
+      queriedEnvironments,
+      environmentFailures: failures,
+      limit,
+      needsIntervention: named(lists.needsIntervention),
+      running: named(lists.running),
+      ready: named(lists.ready),
+    };
+  },
+});

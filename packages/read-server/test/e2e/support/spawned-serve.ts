@@ -1,0 +1,102 @@
+import { execFile, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const run = promisify(execFile);
+export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
+export const bin = fileURLToPath(new URL("../../../bin/t3-connector.js", import.meta.url));
+
+/** Builds what the spawned bin runs (dist/ of core, the simulator and the read server). */
+export async function buildForSpawn(): Promise<void> {
+  try {
+    await run("pnpm", ["exec", "tsc", "-b", "packages/core", "packages/t3-sim", "packages/read-server"], {
+      cwd: repoRoot,
+      timeout: 170_000,
+    });
+  } catch (error) {
+    // tsc reports on stdout; surface it so a failure here says which file broke the build.
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`building for the end-to-end tests failed:\n${stdout}${stderr}`.slice(0, 4000));
+  }
+}
+
+export interface SpawnedServe {
+  client: Client;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Spawns the real `t3-connector serve` with `configPath` and connects an MCP SDK client over stdio. */
+export async function spawnServe(configPath: string): Promise<SpawnedServe> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "serve"],
+    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_CONFIG: configPath },
+    stderr: "pipe",
+  });
+  let stderrText = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderrText += chunk.toString("utf8");
+  });
+  const client = new Client({ name: "t3-connector-e2e", version: "0.0.0" });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`serve did not start: ${String(error)}\nstderr:\n${stderrText}`);
+  }
+  return { client, stderr: () => stderrText, close: () => client.close() };
+}
+
+/** Runs `t3-connector serve` expecting it to exit by itself; resolves with its exit code and stderr. */
+export function serveUntilExit(
+  configPath: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "serve"], {
+      env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Calls a tool and returns its structured content; a tool error throws with its text. */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ type: string; text?: string }>)[0]?.text ?? "";
+  if (result.isError) throw new Error(`tool error from ${name}: ${text}`);
+  // The text content is the same JSON as the structured content, for clients that read text only.
+  const structured = result.structuredContent as Record<string, unknown>;
+  if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(structured)) {
+    throw new Error(`${name}: text content and structuredContent differ`);
+  }
+  return structured;
+}
+
+/** Calls a tool expecting a tool error; returns its text (`<code>: <message>`). */
+export async function callToolError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ type: string; text?: string }>)[0]?.text ?? "";
+  if (!result.isError) throw new Error(`expected a tool error from ${name}, got: ${text.slice(0, 300)}`);
+  return text;
+}
