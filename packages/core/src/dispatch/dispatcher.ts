@@ -37,7 +37,9 @@ import type {
   LeaseRequest,
   LeaseVerdict,
   ReconcileOutcome,
+  WorkspaceVerifier,
 } from "./types.js";
+import { executionDomainVerifier } from "./workspace-verifier.js";
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   if (typeof options.channel !== "string" || options.channel.trim() === "") {
@@ -112,6 +114,7 @@ class WriteDispatcher implements Dispatcher {
   readonly #journal: Journal;
   /** One execution per operation key at a time (concurrent duplicates wait, then replay). */
   readonly #operations: KeyedLock;
+  readonly #verifyWorkspace: WorkspaceVerifier;
   /** Project-scoped writes (launch, fork) one at a time per `[environmentId, projects]`. */
   readonly #projects = new KeyedLock();
 
@@ -119,6 +122,7 @@ class WriteDispatcher implements Dispatcher {
     this.#options = options;
     this.#journal = options.journal;
     this.#operations = operationLockOf(options.journal);
+    this.#verifyWorkspace = options.verifyWorkspace ?? executionDomainVerifier();
   }
 
   operationKey(environment: string, operationId: string): string {
@@ -166,6 +170,7 @@ class WriteDispatcher implements Dispatcher {
     return this.#operations.run(key, () =>
       reconcileRecord(key, {
         journal: this.#journal,
+        clock: this.#options.clock,
         registry: this.#options.registry,
         readTimeoutMs: this.#options.reconcileReadTimeoutMs ?? 10_000,
       }),
@@ -278,8 +283,8 @@ class WriteDispatcher implements Dispatcher {
       fresh,
       approvedWorkspaceRoots: verdict.approvedWorkspaceRoots,
       environment,
-      remoteFileSystem: operation.handle.transport.kind === "ssh",
-      verifyWorkspace: this.#options.verifyWorkspace,
+      transport: operation.handle.transport,
+      verifyWorkspace: this.#verifyWorkspace,
     });
     if (refusal !== null) {
       await this.#journal.refuse(key, journalErrorOf(refusal));

@@ -12,6 +12,8 @@ export interface FreshThreads {
   readonly snapshotSequence: number;
   readonly found: ReadonlyMap<string, ThreadShell>;
   readonly missing: readonly string[];
+  /** Ids of the projects the shell lists and that are not deleted. */
+  readonly liveProjectIds: ReadonlySet<string>;
 }
 
 function live(thread: ThreadShell): boolean {
@@ -43,6 +45,11 @@ export async function readFreshThreads(
     snapshotSequence: shell.snapshotSequence,
     found,
     missing: [...wanted].filter((id) => !found.has(id)),
+    liveProjectIds: new Set(
+      shell.projects
+        .filter((project) => project.deletedAt === null || project.deletedAt === undefined)
+        .map((project) => project.id),
+    ),
   };
 }
 

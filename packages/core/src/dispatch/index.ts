@@ -2,7 +2,6 @@ export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
-export { localRealpath } from "./preflight.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
   DispatchCompleted,
@@ -17,5 +16,15 @@ export type {
   Observation,
   ReconcileOutcome,
   UncertainSend,
+  WorkspaceTarget,
   WorkspaceVerifier,
 } from "./types.js";
+export {
+  executionDomainVerifier,
+  localRealpath,
+  shellQuote,
+  sshRealpath,
+  sshRealpathArgs,
+  WORKSPACE_VERIFY_TIMEOUT_MS,
+  type WorkspaceVerifierOptions,
+} from "./workspace-verifier.js";

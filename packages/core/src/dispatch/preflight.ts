@@ -5,7 +5,6 @@
  * read now, and the workspace path verified where the environment runs. The first failure is
  * returned as a typed refusal; nothing has been sent.
  */
-import { realpath } from "node:fs/promises";
 import {
   type AnyActionDefinition,
   checkLocalGuards,
@@ -13,6 +12,7 @@ import {
   type ModelSelection,
   valueAtPath,
 } from "../actions/index.js";
+import type { Transport } from "../config/index.js";
 import type { ConnectedEnvironment } from "../environments/index.js";
 import { ConnectorError } from "../errors.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
@@ -25,21 +25,8 @@ export interface PreflightContext {
   readonly fresh: FreshThreads;
   readonly approvedWorkspaceRoots: readonly string[];
   readonly environment: ConnectedEnvironment;
-  /** True for environments reached through an ssh tunnel: local realpath says nothing there. */
-  readonly remoteFileSystem: boolean;
-  readonly verifyWorkspace: WorkspaceVerifier | undefined;
-}
-
-/** Local realpath: the canonical path, or null when it does not exist. */
-export async function localRealpath(
-  _environment: ConnectedEnvironment,
-  path: string,
-): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch {
-    return null;
-  }
+  readonly transport: Transport;
+  readonly verifyWorkspace: WorkspaceVerifier;
 }
 
 export async function runPreflight(context: PreflightContext): Promise<ConnectorError | null> {
@@ -48,6 +35,12 @@ export async function runPreflight(context: PreflightContext): Promise<Connector
   if (missing !== undefined) {
     return new ConnectorError("thread_not_found", `thread ${missing} does not exist (or was deleted)`, {
       details: { reason: "thread_not_found", threadId: missing },
+    });
+  }
+  const missingProject = entry.targets(input).projectIds.find((id) => !fresh.liveProjectIds.has(id));
+  if (missingProject !== undefined) {
+    return new ConnectorError("not_found", `project ${missingProject} does not exist (or was deleted)`, {
+      details: { reason: "project_not_found", projectId: missingProject },
     });
   }
   const local = checkLocalGuards(entry.guards, input, {
@@ -92,8 +85,10 @@ async function verifyWorkspacePath(
   path: string,
   reason: string,
 ): Promise<ConnectorError | null> {
-  const verifier = context.verifyWorkspace ?? (context.remoteFileSystem ? undefined : localRealpath);
-  const canonical = verifier === undefined ? null : await verifier(context.environment, path);
+  const canonical = await context.verifyWorkspace(
+    { environment: context.environment, transport: context.transport },
+    path,
+  );
   if (canonical !== null && context.approvedWorkspaceRoots.includes(canonical)) return null;
   return new ConnectorError(
     "scope_denied",

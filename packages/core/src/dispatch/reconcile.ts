@@ -19,6 +19,7 @@
  * proving a negative would need the one thing reconciliation must not do (send it again). The
  * record stays `uncertain` with the reason, for a later try or an operator.
  */
+import type { Clock } from "../clock.js";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "../environments/index.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
 import type { Journal, JournalRecord } from "../journal/index.js";
@@ -28,11 +29,17 @@ import type { Observation, ReconcileOutcome } from "./types.js";
 
 export interface ReconcileDeps {
   readonly journal: Journal;
+  readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
   readonly readTimeoutMs: number;
 }
 
-function outcome(record: JournalRecord, observation: Observation | null, settled: boolean): ReconcileOutcome {
+function outcome(
+  record: JournalRecord,
+  observation: Observation | null,
+  settled: boolean,
+  observedAt: number | null,
+): ReconcileOutcome {
   return {
     key: record.key,
     operationId: record.operationId,
@@ -41,6 +48,7 @@ function outcome(record: JournalRecord, observation: Observation | null, settled
     state: record.state,
     settled,
     observation,
+    observedAt,
     record,
   };
 }
@@ -52,13 +60,15 @@ export async function reconcileRecord(key: string, deps: ReconcileDeps): Promise
       details: { reason: "operation_unknown" },
     });
   }
-  if (record.state !== "uncertain") return outcome(record, null, false);
+  if (record.state !== "uncertain") return outcome(record, null, false, null);
   const ids = record.derivedIds ?? {};
   const handle = deps.registry.find(record.environmentId);
   if (handle === undefined) {
-    return outcome(record, { method: "none", found: false, reason: "environment_not_configured" }, false);
+    const observation = { method: "none", found: false, reason: "environment_not_configured" };
+    return outcome(record, observation, false, null);
   }
   let observation: Observation;
+  const observedAt = deps.clock.now();
   try {
     const environment = await handle.connect();
     observation = await observe(record.action, ids, environment, deps.readTimeoutMs);
@@ -66,9 +76,11 @@ export async function reconcileRecord(key: string, deps: ReconcileDeps): Promise
     if (!isConnectorError(error)) throw error;
     observation = { method: "read", found: false, reason: `read_failed: ${error.code}` };
   }
-  if (!observation.found || observation.receipt === undefined) return outcome(record, observation, false);
+  if (!observation.found || observation.receipt === undefined) {
+    return outcome(record, observation, false, observedAt);
+  }
   const settled = await deps.journal.settle(key, { state: "completed", receipt: observation.receipt });
-  return outcome(settled, observation, true);
+  return outcome(settled, observation, true, observedAt);
 }
 
 async function observe(

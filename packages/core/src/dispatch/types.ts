@@ -5,6 +5,7 @@
  */
 import type { ActionId } from "../actions/index.js";
 import type { Clock } from "../clock.js";
+import type { Transport } from "../config/index.js";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "../environments/index.js";
 import type { ConnectorError } from "../errors.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
@@ -54,8 +55,14 @@ export interface LeaseCheck {
   onUncertainSend(event: UncertainSend): void;
 }
 
+/** Where a workspace path is checked: the environment and how it is reached. */
+export interface WorkspaceTarget {
+  readonly environment: ConnectedEnvironment;
+  readonly transport: Transport;
+}
+
 /** Checks a workspace path where the environment runs; answers the canonical path, or null. */
-export type WorkspaceVerifier = (environment: ConnectedEnvironment, path: string) => Promise<string | null>;
+export type WorkspaceVerifier = (target: WorkspaceTarget, path: string) => Promise<string | null>;
 
 export interface DispatcherOptions {
   /** Built with `OPERATE_SCOPES`. */
@@ -65,10 +72,7 @@ export interface DispatcherOptions {
   /** The stable caller identity (`<subject>|<binding>`), part of every journal key; never a boot id. */
   readonly channel: string;
   readonly lease: LeaseCheck;
-  /**
-   * Default: `realpath` on this machine for URL environments; SSH environments are refused
-   * (`workspace_verification_required`) unless the gate passes a verifier that runs there.
-   */
+  /** Default `executionDomainVerifier()`: local realpath for URL environments, ssh realpath for SSH ones. */
   readonly verifyWorkspace?: WorkspaceVerifier;
   /** Deadline of each read the reconciliation makes over the socket. Default 10 s. */
   readonly reconcileReadTimeoutMs?: number;
@@ -116,6 +120,8 @@ export interface ReconcileOutcome {
   /** True when this call moved the record out of `uncertain`. */
   readonly settled: boolean;
   readonly observation: Observation | null;
+  /** When T3 was read (the injected clock), null when nothing was read. */
+  readonly observedAt: number | null;
   readonly record: JournalRecord;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
 import { ConnectorError } from "../../src/errors.js";
-import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
 let harness: Harness;
 
@@ -70,6 +70,43 @@ describe("idempotency per (environment, operationId)", () => {
     const result = await rename("keys", "op-shared", "title in keys");
     expect(result).toMatchObject({ state: "completed", replayed: false, key: keysKey });
     expect(commandsSince(env, before)).toHaveLength(1);
+  });
+
+  it("carries on with a preparing record a stopped process left behind (nothing was sent for it)", async () => {
+    const env = harness.env("keys");
+    await harness.journal.reserve({
+      environmentId: env.environmentId,
+      destination: `t3://${env.environmentId}`,
+      caller: CHANNEL,
+      operationId: "op-orphan",
+      action: "thread.title",
+      input: { threadId: SAMPLE_IDS.threadId, title: "orphaned title" },
+    });
+    const before = env.model.receivedCommands.length;
+    const result = await rename("keys", "op-orphan", "orphaned title");
+    expect(result).toMatchObject({ state: "completed", replayed: false });
+    expect(commandsSince(env, before)).toHaveLength(1);
+    expect(harness.framesFor(String(result.derivedIds.commandId))).toBe(1);
+  });
+
+  it("refuses a thread.send whose clientRequestId is not the operationId, without a record", async () => {
+    const error = await failure(
+      harness.dispatcher.dispatch({
+        leaseId: LEASE_ID,
+        environment: "keys",
+        operationId: "op-send-a",
+        action: "thread.send",
+        input: {
+          threadId: SAMPLE_IDS.threadId,
+          text: "hi",
+          clientRequestId: "op-send-b",
+          delivery: "start_immediately",
+        },
+      }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.details).toMatchObject({ reason: "request_id_mismatch", recorded: false });
+    expect(await harness.journal.get(harness.dispatcher.operationKey("keys", "op-send-a"))).toBeUndefined();
   });
 
   it("refuses an input the strict schema rejects without recording anything", async () => {

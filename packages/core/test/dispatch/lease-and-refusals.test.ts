@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
 import { systemClock } from "../../src/clock.js";
@@ -199,6 +202,55 @@ describe("refusals", () => {
     );
     expect(unverified.details).toMatchObject({ reason: "workspace_verification_required", state: "refused" });
     expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("verifies an approved root with realpath on this machine and refuses one that is a symlink", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "t3c-workspace-")));
+    const scope = harness.lease.scope;
+    try {
+      const real = join(root, "real");
+      const link = join(root, "link");
+      await mkdir(real);
+      await symlink(real, link);
+      const env = harness.env("paths");
+      harness.lease.scope = leaseScope([
+        {
+          alias: "paths",
+          environmentId: env.environmentId,
+          projects: [{ id: SAMPLE_IDS.projectId, directory: real }],
+        },
+      ]);
+      // Approve the symlink path instead: it passes the approved-root check but not realpath.
+      const linkScope = leaseScope([
+        {
+          alias: "paths",
+          environmentId: env.environmentId,
+          projects: [{ id: SAMPLE_IDS.projectId, directory: link }],
+        },
+      ]);
+      const local = createDispatcher({
+        registry: harness.registry,
+        journal: harness.journal,
+        clock: systemClock,
+        channel: `${CHANNEL}-realpath`,
+        lease: harness.lease,
+      });
+      const update = (operationId: string, worktreePath: string) =>
+        local.dispatch({
+          leaseId: LEASE_ID,
+          environment: "paths",
+          operationId,
+          action: "thread.metadata.update",
+          input: { threadId: T, worktreePath },
+        });
+      expect((await update("op-real-root", real)).state).toBe("completed");
+      harness.lease.scope = linkScope;
+      const viaLink = await failure(update("op-link-root", link));
+      expect(viaLink.details).toMatchObject({ reason: "workspace_verification_required", state: "refused" });
+    } finally {
+      harness.lease.scope = scope;
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it("records a write to a thread that does not exist as refused thread_not_found", async () => {

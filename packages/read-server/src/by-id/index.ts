@@ -1,5 +1,15 @@
 export { type EnvironmentDiscovery, type LocatedThread, locateThread } from "./locate-thread.js";
 export {
+  BATCH_MAX_TARGETS,
+  BATCH_PROJECTIONS_PER_ENVIRONMENT,
+  BATCH_TIMEOUT_MS,
+  type BatchItem,
+  type BatchOptions,
+  type BatchResult,
+  type BatchTarget,
+  readThreadBatch,
+} from "./read-batch.js";
+export {
   buildThreadRead,
   readLocatedProjection,
   readThreadDetail,
@@ -8,6 +18,7 @@ export {
 export {
   ambiguousThread,
   incompleteScope,
+  type MissingEnvironment,
   threadNotFoundAnywhere,
   threadNotFoundIn,
 } from "./thread-errors.js";

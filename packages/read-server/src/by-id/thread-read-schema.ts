@@ -3,22 +3,23 @@ import * as z from "zod";
 
 /**
  * Output schemas of a thread read by id (`t3_thread`, each ok item of `t3_thread_read_batch`,
- * the envelope of `t3_mensagens`). They mirror core/state's `ThreadRead` field by field, so a
- * projection change that forgets the schema fails the output check instead of leaking.
+ * the envelope of `t3_mensagens`). They mirror core/state's `ThreadRead` field by field and are
+ * strict: a field the projection gains without a schema entry fails the output check (and the
+ * tests) instead of being dropped or leaking unnoticed.
  */
 
 const nullableString = z.string().nullable();
 
-export const environmentTagSchema = z.object({ alias: z.string(), environmentId: z.string() });
+export const environmentTagSchema = z.strictObject({ alias: z.string(), environmentId: z.string() });
 
-const answeredEnvironmentSchema = z.object({
+const answeredEnvironmentSchema = z.strictObject({
   alias: z.string(),
   environmentId: z.string(),
   name: nullableString,
   found: z.number().int().min(0),
 });
 
-const environmentFailureSchema = z.object({
+const environmentFailureSchema = z.strictObject({
   alias: z.string(),
   environmentId: z.string(),
   code: z.string(),
@@ -26,13 +27,13 @@ const environmentFailureSchema = z.object({
 });
 
 /** How a thread without `environment` was located: every environment answered, one had it. */
-export const environmentDiscoverySchema = z.object({
+export const environmentDiscoverySchema = z.strictObject({
   complete: z.boolean(),
   queriedEnvironments: z.array(answeredEnvironmentSchema),
   environmentFailures: z.array(environmentFailureSchema),
 });
 
-export const modelSummarySchema = z.object({
+export const modelSummarySchema = z.strictObject({
   model: nullableString,
   instanceId: nullableString,
   effort: nullableString,
@@ -51,7 +52,7 @@ const stateSourceSchema = z.enum([
 export const threadSummaryShape = {
   threadId: nullableString,
   title: nullableString,
-  project: z.object({ projectId: nullableString, title: z.string().optional() }),
+  project: z.strictObject({ projectId: nullableString, title: z.string().optional() }),
   directory: nullableString,
   branch: nullableString,
   model: modelSummarySchema,
@@ -66,13 +67,13 @@ export const threadSummaryShape = {
   reason: z.string().optional(),
   kind: z.string().optional(),
   identifier: z
-    .union([z.object({ runtimeRequestId: nullableString }), z.object({ runId: nullableString })])
+    .union([z.strictObject({ runtimeRequestId: nullableString }), z.strictObject({ runId: nullableString })])
     .optional(),
   since: nullableString.optional(),
   resetAt: nullableString.optional(),
   resumeAt: nullableString.optional(),
   backgroundTasks: z
-    .array(z.object({ kind: nullableString, taskId: nullableString, description: nullableString }))
+    .array(z.strictObject({ kind: nullableString, taskId: nullableString, description: nullableString }))
     .optional(),
   error: nullableString.optional(),
   errorClass: nullableString.optional(),
@@ -82,38 +83,44 @@ export const threadSummaryShape = {
   wokeAt: nullableString,
 };
 
-const questionSchema = z.object({
+const questionSchema = z.strictObject({
   id: z.string(),
   header: z.string(),
   question: z.string(),
-  options: z.array(z.object({ label: z.string(), description: z.string(), value: z.string().optional() })),
+  options: z.array(
+    z.strictObject({ label: z.string(), description: z.string(), value: z.string().optional() }),
+  ),
   multiSelect: z.boolean().optional(),
   allowCustomAnswer: z.boolean().optional(),
   required: z.boolean().optional(),
 });
 
 const requestContentSchema = z.discriminatedUnion("type", [
-  z.object({
+  z.strictObject({
     type: z.literal("user_input"),
     questions: z.array(questionSchema),
     responseMode: z.literal("message").optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal("approval"),
     prompt: z.string(),
     appName: z.string().optional(),
     options: z
       .array(
-        z.object({ decision: z.enum(APPROVAL_DECISIONS), label: z.string(), warning: z.string().optional() }),
+        z.strictObject({
+          decision: z.enum(APPROVAL_DECISIONS),
+          label: z.string(),
+          warning: z.string().optional(),
+        }),
       )
       .optional(),
   }),
 ]);
 
-const respondInputSchema = z.object({ threadId: z.string(), requestId: z.string() });
+const respondInputSchema = z.strictObject({ threadId: z.string(), requestId: z.string() });
 
 const nextActionSchema = z.union([
-  z.object({
+  z.strictObject({
     type: z.literal("respond_runtime_request"),
     action: z.literal("runtime-request.answer"),
     tool: z.literal("t3_escrever_runtime_request_answer"),
@@ -121,7 +128,7 @@ const nextActionSchema = z.union([
     responseField: z.literal("answers"),
     requiresUserDecision: z.literal(true),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal("respond_runtime_request"),
     action: z.literal("runtime-request.approve"),
     tool: z.literal("t3_escrever_runtime_request_approve"),
@@ -129,7 +136,7 @@ const nextActionSchema = z.union([
     responseField: z.literal("decision"),
     requiresUserDecision: z.literal(true),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal("inspect_in_t3"),
     reason: z.enum([
       "request_detail_not_in_snapshot",
@@ -141,7 +148,7 @@ const nextActionSchema = z.union([
   }),
 ]);
 
-export const pendingRequestSchema = z.object({
+export const pendingRequestSchema = z.strictObject({
   runtimeRequestId: z.string(),
   requestId: z.string(),
   kind: nullableString,
@@ -151,9 +158,9 @@ export const pendingRequestSchema = z.object({
   detail: nullableString,
   responseCapability: z
     .union([
-      z.object({ type: z.literal("live") }),
-      z.object({ type: z.literal("message") }),
-      z.object({ type: z.literal("not_resumable"), reason: nullableString }),
+      z.strictObject({ type: z.literal("live") }),
+      z.strictObject({ type: z.literal("message") }),
+      z.strictObject({ type: z.literal("not_resumable"), reason: nullableString }),
     ])
     .nullable(),
   contentAvailable: z.boolean(),
@@ -169,7 +176,7 @@ export const pendingRequestSchema = z.object({
   nextAction: nextActionSchema,
 });
 
-export const historySchema = z.object({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
+export const historySchema = z.strictObject({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
 
 /** The detail fields of `t3_thread` beyond the summary (contract §B.5). */
 export const threadDetailShape = {
@@ -208,7 +215,7 @@ export const threadDetailShape = {
 };
 
 /** One thread as `t3_thread` returns it, and as each ok batch item carries it in `thread`. */
-export const threadReadOutputSchema = z.object({
+export const threadReadOutputSchema = z.strictObject({
   environment: environmentTagSchema,
   environmentDiscovery: environmentDiscoverySchema.optional(),
   ...threadSummaryShape,

@@ -25,9 +25,15 @@ export function writeJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** `code: message` for a ConnectorError; anything else is a bug whose details stay out of the output. */
-export function describeError(error: unknown, fallback = "internal: unexpected failure"): string {
-  return isConnectorError(error) ? error.toString() : fallback;
+/**
+ * `code: message` for a ConnectorError. Anything else is unexpected: the operator gets its name
+ * and message (no stack), which is enough to act on a local failure such as a permission error.
+ */
+export function describeError(error: unknown): string {
+  if (isConnectorError(error)) return error.toString();
+  return error instanceof Error
+    ? `internal: ${error.name}: ${error.message}`
+    : "internal: unexpected failure";
 }
 
 /** Reads all of `stdin` as UTF-8 (a pairing code is a few bytes; the cap keeps a mistake cheap). */

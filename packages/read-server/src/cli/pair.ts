@@ -28,7 +28,11 @@ export async function pairCommand(io: CliIo, reference: string): Promise<number>
   if (io.stdin === undefined)
     throw new ConnectorError("invalid_input", "pair reads the pairing code from stdin");
   if ((io.stdin as { isTTY?: boolean }).isTTY) {
-    io.stderr.write("Paste the pairing code (or its JSON or URL), then press Ctrl-D.\n");
+    // The terminal itself echoes what is pasted; piping keeps the code off the screen.
+    io.stderr.write(
+      "Reading the pairing code from the terminal (it stays visible there; piping it in avoids that).\n" +
+        "Paste the code, its JSON or its URL, then press Ctrl-D.\n",
+    );
   }
   const code = parsePairingInput(await readAll(io.stdin));
   writeJson(io, await pairEnvironment(io, entry, code));

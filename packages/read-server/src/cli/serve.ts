@@ -33,7 +33,7 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
       ...(io.homeDir ? { homeDir: io.homeDir } : {}),
     });
   } catch (error) {
-    return fail(describeError(error, "internal: could not load the read config"));
+    return fail(describeError(error));
   }
   const context = createProcessReadContext({ config, log: (line) => io.stderr.write(`${line}\n`) });
 

@@ -15,7 +15,7 @@ import {
 } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
-const messageSchema = z.object({
+const messageSchema = z.strictObject({
   messageId: z.string().nullable(),
   role: z.string().nullable(),
   text: z.string(),
@@ -55,7 +55,7 @@ export const t3MensagensTool = defineReadTool({
         `Characters kept from the start of each message (default ${MESSAGES_MAX_CHARACTERS.default})`,
       ),
   }),
-  outputSchema: z.object({
+  outputSchema: z.strictObject({
     environment: environmentTagSchema,
     environmentDiscovery: environmentDiscoverySchema.optional(),
     threadId: z.string(),

@@ -11,14 +11,14 @@ import { readScope } from "../scope/read-scope.js";
  * instance needs; account, paths, quota, slash commands and update details stay behind.
  */
 
-const optionDescriptorSchema = z.object({
+const optionDescriptorSchema = z.strictObject({
   id: z.string(),
   label: z.string(),
   description: z.string().optional(),
   type: z.string(),
   options: z
     .array(
-      z.object({
+      z.strictObject({
         id: z.string(),
         label: z.string(),
         description: z.string().optional(),
@@ -30,7 +30,7 @@ const optionDescriptorSchema = z.object({
   promptInjectedValues: z.array(z.unknown()).optional(),
 });
 
-const modelSchema = z.object({
+const modelSchema = z.strictObject({
   slug: z.string(),
   name: z.string(),
   shortName: z.string().optional(),
@@ -44,7 +44,7 @@ const modelSchema = z.object({
     .optional(),
 });
 
-const providerSchema = z.object({
+const providerSchema = z.strictObject({
   instanceId: z.string(),
   driver: z.string(),
   displayName: z.string().optional(),
@@ -56,12 +56,12 @@ const providerSchema = z.object({
   message: z.string().optional(),
   version: z.string().nullable().optional(),
   checkedAt: z.string().optional(),
-  continuation: z.object({ groupKey: z.string() }).optional(),
+  continuation: z.strictObject({ groupKey: z.string() }).optional(),
   supportedRuntimeModes: z.array(z.string()).optional(),
   requiresNewThreadForModelChange: z.boolean().optional(),
-  auth: z.object({ status: z.string() }).optional(),
+  auth: z.strictObject({ status: z.string() }).optional(),
   models: z.array(modelSchema).optional(),
-  environment: z.object({ alias: z.string(), environmentId: z.string(), name: z.string().nullable() }),
+  environment: z.strictObject({ alias: z.string(), environmentId: z.string(), name: z.string().nullable() }),
 });
 type ProjectedProvider = z.input<typeof providerSchema>;
 
@@ -102,10 +102,33 @@ const MODEL_FIELDS: Record<string, Guard> = {
 
 const DESCRIPTOR_FIELDS: Record<string, Guard> = {
   description: isString,
-  options: isArray,
   currentValue: (value) => isString(value) || isBoolean(value),
   promptInjectedValues: isArray,
 };
+
+const CHOICE_FIELDS: Record<string, Guard> = { description: isString, isDefault: isBoolean };
+
+type Descriptor = NonNullable<
+  NonNullable<ServerProvider["models"][number]["capabilities"]>["optionDescriptors"]
+>[number];
+
+function projectDescriptor(descriptor: Descriptor): z.input<typeof optionDescriptorSchema> {
+  return {
+    id: descriptor.id,
+    label: descriptor.label,
+    type: descriptor.type,
+    ...pick(descriptor, DESCRIPTOR_FIELDS),
+    ...(descriptor.options
+      ? {
+          options: descriptor.options.map((choice) => ({
+            id: choice.id,
+            label: choice.label,
+            ...pick(choice, CHOICE_FIELDS),
+          })),
+        }
+      : {}),
+  };
+}
 
 function projectModel(model: ServerProvider["models"][number]): z.input<typeof modelSchema> {
   const projected: z.input<typeof modelSchema> = {
@@ -116,16 +139,7 @@ function projectModel(model: ServerProvider["models"][number]): z.input<typeof m
   if (model.capabilities === null) projected.capabilities = null;
   else if (model.capabilities) {
     const descriptors = model.capabilities.optionDescriptors;
-    projected.capabilities = descriptors
-      ? {
-          optionDescriptors: descriptors.map((descriptor) => ({
-            id: descriptor.id,
-            label: descriptor.label,
-            type: descriptor.type,
-            ...pick(descriptor, DESCRIPTOR_FIELDS),
-          })),
-        }
-      : {};
+    projected.capabilities = descriptors ? { optionDescriptors: descriptors.map(projectDescriptor) } : {};
   }
   return projected;
 }
@@ -176,13 +190,13 @@ export const t3ProvidersTool = defineReadTool({
       .describe("Exact instanceId (case, underscores and hyphens count)"),
     includeModels: z.boolean().optional().describe("Add each instance's models (tens of kB); default false"),
   }),
-  outputSchema: z.object({
-    environment: z.object({ alias: z.string(), environmentId: z.string() }).optional(),
+  outputSchema: z.strictObject({
+    environment: z.strictObject({ alias: z.string(), environmentId: z.string() }).optional(),
     source: z.literal("server.getConfig"),
     total: z.number().int(),
     complete: z.boolean(),
     queriedEnvironments: z.array(
-      z.object({
+      z.strictObject({
         alias: z.string(),
         environmentId: z.string(),
         name: z.string().nullable(),
@@ -190,7 +204,7 @@ export const t3ProvidersTool = defineReadTool({
       }),
     ),
     environmentFailures: z.array(
-      z.object({ alias: z.string(), environmentId: z.string(), code: z.string(), reason: z.string() }),
+      z.strictObject({ alias: z.string(), environmentId: z.string(), code: z.string(), reason: z.string() }),
     ),
     providers: z.array(providerSchema),
   }),

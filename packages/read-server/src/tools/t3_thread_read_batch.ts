@@ -4,7 +4,7 @@ import { BATCH_MAX_TARGETS, BATCH_TIMEOUT_MS, readThreadBatch } from "../by-id/r
 import { environmentTagSchema, threadReadOutputSchema } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
-const itemErrorSchema = z.object({ code: z.string(), reason: z.string() });
+const itemErrorSchema = z.strictObject({ code: z.string(), reason: z.string() });
 
 export const t3ThreadReadBatchTool = defineReadTool({
   name: "t3_thread_read_batch",
@@ -39,13 +39,13 @@ export const t3ThreadReadBatchTool = defineReadTool({
       .optional()
       .describe(`Deadline of the whole call (default ${BATCH_TIMEOUT_MS.default})`),
   }),
-  outputSchema: z.object({
+  outputSchema: z.strictObject({
     returned: z.number().int(),
-    summary: z.object({ ok: z.number().int(), error: z.number().int() }),
+    summary: z.strictObject({ ok: z.number().int(), error: z.number().int() }),
     allSucceeded: z.boolean(),
     complete: z.boolean(),
     environments: z.array(
-      z.object({
+      z.strictObject({
         alias: z.string(),
         environmentId: z.string(),
         status: z.enum(["ok", "error"]),
@@ -54,7 +54,7 @@ export const t3ThreadReadBatchTool = defineReadTool({
       }),
     ),
     items: z.array(
-      z.object({
+      z.strictObject({
         index: z.number().int(),
         environment: environmentTagSchema.nullable(),
         requestedEnvironment: z.string().optional(),

@@ -93,12 +93,16 @@ export function followThreadStream(o: FollowStreamOptions): Promise<FollowStream
     }
 
     const onCancel = () => finish({ fail: cancelledError() });
-    const onDeadline = () => finish({ reason: "timeout" });
+    const onDeadline = () => {
+      // A batch that arrived just before the deadline may hold the answer: judge it first.
+      check();
+      finish({ reason: "timeout" });
+    };
     o.signal.addEventListener("abort", onCancel, { once: true });
     o.deadline.addEventListener("abort", onDeadline, { once: true });
     if (o.deadline.aborted) onDeadline();
 
-    // Items that arrived just before the stream ended are judged first: they may hold the answer.
+    // Likewise for items that arrived just before the stream ended.
     subscription.done.then(
       () => {
         check();

@@ -56,7 +56,7 @@ describe("the spawned read server", () => {
       });
       expect(tool.outputSchema).toBeDefined();
     }
-    expect(serve.stderr()).toContain("read-only MCP server on stdio, 11 tools");
+    await serve.stderrContains("read-only MCP server on stdio, 11 tools");
   });
 
   it("t3_ambientes lists every configured environment with its availability", async () => {
@@ -219,8 +219,8 @@ describe("the spawned read server", () => {
     const batch = await callTool(serve.client, "t3_thread_read_batch", { items });
     expect(batch.summary).toEqual({ ok: 2, error: 1 });
     const [deploy, approval, missing] = rows(batch.items);
-    expect((deploy?.thread as Row).state).toBe("failed");
-    expect((approval?.thread as Row).state).toBe("needs_intervention");
+    expect(deploy).toMatchObject({ status: "ok", thread: { state: "failed" } });
+    expect(approval).toMatchObject({ status: "ok", thread: { state: "needs_intervention" } });
     expect(missing).toMatchObject({ status: "error", error: { code: "thread_not_found" } });
   });
 

@@ -90,6 +90,27 @@ export function dropVisitedWatermark(env: SimEnvironment, threadId: string): voi
   delete (record.thread as { lastVisitedAt?: unknown }).lastVisitedAt;
 }
 
+/**
+ * Makes `env`'s shell report a background task on one thread, as newer T3 builds publish them in
+ * `pendingBackgroundTasks` (the simulator always sends an empty list). The real shell is still
+ * built and served by the simulator; only that one row gains the task.
+ */
+export function publishBackgroundTask(
+  env: SimEnvironment,
+  threadId: string,
+  task: { taskId: string; description: string; taskType: string },
+): void {
+  const model = env.model;
+  const serveShell = model.httpShell.bind(model);
+  model.httpShell = () => {
+    const outcome = serveShell();
+    if (outcome.kind !== "ok") return outcome;
+    const body = outcome.body as { threads: Array<{ id: string; pendingBackgroundTasks?: unknown[] }> };
+    for (const row of body.threads) if (row.id === threadId) row.pendingBackgroundTasks = [task];
+    return outcome;
+  };
+}
+
 /** Resolves once the environment has swallowed a request under the `hang` fault. */
 export function nextHeld(env: SimEnvironment): Promise<void> {
   return new Promise((resolve) => {

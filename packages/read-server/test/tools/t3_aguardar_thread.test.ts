@@ -181,6 +181,30 @@ describe("t3_aguardar_thread", () => {
     await subscriptionsClosed();
   });
 
+  it("never passes an earlier run's response off as the followed run's", async () => {
+    const threadId = env.model.addThread({
+      projectId: PROJECT,
+      title: "Twice",
+      state: "completed",
+      reply: "First answer.",
+    });
+    env.model.scriptNextRun(threadId, {});
+    await env.model.callUnary("orchestration.dispatchCommand", {
+      commandId: `cmd-${++counter}`,
+      type: "message.dispatch",
+      threadId,
+      messageId: `msg-${counter}`,
+      text: "Now the second part.",
+      attachments: [],
+      createdBy: "user",
+      creationSource: "mcp",
+      dispatchMode: { type: "start_immediately" },
+    });
+    const result = await waitCall({ threadId, timeoutMs: 300, includeLatestResponse: true });
+    expect(result).toMatchObject({ returnReason: "timeout", timedOut: true, latestResponse: null });
+    await subscriptionsClosed();
+  });
+
   it("wakes on a question asked during the wait", async () => {
     const threadId = await threadWithPendingRun({ ask: true });
     const waiting = waitCall({ threadId, timeoutMs: 5_000 });
@@ -280,6 +304,24 @@ describe("t3_aguardar_thread", () => {
       timedOut: true,
       terminal: false,
       state: "running",
+    });
+    env.faults.clear();
+    await subscriptionsClosed();
+  });
+
+  it("says the stream closed, and why, when the environment refuses to resubscribe", async () => {
+    const threadId = await threadWithPendingRun();
+    const waiting = waitCall({ threadId, timeoutMs: 5_000 });
+    await untilSubscribed();
+    env.faults.set({ expireTokens: true });
+    env.dropSockets();
+    const result = await waiting;
+    expect(result).toMatchObject({
+      returnReason: "subscription_closed",
+      terminal: false,
+      timedOut: false,
+      state: "running",
+      subscriptionError: { code: "unauthorized" },
     });
     env.faults.clear();
     await subscriptionsClosed();

@@ -7,7 +7,9 @@ import {
   demoProjectIds,
   type Item,
   invalidParams,
+  publishBackgroundTask,
   startTwoEnvironments,
+  threadIdByTitle,
 } from "./listing-support.js";
 
 const TOOL = "t3_control_plane";
@@ -142,6 +144,28 @@ describe("t3_control_plane over two environments", () => {
     for (const title of ["Revisit the footer", "Old experiment", "Empty draft", "Archived spike"]) {
       expect(listed.some((t) => t.title === title)).toBe(false);
     }
+  });
+
+  it("blocks a ready thread while the shell reports background work", async () => {
+    const beta = setup.sim.environment("beta");
+    const threadId = threadIdByTitle(beta, "Release checklist");
+    publishBackgroundTask(beta, threadId, {
+      taskId: "task-1",
+      description: "indexing the repo",
+      taskType: "bash",
+    });
+    const result = await setup.call(TOOL, { environment: "beta" });
+    const ready = (result.ready as List).threads;
+    expect(ready.find((t) => t.threadId === threadId)).toMatchObject({
+      state: "completed",
+      readyReasons: ["latest_run_completed_unsettled"],
+      blockers: ["background_work_pending"],
+      actionableNow: false,
+      backgroundTasks: [{ kind: "bash", taskId: "task-1", description: "indexing the repo" }],
+    });
+    const others = ready.filter((t) => t.threadId !== threadId);
+    expect(others.length).toBe(5);
+    expect(others.every((t) => t.actionableNow === true)).toBe(true);
   });
 
   it("cuts each list at limit and says how much was left out", async () => {

@@ -190,6 +190,22 @@ describe("t3_thread and the projection routes", () => {
     expect(out.history).toEqual({ complete: false, payloadBudgetExceeded: true });
   });
 
+  it("keeps a request the projection lacks visible, pointing to T3 instead of an answer", async () => {
+    const out = await withBounded(
+      (original) => (threadId) => {
+        const answer = original(threadId);
+        if (answer.kind !== "ok") return answer;
+        const body = answer.body as { projection: Record<string, unknown> };
+        return { kind: "ok", body: { ...body, projection: { ...body.projection, runtimeRequests: [] } } };
+      },
+      () => setup.call("t3_thread", { environment: "alpha", threadId: "t-question" }),
+    );
+    expect(out.state).toBe("needs_intervention");
+    const request = (out.pendingRequests as PendingRequestOut[])[0] as PendingRequestOut;
+    expect(request.content).toBeNull();
+    expect(request.nextAction).toEqual({ type: "inspect_in_t3", reason: "request_detail_not_in_snapshot" });
+  });
+
   it("reads the full snapshot from a server without the bounded route", async () => {
     const model = setup.sim.environment("alpha").model;
     const full = model.httpThread.bind(model);

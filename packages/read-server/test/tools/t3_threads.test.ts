@@ -8,6 +8,7 @@ import {
   dropVisitedWatermark,
   invalidParams,
   itemsOf,
+  nextHeld,
   projectIdByTitle,
   startTwoEnvironments,
   threadIdByTitle,
@@ -212,8 +213,11 @@ describe("t3_threads over two environments", () => {
   it("says the coverage changed when an environment stops answering between pages", async () => {
     const first = await setup.call(TOOL, { limit: 4 });
     expect(first.complete).toBe(true);
-    setup.sim.environment("beta").faults.set({ hang: true });
+    const beta = setup.sim.environment("beta");
+    beta.faults.set({ hang: true });
+    const held = nextHeld(beta);
     const text = await setup.callError(TOOL, { limit: 4, cursor: first.nextCursor });
+    await held; // beta really was asked and stayed silent
     expect(text).toMatch(/^coverage_changed: /);
   });
 
@@ -241,6 +245,15 @@ describe("t3_threads over two environments", () => {
       { alias: "alpha", environmentId: ALPHA_ID, code: "refused", reason: expect.stringContaining("woke") },
     ]);
     expect(itemsOf(swept, "threads").map((t) => t.environment.alias)).toEqual(["beta"]);
+    // Where no environment can decide it, the answer is an envelope of refusals, never an empty "complete" list.
+    const beta = setup.sim.environment("beta");
+    dropVisitedWatermark(beta, threadIdByTitle(beta, "Snoozed and woken"));
+    const nowhere = await setup.call(TOOL, { woke: false });
+    expect(nowhere).toMatchObject({ total: 0, complete: false, queriedEnvironments: [], threads: [] });
+    expect((nowhere.environmentFailures as Array<{ code: string }>).map((f) => f.code)).toEqual([
+      "refused",
+      "refused",
+    ]);
     // Without the filter the undecidable row is listed with woke: null.
     const plain = await setup.call(TOOL, { environment: "alpha", search: "Snoozed and woken" });
     expect(itemsOf(plain, "threads")[0]?.woke).toBeNull();

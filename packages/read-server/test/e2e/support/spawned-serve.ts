@@ -26,6 +26,8 @@ export interface SpawnedServe {
   client: Client;
   /** Everything the server wrote on stderr so far. */
   stderr(): string;
+  /** Resolves once stderr contains `text` (stderr and stdout are separate pipes, with no common order). */
+  stderrContains(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,27 +40,49 @@ export async function spawnServe(configPath: string): Promise<SpawnedServe> {
     stderr: "pipe",
   });
   let stderrText = "";
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderrText += chunk.toString("utf8");
+    for (const waiter of waiters.filter((w) => stderrText.includes(w.text))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   });
+  const stderrContains = (text: string) =>
+    stderrText.includes(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          waiters.push({ text, resolve });
+        });
   const client = new Client({ name: "t3-connector-e2e", version: "0.0.0" });
   try {
     await client.connect(transport);
   } catch (error) {
     throw new Error(`serve did not start: ${String(error)}\nstderr:\n${stderrText}`);
   }
-  return { client, stderr: () => stderrText, close: () => client.close() };
+  return { client, stderr: () => stderrText, stderrContains, close: () => client.close() };
 }
 
-/** Runs `t3-connector serve` expecting it to exit by itself; resolves with its exit code and stderr. */
-export function serveUntilExit(
-  configPath: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export interface BinRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `t3-connector serve` expecting it to exit by itself (start-up refused). */
+export function serveUntilExit(configPath: string): Promise<BinRun> {
+  return runBin(["serve"], configPath);
+}
+
+/** Runs the bin with `args` and `configPath`, writing `stdin` then closing it; resolves when it exits. */
+export function runBin(args: string[], configPath: string, stdin?: string): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve"], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
       stdio: ["pipe", "pipe", "pipe"],
     });
+    // Without input, stdin stays open: a serve that wrongly started would not end by itself.
+    if (stdin !== undefined) child.stdin.end(stdin);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

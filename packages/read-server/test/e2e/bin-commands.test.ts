@@ -1,0 +1,124 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { buildForSpawn, callTool, runBin, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
+
+// The real bin, spawned. A read server must never hold a token that can do more than read, so
+// start-up stops on a mis-scoped token before it answers anything; an environment that is merely
+// down does not stop it.
+let sim: Simulator;
+const configs: SimConfig[] = [];
+
+beforeAll(async () => {
+  await buildForSpawn();
+  sim = await startSimulator({
+    environments: [
+      { alias: "healthy", seed: "demo" },
+      { alias: "scoped", seed: "demo" },
+    ],
+  });
+}, 200_000);
+
+afterAll(async () => {
+  await sim?.close();
+  await Promise.all(configs.map((config) => config.remove()));
+});
+
+async function configWith(options: Parameters<typeof writeSimConfig>[1]) {
+  const config = await writeSimConfig(sim, options);
+  configs.push(config);
+  return config.configPath;
+}
+
+describe("t3-connector serve start-up", () => {
+  it("refuses to start with a token that was issued with an extra scope", async () => {
+    const scoped = sim.environment("scoped");
+    const token = scoped.issueToken({ scopes: ["orchestration:read", "orchestration:operate"] });
+    const { code, stdout, stderr } = await serveUntilExit(await configWith({ token: { scoped: token } }));
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('refusing to start: scope_mismatch: the token of environment "scoped"');
+    expect(stderr).not.toContain(token);
+  });
+
+  it("refuses to start when the server reports an extra scope for the token", async () => {
+    const scoped = sim.environment("scoped");
+    scoped.faults.set({ extraScopes: ["orchestration:operate"] });
+    try {
+      const { code, stderr } = await serveUntilExit(await configWith({}));
+      expect(code).not.toBe(0);
+      expect(stderr).toContain("scope_mismatch");
+      expect(stderr).toContain("orchestration:operate");
+    } finally {
+      scoped.faults.clear();
+    }
+  });
+
+  it("refuses to start when an environment answers as another environment", async () => {
+    const { code, stderr } = await serveUntilExit(
+      await configWith({ environmentId: { scoped: "expected-elsewhere" } }),
+    );
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("refusing to start: environment_mismatch");
+  });
+
+  it("starts with an environment that is down, warning on stderr and reporting it in every sweep", async () => {
+    const down = await startSimulator({ environments: [{ alias: "gone", seed: "empty" }] });
+    const config = await writeSimConfig(down);
+    configs.push(config);
+    // One config over both simulators: the healthy environment and one whose server is stopped.
+    const healthy = await writeSimConfig(sim, { omit: ["scoped"] });
+    configs.push(healthy);
+    const merged = JSON.parse(await readFile(healthy.configPath, "utf8")) as {
+      environments: Record<string, unknown>;
+    };
+    const gone = JSON.parse(await readFile(config.configPath, "utf8")) as {
+      environments: Record<string, unknown>;
+    };
+    merged.environments.gone = gone.environments.gone;
+    await writeFile(healthy.configPath, JSON.stringify(merged));
+    await down.close();
+
+    const serve = await spawnServe(healthy.configPath);
+    try {
+      await serve.stderrContains('warning: environment "gone" is not available now');
+      const sweep = await callTool(serve.client, "t3_threads", {});
+      expect(sweep.complete).toBe(false);
+      expect(sweep.environmentFailures).toEqual([
+        expect.objectContaining({ alias: "gone", code: "unavailable" }),
+      ]);
+      expect((sweep.queriedEnvironments as Array<{ alias: string }>).map((env) => env.alias)).toEqual([
+        "healthy",
+      ]);
+    } finally {
+      await serve.close();
+    }
+  });
+});
+
+describe("t3-connector pair and diagnose", () => {
+  it("pairs from a pipe and diagnoses with the saved token", async () => {
+    const healthy = sim.environment("healthy");
+    const configPath = await configWith({ token: { healthy: "placeholder-before-pairing" } });
+    const code = healthy.createPairingCode();
+    const paired = await runBin(
+      ["pair", "--environment", "healthy"],
+      configPath,
+      JSON.stringify({ credential: code }),
+    );
+    expect(paired.code, paired.stderr).toBe(0);
+    expect(JSON.parse(paired.stdout)).toMatchObject({
+      environment: "healthy",
+      scopes: ["orchestration:read"],
+    });
+    expect(paired.stdout + paired.stderr).not.toContain(code);
+
+    const diagnosed = await runBin(["diagnose", "--environment", "healthy"], configPath);
+    expect(diagnosed.code, diagnosed.stderr).toBe(0);
+    expect(JSON.parse(diagnosed.stdout)).toMatchObject({
+      ok: true,
+      environments: [{ alias: "healthy", scopes: ["orchestration:read"], missingAllowedProjects: [] }],
+    });
+  });
+});
