@@ -31,6 +31,7 @@ export function registerReadTools(
   server: McpServer,
   definitions: readonly ReadToolDefinition[],
   context: ReadContext,
+  options: RegisterReadToolsOptions = {},
 ): void {
   const byName = new Map<string, ReadToolDefinition>();
   for (const definition of definitions) {
@@ -38,7 +39,11 @@ export function registerReadTools(
     if (byName.has(definition.name)) throw new Error(`Read tool ${definition.name} is defined twice`);
     byName.set(definition.name, definition);
   }
-  const listing = [...byName.values()].map(describeTool);
+  // Converting eleven tools' schemas to JSON Schema costs tens of milliseconds of CPU; doing it at
+  // the first `tools/list` keeps it off the path to the `initialize` answer. The result is kept:
+  // the definitions never change while the server runs.
+  let listing: Tool[] | undefined;
+  const beforeCall = options.beforeCall;
 
   const protocol = server.server;
   // Throws when tools were already registered (by an earlier call or by `registerTool`), so a
@@ -46,7 +51,10 @@ export function registerReadTools(
   protocol.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
   protocol.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
   protocol.registerCapabilities({ tools: { listChanged: false } });
-  protocol.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  protocol.setRequestHandler(ListToolsRequestSchema, () => {
+    listing ??= [...byName.values()].map(describeTool);
+    return { tools: listing };
+  });
   protocol.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const definition = byName.get(request.params.name);
     if (definition === undefined) {
@@ -59,8 +67,17 @@ export function registerReadTools(
         `Invalid arguments for tool ${definition.name}: ${describeIssues(parsed.error)}`,
       );
     }
-    return runTool(definition, context, parsed.data, { signal: extra.signal });
+    return runTool(definition, context, parsed.data, { signal: extra.signal }, beforeCall);
   });
+}
+
+export interface RegisterReadToolsOptions {
+  /**
+   * Awaited before every handler runs, after the input was validated (the CLI waits here for the
+   * start-up check of the environments). A rejection becomes the call's tool error, with the
+   * code of a `ConnectorError`, and the handler does not run.
+   */
+  beforeCall?: () => Promise<void>;
 }
 
 async function runTool(
@@ -68,9 +85,11 @@ async function runTool(
   context: ReadContext,
   input: Record<string, unknown>,
   extra: ReadToolExtra,
+  beforeCall: (() => Promise<void>) | undefined,
 ): Promise<CallToolResult> {
   let output: unknown;
   try {
+    if (beforeCall !== undefined) await beforeCall();
     output = await definition.handler(context, input, extra);
   } catch (error) {
     if (!isConnectorError(error) && !extra.signal.aborted) {

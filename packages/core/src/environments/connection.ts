@@ -19,13 +19,24 @@ export interface ConnectedEnvironment {
   rpc(): Promise<T3RpcClient>;
   /** Forgets this connection (closing its socket); the next connect verifies again. */
   close(): void;
+  /**
+   * Runs the identity checks of the first connect again (environmentId, protocol, exact scopes),
+   * e.g. before trusting a socket reopened after a drop. A failed check drops this connection.
+   */
+  verifyAgain(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * Told once when this connection is dropped or closed, so state derived from it (a shell
+   * mirror) never outlives it. Returns the unsubscribe function; on a closed connection the
+   * listener runs at once.
+   */
+  onClose(listener: () => void): () => void;
 }
 
 type RpcConnectOptions = Parameters<typeof T3RpcClient.connect>[0];
 /** Pass-through options of `T3RpcClient.connect` (timeouts, WebSocket factory). */
 export type RpcOptions = Omit<RpcConnectOptions, "baseUrl" | "token" | "http" | "clock">;
 
-export type DropReason = "unavailable" | "unauthorized" | "closed";
+export type DropReason = "unavailable" | "unauthorized" | "closed" | "unverified";
 
 export interface EnvironmentConnectionInit {
   alias: string;
@@ -36,6 +47,8 @@ export interface EnvironmentConnectionInit {
   identity: VerifiedIdentity;
   clock: Clock;
   rpcOptions: RpcOptions;
+  /** The owner's identity checks, run again by `verifyAgain`. */
+  verify: (signal: AbortSignal) => Promise<unknown>;
   /** Tells the owner that this connection must not be reused. */
   onDrop: (reason: DropReason) => void;
 }
@@ -53,6 +66,7 @@ export class EnvironmentConnection implements ConnectedEnvironment {
   #rpc: T3RpcClient | undefined;
   #rpcOpening: Promise<T3RpcClient> | undefined;
   #closed = false;
+  readonly #closeListeners = new Set<() => void>();
 
   constructor(init: EnvironmentConnectionInit) {
     this.#init = init;
@@ -85,9 +99,7 @@ export class EnvironmentConnection implements ConnectedEnvironment {
 
   close(): void {
     if (this.#closed) return;
-    this.#closed = true;
-    this.#rpc?.close();
-    this.#rpc = undefined;
+    this.dispose();
     this.#init.onDrop("closed");
   }
 
@@ -96,6 +108,31 @@ export class EnvironmentConnection implements ConnectedEnvironment {
     this.#closed = true;
     this.#rpc?.close();
     this.#rpc = undefined;
+    const listeners = [...this.#closeListeners];
+    this.#closeListeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  async verifyAgain(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.#closed) {
+      throw new ConnectorError("unavailable", `the connection to environment "${this.alias}" was closed`);
+    }
+    try {
+      await this.#init.verify(options.signal ?? new AbortController().signal);
+    } catch (error) {
+      // Whatever answers at this address can no longer be vouched for; a caller's cancel proves nothing.
+      if (!options.signal?.aborted) this.#init.onDrop("unverified");
+      throw error;
+    }
+  }
+
+  onClose(listener: () => void): () => void {
+    if (this.#closed) {
+      listener();
+      return () => {};
+    }
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
   }
 
   async #openRpc(): Promise<T3RpcClient> {

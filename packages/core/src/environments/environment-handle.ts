@@ -183,11 +183,8 @@ export class EnvironmentHandle {
       fetch: observedFetch,
       ...(init.httpTimeoutMs !== undefined ? { timeoutMs: init.httpTimeoutMs } : {}),
     });
-    const identity = await verifyEnvironment(
-      http,
-      { alias: this.alias, environmentId: this.environmentId, requiredScopes: init.requiredScopes },
-      signal,
-    );
+    const target = { alias: this.alias, environmentId: this.environmentId, requiredScopes: init.requiredScopes };
+    const identity = await verifyEnvironment(http, target, signal);
     const created: EnvironmentConnection = new EnvironmentConnection({
       alias: this.alias,
       environmentId: this.environmentId,
@@ -197,6 +194,7 @@ export class EnvironmentHandle {
       identity,
       clock: init.clock,
       rpcOptions: init.rpcOptions,
+      verify: (verifySignal) => verifyEnvironment(http, target, verifySignal),
       onDrop: (reason) => this.#drop(created, reason),
     });
     connection = created;

@@ -60,7 +60,15 @@ export function resumableThreadSubscription(
   });
 }
 
-export function resumableShellSubscription(o: ResumableOptions<ShellStreamItem>): Subscription {
+export interface ResumableShellOptions extends ResumableOptions<ShellStreamItem> {
+  /**
+   * Also deliver the second copy of T3's snapshot pair when it carries
+   * `resolvedRepositoryIdentityRoots` (same sequence, same state: only the roots are new).
+   */
+  deliverRootsCopy?: boolean;
+}
+
+export function resumableShellSubscription(o: ResumableShellOptions): Subscription {
   let cursor = o.afterSequence;
   let snapshotSequence: number | undefined;
   // Shell updates are merged per thread over a short window, so their sequences are not
@@ -79,7 +87,9 @@ export function resumableShellSubscription(o: ResumableOptions<ShellStreamItem>)
       if (item.kind === "snapshot") {
         // Drops the second copy of T3's snapshot pair and an unchanged snapshot after a resume.
         const sequence = item.snapshot.snapshotSequence;
-        if (sequence === snapshotSequence) return false;
+        if (sequence === snapshotSequence) {
+          return o.deliverRootsCopy === true && item.resolvedRepositoryIdentityRoots !== undefined;
+        }
         snapshotSequence = sequence;
         cursor = sequence;
         seenByEntity = new Map();

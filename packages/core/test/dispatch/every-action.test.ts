@@ -8,12 +8,6 @@ import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js
 import { seedForAction } from "./support/action-states.js";
 import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
-/**
- * Command types T3 has upstream (t3-protocol §5.3, connector-contract §C.1) that the simulator's
- * validator does not know yet: it answers them with a decode defect. Reported to the simulator's
- * owner; `it.fails` turns red as soon as the simulator learns them, so this list gets emptied.
- */
-const SIMULATOR_GAPS: readonly ActionId[] = ["thread.auto-settle.set", "thread.active.reorder"];
 
 const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
 const inputs = new Map<ActionId, Record<string, unknown>>();
@@ -79,9 +73,5 @@ async function sendsOneCommandOnce(action: ActionId): Promise<void> {
 }
 
 describe("every action in the catalogue", () => {
-  it.each(ACTION_IDS.filter((action) => !SIMULATOR_GAPS.includes(action)))(
-    "%s sends exactly one command the strict simulator accepts, once",
-    sendsOneCommandOnce,
-  );
-  it.fails.each([...SIMULATOR_GAPS])("%s (not in the simulator's validator yet)", sendsOneCommandOnce);
+  it.each([...ACTION_IDS])("%s sends exactly one command the strict simulator accepts, once", sendsOneCommandOnce);
 });

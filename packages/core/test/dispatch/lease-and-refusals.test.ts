@@ -74,7 +74,11 @@ describe("the lease", () => {
       state: "refused",
       error: { code: "lease_closed" },
     });
-    expect(harness.lease.calls.at(-1)?.stage).toBe("send");
+    expect(harness.lease.calls.slice(-3).map((call) => [call.stage, call.projectIds])).toEqual([
+      ["admission", []],
+      ["scope", [SAMPLE_IDS.projectId]],
+      ["send", [SAMPLE_IDS.projectId]],
+    ]);
 
     harness.lease.open = true;
     harness.lease.closeAt = undefined;
@@ -250,6 +254,37 @@ describe("refusals", () => {
     } finally {
       harness.lease.scope = scope;
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a launch into a leased project that T3 no longer has", async () => {
+    const env = harness.env("missing");
+    const ghostProject = "9a1f2b3c-0000-4000-8000-0000000000ff";
+    const scope = harness.lease.scope;
+    try {
+      harness.lease.scope = leaseScope([
+        {
+          alias: "missing",
+          environmentId: env.environmentId,
+          projects: [
+            { id: SAMPLE_IDS.projectId, directory: SAMPLE_IDS.workspaceRoot },
+            { id: ghostProject, directory: "/srv/projects/ghost" },
+          ],
+        },
+      ]);
+      const before = env.model.receivedCommands.length;
+      const error = await failure(
+        write("missing", "op-ghost-launch", "thread.launch", {
+          projectId: ghostProject,
+          title: "into nothing",
+          modelSelection: { instanceId: "codex", model: "gpt-5.6-sol" },
+          workspaceStrategy: { type: "root" },
+        }),
+      );
+      expect(error.details).toMatchObject({ reason: "project_not_found", state: "refused", sent: false });
+      expect(commandsSince(env, before)).toEqual([]);
+    } finally {
+      harness.lease.scope = scope;
     }
   });
 

@@ -27,11 +27,13 @@ export interface StartupCheck {
 
 /**
  * Connects to and verifies every configured environment in parallel. The verified connections
- * stay in the registry, so the first tool call does not pay for them again.
+ * stay in the registry, so the first tool call does not pay for them again. `onRefusal` hears
+ * each refusal as soon as it is known, so a caller can stop without waiting for slower environments.
  */
 export async function checkEnvironmentsAtStartup(
   registry: EnvironmentRegistry,
   timeoutMs: number = STARTUP_VERIFY_TIMEOUT_MS,
+  onRefusal?: (refusal: { alias: string; error: ConnectorError }) => void,
 ): Promise<StartupCheck> {
   const check: StartupCheck = { refusals: [], warnings: [] };
   await Promise.all(
@@ -40,7 +42,9 @@ export async function checkEnvironmentsAtStartup(
         await handle.connect({ signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         if (isConnectorError(error) && REFUSING_CODES.has(error.code)) {
-          check.refusals.push({ alias: handle.alias, error });
+          const refusal = { alias: handle.alias, error };
+          check.refusals.push(refusal);
+          onRefusal?.(refusal);
           return;
         }
         const reason = isConnectorError(error, "cancelled")

@@ -93,6 +93,36 @@ describe("t3_providers", () => {
     }
   });
 
+  it("answers a newer server's extra fields at every level without passing them on", async () => {
+    const model = setup.sim.environment("alpha").model;
+    const original = model.serverConfig.bind(model);
+    model.serverConfig = () => {
+      const config = original();
+      const providers = config.providers as Raw[];
+      const first = providers[0] as Raw;
+      first.accountEmail = "someone@example.com";
+      const firstModel = (first.models as Raw[])[0] as Raw;
+      firstModel.pricing = { input: 1 };
+      const capabilities = firstModel.capabilities as { optionDescriptors: Raw[] } & Raw;
+      capabilities.experimental = true;
+      const descriptor = capabilities.optionDescriptors[0] as Raw;
+      descriptor.hint = "new";
+      ((descriptor.options as Raw[])[0] as Raw).icon = "bolt";
+      return config;
+    };
+    try {
+      const out = await setup.call("t3_providers", { environment: "alpha", includeModels: true });
+      const text = JSON.stringify(out);
+      for (const extra of ["accountEmail", "pricing", "experimental", '"hint"', '"icon"']) {
+        expect(text).not.toContain(extra);
+      }
+      const first = (out.providers as Raw[])[0] as Raw;
+      expect((first.models as Raw[]).length).toBeGreaterThan(0);
+    } finally {
+      model.serverConfig = original;
+    }
+  });
+
   it("filters instanceId literally", async () => {
     const exact = await setup.call("t3_providers", { instanceId: "codex", includeModels: true });
     expect(

@@ -82,6 +82,12 @@ export interface AppThread {
   /** The 0.0.31 projection omits pinning; the sim adds these only while set (see fidelity doc). */
   pinnedAt?: Iso | null;
   pinOrderKey?: string | null;
+  /**
+   * Set by the newer `thread.active.reorder` / `thread.auto-settle.set` commands (t3-protocol
+   * §5.3, field names unconfirmed upstream); present only once set.
+   */
+  activeOrderKey?: string | null;
+  autoSettle?: boolean;
   lastVisitedAt: Iso | null;
   /** Absent on `thread.created` payloads and fresh launch projections (fixtures 56, 79). */
   titleRegeneration?: { requestId: string; startedAt: Iso } | null;

@@ -99,6 +99,8 @@ export interface Harness {
   sim: Simulator;
   registry: EnvironmentRegistry;
   journal: Journal;
+  /** The journal's private state directory (to reopen it as after a restart). */
+  stateDir: string;
   lease: TestLease;
   dispatcher: Dispatcher;
   env(alias: string): SimEnvironment;
@@ -173,6 +175,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     sim,
     registry,
     journal,
+    stateDir,
     lease,
     dispatcher,
     env: (alias) => sim.environment(alias),

@@ -37,6 +37,8 @@ const HANDLERS: Record<string, CommandHandler> = {
   "thread.pin": threads.threadPin,
   "thread.unpin": threads.threadUnpin,
   "thread.pin.reorder": threads.threadPinReorder,
+  "thread.active.reorder": threads.threadActiveReorder,
+  "thread.auto-settle.set": threads.threadAutoSettleSet,
   "thread.visit": threads.threadVisit,
   "thread.mark-unread": threads.threadMarkUnread,
   "thread.metadata.update": threads.threadMetadataUpdate,

@@ -305,6 +305,8 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
     "thread.auto-settle",
     () => ({ threadId: idString(), snapshotAt: dateTimeString(), settledAt: dateTimeString().optional() }),
   ],
+  ["thread.active.reorder", () => ({ threadId: idString(), orderKey: idString() })],
+  ["thread.auto-settle.set", () => ({ threadId: idString(), enabled: z.boolean() })],
   ["queue.resume", threadOnly],
   ["thread.user-input.dismiss", () => ({ threadId: idString(), requestId: idString() })],
   [

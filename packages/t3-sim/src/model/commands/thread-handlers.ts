@@ -206,6 +206,26 @@ export const threadPinReorder = simple((ctx, threadId, c) => {
   );
 });
 
+/** Newer command (§5.3): the position of a thread in the active list, a fractional index. */
+export const threadActiveReorder = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.active-reordered", { activeOrderKey: str(c, "orderKey") }),
+  );
+});
+
+/** Newer command (§5.3): turns automatic settling of one thread on or off. */
+export const threadAutoSettleSet = simple((ctx, threadId, c) => {
+  const record = requireThread(ctx, threadId);
+  return ctx.store.transact(
+    record,
+    c.commandId,
+    (tx) => void tx.thread("thread.auto-settle-updated", { autoSettle: c.enabled === true }),
+  );
+});
+
 /** The server keeps the maximum of the stored and the supplied watermark. */
 export const threadVisit = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);

@@ -1,0 +1,72 @@
+import type { ConnectedEnvironment } from "../environments/connection.js";
+import type { Timers } from "../t3/rpc/timers.js";
+import type { ShellSnapshot } from "../t3/wire/shell.js";
+import { ShellMirror } from "./shell-mirror.js";
+
+export interface ShellMirrorsOptions {
+  log?: (line: string) => void;
+  reconnectDelayMs?: number;
+  maxReconnectAttempts?: number;
+  timers?: Timers;
+  probeTimeoutMs?: number;
+}
+
+/** One read of a whole shell, and where it came from. */
+export type ShellRead =
+  | { source: "mirror"; shell: ShellSnapshot; mirror: ShellMirror; version: number }
+  | { source: "http"; shell: ShellSnapshot };
+
+/**
+ * The shell mirrors of a process, one per verified connection. A mirror starts on the first read
+ * of its connection and ends with it (dropped, re-verified into a new connection, or closed with
+ * the registry), so a mirror never outlives the identity checks it was built on.
+ */
+export class ShellMirrors {
+  readonly #options: ShellMirrorsOptions;
+  readonly #mirrors = new Map<ConnectedEnvironment, ShellMirror>();
+  #closed = false;
+
+  constructor(options: ShellMirrorsOptions = {}) {
+    this.#options = options;
+  }
+
+  /** The live mirror of `connection`, started when there is none (or the last one stopped). */
+  mirrorOf(connection: ConnectedEnvironment): ShellMirror | undefined {
+    if (this.#closed) return undefined;
+    const existing = this.#mirrors.get(connection);
+    if (existing !== undefined) return existing;
+    const mirror = new ShellMirror({ ...this.#options, connection });
+    if (mirror.status === "closed") return undefined; // the connection was already gone
+    this.#mirrors.set(connection, mirror);
+    void mirror.done.then(() => {
+      if (this.#mirrors.get(connection) === mirror) this.#mirrors.delete(connection);
+    });
+    return mirror;
+  }
+
+  /** The mirror of `connection` if one is running; never starts one. */
+  peek(connection: ConnectedEnvironment): ShellMirror | undefined {
+    return this.#mirrors.get(connection);
+  }
+
+  /**
+   * The shell of `connection`: the mirror's when it is ready and its socket answers, else a fresh
+   * HTTP shell (the first read of a connection starts its mirror and is served over HTTP).
+   */
+  async readShell(connection: ConnectedEnvironment, options: { signal?: AbortSignal } = {}): Promise<ShellRead> {
+    const mirror = this.mirrorOf(connection);
+    if (mirror !== undefined && (await mirror.vouch(options.signal))) {
+      const shell = mirror.snapshot();
+      if (shell !== undefined) return { source: "mirror", shell, mirror, version: mirror.version };
+    }
+    const shell = await connection.http.getShell(options.signal ? { signal: options.signal } : {});
+    return { source: "http", shell };
+  }
+
+  /** Stops every mirror; later reads go over HTTP. */
+  close(): void {
+    this.#closed = true;
+    for (const mirror of this.#mirrors.values()) mirror.close();
+    this.#mirrors.clear();
+  }
+}
