@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
+import { ShellMirrors } from "@t3-connector/core/mirror";
 import { type CursorCodec, createCursorCodec } from "@t3-connector/core/pagination";
 
 /** Deadlines and concurrency of reads; the contract's values unless a test narrows them. */
@@ -34,6 +35,8 @@ export interface ReadContext {
   /** Signs and checks this process's pagination cursors. */
   readonly cursors: CursorCodec;
   readonly limits: ReadLimits;
+  /** Live shell mirrors, one per verified connection; absent: every whole-shell read is an HTTP GET. */
+  readonly mirrors?: ShellMirrors;
 }
 
 export interface ProcessReadContextOptions {
@@ -43,6 +46,8 @@ export interface ProcessReadContextOptions {
   /** Defaults to a registry over `config` that requires exactly `orchestration:read`. */
   registry?: EnvironmentRegistry;
   limits?: Partial<ReadLimits>;
+  /** Defaults to mirrors logging to `log`; `null` turns them off. */
+  mirrors?: ShellMirrors | null;
 }
 
 /** The context of a real `t3-connector serve` process. */
@@ -59,6 +64,7 @@ export function createProcessReadContext(options: ProcessReadContextOptions): Re
     registry,
     cursors: createCursorCodec(),
     limits: { ...CONTRACT_READ_LIMITS, ...options.limits },
+    ...(options.mirrors === null ? {} : { mirrors: options.mirrors ?? new ShellMirrors({ log }) }),
   };
 }
 

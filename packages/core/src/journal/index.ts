@@ -1,4 +1,4 @@
-export { canonicalJson, hashInput, sha256Hex } from "./canonical-json.js";
+export { canonicalJson, hashInput, sha256Hex } from "../canonical-json.js";
 export { DurableJsonFile, writeFileDurably } from "./durable-file.js";
 export { type JournalFs, nodeJournalFs } from "./fs.js";
 export { Journal } from "./journal.js";

@@ -190,6 +190,17 @@ export class ShellMirror {
     this.#listeners.clear();
   }
 
+  #emit(event: ShellMirrorEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A consumer's bug must not stop the stream (which would throw away a healthy mirror).
+        this.#log(`a change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
   #log(line: string): void {
     this.#options.log?.(`shell mirror of "${this.connection.alias}": ${line}`);
   }

@@ -24,7 +24,6 @@ export {
   paginate,
 } from "./paginate.js";
 export {
-  canonicalJson,
   digestQuery,
   digestSignature,
   type QueryIdentity,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../canonical-json.js";
 
 /** A JSON value that can take part in a query signature. */
 export type SignatureValue =
@@ -70,17 +71,4 @@ export function parseSignature(text: string): SignatureDigests | undefined {
 function digest(value: SignatureValue): string {
   // 128 bits is plenty to tell queries apart; the cursor's own HMAC is what stops forgery.
   return createHash("sha256").update(canonicalJson(value)).digest().subarray(0, 16).toString("base64url");
-}
-
-/** JSON with object keys sorted, so that `{a, b}` and `{b, a}` sign the same. */
-export function canonicalJson(value: SignatureValue): string {
-  if (Array.isArray(value)) return `[${value.map((item: SignatureValue) => canonicalJson(item)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const record = value as { readonly [key: string]: SignatureValue };
-    const entries = Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key] ?? null)}`);
-    return `{${entries.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

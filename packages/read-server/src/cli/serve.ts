@@ -6,11 +6,17 @@ import type { ReadToolDefinition } from "../read-tool.js";
 import { readToolListProblems } from "../read-tool-list.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import { type CliIo, describeError } from "./io.js";
-import { checkEnvironmentsAtStartup } from "./startup-check.js";
+import { startStartupGate } from "./startup-gate.js";
 
 /**
- * `t3-connector serve`: checks the tool list and every environment, then serves MCP on stdio
- * until the client closes stdin or a termination signal arrives. Resolves with the exit code.
+ * `t3-connector serve`: checks the tool list and the config, then serves MCP on stdio until the
+ * client closes stdin or a termination signal arrives. Resolves with the exit code.
+ *
+ * The environments are verified in the background, in parallel, while the session starts:
+ * `initialize` and `tools/list` need no environment, and verification takes seconds over an SSH
+ * tunnel. Every tool call waits for that check (at most STARTUP_VERIFY_TIMEOUT_MS). A refusal
+ * (e.g. a token with any scope beyond `orchestration:read`) is printed as soon as it is known,
+ * answers the waiting tool calls with its error (no handler runs), ends the session and exits 1.
  */
 export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[]): Promise<number> {
   // stdout carries MCP frames only; a stray console.log from any module would corrupt the stream.
@@ -37,19 +43,15 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   }
   const context = createProcessReadContext({ config, log: (line) => io.stderr.write(`${line}\n`) });
 
-  const check = await checkEnvironmentsAtStartup(context.registry);
-  for (const warning of check.warnings) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
-  if (check.refusals.length > 0) {
-    for (const { error } of check.refusals)
-      io.stderr.write(`${READ_SERVER_NAME}: refusing to start: ${error}\n`);
-    await context.registry.close();
-    return 1;
-  }
-
-  const server = createReadServer(definitions, context);
+  const gate = startStartupGate(context.registry);
+  const server = createReadServer(definitions, context, { beforeCall: () => gate.passed });
   const transport = new StdioServerTransport();
+  let ended = false;
   const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
+    server.server.onclose = () => {
+      ended = true;
+      resolve();
+    };
   });
   const stop = () => void server.close();
   process.once("SIGINT", stop);
@@ -63,11 +65,24 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
       `environments ${aliases} (default ${config.default}, informational only)\n`,
   );
-  await closed;
+  void gate.done.then((check) => {
+    // After the session ended, a pending verification is cut short: no warning about that.
+    if (ended || check.refusals.length > 0) return;
+    for (const warning of check.warnings) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
+  });
+
+  const refusal = await Promise.race([closed.then(() => undefined), gate.refused]);
+  if (refusal !== undefined) {
+    io.stderr.write(`${READ_SERVER_NAME}: refusing to start: ${refusal.error}\n`);
+    // Tool calls waiting on the gate were rejected with the refusal; their error answers are
+    // written in the microtasks that follow, before the transport closes.
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+  }
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
   process.stdin.off("end", stop);
-  // Ends ssh tunnels and sockets we opened.
+  // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
-  return 0;
+  return refusal === undefined ? 0 : 1;
 }

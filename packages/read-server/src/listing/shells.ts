@@ -1,8 +1,12 @@
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import type { ShellRead } from "@t3-connector/core/mirror";
 import {
   isListableThread,
   type ShellThreadInput,
   type ThreadSummary,
   threadSummary,
+  type WokeMarker,
+  wokeMarker,
 } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import type { ReadContext } from "../read-context.js";
@@ -22,6 +26,21 @@ export interface ShellView {
   readonly allowedProjects: ReadonlySet<string>;
   /** When the shell answered (ISO), from the context's clock. */
   readonly readAt: string;
+  /** `mirror`: the environment's live shell mirror answered (no refetch); `http`: a fresh GET. */
+  readonly source: ShellRead["source"];
+}
+
+/**
+ * The whole shell of one connected environment: its live mirror when that is ready and its
+ * socket answers, else a fresh HTTP shell (a connection's first read starts its mirror).
+ */
+export function readWholeShell(
+  context: ReadContext,
+  connection: ConnectedEnvironment,
+  signal: AbortSignal,
+): Promise<ShellRead> {
+  if (context.mirrors !== undefined) return context.mirrors.readShell(connection, { signal });
+  return connection.http.getShell({ signal }).then((shell) => ({ source: "http" as const, shell }));
 }
 
 /**
@@ -41,7 +60,7 @@ export function sweepShells<T>(
     context,
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
-      const shell = await connection.http.getShell({ signal: readSignal });
+      const { shell, source } = await readWholeShell(context, connection, readSignal);
       const view: ShellView = {
         environment: {
           alias: connection.alias,
@@ -51,6 +70,7 @@ export function sweepShells<T>(
         shell,
         allowedProjects,
         readAt: new Date(context.clock.now()).toISOString(),
+        source,
       };
       return project(view);
     },
@@ -118,6 +138,32 @@ export function threadItem(
   now: number,
   project: ProjectShell | undefined,
 ): ThreadItem {
-  const { threadId, title, ...rest } = threadSummary(stateRow(thread), { now, project });
-  return { threadId, title, environment, ...rest };
+  const row = stateRow(thread);
+  const cached = summaryCache.get(thread);
+  let base: TimelessItem;
+  if (cached !== undefined && cached.project === project && sameEnvironment(cached.environment, environment)) {
+    base = cached.base;
+  } else {
+    const { threadId, title, woke: _woke, wokeAt: _wokeAt, ...rest } = threadSummary(row, { now, project });
+    base = { threadId, title, environment, ...rest };
+    summaryCache.set(thread, { project, environment, base });
+  }
+  // The woke marker is the one part that depends on `now`; it is cheap, so it is judged per call.
+  return { ...base, ...wokeMarker(row, now) };
+}
+
+type TimelessItem = Omit<ThreadItem, keyof WokeMarker>;
+
+/**
+ * Summaries of shell rows, keyed by the row object. A live mirror replaces a row (and a project
+ * row) only when it changes, so an entry stays valid exactly as long as its inputs; rows of an
+ * HTTP shell are new objects on every read and simply never hit. Entries die with their rows.
+ */
+const summaryCache = new WeakMap<
+  ThreadShell,
+  { project: ProjectShell | undefined; environment: ItemEnvironment; base: TimelessItem }
+>();
+
+function sameEnvironment(a: ItemEnvironment, b: ItemEnvironment): boolean {
+  return a === b || (a.alias === b.alias && a.environmentId === b.environmentId && a.name === b.name);
 }

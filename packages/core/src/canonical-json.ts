@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConnectorError } from "../errors.js";
+import { ConnectorError } from "./errors.js";
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code units, no whitespace, numbers and strings as
