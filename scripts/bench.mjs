@@ -4,8 +4,8 @@
 // subject against a baseline measured in the same run, so the figures travel between machines.
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const benchDir = path.join(root, "bench");

@@ -56,7 +56,11 @@ export function createProcessReadContext(options: ProcessReadContextOptions): Re
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const registry =
     options.registry ??
-    new EnvironmentRegistry({ environments: options.config.environments, requiredScopes: READ_SCOPES, clock });
+    new EnvironmentRegistry({
+      environments: options.config.environments,
+      requiredScopes: READ_SCOPES,
+      clock,
+    });
   return {
     clock,
     log,

@@ -53,10 +53,12 @@ export interface ApprovalLink {
   readonly url: string;
   readonly expiresAt: string;
   /** Built from each environment's live inventory, never from the client. */
-  readonly covered: ReadonlyArray<Pick<EnvironmentGrant, "alias" | "environmentId" | "label"> & {
-    readonly projectCount: number;
-    readonly actionCount: number;
-  }>;
+  readonly covered: ReadonlyArray<
+    Pick<EnvironmentGrant, "alias" | "environmentId" | "label"> & {
+      readonly projectCount: number;
+      readonly actionCount: number;
+    }
+  >;
   readonly leftOut: readonly EnvironmentLeftOut[];
 }
 

@@ -1,7 +1,7 @@
 import type { Low } from "lowdb";
+import { hashInput } from "../canonical-json.js";
 import type { Clock } from "../clock.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
-import { hashInput } from "../canonical-json.js";
 import type { DurableJsonFile } from "./durable-file.js";
 import { journalUnavailable } from "./fs.js";
 import { journalKey } from "./key.js";

@@ -1,5 +1,5 @@
-import { ConnectorError } from "../errors.js";
 import { sha256Hex } from "../canonical-json.js";
+import { ConnectorError } from "../errors.js";
 
 /** Everything that scopes an operationId. The boot id is deliberately absent, so keys survive restarts. */
 export interface OperationIdentity {

@@ -8,7 +8,6 @@ import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js
 import { seedForAction } from "./support/action-states.js";
 import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
-
 const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
 const inputs = new Map<ActionId, Record<string, unknown>>();
 let harness: Harness;
@@ -73,5 +72,8 @@ async function sendsOneCommandOnce(action: ActionId): Promise<void> {
 }
 
 describe("every action in the catalogue", () => {
-  it.each([...ACTION_IDS])("%s sends exactly one command the strict simulator accepts, once", sendsOneCommandOnce);
+  it.each([...ACTION_IDS])(
+    "%s sends exactly one command the strict simulator accepts, once",
+    sendsOneCommandOnce,
+  );
 });

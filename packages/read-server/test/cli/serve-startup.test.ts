@@ -1,3 +1,4 @@
+import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
@@ -5,70 +6,46 @@ import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { fakeTool } from "../support/fake-tools.js";
 import { captureIo, type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
-// The refusals happen before stdio is touched, so `serve` can run in this process. The tools are
-// stand-ins: what is under test is the start-up check, not the tools.
+// These refusals happen before `serve` touches stdio, so they run in this process. The refusals
+// that come from verifying an environment (scopes, identity) are tested by spawning the bin
+// (test/e2e/bin-commands.test.ts), since by then the stdio session has started.
 const eleven = READ_TOOL_NAMES.map((name) => fakeTool(name));
 
 let sim: Simulator;
-const configs: SimConfig[] = [];
+let config: SimConfig;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "alpha", seed: "empty" },
-      { alias: "beta", seed: "empty" },
-    ],
-  });
+  sim = await startSimulator({ environments: [{ alias: "alpha", seed: "empty" }] });
+  config = await writeSimConfig(sim);
 });
 
 afterAll(async () => {
   await sim.close();
-  await Promise.all(configs.map((config) => config.remove()));
+  await config.remove();
 });
 
-async function serveWith(options: Parameters<typeof writeSimConfig>[1]) {
-  const config = await writeSimConfig(sim, options);
-  configs.push(config);
-  const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
-  const code = await runCli(["serve"], run.io, eleven);
-  return { code, stderr: run.stderr(), stdout: run.stdout() };
-}
-
 describe("t3-connector serve start-up", () => {
-  it("refuses to start when a token also grants orchestration:operate", async () => {
-    const beta = sim.environment("beta");
-    const { code, stderr, stdout } = await serveWith({ token: { beta: beta.operateToken } });
-    expect(code).toBe(1);
-    expect(stdout).toBe("");
-    expect(stderr).toContain("refusing to start: scope_mismatch");
-    expect(stderr).toContain('environment "beta"');
-    expect(stderr).toContain("orchestration:operate");
-  });
-
-  it("refuses to start when the server reports extra scopes for the token", async () => {
-    const alpha = sim.environment("alpha");
-    alpha.faults.set({ extraScopes: ["orchestration:admin"] });
-    try {
-      const { code, stderr } = await serveWith({});
-      expect(code).toBe(1);
-      expect(stderr).toContain("scope_mismatch");
-      expect(stderr).toContain("orchestration:admin");
-    } finally {
-      alpha.faults.clear();
-    }
-  });
-
-  it("refuses to start when an environment answers as another environmentId", async () => {
-    const { code, stderr } = await serveWith({ environmentId: { alpha: "not-the-real-alpha" } });
-    expect(code).toBe(1);
-    expect(stderr).toContain("refusing to start: environment_mismatch");
-  });
-
   it("refuses to start when the tool list is not the eleven read tools", async () => {
-    const config = await writeSimConfig(sim);
-    configs.push(config);
     const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
     expect(await runCli(["serve"], run.io, eleven.slice(1))).toBe(1);
     expect(run.stderr()).toContain("missing: t3_ambientes");
+    expect(run.stdout()).toBe("");
+  });
+
+  it("refuses to start when a tool is not declared read-only", async () => {
+    const list = READ_TOOL_NAMES.map((name) =>
+      fakeTool(name, name === "t3_threads" ? { readOnlyHint: false } : undefined),
+    );
+    const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
+    expect(await runCli(["serve"], run.io, list)).toBe(1);
+    expect(run.stderr()).toContain("t3_threads is not declared read-only");
+  });
+
+  it("refuses to start without a read config, naming the path", async () => {
+    const missing = path.join(config.dir, "missing.json");
+    const run = captureIo({ T3_CONNECTOR_CONFIG: missing });
+    expect(await runCli(["serve"], run.io, eleven)).toBe(1);
+    expect(run.stderr()).toContain("config_not_found");
+    expect(run.stderr()).toContain(missing);
   });
 });

@@ -208,9 +208,9 @@ describe("tools/list", () => {
 
 describe("registration", () => {
   const context = createProcessReadContext({
-  config: { path: "(test)", default: "", environments: [] },
-  log: () => {},
-});
+    config: { path: "(test)", default: "", environments: [] },
+    log: () => {},
+  });
   const base = echoTool({ count: 0 });
 
   it("refuses a definition whose annotations are not read-only", () => {

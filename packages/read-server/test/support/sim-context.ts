@@ -55,7 +55,8 @@ export async function startSimRead(options: SimReadOptions): Promise<SimReadSetu
       environmentId: env.environmentId,
       url: env.url,
       tokenFile,
-      allowedProjects: options.allowedProjects?.[env.alias] ?? (projectIds.length > 0 ? projectIds : ["none"]),
+      allowedProjects:
+        options.allowedProjects?.[env.alias] ?? (projectIds.length > 0 ? projectIds : ["none"]),
     };
   }
   const config = parseReadConfig({ environments }, { path: path.join(dir, "config.json") });
