@@ -11,14 +11,20 @@
 // Samples are interleaved. Target: subject p50 ≤ 1.3 × baseline p50. For reference it also times
 // fetching + parsing all eight shells (4 at a time): a sweep that refetches every shell per call
 // cannot beat that, so meeting the target needs shells kept live (subscribeShell mirrors).
+// Warm-up, stated honestly: the first t3_threads call is cold (it reads every shell over HTTP and
+// starts each environment's mirror) and is reported on its own as `coldFirstCallMs`; the bench
+// then waits until every mirror is ready (`mirrorsReadyMs` after that call) and runs a few
+// unmeasured iterations for the JIT. The measured calls are the repeated reads a client makes,
+// and the bench checks that the same mirrors stayed ready through all of them.
 // Prints one JSON line `{"bench":"read-fanout",...}`.
 import { loadavg } from "node:os";
-import { dist, percentile, round, startBenchRead, startSimulatorChild } from "./lib/read-setup.mjs";
+import { dist, percentile, round, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
 
 const ENVIRONMENTS = 8;
 const THREADS = 2_500;
 const ITERATIONS = 15;
-const WARMUP = 3;
+const WARMUP = 2;
+const MIRROR_READY_TIMEOUT_MS = 30_000;
 const TIME_BUDGET_MS = 40_000;
 const TARGET_RATIO_P50 = 1.3;
 
@@ -67,9 +73,25 @@ async function sweep() {
   return ms;
 }
 
+/** Every environment's shell mirror (they exist once the first sweep connected everything). */
+async function mirrors() {
+  const { registry, mirrors: pool } = read.context;
+  if (pool === undefined) throw new Error("the read context has no shell mirrors");
+  const connections = await Promise.all(registry.environments.map((handle) => handle.connect()));
+  return connections.map((connection) => pool.peek(connection));
+}
+
 const samples = { sweep: [], raw: [], rawAll: [] };
+let coldFirstCallMs = Number.NaN;
+let mirrorsReadyMs = Number.NaN;
 let exitCode = 0;
 try {
+  coldFirstCallMs = await sweep();
+  const afterCold = performance.now();
+  const warming = await mirrors();
+  await until(() => warming.every((mirror) => mirror?.ready === true), MIRROR_READY_TIMEOUT_MS);
+  mirrorsReadyMs = performance.now() - afterCold;
+
   const started = performance.now();
   for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     if (i >= WARMUP && performance.now() - started > TIME_BUDGET_MS) break;
@@ -81,6 +103,10 @@ try {
       samples.sweep.push(sweepMs);
       samples.rawAll.push(rawAllMs);
     }
+  }
+  const after = await mirrors();
+  if (!after.every((mirror, index) => mirror === warming[index] && mirror?.ready === true)) {
+    throw new Error("a shell mirror stopped or was replaced while measuring; the samples are not all warm reads");
   }
 } catch (error) {
   process.stderr.write(`read-fanout failed: ${error?.stack ?? error}\n`);
@@ -98,7 +124,8 @@ process.stderr.write(
   `read-fanout: ${samples.sweep.length} samples each, ${ENVIRONMENTS} × ${THREADS} threads\n` +
     `  raw GET + parse of one shell   p50 ${rawP50.toFixed(1)} ms\n` +
     `  raw GET + parse of all shells  p50 ${rawAllP50.toFixed(1)} ms (reference: the cost of refetching)\n` +
-    `  t3_threads over every env      p50 ${sweepP50.toFixed(1)} ms (target ≤ ${TARGET_RATIO_P50} × baseline)\n`,
+    `  t3_threads over every env      p50 ${sweepP50.toFixed(1)} ms (target ≤ ${TARGET_RATIO_P50} × baseline)\n` +
+    `  t3_threads cold first call     ${coldFirstCallMs.toFixed(1)} ms (HTTP shells; starts the mirrors, ready ${mirrorsReadyMs.toFixed(0)} ms later)\n`,
 );
 const report = {
   bench: "read-fanout",
@@ -110,6 +137,8 @@ const report = {
   baselineP50Ms: round(rawP50, 1),
   ratioP50: round(sweepP50 / rawP50),
   rawAllShellsP50Ms: round(rawAllP50, 1),
+  coldFirstCallMs: round(coldFirstCallMs, 1),
+  mirrorsReadyMs: round(mirrorsReadyMs, 1),
   ratioToRawAllShellsP50: round(sweepP50 / rawAllP50),
   targetRatioP50: TARGET_RATIO_P50,
   pass: sweepP50 / rawP50 <= TARGET_RATIO_P50,

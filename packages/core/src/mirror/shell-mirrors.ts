@@ -51,15 +51,17 @@ export class ShellMirrors {
 
   /**
    * The shell of `connection`: the mirror's when it is ready and its socket answers, else a fresh
-   * HTTP shell (the first read of a connection starts its mirror and is served over HTTP).
+   * HTTP shell. The first read of a connection is served over HTTP and starts its mirror once
+   * answered, so the mirror's own snapshot never competes with (and slows) that first read.
    */
   async readShell(connection: ConnectedEnvironment, options: { signal?: AbortSignal } = {}): Promise<ShellRead> {
-    const mirror = this.mirrorOf(connection);
+    const mirror = this.#mirrors.get(connection);
     if (mirror !== undefined && (await mirror.vouch(options.signal))) {
       const shell = mirror.snapshot();
       if (shell !== undefined) return { source: "mirror", shell, mirror, version: mirror.version };
     }
     const shell = await connection.http.getShell(options.signal ? { signal: options.signal } : {});
+    if (mirror === undefined) this.mirrorOf(connection);
     return { source: "http", shell };
   }
 

@@ -6,7 +6,7 @@ import type { ReadToolDefinition } from "../read-tool.js";
 import { readToolListProblems } from "../read-tool-list.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import { type CliIo, describeError } from "./io.js";
-import { startStartupGate } from "./startup-gate.js";
+import { type StartupGate, startStartupGate } from "./startup-gate.js";
 
 /**
  * `t3-connector serve`: checks the tool list and the config, then serves MCP on stdio until the
@@ -43,8 +43,13 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   }
   const context = createProcessReadContext({ config, log: (line) => io.stderr.write(`${line}\n`) });
 
-  const gate = startStartupGate(context.registry);
-  const server = createReadServer(definitions, context, { beforeCall: () => gate.passed });
+  let openGate: (gate: StartupGate) => void = () => {};
+  const gateStarted = new Promise<StartupGate>((resolve) => {
+    openGate = resolve;
+  });
+  const server = createReadServer(definitions, context, {
+    beforeCall: () => gateStarted.then((gate) => gate.passed),
+  });
   const transport = new StdioServerTransport();
   let ended = false;
   const closed = new Promise<void>((resolve) => {
@@ -65,6 +70,11 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
       `environments ${aliases} (default ${config.default}, informational only)\n`,
   );
+  // One turn of the event loop first: an `initialize` already waiting on stdin is answered before
+  // verification loads the HTTP client and opens sockets.
+  await new Promise((resolve) => setImmediate(resolve));
+  const gate = startStartupGate(context.registry);
+  openGate(gate);
   void gate.done.then((check) => {
     // After the session ended, a pending verification is cut short: no warning about that.
     if (ended || check.refusals.length > 0) return;

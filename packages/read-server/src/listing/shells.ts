@@ -5,7 +5,6 @@ import {
   type ShellThreadInput,
   type ThreadSummary,
   threadSummary,
-  type WokeMarker,
   wokeMarker,
 } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
@@ -87,11 +86,32 @@ export function stateRow(thread: ThreadShell): ShellThreadInput {
   return thread as ShellThreadInput;
 }
 
-/** Threads a listing may show: in an allowed project, neither deleted nor archived. */
-export function visibleThreads(view: ShellView): ThreadShell[] {
-  return view.shell.threads.filter(
+/** Threads a listing may show: in an allowed project, neither deleted nor archived. Shared, do not mutate. */
+export function visibleThreads(view: ShellView): readonly ThreadShell[] {
+  const cached = visibleCache.get(view.shell);
+  if (cached !== undefined && sameSet(cached.allowedProjects, view.allowedProjects)) return cached.threads;
+  const threads = view.shell.threads.filter(
     (thread) => isListableThread(stateRow(thread)) && view.allowedProjects.has(thread.projectId),
   );
+  visibleCache.set(view.shell, { allowedProjects: view.allowedProjects, threads });
+  return threads;
+}
+
+/**
+ * Derived lists of a shell object. A mirror hands out the same object until its next change, so
+ * repeated reads skip the pass over every row; an HTTP shell is a new object on every read.
+ */
+const visibleCache = new WeakMap<
+  ShellSnapshot,
+  { allowedProjects: ReadonlySet<string>; threads: readonly ThreadShell[] }
+>();
+const projectMapCache = new WeakMap<ShellSnapshot, ReadonlyMap<string, ProjectShell>>();
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const value of a) if (!b.has(value)) return false;
+  return true;
 }
 
 /**
@@ -119,8 +139,14 @@ export function visibleProjects(view: ShellView): ProjectShell[] {
   );
 }
 
-export function projectsById(view: ShellView): Map<string, ProjectShell> {
-  return new Map(view.shell.projects.map((project) => [project.id, project]));
+/** Every project row of the shell by id. Shared, do not mutate. */
+export function projectsById(view: ShellView): ReadonlyMap<string, ProjectShell> {
+  let projects = projectMapCache.get(view.shell);
+  if (projects === undefined) {
+    projects = new Map(view.shell.projects.map((project) => [project.id, project]));
+    projectMapCache.set(view.shell, projects);
+  }
+  return projects;
 }
 
 /** A thread summary led by `threadId`, `title` and `environment`, as the listings return it. */
@@ -139,29 +165,35 @@ export function threadItem(
   project: ProjectShell | undefined,
 ): ThreadItem {
   const row = stateRow(thread);
-  const cached = summaryCache.get(thread);
-  let base: TimelessItem;
-  if (cached !== undefined && cached.project === project && sameEnvironment(cached.environment, environment)) {
-    base = cached.base;
-  } else {
-    const { threadId, title, woke: _woke, wokeAt: _wokeAt, ...rest } = threadSummary(row, { now, project });
-    base = { threadId, title, environment, ...rest };
-    summaryCache.set(thread, { project, environment, base });
+  const cached = itemCache.get(thread);
+  if (
+    cached !== undefined &&
+    cached.project === project &&
+    sameEnvironment(cached.environment, environment)
+  ) {
+    // The woke marker is the one part that depends on `now`: judged again on every call (it is
+    // cheap), and the item is rebuilt only when the verdict moved.
+    const woke = wokeMarker(row, now);
+    if (woke.woke !== cached.item.woke || woke.wokeAt !== cached.item.wokeAt) {
+      cached.item = Object.freeze({ ...cached.item, ...woke });
+    }
+    return cached.item;
   }
-  // The woke marker is the one part that depends on `now`; it is cheap, so it is judged per call.
-  return { ...base, ...wokeMarker(row, now) };
+  const { threadId, title, ...rest } = threadSummary(row, { now, project });
+  const item: ThreadItem = Object.freeze({ threadId, title, environment, ...rest });
+  itemCache.set(thread, { project, environment, item });
+  return item;
 }
 
-type TimelessItem = Omit<ThreadItem, keyof WokeMarker>;
-
 /**
- * Summaries of shell rows, keyed by the row object. A live mirror replaces a row (and a project
- * row) only when it changes, so an entry stays valid exactly as long as its inputs; rows of an
- * HTTP shell are new objects on every read and simply never hit. Entries die with their rows.
+ * Items of shell rows, keyed by the row object. A live mirror replaces a row (and a project row)
+ * only when it changes, so an entry stays valid exactly as long as its inputs; rows of an HTTP
+ * shell are new objects on every read and simply never hit. Entries die with their rows. Items
+ * are shared between calls, hence frozen: copy one to add fields.
  */
-const summaryCache = new WeakMap<
+const itemCache = new WeakMap<
   ThreadShell,
-  { project: ProjectShell | undefined; environment: ItemEnvironment; base: TimelessItem }
+  { project: ProjectShell | undefined; environment: ItemEnvironment; item: ThreadItem }
 >();
 
 function sameEnvironment(a: ItemEnvironment, b: ItemEnvironment): boolean {

@@ -42,6 +42,28 @@ describe("t3-connector serve start-up", () => {
     expect(stderr).not.toContain(token);
   });
 
+  it("never answers a tool call with a mis-scoped token: the call gets the refusal or the session ends", async () => {
+    const scoped = sim.environment("scoped");
+    const token = scoped.issueToken({ scopes: ["orchestration:read", "orchestration:operate"] });
+    const configPath = await configWith({ token: { scoped: token } });
+    // initialize needs no environment, so it may answer before the check refuses; a tool call waits for it.
+    const outcome = await spawnServe(configPath).then(
+      async (serve) => {
+        try {
+          const result = await serve.client.callTool({ name: "t3_ambientes", arguments: {} });
+          const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
+          return result.isError ? text : `answered: ${text}`;
+        } catch (error) {
+          return `session ended: ${String(error)}`;
+        } finally {
+          await serve.close();
+        }
+      },
+      (error: unknown) => `session ended: ${String(error)}`,
+    );
+    expect(outcome).toMatch(/^(scope_mismatch: |session ended: )/);
+  });
+
   it("refuses to start when the server reports an extra scope for the token", async () => {
     const scoped = sim.environment("scoped");
     scoped.faults.set({ extraScopes: ["orchestration:operate"] });

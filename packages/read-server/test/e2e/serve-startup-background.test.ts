@@ -1,0 +1,64 @@
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { buildForSpawn, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
+
+// The real bin, spawned. `serve` verifies the environments in the background: a hung environment
+// must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.
+let sim: Simulator;
+const configs: SimConfig[] = [];
+
+beforeAll(async () => {
+  await buildForSpawn();
+  sim = await startSimulator({
+    environments: [
+      { alias: "alpha", seed: "demo" },
+      { alias: "beta", seed: "demo" },
+    ],
+  });
+}, 200_000);
+
+afterEach(() => {
+  for (const env of sim.environments) env.faults.clear();
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await Promise.all(configs.map((config) => config.remove()));
+});
+
+async function configWith(options: Parameters<typeof writeSimConfig>[1]) {
+  const config = await writeSimConfig(sim, options);
+  configs.push(config);
+  return config.configPath;
+}
+
+describe("t3-connector serve with verification in the background", () => {
+  it("answers initialize and tools/list while an environment hangs, and ends at once when stdin closes", async () => {
+    sim.environment("alpha").faults.set({ hang: true });
+    const served = await spawnServe(await configWith({}));
+    try {
+      const { tools } = await served.client.listTools();
+      expect(tools).toHaveLength(11);
+      await served.stderrContains("read-only MCP server on stdio");
+      // alpha's verification is given up only after 5 s; the session did not wait for it.
+      expect(served.stderr()).not.toContain('environment "alpha"');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("exits 1 on a mis-scoped token without waiting for an environment that hangs", async () => {
+    sim.environment("alpha").faults.set({ hang: true });
+    const beta = sim.environment("beta");
+    const { code, stdout, stderr } = await serveUntilExit(
+      await configWith({ token: { beta: beta.operateToken } }),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('refusing to start: scope_mismatch: the token of environment "beta"');
+    // Waiting for alpha would have printed its "did not verify within 5000 ms" warning first.
+    expect(stderr).not.toContain('environment "alpha"');
+    expect(stderr).not.toContain(beta.operateToken);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * @module Builds each environment's grant from its LIVE shell (connector-contract §D.2): every
+ * non-deleted project, with every catalogue action. Nothing here comes from the client.
+ */
+import { ACTION_IDS, type EnvironmentGrant, isNormalizedAbsolutePath } from "@t3-connector/core/actions";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { EnvironmentLeftOut } from "../contract.js";
+
+/** Each environment gets this long to connect and answer its shell (contract: 15 s). */
+export const INVENTORY_TIMEOUT_MS = 15_000;
+
+export type InventoryOutcome =
+  | { readonly ok: true; readonly grant: EnvironmentGrant }
+  | { readonly ok: false; readonly leftOut: EnvironmentLeftOut };
+
+/** What the desk asks: the environments named (alias or environmentId), or all of them. */
+export type Inventory = (wanted: readonly string[] | undefined, signal?: AbortSignal) => Promise<InventoryOutcome[]>;
+
+interface ShellProject {
+  readonly id: string;
+  readonly title: string;
+  readonly workspaceRoot?: string | undefined;
+  readonly deletedAt?: string | null | undefined;
+  readonly [key: string]: unknown;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The grant one environment's shell allows; projects without a usable absolute root are left out. */
+export function grantFromShell(
+  environment: { alias: string; environmentId: string },
+  projects: readonly ShellProject[],
+): EnvironmentGrant | null {
+  const scoped = [];
+  for (const project of projects) {
+    if (project.deletedAt !== null && project.deletedAt !== undefined) continue;
+    const cwd = typeof project.cwd === "string" ? project.cwd : undefined;
+    const directory =
+      project.workspaceRoot ?? cwd ?? (typeof project.directory === "string" ? project.directory : undefined);
+    if (directory === undefined || !isNormalizedAbsolutePath(directory)) continue;
+    scoped.push({ id: project.id, name: project.title, directory, workspaceRoots: [directory] });
+  }
+  if (scoped.length === 0) return null;
+  scoped.sort((a, b) => compare(a.id, b.id));
+  return {
+    alias: environment.alias,
+    environmentId: environment.environmentId,
+    label: environment.alias,
+    destination: `t3://${environment.environmentId}`,
+    projects: scoped,
+    actions: [...ACTION_IDS].sort(compare),
+    readProjectIds: scoped.map((project) => project.id),
+  };
+}
+
+/** An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel. */
+export function registryInventory(
+  registry: EnvironmentRegistry,
+  options: { timeoutMs?: number } = {},
+): Inventory {
+  const timeoutMs = options.timeoutMs ?? INVENTORY_TIMEOUT_MS;
+  return async (wanted, signal) => {
+    const handles =
+      wanted === undefined
+        ? registry.environments
+        : registry.environments.filter(
+            (handle) => wanted.includes(handle.alias) || wanted.includes(handle.environmentId),
+          );
+    return Promise.all(
+      handles.map(async (handle): Promise<InventoryOutcome> => {
+        const base = { alias: handle.alias, environmentId: handle.environmentId };
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+        try {
+          const connected = await handle.connect({ signal: both });
+          const shell = await connected.http.getShell({ signal: both });
+          const grant = grantFromShell(base, shell.projects);
+          if (grant === null) return { ok: false, leftOut: { ...base, reason: "no_projects" } };
+          return { ok: true, grant };
+        } catch {
+          const reason = timeout.aborted ? "timeout" : "environment_unavailable";
+          return { ok: false, leftOut: { ...base, reason } };
+        }
+      }),
+    );
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * @module The scope fingerprint shown on the page and the narrowing the human may apply: a
+ * selection can only remove environments, projects and actions from the pending scope.
+ */
+import { canonicalJson, sha256Hex } from "@t3-connector/core";
+import { type EnvironmentGrant, type LeaseScope, parseLeaseScope } from "@t3-connector/core/actions";
+import { z } from "zod";
+
+export function scopeFingerprint(scope: LeaseScope): string {
+  return sha256Hex(canonicalJson(scope));
+}
+
+const idList = z.array(z.string().min(1).max(256)).max(10_000);
+
+/** What the page sends: per environment kept, the projects and actions kept. */
+export const selectionSchema = z.strictObject({
+  environments: z
+    .array(z.strictObject({ environmentId: z.string().min(1).max(256), projectIds: idList, actions: idList }))
+    .min(1)
+    .max(256),
+});
+export type Selection = z.output<typeof selectionSchema>;
+
+/** The narrowed scope, or null when the selection names anything outside `scope` or keeps nothing. */
+export function narrowScope(scope: LeaseScope, selection: Selection): LeaseScope | null {
+  const seen = new Set<string>();
+  const grants: EnvironmentGrant[] = [];
+  for (const kept of selection.environments) {
+    if (seen.has(kept.environmentId)) return null;
+    seen.add(kept.environmentId);
+    const grant = scope.environments.find((candidate) => candidate.environmentId === kept.environmentId);
+    if (grant === undefined) return null;
+    const projectIds = new Set(kept.projectIds);
+    const actions = new Set(kept.actions);
+    const projects = grant.projects.filter((project) => projectIds.has(project.id));
+    const keptActions = grant.actions.filter((action) => actions.has(action));
+    if (projects.length !== projectIds.size || keptActions.length !== actions.size) return null;
+    if (projects.length === 0 || keptActions.length === 0) return null;
+    const readable = new Set(grant.readProjectIds);
+    grants.push({
+      ...grant,
+      projects,
+      actions: keptActions,
+      readProjectIds: projects.map((project) => project.id).filter((id) => readable.has(id)),
+    });
+  }
+  // Parsing again keeps the lease exactly in core's schema (sorted, unique, non-empty).
+  try {
+    return parseLeaseScope({ ...scope, environments: grants.sort((a, b) => (a.alias < b.alias ? -1 : 1)) });
+  } catch {
+    return null;
+  }
+}

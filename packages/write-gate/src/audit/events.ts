@@ -1,0 +1,50 @@
+/**
+ * What the audit log may hold. Every event is built from an allow-list of fields: ids, codes,
+ * states, counts. Never a token, a pairing or enrollment code, the relay capability or message
+ * text — the builders below take only those fields, so a caller cannot pass anything else through.
+ */
+export type AuditEvent =
+  | { readonly event: "gate_started"; readonly bootId: string; readonly environments: readonly string[] }
+  | { readonly event: "gate_stopped"; readonly bootId: string; readonly reason: string }
+  | {
+      readonly event: "approval_requested";
+      readonly requestId: string;
+      readonly covered: readonly string[];
+      readonly leftOut: ReadonlyArray<{ readonly environmentId: string; readonly reason: string }>;
+    }
+  | {
+      readonly event: "lease_granted";
+      readonly leaseId: string;
+      readonly scopeFingerprint: string;
+      readonly environments: readonly string[];
+      readonly expiresAt: string;
+    }
+  | {
+      readonly event: "lease_expired" | "lease_revoked" | "lease_closed";
+      readonly leaseId: string;
+      readonly reason: string;
+    }
+  | {
+      readonly event: "dispatch";
+      readonly leaseId: string;
+      readonly action: string;
+      readonly environmentId: string | null;
+      readonly operationId: string;
+      /** Journal state after the call, or `not_recorded` when refused before the reservation. */
+      readonly state: string;
+      readonly code: string | null;
+      readonly replayed: boolean;
+    }
+  | {
+      readonly event: "reconciled";
+      readonly environmentId: string;
+      readonly operationId: string;
+      readonly state: string;
+      readonly settled: boolean;
+      readonly method: string | null;
+      readonly found: boolean | null;
+      readonly code: string | null;
+    };
+
+/** One line of the file: the event plus when it was written (ISO, from the injected clock). */
+export type AuditLine = AuditEvent & { readonly at: string };

@@ -1,0 +1,157 @@
+/**
+ * @module Who may register a passkey. The first one needs the one-time enrollment code the gate
+ * printed on its own terminal (nothing that reaches the page remotely has it); every further one,
+ * and every removal, needs an assertion with an existing passkey (a step-up ticket).
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import type { Clock } from "@t3-connector/core";
+import { OneTimeBook } from "./one-time.js";
+import type { PasskeyInfo, Passkeys } from "./passkeys.js";
+
+export const CEREMONY_TTL_MS = 120_000;
+const MAX_PENDING_CEREMONIES = 8;
+
+export type EnrollmentFailure =
+  | "enrollment_code_required"
+  | "enrollment_code_invalid"
+  | "step_up_required"
+  | "step_up_invalid"
+  | "registration_unknown"
+  | "too_many_requests";
+
+export class EnrollmentError extends Error {
+  override readonly name = "EnrollmentError";
+  constructor(
+    readonly code: EnrollmentFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 16 characters from an unambiguous alphabet (80 bits), for the gate's terminal. */
+export function generateEnrollmentCode(): string {
+  const alphabet = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
+  const bytes = randomBytes(16);
+  let code = "";
+  for (const byte of bytes) code += alphabet[byte % alphabet.length];
+  return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8, 12)}-${code.slice(12)}`;
+}
+
+function digest(code: string): Buffer {
+  return createHash("sha256").update(code.trim().toUpperCase(), "utf8").digest();
+}
+
+/** The enrollment code, kept only as a hash, usable once. */
+export class EnrollmentCode {
+  readonly #digest: Buffer;
+  #used = false;
+
+  constructor(code: string) {
+    this.#digest = digest(code);
+  }
+
+  get used(): boolean {
+    return this.#used;
+  }
+
+  matches(code: string): boolean {
+    return !this.#used && timingSafeEqual(digest(code), this.#digest);
+  }
+
+  /** Marks the code used; false when it was already used or does not match. */
+  consume(code: string): boolean {
+    if (!this.matches(code)) return false;
+    this.#used = true;
+    return true;
+  }
+}
+
+interface PendingRegistration {
+  readonly challenge: string;
+  /** The code that opened it, when it was the first passkey. */
+  readonly code: string | null;
+}
+
+interface StepUpTicket {
+  readonly purpose: string;
+  readonly challenge: string;
+}
+
+export class Enrollment {
+  readonly #passkeys: Passkeys;
+  readonly #code: EnrollmentCode;
+  readonly #registrations: OneTimeBook<PendingRegistration>;
+  readonly #tickets: OneTimeBook<StepUpTicket>;
+
+  constructor(options: { passkeys: Passkeys; code: EnrollmentCode; clock: Clock }) {
+    this.#passkeys = options.passkeys;
+    this.#code = options.code;
+    const book = { clock: options.clock, ttlMs: CEREMONY_TTL_MS, max: MAX_PENDING_CEREMONIES };
+    this.#registrations = new OneTimeBook(book);
+    this.#tickets = new OneTimeBook(book);
+  }
+
+  /** Assertion options for a step-up (`enroll` or `remove:<credentialId>`). */
+  async stepUpOptions(purpose: string): Promise<{ ticketId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+    if (!this.#passkeys.hasAny()) throw new EnrollmentError("step_up_invalid", "no passkey is enrolled yet");
+    const bytes = randomBytes(32);
+    const options = await this.#passkeys.authenticationOptions(bytes);
+    const ticketId = this.#tickets.add({ purpose, challenge: options.challenge });
+    if (ticketId === null) throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
+    return { ticketId, options };
+  }
+
+  /** Consumes the ticket, then verifies the assertion; answers the credential that stepped up. */
+  async redeemStepUp(ticketId: string, purpose: string, response: AuthenticationResponseJSON): Promise<string> {
+    const ticket = this.#tickets.take(ticketId);
+    if (ticket === undefined || ticket.purpose !== purpose) {
+      throw new EnrollmentError("step_up_invalid", "the step-up ticket is unknown, used, expired or for another purpose");
+    }
+    return this.#passkeys.verifyAuthentication(response, ticket.challenge);
+  }
+
+  /** Registration options: with the code for the first passkey, after a step-up for the others. */
+  async begin(input: {
+    code?: string | undefined;
+    stepUp?: { ticketId: string; response: AuthenticationResponseJSON } | undefined;
+  }): Promise<{ registrationId: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+    let code: string | null = null;
+    if (!this.#passkeys.hasAny()) {
+      if (input.code === undefined || input.code === "") {
+        throw new EnrollmentError("enrollment_code_required", "the first passkey needs the enrollment code");
+      }
+      if (!this.#code.matches(input.code)) {
+        throw new EnrollmentError("enrollment_code_invalid", "the enrollment code is wrong or was used");
+      }
+      code = input.code;
+    } else {
+      if (input.stepUp === undefined) {
+        throw new EnrollmentError("step_up_required", "another passkey needs an approval with an existing one");
+      }
+      await this.redeemStepUp(input.stepUp.ticketId, "enroll", input.stepUp.response);
+    }
+    const options = await this.#passkeys.registrationOptions();
+    const registrationId = this.#registrations.add({ challenge: options.challenge, code });
+    if (registrationId === null) throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
+    return { registrationId, options };
+  }
+
+  /** Consumes the registration (and the code) before verifying, so neither serves twice. */
+  async finish(registrationId: string, response: RegistrationResponseJSON): Promise<PasskeyInfo> {
+    const pending = this.#registrations.take(registrationId);
+    if (pending === undefined) throw new EnrollmentError("registration_unknown", "unknown or expired registration");
+    if (pending.code !== null) {
+      if (this.#passkeys.hasAny() || !this.#code.consume(pending.code)) {
+        throw new EnrollmentError("enrollment_code_invalid", "the enrollment code was used");
+      }
+    }
+    return this.#passkeys.verifyRegistration(response, pending.challenge);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * @module The passkey ceremonies (connector-contract §D.6) over `@simplewebauthn/server`:
+ * rpID `localhost`, origin `http://localhost:<port>`, user verification required on both
+ * ceremonies, resident key required, attestation none. Verifications run one at a time so that
+ * two assertions can never both pass the counter check against the same stored value.
+ */
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import type { Clock } from "@t3-connector/core";
+import { loadCredentials, type StoredCredential, saveCredentials } from "./credential-store.js";
+
+export const RP_ID = "localhost";
+
+export type PasskeyFailure = "credential_unknown" | "assertion_invalid" | "registration_invalid";
+
+export class PasskeyError extends Error {
+  override readonly name = "PasskeyError";
+  constructor(
+    readonly code: PasskeyFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PasskeyInfo {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly transports: readonly string[];
+}
+
+export interface PasskeysOptions {
+  readonly path: string;
+  readonly port: number;
+  readonly clock: Clock;
+  readonly rpName?: string;
+  readonly userName?: string;
+}
+
+export class Passkeys {
+  readonly origin: string;
+  readonly #options: PasskeysOptions;
+  #credentials: StoredCredential[];
+  /** Serialises every read-modify-write of the credential list (counter safety). */
+  #chain: Promise<unknown> = Promise.resolve();
+
+  private constructor(options: PasskeysOptions, credentials: StoredCredential[]) {
+    this.#options = options;
+    this.origin = `http://localhost:${options.port}`;
+    this.#credentials = credentials;
+  }
+
+  static async open(options: PasskeysOptions): Promise<Passkeys> {
+    return new Passkeys(options, await loadCredentials(options.path));
+  }
+
+  hasAny(): boolean {
+    return this.#credentials.length > 0;
+  }
+
+  list(): PasskeyInfo[] {
+    return this.#credentials.map((credential) => ({
+      id: credential.id,
+      createdAt: credential.createdAt,
+      transports: credential.transports ?? [],
+    }));
+  }
+
+  registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return generateRegistrationOptions({
+      rpName: this.#options.rpName ?? "T3 Connector",
+      rpID: RP_ID,
+      userName: this.#options.userName ?? "t3-connector",
+      attestationType: "none",
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+      excludeCredentials: this.#credentials.map((credential) => ({
+        id: credential.id,
+        ...(credential.transports === undefined ? {} : { transports: credential.transports }),
+      })),
+    });
+  }
+
+  /** Verifies a registration for `expectedChallenge` and stores the new credential. */
+  verifyRegistration(response: RegistrationResponseJSON, expectedChallenge: string): Promise<PasskeyInfo> {
+    return this.#serial(async () => {
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response,
+          expectedChallenge,
+          expectedOrigin: this.origin,
+          expectedRPID: RP_ID,
+          requireUserVerification: true,
+        });
+      } catch (error) {
+        throw new PasskeyError("registration_invalid", messageOf(error));
+      }
+      if (!verified.verified) throw new PasskeyError("registration_invalid", "the registration did not verify");
+      const { credential } = verified.registrationInfo;
+      const stored: StoredCredential = {
+        id: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        counter: credential.counter,
+        ...(credential.transports === undefined ? {} : { transports: [...credential.transports] }),
+        createdAt: new Date(this.#options.clock.now()).toISOString(),
+      };
+      const next = [...this.#credentials.filter((existing) => existing.id !== stored.id), stored];
+      await saveCredentials(this.#options.path, next);
+      this.#credentials = next;
+      return { id: stored.id, createdAt: stored.createdAt, transports: stored.transports ?? [] };
+    });
+  }
+
+  /** Options for one assertion over `challenge` (the caller's one-time bytes). */
+  authenticationOptions(challenge: Uint8Array): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return generateAuthenticationOptions({
+      rpID: RP_ID,
+      userVerification: "required",
+      challenge: new Uint8Array(challenge),
+      allowCredentials: this.#credentials.map((credential) => ({
+        id: credential.id,
+        ...(credential.transports === undefined
+          ? {}
+          : { transports: credential.transports as NonNullable<Parameters<typeof generateAuthenticationOptions>[0]["allowCredentials"]>[number]["transports"] }),
+      })),
+    });
+  }
+
+  /** Verifies an assertion for `challenge` (base64url); stores the new counter; answers the credential id. */
+  verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
+    return this.#serial(async () => {
+      const credential = this.#credentials.find((candidate) => candidate.id === response.id);
+      if (credential === undefined) throw new PasskeyError("credential_unknown", "unknown passkey");
+      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      try {
+        // A stored counter of 0 with a new counter of 0 passes: synced passkeys never count.
+        verified = await verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: this.origin,
+          expectedRPID: RP_ID,
+          requireUserVerification: true,
+          credential: {
+            id: credential.id,
+            publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+            counter: credential.counter,
+            ...(credential.transports === undefined ? {} : { transports: credential.transports }),
+          },
+        });
+      } catch (error) {
+        throw new PasskeyError("assertion_invalid", messageOf(error));
+      }
+      if (!verified.verified) throw new PasskeyError("assertion_invalid", "the assertion did not verify");
+      const newCounter = verified.authenticationInfo.newCounter;
+      if (newCounter !== credential.counter) {
+        const next = this.#credentials.map((candidate) =>
+          candidate.id === credential.id ? { ...candidate, counter: newCounter } : candidate,
+        );
+        await saveCredentials(this.#options.path, next);
+        this.#credentials = next;
+      }
+      return credential.id;
+    });
+  }
+
+  remove(id: string): Promise<boolean> {
+    return this.#serial(async () => {
+      const next = this.#credentials.filter((credential) => credential.id !== id);
+      if (next.length === this.#credentials.length) return false;
+      await saveCredentials(this.#options.path, next);
+      this.#credentials = next;
+      return true;
+    });
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(work, work);
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : "verification failed";
+}

@@ -1,0 +1,64 @@
+import { ConnectorError, isConnectorError } from "@t3-connector/core";
+
+/** What a relay error answer carries: a stable code the bridge maps for its client. */
+export interface RelayErrorBody {
+  readonly error: string;
+  readonly message: string;
+  /** T3's own answer when T3 refused the write (`tag` is T3's error tag). */
+  readonly t3?: { readonly tag?: string; readonly code?: string };
+  readonly details?: Record<string, unknown>;
+}
+
+const STABLE = /^[a-z_]+$/;
+
+/** Detail keys passed through: states, ids, reasons (the engine never puts message text there). */
+const DETAIL_KEYS = [
+  "state",
+  "sent",
+  "recorded",
+  "replayed",
+  "operationId",
+  "key",
+  "reason",
+  "stage",
+  "lastError",
+  "aliases",
+] as const;
+
+/**
+ * Maps any failure to a relay error body. A ConnectorError keeps its code (environment_required,
+ * environment_unknown, environment_not_in_lease, lease_closed, scope_denied, thread_not_found,
+ * operation_conflict, reconciliation_required, t3_refused with T3's tag, …); anything else is
+ * `internal` with no message of its own, so an unexpected exception never leaks through the relay.
+ */
+export function relayErrorOf(error: unknown): RelayErrorBody {
+  if (!isConnectorError(error)) return { error: "internal", message: "the gate failed unexpectedly" };
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_KEYS) {
+    const value = error.details?.[key];
+    if (value !== undefined) details[key] = value;
+  }
+  const body: { -readonly [K in keyof RelayErrorBody]: RelayErrorBody[K] } = {
+    error: STABLE.test(error.code) ? error.code : "relay_rejected",
+    message: error.message,
+  };
+  if (error.t3 !== undefined) {
+    body.t3 = {
+      ...(error.t3.tag === undefined ? {} : { tag: error.t3.tag }),
+      ...(error.t3.code === undefined ? {} : { code: error.t3.code }),
+    };
+  }
+  if (Object.keys(details).length > 0) body.details = details;
+  return body;
+}
+
+/** The code to record in the audit log for a failure. */
+export function auditCodeOf(error: unknown): string {
+  if (!isConnectorError(error)) return "internal";
+  if (error.code === "t3_refused" && error.t3?.tag !== undefined) return `t3_refused/${error.t3.tag}`;
+  return error.code;
+}
+
+export function relayRefusal(code: ConnectorError["code"], message: string): ConnectorError {
+  return new ConnectorError(code, message);
+}

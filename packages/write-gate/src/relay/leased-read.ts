@@ -1,0 +1,79 @@
+/**
+ * Reads under a lease (contract §D.11), kept small: the shell rows of the lease's projects in one
+ * environment, or one thread inside them. The lease is checked before and after the read; a result
+ * fetched while the lease closed is discarded. Other projects and their threads do not exist here.
+ */
+import { ConnectorError } from "@t3-connector/core";
+import type { EnvironmentGrant } from "@t3-connector/core/actions";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { LeaseKeeper } from "../contract.js";
+import type { LeasedReadOp } from "./ops.js";
+
+export const LEASED_READ_TIMEOUT_MS = 15_000;
+
+function leasedGrant(keeper: LeaseKeeper, leaseId: string, environmentId: string): EnvironmentGrant {
+  const lease = keeper.current();
+  if (lease === null || lease.leaseId !== leaseId) {
+    throw new ConnectorError("lease_closed", "no open lease has this id");
+  }
+  const grant = lease.scope.environments.find((candidate) => candidate.environmentId === environmentId);
+  if (grant === undefined) {
+    throw new ConnectorError("environment_not_in_lease", `environment ${environmentId} is not in this lease`);
+  }
+  if (grant.readProjectIds.length === 0) {
+    throw new ConnectorError("scope_denied", "the lease grants no reads in this environment");
+  }
+  return grant;
+}
+
+export async function leasedRead(
+  op: LeasedReadOp,
+  deps: { registry: EnvironmentRegistry; lease: LeaseKeeper },
+): Promise<unknown> {
+  const handle = deps.registry.resolve(op.environment);
+  const before = leasedGrant(deps.lease, op.leaseId, handle.environmentId);
+  const readable = new Set(before.readProjectIds);
+  if (op.projectId !== undefined && !readable.has(op.projectId)) {
+    throw new ConnectorError("scope_denied", `project ${op.projectId} is not readable under this lease`);
+  }
+  const connection = await handle.connect();
+  const signal = AbortSignal.timeout(LEASED_READ_TIMEOUT_MS);
+  const shell = await connection.http.getShell({ signal });
+  const inScope = (projectId: string) =>
+    readable.has(projectId) && (op.projectId === undefined || op.projectId === projectId);
+  let result: unknown;
+  switch (op.read) {
+    case "projects":
+      result = {
+        projects: shell.projects
+          .filter((project) => !project.deletedAt && inScope(project.id))
+          .map((project) => ({
+            id: project.id,
+            title: project.title,
+            workspaceRoot: project.workspaceRoot ?? null,
+            archivedAt: project.archivedAt ?? null,
+          })),
+      };
+      break;
+    case "threads":
+      result = { threads: shell.threads.filter((thread) => !thread.deletedAt && inScope(thread.projectId)) };
+      break;
+    case "thread": {
+      if (op.threadId === undefined) throw new ConnectorError("invalid_input", "read thread needs a threadId");
+      const row = shell.threads.find((thread) => thread.id === op.threadId && !thread.deletedAt);
+      // A thread of another project is indistinguishable from a missing one.
+      if (row === undefined || !inScope(row.projectId)) {
+        throw new ConnectorError("thread_not_found", `no thread ${op.threadId} in the lease's projects`);
+      }
+      const detail = await connection.http.getThreadBounded(op.threadId, { signal });
+      result = { thread: row, detail };
+      break;
+    }
+  }
+  // The lease may have closed (or narrowed) while we read: then the result is dropped.
+  const after = leasedGrant(deps.lease, op.leaseId, handle.environmentId);
+  if (after.readProjectIds.join("\n") !== before.readProjectIds.join("\n")) {
+    throw new ConnectorError("lease_closed", "the lease changed during the read");
+  }
+  return { environment: handle.alias, environmentId: handle.environmentId, ...(result as object) };
+}

@@ -1,0 +1,68 @@
+/**
+ * The relay's request bodies: one strict schema per `op`. Unknown keys are refused, so a bridge
+ * and a gate of different versions fail loudly instead of ignoring a field.
+ */
+import { z } from "zod";
+
+const id = z.string().min(1).max(256);
+/** Alias or environmentId; optional in the schema so a missing one is `environment_required`. */
+const environment = z.string().max(256).optional();
+
+export const environmentsOp = z.strictObject({ op: z.literal("environments") });
+export const leaseOp = z.strictObject({ op: z.literal("lease") });
+export const requestApprovalOp = z.strictObject({
+  op: z.literal("request_approval"),
+  environments: z.array(id).max(64).optional(),
+});
+export const dispatchOp = z.strictObject({
+  op: z.literal("dispatch"),
+  leaseId: id,
+  environment,
+  operationId: id,
+  action: z.string().min(1).max(128),
+  input: z.unknown(),
+});
+export const reconcileOp = z.union([
+  z.strictObject({
+    op: z.literal("reconcile"),
+    leaseId: id.optional(),
+    environment,
+    operationId: id,
+  }),
+  z.strictObject({ op: z.literal("reconcile"), leaseId: id.optional(), key: z.string().regex(/^[0-9a-f]{64}$/) }),
+]);
+export const leasedReadOp = z.strictObject({
+  op: z.literal("leased_read"),
+  leaseId: id,
+  environment,
+  read: z.enum(["projects", "threads", "thread"]),
+  projectId: id.optional(),
+  threadId: id.optional(),
+});
+
+export const relayRequest = z.discriminatedUnion("op", [
+  environmentsOp,
+  leaseOp,
+  requestApprovalOp,
+  dispatchOp,
+  leasedReadOp,
+]);
+
+export type DispatchOp = z.output<typeof dispatchOp>;
+export type ReconcileOp = z.output<typeof reconcileOp>;
+export type LeasedReadOp = z.output<typeof leasedReadOp>;
+export type RequestApprovalOp = z.output<typeof requestApprovalOp>;
+export type RelayRequest = z.output<typeof relayRequest> | ReconcileOp;
+
+/** The largest body the relay reads (the bridge's own cap, contract §D.4). */
+export const MAX_RELAY_BODY_BYTES = 131_072;
+
+export function parseRelayRequest(body: unknown): RelayRequest | null {
+  const op = (body as { op?: unknown } | null)?.op;
+  if (op === "reconcile") {
+    const parsed = reconcileOp.safeParse(body);
+    return parsed.success ? parsed.data : null;
+  }
+  const parsed = relayRequest.safeParse(body);
+  return parsed.success ? parsed.data : null;
+}

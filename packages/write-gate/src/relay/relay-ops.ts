@@ -1,0 +1,169 @@
+/**
+ * The relay ops that touch the lease, the journal or the audit log. Every write and every
+ * reconciliation is audited (ids, codes and states only) after its outcome is known; a failed
+ * audit append closes every lease through the log's own failure hook.
+ */
+import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
+import type { Dispatcher, ReconcileOutcome } from "@t3-connector/core/dispatch";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { AuditLog } from "../audit/index.js";
+import type { ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
+import { auditCodeOf } from "./errors.js";
+import type { DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
+
+interface OpDeps {
+  readonly registry: EnvironmentRegistry;
+  readonly dispatcher: Dispatcher;
+  readonly lease: LeaseKeeper;
+  readonly approvals: ApprovalDesk;
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+}
+
+export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
+  const lease = keeper.current();
+  if (lease === null) return { active: false };
+  return {
+    active: true,
+    leaseId: lease.leaseId,
+    grantedAt: lease.grantedAt,
+    expiresAt: lease.expiresAt,
+    remainingMs: Math.max(0, Date.parse(lease.expiresAt) - clock.now()),
+    scopeFingerprint: lease.scopeFingerprint,
+    environments: lease.scope.environments.map((grant) => ({
+      alias: grant.alias,
+      environmentId: grant.environmentId,
+      projectCount: grant.projects.length,
+      actionCount: grant.actions.length,
+    })),
+    writes: keeper.writes().length,
+  };
+}
+
+/** An active lease is answered with its summary: a request never renews or widens a lease. */
+export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
+  if (deps.lease.current() !== null) return leaseSummary(deps.lease, deps.clock);
+  const link = await deps.approvals.request(op.environments === undefined ? {} : { environments: op.environments });
+  await deps.audit.append({
+    event: "approval_requested",
+    requestId: link.requestId,
+    covered: link.covered.map((grant) => grant.environmentId),
+    leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
+  });
+  return { active: false, ...link };
+}
+
+/** The journal state a dispatch error left, from the engine's details. */
+function stateOfError(error: unknown): "refused" | "uncertain" | "not_recorded" {
+  if (!isConnectorError(error)) return "not_recorded";
+  const state = error.details?.state;
+  if (state === "refused" || state === "uncertain") return state;
+  if (error.code === "reconciliation_required") return "uncertain";
+  return "not_recorded";
+}
+
+export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown> {
+  const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
+  const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
+  try {
+    const result = await deps.dispatcher.dispatch({
+      leaseId: op.leaseId,
+      environment: op.environment ?? "",
+      operationId: op.operationId,
+      action: op.action,
+      input: op.input,
+    });
+    if (!result.replayed) record(deps.lease, deps.clock, { ...base, environmentId: result.environmentId, state: "completed" });
+    await auditQuietly(deps.audit, {
+      event: "dispatch",
+      ...base,
+      environmentId: result.environmentId,
+      state: "completed",
+      code: null,
+      replayed: result.replayed,
+    });
+    return {
+      state: result.state,
+      operationId: result.operationId,
+      environmentId: result.environmentId,
+      action: result.action,
+      replayed: result.replayed,
+      receipt: result.receipt,
+      derivedIds: result.derivedIds,
+    };
+  } catch (error) {
+    const state = stateOfError(error);
+    const code = auditCodeOf(error);
+    const replayed = isConnectorError(error) && error.details?.replayed === true;
+    if (state !== "not_recorded" && !replayed && environmentId !== null) {
+      record(deps.lease, deps.clock, { ...base, environmentId, state, code });
+    }
+    await auditQuietly(deps.audit, { event: "dispatch", ...base, environmentId, state, code, replayed });
+    throw error;
+  }
+}
+
+export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknown> {
+  if (op.leaseId !== undefined && deps.lease.current()?.leaseId !== op.leaseId) {
+    throw new ConnectorError("lease_closed", "no open lease has this id");
+  }
+  const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
+  let outcome: ReconcileOutcome;
+  try {
+    outcome = await deps.dispatcher.reconcile(key);
+  } catch (error) {
+    await auditQuietly(deps.audit, {
+      event: "reconciled",
+      environmentId: "key" in op ? "unknown" : (deps.registry.find(op.environment ?? "")?.environmentId ?? "unknown"),
+      operationId: "key" in op ? "unknown" : op.operationId,
+      state: "unknown",
+      settled: false,
+      method: null,
+      found: null,
+      code: auditCodeOf(error),
+    });
+    throw error;
+  }
+  await auditQuietly(deps.audit, {
+    event: "reconciled",
+    environmentId: outcome.environmentId,
+    operationId: outcome.operationId,
+    state: outcome.state,
+    settled: outcome.settled,
+    method: outcome.observation?.method ?? null,
+    found: outcome.observation?.found ?? null,
+    code: outcome.record.error?.code ?? null,
+  });
+  return {
+    key: outcome.key,
+    operationId: outcome.operationId,
+    environmentId: outcome.environmentId,
+    action: outcome.action,
+    state: outcome.state,
+    settled: outcome.settled,
+    observation: outcome.observation,
+    observedAt: outcome.observedAt,
+    receipt: outcome.record.receipt,
+    error: outcome.record.error,
+  };
+}
+
+function record(
+  keeper: LeaseKeeper,
+  clock: Clock,
+  write: Omit<LeaseWrite, "at">,
+): void {
+  try {
+    keeper.recordWrite({ at: new Date(clock.now()).toISOString(), ...write });
+  } catch {
+    // The page's write list is informational; the journal is the record of truth.
+  }
+}
+
+/**
+ * The outcome already happened at T3 and is in the journal; a failed audit append closes every
+ * lease (the log's onFailure) but must not turn a completed write into an error for the caller.
+ */
+async function auditQuietly(audit: AuditLog, event: Parameters<AuditLog["append"]>[0]): Promise<void> {
+  await audit.append(event).catch(() => undefined);
+}
