@@ -106,7 +106,9 @@ try {
   }
   const after = await mirrors();
   if (!after.every((mirror, index) => mirror === warming[index] && mirror?.ready === true)) {
-    throw new Error("a shell mirror stopped or was replaced while measuring; the samples are not all warm reads");
+    throw new Error(
+      "a shell mirror stopped or was replaced while measuring; the samples are not all warm reads",
+    );
   }
 } catch (error) {
   process.stderr.write(`read-fanout failed: ${error?.stack ?? error}\n`);

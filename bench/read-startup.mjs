@@ -3,11 +3,14 @@
 //   cd /work/main && pnpm build && node bench/read-startup.mjs
 //
 //   - subject: spawn `node packages/read-server/bin/t3-connector.js serve` (built dist) with
-//     T3_CONNECTOR_CONFIG naming a config for two simulated environments (run in a child process;
-//     serve verifies them before it answers), write `initialize` at once, stop the clock at the
-//     response line on stdout;
+//     T3_CONNECTOR_CONFIG naming a config for two simulated environments (run in a child process),
+//     write `initialize` at once, stop the clock at its response line on stdout;
 //   - baseline: spawn `node -e 0` to its exit (the cost of starting any Node process here).
-// Samples are interleaved. Target: subject p99 ≤ 400 ms. Prints one JSON line `{"bench":"read-startup",...}`.
+// serve verifies the environments in the background and every tool call waits for that check, so
+// the answer to `initialize` alone would hide the verification: after it the bench also sends
+// `tools/list` and one `t3_ambientes` call and reports, for information, when each was answered
+// (from the same spawn). Samples are interleaved. Target: subject p99 ≤ 400 ms (to `initialize`).
+// Prints one JSON line `{"bench":"read-startup",...}`.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -18,6 +21,12 @@ const SPAWNS = 20;
 const WARMUP = 2;
 const TARGET_P99_MS = 400;
 const BIN = path.join(root, "packages/read-server/bin/t3-connector.js");
+
+const frame = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+const AFTER_INITIALIZE =
+  frame({ method: "notifications/initialized" }) +
+  frame({ id: 2, method: "tools/list" }) +
+  frame({ id: 3, method: "tools/call", params: { name: "t3_ambientes", arguments: {} } });
 
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: "2.0",
@@ -39,6 +48,7 @@ function baselineSpawn() {
   });
 }
 
+/** Resolves with `{initialize, list, call}`: ms from spawn to each answer. */
 function serveSpawn(configPath) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -46,7 +56,8 @@ function serveSpawn(configPath) {
       env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
       stdio: ["pipe", "pipe", "pipe"],
     });
-    let answeredAt;
+    const answeredAt = {};
+    let failure;
     let stdout = "";
     let stderr = "";
     const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -55,23 +66,38 @@ function serveSpawn(configPath) {
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      if (answeredAt !== undefined || !stdout.includes("\n")) return;
-      const answer = JSON.parse(stdout.slice(0, stdout.indexOf("\n")));
-      if (answer.id !== 1 || !answer.result) {
-        reject(new Error(`unexpected answer: ${stdout.slice(0, 300)}`));
+    const onAnswer = (answer) => {
+      const at = performance.now() - started;
+      if (!answer.result || (answer.id === 3 && answer.result.isError)) {
+        failure = new Error(`unexpected answer: ${JSON.stringify(answer).slice(0, 300)}`);
+        child.stdin.end();
         return;
       }
-      answeredAt = performance.now();
-      child.stdin.end(); // the client goes away: serve must end by itself
+      if (answer.id === 1) {
+        answeredAt.initialize = at;
+        child.stdin.write(AFTER_INITIALIZE);
+      } else if (answer.id === 2) {
+        answeredAt.list = at;
+      } else if (answer.id === 3) {
+        answeredAt.call = at;
+        child.stdin.end(); // the client goes away: serve must end by itself
+      }
+    };
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      for (let end = stdout.indexOf("\n"); end >= 0; end = stdout.indexOf("\n")) {
+        const line = stdout.slice(0, end);
+        stdout = stdout.slice(end + 1);
+        onAnswer(JSON.parse(line));
+      }
     });
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(killer);
-      if (answeredAt === undefined)
-        reject(new Error(`serve exited (${code}) without answering: ${stderr.slice(0, 500)}`));
-      else resolve(answeredAt - started);
+      if (failure !== undefined) reject(failure);
+      else if (answeredAt.call === undefined)
+        reject(new Error(`serve exited (${code}) before answering: ${stderr.slice(0, 500)}`));
+      else resolve(answeredAt);
     });
     child.stdin.write(INITIALIZE);
   });
@@ -79,7 +105,7 @@ function serveSpawn(configPath) {
 
 const simulator = await startSimulatorChild({ environments: 2, seed: "demo" });
 const dir = await mkdtemp(path.join(tmpdir(), "t3-startup-bench-"));
-const samples = { serve: [], baseline: [] };
+const samples = { serve: [], list: [], call: [], baseline: [] };
 let exitCode = 0;
 try {
   const configPath = path.join(dir, "config.json");
@@ -88,10 +114,12 @@ try {
   });
   for (let i = 0; i < WARMUP + SPAWNS; i++) {
     const baselineMs = await baselineSpawn();
-    const serveMs = await serveSpawn(configPath);
+    const served = await serveSpawn(configPath);
     if (i >= WARMUP) {
       samples.baseline.push(baselineMs);
-      samples.serve.push(serveMs);
+      samples.serve.push(served.initialize);
+      samples.list.push(served.list);
+      samples.call.push(served.call);
     }
   }
 } catch (error) {
@@ -106,16 +134,24 @@ if (exitCode !== 0) process.exit(exitCode);
 const stats = (list) => ({ p50: percentile(list, 50), p99: percentile(list, 99) });
 const serve = stats(samples.serve);
 const baseline = stats(samples.baseline);
+const list = stats(samples.list);
+const call = stats(samples.call);
 process.stderr.write(
   `read-startup: ${samples.serve.length} spawns each\n` +
     `  node -e 0 (spawn to exit)            p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms\n` +
-    `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms (target ≤ ${TARGET_P99_MS} ms)\n`,
+    `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms (target ≤ ${TARGET_P99_MS} ms)\n` +
+    `    then tools/list answered at        p50 ${list.p50.toFixed(0)} ms  p99 ${list.p99.toFixed(0)} ms\n` +
+    `    then t3_ambientes answered at      p50 ${call.p50.toFixed(0)} ms  p99 ${call.p99.toFixed(0)} ms (after the environments verified)\n`,
 );
 const report = {
   bench: "read-startup",
   spawns: samples.serve.length,
   serveP50Ms: round(serve.p50, 1),
   serveP99Ms: round(serve.p99, 1),
+  firstListP50Ms: round(list.p50, 1),
+  firstListP99Ms: round(list.p99, 1),
+  firstCallP50Ms: round(call.p50, 1),
+  firstCallP99Ms: round(call.p99, 1),
   baselineP50Ms: round(baseline.p50, 1),
   baselineP99Ms: round(baseline.p99, 1),
   ratioP50: round(serve.p50 / baseline.p50),

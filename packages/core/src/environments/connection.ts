@@ -15,6 +15,8 @@ export interface ConnectedEnvironment {
   readonly scopes: readonly string[];
   readonly tokenExpiresAt: string | undefined;
   readonly http: T3HttpClient;
+  /** True once dropped or closed: nothing may be read through it any more (connect again). */
+  readonly closed: boolean;
   /** The WebSocket RPC client, opened on first use and opened again after it closed. */
   rpc(): Promise<T3RpcClient>;
   /** Forgets this connection (closing its socket); the next connect verifies again. */

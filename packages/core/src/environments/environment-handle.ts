@@ -183,7 +183,11 @@ export class EnvironmentHandle {
       fetch: observedFetch,
       ...(init.httpTimeoutMs !== undefined ? { timeoutMs: init.httpTimeoutMs } : {}),
     });
-    const target = { alias: this.alias, environmentId: this.environmentId, requiredScopes: init.requiredScopes };
+    const target = {
+      alias: this.alias,
+      environmentId: this.environmentId,
+      requiredScopes: init.requiredScopes,
+    };
     const identity = await verifyEnvironment(http, target, signal);
     const created: EnvironmentConnection = new EnvironmentConnection({
       alias: this.alias,

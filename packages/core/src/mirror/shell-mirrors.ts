@@ -1,4 +1,5 @@
 import type { ConnectedEnvironment } from "../environments/connection.js";
+import { ConnectorError } from "../errors.js";
 import type { Timers } from "../t3/rpc/timers.js";
 import type { ShellSnapshot } from "../t3/wire/shell.js";
 import { ShellMirror } from "./shell-mirror.js";
@@ -53,15 +54,26 @@ export class ShellMirrors {
    * The shell of `connection`: the mirror's when it is ready and its socket answers, else a fresh
    * HTTP shell. The first read of a connection is served over HTTP and starts its mirror once
    * answered, so the mirror's own snapshot never competes with (and slows) that first read.
+   * `startMirror: false` leaves the start to the caller (`mirrorOf`), e.g. after a whole sweep.
    */
-  async readShell(connection: ConnectedEnvironment, options: { signal?: AbortSignal } = {}): Promise<ShellRead> {
+  async readShell(
+    connection: ConnectedEnvironment,
+    options: { signal?: AbortSignal; startMirror?: boolean } = {},
+  ): Promise<ShellRead> {
+    if (connection.closed) {
+      // Whatever answers at its address now was never verified through this connection.
+      throw new ConnectorError(
+        "unavailable",
+        `the connection to environment "${connection.alias}" was closed`,
+      );
+    }
     const mirror = this.#mirrors.get(connection);
     if (mirror !== undefined && (await mirror.vouch(options.signal))) {
       const shell = mirror.snapshot();
       if (shell !== undefined) return { source: "mirror", shell, mirror, version: mirror.version };
     }
     const shell = await connection.http.getShell(options.signal ? { signal: options.signal } : {});
-    if (mirror === undefined) this.mirrorOf(connection);
+    if (mirror === undefined && options.startMirror !== false) this.mirrorOf(connection);
     return { source: "http", shell };
   }
 

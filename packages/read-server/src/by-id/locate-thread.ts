@@ -1,5 +1,6 @@
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import { readWholeShell } from "../listing/shells.js";
 import type { ReadContext } from "../read-context.js";
 import { readScope } from "../scope/read-scope.js";
 import {
@@ -50,7 +51,8 @@ export async function locateThread(
     context,
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
-      const shell = await connection.http.getShell({ signal: readSignal });
+      // A mirror a listing already keeps answers; a by-id read alone never starts one.
+      const { shell } = await readWholeShell(context, connection, readSignal, { startMirror: false });
       const visible = findVisibleThread(shell, threadId, allowedProjects);
       return { shell, visible, observedAt: context.clock.now() };
     },

@@ -2,6 +2,7 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import { readWholeShell } from "../listing/shells.js";
 import { allowedProjectsOf, type ReadContext } from "../read-context.js";
 import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
@@ -198,7 +199,12 @@ async function readGroup(
   let observedMs: number;
   try {
     const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
-      readWithRetry(handle, (connection, own) => connection.http.getShell({ signal: own }), readSignal),
+      readWithRetry(
+        handle,
+        async (connection, own) =>
+          (await readWholeShell(context, connection, own, { startMirror: false })).shell,
+        readSignal,
+      ),
     );
     shell = answer.value;
     observedMs = context.clock.now();

@@ -5,6 +5,7 @@ import {
   type ShellThreadInput,
   type ThreadSummary,
   threadSummary,
+  type WokeMarker,
   wokeMarker,
 } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
@@ -31,14 +32,16 @@ export interface ShellView {
 
 /**
  * The whole shell of one connected environment: its live mirror when that is ready and its
- * socket answers, else a fresh HTTP shell (a connection's first read starts its mirror).
+ * socket answers, else a fresh HTTP shell (a connection's first read starts its mirror unless
+ * `startMirror` is false).
  */
 export function readWholeShell(
   context: ReadContext,
   connection: ConnectedEnvironment,
   signal: AbortSignal,
+  options: { startMirror?: boolean } = {},
 ): Promise<ShellRead> {
-  if (context.mirrors !== undefined) return context.mirrors.readShell(connection, { signal });
+  if (context.mirrors !== undefined) return context.mirrors.readShell(connection, { signal, ...options });
   return connection.http.getShell({ signal }).then((shell) => ({ source: "http" as const, shell }));
 }
 
@@ -48,18 +51,25 @@ export function readWholeShell(
  * project the environment does not authorize) is that environment's failure during a sweep, and
  * the tool's error when the caller named the environment.
  */
-export function sweepShells<T>(
+export async function sweepShells<T>(
   context: ReadContext,
   environment: string | undefined,
   signal: AbortSignal,
   project: (view: ShellView) => T,
   countFound: (value: T) => number,
 ): Promise<ScopeResult<T>> {
-  return readScope(
+  // Mirrors start once the whole sweep answered: a mirror's first snapshot is a full shell to
+  // parse, and starting it mid-sweep would slow the other environments' reads of this call.
+  const unmirrored = new Set<ConnectedEnvironment>();
+  const startMirrors = () => {
+    for (const connection of unmirrored) context.mirrors?.mirrorOf(connection);
+  };
+  const scope = readScope(
     context,
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
-      const { shell, source } = await readWholeShell(context, connection, readSignal);
+      const { shell, source } = await readWholeShell(context, connection, readSignal, { startMirror: false });
+      if (source === "http") unmirrored.add(connection);
       const view: ShellView = {
         environment: {
           alias: connection.alias,
@@ -75,6 +85,7 @@ export function sweepShells<T>(
     },
     { signal, countFound },
   );
+  return scope.finally(startMirrors);
 }
 
 /**
@@ -171,12 +182,7 @@ export function threadItem(
     cached.project === project &&
     sameEnvironment(cached.environment, environment)
   ) {
-    // The woke marker is the one part that depends on `now`: judged again on every call (it is
-    // cheap), and the item is rebuilt only when the verdict moved.
-    const woke = wokeMarker(row, now);
-    if (woke.woke !== cached.item.woke || woke.wokeAt !== cached.item.wokeAt) {
-      cached.item = Object.freeze({ ...cached.item, ...woke });
-    }
+    cached.item = judgedAt(cached.item, row, now);
     return cached.item;
   }
   const { threadId, title, ...rest } = threadSummary(row, { now, project });
@@ -185,15 +191,47 @@ export function threadItem(
   return item;
 }
 
+/** `threadSummary` of a shell row at `now`, from the same kind of cache as `threadItem`. Frozen. */
+export function cachedThreadSummary(
+  thread: ThreadShell,
+  now: number,
+  project: ProjectShell | undefined,
+): ThreadSummary {
+  const row = stateRow(thread);
+  const cached = summaryCache.get(thread);
+  if (cached !== undefined && cached.project === project) {
+    cached.summary = judgedAt(cached.summary, row, now);
+    return cached.summary;
+  }
+  const summary = Object.freeze(threadSummary(row, { now, project }));
+  summaryCache.set(thread, { project, summary });
+  return summary;
+}
+
 /**
- * Items of shell rows, keyed by the row object. A live mirror replaces a row (and a project row)
- * only when it changes, so an entry stays valid exactly as long as its inputs; rows of an HTTP
- * shell are new objects on every read and simply never hit. Entries die with their rows. Items
- * are shared between calls, hence frozen: copy one to add fields.
+ * The woke marker is the one part of a summary that depends on `now`: it is judged again on
+ * every call (it is cheap) and the cached value is rebuilt only when the verdict moved.
+ */
+function judgedAt<T extends WokeMarker>(value: T, row: ShellThreadInput, now: number): T {
+  const { woke, wokeAt } = wokeMarker(row, now);
+  if (woke === value.woke && wokeAt === value.wokeAt) return value;
+  const judged: T = { ...value, woke, wokeAt };
+  return Object.freeze(judged);
+}
+
+/**
+ * Items and summaries of shell rows, keyed by the row object. A live mirror replaces a row (and
+ * a project row) only when it changes, so an entry stays valid exactly as long as its inputs;
+ * rows of an HTTP shell are new objects on every read and simply never hit. Entries die with
+ * their rows. Values are shared between calls, hence frozen: copy one to add fields.
  */
 const itemCache = new WeakMap<
   ThreadShell,
   { project: ProjectShell | undefined; environment: ItemEnvironment; item: ThreadItem }
+>();
+const summaryCache = new WeakMap<
+  ThreadShell,
+  { project: ProjectShell | undefined; summary: ThreadSummary }
 >();
 
 function sameEnvironment(a: ItemEnvironment, b: ItemEnvironment): boolean {

@@ -6,7 +6,6 @@ import {
   countByState,
   type LimitedList,
   THREAD_STATES,
-  threadSummary,
 } from "@t3-connector/core/state";
 import * as z from "zod";
 import {
@@ -16,6 +15,7 @@ import {
   threadItemSchema,
 } from "../listing/schemas.js";
 import {
+  cachedThreadSummary,
   type ItemEnvironment,
   projectsById,
   stateRow,
@@ -149,7 +149,7 @@ export const t3ControlPlaneTool = defineReadTool({
         const candidates: ControlPlaneCandidate[] = visibleThreads(view).map((thread) => ({
           environment: view.environment,
           thread: stateRow(thread),
-          summary: threadSummary(stateRow(thread), { now, project: projects.get(thread.projectId) }),
+          summary: cachedThreadSummary(thread, now, projects.get(thread.projectId)),
         }));
         return { candidates, snapshotSequence: view.shell.snapshotSequence ?? null, readAt: view.readAt };
       },

@@ -5,7 +5,10 @@
  * (revoke, audit failure) makes that approval grant nothing.
  */
 import { randomBytes } from "node:crypto";
-import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES, type LeaseScope, SCOPE_VERSION } from "@t3-connector/core/actions";
 import type { ApprovalAsk, ApprovalDesk, ApprovalLink, EnvironmentLeftOut } from "../contract.js";
@@ -83,7 +86,10 @@ export class GateApprovalDesk implements ApprovalDesk {
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
     this.#prune();
     if (this.#pending.size >= MAX_PENDING_REQUESTS) {
-      throw new ConnectorError("too_many_in_flight", `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`);
+      throw new ConnectorError(
+        "too_many_in_flight",
+        `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`,
+      );
     }
     const epoch = this.#options.keeper.epoch;
     const outcomes = await this.#options.inventory(ask.environments, signal);
@@ -100,7 +106,10 @@ export class GateApprovalDesk implements ApprovalDesk {
     }
     this.#prune();
     if (this.#pending.size >= MAX_PENDING_REQUESTS) {
-      throw new ConnectorError("too_many_in_flight", `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`);
+      throw new ConnectorError(
+        "too_many_in_flight",
+        `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`,
+      );
     }
     const scope: LeaseScope = {
       scopeVersion: SCOPE_VERSION,
@@ -161,7 +170,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       throw new ApprovalError("challenge_already_issued", "this request already has its challenge");
     }
     const scope = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
-    if (scope === null) throw new ApprovalError("selection_invalid", "the selection is not part of this request");
+    if (scope === null)
+      throw new ApprovalError("selection_invalid", "the selection is not part of this request");
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
@@ -183,7 +193,11 @@ export class GateApprovalDesk implements ApprovalDesk {
       throw new ApprovalError("request_invalid", "the gate closed while the approval was being verified");
     }
     if (keeper.current() !== null) throw new ApprovalError("lease_already_active", "a lease is already open");
-    return keeper.grant({ scope: bound.scope, scopeFingerprint: scopeFingerprint(bound.scope), credentialId });
+    return keeper.grant({
+      scope: bound.scope,
+      scopeFingerprint: scopeFingerprint(bound.scope),
+      credentialId,
+    });
   }
 
   #live(requestId: string): PendingRequest {

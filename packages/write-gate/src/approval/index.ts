@@ -7,5 +7,11 @@ export {
   REQUEST_TTL_MS,
   type RequestView,
 } from "./approval-desk.js";
-export { grantFromShell, INVENTORY_TIMEOUT_MS, type Inventory, type InventoryOutcome, registryInventory } from "./inventory.js";
+export {
+  grantFromShell,
+  INVENTORY_TIMEOUT_MS,
+  type Inventory,
+  type InventoryOutcome,
+  registryInventory,
+} from "./inventory.js";
 export { narrowScope, type Selection, scopeFingerprint, selectionSchema } from "./scope.js";

@@ -14,7 +14,10 @@ export type InventoryOutcome =
   | { readonly ok: false; readonly leftOut: EnvironmentLeftOut };
 
 /** What the desk asks: the environments named (alias or environmentId), or all of them. */
-export type Inventory = (wanted: readonly string[] | undefined, signal?: AbortSignal) => Promise<InventoryOutcome[]>;
+export type Inventory = (
+  wanted: readonly string[] | undefined,
+  signal?: AbortSignal,
+) => Promise<InventoryOutcome[]>;
 
 interface ShellProject {
   readonly id: string;

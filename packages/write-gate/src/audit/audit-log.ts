@@ -1,8 +1,7 @@
 import { constants } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { type Clock, systemClock } from "@t3-connector/core";
-import { ConnectorError } from "@t3-connector/core";
+import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { AuditEvent } from "./events.js";
 
 export const AUDIT_FILE = "audit.log";
@@ -28,6 +27,8 @@ export interface AuditLogOptions {
  */
 export interface AuditLog {
   append(event: AuditEvent): Promise<void>;
+  /** Resolves when every append queued so far has finished (written or failed). */
+  settled(): Promise<void>;
   readonly failed: boolean;
   close(): Promise<void>;
 }
@@ -73,6 +74,10 @@ class FileAuditLog implements AuditLog {
 
   get failed(): boolean {
     return this.#failure !== null;
+  }
+
+  settled(): Promise<void> {
+    return this.#chain;
   }
 
   append(event: AuditEvent): Promise<void> {

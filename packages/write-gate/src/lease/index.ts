@@ -1,1 +1,1 @@
-export { type GrantedLease, GateLeaseKeeper, LEASE_TTL_MS, MAX_LISTED_WRITES } from "./lease-keeper.js";
+export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS, MAX_LISTED_WRITES } from "./lease-keeper.js";

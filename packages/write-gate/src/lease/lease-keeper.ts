@@ -6,7 +6,12 @@
 import { randomBytes } from "node:crypto";
 import type { Clock } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/core/actions";
-import { type LeaseRequest, type LeaseVerdict, scopeVerdict, type UncertainSend } from "@t3-connector/core/dispatch";
+import {
+  type LeaseRequest,
+  type LeaseVerdict,
+  scopeVerdict,
+  type UncertainSend,
+} from "@t3-connector/core/dispatch";
 import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;
@@ -104,7 +109,8 @@ export class GateLeaseKeeper implements LeaseKeeper {
   recordWrite(write: LeaseWrite): void {
     if (this.#open === null) return;
     this.#writes.push(write);
-    if (this.#writes.length > MAX_LISTED_WRITES) this.#writes.splice(0, this.#writes.length - MAX_LISTED_WRITES);
+    if (this.#writes.length > MAX_LISTED_WRITES)
+      this.#writes.splice(0, this.#writes.length - MAX_LISTED_WRITES);
   }
 
   writes(): readonly LeaseWrite[] {

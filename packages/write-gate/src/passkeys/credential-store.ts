@@ -35,7 +35,8 @@ async function checkRegularPrivate(path: string, requirePrivate: boolean): Promi
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw error;
   }
-  if (stats.isSymbolicLink() || !stats.isFile()) throw new CredentialStoreError(`${path} is not a regular file`);
+  if (stats.isSymbolicLink() || !stats.isFile())
+    throw new CredentialStoreError(`${path} is not a regular file`);
   if (requirePrivate && (stats.mode & 0o077) !== 0) {
     throw new CredentialStoreError(`${path} must not be readable by other users (mode 600)`);
   }
@@ -63,7 +64,11 @@ export async function saveCredentials(path: string, credentials: readonly Stored
   await checkRegularPrivate(path, false);
   const temp = join(directory, `${CREDENTIALS_FILE}.next`);
   await unlink(temp).catch(() => {});
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const handle = await open(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
   try {
     await handle.writeFile(`${JSON.stringify(credentials, null, 2)}\n`, "utf8");
     await handle.sync();

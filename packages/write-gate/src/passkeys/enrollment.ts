@@ -99,7 +99,9 @@ export class Enrollment {
   }
 
   /** Assertion options for a step-up (`enroll` or `remove:<credentialId>`). */
-  async stepUpOptions(purpose: string): Promise<{ ticketId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+  async stepUpOptions(
+    purpose: string,
+  ): Promise<{ ticketId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
     if (!this.#passkeys.hasAny()) throw new EnrollmentError("step_up_invalid", "no passkey is enrolled yet");
     const bytes = randomBytes(32);
     const options = await this.#passkeys.authenticationOptions(bytes);
@@ -109,10 +111,17 @@ export class Enrollment {
   }
 
   /** Consumes the ticket, then verifies the assertion; answers the credential that stepped up. */
-  async redeemStepUp(ticketId: string, purpose: string, response: AuthenticationResponseJSON): Promise<string> {
+  async redeemStepUp(
+    ticketId: string,
+    purpose: string,
+    response: AuthenticationResponseJSON,
+  ): Promise<string> {
     const ticket = this.#tickets.take(ticketId);
     if (ticket === undefined || ticket.purpose !== purpose) {
-      throw new EnrollmentError("step_up_invalid", "the step-up ticket is unknown, used, expired or for another purpose");
+      throw new EnrollmentError(
+        "step_up_invalid",
+        "the step-up ticket is unknown, used, expired or for another purpose",
+      );
     }
     return this.#passkeys.verifyAuthentication(response, ticket.challenge);
   }
@@ -133,20 +142,25 @@ export class Enrollment {
       code = input.code;
     } else {
       if (input.stepUp === undefined) {
-        throw new EnrollmentError("step_up_required", "another passkey needs an approval with an existing one");
+        throw new EnrollmentError(
+          "step_up_required",
+          "another passkey needs an approval with an existing one",
+        );
       }
       await this.redeemStepUp(input.stepUp.ticketId, "enroll", input.stepUp.response);
     }
     const options = await this.#passkeys.registrationOptions();
     const registrationId = this.#registrations.add({ challenge: options.challenge, code });
-    if (registrationId === null) throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
+    if (registrationId === null)
+      throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
     return { registrationId, options };
   }
 
   /** Consumes the registration (and the code) before verifying, so neither serves twice. */
   async finish(registrationId: string, response: RegistrationResponseJSON): Promise<PasskeyInfo> {
     const pending = this.#registrations.take(registrationId);
-    if (pending === undefined) throw new EnrollmentError("registration_unknown", "unknown or expired registration");
+    if (pending === undefined)
+      throw new EnrollmentError("registration_unknown", "unknown or expired registration");
     if (pending.code !== null) {
       if (this.#passkeys.hasAny() || !this.#code.consume(pending.code)) {
         throw new EnrollmentError("enrollment_code_invalid", "the enrollment code was used");

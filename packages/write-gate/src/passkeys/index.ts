@@ -14,4 +14,11 @@ export {
   generateEnrollmentCode,
 } from "./enrollment.js";
 export { OneTimeBook } from "./one-time.js";
-export { type PasskeyFailure, PasskeyError, type PasskeyInfo, Passkeys, type PasskeysOptions, RP_ID } from "./passkeys.js";
+export {
+  PasskeyError,
+  type PasskeyFailure,
+  type PasskeyInfo,
+  Passkeys,
+  type PasskeysOptions,
+  RP_ID,
+} from "./passkeys.js";

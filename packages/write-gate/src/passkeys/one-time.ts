@@ -8,9 +8,7 @@ import type { Clock } from "@t3-connector/core";
 export class OneTimeBook<T> {
   readonly #entries = new Map<string, { value: T; deadline: number }>();
 
-  constructor(
-    private readonly options: { clock: Clock; ttlMs: number; max: number },
-  ) {}
+  constructor(private readonly options: { clock: Clock; ttlMs: number; max: number }) {}
 
   /** A fresh opaque id (32 random bytes, base64url), or null when the book is full. */
   add(value: T): string | null {

@@ -6,6 +6,7 @@
  */
 import {
   type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
   generateAuthenticationOptions,
   generateRegistrationOptions,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -103,7 +104,8 @@ export class Passkeys {
       } catch (error) {
         throw new PasskeyError("registration_invalid", messageOf(error));
       }
-      if (!verified.verified) throw new PasskeyError("registration_invalid", "the registration did not verify");
+      if (!verified.verified)
+        throw new PasskeyError("registration_invalid", "the registration did not verify");
       const { credential } = verified.registrationInfo;
       const stored: StoredCredential = {
         id: credential.id,
@@ -129,7 +131,7 @@ export class Passkeys {
         id: credential.id,
         ...(credential.transports === undefined
           ? {}
-          : { transports: credential.transports as NonNullable<Parameters<typeof generateAuthenticationOptions>[0]["allowCredentials"]>[number]["transports"] }),
+          : { transports: credential.transports as AuthenticatorTransport[] }),
       })),
     });
   }

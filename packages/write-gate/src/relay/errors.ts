@@ -1,4 +1,4 @@
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { isConnectorError } from "@t3-connector/core";
 
 /** What a relay error answer carries: a stable code the bridge maps for its client. */
 export interface RelayErrorBody {
@@ -9,7 +9,8 @@ export interface RelayErrorBody {
   readonly details?: Record<string, unknown>;
 }
 
-const STABLE = /^[a-z_]+$/;
+/** Lower-case snake codes (`t3_refused` has a digit); anything else becomes `relay_rejected`. */
+const STABLE = /^[a-z][a-z0-9_]*$/;
 
 /** Detail keys passed through: states, ids, reasons (the engine never puts message text there). */
 const DETAIL_KEYS = [
@@ -32,7 +33,12 @@ const DETAIL_KEYS = [
  * `internal` with no message of its own, so an unexpected exception never leaks through the relay.
  */
 export function relayErrorOf(error: unknown): RelayErrorBody {
-  if (!isConnectorError(error)) return { error: "internal", message: "the gate failed unexpectedly" };
+  if (!isConnectorError(error)) {
+    // The human side's own typed errors (e.g. too_many_requests) carry a stable `code` too.
+    const code = typedCodeOf(error);
+    if (code !== null) return { error: code, message: (error as Error).message };
+    return { error: "internal", message: "the gate failed unexpectedly" };
+  }
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_KEYS) {
     const value = error.details?.[key];
@@ -52,13 +58,16 @@ export function relayErrorOf(error: unknown): RelayErrorBody {
   return body;
 }
 
-/** The code to record in the audit log for a failure. */
-export function auditCodeOf(error: unknown): string {
-  if (!isConnectorError(error)) return "internal";
-  if (error.code === "t3_refused" && error.t3?.tag !== undefined) return `t3_refused/${error.t3.tag}`;
-  return error.code;
+/** The stable `code` of a non-ConnectorError typed error, or null. */
+export function typedCodeOf(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && STABLE.test(code) ? code : null;
 }
 
-export function relayRefusal(code: ConnectorError["code"], message: string): ConnectorError {
-  return new ConnectorError(code, message);
+/** The code to record in the audit log for a failure. */
+export function auditCodeOf(error: unknown): string {
+  if (!isConnectorError(error)) return typedCodeOf(error) ?? "internal";
+  if (error.code === "t3_refused" && error.t3?.tag !== undefined) return `t3_refused/${error.t3.tag}`;
+  return error.code;
 }

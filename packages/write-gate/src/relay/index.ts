@@ -9,4 +9,11 @@ export {
 export { type RelayErrorBody, relayErrorOf } from "./errors.js";
 export { leasedRead } from "./leased-read.js";
 export { MAX_RELAY_BODY_BYTES, parseRelayRequest, type RelayRequest } from "./ops.js";
-export { createRelayApp, RELAY_PATH, type RelayDeps } from "./relay-app.js";
+export {
+  createRelayApp,
+  handleRelay,
+  RELAY_PATH,
+  type RelayAnswer,
+  type RelayDeps,
+  relayHandler,
+} from "./relay-app.js";

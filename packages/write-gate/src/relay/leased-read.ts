@@ -59,7 +59,8 @@ export async function leasedRead(
       result = { threads: shell.threads.filter((thread) => !thread.deletedAt && inScope(thread.projectId)) };
       break;
     case "thread": {
-      if (op.threadId === undefined) throw new ConnectorError("invalid_input", "read thread needs a threadId");
+      if (op.threadId === undefined)
+        throw new ConnectorError("invalid_input", "read thread needs a threadId");
       const row = shell.threads.find((thread) => thread.id === op.threadId && !thread.deletedAt);
       // A thread of another project is indistinguishable from a missing one.
       if (row === undefined || !inScope(row.projectId)) {

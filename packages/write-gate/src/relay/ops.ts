@@ -29,7 +29,11 @@ export const reconcileOp = z.union([
     environment,
     operationId: id,
   }),
-  z.strictObject({ op: z.literal("reconcile"), leaseId: id.optional(), key: z.string().regex(/^[0-9a-f]{64}$/) }),
+  z.strictObject({
+    op: z.literal("reconcile"),
+    leaseId: id.optional(),
+    key: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
 ]);
 export const leasedReadOp = z.strictObject({
   op: z.literal("leased_read"),

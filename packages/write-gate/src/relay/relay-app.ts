@@ -1,22 +1,22 @@
 /**
  * `POST /relay`: the one door the write bridge has into the gate (contract §D.4). Authenticated by
- * the per-boot capability before the body is even read; every op is a strict schema. Nothing here
- * can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
+ * the per-boot capability before anything acts on the body; every op is a strict schema. Nothing
+ * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */
 import { type Clock, isConnectorError } from "@t3-connector/core";
 import type { Dispatcher } from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { CAPABILITY_HEADER, capabilityMatches } from "./capability.js";
 import { relayErrorOf } from "./errors.js";
+import { leasedRead } from "./leased-read.js";
 import { MAX_RELAY_BODY_BYTES, parseRelayRequest, type RelayRequest } from "./ops.js";
 import { dispatchOp, leaseSummary, reconcileOp, requestApproval } from "./relay-ops.js";
-import { leasedRead } from "./leased-read.js";
 
 export interface RelayDeps {
-  /** The capability of this boot (read on every request, so a restart invalidates the old one). */
+  /** The capability of this boot (a restart makes the old one worthless). */
   readonly capability: () => string;
   readonly registry: EnvironmentRegistry;
   readonly dispatcher: Dispatcher;
@@ -27,19 +27,61 @@ export interface RelayDeps {
 }
 
 export const RELAY_PATH = "/relay";
+const KNOWN_OPS = ["environments", "lease", "request_approval", "dispatch", "reconcile", "leased_read"];
 
-/** A Hono app with `POST /relay`, to be mounted by the gate app (`app.route("/", relay)`). */
+export interface RelayAnswer {
+  readonly status: 200 | 400 | 401 | 403 | 500;
+  readonly body: object;
+}
+
+/** The relay itself, independent of HTTP: `presented` is the capability header, `body` the parsed JSON. */
+export async function handleRelay(
+  deps: RelayDeps,
+  presented: string | undefined,
+  body: unknown,
+): Promise<RelayAnswer> {
+  // Authenticate first: an unauthenticated caller learns nothing, not even whether its body parses.
+  if (!capabilityMatches(deps.capability(), presented)) {
+    return { status: 401, body: { error: "channel_unverified" } };
+  }
+  const request = parseRelayRequest(body);
+  if (request === null) {
+    const op = (body as { op?: unknown } | null)?.op;
+    return typeof op === "string" && !KNOWN_OPS.includes(op)
+      ? { status: 400, body: { error: "action_unavailable", message: "unknown relay op" } }
+      : {
+          status: 400,
+          body: { error: "invalid_request", message: "the body does not match the op's schema" },
+        };
+  }
+  try {
+    return { status: 200, body: (await runOp(request, deps)) as object };
+  } catch (error) {
+    const answer = relayErrorOf(error);
+    return { status: isConnectorError(error) || answer.error !== "internal" ? 403 : 500, body: answer };
+  }
+}
+
+/** For the gate app's relay slot: the body is already read (capped) and parsed by the app. */
+export function relayHandler(deps: RelayDeps): (c: Context, body: unknown) => Promise<Response> {
+  return async (c, body) => {
+    const answer = await handleRelay(deps, c.req.header(CAPABILITY_HEADER), body);
+    return c.json(answer.body, answer.status);
+  };
+}
+
+/** A standalone Hono app with `POST /relay` (reads and caps the body itself). */
 export function createRelayApp(deps: RelayDeps): Hono {
   const app = new Hono();
   app.post(RELAY_PATH, async (c) => {
-    // Authenticate first: an unauthenticated caller learns nothing, not even whether its body parses.
     if (!capabilityMatches(deps.capability(), c.req.header(CAPABILITY_HEADER))) {
       return c.json({ error: "channel_unverified" }, 401);
     }
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json(\s*;|$)/i.test(type)) return c.json({ error: "content_type_invalid" }, 415);
-    const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > MAX_RELAY_BODY_BYTES) return c.json({ error: "body_too_large" }, 413);
+    if (Number(c.req.header("content-length") ?? "0") > MAX_RELAY_BODY_BYTES) {
+      return c.json({ error: "body_too_large" }, 413);
+    }
     const raw = await c.req.arrayBuffer();
     if (raw.byteLength > MAX_RELAY_BODY_BYTES) return c.json({ error: "body_too_large" }, 413);
     let body: unknown;
@@ -48,19 +90,8 @@ export function createRelayApp(deps: RelayDeps): Hono {
     } catch {
       return c.json({ error: "invalid_request", message: "the body is not JSON" }, 400);
     }
-    const request = parseRelayRequest(body);
-    if (request === null) {
-      const op = (body as { op?: unknown } | null)?.op;
-      const known = ["environments", "lease", "request_approval", "dispatch", "reconcile", "leased_read"];
-      return typeof op === "string" && !known.includes(op)
-        ? c.json({ error: "action_unavailable", message: "unknown relay op" }, 400)
-        : c.json({ error: "invalid_request", message: "the body does not match the op's schema" }, 400);
-    }
-    try {
-      return c.json(await runOp(request, deps) as object, 200);
-    } catch (error) {
-      return c.json(relayErrorOf(error), isConnectorError(error) ? 403 : 500);
-    }
+    const answer = await handleRelay(deps, c.req.header(CAPABILITY_HEADER), body);
+    return c.json(answer.body, answer.status);
   });
   return app;
 }

@@ -43,7 +43,9 @@ export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
 /** An active lease is answered with its summary: a request never renews or widens a lease. */
 export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
   if (deps.lease.current() !== null) return leaseSummary(deps.lease, deps.clock);
-  const link = await deps.approvals.request(op.environments === undefined ? {} : { environments: op.environments });
+  const link = await deps.approvals.request(
+    op.environments === undefined ? {} : { environments: op.environments },
+  );
   await deps.audit.append({
     event: "approval_requested",
     requestId: link.requestId,
@@ -73,7 +75,8 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
       action: op.action,
       input: op.input,
     });
-    if (!result.replayed) record(deps.lease, deps.clock, { ...base, environmentId: result.environmentId, state: "completed" });
+    if (!result.replayed)
+      record(deps.lease, deps.clock, { ...base, environmentId: result.environmentId, state: "completed" });
     await auditQuietly(deps.audit, {
       event: "dispatch",
       ...base,
@@ -114,7 +117,8 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
   } catch (error) {
     await auditQuietly(deps.audit, {
       event: "reconciled",
-      environmentId: "key" in op ? "unknown" : (deps.registry.find(op.environment ?? "")?.environmentId ?? "unknown"),
+      environmentId:
+        "key" in op ? "unknown" : (deps.registry.find(op.environment ?? "")?.environmentId ?? "unknown"),
       operationId: "key" in op ? "unknown" : op.operationId,
       state: "unknown",
       settled: false,
@@ -148,11 +152,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
   };
 }
 
-function record(
-  keeper: LeaseKeeper,
-  clock: Clock,
-  write: Omit<LeaseWrite, "at">,
-): void {
+function record(keeper: LeaseKeeper, clock: Clock, write: Omit<LeaseWrite, "at">): void {
   try {
     keeper.recordWrite({ at: new Date(clock.now()).toISOString(), ...write });
   } catch {

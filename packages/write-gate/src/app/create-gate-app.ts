@@ -1,0 +1,207 @@
+/**
+ * @module The gate's HTTP surface (connector-contract §D.5): the approval page, its JSON routes,
+ * and a slot for the machine side's `POST /relay`. Every answer carries the security headers;
+ * every request must name `Host: localhost:<port>`; everything but the four static GETs is a
+ * POST with the gate's exact `Origin` and a JSON body, so no GET can change anything.
+ *
+ * @example
+ * const gate = await createGateApp({ port, clock: systemClock, stateDir, enrollmentCode, inventory,
+ *   relay: (c, body) => relay.handle(c, body) });
+ * serve({ fetch: gate.app.fetch, hostname: "127.0.0.1", port });
+ */
+import { join } from "node:path";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { type Clock, ConnectorError } from "@t3-connector/core";
+import { type Context, Hono } from "hono";
+import type { z } from "zod";
+import { ApprovalError, GateApprovalDesk, type Inventory } from "../approval/index.js";
+import { GateLeaseKeeper } from "../lease/index.js";
+import { loadPageAssets } from "../page/index.js";
+import {
+  CREDENTIALS_FILE,
+  Enrollment,
+  EnrollmentCode,
+  EnrollmentError,
+  PasskeyError,
+  Passkeys,
+} from "../passkeys/index.js";
+import {
+  GateHttpError,
+  hostGuard,
+  loopbackGuard,
+  machineRouteGuard,
+  rateLimit,
+  readJsonBody,
+  securityHeaders,
+  stateChangeGuard,
+} from "../security/index.js";
+import { leaseStatus } from "./lease-status.js";
+import * as bodies from "./schemas.js";
+
+/** Page routes take at most 64 KiB; the relay 128 KiB (contract §D.4/§D.5). */
+export const PAGE_BODY_LIMIT = 65_536;
+export const RELAY_BODY_LIMIT = 131_072;
+
+/** The machine side's handler for `POST /relay`; the body is already read (capped) and parsed. */
+export type RelayHandler = (c: Context, body: unknown) => Response | Promise<Response>;
+
+export interface GateAppDeps {
+  readonly port: number;
+  readonly clock: Clock;
+  /** `<stateDir>/credentials.json` holds the passkeys. */
+  readonly stateDir: string;
+  /** Printed by the process on its own terminal; one use; this module never logs it. */
+  readonly enrollmentCode: string;
+  /** Live inventory of the environments (`registryInventory(registry)` in the gate). */
+  readonly inventory: Inventory;
+  readonly log?: (line: string) => void;
+  readonly relay?: RelayHandler;
+  /** Page routes per client address per minute. Default 60. */
+  readonly rateLimitPerMinute?: number;
+}
+
+export interface GateApp {
+  /** Routes added to it later still come before the 404 (Hono's `notFound` is the catch-all). */
+  readonly app: Hono;
+  readonly keeper: GateLeaseKeeper;
+  readonly desk: GateApprovalDesk;
+  readonly passkeys: Passkeys;
+  readonly enrollment: Enrollment;
+}
+
+export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
+  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const assets = await loadPageAssets();
+  const passkeys = await Passkeys.open({
+    path: join(deps.stateDir, CREDENTIALS_FILE),
+    port: deps.port,
+    clock: deps.clock,
+  });
+  const keeper = new GateLeaseKeeper({ clock: deps.clock });
+  const desk = new GateApprovalDesk({
+    inventory: deps.inventory,
+    keeper,
+    passkeys,
+    clock: deps.clock,
+    port: deps.port,
+  });
+  const enrollment = new Enrollment({
+    passkeys,
+    code: new EnrollmentCode(deps.enrollmentCode),
+    clock: deps.clock,
+  });
+
+  const app = new Hono();
+  app.use(securityHeaders());
+  app.use(loopbackGuard());
+  app.use(hostGuard({ port: deps.port }));
+
+  if (deps.relay !== undefined) {
+    const relay = deps.relay;
+    // Authenticated by its capability, not by the page's rate budget (the bridge's writes would starve it).
+    app.use("/relay", machineRouteGuard());
+    app.post("/relay", async (c) => relay(c, await readJsonBody(c, RELAY_BODY_LIMIT)));
+  }
+
+  app.use("*", rateLimit({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 }));
+  app.use("*", async function allowStaticGets(c, next) {
+    const asset = c.req.method === "GET" ? assets.get(c.req.path) : undefined;
+    if (asset !== undefined) return c.body(asset.body, 200, { "Content-Type": asset.contentType });
+    return stateChangeGuard({ port: deps.port })(c, next);
+  });
+
+  const parse = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {
+    const result = schema.safeParse(await readJsonBody(c, PAGE_BODY_LIMIT));
+    if (!result.success) throw new GateHttpError(400, "body_invalid");
+    return result.data;
+  };
+
+  app.post("/api/state", async (c) => {
+    await parse(c, bodies.emptyBody);
+    return c.json({
+      enrolled: passkeys.hasAny(),
+      passkeys: passkeys.list(),
+      lease: leaseStatus(keeper),
+    });
+  });
+
+  app.post("/api/requests/view", async (c) => {
+    const { requestId } = await parse(c, bodies.requestRef);
+    return c.json(desk.view(requestId));
+  });
+
+  app.post("/api/requests/options", async (c) => {
+    const { requestId, selection } = await parse(c, bodies.requestOptionsBody);
+    return c.json(await desk.challenge(requestId, selection));
+  });
+
+  app.post("/api/requests/approve", async (c) => {
+    const { requestId, response } = await parse(c, bodies.approveBody);
+    const lease = await desk.approve(requestId, response as unknown as AuthenticationResponseJSON);
+    log(`lease granted: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`);
+    return c.json(leaseStatus(keeper));
+  });
+
+  app.post("/api/revoke", async (c) => {
+    await parse(c, bodies.emptyBody);
+    // Closing is always safe, so a revoke needs no passkey: anyone at the page may stop writes.
+    keeper.closeAll("revoked");
+    return c.json({ active: false });
+  });
+
+  app.post("/api/enrollment/options", async (c) => {
+    const body = await parse(c, bodies.enrollmentOptionsBody);
+    const result =
+      "code" in body
+        ? await enrollment.begin({ code: body.code })
+        : await enrollment.begin({
+            stepUp: {
+              ticketId: body.ticketId,
+              response: body.response as unknown as AuthenticationResponseJSON,
+            },
+          });
+    return c.json(result);
+  });
+
+  app.post("/api/enrollment/finish", async (c) => {
+    const { registrationId, response } = await parse(c, bodies.enrollmentFinishBody);
+    const passkey = await enrollment.finish(registrationId, response as unknown as RegistrationResponseJSON);
+    log(`passkey enrolled: ${passkey.id.slice(0, 8)}…`);
+    return c.json({ passkey, passkeys: passkeys.list() });
+  });
+
+  app.post("/api/passkeys/step-up", async (c) => {
+    const body = await parse(c, bodies.stepUpBody);
+    const purpose = body.purpose === "enroll" ? "enroll" : `remove:${body.credentialId}`;
+    return c.json(await enrollment.stepUpOptions(purpose));
+  });
+
+  app.post("/api/passkeys/remove", async (c) => {
+    const { credentialId, ticketId, response } = await parse(c, bodies.removeBody);
+    await enrollment.redeemStepUp(
+      ticketId,
+      `remove:${credentialId}`,
+      response as unknown as AuthenticationResponseJSON,
+    );
+    const removed = await passkeys.remove(credentialId);
+    if (!removed) throw new GateHttpError(404, "credential_unknown");
+    log(`passkey removed: ${credentialId.slice(0, 8)}…`);
+    return c.json({ passkeys: passkeys.list() });
+  });
+
+  app.notFound(() => {
+    throw new GateHttpError(404, "not_found");
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof GateHttpError) return c.json({ error: error.code }, error.status);
+    if (error instanceof ApprovalError || error instanceof EnrollmentError || error instanceof PasskeyError) {
+      return c.json({ error: error.code }, error.code === "too_many_requests" ? 429 : 400);
+    }
+    if (error instanceof ConnectorError) return c.json({ error: error.code }, 400);
+    log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
+    return c.json({ error: "verification_failed" }, 400);
+  });
+
+  return { app, keeper, desk, passkeys, enrollment };
+}

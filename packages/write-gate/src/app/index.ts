@@ -1,0 +1,9 @@
+export {
+  createGateApp,
+  type GateApp,
+  type GateAppDeps,
+  PAGE_BODY_LIMIT,
+  RELAY_BODY_LIMIT,
+  type RelayHandler,
+} from "./create-gate-app.js";
+export { type LeaseStatus, leaseStatus } from "./lease-status.js";

@@ -1,0 +1,69 @@
+/**
+ * `t3-connector-write`: the write side's command line. Machine output (JSON) goes to stdout;
+ * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
+ */
+import { parseCliArgs } from "./process/cli-args.js";
+import {
+  type CliIo,
+  describeError,
+  loadCliWriteConfig,
+  packageVersion,
+  processIo,
+} from "./process/cli-io.js";
+import { diagnoseCommand } from "./process/diagnose.js";
+import { pairCommand } from "./process/pair.js";
+import { startGate } from "./process/start-gate.js";
+
+export type { CliIo } from "./process/cli-io.js";
+
+export const CLI_NAME = "t3-connector-write";
+
+export const USAGE = `Usage: ${CLI_NAME} <command>
+
+Commands:
+  gate                     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it)
+  diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
+  pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
+
+Options:
+  --version     Print the version and exit
+  -h, --help    Show this help and exit
+
+The write config is ~/.config/t3-connector/write.json, or the file named by T3_CONNECTOR_WRITE_CONFIG.
+`;
+
+export const USAGE_EXIT_CODE = 2;
+
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const command = parseCliArgs(argv);
+  try {
+    switch (command.kind) {
+      case "version":
+        io.stdout.write(`${packageVersion()}\n`);
+        return 0;
+      case "help":
+        io.stdout.write(USAGE);
+        return 0;
+      case "usage-error":
+        io.stderr.write(`${CLI_NAME}: ${command.problem}\n\n${USAGE}`);
+        return USAGE_EXIT_CODE;
+      case "diagnose":
+        return await diagnoseCommand(io, command.projects);
+      case "pair":
+        return await pairCommand(io, command.environment);
+      case "gate": {
+        const config = await loadCliWriteConfig(io);
+        const gate = await startGate({
+          config,
+          log: (line) => io.stderr.write(`${line}\n`),
+          ...(io.fetch ? { fetch: io.fetch } : {}),
+        });
+        await gate.closed;
+        return 0;
+      }
+    }
+  } catch (error) {
+    io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);
+    return 1;
+  }
+}

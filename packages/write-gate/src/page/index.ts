@@ -1,0 +1,1 @@
+export { loadPageAssets, type PageAsset, type PageAssets, simpleWebAuthnBundlePath } from "./assets.js";

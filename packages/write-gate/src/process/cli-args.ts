@@ -1,0 +1,63 @@
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "gate" }
+  | { kind: "diagnose"; projects: boolean }
+  | { kind: "pair"; environment: string }
+  | { kind: "usage-error"; problem: string };
+
+/** Commands of a later issue: named so the answer is clear, not "unknown command". */
+const NOT_YET = new Set(["bridge", "reconcile"]);
+
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined) return { kind: "usage-error", problem: "a command is required" };
+  if (first === "--help" || first === "-h" || first === "help") {
+    return rest.length === 0 ? { kind: "help" } : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
+  }
+  if (first === "--version") {
+    return rest.length === 0
+      ? { kind: "version" }
+      : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
+  }
+  if (NOT_YET.has(first)) return { kind: "usage-error", problem: `${first} is not yet available` };
+  switch (first) {
+    case "gate":
+      return rest.length === 0 ? { kind: "gate" } : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
+    case "diagnose": {
+      let projects = false;
+      for (const arg of rest) {
+        if (arg === "--projects") projects = true;
+        else return { kind: "usage-error", problem: `unexpected ${arg}` };
+      }
+      return { kind: "diagnose", projects };
+    }
+    case "pair":
+      return parsePair(rest);
+    default:
+      return { kind: "usage-error", problem: `unknown command ${first}` };
+  }
+}
+
+function parsePair(rest: readonly string[]): CliCommand {
+  let environment: string | undefined;
+  for (let index = 0; index < rest.length; index += 1) {
+    const arg = rest[index] as string;
+    let value: string | undefined;
+    if (arg === "--environment") {
+      value = rest[index + 1];
+      index += 1;
+    } else if (arg.startsWith("--environment=")) {
+      value = arg.slice("--environment=".length);
+    } else {
+      return { kind: "usage-error", problem: `unexpected ${arg}` };
+    }
+    if (value === undefined || value === "" || value.startsWith("-")) {
+      return { kind: "usage-error", problem: "--environment needs a value" };
+    }
+    if (environment !== undefined) return { kind: "usage-error", problem: "--environment given twice" };
+    environment = value;
+  }
+  if (environment === undefined) return { kind: "usage-error", problem: "pair needs --environment X" };
+  return { kind: "pair", environment };
+}

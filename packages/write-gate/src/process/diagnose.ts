@@ -1,0 +1,69 @@
+import { ACTION_IDS } from "@t3-connector/core/actions";
+import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
+
+export const DIAGNOSE_TIMEOUT_MS = 15_000;
+
+export interface WriteEnvironmentDiagnosis {
+  environment: string;
+  environmentId: string;
+  ok: boolean;
+  version?: string | null;
+  scopes?: string[];
+  tokenExpiresAt?: string | null;
+  projectCount?: number;
+  actionCount?: number;
+  inventory?: Array<{ id: string; title: string; directory: string | null }>;
+  error?: { code: string; message: string };
+}
+
+/**
+ * `t3-connector-write diagnose [--projects]`: per environment, who answers, what the write token
+ * may do (exactly read + operate), when it expires, and what a lease could cover. Exit 1 on any error.
+ */
+export async function diagnoseCommand(io: CliIo, withProjects: boolean): Promise<number> {
+  const config = await loadCliWriteConfig(io);
+  const registry = new EnvironmentRegistry({
+    environments: config.environments,
+    requiredScopes: OPERATE_SCOPES,
+    connectTimeoutMs: DIAGNOSE_TIMEOUT_MS,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  try {
+    const environments = await Promise.all(
+      registry.environments.map(async (handle): Promise<WriteEnvironmentDiagnosis> => {
+        const base = { environment: handle.alias, environmentId: handle.environmentId };
+        try {
+          const connection = await handle.connect();
+          const shell = await connection.http.getShell({ signal: AbortSignal.timeout(DIAGNOSE_TIMEOUT_MS) });
+          const live = shell.projects.filter((project) => !project.deletedAt);
+          return {
+            ...base,
+            ok: true,
+            version: connection.version,
+            scopes: [...connection.scopes].sort(),
+            tokenExpiresAt: connection.tokenExpiresAt ?? null,
+            projectCount: live.length,
+            actionCount: ACTION_IDS.length,
+            ...(withProjects
+              ? {
+                  inventory: live.map((project) => ({
+                    id: project.id,
+                    title: project.title,
+                    directory: project.workspaceRoot ?? null,
+                  })),
+                }
+              : {}),
+          };
+        } catch (error) {
+          return { ...base, ok: false, error: errorJson(error) };
+        }
+      }),
+    );
+    const ok = environments.every((diagnosis) => diagnosis.ok);
+    writeJson(io, { ok, environments });
+    return ok ? 0 : 1;
+  } finally {
+    await registry.close();
+  }
+}

@@ -1,0 +1,17 @@
+import { createGateApp } from "../app/index.js";
+import { registryInventory } from "../approval/index.js";
+import type { GateParts, HumanSide } from "./start-gate.js";
+
+/** The real human side: the approval page, passkeys, approval desk and the in-memory lease. */
+export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
+  const gate = await createGateApp({
+    port: parts.port,
+    clock: parts.clock,
+    stateDir: parts.config.stateDir,
+    enrollmentCode: parts.enrollmentCode,
+    inventory: registryInventory(parts.registry),
+    log: parts.log,
+    relay: parts.relay,
+  });
+  return { lease: gate.keeper, approvals: gate.desk, app: gate.app };
+}

@@ -1,0 +1,243 @@
+/**
+ * The gate process: the one place that owns the operate tokens, the journal, the audit log and
+ * the relay capability. Started by `t3-connector-write gate`.
+ *
+ * Leftover `preparing` records (a gate killed between reserve and `uncertain`) are NOT refused on
+ * start: `uncertain` is always durable before a send, so a `preparing` record is provably unsent,
+ * and the engine adopts it when the client retries with the same operationId (one send, same
+ * derived ids). Refusing them would only force the client to invent a new operationId. They are
+ * counted on the gate's terminal, with the `uncertain` ones that need reconciliation.
+ */
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { type Clock, systemClock } from "@t3-connector/core";
+import type { WriteConfig } from "@t3-connector/core/config";
+import { createDispatcher, type Dispatcher, type WorkspaceVerifier } from "@t3-connector/core/dispatch";
+import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+import { type Journal, type JournalFs, openJournal } from "@t3-connector/core/journal";
+import type { Context, Hono } from "hono";
+import { type AuditFs, type AuditLog, auditLeaseChanges, openAuditLog } from "../audit/index.js";
+import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
+import { generateEnrollmentCode } from "../passkeys/index.js";
+import {
+  generateCapability,
+  relayHandler,
+  removeCapabilityFile,
+  writeCapabilityFile,
+} from "../relay/index.js";
+import type { JournalHook } from "./crash-hook.js";
+import { gateHumanSide } from "./human-side.js";
+
+/** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
+export interface GateParts {
+  readonly config: WriteConfig;
+  readonly port: number;
+  readonly clock: Clock;
+  readonly registry: EnvironmentRegistry;
+  readonly audit: AuditLog;
+  /** The one-time enrollment code printed on the gate's terminal. */
+  readonly enrollmentCode: string;
+  readonly bootId: string;
+  readonly log: (line: string) => void;
+  /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
+  readonly relay: RelayHandler;
+}
+
+export type RelayHandler = (c: Context, body: unknown) => Promise<Response>;
+
+export interface HumanSide {
+  readonly lease: LeaseKeeper;
+  readonly approvals: ApprovalDesk;
+  /** The whole HTTP app, with `parts.relay` mounted at `POST /relay`. */
+  readonly app: Hono;
+  close?(): Promise<void>;
+}
+
+export interface StartGateOptions {
+  readonly config: WriteConfig;
+  readonly clock?: Clock;
+  /** One line for the gate's terminal (stderr by default). */
+  readonly log?: (line: string) => void;
+  readonly fetch?: typeof fetch;
+  /** Builds the page, passkeys, approvals and lease; default: the real page (`createGateApp`). */
+  readonly humanSide?: (parts: GateParts) => HumanSide | Promise<HumanSide>;
+  /** Close on SIGINT/SIGTERM (the CLI); default true. */
+  readonly handleSignals?: boolean;
+  /** Tests only: a file system that fails, to prove a journal or audit failure closes every lease. */
+  readonly journalFs?: JournalFs;
+  readonly auditFs?: AuditFs;
+  /** Tests only: wraps the journal (the crash test's kill points). */
+  readonly journalHook?: JournalHook;
+  /** Tests only: the simulator's paths are canonical as given. */
+  readonly verifyWorkspace?: WorkspaceVerifier;
+  readonly rpc?: RpcOptions;
+}
+
+export interface RunningGate {
+  /** `http://localhost:<port>/`. */
+  readonly url: string;
+  readonly port: number;
+  readonly bootId: string;
+  readonly capabilityPath: string;
+  readonly lease: LeaseKeeper;
+  readonly dispatcher: Dispatcher;
+  readonly audit: AuditLog;
+  /** Resolves when the gate has closed (by `close()` or a signal). */
+  readonly closed: Promise<void>;
+  close(reason?: string): Promise<void>;
+}
+
+/** The caller identity in every journal key: stable across boots (never the boot id). */
+export function channelIdentity(config: WriteConfig): string {
+  if (config.channel === undefined) return "local:t3-connector-write|loopback";
+  return `canal:${config.channel.organization}|securetunnel:${config.channel.tunnelId}`;
+}
+
+export async function startGate(options: StartGateOptions): Promise<RunningGate> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bootId = randomUUID();
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  // Set once the human side exists; a journal or audit failure before that has no lease to close.
+  let keeper: LeaseKeeper | null = null;
+  try {
+    const opened = await openJournal({
+      stateDir: config.stateDir,
+      clock,
+      ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
+      onUnavailable: () => keeper?.closeAll("journal_failed"),
+    });
+    cleanups.push(() => opened.close());
+    const journal: Journal = options.journalHook?.(opened) ?? opened;
+    const audit = await openAuditLog({
+      stateDir: config.stateDir,
+      clock,
+      ...(options.auditFs === undefined ? {} : { fs: options.auditFs }),
+      onFailure: () => keeper?.closeAll("audit_failed"),
+    });
+    cleanups.push(() => audit.close());
+    const registry = new EnvironmentRegistry({
+      environments: config.environments,
+      requiredScopes: OPERATE_SCOPES,
+      clock,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
+    });
+    cleanups.push(() => registry.close());
+
+    const enrollmentCode = generateEnrollmentCode();
+    // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
+    // is bound late; until then it refuses.
+    let relay: RelayHandler = async (c) => c.json({ error: "gate_unavailable" }, 403);
+    const parts: GateParts = {
+      config,
+      port: config.port,
+      clock,
+      registry,
+      audit,
+      enrollmentCode,
+      bootId,
+      log,
+      relay: (c, body) => relay(c, body),
+    };
+    const human = await (options.humanSide ?? gateHumanSide)(parts);
+    if (human.close !== undefined) cleanups.push(() => human.close?.() ?? Promise.resolve());
+    keeper = human.lease;
+    const lease = human.lease;
+    const stopAuditingLeases = auditLeaseChanges(lease, audit);
+    cleanups.push(async () => stopAuditingLeases());
+
+    const dispatcher = createDispatcher({
+      registry,
+      journal,
+      clock,
+      channel: channelIdentity(config),
+      lease,
+      ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
+    });
+    const capability = generateCapability();
+    const capabilityPath = await writeCapabilityFile(config.stateDir, capability);
+    cleanups.push(() => removeCapabilityFile(config.stateDir));
+    relay = relayHandler({
+      capability: () => capability,
+      registry,
+      dispatcher,
+      lease,
+      approvals: human.approvals,
+      audit,
+      clock,
+    });
+    const app = human.app;
+
+    const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://localhost:${port}/`;
+
+    await audit.append({
+      event: "gate_started",
+      bootId,
+      environments: registry.environments.map((h) => h.environmentId),
+    });
+    const stats = journal.stats();
+    const uncertain = (await journal.listUncertain()).length;
+    log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
+    log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    if (stats.open > 0) {
+      log(
+        `t3-connector-write gate: journal holds ${stats.open} open write(s): ${uncertain} uncertain ` +
+          "(reconcile them; never resent), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+      );
+    }
+
+    let resolveClosed: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => {
+      resolveClosed = resolve;
+    });
+    let closing: Promise<void> | null = null;
+    const close = (reason = "stopped") => {
+      closing ??= (async () => {
+        lease.closeAll("gate_stopped");
+        await audit.append({ event: "gate_stopped", bootId, reason }).catch(() => undefined);
+        await cleanup();
+        resolveClosed();
+      })();
+      return closing;
+    };
+    if (options.handleSignals ?? true) {
+      const onSignal = (signal: NodeJS.Signals) => {
+        log(`t3-connector-write gate: ${signal}, closing`);
+        void close(signal);
+      };
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      cleanups.unshift(async () => {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      });
+    }
+    return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,12 @@
+export { type GateHttpCode, GateHttpError } from "./gate-error.js";
+export {
+  CONTENT_SECURITY_POLICY,
+  hostGuard,
+  loopbackGuard,
+  machineRouteGuard,
+  type RateLimitOptions,
+  rateLimit,
+  readJsonBody,
+  securityHeaders,
+  stateChangeGuard,
+} from "./guards.js";

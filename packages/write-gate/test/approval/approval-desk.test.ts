@@ -1,0 +1,139 @@
+import { ACTION_IDS } from "@t3-connector/core/actions";
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_PENDING_REQUESTS, REQUEST_TTL_MS, registryInventory } from "../../src/approval/index.js";
+import { type SimGate, startSimGate } from "./support/sim-gate.js";
+
+let gate: SimGate | undefined;
+afterEach(async () => {
+  await gate?.close();
+  gate = undefined;
+});
+
+const PROJECTS = [
+  { id: "p-zeta", title: "Zeta", workspaceRoot: "/srv/zeta" },
+  { id: "p-alpha", title: "Alpha", workspaceRoot: "/srv/alpha" },
+];
+
+describe("GateApprovalDesk.request", () => {
+  it("builds the request from each environment's live shell with every catalogue action", async () => {
+    gate = await startSimGate({
+      environments: [
+        { alias: "beta", projects: [{ id: "p-b", title: "B", workspaceRoot: "/srv/b" }] },
+        { alias: "alpha", projects: PROJECTS },
+      ],
+    });
+    const link = await gate.desk.request({});
+    expect(link.url).toBe(`http://localhost:${gate.port}/?request=${link.requestId}`);
+    expect(link.requestId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(link.leftOut).toEqual([]);
+    const view = gate.desk.view(link.requestId);
+    expect(view.scope.environments.map((grant) => grant.alias)).toEqual(["alpha", "beta"]);
+    const alpha = view.scope.environments[0];
+    expect(alpha?.projects.map((project) => project.id)).toEqual(["p-alpha", "p-zeta"]);
+    expect(alpha?.destination).toBe(`t3://${gate.sim.environment("alpha").environmentId}`);
+    expect(alpha?.actions).toEqual([...ACTION_IDS].sort());
+    expect(view.scopeFingerprint).toMatch(/^[0-9a-f]{64}$/);
+
+    // A project created after the request enters only with a new request.
+    gate.sim.environment("alpha").model.addProject({ id: "p-new", title: "New", workspaceRoot: "/srv/new" });
+    expect(gate.desk.view(link.requestId).scope.environments[0]?.projects).toHaveLength(2);
+    const next = await gate.desk.request({});
+    expect(
+      gate.desk.view(next.requestId).scope.environments[0]?.projects.map((project) => project.id),
+    ).toContain("p-new");
+  });
+
+  it("leaves out an environment that is down or has no projects, saying why", async () => {
+    gate = await startSimGate({
+      environments: [
+        { alias: "alpha", projects: PROJECTS },
+        { alias: "empty", projects: [] },
+        { alias: "down", projects: PROJECTS },
+      ],
+    });
+    await gate.sim.environment("down").stop();
+    const link = await gate.desk.request({});
+    expect(link.covered.map((grant) => grant.alias)).toEqual(["alpha"]);
+    expect(link.leftOut).toEqual([
+      { alias: "empty", environmentId: gate.sim.environment("empty").environmentId, reason: "no_projects" },
+      {
+        alias: "down",
+        environmentId: gate.sim.environment("down").environmentId,
+        reason: "environment_unavailable",
+      },
+    ]);
+    await expect(gate.desk.request({ environments: ["down", "empty"] })).rejects.toMatchObject({
+      code: "environment_unavailable",
+    });
+  });
+
+  it("leaves out an environment that does not answer within its inventory deadline as timeout", async () => {
+    gate = await startSimGate({
+      environments: [
+        { alias: "alpha", projects: PROJECTS },
+        { alias: "stuck", projects: PROJECTS },
+      ],
+    });
+    gate.sim.environment("stuck").faults.set({ hang: true });
+    const outcomes = await registryInventory(gate.registry, { timeoutMs: 200 })(undefined);
+    expect(outcomes.map((outcome) => (outcome.ok ? "ok" : outcome.leftOut.reason))).toEqual([
+      "ok",
+      "timeout",
+    ]);
+    gate.sim.environment("stuck").faults.clear();
+  });
+
+  it("covers only the environments asked for, by alias or environmentId", async () => {
+    gate = await startSimGate({
+      environments: [
+        { alias: "alpha", projects: PROJECTS },
+        { alias: "beta", projects: PROJECTS },
+      ],
+    });
+    const byAlias = await gate.desk.request({ environments: ["beta"] });
+    expect(byAlias.covered.map((grant) => grant.alias)).toEqual(["beta"]);
+    const byId = await gate.desk.request({ environments: [gate.sim.environment("alpha").environmentId] });
+    expect(byId.covered.map((grant) => grant.alias)).toEqual(["alpha"]);
+  });
+
+  it("keeps a request 120 s and at most 32 pending", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    const first = await gate.desk.request({});
+    for (let index = 1; index < MAX_PENDING_REQUESTS; index += 1) await gate.desk.request({});
+    await expect(gate.desk.request({})).rejects.toMatchObject({ code: "too_many_in_flight" });
+    gate.clock.offsetMs += REQUEST_TTL_MS;
+    expect(() => gate?.desk.view(first.requestId)).toThrow(
+      expect.objectContaining({ code: "request_invalid" }),
+    );
+    expect(gate.desk.pendingCount).toBe(0);
+    await expect(gate.desk.request({})).resolves.toMatchObject({ leftOut: [] });
+  });
+
+  it("drops every pending request when the gate closes the lease", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    const link = await gate.desk.request({});
+    gate.keeper.closeAll("audit_failed");
+    expect(() => gate?.desk.view(link.requestId)).toThrow(
+      expect.objectContaining({ code: "request_invalid" }),
+    );
+  });
+
+  it("refuses a challenge before any passkey is enrolled, without using up the request", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    const link = await gate.desk.request({});
+    await expect(gate.desk.challenge(link.requestId, undefined)).rejects.toMatchObject({
+      code: "enrollment_required",
+    });
+    expect(gate.desk.view(link.requestId).requestId).toBe(link.requestId);
+    await expect(gate.desk.approve(link.requestId, {} as never)).rejects.toMatchObject({
+      code: "challenge_invalid",
+    });
+  });
+
+  it("refuses ids that are not request ids", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    for (const id of ["", "x", "../../etc", "A".repeat(44)]) {
+      expect(() => gate?.desk.view(id)).toThrow(expect.objectContaining({ code: "request_invalid" }));
+    }
+  });
+});

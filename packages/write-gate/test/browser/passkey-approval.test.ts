@@ -1,0 +1,363 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { ACTION_IDS, type ActionId } from "@t3-connector/core/actions";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+  pagePost,
+  registerInPage,
+  signInPage,
+} from "./support/browser.js";
+
+const PROJECTS = [
+  { id: "project-api", title: "API <b>server</b>", workspaceRoot: "/work/api" },
+  { id: "project-web", title: "Web client", workspaceRoot: "/work/web" },
+];
+
+let browser: Browser;
+let gate: SimGate;
+let tab: AuthenticatorPage;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(): Promise<Page> {
+  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
+  tab = await openWithAuthenticator(browser);
+  await tab.page.goto(`${gate.origin}/`);
+  await tab.page.waitForSelector("body[data-ready=true]");
+  return tab.page;
+}
+
+afterEach(async () => {
+  await tab?.context.close();
+  await gate?.close();
+});
+
+async function enrollThroughThePage(page: Page): Promise<void> {
+  await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
+  await page.click("[data-testid=enroll-submit]");
+  await waitForMessage(page, "Passkey registered.");
+}
+
+/** Waits until the page's status line shows `text` (a substring). */
+function waitForMessage(page: Page, text: string): Promise<void> {
+  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
+}
+
+function writeRequest(leaseId: string, projectIds: string[], action: ActionId = "thread.send") {
+  const environmentId = gate.sim.environment("alpha").environmentId;
+  return {
+    stage: "scope" as const,
+    leaseId,
+    environmentId,
+    destination: `t3://${environmentId}`,
+    action,
+    projectIds,
+  };
+}
+
+describe("passkey approval in a real browser", () => {
+  it("enrolls with the printed code, approves a lease narrowed to one project, and the lease covers exactly that", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    expect(gate.passkeys.list()).toHaveLength(1);
+    expect((await tab.credentials()).length).toBe(1);
+    const credentialsFile = await stat(join(gate.stateDir, "credentials.json"));
+    expect(credentialsFile.mode & 0o777).toBe(0o600);
+
+    const link = await gate.desk.request({});
+    expect(link.covered).toEqual([
+      expect.objectContaining({ alias: "alpha", projectCount: 2, actionCount: ACTION_IDS.length }),
+    ]);
+    await page.goto(link.url);
+    await page.waitForSelector("body[data-ready=true]");
+    // The project title arrives as text, never as markup.
+    expect(await page.locator("#request-scope").textContent()).toContain("API <b>server</b>");
+    expect(await page.locator("[data-testid=request-fingerprint]").textContent()).toMatch(/^[0-9a-f]{64}$/);
+    await page.uncheck("[data-testid=project-project-web]");
+    await page.uncheck('[data-testid="action-thread.archive"]');
+    await page.screenshot({ path: "/tmp/gate-page.png", fullPage: true });
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+
+    const lease = gate.keeper.current();
+    expect(lease).not.toBeNull();
+    if (lease === null) return;
+    // The signature counter the authenticator reported is stored.
+    const [authenticatorKey] = await tab.credentials();
+    const stored = JSON.parse(await readFile(join(gate.stateDir, "credentials.json"), "utf8"));
+    expect(stored[0].counter).toBe(authenticatorKey?.signCount);
+    expect(lease.credentialId).toBe(stored[0].id);
+    expect(lease.scope.environments).toHaveLength(1);
+    const grant = lease.scope.environments[0];
+    expect(grant?.projects).toEqual([
+      { id: "project-api", name: "API <b>server</b>", directory: "/work/api", workspaceRoots: ["/work/api"] },
+    ]);
+    expect(grant?.readProjectIds).toEqual(["project-api"]);
+    expect(grant?.actions).toHaveLength(ACTION_IDS.length - 1);
+    expect(grant?.actions).not.toContain("thread.archive");
+    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-api"])).ok).toBe(true);
+    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-web"]))).toMatchObject({
+      code: "scope_denied",
+    });
+    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-api"], "thread.archive"))).toMatchObject({
+      code: "scope_denied",
+    });
+    await page
+      .locator("[data-testid=countdown]")
+      .filter({ hasText: /^(60:00|59:\d\d)$/ })
+      .waitFor();
+    await page.screenshot({ path: "/tmp/gate-page-lease.png", fullPage: true });
+    expect(gate.logs.some((line) => line.startsWith("passkey enrolled"))).toBe(true);
+    expect(gate.logs.join("\n")).not.toContain(ENROLLMENT_CODE);
+  });
+
+  it("refuses the first enrollment without the code, with a wrong code, and with a used code", async () => {
+    const page = await open();
+    await page.click("[data-testid=enroll-submit]");
+    await waitForMessage(page, "enrollment_code_required");
+    expect((await pagePost(page, "/api/enrollment/options", { code: "AAAA-BBBB-CCCC-DDDD" })).body).toEqual({
+      error: "enrollment_code_invalid",
+    });
+
+    // Two ceremonies opened with the code: the first to finish uses it, the second is refused.
+    const first = await pagePost(page, "/api/enrollment/options", { code: ENROLLMENT_CODE });
+    const second = await pagePost(page, "/api/enrollment/options", { code: ENROLLMENT_CODE });
+    const firstResponse = await registerInPage(page, first.body.options);
+    const secondResponse = await registerInPage(page, second.body.options);
+    expect(
+      (
+        await pagePost(page, "/api/enrollment/finish", {
+          registrationId: first.body.registrationId,
+          response: firstResponse,
+        })
+      ).status,
+    ).toBe(200);
+    const refused = await pagePost(page, "/api/enrollment/finish", {
+      registrationId: second.body.registrationId,
+      response: secondResponse,
+    });
+    expect(refused.body).toEqual({ error: "enrollment_code_invalid" });
+    expect(gate.passkeys.list()).toHaveLength(1);
+
+    // With a passkey enrolled, the code no longer opens anything, and once the passkey is gone the used code still does not.
+    expect((await pagePost(page, "/api/enrollment/options", { code: ENROLLMENT_CODE })).body).toEqual({
+      error: "step_up_required",
+    });
+    const [only] = gate.passkeys.list();
+    await gate.passkeys.remove(only?.id ?? "");
+    expect((await pagePost(page, "/api/enrollment/options", { code: ENROLLMENT_CODE })).body).toEqual({
+      error: "enrollment_code_invalid",
+    });
+    expect(gate.passkeys.hasAny()).toBe(false);
+  });
+
+  it("adds a second passkey only after an assertion with the first, and removes one only with an assertion", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    const [firstKey] = gate.passkeys.list();
+    const stepUp = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
+    const proof = await signInPage(page, stepUp.body.options);
+    const begun = await pagePost(page, "/api/enrollment/options", {
+      ticketId: stepUp.body.ticketId,
+      response: proof,
+    });
+    expect(begun.status).toBe(200);
+    // The ticket served once.
+    expect(
+      (await pagePost(page, "/api/enrollment/options", { ticketId: stepUp.body.ticketId, response: proof }))
+        .body,
+    ).toEqual({
+      error: "step_up_invalid",
+    });
+    // The second passkey lives on another device: the first one's authenticator is gone.
+    await tab.replaceAuthenticator();
+    const registration = await registerInPage(page, begun.body.options);
+    await pagePost(page, "/api/enrollment/finish", {
+      registrationId: begun.body.registrationId,
+      response: registration,
+    });
+    expect(gate.passkeys.list()).toHaveLength(2);
+
+    // A ticket issued to enroll cannot remove a passkey.
+    const wrongPurpose = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
+    const wrongProof = await signInPage(page, wrongPurpose.body.options);
+    const misuse = await pagePost(page, "/api/passkeys/remove", {
+      credentialId: firstKey?.id,
+      ticketId: wrongPurpose.body.ticketId,
+      response: wrongProof,
+    });
+    expect(misuse.body).toEqual({ error: "step_up_invalid" });
+    expect(gate.passkeys.list()).toHaveLength(2);
+
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    // The new device's passkey authorizes removing the first one.
+    const firstRow = page.locator("[data-testid=passkey]", { hasText: (firstKey?.id ?? "").slice(0, 16) });
+    await firstRow.locator("button").click();
+    await waitForMessage(page, "Passkey removed.");
+    expect(gate.passkeys.list().map((passkey) => passkey.id)).not.toContain(firstKey?.id);
+    expect(gate.passkeys.list()).toHaveLength(1);
+  });
+
+  it("refuses a replayed assertion and an assertion made for another request", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    const a = await gate.desk.request({});
+    const b = await gate.desk.request({});
+    await page.goto(a.url);
+    await page.waitForSelector("body[data-ready=true]");
+    const optionsA = await pagePost(page, "/api/requests/options", { requestId: a.requestId });
+    const optionsB = await pagePost(page, "/api/requests/options", { requestId: b.requestId });
+    // One challenge per request.
+    expect((await pagePost(page, "/api/requests/options", { requestId: a.requestId })).body).toEqual({
+      error: "challenge_already_issued",
+    });
+    const forB = await signInPage(page, optionsB.body.options);
+    const crossed = await pagePost(page, "/api/requests/approve", { requestId: a.requestId, response: forB });
+    expect(crossed.status).toBe(400);
+    expect(crossed.body).toEqual({ error: "assertion_invalid" });
+    expect(gate.keeper.current()).toBeNull();
+    // A was consumed by the failed attempt: its own assertion cannot rescue it now.
+    const forA = await signInPage(page, optionsA.body.options);
+    expect(
+      (await pagePost(page, "/api/requests/approve", { requestId: a.requestId, response: forA })).body,
+    ).toEqual({
+      error: "request_invalid",
+    });
+
+    const granted = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
+    expect(granted.body).toMatchObject({ active: true });
+    const leaseId = gate.keeper.current()?.leaseId;
+    const replay = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
+    expect(replay.body).toEqual({ error: "request_invalid" });
+    expect(gate.keeper.current()?.leaseId).toBe(leaseId);
+
+    // After a revoke, the same assertion on a fresh request grants nothing either.
+    gate.keeper.closeAll("revoked");
+    const c = await gate.desk.request({});
+    await pagePost(page, "/api/requests/options", { requestId: c.requestId });
+    expect(
+      (await pagePost(page, "/api/requests/approve", { requestId: c.requestId, response: forB })).body,
+    ).toEqual({
+      error: "assertion_invalid",
+    });
+    expect(gate.keeper.current()).toBeNull();
+  });
+
+  it("refuses an assertion whose signature counter went backwards (a cloned passkey)", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    for (let round = 0; round < 2; round += 1) {
+      const ticket = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
+      const proof = await signInPage(page, ticket.body.options);
+      expect(
+        (await pagePost(page, "/api/enrollment/options", { ticketId: ticket.body.ticketId, response: proof }))
+          .status,
+      ).toBe(200);
+    }
+    const [before] = await tab.credentials();
+    expect(before?.signCount).toBeGreaterThanOrEqual(2);
+    await tab.rewindSignCount(0);
+    const link = await gate.desk.request({});
+    const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
+    const cloned = await signInPage(page, options.body.options);
+    const refused = await pagePost(page, "/api/requests/approve", {
+      requestId: link.requestId,
+      response: cloned,
+    });
+    expect(refused.body).toEqual({ error: "assertion_invalid" });
+    expect(gate.keeper.current()).toBeNull();
+
+    // The same key with a counter ahead of the stored one is accepted: the refusal was the counter.
+    await tab.rewindSignCount((before?.signCount ?? 0) + 10);
+    const next = await gate.desk.request({});
+    const nextOptions = await pagePost(page, "/api/requests/options", { requestId: next.requestId });
+    const ahead = await signInPage(page, nextOptions.body.options);
+    expect(
+      (await pagePost(page, "/api/requests/approve", { requestId: next.requestId, response: ahead })).body,
+    ).toMatchObject({
+      active: true,
+    });
+  });
+
+  it("grants nothing when the lease is revoked while the assertion is being verified", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    const link = await gate.desk.request({});
+    const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
+    const response = await signInPage(page, options.body.options);
+    const approving = gate.desk.approve(link.requestId, response as never);
+    gate.keeper.closeAll("revoked");
+    await expect(approving).rejects.toMatchObject({ code: "request_invalid" });
+    expect(gate.keeper.current()).toBeNull();
+  });
+
+  it("grants once when the same assertion is sent twice at the same time", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    const link = await gate.desk.request({});
+    const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
+    const response = await signInPage(page, options.body.options);
+    const grants: string[] = [];
+    gate.keeper.onChange((lease) => {
+      if (lease !== null) grants.push(lease.leaseId);
+    });
+    const outcomes = await Promise.allSettled([
+      gate.desk.approve(link.requestId, response as never),
+      gate.desk.approve(link.requestId, response as never),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(grants).toHaveLength(1);
+  });
+
+  it("closes the lease with the revoke button and on expiry of the injected clock", async () => {
+    const page = await open();
+    await enrollThroughThePage(page);
+    const approveOnce = async () => {
+      const link = await gate.desk.request({});
+      await page.goto(link.url);
+      await page.waitForSelector("body[data-ready=true]");
+      await page.click("[data-testid=approve]");
+      await waitForMessage(page, "Lease granted.");
+      const lease = gate.keeper.current();
+      if (lease === null) throw new Error("no lease was granted");
+      return lease;
+    };
+
+    const first = await approveOnce();
+    gate.keeper.recordWrite({
+      at: new Date().toISOString(),
+      environmentId: gate.sim.environment("alpha").environmentId,
+      action: "thread.send",
+      operationId: "op-visible-1",
+      state: "completed",
+    });
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    expect(await page.locator("[data-testid=writes]").textContent()).toContain("op-visible-1");
+    await page.click("[data-testid=revoke]");
+    await waitForMessage(page, "Lease revoked.");
+    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.check(writeRequest(first.leaseId, ["project-api"]))).toMatchObject({
+      code: "lease_closed",
+    });
+    expect(await page.locator("#lease").isHidden()).toBe(true);
+
+    const second = await approveOnce();
+    gate.clock.offsetMs += 60 * 60_000;
+    expect(gate.keeper.check(writeRequest(second.leaseId, ["project-api"]))).toMatchObject({
+      code: "lease_closed",
+    });
+    expect(gate.keeper.current()).toBeNull();
+  });
+});

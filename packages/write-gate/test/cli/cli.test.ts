@@ -1,0 +1,191 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
+import { buildDist } from "../support/build-dist.js";
+import { type SimWorld, startSimWorld } from "../support/sim-world.js";
+
+const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+
+let world: SimWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function io(extra: Partial<CliIo> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: {
+      stdout: { write: (text: string) => out.push(text) },
+      stderr: { write: (text: string) => err.push(text) },
+      ...extra,
+    } satisfies CliIo,
+  };
+}
+
+/** Writes the world's write config as a file (and, optionally, a read config) and returns the env. */
+async function configFiles(w: SimWorld, readTokenFile?: string) {
+  const entry = w.config.environments[0];
+  if (entry === undefined || entry.transport.kind !== "url") throw new Error("no url environment");
+  const writePath = join(w.root, "write.json");
+  const readPath = join(w.root, "config.json");
+  await writeFile(
+    writePath,
+    JSON.stringify({
+      port: w.config.port,
+      stateDir: w.stateDir,
+      environments: {
+        alpha: { environmentId: entry.environmentId, url: entry.transport.url, tokenFile: entry.tokenFile },
+      },
+    }),
+  );
+  if (readTokenFile !== undefined) {
+    await writeFile(
+      readPath,
+      JSON.stringify({
+        environments: {
+          alpha: {
+            environmentId: entry.environmentId,
+            url: entry.transport.url,
+            tokenFile: readTokenFile,
+            allowedProjects: ["p"],
+          },
+        },
+      }),
+    );
+  }
+  return { entry, env: { T3_CONNECTOR_WRITE_CONFIG: writePath, T3_CONNECTOR_CONFIG: readPath } };
+}
+
+describe("t3-connector-write command line", () => {
+  it("prints its version and its help", async () => {
+    const version = io();
+    expect(await runCli(["--version"], version.io)).toBe(0);
+    expect(version.out.join("")).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = io();
+    expect(await runCli(["--help"], help.io)).toBe(0);
+    expect(help.out.join("")).toContain("pair --environment X");
+  });
+
+  it("exits 2 on usage errors, and says bridge and reconcile are not yet available", async () => {
+    for (const argv of [
+      [],
+      ["frobnicate"],
+      ["pair"],
+      ["pair", "--environment"],
+      ["diagnose", "--all"],
+      ["gate", "x"],
+    ]) {
+      const run = io();
+      expect(await runCli(argv, run.io)).toBe(USAGE_EXIT_CODE);
+      expect(run.out).toEqual([]);
+    }
+    for (const command of ["bridge", "reconcile"]) {
+      const run = io();
+      expect(await runCli([command], run.io)).toBe(USAGE_EXIT_CODE);
+      expect(run.err.join("")).toContain(`${command} is not yet available`);
+    }
+  });
+
+  it("diagnoses each environment: identity, read + operate scopes, expiry, inventory", async () => {
+    world = await startSimWorld(["alpha"]);
+    const { env } = await configFiles(world);
+    const run = io({ env });
+    expect(await runCli(["diagnose", "--projects"], run.io)).toBe(0);
+    const report = JSON.parse(run.out.join("")) as { ok: boolean; environments: Record<string, unknown>[] };
+    expect(report.ok).toBe(true);
+    expect(report.environments[0]).toMatchObject({
+      environment: "alpha",
+      environmentId: world.env("alpha").environmentId,
+      scopes: [...OPERATE_SCOPES].sort(),
+      projectCount: 2,
+      actionCount: 42,
+    });
+    expect(report.environments[0]?.inventory).toHaveLength(2);
+  });
+
+  it("diagnose exits 1 when a token holds only the read scope", async () => {
+    world = await startSimWorld(["alpha"]);
+    const { env, entry } = await configFiles(world);
+    await writeFile(entry.tokenFile, `${world.env("alpha").issueToken({ scopes: READ_SCOPES })}\n`, {
+      mode: 0o600,
+    });
+    const run = io({ env });
+    expect(await runCli(["diagnose"], run.io)).toBe(1);
+    expect(JSON.parse(run.out.join("")).environments[0].error.code).toBeTypeOf("string");
+  });
+
+  it("pairs read + operate from a code on stdin, never echoes it, and saves the token 600 in 700", async () => {
+    world = await startSimWorld(["alpha"]);
+    const { env, entry } = await configFiles(world);
+    const code = world.env("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
+    const run = io({ env, stdin: [`${code}\n`] });
+    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(0);
+    const result = JSON.parse(run.out.join(""));
+    expect(result).toMatchObject({
+      savedTo: entry.tokenFile,
+      environment: "alpha",
+      scopes: [...OPERATE_SCOPES].sort(),
+    });
+    expect(run.out.join("") + run.err.join("")).not.toContain(code);
+    expect((await stat(entry.tokenFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(entry.tokenFile, ".."))).mode & 0o777).toBe(0o700);
+    expect((await readFile(entry.tokenFile, "utf8")).trim()).not.toBe(world.env("alpha").operateToken);
+  });
+
+  it("refuses to pair into a file the read config uses, and spends no code", async () => {
+    world = await startSimWorld(["alpha"]);
+    const { env, entry } = await configFiles(world, world.config.environments[0]?.tokenFile);
+    const before = await readFile(entry.tokenFile, "utf8");
+    const code = world.env("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
+    const run = io({ env, stdin: [code] });
+    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(1);
+    expect(run.err.join("")).toContain("token_file_invalid");
+    expect(await readFile(entry.tokenFile, "utf8")).toBe(before);
+  });
+
+  it("refuses a pairing that grants only the read scope", async () => {
+    world = await startSimWorld(["alpha"]);
+    const { env, entry } = await configFiles(world);
+    const before = await readFile(entry.tokenFile, "utf8");
+    const code = world.env("alpha").createPairingCode({ scopes: READ_SCOPES });
+    const run = io({ env, stdin: [code] });
+    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(1);
+    expect(await readFile(entry.tokenFile, "utf8")).toBe(before);
+  });
+
+  it("runs the gate from the installed launcher: URL and enrollment code on stderr only, SIGTERM closes it", async () => {
+    await buildDist();
+    world = await startSimWorld(["alpha"]);
+    const { env } = await configFiles(world);
+    const child = spawn(BIN, ["gate"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out: string[] = [];
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+    const ready = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        err += chunk.toString();
+        if (/enrollment code: \S+/.test(err)) resolve();
+      });
+    });
+    const exited = once(child, "exit");
+    await ready;
+    expect(err).toContain(`listening on http://localhost:${world.config.port}/`);
+    expect(err).toMatch(/enrollment code: [A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}/);
+    child.kill("SIGTERM");
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(out).toEqual([]);
+  }, 120_000);
+});

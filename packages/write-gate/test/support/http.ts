@@ -1,0 +1,53 @@
+import { request } from "node:http";
+
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+/**
+ * POST JSON to the gate over a real socket on 127.0.0.1 with `Host: localhost:<port>` (what the
+ * bridge sends; `fetch` cannot set Host, and `localhost` may resolve to ::1 where nothing listens).
+ */
+export function postJson(
+  port: number,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
+  const payload = typeof body === "string" ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        headers: {
+          host: `localhost:${port}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let parsed: unknown = null;
+          try {
+            parsed = text === "" ? null : JSON.parse(text);
+          } catch {
+            parsed = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, text });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}

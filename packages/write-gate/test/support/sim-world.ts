@@ -1,0 +1,74 @@
+/**
+ * A simulator with two environments (each: a leased project with idle and running threads, and a
+ * project outside every test lease), operate tokens in private token files, and a write config
+ * pointing at them with a private state dir and a free loopback port.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SAMPLE_IDS } from "@t3-connector/core/actions";
+import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
+import { findFreePort } from "@t3-connector/core/environments";
+import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+
+export const LEASED_PROJECT = SAMPLE_IDS.projectId;
+export const OTHER_PROJECT = "project-outside-lease";
+export const IDLE_THREAD = SAMPLE_IDS.threadId;
+export const RUNNING_THREAD = SAMPLE_IDS.otherThreadId;
+export const OUTSIDE_THREAD = "thread-outside-lease";
+
+export interface SimWorld {
+  sim: Simulator;
+  root: string;
+  stateDir: string;
+  config: WriteConfig;
+  env(alias: string): SimEnvironment;
+  /** Every command any environment accepted. */
+  commandCount(): number;
+  close(): Promise<void>;
+}
+
+export async function startSimWorld(aliases: readonly string[] = ["alpha", "beta"]): Promise<SimWorld> {
+  const sim = await startSimulator({
+    environments: aliases.map((alias) => ({ alias, seed: "empty" as const })),
+    clock: "real",
+    strictCommands: true,
+  });
+  const root = await mkdtemp(join(tmpdir(), "t3c-write-gate-"));
+  const stateDir = join(root, "state");
+  const environments: WriteConfig["environments"] = [];
+  for (const env of sim.environments) {
+    env.model.addProject({ id: LEASED_PROJECT, title: "leased", workspaceRoot: SAMPLE_IDS.workspaceRoot });
+    env.model.addProject({ id: OTHER_PROJECT, title: "outside", workspaceRoot: "/work/outside" });
+    env.model.addThread({ id: IDLE_THREAD, projectId: LEASED_PROJECT, state: "completed" });
+    env.model.addThread({ id: RUNNING_THREAD, projectId: LEASED_PROJECT, state: "running" });
+    env.model.addThread({ id: OUTSIDE_THREAD, projectId: OTHER_PROJECT, state: "completed" });
+    const tokenFile = join(root, "tokens", `${env.alias}-write`);
+    await writeTokenFile(tokenFile, env.operateToken);
+    environments.push({
+      alias: env.alias,
+      environmentId: env.environmentId,
+      transport: { kind: "url", url: env.url },
+      tokenFile,
+    });
+  }
+  const config: WriteConfig = {
+    path: join(root, "write.json"),
+    port: await findFreePort(),
+    stateDir,
+    default: aliases[0] ?? "",
+    environments,
+  };
+  return {
+    sim,
+    root,
+    stateDir,
+    config,
+    env: (alias) => sim.environment(alias),
+    commandCount: () => sim.environments.reduce((sum, env) => sum + env.model.receivedCommands.length, 0),
+    async close() {
+      await sim.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
