@@ -198,17 +198,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId,
       environments: registry.environments.map((h) => h.environmentId),
     });
-    const stats = journal.stats();
-    const uncertain = (await journal.listUncertain()).length;
-    log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
-    log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
-    if (stats.open > 0) {
-      log(
-        `t3-connector-write gate: journal holds ${stats.open} open write(s): ${uncertain} uncertain ` +
-          "(reconcile them; never resent), the rest preparing (provably unsent; a retry with the same operationId sends once)",
-      );
-    }
-
+    // Signals are handled before the URL is printed: whoever reacts to it can already stop us.
     let resolveClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => {
       resolveClosed = resolve;
@@ -235,6 +225,17 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
         process.off("SIGTERM", onSignal);
       });
     }
+    const stats = journal.stats();
+    const uncertain = (await journal.listUncertain()).length;
+    log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
+    log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    if (stats.open > 0) {
+      log(
+        `t3-connector-write gate: journal holds ${stats.open} open write(s): ${uncertain} uncertain ` +
+          "(reconcile them; never resent), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+      );
+    }
+
     return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close };
   } catch (error) {
     await cleanup();

@@ -25,7 +25,7 @@ export function capabilityMatches(expected: string, presented: string | undefine
   return timingSafeEqual(a, b);
 }
 
-export type CapabilityFs = Pick<typeof nodeFs, "open" | "rename" | "unlink" | "lstat">;
+export type CapabilityFs = Pick<typeof nodeFs, "open" | "rename" | "unlink" | "readdir">;
 
 const CREATE_EXCLUSIVE =
   fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW;
@@ -41,6 +41,10 @@ export async function writeCapabilityFile(
   fs: CapabilityFs = nodeFs,
 ): Promise<string> {
   const path = join(stateDir, CAPABILITY_FILE);
+  // Temp files a killed gate left behind (the caller holds the state dir's lock: none is live).
+  for (const name of await fs.readdir(stateDir).catch(() => [] as string[])) {
+    if (name.startsWith(`.${CAPABILITY_FILE}.`)) await fs.unlink(join(stateDir, name)).catch(() => undefined);
+  }
   const temp = join(stateDir, `.${CAPABILITY_FILE}.${process.pid}.${randomBytes(6).toString("hex")}`);
   let handle: nodeFs.FileHandle | undefined;
   try {

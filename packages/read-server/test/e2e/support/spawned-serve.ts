@@ -23,6 +23,11 @@ export async function buildForSpawn(): Promise<void> {
         cwd: repoRoot,
         timeout: 170_000,
       });
+      // The bin loads the bundle, never dist/cli.js directly.
+      await run(process.execPath, ["packages/read-server/scripts/bundle-cli.mjs"], {
+        cwd: repoRoot,
+        timeout: 60_000,
+      });
     } catch (error) {
       // tsc reports on stdout; surface it so a failure here says which file broke the build.
       const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
