@@ -1,5 +1,11 @@
-import { APPROVAL_DECISIONS, THREAD_STATES } from "@t3-connector/core/state";
+import { APPROVAL_DECISIONS } from "@t3-connector/core/state";
 import * as z from "zod";
+import {
+  calledEnvironmentSchema,
+  modelSummarySchema,
+  scopeEnvelopeShape,
+  threadSummaryShape,
+} from "../listing/schemas.js";
 
 /**
  * Output schemas of a thread read by id (`t3_thread`, each ok item of `t3_thread_read_batch`,
@@ -10,78 +16,11 @@ import * as z from "zod";
 
 const nullableString = z.string().nullable();
 
-export const environmentTagSchema = z.strictObject({ alias: z.string(), environmentId: z.string() });
-
-const answeredEnvironmentSchema = z.strictObject({
-  alias: z.string(),
-  environmentId: z.string(),
-  name: nullableString,
-  found: z.number().int().min(0),
-});
-
-const environmentFailureSchema = z.strictObject({
-  alias: z.string(),
-  environmentId: z.string(),
-  code: z.string(),
-  reason: z.string(),
-});
+/** The `environment` a thread read answers with: the same tag as a listing that named one. */
+export const environmentTagSchema = calledEnvironmentSchema;
 
 /** How a thread without `environment` was located: every environment answered, one had it. */
-export const environmentDiscoverySchema = z.strictObject({
-  complete: z.boolean(),
-  queriedEnvironments: z.array(answeredEnvironmentSchema),
-  environmentFailures: z.array(environmentFailureSchema),
-});
-
-export const modelSummarySchema = z.strictObject({
-  model: nullableString,
-  instanceId: nullableString,
-  effort: nullableString,
-});
-
-const stateSourceSchema = z.enum([
-  "pending_request",
-  "active_run",
-  "usage_limit",
-  "proposed_plan",
-  "latest_run",
-  "no_run",
-]);
-
-/** The shared thread summary (contract §B.3) with the state fields of §B.2. */
-export const threadSummaryShape = {
-  threadId: nullableString,
-  title: nullableString,
-  project: z.strictObject({ projectId: nullableString, title: z.string().optional() }),
-  directory: nullableString,
-  branch: nullableString,
-  model: modelSummarySchema,
-  runtimeMode: nullableString,
-  state: z.enum(THREAD_STATES),
-  stateSource: stateSourceSchema,
-  statusRun: nullableString,
-  runId: nullableString,
-  latestRunId: z.string().optional(),
-  latestRunStatus: nullableString.optional(),
-  note: z.string().optional(),
-  reason: z.string().optional(),
-  kind: z.string().optional(),
-  identifier: z
-    .union([z.strictObject({ runtimeRequestId: nullableString }), z.strictObject({ runId: nullableString })])
-    .optional(),
-  since: nullableString.optional(),
-  resetAt: nullableString.optional(),
-  resumeAt: nullableString.optional(),
-  backgroundTasks: z
-    .array(z.strictObject({ kind: nullableString, taskId: nullableString, description: nullableString }))
-    .optional(),
-  error: nullableString.optional(),
-  errorClass: nullableString.optional(),
-  updatedAt: nullableString,
-  settled: z.boolean(),
-  woke: z.boolean().nullable(),
-  wokeAt: nullableString,
-};
+export const environmentDiscoverySchema = z.strictObject(scopeEnvelopeShape);
 
 const questionSchema = z.strictObject({
   id: z.string(),
@@ -176,6 +115,16 @@ export const pendingRequestSchema = z.strictObject({
   nextAction: nextActionSchema,
 });
 
+/** The end of a run's latest assistant response (`t3_thread`, and `t3_aguardar_thread` on request). */
+export const latestResponseSchema = z.object({
+  messageId: nullableString,
+  runId: nullableString,
+  text: z.string(),
+  truncated: z.boolean(),
+  streaming: z.boolean(),
+  updatedAt: nullableString,
+});
+
 export const historySchema = z.strictObject({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
 
 /** The detail fields of `t3_thread` beyond the summary (contract §B.5). */
@@ -201,16 +150,7 @@ export const threadDetailShape = {
   latestRun: z
     .object({ runId: z.string(), ordinal: z.number().nullable(), status: nullableString })
     .nullable(),
-  latestResponse: z
-    .object({
-      messageId: nullableString,
-      runId: nullableString,
-      text: z.string(),
-      truncated: z.boolean(),
-      streaming: z.boolean(),
-      updatedAt: nullableString,
-    })
-    .nullable(),
+  latestResponse: latestResponseSchema.nullable(),
   history: historySchema,
 };
 

@@ -2,27 +2,28 @@ import { THREAD_STATES } from "@t3-connector/core/state";
 import * as z from "zod";
 
 /**
- * Output schemas shared by the listing tools. They are strict about types and list every field,
- * because the framework parses each result with them: a field left out here would be stripped
- * from the answer without a trace.
+ * Output schemas shared by the listing tools and the by-id reads. They are strict about types and
+ * list every field, because the framework parses each result with them: a field left out here
+ * would be stripped from the answer (or, in a strict object, fail the check) instead of passing
+ * unnoticed.
  */
 
 /** `environment` on every listed item: where it lives. `name` is the server label or null. */
-export const itemEnvironmentSchema = z.object({
+export const itemEnvironmentSchema = z.strictObject({
   alias: z.string(),
   environmentId: z.string(),
   name: z.string().nullable(),
 });
 
 /** The top-level `environment` of a call that named one. */
-export const calledEnvironmentSchema = z.object({
+export const calledEnvironmentSchema = z.strictObject({
   alias: z.string(),
   environmentId: z.string(),
 });
 
 export const queriedEnvironmentSchema = itemEnvironmentSchema.extend({ found: z.number().int().min(0) });
 
-export const environmentFailureSchema = z.object({
+export const environmentFailureSchema = z.strictObject({
   alias: z.string(),
   environmentId: z.string(),
   code: z.string(),
@@ -38,7 +39,10 @@ export const scopeEnvelopeShape = {
 
 export const threadStateSchema = z.enum(THREAD_STATES);
 
-const stateSourceSchema = z.enum([
+const nullableString = z.string().nullable();
+
+/** Which signal decided a thread's `state` (contract §B.2). */
+export const stateSourceSchema = z.enum([
   "pending_request",
   "active_run",
   "usage_limit",
@@ -47,50 +51,49 @@ const stateSourceSchema = z.enum([
   "no_run",
 ]);
 
-const identifierSchema = z.union([
-  z.object({ runtimeRequestId: z.string().nullable() }),
-  z.object({ runId: z.string().nullable() }),
-]);
-
-const backgroundTaskSchema = z.object({
-  kind: z.string().nullable(),
-  taskId: z.string().nullable(),
-  description: z.string().nullable(),
+export const modelSummarySchema = z.strictObject({
+  model: nullableString,
+  instanceId: nullableString,
+  effort: nullableString,
 });
 
-/** The thread summary of contract §B.3 (`threadSummary` in core/state), field by field. */
+/**
+ * The thread summary of contract §B.3 (`threadSummary` in core/state) with the state fields of
+ * §B.2, field by field. The one definition for listed threads and threads read by id; its nested
+ * objects are strict so that a field core gains without a schema entry fails the output check.
+ */
 export const threadSummaryShape = {
-  threadId: z.string().nullable(),
-  title: z.string().nullable(),
-  project: z.object({ projectId: z.string().nullable(), title: z.string().optional() }),
-  directory: z.string().nullable(),
-  branch: z.string().nullable(),
-  model: z.object({
-    model: z.string().nullable(),
-    instanceId: z.string().nullable(),
-    effort: z.string().nullable(),
-  }),
-  runtimeMode: z.string().nullable(),
+  threadId: nullableString,
+  title: nullableString,
+  project: z.strictObject({ projectId: nullableString, title: z.string().optional() }),
+  directory: nullableString,
+  branch: nullableString,
+  model: modelSummarySchema,
+  runtimeMode: nullableString,
   state: threadStateSchema,
   stateSource: stateSourceSchema,
-  statusRun: z.string().nullable(),
-  runId: z.string().nullable(),
+  statusRun: nullableString,
+  runId: nullableString,
   latestRunId: z.string().optional(),
-  latestRunStatus: z.string().nullable().optional(),
+  latestRunStatus: nullableString.optional(),
   note: z.string().optional(),
   reason: z.string().optional(),
   kind: z.string().optional(),
-  identifier: identifierSchema.optional(),
-  since: z.string().nullable().optional(),
-  resetAt: z.string().nullable().optional(),
-  resumeAt: z.string().nullable().optional(),
-  backgroundTasks: z.array(backgroundTaskSchema).optional(),
-  error: z.string().nullable().optional(),
-  errorClass: z.string().nullable().optional(),
-  updatedAt: z.string().nullable(),
+  identifier: z
+    .union([z.strictObject({ runtimeRequestId: nullableString }), z.strictObject({ runId: nullableString })])
+    .optional(),
+  since: nullableString.optional(),
+  resetAt: nullableString.optional(),
+  resumeAt: nullableString.optional(),
+  backgroundTasks: z
+    .array(z.strictObject({ kind: nullableString, taskId: nullableString, description: nullableString }))
+    .optional(),
+  error: nullableString.optional(),
+  errorClass: nullableString.optional(),
+  updatedAt: nullableString,
   settled: z.boolean(),
   woke: z.boolean().nullable(),
-  wokeAt: z.string().nullable(),
+  wokeAt: nullableString,
 };
 
 /** A listed thread: `threadId`, `title` and `environment` first, then the rest of the summary. */

@@ -1,5 +1,7 @@
-import { THREAD_STATES, WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
+import { WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
 import * as z from "zod";
+import { latestResponseSchema } from "../by-id/thread-read-schema.js";
+import { stateSourceSchema, threadStateSchema } from "../listing/schemas.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 import { waitForThread } from "../wait/wait-for-thread.js";
 
@@ -15,15 +17,8 @@ const waitOutputSchema = z.object({
   title: z.string(),
   runId: nullableString.describe("The run waited on (null: the thread has no run)"),
   statusRun: nullableString,
-  state: z.enum(THREAD_STATES),
-  stateSource: z.enum([
-    "pending_request",
-    "active_run",
-    "usage_limit",
-    "proposed_plan",
-    "latest_run",
-    "no_run",
-  ]),
+  state: threadStateSchema,
+  stateSource: stateSourceSchema,
   terminal: z.boolean(),
   timedOut: z.boolean(),
   returnReason: z.enum([
@@ -40,17 +35,7 @@ const waitOutputSchema = z.object({
   observedAt: z.string(),
   elapsedMs: z.number().int().min(0),
   timeoutMs: z.number().int(),
-  latestResponse: z
-    .object({
-      messageId: nullableString,
-      runId: nullableString,
-      text: z.string(),
-      truncated: z.boolean(),
-      streaming: z.boolean(),
-      updatedAt: nullableString,
-    })
-    .nullable()
-    .optional(),
+  latestResponse: latestResponseSchema.nullable().optional(),
   subscriptionError: z
     .object({ code: z.string(), message: z.string() })
     .optional()

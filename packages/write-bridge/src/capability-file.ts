@@ -1,0 +1,74 @@
+/**
+ * Reads the gate's per-boot relay capability (`<stateDir>/relay-capability`, contract §D.4).
+ * Called on every relay call: a gate restart writes a new capability, and a file that someone else
+ * could have read or swapped is worthless as a secret, so anything doubtful is `gate_unavailable`.
+ */
+import { constants as fsConstants } from "node:fs";
+import * as nodeFs from "node:fs/promises";
+import { join } from "node:path";
+import type { ConnectorError } from "@t3-connector/core";
+import { gateUnavailable } from "./relay-errors.js";
+
+export const CAPABILITY_FILE_NAME = "relay-capability";
+/** 32 random bytes in base64url, as the gate writes them. */
+const CAPABILITY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export type CapabilityFs = Pick<typeof nodeFs, "lstat" | "open">;
+
+export interface CapabilityReadOptions {
+  readonly fs?: CapabilityFs;
+  /** The uid that must own the file; default the current process's. */
+  readonly uid?: number;
+}
+
+/** The capability, or throws `gate_unavailable` (never with the file's content in the message). */
+export async function readCapability(stateDir: string, options: CapabilityReadOptions = {}): Promise<string> {
+  const fs = options.fs ?? nodeFs;
+  const uid = options.uid ?? process.getuid?.();
+  const path = join(stateDir, CAPABILITY_FILE_NAME);
+  let stat: Awaited<ReturnType<CapabilityFs["lstat"]>>;
+  try {
+    stat = await fs.lstat(path);
+  } catch (error) {
+    throw gateUnavailable("no gate is running (the relay capability file is missing)", error);
+  }
+  refuseUnsafe(stat, uid);
+  let handle: nodeFs.FileHandle | undefined;
+  try {
+    // O_NOFOLLOW: a symlink swapped in after the lstat fails here instead of being followed.
+    handle = await fs.open(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+    const opened = await handle.stat();
+    if (opened.ino !== stat.ino || opened.dev !== stat.dev) throw unsafe("it changed while being read");
+    refuseUnsafe(opened, uid);
+    const capability = (await handle.readFile("utf8")).trim();
+    if (!CAPABILITY_PATTERN.test(capability)) throw unsafe("it does not hold a capability");
+    return capability;
+  } catch (error) {
+    if (isGateUnavailable(error)) throw error;
+    throw gateUnavailable("the relay capability file could not be read", error);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+interface StatLike {
+  isSymbolicLink(): boolean;
+  isFile(): boolean;
+  mode: number;
+  uid: number;
+}
+
+function refuseUnsafe(stat: StatLike, uid: number | undefined): void {
+  if (stat.isSymbolicLink()) throw unsafe("it is a symlink");
+  if (!stat.isFile()) throw unsafe("it is not a regular file");
+  if (uid !== undefined && stat.uid !== uid) throw unsafe("it belongs to another user");
+  if ((stat.mode & 0o777) !== 0o600) throw unsafe("its mode is not 600");
+}
+
+function unsafe(why: string): ConnectorError {
+  return gateUnavailable(`the relay capability file is not trustworthy (${why})`);
+}
+
+function isGateUnavailable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "gate_unavailable";
+}

@@ -1,0 +1,123 @@
+/**
+ * The bridge's only way out: `POST /relay` on the gate's loopback port with the per-boot
+ * capability (contract §D.4). The bridge holds no T3 token and never opens the journal; it re-reads
+ * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
+ */
+import { request as httpRequest } from "node:http";
+import { isConnectorError } from "@t3-connector/core";
+import { type CapabilityReadOptions, readCapability } from "./capability-file.js";
+import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
+
+export const RELAY_HEADER = "x-t3-private-relay";
+export const RELAY_TIMEOUT_MS = 20_000;
+export const MAX_RELAY_BODY_BYTES = 131_072;
+/** An answer larger than this is not a relay answer (leased reads are capped well below). */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** One relay op body, e.g. `{op:'dispatch', action, leaseId, environment, operationId, input}`. */
+export type RelayBody = { readonly op: string } & Record<string, unknown>;
+
+export interface RelayClient {
+  /** Sends one op; resolves with the 200 answer, or throws a ConnectorError. */
+  call(body: RelayBody, signal?: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+export interface RelayClientOptions extends CapabilityReadOptions {
+  /** The gate's loopback port (write config `port`). */
+  readonly port: number;
+  /** The gate's state directory (write config `stateDir`), where the capability file lives. */
+  readonly stateDir: string;
+  readonly timeoutMs?: number;
+  /** Where the gate listens; it binds 127.0.0.1 only, and `localhost` may resolve to ::1. */
+  readonly host?: string;
+}
+
+export function createRelayClient(options: RelayClientOptions): RelayClient {
+  const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
+  return {
+    async call(body, signal) {
+      const capability = await readCapability(options.stateDir, options);
+      const payload = JSON.stringify(body);
+      if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
+        throw gateUnavailable("the request is larger than the relay accepts");
+      }
+      const answer = await post(options.host ?? "127.0.0.1", options.port, payload, capability, {
+        timeoutMs,
+        signal,
+      });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(answer.text);
+      } catch {
+        throw gateUnavailable(`the process on port ${options.port} did not answer like a gate`);
+      }
+      if (answer.status === 200 && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+        return parsed as Record<string, unknown>;
+      }
+      throw relayErrorToConnectorError(answer.status, parsed);
+    },
+  };
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+function post(
+  host: string,
+  port: number,
+  payload: string,
+  capability: string,
+  limits: { timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const signals = [AbortSignal.timeout(limits.timeoutMs), ...(limits.signal ? [limits.signal] : [])];
+    const req = httpRequest(
+      {
+        host,
+        port,
+        path: "/relay",
+        method: "POST",
+        // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
+        headers: {
+          host: `localhost:${port}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+          [RELAY_HEADER]: capability,
+        },
+        signal: AbortSignal.any(signals),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            req.destroy(gateUnavailable("the gate's answer is too large"));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", (error) => reject(asUnavailable(error, port)));
+      },
+    );
+    req.on("error", (error) => reject(asUnavailable(error, port)));
+    req.end(payload);
+  });
+}
+
+/**
+ * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
+ * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
+ */
+function asUnavailable(error: unknown, port: number) {
+  if (isConnectorError(error)) return error;
+  const name = (error as { name?: string } | null)?.name;
+  const why =
+    name === "TimeoutError" || name === "AbortError"
+      ? `the gate on port ${port} did not answer in time`
+      : `no gate answers on port ${port}`;
+  return gateUnavailable(why, error);
+}

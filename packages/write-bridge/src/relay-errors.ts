@@ -1,0 +1,81 @@
+/**
+ * Turns a relay error body (`{error, message, t3?, details?}`) into a ConnectorError the bridge's
+ * tools can report. The gate's stable code survives verbatim in `details.gateCode` so that a code
+ * core does not know (e.g. `too_many_requests`) still reaches the client as itself.
+ */
+import { ConnectorError, ERROR_CODES, type ErrorCode, type T3ErrorDetail } from "@t3-connector/core";
+
+const STABLE = /^[a-z][a-z0-9_]*$/;
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** Codes of the old Portuguese gate (contract §D.1), renamed for the client. */
+const LEGACY_GATE_CODES: Readonly<Record<string, string>> = {
+  ambiente_obrigatorio: "environment_required",
+  ambiente_desconhecido: "environment_unknown",
+  ambiente_fora_da_lease: "environment_not_in_lease",
+  ambiente_indisponivel: "environment_unavailable",
+  gate_indisponivel: "gate_unavailable",
+  sem_projetos: "no_projects",
+};
+
+/**
+ * Relay codes that mean "this is not the gate we think it is" (a restarted gate has a new
+ * capability; a body the gate cannot read means bridge and gate run different versions).
+ */
+const CHANNEL_CODES: ReadonlySet<string> = new Set(["channel_unverified", "content_type_invalid"]);
+
+/** Detail keys the bridge passes on to the client: states, ids and reasons only. */
+const PASSED_DETAILS = ["state", "sent", "recorded", "replayed", "operationId", "reason", "stage", "aliases"];
+
+export function gateUnavailable(reason: string, cause?: unknown): ConnectorError {
+  return new ConnectorError(
+    "gate_unavailable",
+    `${reason}; start the gate with \`t3-connector-write gate\` and call the tool again`,
+    cause === undefined ? {} : { cause },
+  );
+}
+
+/** The client-facing code of a relay error code. */
+export function clientCodeOf(relayCode: string): string {
+  const renamed = LEGACY_GATE_CODES[relayCode] ?? relayCode;
+  if (!STABLE.test(renamed)) return "gate_rejected";
+  return renamed;
+}
+
+export function relayErrorToConnectorError(status: number, body: unknown): ConnectorError {
+  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const rawCode = typeof record.error === "string" ? record.error : "gate_rejected";
+  const gateCode = clientCodeOf(rawCode);
+  if (CHANNEL_CODES.has(gateCode)) {
+    return gateUnavailable(`the gate did not accept this bridge's channel (${gateCode})`);
+  }
+  const message = typeof record.message === "string" && record.message !== "" ? record.message : gateCode;
+  const details: Record<string, unknown> = { gateCode };
+  const given = (typeof record.details === "object" && record.details !== null ? record.details : {}) as Record<
+    string,
+    unknown
+  >;
+  for (const key of PASSED_DETAILS) if (given[key] !== undefined) details[key] = given[key];
+  const code: ErrorCode = KNOWN.has(gateCode) ? (gateCode as ErrorCode) : "guard_refused";
+  const t3 = t3DetailOf(record.t3);
+  return new ConnectorError(code, withAliases(message, details.aliases), {
+    status,
+    details,
+    ...(t3 === undefined ? {} : { t3 }),
+  });
+}
+
+function t3DetailOf(value: unknown): T3ErrorDetail | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const source = value as Record<string, unknown>;
+  const detail: T3ErrorDetail = {};
+  if (typeof source.tag === "string") detail.tag = source.tag;
+  if (typeof source.code === "string") detail.code = source.code;
+  return Object.keys(detail).length === 0 ? undefined : detail;
+}
+
+/** `environment_unknown` lists the configured aliases so the client can pick one. */
+function withAliases(message: string, aliases: unknown): string {
+  if (!Array.isArray(aliases) || aliases.length === 0 || message.includes("aliases")) return message;
+  return `${message} (configured aliases: ${aliases.map(String).join(", ")})`;
+}

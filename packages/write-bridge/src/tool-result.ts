@@ -1,0 +1,38 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isConnectorError } from "@t3-connector/core";
+
+export const INTERNAL_ERROR_TEXT = "internal: the write bridge failed unexpectedly";
+
+/** What to do next, per code: a model reads the text and should not have to guess. */
+const NEXT_STEP: Readonly<Record<string, string>> = {
+  lease_closed: "Call t3_pedir_aprovacao to get a new approval link.",
+  reconciliation_required:
+    "The outcome is uncertain: do not retry. Call t3_reconciliar_escrita with the same environment and operationId.",
+  operation_conflict: "This operationId was used with a different input: pick a new operationId.",
+  gate_unavailable: "Ask the user to start the gate (t3-connector-write gate), then call the tool again.",
+  environment_required: "Name the environment (alias or environmentId) explicitly.",
+  environment_unknown: "Use one of the configured aliases.",
+  environment_not_in_lease:
+    "This lease does not cover that environment: call t3_pedir_aprovacao after the lease ends to ask for it.",
+  scope_denied: "The lease does not allow this action or project; ask the user for a lease that covers it.",
+};
+
+export function toolSuccess(output: Record<string, unknown>): CallToolResult {
+  return { structuredContent: output, content: [{ type: "text", text: JSON.stringify(output) }] };
+}
+
+/**
+ * A tool error whose text starts with the stable code (the gate's own code when the gate refused,
+ * so codes core does not list still arrive as themselves), then the message and the next step.
+ */
+export function toolError(error: unknown): CallToolResult {
+  if (!isConnectorError(error)) return { isError: true, content: [{ type: "text", text: INTERNAL_ERROR_TEXT }] };
+  const gateCode = error.details?.gateCode;
+  const code = typeof gateCode === "string" ? gateCode : error.code;
+  const t3 = error.t3?.code ?? error.t3?.tag;
+  const parts = [`${code}: ${error.message}`];
+  if (t3 !== undefined) parts.push(`(T3: ${t3})`);
+  const next = NEXT_STEP[code];
+  if (next !== undefined) parts.push(next);
+  return { isError: true, content: [{ type: "text", text: parts.join(" ") }] };
+}
