@@ -2,10 +2,13 @@
 import { spawn } from "node:child_process";
 // `pnpm demo`: two simulated T3 Code environments seeded with projects and threads in every
 // state, a ready configuration pointing at them, a first look at what is running where, how to
-// connect an MCP client to the read server, and a short scripted tour through that server.
+// connect an MCP client to the read server, the write gate (approval page and relay) started on
+// the same environments with its URL and one-time enrollment code, and a short scripted tour
+// through the read server.
 // Runs until Ctrl-C. `--exit-when-ready` stops after the tour (used by a test).
 import { randomUUID } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -18,6 +21,7 @@ const sdk = path.join(root, "packages/read-server/node_modules/@modelcontextprot
 const { Client } = await import(pathToFileURL(path.join(sdk, "index.js")).href);
 const { StdioClientTransport } = await import(pathToFileURL(path.join(sdk, "stdio.js")).href);
 const readServerBin = path.join(root, "packages/read-server/bin/t3-connector.js");
+const writeGateBin = path.join(root, "packages/write-gate/bin/t3-connector-write.js");
 const exitWhenReady = process.argv.includes("--exit-when-ready");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -37,16 +41,39 @@ const ready = await new Promise((resolve, reject) => {
 
 let stopping = false;
 let mcp;
+let gate;
+const exited = (child) =>
+  child === undefined || child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once("exit", resolve));
 const stop = (code = 0) => {
   if (stopping) return;
   stopping = true;
-  sim.once("exit", () => process.exit(code));
   Promise.resolve(mcp?.close())
     .catch(() => undefined)
-    .finally(() => sim.kill("SIGTERM"));
+    .finally(async () => {
+      // The gate first: it closes its lease and journal while the environments are still up.
+      gate?.kill("SIGTERM");
+      await exited(gate);
+      sim.kill("SIGTERM");
+      await exited(sim);
+      process.exit(code);
+    });
 };
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
+
+const writeConfigPath = path.join(configDir, "write.json");
+let writeGate;
+try {
+  writeGate = await startWriteGate();
+} catch (error) {
+  process.stderr.write(
+    `demo: the write gate did not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  stop(1);
+  await new Promise(() => undefined);
+}
 
 say("t3-connector demo — two simulated T3 Code environments are running on this machine.");
 say();
@@ -92,14 +119,74 @@ say(
 );
 say();
 
+say("The write gate runs on the same environments (writes only under a lease you approve with a passkey):");
+say(`  approval page: ${writeGate.url}`);
+say(`  one-time passkey enrollment code: ${writeGate.enrollmentCode}`);
+say("  open the page, enter the code and register a passkey; the bridge then asks for approval there.");
+say(`  (T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath} node ${writeGateBin} gate runs it on its own)`);
+say();
+
 try {
   await tour();
   say();
-  say("Press Ctrl-C to stop the simulated environments.");
+  say("Press Ctrl-C to stop the write gate and the simulated environments.");
   if (exitWhenReady) stop(0);
 } catch (error) {
   process.stderr.write(`demo: the tour failed: ${error instanceof Error ? error.message : String(error)}\n`);
   stop(1);
+}
+
+/**
+ * Starts `t3-connector-write gate` on the write.json the simulator wrote, and waits for the two
+ * lines it prints on its terminal (stderr): its URL and its one-time enrollment code. The config's
+ * port (7433, the documented default) is moved to a free one when something already holds it.
+ */
+async function startWriteGate() {
+  const config = JSON.parse(await readFile(writeConfigPath, "utf8"));
+  if (!(await portIsFree(config.port))) {
+    config.port = await freePort();
+    await writeFile(writeConfigPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  }
+  gate = spawn(process.execPath, [writeGateBin, "gate"], {
+    env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: writeConfigPath },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let url;
+    let enrollmentCode;
+    const lines = createInterface({ input: gate.stderr });
+    const earlyExit = (code) => reject(new Error(`the gate exited early (code ${code})`));
+    gate.once("exit", earlyExit);
+    lines.on("line", (line) => {
+      url ??= /listening on (http:\/\/localhost:\d+\/)/.exec(line)?.[1];
+      enrollmentCode ??= /enrollment code: (\S+)$/.exec(line)?.[1];
+      // Everything else the gate says stays on the demo's stderr; the code is shown once, below.
+      if (!/enrollment code:/.test(line)) process.stderr.write(`${line}\n`);
+      if (url !== undefined && enrollmentCode !== undefined) {
+        gate.off("exit", earlyExit);
+        resolve({ url, enrollmentCode });
+      }
+    });
+  });
+}
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** A few calls a client would make, through the real read server spawned over stdio. */

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { readFile, rm, stat } from "node:fs/promises";
+import { access, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildDist } from "../packages/write-gate/test/support/build-dist.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -25,6 +26,11 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
   });
 }
 
+// The demo spawns the write gate from its dist.
+beforeAll(async () => {
+  await buildDist();
+}, 120_000);
+
 // The README's first command line ends in `pnpm demo`; this keeps that promise honest.
 describe("pnpm demo", () => {
   it("starts two simulated environments, writes a working configuration and says what to do next", async () => {
@@ -44,6 +50,25 @@ describe("pnpm demo", () => {
     expect(configPath).toBeDefined();
     const configDir = path.dirname(configPath as string);
     try {
+      // The write gate ran on the demo's write.json, said where and with which code, and was stopped.
+      expect(stdout).toMatch(/approval page: http:\/\/localhost:\d+\//);
+      const enrollmentCode = /one-time passkey enrollment code: (\S+)/.exec(stdout)?.[1];
+      expect(enrollmentCode).toMatch(/^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/);
+      const writeConfig = JSON.parse(await readFile(path.join(configDir, "write.json"), "utf8")) as {
+        stateDir: string;
+        environments: Record<string, { tokenFile: string }>;
+      };
+      expect(Object.keys(writeConfig.environments)).toEqual(["alpha", "beta"]);
+      for (const env of Object.values(writeConfig.environments)) {
+        expect(env.tokenFile).toMatch(/\.operate\.token$/);
+        expect((await stat(env.tokenFile)).mode & 0o777).toBe(0o600);
+      }
+      const audit = await readFile(path.join(writeConfig.stateDir, "audit.log"), "utf8");
+      expect(audit).toContain("gate_started");
+      expect(audit).toContain("gate_stopped");
+      expect(audit).not.toContain(enrollmentCode as string);
+      // A stopped gate removes its relay capability.
+      await expect(access(path.join(writeConfig.stateDir, "relay-capability"))).rejects.toThrow();
       const config = JSON.parse(await readFile(configPath as string, "utf8")) as {
         environments: Record<string, { tokenFile: string; allowedProjects: string[] }>;
       };

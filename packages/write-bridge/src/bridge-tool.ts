@@ -38,7 +38,11 @@ export interface BridgeToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   readonly outputSchema: z.ZodObject;
   readonly annotations: ToolAnnotations;
   // Method syntax on purpose: lets differently typed definitions share one array type.
-  handler(context: BridgeContext, input: z.output<Input>, extra: BridgeToolExtra): Promise<Record<string, unknown>>;
+  handler(
+    context: BridgeContext,
+    input: z.output<Input>,
+    extra: BridgeToolExtra,
+  ): Promise<Record<string, unknown>>;
 }
 
 export function defineBridgeTool<Input extends z.ZodObject>(

@@ -1,1 +1,14 @@
-export {};
+export type { BridgeContext, BridgeToolDefinition, ToolAnnotations } from "./bridge-tool.js";
+export { readCapability } from "./capability-file.js";
+export {
+  createRelayClient,
+  RELAY_HEADER,
+  RELAY_TIMEOUT_MS,
+  type RelayBody,
+  type RelayClient,
+  type RelayClientOptions,
+} from "./relay-client.js";
+export { relayErrorToConnectorError } from "./relay-errors.js";
+export { type RunBridgeOptions, type RunningBridge, runBridge } from "./run-bridge.js";
+export { BRIDGE_SERVER_NAME, type BridgeServerOptions, createBridgeServer } from "./server.js";
+export { BRIDGE_TOOLS } from "./tools/index.js";

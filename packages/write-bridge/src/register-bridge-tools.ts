@@ -94,7 +94,10 @@ function describeTool(definition: BridgeToolDefinition): Tool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: z.toJSONSchema(definition.inputSchema, { io: "input", target: "draft-7" }) as Tool["inputSchema"],
+    inputSchema: z.toJSONSchema(definition.inputSchema, {
+      io: "input",
+      target: "draft-7",
+    }) as Tool["inputSchema"],
     outputSchema: z.toJSONSchema(definition.outputSchema, {
       io: "output",
       target: "draft-7",

@@ -4,7 +4,7 @@
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
  */
 import { request as httpRequest } from "node:http";
-import { isConnectorError } from "@t3-connector/core";
+import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CapabilityReadOptions, readCapability } from "./capability-file.js";
 import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
 
@@ -39,7 +39,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       const capability = await readCapability(options.stateDir, options);
       const payload = JSON.stringify(body);
       if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
-        throw gateUnavailable("the request is larger than the relay accepts");
+        throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
       const answer = await post(options.host ?? "127.0.0.1", options.port, payload, capability, {
         timeoutMs,
@@ -99,11 +99,13 @@ function post(
           }
           chunks.push(chunk);
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", (error) => reject(asUnavailable(error, port)));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", (error) => reject(failureOf(error, port, limits.signal)));
       },
     );
-    req.on("error", (error) => reject(asUnavailable(error, port)));
+    req.on("error", (error) => reject(failureOf(error, port, limits.signal)));
     req.end(payload);
   });
 }
@@ -112,8 +114,9 @@ function post(
  * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
  * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
  */
-function asUnavailable(error: unknown, port: number) {
+function failureOf(error: unknown, port: number, callerSignal: AbortSignal | undefined) {
   if (isConnectorError(error)) return error;
+  if (callerSignal?.aborted) return new ConnectorError("cancelled", "the client cancelled the request");
   const name = (error as { name?: string } | null)?.name;
   const why =
     name === "TimeoutError" || name === "AbortError"

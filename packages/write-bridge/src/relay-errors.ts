@@ -51,10 +51,9 @@ export function relayErrorToConnectorError(status: number, body: unknown): Conne
   }
   const message = typeof record.message === "string" && record.message !== "" ? record.message : gateCode;
   const details: Record<string, unknown> = { gateCode };
-  const given = (typeof record.details === "object" && record.details !== null ? record.details : {}) as Record<
-    string,
-    unknown
-  >;
+  const given = (
+    typeof record.details === "object" && record.details !== null ? record.details : {}
+  ) as Record<string, unknown>;
   for (const key of PASSED_DETAILS) if (given[key] !== undefined) details[key] = given[key];
   const code: ErrorCode = KNOWN.has(gateCode) ? (gateCode as ErrorCode) : "guard_refused";
   const t3 = t3DetailOf(record.t3);

@@ -26,11 +26,16 @@ export function toolSuccess(output: Record<string, unknown>): CallToolResult {
  * so codes core does not list still arrive as themselves), then the message and the next step.
  */
 export function toolError(error: unknown): CallToolResult {
-  if (!isConnectorError(error)) return { isError: true, content: [{ type: "text", text: INTERNAL_ERROR_TEXT }] };
+  if (!isConnectorError(error))
+    return { isError: true, content: [{ type: "text", text: INTERNAL_ERROR_TEXT }] };
   const gateCode = error.details?.gateCode;
   const code = typeof gateCode === "string" ? gateCode : error.code;
   const t3 = error.t3?.code ?? error.t3?.tag;
   const parts = [`${code}: ${error.message}`];
+  // The gate's reason refines a broad code (invalid_input → request_id_mismatch, guard_refused →
+  // thread_pending_request, …); a client can branch on it as well.
+  const reason = error.details?.reason;
+  if (typeof reason === "string" && /^[a-z][a-z0-9_]*$/.test(reason)) parts.push(`[reason: ${reason}]`);
   if (t3 !== undefined) parts.push(`(T3: ${t3})`);
   const next = NEXT_STEP[code];
   if (next !== undefined) parts.push(next);

@@ -1,1 +1,54 @@
-export {};
+/**
+ * The write gate's public API: start the gate process, or build its parts (the HTTP app, the
+ * lease keeper, the approval desk, the relay) to embed or test them; `runCli` is the command line.
+ */
+export {
+  createGateApp,
+  type GateApp,
+  type GateAppDeps,
+  type LeaseStatus,
+  leaseStatus,
+  PAGE_BODY_LIMIT,
+  RELAY_BODY_LIMIT,
+} from "./app/index.js";
+export {
+  ApprovalError,
+  type ApprovalFailure,
+  GateApprovalDesk,
+  type GateApprovalDeskOptions,
+  MAX_PENDING_REQUESTS,
+  REQUEST_TTL_MS,
+  type RequestView,
+  registryInventory,
+  scopeFingerprint,
+} from "./approval/index.js";
+export { AUDIT_FILE, type AuditEvent, type AuditLine, type AuditLog, openAuditLog } from "./audit/index.js";
+export { CLI_NAME, type CliIo, runCli, USAGE } from "./cli.js";
+export type { ApprovalDesk, LeaseKeeper } from "./contract.js";
+export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS } from "./lease/index.js";
+export { RP_ID } from "./passkeys/index.js";
+export {
+  channelIdentity,
+  type GateParts,
+  type HumanSide,
+  type RelayHandler,
+  type RunningGate,
+  type StartGateOptions,
+  startGate,
+} from "./process/index.js";
+export {
+  CAPABILITY_FILE,
+  CAPABILITY_HEADER,
+  capabilityMatches,
+  createRelayApp,
+  handleRelay,
+  MAX_RELAY_BODY_BYTES,
+  parseRelayRequest,
+  RELAY_PATH,
+  type RelayAnswer,
+  type RelayDeps,
+  type RelayErrorBody,
+  type RelayRequest,
+  relayErrorOf,
+  relayHandler,
+} from "./relay/index.js";

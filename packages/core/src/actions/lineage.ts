@@ -1,6 +1,6 @@
 /** Actions 37-42: forks, merge-back and delegated tasks (threads that act on other threads). */
 import { z } from "zod";
-import { defineAction, dispatch, hints, PROVENANCE, requireId } from "./define.js";
+import { defineAction, dispatch, hints, oneThread, PROVENANCE, requireId } from "./define.js";
 import {
   COMPLETION_WAKES,
   DEFAULT_RUNTIME_MODE,
@@ -28,7 +28,7 @@ export const threadFork = defineAction({
   extraIds: ["targetThreadId"],
   guards: [],
   serializeByProject: true,
-  targets: (input) => ({ threadIds: [input.sourceThreadId], projectIds: [] }),
+  targets: (input) => oneThread(input.sourceThreadId),
   build: (input, ids) =>
     dispatch("thread.fork", ids, {
       ...PROVENANCE,
@@ -82,7 +82,7 @@ export const delegatedTaskRequest = defineAction({
   extraIds: [],
   guards: [MODEL_SELECTION_GUARD],
   serializeByProject: false,
-  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  targets: (input) => oneThread(input.parentThreadId),
   build: (input, ids) =>
     dispatch("delegated_task.request", ids, {
       ...PROVENANCE,
@@ -110,7 +110,7 @@ export const delegatedTaskWakePolicy = defineAction({
   extraIds: [],
   guards: [],
   serializeByProject: false,
-  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  targets: (input) => oneThread(input.parentThreadId),
   build: (input, ids) =>
     dispatch("delegated_task.wake-policy", ids, {
       parentThreadId: input.parentThreadId,
@@ -136,7 +136,7 @@ export const delegatedTaskCompletionDeliveryAcknowledge = defineAction({
   extraIds: [],
   guards: [],
   serializeByProject: false,
-  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  targets: (input) => oneThread(input.parentThreadId),
   build: (input, ids) =>
     dispatch("delegated_task.completion-delivery.acknowledge", ids, {
       parentThreadId: input.parentThreadId,
@@ -157,7 +157,7 @@ export const delegatedTaskCompletionDeliveryDispose = defineAction({
   extraIds: [],
   guards: [],
   serializeByProject: false,
-  targets: (input) => ({ threadIds: [input.parentThreadId], projectIds: [] }),
+  targets: (input) => oneThread(input.parentThreadId),
   build: (input, ids) =>
     dispatch("delegated_task.completion-delivery.dispose", ids, {
       parentThreadId: input.parentThreadId,

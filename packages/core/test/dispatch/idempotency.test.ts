@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
-import { ConnectorError } from "../../src/errors.js";
-import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import {
+  CHANNEL,
+  commandsSince,
+  dispatchFailure,
+  type Harness,
+  LEASE_ID,
+  startHarness,
+} from "./support/harness.js";
 
 let harness: Harness;
 
@@ -26,22 +32,12 @@ function rename(environment: string, operationId: string, title: string) {
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected the dispatch to fail");
-}
-
 describe("idempotency per (environment, operationId)", () => {
   it("refuses another input under a used operationId as operation_conflict and sends nothing", async () => {
     const env = harness.env("conflict");
     const before = env.model.receivedCommands.length;
     await rename("conflict", "op-conflict", "first title");
-    const error = await failure(rename("conflict", "op-conflict", "second title"));
+    const error = await dispatchFailure(rename("conflict", "op-conflict", "second title"));
     expect(error.code).toBe("operation_conflict");
     expect(commandsSince(env, before)).toHaveLength(1);
     expect(env.model.getThread(SAMPLE_IDS.threadId)?.shell.title).toBe("first title");
@@ -90,7 +86,7 @@ describe("idempotency per (environment, operationId)", () => {
   });
 
   it("refuses a thread.send whose clientRequestId is not the operationId, without a record", async () => {
-    const error = await failure(
+    const error = await dispatchFailure(
       harness.dispatcher.dispatch({
         leaseId: LEASE_ID,
         environment: "keys",
@@ -110,7 +106,7 @@ describe("idempotency per (environment, operationId)", () => {
   });
 
   it("refuses an input the strict schema rejects without recording anything", async () => {
-    const error = await failure(
+    const error = await dispatchFailure(
       harness.dispatcher.dispatch({
         leaseId: LEASE_ID,
         environment: "keys",

@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
 import { systemClock } from "../../src/clock.js";
 import { createDispatcher } from "../../src/dispatch/index.js";
-import { ConnectorError } from "../../src/errors.js";
 import {
   CHANNEL,
   commandsSince,
+  dispatchFailure,
   type Harness,
   LEASE_ID,
   leaseScope,
@@ -43,16 +43,6 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected the dispatch to fail");
-}
-
 function write(environment: string, operationId: string, action: string, input: unknown) {
   return harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment, operationId, action, input });
 }
@@ -66,7 +56,7 @@ describe("the lease", () => {
     const env = harness.env("closing");
     const before = env.model.receivedCommands.length;
     harness.lease.closeAt = "send";
-    const error = await failure(write("closing", "op-close", "thread.pin", { threadId: T }));
+    const error = await dispatchFailure(write("closing", "op-close", "thread.pin", { threadId: T }));
     expect(error.code).toBe("lease_closed");
     expect(error.details).toMatchObject({ state: "refused", sent: false });
     expect(commandsSince(env, before)).toEqual([]);
@@ -82,7 +72,7 @@ describe("the lease", () => {
 
     harness.lease.open = true;
     harness.lease.closeAt = undefined;
-    const replay = await failure(write("closing", "op-close", "thread.pin", { threadId: T }));
+    const replay = await dispatchFailure(write("closing", "op-close", "thread.pin", { threadId: T }));
     expect(replay.details).toMatchObject({ state: "refused", replayed: true });
     expect(commandsSince(env, before)).toEqual([]);
   });
@@ -95,15 +85,17 @@ describe("the lease", () => {
       harness.lease.scope = leaseScope([
         { alias: "closing", environmentId: harness.env("closing").environmentId },
       ]);
-      const outside = await failure(write("scope", "op-env", "thread.pin", { threadId: T }));
+      const outside = await dispatchFailure(write("scope", "op-env", "thread.pin", { threadId: T }));
       expect(outside.code).toBe("environment_not_in_lease");
 
       harness.lease.scope = leaseScope([
         { alias: "scope", environmentId: env.environmentId, actions: ["thread.pin"] },
       ]);
-      const project = await failure(write("scope", "op-project", "thread.pin", { threadId: OTHER_THREAD }));
+      const project = await dispatchFailure(
+        write("scope", "op-project", "thread.pin", { threadId: OTHER_THREAD }),
+      );
       expect(project.code).toBe("scope_denied");
-      const action = await failure(write("scope", "op-action", "thread.archive", { threadId: T }));
+      const action = await dispatchFailure(write("scope", "op-action", "thread.archive", { threadId: T }));
       expect(action.code).toBe("scope_denied");
 
       for (const operationId of ["op-env", "op-project", "op-action"]) {
@@ -127,7 +119,7 @@ describe("refusals", () => {
       delivery: "steer_active",
       targetRunId: SAMPLE_IDS.runId,
     };
-    const error = await failure(write("idle", "op-steer", "thread.send", steer));
+    const error = await dispatchFailure(write("idle", "op-steer", "thread.send", steer));
     expect(error.code).toBe("t3_refused");
     expect(error.t3?.tag).toBe("OrchestrationV2DispatchCommandError");
     expect(error.details).toMatchObject({ state: "refused", sent: true });
@@ -138,7 +130,7 @@ describe("refusals", () => {
       error: { code: "t3_refused/OrchestrationV2DispatchCommandError" },
     });
 
-    const replay = await failure(write("idle", "op-steer", "thread.send", steer));
+    const replay = await dispatchFailure(write("idle", "op-steer", "thread.send", steer));
     expect(replay.code).toBe("t3_refused");
     expect(replay.t3?.tag).toBe("OrchestrationV2DispatchCommandError");
     expect(replay.details).toMatchObject({ replayed: true });
@@ -148,7 +140,7 @@ describe("refusals", () => {
   it("refuses a settle on a running thread unless allowActiveRun is set", async () => {
     const env = harness.env("running");
     const before = env.model.receivedCommands.length;
-    const error = await failure(write("running", "op-settle", "thread.settle", { threadId: T }));
+    const error = await dispatchFailure(write("running", "op-settle", "thread.settle", { threadId: T }));
     expect(error.code).toBe("guard_refused");
     expect(error.details).toMatchObject({ reason: "thread_run_active", state: "refused", sent: false });
     expect(commandsSince(env, before)).toEqual([]);
@@ -168,7 +160,7 @@ describe("refusals", () => {
   it("refuses a model the environment's fresh server.getConfig does not offer", async () => {
     const env = harness.env("models");
     const before = env.model.receivedCommands.length;
-    const error = await failure(
+    const error = await dispatchFailure(
       write("models", "op-model", "provider.switch", {
         threadId: T,
         modelSelection: { instanceId: "claudeAgent", model: "claude-imaginary-9" },
@@ -182,7 +174,7 @@ describe("refusals", () => {
   it("refuses a workspace path outside the approved roots, and one it cannot verify", async () => {
     const env = harness.env("paths");
     const before = env.model.receivedCommands.length;
-    const outside = await failure(
+    const outside = await dispatchFailure(
       write("paths", "op-path-outside", "thread.metadata.update", { threadId: T, worktreePath: "/etc" }),
     );
     expect(outside.details).toMatchObject({ reason: "workspace_scope_denied", state: "refused" });
@@ -195,7 +187,7 @@ describe("refusals", () => {
       channel: `${CHANNEL}-local`,
       lease: harness.lease,
     });
-    const unverified = await failure(
+    const unverified = await dispatchFailure(
       localDispatcher.dispatch({
         leaseId: LEASE_ID,
         environment: "paths",
@@ -249,7 +241,7 @@ describe("refusals", () => {
         });
       expect((await update("op-real-root", real)).state).toBe("completed");
       harness.lease.scope = linkScope;
-      const viaLink = await failure(update("op-link-root", link));
+      const viaLink = await dispatchFailure(update("op-link-root", link));
       expect(viaLink.details).toMatchObject({ reason: "workspace_verification_required", state: "refused" });
     } finally {
       harness.lease.scope = scope;
@@ -273,7 +265,7 @@ describe("refusals", () => {
         },
       ]);
       const before = env.model.receivedCommands.length;
-      const error = await failure(
+      const error = await dispatchFailure(
         write("missing", "op-ghost-launch", "thread.launch", {
           projectId: ghostProject,
           title: "into nothing",
@@ -292,7 +284,7 @@ describe("refusals", () => {
     const env = harness.env("missing");
     const before = env.model.receivedCommands.length;
     const ghost = "00000000-0000-4000-8000-00000000dead";
-    const error = await failure(write("missing", "op-ghost", "thread.pin", { threadId: ghost }));
+    const error = await dispatchFailure(write("missing", "op-ghost", "thread.pin", { threadId: ghost }));
     expect(error.code).toBe("thread_not_found");
     expect(await recordOf("missing", "op-ghost")).toMatchObject({
       state: "refused",

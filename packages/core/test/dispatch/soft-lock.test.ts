@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
-import { ConnectorError } from "../../src/errors.js";
 import type { ThreadStreamItem } from "../../src/t3/index.js";
-import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import { commandsSince, dispatchFailure, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
 const T = SAMPLE_IDS.threadId;
 let harness: Harness;
@@ -25,21 +24,11 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected the dispatch to fail");
-}
-
 describe("a thread waiting on a question", () => {
   it("refuses thread.send naming the answer tool; the answer resolves it and the run resumes", async () => {
     const env = harness.env("softlock");
     const before = env.model.receivedCommands.length;
-    const refused = await failure(
+    const refused = await dispatchFailure(
       harness.dispatcher.dispatch({
         leaseId: LEASE_ID,
         environment: "softlock",

@@ -1,8 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ActionId, deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
 import { HINT_AFTER_SEQUENCE, HINT_THREADS } from "../../src/dispatch/index.js";
-import { ConnectorError } from "../../src/errors.js";
-import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import {
+  CHANNEL,
+  commandsSince,
+  dispatchFailure,
+  type Harness,
+  LEASE_ID,
+  startHarness,
+} from "./support/harness.js";
 
 const T = SAMPLE_IDS.threadId;
 let harness: Harness;
@@ -22,16 +28,6 @@ afterEach(() => {
 afterAll(async () => {
   await harness?.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected the dispatch to fail");
-}
 
 interface Case {
   alias: string;
@@ -97,7 +93,7 @@ describe("a socket lost after the send", () => {
     );
     env.faults.set({ dropSocketAfterDispatch: true });
 
-    const lost = await failure(write());
+    const lost = await dispatchFailure(write());
     expect(lost.code).toBe("reconciliation_required");
     expect(lost.details).toMatchObject({ state: "uncertain", replayed: false });
     expect(harness.lease.uncertainSends.map((event) => event.operationId)).toContain(c.operationId);
@@ -110,7 +106,7 @@ describe("a socket lost after the send", () => {
 
     harness.lease.open = true;
     env.faults.clear();
-    const retry = await failure(write());
+    const retry = await dispatchFailure(write());
     expect(retry.code).toBe("reconciliation_required");
     expect(retry.details).toMatchObject({ state: "uncertain", replayed: true });
     expect(harness.framesFor(ids.commandId)).toBe(1);
@@ -159,7 +155,7 @@ describe("reconciliation that cannot decide", () => {
   });
 
   it("answers operation_unknown for a key the journal does not hold", async () => {
-    const error = await failure(harness.dispatcher.reconcile("0".repeat(64)));
+    const error = await dispatchFailure(harness.dispatcher.reconcile("0".repeat(64)));
     expect(error.code).toBe("not_found");
     expect(error.details).toMatchObject({ reason: "operation_unknown" });
   });

@@ -162,3 +162,10 @@ export const threadReadOutputSchema = z.strictObject({
   ...threadDetailShape,
 });
 export type ThreadReadOutput = z.input<typeof threadReadOutputSchema>;
+
+/** Input: the optional `environment` of a read by id; without it the id is located everywhere. */
+export const locatingEnvironmentInput = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("Alias or environmentId; omit to locate the id everywhere");

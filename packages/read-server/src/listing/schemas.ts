@@ -111,3 +111,22 @@ export const environmentInput = z
   .min(1)
   .optional()
   .describe("Alias or environmentId. Omit to read every configured environment.");
+
+/** Input: the `cursor` of a paged listing. */
+export const cursorInput = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("nextCursor of the previous page, with the same other inputs.");
+
+/** The page size of the thread listings when `limit` is left out. */
+export const THREAD_PAGE_DEFAULT_LIMIT = 20;
+
+/** Input: the `limit` of the thread listings (t3_threads, t3_buscar_threads). */
+export const threadPageLimitInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(50)
+  .optional()
+  .describe(`Page size, 1-50 (default ${THREAD_PAGE_DEFAULT_LIMIT}).`);

@@ -5,9 +5,12 @@ import * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
 import {
   calledEnvironmentSchema,
+  cursorInput,
   environmentInput,
   scopeEnvelopeShape,
+  THREAD_PAGE_DEFAULT_LIMIT,
   threadItemSchema,
+  threadPageLimitInput,
 } from "../listing/schemas.js";
 import {
   projectsById,
@@ -20,8 +23,6 @@ import { THREAD_SEARCH_ORDER } from "../listing/thread-order.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_buscar_threads";
-const DEFAULT_LIMIT = 20;
-
 const inputSchema = z.strictObject({
   search: z.string().min(1).optional().describe("Part of the title or threadId (case and accents ignored)."),
   threadId: z.string().min(1).optional().describe("An exact threadId, compared literally. Not with search."),
@@ -32,12 +33,8 @@ const inputSchema = z.strictObject({
       "With search: partial (default, substring of title or ID) or exact (whole title, or the exact ID).",
     ),
   environment: environmentInput,
-  limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50 (default 20)."),
-  cursor: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("nextCursor of the previous page, with the same other inputs."),
+  limit: threadPageLimitInput,
+  cursor: cursorInput,
 });
 
 const outputSchema = z.object({
@@ -112,7 +109,7 @@ export const t3BuscarThreadsTool = defineReadTool({
       envelope,
       results.flatMap((result) => result.value.found),
       THREAD_SEARCH_ORDER,
-      { cursor: input.cursor, limit: input.limit ?? DEFAULT_LIMIT },
+      { cursor: input.cursor, limit: input.limit ?? THREAD_PAGE_DEFAULT_LIMIT },
     );
     const { environment, complete, ...scope } = envelopeFields(envelope);
     return {

@@ -12,6 +12,7 @@ import {
   environmentDiscoverySchema,
   environmentTagSchema,
   historySchema,
+  locatingEnvironmentInput,
 } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
@@ -32,11 +33,7 @@ export const t3MensagensTool = defineReadTool({
     "Pass environment when you know it; without it the id is located across every environment, as in t3_thread. " +
     "For the thread's state and pending requests call t3_thread.",
   inputSchema: z.strictObject({
-    environment: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Alias or environmentId; omit to locate the id everywhere"),
+    environment: locatingEnvironmentInput,
     threadId: z.string().min(1),
     limit: z
       .number()

@@ -5,6 +5,7 @@ import * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
 import {
   calledEnvironmentSchema,
+  cursorInput,
   environmentInput,
   itemEnvironmentSchema,
   scopeEnvelopeShape,
@@ -28,11 +29,7 @@ const inputSchema = z.strictObject({
     .optional()
     .describe("Part of the title or projectId; case and accents are ignored."),
   limit: z.number().int().min(1).optional().describe("Page size (default: every match)."),
-  cursor: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("nextCursor of the previous page, with the same other inputs."),
+  cursor: cursorInput,
 });
 
 const projectItemSchema = z.object({

@@ -2,7 +2,7 @@ import { THREAD_MAX_CHARACTERS } from "@t3-connector/core/state";
 import * as z from "zod";
 import { locateThread } from "../by-id/locate-thread.js";
 import { readThreadDetail } from "../by-id/thread-detail.js";
-import { threadReadOutputSchema } from "../by-id/thread-read-schema.js";
+import { locatingEnvironmentInput, threadReadOutputSchema } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 export const t3ThreadTool = defineReadTool({
@@ -13,11 +13,7 @@ export const t3ThreadTool = defineReadTool({
     "Pass environment when you know it; without it the id is located across every environment and the call refuses when it is ambiguous or an environment did not answer. " +
     "A pending request is answered with the write bridge tool named in its nextAction (t3_escrever_runtime_request_answer or t3_escrever_runtime_request_approve), never with a message.",
   inputSchema: z.strictObject({
-    environment: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Alias or environmentId; omit to locate the id everywhere"),
+    environment: locatingEnvironmentInput,
     threadId: z.string().min(1),
     maxCharacters: z
       .number()

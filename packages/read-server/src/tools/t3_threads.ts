@@ -6,9 +6,12 @@ import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from
 import { projectNotAvailable, projectNotAvailableAnywhere, showsProject } from "../listing/project-filter.js";
 import {
   calledEnvironmentSchema,
+  cursorInput,
   environmentInput,
   scopeEnvelopeShape,
+  THREAD_PAGE_DEFAULT_LIMIT,
   threadItemSchema,
+  threadPageLimitInput,
   threadStateSchema,
 } from "../listing/schemas.js";
 import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
@@ -35,12 +38,8 @@ const inputSchema = z.strictObject({
     .min(1)
     .optional()
     .describe("Part of the title or threadId; case and accents are ignored."),
-  limit: z.number().int().min(1).max(50).optional().describe("Page size, 1-50 (default 20)."),
-  cursor: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("nextCursor of the previous page, with the same other inputs."),
+  limit: threadPageLimitInput,
+  cursor: cursorInput,
 });
 
 const outputSchema = z.object({
@@ -55,8 +54,6 @@ const outputSchema = z.object({
   ...scopeEnvelopeShape,
   threads: z.array(threadItemSchema),
 });
-
-const DEFAULT_LIMIT = 20;
 
 export const t3ThreadsTool = defineReadTool({
   name: TOOL,
@@ -116,7 +113,7 @@ export const t3ThreadsTool = defineReadTool({
     const hiddenNoRun = results.reduce((sum, result) => sum + result.value.hiddenNoRun, 0);
     const page = pageOf(context, identity, envelope, matches, THREAD_LISTING_ORDER, {
       cursor: input.cursor,
-      limit: input.limit ?? DEFAULT_LIMIT,
+      limit: input.limit ?? THREAD_PAGE_DEFAULT_LIMIT,
     });
     const { environment, ...scope } = envelopeFields(envelope);
     return {

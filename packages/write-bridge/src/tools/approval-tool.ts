@@ -3,6 +3,7 @@
  * It never renews or widens a lease; the environments and projects come from the gate's live
  * inventory, never from the client.
  */
+import { ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES } from "@t3-connector/core/actions";
 import * as z from "zod";
 import { defineBridgeTool } from "../bridge-tool.js";
@@ -55,6 +56,9 @@ export const approvalTool = defineBridgeTool({
         environments: list(answer.environments).map(pickCovered),
         nextStep: "Use leaseId with the t3_escrever_* tools, naming the environment on every call.",
       };
+    }
+    if (typeof answer.requestId !== "string" || typeof answer.url !== "string") {
+      throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
     }
     return {
       authorized: false,

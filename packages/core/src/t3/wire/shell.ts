@@ -23,6 +23,31 @@ export const ModelSelectionSchema = z.looseObject({
 });
 export type ModelSelection = z.output<typeof ModelSelectionSchema>;
 
+/**
+ * The identity and settings a thread carries both as a sidebar row (`ThreadShellSchema`) and as
+ * the `thread` of its projection (`AppThreadSchema`); spread first in both, so keys keep their order.
+ */
+export const threadIdentityShape = {
+  id: z.string(),
+  projectId: z.string(),
+  title: z.string(),
+  providerInstanceId: z.string().nullish(),
+  modelSelection: ModelSelectionSchema.nullish(),
+  runtimeMode: z.string().optional(),
+  interactionMode: z.string().optional(),
+};
+
+/** The archive, settle, snooze, pin, visit and delete markers of a thread, spread last in both. */
+export const threadMarkersShape = {
+  archivedAt: z.string().nullish(),
+  settledOverride: z.string().nullish(),
+  settledAt: z.string().nullish(),
+  snoozedUntil: z.string().nullish(),
+  pinnedAt: z.string().nullish(),
+  lastVisitedAt: z.string().nullish(),
+  deletedAt: z.string().nullish(),
+};
+
 /** `OrchestrationProjectShell` (t3-protocol §7.2). */
 export const ProjectShellSchema = z.looseObject({
   id: z.string(),
@@ -38,13 +63,7 @@ export type ProjectShell = z.output<typeof ProjectShellSchema>;
 
 /** `OrchestrationV2ThreadShell`, the sidebar row (t3-protocol §7.3). */
 export const ThreadShellSchema = z.looseObject({
-  id: z.string(),
-  projectId: z.string(),
-  title: z.string(),
-  providerInstanceId: z.string().nullish(),
-  modelSelection: ModelSelectionSchema.nullish(),
-  runtimeMode: z.string().optional(),
-  interactionMode: z.string().optional(),
+  ...threadIdentityShape,
   status: openEnum(["idle", ...RUN_STATUSES]),
   activityRunStatus: z.string().nullish(),
   latestRunId: z.string().nullish(),
@@ -68,13 +87,7 @@ export const ThreadShellSchema = z.looseObject({
   visibleItemCount: z.number().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  archivedAt: z.string().nullish(),
-  settledOverride: z.string().nullish(),
-  settledAt: z.string().nullish(),
-  snoozedUntil: z.string().nullish(),
-  pinnedAt: z.string().nullish(),
-  lastVisitedAt: z.string().nullish(),
-  deletedAt: z.string().nullish(),
+  ...threadMarkersShape,
 });
 export type ThreadShell = z.output<typeof ThreadShellSchema>;
 

@@ -1,25 +1,13 @@
 import { z } from "zod";
 import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
-import { ModelSelectionSchema, RUN_STATUSES } from "./shell.js";
+import { RUN_STATUSES, threadIdentityShape, threadMarkersShape } from "./shell.js";
 
 /** `OrchestrationV2AppThread`: identity and settings of a thread (t3-protocol §7.4). */
 export const AppThreadSchema = z.looseObject({
-  id: z.string(),
-  projectId: z.string(),
-  title: z.string(),
-  providerInstanceId: z.string().nullish(),
-  modelSelection: ModelSelectionSchema.nullish(),
-  runtimeMode: z.string().optional(),
-  interactionMode: z.string().optional(),
+  ...threadIdentityShape,
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
-  archivedAt: z.string().nullish(),
-  settledOverride: z.string().nullish(),
-  settledAt: z.string().nullish(),
-  snoozedUntil: z.string().nullish(),
-  pinnedAt: z.string().nullish(),
-  lastVisitedAt: z.string().nullish(),
-  deletedAt: z.string().nullish(),
+  ...threadMarkersShape,
 });
 export type AppThread = z.output<typeof AppThreadSchema>;
 

@@ -28,6 +28,7 @@ import {
   type WorkspaceVerifier,
 } from "../../../src/dispatch/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "../../../src/environments/index.js";
+import { ConnectorError } from "../../../src/errors.js";
 import { type Journal, openJournal } from "../../../src/journal/index.js";
 import { createTokenFiles } from "../../environments/support/token-files.js";
 
@@ -194,4 +195,15 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 /** The commands an environment accepted after `before` of them. */
 export function commandsSince(env: SimEnvironment, before: number) {
   return env.model.receivedCommands.slice(before);
+}
+
+/** The ConnectorError a dispatch rejects with; any other outcome fails the test. */
+export async function dispatchFailure(promise: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConnectorError) return error;
+    throw error;
+  }
+  throw new Error("expected the dispatch to fail");
 }

@@ -1,0 +1,61 @@
+import { ACTIONS, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/core/actions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BridgeSession, connectBridge } from "../support/bridge-client.js";
+import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+
+let gate: FakeGate;
+let bridge: BridgeSession;
+
+beforeAll(async () => {
+  gate = await startFakeGate();
+  await gate.writeCapability();
+  bridge = await connectBridge(gate);
+});
+afterAll(async () => {
+  await bridge?.close();
+  await gate?.close();
+});
+
+describe("tools/list", () => {
+  it("has one write tool per catalogue action with the catalogue's literal name and hints", async () => {
+    const { tools } = await bridge.client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const writes = tools.filter((tool) => tool.name.startsWith("t3_escrever_"));
+    expect(writes.map((tool) => tool.name)).toEqual(ACTIONS.map((entry) => entry.toolName));
+    expect(writes).toHaveLength(42);
+    for (const entry of ACTIONS) {
+      const tool = byName.get(entry.toolName);
+      expect(tool?.title).toBe(entry.title);
+      expect(tool?.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: entry.annotations.destructiveHint,
+        idempotentHint: true,
+      });
+      expect(tool?.inputSchema.required).toEqual(["leaseId", "environment", "operationId", "input"]);
+      expect(tool?.inputSchema.additionalProperties).toBe(false);
+    }
+    expect(byName.get("t3_escrever_thread_delete")?.annotations?.destructiveHint).toBe(true);
+    expect(byName.get("t3_escrever_thread_pin")?.annotations?.destructiveHint).toBe(false);
+  });
+
+  it("adds the approval, the five leased reads and reconciliation, and no conditional send", async () => {
+    const { tools } = await bridge.client.listTools();
+    const others = tools.filter((tool) => !tool.name.startsWith("t3_escrever_")).map((tool) => tool.name);
+    expect(others).toEqual([
+      "t3_pedir_aprovacao",
+      "t3_projetos",
+      "t3_threads",
+      "t3_atencao",
+      "t3_thread",
+      "t3_mensagens",
+      "t3_reconciliar_escrita",
+    ]);
+    expect(tools.map((tool) => tool.name)).not.toContain(CONDITIONAL_SEND_TOOL_NAME);
+    for (const tool of tools.filter((candidate) => others.slice(1).includes(candidate.name))) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+      expect(tool.inputSchema.required).toEqual(expect.arrayContaining(["leaseId", "environment"]));
+    }
+    expect(gate.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,106 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+
+let gate: FakeGate;
+let bridge: BridgeSession;
+
+beforeAll(async () => {
+  gate = await startFakeGate();
+  await gate.writeCapability();
+  bridge = await connectBridge(gate);
+});
+afterAll(async () => {
+  await bridge?.close();
+  await gate?.close();
+});
+beforeEach(() => {
+  gate.requests.length = 0;
+  gate.answer = () => ({ status: 200, body: {} });
+});
+
+const pin = (extra: Record<string, unknown> = {}) => ({
+  leaseId: "lease-1",
+  environment: "alpha",
+  operationId: "op-1",
+  input: { threadId: "thread-1" },
+  ...extra,
+});
+
+async function invalidParams(name: string, args: Record<string, unknown>): Promise<string> {
+  const error = await bridge.call(name, args).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+  return (error as McpError).message;
+}
+
+describe("strict inputs", () => {
+  it("refuses an unknown envelope key with -32602 and relays nothing", async () => {
+    await invalidParams("t3_escrever_thread_pin", pin({ force: true }));
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("refuses the legacy `ambiente` key, naming its replacement, and relays nothing", async () => {
+    const { environment: _dropped, ...rest } = pin();
+    const message = await invalidParams("t3_escrever_thread_pin", { ...rest, ambiente: "alpha" });
+    expect(message).toContain('"ambiente" is now "environment"');
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("refuses a write without an environment: there is no default", async () => {
+    const { environment: _dropped, ...rest } = pin();
+    await invalidParams("t3_escrever_thread_pin", rest);
+    await invalidParams("t3_escrever_thread_pin", pin({ environment: "  " }));
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("refuses an unknown key inside the action input and a malformed action input", async () => {
+    await invalidParams("t3_escrever_thread_pin", pin({ input: { threadId: "thread-1", extra: 1 } }));
+    await invalidParams("t3_escrever_thread_send", pin({ input: { threadId: "thread-1", text: "hi" } }));
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("refuses unknown keys on approval, leased reads and reconciliation", async () => {
+    await invalidParams("t3_pedir_aprovacao", { environments: ["alpha"] });
+    await invalidParams("t3_threads", { leaseId: "lease-1", environment: "alpha", limite: 5 });
+    await invalidParams("t3_thread", { leaseId: "lease-1", environment: "alpha" });
+    await invalidParams("t3_reconciliar_escrita", { leaseId: "lease-1", environment: "alpha", key: "k" });
+    await invalidParams("t3_escrever_thread_conditional_send", pin());
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("relays a valid write once, as the dispatch op, with the capability and Host localhost:<port>", async () => {
+    gate.answer = () => ({
+      status: 200,
+      body: {
+        state: "completed",
+        operationId: "op-1",
+        environmentId: "env-alpha",
+        action: "thread.pin",
+        replayed: false,
+        receipt: { sequence: 7 },
+        derivedIds: { commandId: "c-1" },
+      },
+    });
+    const result = await bridge.call("t3_escrever_thread_pin", pin({ environment: " alpha " }));
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ state: "completed", receipt: { sequence: 7 } });
+    expect(gate.requests).toHaveLength(1);
+    const [sent] = gate.requests;
+    expect(sent?.body).toEqual({
+      op: "dispatch",
+      action: "thread.pin",
+      leaseId: "lease-1",
+      environment: "alpha",
+      operationId: "op-1",
+      input: { threadId: "thread-1" },
+    });
+    expect(sent?.headers.host).toBe(`localhost:${gate.port}`);
+    expect(sent?.headers["x-t3-private-relay"]).toBe(gate.capability);
+    expect(textOf(result)).toContain('"state":"completed"');
+  });
+});

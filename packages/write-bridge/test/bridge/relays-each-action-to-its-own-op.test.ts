@@ -1,0 +1,72 @@
+import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/core/actions";
+
+const SAMPLE_OPERATION_ID = SAMPLE_IDS.operationId;
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+
+let gate: FakeGate;
+let bridge: BridgeSession;
+
+beforeAll(async () => {
+  gate = await startFakeGate();
+  await gate.writeCapability();
+  bridge = await connectBridge(gate);
+});
+afterAll(async () => {
+  await bridge?.close();
+  await gate?.close();
+});
+
+describe("write tools", () => {
+  it("relay each of the 42 actions as a dispatch of that action, with the client's input unchanged", async () => {
+    gate.answer = ({ body }) => ({
+      status: 200,
+      body: {
+        state: "completed",
+        operationId: body.operationId,
+        environmentId: "env-alpha",
+        action: body.action,
+        replayed: false,
+        receipt: { sequence: gate.requests.length },
+        derivedIds: { commandId: `c-${gate.requests.length}` },
+      },
+    });
+    for (const entry of ACTIONS) {
+      gate.requests.length = 0;
+      const input = SAMPLE_INPUTS[entry.action];
+      const result = await bridge.call(entry.toolName, {
+        leaseId: "lease-1",
+        environment: "alpha",
+        operationId: SAMPLE_OPERATION_ID,
+        input,
+      });
+      expect(result.isError, `${entry.toolName}: ${textOf(result)}`).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ action: entry.action, state: "completed" });
+      expect(gate.requests.map((request) => request.body)).toEqual([
+        {
+          op: "dispatch",
+          action: entry.action,
+          leaseId: "lease-1",
+          environment: "alpha",
+          operationId: SAMPLE_OPERATION_ID,
+          input,
+        },
+      ]);
+    }
+  });
+
+  it("do not pass off a malformed gate answer as a result", async () => {
+    gate.answer = () => ({ status: 200, body: { state: "completed" } });
+    const result = await bridge.call("t3_escrever_thread_pin", {
+      leaseId: "lease-1",
+      environment: "alpha",
+      operationId: "op-x",
+      input: { threadId: "thread-1" },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^internal: /);
+    expect(bridge.logs.join("\n")).toContain("invalid result");
+  });
+});

@@ -1,0 +1,39 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createBridgeServer } from "../../src/index.js";
+import { createRelayClient } from "../../src/relay-client.js";
+
+export interface BridgeSession {
+  client: Client;
+  logs: string[];
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** The bridge server over an in-memory MCP transport, relaying to `port` / `stateDir`. */
+export async function connectBridge(target: { port: number; stateDir: string }): Promise<BridgeSession> {
+  const logs: string[] = [];
+  const server = createBridgeServer({
+    relay: createRelayClient({ port: target.port, stateDir: target.stateDir, timeoutMs: 10_000 }),
+    log: (line) => logs.push(line),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "bridge-test", version: "0.0.0" });
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    logs,
+    call: (name, args) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === "text" ? first.text : "";
+}
