@@ -178,6 +178,35 @@ describe("the bridge against the real gate relay", () => {
     const thread = structured(await bridge.call("t3_thread", { ...where, threadId: RUNNING_THREAD }));
     expect(thread.thread).toMatchObject({ threadId: RUNNING_THREAD, state: "running", pendingRequests: [] });
 
+    const countBeforeSend = h.world.commandCount();
+    const blockedSend = await bridge.call("t3_escrever_thread_send", {
+      leaseId,
+      environment: "alpha",
+      operationId: "bridge-send-blocked",
+      input: {
+        threadId: WAITING_THREAD,
+        text: "Any news?",
+        clientRequestId: "bridge-send-blocked",
+        delivery: "queue_after_active",
+      },
+    });
+    expect(textOf(blockedSend)).toMatch(/^guard_refused: .*t3_escrever_runtime_request_answer/);
+    expect(h.world.commandCount()).toBe(countBeforeSend);
+
+    const question = pending[0] as Body & { requestId: string; content?: { questions?: Array<{ id: string }> } };
+    const answers = Object.fromEntries((question.content?.questions ?? []).map((q) => [q.id, "yes"]));
+    expect(Object.keys(answers).length).toBeGreaterThan(0);
+    const answered = await bridge.call("t3_escrever_runtime_request_answer", {
+      leaseId,
+      environment: "alpha",
+      operationId: "bridge-answer-1",
+      input: { threadId: WAITING_THREAD, requestId: question.requestId, answers },
+    });
+    expect(answered.isError, textOf(answered)).toBeFalsy();
+    const resumed = structured(await bridge.call("t3_thread", { ...where, threadId: WAITING_THREAD }));
+    expect((resumed.thread as Body).pendingRequests).toEqual([]);
+    expect((resumed.thread as Body).state).not.toBe("needs_intervention");
+
     const messages = structured(
       await bridge.call("t3_mensagens", { ...where, threadId: IDLE_THREAD, limit: 3 }),
     );
