@@ -100,7 +100,7 @@ export function reconciliationRequired(record: JournalRecord, replayed: boolean)
  */
 const OPERATION_LOCKS = new WeakMap<Journal, KeyedLock>();
 
-function operationLockOf(journal: Journal): KeyedLock {
+export function operationLockOf(journal: Journal): KeyedLock {
   let lock = OPERATION_LOCKS.get(journal);
   if (lock === undefined) {
     lock = new KeyedLock();

@@ -188,12 +188,16 @@ describe("the bridge against the real gate relay", () => {
         text: "Any news?",
         clientRequestId: "bridge-send-blocked",
         delivery: "queue_after_active",
+        deferUntilActiveCompletes: true,
       },
     });
     expect(textOf(blockedSend)).toMatch(/^guard_refused: .*t3_escrever_runtime_request_answer/);
     expect(h.world.commandCount()).toBe(countBeforeSend);
 
-    const question = pending[0] as Body & { requestId: string; content?: { questions?: Array<{ id: string }> } };
+    const question = pending[0] as Body & {
+      requestId: string;
+      content?: { questions?: Array<{ id: string }> };
+    };
     const answers = Object.fromEntries((question.content?.questions ?? []).map((q) => [q.id, "yes"]));
     expect(Object.keys(answers).length).toBeGreaterThan(0);
     const answered = await bridge.call("t3_escrever_runtime_request_answer", {

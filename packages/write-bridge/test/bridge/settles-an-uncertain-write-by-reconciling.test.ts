@@ -44,7 +44,11 @@ describe("an uncertain write", () => {
       operationId: "bridge-lost-1",
     });
     expect(settled.isError, textOf(settled)).toBeFalsy();
-    expect(settled.structuredContent).toMatchObject({ state: "completed", settled: true, action: "thread.pin" });
+    expect(settled.structuredContent).toMatchObject({
+      state: "completed",
+      settled: true,
+      action: "thread.pin",
+    });
     const replay = await write(leaseId);
     expect(replay.structuredContent).toMatchObject({ state: "completed", replayed: true });
     expect(alpha.model.receivedCommands).toHaveLength(1);
