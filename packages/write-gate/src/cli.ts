@@ -12,6 +12,7 @@ import {
 } from "./process/cli-io.js";
 import { diagnoseCommand } from "./process/diagnose.js";
 import { pairCommand } from "./process/pair.js";
+import { reconcileCommand } from "./process/reconcile.js";
 import { startGate } from "./process/start-gate.js";
 
 export type { CliIo } from "./process/cli-io.js";
@@ -24,6 +25,8 @@ Commands:
   gate                     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it)
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
+  reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
+                           Settle uncertain writes by reading T3 (never resends); exit 1 if any stays uncertain
 
 Options:
   --version     Print the version and exit
@@ -51,6 +54,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await diagnoseCommand(io, command.projects);
       case "pair":
         return await pairCommand(io, command.environment);
+      case "reconcile":
+        return await reconcileCommand(io, {
+          ...(command.environment === undefined ? {} : { environment: command.environment }),
+          ...(command.operationId === undefined ? {} : { operationId: command.operationId }),
+          allUncertain: command.allUncertain,
+          json: command.json,
+        });
       case "gate": {
         const config = await loadCliWriteConfig(io);
         const gate = await startGate({

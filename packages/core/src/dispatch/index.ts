@@ -1,3 +1,10 @@
+export {
+  type ConditionalSendDeps,
+  type ConditionalSendRequest,
+  type ConditionalSendResult,
+  conditionalSend,
+} from "./conditional-send.js";
+export type { Delivery } from "./conditional-send-steps.js";
 export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";

@@ -36,6 +36,17 @@ export type AuditEvent =
       readonly replayed: boolean;
     }
   | {
+      readonly event: "conditional_send";
+      readonly leaseId: string;
+      readonly environmentId: string | null;
+      readonly operationId: string;
+      /** The conditional send's state, or `not_recorded` when refused before any step. */
+      readonly state: string;
+      readonly reason: string | null;
+      readonly code: string | null;
+      readonly replayed: boolean;
+    }
+  | {
       readonly event: "reconciled";
       readonly environmentId: string;
       readonly operationId: string;

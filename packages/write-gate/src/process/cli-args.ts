@@ -4,10 +4,17 @@ export type CliCommand =
   | { kind: "gate" }
   | { kind: "diagnose"; projects: boolean }
   | { kind: "pair"; environment: string }
+  | {
+      kind: "reconcile";
+      environment?: string;
+      operationId?: string;
+      allUncertain: boolean;
+      json: boolean;
+    }
   | { kind: "usage-error"; problem: string };
 
 /** Commands of a later issue: named so the answer is clear, not "unknown command". */
-const NOT_YET = new Set(["bridge", "reconcile"]);
+const NOT_YET = new Set(["bridge"]);
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [first, ...rest] = argv;
@@ -34,6 +41,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     }
     case "pair":
       return parsePair(rest);
+    case "reconcile":
+      return parseReconcile(rest);
     default:
       return { kind: "usage-error", problem: `unknown command ${first}` };
   }
@@ -60,4 +69,50 @@ function parsePair(rest: readonly string[]): CliCommand {
   }
   if (environment === undefined) return { kind: "usage-error", problem: "pair needs --environment X" };
   return { kind: "pair", environment };
+}
+
+/** `--name value` or `--name=value`; answers the value and how many arguments it used. */
+function flagValue(
+  rest: readonly string[],
+  index: number,
+  name: string,
+): [string | undefined, number] | null {
+  const arg = rest[index] as string;
+  if (arg === name) return [rest[index + 1], 2];
+  if (arg.startsWith(`${name}=`)) return [arg.slice(name.length + 1), 1];
+  return null;
+}
+
+function parseReconcile(rest: readonly string[]): CliCommand {
+  const values: { environment?: string; operationId?: string } = {};
+  let allUncertain = false;
+  let json = false;
+  for (let index = 0; index < rest.length; ) {
+    const arg = rest[index] as string;
+    if (arg === "--all-uncertain" || arg === "--json") {
+      if (arg === "--json") json = true;
+      else allUncertain = true;
+      index += 1;
+      continue;
+    }
+    const [flag, field] = arg.startsWith("--operation")
+      ? (["--operation", "operationId"] as const)
+      : (["--environment", "environment"] as const);
+    const found = flagValue(rest, index, flag);
+    if (found === null) return { kind: "usage-error", problem: `unexpected ${arg}` };
+    const [value, used] = found;
+    if (value === undefined || value === "" || value.startsWith("-")) {
+      return { kind: "usage-error", problem: `${flag} needs a value` };
+    }
+    if (values[field] !== undefined) return { kind: "usage-error", problem: `${flag} given twice` };
+    values[field] = value;
+    index += used;
+  }
+  if (values.operationId === undefined && !allUncertain) {
+    return { kind: "usage-error", problem: "reconcile needs --operation ID or --all-uncertain" };
+  }
+  if (values.operationId !== undefined && allUncertain) {
+    return { kind: "usage-error", problem: "--operation and --all-uncertain exclude each other" };
+  }
+  return { kind: "reconcile", ...values, allUncertain, json };
 }

@@ -13,7 +13,12 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
-import { createDispatcher, type Dispatcher, type WorkspaceVerifier } from "@t3-connector/core/dispatch";
+import {
+  conditionalSend,
+  createDispatcher,
+  type Dispatcher,
+  type WorkspaceVerifier,
+} from "@t3-connector/core/dispatch";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
 import { type Journal, type JournalFs, openJournal } from "@t3-connector/core/journal";
 import type { Context, Hono } from "hono";
@@ -168,6 +173,12 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       capability: () => capability,
       registry,
       dispatcher,
+      conditionalSend: (request) =>
+        conditionalSend(
+          { dispatcher, journal, registry, channel: channelIdentity(config), clock, lease },
+          request,
+        ),
+      listUncertain: () => journal.listUncertain(),
       lease,
       approvals: human.approvals,
       audit,

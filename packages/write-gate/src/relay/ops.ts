@@ -22,6 +22,16 @@ export const dispatchOp = z.strictObject({
   action: z.string().min(1).max(128),
   input: z.unknown(),
 });
+/** "When run R ends, optionally switch the model, then send" (contract §C.4). */
+export const conditionalSendOp = z.strictObject({
+  op: z.literal("conditional_send"),
+  leaseId: id,
+  environment,
+  operationId: id,
+  input: z.unknown(),
+});
+/** The journal's `uncertain` writes (ids, actions, states only), for the reconcile command. */
+export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") });
 export const reconcileOp = z.union([
   z.strictObject({
     op: z.literal("reconcile"),
@@ -49,10 +59,13 @@ export const relayRequest = z.discriminatedUnion("op", [
   leaseOp,
   requestApprovalOp,
   dispatchOp,
+  conditionalSendOp,
+  listUncertainOp,
   leasedReadOp,
 ]);
 
 export type DispatchOp = z.output<typeof dispatchOp>;
+export type ConditionalSendOp = z.output<typeof conditionalSendOp>;
 export type ReconcileOp = z.output<typeof reconcileOp>;
 export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;

@@ -4,8 +4,9 @@
  * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */
 import { type Clock, isConnectorError } from "@t3-connector/core";
-import type { Dispatcher } from "@t3-connector/core/dispatch";
+import type { ConditionalSendRequest, ConditionalSendResult, Dispatcher } from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { JournalRecord } from "@t3-connector/core/journal";
 import { type Context, Hono } from "hono";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
@@ -13,13 +14,24 @@ import { CAPABILITY_HEADER, capabilityMatches } from "./capability.js";
 import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
 import { MAX_RELAY_BODY_BYTES, parseRelayRequest, type RelayRequest } from "./ops.js";
-import { dispatchOp, leaseSummary, reconcileOp, requestApproval } from "./relay-ops.js";
+import {
+  conditionalSendOp,
+  dispatchOp,
+  leaseSummary,
+  listUncertainOp,
+  reconcileOp,
+  requestApproval,
+} from "./relay-ops.js";
 
 export interface RelayDeps {
   /** The capability of this boot (a restart makes the old one worthless). */
   readonly capability: () => string;
   readonly registry: EnvironmentRegistry;
   readonly dispatcher: Dispatcher;
+  /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
+  readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
+  /** The journal's uncertain records; without it the op is unavailable. */
+  readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
   readonly approvals: ApprovalDesk;
   readonly audit: AuditLog;
@@ -27,7 +39,16 @@ export interface RelayDeps {
 }
 
 export const RELAY_PATH = "/relay";
-const KNOWN_OPS = ["environments", "lease", "request_approval", "dispatch", "reconcile", "leased_read"];
+const KNOWN_OPS = [
+  "environments",
+  "lease",
+  "request_approval",
+  "dispatch",
+  "conditional_send",
+  "list_uncertain",
+  "reconcile",
+  "leased_read",
+];
 
 export interface RelayAnswer {
   readonly status: 200 | 400 | 401 | 403 | 500;
@@ -112,6 +133,10 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {
       return requestApproval(request, deps);
     case "dispatch":
       return dispatchOp(request, deps);
+    case "conditional_send":
+      return conditionalSendOp(request, deps);
+    case "list_uncertain":
+      return listUncertainOp(deps);
     case "reconcile":
       return reconcileOp(request, deps);
     case "leased_read":

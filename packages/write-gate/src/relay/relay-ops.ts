@@ -4,16 +4,24 @@
  * audit append closes every lease through the log's own failure hook.
  */
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
-import type { Dispatcher, ReconcileOutcome } from "@t3-connector/core/dispatch";
+import type {
+  ConditionalSendRequest,
+  ConditionalSendResult,
+  Dispatcher,
+  ReconcileOutcome,
+} from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { JournalRecord } from "@t3-connector/core/journal";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
-import type { DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
+import type { ConditionalSendOp, DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
 
 interface OpDeps {
   readonly registry: EnvironmentRegistry;
   readonly dispatcher: Dispatcher;
+  readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
+  readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
   readonly approvals: ApprovalDesk;
   readonly audit: AuditLog;
@@ -104,6 +112,78 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
     await auditQuietly(deps.audit, { event: "dispatch", ...base, environmentId, state, code, replayed });
     throw error;
   }
+}
+
+export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Promise<unknown> {
+  const run = deps.conditionalSend;
+  if (run === undefined) {
+    throw new ConnectorError("invalid_request", "this gate does not run conditional sends");
+  }
+  const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
+  const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
+  try {
+    const result = await run({
+      leaseId: op.leaseId,
+      environment: op.environment ?? "",
+      operationId: op.operationId,
+      input: op.input,
+    });
+    const listed = listedState(result.state);
+    if (!result.replayed && listed !== null) {
+      record(deps.lease, deps.clock, {
+        environmentId: result.environmentId,
+        action: "thread.conditional-send",
+        operationId: op.operationId,
+        state: listed,
+        ...(result.reason === undefined ? {} : { code: result.reason }),
+      });
+    }
+    await auditQuietly(deps.audit, {
+      ...base,
+      environmentId: result.environmentId,
+      state: result.state,
+      reason: result.reason ?? null,
+      code: null,
+      replayed: result.replayed,
+    });
+    return result;
+  } catch (error) {
+    await auditQuietly(deps.audit, {
+      ...base,
+      environmentId,
+      state: "not_recorded",
+      reason: null,
+      code: auditCodeOf(error),
+      replayed: false,
+    });
+    throw error;
+  }
+}
+
+/** Ids, actions, states and error codes only: a record never holds an input or message text. */
+export async function listUncertainOp(deps: OpDeps): Promise<unknown> {
+  if (deps.listUncertain === undefined) {
+    throw new ConnectorError("invalid_request", "this gate does not list its journal");
+  }
+  const records = await deps.listUncertain();
+  return {
+    records: records.map((record) => ({
+      key: record.key,
+      operationId: record.operationId,
+      environmentId: record.environmentId,
+      action: record.action,
+      state: record.state,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      error: record.error,
+    })),
+  };
+}
+
+/** How the lease page lists a conditional send; a pending one wrote nothing yet. */
+function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"] | null {
+  if (state === "completed" || state === "uncertain") return state;
+  return state === "precondition_pending" ? null : "refused";
 }
 
 export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknown> {

@@ -75,7 +75,7 @@ describe("t3-connector-write command line", () => {
     expect(help.out.join("")).toContain("pair --environment X");
   });
 
-  it("exits 2 on usage errors, and says bridge and reconcile are not yet available", async () => {
+  it("exits 2 on usage errors, and says bridge is not yet available", async () => {
     for (const argv of [
       [],
       ["frobnicate"],
@@ -88,7 +88,7 @@ describe("t3-connector-write command line", () => {
       expect(await runCli(argv, run.io)).toBe(USAGE_EXIT_CODE);
       expect(run.out).toEqual([]);
     }
-    for (const command of ["bridge", "reconcile"]) {
+    for (const command of ["bridge"]) {
       const run = io();
       expect(await runCli([command], run.io)).toBe(USAGE_EXIT_CODE);
       expect(run.err.join("")).toContain(`${command} is not yet available`);

@@ -1,0 +1,268 @@
+/**
+ * `t3-connector-write reconcile`: lists the journal's `uncertain` writes and settles each by
+ * reading T3 (the dispatcher's reconcile; nothing is ever resent). A running gate owns the journal,
+ * so the CLI then asks it over its relay; with no gate it takes the journal lock itself (openJournal
+ * refuses while a gate holds it, so the two never write the journal at once).
+ */
+import { lstat, readFile } from "node:fs/promises";
+import { request } from "node:http";
+import { join } from "node:path";
+import { ConnectorError, systemClock } from "@t3-connector/core";
+import type { WriteConfig } from "@t3-connector/core/config";
+import { createDispatcher, type LeaseCheck } from "@t3-connector/core/dispatch";
+import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { type JournalRecord, openJournal } from "@t3-connector/core/journal";
+import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../relay/capability.js";
+import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
+import { channelIdentity } from "./start-gate.js";
+
+export interface ReconcileOptions {
+  readonly environment?: string;
+  readonly operationId?: string;
+  readonly allUncertain: boolean;
+  readonly json: boolean;
+}
+
+export interface ReconcileRow {
+  readonly environmentId: string;
+  readonly operationId: string;
+  readonly action: string;
+  readonly key: string;
+  /** The journal state after this run. */
+  readonly state: string;
+  readonly settled: boolean;
+  readonly method: string | null;
+  readonly found: boolean | null;
+  readonly reason: string | null;
+  readonly error?: { code: string; message: string };
+}
+
+/** What both paths offer: the uncertain records, and a reconcile by journal key. */
+interface Settler {
+  readonly via: "gate" | "journal";
+  listUncertain(): Promise<Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">[]>;
+  reconcile(key: string): Promise<Omit<ReconcileRow, "key">>;
+  close(): Promise<void>;
+}
+
+/** Reconciliation never goes through a lease: it only reads T3. */
+const NO_WRITES: LeaseCheck = {
+  check: () => ({ ok: false, code: "lease_closed", message: "the reconcile command never writes" }),
+  onUncertainSend: () => undefined,
+};
+
+export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Promise<number> {
+  const config = await loadCliWriteConfig(io);
+  const environmentId =
+    options.environment === undefined ? undefined : environmentIdOf(config, options.environment);
+  const settler = (await gateSettler(config)) ?? (await journalSettler(io, config));
+  const rows: ReconcileRow[] = [];
+  try {
+    const records = (await settler.listUncertain()).filter(
+      (record) =>
+        (environmentId === undefined || record.environmentId === environmentId) &&
+        (options.operationId === undefined || record.operationId === options.operationId),
+    );
+    for (const record of records) {
+      try {
+        rows.push({ ...(await settler.reconcile(record.key)), key: record.key });
+      } catch (error) {
+        rows.push({
+          ...pick(record),
+          state: "uncertain",
+          settled: false,
+          method: null,
+          found: null,
+          reason: null,
+          error: errorJson(error),
+        });
+      }
+    }
+  } finally {
+    await settler.close();
+  }
+  const missing = options.operationId !== undefined && rows.length === 0;
+  if (options.json) writeJson(io, { via: settler.via, results: rows });
+  else io.stdout.write(table(rows));
+  if (missing) io.stderr.write(`no uncertain write has operationId ${options.operationId}\n`);
+  return missing || rows.some((row) => row.state !== "completed" && row.state !== "refused") ? 1 : 0;
+}
+
+function pick(record: Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">) {
+  return {
+    key: record.key,
+    operationId: record.operationId,
+    environmentId: record.environmentId,
+    action: record.action,
+  };
+}
+
+function environmentIdOf(config: WriteConfig, environment: string): string {
+  const entry = config.environments.find(
+    (item) => item.alias === environment || item.environmentId === environment,
+  );
+  if (entry === undefined) {
+    throw new ConnectorError("environment_unknown", `no environment ${environment} is configured`, {
+      details: { aliases: config.environments.map((item) => item.alias) },
+    });
+  }
+  return entry.environmentId;
+}
+
+/** The running gate's relay, when its capability file exists and the gate answers. */
+async function gateSettler(config: WriteConfig): Promise<Settler | null> {
+  const path = join(config.stateDir, CAPABILITY_FILE);
+  const info = await lstat(path).catch(() => null);
+  if (info === null) return null;
+  // The same rule as the bridge's: only our own private regular file is a capability.
+  if (!info.isFile() || (info.mode & 0o077) !== 0) {
+    throw new ConnectorError("gate_unavailable", `${path} is not a private regular file`);
+  }
+  const capability = (await readFile(path, "utf8")).trim();
+  const call = async (body: object): Promise<Record<string, unknown>> => {
+    const { status, json } = await postRelay(config.port, capability, body);
+    const answer = (json ?? {}) as Record<string, unknown>;
+    if (status !== 200) {
+      const code = typeof answer.error === "string" ? answer.error : "gate_unavailable";
+      const message = typeof answer.message === "string" ? answer.message : `the gate answered ${status}`;
+      throw new ConnectorError("gate_unavailable", `${code}: ${message}`);
+    }
+    return answer;
+  };
+  let records: Awaited<ReturnType<Settler["listUncertain"]>>;
+  try {
+    records = (await call({ op: "list_uncertain" })).records as typeof records;
+  } catch (error) {
+    // A capability left by a gate that died: nobody listens, so the journal is ours to open.
+    if ((error as NodeJS.ErrnoException).code === "ECONNREFUSED") return null;
+    throw error;
+  }
+  return {
+    via: "gate",
+    listUncertain: async () => records,
+    reconcile: async (key) => {
+      const answer = await call({ op: "reconcile", key });
+      const observation = answer.observation as { method?: string; found?: boolean; reason?: string } | null;
+      return {
+        environmentId: String(answer.environmentId),
+        operationId: String(answer.operationId),
+        action: String(answer.action),
+        state: String(answer.state),
+        settled: answer.settled === true,
+        method: observation?.method ?? null,
+        found: observation?.found ?? null,
+        reason: observation?.reason ?? null,
+      };
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * One relay call over a real loopback socket. The gate only answers `Host: localhost:<port>` (its
+ * DNS-rebinding check), which `fetch` cannot set, so this uses node:http as the bridge does.
+ */
+function postRelay(
+  port: number,
+  capability: string,
+  body: object,
+): Promise<{ status: number; json: unknown }> {
+  const payload = Buffer.from(JSON.stringify(body), "utf8");
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/relay",
+        method: "POST",
+        headers: {
+          host: `localhost:${port}`,
+          "content-type": "application/json",
+          "content-length": String(payload.length),
+          [CAPABILITY_HEADER]: capability,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: unknown = null;
+          try {
+            json = text === "" ? null : JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> {
+  const journal = await openJournal({ stateDir: config.stateDir });
+  const registry = new EnvironmentRegistry({
+    environments: config.environments,
+    requiredScopes: OPERATE_SCOPES,
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  });
+  const dispatcher = createDispatcher({
+    registry,
+    journal,
+    clock: systemClock,
+    channel: channelIdentity(config),
+    lease: NO_WRITES,
+  });
+  return {
+    via: "journal",
+    listUncertain: () => journal.listUncertain(),
+    reconcile: async (key) => {
+      const outcome = await dispatcher.reconcile(key);
+      return {
+        environmentId: outcome.environmentId,
+        operationId: outcome.operationId,
+        action: outcome.action,
+        state: outcome.state,
+        settled: outcome.settled,
+        method: outcome.observation?.method ?? null,
+        found: outcome.observation?.found ?? null,
+        reason: outcome.observation?.reason ?? null,
+      };
+    },
+    close: async () => {
+      await registry.close();
+      await journal.close();
+    },
+  };
+}
+
+const COLUMNS = ["ENVIRONMENT", "OPERATION", "ACTION", "STATE", "SETTLED", "OBSERVATION"] as const;
+
+/** A plain aligned table for a terminal (stdout); one line per uncertain write. */
+export function table(rows: readonly ReconcileRow[]): string {
+  if (rows.length === 0) return "No uncertain writes.\n";
+  const lines = rows.map((row) => [
+    row.environmentId,
+    row.operationId,
+    row.action,
+    row.state,
+    row.settled ? "yes" : "no",
+    row.error !== undefined
+      ? `error ${row.error.code}`
+      : row.found === true
+        ? `found (${row.method})`
+        : (row.reason ?? row.method ?? "-"),
+  ]);
+  const widths = COLUMNS.map((title, index) =>
+    Math.max(title.length, ...lines.map((line) => (line[index] ?? "").length)),
+  );
+  const format = (cells: readonly string[]) =>
+    cells
+      .map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(widths[index] ?? 0)))
+      .join("  ");
+  return `${[format(COLUMNS), ...lines.map(format)].join("\n")}\n`;
+}
