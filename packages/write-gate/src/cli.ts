@@ -23,6 +23,7 @@ export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
   gate                     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it)
+  bridge                   Serve the write tools over MCP stdio; every call is relayed to the gate
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
@@ -61,6 +62,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           allUncertain: command.allUncertain,
           json: command.json,
         });
+      case "bridge": {
+        // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
+        // loaded only for this command, and it never reads a token file or the journal.
+        console.log = console.error;
+        console.info = console.error;
+        const { runBridge } = await import("@t3-connector/write-bridge");
+        const bridge = await runBridge({ log: (line) => io.stderr.write(`${line}\n`) });
+        await bridge.closed;
+        return 0;
+      }
       case "gate": {
         const config = await loadCliWriteConfig(io);
         const gate = await startGate({

@@ -17,12 +17,16 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  it("has one write tool per catalogue action with the catalogue's literal name and hints", async () => {
+  it("has one write tool per catalogue action, then the conditional send, with literal names and hints", async () => {
     const { tools } = await bridge.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const writes = tools.filter((tool) => tool.name.startsWith("t3_escrever_"));
-    expect(writes.map((tool) => tool.name)).toEqual(ACTIONS.map((entry) => entry.toolName));
-    expect(writes).toHaveLength(42);
+    expect(writes.map((tool) => tool.name)).toEqual([
+      ...ACTIONS.map((entry) => entry.toolName),
+      CONDITIONAL_SEND_TOOL_NAME,
+    ]);
+    expect(writes).toHaveLength(43);
+    expect(tools).toHaveLength(50);
     for (const entry of ACTIONS) {
       const tool = byName.get(entry.toolName);
       expect(tool?.title).toBe(entry.title);
@@ -38,7 +42,7 @@ describe("tools/list", () => {
     expect(byName.get("t3_escrever_thread_pin")?.annotations?.destructiveHint).toBe(false);
   });
 
-  it("adds the approval, the five leased reads and reconciliation, and no conditional send", async () => {
+  it("adds the approval, the five leased reads and reconciliation", async () => {
     const { tools } = await bridge.client.listTools();
     const others = tools.filter((tool) => !tool.name.startsWith("t3_escrever_")).map((tool) => tool.name);
     expect(others).toEqual([
@@ -50,7 +54,6 @@ describe("tools/list", () => {
       "t3_mensagens",
       "t3_reconciliar_escrita",
     ]);
-    expect(tools.map((tool) => tool.name)).not.toContain(CONDITIONAL_SEND_TOOL_NAME);
     for (const tool of tools.filter((candidate) => others.slice(1).includes(candidate.name))) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(tool.inputSchema.additionalProperties).toBe(false);

@@ -2,6 +2,7 @@ export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "gate" }
+  | { kind: "bridge" }
   | { kind: "diagnose"; projects: boolean }
   | { kind: "pair"; environment: string }
   | {
@@ -12,9 +13,6 @@ export type CliCommand =
       json: boolean;
     }
   | { kind: "usage-error"; problem: string };
-
-/** Commands of a later issue: named so the answer is clear, not "unknown command". */
-const NOT_YET = new Set(["bridge"]);
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [first, ...rest] = argv;
@@ -27,10 +25,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       ? { kind: "version" }
       : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
   }
-  if (NOT_YET.has(first)) return { kind: "usage-error", problem: `${first} is not yet available` };
   switch (first) {
     case "gate":
       return rest.length === 0 ? { kind: "gate" } : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
+    case "bridge":
+      return rest.length === 0
+        ? { kind: "bridge" }
+        : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
     case "diagnose": {
       let projects = false;
       for (const arg of rest) {
