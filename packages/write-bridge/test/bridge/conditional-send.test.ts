@@ -59,7 +59,8 @@ describe("the conditional send before the gate", () => {
     expect(tool?.inputSchema.additionalProperties).toBe(false);
     expect(tool?.description).toMatch(/precondition_pending.*t3_aguardar_thread.*same operationId/);
     expect(tool?.description).toMatch(/uncertain.*t3_reconciliar_escrita/);
-    const states = (tool?.outputSchema?.properties as Record<string, { enum?: string[] }> | undefined)?.state?.enum;
+    const states = (tool?.outputSchema?.properties as Record<string, { enum?: string[] }> | undefined)?.state
+      ?.enum;
     expect(states).toEqual([
       "precondition_pending",
       "precondition_failed",
