@@ -8,11 +8,11 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
+import { findLooseObject } from "@t3-connector/core/schema";
 import * as z from "zod";
 import { legacyKeyHint } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition, type ReadToolExtra } from "./read-tool.js";
-import { findLooseObject } from "./strict-input.js";
 import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
 
 /**

@@ -8,9 +8,9 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
+import { findLooseObject } from "@t3-connector/core/schema";
 import * as z from "zod";
 import type { BridgeContext, BridgeToolDefinition } from "./bridge-tool.js";
-import { looseObjectPath } from "./strict-schema.js";
 import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
 
 /** Keys of the old Portuguese contract: refused like any unknown key, the new name is only hinted. */
@@ -35,7 +35,7 @@ export function registerBridgeTools(
 ): void {
   const byName = new Map<string, BridgeToolDefinition>();
   for (const definition of definitions) {
-    const loose = looseObjectPath(definition.inputSchema);
+    const loose = findLooseObject(definition.inputSchema);
     if (loose !== undefined) throw new Error(`Bridge tool ${definition.name} has a loose object at ${loose}`);
     if (byName.has(definition.name)) throw new Error(`Bridge tool ${definition.name} is defined twice`);
     byName.set(definition.name, definition);

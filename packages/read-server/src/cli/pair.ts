@@ -1,20 +1,17 @@
 import { hostname } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
-import { type ReadEnvironmentConfig, writeTokenFile } from "@t3-connector/core/config";
-import { READ_SCOPES, SshTunnel, scopeDifference, verifyEnvironment } from "@t3-connector/core/environments";
-import { exchangePairingCode, parsePairingInput, T3HttpClient } from "@t3-connector/core/t3";
+import type { ReadEnvironmentConfig } from "@t3-connector/core/config";
+import { READ_SCOPES } from "@t3-connector/core/environments";
+import {
+  PAIR_TIMEOUT_MS,
+  type PairingOutcome,
+  pairEnvironment as pairWithScopes,
+  readPairingCode,
+} from "@t3-connector/core/pairing";
 import { findEnvironment, loadCliConfig } from "./config-access.js";
-import { type CliIo, readAll, writeJson } from "./io.js";
+import { type CliIo, writeJson } from "./io.js";
 
-export const PAIR_TIMEOUT_MS = 15_000;
-
-export interface PairingOutcome {
-  savedTo: string;
-  environment: string;
-  environmentId: string;
-  scopes: string[];
-  expiresAt: string | null;
-}
+export { PAIR_TIMEOUT_MS, type PairingOutcome };
 
 /**
  * `t3-connector pair --environment X`: turns a pairing code (stdin) into a token scoped to
@@ -25,80 +22,31 @@ export interface PairingOutcome {
 export async function pairCommand(io: CliIo, reference: string): Promise<number> {
   const config = await loadCliConfig(io);
   const entry = findEnvironment(config, reference);
-  if (io.stdin === undefined)
-    throw new ConnectorError("invalid_input", "pair reads the pairing code from stdin");
-  if ((io.stdin as { isTTY?: boolean }).isTTY) {
-    // The terminal itself echoes what is pasted; piping keeps the code off the screen.
-    io.stderr.write(
-      "Reading the pairing code from the terminal (it stays visible there; piping it in avoids that).\n" +
-        "Paste the code, its JSON or its URL, then press Ctrl-D.\n",
-    );
-  }
-  const code = parsePairingInput(await readAll(io.stdin));
+  const code = await readPairingCode(io);
   writeJson(io, await pairEnvironment(io, entry, code));
   return 0;
 }
 
-export async function pairEnvironment(
+export function pairEnvironment(
   io: CliIo,
   entry: ReadEnvironmentConfig,
   code: string,
 ): Promise<PairingOutcome> {
-  const fetcher = io.fetch ?? globalThis.fetch;
-  let tunnel: SshTunnel | undefined;
-  try {
-    let baseUrl: string;
-    if (entry.transport.kind === "url") {
-      baseUrl = entry.transport.url;
-    } else {
-      // The exchange goes through our own tunnel, like every later read.
-      tunnel = new SshTunnel({ host: entry.transport.host, remotePort: entry.transport.remotePort });
-      baseUrl = `http://127.0.0.1:${await tunnel.open()}`;
-    }
-    const signal = AbortSignal.timeout(PAIR_TIMEOUT_MS);
-    // A pairing code is single use: spend it only on the server the config names.
-    const descriptor = await new T3HttpClient({ baseUrl, fetch: fetcher }).getDescriptor({ signal });
-    if (descriptor.environmentId !== entry.environmentId) {
-      throw new ConnectorError(
-        "environment_mismatch",
-        `environment "${entry.alias}" answered as environmentId ${descriptor.environmentId}, but the config ` +
-          `expects ${entry.environmentId}; the pairing code was not used`,
-        { details: { expected: entry.environmentId, actual: descriptor.environmentId } },
-      );
-    }
-    const granted = await exchangePairingCode({
-      baseUrl,
-      code,
-      scopes: READ_SCOPES,
+  return pairWithScopes({
+    entry,
+    code,
+    scopes: READ_SCOPES,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    wording: {
       clientLabel: `t3-connector (${hostname()})`,
-      fetch: fetcher,
-      signal,
-    });
-    const { missing, extra } = scopeDifference(granted.scopes, READ_SCOPES);
-    if (missing.length > 0 || extra.length > 0) {
-      throw new ConnectorError(
-        "scope_not_granted",
-        "T3 granted a different scope set than orchestration:read",
-        {
-          details: { missing, extra },
-        },
-      );
-    }
-    // The token must also prove itself before it is saved: right server, exactly the read scope.
-    const identity = await verifyEnvironment(
-      new T3HttpClient({ baseUrl, token: granted.accessToken, fetch: fetcher }),
-      { alias: entry.alias, environmentId: entry.environmentId, requiredScopes: READ_SCOPES },
-      signal,
-    );
-    await writeTokenFile(entry.tokenFile, granted.accessToken);
-    return {
-      savedTo: entry.tokenFile,
-      environment: entry.alias,
-      environmentId: entry.environmentId,
-      scopes: identity.scopes,
-      expiresAt: granted.expiresAt ?? identity.tokenExpiresAt ?? null,
-    };
-  } finally {
-    await tunnel?.close();
-  }
+      environmentMismatch: (expected, actual) =>
+        new ConnectorError(
+          "environment_mismatch",
+          `environment "${expected.alias}" answered as environmentId ${actual}, but the config ` +
+            `expects ${expected.environmentId}; the pairing code was not used`,
+          { details: { expected: expected.environmentId, actual } },
+        ),
+      scopeMismatchMessage: "T3 granted a different scope set than orchestration:read",
+    },
+  });
 }

@@ -1,34 +1,16 @@
 import { readFileSync } from "node:fs";
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { isConnectorError } from "@t3-connector/core";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 
-/** What the CLI reads and writes, injected so every command runs in a test without a process. */
-export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Where `pair` reads the pairing code. */
-  stdin?: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
-  /** Environment variables (`T3_CONNECTOR_WRITE_CONFIG`, `T3_CONNECTOR_CONFIG`). */
-  env?: Readonly<Record<string, string | undefined>>;
-  homeDir?: string;
-  fetch?: typeof fetch;
-}
-
-export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
-}
-
-export function writeJson(io: CliIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** `code: message` for a ConnectorError; anything else only by its name and message (no stack). */
-export function describeError(error: unknown): string {
-  if (isConnectorError(error)) return error.toString();
-  return error instanceof Error
-    ? `internal: ${error.name}: ${error.message}`
-    : "internal: unexpected failure";
-}
+// The shared CLI plumbing; this module adds what only the write CLI needs.
+export {
+  type CliIo,
+  describeError,
+  processIo,
+  readAll,
+  writeJson,
+} from "@t3-connector/core/cli-support";
 
 export function errorJson(error: unknown): { code: string; message: string } {
   if (isConnectorError(error)) return { code: error.code, message: error.message };
@@ -40,23 +22,6 @@ export function loadCliWriteConfig(io: CliIo): Promise<WriteConfig> {
     ...(io.env ? { env: io.env } : {}),
     ...(io.homeDir ? { homeDir: io.homeDir } : {}),
   });
-}
-
-/** Reads all of `stdin` as UTF-8 (a pairing code is a few bytes; the cap keeps a mistake cheap). */
-export async function readAll(
-  stdin: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
-  maxBytes = 64 * 1024,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk);
-    size += buffer.length;
-    if (size > maxBytes)
-      throw new ConnectorError("invalid_input", `the input is longer than ${maxBytes} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 let version: string | undefined;

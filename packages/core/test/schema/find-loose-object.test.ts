@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { findLooseObject } from "../../src/strict-input.js";
+import { findLooseObject } from "../../src/schema/index.js";
 
 describe("strict input check", () => {
   it("accepts inputs whose objects are all strict", () => {

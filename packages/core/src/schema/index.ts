@@ -1,0 +1,1 @@
+export { findLooseObject } from "./find-loose-object.js";
