@@ -5,3 +5,4 @@
 export * from "./canonical-json.js";
 export * from "./clock.js";
 export * from "./errors.js";
+export * from "./run-status.js";

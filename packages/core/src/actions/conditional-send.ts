@@ -5,6 +5,7 @@
  * journaled under its own operationId, and the lease must grant those actions.
  */
 import { z } from "zod";
+import { TERMINAL_RUN_STATUSES } from "../run-status.js";
 import { hints } from "./define.js";
 import { idString, MAX_ID_CHARS, messageText, modelSelection } from "./fields.js";
 import { REQUEST_ID_GUARD } from "./guards.js";
@@ -112,13 +113,7 @@ export const CONDITIONAL_SEND_FINAL_STATES: readonly ConditionalSendState[] = [
   "completed",
 ];
 
-export const TERMINAL_RUN_STATUSES = [
-  "completed",
-  "failed",
-  "cancelled",
-  "interrupted",
-  "rolled_back",
-] as const;
+export { TERMINAL_RUN_STATUSES };
 
 export const PRECONDITION_FAILURES = [
   "other_run_active",

@@ -4,9 +4,10 @@
  * `model_selection_offered` needs a fresh `server.getConfig` and is evaluated by the gate.
  */
 import { ConnectorError, type ErrorCode } from "../errors.js";
+import { ACTIVE_RUN_STATUSES } from "../run-status.js";
 
 /** Run statuses that mean work is in flight on a thread (connector-contract §C.3). */
-export const ACTIVE_RUN_STATUSES = ["preparing", "queued", "starting", "running", "waiting"] as const;
+export { ACTIVE_RUN_STATUSES };
 
 /** The write tool that resolves a pending runtime request of a kind, or null: inspect it in T3. */
 export interface AnswerRoute {

@@ -1,3 +1,4 @@
+import { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES as TERMINAL_RUNS } from "../run-status.js";
 import { activeRunFromShell } from "./active-run.js";
 import type { ShellThreadInput } from "./types.js";
 
@@ -68,22 +69,10 @@ export interface PendingRequestRef {
 }
 
 /** Run statuses that mean "work is still going on" even without an active-run marker. */
-export const WORKING_RUN_STATUSES: ReadonlySet<string> = new Set([
-  "preparing",
-  "queued",
-  "starting",
-  "running",
-  "waiting",
-]);
+export const WORKING_RUN_STATUSES: ReadonlySet<string> = new Set(ACTIVE_RUN_STATUSES);
 
 /** Run statuses after which a run never changes again. */
-export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set([
-  "completed",
-  "failed",
-  "cancelled",
-  "interrupted",
-  "rolled_back",
-]);
+export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set(TERMINAL_RUNS);
 
 const CANCELLED_RUN_STATUSES: ReadonlySet<string> = new Set(["cancelled", "interrupted", "rolled_back"]);
 

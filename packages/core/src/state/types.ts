@@ -14,19 +14,7 @@
 export type Maybe<T> = T | null | undefined;
 
 /** Run statuses of Orchestrator V2 (`OrchestrationV2RunStatus`). Other strings are tolerated. */
-export const RUN_STATUSES = [
-  "preparing",
-  "queued",
-  "starting",
-  "running",
-  "waiting",
-  "completed",
-  "interrupted",
-  "failed",
-  "cancelled",
-  "rolled_back",
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export { RUN_STATUSES, type RunStatus } from "../run-status.js";
 
 /** `ModelSelection`, including the legacy `{provider, model}` form and object-shaped options. */
 export interface ModelSelectionInput {

@@ -1,18 +1,8 @@
 import { z } from "zod";
+import { RUN_STATUSES } from "../../run-status.js";
 import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
 
-export const RUN_STATUSES = [
-  "preparing",
-  "queued",
-  "starting",
-  "running",
-  "waiting",
-  "completed",
-  "interrupted",
-  "failed",
-  "cancelled",
-  "rolled_back",
-] as const;
+export { RUN_STATUSES };
 
 export const ModelSelectionSchema = z.looseObject({
   instanceId: z.string().optional(),
