@@ -18,8 +18,8 @@ import {
   registerInPage,
   signInPage,
 } from "../browser/support/browser.js";
+import { rawRequest } from "../support/http.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
-import { rawRequest } from "./support/raw-http.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 type Body = Record<string, unknown>;

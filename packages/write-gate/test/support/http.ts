@@ -6,29 +6,30 @@ export interface HttpAnswer {
   text: string;
 }
 
+export interface RawRequest {
+  port: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 /**
- * POST JSON to the gate over a real socket on 127.0.0.1 with `Host: localhost:<port>` (what the
- * bridge sends; `fetch` cannot set Host, and `localhost` may resolve to ::1 where nothing listens).
+ * One HTTP request to the gate over a real socket on 127.0.0.1 with every header chosen by the
+ * test (an attacker's Host, Origin or method), answering status and parsed JSON.
  */
-export function postJson(
-  port: number,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<HttpAnswer> {
-  const payload = typeof body === "string" ? body : JSON.stringify(body);
+export function rawRequest(options: RawRequest): Promise<HttpAnswer> {
+  const payload = options.body ?? "";
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
+        port: options.port,
+        path: options.path,
+        method: options.method,
         headers: {
-          host: `localhost:${port}`,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(payload),
-          ...headers,
+          ...(payload === "" ? {} : { "content-length": Buffer.byteLength(payload) }),
+          ...options.headers,
         },
       },
       (res) => {
@@ -49,5 +50,30 @@ export function postJson(
     );
     req.on("error", reject);
     req.end(payload);
+  });
+}
+
+/**
+ * POST JSON to the gate over a real socket on 127.0.0.1 with `Host: localhost:<port>` (what the
+ * bridge sends; `fetch` cannot set Host, and `localhost` may resolve to ::1 where nothing listens).
+ */
+export function postJson(
+  port: number,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
+  const payload = typeof body === "string" ? body : JSON.stringify(body);
+  return rawRequest({
+    port,
+    method: "POST",
+    path,
+    body: payload,
+    headers: {
+      host: `localhost:${port}`,
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(payload)),
+      ...headers,
+    },
   });
 }
