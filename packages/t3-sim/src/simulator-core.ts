@@ -79,6 +79,8 @@ export interface SimEnvironment<M extends TransportModel = TransportModel> {
   readonly clock: SimClock;
   readonly model: M;
   readonly faults: FaultController;
+  /** Every HTTP request this environment received (method and path), in order. */
+  readonly httpRequests: readonly { readonly method: string; readonly path: string }[];
   issueToken(options: { scopes: readonly string[]; ttlMs?: number }): string;
   /** A 12-character single-use pairing code, valid 5 minutes; default scopes: standard client bundle. */
   createPairingCode(options?: { scopes?: readonly string[] }): string;
@@ -172,6 +174,7 @@ async function startOne<M extends TransportModel>(
     clock,
     model,
     faults: server.faults,
+    httpRequests: server.httpRequests,
     issueToken: (o) => server.auth.issueToken(o),
     createPairingCode: (o = {}) =>
       server.auth.createPairingCode({ scopes: o.scopes ?? STANDARD_CLIENT_SCOPES }).credential,

@@ -6,6 +6,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { EnvironmentGrant } from "@t3-connector/core/actions";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { LeaseKeeper } from "../contract.js";
 import type { LeasedReadOp } from "./ops.js";
 
@@ -66,7 +67,9 @@ export async function leasedRead(
       if (row === undefined || !inScope(row.projectId)) {
         throw new ConnectorError("thread_not_found", `no thread ${op.threadId} in the lease's projects`);
       }
-      const detail = await connection.http.getThreadBounded(op.threadId, { signal });
+      // The bounded window where the server has it, else the full snapshot (older T3: ADR 0009).
+      const window = await fetchThreadWindow(connection.http, op.threadId, { signal });
+      const detail = { projection: window.projection, ...(window.bounds ?? { hasMoreHistory: false }) };
       result = { thread: row, detail };
       break;
     }
