@@ -9,8 +9,13 @@
  * and it names every command type the server accepts. Any other text is not this defect.
  */
 
-/** One union member: `{ readonly "type": "<command type>", ... }` (`;` tolerated as separator). */
-const MEMBER = /^\{\s*readonly\s+"?type"?\s*:\s*"([^"\s]+)"\s*[,;]\s*\.\.\.\s*\}/;
+/**
+ * One union member: `{ readonly "type": "<command type>", ... }`, where the server may show more
+ * literal fields before the ellipsis (0.0.31 prints `readonly "reason": "user"` for the unsettle
+ * and unsnooze commands); `;` is tolerated as separator.
+ */
+const MEMBER =
+  /^\{\s*readonly\s+"?type"?\s*:\s*"([^"\s]+)"\s*(?:[,;]\s*readonly\s+"?[\w-]+"?\s*:\s*(?:"[^"]*"|[\w.-]+)\s*)*[,;]\s*\.\.\.\s*\}/;
 const PREFIX = /^\s*Expected\s+/;
 const SEPARATOR = /^\s*\|\s*/;
 
