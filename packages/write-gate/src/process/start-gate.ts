@@ -8,10 +8,12 @@
  * derived ids). Refusing them would only force the client to invent a new operationId. They are
  * counted on the gate's terminal, with the `uncertain` ones that need reconciliation.
  */
+
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, systemClock } from "@t3-connector/core";
+import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import type { WriteConfig } from "@t3-connector/core/config";
 import {
   conditionalSend,
@@ -40,6 +42,8 @@ export interface GateParts {
   readonly port: number;
   readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
+  /** Which actions each environment's T3 version can run (learned once per server version). */
+  readonly commandSupport: CommandSupportCache;
   readonly audit: AuditLog;
   /** The one-time enrollment code printed on the gate's terminal. */
   readonly enrollmentCode: string;
@@ -136,6 +140,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     });
     cleanups.push(() => registry.close());
 
+    const commandSupport = new CommandSupportCache();
     const enrollmentCode = generateEnrollmentCode();
     // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
     // is bound late; until then it refuses.
@@ -145,6 +150,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       port: config.port,
       clock,
       registry,
+      commandSupport,
       audit,
       enrollmentCode,
       bootId,
@@ -172,6 +178,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     relay = relayHandler({
       capability: () => capability,
       registry,
+      commandSupport,
       dispatcher,
       conditionalSend: (request) =>
         conditionalSend(
