@@ -1,3 +1,4 @@
+export { parseAcceptedCommandTypes } from "./decode-defect.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";
 export * from "./pairing.js";
