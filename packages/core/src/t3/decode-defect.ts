@@ -9,8 +9,12 @@
  * and it names every command type the server accepts. Any other text is not this defect.
  */
 
-/** One union member: `{ readonly "type": "<command type>", ... }` (`;` tolerated as separator). */
-const MEMBER = /^\{\s*readonly\s+"?type"?\s*:\s*"([^"\s]+)"\s*[,;]\s*\.\.\.\s*\}/;
+/**
+ * One union member: `{ readonly "type": "<command type>", ... }`, where the server may render a
+ * member's other literal fields after the type (`readonly "reason": "user"`, fixture 33b).
+ */
+const MEMBER =
+  /^\{\s*readonly\s+"type"\s*:\s*"([^"\s]+)"(?:\s*,\s*readonly\s+"[^"]+"\s*:\s*(?:"[^"]*"|[\w.-]+))*\s*,\s*\.\.\.\s*\}/;
 const PREFIX = /^\s*Expected\s+/;
 const SEPARATOR = /^\s*\|\s*/;
 
