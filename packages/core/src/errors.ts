@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   "operation_conflict",
   "reconciliation_required",
   "t3_refused",
+  "action_unsupported",
   "journal_unavailable",
   "journal_transition_invalid",
   "guard_refused",

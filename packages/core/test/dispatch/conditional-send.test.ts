@@ -293,7 +293,7 @@ describe("conditional send", () => {
     expect(await stepState(`${operationId}:send`)).toBeUndefined();
   });
 
-  it("says uncertain when the socket is lost after the send; reconciled, it replays completed", async () => {
+  it("says uncertain when the socket is lost after the send; the repeat settles it by reading, sending nothing", async () => {
     const operationId = "op-cond-lost";
     const body = request(operationId, {
       threadId: LOST,
@@ -315,12 +315,16 @@ describe("conditional send", () => {
       failedOperationId: `${operationId}:send`,
     });
     expect(typesOf(commandsSince(env, before))).toEqual(["message.dispatch"]);
-    expect(await conditionalSend(deps(), body)).toMatchObject({ state: "uncertain", replayed: true });
-
+    // The repeat settles the send step (T3 shows the message) without sending it again.
+    expect(await conditionalSend(deps(), body)).toMatchObject({
+      state: "completed",
+      replayed: true,
+      delivery: { observed: true },
+    });
     const settled = await harness.dispatcher.reconcile(
       harness.dispatcher.operationKey(ALIAS, `${operationId}:send`),
     );
-    expect(settled).toMatchObject({ state: "completed", settled: true });
+    expect(settled).toMatchObject({ state: "completed", settled: false });
     expect(await conditionalSend(deps(), body)).toMatchObject({
       state: "completed",
       replayed: true,
