@@ -157,7 +157,7 @@ export class Journal {
     });
   }
 
-  /** uncertain → uncertain with T3's typed answer to the send (it is never resent). */
+  /** uncertain → uncertain with an answer that did not decide the outcome (kept for settlement). */
   async recordError(key: string, error: JournalError): Promise<JournalRecord> {
     const clean = sanitiseError(error);
     return this.#transition(key, "recordError", "uncertain", (record) => {
