@@ -286,9 +286,10 @@ class WriteDispatcher implements Dispatcher {
     return this.#answerSettlement(operation, settled);
   }
 
-  #answerSettlement(operation: Operation, settled: ReconcileOutcome): DispatchCompleted {
+  /** `sentNow`: this call made the first send itself (a defect it then settled by reading). */
+  #answerSettlement(operation: Operation, settled: ReconcileOutcome, sentNow = false): DispatchCompleted {
     const { record } = settled;
-    const resent = settled.resend?.sent === true;
+    const resent = sentNow || settled.resend?.sent === true;
     if (record.state === "completed") {
       return {
         ...this.#replay(operation, record),
@@ -395,7 +396,7 @@ class WriteDispatcher implements Dispatcher {
           code: outcome.error.code,
           message: outcome.error.message,
         });
-        return this.#answerSettlement(operation, await this.#settle(key, { resend: false }));
+        return this.#answerSettlement(operation, await this.#settle(key, { resend: false }), true);
       }
       case "lost": {
         this.#notifyUncertain(operation, outcome.error);
