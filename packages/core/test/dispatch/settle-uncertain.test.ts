@@ -283,3 +283,21 @@ describe("a refusal is a refusal: a 0.0.31 server's decode defect", () => {
     expect(done).toMatchObject({ state: "completed", replayed: false });
   });
 });
+
+describe("the first send answered with a defect that proves nothing", () => {
+  it("reads the thread before deciding: the effect is there, so completed, never uncertain", async () => {
+    const env = harness.env("p2");
+    env.faults.set({ defectAfterDispatch: "the answer could not be encoded" });
+    const before = env.model.receivedCommands.length;
+    const done = await write("p2", "op-defect-applied", "thread.title", {
+      threadId: T,
+      title: "applied, then a Die",
+    });
+    expect(done).toMatchObject({ state: "completed", replayed: false, reconciled: true });
+    expect(done.receipt).toMatchObject({ observed: "command_event_in_thread" });
+    expect(commandsSince(env, before)).toHaveLength(1);
+    const key = harness.dispatcher.operationKey("p2", "op-defect-applied");
+    expect(await harness.journal.get(key)).toMatchObject({ state: "completed" });
+    expect(harness.lease.open).toBe(true);
+  });
+});
