@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import type { ConnectedEnvironment } from "../environments/index.js";
 import { isConnectorError } from "../errors.js";
-import { parseAcceptedCommandTypes } from "../t3/decode-defect.js";
 import type { CommandSupport } from "./command-support.js";
 
 /** A command type outside every T3 catalogue: it can only fail to decode. */
@@ -22,9 +21,10 @@ export function supportFromDefect(
   error: unknown,
 ): CommandSupport | undefined {
   if (!isConnectorError(error, "protocol_error")) return undefined;
-  const defect = error.details?.defect;
-  const types = typeof defect === "string" ? parseAcceptedCommandTypes(defect) : undefined;
-  if (types === undefined || types.length === 0) return undefined;
+  // The RPC client reads the list from the whole defect before clipping it (rpc/exit.ts).
+  const listed = error.details?.acceptedCommandTypes;
+  const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === "string") : [];
+  if (types.length === 0) return undefined;
   return { environmentId, serverVersion, acceptedTypes: new Set(types), source: "server_list" };
 }
 

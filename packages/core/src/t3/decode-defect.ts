@@ -10,12 +10,11 @@
  */
 
 /**
- * One union member: `{ readonly "type": "<command type>", ... }`, where the server may show more
- * literal fields before the ellipsis (0.0.31 prints `readonly "reason": "user"` for the unsettle
- * and unsnooze commands); `;` is tolerated as separator.
+ * One union member: `{ readonly "type": "<command type>", ... }`, where the server may render a
+ * member's other literal fields after the type (`readonly "reason": "user"`, fixture 33b).
  */
 const MEMBER =
-  /^\{\s*readonly\s+"?type"?\s*:\s*"([^"\s]+)"\s*(?:[,;]\s*readonly\s+"?[\w-]+"?\s*:\s*(?:"[^"]*"|[\w.-]+)\s*)*[,;]\s*\.\.\.\s*\}/;
+  /^\{\s*readonly\s+"type"\s*:\s*"([^"\s]+)"(?:\s*,\s*readonly\s+"[^"]+"\s*:\s*(?:"[^"]*"|[\w.-]+))*\s*,\s*\.\.\.\s*\}/;
 const PREFIX = /^\s*Expected\s+/;
 const SEPARATOR = /^\s*\|\s*/;
 

@@ -1,5 +1,15 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseAcceptedCommandTypes } from "../../src/t3/index.js";
+
+/** The real 0.0.31 answer to an unknown command type (t3-older-servers.md §2, fixture 33b). */
+const FIXTURE_33B = fileURLToPath(
+  new URL(
+    "../../../../../shared/reference/t3-fixtures/33b-ws-dispatch-unknown-command-type.json",
+    import.meta.url,
+  ),
+);
 
 // The 37 command types a 0.0.31 server lists in its decode defect (t3-older-servers.md §2).
 const ACCEPTED_ON_0_0_31 = [
@@ -54,21 +64,14 @@ describe("parseAcceptedCommandTypes", () => {
     expect(types).not.toContain("thread.pin.reorder");
   });
 
-  it("reads the defect as it arrives inside the Exit frame's JSON", () => {
-    const frame = JSON.parse(
-      JSON.stringify({
-        _tag: "Exit",
-        requestId: "1",
-        exit: { _tag: "Failure", cause: [{ _tag: "Die", defect: defectListing(ACCEPTED_ON_0_0_31) }] },
-      }),
-    ) as { exit: { cause: { defect: string }[] } };
-    const defect = frame.exit.cause[0]?.defect ?? "";
-    expect(
-      defect.startsWith(
-        'Expected { readonly "type": "thread.create", ... } | { readonly "type": "thread.archive"',
-      ),
-    ).toBe(true);
-    expect(parseAcceptedCommandTypes(defect)).toEqual(ACCEPTED_ON_0_0_31);
+  it("reads the defect of the real 0.0.31 Exit frame, literal fields (`reason: user`) included", () => {
+    const capture = JSON.parse(readFileSync(FIXTURE_33B, "utf8")) as {
+      response: { ws_frames_received: { frame: { exit: { cause: { _tag: string; defect: string }[] } } }[] };
+    };
+    const cause = capture.response.ws_frames_received[0]?.frame.exit.cause[0];
+    expect(cause?._tag).toBe("Die");
+    expect(cause?.defect).toContain('{ readonly "type": "thread.unsettle", readonly "reason": "user", ... }');
+    expect(parseAcceptedCommandTypes(cause?.defect ?? "")).toEqual(ACCEPTED_ON_0_0_31);
   });
 
   it("reads a single-member union and ignores what a schema library appends after it", () => {

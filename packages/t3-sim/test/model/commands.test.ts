@@ -53,6 +53,38 @@ describe("orchestration.dispatchCommand", () => {
     expect(model.receivedCommands).toHaveLength(0);
   });
 
+  it("fails the same commandId on another thread as a conflict, applying nothing (t3-protocol §5.1)", async () => {
+    const { model, threadId, project } = withThread();
+    model.addThread({ id: "thread-b", projectId: project.id });
+    const first = sequenceOf(
+      await model.callUnary("orchestration.dispatchCommand", {
+        type: "thread.pin",
+        commandId: "k-1",
+        threadId,
+      }),
+    );
+    const before = model.sequence;
+    const elsewhere = await model.callUnary("orchestration.dispatchCommand", {
+      type: "thread.pin",
+      commandId: "k-1",
+      threadId: "thread-b",
+    });
+    expect(elsewhere).toMatchObject({
+      kind: "fail",
+      error: { _tag: "OrchestrationV2DispatchCommandError", commandId: "k-1", commandType: "thread.pin" },
+    });
+    expect(JSON.stringify(elsewhere)).toMatch(/conflict/i);
+    expect(model.sequence).toBe(before);
+    expect(model.getThread("thread-b")?.shell.pinnedAt ?? null).toBeNull();
+    // The original thread still gets its original receipt.
+    const again = await model.callUnary("orchestration.dispatchCommand", {
+      type: "thread.pin",
+      commandId: "k-1",
+      threadId,
+    });
+    expect(sequenceOf(again)).toBe(first);
+  });
+
   it("answers a well-formed command for an unknown thread with the typed error of fixture 34", async () => {
     const { model } = withThread();
     const payload = fixture("34-ws-dispatch-unknown-thread.json").request.ws_frames_sent[0].frame.payload;

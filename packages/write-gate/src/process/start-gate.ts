@@ -35,6 +35,7 @@ import {
 } from "../relay/index.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
+import { settleAtStart } from "./settle-at-start.js";
 
 /** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
 export interface GateParts {
@@ -81,6 +82,8 @@ export interface StartGateOptions {
   /** Tests only: the simulator's paths are canonical as given. */
   readonly verifyWorkspace?: WorkspaceVerifier;
   readonly rpc?: RpcOptions;
+  /** Try to settle the journal's uncertain writes before the start-up line; default true. */
+  readonly settleAtStart?: boolean;
 }
 
 export interface RunningGate {
@@ -243,14 +246,22 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
         process.off("SIGTERM", onSignal);
       });
     }
+    const settlement =
+      (options.settleAtStart ?? true) ? await settleAtStart(journal, dispatcher, audit) : null;
     const stats = journal.stats();
     const uncertain = (await journal.listUncertain()).length;
     log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
     log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    if (settlement !== null && settlement.attempted > 0) {
+      log(
+        `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +
+          `uncertain write(s) at start (${settlement.completed} completed, ${settlement.refused} refused)`,
+      );
+    }
     if (stats.open > 0) {
       log(
-        `t3-connector-write gate: journal holds ${stats.open} open write(s): ${uncertain} uncertain ` +
-          "(reconcile them; never resent), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+        `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
+          "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
       );
     }
 

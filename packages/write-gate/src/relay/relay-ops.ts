@@ -120,6 +120,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
       environmentId: result.environmentId,
       action: result.action,
       replayed: result.replayed,
+      ...(result.reconciled === true ? { reconciled: true } : {}),
       receipt: result.receipt,
       derivedIds: result.derivedIds,
     };
@@ -248,6 +249,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
     settled: outcome.settled,
     observation: outcome.observation,
     observedAt: outcome.observedAt,
+    resend: outcome.resend,
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };

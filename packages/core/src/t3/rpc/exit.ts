@@ -1,4 +1,5 @@
 import { ConnectorError, type T3ErrorDetail } from "../../errors.js";
+import { parseAcceptedCommandTypes } from "../decode-defect.js";
 
 /**
  * Reading an Effect `Cause` from an `Exit Failure`. A `Fail` is the method's typed error (the
@@ -12,8 +13,6 @@ export type CauseEntry =
   | { _tag: "Interrupt"; fiberId?: unknown };
 
 const MAX_MESSAGE_CHARS = 2000;
-/** Enough for a union of a few hundred command types; a bound still, since T3's text is foreign input. */
-const MAX_DEFECT_CHARS = 64_000;
 
 /** Flattens the JSON cause (an array in effect v4; nested `Sequential`/`Parallel` in older ones). */
 export function causeEntries(cause: unknown): CauseEntry[] {
@@ -41,11 +40,12 @@ export function errorFromCause(method: string, cause: unknown): ConnectorError {
   if (fail) return errorFromTypedFailure(method, fail.error);
   const die = entries.find((entry) => entry._tag === "Die");
   if (die) {
-    const full = describeDefect(die.defect);
-    // The message stays short; the details keep the whole text (up to a bound), because a decode
-    // defect lists every command type the server accepts and is read for that (decode-defect.ts).
-    return new ConnectorError("protocol_error", `${method}: the server reported a defect: ${clip(full)}`, {
-      details: { method, defect: full.length > MAX_DEFECT_CHARS ? full.slice(0, MAX_DEFECT_CHARS) : full },
+    const described = describeDefect(die.defect);
+    const defect = clip(described);
+    // Read before clipping: a newer server's listing of accepted command types may be long.
+    const acceptedCommandTypes = parseAcceptedCommandTypes(described);
+    return new ConnectorError("protocol_error", `${method}: the server reported a defect: ${defect}`, {
+      details: { method, defect, ...(acceptedCommandTypes === undefined ? {} : { acceptedCommandTypes }) },
     });
   }
   if (entries.some((entry) => entry._tag === "Interrupt")) {
