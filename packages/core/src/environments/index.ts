@@ -21,3 +21,4 @@ export {
   type VerifiedIdentity,
   verifyEnvironment,
 } from "./verify.js";
+export { addArchivedThreads, readArchivedShell, withArchivedThreads } from "./archived-shell.js";
