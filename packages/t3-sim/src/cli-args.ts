@@ -1,4 +1,12 @@
 /** Argument parsing for `t3-sim`; pure, so the rules are testable without a process. */
+import { COMPAT_PROFILES, type CompatProfile } from "./model/compat-0031.js";
+import type { SimulatorEnvironmentOptions } from "./simulator-core.js";
+
+/** A per-environment setting: `all` for every environment, `byAlias` overrides it. */
+export interface PerEnvironment<T> {
+  readonly all?: T;
+  readonly byAlias?: Readonly<Record<string, T>>;
+}
 
 export interface ServeArgs {
   readonly command: "serve";
@@ -7,6 +15,10 @@ export interface ServeArgs {
   readonly environments: number;
   readonly seed: "demo" | "empty";
   readonly configOut?: string;
+  /** Which environments play an older T3 build exactly (absent: protocol 2). */
+  readonly compat?: PerEnvironment<CompatProfile>;
+  /** Installed with its web app (unknown GETs answer index.html) or run from source (503). */
+  readonly webBuild?: PerEnvironment<boolean>;
 }
 
 export type ParsedArgs =
@@ -15,14 +27,27 @@ export type ParsedArgs =
   | { readonly command: "error"; readonly message: string };
 
 export const USAGE = `Usage: t3-sim serve [--port N] [--environments N] [--seed demo|empty] [--config-out DIR]
+                    [--compat [ALIAS=]0.0.31]... [--web-build [ALIAS]]... [--no-web-build [ALIAS]]...
 
 Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints one JSON line
-{"environments":[{"alias","environmentId","url","readToken","operateToken"}]} on stdout when ready.
+{"environments":[{"alias","environmentId","url","readToken","operateToken","profile","serverVersion",
+"webBuild"}]} on stdout when ready. "profile" is "protocol-2" or the compat profile ("0.0.31").
 
   --port N          first port (environment i listens on N+i); default: free ports
   --environments N  how many environments (1-26, default 1), aliases alpha, beta, gamma, ...
   --seed demo|empty initial state (default demo)
   --config-out DIR  write DIR/config.json, DIR/write.json and DIR/tokens/<alias>.{read,operate}.token
+  --compat 0.0.31   every environment plays T3 0.0.31 (an early Orchestrator V2 build): no
+                    orchestrationProtocolVersion, no bounded/history routes (SPA fallback), only its
+                    37 command types (the others die with its decode defect), only its RPC methods
+  --compat ALIAS=0.0.31
+                    only that environment (repeatable), e.g. --environments 2 --compat beta=0.0.31
+  --no-web-build [ALIAS]
+                    play a T3 run from source: a GET no route matches answers 503 text/plain
+                    "No static directory configured and no dev URL set." (default without --compat)
+  --web-build [ALIAS]
+                    play an installed T3: such a GET answers 200 text/html, the web app's index.html
+                    (default under --compat); without ALIAS both apply to every environment
   --help            show this text
 
 Stops on SIGINT or SIGTERM.
@@ -65,11 +90,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let environments = 1;
   let seed: "demo" | "empty" = "demo";
   let configOut: string | undefined;
+  const compat: { all?: CompatProfile; byAlias: Record<string, CompatProfile> } = { byAlias: {} };
+  const webBuild: { all?: boolean; byAlias: Record<string, boolean> } = { byAlias: {} };
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i];
     const value = rest[i + 1];
-    if (value === undefined || value.startsWith("--"))
-      return { command: "error", message: `${flag} needs a value` };
+    const hasValue = value !== undefined && !value.startsWith("--");
+    if (flag === "--web-build" || flag === "--no-web-build") {
+      // The alias is optional: without one the switch applies to every environment.
+      if (hasValue) {
+        webBuild.byAlias[value] = flag === "--web-build";
+        i++;
+      } else webBuild.all = flag === "--web-build";
+      continue;
+    }
+    if (!hasValue) return { command: "error", message: `${flag} needs a value` };
     i++;
     switch (flag) {
       case "--port": {
@@ -95,17 +130,70 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case "--config-out":
         configOut = value;
         break;
+      case "--compat": {
+        const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
+        if (!isCompatProfile(profile))
+          return { command: "error", message: `invalid --compat: ${value} (${COMPAT_PROFILES.join(", ")})` };
+        if (alias === undefined) compat.all = profile;
+        else compat.byAlias[alias] = profile;
+        break;
+      }
       default:
         return { command: "error", message: `unknown option: ${flag}` };
     }
   }
   if (port !== undefined && port + environments - 1 > 65535)
     return { command: "error", message: "--port too high" };
+  const served = ALIASES.slice(0, environments) as readonly string[];
+  for (const [flag, setting] of [
+    ["--compat", compat],
+    ["--web-build/--no-web-build", webBuild],
+  ] as const) {
+    const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
+    if (unknown !== undefined)
+      return { command: "error", message: `${flag}: no environment ${unknown} (${served.join(", ")})` };
+  }
   return {
     command: "serve",
     environments,
     seed,
     ...(port === undefined ? {} : { port }),
     ...(configOut === undefined ? {} : { configOut }),
+    ...(isSet(compat) ? { compat: compact(compat) } : {}),
+    ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
+  };
+}
+
+/** The environments `serve` starts: aliases in order, each with its profile and web build. */
+export function serveEnvironments(args: ServeArgs): SimulatorEnvironmentOptions[] {
+  return ALIASES.slice(0, args.environments).map((alias, index) => {
+    const compat = pick(args.compat, alias);
+    const webBuild = pick(args.webBuild, alias);
+    return {
+      alias,
+      seed: args.seed,
+      ...(args.port === undefined ? {} : { port: args.port + index }),
+      ...(compat === undefined ? {} : { compat }),
+      ...(webBuild === undefined ? {} : { webBuild }),
+    };
+  });
+}
+
+function pick<T>(setting: PerEnvironment<T> | undefined, alias: string): T | undefined {
+  return setting?.byAlias?.[alias] ?? setting?.all;
+}
+
+function isCompatProfile(value: string | undefined): value is CompatProfile {
+  return (COMPAT_PROFILES as readonly (string | undefined)[]).includes(value);
+}
+
+function isSet<T>(setting: { all?: T; byAlias: Record<string, T> }): boolean {
+  return setting.all !== undefined || Object.keys(setting.byAlias).length > 0;
+}
+
+function compact<T>(setting: { all?: T; byAlias: Record<string, T> }): PerEnvironment<T> {
+  return {
+    ...(setting.all === undefined ? {} : { all: setting.all }),
+    ...(Object.keys(setting.byAlias).length === 0 ? {} : { byAlias: setting.byAlias }),
   };
 }

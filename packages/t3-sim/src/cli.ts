@@ -1,4 +1,4 @@
-import { ALIASES, parseArgs, type ServeArgs, USAGE } from "./cli-args.js";
+import { parseArgs, type ServeArgs, serveEnvironments, USAGE } from "./cli-args.js";
 import { type ConfigEnvironment, writeConfigFiles } from "./cli-config-files.js";
 import { type Simulator, startSimulator } from "./simulator.js";
 
@@ -18,13 +18,7 @@ const processIo: CliIo = {
  * Returns the running simulator (the caller decides when to close it).
  */
 export async function serve(args: ServeArgs, io: CliIo = processIo): Promise<Simulator> {
-  const sim = await startSimulator({
-    environments: ALIASES.slice(0, args.environments).map((alias, index) => ({
-      alias,
-      seed: args.seed,
-      ...(args.port === undefined ? {} : { port: args.port + index }),
-    })),
-  });
+  const sim = await startSimulator({ environments: serveEnvironments(args) });
   try {
     if (args.configOut !== undefined) {
       await writeConfigFiles(args.configOut, sim.environments.map(toConfigEnvironment));
@@ -35,7 +29,9 @@ export async function serve(args: ServeArgs, io: CliIo = processIo): Promise<Sim
     throw error;
   }
   for (const env of sim.environments)
-    io.stderr(`t3-sim: ${env.alias} (${env.environmentId}) on ${env.url}\n`);
+    io.stderr(
+      `t3-sim: ${env.alias} (${env.environmentId}, T3 ${env.serverVersion}, ${env.profile}) on ${env.url}\n`,
+    );
   const ready = {
     environments: sim.environments.map((env) => ({
       alias: env.alias,
@@ -43,6 +39,9 @@ export async function serve(args: ServeArgs, io: CliIo = processIo): Promise<Sim
       url: env.url,
       readToken: env.readToken,
       operateToken: env.operateToken,
+      profile: env.profile,
+      serverVersion: env.serverVersion,
+      webBuild: env.webBuild,
     })),
   };
   io.stdout(`${JSON.stringify(ready)}\n`);

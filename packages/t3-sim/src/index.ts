@@ -1,5 +1,12 @@
 export type { SimTimer } from "./clock.js";
 export { SimClock } from "./clock.js";
+export type { CompatProfile } from "./model/compat-0031.js";
+export {
+  ABSENT_COMMAND_TYPES_0031,
+  ACCEPTED_COMMAND_TYPES_0031,
+  COMPAT_PROFILES,
+  UNKNOWN_COMMAND_DEFECT_0031,
+} from "./model/compat-0031.js";
 export type {
   EnvironmentDescriptor,
   EnvironmentModel,
@@ -12,6 +19,6 @@ export type {
 export type { ReceivedCommand, SimEnvironmentModel } from "./model/index.js";
 export type { SimEnvironment, Simulator } from "./simulator.js";
 export { startSimulator } from "./simulator.js";
-export type { SimulatorEnvironmentOptions, SimulatorOptions } from "./simulator-core.js";
+export type { EnvironmentProfile, SimulatorEnvironmentOptions, SimulatorOptions } from "./simulator-core.js";
 export type { FaultController, FaultSet, HeldKind } from "./transport/index.js";
 export { ADMINISTRATIVE_SCOPES, STANDARD_CLIENT_SCOPES } from "./transport/index.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SimClock } from "./clock.js";
+import type { CompatProfile } from "./model/compat-0031.js";
 import type { TransportModel } from "./transport/environment-context.js";
 import { type EnvironmentServer, startEnvironmentServer } from "./transport/environment-server.js";
 import type { FaultController } from "./transport/faults.js";
@@ -10,6 +11,8 @@ import {
   STANDARD_CLIENT_SCOPES,
 } from "./transport/scopes.js";
 
+export type EnvironmentProfile = "protocol-2" | "transitional" | CompatProfile;
+
 export interface SimulatorEnvironmentOptions {
   readonly alias: string;
   /** Random UUID unless given. */
@@ -19,6 +22,16 @@ export interface SimulatorEnvironmentOptions {
   readonly seed?: "demo" | "empty";
   /** Play a transitional V2 server (fixtures' 0.0.31 build): no protocol negotiation. */
   readonly transitional?: boolean;
+  /**
+   * Play an older T3 build exactly: "0.0.31" is transitional plus that build's missing routes
+   * (SPA fallback), its 37 accepted command types (decode `Die` for the rest) and its RPC methods.
+   */
+  readonly compat?: CompatProfile;
+  /**
+   * Whether the played T3 is installed with its web app (unknown GETs answer 200 index.html) or
+   * run from source (503 text/plain). Default: true under `compat`, false otherwise.
+   */
+  readonly webBuild?: boolean;
   readonly serverVersion?: string;
   /** Fixed loopback port; 0 / absent picks a free one. */
   readonly port?: number;
@@ -40,6 +53,7 @@ export interface ModelFactoryOptions {
   readonly clock: SimClock;
   readonly seed: "demo" | "empty";
   readonly transitional?: boolean;
+  readonly compat?: CompatProfile;
   readonly strictCommands?: boolean;
 }
 
@@ -47,6 +61,12 @@ export interface SimEnvironment<M extends TransportModel = TransportModel> {
   readonly alias: string;
   readonly environmentId: string;
   readonly label: string;
+  /** Which server it plays: protocol 2, a transitional V2 build, or an exact older build. */
+  readonly profile: EnvironmentProfile;
+  /** Whether unknown GETs answer the web app's page (true) or the from-source 503 (false). */
+  readonly webBuild: boolean;
+  /** The version the descriptor and `server.getConfig` report. */
+  readonly serverVersion: string;
   /** "http://127.0.0.1:<port>" */
   readonly url: string;
   readonly port: number;
@@ -110,6 +130,7 @@ async function startOne<M extends TransportModel>(
   const clock = new SimClock({ mode: options.clock ?? "real" });
   const environmentId = env.environmentId ?? randomUUID();
   const label = env.label ?? env.alias;
+  const webBuild = env.webBuild ?? env.compat !== undefined;
   const model = createModel({
     environmentId,
     label,
@@ -117,6 +138,7 @@ async function startOne<M extends TransportModel>(
     seed: env.seed ?? "demo",
     ...(env.serverVersion === undefined ? {} : { serverVersion: env.serverVersion }),
     ...(env.transitional === undefined ? {} : { transitional: env.transitional }),
+    ...(env.compat === undefined ? {} : { compat: env.compat }),
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
   });
   let server: EnvironmentServer;
@@ -125,6 +147,8 @@ async function startOne<M extends TransportModel>(
       model,
       clock,
       transitional: env.transitional ?? false,
+      webBuild,
+      ...(env.compat === undefined ? {} : { compat: env.compat }),
       ...(env.port === undefined ? {} : { port: env.port }),
     });
   } catch (error) {
@@ -137,6 +161,9 @@ async function startOne<M extends TransportModel>(
     alias: env.alias,
     environmentId,
     label,
+    profile: env.compat ?? (env.transitional ? "transitional" : "protocol-2"),
+    webBuild,
+    serverVersion: model.descriptor().serverVersion,
     url: server.url,
     port: server.port,
     readToken: server.auth.issueToken({ scopes: [SCOPE_READ] }),

@@ -8,6 +8,7 @@ import type { SimClock } from "../clock.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
 import { reportDelegatedOutcome } from "./commands/lineage-handlers.js";
+import { type CompatProfile, type ModelCompat, modelCompat } from "./compat-0031.js";
 import { DESCRIPTOR_CAPABILITIES, serverConfig } from "./config.js";
 import type {
   EnvironmentDescriptor,
@@ -49,6 +50,8 @@ export interface EnvironmentModelOptions {
   seed: "demo" | "empty";
   /** Plays the transitional 0.0.31 build: no orchestrationProtocolVersion anywhere. */
   transitional?: boolean;
+  /** Plays an older build exactly (see compat-0031.ts); implies `transitional`. */
+  compat?: CompatProfile;
   /** Rejects unknown fields in commands (T3 itself ignores them). */
   strictCommands?: boolean;
   /** Timeline rows per bounded window / history page (default 50). */
@@ -95,6 +98,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly store: SimStore;
   readonly engine: RunEngine;
   readonly #transitional: boolean;
+  readonly #compat: ModelCompat | undefined;
   readonly #dispatcher: CommandDispatcher;
   readonly #launcher: ThreadLauncher;
   readonly #reads: ThreadReads;
@@ -105,8 +109,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
   constructor(options: EnvironmentModelOptions) {
     this.environmentId = options.environmentId;
     this.label = options.label;
-    this.#transitional = options.transitional ?? false;
-    this.serverVersion = options.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
+    this.#compat = modelCompat(options.compat);
+    this.#transitional = (options.transitional ?? false) || this.#compat !== undefined;
+    this.serverVersion =
+      options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
     this.clock = options.clock;
     this.store = new SimStore(() => options.clock.now(), new IdSource(options.environmentId));
     this.engine = new RunEngine(this.store, options.clock);
@@ -172,7 +178,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "server.probe":
         return { kind: "success", value: {} };
       case "orchestration.dispatchCommand":
-        return this.#dispatcher.dispatch(payload);
+        return this.#compat?.refuseCommand(payload) ?? this.#dispatcher.dispatch(payload);
       case "orchestration.launchThread":
         return this.#launcher.launch(payload);
       case "orchestration.getArchivedShellSnapshot":
@@ -221,7 +227,9 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   knownTags(): readonly string[] {
-    return [...UNARY_TAGS, ...STREAM_TAGS];
+    const tags = [...UNARY_TAGS, ...STREAM_TAGS];
+    const compat = this.#compat;
+    return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
   }
 
   serverConfig(): Record<string, unknown> {

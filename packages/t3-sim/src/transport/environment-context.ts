@@ -1,8 +1,10 @@
 import type { SimClock } from "../clock.js";
+import type { OrchestrationReadRoute } from "../model/compat-0031.js";
 import type { EnvironmentDescriptor, EnvironmentModel } from "../model/contract.js";
 import type { AuthStore, Session } from "./auth-store.js";
 import type { FaultController } from "./faults.js";
 import type { AuthInvalidReason } from "./http-bodies.js";
+import type { SpaFallback } from "./spa-fallback.js";
 
 /** What the transport needs from a model: the RPC/HTTP contract plus the descriptor. */
 export interface TransportModel extends EnvironmentModel {
@@ -17,6 +19,10 @@ export interface EnvironmentContext {
   readonly faults: FaultController;
   /** A transitional V2 server: no protocol negotiation on `/ws` (fixture 83). */
   readonly transitional: boolean;
+  /** Whether this server's version routes an orchestration read (0.0.31 lacks bounded/history). */
+  servesRead(route: OrchestrationReadRoute): boolean;
+  /** What a GET no route matches answers: the web app's page or the from-source 503. */
+  readonly spaFallback: SpaFallback;
   /** The port this environment listens on (part of the session cookie name). */
   port(): number;
   /** Effect fiber ids shown in Interrupt causes; one counter per environment. */

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { SimClock } from "../clock.js";
+import { type CompatProfile, HTTP_READ_ROUTES_0031 } from "../model/compat-0031.js";
 import { AuthStore } from "./auth-store.js";
 import type { EnvironmentContext, TransportModel } from "./environment-context.js";
 import { FaultController } from "./faults.js";
@@ -15,6 +16,10 @@ export interface EnvironmentServerOptions {
   readonly model: TransportModel;
   readonly clock: SimClock;
   readonly transitional?: boolean;
+  /** Plays an older build's HTTP routes (see model/compat-0031.ts). */
+  readonly compat?: CompatProfile;
+  /** An installed T3 (web app bundled) or one run from source; decides the SPA fallback. */
+  readonly webBuild?: boolean;
   /** 0 (default) picks a free port. Always bound to 127.0.0.1. */
   readonly port?: number;
 }
@@ -46,7 +51,9 @@ export async function startEnvironmentServer(options: EnvironmentServerOptions):
     clock: options.clock,
     auth,
     faults,
-    transitional: options.transitional ?? false,
+    transitional: (options.transitional ?? false) || options.compat !== undefined,
+    servesRead: (route) => options.compat !== "0.0.31" || HTTP_READ_ROUTES_0031.has(route),
+    spaFallback: (options.webBuild ?? options.compat !== undefined) ? "web-build" : "no-web-build",
     port: () => port,
     nextFiberId: () => fiberId++,
     delay: (ms) =>

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { OrchestrationReadRoute } from "../model/compat-0031.js";
 import type { HttpOutcome } from "../model/contract.js";
 import {
   type EnvironmentContext,
@@ -6,22 +7,16 @@ import {
   resolveBearer,
   servedDescriptor,
 } from "./environment-context.js";
-import { emptyNotFound, type HttpAnswer, jsonAnswer, textAnswer } from "./http-answer.js";
+import { emptyNotFound, type HttpAnswer, jsonAnswer } from "./http-answer.js";
 import {
   handleOauthToken,
   handlePairingToken,
   handleSession,
   handleWebSocketTicket,
 } from "./http-auth-routes.js";
-import {
-  authInvalidBody,
-  internalErrorBody,
-  requestInvalidBody,
-  SPA_FALLBACK_TEXT,
-  SPA_HTML_PAGE,
-  scopeRequiredBody,
-} from "./http-bodies.js";
+import { authInvalidBody, internalErrorBody, requestInvalidBody, scopeRequiredBody } from "./http-bodies.js";
 import { SCOPE_OPERATE, SCOPE_READ } from "./scopes.js";
+import { spaFallbackAnswer } from "./spa-fallback.js";
 
 /** The header protocol-2 clients send on orchestration reads (t3-protocol §1). */
 export const ORCHESTRATION_PROTOCOL_HEADER = "x-t3-orchestration-protocol";
@@ -33,7 +28,10 @@ export interface ParsedRequest {
   readonly body: string;
 }
 
-/** Routes one request to its answer. Unknown GETs hit the SPA fallback, other methods 404. */
+/**
+ * Routes one request to its answer. Unknown GETs, and reads this server's version lacks, hit the
+ * SPA fallback; other methods 404.
+ */
 export async function routeRequest(ctx: EnvironmentContext, request: ParsedRequest): Promise<HttpAnswer> {
   const { method, url } = request;
   const path = url.pathname;
@@ -59,13 +57,14 @@ export async function routeRequest(ctx: EnvironmentContext, request: ParsedReque
   }
   if (method === "GET") {
     const read = orchestrationRead(ctx, path, url);
-    if (read) return orchestrationAnswer(ctx, request, read);
-    return textAnswer(503, "text/plain", SPA_FALLBACK_TEXT);
+    if (read && ctx.servesRead(read.route)) return orchestrationAnswer(ctx, request, read);
+    return spaFallbackAnswer(ctx.spaFallback);
   }
   return emptyNotFound();
 }
 
 interface OrchestrationRead {
+  readonly route: OrchestrationReadRoute;
   /** The `reason` of T3's 500 body for this endpoint (t3-protocol §2.5). */
   readonly failureReason: string;
   readonly run: () => HttpOutcome;
@@ -73,7 +72,11 @@ interface OrchestrationRead {
 
 function orchestrationRead(ctx: EnvironmentContext, path: string, url: URL): OrchestrationRead | undefined {
   if (path === "/api/orchestration/shell") {
-    return { failureReason: "orchestration_snapshot_failed", run: () => ctx.model.httpShell() };
+    return {
+      route: "shell",
+      failureReason: "orchestration_snapshot_failed",
+      run: () => ctx.model.httpShell(),
+    };
   }
   const match = /^\/api\/orchestration\/threads\/([^/]+)(\/bounded|\/history)?$/.exec(path);
   if (!match?.[1]) return undefined;
@@ -86,16 +89,19 @@ function orchestrationRead(ctx: EnvironmentContext, path: string, url: URL): Orc
   switch (match[2]) {
     case undefined:
       return {
+        route: "thread",
         failureReason: "orchestration_thread_snapshot_failed",
         run: () => ctx.model.httpThread(threadId),
       };
     case "/bounded":
       return {
+        route: "bounded",
         failureReason: "orchestration_thread_bounded_snapshot_failed",
         run: () => ctx.model.httpThreadBounded(threadId),
       };
     default:
       return {
+        route: "history",
         failureReason: "orchestration_thread_history_failed",
         run: () => ctx.model.httpThreadHistory(threadId, url.searchParams.get("cursor") ?? undefined),
       };
@@ -112,9 +118,8 @@ function orchestrationAnswer(
   read: OrchestrationRead,
 ): HttpAnswer {
   const faults = ctx.faults.current;
-  if (faults.nonJsonOrchestration === "html")
-    return textAnswer(200, "text/html; charset=utf-8", SPA_HTML_PAGE);
-  if (faults.nonJsonOrchestration === "text") return textAnswer(503, "text/plain", SPA_FALLBACK_TEXT);
+  if (faults.nonJsonOrchestration === "html") return spaFallbackAnswer("web-build");
+  if (faults.nonJsonOrchestration === "text") return spaFallbackAnswer("no-web-build");
   if (faults.httpStatus !== undefined)
     return jsonAnswer(faults.httpStatus, internalErrorBody(read.failureReason));
   return authorized(ctx, request, SCOPE_READ, () => {

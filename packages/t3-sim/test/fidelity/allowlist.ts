@@ -48,12 +48,6 @@ export const ALLOWED_DIFFERENCES: readonly AllowedDifference[] = [
   ...providerEntries("80-ws-subscribeServerConfig", `${CONFIG_SNAPSHOT}.providers[]`),
   ...providerEntries("80-ws-subscribeServerConfig", `${PROVIDER_STATUSES}.providers[]`),
   {
-    fixture: "33b-ws-dispatch-unknown-command-type",
-    path: "frames[1].exit.cause[_tag=Die].defect",
-    reason:
-      "the decode defect lists the command types the sim accepts, which include newer ones (thread.pin.reorder, queue.resume, …) appended after 0.0.31's list",
-  },
-  {
     fixture: "77-ws-getWorkflowScript-not-found",
     path: "frames[1].exit.cause[_tag=Fail].error.cause.message",
     reason:

@@ -1,6 +1,7 @@
 /**
  * Fidelity test: replays every request of the real 0.0.31 capture (reference/t3-fixtures) against
- * a transitional simulator environment over real sockets and compares the answers' shapes.
+ * a simulator environment playing that build (`compat: "0.0.31"`, run from source like the capture:
+ * no web build) over real sockets and compares the answers' shapes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,7 +24,13 @@ describe("the simulator answers the captured requests like the real 0.0.31 serve
     workspace = mkdtempSync(path.join(os.tmpdir(), "t3-sim-fidelity-"));
     sim = await startSimulator({
       environments: [
-        { alias: "capture", environmentId: CAPTURED_ENVIRONMENT_ID, seed: "empty", transitional: true },
+        {
+          alias: "capture",
+          environmentId: CAPTURED_ENVIRONMENT_ID,
+          seed: "empty",
+          compat: "0.0.31",
+          webBuild: false,
+        },
       ],
     });
     const env = sim.environments[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "../../src/cli-args.js";
+import { parseArgs, serveEnvironments } from "../../src/cli-args.js";
 
 describe("t3-sim arguments", () => {
   it("defaults to one demo environment on a free port", () => {
@@ -20,6 +20,53 @@ describe("t3-sim arguments", () => {
         "/tmp/x",
       ]),
     ).toEqual({ command: "serve", port: 4100, environments: 3, seed: "empty", configOut: "/tmp/x" });
+  });
+
+  it("reads --compat and --web-build / --no-web-build for all or per environment", () => {
+    expect(parseArgs(["serve", "--compat", "0.0.31", "--no-web-build"])).toEqual({
+      command: "serve",
+      environments: 1,
+      seed: "demo",
+      compat: { all: "0.0.31" },
+      webBuild: { all: false },
+    });
+    const mixed = parseArgs([
+      "serve",
+      "--environments",
+      "3",
+      "--compat",
+      "beta=0.0.31",
+      "--compat",
+      "gamma=0.0.31",
+      "--no-web-build",
+      "gamma",
+      "--web-build",
+      "alpha",
+    ]);
+    expect(mixed).toEqual({
+      command: "serve",
+      environments: 3,
+      seed: "demo",
+      compat: { byAlias: { beta: "0.0.31", gamma: "0.0.31" } },
+      webBuild: { byAlias: { gamma: false, alpha: true } },
+    });
+    if (mixed.command !== "serve") throw new Error("serve expected");
+    expect(serveEnvironments(mixed)).toEqual([
+      { alias: "alpha", seed: "demo", webBuild: true },
+      { alias: "beta", seed: "demo", compat: "0.0.31" },
+      { alias: "gamma", seed: "demo", compat: "0.0.31", webBuild: false },
+    ]);
+  });
+
+  it("refuses an unknown compat profile and an alias that is not served", () => {
+    for (const argv of [
+      ["serve", "--compat", "0.0.30"],
+      ["serve", "--compat", "beta=0.0.31"],
+      ["serve", "--environments", "2", "--no-web-build", "gamma"],
+      ["serve", "--compat"],
+    ]) {
+      expect(parseArgs(argv).command, argv.join(" ")).toBe("error");
+    }
   });
 
   it("asks for help with --help, -h or no arguments", () => {

@@ -32,6 +32,9 @@ interface Ready {
     url: string;
     readToken: string;
     operateToken: string;
+    profile: string;
+    serverVersion: string;
+    webBuild: boolean;
   }[];
 }
 
@@ -59,6 +62,78 @@ describe("t3-sim CLI", () => {
   it("prints usage for --help and exits 0", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [bin, "--help"]);
     expect(stdout).toMatch(/^Usage: t3-sim serve/);
+    for (const flag of [
+      "--compat 0.0.31",
+      "--compat ALIAS=0.0.31",
+      "--no-web-build [ALIAS]",
+      "--web-build [ALIAS]",
+    ])
+      expect(stdout).toContain(flag);
+  });
+
+  it("mixes a protocol-2 and a 0.0.31 environment with --compat ALIAS=0.0.31 and says so in the JSON line", async () => {
+    const { child, ready, exit } = startCli([
+      "serve",
+      "--environments",
+      "3",
+      "--compat",
+      "beta=0.0.31",
+      "--compat",
+      "gamma=0.0.31",
+      "--no-web-build",
+      "gamma",
+    ]);
+    const line = await ready;
+    expect(
+      line.environments.map(({ alias, profile, serverVersion, webBuild }) => ({
+        alias,
+        profile,
+        serverVersion,
+        webBuild,
+      })),
+    ).toEqual([
+      {
+        alias: "alpha",
+        profile: "protocol-2",
+        serverVersion: line.environments[0]?.serverVersion,
+        webBuild: false,
+      },
+      { alias: "beta", profile: "0.0.31", serverVersion: "0.0.31", webBuild: true },
+      { alias: "gamma", profile: "0.0.31", serverVersion: "0.0.31", webBuild: false },
+    ]);
+    expect(line.environments[0]?.serverVersion).not.toBe("0.0.31");
+    const [alpha, beta, gamma] = line.environments;
+    if (!alpha || !beta || !gamma) throw new Error("three environments expected");
+    const descriptor = async (url: string) =>
+      (await (await fetch(`${url}/.well-known/t3/environment`)).json()) as Record<string, unknown>;
+    expect((await descriptor(alpha.url)).orchestrationProtocolVersion).toBe(2);
+    expect(await descriptor(beta.url)).not.toHaveProperty("orchestrationProtocolVersion");
+    const read = (url: string, token: string, path: string) =>
+      fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const shell = (await (await read(beta.url, beta.readToken, "/api/orchestration/shell")).json()) as {
+      threads: { id: string }[];
+    };
+    const bounded = `/api/orchestration/threads/${shell.threads[0]?.id}/bounded`;
+    const html = await read(beta.url, beta.readToken, bounded);
+    expect([html.status, html.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    const text = await read(gamma.url, gamma.readToken, bounded);
+    expect([text.status, await text.text()]).toEqual([
+      503,
+      "No static directory configured and no dev URL set.",
+    ]);
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+  });
+
+  it("--compat 0.0.31 without an alias applies to every environment", async () => {
+    const { child, ready, exit } = startCli(["serve", "--environments", "2", "--compat", "0.0.31"]);
+    const line = await ready;
+    expect(line.environments.map((e) => [e.profile, e.serverVersion, e.webBuild])).toEqual([
+      ["0.0.31", "0.0.31", true],
+      ["0.0.31", "0.0.31", true],
+    ]);
+    child.kill("SIGTERM");
+    expect(await exit).toBe(0);
   });
 
   it("serves N environments, prints one JSON line, writes the config files and stops on SIGTERM with 0", async () => {
@@ -77,7 +152,17 @@ describe("t3-sim CLI", () => {
     const line = await ready;
     expect(line.environments.map((e) => e.alias)).toEqual(["alpha", "beta"]);
     for (const env of line.environments) {
-      expect(Object.keys(env)).toEqual(["alias", "environmentId", "url", "readToken", "operateToken"]);
+      expect(Object.keys(env)).toEqual([
+        "alias",
+        "environmentId",
+        "url",
+        "readToken",
+        "operateToken",
+        "profile",
+        "serverVersion",
+        "webBuild",
+      ]);
+      expect(env.profile).toBe("protocol-2");
       const descriptor = (await (await fetch(`${env.url}/.well-known/t3/environment`)).json()) as Record<
         string,
         unknown
