@@ -39,10 +39,11 @@ export type SimWorldProfiles = Record<string, Omit<SimulatorEnvironmentOptions, 
 export async function startSimWorld(
   aliases: readonly string[] = ["alpha", "beta"],
   profiles: SimWorldProfiles = {},
+  options: { clock?: "real" | "manual" } = {},
 ): Promise<SimWorld> {
   const sim = await startSimulator({
     environments: aliases.map((alias) => ({ alias, seed: "empty" as const, ...profiles[alias] })),
-    clock: "real",
+    clock: options.clock ?? "real",
     strictCommands: true,
   });
   const root = await mkdtemp(join(tmpdir(), "t3c-write-gate-"));
