@@ -205,6 +205,42 @@ describe("a shell mirror over the simulator", () => {
     expect(new Set(applied).size).toBe(applied.length);
   });
 
+  it("keeps every thread when the socket drops in the middle of a burst of updates", async () => {
+    const { mirrors, connection, mirror } = await start();
+    const threadIds = (await connection.http.getShell()).threads.map((row) => row.id);
+    expect(threadIds.length).toBeGreaterThan(1);
+
+    const resumed = (async () => {
+      await statusOf(mirror, "resyncing");
+      await statusOf(mirror, "ready");
+    })();
+    const burst: Promise<void>[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      for (const threadId of threadIds) {
+        burst.push(dispatch(env, { type: "thread.metadata.update", threadId, title: `round ${round}` }));
+      }
+      if (round === 3) env.dropSockets();
+      // Let the stream carry part of the burst before the drop and the rest after it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(burst);
+    await resumed;
+    // The last command's item comes after every earlier one on the same ordered stream.
+    const sentinel = threadIds[0] as string;
+    const last = nextEvent(mirror, () => {
+      const shell = mirror.snapshot();
+      return shell !== undefined && titleOf(shell, sentinel) === "after the burst";
+    });
+    await dispatch(env, { type: "thread.metadata.update", threadId: sentinel, title: "after the burst" });
+    await last;
+
+    const read = await mirrors.readShell(connection);
+    expect(read.source).toBe("mirror");
+    expect(mirrors.peek(connection)).toBe(mirror);
+    expect(read.shell.threads.map((row) => row.id).sort()).toEqual([...threadIds].sort());
+    expect(comparable(read.shell)).toEqual(await httpShell(connection));
+  });
+
   it("falls back to HTTP once its stream gave up, and starts a new mirror on the next read", async () => {
     const { mirrors, connection, mirror } = await start({ maxReconnectAttempts: 0 });
     const failed = statusOf(mirror, "failed");
