@@ -236,7 +236,12 @@ export function threadState(
     return withNotes(fields);
   }
   if (status === "failed") {
-    const fields: ThreadStateFields = { state: "failed", stateSource: "latest_run", ...base, ...errorFields(thread) };
+    const fields: ThreadStateFields = {
+      state: "failed",
+      stateSource: "latest_run",
+      ...base,
+      ...errorFields(thread),
+    };
     // Newer servers say when a usage limit resets; older ones do not, and then nothing is added.
     if (thread.usageLimitResetAt) fields.resetAt = thread.usageLimitResetAt;
     return withNotes(fields);

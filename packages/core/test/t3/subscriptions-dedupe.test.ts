@@ -180,7 +180,10 @@ describe("resumable subscriptions drop what they already delivered", () => {
 
     const first = await raw.nextConnection();
     const request1 = await first.inbox.next("Request");
-    await chunk(first, request1.id, [shellSnapshot(10), shellSnapshot(30, { resolvedRepositoryIdentityRoots: [] })]);
+    await chunk(first, request1.id, [
+      shellSnapshot(10),
+      shellSnapshot(30, { resolvedRepositoryIdentityRoots: [] }),
+    ]);
     await chunk(first, request1.id, [updated(12, "a", "A at 12")]);
     first.socket.terminate();
 
@@ -190,7 +193,12 @@ describe("resumable subscriptions drop what they already delivered", () => {
     // When resuming is impossible T3 sends a real snapshot: it replaces and moves the cursor.
     await chunk(second, request2.id, [shellSnapshot(40), { kind: "synchronized" }]);
     await log.waitFor((item) => item.kind === "synchronized");
-    expect(log.items.map((item) => item.kind)).toEqual(["snapshot", "thread.updated", "snapshot", "synchronized"]);
+    expect(log.items.map((item) => item.kind)).toEqual([
+      "snapshot",
+      "thread.updated",
+      "snapshot",
+      "synchronized",
+    ]);
     sub.close();
   });
 });

@@ -129,17 +129,11 @@ export const leasedThreadsTool = defineBridgeTool({
   outputSchema: z.object({ ...where, threads: z.array(threadRow), truncated: z.boolean() }),
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const answer = await leasedRead(
-      context,
-      input,
-      "threads",
-      extra,
-      {
-        ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
-        // Archived threads are not in the shell: the gate reads them from their own snapshot.
-        ...(input.includeArchived ? { includeArchived: true } : {}),
-      },
-    );
+    const answer = await leasedRead(context, input, "threads", extra, {
+      ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
+      // Archived threads are not in the shell: the gate reads them from their own snapshot.
+      ...(input.includeArchived ? { includeArchived: true } : {}),
+    });
     const rows = summarize(rowsOf(answer.threads), context.now())
       .filter((row) => input.includeArchived || !row.archived)
       .sort(compareThreadsForListing);
