@@ -16,6 +16,7 @@ let sim: TestSim;
 let current: TestEnv;
 let installed: TestEnv;
 let fromSource: TestEnv;
+let transitional: TestEnv;
 
 beforeAll(async () => {
   sim = await startSim({
@@ -23,11 +24,13 @@ beforeAll(async () => {
       { alias: "alpha" },
       { alias: "beta", compat: "0.0.31" },
       { alias: "gamma", compat: "0.0.31", webBuild: false },
+      { alias: "delta", transitional: true },
     ],
   });
   current = sim.environment("alpha");
   installed = sim.environment("beta");
   fromSource = sim.environment("gamma");
+  transitional = sim.environment("delta");
 });
 afterAll(async () => {
   await sim.close();
@@ -229,6 +232,37 @@ describe("0.0.31 RPC methods", () => {
       }
       const config = await client.call("c", "server.getConfig", {});
       expect((config.exit as { _tag: string })._tag).toBe("Success");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("transitional without compat keeps its behaviour", () => {
+  it("serves the bounded snapshot, accepts the newer commands and its unknown-type Die lists them", async () => {
+    expect([transitional.profile, transitional.serverVersion, transitional.webBuild]).toEqual([
+      "transitional",
+      "0.0.31",
+      false,
+    ]);
+    const threadId = await firstThreadId(transitional);
+    const bounded = await get(transitional, `/api/orchestration/threads/${threadId}/bounded`);
+    expect([bounded.status, bounded.headers.get("content-type")]).toEqual([200, "application/json"]);
+    const unknown = await get(transitional, "/api/not-a-route");
+    expect([unknown.status, await unknown.text()]).toEqual([
+      503,
+      "No static directory configured and no dev URL set.",
+    ]);
+    const client = await RawRpcClient.connect(transitional.url, transitional.adminToken);
+    try {
+      const exit = await client.call("1", "orchestration.dispatchCommand", {
+        type: "thread.explode",
+        commandId: randomUUID(),
+        threadId,
+      });
+      const defect = (exit.exit as { cause: { defect: string }[] }).cause[0]?.defect ?? "";
+      expect(defect).not.toBe(UNKNOWN_COMMAND_DEFECT_0031);
+      expect(defect).toContain('"thread.pin.reorder"');
     } finally {
       await client.close();
     }
