@@ -99,17 +99,20 @@ describe("a shell mirror over the simulator", () => {
     expect(comparable(after.shell)).toEqual(await httpShell(connection));
   });
 
-  it("moves a thread to the archive and back, and forgets a deleted one", async () => {
+  it("drops an archived thread (current T3 sends thread.removed), takes it back on unarchive, forgets a deleted one", async () => {
     const { mirrors, connection, mirror } = await start();
     const threadId = await firstActiveThread(connection);
 
-    const archived = threadChange(mirror, threadId);
+    // Upstream ShellStream.ts: an archived row leaves the active shell as `thread.removed`; the
+    // archived rows are only in the archived shell snapshot (read on demand, ADR 0008).
+    const archived = threadChange(mirror, threadId, "thread.removed");
     await dispatch(env, { type: "thread.archive", threadId });
-    const archive = await archived;
-    expect(archive.type === "change" && archive.change).toMatchObject({ location: "archive" });
+    await archived;
     let shell = mirror.snapshot();
     expect(shell?.threads.some((row) => row.id === threadId)).toBe(false);
-    expect(shell?.archivedThreads.some((row) => row.id === threadId)).toBe(true);
+    expect(shell?.archivedThreads).toEqual([]);
+    const archivedShell = await (await connection.rpc()).getArchivedShellSnapshot();
+    expect(archivedShell.threads.some((row) => row.id === threadId)).toBe(true);
 
     const unarchived = threadChange(mirror, threadId);
     await dispatch(env, { type: "thread.unarchive", threadId });
