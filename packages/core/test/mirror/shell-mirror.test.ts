@@ -244,6 +244,36 @@ describe("a shell mirror over the simulator", () => {
     expect(comparable(read.shell)).toEqual(await httpShell(connection));
   });
 
+  it("keeps its threads through a runtime enrichment refresh, taking only the project's new identity", async () => {
+    const { mirrors, connection, mirror } = await start();
+    const before = await mirrors.readShell(connection);
+    const project = before.shell.projects[0];
+    if (project?.workspaceRoot === undefined) throw new Error("the demo seed has no project root");
+    const identity = { canonicalKey: "github.com/example/refreshed" };
+
+    const refreshed = nextEvent(mirror, (event) => event.type === "change" && event.change.kind === "roots");
+    env.model.refreshRepositoryIdentity({
+      workspaceRoots: [project.workspaceRoot],
+      repositoryIdentity: identity,
+    });
+    await refreshed;
+
+    const after = await mirrors.readShell(connection);
+    expect(after.source).toBe("mirror");
+    expect(after.shell.threads.map((row) => row.id).sort()).toEqual(
+      before.shell.threads.map((row) => row.id).sort(),
+    );
+    expect(after.shell.projects.find((row) => row.id === project.id)?.repositoryIdentity).toEqual(identity);
+    expect(mirror.repositoryRoots).toContain(project.workspaceRoot);
+    // Updates after the refresh still apply (its sequence moved no cursor past them).
+    const threadId = await firstActiveThread(connection);
+    const renamed = threadChange(mirror, threadId);
+    await dispatch(env, { type: "thread.metadata.update", threadId, title: "after the refresh" });
+    await renamed;
+    expect(titleOf((await mirrors.readShell(connection)).shell, threadId)).toBe("after the refresh");
+    expect(comparable((await mirrors.readShell(connection)).shell)).toEqual(await httpShell(connection));
+  });
+
   it("falls back to HTTP once its stream gave up, and starts a new mirror on the next read", async () => {
     const { mirrors, connection, mirror } = await start({ maxReconnectAttempts: 0 });
     const failed = statusOf(mirror, "failed");

@@ -13,7 +13,7 @@ let h: GateHarness;
 let bridge: BridgeSession;
 
 beforeAll(async () => {
-  const world = await startSimWorld(["alpha"], {}, { clock: "manual" });
+  const world = await startSimWorld(["alpha"], { alpha: { shellSuppression: true } }, { clock: "manual" });
   h = await startGateHarness({ world });
   bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
 });
