@@ -281,3 +281,67 @@ describe("archived threads on protocol 2", () => {
     expect(body.archivedThreads.map((t) => t.id)).toEqual([one]);
   });
 });
+
+describe("unchanged rows and coalescing on protocol 2 (manual clock)", () => {
+  async function startManual(shellSuppression?: boolean) {
+    sim = await startSim({
+      clock: "manual",
+      environments: [
+        { alias: "env", seed: "empty", ...(shellSuppression === undefined ? {} : { shellSuppression }) },
+      ],
+    });
+    const env = sim.environment("env");
+    const project = env.model.addProject({ title: "app", workspaceRoot: "/home/sim/code/app" });
+    const one = env.model.addThread({ projectId: project.id, title: "one" });
+    const two = env.model.addThread({ projectId: project.id, title: "two" });
+    const client = await connect(env);
+    const shell = StreamWatch.open(client, "s1", "orchestration.subscribeShell", {});
+    await shell.waitFor((item) => item.kind === "snapshot");
+    return { env, client, shell, one, two };
+  }
+
+  it("folds a window's commands into one item per thread, sent when the 50 ms window closes", async () => {
+    const { env, client, shell, one } = await startManual();
+    await command(client, { type: "thread.pin", threadId: one });
+    const last = await command(client, { type: "thread.metadata.update", threadId: one, title: "renamed" });
+    expect(shell.ofKind("thread.updated")).toEqual([]);
+    env.clock.advance(50);
+    const item = await shell.waitFor((i) => i.kind === "thread.updated");
+    expect(item).toMatchObject({
+      sequence: last,
+      thread: { id: one, title: "renamed", pinnedAt: expect.any(String) },
+    });
+    expect(shell.ofKind("thread.updated")).toHaveLength(1);
+  });
+
+  it("holds back a row whose only change is updatedAt for 5 s: a no-op unpin sends nothing", async () => {
+    const { env, client, shell, one, two } = await startManual();
+    await command(client, { type: "thread.pin", threadId: one });
+    env.clock.advance(50);
+    await shell.waitFor((i) => i.kind === "thread.updated");
+    await command(client, { type: "thread.unpin", threadId: one });
+    env.clock.advance(50);
+    await shell.waitFor(
+      (i) => i.kind === "thread.updated" && (i.thread as { pinnedAt: unknown }).pinnedAt === null,
+    );
+    // The no-op: same row, sent 50 ms ago. A change on another thread marks the window's output.
+    await command(client, { type: "thread.unpin", threadId: one });
+    const marker = await command(client, { type: "thread.pin", threadId: two });
+    env.clock.advance(50);
+    await shell.waitFor((i) => i.sequence === marker);
+    expect(shell.chunks.at(-1)?.map((i) => (i.thread as { id: string }).id)).toEqual([two]);
+    // Once the last send of that row is 5 s old, the same row goes out again.
+    env.clock.advance(5_000);
+    const again = await command(client, { type: "thread.unpin", threadId: one });
+    env.clock.advance(50);
+    expect(await shell.waitFor((i) => i.sequence === again)).toMatchObject({ thread: { id: one } });
+  });
+
+  it("with shellSuppression off sends one item per commit at once, unchanged rows included", async () => {
+    const { client, shell, one } = await startManual(false);
+    const first = await command(client, { type: "thread.unpin", threadId: one });
+    await shell.waitFor((i) => i.sequence === first);
+    const second = await command(client, { type: "thread.unpin", threadId: one });
+    expect(await shell.waitFor((i) => i.sequence === second)).toMatchObject({ kind: "thread.updated" });
+  });
+});
