@@ -33,6 +33,11 @@ export interface SimulatorEnvironmentOptions {
    */
   readonly webBuild?: boolean;
   readonly serverVersion?: string;
+  /**
+   * Protocol 2 only: coalesce shell updates over 50 ms and hold back rows whose only change is
+   * `updatedAt` for up to 5 s, like current upstream (default true). False: every commit's item.
+   */
+  readonly shellSuppression?: boolean;
   /** Fixed loopback port; 0 / absent picks a free one. */
   readonly port?: number;
 }
@@ -55,6 +60,7 @@ export interface ModelFactoryOptions {
   readonly transitional?: boolean;
   readonly compat?: CompatProfile;
   readonly strictCommands?: boolean;
+  readonly shellSuppression?: boolean;
 }
 
 export interface SimEnvironment<M extends TransportModel = TransportModel> {
@@ -142,6 +148,7 @@ async function startOne<M extends TransportModel>(
     ...(env.transitional === undefined ? {} : { transitional: env.transitional }),
     ...(env.compat === undefined ? {} : { compat: env.compat }),
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
+    ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
   });
   let server: EnvironmentServer;
   try {

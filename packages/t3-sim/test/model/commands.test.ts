@@ -1,6 +1,7 @@
 /** Command decoding, receipts and domain refusals of orchestration.dispatchCommand. */
 import { describe, expect, it } from "vitest";
 import { COMMAND_TYPES } from "../../src/model/index.js";
+import { buildArchivedShellSnapshot } from "../../src/model/projection.js";
 import {
   dispatch,
   fixture,
@@ -242,14 +243,17 @@ describe("overlays (§8, fixture README 20)", () => {
     expect(shellOf(model, threadId).snoozedUntil).not.toBeNull();
   });
 
-  it("keeps the newest visit watermark and archives into the archived list", async () => {
+  it("keeps the newest visit watermark and archives out of the shell into the archived snapshot", async () => {
     const { model, threadId } = withThread();
     await dispatch(model, { type: "thread.visit", threadId, visitedAt: "2026-12-02T14:00:00.000Z" });
     await dispatch(model, { type: "thread.visit", threadId, visitedAt: "2026-12-02T10:00:00.000Z" });
     expect(shellOf(model, threadId).lastVisitedAt).toBe("2026-12-02T14:00:00.000Z");
     await dispatch(model, { type: "thread.archive", threadId });
     const shell = (model.httpShell() as { body: Json }).body;
-    expect([shell.threads.length, shell.archivedThreads.length]).toEqual([0, 1]);
+    expect([shell.threads.length, shell.archivedThreads.length]).toEqual([0, 0]);
+    expect((buildArchivedShellSnapshot(model.store) as Json).threads.map((t: Json) => t.id)).toEqual([
+      threadId,
+    ]);
     // A repeat commits a new event but changes nothing (like unpin in fixture 52).
     const updatedAt = shellOf(model, threadId).updatedAt;
     expect((await dispatch(model, { type: "thread.archive", threadId })).kind).toBe("success");
