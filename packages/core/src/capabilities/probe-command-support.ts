@@ -23,7 +23,9 @@ export function supportFromDefect(
   if (!isConnectorError(error, "protocol_error")) return undefined;
   // The RPC client reads the list from the whole defect before clipping it (rpc/exit.ts).
   const listed = error.details?.acceptedCommandTypes;
-  const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === "string") : [];
+  const types = Array.isArray(listed)
+    ? listed.filter((type): type is string => typeof type === "string")
+    : [];
   if (types.length === 0) return undefined;
   return { environmentId, serverVersion, acceptedTypes: new Set(types), source: "server_list" };
 }
@@ -49,7 +51,8 @@ export async function probeCommandSupport(
     if (listed !== undefined) return listed;
     // Anything else (a typed refusal, a defect in another form) says nothing about the list:
     // every action stays offered, and a refusal that lists the types teaches it later.
-    if (isConnectorError(error, "protocol_error") || isConnectorError(error, "rpc_failure")) return everything;
+    if (isConnectorError(error, "protocol_error") || isConnectorError(error, "rpc_failure"))
+      return everything;
     throw error;
   }
   // A server that accepted the probe would be strange; it lists nothing, so assume everything.

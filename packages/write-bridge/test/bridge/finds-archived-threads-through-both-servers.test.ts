@@ -17,14 +17,12 @@ const structured = (result: { structuredContent?: unknown }) => result.structure
 
 const PROFILES = [
   { name: "the default simulator (protocol 2)", profile: {}, readsById: true, shellOmitsArchived: true },
-  // 0.0.31 answers the bounded thread route with the web app's page: a read by id there needs the
-  // full-snapshot fallback of issue 8 item 1 (branch h/older-client); flip this once it is merged.
-  // The 0.0.31 profile still lists archived rows in its HTTP shell (t3-older-servers.md §3 says the
-  // real one does not; simulator side, h/sim-older): flip `shellOmitsArchived` once it follows.
+  // The real 0.0.31 captures list archived rows in the shell's `archivedThreads` (fixtures 40, 50,
+  // 90), so the profile does too; reads by id go through the full-snapshot fallback (ADR 0009).
   {
     name: "the 0.0.31 profile",
     profile: { compat: "0.0.31" as const },
-    readsById: false,
+    readsById: true,
     shellOmitsArchived: false,
   },
 ];
