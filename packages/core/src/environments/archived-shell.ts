@@ -4,7 +4,7 @@
  * `archivedThreads` stays empty; only `orchestration.getArchivedShellSnapshot` lists them
  * (docs/t3-protocol-notes.md). Reads that may show an archived thread (search, a read by id, a
  * listing with archived threads) add this snapshot to the shell they read. It is read on demand,
- * never mirrored (ADR 0008): these reads are rare, and a fresh read cannot be stale.
+ * never mirrored (ADR 0010): these reads are rare, and a fresh read cannot be stale.
  */
 import type { ArchivedShellSnapshot, ShellSnapshot, ThreadShell } from "../t3/wire/shell.js";
 import type { ConnectedEnvironment } from "./connection.js";

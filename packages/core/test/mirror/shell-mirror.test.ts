@@ -104,7 +104,7 @@ describe("a shell mirror over the simulator", () => {
     const threadId = await firstActiveThread(connection);
 
     // Upstream ShellStream.ts: an archived row leaves the active shell as `thread.removed`; the
-    // archived rows are only in the archived shell snapshot (read on demand, ADR 0008).
+    // archived rows are only in the archived shell snapshot (read on demand, ADR 0010).
     const archived = threadChange(mirror, threadId, "thread.removed");
     await dispatch(env, { type: "thread.archive", threadId });
     await archived;
