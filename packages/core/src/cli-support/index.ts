@@ -6,3 +6,4 @@ export {
   readAll,
   writeJson,
 } from "./cli-io.js";
+export { readPackageVersion } from "./package-version.js";
