@@ -12,18 +12,21 @@ export interface ServeArgs {
 export type ParsedArgs =
   | ServeArgs
   | { readonly command: "help" }
+  | { readonly command: "version" }
   | { readonly command: "error"; readonly message: string };
 
 export const USAGE = `Usage: t3-sim serve [--port N] [--environments N] [--seed demo|empty] [--config-out DIR]
 
 Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints one JSON line
-{"environments":[{"alias","environmentId","url","readToken","operateToken"}]} on stdout when ready.
+{"environments":[{"alias","environmentId","url","readToken","operateToken","pairingCode"}]} on stdout
+when ready. pairingCode is single use and valid 5 minutes, like one from \`t3 auth pairing create\`.
 
   --port N          first port (environment i listens on N+i); default: free ports
   --environments N  how many environments (1-26, default 1), aliases alpha, beta, gamma, ...
   --seed demo|empty initial state (default demo)
   --config-out DIR  write DIR/config.json, DIR/write.json and DIR/tokens/<alias>.{read,operate}.token
   --help            show this text
+  --version         print the version
 
 Stops on SIGINT or SIGTERM.
 `;
@@ -59,6 +62,7 @@ export const ALIASES = [
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) return { command: "help" };
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return { command: "version" };
   const [command, ...rest] = argv;
   if (command !== "serve") return { command: "error", message: `unknown command: ${command}` };
   let port: number | undefined;

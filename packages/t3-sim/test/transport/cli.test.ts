@@ -32,6 +32,7 @@ interface Ready {
     url: string;
     readToken: string;
     operateToken: string;
+    pairingCode: string;
   }[];
 }
 
@@ -61,6 +62,12 @@ describe("t3-sim CLI", () => {
     expect(stdout).toMatch(/^Usage: t3-sim serve/);
   });
 
+  it("prints the version from its package.json for --version", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "--version"]);
+    const pkg = JSON.parse(await readFile(join(repo, "packages/t3-sim/package.json"), "utf8"));
+    expect(stdout).toBe(`${pkg.version}\n`);
+  });
+
   it("serves N environments, prints one JSON line, writes the config files and stops on SIGTERM with 0", async () => {
     const dir = await mkdtemp(join(tmpdir(), "t3-sim-cli-"));
     dirs.push(dir);
@@ -77,7 +84,15 @@ describe("t3-sim CLI", () => {
     const line = await ready;
     expect(line.environments.map((e) => e.alias)).toEqual(["alpha", "beta"]);
     for (const env of line.environments) {
-      expect(Object.keys(env)).toEqual(["alias", "environmentId", "url", "readToken", "operateToken"]);
+      expect(Object.keys(env)).toEqual([
+        "alias",
+        "environmentId",
+        "url",
+        "readToken",
+        "operateToken",
+        "pairingCode",
+      ]);
+      expect(env.pairingCode).toMatch(/^[A-Za-z0-9]{12}$/);
       const descriptor = (await (await fetch(`${env.url}/.well-known/t3/environment`)).json()) as Record<
         string,
         unknown
