@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "environment_unknown",
   "environment_mismatch",
   "environment_unavailable",
+  "environment_exists",
   "protocol_unsupported",
   "scope_mismatch",
   "tunnel_failed",

@@ -7,3 +7,19 @@ export {
   writeJson,
 } from "./cli-io.js";
 export { readPackageVersion } from "./package-version.js";
+export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
+export {
+  DEFAULT_LOG_LEVEL,
+  isLogLevel,
+  type LeveledLog,
+  LOG_LEVELS,
+  type LogLevel,
+  leveledLog,
+} from "./log-level.js";
+export {
+  CLIENT_NAMES,
+  type ClientName,
+  clientConfigSnippet,
+  isClientName,
+  type StdioServerLaunch,
+} from "./client-config.js";
