@@ -1,3 +1,4 @@
+import { CLIENT_NAMES } from "@t3-connector/core/cli-support";
 import { parseCliArgs } from "./cli/args.js";
 import { clientConfigCommand } from "./cli/client-config.js";
 import { diagnoseCommand } from "./cli/diagnose.js";
@@ -6,7 +7,6 @@ import { addEnvironmentCommand, removeEnvironmentCommand } from "./cli/environme
 import { type CliIo, describeError, processIo } from "./cli/io.js";
 import { pairCommand } from "./cli/pair.js";
 import { serve } from "./cli/serve.js";
-import { CLIENT_NAMES } from "@t3-connector/core/cli-support";
 import { packageInfo } from "./package-info.js";
 import type { ReadToolDefinition } from "./read-tool.js";
 import { READ_SERVER_NAME } from "./server.js";

@@ -5,7 +5,14 @@ import { ConnectorError } from "../errors.js";
  * machine's absolute paths (clients start servers without a shell, a PATH or a working directory
  * we control). docs/clients.md explains each one; `client-config <client>` prints it.
  */
-export const CLIENT_NAMES = ["chatgpt", "claude-desktop", "claude-code", "cursor", "vscode", "inspector"] as const;
+export const CLIENT_NAMES = [
+  "chatgpt",
+  "claude-desktop",
+  "claude-code",
+  "cursor",
+  "vscode",
+  "inspector",
+] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
 export interface StdioServerLaunch {

@@ -6,8 +6,13 @@ export {
   readAll,
   writeJson,
 } from "./cli-io.js";
-export { readPackageVersion } from "./package-version.js";
-export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
+export {
+  CLIENT_NAMES,
+  type ClientName,
+  clientConfigSnippet,
+  isClientName,
+  type StdioServerLaunch,
+} from "./client-config.js";
 export {
   DEFAULT_LOG_LEVEL,
   isLogLevel,
@@ -16,10 +21,5 @@ export {
   type LogLevel,
   leveledLog,
 } from "./log-level.js";
-export {
-  CLIENT_NAMES,
-  type ClientName,
-  clientConfigSnippet,
-  isClientName,
-  type StdioServerLaunch,
-} from "./client-config.js";
+export { readPackageVersion } from "./package-version.js";
+export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";

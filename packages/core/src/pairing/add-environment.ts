@@ -70,7 +70,9 @@ export function transportConfigKeys(
 }
 
 export function describeTransport(transport: Transport): string {
-  return transport.kind === "url" ? transport.url : `ssh ${transport.host} (remote port ${transport.remotePort})`;
+  return transport.kind === "url"
+    ? transport.url
+    : `ssh ${transport.host} (remote port ${transport.remotePort})`;
 }
 
 /**
@@ -122,7 +124,9 @@ export async function loadConfigDocument(
   try {
     const raw = await loadJsonFile(path, what);
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      throw new ConnectorError("config_invalid", `${what} at ${path} is not a JSON object`, { details: { path } });
+      throw new ConnectorError("config_invalid", `${what} at ${path} is not a JSON object`, {
+        details: { path },
+      });
     }
     return raw as Record<string, unknown>;
   } catch (error) {

@@ -43,7 +43,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       return rest.length === 0 ? { kind: "help" } : unexpected(rest);
     case "serve": {
       const parsed = parseLogLevelFlag(rest);
-      return "problem" in parsed ? { kind: "usage-error", problem: parsed.problem } : { kind: "serve", ...parsed };
+      return "problem" in parsed
+        ? { kind: "usage-error", problem: parsed.problem }
+        : { kind: "serve", ...parsed };
     }
     case "environments":
       return parseEnvironments(rest);
@@ -80,9 +82,13 @@ function parseEnvironments(rest: readonly string[]): CliCommand {
   if (sub === undefined) return { kind: "environments" };
   if (sub !== "add" && sub !== "remove") return unexpected(rest);
   if (alias === undefined || alias.startsWith("-")) {
-    return { kind: "usage-error", problem: `environments ${sub} needs an alias, e.g. environments ${sub} laptop` };
+    return {
+      kind: "usage-error",
+      problem: `environments ${sub} needs an alias, e.g. environments ${sub} laptop`,
+    };
   }
-  if (sub === "remove") return flags.length === 0 ? { kind: "environments-remove", alias } : unexpected(flags);
+  if (sub === "remove")
+    return flags.length === 0 ? { kind: "environments-remove", alias } : unexpected(flags);
   const parsed = parseAddFlags(flags);
   if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
   return { kind: "environments-add", request: { alias, ...parsed } };
@@ -115,7 +121,8 @@ function parseAddFlags(
   if (projects === undefined) return { transport };
   if (projects === "all") return { transport, projects: { all: true } };
   const ids = projects.split(",").map((id) => id.trim());
-  if (ids.some((id) => id === "")) return { problem: "--projects takes all or a comma-separated list of projectIds" };
+  if (ids.some((id) => id === ""))
+    return { problem: "--projects takes all or a comma-separated list of projectIds" };
   return { transport, projects: { ids } };
 }
 

@@ -65,7 +65,9 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
 
   const where = describeTransport(transport);
   const fetcher = io.fetch ?? globalThis.fetch;
-  const { environmentId } = await withBaseUrl(transport, (baseUrl) => probeEnvironmentId(baseUrl, where, fetcher));
+  const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
+    probeEnvironmentId(baseUrl, where, fetcher),
+  );
   refuseExisting(document, request.alias, environmentId, path);
 
   const prompt = terminalPrompt(io);
@@ -117,7 +119,11 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
 }
 
 /** Live (not deleted) projects, read with the new token. */
-async function liveProjects(baseUrl: string, tokenFile: string, fetcher: typeof fetch): Promise<LiveProject[]> {
+async function liveProjects(
+  baseUrl: string,
+  tokenFile: string,
+  fetcher: typeof fetch,
+): Promise<LiveProject[]> {
   const token = await readTokenFile(tokenFile);
   const shell = await new T3HttpClient({ baseUrl, token, fetch: fetcher }).getShell({
     signal: AbortSignal.timeout(15_000),

@@ -39,13 +39,16 @@ export async function chooseProjects(
     }
     return [...new Set(option.ids)];
   }
-  if (prompt === undefined) throw new ConnectorError("invalid_input", "give --projects all or --projects ID,ID");
+  if (prompt === undefined)
+    throw new ConnectorError("invalid_input", "give --projects all or --projects ID,ID");
   io.stderr.write("Projects on this environment:\n");
   live.forEach((project, index) => {
     io.stderr.write(`  ${index + 1}. ${project.title} (${project.projectId})\n`);
   });
   for (;;) {
-    const answer = await prompt.ask("Projects the read server may show (numbers separated by spaces, or all): ");
+    const answer = await prompt.ask(
+      "Projects the read server may show (numbers separated by spaces, or all): ",
+    );
     const picked = pick(answer, live);
     if (picked !== undefined) return picked;
     io.stderr.write(`Type numbers from 1 to ${live.length}, or all.\n`);

@@ -1,12 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { ConnectorError } from "@t3-connector/core";
 import { loadReadConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { startStartupGate } from "../../src/cli/startup-gate.js";
 import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../../src/read-tool.js";
