@@ -13,6 +13,7 @@ export {
   isClientName,
   type StdioServerLaunch,
 } from "./client-config.js";
+export { parseLogLevelArgs, parseValueFlags, transportFromFlags } from "./flags.js";
 export {
   DEFAULT_LOG_LEVEL,
   isLogLevel,

@@ -1,4 +1,9 @@
-import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from "@t3-connector/core/cli-support";
+import {
+  type LogLevel,
+  parseLogLevelArgs,
+  parseValueFlags,
+  transportFromFlags,
+} from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
@@ -42,7 +47,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     case "help":
       return rest.length === 0 ? { kind: "help" } : unexpected(rest);
     case "serve": {
-      const parsed = parseLogLevelFlag(rest);
+      const parsed = parseLogLevelArgs(rest);
       return "problem" in parsed
         ? { kind: "usage-error", problem: parsed.problem }
         : { kind: "serve", ...parsed };
@@ -97,48 +102,17 @@ function parseEnvironments(rest: readonly string[]): CliCommand {
 function parseAddFlags(
   flags: readonly string[],
 ): { transport: TransportOption; projects?: ProjectsOption } | { problem: string } {
-  const values = new Map<string, string>();
-  for (let index = 0; index < flags.length; index++) {
-    const arg = flags[index] ?? "";
-    const [flag = "", inline] = arg.includes("=") ? splitOnce(arg) : [arg, undefined];
-    if (flag !== "--url" && flag !== "--ssh" && flag !== "--projects") {
-      return { problem: `unknown argument: ${arg}` };
-    }
-    const value = inline ?? flags[++index];
-    if (value === undefined || value.trim() === "" || value.startsWith("-")) {
-      return { problem: `${flag} needs a value` };
-    }
-    if (values.has(flag)) return { problem: `${flag} given twice` };
-    values.set(flag, value.trim());
-  }
-  const url = values.get("--url");
-  const ssh = values.get("--ssh");
-  if ((url === undefined) === (ssh === undefined)) {
-    return { problem: "environments add needs exactly one of --url URL or --ssh HOST[:PORT]" };
-  }
-  const transport: TransportOption = url !== undefined ? { url } : { ssh: ssh as string };
-  const projects = values.get("--projects");
+  const parsed = parseValueFlags(flags, ["--url", "--ssh", "--projects"]);
+  if ("problem" in parsed) return parsed;
+  const transport = transportFromFlags(parsed.values);
+  if ("problem" in transport) return transport;
+  const projects = parsed.values.get("--projects");
   if (projects === undefined) return { transport };
   if (projects === "all") return { transport, projects: { all: true } };
   const ids = projects.split(",").map((id) => id.trim());
   if (ids.some((id) => id === ""))
     return { problem: "--projects takes all or a comma-separated list of projectIds" };
   return { transport, projects: { ids } };
-}
-
-/** `--log-level error|warn|info|debug`, at most once. */
-function parseLogLevelFlag(args: readonly string[]): { logLevel: LogLevel } | { problem: string } {
-  let logLevel: LogLevel | undefined;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] ?? "";
-    const [flag = "", inline] = arg.includes("=") ? splitOnce(arg) : [arg, undefined];
-    if (flag !== "--log-level") return { problem: `unknown command or argument: ${arg}` };
-    const value = inline ?? args[++index];
-    if (!isLogLevel(value)) return { problem: `--log-level takes one of ${LOG_LEVELS.join(", ")}` };
-    if (logLevel !== undefined) return { problem: "--log-level given twice" };
-    logLevel = value;
-  }
-  return { logLevel: logLevel ?? DEFAULT_LOG_LEVEL };
 }
 
 function unexpected(rest: readonly string[]): CliCommand {
