@@ -9,8 +9,9 @@ type JsonNode = Record<string, unknown>;
  * - A recursive schema (an answer that may be any JSON value) is inlined down to the point where
  *   it repeats, and the repeat is described as `{}` (any value). The server still validates the
  *   full zod schema, so nothing the JSON Schema allows slips past it.
- * - zod emits `propertyNames: {type: "string"}` for a record keyed by strings, which every JSON
- *   object key already is; it is dropped.
+ * - zod emits `propertyNames` for a record (`{type: "string"}`, with a length when the keys have
+ *   one); it is dropped. Every JSON object key is a string already, and the server still checks
+ *   the keys' constraints against the zod schema.
  *
  * Output schemas are not turned into function signatures and keep zod's form. A test checks the
  * input schemas of every tool of both servers.
@@ -41,7 +42,7 @@ function simplify(node: unknown, defs: Definitions, stack: readonly string[]): u
   }
   const out: JsonNode = {};
   for (const [key, value] of Object.entries(record)) {
-    if (key === "propertyNames" && isPlainStringSchema(value)) continue;
+    if (key === "propertyNames") continue;
     if (key === "$schema" && stack.length > 0) continue;
     out[key] = simplify(value, defs, stack);
   }
@@ -54,9 +55,4 @@ function resolve(ref: string, defs: Definitions): JsonNode {
   const target = defs.definitions[name];
   if (target === undefined) throw new Error(`tool schema has an unresolvable $ref ${ref}`);
   return target;
-}
-
-function isPlainStringSchema(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  return Object.keys(value).length === 1 && (value as { type?: unknown }).type === "string";
 }
