@@ -96,8 +96,6 @@ for (const env of ready.environments) {
   say();
 }
 
-await addEnvironmentTheUsualWay();
-
 say(`Configuration written to ${configDir}:`);
 say(`  config.json (read), write.json (write), tokens/ (mode 600)`);
 say();
@@ -129,6 +127,7 @@ say(`  (T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath} node ${writeGateBin} gate r
 say();
 
 try {
+  await addEnvironmentTheUsualWay();
   await tour();
   say();
   say("Press Ctrl-C to stop the write gate and the simulated environments.");
