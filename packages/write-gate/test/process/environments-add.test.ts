@@ -78,6 +78,16 @@ describe("t3-connector-write environments add, remove and the gate's port", () =
     expect((await stat(config.environments.mine.tokenFile)).mode & 0o777).toBe(0o600);
   });
 
+  it("prints the bridge's client config with this machine's paths", async () => {
+    const printed = await run(["client-config", "claude-code"]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain(`-e T3_CONNECTOR_WRITE_CONFIG=${writeConfig}`);
+    expect(printed.stdout).toMatch(/packages\/write-gate\/bin\/t3-connector-write\.js bridge\n$/);
+    expect((await run(["client-config", "notepad"])).stderr).toMatch(
+      /invalid_input: unknown client "notepad"/,
+    );
+  });
+
   it("names the port setting and the file when the gate's port is busy", async () => {
     const busy: Server = createServer();
     busy.listen(0, "127.0.0.1");
