@@ -127,6 +127,7 @@ say(`  (T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath} node ${writeGateBin} gate r
 say();
 
 try {
+  await addEnvironmentTheUsualWay();
   await tour();
   say();
   say("Press Ctrl-C to stop the write gate and the simulated environments.");
@@ -167,6 +168,53 @@ async function startWriteGate() {
         resolve({ url, enrollmentCode });
       }
     });
+  });
+}
+
+/**
+ * What a user does on their own machine, shown on the first simulated environment: the simulator
+ * printed a single-use pairing code (a real T3 prints one with `t3 auth pairing create`), and
+ * `t3-connector environments add` turns it into a read token and a config of its own.
+ */
+async function addEnvironmentTheUsualWay() {
+  const env = ready.environments[0];
+  const ownConfig = path.join(configDir, "own", "config.json");
+  say("Adding an environment as on your own machine (pairing code on stdin, a config of its own):");
+  say(`  printf '<pairing code>' | T3_CONNECTOR_CONFIG=${ownConfig} \\`);
+  say(`    t3-connector environments add mine --url ${env.url} --projects all`);
+  const added = await runBin(
+    readServerBin,
+    ["environments", "add", "mine", "--url", env.url, "--projects", "all"],
+    {
+      env: { ...process.env, T3_CONNECTOR_CONFIG: ownConfig },
+      stdin: env.pairingCode,
+    },
+  );
+  if (added.code !== 0) throw new Error(`environments add failed: ${added.stderr.trim()}`);
+  const report = JSON.parse(added.stdout);
+  say(
+    `  added "${report.added}": environmentId ${report.diagnosis.environmentId}, token scopes ${report.scopes.join(" ")}, ` +
+      `${report.diagnosis.authorizedProjects.length} projects, ${report.diagnosis.visibleThreadCount} visible threads, verified ${report.ok ? "ok" : "with problems"}`,
+  );
+  say(`  (the code is now spent; T3_CONNECTOR_CONFIG=${ownConfig} t3-connector environments lists it)`);
+  say();
+}
+
+/** Runs a bin to completion with `stdin`, collecting its output. */
+function runBin(bin, args, { env, stdin }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
   });
 }
 

@@ -39,6 +39,10 @@ describe("pnpm demo", () => {
     expect(stdout).toContain("alpha");
     expect(stdout).toContain("beta");
     expect(stdout).toContain("Try next:");
+    // The onboarding flow, on the first simulated environment with its single-use pairing code.
+    expect(stdout).toMatch(
+      /added "mine": environmentId \S+, token scopes orchestration:read, \d+ projects, \d+ visible threads, verified ok/,
+    );
     expect(stdout).toMatch(/waiting on user_input/);
     // How to connect a client, then the tour through the spawned read server.
     expect(stdout).toMatch(/T3_CONNECTOR_CONFIG=\S+ node \S+t3-connector\.js serve/);

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   "environment_unknown",
   "environment_mismatch",
   "environment_unavailable",
+  "environment_exists",
+  "port_in_use",
   "protocol_unsupported",
   "scope_mismatch",
   "tunnel_failed",

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /**
  * The package's own metadata, read once from package.json. Both `src/` (tests) and `dist/` (the
@@ -22,4 +23,9 @@ export function packageInfo(): PackageInfo {
     cached = { name: record.name, version: record.version };
   }
   return cached;
+}
+
+/** Absolute path of the `t3-connector` bin script, for MCP client configs (same depth rule). */
+export function binPath(): string {
+  return fileURLToPath(new URL("../bin/t3-connector.js", import.meta.url));
 }

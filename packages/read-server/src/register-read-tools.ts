@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -8,9 +9,15 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
-import { findLooseObject } from "@t3-connector/core/schema";
+import {
+  checkToolInput,
+  findLooseObject,
+  lenientCallToolRequestSchema,
+  toolInputErrorResult,
+  toolJsonSchema,
+} from "@t3-connector/core/schema";
 import * as z from "zod";
-import { legacyKeyHint } from "./legacy-input-keys.js";
+import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition, type ReadToolExtra } from "./read-tool.js";
 import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
@@ -18,12 +25,13 @@ import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
 /**
  * Registers the read tools on `server`.
  *
- * Why not `McpServer.registerTool`: in SDK 1.32 it does validate a strict zod object before the
- * handler, but it reports the failure as a tool result (`isError: true`, text "MCP error -32602:
- * …"), not as a JSON-RPC error. Our contract is a JSON-RPC `-32602` for any unknown or legacy key,
- * so this module answers `tools/list` and `tools/call` itself on the underlying protocol server.
- * Owning both handlers has a useful side effect: a later `registerTool` on the same server throws
- * (the handlers already exist), so no tool can bypass the read-only checks below.
+ * Why not `McpServer.registerTool`: in SDK 1.32 it reports a schema failure as the text "MCP
+ * error -32602: …", which names neither our error code nor the fix, and it turns `arguments: null`
+ * into a protocol error. Our contract (ADR 0004) is a tool result with `isError: true`, a text
+ * naming the code and the fix, and `structuredContent.error {code, message, hint}`, so this module
+ * answers `tools/list` and `tools/call` itself on the underlying protocol server. Owning both
+ * handlers has a useful side effect: a later `registerTool` on the same server throws (the
+ * handlers already exist), so no tool can bypass the read-only checks below.
  *
  * Call it once per server, before `connect`; a second call throws.
  */
@@ -55,20 +63,28 @@ export function registerReadTools(
     listing ??= [...byName.values()].map(describeTool);
     return { tools: listing };
   });
-  protocol.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const definition = byName.get(request.params.name);
-    if (definition === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    }
-    const parsed = await definition.inputSchema.safeParseAsync(request.params.arguments ?? {});
-    if (!parsed.success) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for tool ${definition.name}: ${describeIssues(parsed.error)}`,
+  // The Protocol-level registration on purpose: `Server.setRequestHandler` re-validates the
+  // request with the SDK's schema, which refuses `arguments: null` as a protocol error before any
+  // tool is known. Ours accepts any `arguments` and `checkToolInput` answers it as a tool error.
+  Protocol.prototype.setRequestHandler.call(
+    protocol,
+    lenientCallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const definition = byName.get(request.params.name);
+      if (definition === undefined) {
+        // No tool, so no result to carry the error: this one stays a protocol error.
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      }
+      const checked = await checkToolInput(
+        definition.name,
+        definition.inputSchema,
+        request.params.arguments,
+        LEGACY_INPUT_KEYS,
       );
-    }
-    return runTool(definition, context, parsed.data, { signal: extra.signal }, beforeCall);
-  });
+      if (!checked.ok) return toolInputErrorResult(checked.error);
+      return runTool(definition, context, checked.data, { signal: extra.signal }, beforeCall);
+    },
+  );
 }
 
 export interface RegisterReadToolsOptions {
@@ -134,34 +150,18 @@ function describeTool(definition: ReadToolDefinition): Tool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: z.toJSONSchema(definition.inputSchema, {
-      io: "input",
-      target: "draft-7",
-    }) as Tool["inputSchema"],
-    outputSchema: z.toJSONSchema(definition.outputSchema, {
-      io: "output",
-      target: "draft-7",
-    }) as Tool["outputSchema"],
+    inputSchema: toolJsonSchema(definition.inputSchema, "input") as Tool["inputSchema"],
+    outputSchema: toolJsonSchema(definition.outputSchema, "output") as Tool["outputSchema"],
     annotations: { ...definition.annotations },
   };
 }
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => {
-      const where = issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `;
-      return `${where}${issue.message}${renameHint(issue)}`;
-    })
+    .map(
+      (issue) => `${issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `}${issue.message}`,
+    )
     .join("; ");
-}
-
-function renameHint(issue: z.core.$ZodIssue): string {
-  if (issue.code !== "unrecognized_keys") return "";
-  const renames = issue.keys.flatMap((key) => {
-    const replacement = legacyKeyHint(key);
-    return replacement === undefined ? [] : [`"${key}" is now "${replacement}"`];
-  });
-  return renames.length === 0 ? "" : ` (${renames.join(", ")})`;
 }
 
 function describeUnexpected(error: unknown): string {

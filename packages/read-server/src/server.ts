@@ -9,6 +9,21 @@ import { type RegisterReadToolsOptions, registerReadTools } from "./register-rea
 export const READ_SERVER_NAME = "t3-connector";
 
 /**
+ * Sent in the `initialize` answer: how to use the tools well, in the fewest words a model needs.
+ * The tool descriptions carry the details; this says what holds across all of them.
+ */
+export const READ_SERVER_INSTRUCTIONS =
+  "Read-only view of T3 Code coding-agent threads on several machines (environments). " +
+  "Start with t3_control_plane (what needs doing across machines) or t3_ambientes (which environments exist). " +
+  "There is no default environment: leave `environment` out to cover all, and follow up on an item with its own environment.alias. " +
+  "Ids mean nothing outside their environment. " +
+  "`complete: false` means some environment did not answer (see environmentFailures): an empty or short list then proves nothing; tell the user which machine is missing. " +
+  "Page with cursor: nextCursor and the same other inputs. " +
+  "t3_aguardar_thread waits at most 5000 ms; on timedOut answer the user and wait again on a later turn. " +
+  "This server never writes: nextAction names the write tool (t3-connector-write bridge) that answers a pending question or approval. " +
+  "A bad argument comes back as an invalid_input tool error whose text says how to fix the call.";
+
+/**
  * The SDK server validates JSON Schema only for elicitation answers, and the read server never
  * elicits. Without this option the SDK builds an Ajv instance with every format at construction
  * (about 20 ms of CPU before `initialize` can be answered) that nothing would use.
@@ -27,7 +42,7 @@ export function createReadServer(
 ): McpServer {
   const server = new McpServer(
     { name: READ_SERVER_NAME, version: packageInfo().version },
-    { jsonSchemaValidator: noJsonSchemaValidation },
+    { jsonSchemaValidator: noJsonSchemaValidation, instructions: READ_SERVER_INSTRUCTIONS },
   );
   registerReadTools(server, definitions, context, options);
   return server;

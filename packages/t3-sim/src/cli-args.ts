@@ -24,14 +24,16 @@ export interface ServeArgs {
 export type ParsedArgs =
   | ServeArgs
   | { readonly command: "help" }
+  | { readonly command: "version" }
   | { readonly command: "error"; readonly message: string };
 
 export const USAGE = `Usage: t3-sim serve [--port N] [--environments N] [--seed demo|empty] [--config-out DIR]
                     [--compat [ALIAS=]0.0.31]... [--web-build [ALIAS]]... [--no-web-build [ALIAS]]...
 
 Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints one JSON line
-{"environments":[{"alias","environmentId","url","readToken","operateToken","profile","serverVersion",
-"webBuild"}]} on stdout when ready. "profile" is "protocol-2" or the compat profile ("0.0.31").
+{"environments":[{"alias","environmentId","url","readToken","operateToken","pairingCode","profile",
+"serverVersion","webBuild"}]} on stdout when ready. "profile" is "protocol-2" or the compat profile
+("0.0.31"). pairingCode is single use and valid 5 minutes, like one from \`t3 auth pairing create\`.
 
   --port N          first port (environment i listens on N+i); default: free ports
   --environments N  how many environments (1-26, default 1), aliases alpha, beta, gamma, ...
@@ -49,6 +51,7 @@ Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints on
                     play an installed T3: such a GET answers 200 text/html, the web app's index.html
                     (default under --compat); without ALIAS both apply to every environment
   --help            show this text
+  --version         print the version
 
 Stops on SIGINT or SIGTERM.
 `;
@@ -84,6 +87,7 @@ export const ALIASES = [
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) return { command: "help" };
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return { command: "version" };
   const [command, ...rest] = argv;
   if (command !== "serve") return { command: "error", message: `unknown command: ${command}` };
   let port: number | undefined;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { parseArgs, type ServeArgs, serveEnvironments, USAGE } from "./cli-args.js";
 import { type ConfigEnvironment, writeConfigFiles } from "./cli-config-files.js";
 import { type Simulator, startSimulator } from "./simulator.js";
@@ -42,6 +43,8 @@ export async function serve(args: ServeArgs, io: CliIo = processIo): Promise<Sim
       profile: env.profile,
       serverVersion: env.serverVersion,
       webBuild: env.webBuild,
+      // Single use, 5 minutes: what `t3-connector environments add` reads on stdin.
+      pairingCode: env.createPairingCode(),
     })),
   };
   io.stdout(`${JSON.stringify(ready)}\n`);
@@ -79,6 +82,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.stdout(USAGE);
     return 0;
   }
+  if (parsed.command === "version") {
+    io.stdout(`${packageVersion()}\n`);
+    return 0;
+  }
   if (parsed.command === "error") {
     io.stderr(`t3-sim: ${parsed.message}\n${USAGE}`);
     return 2;
@@ -98,4 +105,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   io.stderr(`t3-sim: ${await signal}, stopping\n`);
   await sim.close();
   return 0;
+}
+
+/** From package.json: `src/` and `dist/` both sit one level below the package root. */
+function packageVersion(): string {
+  const raw = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version?: unknown;
+  };
+  if (typeof raw.version !== "string") throw new Error("t3-sim package.json has no version");
+  return raw.version;
 }

@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -8,8 +9,14 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
-import { findLooseObject } from "@t3-connector/core/schema";
-import * as z from "zod";
+import {
+  checkToolInput,
+  findLooseObject,
+  lenientCallToolRequestSchema,
+  toolInputErrorResult,
+  toolJsonSchema,
+} from "@t3-connector/core/schema";
+import type * as z from "zod";
 import type { BridgeContext, BridgeToolDefinition } from "./bridge-tool.js";
 import { INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
 
@@ -22,10 +29,11 @@ const LEGACY_KEYS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Answers `tools/list` and `tools/call` on the protocol server directly. `McpServer.registerTool`
- * reports a schema failure as a tool result; our contract is a JSON-RPC -32602 for any unknown or
- * legacy key, raised before anything reaches the gate. Owning both handlers also means no tool can
- * be added later that skips these checks (`registerTool` would throw).
+ * Answers `tools/list` and `tools/call` on the protocol server directly. A bad argument (unknown
+ * or legacy key, wrong type, out of range, `arguments: null`) is answered as a tool error the model
+ * can read (`isError: true`, the code and the fix, `structuredContent.error`; ADR 0004) and never
+ * reaches the gate. Owning both handlers also means no tool can be added later that skips these
+ * checks (`registerTool` would throw).
  */
 export function registerBridgeTools(
   server: McpServer,
@@ -50,21 +58,29 @@ export function registerBridgeTools(
     listing ??= [...byName.values()].map(describeTool);
     return { tools: listing };
   });
-  protocol.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const definition = byName.get(request.params.name);
-    if (definition === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    }
-    const rawArguments = request.params.arguments ?? {};
-    const parsed = await definition.inputSchema.safeParseAsync(rawArguments);
-    if (!parsed.success) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for tool ${definition.name}: ${describeIssues(parsed.error)}`,
+  // The Protocol-level registration on purpose: `Server.setRequestHandler` re-validates the
+  // request with the SDK's schema, which refuses `arguments: null` as a protocol error.
+  Protocol.prototype.setRequestHandler.call(
+    protocol,
+    lenientCallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const definition = byName.get(request.params.name);
+      if (definition === undefined) {
+        // No tool, so no result to carry the error: this one stays a protocol error.
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      }
+      const checked = await checkToolInput(
+        definition.name,
+        definition.inputSchema,
+        request.params.arguments,
+        LEGACY_KEYS,
       );
-    }
-    return run(definition, context, parsed.data, { signal: extra.signal, rawArguments }, log);
-  });
+      if (!checked.ok) return toolInputErrorResult(checked.error);
+      // Validated: a plain object (or absent, which the schema read as {}).
+      const rawArguments = (request.params.arguments ?? {}) as Record<string, unknown>;
+      return run(definition, context, checked.data, { signal: extra.signal, rawArguments }, log);
+    },
+  );
 }
 
 async function run(
@@ -94,27 +110,16 @@ function describeTool(definition: BridgeToolDefinition): Tool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: z.toJSONSchema(definition.inputSchema, {
-      io: "input",
-      target: "draft-7",
-    }) as Tool["inputSchema"],
-    outputSchema: z.toJSONSchema(definition.outputSchema, {
-      io: "output",
-      target: "draft-7",
-    }) as Tool["outputSchema"],
+    inputSchema: toolJsonSchema(definition.inputSchema, "input") as Tool["inputSchema"],
+    outputSchema: toolJsonSchema(definition.outputSchema, "output") as Tool["outputSchema"],
     annotations: { title: definition.title, ...definition.annotations },
   };
 }
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => {
-      const where = issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `;
-      const renames =
-        issue.code === "unrecognized_keys"
-          ? issue.keys.flatMap((key) => (LEGACY_KEYS[key] ? [`"${key}" is now "${LEGACY_KEYS[key]}"`] : []))
-          : [];
-      return `${where}${issue.message}${renames.length === 0 ? "" : ` (${renames.join(", ")})`}`;
-    })
+    .map(
+      (issue) => `${issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `}${issue.message}`,
+    )
     .join("; ");
 }

@@ -60,7 +60,11 @@ export function relayErrorToConnectorError(status: number, body: unknown): Conne
   if (CHANNEL_CODES.has(gateCode)) {
     return gateUnavailable(`the gate did not accept this bridge's channel (${gateCode})`);
   }
-  const message = typeof record.message === "string" && record.message !== "" ? record.message : gateCode;
+  // Without a message the text would read "<code>: <code>"; say who refused instead.
+  const message =
+    typeof record.message === "string" && record.message !== ""
+      ? record.message
+      : "the gate refused the request";
   const details: Record<string, unknown> = { gateCode };
   const given = (
     typeof record.details === "object" && record.details !== null ? record.details : {}

@@ -1,11 +1,15 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { readPackageVersion } from "@t3-connector/core/cli-support";
 import type { BridgeContext } from "./bridge-tool.js";
 import { registerBridgeTools } from "./register-bridge-tools.js";
 import type { RelayClient } from "./relay-client.js";
 import { BRIDGE_TOOLS } from "./tools/index.js";
 
 export const BRIDGE_SERVER_NAME = "t3-connector-write";
-export const BRIDGE_VERSION = "0.1.0";
+/** From this package's package.json (`src/` and `dist/` are both one level below it). */
+export function bridgeVersion(): string {
+  return readPackageVersion(new URL("../package.json", import.meta.url));
+}
 
 export interface BridgeServerOptions {
   readonly relay: RelayClient;
@@ -17,7 +21,7 @@ export interface BridgeServerOptions {
 /** The write bridge's MCP server, not yet connected to a transport. */
 export function createBridgeServer(options: BridgeServerOptions): McpServer {
   const server = new McpServer(
-    { name: BRIDGE_SERVER_NAME, version: BRIDGE_VERSION },
+    { name: BRIDGE_SERVER_NAME, version: bridgeVersion() },
     {
       instructions:
         "Writes to T3 need a lease the user approves with a passkey: call t3_pedir_aprovacao first. " +

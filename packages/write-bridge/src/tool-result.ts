@@ -43,6 +43,13 @@ export function toolError(error: unknown): CallToolResult {
   if (typeof reason === "string" && /^[a-z][a-z0-9_]*$/.test(reason)) parts.push(`[reason: ${reason}]`);
   if (t3 !== undefined) parts.push(`(T3: ${t3})`);
   const next = NEXT_STEP[code];
-  if (next !== undefined) parts.push(next);
+  // Said once: a message that already tells the next step (the bridge's own gate_unavailable
+  // names the command to start) does not get it again.
+  if (next !== undefined && !saysNextStepAlready(code, error.message)) parts.push(next);
   return { isError: true, content: [{ type: "text", text: parts.join(" ") }] };
+}
+
+function saysNextStepAlready(code: string, message: string): boolean {
+  if (code === "gate_unavailable") return message.includes("t3-connector-write gate");
+  return message.includes(NEXT_STEP[code] ?? "\u0000");
 }

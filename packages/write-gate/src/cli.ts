@@ -2,6 +2,8 @@
  * `t3-connector-write`: the write side's command line. Machine output (JSON) goes to stdout;
  * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
  */
+
+import { CLIENT_NAMES, leveledLog } from "@t3-connector/core/cli-support";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
   type CliIo,
@@ -10,7 +12,9 @@ import {
   packageVersion,
   processIo,
 } from "./process/cli-io.js";
+import { clientConfigCommand } from "./process/client-config.js";
 import { diagnoseCommand } from "./process/diagnose.js";
+import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
 import { pairCommand } from "./process/pair.js";
 import { reconcileCommand } from "./process/reconcile.js";
 import { startGate } from "./process/start-gate.js";
@@ -22,8 +26,17 @@ export const CLI_NAME = "t3-connector-write";
 export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
-  gate                     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it)
-  bridge                   Serve the write tools over MCP stdio; every call is relayed to the gate
+  gate [--log-level L]     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it);
+                           the URL and the enrollment code are printed at every level
+  bridge [--log-level L]   Serve the write tools over MCP stdio; every call is relayed to the gate
+                           (L: error, warn, info (default) or debug)
+  environments add <alias> (--url URL | --ssh HOST[:PORT])
+                           Pair a new environment for writes (pairing code on stdin or at the prompt),
+                           write its operate token and write.json, verify it
+  environments remove <alias>
+                           Take an environment out of write.json and delete its token file
+  client-config <client>   Print the config that starts the bridge in an MCP client, with this
+                           machine's paths: ${CLIENT_NAMES.join(", ")}
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
@@ -68,21 +81,31 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         // loaded only for this command, and it never reads a token file or the journal.
         console.log = console.error;
         console.info = console.error;
+        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
         const { runBridge } = await import("@t3-connector/write-bridge");
-        const bridge = await runBridge({ log: (line) => io.stderr.write(`${line}\n`) });
+        const bridge = await runBridge({ log: log.error });
+        log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
         await bridge.closed;
         return 0;
       }
       case "gate": {
+        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
         const config = await loadCliWriteConfig(io);
         const gate = await startGate({
           config,
-          log: (line) => io.stderr.write(`${line}\n`),
+          log: log.info,
+          announce: (line) => io.stderr.write(`${line}\n`),
           ...(io.fetch ? { fetch: io.fetch } : {}),
         });
         await gate.closed;
         return 0;
       }
+      case "environments-add":
+        return await addWriteEnvironmentCommand(io, { alias: command.alias, transport: command.transport });
+      case "environments-remove":
+        return await removeWriteEnvironmentCommand(io, command.alias);
+      case "client-config":
+        return clientConfigCommand(io, command.client);
     }
   } catch (error) {
     io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);

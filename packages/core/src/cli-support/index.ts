@@ -6,3 +6,21 @@ export {
   readAll,
   writeJson,
 } from "./cli-io.js";
+export {
+  CLIENT_NAMES,
+  type ClientName,
+  clientConfigSnippet,
+  isClientName,
+  type StdioServerLaunch,
+} from "./client-config.js";
+export { parseLogLevelArgs, parseValueFlags, transportFromFlags } from "./flags.js";
+export {
+  DEFAULT_LOG_LEVEL,
+  isLogLevel,
+  type LeveledLog,
+  LOG_LEVELS,
+  type LogLevel,
+  leveledLog,
+} from "./log-level.js";
+export { readPackageVersion } from "./package-version.js";
+export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";

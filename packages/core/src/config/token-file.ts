@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, mkdir, open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { ConnectorError } from "../errors.js";
+import { writeFileAtomically } from "./atomic-write.js";
 
 /** Tokens are short; a large file is certainly not one, and is not read into memory. */
 const MAX_TOKEN_FILE_BYTES = 16 * 1024;
@@ -110,29 +110,6 @@ export async function writeTokenFile(path: string, token: string): Promise<void>
   if (trimmed === "" || !isTokenShaped(trimmed)) {
     throw new ConnectorError("token_file_invalid", "refusing to save: the value received is not a token");
   }
-  const directory = dirname(path);
-  await ensurePrivateDirectory(directory, path);
-  const temp = join(directory, `.${basename(path)}.token-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const handle = await open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(`${trimmed}\n`, "utf8");
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  const directoryHandle = await open(directory, "r");
-  try {
-    await directoryHandle.sync();
-  } finally {
-    await directoryHandle.close();
-  }
+  await ensurePrivateDirectory(dirname(path), path);
+  await writeFileAtomically(path, `${trimmed}\n`);
 }

@@ -74,16 +74,14 @@ export async function readPrivateJson(fs: JournalFs, path: string): Promise<unkn
     handle = await fs.open(path, READ_NO_FOLLOW);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return null;
-    if (isSymlinkRefusal(error))
-      throw stateDirInvalid(`${basename(path)} is a symlink; refusing to follow it`);
-    throw journalUnavailable(`open ${basename(path)}`, error);
+    if (isSymlinkRefusal(error)) throw stateDirInvalid(`${path} is a symlink; refusing to follow it`);
+    throw journalUnavailable(`open ${path}`, error);
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw stateDirInvalid(`${basename(path)} is not a regular file`);
+    if (!stat.isFile()) throw stateDirInvalid(`${path} is not a regular file`);
     const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid)
-      throw stateDirInvalid(`${basename(path)} belongs to another user`);
+    if (uid !== undefined && stat.uid !== uid) throw stateDirInvalid(`${path} belongs to another user`);
     if ((stat.mode & 0o077) !== 0) {
       throw stateDirInvalid(
         `${basename(path)} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`,

@@ -12,7 +12,10 @@ export async function ensurePrivateDirectory(fs: JournalFs, path: string, label:
   } catch (error) {
     // EEXIST comes back for a dangling symlink or a file in the way: the checks below explain it.
     if (errorCode(error) !== "EEXIST" && errorCode(error) !== "ENOTDIR") {
-      throw stateDirInvalid(`the ${label} cannot be created (${errorCode(error) ?? "unknown error"})`, error);
+      throw stateDirInvalid(
+        `the ${label} ${path} cannot be created (${errorCode(error) ?? "unknown error"})`,
+        error,
+      );
     }
   }
   await checkPrivateDirectory(fs, path, label);
@@ -27,15 +30,20 @@ async function checkPrivateDirectory(fs: JournalFs, path: string, label: string)
   try {
     stat = await fs.lstat(path);
   } catch (error) {
-    throw stateDirInvalid(`the ${label} cannot be read (${errorCode(error) ?? "unknown error"})`, error);
+    throw stateDirInvalid(
+      `the ${label} ${path} cannot be read (${errorCode(error) ?? "unknown error"})`,
+      error,
+    );
   }
-  if (stat.isSymbolicLink()) throw stateDirInvalid(`the ${label} is a symlink; refusing to follow it`);
-  if (!stat.isDirectory()) throw stateDirInvalid(`the ${label} is not a directory`);
+  if (stat.isSymbolicLink())
+    throw stateDirInvalid(`the ${label} ${path} is a symlink; refusing to follow it`);
+  if (!stat.isDirectory()) throw stateDirInvalid(`the ${label} ${path} is not a directory`);
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw stateDirInvalid(`the ${label} belongs to another user`);
+  if (uid !== undefined && stat.uid !== uid)
+    throw stateDirInvalid(`the ${label} ${path} belongs to another user`);
   if ((stat.mode & 0o077) !== 0) {
     throw stateDirInvalid(
-      `the ${label} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); it must be 0700`,
+      `the ${label} ${path} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); it must be 0700`,
     );
   }
 }

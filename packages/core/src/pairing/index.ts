@@ -1,4 +1,21 @@
 export {
+  checkNewAlias,
+  defaultTokenFile,
+  describeTransport,
+  discardTokenFile,
+  environmentsOf,
+  loadConfigDocument,
+  PROBE_TIMEOUT_MS,
+  parseTransportOption,
+  probeEnvironmentId,
+  refuseExisting,
+  saveConfigDocument,
+  type TransportOption,
+  transportConfigKeys,
+  withBaseUrl,
+  withoutEnvironment,
+} from "./add-environment.js";
+export {
   PAIR_TIMEOUT_MS,
   type PairEnvironmentOptions,
   type PairingOutcome,

@@ -1,4 +1,4 @@
-import { type CliIo, readAll } from "../cli-support/index.js";
+import { type CliIo, readAll, type TerminalPrompt } from "../cli-support/index.js";
 import { type EnvironmentConfig, writeTokenFile } from "../config/index.js";
 import { SshTunnel, scopeDifference, verifyEnvironment } from "../environments/index.js";
 import { ConnectorError } from "../errors.js";
@@ -10,7 +10,12 @@ export const PAIR_TIMEOUT_MS = 15_000;
  * Reads the pairing code (the code itself, its JSON or its URL) from stdin. We never echo it; a
  * terminal does, so a TTY gets a hint that piping keeps the code off the screen.
  */
-export async function readPairingCode(io: Pick<CliIo, "stdin" | "stderr">): Promise<string> {
+export async function readPairingCode(
+  io: Pick<CliIo, "stdin" | "stderr">,
+  prompt?: TerminalPrompt,
+): Promise<string> {
+  // On a terminal with a prompt open (environments add asks more afterwards), one line is the code.
+  if (prompt !== undefined) return parsePairingInput(await prompt.ask("Pairing code or pairing URL: "));
   if (io.stdin === undefined)
     throw new ConnectorError("invalid_input", "pair reads the pairing code from stdin");
   if ((io.stdin as { isTTY?: boolean }).isTTY) {

@@ -51,6 +51,8 @@ describe("state directory and file permissions", () => {
     await symlink(real, temp.stateDir);
     await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
       code: "state_dir_invalid",
+      // The operator is told which path to fix.
+      message: expect.stringContaining(temp.stateDir),
     });
     expect(await readdir(real)).toEqual([]);
   });
@@ -79,6 +81,7 @@ describe("state directory and file permissions", () => {
     await symlink(decoy, join(directory, "active.json"));
     await expect(openJournal({ stateDir: temp.stateDir })).rejects.toMatchObject({
       code: "state_dir_invalid",
+      message: expect.stringContaining(join(directory, "active.json")),
     });
   });
 

@@ -1,3 +1,14 @@
+import {
+  type LogLevel,
+  parseLogLevelArgs,
+  parseValueFlags,
+  transportFromFlags,
+} from "@t3-connector/core/cli-support";
+import type { TransportOption } from "@t3-connector/core/pairing";
+import { CLIENT_NAMES } from "./client-config.js";
+import type { AddEnvironmentRequest } from "./environments-edit.js";
+import type { ProjectsOption } from "./project-choice.js";
+
 /**
  * The command line of `t3-connector`, parsed into one command. Pure, so every spelling is tested
  * without a process. The Portuguese names of the previous contract (`ambientes`, `diagnostico`,
@@ -5,8 +16,11 @@
  * a tool parameter an alias cannot be silently dropped.
  */
 export type CliCommand =
-  | { kind: "serve" }
+  | { kind: "serve"; logLevel: LogLevel }
   | { kind: "environments" }
+  | { kind: "environments-add"; request: AddEnvironmentRequest }
+  | { kind: "environments-remove"; alias: string }
+  | { kind: "client-config"; client: string }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
   | { kind: "version" }
@@ -21,7 +35,8 @@ const COMMAND_ALIASES: Readonly<Record<string, string>> = {
 const ENVIRONMENT_FLAGS = new Set(["--environment", "--ambiente"]);
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const [first = "serve", ...rest] = argv;
+  // `t3-connector --log-level warn` is `serve` too: serve is the default command.
+  const [first = "serve", ...rest] = argv[0]?.startsWith("--log-level") ? ["serve", ...argv] : argv;
   const command = COMMAND_ALIASES[first] ?? first;
   switch (command) {
     case "--version":
@@ -31,9 +46,21 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     case "-h":
     case "help":
       return rest.length === 0 ? { kind: "help" } : unexpected(rest);
-    case "serve":
+    case "serve": {
+      const parsed = parseLogLevelArgs(rest);
+      return "problem" in parsed
+        ? { kind: "usage-error", problem: parsed.problem }
+        : { kind: "serve", ...parsed };
+    }
     case "environments":
-      return rest.length === 0 ? { kind: command } : unexpected(rest);
+      return parseEnvironments(rest);
+    case "client-config": {
+      const [client, ...extra] = rest;
+      if (client === undefined || client.startsWith("-")) {
+        return { kind: "usage-error", problem: `client-config needs a client: ${CLIENT_NAMES.join(", ")}` };
+      }
+      return extra.length === 0 ? { kind: "client-config", client } : unexpected(extra);
+    }
     case "diagnose": {
       const parsed = environmentFlag(rest);
       if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
@@ -52,6 +79,40 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     default:
       return { kind: "usage-error", problem: `unknown command or argument: ${argv.join(" ")}` };
   }
+}
+
+/** `environments`, `environments add <alias> …` or `environments remove <alias>`. */
+function parseEnvironments(rest: readonly string[]): CliCommand {
+  const [sub, alias, ...flags] = rest;
+  if (sub === undefined) return { kind: "environments" };
+  if (sub !== "add" && sub !== "remove") return unexpected(rest);
+  if (alias === undefined || alias.startsWith("-")) {
+    return {
+      kind: "usage-error",
+      problem: `environments ${sub} needs an alias, e.g. environments ${sub} laptop`,
+    };
+  }
+  if (sub === "remove")
+    return flags.length === 0 ? { kind: "environments-remove", alias } : unexpected(flags);
+  const parsed = parseAddFlags(flags);
+  if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
+  return { kind: "environments-add", request: { alias, ...parsed } };
+}
+
+function parseAddFlags(
+  flags: readonly string[],
+): { transport: TransportOption; projects?: ProjectsOption } | { problem: string } {
+  const parsed = parseValueFlags(flags, ["--url", "--ssh", "--projects"]);
+  if ("problem" in parsed) return parsed;
+  const transport = transportFromFlags(parsed.values);
+  if ("problem" in transport) return transport;
+  const projects = parsed.values.get("--projects");
+  if (projects === undefined) return { transport };
+  if (projects === "all") return { transport, projects: { all: true } };
+  const ids = projects.split(",").map((id) => id.trim());
+  if (ids.some((id) => id === ""))
+    return { problem: "--projects takes all or a comma-separated list of projectIds" };
+  return { transport, projects: { ids } };
 }
 
 function unexpected(rest: readonly string[]): CliCommand {

@@ -1,4 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
 import { loadReadConfig, type ReadConfig } from "@t3-connector/core/config";
 import { packageInfo } from "../package-info.js";
 import { createProcessReadContext } from "../read-context.js";
@@ -18,13 +19,18 @@ import { type StartupGate, startStartupGate } from "./startup-gate.js";
  * (e.g. a token with any scope beyond `orchestration:read`) is printed as soon as it is known,
  * answers the waiting tool calls with its error (no handler runs), ends the session and exits 1.
  */
-export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[]): Promise<number> {
+export async function serve(
+  io: CliIo,
+  definitions: readonly ReadToolDefinition[],
+  logLevel: LogLevel = DEFAULT_LOG_LEVEL,
+): Promise<number> {
+  const log = leveledLog((text) => io.stderr.write(text), logLevel);
   // stdout carries MCP frames only; a stray console.log from any module would corrupt the stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
   const fail = (line: string) => {
-    io.stderr.write(`${READ_SERVER_NAME}: ${line}\n`);
+    log.error(`${READ_SERVER_NAME}: ${line}`);
     return 1;
   };
 
@@ -41,7 +47,7 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   } catch (error) {
     return fail(describeError(error));
   }
-  const context = createProcessReadContext({ config, log: (line) => io.stderr.write(`${line}\n`) });
+  const context = createProcessReadContext({ config, log: (line) => log.error(line) });
 
   let openGate: (gate: StartupGate) => void = () => {};
   const gateStarted = new Promise<StartupGate>((resolve) => {
@@ -66,9 +72,9 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
 
   await server.connect(transport);
   const aliases = config.environments.map((env) => env.alias).join(", ");
-  io.stderr.write(
+  log.info(
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
-      `environments ${aliases} (default ${config.default}, informational only)\n`,
+      `environments ${aliases} (config ${config.path})`,
   );
   // One turn of the event loop first: an `initialize` already waiting on stdin is answered before
   // verification loads the HTTP client and opens sockets.
@@ -78,12 +84,12 @@ export async function serve(io: CliIo, definitions: readonly ReadToolDefinition[
   void gate.done.then((check) => {
     // After the session ended, a pending verification is cut short: no warning about that.
     if (ended || check.refusals.length > 0) return;
-    for (const warning of check.warnings) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
+    for (const warning of check.warnings) log.warn(`${READ_SERVER_NAME}: warning: ${warning}`);
   });
 
   const refusal = await Promise.race([closed.then(() => undefined), gate.refused]);
   if (refusal !== undefined) {
-    io.stderr.write(`${READ_SERVER_NAME}: refusing to start: ${refusal.error}\n`);
+    log.error(`${READ_SERVER_NAME}: refusing to start: ${refusal.error}`);
     // Tool calls waiting on the gate were rejected with the refusal; their error answers are
     // written in the microtasks that follow, before the transport closes.
     await new Promise((resolve) => setImmediate(resolve));

@@ -7,15 +7,16 @@ export const STARTUP_VERIFY_TIMEOUT_MS = 5_000;
 /**
  * Failures that prove the configuration itself is wrong or unsafe, so the server must not start:
  * a token with any scope beyond `orchestration:read` (this process must never hold write power),
- * a server answering as another environment, a server without protocol 2, and a token file that
- * is missing or readable by others. Anything else (down, slow, expired token) may heal while the
- * server runs and is reported per call in `environmentFailures`.
+ * a server answering as another environment, and a server without protocol 2. Anything else
+ * (down, slow, expired token, a token file that is missing or readable by others) concerns one
+ * environment only: the others are served, the operator gets a warning naming the file, and
+ * every read reports that environment in `environmentFailures` with the reason (ADR 0008).
+ * A bad token file is never read, so nothing unsafe is used by serving the others.
  */
 const REFUSING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "scope_mismatch",
   "environment_mismatch",
   "protocol_unsupported",
-  "token_file_invalid",
 ]);
 
 export interface StartupCheck {

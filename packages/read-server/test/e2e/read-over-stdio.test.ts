@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import { startRun, threadIdByTitle } from "./support/scenario.js";
@@ -239,13 +239,9 @@ describe("the spawned read server", () => {
     expect(
       await callToolError(serve.client, "t3_thread", { environment: "alpha", threadId: "no-such-thread" }),
     ).toMatch(/^thread_not_found: /);
-    const legacy = await serve.client.callTool({ name: "t3_threads", arguments: { ambiente: "alpha" } }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(legacy).toBeInstanceOf(McpError);
-    expect((legacy as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((legacy as McpError).message).toContain('"ambiente" is now "environment"');
+    const legacy = await toolInputError(serve.client, "t3_threads", { ambiente: "alpha" });
+    expect(legacy.code).toBe("invalid_input");
+    expect(legacy.hint).toContain('"ambiente" is now "environment"');
   });
 
   it("flags a slow environment and one answering as another environment in environmentFailures, never reading them", async () => {

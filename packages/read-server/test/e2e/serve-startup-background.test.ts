@@ -1,7 +1,8 @@
+import { chmod } from "node:fs/promises";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { buildForSpawn, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
+import { buildForSpawn, callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. `serve` verifies the environments in the background: a hung environment
 // must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.
@@ -60,5 +61,28 @@ describe("t3-connector serve with verification in the background", () => {
     // Waiting for alpha would have printed its "did not verify within 5000 ms" warning first.
     expect(stderr).not.toContain('environment "alpha"');
     expect(stderr).not.toContain(beta.operateToken);
+  });
+
+  it("serves the other environments when one token file is unsafe, reporting it unavailable with the reason", async () => {
+    const config = await writeSimConfig(sim, {});
+    configs.push(config);
+    await chmod(config.tokenFile("beta"), 0o644);
+    const served = await spawnServe(config.configPath);
+    try {
+      const listing = await callTool(served.client, "t3_threads", {});
+      expect(listing.complete).toBe(false);
+      expect(listing.environmentFailures).toEqual([
+        expect.objectContaining({
+          alias: "beta",
+          code: "connection_refused",
+          reason: expect.stringContaining("token file"),
+        }),
+      ]);
+      expect((listing.threads as unknown[]).length).toBeGreaterThan(0);
+      // The operator's terminal names the file and the fix.
+      await served.stderrContains(`token file ${config.tokenFile("beta")} must have mode 600`);
+    } finally {
+      await served.close();
+    }
   });
 });

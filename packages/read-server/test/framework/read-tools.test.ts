@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "../../src/read-tool.js";
 import { registerReadTools } from "../../src/register-read-tools.js";
@@ -106,46 +107,48 @@ afterEach(async () => {
 });
 
 describe("strict inputs", () => {
-  it("refuses an unknown key with JSON-RPC -32602 before the handler runs", async () => {
+  it("answers an unknown key as an invalid_input tool error before the handler runs", async () => {
     const calls = { count: 0 };
     session = await connect([echoTool(calls)]);
-    const error = await protocolError(
-      session.client.callTool({ name: "test_echo", arguments: { text: "hi", colour: "blue" } }),
-    );
-    expect(error.code).toBe(ErrorCode.InvalidParams);
-    expect(error.code).toBe(-32602);
-    expect(error.message).toContain('Unrecognized key: "colour"');
+    const error = await toolInputError(session.client, "test_echo", { text: "hi", colour: "blue" });
+    expect(error).toMatchObject({ code: "invalid_input", message: 'test_echo: "colour" is not a parameter' });
+    expect(error.hint).toContain('Remove "colour"');
     expect(calls.count).toBe(0);
   });
 
-  it("refuses the legacy key ambiente with -32602 and names its replacement", async () => {
+  it("answers the legacy key ambiente as a tool error naming environment", async () => {
     const calls = { count: 0 };
     session = await connect([echoTool(calls)]);
-    const error = await protocolError(
-      session.client.callTool({ name: "test_echo", arguments: { text: "hi", ambiente: "remote" } }),
-    );
-    expect(error.code).toBe(-32602);
-    expect(error.message).toContain('"ambiente" is now "environment"');
+    const error = await toolInputError(session.client, "test_echo", { text: "hi", ambiente: "remote" });
+    expect(error.code).toBe("invalid_input");
+    expect(error.hint).toContain('"ambiente" is now "environment"');
     expect(calls.count).toBe(0);
   });
 
-  it("refuses an out-of-range value with -32602", async () => {
+  it("answers a wrong type and an out-of-range value as tool errors naming the parameter", async () => {
     const calls = { count: 0 };
     session = await connect([echoTool(calls)]);
-    const error = await protocolError(
-      session.client.callTool({ name: "test_echo", arguments: { text: "hi", limit: 0 } }),
-    );
-    expect(error.code).toBe(-32602);
-    expect(error.message).toContain("limit");
+    const range = await toolInputError(session.client, "test_echo", { text: "hi", limit: 0 });
+    expect(range.message).toMatch(/^test_echo: "limit": /);
+    const type = await toolInputError(session.client, "test_echo", { text: 42 });
+    expect(type.message).toMatch(/^test_echo: "text": /);
     expect(calls.count).toBe(0);
   });
 
-  it("refuses an unknown tool with -32602", async () => {
+  it("answers arguments: null as a tool error, not a protocol error", async () => {
+    const calls = { count: 0 };
+    session = await connect([echoTool(calls)]);
+    const error = await toolInputError(session.client, "test_echo", null);
+    expect(error.message).toBe("test_echo takes an object of named arguments, not null");
+    expect(calls.count).toBe(0);
+  });
+
+  it("keeps an unknown tool a JSON-RPC -32602 protocol error", async () => {
     session = await connect([]);
     const error = await protocolError(
       session.client.callTool({ name: "t3_escrever_thread_send", arguments: {} }),
     );
-    expect(error.code).toBe(-32602);
+    expect(error.code).toBe(ErrorCode.InvalidParams);
   });
 });
 

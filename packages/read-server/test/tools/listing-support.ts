@@ -1,6 +1,5 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
-import { expect } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
@@ -60,13 +59,9 @@ export function startTwoEnvironments(
 }
 
 /** The JSON-RPC error of a call the SDK refused before any handler ran. */
-export async function invalidParams(setup: SimReadSetup, name: string, args: Record<string, unknown>) {
-  const error = await setup.client.callTool({ name, arguments: args }).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
+/** The tool error a bad argument gets (`isError: true`, ADR 0004); the handler never runs. */
+export function invalidInput(setup: SimReadSetup, name: string, args: Record<string, unknown>) {
+  return toolInputError(setup.client, name, args);
 }
 
 export function projectIdByTitle(env: SimEnvironment, title: string): string {

@@ -1,6 +1,6 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3AguardarThreadTool } from "../../src/tools/t3_aguardar_thread.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
@@ -363,7 +363,7 @@ describe("t3_aguardar_thread", () => {
     expect(outside.replace(hidden, "<id>")).toBe(missing.replace("no-such-thread", "<id>"));
   });
 
-  it("refuses out-of-bounds or missing inputs with -32602 before doing anything", async () => {
+  it("refuses out-of-bounds or missing inputs as an invalid_input tool error before doing anything", async () => {
     const threadId = env.model.addThread({ projectId: PROJECT, title: "Idle", state: "idle" });
     const bad = [
       { environment: "alpha", threadId, timeoutMs: 0 },
@@ -375,11 +375,7 @@ describe("t3_aguardar_thread", () => {
       { environment: "alpha", threadId, timeoutMs: 1_000, ambiente: "alpha" },
     ];
     for (const args of bad) {
-      const error = await setup.client
-        .callTool({ name: TOOL, arguments: args })
-        .catch((caught: unknown) => caught);
-      expect(error, JSON.stringify(args)).toBeInstanceOf(McpError);
-      expect((error as McpError).code).toBe(-32602);
+      expect((await toolInputError(setup.client, TOOL, args)).code).toBe("invalid_input");
     }
   });
 });

@@ -6,7 +6,7 @@ import { t3ControlPlaneTool } from "../../src/tools/t3_control_plane.js";
 import { t3ProjetosTool } from "../../src/tools/t3_projetos.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { ALPHA_ID, BETA_ID, invalidParams, startTwoEnvironments } from "./listing-support.js";
+import { ALPHA_ID, BETA_ID, invalidInput, startTwoEnvironments } from "./listing-support.js";
 
 const TOOL = "t3_ambientes";
 const LISTING_TOOLS = [
@@ -83,9 +83,9 @@ describe("t3_ambientes", () => {
     expect(again.environments[1]).toMatchObject({ alias: "beta", available: true, name: "Beta server" });
   });
 
-  it("refuses unknown and legacy keys with -32602 (it takes no environment)", async () => {
+  it("refuses unknown and legacy keys as an invalid_input tool error (it takes no environment)", async () => {
     for (const args of [{ ambiente: "alpha" }, { environment: "alpha" }, { limite: 1 }, { check: "yes" }]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
   });
 

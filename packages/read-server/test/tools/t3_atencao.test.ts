@@ -5,7 +5,7 @@ import {
   ALPHA_ID,
   BETA_ID,
   demoProjectIds,
-  invalidParams,
+  invalidInput,
   itemsOf,
   startTwoEnvironments,
 } from "./listing-support.js";
@@ -78,7 +78,7 @@ describe("t3_atencao over two environments", () => {
       /^environment_unknown: .*alpha, beta/,
     );
     for (const args of [{ ambiente: "alpha" }, { busca: "x" }, { limite: 1 }, { estado: "failed" }]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
   });
 

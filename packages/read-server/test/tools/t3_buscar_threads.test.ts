@@ -5,7 +5,7 @@ import {
   ALPHA_ID,
   BETA_ID,
   demoProjectIds,
-  invalidParams,
+  invalidInput,
   itemsOf,
   projectIdByTitle,
   startTwoEnvironments,
@@ -109,9 +109,9 @@ describe("t3_buscar_threads over two environments", () => {
       { search: "x", limite: 3 },
       { search: "x", estado: "running" },
     ]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
-    expect((await invalidParams(setup, TOOL, { search: "x", match: "fuzzy" })).code).toBe(-32602);
+    expect((await invalidInput(setup, TOOL, { search: "x", match: "fuzzy" })).code).toBe("invalid_input");
   });
 
   it("flags the evidence as incomplete when a title search meets rows without a title", async () => {

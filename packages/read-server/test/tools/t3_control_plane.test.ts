@@ -6,7 +6,7 @@ import {
   BETA_ID,
   demoProjectIds,
   type Item,
-  invalidParams,
+  invalidInput,
   publishBackgroundTask,
   startTwoEnvironments,
   threadIdByTitle,
@@ -188,7 +188,7 @@ describe("t3_control_plane over two environments", () => {
       { limit: 101 },
       { cursor: "x" },
     ]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
   });
 

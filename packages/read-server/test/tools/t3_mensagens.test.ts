@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3MensagensTool } from "../../src/tools/t3_mensagens.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { protocolError, startByIdSetup } from "./by-id-fixture.js";
+import { startByIdSetup } from "./by-id-fixture.js";
 
 interface MessageOut {
   messageId: string;
@@ -64,15 +65,15 @@ describe("t3_mensagens", () => {
     expect(hidden.replace("t-hidden", "ID")).toBe(unknown.replace("t-nowhere", "ID"));
   });
 
-  it("refuses legacy keys and out-of-range bounds with -32602", async () => {
+  it("refuses legacy keys and out-of-range bounds as an invalid_input tool error", async () => {
     for (const args of [
       { threadId: "t-long", limite: 2 },
       { threadId: "t-long", ambiente: "alpha" },
       { threadId: "t-long", limit: 21 },
       { threadId: "t-long", maxCharacters: 99 },
     ]) {
-      const error = await protocolError(setup.client.callTool({ name: "t3_mensagens", arguments: args }));
-      expect(error.code).toBe(-32602);
+      const error = await toolInputError(setup.client, "t3_mensagens", args);
+      expect(error.code).toBe("invalid_input");
     }
   });
 });

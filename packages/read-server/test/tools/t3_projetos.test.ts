@@ -6,7 +6,7 @@ import {
   BETA_ID,
   demoAclWith,
   demoProjectIds,
-  invalidParams,
+  invalidInput,
   itemsOf,
   startTwoEnvironments,
 } from "./listing-support.js";
@@ -79,7 +79,7 @@ describe("t3_projetos over two environments", () => {
     expect(text).toMatch(/^environment_unknown: .*alpha, beta/);
   });
 
-  it("refuses legacy keys with -32602", async () => {
+  it("refuses legacy keys as an invalid_input tool error", async () => {
     for (const args of [
       { ambiente: "alpha" },
       { busca: "web" },
@@ -87,7 +87,7 @@ describe("t3_projetos over two environments", () => {
       { estado: "x" },
       { limit: 0 },
     ]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
   });
 

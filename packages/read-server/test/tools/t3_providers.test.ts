@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ProvidersTool } from "../../src/tools/t3_providers.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { protocolError, startByIdSetup } from "./by-id-fixture.js";
+import { startByIdSetup } from "./by-id-fixture.js";
 
 type Raw = Record<string, unknown>;
 
@@ -139,10 +140,10 @@ describe("t3_providers", () => {
     expect(otherCase.total).toBe(0);
   });
 
-  it("refuses legacy and unknown keys with -32602", async () => {
+  it("refuses legacy and unknown keys as an invalid_input tool error", async () => {
     for (const args of [{ ambiente: "alpha" }, { includeModels: "yes" }, { models: true }]) {
-      const error = await protocolError(setup.client.callTool({ name: "t3_providers", arguments: args }));
-      expect(error.code).toBe(-32602);
+      const error = await toolInputError(setup.client, "t3_providers", args);
+      expect(error.code).toBe("invalid_input");
     }
   });
 });

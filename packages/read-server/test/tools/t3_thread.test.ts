@@ -1,8 +1,9 @@
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { LONG_REPLY_END, nextHeld, protocolError, startByIdSetup } from "./by-id-fixture.js";
+import { LONG_REPLY_END, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 interface PendingRequestOut {
   requestId: string;
@@ -150,14 +151,14 @@ describe("t3_thread", () => {
     expect(chosen.title).toBe("Shared beta");
   });
 
-  it("refuses legacy and unknown keys with -32602", async () => {
+  it("refuses legacy and unknown keys as an invalid_input tool error", async () => {
     for (const args of [
       { ambiente: "alpha", threadId: "t-question" },
       { threadId: "t-question", limite: 3 },
       { threadId: "t-question", maxCharacters: 100 },
     ]) {
-      const error = await protocolError(setup.client.callTool({ name: "t3_thread", arguments: args }));
-      expect(error.code).toBe(-32602);
+      const error = await toolInputError(setup.client, "t3_thread", args);
+      expect(error.code).toBe("invalid_input");
     }
   });
 });

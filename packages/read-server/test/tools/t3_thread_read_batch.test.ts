@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3ThreadReadBatchTool } from "../../src/tools/t3_thread_read_batch.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { countReads, protocolError, startByIdSetup } from "./by-id-fixture.js";
+import { countReads, startByIdSetup } from "./by-id-fixture.js";
 
 interface ItemOut {
   index: number;
@@ -144,7 +145,7 @@ describe("t3_thread_read_batch", () => {
     }
   });
 
-  it("refuses an empty list, more than 20 targets, loose item keys and legacy keys with -32602", async () => {
+  it("refuses an empty list, more than 20 targets, loose item keys and legacy keys as an invalid_input tool error", async () => {
     const target = { environment: "alpha", threadId: "t-question" };
     for (const args of [
       { items: [] },
@@ -154,10 +155,8 @@ describe("t3_thread_read_batch", () => {
       { items: [target], limite: 3 },
       { items: [target], timeoutMs: 500 },
     ]) {
-      const error = await protocolError(
-        setup.client.callTool({ name: "t3_thread_read_batch", arguments: args }),
-      );
-      expect(error.code).toBe(-32602);
+      const error = await toolInputError(setup.client, "t3_thread_read_batch", args);
+      expect(error.code).toBe("invalid_input");
     }
   });
 });

@@ -6,7 +6,7 @@ import {
   BETA_ID,
   demoProjectIds,
   dropVisitedWatermark,
-  invalidParams,
+  invalidInput,
   itemsOf,
   nextHeld,
   projectIdByTitle,
@@ -102,12 +102,12 @@ describe("t3_threads over two environments", () => {
     expect(text).toContain("alpha, beta");
   });
 
-  it("refuses legacy and unknown keys and old enum values with -32602", async () => {
+  it("refuses legacy and unknown keys and old enum values as an invalid_input tool error", async () => {
     for (const args of [{ ambiente: "alpha" }, { busca: "x" }, { limite: 5 }, { estado: "running" }]) {
-      expect((await invalidParams(setup, TOOL, args)).code).toBe(-32602);
+      expect((await invalidInput(setup, TOOL, args)).code).toBe("invalid_input");
     }
-    expect((await invalidParams(setup, TOOL, { state: "rodando" })).code).toBe(-32602);
-    expect((await invalidParams(setup, TOOL, { limit: 51 })).code).toBe(-32602);
+    expect((await invalidInput(setup, TOOL, { state: "rodando" })).code).toBe("invalid_input");
+    expect((await invalidInput(setup, TOOL, { limit: 51 })).code).toBe("invalid_input");
   });
 
   it("lists threads that never ran when asked for their state, without a hidden count", async () => {

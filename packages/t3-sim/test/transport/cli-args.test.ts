@@ -74,6 +74,11 @@ describe("t3-sim arguments", () => {
       expect(parseArgs(argv)).toEqual({ command: "help" });
   });
 
+  it("reads --version alone as the version command", () => {
+    expect(parseArgs(["--version"])).toEqual({ command: "version" });
+    expect(parseArgs(["serve", "--version"]).command).toBe("error");
+  });
+
   it("refuses bad values and unknown options", () => {
     for (const argv of [
       ["serve", "--port", "0"],

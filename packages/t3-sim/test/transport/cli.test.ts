@@ -35,6 +35,7 @@ interface Ready {
     profile: string;
     serverVersion: string;
     webBuild: boolean;
+    pairingCode: string;
   }[];
 }
 
@@ -136,6 +137,12 @@ describe("t3-sim CLI", () => {
     expect(await exit).toBe(0);
   });
 
+  it("prints the version from its package.json for --version", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, "--version"]);
+    const pkg = JSON.parse(await readFile(join(repo, "packages/t3-sim/package.json"), "utf8"));
+    expect(stdout).toBe(`${pkg.version}\n`);
+  });
+
   it("serves N environments, prints one JSON line, writes the config files and stops on SIGTERM with 0", async () => {
     const dir = await mkdtemp(join(tmpdir(), "t3-sim-cli-"));
     dirs.push(dir);
@@ -161,8 +168,10 @@ describe("t3-sim CLI", () => {
         "profile",
         "serverVersion",
         "webBuild",
+        "pairingCode",
       ]);
       expect(env.profile).toBe("protocol-2");
+      expect(env.pairingCode).toMatch(/^[A-Za-z0-9]{12}$/);
       const descriptor = (await (await fetch(`${env.url}/.well-known/t3/environment`)).json()) as Record<
         string,
         unknown

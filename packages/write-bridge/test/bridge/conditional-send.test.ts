@@ -3,9 +3,10 @@
  * before anything is relayed (fake gate, which records every request), and against the real gate
  * over the simulator: pending while the run is active, sent once after it ended, never resent.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+
 import { CONDITIONAL_SEND_TOOL, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/core/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
 import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
@@ -37,13 +38,9 @@ describe("the conditional send before the gate", () => {
   });
 
   async function invalidParams(callArgs: Body): Promise<string> {
-    const error = await bridge.call(CONDITIONAL_SEND_TOOL_NAME, callArgs).then(
-      () => null,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    return (error as McpError).message;
+    const error = await toolInputError(bridge.client, CONDITIONAL_SEND_TOOL_NAME, callArgs);
+    expect(error.code).toBe("invalid_input");
+    return error.text;
   }
 
   it("is listed with the catalogue's literal name, title, hints and a strict envelope", async () => {
@@ -71,7 +68,7 @@ describe("the conditional send before the gate", () => {
     expect(gate.requests).toHaveLength(0);
   });
 
-  it("refuses a legacy key, an unknown key and a delivery in the input with -32602, relaying nothing", async () => {
+  it("refuses a legacy key, an unknown key and a delivery in the input as invalid_input tool errors, relaying nothing", async () => {
     const { environment: _dropped, ...rest } = args();
     expect(await invalidParams({ ...rest, ambiente: "alpha" })).toContain('"ambiente" is now "environment"');
     await invalidParams(args({ force: true }));

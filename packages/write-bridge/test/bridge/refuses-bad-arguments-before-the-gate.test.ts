@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
 import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
 
@@ -28,18 +29,15 @@ const pin = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function invalidParams(name: string, args: Record<string, unknown>): Promise<string> {
-  const error = await bridge.call(name, args).then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-  return (error as McpError).message;
+/** The bridge's answer to a bad argument: an invalid_input tool error; returns its text. */
+async function invalidParams(name: string, args: unknown): Promise<string> {
+  const error = await toolInputError(bridge.client, name, args);
+  expect(error.code).toBe("invalid_input");
+  return error.text;
 }
 
 describe("strict inputs", () => {
-  it("refuses an unknown envelope key with -32602 and relays nothing", async () => {
+  it("answers an unknown envelope key as an invalid_input tool error and relays nothing", async () => {
     await invalidParams("t3_escrever_thread_pin", pin({ force: true }));
     expect(gate.requests).toHaveLength(0);
   });
@@ -61,6 +59,24 @@ describe("strict inputs", () => {
   it("refuses an unknown key inside the action input and a malformed action input", async () => {
     await invalidParams("t3_escrever_thread_pin", pin({ input: { threadId: "thread-1", extra: 1 } }));
     await invalidParams("t3_escrever_thread_send", pin({ input: { threadId: "thread-1", text: "hi" } }));
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("answers arguments: null as a tool error and relays nothing", async () => {
+    const text = await invalidParams("t3_escrever_thread_pin", null);
+    expect(text).toMatch(
+      /^invalid_input: t3_escrever_thread_pin takes an object of named arguments, not null\. /,
+    );
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("keeps an unknown tool name a JSON-RPC -32602 protocol error", async () => {
+    const error = await bridge.call("t3_escrever_nothing", {}).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
     expect(gate.requests).toHaveLength(0);
   });
 

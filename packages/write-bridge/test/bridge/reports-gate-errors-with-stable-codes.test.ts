@@ -38,7 +38,10 @@ async function errorText(name = "t3_escrever_thread_pin", args: Record<string, u
 describe("gate_unavailable", () => {
   it("when no gate runs (no capability file)", async () => {
     await unlink(capabilityPath());
-    expect(await errorText()).toMatch(/^gate_unavailable: /);
+    const text = await errorText();
+    expect(text).toMatch(/^gate_unavailable: /);
+    // The next step is said once, not once by the message and again as a hint.
+    expect(text.split("t3-connector-write gate").length).toBe(2);
     expect(await errorText("t3_pedir_aprovacao", {})).toMatch(/^gate_unavailable: /);
     expect(gate.requests).toHaveLength(0);
   });
@@ -137,6 +140,13 @@ describe("refusals keep the gate's code first, with the next step", () => {
       refuse({ error: given, message: "refused" });
       expect(await errorText()).toMatch(new RegExp(`^${expected}: `));
     }
+  });
+
+  it("never doubles the code when the gate gives no message", async () => {
+    refuse({ error: "scope_denied" });
+    const text = await errorText();
+    expect(text).toMatch(/^scope_denied: the gate refused the request/);
+    expect(text.split("scope_denied").length).toBe(2);
   });
 
   it("T3's own refusal carries T3's code", async () => {

@@ -41,14 +41,15 @@ export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> 
   try {
     handle = await fs.open(path, APPEND_FLAGS, 0o600);
   } catch (error) {
-    throw auditUnavailable("open", error);
+    throw auditUnavailable("open", error, path);
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new ConnectorError("state_dir_invalid", "the audit log is not a regular file");
+    if (!stat.isFile())
+      throw new ConnectorError("state_dir_invalid", `the audit log ${path} is not a regular file`);
     const uid = process.getuid?.();
     if (uid !== undefined && stat.uid !== uid) {
-      throw new ConnectorError("state_dir_invalid", "the audit log belongs to another user");
+      throw new ConnectorError("state_dir_invalid", `the audit log ${path} belongs to another user`);
     }
     if ((stat.mode & 0o077) !== 0) await handle.chmod(0o600);
   } catch (error) {
@@ -110,11 +111,15 @@ class FileAuditLog implements AuditLog {
   }
 }
 
-function auditUnavailable(what: string, cause: unknown): ConnectorError {
+function auditUnavailable(what: string, cause: unknown, path?: string): ConnectorError {
   const code = (cause as { code?: unknown } | null)?.code;
   const reason = typeof code === "string" ? code : cause instanceof Error ? cause.message : "unknown error";
-  return new ConnectorError("journal_unavailable", `the audit log could not ${what} the file (${reason})`, {
-    cause,
-    details: { reason: "audit_failed" },
-  });
+  return new ConnectorError(
+    "journal_unavailable",
+    `the audit log could not ${what} ${path ?? "the file"} (${reason})`,
+    {
+      cause,
+      details: { reason: "audit_failed" },
+    },
+  );
 }

@@ -1,8 +1,19 @@
+import {
+  type LogLevel,
+  parseLogLevelArgs,
+  parseValueFlags,
+  transportFromFlags,
+} from "@t3-connector/core/cli-support";
+import type { TransportOption } from "@t3-connector/core/pairing";
+
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "gate" }
-  | { kind: "bridge" }
+  | { kind: "gate"; logLevel: LogLevel }
+  | { kind: "bridge"; logLevel: LogLevel }
+  | { kind: "environments-add"; alias: string; transport: TransportOption }
+  | { kind: "environments-remove"; alias: string }
+  | { kind: "client-config"; client: string }
   | { kind: "diagnose"; projects: boolean }
   | { kind: "pair"; environment: string }
   | {
@@ -27,11 +38,23 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   switch (first) {
     case "gate":
-      return rest.length === 0 ? { kind: "gate" } : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
-    case "bridge":
-      return rest.length === 0
-        ? { kind: "bridge" }
-        : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
+    case "bridge": {
+      const parsed = parseLogLevelArgs(rest);
+      return "problem" in parsed
+        ? { kind: "usage-error", problem: parsed.problem }
+        : { kind: first, ...parsed };
+    }
+    case "environments":
+      return parseEnvironments(rest);
+    case "client-config": {
+      const [client, ...extra] = rest;
+      if (client === undefined || client.startsWith("-")) {
+        return { kind: "usage-error", problem: "client-config needs a client (see --help)" };
+      }
+      return extra.length === 0
+        ? { kind: "client-config", client }
+        : { kind: "usage-error", problem: `unexpected ${extra[0]}` };
+    }
     case "diagnose": {
       let projects = false;
       for (const arg of rest) {
@@ -47,6 +70,29 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     default:
       return { kind: "usage-error", problem: `unknown command ${first}` };
   }
+}
+
+function parseEnvironments(rest: readonly string[]): CliCommand {
+  const [sub, alias, ...flags] = rest;
+  if (sub !== "add" && sub !== "remove") {
+    return {
+      kind: "usage-error",
+      problem: "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
+    };
+  }
+  if (alias === undefined || alias.startsWith("-")) {
+    return { kind: "usage-error", problem: `environments ${sub} needs an alias` };
+  }
+  if (sub === "remove") {
+    return flags.length === 0
+      ? { kind: "environments-remove", alias }
+      : { kind: "usage-error", problem: `unexpected ${flags[0]}` };
+  }
+  const parsed = parseValueFlags(flags, ["--url", "--ssh"]);
+  if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
+  const transport = transportFromFlags(parsed.values);
+  if ("problem" in transport) return { kind: "usage-error", problem: transport.problem };
+  return { kind: "environments-add", alias, transport };
 }
 
 function parsePair(rest: readonly string[]): CliCommand {

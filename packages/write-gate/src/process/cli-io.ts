@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { isConnectorError } from "@t3-connector/core";
-import type { CliIo } from "@t3-connector/core/cli-support";
+import { type CliIo, readPackageVersion } from "@t3-connector/core/cli-support";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 
 // The shared CLI plumbing; this module adds what only the write CLI needs.
@@ -24,16 +23,7 @@ export function loadCliWriteConfig(io: CliIo): Promise<WriteConfig> {
   });
 }
 
-let version: string | undefined;
-
-/** From package.json: `src/` and `dist/` both sit one level below the package root. */
+/** From package.json: `src/process/` and `dist/process/` both sit two levels below the package root. */
 export function packageVersion(): string {
-  if (version === undefined) {
-    const raw = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-      version?: unknown;
-    };
-    if (typeof raw.version !== "string") throw new Error("write-gate package.json has no version");
-    version = raw.version;
-  }
-  return version;
+  return readPackageVersion(new URL("../../package.json", import.meta.url));
 }

@@ -1,4 +1,5 @@
 import { ACTION_IDS } from "@t3-connector/core/actions";
+import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
 
@@ -23,8 +24,20 @@ export interface WriteEnvironmentDiagnosis {
  */
 export async function diagnoseCommand(io: CliIo, withProjects: boolean): Promise<number> {
   const config = await loadCliWriteConfig(io);
+  const environments = await diagnoseWriteEnvironments(io, config.environments, withProjects);
+  const ok = environments.every((diagnosis) => diagnosis.ok);
+  writeJson(io, { ok, environments });
+  return ok ? 0 : 1;
+}
+
+/** The diagnosis of `environments`, one entry each, in order. */
+export async function diagnoseWriteEnvironments(
+  io: CliIo,
+  configured: readonly EnvironmentConfig[],
+  withProjects: boolean,
+): Promise<WriteEnvironmentDiagnosis[]> {
   const registry = new EnvironmentRegistry({
-    environments: config.environments,
+    environments: configured,
     requiredScopes: OPERATE_SCOPES,
     connectTimeoutMs: DIAGNOSE_TIMEOUT_MS,
     ...(io.fetch ? { fetch: io.fetch } : {}),
@@ -60,9 +73,7 @@ export async function diagnoseCommand(io: CliIo, withProjects: boolean): Promise
         }
       }),
     );
-    const ok = environments.every((diagnosis) => diagnosis.ok);
-    writeJson(io, { ok, environments });
-    return ok ? 0 : 1;
+    return environments;
   } finally {
     await registry.close();
   }

@@ -41,7 +41,7 @@ async function canonical(path: string): Promise<string> {
 }
 
 /** Refuses a token path that the read config uses (compared after resolving symlinks). */
-async function refuseReadTokenPath(io: CliIo, tokenFile: string): Promise<void> {
+export async function refuseReadTokenPath(io: CliIo, tokenFile: string): Promise<void> {
   let readPaths: string[];
   try {
     const read = await loadReadConfig({
@@ -64,7 +64,7 @@ async function refuseReadTokenPath(io: CliIo, tokenFile: string): Promise<void> 
   }
 }
 
-async function pairWriteEnvironment(io: CliIo, entry: EnvironmentConfig, code: string) {
+export async function pairWriteEnvironment(io: CliIo, entry: EnvironmentConfig, code: string) {
   const outcome = await pairEnvironment({
     entry,
     code,

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import { type Clock, systemClock } from "@t3-connector/core";
+import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import type { WriteConfig } from "@t3-connector/core/config";
 import {
@@ -69,6 +69,11 @@ export interface StartGateOptions {
   readonly clock?: Clock;
   /** One line for the gate's terminal (stderr by default). */
   readonly log?: (line: string) => void;
+  /**
+   * The lines the person at the gate's terminal must see whatever the log level: the page's URL,
+   * the enrollment code and open journal entries. Default: `log`.
+   */
+  readonly announce?: (line: string) => void;
   readonly fetch?: typeof fetch;
   /** Builds the page, passkeys, approvals and lease; default: the real page (`createGateApp`). */
   readonly humanSide?: (parts: GateParts) => HumanSide | Promise<HumanSide>;
@@ -110,6 +115,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const announce = options.announce ?? log;
   const bootId = randomUUID();
   const cleanups: Array<() => Promise<void>> = [];
   const cleanup = async () => {
@@ -198,9 +204,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
 
     const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
       server.listen(config.port, "127.0.0.1", () => {
-        server.off("error", reject);
+        server.removeAllListeners("error");
         resolve();
       });
     });
@@ -250,16 +256,16 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       (options.settleAtStart ?? true) ? await settleAtStart(journal, dispatcher, audit) : null;
     const stats = journal.stats();
     const uncertain = (await journal.listUncertain()).length;
-    log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
-    log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    announce(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
+    announce(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
     if (settlement !== null && settlement.attempted > 0) {
-      log(
+      announce(
         `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +
           `uncertain write(s) at start (${settlement.completed} completed, ${settlement.refused} refused)`,
       );
     }
     if (stats.open > 0) {
-      log(
+      announce(
         `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
           "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
       );
@@ -270,4 +276,23 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     await cleanup();
     throw error;
   }
+}
+
+/** A busy or forbidden port names the setting that chooses it, and the file it lives in. */
+function listenError(error: NodeJS.ErrnoException, config: WriteConfig): unknown {
+  if (error.code === "EADDRINUSE") {
+    return new ConnectorError(
+      "port_in_use",
+      `port ${config.port} on 127.0.0.1 is already in use (another gate?); stop that process or change "port" in ${config.path}`,
+      { details: { port: config.port, path: config.path } },
+    );
+  }
+  if (error.code === "EACCES") {
+    return new ConnectorError(
+      "port_in_use",
+      `port ${config.port} on 127.0.0.1 may not be opened by this user; choose a "port" above 1023 in ${config.path}`,
+      { details: { port: config.port, path: config.path } },
+    );
+  }
+  return error;
 }

@@ -64,9 +64,14 @@ export async function writeCapabilityFile(
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await fs.unlink(temp).catch(() => undefined);
-    throw new ConnectorError("state_dir_invalid", "the relay capability file could not be written", {
-      cause: error,
-    });
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new ConnectorError(
+      "state_dir_invalid",
+      `the relay capability file ${path} could not be written (${code})`,
+      {
+        cause: error,
+      },
+    );
   }
   return path;
 }

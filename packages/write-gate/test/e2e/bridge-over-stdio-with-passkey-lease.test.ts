@@ -7,9 +7,9 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
 import { buildDist } from "../support/build-dist.js";
 import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
@@ -127,19 +127,16 @@ describe("the stdio bridge writes under a lease approved with a passkey in a rea
     expect(textOf(conflict)).toMatch(/^operation_conflict/);
     expect(real.world.commandCount()).toBe(1);
 
-    // A legacy key is refused by the bridge as invalid params before anything is relayed.
+    // A legacy key is answered by the bridge as a tool error before anything is relayed.
     const { environment: _dropped, ...rest } = args;
-    const legacy = await call("t3_escrever_thread_pin", {
+    if (client === undefined) throw new Error("the bridge client did not connect");
+    const legacy = await toolInputError(client, "t3_escrever_thread_pin", {
       ...rest,
       operationId: "op-stdio-legacy",
       ambiente: "alpha",
-    }).then(
-      () => null,
-      (caught: unknown) => caught,
-    );
-    expect(legacy).toBeInstanceOf(McpError);
-    expect((legacy as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((legacy as McpError).message).toContain('"ambiente" is now "environment"');
+    });
+    expect(legacy.code).toBe("invalid_input");
+    expect(legacy.hint).toContain('"ambiente" is now "environment"');
     expect(real.world.commandCount()).toBe(1);
   }, 120_000);
 });

@@ -1,0 +1,123 @@
+import * as z from "zod";
+
+/**
+ * Input validation of MCP tool calls, shared by the read server and the write bridge.
+ *
+ * The negotiated MCP revision (2025-11-25, SEP-1303) treats a bad argument as a tool execution
+ * error, not a JSON-RPC protocol error: the model then reads the text and can correct its call.
+ * So a failed check becomes a tool result with `isError: true`, a text naming the code and the
+ * fix, and `structuredContent.error {code, message, hint}` (ADR 0004). An unknown tool name stays
+ * a protocol error: there is no tool whose result could carry it.
+ */
+export const TOOL_INPUT_ERROR_CODE = "invalid_input";
+
+export interface ToolInputError {
+  code: typeof TOOL_INPUT_ERROR_CODE;
+  /** What is wrong, one clause per problem, each naming its parameter. */
+  message: string;
+  /** How to fix the call, said once. */
+  hint: string;
+}
+
+/** A tool result as MCP shapes it; structurally a `CallToolResult` of the SDK. */
+export interface ToolInputErrorResult {
+  [key: string]: unknown;
+  isError: true;
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent: { error: ToolInputError };
+}
+
+export type ToolInputCheck<T> = { ok: true; data: T } | { ok: false; error: ToolInputError };
+
+/**
+ * Validates `rawArguments` (as the client sent them, `null` and non-objects included) against a
+ * tool's strict input schema. `legacyKeys` maps old parameter names to their replacements, which
+ * are named in the hint only: an old key is still refused.
+ */
+export async function checkToolInput<S extends z.ZodType>(
+  toolName: string,
+  schema: S,
+  rawArguments: unknown,
+  legacyKeys: Readonly<Record<string, string>> = {},
+): Promise<ToolInputCheck<z.output<S>>> {
+  if (rawArguments !== undefined && !isPlainObject(rawArguments)) {
+    const got =
+      rawArguments === null ? "null" : Array.isArray(rawArguments) ? "an array" : typeof rawArguments;
+    return {
+      ok: false,
+      error: {
+        code: TOOL_INPUT_ERROR_CODE,
+        message: `${toolName} takes an object of named arguments, not ${got}`,
+        hint: `Send "arguments" as a JSON object ({} when you set no parameter).`,
+      },
+    };
+  }
+  const parsed = await schema.safeParseAsync(rawArguments ?? {});
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, error: describeInputIssues(toolName, parsed.error, legacyKeys) };
+}
+
+/** One message listing every problem and one hint saying what to change. */
+export function describeInputIssues(
+  toolName: string,
+  error: z.ZodError,
+  legacyKeys: Readonly<Record<string, string>> = {},
+): ToolInputError {
+  const problems: string[] = [];
+  const renames: string[] = [];
+  const unknown: string[] = [];
+  for (const issue of error.issues) {
+    const where = issue.path.length === 0 ? "" : issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const name = where === "" ? key : `${where}.${key}`;
+        const replacement = Object.hasOwn(legacyKeys, key) ? legacyKeys[key] : undefined;
+        problems.push(`"${name}" is not a parameter`);
+        if (replacement !== undefined) renames.push(`"${key}" is now "${replacement}"`);
+        else unknown.push(`"${name}"`);
+      }
+      continue;
+    }
+    problems.push(`${where === "" ? "arguments" : `"${where}"`}: ${issue.message}`);
+  }
+  const hints: string[] = [];
+  if (renames.length > 0) hints.push(`Rename: ${renames.join(", ")}.`);
+  if (unknown.length > 0) hints.push(`Remove ${unknown.join(", ")}.`);
+  if (problems.length > renames.length + unknown.length) {
+    hints.push(
+      `Fix the value${problems.length - renames.length - unknown.length > 1 ? "s" : ""} named above.`,
+    );
+  }
+  hints.push(`The tool's input schema (tools/list) lists every parameter of ${toolName}; call it again.`);
+  return {
+    code: TOOL_INPUT_ERROR_CODE,
+    message: `${toolName}: ${problems.join("; ")}`,
+    hint: hints.join(" "),
+  };
+}
+
+/** The tool result for a failed input check: readable text and the same facts as structure. */
+export function toolInputErrorResult(error: ToolInputError): ToolInputErrorResult {
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${error.code}: ${error.message}. ${error.hint}` }],
+    structuredContent: { error },
+  };
+}
+
+/**
+ * The `tools/call` request as the servers accept it: `arguments` may be anything, so that a
+ * malformed value (`null`, a string) reaches `checkToolInput` and becomes a readable tool error
+ * instead of a protocol error raised before any tool is known.
+ */
+export const lenientCallToolRequestSchema = z.object({
+  method: z.literal("tools/call"),
+  params: z.looseObject({
+    name: z.string(),
+    arguments: z.unknown().optional(),
+  }),
+});
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,58 @@
+import * as z from "zod";
+
+type JsonNode = Record<string, unknown>;
+
+/**
+ * A tool schema as JSON Schema for `tools/list`. Input schemas are kept to the subset that
+ * function-calling converters accept (OpenAI's among them): no `$ref` and no `propertyNames`.
+ *
+ * - A recursive schema (an answer that may be any JSON value) is inlined down to the point where
+ *   it repeats, and the repeat is described as `{}` (any value). The server still validates the
+ *   full zod schema, so nothing the JSON Schema allows slips past it.
+ * - zod emits `propertyNames` for a record (`{type: "string"}`, with a length when the keys have
+ *   one); it is dropped. Every JSON object key is a string already, and the server still checks
+ *   the keys' constraints against the zod schema.
+ *
+ * Output schemas are not turned into function signatures and keep zod's form. A test checks the
+ * input schemas of every tool of both servers.
+ */
+export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonNode {
+  const json = z.toJSONSchema(schema, { io, target: "draft-7", reused: "inline", cycles: "ref" }) as JsonNode;
+  if (io === "output") return json;
+  const definitions = (json.definitions ?? json.$defs ?? {}) as Record<string, JsonNode>;
+  const { definitions: _d, $defs: _defs, ...root } = json;
+  return simplify(root, { root, definitions }, []) as JsonNode;
+}
+
+interface Definitions {
+  root: JsonNode;
+  definitions: Record<string, JsonNode>;
+}
+
+function simplify(node: unknown, defs: Definitions, stack: readonly string[]): unknown {
+  if (Array.isArray(node)) return node.map((item) => simplify(item, defs, stack));
+  if (typeof node !== "object" || node === null) return node;
+  const record = node as JsonNode;
+  const ref = record.$ref;
+  if (typeof ref === "string") {
+    const { $ref: _ref, ...rest } = record;
+    if (stack.includes(ref)) return simplify(rest, defs, stack);
+    const target = resolve(ref, defs);
+    return simplify({ ...target, ...rest }, defs, [...stack, ref]);
+  }
+  const out: JsonNode = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === "propertyNames") continue;
+    if (key === "$schema" && stack.length > 0) continue;
+    out[key] = simplify(value, defs, stack);
+  }
+  return out;
+}
+
+function resolve(ref: string, defs: Definitions): JsonNode {
+  if (ref === "#") return defs.root;
+  const name = ref.replace(/^#\/(definitions|\$defs)\//, "");
+  const target = defs.definitions[name];
+  if (target === undefined) throw new Error(`tool schema has an unresolvable $ref ${ref}`);
+  return target;
+}

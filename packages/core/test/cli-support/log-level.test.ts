@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { leveledLog, parseLogLevelArgs } from "../../src/cli-support/index.js";
+
+describe("--log-level", () => {
+  it("writes a line only when its level is at or above the chosen one", () => {
+    const written: string[] = [];
+    const log = leveledLog((text) => written.push(text), "warn");
+    log.error("stopped");
+    log.warn("beta is down");
+    log.info("banner");
+    log.debug("detail");
+    expect(written).toEqual(["stopped\n", "beta is down\n"]);
+  });
+
+  it("defaults to info and refuses an unknown level naming the choices", () => {
+    expect(parseLogLevelArgs([])).toEqual({ logLevel: "info" });
+    expect(parseLogLevelArgs(["--log-level=debug"])).toEqual({ logLevel: "debug" });
+    expect(parseLogLevelArgs(["--log-level", "loud"])).toEqual({
+      problem: "--log-level takes one of error, warn, info, debug",
+    });
+  });
+});

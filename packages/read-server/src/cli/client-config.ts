@@ -1,0 +1,28 @@
+import { clientConfigSnippet } from "@t3-connector/core/cli-support";
+import { readConfigPath } from "@t3-connector/core/config";
+import { binPath } from "../package-info.js";
+import { READ_SERVER_NAME } from "../server.js";
+import type { CliIo } from "./io.js";
+
+export { CLIENT_NAMES } from "@t3-connector/core/cli-support";
+
+/**
+ * `t3-connector client-config <client>`: prints what to paste into `client` to start the read
+ * server, with this machine's node, this package's bin and the read config in use.
+ */
+export function clientConfigCommand(io: CliIo, client: string): number {
+  const configPath = readConfigPath({
+    ...(io.env ? { env: io.env } : {}),
+    ...(io.homeDir ? { homeDir: io.homeDir } : {}),
+  });
+  io.stdout.write(
+    clientConfigSnippet(client, {
+      name: READ_SERVER_NAME,
+      node: process.execPath,
+      bin: binPath(),
+      args: ["serve"],
+      env: { T3_CONNECTOR_CONFIG: configPath },
+    }),
+  );
+  return 0;
+}

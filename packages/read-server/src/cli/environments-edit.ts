@@ -1,0 +1,158 @@
+import { homedir } from "node:os";
+import { ConnectorError } from "@t3-connector/core";
+import { terminalPrompt } from "@t3-connector/core/cli-support";
+import {
+  expandHome,
+  parseReadConfig,
+  type ReadEnvironmentConfig,
+  readConfigPath,
+  readTokenFile,
+} from "@t3-connector/core/config";
+import {
+  checkNewAlias,
+  defaultTokenFile,
+  describeTransport,
+  discardTokenFile,
+  environmentsOf,
+  loadConfigDocument,
+  parseTransportOption,
+  probeEnvironmentId,
+  readPairingCode,
+  refuseExisting,
+  saveConfigDocument,
+  type TransportOption,
+  transportConfigKeys,
+  withBaseUrl,
+  withoutEnvironment,
+} from "@t3-connector/core/pairing";
+import { T3HttpClient } from "@t3-connector/core/t3";
+import { diagnoseEnvironments } from "./diagnose.js";
+import { type CliIo, writeJson } from "./io.js";
+import { pairEnvironment } from "./pair.js";
+import { chooseProjects, type LiveProject, type ProjectsOption } from "./project-choice.js";
+
+export interface AddEnvironmentRequest {
+  alias: string;
+  transport: TransportOption;
+  /** `all`, a list of projectIds, or undefined to choose in the terminal. */
+  projects?: ProjectsOption;
+}
+
+function configContext(io: CliIo) {
+  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
+}
+
+function validator(io: CliIo, path: string) {
+  return (document: unknown) => {
+    parseReadConfig(document, { path, ...(io.homeDir ? { homeDir: io.homeDir } : {}) });
+  };
+}
+
+/**
+ * `t3-connector environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,…]`:
+ * finds the environmentId from the server's descriptor, spends the pairing code (stdin) on a token
+ * of exactly `orchestration:read`, lets the user pick the projects the read server may show, writes
+ * the token file and the config atomically, then verifies the new environment like `diagnose`.
+ * Nothing is spent before the alias, the address and the existing config have been checked.
+ */
+export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRequest): Promise<number> {
+  checkNewAlias(request.alias);
+  const transport = parseTransportOption(request.transport);
+  const path = readConfigPath(configContext(io));
+  const document = await loadConfigDocument(path, "read config", () => ({ environments: {} }));
+  if (Object.keys(environmentsOf(document)).length > 0) validator(io, path)(document);
+  refuseExisting(document, request.alias, undefined, path);
+
+  const where = describeTransport(transport);
+  const fetcher = io.fetch ?? globalThis.fetch;
+  const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
+    probeEnvironmentId(baseUrl, where, fetcher),
+  );
+  refuseExisting(document, request.alias, environmentId, path);
+
+  const prompt = terminalPrompt(io);
+  try {
+    if (request.projects === undefined && prompt === undefined) {
+      throw new ConnectorError(
+        "invalid_input",
+        "without a terminal to choose in, give --projects all or --projects ID,ID; the pairing code was not used",
+      );
+    }
+    const tokenFile = defaultTokenFile(path, request.alias, "read");
+    const entry: ReadEnvironmentConfig = {
+      alias: request.alias,
+      environmentId,
+      transport,
+      tokenFile,
+      allowedProjects: [],
+    };
+    const code = await readPairingCode(io, prompt);
+    const paired = await pairEnvironment(io, entry, code);
+    try {
+      const live = await withBaseUrl(transport, (baseUrl) => liveProjects(baseUrl, tokenFile, fetcher));
+      entry.allowedProjects = await chooseProjects(live, request.projects, prompt, io);
+      const next = {
+        ...document,
+        environments: {
+          ...environmentsOf(document),
+          [request.alias]: {
+            environmentId,
+            ...transportConfigKeys(transport),
+            tokenFile,
+            allowedProjects: entry.allowedProjects,
+          },
+        },
+      };
+      await saveConfigDocument(path, next, validator(io, path));
+    } catch (error) {
+      // The config does not name this token: leave no orphan token file behind.
+      await discardTokenFile(tokenFile);
+      throw error;
+    }
+    const [diagnosis] = await diagnoseEnvironments(io, [entry]);
+    const ok = diagnosis?.ok === true;
+    writeJson(io, { added: request.alias, config: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
+    return ok ? 0 : 1;
+  } finally {
+    prompt?.close();
+  }
+}
+
+/** Live (not deleted) projects, read with the new token. */
+async function liveProjects(
+  baseUrl: string,
+  tokenFile: string,
+  fetcher: typeof fetch,
+): Promise<LiveProject[]> {
+  const token = await readTokenFile(tokenFile);
+  const shell = await new T3HttpClient({ baseUrl, token, fetch: fetcher }).getShell({
+    signal: AbortSignal.timeout(15_000),
+  });
+  return shell.projects
+    .filter((project) => !project.deletedAt)
+    .map((project) => ({ projectId: project.id, title: project.title }));
+}
+
+/**
+ * `t3-connector environments remove <alias>`: takes it out of the config (and `default` when it
+ * named it) and deletes its token file. The token stays valid on the T3 side until revoked there.
+ */
+export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
+  const path = readConfigPath(configContext(io));
+  const document = await loadConfigDocument(path, "read config", () => {
+    throw new ConnectorError("config_not_found", `read config not found at ${path}`, { details: { path } });
+  });
+  const { document: next, removed } = withoutEnvironment(document, alias, path);
+  const left = Object.keys(environmentsOf(next)).length;
+  await saveConfigDocument(path, next, left > 0 ? validator(io, path) : () => undefined);
+  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : undefined;
+  if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
+  writeJson(io, {
+    removed: alias,
+    config: path,
+    tokenFileRemoved: tokenFile ?? null,
+    environmentsLeft: left,
+    note: "The token stays valid on the T3 machine until you revoke it there.",
+  });
+  return 0;
+}

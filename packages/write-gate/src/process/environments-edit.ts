@@ -1,0 +1,119 @@
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { ConnectorError } from "@t3-connector/core";
+import { terminalPrompt } from "@t3-connector/core/cli-support";
+import {
+  type EnvironmentConfig,
+  expandHome,
+  parseWriteConfig,
+  writeConfigPath,
+} from "@t3-connector/core/config";
+import {
+  checkNewAlias,
+  defaultTokenFile,
+  describeTransport,
+  discardTokenFile,
+  environmentsOf,
+  loadConfigDocument,
+  parseTransportOption,
+  probeEnvironmentId,
+  readPairingCode,
+  refuseExisting,
+  saveConfigDocument,
+  type TransportOption,
+  transportConfigKeys,
+  withBaseUrl,
+  withoutEnvironment,
+} from "@t3-connector/core/pairing";
+import { type CliIo, writeJson } from "./cli-io.js";
+import { diagnoseWriteEnvironments } from "./diagnose.js";
+import { pairWriteEnvironment, refuseReadTokenPath } from "./pair.js";
+
+/** The gate's port in a write config that `environments add` creates. */
+export const NEW_WRITE_CONFIG_PORT = 7433;
+
+function configContext(io: CliIo) {
+  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
+}
+
+function validator(io: CliIo, path: string) {
+  return (document: unknown) => {
+    parseWriteConfig(document, { path, ...(io.homeDir ? { homeDir: io.homeDir } : {}) });
+  };
+}
+
+/**
+ * `t3-connector-write environments add <alias> (--url URL | --ssh HOST[:PORT])`: the write side of
+ * the read CLI's command. The token is exactly read + operate, in its own file
+ * (`tokens/<alias>.operate.token` beside write.json); there is no project list (the passkey holder
+ * chooses per lease). A write.json that does not exist is created with the gate on port 7433 and its
+ * state in `state/` beside it.
+ */
+export async function addWriteEnvironmentCommand(
+  io: CliIo,
+  request: { alias: string; transport: TransportOption },
+): Promise<number> {
+  checkNewAlias(request.alias);
+  const transport = parseTransportOption(request.transport);
+  const path = writeConfigPath(configContext(io));
+  const document = await loadConfigDocument(path, "write config", () => ({
+    port: NEW_WRITE_CONFIG_PORT,
+    stateDir: join(dirname(path), "state"),
+    environments: {},
+  }));
+  if (Object.keys(environmentsOf(document)).length > 0) validator(io, path)(document);
+  refuseExisting(document, request.alias, undefined, path);
+  const fetcher = io.fetch ?? globalThis.fetch;
+  const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
+    probeEnvironmentId(baseUrl, describeTransport(transport), fetcher),
+  );
+  refuseExisting(document, request.alias, environmentId, path);
+  const tokenFile = defaultTokenFile(path, request.alias, "operate");
+  await refuseReadTokenPath(io, tokenFile);
+  const entry: EnvironmentConfig = { alias: request.alias, environmentId, transport, tokenFile };
+  const prompt = terminalPrompt(io);
+  let paired: Awaited<ReturnType<typeof pairWriteEnvironment>>;
+  try {
+    paired = await pairWriteEnvironment(io, entry, await readPairingCode(io, prompt));
+  } finally {
+    prompt?.close();
+  }
+  try {
+    const next = {
+      ...document,
+      environments: {
+        ...environmentsOf(document),
+        [request.alias]: { environmentId, ...transportConfigKeys(transport), tokenFile },
+      },
+    };
+    await saveConfigDocument(path, next, validator(io, path));
+  } catch (error) {
+    await discardTokenFile(tokenFile);
+    throw error;
+  }
+  const [diagnosis] = await diagnoseWriteEnvironments(io, [entry], false);
+  const ok = diagnosis?.ok === true;
+  writeJson(io, { added: request.alias, config: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
+  return ok ? 0 : 1;
+}
+
+/** `t3-connector-write environments remove <alias>`: out of write.json, operate token file deleted. */
+export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
+  const path = writeConfigPath(configContext(io));
+  const document = await loadConfigDocument(path, "write config", () => {
+    throw new ConnectorError("config_not_found", `write config not found at ${path}`, { details: { path } });
+  });
+  const { document: next, removed } = withoutEnvironment(document, alias, path);
+  const left = Object.keys(environmentsOf(next)).length;
+  await saveConfigDocument(path, next, left > 0 ? validator(io, path) : () => undefined);
+  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : undefined;
+  if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
+  writeJson(io, {
+    removed: alias,
+    config: path,
+    tokenFileRemoved: tokenFile ?? null,
+    environmentsLeft: left,
+    note: "The token stays valid on the T3 machine until you revoke it there.",
+  });
+  return 0;
+}
