@@ -28,7 +28,9 @@ beforeAll(async () => {
   await buildForSpawn();
   sim = await startSimulator({
     environments: [
-      { alias: "alpha", seed: "demo" },
+      // Every shell commit sent at once: the wait test reads the running state right after
+      // starting a run, which current T3's 50 ms coalescing of shell rows would delay.
+      { alias: "alpha", seed: "demo", shellSuppression: false },
       { alias: "beta", seed: "demo" },
       { alias: "slow", seed: "demo" },
       { alias: "mirror", seed: "demo" },

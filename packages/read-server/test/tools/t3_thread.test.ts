@@ -232,10 +232,17 @@ describe("t3_thread and the projection routes", () => {
 
   it("answers a thread removed between the shell and the projection like an unknown thread", async () => {
     const unknown = await setup.callError("t3_thread", { environment: "alpha", threadId: "t-nowhere" });
+    // Both projection routes: after the test above this connection knows the bounded route as
+    // absent (ADR 0009) and reads the full snapshot directly.
+    const model = setup.sim.environment("alpha").model;
+    const full = model.httpThread.bind(model);
+    model.httpThread = () => full("t-removed-meanwhile");
     const vanished = await withBounded(
       (original) => () => original("t-removed-meanwhile"),
       () => setup.callError("t3_thread", { environment: "alpha", threadId: "t-long" }),
-    );
+    ).finally(() => {
+      model.httpThread = full;
+    });
     expect(vanished.replace("t-long", "ID")).toBe(unknown.replace("t-nowhere", "ID"));
   });
 });
