@@ -191,7 +191,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.launchThread":
         return this.#launcher.launch(payload);
       case "orchestration.getArchivedShellSnapshot":
-        return { kind: "success", value: buildArchivedShellSnapshot(this.store) };
+        return { kind: "success", value: buildArchivedShellSnapshot(this.store, !this.#transitional) };
       case "orchestration.getThreadProjection":
         return this.#reads.getThreadProjection(payload);
       case "orchestration.getTurnDiff":
@@ -293,7 +293,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
     const record: ThreadRecord | undefined = this.store.threads.get(threadId);
     if (!record) return undefined;
     return {
-      shell: buildShellThread(record),
+      shell: buildShellThread(record, !this.#transitional),
       projection: buildProjection(record),
       events: record.events,
       lastSequence: record.lastSequence,

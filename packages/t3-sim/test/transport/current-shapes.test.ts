@@ -1,0 +1,149 @@
+/**
+ * Shapes current upstream settled (t3-current-upstream.md §4; [copy] 70102248590 for the shell
+ * row and `thread.auto-settle-set`, threadPullRequest.ts for links), over real sockets; 0.0.31
+ * keeps its captured row.
+ */
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { RawRpcClient, startSim, type TestEnv, type TestSim } from "./helpers.js";
+import { StreamWatch } from "./shell-watch.js";
+
+let sim: TestSim | undefined;
+const clients: RawRpcClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await sim?.close();
+  sim = undefined;
+});
+
+async function start(options: { compat?: "0.0.31" } = {}) {
+  sim = await startSim({
+    environments: [{ alias: "env", seed: "empty", shellSuppression: false, ...options }],
+  });
+  const env = sim.environment("env");
+  const project = env.model.addProject({ title: "app", workspaceRoot: "/home/sim/code/app" });
+  const threadId = env.model.addThread({ projectId: project.id, title: "one" });
+  const client = await RawRpcClient.connect(env.url, env.adminToken);
+  clients.push(client);
+  return { env, project, threadId, client };
+}
+
+let counter = 0;
+async function dispatch(client: RawRpcClient, payload: Record<string, unknown>) {
+  const frame = (await client.call(`c${++counter}`, "orchestration.dispatchCommand", {
+    commandId: randomUUID(),
+    ...payload,
+  })) as unknown as { exit: { _tag: string; value?: { sequence: number }; cause?: unknown } };
+  return frame.exit;
+}
+
+async function shellRow(env: TestEnv, threadId: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${env.url}/api/orchestration/shell`, {
+    headers: { authorization: `Bearer ${env.readToken}`, "x-t3-orchestration-protocol": "2" },
+  });
+  const body = (await response.json()) as { threads: Record<string, unknown>[] };
+  return body.threads.find((row) => row.id === threadId) ?? {};
+}
+
+const NEWER_ROW_FIELDS = [
+  "pullRequests",
+  "branchPullRequest",
+  "activityRunStartedAt",
+  "lastErrorClass",
+  "usageLimitResetAt",
+  "latestUserAuthoredMessageAt",
+  "providerInstanceHistory",
+  "limitRecovery",
+  "autoSettleDisabledAt",
+  "activeOrderKey",
+];
+
+describe("shell rows on protocol 2", () => {
+  it("carry the newer fields; a failed run names its failure class", async () => {
+    const { env, threadId, client } = await start();
+    const row = await shellRow(env, threadId);
+    for (const field of NEWER_ROW_FIELDS) expect(row).toHaveProperty(field);
+    expect(row).toMatchObject({ pullRequests: [], providerInstanceHistory: [], lastErrorClass: null });
+    const thread = StreamWatch.open(client, "t1", "orchestration.subscribeThread", { threadId });
+    await thread.waitFor((item) => item.kind === "snapshot");
+    await dispatch(client, {
+      type: "message.dispatch",
+      threadId,
+      messageId: randomUUID(),
+      text: "[[sim:fail=boom]] go",
+      attachments: [],
+      createdBy: "user",
+      creationSource: "mcp",
+      dispatchMode: { type: "start_immediately" },
+    });
+    await thread.waitFor(
+      (item) =>
+        item.kind === "event" &&
+        (item.event as { type: string; payload: { status?: string } }).type === "run.updated" &&
+        (item.event as { payload: { status?: string } }).payload.status === "failed",
+    );
+    expect(await shellRow(env, threadId)).toMatchObject({
+      status: "failed",
+      lastError: "boom",
+      lastErrorClass: expect.any(String),
+      latestUserAuthoredMessageAt: expect.any(String),
+      providerInstanceHistory: ["codex"],
+    });
+  });
+
+  it("0.0.31 rows keep the captured key set, without the newer fields", async () => {
+    const { env } = await start({ compat: "0.0.31" });
+    const response = await fetch(`${env.url}/api/orchestration/shell`, {
+      headers: { authorization: `Bearer ${env.readToken}` },
+    });
+    const row = ((await response.json()) as { threads: Record<string, unknown>[] }).threads[0] ?? {};
+    for (const field of NEWER_ROW_FIELDS) expect(row).not.toHaveProperty(field);
+  });
+});
+
+describe("thread.auto-settle.set", () => {
+  it("emits thread.auto-settle-set with the whole thread and autoSettleDisabledAt", async () => {
+    const { env, threadId, client } = await start();
+    const thread = StreamWatch.open(client, "t1", "orchestration.subscribeThread", { threadId });
+    await thread.waitFor((item) => item.kind === "snapshot");
+    expect((await dispatch(client, { type: "thread.auto-settle.set", threadId, enabled: false }))._tag).toBe(
+      "Success",
+    );
+    const off = await thread.waitFor(
+      (item) => (item.event as { type?: string } | undefined)?.type === "thread.auto-settle-set",
+    );
+    const payload = (off.event as { payload: Record<string, unknown> }).payload;
+    expect(payload).toMatchObject({ id: threadId, title: "one", autoSettleDisabledAt: expect.any(String) });
+    expect((await shellRow(env, threadId)).autoSettleDisabledAt).toBe(payload.autoSettleDisabledAt);
+    await dispatch(client, { type: "thread.auto-settle.set", threadId, enabled: true });
+    expect((await shellRow(env, threadId)).autoSettleDisabledAt).toBeNull();
+  });
+});
+
+describe("pull-request links", () => {
+  it("link and unlink key on {host, repository, number}; the legacy single link follows the newest", async () => {
+    const { env, project, threadId, client } = await start();
+    const key = { host: "github.com", repository: "sim/app", number: 7 };
+    const url = "https://github.com/sim/app/pull/7";
+    expect(
+      (await dispatch(client, { type: "thread.pull-request.link", threadId, ...key, url, source: "manual" }))
+        ._tag,
+    ).toBe("Success");
+    expect(await shellRow(env, threadId)).toMatchObject({
+      pullRequests: [
+        { ...key, url, source: "manual", linkedAt: expect.any(String), snapshot: null, stack: null },
+      ],
+      linkedPullRequest: { projectId: project.id, repository: "sim/app", number: 7, url },
+    });
+    const wrongHost = await dispatch(client, {
+      type: "thread.pull-request.unlink",
+      threadId,
+      ...key,
+      host: "gitlab.com",
+    });
+    expect(wrongHost._tag).toBe("Failure");
+    await dispatch(client, { type: "thread.pull-request.unlink", threadId, ...key });
+    expect(await shellRow(env, threadId)).toMatchObject({ pullRequests: [], linkedPullRequest: null });
+  });
+});
