@@ -61,7 +61,10 @@ export interface EnvironmentModelOptions {
    * every item). Transitional environments never coalesce (0.0.31 sent one item per commit).
    */
   shellSuppression?: boolean;
-  /** Timeline rows per bounded window / history page (default 50). */
+  /**
+   * A fixed number of timeline rows per bounded window / history page; absent: upstream's policy
+   * (10 user turns, older pages 20, 75 rows / 1 MiB without turns; history-window.ts).
+   */
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
@@ -132,7 +135,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
     this.engine.onRunEnded((record) => reportDelegatedOutcome(this.#ctx, record));
     this.#dispatcher = new CommandDispatcher(this.#ctx, options.strictCommands ?? false);
     this.#launcher = new ThreadLauncher(this.#ctx, this.#dispatcher, options.strictCommands ?? false);
-    this.#reads = new ThreadReads(this.store, options.historyPageSize ?? 50);
+    this.#reads = new ThreadReads(
+      this.store,
+      options.historyPageSize === undefined ? {} : { fixedRows: options.historyPageSize },
+    );
     this.#projects = new ProjectMutations(
       this.store,
       this.engine,

@@ -147,3 +147,52 @@ describe("pull-request links", () => {
     expect(await shellRow(env, threadId)).toMatchObject({ pullRequests: [], linkedPullRequest: null });
   });
 });
+
+describe("bounded snapshot window (threadHistoryPaging.ts)", () => {
+  it("keeps the last 10 user turns, pages the older ones by 20 turns, and always says payloadBudgetExceeded", async () => {
+    const { env, threadId } = await start();
+    const client = clients[0] as RawRpcClient;
+    const thread = StreamWatch.open(client, "t1", "orchestration.subscribeThread", { threadId });
+    await thread.waitFor((item) => item.kind === "snapshot");
+    for (let turn = 0; turn < 12; turn++) {
+      await dispatch(client, {
+        type: "message.dispatch",
+        threadId,
+        messageId: `m-${turn}`,
+        text: `turn ${turn}`,
+        attachments: [],
+        createdBy: "user",
+        creationSource: "mcp",
+        dispatchMode: { type: "queue_after_active" },
+      });
+    }
+    await thread.waitFor(
+      (item) =>
+        (item.event as { type?: string; payload?: { status?: string; ordinal?: number } } | undefined)
+          ?.type === "run.updated" &&
+        (item.event as { payload: { status?: string; ordinal?: number } }).payload.ordinal === 12 &&
+        (item.event as { payload: { status?: string } }).payload.status === "completed",
+    );
+    const get = async (path: string) =>
+      (await (
+        await fetch(`${env.url}${path}`, {
+          headers: { authorization: `Bearer ${env.readToken}`, "x-t3-orchestration-protocol": "2" },
+        })
+      ).json()) as Record<string, unknown> & {
+        projection: { visibleTurnItems: { item: { type: string; text?: string } }[] };
+      };
+    const bounded = await get(`/api/orchestration/threads/${threadId}/bounded`);
+    const userTexts = (rows: { item: { type: string; text?: string } }[]) =>
+      rows.filter((row) => row.item.type === "user_message").map((row) => row.item.text);
+    expect(userTexts(bounded.projection.visibleTurnItems)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `turn ${i + 2}`),
+    );
+    expect(bounded.projection.visibleTurnItems[0]?.item.type).toBe("user_message");
+    expect(bounded).toMatchObject({ hasMoreHistory: true, payloadBudgetExceeded: false });
+    const page = (await get(
+      `/api/orchestration/threads/${threadId}/history?cursor=${encodeURIComponent(String(bounded.historyCursor))}`,
+    )) as unknown as { items: { item: { type: string; text?: string } }[]; hasMoreHistory: boolean };
+    expect(userTexts(page.items)).toEqual(["turn 0", "turn 1"]);
+    expect(page.hasMoreHistory).toBe(false);
+  });
+});
