@@ -89,6 +89,7 @@ const UNARY_TAGS = [
   "orchestration.getFullThreadDiff",
   "orchestration.searchThreads",
   "orchestration.getWorkflowScript",
+  "orchestration.getTurnItem",
 ] as const;
 const STREAM_TAGS = [
   "orchestration.subscribeShell",
@@ -208,6 +209,9 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return searchThreads(this.store, payload);
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
+      case "orchestration.getTurnItem":
+        if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
+        return this.#reads.getTurnItem(payload);
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
     }
@@ -250,7 +254,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   knownTags(): readonly string[] {
-    const tags = [...UNARY_TAGS, ...STREAM_TAGS];
+    // getTurnItem is newer than the transitional builds (t3-current-upstream §4).
+    const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
+      (tag) => !this.#transitional || tag !== "orchestration.getTurnItem",
+    );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
   }

@@ -30,11 +30,14 @@ export function visibleTurnItems(record: ThreadRecord): ProjectedTurnItem[] {
   return rows;
 }
 
-/** Wire projections strip tool output text (t3-protocol.md §3.1). */
+/**
+ * Wire projections strip tool output text (t3-protocol.md §3.1); current upstream marks a
+ * withheld command output with `outputOmitted: true` (fetch it with `getTurnItem`).
+ */
 function wireItem(item: TurnItem): TurnItem {
   if (item.type === "command_execution" && "output" in item) {
     const { output: _output, ...rest } = item;
-    return rest as TurnItem;
+    return { ...rest, outputOmitted: true } as TurnItem;
   }
   if (item.type === "file_change") {
     const { diffStr: _d, oldStr: _o, newStr: _n, ...rest } = item;

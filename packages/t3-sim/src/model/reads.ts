@@ -89,6 +89,23 @@ export class ThreadReads {
     return { kind: "success", value: buildProjection(record) };
   }
 
+  /**
+   * `orchestration.getTurnItem {threadId, itemId, revision?}` → `{item}`: one stored item in
+   * full, command output included (t3-current-upstream §4). The sim keeps no item revisions, so
+   * `revision` is accepted and ignored.
+   */
+  getTurnItem(payload: unknown): RpcOutcome {
+    const input = decodeWith(
+      z.object({ threadId: idString(), itemId: idString(), revision: z.unknown().optional() }),
+      payload,
+    );
+    if (!input.ok) return { kind: "die", defect: input.defect };
+    const record = this.store.liveThread(input.value.threadId);
+    const item = record?.turnItems.get(input.value.itemId);
+    if (!record || !item) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
+    return { kind: "success", value: { item } };
+  }
+
   #notFound(): HttpOutcome {
     return { kind: "error", status: 404, body: httpThreadNotFound(this.store.ids.traceId()) };
   }

@@ -196,3 +196,57 @@ describe("bounded snapshot window (threadHistoryPaging.ts)", () => {
     expect(page.hasMoreHistory).toBe(false);
   });
 });
+
+describe("orchestration.getTurnItem", () => {
+  it("answers {item} for a stored turn item, a typed failure for an unknown one, and is unknown on 0.0.31", async () => {
+    const { threadId, client } = await start();
+    const thread = StreamWatch.open(client, "t1", "orchestration.subscribeThread", { threadId });
+    await thread.waitFor((item) => item.kind === "snapshot");
+    await dispatch(client, {
+      type: "message.dispatch",
+      threadId,
+      messageId: "m-1",
+      text: "hello",
+      attachments: [],
+      createdBy: "user",
+      creationSource: "mcp",
+      dispatchMode: { type: "start_immediately" },
+    });
+    const userItem = await thread.waitFor(
+      (item) =>
+        (item.event as { type?: string; payload?: { type?: string } } | undefined)?.type ===
+          "turn-item.updated" &&
+        (item.event as { payload: { type?: string } }).payload.type === "user_message",
+    );
+    const itemId = (userItem.event as { payload: { id: string } }).payload.id;
+    const found = (await client.call("g1", "orchestration.getTurnItem", { threadId, itemId })) as unknown as {
+      exit: { _tag: string; value: { item: { id: string; text: string } } };
+    };
+    expect(found.exit._tag).toBe("Success");
+    expect(found.exit.value.item).toMatchObject({ id: itemId, type: "user_message", text: "hello" });
+    const missing = (await client.call("g2", "orchestration.getTurnItem", {
+      threadId,
+      itemId: "no-such-item",
+    })) as unknown as { exit: { _tag: string; cause: { _tag: string }[] } };
+    expect(missing.exit).toMatchObject({ _tag: "Failure", cause: [{ _tag: "Fail" }] });
+
+    const older = await startSim({ environments: [{ alias: "old", seed: "empty", compat: "0.0.31" }] });
+    try {
+      const env = older.environment("old");
+      const oldClient = await RawRpcClient.connect(env.url, env.adminToken);
+      clients.push(oldClient);
+      const unknown = (await oldClient.call("g3", "orchestration.getTurnItem", {
+        threadId,
+        itemId,
+      })) as unknown as {
+        exit: { cause: { _tag: string; defect: string }[] };
+      };
+      expect(unknown.exit.cause[0]).toEqual({
+        _tag: "Die",
+        defect: "Unknown request tag: orchestration.getTurnItem",
+      });
+    } finally {
+      await older.close();
+    }
+  });
+});
