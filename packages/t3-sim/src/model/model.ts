@@ -61,7 +61,10 @@ export interface EnvironmentModelOptions {
    * every item). Transitional environments never coalesce (0.0.31 sent one item per commit).
    */
   shellSuppression?: boolean;
-  /** Timeline rows per bounded window / history page (default 50). */
+  /**
+   * A fixed number of timeline rows per bounded window / history page; absent: upstream's policy
+   * (10 user turns, older pages 20, 75 rows / 1 MiB without turns; history-window.ts).
+   */
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
@@ -86,6 +89,7 @@ const UNARY_TAGS = [
   "orchestration.getFullThreadDiff",
   "orchestration.searchThreads",
   "orchestration.getWorkflowScript",
+  "orchestration.getTurnItem",
 ] as const;
 const STREAM_TAGS = [
   "orchestration.subscribeShell",
@@ -132,7 +136,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
     this.engine.onRunEnded((record) => reportDelegatedOutcome(this.#ctx, record));
     this.#dispatcher = new CommandDispatcher(this.#ctx, options.strictCommands ?? false);
     this.#launcher = new ThreadLauncher(this.#ctx, this.#dispatcher, options.strictCommands ?? false);
-    this.#reads = new ThreadReads(this.store, options.historyPageSize ?? 50);
+    this.#reads = new ThreadReads(
+      this.store,
+      options.historyPageSize === undefined ? {} : { fixedRows: options.historyPageSize },
+    );
     this.#projects = new ProjectMutations(
       this.store,
       this.engine,
@@ -191,7 +198,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.launchThread":
         return this.#launcher.launch(payload);
       case "orchestration.getArchivedShellSnapshot":
-        return { kind: "success", value: buildArchivedShellSnapshot(this.store) };
+        return { kind: "success", value: buildArchivedShellSnapshot(this.store, !this.#transitional) };
       case "orchestration.getThreadProjection":
         return this.#reads.getThreadProjection(payload);
       case "orchestration.getTurnDiff":
@@ -202,6 +209,9 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return searchThreads(this.store, payload);
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
+      case "orchestration.getTurnItem":
+        if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
+        return this.#reads.getTurnItem(payload);
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
     }
@@ -244,7 +254,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   knownTags(): readonly string[] {
-    const tags = [...UNARY_TAGS, ...STREAM_TAGS];
+    // getTurnItem is newer than the transitional builds (t3-current-upstream §4).
+    const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
+      (tag) => !this.#transitional || tag !== "orchestration.getTurnItem",
+    );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
   }
@@ -293,7 +306,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
     const record: ThreadRecord | undefined = this.store.threads.get(threadId);
     if (!record) return undefined;
     return {
-      shell: buildShellThread(record),
+      shell: buildShellThread(record, !this.#transitional),
       projection: buildProjection(record),
       events: record.events,
       lastSequence: record.lastSequence,

@@ -30,11 +30,14 @@ export function visibleTurnItems(record: ThreadRecord): ProjectedTurnItem[] {
   return rows;
 }
 
-/** Wire projections strip tool output text (t3-protocol.md §3.1). */
+/**
+ * Wire projections strip tool output text (t3-protocol.md §3.1); current upstream marks a
+ * withheld command output with `outputOmitted: true` (fetch it with `getTurnItem`).
+ */
 function wireItem(item: TurnItem): TurnItem {
   if (item.type === "command_execution" && "output" in item) {
     const { output: _output, ...rest } = item;
-    return rest as TurnItem;
+    return { ...rest, outputOmitted: true } as TurnItem;
   }
   if (item.type === "file_change") {
     const { diffStr: _d, oldStr: _o, newStr: _n, ...rest } = item;
@@ -104,8 +107,26 @@ function hasActionableProposedPlan(record: ThreadRecord, run: Run | undefined): 
   );
 }
 
-/** `OrchestrationV2ThreadShell`, the sidebar row (fixture 40 key order). */
-export function buildShellThread(record: ThreadRecord): Record<string, unknown> {
+function lastErrorClass(record: ThreadRecord, run: Run | undefined): string | null {
+  if (run?.status !== "failed") return null;
+  const items = values(record.turnItems).filter((item) => item.type === "error" && item.runId === run.id);
+  const failure = items.at(-1)?.failure as { class?: string } | undefined;
+  return failure?.class ?? "unknown";
+}
+
+/** Distinct provider instances that owned a provider thread here, in first-use order. */
+function providerInstanceHistory(record: ThreadRecord): string[] {
+  return [...new Set(values(record.providerThreads).map((thread) => thread.providerInstanceId))];
+}
+
+/**
+ * `OrchestrationV2ThreadShell`, the sidebar row (fixture 40 key order). `newer` adds the fields
+ * current upstream's row carries and 0.0.31's did not (t3-current-upstream §4, [copy] 70102248590):
+ * `pullRequests`, `branchPullRequest`, `activityRunStartedAt`, `lastErrorClass`,
+ * `usageLimitResetAt`, `latestUserAuthoredMessageAt`, `providerInstanceHistory`, `limitRecovery`,
+ * `autoSettleDisabledAt`, `activeOrderKey`.
+ */
+export function buildShellThread(record: ThreadRecord, newer = true): Record<string, unknown> {
   const t = record.thread;
   const latest = latestRun(record);
   const active = activeRun(record);
@@ -115,62 +136,93 @@ export function buildShellThread(record: ThreadRecord): Record<string, unknown> 
   const messages = values(record.messages).filter((message) => message.text.length > 0);
   const latestMessage = messages.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
   const latestUser = messages.filter((message) => message.role === "user").at(-1);
+  const latestAuthored = messages
+    .filter((message) => message.role === "user" && message.createdBy === "user")
+    .at(-1);
   const visibleCount = record.inherited.length + record.turnItems.size;
-  return {
-    createdBy: t.createdBy,
-    creationSource: t.creationSource,
-    id: t.id,
-    projectId: t.projectId,
-    title: t.title,
-    providerInstanceId: t.providerInstanceId,
-    modelSelection: t.modelSelection,
-    runtimeMode: t.runtimeMode,
-    interactionMode: t.interactionMode,
-    branch: t.branch,
-    worktreePath: t.worktreePath,
-    ...(t.linkedPullRequest !== undefined ? { linkedPullRequest: t.linkedPullRequest } : {}),
-    lineage: t.lineage,
-    forkedFrom: t.forkedFrom,
-    activeProviderThreadId: t.activeProviderThreadId,
-    latestRunId: latest?.id ?? null,
-    latestRunRequestedAt: latest?.requestedAt ?? null,
-    latestRunStartedAt: latest?.startedAt ?? null,
-    latestRunCompletedAt: latest?.completedAt ?? null,
-    // A waiting run (provider turn done, checkpoint pending) is not the "active" run.
-    activeRunId: active && active.status !== "waiting" ? active.id : null,
-    activityRunStatus: active?.status ?? null,
-    status: latest?.status ?? "idle",
-    lastError: lastError(record, latest),
-    pendingRuntimeRequest: pending
-      ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt }
-      : null,
-    latestVisibleMessage: latestMessage
-      ? {
-          id: latestMessage.id,
-          role: latestMessage.role,
-          text: latestMessage.text,
-          updatedAt: latestMessage.updatedAt,
-        }
-      : null,
-    latestUserMessageAt: latestUser?.createdAt ?? null,
-    hasActionableProposedPlan: hasActionableProposedPlan(record, latest),
-    pendingBackgroundTasks: [],
-    itemCount: record.turnItems.size,
-    visibleItemCount: visibleCount,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    archivedAt: t.archivedAt,
-    settledOverride: t.settledOverride,
-    settledAt: t.settledAt,
-    ...(t.unsettledAt !== undefined ? { unsettledAt: t.unsettledAt } : {}),
-    snoozedUntil: t.snoozedUntil,
-    snoozedAt: t.snoozedAt,
-    pinnedAt: t.pinnedAt ?? null,
-    ...(t.pinOrderKey ? { pinOrderKey: t.pinOrderKey } : {}),
-    lastVisitedAt: t.lastVisitedAt,
-    titleRegeneration: t.titleRegeneration ?? null,
-    deletedAt: t.deletedAt,
-  };
+  if (!newer) return olderShellRow();
+  const row = olderShellRow();
+  const withNewer: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    withNewer[key] = value;
+    if (key === "worktreePath") {
+      withNewer.pullRequests = t.pullRequests ?? [];
+      withNewer.branchPullRequest = null;
+    } else if (key === "activeRunId") {
+      withNewer.activityRunStartedAt = active ? (active.startedAt ?? active.requestedAt) : null;
+    } else if (key === "lastError") {
+      withNewer.lastErrorClass = lastErrorClass(record, latest);
+      withNewer.usageLimitResetAt = null;
+    } else if (key === "latestUserMessageAt") {
+      withNewer.latestUserAuthoredMessageAt = latestAuthored?.createdAt ?? null;
+    } else if (key === "pendingBackgroundTasks") {
+      withNewer.providerInstanceHistory = providerInstanceHistory(record);
+    } else if (key === "snoozedAt") {
+      withNewer.limitRecovery = null;
+    } else if (key === "pinnedAt") {
+      withNewer.autoSettleDisabledAt = t.autoSettleDisabledAt ?? null;
+    }
+  }
+  withNewer.activeOrderKey = t.activeOrderKey ?? null;
+  return withNewer;
+
+  function olderShellRow(): Record<string, unknown> {
+    return {
+      createdBy: t.createdBy,
+      creationSource: t.creationSource,
+      id: t.id,
+      projectId: t.projectId,
+      title: t.title,
+      providerInstanceId: t.providerInstanceId,
+      modelSelection: t.modelSelection,
+      runtimeMode: t.runtimeMode,
+      interactionMode: t.interactionMode,
+      branch: t.branch,
+      worktreePath: t.worktreePath,
+      ...(t.linkedPullRequest !== undefined ? { linkedPullRequest: t.linkedPullRequest } : {}),
+      lineage: t.lineage,
+      forkedFrom: t.forkedFrom,
+      activeProviderThreadId: t.activeProviderThreadId,
+      latestRunId: latest?.id ?? null,
+      latestRunRequestedAt: latest?.requestedAt ?? null,
+      latestRunStartedAt: latest?.startedAt ?? null,
+      latestRunCompletedAt: latest?.completedAt ?? null,
+      // A waiting run (provider turn done, checkpoint pending) is not the "active" run.
+      activeRunId: active && active.status !== "waiting" ? active.id : null,
+      activityRunStatus: active?.status ?? null,
+      status: latest?.status ?? "idle",
+      lastError: lastError(record, latest),
+      pendingRuntimeRequest: pending
+        ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt }
+        : null,
+      latestVisibleMessage: latestMessage
+        ? {
+            id: latestMessage.id,
+            role: latestMessage.role,
+            text: latestMessage.text,
+            updatedAt: latestMessage.updatedAt,
+          }
+        : null,
+      latestUserMessageAt: latestUser?.createdAt ?? null,
+      hasActionableProposedPlan: hasActionableProposedPlan(record, latest),
+      pendingBackgroundTasks: [],
+      itemCount: record.turnItems.size,
+      visibleItemCount: visibleCount,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      archivedAt: t.archivedAt,
+      settledOverride: t.settledOverride,
+      settledAt: t.settledAt,
+      ...(t.unsettledAt !== undefined ? { unsettledAt: t.unsettledAt } : {}),
+      snoozedUntil: t.snoozedUntil,
+      snoozedAt: t.snoozedAt,
+      pinnedAt: t.pinnedAt ?? null,
+      ...(t.pinOrderKey ? { pinOrderKey: t.pinOrderKey } : {}),
+      lastVisitedAt: t.lastVisitedAt,
+      titleRegeneration: t.titleRegeneration ?? null,
+      deletedAt: t.deletedAt,
+    };
+  }
 }
 
 /** `OrchestrationProjectShell` as the shell snapshot carries it (no faviconPath/deletedAt). */
@@ -215,8 +267,9 @@ export function buildShellSnapshot(store: SimStore, archivedInShell = false): Re
   const archivedThreads: Record<string, unknown>[] = [];
   for (const record of store.threads.values()) {
     if (record.thread.deletedAt) continue;
-    if (!record.thread.archivedAt) threads.push(buildShellThread(record));
-    else if (archivedInShell) archivedThreads.push(buildShellThread(record));
+    // archivedInShell is the 0.0.31 shape, which also lacks the newer row fields.
+    if (!record.thread.archivedAt) threads.push(buildShellThread(record, !archivedInShell));
+    else if (archivedInShell) archivedThreads.push(buildShellThread(record, false));
   }
   return {
     schemaVersion: SHELL_SCHEMA_VERSION,
@@ -227,10 +280,10 @@ export function buildShellSnapshot(store: SimStore, archivedInShell = false): Re
   };
 }
 
-export function buildArchivedShellSnapshot(store: SimStore): Record<string, unknown> {
+export function buildArchivedShellSnapshot(store: SimStore, newer = true): Record<string, unknown> {
   const threads: Record<string, unknown>[] = [];
   for (const record of store.threads.values()) {
-    if (record.thread.archivedAt && !record.thread.deletedAt) threads.push(buildShellThread(record));
+    if (record.thread.archivedAt && !record.thread.deletedAt) threads.push(buildShellThread(record, newer));
   }
   return {
     schemaVersion: SHELL_SCHEMA_VERSION,

@@ -6,6 +6,12 @@ import { z } from "zod";
 import { decodeWith, idString, nonNegativeInt } from "./commands/decode.js";
 import type { HttpOutcome, RpcOutcome } from "./contract.js";
 import { getThreadProjectionError, httpInvalidRequest, httpThreadNotFound } from "./errors.js";
+import {
+  OLDER_PAGE_USER_TURNS,
+  SNAPSHOT_USER_TURNS,
+  type WindowPolicy,
+  windowBefore,
+} from "./history-window.js";
 import { buildProjection, visibleTurnItems } from "./projection.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import type { ProjectedTurnItem } from "./types.js";
@@ -13,8 +19,8 @@ import type { ProjectedTurnItem } from "./types.js";
 export class ThreadReads {
   constructor(
     private readonly store: SimStore,
-    /** Timeline rows per bounded window and per history page. */
-    private readonly pageSize: number,
+    /** Upstream's user-turn windows, or a fixed row count per window and page (tests). */
+    private readonly policy: WindowPolicy,
   ) {}
 
   httpThread(threadId: string): HttpOutcome {
@@ -31,7 +37,8 @@ export class ThreadReads {
     const record = this.store.liveThread(threadId);
     if (!record) return this.#notFound();
     const rows = visibleTurnItems(record);
-    const window = rows.slice(Math.max(0, rows.length - this.pageSize));
+    const bounds = windowBefore(rows, rows.length, SNAPSHOT_USER_TURNS, this.policy);
+    const window = rows.slice(bounds.start);
     const hasMoreHistory = window.length < rows.length;
     return {
       kind: "ok",
@@ -41,6 +48,7 @@ export class ThreadReads {
         historyCursor: hasMoreHistory && window[0] ? this.#cursor(record, window[0]) : null,
         hasMoreHistory,
         latestLocalTurnOrdinal: latestLocalOrdinal(record),
+        payloadBudgetExceeded: bounds.payloadBudgetExceeded,
       },
     };
   }
@@ -59,7 +67,7 @@ export class ThreadReads {
         body: httpInvalidRequest("invalid_history_cursor", this.store.ids.traceId()),
       };
     }
-    const start = Math.max(0, index - this.pageSize);
+    const { start } = windowBefore(rows, index, OLDER_PAGE_USER_TURNS, this.policy);
     const items = rows.slice(start, index);
     const first = items[0];
     return {
@@ -79,6 +87,23 @@ export class ThreadReads {
     const record = this.store.liveThread(input.value.threadId);
     if (!record) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
     return { kind: "success", value: buildProjection(record) };
+  }
+
+  /**
+   * `orchestration.getTurnItem {threadId, itemId, revision?}` → `{item}`: one stored item in
+   * full, command output included (t3-current-upstream §4). The sim keeps no item revisions, so
+   * `revision` is accepted and ignored.
+   */
+  getTurnItem(payload: unknown): RpcOutcome {
+    const input = decodeWith(
+      z.object({ threadId: idString(), itemId: idString(), revision: z.unknown().optional() }),
+      payload,
+    );
+    if (!input.ok) return { kind: "die", defect: input.defect };
+    const record = this.store.liveThread(input.value.threadId);
+    const item = record?.turnItems.get(input.value.itemId);
+    if (!record || !item) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
+    return { kind: "success", value: { item } };
   }
 
   #notFound(): HttpOutcome {

@@ -81,7 +81,7 @@ export function openShellStream(store: SimStore, payload: unknown, sink: StreamS
                 kind: "thread.updated",
                 sequence: record.lastSequence,
                 location,
-                thread: buildShellThread(record),
+                thread: buildShellThread(record, false),
               },
       });
     }
@@ -115,7 +115,12 @@ export function openShellStream(store: SimStore, payload: unknown, sink: StreamS
       return;
     }
     sink.emit([
-      { kind: "thread.updated", sequence, location: commit.after, thread: buildShellThread(commit.record) },
+      {
+        kind: "thread.updated",
+        sequence,
+        location: commit.after,
+        thread: buildShellThread(commit.record, false),
+      },
     ]);
   });
   return { kind: "open", handle: { close, interruptExit: { kind: "interrupt" } } };
@@ -128,12 +133,12 @@ export function openArchivedShellStream(
 ): StreamOpenResult {
   const input = decodeWith(emptyInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
-  sink.emit([{ kind: "snapshot", snapshot: buildArchivedShellSnapshot(store) }]);
+  sink.emit([{ kind: "snapshot", snapshot: buildArchivedShellSnapshot(store, false) }]);
   const close = listening(store, (commit) => {
     if (commit.kind !== "thread") return;
     const sequence = commit.record.lastSequence;
     if (commit.after === "archive") {
-      sink.emit([{ kind: "thread.updated", sequence, thread: buildShellThread(commit.record) }]);
+      sink.emit([{ kind: "thread.updated", sequence, thread: buildShellThread(commit.record, false) }]);
     } else if (commit.before === "archive") {
       sink.emit([{ kind: "thread.removed", sequence, threadId: commit.record.thread.id }]);
     }

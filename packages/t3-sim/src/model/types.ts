@@ -46,6 +46,17 @@ export type ForkedFrom =
   | { type: "provider_thread"; providerThreadId: string; providerTurnId?: string }
   | null;
 
+export interface ThreadPullRequestLink {
+  host: string;
+  repository: string;
+  number: number;
+  url: string;
+  source: "manual" | "created" | "agent" | "stack" | "stack-dismissed";
+  linkedAt: Iso;
+  snapshot: null;
+  stack: null;
+}
+
 export interface LinkedPullRequest {
   projectId: string;
   repository: string;
@@ -83,11 +94,13 @@ export interface AppThread {
   pinnedAt?: Iso | null;
   pinOrderKey?: string | null;
   /**
-   * Set by the newer `thread.active.reorder` / `thread.auto-settle.set` commands (t3-protocol
-   * §5.3, field names unconfirmed upstream); present only once set.
+   * Set by the newer `thread.active.reorder` / `thread.auto-settle.set` commands; names as in
+   * upstream's newer contract (t3-current-upstream.md §4); present only once set.
    */
   activeOrderKey?: string | null;
-  autoSettle?: boolean;
+  autoSettleDisabledAt?: Iso | null;
+  /** Newer pull-request links keyed {host, repository, number} (threadPullRequest.ts). */
+  pullRequests?: ThreadPullRequestLink[];
   lastVisitedAt: Iso | null;
   /** Absent on `thread.created` payloads and fresh launch projections (fixtures 56, 79). */
   titleRegeneration?: { requestId: string; startedAt: Iso } | null;

@@ -24,4 +24,13 @@ export function emptyNotFound(): HttpAnswer {
   return { status: 404, headers: { ...CORS } };
 }
 
+/**
+ * A request the HTTP API's schema could not decode (protocol header missing or wrong, a required
+ * query parameter missing): current upstream answers 400 with an empty body
+ * (t3-current-upstream.md §5).
+ */
+export function emptyBadRequest(): HttpAnswer {
+  return { status: 400, headers: { ...CORS } };
+}
+
 export const NO_STORE = { "cache-control": "no-store" } as const;

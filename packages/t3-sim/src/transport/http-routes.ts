@@ -7,7 +7,7 @@ import {
   resolveBearer,
   servedDescriptor,
 } from "./environment-context.js";
-import { emptyNotFound, type HttpAnswer, jsonAnswer } from "./http-answer.js";
+import { emptyBadRequest, emptyNotFound, type HttpAnswer, jsonAnswer } from "./http-answer.js";
 import {
   handleOauthToken,
   handlePairingToken,
@@ -68,6 +68,9 @@ interface OrchestrationRead {
   /** The `reason` of T3's 500 body for this endpoint (t3-protocol §2.5). */
   readonly failureReason: string;
   readonly run: () => HttpOutcome;
+  /** The history route's `cursor` query parameter is required (protocol 2). */
+  readonly requiresCursor?: boolean;
+  readonly hasCursor?: boolean;
 }
 
 function orchestrationRead(ctx: EnvironmentContext, path: string, url: URL): OrchestrationRead | undefined {
@@ -103,6 +106,8 @@ function orchestrationRead(ctx: EnvironmentContext, path: string, url: URL): Orc
       return {
         route: "history",
         failureReason: "orchestration_thread_history_failed",
+        requiresCursor: true,
+        hasCursor: url.searchParams.has("cursor"),
         run: () => ctx.model.httpThreadHistory(threadId, url.searchParams.get("cursor") ?? undefined),
       };
   }
@@ -122,15 +127,14 @@ function orchestrationAnswer(
   if (faults.nonJsonOrchestration === "text") return spaFallbackAnswer("no-web-build");
   if (faults.httpStatus !== undefined)
     return jsonAnswer(faults.httpStatus, internalErrorBody(read.failureReason));
-  return authorized(ctx, request, SCOPE_READ, () => {
-    // The captured clients sent no protocol header and the server answered (fixtures 40-46), so a
-    // missing header is accepted; a protocol-2 server refuses a header naming another protocol.
-    const protocol = request.headers[ORCHESTRATION_PROTOCOL_HEADER];
-    if (!ctx.transitional && protocol !== undefined && protocol !== "2") {
-      return jsonAnswer(400, requestInvalidBody("orchestration_protocol_incompatible"));
-    }
-    return outcomeAnswer(read.run());
-  });
+  // Protocol 2: the header is a required literal and the history route requires `cursor`; the
+  // request is decoded before the handler (and its auth) runs, and a failure is an empty 400.
+  // The captured 0.0.31 clients sent no header and were answered (fixtures 40-46).
+  if (!ctx.transitional) {
+    if (request.headers[ORCHESTRATION_PROTOCOL_HEADER] !== "2") return emptyBadRequest();
+    if (read.requiresCursor && !read.hasCursor) return emptyBadRequest();
+  }
+  return authorized(ctx, request, SCOPE_READ, () => outcomeAnswer(read.run()));
 }
 
 function authorized(

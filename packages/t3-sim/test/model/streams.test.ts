@@ -216,6 +216,7 @@ describe("bounded snapshot and history pages", () => {
       "hasMoreHistory",
       "historyCursor",
       "latestLocalTurnOrdinal",
+      "payloadBudgetExceeded",
       "projection",
       "snapshotSequence",
     ]);

@@ -171,7 +171,9 @@ describe("websocket tickets and token expiry", () => {
   it("treats a token past its expiry on the environment clock as invalid", async () => {
     const token = env.issueToken({ scopes: ["orchestration:read"], ttlMs: 60_000 });
     const shell = () =>
-      fetch(`${env.url}/api/orchestration/shell`, { headers: { authorization: `Bearer ${token}` } });
+      fetch(`${env.url}/api/orchestration/shell`, {
+        headers: { authorization: `Bearer ${token}`, "x-t3-orchestration-protocol": "2" },
+      });
     expect((await shell()).status).toBe(200);
     env.clock.advance(60_000);
     const expired = await shell();

@@ -110,7 +110,9 @@ describe("t3-sim CLI", () => {
     expect((await descriptor(alpha.url)).orchestrationProtocolVersion).toBe(2);
     expect(await descriptor(beta.url)).not.toHaveProperty("orchestrationProtocolVersion");
     const read = (url: string, token: string, path: string) =>
-      fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      fetch(`${url}${path}`, {
+        headers: { authorization: `Bearer ${token}`, "x-t3-orchestration-protocol": "2" },
+      });
     const shell = (await (await read(beta.url, beta.readToken, "/api/orchestration/shell")).json()) as {
       threads: { id: string }[];
     };

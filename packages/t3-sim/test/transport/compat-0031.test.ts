@@ -37,7 +37,9 @@ afterAll(async () => {
 });
 
 const get = (env: TestEnv, path: string) =>
-  fetch(`${env.url}${path}`, { headers: { authorization: `Bearer ${env.readToken}` } });
+  fetch(`${env.url}${path}`, {
+    headers: { authorization: `Bearer ${env.readToken}`, "x-t3-orchestration-protocol": "2" },
+  });
 
 async function firstThreadId(env: TestEnv): Promise<string> {
   const shell = (await (await get(env, "/api/orchestration/shell")).json()) as { threads: { id: string }[] };

@@ -27,7 +27,7 @@ async function connect(token = env.readToken): Promise<RawRpcClient> {
 
 const shell = (token = env.readToken, signal?: AbortSignal) =>
   fetch(`${env.url}/api/orchestration/shell`, {
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, "x-t3-orchestration-protocol": "2" },
     ...(signal ? { signal } : {}),
   });
 

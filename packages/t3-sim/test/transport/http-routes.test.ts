@@ -21,7 +21,12 @@ afterAll(async () => {
 
 const get = (path: string, token?: string, headers: Record<string, string> = {}) =>
   fetch(`${env.url}${path}`, {
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    // Protocol-2 clients always send the protocol header (a missing one is an empty 400).
+    headers: {
+      "x-t3-orchestration-protocol": "2",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
   });
 
 async function firstThreadId(): Promise<string> {
@@ -176,18 +181,22 @@ describe("orchestration reads", () => {
     });
   });
 
-  it("accepts a missing protocol header and refuses one naming another protocol", async () => {
-    expect(
-      (await get("/api/orchestration/shell", env.readToken, { "x-t3-orchestration-protocol": "2" })).status,
-    ).toBe(200);
-    const wrong = await get("/api/orchestration/shell", env.readToken, {
-      "x-t3-orchestration-protocol": "1",
-    });
-    expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toMatchObject({
-      _tag: "EnvironmentRequestInvalidError",
-      code: "invalid_request",
-    });
+  it("answers a missing or wrong protocol header, or a history read without cursor, with an empty 400", async () => {
+    expect((await get("/api/orchestration/shell", env.readToken)).status).toBe(200);
+    const threadId = await firstThreadId();
+    const bare = (path: string, headers: Record<string, string>) => fetch(`${env.url}${path}`, { headers });
+    const answers = [
+      await bare("/api/orchestration/shell", { authorization: `Bearer ${env.readToken}` }),
+      await get("/api/orchestration/shell", env.readToken, { "x-t3-orchestration-protocol": "1" }),
+      // Decoding comes before auth: no token and no header is still the decode failure.
+      await bare(`/api/orchestration/threads/${threadId}`, {}),
+      await get(`/api/orchestration/threads/${threadId}/history`, env.readToken),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get("content-type")).toBeNull();
+      expect(await answer.text()).toBe("");
+    }
     const onLegacy = await fetch(`${legacy.url}/api/orchestration/shell`, {
       headers: { authorization: `Bearer ${legacy.readToken}`, "x-t3-orchestration-protocol": "1" },
     });

@@ -25,7 +25,7 @@ async function connect(token = env.readToken): Promise<RawRpcClient> {
 
 async function firstThreadId(): Promise<string> {
   const response = await fetch(`${env.url}/api/orchestration/shell`, {
-    headers: { authorization: `Bearer ${env.readToken}` },
+    headers: { authorization: `Bearer ${env.readToken}`, "x-t3-orchestration-protocol": "2" },
   });
   const id = ((await response.json()) as { threads: { id: string }[] }).threads[0]?.id;
   if (!id) throw new Error("the demo seed has no thread");

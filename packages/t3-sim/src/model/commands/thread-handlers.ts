@@ -3,7 +3,7 @@
  * visit). Overlays never change `status` (fixture README 20); snooze expiry needs no event.
  */
 import { newThreadRecord } from "../store.js";
-import type { AppThread, LinkedPullRequest, ModelSelection } from "../types.js";
+import type { AppThread, LinkedPullRequest, ModelSelection, ThreadPullRequestLink } from "../types.js";
 import { type CommandContext, type CommandHandler, opt, reject, requireThread, str } from "./context.js";
 
 /** The patch that drops a pin, empty when the thread is not pinned. */
@@ -216,13 +216,17 @@ export const threadActiveReorder = simple((ctx, threadId, c) => {
   );
 });
 
-/** Newer command (§5.3): turns automatic settling of one thread on or off. */
+/**
+ * Newer command: turns automatic settling of one thread on or off. Upstream's event is
+ * `thread.auto-settle-set` with the whole thread; off is `autoSettleDisabledAt` (t3-current-upstream §4).
+ */
 export const threadAutoSettleSet = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
+  const disabledAt = c.enabled === true ? null : (record.thread.autoSettleDisabledAt ?? ctx.store.iso());
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.auto-settle-updated", { autoSettle: c.enabled === true }),
+    (tx) => void tx.thread("thread.auto-settle-set", { autoSettleDisabledAt: disabledAt }),
   );
 });
 
@@ -352,30 +356,54 @@ export const providerSwitch = simple((ctx, threadId, c) => {
   );
 });
 
+const sameKey = (link: ThreadPullRequestLink, c: Record<string, unknown>) =>
+  link.host === c.host && link.repository === c.repository && link.number === Number(c.number);
+
+/** The legacy single link is derived from the newest link (threadPullRequest.ts says so). */
+const legacyLink = (projectId: string, links: ThreadPullRequestLink[]): LinkedPullRequest | null => {
+  const last = links.filter((link) => link.source !== "stack-dismissed").at(-1);
+  return last ? { projectId, repository: last.repository, number: last.number, url: last.url } : null;
+};
+
+/** Links keyed {host, repository, number}, plus url and source; a repeat replaces the link. */
 export const pullRequestLink = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  const link: LinkedPullRequest = {
-    projectId: record.thread.projectId,
+  const link: ThreadPullRequestLink = {
+    host: str(c, "host"),
     repository: str(c, "repository"),
     number: Number(c.number),
     url: str(c, "url"),
+    source: c.source as ThreadPullRequestLink["source"],
+    linkedAt: ctx.store.iso(),
+    snapshot: null,
+    stack: null,
   };
+  const links = [...(record.thread.pullRequests ?? []).filter((other) => !sameKey(other, c)), link];
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: link }),
+    (tx) =>
+      void tx.thread("thread.metadata-updated", {
+        pullRequests: links,
+        linkedPullRequest: legacyLink(record.thread.projectId, links),
+      }),
   );
 });
 
 export const pullRequestUnlink = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
-  const linked = record.thread.linkedPullRequest;
-  if (!linked || linked.repository !== str(c, "repository") || linked.number !== Number(c.number)) {
+  const current = record.thread.pullRequests ?? [];
+  if (!current.some((link) => sameKey(link, c))) {
     reject(`Pull request ${str(c, "repository")}#${String(c.number)} is not linked to thread ${threadId}.`);
   }
+  const links = current.filter((link) => !sameKey(link, c));
   return ctx.store.transact(
     record,
     c.commandId,
-    (tx) => void tx.thread("thread.metadata-updated", { linkedPullRequest: null }),
+    (tx) =>
+      void tx.thread("thread.metadata-updated", {
+        pullRequests: links,
+        linkedPullRequest: legacyLink(record.thread.projectId, links),
+      }),
   );
 });
