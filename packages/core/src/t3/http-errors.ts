@@ -45,7 +45,10 @@ export function httpErrorFromAnswer(
     return new ConnectorError("not_found", `${route}: not found (404${said})`, options);
   }
   if (status === 400) {
-    return new ConnectorError("invalid_request", `${route}: T3 rejected the request (400${said})`, options);
+    // T3's HTTP schema decode answers 400 with no body: a missing protocol header or query
+    // parameter (t3-current-upstream §5). Say so instead of leaving the caller to guess.
+    const why = text.trim() === "" ? ", empty body: protocol mismatch or bad request" : said;
+    return new ConnectorError("invalid_request", `${route}: T3 rejected the request (400${why})`, options);
   }
   if (status === 426) {
     return new ConnectorError(

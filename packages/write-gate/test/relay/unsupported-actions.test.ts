@@ -3,9 +3,12 @@
  * can run, and an action the environment cannot run is refused by the gate before it is
  * journaled, with nothing sent (issue: older servers; ADR 0009).
  */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { ACTION_IDS, type LeaseScope } from "@t3-connector/core/actions";
 import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { JOURNAL_DIRECTORY } from "@t3-connector/core/journal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryInventory } from "../../src/approval/index.js";
 import { scopeFingerprint } from "../../src/approval/scope.js";
@@ -24,6 +27,14 @@ const UNSUPPORTED_ON_0031 = [
 ];
 
 type Body = Record<string, unknown>;
+
+/** Every file of the gate's journal, as text (the audit log does name the refusal, as not_recorded). */
+async function journalText(stateDir: string): Promise<string> {
+  const dir = join(stateDir, JOURNAL_DIRECTORY);
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return (await Promise.all(files.map((file) => readFile(file, "utf8")))).join("\n");
+}
 const body = (answer: { body: unknown }) => answer.body as Body;
 
 let h: GateHarness;
@@ -107,6 +118,23 @@ describe("a lease over a protocol-2 and a 0.0.31 environment", () => {
     expect(beta.model.receivedCommands.length).toBe(before + 1);
     expect(body(await h.relay({ op: "list_uncertain" })).records ?? []).toEqual([]);
   });
+
+  it.each(UNSUPPORTED_ON_0031)(
+    "refuses %s on the 0.0.31 environment before the journal, with nothing sent",
+    async (action) => {
+      const beta = h.world.env("beta");
+      const before = beta.model.receivedCommands.length;
+      const operationId = `op-each-${action}`;
+      const refused = await dispatch("beta", operationId, action, { threadId: IDLE_THREAD });
+      expect(body(refused).error).toBe("action_unsupported");
+      expect(String(body(refused).message)).toContain("beta");
+      expect(String(body(refused).message)).toContain("T3 0.0.31");
+      expect(beta.model.receivedCommands.length).toBe(before);
+      expect(h.gate.lease.writes().some((write) => write.operationId === operationId)).toBe(false);
+      expect(body(await h.relay({ op: "list_uncertain" })).records ?? []).toEqual([]);
+      expect(await journalText(h.world.stateDir)).not.toContain(operationId);
+    },
+  );
 
   it("sends the same action to the protocol-2 environment", async () => {
     const alpha = h.world.env("alpha");
