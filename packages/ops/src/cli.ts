@@ -147,6 +147,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Usage errors keep the CLI's one error form, `code: message`.
+      outputError: (text, write) => write(`invalid_input: ${text.replace(/^error: /, "")}`),
     });
 
   program
