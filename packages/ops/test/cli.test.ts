@@ -34,13 +34,27 @@ describe("t3-connector-ops CLI", () => {
     const piped = await runOps(["ls"], { env });
     expect(piped.code).toBe(0);
     const listing = piped.json() as {
-      environments: { alias: string; environmentId: string; projects: { threads: Record<string, unknown>[] }[] }[];
+      environments: {
+        alias: string;
+        environmentId: string;
+        projects: { threads: Record<string, unknown>[] }[];
+      }[];
       unreachable: unknown[];
     };
     expect(listing.environments.map((e) => e.alias)).toEqual(["alpha", "beta"]);
     const thread = listing.environments[0]?.projects[0]?.threads[0];
     expect(Object.keys(thread ?? {}).sort()).toEqual(
-      ["ageSeconds", "icon", "settled", "state", "status", "statusRun", "threadId", "title", "updatedAt"].sort(),
+      [
+        "ageSeconds",
+        "icon",
+        "settled",
+        "state",
+        "status",
+        "statusRun",
+        "threadId",
+        "title",
+        "updatedAt",
+      ].sort(),
     );
     const table = await runOps(["ls"], { env, tty: true });
     expect(table.stdout).toMatch(/^alpha {2}\(/);
@@ -55,7 +69,10 @@ describe("t3-connector-ops CLI", () => {
     expect(first.json()).toMatchObject({ created: true, environment: { alias: "alpha" } });
     const count = setup.env("alpha").model.receivedCommands.length;
     const second = await runOps(createArgs("X"), { env, stdin: "Write the brief\n" });
-    expect(second.json()).toMatchObject({ created: false, threadId: (first.json() as { threadId: string }).threadId });
+    expect(second.json()).toMatchObject({
+      created: false,
+      threadId: (first.json() as { threadId: string }).threadId,
+    });
     expect(setup.env("alpha").model.receivedCommands.length).toBe(count);
   });
 
@@ -76,11 +93,22 @@ describe("t3-connector-ops CLI", () => {
     expect(sent.code).toBe(0);
     expect(sent.json()).toMatchObject({ status: "delivered", threadId: created.threadId });
     const pin = await runOps(
-      ["alpha", "act", "thread.pin", "--operation-id", "pin-1", "--input", JSON.stringify({ threadId: created.threadId })],
+      [
+        "alpha",
+        "act",
+        "thread.pin",
+        "--operation-id",
+        "pin-1",
+        "--input",
+        JSON.stringify({ threadId: created.threadId }),
+      ],
       { env },
     );
     expect(pin.json()).toMatchObject({ action: "thread.pin", confirmation: [{ pinned: true }] });
-    const read = await runOps(["alpha", "query", "thread"], { env, stdin: JSON.stringify({ threadId: created.threadId }) });
+    const read = await runOps(["alpha", "query", "thread"], {
+      env,
+      stdin: JSON.stringify({ threadId: created.threadId }),
+    });
     expect(read.json()).toMatchObject({ threadId: created.threadId });
     const settled = await runOps(["alpha", "settle", "Empty draft"], { env });
     expect(settled.json()).toMatchObject({ settled: true });
@@ -91,7 +119,9 @@ describe("t3-connector-ops CLI", () => {
 
   it("bad input exits 64 with code: message on stderr and sends nothing", async () => {
     const before = setup.env("alpha").model.receivedCommands.length;
-    const badJson = await runOps(["alpha", "act", "thread.pin", "--operation-id", "o", "--input", "{"], { env });
+    const badJson = await runOps(["alpha", "act", "thread.pin", "--operation-id", "o", "--input", "{"], {
+      env,
+    });
     expect(badJson.code).toBe(EXIT_CODES.usage);
     expect(badJson.stderr).toMatch(/^invalid_input: /);
     const noEnv = await runOps(["act", "thread.pin", "--operation-id", "o", "--input", "{}"], { env });

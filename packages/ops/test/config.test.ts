@@ -42,15 +42,21 @@ describe("ops config", () => {
   });
 
   it("refuses unknown keys, relative token files, both url and ssh, and an alias used twice", () => {
-    expect(problems({ environments: { a: { ...base, token: "x" } } })).toContain("environments.a.token: unknown key");
+    expect(problems({ environments: { a: { ...base, token: "x" } } })).toContain(
+      "environments.a.token: unknown key",
+    );
     expect(problems({ environments: { a: { ...base, tokenFile: "rel/t" } } })[0]).toContain("absolute path");
-    expect(problems({ environments: { a: { ...base, ssh: { host: "h" } } } })[0]).toContain("exactly one of url or ssh");
+    expect(problems({ environments: { a: { ...base, ssh: { host: "h" } } } })[0]).toContain(
+      "exactly one of url or ssh",
+    );
     expect(
       problems({
         environments: { a: { ...base, aliases: ["b"] }, b: { ...base, environmentId: "env-2" } },
       })[0],
     ).toContain('"b" already names environment');
-    expect(problems({ environments: { a: base, b: { ...base } } })[0]).toContain("duplicates the environmentId");
+    expect(problems({ environments: { a: base, b: { ...base } } })[0]).toContain(
+      "duplicates the environmentId",
+    );
   });
 
   it("allows plain http to another host only with insecureHttp", () => {
@@ -61,16 +67,21 @@ describe("ops config", () => {
       { path: "ops.json", homeDir: "/home/u" },
     );
     expect(config.environments[0]?.transport).toEqual({ kind: "url", url: "http://box.tailnet:3773" });
-    expect(problems({ environments: { a: { ...remote, url: "http://u:p@box:1", insecureHttp: true } } })[0]).toContain(
-      "credentials",
-    );
+    expect(
+      problems({ environments: { a: { ...remote, url: "http://u:p@box:1", insecureHttp: true } } })[0],
+    ).toContain("credentials");
   });
 
   it("reads T3_CONNECTOR_OPS_ENVIRONMENTS before the file, and reports a missing file", async () => {
     const inline = JSON.stringify({ environments: { a: base } });
-    const config = await loadOpsConfig({ env: { T3_CONNECTOR_OPS_ENVIRONMENTS: inline }, homeDir: "/home/u" });
+    const config = await loadOpsConfig({
+      env: { T3_CONNECTOR_OPS_ENVIRONMENTS: inline },
+      homeDir: "/home/u",
+    });
     expect(config.path).toBe("$T3_CONNECTOR_OPS_ENVIRONMENTS");
-    await expect(loadOpsConfig({ env: { T3_CONNECTOR_OPS_CONFIG: "/nonexistent/ops.json" } })).rejects.toMatchObject({
+    await expect(
+      loadOpsConfig({ env: { T3_CONNECTOR_OPS_CONFIG: "/nonexistent/ops.json" } }),
+    ).rejects.toMatchObject({
       code: "config_not_found",
     });
   });
