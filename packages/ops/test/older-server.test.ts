@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type SimOps, startSimOps } from "./support/sim-ops.js";
+
+// The simulator's exact 0.0.31 profile (transitional V2, its 37 accepted command types).
+let setup: SimOps;
+
+beforeEach(async () => {
+  setup = await startSimOps({ environments: [{ alias: "old", compat: "0.0.31" }, { alias: "new" }] });
+});
+afterEach(async () => {
+  await setup.close();
+});
+
+const launch = {
+  project: "website",
+  title: "Old server thread",
+  instance: "codex",
+  model: "gpt-5.6-sol",
+  brief: "hello",
+  clientRequestId: "old-1",
+};
+
+describe("ops against a 0.0.31 server beside a current one", () => {
+  it("lists both environments", async () => {
+    const listing = await setup.ops.list();
+    expect(listing.unreachable).toEqual([]);
+    expect(listing.environments.map((env) => env.alias)).toEqual(["old", "new"]);
+  });
+
+  it("creates once, sends, settles, pins and waits, each read back", async () => {
+    const first = await setup.ops.create("old", launch);
+    const count = setup.env("old").model.receivedCommands.length;
+    expect(await setup.ops.create("old", launch)).toMatchObject({ created: false, threadId: first.threadId });
+    expect(setup.env("old").model.receivedCommands.length).toBe(count);
+    const done = await setup.ops.wait(first.threadId, { timeoutMs: 10_000 });
+    expect(done.outcome).toBe("done");
+    const sent = await setup.ops.send("old", { thread: first.threadId, text: "more", messageId: "m-1" });
+    expect(sent.status).toBe("delivered");
+    const settled = await setup.ops.settle("old", "old:Empty draft");
+    expect(settled.settled).toBe(true);
+    const { thread } = await setup.ops.resolve("old:Release checklist");
+    const pinned = await setup.ops.act("old", "thread.pin", { threadId: thread.id }, { operationId: "pin" });
+    expect(pinned.confirmation[0]).toMatchObject({ pinned: true });
+  });
+});
