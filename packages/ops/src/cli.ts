@@ -6,8 +6,10 @@
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
+import { readPairingCode } from "@t3-connector/core/pairing";
 import { Command, CommanderError, Option } from "commander";
-import { loadOpsConfig } from "./config.js";
+import { loadOpsConfig, opsConfigPath } from "./config.js";
+import { addEnvironment } from "./environments-add.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { Ops } from "./ops.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
@@ -90,6 +92,8 @@ Examples:
 Exit codes: 0 ok, 1 unexpected, 2/3/4 wait (needs a human / failed / timeout), 64 usage or
 invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 69 unavailable,
 75 outcome unknown (read before repeating), 78 config or token file.`,
+  environments:
+    "\nExamples:\n  t3-connector-ops environments\n  pbpaste | t3-connector-ops environments add mac --url https://mac.tailnet:3773 --token-file ~/.config/t3-connector/tokens/mac.operate --alias laptop",
   ls: "\nExamples:\n  t3-connector-ops ls\n  t3-connector-ops ls --json",
   thread:
     '\nExamples:\n  t3-connector-ops thread 3f2a…\n  t3-connector-ops thread "Fix flaky"\n  t3-connector-ops alpha thread parser',
@@ -151,12 +155,71 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       outputError: (text, write) => write(`invalid_input: ${text.replace(/^error: /, "")}`),
     });
 
-  program
+  const environmentsCommand = program
     .command("environments")
+    .description("list the configured environments (probing each), or add one")
+    .addHelpText("after", EXAMPLES.environments);
+  environmentsCommand
+    .command("list", { isDefault: true })
     .description("list the configured environments and probe each")
     .action(async (_options, command: Command) => {
       const opened = await openOps(globals(command).config);
       done(await opened.environmentStatus(), renderEnvironments);
+    });
+  environmentsCommand
+    .command("add <alias>")
+    .description(
+      "probe a server, pair for read + operate with a code from stdin, save the token and the config",
+    )
+    .option("--url <url>", "https URL (plain http: loopback, or with --insecure-http)")
+    .option("--ssh <host>", "reach the server through an ssh tunnel to this host")
+    .option("--remote-port <port>", "T3's port on the ssh host (default 3773)")
+    .requiredOption("--token-file <path>", "where the operate token is saved (absolute or ~/)")
+    .option("--environment-id <id>", "expected environmentId (required with --ssh)")
+    .option(
+      "--alias <name>",
+      "an extra name for this environment (repeatable)",
+      (v: string, p: string[]) => [...p, v],
+      [],
+    )
+    .option("--insecure-http", "allow plain http to another host (a network that encrypts by itself)")
+    .addHelpText("after", EXAMPLES.environments)
+    .action(async (alias: string, options, command: Command) => {
+      const configPath =
+        globals(command).config ??
+        opsConfigPath({
+          ...(io.env === undefined ? {} : { env: io.env }),
+          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+        });
+      if ((options.url === undefined) === (options.ssh === undefined)) {
+        throw new ConnectorError("invalid_input", "give exactly one of --url and --ssh");
+      }
+      const code = await readPairingCode(io);
+      const result = await addEnvironment(
+        {
+          alias,
+          tokenFile: options.tokenFile,
+          code,
+          ...(options.url === undefined ? {} : { url: options.url }),
+          ...(options.ssh === undefined
+            ? {}
+            : {
+                ssh: {
+                  host: options.ssh,
+                  ...(options.remotePort === undefined ? {} : { remotePort: Number(options.remotePort) }),
+                },
+              }),
+          ...(options.environmentId === undefined ? {} : { environmentId: options.environmentId }),
+          ...(options.alias.length === 0 ? {} : { aliases: options.alias }),
+          ...(options.insecureHttp === true ? { insecureHttp: true } : {}),
+        },
+        {
+          configPath,
+          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+          ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+        },
+      );
+      done(result);
     });
 
   program
