@@ -25,24 +25,10 @@ export interface OpsCliIo extends CliIo {
 
 const MAX_STDIN_BYTES = 1024 * 1024;
 
-const COMMANDS = [
-  "environments",
-  "ls",
-  "thread",
-  "create",
-  "send",
-  "settle",
-  "act",
-  "query",
-  "actions",
-  "wait",
-  "help",
-];
-
 /** `<env> <command> ...` → `<command> ... --env <env>`. */
-function normaliseArgv(argv: readonly string[]): string[] {
+function normaliseArgv(argv: readonly string[], commands: readonly string[]): string[] {
   const [first, ...rest] = argv;
-  if (first === undefined || first.startsWith("-") || COMMANDS.includes(first)) return [...argv];
+  if (first === undefined || first.startsWith("-") || commands.includes(first)) return [...argv];
   if (rest.length === 0) return [...argv];
   return [...rest, "--env", first];
 }
@@ -101,6 +87,9 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
     "\nExamples:\n  t3-connector-ops alpha create --project website --title T --instance codex --model gpt-5.6-sol \\\n      --effort high --client-request-id X < brief.md\n  (a repeat with the same --client-request-id returns the thread with created: false and sends nothing)",
   send: '\nExamples:\n  echo "please add tests" | t3-connector-ops send alpha:parser --message-id m-1\n  t3-connector-ops send "Fix footer" --message-id m-2 --delivery queue_after_active < note.txt',
   settle: '\nExamples:\n  t3-connector-ops settle "Release checklist"',
+  snooze: "\nExamples:\n  t3-connector-ops snooze alpha:footer 2026-12-04T09:00:00+01:00",
+  interrupt:
+    '\nExamples:\n  t3-connector-ops interrupt alpha:migration --operation-id stop-1 --reason "wrong branch"',
   act: '\nExamples:\n  t3-connector-ops alpha act thread.pin --operation-id pin-1 --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha act thread.title --operation-id t-1 < input.json',
   query:
     '\nExamples:\n  t3-connector-ops alpha query thread --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha query attention',
@@ -313,6 +302,35 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     });
 
   program
+    .command("snooze <ref> <until>")
+    .description(
+      "hide a thread until an ISO date-time with offset; refused while it runs or has a pending request",
+    )
+    .addHelpText("after", EXAMPLES.snooze)
+    .action(async (ref: string, until: string, _options, command: Command) => {
+      const { config, env } = globals(command);
+      done(await (await openOps(config)).snooze(env, ref, until));
+    });
+
+  program
+    .command("interrupt <ref>")
+    .description("stop the thread's active run (or --run-id); no active run: {interrupted: false}")
+    .requiredOption("--operation-id <id>", "idempotency key")
+    .option("--run-id <id>", "the run to stop (default: the active run)")
+    .option("--reason <text>", "why, recorded by T3")
+    .addHelpText("after", EXAMPLES.interrupt)
+    .action(async (ref: string, options, command: Command) => {
+      const { config, env } = globals(command);
+      done(
+        await (await openOps(config)).interrupt(env, ref, {
+          operationId: options.operationId,
+          ...(options.runId === undefined ? {} : { runId: options.runId }),
+          ...(options.reason === undefined ? {} : { reason: options.reason }),
+        }),
+      );
+    });
+
+  program
     .command("act <action>")
     .description(
       "run one catalogue action (same schemas and codes as the write tools); input JSON from --input or stdin",
@@ -376,7 +394,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       );
     });
 
-  const normalised = normaliseArgv(argv);
+  const normalised = normaliseArgv(argv, [...program.commands.map((command) => command.name()), "help"]);
   try {
     await program.parseAsync(normalised, { from: "user" });
   } catch (error) {

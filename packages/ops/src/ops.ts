@@ -14,6 +14,7 @@ import { runQuery } from "./queries.js";
 import { type ResolvedThread, resolveThread } from "./references.js";
 import { type SendRequest, type SendResult, sendMessage } from "./send.js";
 import { type SettleResult, settleThread } from "./settle.js";
+import { type InterruptResult, interruptThread, snoozeThread } from "./snooze-interrupt.js";
 import { readThread } from "./thread-read.js";
 import { type WaitResult, waitForThread } from "./wait.js";
 
@@ -96,6 +97,23 @@ export class Ops {
     options: { namespace?: string } = {},
   ): Promise<SettleResult> {
     return settleThread(this.environments, environment, reference, options);
+  }
+
+  snooze(
+    environment: string | undefined,
+    reference: string,
+    until: string,
+    options: { namespace?: string } = {},
+  ) {
+    return snoozeThread(this.environments, environment, reference, until, options);
+  }
+
+  interrupt(
+    environment: string | undefined,
+    reference: string,
+    options: { operationId: string; runId?: string; reason?: string; namespace?: string },
+  ): Promise<InterruptResult> {
+    return interruptThread(this.environments, environment, reference, options);
   }
 
   act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {

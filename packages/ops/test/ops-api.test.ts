@@ -243,3 +243,28 @@ describe("send, settle, act, query", () => {
     expect(entries.every((e) => e.description.length > 0)).toBe(true);
   });
 });
+
+describe("snooze and interrupt", () => {
+  it("snoozes an idle thread until a date and refuses a running one with nothing sent", async () => {
+    const until = "2030-01-02T03:04:05+01:00";
+    const snoozed = await setup.ops.snooze("alpha", "Empty draft", until);
+    expect(snoozed.confirmation[0]?.snoozedUntil).toBe("2030-01-02T02:04:05.000Z");
+    const before = setup.env("alpha").model.receivedCommands.length;
+    const refused = await failure(setup.ops.snooze("alpha", "Long migration run", until));
+    expect(refused).toMatchObject({ code: "guard_refused", details: { reason: "thread_run_active" } });
+    expect((await failure(setup.ops.snooze("alpha", "Empty draft", "tomorrow"))).code).toBe("invalid_input");
+    expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
+  });
+
+  it("interrupts the active run, and reports no_active_run without sending for an idle thread", async () => {
+    const stopped = await setup.ops.interrupt("alpha", "Long migration run", { operationId: "stop-1" });
+    expect(stopped).toMatchObject({ interrupted: true, operation: { action: "run.interrupt" } });
+    const before = setup.env("alpha").model.receivedCommands.length;
+    expect(await setup.ops.interrupt("alpha", "Empty draft", { operationId: "stop-2" })).toEqual({
+      interrupted: false,
+      threadId: (await setup.ops.resolve("Empty draft", "alpha")).thread.id,
+      reason: "no_active_run",
+    });
+    expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
+  });
+});
