@@ -225,6 +225,12 @@ describe("send, settle, act, query", () => {
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 
+  it("reads one thread by reference with the read tool's detail and says how the reference matched", async () => {
+    const read = await setup.ops.thread("run the TEST suite", "alpha");
+    expect(read).toMatchObject({ title: "Run the test suite?", state: "needs_intervention", matchedBy: "substring" });
+    expect(Array.isArray(read.pendingRequests)).toBe(true);
+  });
+
   it("queries a thread in one environment with the read tool's output", async () => {
     const { thread } = await setup.ops.resolve("Run the test suite?", "alpha");
     const read = (await setup.ops.query("alpha", "thread", { threadId: thread.id })) as Record<
