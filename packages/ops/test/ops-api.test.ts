@@ -227,7 +227,11 @@ describe("send, settle, act, query", () => {
 
   it("reads one thread by reference with the read tool's detail and says how the reference matched", async () => {
     const read = await setup.ops.thread("run the TEST suite", "alpha");
-    expect(read).toMatchObject({ title: "Run the test suite?", state: "needs_intervention", matchedBy: "substring" });
+    expect(read).toMatchObject({
+      title: "Run the test suite?",
+      state: "needs_intervention",
+      matchedBy: "substring",
+    });
     expect(Array.isArray(read.pendingRequests)).toBe(true);
   });
 
