@@ -133,6 +133,28 @@ describe("t3-connector-ops CLI", () => {
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 
+  it("actions lists every action and read as JSON, and as a table on a terminal", async () => {
+    const run = await runOps(["actions"], { env });
+    const entries = run.json() as { name: string; kind: string; description: string; tool: string }[];
+    expect(entries.filter((e) => e.kind === "action")).toHaveLength(42);
+    expect(entries.find((e) => e.name === "thread.pin")).toMatchObject({ tool: "t3_escrever_thread_pin" });
+    expect(entries.find((e) => e.name === "thread")).toMatchObject({ kind: "read", tool: "t3_thread" });
+    const table = await runOps(["actions"], { env, tty: true });
+    expect(table.stdout).toMatch(/^action +thread\.archive +Archive thread$/m);
+  });
+
+  it("snooze and interrupt run through the CLI with the env prefix", async () => {
+    const snoozed = await runOps(["alpha", "snooze", "Empty draft", "2030-01-01T00:00:00Z"], { env });
+    expect(snoozed.json()).toMatchObject({
+      action: "thread.snooze",
+      confirmation: [{ snoozedUntil: "2030-01-01T00:00:00.000Z" }],
+    });
+    const stopped = await runOps(["alpha", "interrupt", "Long migration run", "--operation-id", "s1"], {
+      env,
+    });
+    expect(stopped.json()).toMatchObject({ interrupted: true });
+  });
+
   it("wait exits with the outcome's code", async () => {
     const ask = await runOps(createArgs("w"), { env, stdin: "[[sim:ask]]" });
     const { threadId } = ask.json() as { threadId: string };
