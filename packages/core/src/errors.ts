@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   "invalid_request",
   "http_error",
   "invalid_response",
+  /** A route a newer protocol added answered like a server that does not have it (HTML, 503 text). */
+  "route_absent",
   "timeout",
   "global_timeout",
   "unavailable",
@@ -51,6 +53,8 @@ export const ERROR_CODES = [
   "operation_conflict",
   "reconciliation_required",
   "t3_refused",
+  /** The environment's T3 version does not accept this command type (nothing was applied). */
+  "action_unsupported",
   "journal_unavailable",
   "journal_transition_invalid",
   "guard_refused",

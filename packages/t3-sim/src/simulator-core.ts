@@ -33,6 +33,11 @@ export interface SimulatorEnvironmentOptions {
    */
   readonly webBuild?: boolean;
   readonly serverVersion?: string;
+  /**
+   * Protocol 2 only: coalesce shell updates over 50 ms and hold back rows whose only change is
+   * `updatedAt` for up to 5 s, like current upstream (default true). False: every commit's item.
+   */
+  readonly shellSuppression?: boolean;
   /** Fixed loopback port; 0 / absent picks a free one. */
   readonly port?: number;
 }
@@ -55,6 +60,7 @@ export interface ModelFactoryOptions {
   readonly transitional?: boolean;
   readonly compat?: CompatProfile;
   readonly strictCommands?: boolean;
+  readonly shellSuppression?: boolean;
 }
 
 export interface SimEnvironment<M extends TransportModel = TransportModel> {
@@ -79,6 +85,8 @@ export interface SimEnvironment<M extends TransportModel = TransportModel> {
   readonly clock: SimClock;
   readonly model: M;
   readonly faults: FaultController;
+  /** Every HTTP request this environment received (method and path), in order. */
+  readonly httpRequests: readonly { readonly method: string; readonly path: string }[];
   issueToken(options: { scopes: readonly string[]; ttlMs?: number }): string;
   /** A 12-character single-use pairing code, valid 5 minutes; default scopes: standard client bundle. */
   createPairingCode(options?: { scopes?: readonly string[] }): string;
@@ -140,6 +148,7 @@ async function startOne<M extends TransportModel>(
     ...(env.transitional === undefined ? {} : { transitional: env.transitional }),
     ...(env.compat === undefined ? {} : { compat: env.compat }),
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
+    ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
   });
   let server: EnvironmentServer;
   try {
@@ -172,6 +181,7 @@ async function startOne<M extends TransportModel>(
     clock,
     model,
     faults: server.faults,
+    httpRequests: server.httpRequests,
     issueToken: (o) => server.auth.issueToken(o),
     createPairingCode: (o = {}) =>
       server.auth.createPairingCode({ scopes: o.scopes ?? STANDARD_CLIENT_SCOPES }).credential,

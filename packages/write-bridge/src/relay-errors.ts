@@ -25,7 +25,18 @@ const LEGACY_GATE_CODES: Readonly<Record<string, string>> = {
 const CHANNEL_CODES: ReadonlySet<string> = new Set(["channel_unverified", "content_type_invalid"]);
 
 /** Detail keys the bridge passes on to the client: states, ids and reasons only. */
-const PASSED_DETAILS = ["state", "sent", "recorded", "replayed", "operationId", "reason", "stage", "aliases"];
+const PASSED_DETAILS = [
+  "state",
+  "sent",
+  "recorded",
+  "replayed",
+  "reconciled",
+  "operationId",
+  "reason",
+  "stage",
+  "aliases",
+  "commandType",
+];
 
 export function gateUnavailable(reason: string, cause?: unknown): ConnectorError {
   return new ConnectorError(

@@ -21,8 +21,9 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
     {
       instructions:
         "Writes to T3 need a lease the user approves with a passkey: call t3_pedir_aprovacao first. " +
-        "Every write names its environment and an operationId; a repeat with the same operationId never resends. " +
-        "On reconciliation_required never retry: call t3_reconciliar_escrita.",
+        "Every write names its environment and an operationId; T3 never applies the same operationId twice. " +
+        "On reconciliation_required repeat the very same call or call t3_reconciliar_escrita: the gate settles the write " +
+        "(completed, refused, or still uncertain with the reason); never use a new operationId for it.",
     },
   );
   const context: BridgeContext = { relay: options.relay, now: options.now ?? Date.now };

@@ -7,7 +7,12 @@ export const INTERNAL_ERROR_TEXT = "internal: the write bridge failed unexpected
 const NEXT_STEP: Readonly<Record<string, string>> = {
   lease_closed: "Call t3_pedir_aprovacao to get a new approval link.",
   reconciliation_required:
-    "The outcome is uncertain: do not retry. Call t3_reconciliar_escrita with the same environment and operationId.",
+    "The outcome is not known yet. Repeat the very same call (same operationId and input) or call t3_reconciliar_escrita: " +
+    "the gate settles it (T3 applies it at most once). Never use a new operationId for this write.",
+  action_unsupported:
+    "This environment's T3 version does not have this action; nothing was applied. Do not retry it there.",
+  t3_refused:
+    "T3 refused the write before running it; nothing was applied. A repeat only replays this refusal.",
   operation_conflict: "This operationId was used with a different input: pick a new operationId.",
   gate_unavailable: "Ask the user to start the gate (t3-connector-write gate), then call the tool again.",
   environment_required: "Name the environment (alias or environmentId) explicitly.",

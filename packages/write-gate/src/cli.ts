@@ -27,7 +27,8 @@ Commands:
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
-                           Settle uncertain writes by reading T3 (never resends); exit 1 if any stays uncertain
+                           Settle uncertain writes: read T3, else send the same command again under the same
+                           ids (T3 applies it at most once); prints what each became; exit 1 if any stays uncertain
 
 Options:
   --version     Print the version and exit

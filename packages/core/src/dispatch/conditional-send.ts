@@ -89,7 +89,7 @@ const NEXT_ACTION: Record<ConditionalSendState, string> = {
   precondition_failed: "Nothing was sent. Read the thread again and decide with a new operationId.",
   failed: "The request failed; see failedStep and reason. Retrying the same operationId replays this answer.",
   uncertain:
-    "A step may or may not have reached T3. Do not retry with a new operationId: reconcile failedOperationId (t3_reconciliar_escrita).",
+    "A step may or may not have reached T3 and could not be settled yet. Do not retry with a new operationId: call again with the same operationId (it settles the step: T3 applies it at most once), or reconcile failedOperationId (t3_reconciliar_escrita).",
   completed: "The message was sent once; delivery says whether it started a run or queued.",
 };
 
@@ -229,14 +229,23 @@ async function execute(run: Run): Promise<ConditionalSendResult> {
   return fromStep(run, run.send, await dispatchStep(run, run.send), false);
 }
 
-/** Final answers come back from the journal; open ones say so; nothing recorded means start. */
+/**
+ * Final answers come back from the journal; nothing recorded means start. A step left uncertain is
+ * settled the way the dispatcher settles any repeated uncertain write (read T3, then the same
+ * command again under the same ids); a settled model step lets the request go on.
+ */
 async function replayFromJournal(run: Run): Promise<ConditionalSendResult | null> {
-  const send = await readStep(run.send);
+  const send = await settleIfUncertain(run, run.send, await readStep(run.send));
   if (send.kind !== "none") return fromStep(run, run.send, send, true);
   if (run.model === undefined) return null;
-  const model = await readStep(run.model);
+  const model = await settleIfUncertain(run, run.model, await readStep(run.model));
   if (model.kind === "refused" || model.kind === "uncertain") return fromStep(run, run.model, model, true);
   return null;
+}
+
+function settleIfUncertain(run: Run, target: StepTarget, truth: StepTruth): Promise<StepTruth> | StepTruth {
+  if (truth.kind !== "uncertain" || truth.reason !== "reconciliation_required") return truth;
+  return dispatchStep(run, target);
 }
 
 async function dispatchStep(run: Run, target: StepTarget): Promise<StepTruth> {
@@ -332,7 +341,9 @@ async function fromStep(
       if (truth.closedAs === "precondition_failed") {
         return answer(run, "precondition_failed", replayed, { reason: truth.reason, sent: false });
       }
-      const sentByT3 = truth.closedAs === null && truth.record.error?.code.startsWith("t3_refused") === true;
+      const code = truth.record.error?.code ?? "";
+      const sentByT3 =
+        truth.closedAs === null && (code.startsWith("t3_refused") || code.startsWith("action_unsupported"));
       return answer(run, "failed", replayed, {
         ...failed,
         reason: truth.reason,

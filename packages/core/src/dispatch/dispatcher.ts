@@ -7,7 +7,13 @@
  *   → preflight on fresh reads (guards, model selection, workspace)
  *   → journal `uncertain` with every derived id
  *   → final lease check and the one send, with no `await` between them
- *   → `completed` | `refused` | `uncertain` (never resent; reconcile reads T3).
+ *   → `completed` | `refused` | `uncertain`.
+ *
+ * A refusal is a refusal: a typed `Fail` or an older server's decode defect proves the handler
+ * never ran (`refused`, final). Any other defect is decided by reading the thread. Only a lost
+ * answer leaves the write `uncertain`; settlement (reconcile.ts) then reads T3 and, if the effect
+ * is not there, sends the same journaled command again, which T3 dedupes by its commandId. A client
+ * repeat of an uncertain operationId runs that settlement.
  *
  * Lease refusals before the reservation leave no record and say nothing about the operation.
  * Every refusal after it is recorded `refused` first, so "not sent" is only claimed once durable.
@@ -27,7 +33,13 @@ import { projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { runPreflight } from "./preflight.js";
-import { reconcileRecord } from "./reconcile.js";
+import {
+  DEFAULT_RESEND_WINDOW_MS,
+  journalCommandOf,
+  type ReconcileDeps,
+  type ReconcileOptions,
+  reconcileRecord,
+} from "./reconcile.js";
 import { sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
@@ -78,16 +90,21 @@ function asConnectorError(error: unknown): ConnectorError {
   return new ConnectorError("internal", "the write failed unexpectedly", { cause: error });
 }
 
-export function reconciliationRequired(record: JournalRecord, replayed: boolean): ConnectorError {
+export function reconciliationRequired(
+  record: JournalRecord,
+  replayed: boolean,
+  reason?: string,
+): ConnectorError {
   return new ConnectorError(
     "reconciliation_required",
-    `operation ${record.operationId} may or may not have reached T3; it is never resent: reconcile it`,
+    `operation ${record.operationId} may or may not have reached T3; T3 could not settle it yet: reconcile it later`,
     {
       details: {
         state: "uncertain",
         replayed,
         operationId: record.operationId,
         key: record.key,
+        ...(reason === undefined ? {} : { reason }),
         ...(record.error === null ? {} : { lastError: { ...record.error } }),
       },
     },
@@ -167,14 +184,19 @@ class WriteDispatcher implements Dispatcher {
 
   reconcile(key: string): Promise<ReconcileOutcome> {
     // Under the operation's lock: never observe a record while its own dispatch is still writing it.
-    return this.#operations.run(key, () =>
-      reconcileRecord(key, {
-        journal: this.#journal,
-        clock: this.#options.clock,
-        registry: this.#options.registry,
-        readTimeoutMs: this.#options.reconcileReadTimeoutMs ?? 10_000,
-      }),
-    );
+    return this.#operations.run(key, () => this.#settle(key));
+  }
+
+  /** Settlement of an uncertain record; the caller holds the operation's lock. */
+  #settle(key: string, options: ReconcileOptions = {}): Promise<ReconcileOutcome> {
+    const deps: ReconcileDeps = {
+      journal: this.#journal,
+      clock: this.#options.clock,
+      registry: this.#options.registry,
+      readTimeoutMs: this.#options.reconcileReadTimeoutMs ?? 10_000,
+      resendWindowMs: this.#options.resendWindowMs ?? DEFAULT_RESEND_WINDOW_MS,
+    };
+    return reconcileRecord(key, deps, options);
   }
 
   #leaseRequest(operation: Operation, stage: LeaseRequest["stage"], projectIds: readonly string[]) {
@@ -224,6 +246,9 @@ class WriteDispatcher implements Dispatcher {
     });
     // A `preparing` record found under our own lock was left by a process that stopped before
     // any send (`uncertain` is always durable before a send), so it is safe to carry on with it.
+    if (reservation.kind === "existing" && reservation.record.state === "uncertain") {
+      return this.#settleRepeat(operation, projectIds);
+    }
     if (reservation.kind === "existing" && reservation.record.state !== "preparing") {
       return this.#replay(operation, reservation.record);
     }
@@ -247,6 +272,39 @@ class WriteDispatcher implements Dispatcher {
     } catch {
       return error;
     }
+  }
+
+  /**
+   * A repeat (same input) of an uncertain operation settles it: read T3, and if the effect is not
+   * there send the same command again under the same ids, after the lease's final check.
+   */
+  async #settleRepeat(operation: Operation, projectIds: readonly string[]): Promise<DispatchCompleted> {
+    const settled = await this.#settle(operation.key, {
+      payload: operation.prepared.payload,
+      finalCheck: () => this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+    });
+    return this.#answerSettlement(operation, settled);
+  }
+
+  /** `sentNow`: this call made the first send itself (a defect it then settled by reading). */
+  #answerSettlement(operation: Operation, settled: ReconcileOutcome, sentNow = false): DispatchCompleted {
+    const { record } = settled;
+    const resent = sentNow || settled.resend?.sent === true;
+    if (record.state === "completed") {
+      return {
+        ...this.#replay(operation, record),
+        replayed: !resent,
+        ...(settled.settled ? { reconciled: true } : {}),
+      };
+    }
+    if (record.state === "refused") {
+      throw withDetails(errorFromRefusedRecord(record), {
+        replayed: !resent,
+        reconciled: settled.settled,
+        sent: true,
+      });
+    }
+    throw reconciliationRequired(record, !resent, settled.observation?.reason);
   }
 
   #replay(operation: Operation, record: JournalRecord): DispatchCompleted {
@@ -298,6 +356,7 @@ class WriteDispatcher implements Dispatcher {
     await this.#journal.markUncertain(
       key,
       derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence),
+      journalCommandOf(prepared.payload),
     );
     const outcome = await sendOnce(client, prepared.payload, () =>
       this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
@@ -321,15 +380,23 @@ class WriteDispatcher implements Dispatcher {
         await this.#journal.refuse(key, journalErrorOf(outcome.error));
         throw withDetails(outcome.error, { ...base, state: "refused", sent: false });
       case "refused":
-        // A typed T3 answer: the lease and the connection stay up (contract §G.4).
+        // T3 proved it never ran the handler: the lease and the connection stay up (contract §G.4).
         await this.#journal.refuse(key, journalErrorOf(outcome.error));
         throw withDetails(outcome.error, { ...base, state: "refused", sent: true });
-      case "defect": {
+      case "conflict": {
         const record = await this.#journal.recordError(key, {
+          code: "rpc_failure/conflict",
+          message: outcome.error.message,
+        });
+        throw reconciliationRequired(record, false, outcome.error.message);
+      }
+      case "defect": {
+        // T3 answered, but a defect does not prove the handler never ran: read the thread.
+        await this.#journal.recordError(key, {
           code: outcome.error.code,
           message: outcome.error.message,
         });
-        throw reconciliationRequired(record, false);
+        return this.#answerSettlement(operation, await this.#settle(key, { resend: false }), true);
       }
       case "lost": {
         this.#notifyUncertain(operation, outcome.error);

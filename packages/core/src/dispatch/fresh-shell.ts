@@ -4,7 +4,7 @@
  * T3 as it is now, not as a list someone read a minute ago.
  */
 import type { ThreadStateView } from "../actions/index.js";
-import type { ConnectedEnvironment } from "../environments/index.js";
+import { type ConnectedEnvironment, readArchivedShell } from "../environments/index.js";
 import type { ThreadShell } from "../t3/index.js";
 
 export interface FreshThreads {
@@ -35,8 +35,7 @@ export async function readFreshThreads(
     if (wanted.has(thread.id) && live(thread)) found.set(thread.id, thread);
   }
   if (found.size < wanted.size) {
-    const rpc = await environment.rpc();
-    const archived = await rpc.getArchivedShellSnapshot();
+    const archived = await readArchivedShell(environment);
     for (const thread of archived.threads) {
       if (wanted.has(thread.id) && !found.has(thread.id) && live(thread)) found.set(thread.id, thread);
     }

@@ -9,6 +9,7 @@ export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
+export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
   DispatchCompleted,
@@ -22,6 +23,7 @@ export type {
   LeaseVerdict,
   Observation,
   ReconcileOutcome,
+  ResendReport,
   UncertainSend,
   WorkspaceTarget,
   WorkspaceVerifier,

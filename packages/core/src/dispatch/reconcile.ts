@@ -1,45 +1,86 @@
 /**
- * Settling an `uncertain` write by reading T3 (never by sending). The derived ids make each
- * effect findable; how, per command kind:
+ * Settling an `uncertain` write. First read T3 (observe.ts): an effect found is `completed`. If it
+ * is not there, send the journaled command again, exactly as it was sent, under the same derived
+ * ids: T3's commandId is an idempotency key (t3-protocol §5.1), so its answer decides without
+ * ever applying the command twice:
  *
- * - `thread.launch`: a thread with the derived `threadId` exists (shell or archived shell).
- * - `thread.fork`: a thread with the derived `targetThreadId` exists.
- * - `thread.send`: the thread projection holds a message with the derived `messageId`
- *   (T3 gives the user message the id sent; a run's `userMessageId` is the same id).
- * - `thread.delete`: the thread is gone from both shells. Its events cannot be replayed any more,
- *   and a deleted thread is the effect whoever deleted it.
- * - every other command: a thread event produced by this command, found by replaying the
- *   thread's stored events after the shell sequence read just before the send. T3 names the events
- *   a command produced `event:thread:<threadId>:command:<commandId>:<uuid>` (fixtures 37, 54, 56),
- *   and a command that produces no event is rejected by T3 (t3-protocol §5.1), so an accepted
- *   command always leaves one. Overlay changes (pin, settle, …) are not inferred from thread state:
- *   another client may have made the same change.
+ * - a receipt → `completed` (applied once, now or before);
+ * - a typed refusal, "previously rejected", or an older server's decode defect → `refused`;
+ * - a conflict (the commandId was used on another thread) → stays `uncertain`, with the reason;
+ * - a lost answer → stays `uncertain`.
  *
- * "Not found" never settles a record as refused: the command may still be in flight at T3, and
- * proving a negative would need the one thing reconciliation must not do (send it again). The
- * record stays `uncertain` with the reason, for a later try or an operator.
+ * The resend happens only within a bounded window after the original attempt (T3's receipt
+ * retention is not documented; ADR 0006), only when the journal kept the command (or the caller
+ * repeats the same input), and only for actions whose every id T3 would dedupe is derived.
+ *
+ * When the server already answered the original send with a defect (`Die`), its request is over:
+ * a full read that shows no effect then proves that nothing was applied (`refused`), without
+ * sending anything.
  */
+import type { BuiltPayload, WireCommand, WireLaunchInput } from "../actions/index.js";
 import type { Clock } from "../clock.js";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "../environments/index.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
-import type { Journal, JournalRecord } from "../journal/index.js";
-import { hintAfterSequence, hintThreads } from "./derived-record.js";
-import { readFreshThreads } from "./fresh-shell.js";
-import type { Observation, ReconcileOutcome } from "./types.js";
+import type { Journal, JournalCommand, JournalError, JournalRecord } from "../journal/index.js";
+import { parseAcceptedCommandTypes } from "../t3/index.js";
+import { journalErrorOf } from "./journal-errors.js";
+import { observe } from "./observe.js";
+import { type SendOutcome, sendOnce } from "./send.js";
+import type { LeaseVerdict, Observation, ReconcileOutcome, ResendReport } from "./types.js";
+
+/** One hour: the life of one lease, and short against any plausible receipt retention (ADR 0006). */
+export const DEFAULT_RESEND_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Actions whose command makes T3 create something named by an id T3 picks itself (a delegated
+ * task and its child thread): were T3 ever to forget the receipt, a resend could create a second
+ * one that no derived id would catch. They are settled by reading only.
+ */
+const NOT_RESENT: ReadonlySet<string> = new Set(["delegated_task.request"]);
 
 export interface ReconcileDeps {
   readonly journal: Journal;
   readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
   readonly readTimeoutMs: number;
+  readonly resendWindowMs: number;
 }
 
-function outcome(
-  record: JournalRecord,
-  observation: Observation | null,
-  settled: boolean,
-  observedAt: number | null,
-): ReconcileOutcome {
+export interface ReconcileOptions {
+  /** False: read only (the server just answered the send; nothing is sent again now). */
+  readonly resend?: boolean;
+  /** The command rebuilt from a repeated client input, for records that kept none. */
+  readonly payload?: BuiltPayload;
+  /** A lease check right before the resend (a client repeat); reconciliation itself has none. */
+  readonly finalCheck?: () => LeaseVerdict;
+}
+
+const NO_LEASE_NEEDED = (): LeaseVerdict => ({ ok: true, approvedWorkspaceRoots: [] });
+
+export function journalCommandOf(payload: BuiltPayload): JournalCommand {
+  return payload.kind === "dispatch"
+    ? { kind: "dispatch", body: { ...payload.command } }
+    : { kind: "launch", body: { ...payload.input } };
+}
+
+function payloadOf(command: JournalCommand): BuiltPayload {
+  return command.kind === "dispatch"
+    ? { kind: "dispatch", command: command.body as unknown as WireCommand }
+    : { kind: "launch", input: command.body as unknown as WireLaunchInput };
+}
+
+interface Decision {
+  readonly record: JournalRecord;
+  readonly observation: Observation | null;
+  readonly observedAt: number | null;
+  readonly resend: ResendReport | null;
+  /** The reason it stays open, when it does. */
+  readonly reason?: string;
+}
+
+function outcome(decision: Decision, settled: boolean): ReconcileOutcome {
+  const { record, observation } = decision;
+  const reason = decision.reason;
   return {
     key: record.key,
     operationId: record.operationId,
@@ -47,179 +88,191 @@ function outcome(
     action: record.action,
     state: record.state,
     settled,
-    observation,
-    observedAt,
+    observation:
+      observation === null || reason === undefined || observation.found
+        ? observation
+        : { ...observation, reason },
+    observedAt: decision.observedAt,
+    resend: decision.resend,
     record,
   };
 }
 
-export async function reconcileRecord(key: string, deps: ReconcileDeps): Promise<ReconcileOutcome> {
+export async function reconcileRecord(
+  key: string,
+  deps: ReconcileDeps,
+  options: ReconcileOptions = {},
+): Promise<ReconcileOutcome> {
   const record = await deps.journal.get(key);
   if (record === undefined) {
     throw new ConnectorError("not_found", "no write is recorded under this key", {
       details: { reason: "operation_unknown" },
     });
   }
-  if (record.state !== "uncertain") return outcome(record, null, false, null);
-  const ids = record.derivedIds ?? {};
+  const base = { record, observation: null, observedAt: null, resend: null } satisfies Decision;
+  if (record.state !== "uncertain") return outcome(base, false);
   const handle = deps.registry.find(record.environmentId);
   if (handle === undefined) {
     const observation = { method: "none", found: false, reason: "environment_not_configured" };
-    return outcome(record, observation, false, null);
+    return outcome({ ...base, observation }, false);
   }
-  let observation: Observation;
-  const observedAt = deps.clock.now();
+  let environment: ConnectedEnvironment;
   try {
-    const environment = await handle.connect();
-    observation = await observe(record.action, ids, environment, deps.readTimeoutMs);
+    environment = await handle.connect();
   } catch (error) {
     if (!isConnectorError(error)) throw error;
-    observation = { method: "read", found: false, reason: `read_failed: ${error.code}` };
+    const observation = { method: "read", found: false, reason: `read_failed: ${error.code}` };
+    return outcome({ ...base, observation, observedAt: deps.clock.now() }, false);
   }
-  if (!observation.found || observation.receipt === undefined) {
-    return outcome(record, observation, false, observedAt);
+  const observedAt = deps.clock.now();
+  const observation = await observeSafely(record, environment, deps);
+  if (observation.found && observation.receipt !== undefined) {
+    const settled = await deps.journal.settle(key, { state: "completed", receipt: observation.receipt });
+    return outcome({ ...base, record: settled, observation, observedAt }, true);
   }
-  const settled = await deps.journal.settle(key, { state: "completed", receipt: observation.receipt });
-  return outcome(settled, observation, true, observedAt);
-}
+  const looked = { ...base, observation, observedAt };
 
-async function observe(
-  action: string,
-  ids: Readonly<Record<string, string>>,
-  environment: ConnectedEnvironment,
-  timeoutMs: number,
-): Promise<Observation> {
-  const threads = hintThreads(ids);
-  switch (action) {
-    case "thread.launch":
-      return threadExists(environment, ids.threadId, "launched_thread_in_shell");
-    case "thread.fork":
-      return threadExists(environment, ids.targetThreadId, "forked_thread_in_shell");
-    case "thread.send":
-      return messageInProjection(environment, threads[0], ids.messageId);
-    case "thread.delete":
-      return threadGone(environment, threads[0]);
-    default:
-      return commandEvent(environment, threads, ids.commandId, hintAfterSequence(ids) ?? 0, timeoutMs);
-  }
-}
-
-function missingId(method: string): Observation {
-  return { method, found: false, reason: "the record holds no id to look for" };
-}
-
-async function threadExists(
-  environment: ConnectedEnvironment,
-  threadId: string | undefined,
-  method: string,
-): Promise<Observation> {
-  if (threadId === undefined) return missingId(method);
-  const fresh = await readFreshThreads(environment, [threadId]);
-  return fresh.found.has(threadId)
-    ? { method, found: true, receipt: { threadId, observed: method } }
-    : { method, found: false, reason: `no thread ${threadId} exists (yet)` };
-}
-
-async function threadGone(environment: ConnectedEnvironment, threadId: string | undefined) {
-  const method = "deleted_thread_absent";
-  if (threadId === undefined) return missingId(method);
-  const fresh = await readFreshThreads(environment, [threadId]);
-  return fresh.found.has(threadId)
-    ? { method, found: false, reason: `thread ${threadId} still exists` }
-    : { method, found: true, receipt: { threadId, observed: method } };
-}
-
-async function messageInProjection(
-  environment: ConnectedEnvironment,
-  threadId: string | undefined,
-  messageId: string | undefined,
-): Promise<Observation> {
-  const method = "message_in_projection";
-  if (threadId === undefined || messageId === undefined) return missingId(method);
-  try {
-    const snapshot = await environment.http.getThread(threadId);
-    const message = snapshot.projection.messages.find((item) => item.id === messageId);
-    if (message === undefined)
-      return { method, found: false, reason: `no message ${messageId} in the thread` };
-    return {
-      method,
-      found: true,
-      receipt: { messageId, runId: message.runId ?? null, observed: method },
-    };
-  } catch (error) {
-    if (isConnectorError(error, "thread_not_found")) {
-      return { method, found: false, reason: `thread ${threadId} does not exist` };
+  // The server answered the original send with a defect: its request is over.
+  const answered = answeredDefect(record);
+  if (answered !== null) {
+    if (answered.unsupported !== null || observation.conclusive === true) {
+      const error = answered.unsupported ?? defectWithoutEffect(record);
+      const settled = await deps.journal.settle(key, { state: "refused", error });
+      return outcome({ ...looked, record: settled }, true);
     }
-    throw error;
   }
-}
 
-async function commandEvent(
-  environment: ConnectedEnvironment,
-  threadIds: readonly string[],
-  commandId: string | undefined,
-  afterSequence: number,
-  timeoutMs: number,
-): Promise<Observation> {
-  const method = "command_event_in_thread";
-  if (commandId === undefined || threadIds.length === 0) return missingId(method);
-  const reasons: string[] = [];
-  for (const threadId of threadIds) {
-    const replay = await replayEvents(environment, threadId, afterSequence, commandId, timeoutMs);
-    if (replay.sequences.length > 0) {
-      return {
-        method,
-        found: true,
-        receipt: { sequence: Math.max(...replay.sequences), threadId, observed: method },
-      };
-    }
-    reasons.push(
-      replay.snapshotOnly
-        ? `thread ${threadId}: too many events since the send to replay them; inspect it in T3`
-        : `thread ${threadId}: no event from command ${commandId} after sequence ${afterSequence}`,
+  const command =
+    record.command ?? (options.payload === undefined ? undefined : journalCommandOf(options.payload));
+  const why = whyNotResent(record, command, options, deps);
+  if (why !== null || command === undefined) {
+    const answer = why ?? "no_command_kept";
+    return outcome(
+      {
+        ...looked,
+        resend: { sent: false, answer },
+        reason: `${observation.reason ?? "not found"}; not resent: ${answer}`,
+      },
+      false,
     );
   }
-  return { method, found: false, reason: reasons.join("; ") };
-}
-
-interface Replay {
-  readonly sequences: number[];
-  /** T3 answered with a snapshot instead of the events (the replay window was exceeded). */
-  readonly snapshotOnly: boolean;
-}
-
-async function replayEvents(
-  environment: ConnectedEnvironment,
-  threadId: string,
-  afterSequence: number,
-  commandId: string,
-  timeoutMs: number,
-): Promise<Replay> {
   const rpc = await environment.rpc();
-  const marker = `:command:${commandId}:`;
-  const sequences: number[] = [];
-  let snapshotOnly = false;
-  let synchronized = false;
-  const subscription = rpc.subscribeThread({
-    threadId,
-    afterSequence,
-    requestCompletionMarker: true,
-    signal: AbortSignal.timeout(timeoutMs),
-    onItem: (item) => {
-      if (synchronized) return;
-      if (item.kind === "event" && typeof item.event.id === "string" && item.event.id.includes(marker)) {
-        sequences.push(item.sequence);
-      } else if (item.kind === "snapshot") {
-        snapshotOnly = true;
-      } else if (item.kind === "synchronized") {
-        synchronized = true;
-        subscription.close();
-      }
-    },
-  });
-  await subscription.done;
-  if (!synchronized) {
-    throw new ConnectorError("invalid_response", `the replay of thread ${threadId} ended early`);
+  const sent = await sendOnce(rpc, payloadOf(command), options.finalCheck ?? NO_LEASE_NEEDED);
+  return decideFromResend(key, deps, sent, { ...looked, record }, environment);
+}
+
+async function observeSafely(
+  record: JournalRecord,
+  environment: ConnectedEnvironment,
+  deps: ReconcileDeps,
+): Promise<Observation> {
+  try {
+    return await observe(record.action, record.derivedIds ?? {}, environment, deps.readTimeoutMs);
+  } catch (error) {
+    if (!isConnectorError(error)) throw error;
+    return { method: "read", found: false, conclusive: false, reason: `read_failed: ${error.code}` };
   }
-  return { sequences, snapshotOnly };
+}
+
+function whyNotResent(
+  record: JournalRecord,
+  command: JournalCommand | undefined,
+  options: ReconcileOptions,
+  deps: ReconcileDeps,
+): string | null {
+  if (options.resend === false) return "the server answered the send; read only";
+  if (NOT_RESENT.has(record.action)) return "T3 names this action's effects itself; read only";
+  if (command === undefined) return "the journal kept no command (written before resends existed)";
+  const age = deps.clock.now() - record.createdAt;
+  if (age > deps.resendWindowMs) {
+    return `the original attempt is older than the resend window (${Math.round(deps.resendWindowMs / 60_000)} min)`;
+  }
+  return null;
+}
+
+async function decideFromResend(
+  key: string,
+  deps: ReconcileDeps,
+  sent: SendOutcome,
+  decision: Decision,
+  environment: ConnectedEnvironment,
+): Promise<ReconcileOutcome> {
+  switch (sent.kind) {
+    case "completed": {
+      const settled = await deps.journal.settle(key, { state: "completed", receipt: sent.receipt });
+      return outcome({ ...decision, record: settled, resend: { sent: true, answer: "receipt" } }, true);
+    }
+    case "refused": {
+      const error = journalErrorOf(sent.error);
+      const settled = await deps.journal.settle(key, { state: "refused", error });
+      return outcome(
+        { ...decision, record: settled, resend: { sent: true, answer: "refused", code: sent.error.code } },
+        true,
+      );
+    }
+    case "defect": {
+      // Answered with a defect: the request is over, so a full read decides.
+      const again = await observeSafely(decision.record, environment, deps);
+      const resend = { sent: true, answer: "defect", code: sent.error.code };
+      if (again.found && again.receipt !== undefined) {
+        const settled = await deps.journal.settle(key, { state: "completed", receipt: again.receipt });
+        return outcome({ ...decision, record: settled, observation: again, resend }, true);
+      }
+      if (again.conclusive === true && isConnectorError(sent.error, "protocol_error")) {
+        const settled = await deps.journal.settle(key, {
+          state: "refused",
+          error: defectWithoutEffect(decision.record),
+        });
+        return outcome({ ...decision, record: settled, observation: again, resend }, true);
+      }
+      const record = await recordAnswer(deps, key, sent.error);
+      return outcome({ ...decision, record, observation: again, resend, reason: sent.error.message }, false);
+    }
+    case "conflict":
+    case "lost":
+    case "not_sent": {
+      const record = await recordAnswer(deps, key, sent.error);
+      const reason =
+        sent.kind === "conflict"
+          ? `T3 says commandId ${decision.record.derivedIds?.commandId ?? "?"} conflicts: ${sent.error.message}`
+          : `the resend got no decisive answer: ${sent.error.message}`;
+      return outcome(
+        {
+          ...decision,
+          record,
+          resend: { sent: sent.kind !== "not_sent", answer: sent.kind, code: sent.error.code },
+          reason,
+        },
+        false,
+      );
+    }
+  }
+}
+
+async function recordAnswer(deps: ReconcileDeps, key: string, error: ConnectorError): Promise<JournalRecord> {
+  const code = error.code === "rpc_failure" ? "rpc_failure/conflict" : error.code;
+  return deps.journal.recordError(key, { code, message: error.message });
+}
+
+/** The defect a record's last error holds, when the server answered the send with a `Die`. */
+function answeredDefect(record: JournalRecord): { unsupported: JournalError | null } | null {
+  if (record.error?.code !== "protocol_error") return null;
+  const marker = "reported a defect: ";
+  const at = record.error.message.indexOf(marker);
+  const accepted =
+    at === -1 ? undefined : parseAcceptedCommandTypes(record.error.message.slice(at + marker.length));
+  if (accepted === undefined) return { unsupported: null };
+  return {
+    unsupported: {
+      code: "action_unsupported",
+      message: `this T3 server does not accept ${record.action} (it refused the payload before running anything)`,
+    },
+  };
+}
+
+function defectWithoutEffect(record: JournalRecord): JournalError {
+  return {
+    code: "t3_refused/Defect",
+    message: `T3 answered ${record.action} with a defect and shows no effect of it: nothing was applied`,
+  };
 }

@@ -76,6 +76,11 @@ export interface DispatcherOptions {
   readonly verifyWorkspace?: WorkspaceVerifier;
   /** Deadline of each read the reconciliation makes over the socket. Default 10 s. */
   readonly reconcileReadTimeoutMs?: number;
+  /**
+   * How long after the original attempt (the record's `createdAt`) settlement may send the
+   * journaled command again. Default `DEFAULT_RESEND_WINDOW_MS` (one hour; ADR 0006).
+   */
+  readonly resendWindowMs?: number;
 }
 
 export interface DispatchRequest {
@@ -96,6 +101,8 @@ export interface DispatchCompleted {
   readonly key: string;
   /** True when the journal already held this outcome and nothing was sent now. */
   readonly replayed: boolean;
+  /** True when this call settled an `uncertain` record (read T3, or sent the same command again). */
+  readonly reconciled?: boolean;
   /** `{sequence}` for a command, `{threadId, resumed}` for a launch. */
   readonly receipt: JournalReceipt;
   readonly derivedIds: Readonly<Record<string, string>>;
@@ -105,9 +112,21 @@ export interface Observation {
   /** How the effect was looked for, e.g. `message_in_projection`, `command_event_in_thread`. */
   readonly method: string;
   readonly found: boolean;
+  /** When not found: T3 was read in full and shows no effect now (not a failed or partial read). */
+  readonly conclusive?: boolean;
   /** Why it stays undecided, when not found. */
   readonly reason?: string;
   readonly receipt?: JournalReceipt;
+}
+
+/** What sending the journaled command again (same derived ids) answered. */
+export interface ResendReport {
+  /** False when it was not sent (outside the window, no command kept, an action T3 names ids for …). */
+  readonly sent: boolean;
+  /** `receipt`, `refused`, `conflict`, `defect`, `lost`, `not_sent`; or why nothing was sent. */
+  readonly answer: string;
+  /** The error code of a refusal or failure. */
+  readonly code?: string;
 }
 
 export interface ReconcileOutcome {
@@ -122,12 +141,17 @@ export interface ReconcileOutcome {
   readonly observation: Observation | null;
   /** When T3 was read (the injected clock), null when nothing was read. */
   readonly observedAt: number | null;
+  /** Null when settlement did not get as far as deciding about a resend. */
+  readonly resend: ResendReport | null;
   readonly record: JournalRecord;
 }
 
 export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
-  /** Settles an `uncertain` record by reading T3; never sends anything. */
+  /**
+   * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
+   * command again under the same derived ids (within the resend window); T3's answer decides.
+   */
   reconcile(key: string): Promise<ReconcileOutcome>;
   /** The journal key of `(environment, operationId)` for this dispatcher's channel. */
   operationKey(environment: string, operationId: string): string;

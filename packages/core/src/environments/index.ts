@@ -1,3 +1,4 @@
+export { addArchivedThreads, readArchivedShell, withArchivedThreads } from "./archived-shell.js";
 export type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 export { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
 export {

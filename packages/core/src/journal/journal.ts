@@ -11,6 +11,7 @@ import {
   copyRecord,
   newPreparingRecord,
   recordFilter,
+  sanitiseCommand,
   sanitiseDerivedIds,
   sanitiseError,
   sanitiseReceipt,
@@ -20,6 +21,7 @@ import { assertTransition, type JournalOperation } from "./transitions.js";
 import {
   type DerivedIds,
   isSettled,
+  type JournalCommand,
   type JournalError,
   type JournalFilter,
   type JournalReceipt,
@@ -142,15 +144,20 @@ export class Journal {
     return { kind: "reserved", record: copyRecord(record) };
   }
 
-  /** preparing → uncertain, recording every id that will be sent. Await it before the send. */
-  async markUncertain(key: string, derivedIds: DerivedIds): Promise<JournalRecord> {
+  /**
+   * preparing → uncertain, recording every id that will be sent and the exact command (kept until
+   * the record settles, so settlement can send the same command again). Await it before the send.
+   */
+  async markUncertain(key: string, derivedIds: DerivedIds, command?: JournalCommand): Promise<JournalRecord> {
     const ids = sanitiseDerivedIds(derivedIds);
+    const sent = command === undefined ? undefined : sanitiseCommand(command);
     return this.#transition(key, "markUncertain", "uncertain", (record) => {
       record.derivedIds = ids;
+      if (sent !== undefined) record.command = sent;
     });
   }
 
-  /** uncertain → uncertain with T3's typed answer to the send (it is never resent). */
+  /** uncertain → uncertain with an answer that did not decide the outcome (kept for settlement). */
   async recordError(key: string, error: JournalError): Promise<JournalRecord> {
     const clean = sanitiseError(error);
     return this.#transition(key, "recordError", "uncertain", (record) => {
@@ -276,7 +283,11 @@ export class Journal {
     apply(record, now);
     record.state = to;
     record.updatedAt = now;
-    if (isSettled(to)) record.settledAt = now;
+    if (isSettled(to)) {
+      record.settledAt = now;
+      // What was sent (message text included) leaves the journal as soon as the outcome is known.
+      delete record.command;
+    }
     entry.state = to;
     await this.#commit(key);
     if (isSettled(to)) this.#scheduleSeal();

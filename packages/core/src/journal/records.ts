@@ -3,6 +3,7 @@ import { ConnectorError } from "../errors.js";
 import {
   type DerivedIds,
   JOURNAL_STATES,
+  type JournalCommand,
   type JournalError,
   type JournalFilter,
   type JournalReceipt,
@@ -15,6 +16,10 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 const epochMs = z.number().int().nonnegative();
 
 const derivedIdsSchema = z.record(z.string().min(1), z.string().min(1));
+const commandSchema = z.strictObject({
+  kind: z.enum(["dispatch", "launch"]),
+  body: z.record(z.string(), z.unknown()),
+});
 const receiptSchema = z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
 const recordSchema = z.strictObject({
@@ -32,6 +37,7 @@ const recordSchema = z.strictObject({
   reconciledAt: epochMs.nullable(),
   receipt: receiptSchema.nullable(),
   error: z.strictObject({ code: z.string().min(1), message: z.string() }).nullable(),
+  command: commandSchema.optional(),
 });
 
 export const ACTIVE_FORMAT = "t3-connector/journal-active";
@@ -99,7 +105,17 @@ export function copyRecord(record: JournalRecord): JournalRecord {
     derivedIds: record.derivedIds === null ? null : { ...record.derivedIds },
     receipt: record.receipt === null ? null : { ...record.receipt },
     error: record.error === null ? null : { ...record.error },
+    ...(record.command === undefined ? {} : { command: structuredClone(record.command) }),
   };
+}
+
+/** The command must load back as JSON exactly as it was sent. */
+export function sanitiseCommand(command: JournalCommand): JournalCommand {
+  const copy = JSON.parse(JSON.stringify(command)) as unknown;
+  const parsed = commandSchema.safeParse(copy);
+  if (!parsed.success)
+    throw new ConnectorError("invalid_input", "a journaled command is a dispatch or a launch");
+  return parsed.data;
 }
 
 const MAX_ERROR_MESSAGE = 2000;

@@ -9,7 +9,7 @@ import type { JournalState } from "./types.js";
 export const TRANSITIONS = {
   /** Before the one send: record the ids that will go to T3. */
   markUncertain: { from: ["preparing"], to: ["uncertain"] },
-  /** A typed T3 answer after the send: stays uncertain, with T3's code (never resent). */
+  /** An answer that decides nothing (lost, conflict, a defect not yet read): stays uncertain, with the code. */
   recordError: { from: ["uncertain"], to: ["uncertain"] },
   /** T3 acknowledged the send. */
   complete: { from: ["uncertain"], to: ["completed"] },

@@ -1,7 +1,8 @@
 /**
- * The shape of one idempotency record. A record never holds the input or any message text: only
- * the hash of the input's canonical JSON, so a journal file can be read by an operator without
- * leaking what was written to T3.
+ * The shape of one idempotency record. A record never holds the input: only the hash of the
+ * input's canonical JSON. The exact command sent to T3 (which may hold message text) is kept only
+ * while the record is `uncertain`, so that settlement can send the very same command again, and it
+ * is erased when the record settles: a settled record, and so every sealed segment, holds no text.
  */
 export const JOURNAL_STATES = ["preparing", "uncertain", "completed", "refused"] as const;
 
@@ -30,6 +31,12 @@ export interface JournalError {
   message: string;
 }
 
+/** The exact call sent to T3: a command for `dispatchCommand`, or the `launchThread` input. */
+export interface JournalCommand {
+  kind: "dispatch" | "launch";
+  body: Record<string, unknown>;
+}
+
 /** Ids sent to T3 (`commandId`, `messageId`, `threadId`, …), all derived from the key. */
 export type DerivedIds = Record<string, string>;
 
@@ -54,6 +61,8 @@ export interface JournalRecord {
   reconciledAt: number | null;
   receipt: JournalReceipt | null;
   error: JournalError | null;
+  /** Only while `uncertain` (records written before it existed have none): what was sent. */
+  command?: JournalCommand;
 }
 
 /** The outcome reconciliation found for an `uncertain` record. */

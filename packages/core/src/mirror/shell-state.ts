@@ -63,12 +63,10 @@ export class ShellState {
     switch (item.kind) {
       case "snapshot": {
         const { snapshot } = item;
-        if (snapshot.snapshotSequence === this.#snapshotSequence) {
-          // The pair's second copy (or an unchanged snapshot after a resume): same state, maybe roots.
-          if (item.resolvedRepositoryIdentityRoots === undefined) return undefined;
-          this.#roots = [...item.resolvedRepositoryIdentityRoots];
-          return { kind: "roots", sequence: this.#sequence };
+        if (this.hasSnapshot && item.resolvedRepositoryIdentityRoots !== undefined) {
+          return this.#applyMetadata(snapshot.projects, item.resolvedRepositoryIdentityRoots);
         }
+        if (snapshot.snapshotSequence === this.#snapshotSequence) return undefined; // unchanged
         this.#schemaVersion = snapshot.schemaVersion;
         this.#sequence = snapshot.snapshotSequence;
         this.#snapshotSequence = snapshot.snapshotSequence;
@@ -116,6 +114,30 @@ export class ShellState {
         // `synchronized` is the mirror's business; unknown kinds change nothing we can show.
         return undefined;
     }
+  }
+
+  /**
+   * A metadata-only snapshot (the second frame of the initial pair, the opening frame of a resume,
+   * an enrichment refresh): T3 sends it with `threads: []` and only some projects, so it never
+   * replaces rows. It only patches the repository identity of projects already held (same id, same
+   * workspace root): a listed root takes the identity as sent, even null; another keeps a known
+   * one. Its sequence is not applied (the events up to it may still be on their way).
+   */
+  #applyMetadata(projects: readonly ProjectShell[], roots: readonly string[]): ShellChange {
+    const resolved = new Set(roots);
+    for (const candidate of projects) {
+      const held = this.#projects.get(candidate.id);
+      if (held === undefined || held.workspaceRoot !== candidate.workspaceRoot) continue;
+      const identity = candidate.repositoryIdentity;
+      const accept =
+        (candidate.workspaceRoot !== undefined && resolved.has(candidate.workspaceRoot)) ||
+        (held.repositoryIdentity == null && identity != null);
+      if (accept && held.repositoryIdentity !== identity) {
+        this.#projects.set(candidate.id, { ...held, repositoryIdentity: identity });
+      }
+    }
+    this.#roots = [...new Set([...(this.#roots ?? []), ...roots])];
+    return { kind: "roots", sequence: this.#sequence };
   }
 
   #advance(sequence: number): void {

@@ -10,7 +10,11 @@ import type {
   ThreadProjectionInput,
 } from "./types.js";
 
-export type ThreadRead = ThreadSummary & { pendingRequests: PendingRequest[] } & ThreadDetailFields;
+export type ThreadRead = ThreadSummary & {
+  /** Present (true) only for an archived thread, which a read by id also shows. */
+  archived?: true;
+  pendingRequests: PendingRequest[];
+} & ThreadDetailFields;
 
 export interface ThreadReadOptions {
   now: NowInput;
@@ -35,6 +39,7 @@ export function threadRead(
   const detailOptions = options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters };
   return {
     ...summary,
+    ...(shell.archivedAt ? { archived: true as const } : {}),
     pendingRequests: pending,
     ...threadDetailFields(shell, projection, bounds, { ...detailOptions, threadModel: summary.model }),
   };

@@ -50,7 +50,7 @@ export interface ThreadStateFields {
   kind?: InterventionKind;
   identifier?: StateIdentifier;
   since?: string | null;
-  /** `usage_limit`: when the limit resets. */
+  /** `usage_limit`, or `failed` on a usage limit (newer servers): when the limit resets. */
   resetAt?: string | null;
   /** `running` with an automatic usage-limit resume: when it resumes. */
   resumeAt?: string | null;
@@ -128,7 +128,7 @@ function errorFields(thread: ShellThreadInput): { error: string | null; errorCla
 
 function backgroundTasks(thread: ShellThreadInput): BackgroundTask[] {
   return (thread.pendingBackgroundTasks ?? []).map((task) => ({
-    kind: task.taskType ?? null,
+    kind: task.taskType ?? task.kind ?? null,
     taskId: task.taskId ?? null,
     description: task.description ?? null,
   }));
@@ -215,7 +215,7 @@ export function threadState(
       kind: "usage_limit",
       identifier: { runId: recovery.runId ?? null },
       since: null,
-      resetAt: recovery.resetAt ?? null,
+      resetAt: recovery.resetAt ?? thread.usageLimitResetAt ?? null,
     });
   }
   if (thread.hasActionableProposedPlan === true) {
@@ -236,7 +236,15 @@ export function threadState(
     return withNotes(fields);
   }
   if (status === "failed") {
-    return withNotes({ state: "failed", stateSource: "latest_run", ...base, ...errorFields(thread) });
+    const fields: ThreadStateFields = {
+      state: "failed",
+      stateSource: "latest_run",
+      ...base,
+      ...errorFields(thread),
+    };
+    // Newer servers say when a usage limit resets; older ones do not, and then nothing is added.
+    if (thread.usageLimitResetAt) fields.resetAt = thread.usageLimitResetAt;
+    return withNotes(fields);
   }
   if (status !== null && CANCELLED_RUN_STATUSES.has(status)) {
     return withNotes({ state: "cancelled", stateSource: "latest_run", ...base });

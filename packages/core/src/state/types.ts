@@ -35,6 +35,8 @@ export interface BackgroundTaskInput {
   taskId?: Maybe<string>;
   description?: Maybe<string>;
   taskType?: Maybe<string>;
+  /** Newer servers: subagent, command, monitor, background_task. */
+  kind?: Maybe<string>;
 }
 
 /**
@@ -68,6 +70,8 @@ export interface ShellThreadInput {
   /** Shape not pinned by the stored contract: a string or a failure object `{message, class}`. */
   lastError?: unknown;
   lastErrorClass?: Maybe<string>;
+  /** Newer servers: when a usage limit that stopped the thread resets. */
+  usageLimitResetAt?: Maybe<string>;
   limitRecovery?: Maybe<LimitRecoveryInput>;
   pendingRuntimeRequest?: Maybe<ShellPendingRuntimeRequestInput>;
   hasActionableProposedPlan?: Maybe<boolean>;

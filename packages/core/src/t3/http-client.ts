@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ConnectorError, isConnectorError } from "../errors.js";
 import { type JsonRequest, requestJson } from "./http-transport.js";
 import {
   type AuthSessionState,
@@ -49,7 +50,12 @@ interface RouteSpec {
   authenticated: boolean;
   /** Orchestration reads carry `x-t3-orchestration-protocol: 2`. */
   orchestration: boolean;
+  /** Set on routes that protocol 2 added: older servers lack them (see route-absence.ts). */
+  newerRoute?: NewerRoute;
 }
+
+/** The routes protocol 2 added over the first Orchestrator V2 builds (ADR 0009). */
+export type NewerRoute = "thread-bounded" | "thread-history";
 
 /** The T3 HTTP surface the connector reads (t3-protocol §1–§3, connector-contract §A.0). */
 export class T3HttpClient {
@@ -57,6 +63,11 @@ export class T3HttpClient {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
+  /**
+   * Routes this server proved it lacks. A client lives as long as one verified connection (one
+   * server version), so the absence is asked once and then answered locally.
+   */
+  readonly #absentRoutes = new Set<NewerRoute>();
 
   constructor(options: T3HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -100,7 +111,13 @@ export class T3HttpClient {
 
   getThreadBounded(threadId: string, o: RequestOptions = {}): Promise<ThreadBoundedSnapshot> {
     return this.#send(
-      { method: "GET", path: `${threadPath(threadId)}/bounded`, authenticated: true, orchestration: true },
+      {
+        method: "GET",
+        path: `${threadPath(threadId)}/bounded`,
+        authenticated: true,
+        orchestration: true,
+        newerRoute: "thread-bounded",
+      },
       ThreadBoundedSnapshotSchema,
       o,
     );
@@ -115,6 +132,7 @@ export class T3HttpClient {
         ...(cursor !== undefined ? { query: { cursor } } : {}),
         authenticated: true,
         orchestration: true,
+        newerRoute: "thread-history",
       },
       ThreadHistoryPageSchema,
       o,
@@ -138,7 +156,31 @@ export class T3HttpClient {
     );
   }
 
-  #send<S extends z.ZodType>(spec: RouteSpec, schema: S, o: RequestOptions): Promise<z.output<S>> {
+  /** True once this server answered `route` like a server without it. */
+  lacksRoute(route: NewerRoute): boolean {
+    return this.#absentRoutes.has(route);
+  }
+
+  async #send<S extends z.ZodType>(spec: RouteSpec, schema: S, o: RequestOptions): Promise<z.output<S>> {
+    const newer = spec.newerRoute;
+    if (newer !== undefined && this.#absentRoutes.has(newer)) {
+      throw new ConnectorError(
+        "route_absent",
+        `${spec.method} ${spec.path}: this T3 server does not have the route`,
+        {
+          details: { route: `${spec.method} ${spec.path}`, remembered: true },
+        },
+      );
+    }
+    try {
+      return await this.#exchange(spec, schema, o);
+    } catch (error) {
+      if (newer !== undefined && isConnectorError(error, "route_absent")) this.#absentRoutes.add(newer);
+      throw error;
+    }
+  }
+
+  #exchange<S extends z.ZodType>(spec: RouteSpec, schema: S, o: RequestOptions): Promise<z.output<S>> {
     const url = new URL(`${this.baseUrl}${spec.path}`);
     for (const [key, value] of Object.entries(spec.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = {};
@@ -152,6 +194,7 @@ export class T3HttpClient {
       timeoutMs: this.#timeoutMs,
       signal: o.signal,
       fetch: this.#fetch,
+      ...(spec.newerRoute !== undefined ? { newerRoute: true } : {}),
     };
     return requestJson(request, schema);
   }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ConnectorError } from "../errors.js";
 import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
+import { routeAbsence } from "./route-absence.js";
 import { summarizeIssues } from "./wire/stream-items.js";
 
 export interface JsonRequest {
@@ -13,6 +14,11 @@ export interface JsonRequest {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   fetch: typeof fetch;
+  /**
+   * A route a newer protocol added: an answer proving the server lacks it (HTML, a text 503, a
+   * 404 that is not T3's `thread_not_found`) is `route_absent` rather than a generic failure.
+   */
+  newerRoute?: boolean;
 }
 
 /**
@@ -45,6 +51,10 @@ export async function requestJson<S extends z.ZodType>(
   }
 
   const contentType = response.headers.get("content-type");
+  if (request.newerRoute) {
+    const absent = routeAbsence(request.route, response.status, contentType, text);
+    if (absent) throw absent;
+  }
   if (!response.ok) {
     throw httpErrorFromAnswer(request.route, response.status, contentType, text);
   }

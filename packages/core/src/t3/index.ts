@@ -1,6 +1,8 @@
+export { parseAcceptedCommandTypes } from "./decode-defect.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";
 export * from "./pairing.js";
+export * from "./route-absence.js";
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -15,4 +17,5 @@ export type { CallOptions, Subscription } from "./rpc/connection.js";
 export { nodeWebSocketFactory, type WebSocketFactory, type WebSocketLike } from "./rpc/socket.js";
 export { systemTimers, type TimerHandle, type Timers } from "./rpc/timers.js";
 export * from "./subscriptions.js";
+export * from "./thread-window.js";
 export * from "./wire/index.js";

@@ -62,10 +62,21 @@ export function resumableThreadSubscription(
 
 export interface ResumableShellOptions extends ResumableOptions<ShellStreamItem> {
   /**
-   * Also deliver the second copy of T3's snapshot pair when it carries
-   * `resolvedRepositoryIdentityRoots` (same sequence, same state: only the roots are new).
+   * Also deliver metadata-only snapshots (`resolvedRepositoryIdentityRoots` present): the second
+   * frame of T3's initial pair, the frame that opens a resume, and runtime enrichment refreshes.
    */
   deliverRootsCopy?: boolean;
+}
+
+/**
+ * Whether a shell snapshot item is a metadata-only refresh rather than the whole shell. T3 marks
+ * those with `resolvedRepositoryIdentityRoots` and sends them with `threads: []`, a subset of the
+ * projects and the server's high-water sequence (upstream `ShellStream.ts`: the initial pair's
+ * second frame, the opening frame of an `afterSequence` resume, background enrichment refreshes).
+ * The authoritative snapshot never carries the marker.
+ */
+export function isMetadataOnlySnapshot(item: ShellStreamItem): boolean {
+  return item.kind === "snapshot" && item.resolvedRepositoryIdentityRoots !== undefined;
 }
 
 export function resumableShellSubscription(o: ResumableShellOptions): Subscription {
@@ -85,11 +96,16 @@ export function resumableShellSubscription(o: ResumableShellOptions): Subscripti
     accept(item) {
       if (item.kind === "synchronized") return true;
       if (item.kind === "snapshot") {
-        // Drops the second copy of T3's snapshot pair and an unchanged snapshot after a resume.
         const sequence = item.snapshot.snapshotSequence;
-        if (sequence === snapshotSequence) {
-          return o.deliverRootsCopy === true && item.resolvedRepositoryIdentityRoots !== undefined;
+        const holdsState = cursor !== undefined || snapshotSequence !== undefined;
+        if (isMetadataOnlySnapshot(item) && holdsState) {
+          // Metadata only: it moves neither the cursor nor the dedupe floor. Its sequence is the
+          // server's high-water mark, and the events up to it are still to come (a resume replays
+          // them right after this frame; a refresh may overtake live items still in flight).
+          return o.deliverRootsCopy === true;
         }
+        // Drops an unchanged authoritative snapshot (same sequence) after a resume.
+        if (sequence === snapshotSequence) return false;
         snapshotSequence = sequence;
         cursor = sequence;
         seenByEntity = new Map();

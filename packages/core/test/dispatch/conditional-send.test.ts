@@ -4,13 +4,20 @@
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_IDS } from "../../src/actions/index.js";
+import {
+  conditionalSendInput,
+  conditionalSendSteps,
+  prepareAction,
+  SAMPLE_IDS,
+} from "../../src/actions/index.js";
 import { systemClock } from "../../src/clock.js";
+import { derivedRecord } from "../../src/dispatch/derived-record.js";
 import {
   type ConditionalSendDeps,
   type ConditionalSendResult,
   conditionalSend,
 } from "../../src/dispatch/index.js";
+import { journalCommandOf } from "../../src/dispatch/reconcile.js";
 import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
 const ALIAS = "cond";
@@ -21,6 +28,7 @@ const FAILED_RUN = "thread-cond-failed-run";
 const POLLED = "thread-cond-polled";
 const LOST = "thread-cond-lost";
 const BAD_MODEL = "thread-cond-bad-model";
+const UNSENT = "thread-cond-unsent";
 const NEW_MODEL = { instanceId: "codex", model: "gpt-5.6-luna" };
 
 let harness: Harness;
@@ -39,6 +47,7 @@ beforeAll(async () => {
       seeded.model.addThread({ id: POLLED, projectId, state: "running" });
       seeded.model.addThread({ id: LOST, projectId, state: "completed" });
       seeded.model.addThread({ id: BAD_MODEL, projectId, state: "completed" });
+      seeded.model.addThread({ id: UNSENT, projectId, state: "completed" });
     },
   });
   env = harness.env(ALIAS);
@@ -293,7 +302,7 @@ describe("conditional send", () => {
     expect(await stepState(`${operationId}:send`)).toBeUndefined();
   });
 
-  it("says uncertain when the socket is lost after the send; reconciled, it replays completed", async () => {
+  it("says uncertain when the socket is lost after the send; the repeat settles it by reading, sending nothing", async () => {
     const operationId = "op-cond-lost";
     const body = request(operationId, {
       threadId: LOST,
@@ -315,17 +324,58 @@ describe("conditional send", () => {
       failedOperationId: `${operationId}:send`,
     });
     expect(typesOf(commandsSince(env, before))).toEqual(["message.dispatch"]);
-    expect(await conditionalSend(deps(), body)).toMatchObject({ state: "uncertain", replayed: true });
-
-    const settled = await harness.dispatcher.reconcile(
-      harness.dispatcher.operationKey(ALIAS, `${operationId}:send`),
-    );
-    expect(settled).toMatchObject({ state: "completed", settled: true });
+    // The repeat settles the send step (T3 shows the message) without sending it again.
     expect(await conditionalSend(deps(), body)).toMatchObject({
       state: "completed",
       replayed: true,
       delivery: { observed: true },
     });
+    const settled = await harness.dispatcher.reconcile(
+      harness.dispatcher.operationKey(ALIAS, `${operationId}:send`),
+    );
+    expect(settled).toMatchObject({ state: "completed", settled: false });
+    expect(await conditionalSend(deps(), body)).toMatchObject({
+      state: "completed",
+      replayed: true,
+      delivery: { observed: true },
+    });
+    expect(commandsSince(env, before)).toHaveLength(1);
+  });
+
+  it("a send step left uncertain before it left the gate is settled by the repeat: sent once, completed", async () => {
+    const operationId = "op-cond-unsent";
+    const body = request(operationId, {
+      threadId: UNSENT,
+      afterRunId: shellOf(UNSENT).latestRunId,
+      text: "Left behind by a killed gate.",
+    });
+    // What a gate killed between marking the send step uncertain and sending it leaves behind.
+    const step = conditionalSendSteps(conditionalSendInput.parse(body.input)).find((s) => s.step === "send");
+    if (step === undefined) throw new Error("no send step");
+    const key = harness.dispatcher.operationKey(ALIAS, step.operationId);
+    const prepared = prepareAction(step.action, step.input, key);
+    await harness.journal.reserve({
+      environmentId: env.environmentId,
+      destination: `t3://${env.environmentId}`,
+      caller: CHANNEL,
+      operationId: step.operationId,
+      action: step.action,
+      input: prepared.input,
+    });
+    await harness.journal.markUncertain(
+      key,
+      derivedRecord(prepared.ids, [UNSENT], 0),
+      journalCommandOf(prepared.payload),
+    );
+    const before = env.model.receivedCommands.length;
+
+    expect(await conditionalSend(deps(), body)).toMatchObject({
+      state: "completed",
+      replayed: true,
+      delivery: { observed: true, messageId: prepared.ids.messageId },
+    });
+    expect(typesOf(commandsSince(env, before))).toEqual(["message.dispatch"]);
+    expect(await conditionalSend(deps(), body)).toMatchObject({ state: "completed", replayed: true });
     expect(commandsSince(env, before)).toHaveLength(1);
   });
 

@@ -74,58 +74,59 @@ const CASES: Case[] = [
 ];
 
 describe("a socket lost after the send", () => {
-  it.each(CASES)("$action stays uncertain, is never resent, and reconciles by reading T3", async (c) => {
-    const env = harness.env(c.alias);
-    const before = env.model.receivedCommands.length;
-    const write = () =>
-      harness.dispatcher.dispatch({
-        leaseId: LEASE_ID,
-        environment: c.alias,
-        operationId: c.operationId,
-        action: c.action,
-        input: c.input,
-      });
-    const key = harness.dispatcher.operationKey(c.alias, c.operationId);
-    const ids = deriveIds(
-      key,
-      c.action,
-      c.action === "thread.send" ? { clientRequestId: c.operationId } : {},
-    );
-    env.faults.set({ dropSocketAfterDispatch: true });
+  it.each(CASES)(
+    "$action stays uncertain; a repeat settles it by reading T3 and never sends it again",
+    async (c) => {
+      const env = harness.env(c.alias);
+      const before = env.model.receivedCommands.length;
+      const write = () =>
+        harness.dispatcher.dispatch({
+          leaseId: LEASE_ID,
+          environment: c.alias,
+          operationId: c.operationId,
+          action: c.action,
+          input: c.input,
+        });
+      const key = harness.dispatcher.operationKey(c.alias, c.operationId);
+      const ids = deriveIds(
+        key,
+        c.action,
+        c.action === "thread.send" ? { clientRequestId: c.operationId } : {},
+      );
+      env.faults.set({ dropSocketAfterDispatch: true });
 
-    const lost = await dispatchFailure(write());
-    expect(lost.code).toBe("reconciliation_required");
-    expect(lost.details).toMatchObject({ state: "uncertain", replayed: false });
-    expect(harness.lease.uncertainSends.map((event) => event.operationId)).toContain(c.operationId);
-    expect(harness.lease.open).toBe(false);
-    const record = await harness.journal.get(key);
-    expect(record).toMatchObject({ state: "uncertain", error: { code: "connection_lost" } });
-    expect(record?.derivedIds).toMatchObject({ commandId: ids.commandId });
-    // T3 did apply it: the answer was what got lost.
-    expect(commandsSince(env, before).map((command) => command.commandId)).toEqual([ids.commandId]);
+      const lost = await dispatchFailure(write());
+      expect(lost.code).toBe("reconciliation_required");
+      expect(lost.details).toMatchObject({ state: "uncertain", replayed: false });
+      expect(harness.lease.uncertainSends.map((event) => event.operationId)).toContain(c.operationId);
+      expect(harness.lease.open).toBe(false);
+      const record = await harness.journal.get(key);
+      expect(record).toMatchObject({ state: "uncertain", error: { code: "connection_lost" } });
+      expect(record?.derivedIds).toMatchObject({ commandId: ids.commandId });
+      // T3 did apply it: the answer was what got lost.
+      expect(commandsSince(env, before).map((command) => command.commandId)).toEqual([ids.commandId]);
 
-    harness.lease.open = true;
-    env.faults.clear();
-    const retry = await dispatchFailure(write());
-    expect(retry.code).toBe("reconciliation_required");
-    expect(retry.details).toMatchObject({ state: "uncertain", replayed: true });
-    expect(harness.framesFor(ids.commandId)).toBe(1);
+      harness.lease.open = true;
+      env.faults.clear();
+      // The repeat settles it: T3 shows the effect, so nothing is sent again.
+      const retry = await write();
+      expect(retry).toMatchObject({ state: "completed", replayed: true, reconciled: true });
+      expect(harness.framesFor(ids.commandId)).toBe(1);
+      const settled = await harness.journal.get(key);
+      expect(settled).toMatchObject({ state: "completed", reconciledAt: expect.any(Number) });
 
-    const reconciled = await harness.dispatcher.reconcile(key);
-    expect(reconciled).toMatchObject({
-      state: "completed",
-      settled: true,
-      observation: { method: c.method, found: true },
-    });
-    const after = await write();
-    expect(after).toMatchObject({ state: "completed", replayed: true });
-    expect(harness.framesFor(ids.commandId)).toBe(1);
-    if (c.action === "thread.pin") {
-      expect(reconciled.record.receipt?.sequence).toBe(commandsSince(env, before)[0]?.sequence);
-    }
-    if (c.action === "thread.send") expect(reconciled.record.receipt?.messageId).toBe(ids.messageId);
-    if (c.action === "thread.launch") expect(reconciled.record.receipt?.threadId).toBe(ids.threadId);
-  });
+      const reconciled = await harness.dispatcher.reconcile(key);
+      expect(reconciled).toMatchObject({ state: "completed", settled: false, resend: null });
+      const after = await write();
+      expect(after).toMatchObject({ state: "completed", replayed: true });
+      expect(harness.framesFor(ids.commandId)).toBe(1);
+      const receipt = settled?.receipt ?? {};
+      expect(receipt.observed).toBe(c.method);
+      if (c.action === "thread.pin") expect(receipt.sequence).toBe(commandsSince(env, before)[0]?.sequence);
+      if (c.action === "thread.send") expect(receipt.messageId).toBe(ids.messageId);
+      if (c.action === "thread.launch") expect(receipt.threadId).toBe(ids.threadId);
+    },
+  );
 });
 
 describe("reconciliation that cannot decide", () => {

@@ -259,3 +259,42 @@ describe("listing", () => {
     });
   });
 });
+
+describe("the journaled command", () => {
+  const command = {
+    kind: "dispatch" as const,
+    body: {
+      type: "message.dispatch",
+      commandId: "c-9",
+      threadId: "t-1",
+      text: "a prompt kept only while open",
+    },
+  };
+
+  it("is kept while uncertain, survives a reopen, and is erased from disk when the record settles", async () => {
+    const { record } = await journal.reserve(request("op-cmd"));
+    const uncertain = await journal.markUncertain(record.key, { commandId: "c-9" }, command);
+    expect(uncertain.command).toEqual(command);
+    expect(await readFile(activeFile(), "utf8")).toContain("a prompt kept only while open");
+    await journal.close();
+    journal = await openJournal({ stateDir: temp.stateDir, clock });
+    expect((await journal.get(record.key))?.command).toEqual(command);
+
+    const settled = await journal.settle(record.key, { state: "completed", receipt: { sequence: 3 } });
+    expect(settled.command).toBeUndefined();
+    expect(await readFile(activeFile(), "utf8")).not.toContain("a prompt kept only while open");
+  });
+
+  it("is optional: a record marked uncertain without one (the earlier format) loads and settles", async () => {
+    const { record } = await journal.reserve(request("op-no-cmd"));
+    await journal.markUncertain(record.key, { commandId: "c-10" });
+    await journal.close();
+    journal = await openJournal({ stateDir: temp.stateDir, clock });
+    const loaded = await journal.get(record.key);
+    expect(loaded).toMatchObject({ state: "uncertain" });
+    expect(loaded?.command).toBeUndefined();
+    expect(await journal.refuse(record.key, { code: "t3_refused/X", message: "no" })).toMatchObject({
+      state: "refused",
+    });
+  });
+});

@@ -99,17 +99,20 @@ describe("a shell mirror over the simulator", () => {
     expect(comparable(after.shell)).toEqual(await httpShell(connection));
   });
 
-  it("moves a thread to the archive and back, and forgets a deleted one", async () => {
+  it("drops an archived thread (current T3 sends thread.removed), takes it back on unarchive, forgets a deleted one", async () => {
     const { mirrors, connection, mirror } = await start();
     const threadId = await firstActiveThread(connection);
 
-    const archived = threadChange(mirror, threadId);
+    // Upstream ShellStream.ts: an archived row leaves the active shell as `thread.removed`; the
+    // archived rows are only in the archived shell snapshot (read on demand, ADR 0010).
+    const archived = threadChange(mirror, threadId, "thread.removed");
     await dispatch(env, { type: "thread.archive", threadId });
-    const archive = await archived;
-    expect(archive.type === "change" && archive.change).toMatchObject({ location: "archive" });
+    await archived;
     let shell = mirror.snapshot();
     expect(shell?.threads.some((row) => row.id === threadId)).toBe(false);
-    expect(shell?.archivedThreads.some((row) => row.id === threadId)).toBe(true);
+    expect(shell?.archivedThreads).toEqual([]);
+    const archivedShell = await (await connection.rpc()).getArchivedShellSnapshot();
+    expect(archivedShell.threads.some((row) => row.id === threadId)).toBe(true);
 
     const unarchived = threadChange(mirror, threadId);
     await dispatch(env, { type: "thread.unarchive", threadId });
@@ -203,6 +206,72 @@ describe("a shell mirror over the simulator", () => {
     await live;
     expect(titleOf((await mirrors.readShell(connection)).shell, threadId)).toBe("after the drop");
     expect(new Set(applied).size).toBe(applied.length);
+  });
+
+  it("keeps every thread when the socket drops in the middle of a burst of updates", async () => {
+    const { mirrors, connection, mirror } = await start();
+    const threadIds = (await connection.http.getShell()).threads.map((row) => row.id);
+    expect(threadIds.length).toBeGreaterThan(1);
+
+    const resumed = (async () => {
+      await statusOf(mirror, "resyncing");
+      await statusOf(mirror, "ready");
+    })();
+    const burst: Promise<void>[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      for (const threadId of threadIds) {
+        burst.push(dispatch(env, { type: "thread.metadata.update", threadId, title: `round ${round}` }));
+      }
+      if (round === 3) env.dropSockets();
+      // Let the stream carry part of the burst before the drop and the rest after it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(burst);
+    await resumed;
+    // The last command's item comes after every earlier one on the same ordered stream.
+    const sentinel = threadIds[0] as string;
+    const last = nextEvent(mirror, () => {
+      const shell = mirror.snapshot();
+      return shell !== undefined && titleOf(shell, sentinel) === "after the burst";
+    });
+    await dispatch(env, { type: "thread.metadata.update", threadId: sentinel, title: "after the burst" });
+    await last;
+
+    const read = await mirrors.readShell(connection);
+    expect(read.source).toBe("mirror");
+    expect(mirrors.peek(connection)).toBe(mirror);
+    expect(read.shell.threads.map((row) => row.id).sort()).toEqual([...threadIds].sort());
+    expect(comparable(read.shell)).toEqual(await httpShell(connection));
+  });
+
+  it("keeps its threads through a runtime enrichment refresh, taking only the project's new identity", async () => {
+    const { mirrors, connection, mirror } = await start();
+    const before = await mirrors.readShell(connection);
+    const project = before.shell.projects[0];
+    if (project?.workspaceRoot === undefined) throw new Error("the demo seed has no project root");
+    const identity = { canonicalKey: "github.com/example/refreshed" };
+
+    const refreshed = nextEvent(mirror, (event) => event.type === "change" && event.change.kind === "roots");
+    env.model.refreshRepositoryIdentity({
+      workspaceRoots: [project.workspaceRoot],
+      repositoryIdentity: identity,
+    });
+    await refreshed;
+
+    const after = await mirrors.readShell(connection);
+    expect(after.source).toBe("mirror");
+    expect(after.shell.threads.map((row) => row.id).sort()).toEqual(
+      before.shell.threads.map((row) => row.id).sort(),
+    );
+    expect(after.shell.projects.find((row) => row.id === project.id)?.repositoryIdentity).toEqual(identity);
+    expect(mirror.repositoryRoots).toContain(project.workspaceRoot);
+    // Updates after the refresh still apply (its sequence moved no cursor past them).
+    const threadId = await firstActiveThread(connection);
+    const renamed = threadChange(mirror, threadId);
+    await dispatch(env, { type: "thread.metadata.update", threadId, title: "after the refresh" });
+    await renamed;
+    expect(titleOf((await mirrors.readShell(connection)).shell, threadId)).toBe("after the refresh");
+    expect(comparable((await mirrors.readShell(connection)).shell)).toEqual(await httpShell(connection));
   });
 
   it("falls back to HTTP once its stream gave up, and starts a new mirror on the next read", async () => {

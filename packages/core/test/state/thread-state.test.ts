@@ -169,6 +169,28 @@ describe("threadState precedence (the first matching signal wins)", () => {
       finishedRow("failed", { lastError: { message: "socket closed", class: "transport_error" } }),
       { state: "failed", error: "socket closed", errorClass: "transport_error" },
     ],
+    [
+      "a failed run on a usage limit (newer servers) carries the class and when the limit resets",
+      finishedRow("failed", {
+        lastError: "limit hit",
+        lastErrorClass: "usage_limit",
+        usageLimitResetAt: T.later,
+      }),
+      { state: "failed", error: "limit hit", errorClass: "usage_limit", resetAt: T.later },
+    ],
+    [
+      "the row's lastErrorClass wins over the failure object's class",
+      finishedRow("failed", {
+        lastError: { message: "denied", class: "unknown" },
+        lastErrorClass: "permission_error",
+      }),
+      { state: "failed", error: "denied", errorClass: "permission_error" },
+    ],
+    [
+      "a usage-limit record without resetAt takes the row's usageLimitResetAt",
+      finishedRow("failed", { limitRecovery: { runId: RUN_1 }, usageLimitResetAt: T.later }),
+      { state: "needs_intervention", stateSource: "usage_limit", resetAt: T.later },
+    ],
     ["a cancelled latest run", finishedRow("cancelled"), { state: "cancelled", stateSource: "latest_run" }],
     [
       "an interrupted latest run reads cancelled",
@@ -290,5 +312,13 @@ describe("requestReason", () => {
     ["brand_new_kind", "pending request of kind brand_new_kind"],
   ])("%s → %s", (kind, reason) => {
     expect(requestReason(kind)).toBe(reason);
+  });
+});
+
+describe("threadState on older servers without the newer shell fields", () => {
+  it("reports a failed run without resetAt or a class when the row has neither", () => {
+    const fields = threadState(finishedRow("failed", { lastError: "provider crashed" }));
+    expect(fields).toMatchObject({ state: "failed", error: "provider crashed", errorClass: null });
+    expect(fields).not.toHaveProperty("resetAt");
   });
 });

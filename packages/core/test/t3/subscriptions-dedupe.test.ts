@@ -127,4 +127,78 @@ describe("resumable subscriptions drop what they already delivered", () => {
     expect(seen).toEqual(["snapshot", "A at 44", "B at 43", "B at 45", "synchronized"]);
     sub.close();
   });
+
+  it("keeps the cursor below T3's metadata-only resume snapshot, so the replayed updates after it arrive", async () => {
+    const log = new ItemLog<ShellStreamItem>();
+    const sub = resumableShellSubscription({
+      connect,
+      onItem: log.push,
+      reconnectDelayMs: 1,
+      deliverRootsCopy: true,
+    });
+
+    const first = await raw.nextConnection();
+    const request1 = await first.inbox.next("Request");
+    await chunk(first, request1.id, [shellSnapshot(10), updated(11, "a", "A at 11")]);
+    first.socket.terminate();
+
+    const second = await raw.nextConnection();
+    const request2 = await second.inbox.next("Request");
+    expect(request2.payload).toEqual({ afterSequence: 11 });
+    // Upstream ShellStream.ts: metadata only at the high-water mark, then the replay up to it.
+    await chunk(second, request2.id, [shellSnapshot(14, { resolvedRepositoryIdentityRoots: ["/w"] })]);
+    await chunk(second, request2.id, [updated(12, "c", "C at 12"), updated(14, "a", "A at 14")]);
+    // A runtime enrichment refresh may announce a sequence ahead of live items still in flight.
+    await chunk(second, request2.id, [shellSnapshot(20, { resolvedRepositoryIdentityRoots: ["/w"] })]);
+    await chunk(second, request2.id, [updated(15, "b", "B at 15"), { kind: "synchronized" }]);
+    await log.waitFor((item) => item.kind === "synchronized");
+
+    const seen = log.items.map((item) =>
+      item.kind === "thread.updated"
+        ? item.thread.title
+        : item.kind === "snapshot"
+          ? `snapshot ${item.snapshot.snapshotSequence}`
+          : item.kind,
+    );
+    expect(seen).toEqual([
+      "snapshot 10",
+      "A at 11",
+      "snapshot 14",
+      "C at 12",
+      "A at 14",
+      "snapshot 20",
+      "B at 15",
+      "synchronized",
+    ]);
+    sub.close();
+    await sub.done;
+  });
+
+  it("resumes after the last delivered update even when a metadata-only snapshot announced a higher sequence", async () => {
+    const log = new ItemLog<ShellStreamItem>();
+    const sub = resumableShellSubscription({ connect, onItem: log.push, reconnectDelayMs: 1 });
+
+    const first = await raw.nextConnection();
+    const request1 = await first.inbox.next("Request");
+    await chunk(first, request1.id, [
+      shellSnapshot(10),
+      shellSnapshot(30, { resolvedRepositoryIdentityRoots: [] }),
+    ]);
+    await chunk(first, request1.id, [updated(12, "a", "A at 12")]);
+    first.socket.terminate();
+
+    const second = await raw.nextConnection();
+    const request2 = await second.inbox.next("Request");
+    expect(request2.payload).toEqual({ afterSequence: 12 });
+    // When resuming is impossible T3 sends a real snapshot: it replaces and moves the cursor.
+    await chunk(second, request2.id, [shellSnapshot(40), { kind: "synchronized" }]);
+    await log.waitFor((item) => item.kind === "synchronized");
+    expect(log.items.map((item) => item.kind)).toEqual([
+      "snapshot",
+      "thread.updated",
+      "snapshot",
+      "synchronized",
+    ]);
+    sub.close();
+  });
 });

@@ -106,6 +106,33 @@ describe("wire schemas tolerate a newer server", () => {
     expect((shell as Record<string, unknown>).brandNewRootField).toEqual({ nested: true });
   });
 
+  it("decodes current upstream's newer shell row fields, and rows of older servers without them", () => {
+    const body = structuredClone(capture("40-http-shell-admin").response.body) as {
+      threads: Record<string, unknown>[];
+    };
+    const older = structuredClone(body.threads[0]) as Record<string, unknown>;
+    Object.assign(body.threads[0] as Record<string, unknown>, {
+      lastErrorClass: "usage_limit",
+      usageLimitResetAt: "2026-12-03T08:00:00.000Z",
+      activeOrderKey: "a0",
+      autoSettleDisabledAt: null,
+      latestUserAuthoredMessageAt: "2026-12-03T07:00:00.000Z",
+      activityRunStartedAt: null,
+      limitRecovery: { runId: "run-1", autoResume: false },
+      pullRequests: [{ host: "github.com", repository: "o/r", number: 1 }],
+      pendingBackgroundTasks: [{ taskId: "t1", kind: "subagent" }],
+    });
+    body.threads.push({ ...older, id: "older-row" });
+    const shell = decodes(ShellSnapshotSchema, body);
+    expect(shell.threads[0]).toMatchObject({
+      lastErrorClass: "usage_limit",
+      usageLimitResetAt: "2026-12-03T08:00:00.000Z",
+      activeOrderKey: "a0",
+      pendingBackgroundTasks: [{ taskId: "t1", kind: "subagent" }],
+    });
+    expect(shell.threads.at(-1)?.usageLimitResetAt).toBeUndefined();
+  });
+
   it("drops provider entries it cannot decode instead of failing the config", () => {
     const value = structuredClone(exitValue("62-ws-server-getConfig")) as { providers: unknown[] };
     const count = value.providers.length;

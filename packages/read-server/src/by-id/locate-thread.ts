@@ -1,3 +1,4 @@
+import { addArchivedThreads } from "@t3-connector/core/environments";
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import { readWholeShell } from "../listing/shells.js";
@@ -52,8 +53,13 @@ export async function locateThread(
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
       // A mirror a listing already keeps answers; a by-id read alone never starts one.
-      const { shell } = await readWholeShell(context, connection, readSignal, { startMirror: false });
-      const visible = findVisibleThread(shell, threadId, allowedProjects);
+      let { shell } = await readWholeShell(context, connection, readSignal, { startMirror: false });
+      let visible = findVisibleThread(shell, threadId, allowedProjects);
+      if (visible === undefined) {
+        // Not in the shell: it may be archived, which only the archived snapshot lists.
+        shell = await addArchivedThreads(connection, shell, { signal: readSignal });
+        visible = findVisibleThread(shell, threadId, allowedProjects);
+      }
       return { shell, visible, observedAt: context.clock.now() };
     },
     { signal, countFound: (lookup) => (lookup.visible ? 1 : 0) },

@@ -1,5 +1,5 @@
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import type { EnvironmentHandle } from "@t3-connector/core/environments";
+import { addArchivedThreads, type EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import { readWholeShell } from "../listing/shells.js";
@@ -201,8 +201,13 @@ async function readGroup(
     const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
       readWithRetry(
         handle,
-        async (connection, own) =>
-          (await readWholeShell(context, connection, own, { startMirror: false })).shell,
+        async (connection, own) => {
+          const { shell } = await readWholeShell(context, connection, own, { startMirror: false });
+          // A target the shell does not list may be archived: only the archived snapshot has it.
+          const listed = new Set([...shell.threads, ...shell.archivedThreads].map((thread) => thread.id));
+          if (group.threadIds.every((threadId) => listed.has(threadId))) return shell;
+          return addArchivedThreads(connection, shell, { signal: own });
+        },
         readSignal,
       ),
     );

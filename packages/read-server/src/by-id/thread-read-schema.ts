@@ -159,6 +159,8 @@ export const threadReadOutputSchema = z.strictObject({
   environment: environmentTagSchema,
   environmentDiscovery: environmentDiscoverySchema.optional(),
   ...threadSummaryShape,
+  /** Only on an archived thread (found through the archived shell snapshot). */
+  archived: z.literal(true).optional(),
   ...threadDetailShape,
 });
 export type ThreadReadOutput = z.input<typeof threadReadOutputSchema>;

@@ -1,4 +1,4 @@
-import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import { addArchivedThreads, type ConnectedEnvironment } from "@t3-connector/core/environments";
 import type { ShellRead } from "@t3-connector/core/mirror";
 import {
   isListableThread,
@@ -57,6 +57,7 @@ export async function sweepShells<T>(
   signal: AbortSignal,
   project: (view: ShellView) => T,
   countFound: (value: T) => number,
+  options: { withArchive?: boolean } = {},
 ): Promise<ScopeResult<T>> {
   // Mirrors start once the whole sweep answered: a mirror's first snapshot is a full shell to
   // parse, and starting it mid-sweep would slow the other environments' reads of this call.
@@ -68,8 +69,13 @@ export async function sweepShells<T>(
     context,
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
-      const { shell, source } = await readWholeShell(context, connection, readSignal, { startMirror: false });
+      const read = await readWholeShell(context, connection, readSignal, { startMirror: false });
+      const { source } = read;
       if (source === "http") unmirrored.add(connection);
+      // Archived threads are not in the shell (current T3, 0.0.31): their own snapshot adds them.
+      const shell = options.withArchive
+        ? await addArchivedThreads(connection, read.shell, { signal: readSignal })
+        : read.shell;
       const view: ShellView = {
         environment: {
           alias: connection.alias,
@@ -127,7 +133,8 @@ function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 
 /**
  * Threads a search by title or ID may find: archived ones too (a read by ID accepts them), never
- * deleted ones, and only in allowed projects. Each carries whether it is archived.
+ * deleted ones, and only in allowed projects. Each carries whether it is archived. The view must
+ * come from a sweep `withArchive`, since the shell alone lists no archived thread.
  */
 export function searchableThreads(view: ShellView): Array<{ thread: ThreadShell; archived: boolean }> {
   const rows = [

@@ -99,6 +99,7 @@ export const t3BuscarThreadsTool = defineReadTool({
         return { found, untitled };
       },
       (value) => value.found.length,
+      { withArchive: true },
     );
 
     // A title search cannot vouch for rows that carry no title: it may have missed them.

@@ -23,7 +23,8 @@ export interface SimReadSetup {
 }
 
 export interface SimReadOptions {
-  simulator: SimulatorOptions;
+  /** Options of a simulator to start, or one already running (then the caller closes it). */
+  simulator: SimulatorOptions | { running: Simulator };
   definitions: readonly ReadToolDefinition[];
   /** Per alias: the projects the read config allows (default: every project of the environment). */
   allowedProjects?: Record<string, string[]>;
@@ -38,7 +39,8 @@ export interface SimReadOptions {
  * the SDK's in-memory transport. Everything the tools do goes over real sockets to the simulator.
  */
 export async function startSimRead(options: SimReadOptions): Promise<SimReadSetup> {
-  const sim = await startSimulator(options.simulator);
+  const given = "running" in options.simulator ? options.simulator.running : undefined;
+  const sim = given ?? (await startSimulator(options.simulator as SimulatorOptions));
   const dir = await mkdtemp(path.join(os.tmpdir(), "t3-read-test-"));
   const environments: Record<string, unknown> = {};
   for (const env of sim.environments) {
@@ -95,7 +97,7 @@ export async function startSimRead(options: SimReadOptions): Promise<SimReadSetu
       await client.close();
       await server.close();
       context.registry.close();
-      await sim.close();
+      if (given === undefined) await sim.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

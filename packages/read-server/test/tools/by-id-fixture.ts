@@ -22,6 +22,8 @@ export interface ByIdSetupOptions {
   limits?: Partial<ReadLimits>;
   /** Adds a third, empty environment "gamma" (project p-gamma), e.g. to hang while two answer. */
   gamma?: boolean;
+  /** Plays alpha and beta as an older T3 build (e.g. `{ compat: "0.0.31" }`), default protocol 2. */
+  profile?: { compat: "0.0.31"; webBuild?: boolean };
 }
 
 export async function startByIdSetup(
@@ -32,8 +34,8 @@ export async function startByIdSetup(
   const setup = await startSimRead({
     simulator: {
       environments: [
-        { alias: "alpha", environmentId: "env-alpha", seed: "empty" },
-        { alias: "beta", environmentId: "env-beta", seed: "empty" },
+        { alias: "alpha", environmentId: "env-alpha", seed: "empty", ...options.profile },
+        { alias: "beta", environmentId: "env-beta", seed: "empty", ...options.profile },
         ...(gamma ? [{ alias: "gamma", environmentId: "env-gamma", seed: "empty" as const }] : []),
       ],
     },

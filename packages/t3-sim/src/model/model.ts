@@ -32,6 +32,7 @@ import { getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads, Threa
 import type { RunScript } from "./scripts.js";
 import { seedDemoInto } from "./seed-demo.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
+import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
 import { SimStore, type ThreadRecord } from "./store.js";
 import {
   openArchivedShellStream,
@@ -54,6 +55,12 @@ export interface EnvironmentModelOptions {
   compat?: CompatProfile;
   /** Rejects unknown fields in commands (T3 itself ignores them). */
   strictCommands?: boolean;
+  /**
+   * Current upstream coalesces shell updates over 50 ms and holds back rows whose only change is
+   * `updatedAt` (default true). False sends one shell item per commit, every row (tests that need
+   * every item). Transitional environments never coalesce (0.0.31 sent one item per commit).
+   */
+  shellSuppression?: boolean;
   /** Timeline rows per bounded window / history page (default 50). */
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
@@ -105,6 +112,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly #projects: ProjectMutations;
   readonly #ctx: CommandContext;
   readonly #startedAt: string;
+  readonly #shellSuppression: boolean;
 
   constructor(options: EnvironmentModelOptions) {
     this.environmentId = options.environmentId;
@@ -132,6 +140,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       options.workspaceRootExists ?? ((path) => existsSync(path)),
     );
     this.#startedAt = this.store.iso();
+    this.#shellSuppression = options.shellSuppression ?? true;
   }
 
   // ---- EnvironmentModel ------------------------------------------------------------------
@@ -148,7 +157,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   httpShell(): HttpOutcome {
-    return { kind: "ok", body: buildShellSnapshot(this.store) };
+    return { kind: "ok", body: buildShellSnapshot(this.store, this.#transitional) };
   }
 
   httpThread(threadId: string): HttpOutcome {
@@ -208,11 +217,15 @@ export class SimEnvironmentModel implements EnvironmentModel {
     };
     switch (tag) {
       case "orchestration.subscribeShell":
-        return openShellStream(this.store, payload, sink);
+        return this.#transitional
+          ? openShellStream(this.store, payload, sink)
+          : openCurrentShellStream(this.store, this.#shellOptions(), payload, sink);
       case "orchestration.subscribeThread":
         return openThreadStream(this.store, payload, sink);
       case "orchestration.subscribeArchivedShell":
-        return openArchivedShellStream(this.store, payload, sink);
+        return this.#transitional
+          ? openArchivedShellStream(this.store, payload, sink)
+          : openCurrentArchivedShellStream(this.store, this.#shellOptions(), payload, sink);
       case "subscribeServerConfig":
         return openServerConfigStream(serverDeps, payload, sink);
       case "subscribeServerLifecycle":
@@ -220,6 +233,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
     }
+  }
+
+  #shellOptions() {
+    return { clock: this.clock, suppression: this.#shellSuppression };
   }
 
   isStreamTag(tag: string): boolean {
@@ -282,6 +299,24 @@ export class SimEnvironmentModel implements EnvironmentModel {
       lastSequence: record.lastSequence,
       location: record.thread.deletedAt ? "removed" : record.thread.archivedAt ? "archive" : "active",
     };
+  }
+
+  /**
+   * Plays a background repository-identity resolution finishing for `workspaceRoots` (default:
+   * every project's root): each open protocol-2 shell stream gets a metadata-only snapshot of
+   * those projects (upstream's enrichment refresh), deduplicated per subscription like upstream.
+   * `repositoryIdentity`, when given, becomes those projects' identity first (no event, no sequence).
+   */
+  refreshRepositoryIdentity(
+    options: { workspaceRoots?: readonly string[]; repositoryIdentity?: unknown } = {},
+  ): void {
+    const roots = options.workspaceRoots ?? [
+      ...new Set([...this.store.projects.values()].map((project) => project.workspaceRoot)),
+    ];
+    if (options.repositoryIdentity !== undefined)
+      for (const project of this.store.projects.values())
+        if (roots.includes(project.workspaceRoot)) project.repositoryIdentity = options.repositoryIdentity;
+    this.store.announceEnrichment(roots);
   }
 
   /** Stops every scripted run (timers stay on the clock, which the simulator disposes). */

@@ -205,12 +205,18 @@ export function projectRow(project: ProjectRecord): Record<string, unknown> {
 
 export const SHELL_SCHEMA_VERSION = 2;
 
-export function buildShellSnapshot(store: SimStore): Record<string, unknown> {
+/**
+ * The shell snapshot. Current upstream builds it over the active location only, so
+ * `archivedThreads` is always `[]` (ShellStream.ts `buildActiveShellSnapshot`, http.ts);
+ * 0.0.31 filled it (fixtures 40, 50, 90): `archivedInShell` keeps that.
+ */
+export function buildShellSnapshot(store: SimStore, archivedInShell = false): Record<string, unknown> {
   const threads: Record<string, unknown>[] = [];
   const archivedThreads: Record<string, unknown>[] = [];
   for (const record of store.threads.values()) {
     if (record.thread.deletedAt) continue;
-    (record.thread.archivedAt ? archivedThreads : threads).push(buildShellThread(record));
+    if (!record.thread.archivedAt) threads.push(buildShellThread(record));
+    else if (archivedInShell) archivedThreads.push(buildShellThread(record));
   }
   return {
     schemaVersion: SHELL_SCHEMA_VERSION,

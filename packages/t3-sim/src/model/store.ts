@@ -75,6 +75,12 @@ export interface ProjectCommit {
 
 export type CommitListener = (commit: ThreadCommit | ProjectCommit) => void;
 
+/**
+ * A background repository-identity resolution finished for these workspace roots (upstream's
+ * ProjectEnrichmentService change); it is not an application event and has no sequence.
+ */
+export type EnrichmentListener = (workspaceRoots: readonly string[]) => void;
+
 export interface EventEnvelope {
   runId?: string;
   nodeId?: string;
@@ -112,8 +118,11 @@ export class SimStore {
   /** Ordered by last change: a commit moves its thread to the end (the shell's row order). */
   readonly threads = new Map<string, ThreadRecord>();
   readonly projects = new Map<string, ProjectRecord & { lastSequence: number }>();
+  /** Deleted projects and the sequence of their deletion, for a shell resume's replay. */
+  readonly removedProjects = new Map<string, number>();
   projectsUpdatedAt: string;
   readonly #listeners = new Set<CommitListener>();
+  readonly #enrichmentListeners = new Set<EnrichmentListener>();
   #timeOverride: number | undefined;
 
   constructor(
@@ -149,6 +158,15 @@ export class SimStore {
 
   get listenerCount(): number {
     return this.#listeners.size;
+  }
+
+  onEnrichment(listener: EnrichmentListener): () => void {
+    this.#enrichmentListeners.add(listener);
+    return () => this.#enrichmentListeners.delete(listener);
+  }
+
+  announceEnrichment(workspaceRoots: readonly string[]): void {
+    for (const listener of [...this.#enrichmentListeners]) listener(workspaceRoots);
   }
 
   liveThread(threadId: string): ThreadRecord | undefined {
@@ -190,8 +208,13 @@ export class SimStore {
 
   commitProject(project: ProjectRecord, removed: boolean): number {
     const sequence = ++this.sequence;
-    if (removed) this.projects.delete(project.id);
-    else this.projects.set(project.id, { ...project, lastSequence: sequence });
+    if (removed) {
+      this.projects.delete(project.id);
+      this.removedProjects.set(project.id, sequence);
+    } else {
+      this.projects.set(project.id, { ...project, lastSequence: sequence });
+      this.removedProjects.delete(project.id);
+    }
     this.projectsUpdatedAt = this.iso();
     const commit: ProjectCommit = { kind: "project", project, sequence, removed };
     for (const listener of [...this.#listeners]) listener(commit);

@@ -51,12 +51,13 @@ function repositoryRoots(store: SimStore): string[] {
   return [...new Set([...store.projects.values()].map((project) => project.workspaceRoot))];
 }
 
+/** The transitional (0.0.31) shell stream; current upstream's is in shell-stream-current.ts. */
 export function openShellStream(store: SimStore, payload: unknown, sink: StreamSink): StreamOpenResult {
   const input = decodeWith(shellInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
   const { afterSequence, requestCompletionMarker } = input.value;
   // Like 0.0.31 (fixture 53): the snapshot pair comes even with afterSequence.
-  const snapshot = buildShellSnapshot(store);
+  const snapshot = buildShellSnapshot(store, true);
   sink.emit([
     { kind: "snapshot", snapshot },
     { kind: "snapshot", snapshot, resolvedRepositoryIdentityRoots: repositoryRoots(store) },

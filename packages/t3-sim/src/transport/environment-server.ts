@@ -29,6 +29,8 @@ export interface EnvironmentServer {
   readonly port: number;
   readonly auth: AuthStore;
   readonly faults: FaultController;
+  /** Every HTTP request received, in order (method and path, no query, no header): for tests. */
+  readonly httpRequests: readonly { readonly method: string; readonly path: string }[];
   /** Destroys every open WebSocket now. */
   dropSockets(): void;
   /** Stops listening, destroys every socket and timer; resolves when the port is free. */
@@ -38,6 +40,7 @@ export interface EnvironmentServer {
 /** One simulated environment on its own loopback port: the HTTP routes and `/ws`. */
 export async function startEnvironmentServer(options: EnvironmentServerOptions): Promise<EnvironmentServer> {
   const auth = new AuthStore(options.clock);
+  const httpRequests: { method: string; path: string }[] = [];
   const faults = new FaultController();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const sockets = new Set<Socket | Duplex>();
@@ -113,6 +116,7 @@ export async function startEnvironmentServer(options: EnvironmentServerOptions):
     port,
     auth,
     faults,
+    httpRequests,
     dropSockets,
     close: async () => {
       if (closed) return;
@@ -133,6 +137,7 @@ export async function startEnvironmentServer(options: EnvironmentServerOptions):
     if (body === undefined) return;
     if (faults.current.hang) return faults.reportHeld("http"); // a hanging server never answers
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    httpRequests.push({ method: request.method ?? "GET", path: url.pathname });
     let answer: HttpAnswer;
     try {
       answer = await routeRequest(context, {

@@ -14,6 +14,12 @@ export interface FaultSet {
   extraScopes?: string[];
   /** The next applied dispatchCommand/launchThread destroys its socket before the Exit is sent. */
   dropSocketAfterDispatch?: boolean;
+  /**
+   * The next applied dispatchCommand/launchThread answers `Exit Failure [Die <this defect>]`
+   * instead of its success: the command is applied, the answer is a defect (as when T3 cannot
+   * encode its answer). One shot.
+   */
+  defectAfterDispatch?: string;
   /** Orchestration HTTP reads answer like a misrouted server: the SPA page or the 503 text. */
   nonJsonOrchestration?: "html" | "text";
 }

@@ -144,6 +144,12 @@ export class RpcConnection {
       this.terminate();
       return;
     }
+    const defect = this.#ctx.faults.current.defectAfterDispatch;
+    if (isCommandTag(tag) && outcome.kind === "success" && defect !== undefined) {
+      this.#ctx.faults.set({ defectAfterDispatch: undefined });
+      this.#out.send(this.#exitFor(id, tag, { kind: "die", defect }));
+      return;
+    }
     this.#out.send(this.#exitFor(id, tag, outcome));
   }
 

@@ -1,6 +1,7 @@
 /** Command decoding, receipts and domain refusals of orchestration.dispatchCommand. */
 import { describe, expect, it } from "vitest";
 import { COMMAND_TYPES } from "../../src/model/index.js";
+import { buildArchivedShellSnapshot } from "../../src/model/projection.js";
 import {
   dispatch,
   fixture,
@@ -51,6 +52,38 @@ describe("orchestration.dispatchCommand", () => {
     model.addThread({ id: "thread-late", projectId: project.id });
     expect(await model.callUnary("orchestration.dispatchCommand", command)).toEqual(first);
     expect(model.receivedCommands).toHaveLength(0);
+  });
+
+  it("fails the same commandId on another thread as a conflict, applying nothing (t3-protocol §5.1)", async () => {
+    const { model, threadId, project } = withThread();
+    model.addThread({ id: "thread-b", projectId: project.id });
+    const first = sequenceOf(
+      await model.callUnary("orchestration.dispatchCommand", {
+        type: "thread.pin",
+        commandId: "k-1",
+        threadId,
+      }),
+    );
+    const before = model.sequence;
+    const elsewhere = await model.callUnary("orchestration.dispatchCommand", {
+      type: "thread.pin",
+      commandId: "k-1",
+      threadId: "thread-b",
+    });
+    expect(elsewhere).toMatchObject({
+      kind: "fail",
+      error: { _tag: "OrchestrationV2DispatchCommandError", commandId: "k-1", commandType: "thread.pin" },
+    });
+    expect(JSON.stringify(elsewhere)).toMatch(/conflict/i);
+    expect(model.sequence).toBe(before);
+    expect(model.getThread("thread-b")?.shell.pinnedAt ?? null).toBeNull();
+    // The original thread still gets its original receipt.
+    const again = await model.callUnary("orchestration.dispatchCommand", {
+      type: "thread.pin",
+      commandId: "k-1",
+      threadId,
+    });
+    expect(sequenceOf(again)).toBe(first);
   });
 
   it("answers a well-formed command for an unknown thread with the typed error of fixture 34", async () => {
@@ -210,14 +243,17 @@ describe("overlays (§8, fixture README 20)", () => {
     expect(shellOf(model, threadId).snoozedUntil).not.toBeNull();
   });
 
-  it("keeps the newest visit watermark and archives into the archived list", async () => {
+  it("keeps the newest visit watermark and archives out of the shell into the archived snapshot", async () => {
     const { model, threadId } = withThread();
     await dispatch(model, { type: "thread.visit", threadId, visitedAt: "2026-12-02T14:00:00.000Z" });
     await dispatch(model, { type: "thread.visit", threadId, visitedAt: "2026-12-02T10:00:00.000Z" });
     expect(shellOf(model, threadId).lastVisitedAt).toBe("2026-12-02T14:00:00.000Z");
     await dispatch(model, { type: "thread.archive", threadId });
     const shell = (model.httpShell() as { body: Json }).body;
-    expect([shell.threads.length, shell.archivedThreads.length]).toEqual([0, 1]);
+    expect([shell.threads.length, shell.archivedThreads.length]).toEqual([0, 0]);
+    expect((buildArchivedShellSnapshot(model.store) as Json).threads.map((t: Json) => t.id)).toEqual([
+      threadId,
+    ]);
     // A repeat commits a new event but changes nothing (like unpin in fixture 52).
     const updatedAt = shellOf(model, threadId).updatedAt;
     expect((await dispatch(model, { type: "thread.archive", threadId })).kind).toBe("success");

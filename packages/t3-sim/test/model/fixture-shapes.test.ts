@@ -18,7 +18,8 @@ const PROJECT = "d21e26bb-47ea-4b08-a81f-0abce1f8f482";
 const T1 = "0798fcf8-49d7-4821-812e-7cdce591eed0";
 
 async function captureSession() {
-  const { model, clock } = makeModel();
+  // The fixtures were captured on the transitional 0.0.31 build.
+  const { model, clock } = makeModel({ transitional: true });
   const created = model.httpProjectsMutate(fixture("10-http-projects-mutate-create.json").request.body);
   const shellSink = new CaptureSink();
   model.openStream("orchestration.subscribeShell", { requestCompletionMarker: true }, shellSink);

@@ -1,20 +1,23 @@
 /** The demo seed shows every state the connector renders; bulk seeding scales to 10,000 threads. */
 import { describe, expect, it } from "vitest";
 import { seedBulk } from "../../src/model/index.js";
+import { buildArchivedShellSnapshot } from "../../src/model/projection.js";
 import { dispatch, type Json, makeModel, shellOf } from "./helpers.js";
 
 function demo() {
   const made = makeModel({ seed: "demo" });
   const shell = (made.model.httpShell() as { body: Json }).body;
+  // Protocol 2 keeps archived threads out of the shell: they come from the archived snapshot.
+  const archived = buildArchivedShellSnapshot(made.model.store) as Json;
   const byTitle = (title: string): Json =>
-    [...shell.threads, ...shell.archivedThreads].find((t: Json) => t.title === title) ??
+    [...shell.threads, ...archived.threads].find((t: Json) => t.title === title) ??
     expect.fail(`no thread ${title}`);
-  return { ...made, shell, byTitle };
+  return { ...made, shell, archived, byTitle };
 }
 
 describe("the demo seed", () => {
   it("has 2-3 projects and a thread in every state, without recording Json command", () => {
-    const { model, shell, byTitle } = demo();
+    const { model, shell, archived, byTitle } = demo();
     expect(shell.projects.length).toBeGreaterThanOrEqual(2);
     expect(model.receivedCommands).toHaveLength(0);
     expect(byTitle("Fix flaky parser test")).toMatchObject({
@@ -33,7 +36,8 @@ describe("the demo seed", () => {
     expect(byTitle("Empty draft")).toMatchObject({ status: "idle", latestRunId: null });
     expect(byTitle("Release checklist").pinnedAt).not.toBeNull();
     expect(byTitle("Old experiment").settledOverride).toBe("settled");
-    expect(shell.archivedThreads.map((t: Json) => t.title)).toEqual(["Archived spike"]);
+    expect(shell.archivedThreads).toEqual([]);
+    expect(archived.threads.map((t: Json) => t.title)).toEqual(["Archived spike"]);
   });
 
   it("has a snoozed thread, a woken one, and read versus unread threads", () => {

@@ -22,9 +22,12 @@ const open = (model: ReturnType<typeof withThread>["model"], tag: string, payloa
   return { sink, handle: result.handle };
 };
 
-describe("orchestration.subscribeShell", () => {
+/** The captures (fixtures 36, 50-58) come from the transitional 0.0.31 build. */
+const TRANSITIONAL = { transitional: true };
+
+describe("orchestration.subscribeShell on the transitional (0.0.31) build", () => {
   it("sends the snapshot pair without a marker, then one thread.updated per commit (fixture 50)", async () => {
-    const { model, threadId } = withThread();
+    const { model, threadId } = withThread(TRANSITIONAL);
     const { sink } = open(model, "orchestration.subscribeShell", {});
     expect(sink.emits).toHaveLength(1);
     expect(sink.emits[0]?.map((v: Json) => v.kind)).toEqual(["snapshot", "snapshot"]);
@@ -37,7 +40,7 @@ describe("orchestration.subscribeShell", () => {
   });
 
   it("with afterSequence still sends the snapshot pair, then the changed threads in one emit, then the marker (fixture 53)", async () => {
-    const { model, project, threadId } = withThread();
+    const { model, project, threadId } = withThread(TRANSITIONAL);
     const other = model.addThread({ projectId: project.id, title: "other" });
     const quiet = model.addThread({ projectId: project.id, title: "quiet" });
     const after = model.sequence;
@@ -65,7 +68,7 @@ describe("orchestration.subscribeShell", () => {
   });
 
   it("shows an archive as location archive and a delete as thread.removed (fixture 36)", async () => {
-    const { model, threadId } = withThread();
+    const { model, threadId } = withThread(TRANSITIONAL);
     const { sink } = open(model, "orchestration.subscribeShell", {});
     await dispatch(model, { type: "thread.archive", threadId });
     await dispatch(model, { type: "thread.delete", threadId });
@@ -80,14 +83,14 @@ describe("orchestration.subscribeShell", () => {
   });
 
   it("folds all events of one command into one thread.updated at the last sequence", async () => {
-    const { model, threadId } = withThread();
+    const { model, threadId } = withThread(TRANSITIONAL);
     const { sink } = open(model, "orchestration.subscribeShell", {});
     const sequence = sequenceOf(await send(model, threadId, "hello"));
     expect(sink.emits.at(-1)).toEqual([expect.objectContaining({ kind: "thread.updated", sequence })]);
   });
 
   it("announces project changes and releases its listener on close", async () => {
-    const { model, threadId } = withThread();
+    const { model, threadId } = withThread(TRANSITIONAL);
     const listeners = model.store.listenerCount;
     const { sink, handle } = open(model, "orchestration.subscribeShell", {});
     model.httpProjectsMutate({
@@ -182,9 +185,9 @@ describe("orchestration.subscribeThread", () => {
   });
 });
 
-describe("orchestration.subscribeArchivedShell", () => {
+describe("orchestration.subscribeArchivedShell on the transitional (0.0.31) build", () => {
   it("sends the archived snapshot, then removed/updated items without location (fixture 58)", async () => {
-    const { model, threadId } = withThread();
+    const { model, threadId } = withThread(TRANSITIONAL);
     await dispatch(model, { type: "thread.archive", threadId });
     const { sink } = open(model, "orchestration.subscribeArchivedShell", {});
     const expected = fixture("58-ws-subscribeArchivedShell.json").response.ws_frames_received.map(

@@ -18,7 +18,8 @@ const WHAT_TO_DO =
   "precondition_pending: nothing was sent, run afterRunId is still active; wait with t3_aguardar_thread, then call again with the same operationId. " +
   "precondition_failed: nothing was sent; read the thread again and decide with a new operationId. " +
   "failed: see failedStep and reason; repeating the same operationId only replays this answer. " +
-  "uncertain: do not retry and do not use a new operationId; call t3_reconciliar_escrita with failedOperationId. " +
+  "uncertain: do not use a new operationId; call again with the same operationId and input (the gate settles the uncertain step: " +
+  "T3 applies it at most once) or call t3_reconciliar_escrita with failedOperationId. " +
   "completed: sent exactly once; delivery.deliveredAs is started or queued_behind_active. " +
   "Always follow nextAction.";
 

@@ -54,7 +54,7 @@ async function leasedRead(
   input: { leaseId: string; environment: string },
   read: "projects" | "threads" | "thread",
   extra: { signal: AbortSignal },
-  target: { projectId?: string; threadId?: string } = {},
+  target: { projectId?: string; threadId?: string; includeArchived?: boolean } = {},
 ): Promise<ReadAnswer> {
   const answer = await context.relay.call(
     { op: "leased_read", leaseId: input.leaseId, environment: input.environment, read, ...target },
@@ -129,13 +129,11 @@ export const leasedThreadsTool = defineBridgeTool({
   outputSchema: z.object({ ...where, threads: z.array(threadRow), truncated: z.boolean() }),
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const answer = await leasedRead(
-      context,
-      input,
-      "threads",
-      extra,
-      input.projectId === undefined ? {} : { projectId: input.projectId },
-    );
+    const answer = await leasedRead(context, input, "threads", extra, {
+      ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
+      // Archived threads are not in the shell: the gate reads them from their own snapshot.
+      ...(input.includeArchived ? { includeArchived: true } : {}),
+    });
     const rows = summarize(rowsOf(answer.threads), context.now())
       .filter((row) => input.includeArchived || !row.archived)
       .sort(compareThreadsForListing);

@@ -1,7 +1,8 @@
 /**
- * `t3_reconciliar_escrita`: settles an `uncertain` write by having the gate read T3 for the
- * effect (the ids it sent were derived from the operation key, so the effect is findable). It
- * never resends; a write that is still undecided stays `uncertain`.
+ * `t3_reconciliar_escrita`: settles an `uncertain` write. The gate reads T3 for the effect (the
+ * ids it sent were derived from the operation key, so the effect is findable); if it is not there,
+ * it sends the journaled command again under the same ids (within an hour of the first attempt),
+ * which T3 applies at most once, and T3's answer decides. A write still undecided stays `uncertain`.
  */
 import * as z from "zod";
 import { defineBridgeTool, READ_ONLY } from "../bridge-tool.js";
@@ -13,8 +14,10 @@ export const reconcileTool = defineBridgeTool({
   title: "Reconcile an uncertain write",
   description:
     "After reconciliation_required (or state uncertain), call this with the same leaseId, environment and operationId. " +
-    "It reads T3 to find out whether the write took effect and never sends it again. If the state stays uncertain, " +
-    "tell the user instead of retrying the write.",
+    "The gate reads T3 for the write's effect; if it is not there, it sends the same command again under the same ids " +
+    "(T3 applies a command id at most once), within an hour of the first attempt. You get state completed (applied exactly once), " +
+    "refused (nothing applied; error.code says why, e.g. t3_refused or action_unsupported), or uncertain with observation.reason " +
+    "(e.g. a commandId conflict, T3 unreachable, or the hour passed): then tell the user instead of retrying with a new operationId.",
   inputSchema: z.strictObject({
     leaseId: id,
     environment: z.string().trim().min(1).max(1024),
@@ -27,6 +30,8 @@ export const reconcileTool = defineBridgeTool({
     state: z.string(),
     settled: z.boolean(),
     observation: z.record(z.string(), z.unknown()).nullable(),
+    /** Whether the same command was sent again, and what T3 answered (receipt, refused, conflict, …). */
+    resend: z.object({ sent: z.boolean(), answer: z.string(), code: z.string().optional() }).nullable(),
     receipt: z.record(z.string(), z.unknown()).nullable(),
     error: z.object({ code: z.string() }).nullable(),
   }),
@@ -50,6 +55,7 @@ export const reconcileTool = defineBridgeTool({
       state: answer.state,
       settled: answer.settled,
       observation: answer.observation ?? null,
+      resend: (answer.resend as { sent: boolean; answer: string; code?: string } | null | undefined) ?? null,
       receipt: answer.receipt ?? null,
       error: typeof error?.code === "string" ? { code: error.code } : null,
     };

@@ -9,8 +9,11 @@ import { type BridgeToolDefinition, defineBridgeTool } from "../bridge-tool.js";
 
 const HOW_TO_CALL =
   "Needs an open lease (t3_pedir_aprovacao) and the environment named explicitly. Use a fresh operationId per intended write; " +
-  "repeating a call with the same operationId never sends twice. On lease_closed call t3_pedir_aprovacao; " +
-  "on reconciliation_required do not retry, call t3_reconciliar_escrita.";
+  "T3 never applies the same operationId twice. On lease_closed call t3_pedir_aprovacao. " +
+  "t3_refused or action_unsupported: T3 refused it before running anything; nothing was applied and a repeat only replays the refusal. " +
+  "reconciliation_required: the outcome is not known yet; repeat the very same call (same operationId and input) or call t3_reconciliar_escrita: " +
+  "the gate reads T3 and, if the write is not there, sends the same command again under the same ids, so the answer is completed " +
+  "(reconciled: true, applied once), a refusal (nothing applied), or reconciliation_required again with the reason (tell the user; never use a new operationId for it).";
 
 export const writeResultSchema = z.object({
   state: z.string(),
@@ -19,6 +22,8 @@ export const writeResultSchema = z.object({
   action: z.string(),
   /** True when the gate's journal already held this outcome and nothing was sent now. */
   replayed: z.boolean(),
+  /** True when this call settled an uncertain write (found in T3, or sent again once under the same ids). */
+  reconciled: z.boolean().optional(),
   receipt: z.record(z.string(), z.unknown()).nullable(),
   derivedIds: z.record(z.string(), z.string()),
 });
@@ -52,6 +57,7 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
         environmentId: answer.environmentId,
         action: answer.action,
         replayed: answer.replayed,
+        ...(answer.reconciled === true ? { reconciled: true } : {}),
         receipt: answer.receipt ?? null,
         derivedIds: answer.derivedIds ?? {},
       };

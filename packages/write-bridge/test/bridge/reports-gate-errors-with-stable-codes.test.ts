@@ -93,7 +93,7 @@ describe("refusals keep the gate's code first, with the next step", () => {
     gate.answer = () => ({ status, body });
   };
 
-  it("reconciliation_required says not to retry and to reconcile", async () => {
+  it("reconciliation_required says to repeat the same operationId or reconcile", async () => {
     refuse({
       error: "reconciliation_required",
       message: "the outcome is unknown",
@@ -101,7 +101,7 @@ describe("refusals keep the gate's code first, with the next step", () => {
     });
     const text = await errorText();
     expect(text).toMatch(/^reconciliation_required: the outcome is unknown/);
-    expect(text).toContain("do not retry");
+    expect(text).toContain("same operationId");
     expect(text).toContain("t3_reconciliar_escrita");
   });
 

@@ -16,41 +16,54 @@ afterAll(async () => {
 });
 
 describe("an uncertain write", () => {
-  it("says reconciliation_required, is never resent, and t3_reconciliar_escrita settles it from T3", async () => {
+  const lose = async (operationId: string) => {
     const alpha = h.world.env("alpha");
     const write = (leaseId: string) =>
       bridge.call("t3_escrever_thread_pin", {
         leaseId,
         environment: "alpha",
-        operationId: "bridge-lost-1",
+        operationId,
         input: { threadId: IDLE_THREAD },
       });
+    const before = alpha.model.receivedCommands.length;
     alpha.faults.set({ dropSocketAfterDispatch: true });
     const lost = await write(await h.grantLease());
-    expect(lost.isError).toBe(true);
-    expect(textOf(lost)).toMatch(/^reconciliation_required: .*do not retry.*t3_reconciliar_escrita/);
-    expect(alpha.model.receivedCommands).toHaveLength(1);
     alpha.faults.set({ dropSocketAfterDispatch: undefined });
-
+    expect(lost.isError).toBe(true);
+    expect(textOf(lost)).toMatch(/^reconciliation_required: .*same operationId.*t3_reconciliar_escrita/);
+    expect(alpha.model.receivedCommands.length).toBe(before + 1);
     // The gate closed the lease; the client asks again and the human approves a new one.
     expect(textOf(await bridge.call("t3_pedir_aprovacao", {}))).toContain('"authorized":false');
-    const leaseId = await h.grantLease();
-    expect(textOf(await write(leaseId))).toMatch(/^reconciliation_required: /);
-    expect(alpha.model.receivedCommands).toHaveLength(1);
+    return { write, leaseId: await h.grantLease(), sent: before + 1 };
+  };
 
+  it("says reconciliation_required; the same call repeated settles it from T3 without sending it again", async () => {
+    const { write, leaseId, sent } = await lose("bridge-lost-1");
+    const repeat = await write(leaseId);
+    expect(repeat.isError, textOf(repeat)).toBeFalsy();
+    expect(repeat.structuredContent).toMatchObject({ state: "completed", replayed: true, reconciled: true });
+    const replay = await write(leaseId);
+    expect(replay.structuredContent).toMatchObject({ state: "completed", replayed: true });
+    expect(h.world.env("alpha").model.receivedCommands).toHaveLength(sent);
+  });
+
+  it("t3_reconciliar_escrita settles it from T3 and says so", async () => {
+    const { write, leaseId, sent } = await lose("bridge-lost-2");
     const settled = await bridge.call("t3_reconciliar_escrita", {
       leaseId,
       environment: "alpha",
-      operationId: "bridge-lost-1",
+      operationId: "bridge-lost-2",
     });
     expect(settled.isError, textOf(settled)).toBeFalsy();
     expect(settled.structuredContent).toMatchObject({
       state: "completed",
       settled: true,
       action: "thread.pin",
+      observation: { found: true },
+      resend: null,
     });
     const replay = await write(leaseId);
     expect(replay.structuredContent).toMatchObject({ state: "completed", replayed: true });
-    expect(alpha.model.receivedCommands).toHaveLength(1);
+    expect(h.world.env("alpha").model.receivedCommands).toHaveLength(sent);
   });
 });

@@ -14,7 +14,7 @@ import { LEASE_DURATION_MINUTES, type LeaseScope, SCOPE_VERSION } from "@t3-conn
 import type { ApprovalAsk, ApprovalDesk, ApprovalLink, EnvironmentLeftOut } from "../contract.js";
 import type { GateLeaseKeeper, GrantedLease } from "../lease/index.js";
 import type { Passkeys } from "../passkeys/index.js";
-import type { Inventory } from "./inventory.js";
+import type { Inventory, UnsupportedActions } from "./inventory.js";
 import { narrowScope, type Selection, scopeFingerprint } from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
@@ -44,6 +44,7 @@ interface PendingRequest {
   readonly scope: LeaseScope;
   readonly fingerprint: string;
   readonly leftOut: readonly EnvironmentLeftOut[];
+  readonly unsupported: readonly UnsupportedActions[];
   readonly monotonicDeadline: number;
   readonly expiresAt: string;
   /** Set once: the challenge and the narrowed scope it approves. */
@@ -56,6 +57,8 @@ export interface RequestView {
   readonly scope: LeaseScope;
   readonly scopeFingerprint: string;
   readonly leftOut: readonly EnvironmentLeftOut[];
+  /** Per environment, the catalogue actions its T3 version cannot run (shown, never grantable). */
+  readonly unsupported: readonly UnsupportedActions[];
   readonly expiresAt: string;
   readonly durationMinutes: number;
 }
@@ -95,6 +98,9 @@ export class GateApprovalDesk implements ApprovalDesk {
     const outcomes = await this.#options.inventory(ask.environments, signal);
     const grants = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.grant] : []));
     const leftOut = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.leftOut]));
+    const unsupported = outcomes.flatMap((outcome) =>
+      outcome.ok && outcome.unsupported !== undefined ? [outcome.unsupported] : [],
+    );
     if (grants.length === 0) {
       throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
         details: { leftOut },
@@ -124,6 +130,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       scope,
       fingerprint: scopeFingerprint(scope),
       leftOut,
+      unsupported,
       monotonicDeadline: clock.monotonic() + REQUEST_TTL_MS,
       expiresAt,
     });
@@ -149,6 +156,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       scope: pending.scope,
       scopeFingerprint: pending.fingerprint,
       leftOut: pending.leftOut,
+      unsupported: pending.unsupported,
       expiresAt: pending.expiresAt,
       durationMinutes: LEASE_DURATION_MINUTES,
     };

@@ -1,16 +1,34 @@
 /**
  * @module Builds each environment's grant from its LIVE shell (connector-contract §D.2): every
- * non-deleted project, with every catalogue action. Nothing here comes from the client.
+ * non-deleted project, with every catalogue action that environment's T3 version can run (the
+ * others are listed apart, never granted: ADR 0009). Nothing here comes from the client.
  */
-import { ACTION_IDS, type EnvironmentGrant, isNormalizedAbsolutePath } from "@t3-connector/core/actions";
+import {
+  ACTION_IDS,
+  type ActionId,
+  type EnvironmentGrant,
+  isNormalizedAbsolutePath,
+} from "@t3-connector/core/actions";
+import {
+  type CommandSupportCache,
+  supportedActions,
+  unsupportedActions,
+} from "@t3-connector/core/capabilities";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { EnvironmentLeftOut } from "../contract.js";
 
 /** Each environment gets this long to connect and answer its shell (contract: 15 s). */
 export const INVENTORY_TIMEOUT_MS = 15_000;
 
+/** Catalogue actions an environment's T3 version cannot run: shown to the human, never granted. */
+export interface UnsupportedActions {
+  readonly environmentId: string;
+  readonly serverVersion: string | null;
+  readonly actions: readonly ActionId[];
+}
+
 export type InventoryOutcome =
-  | { readonly ok: true; readonly grant: EnvironmentGrant }
+  | { readonly ok: true; readonly grant: EnvironmentGrant; readonly unsupported?: UnsupportedActions }
   | { readonly ok: false; readonly leftOut: EnvironmentLeftOut };
 
 /** What the desk asks: the environments named (alias or environmentId), or all of them. */
@@ -35,6 +53,7 @@ function compare(a: string, b: string): number {
 export function grantFromShell(
   environment: { alias: string; environmentId: string },
   projects: readonly ShellProject[],
+  actions: readonly ActionId[] = ACTION_IDS,
 ): EnvironmentGrant | null {
   const scoped = [];
   for (const project of projects) {
@@ -53,7 +72,7 @@ export function grantFromShell(
     label: environment.alias,
     destination: `t3://${environment.environmentId}`,
     projects: scoped,
-    actions: [...ACTION_IDS].sort(compare),
+    actions: [...actions].sort(compare),
     readProjectIds: scoped.map((project) => project.id),
   };
 }
@@ -61,7 +80,7 @@ export function grantFromShell(
 /** An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel. */
 export function registryInventory(
   registry: EnvironmentRegistry,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; commandSupport?: CommandSupportCache } = {},
 ): Inventory {
   const timeoutMs = options.timeoutMs ?? INVENTORY_TIMEOUT_MS;
   return async (wanted, signal) => {
@@ -79,9 +98,24 @@ export function registryInventory(
         try {
           const connected = await handle.connect({ signal: both });
           const shell = await connected.http.getShell({ signal: both });
-          const grant = grantFromShell(base, shell.projects);
+          const support = await options.commandSupport?.of(connected);
+          const grant = grantFromShell(
+            base,
+            shell.projects,
+            support ? supportedActions(support) : ACTION_IDS,
+          );
           if (grant === null) return { ok: false, leftOut: { ...base, reason: "no_projects" } };
-          return { ok: true, grant };
+          const missing = support ? unsupportedActions(support) : [];
+          if (support === undefined || missing.length === 0) return { ok: true, grant };
+          return {
+            ok: true,
+            grant,
+            unsupported: {
+              environmentId: base.environmentId,
+              serverVersion: support.serverVersion,
+              actions: missing,
+            },
+          };
         } catch {
           const reason = timeout.aborted ? "timeout" : "environment_unavailable";
           return { ok: false, leftOut: { ...base, reason } };

@@ -9,7 +9,7 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     clock: parts.clock,
     stateDir: parts.config.stateDir,
     enrollmentCode: parts.enrollmentCode,
-    inventory: registryInventory(parts.registry),
+    inventory: registryInventory(parts.registry, { commandSupport: parts.commandSupport }),
     log: parts.log,
     relay: parts.relay,
   });

@@ -1,6 +1,8 @@
 /**
- * `t3-connector-write reconcile`: lists the journal's `uncertain` writes and settles each by
- * reading T3 (the dispatcher's reconcile; nothing is ever resent). A running gate owns the journal,
+ * `t3-connector-write reconcile`: lists the journal's `uncertain` writes and settles each (the
+ * dispatcher's reconcile: read T3; if the effect is not there, send the journaled command again
+ * under the same derived ids within the resend window, and T3's answer decides; ADR 0003/0006).
+ * It prints what each became. A running gate owns the journal,
  * so the CLI then asks it over its relay; with no gate it takes the journal lock itself (openJournal
  * refuses while a gate holds it, so the two never write the journal at once).
  */
@@ -34,6 +36,10 @@ export interface ReconcileRow {
   readonly method: string | null;
   readonly found: boolean | null;
   readonly reason: string | null;
+  /** What the resend of the journaled command answered (`receipt`, `refused`, …); null if none. */
+  readonly resent: string | null;
+  /** The record's error code once settled refused (or its last error while still open). */
+  readonly code: string | null;
   readonly error?: { code: string; message: string };
 }
 
@@ -45,9 +51,12 @@ interface Settler {
   close(): Promise<void>;
 }
 
-/** Reconciliation never goes through a lease: it only reads T3. */
+/**
+ * Reconciliation never takes a new write through a lease: it only settles writes a lease already
+ * admitted (a resend is the same journaled command, which T3 applies at most once).
+ */
 const NO_WRITES: LeaseCheck = {
-  check: () => ({ ok: false, code: "lease_closed", message: "the reconcile command never writes" }),
+  check: () => ({ ok: false, code: "lease_closed", message: "the reconcile command takes no new write" }),
   onUncertainSend: () => undefined,
 };
 
@@ -74,6 +83,8 @@ export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Pr
           method: null,
           found: null,
           reason: null,
+          resent: null,
+          code: null,
           error: errorJson(error),
         });
       }
@@ -143,6 +154,8 @@ async function gateSettler(config: WriteConfig): Promise<Settler | null> {
     reconcile: async (key) => {
       const answer = await call({ op: "reconcile", key });
       const observation = answer.observation as { method?: string; found?: boolean; reason?: string } | null;
+      const resend = answer.resend as { sent?: boolean; answer?: string } | null;
+      const error = answer.error as { code?: string } | null;
       return {
         environmentId: String(answer.environmentId),
         operationId: String(answer.operationId),
@@ -152,6 +165,8 @@ async function gateSettler(config: WriteConfig): Promise<Settler | null> {
         method: observation?.method ?? null,
         found: observation?.found ?? null,
         reason: observation?.reason ?? null,
+        resent: resend?.sent === true ? (resend.answer ?? null) : null,
+        code: error?.code ?? null,
       };
     },
     close: async () => undefined,
@@ -231,6 +246,8 @@ async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> 
         method: outcome.observation?.method ?? null,
         found: outcome.observation?.found ?? null,
         reason: outcome.observation?.reason ?? null,
+        resent: outcome.resend?.sent === true ? outcome.resend.answer : null,
+        code: outcome.record.error?.code ?? null,
       };
     },
     close: async () => {
@@ -240,7 +257,20 @@ async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> 
   };
 }
 
-const COLUMNS = ["ENVIRONMENT", "OPERATION", "ACTION", "STATE", "SETTLED", "OBSERVATION"] as const;
+const COLUMNS = ["ENVIRONMENT", "OPERATION", "ACTION", "STATE", "SETTLED", "HOW"] as const;
+
+/** How a row got its state: the effect found, the resend's answer, or why it stays open. */
+function how(row: ReconcileRow): string {
+  if (row.error !== undefined) return `error ${row.error.code}`;
+  if (row.found === true) return `found (${row.method})`;
+  if (row.resent !== null) {
+    const code = row.state === "refused" && row.code !== null ? ` ${row.code}` : "";
+    const open = row.state === "uncertain" && row.reason !== null ? `: ${row.reason}` : "";
+    return `resent, T3 answered ${row.resent}${code}${open}`;
+  }
+  if (row.state === "refused" && row.code !== null) return `refused ${row.code} (${row.reason ?? "read"})`;
+  return row.reason ?? row.method ?? "-";
+}
 
 /** A plain aligned table for a terminal (stdout); one line per uncertain write. */
 export function table(rows: readonly ReconcileRow[]): string {
@@ -251,11 +281,7 @@ export function table(rows: readonly ReconcileRow[]): string {
     row.action,
     row.state,
     row.settled ? "yes" : "no",
-    row.error !== undefined
-      ? `error ${row.error.code}`
-      : row.found === true
-        ? `found (${row.method})`
-        : (row.reason ?? row.method ?? "-"),
+    how(row),
   ]);
   const widths = COLUMNS.map((title, index) =>
     Math.max(title.length, ...lines.map((line) => (line[index] ?? "").length)),

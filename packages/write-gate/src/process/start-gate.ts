@@ -8,10 +8,12 @@
  * derived ids). Refusing them would only force the client to invent a new operationId. They are
  * counted on the gate's terminal, with the `uncertain` ones that need reconciliation.
  */
+
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, systemClock } from "@t3-connector/core";
+import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import type { WriteConfig } from "@t3-connector/core/config";
 import {
   conditionalSend,
@@ -33,6 +35,7 @@ import {
 } from "../relay/index.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
+import { settleAtStart } from "./settle-at-start.js";
 
 /** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
 export interface GateParts {
@@ -40,6 +43,8 @@ export interface GateParts {
   readonly port: number;
   readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
+  /** Which actions each environment's T3 version can run (learned once per server version). */
+  readonly commandSupport: CommandSupportCache;
   readonly audit: AuditLog;
   /** The one-time enrollment code printed on the gate's terminal. */
   readonly enrollmentCode: string;
@@ -77,6 +82,8 @@ export interface StartGateOptions {
   /** Tests only: the simulator's paths are canonical as given. */
   readonly verifyWorkspace?: WorkspaceVerifier;
   readonly rpc?: RpcOptions;
+  /** Try to settle the journal's uncertain writes before the start-up line; default true. */
+  readonly settleAtStart?: boolean;
 }
 
 export interface RunningGate {
@@ -136,6 +143,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     });
     cleanups.push(() => registry.close());
 
+    const commandSupport = new CommandSupportCache();
     const enrollmentCode = generateEnrollmentCode();
     // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
     // is bound late; until then it refuses.
@@ -145,6 +153,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       port: config.port,
       clock,
       registry,
+      commandSupport,
       audit,
       enrollmentCode,
       bootId,
@@ -172,6 +181,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     relay = relayHandler({
       capability: () => capability,
       registry,
+      commandSupport,
       dispatcher,
       conditionalSend: (request) =>
         conditionalSend(
@@ -236,14 +246,22 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
         process.off("SIGTERM", onSignal);
       });
     }
+    const settlement =
+      (options.settleAtStart ?? true) ? await settleAtStart(journal, dispatcher, audit) : null;
     const stats = journal.stats();
     const uncertain = (await journal.listUncertain()).length;
     log(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
     log(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    if (settlement !== null && settlement.attempted > 0) {
+      log(
+        `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +
+          `uncertain write(s) at start (${settlement.completed} completed, ${settlement.refused} refused)`,
+      );
+    }
     if (stats.open > 0) {
       log(
-        `t3-connector-write gate: journal holds ${stats.open} open write(s): ${uncertain} uncertain ` +
-          "(reconcile them; never resent), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+        `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
+          "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
       );
     }
 

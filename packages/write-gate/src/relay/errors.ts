@@ -18,12 +18,15 @@ const DETAIL_KEYS = [
   "sent",
   "recorded",
   "replayed",
+  "reconciled",
   "operationId",
   "key",
   "reason",
   "stage",
   "lastError",
   "aliases",
+  "commandType",
+  "acceptedCommandTypes",
 ] as const;
 
 /**

@@ -2,10 +2,13 @@
  * Reads under a lease (contract §D.11), kept small: the shell rows of the lease's projects in one
  * environment, or one thread inside them. The lease is checked before and after the read; a result
  * fetched while the lease closed is discarded. Other projects and their threads do not exist here.
+ * Archived threads are not in the shell (current T3, 0.0.31): a listing that asks for them, and a
+ * read of a thread the shell does not list, add the archived shell snapshot.
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { EnvironmentGrant } from "@t3-connector/core/actions";
-import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { addArchivedThreads, type EnvironmentRegistry } from "@t3-connector/core/environments";
+import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { LeaseKeeper } from "../contract.js";
 import type { LeasedReadOp } from "./ops.js";
 
@@ -55,18 +58,28 @@ export async function leasedRead(
           })),
       };
       break;
-    case "threads":
-      result = { threads: shell.threads.filter((thread) => !thread.deletedAt && inScope(thread.projectId)) };
+    case "threads": {
+      const listed = op.includeArchived ? await addArchivedThreads(connection, shell, { signal }) : shell;
+      const rows = [...listed.threads, ...(op.includeArchived ? listed.archivedThreads : [])];
+      result = { threads: rows.filter((thread) => !thread.deletedAt && inScope(thread.projectId)) };
       break;
+    }
     case "thread": {
       if (op.threadId === undefined)
         throw new ConnectorError("invalid_input", "read thread needs a threadId");
-      const row = shell.threads.find((thread) => thread.id === op.threadId && !thread.deletedAt);
+      const byId = (snapshot: typeof shell) =>
+        [...snapshot.threads, ...snapshot.archivedThreads].find(
+          (thread) => thread.id === op.threadId && !thread.deletedAt,
+        );
+      let row = byId(shell);
+      if (row === undefined) row = byId(await addArchivedThreads(connection, shell, { signal }));
       // A thread of another project is indistinguishable from a missing one.
       if (row === undefined || !inScope(row.projectId)) {
         throw new ConnectorError("thread_not_found", `no thread ${op.threadId} in the lease's projects`);
       }
-      const detail = await connection.http.getThreadBounded(op.threadId, { signal });
+      // The bounded window where the server has it, else the full snapshot (older T3: ADR 0009).
+      const window = await fetchThreadWindow(connection.http, op.threadId, { signal });
+      const detail = { projection: window.projection, ...(window.bounds ?? { hasMoreHistory: false }) };
       result = { thread: row, detail };
       break;
     }

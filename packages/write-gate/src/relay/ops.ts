@@ -52,6 +52,8 @@ export const leasedReadOp = z.strictObject({
   read: z.enum(["projects", "threads", "thread"]),
   projectId: id.optional(),
   threadId: id.optional(),
+  /** `threads` only: also the archived threads (read from the archived shell snapshot). */
+  includeArchived: z.boolean().optional(),
 });
 
 export const relayRequest = z.discriminatedUnion("op", [

@@ -3,7 +3,9 @@
  * the per-boot capability before anything acts on the body; every op is a strict schema. Nothing
  * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */
+
 import { type Clock, isConnectorError } from "@t3-connector/core";
+import type { CommandSupportCache } from "@t3-connector/core/capabilities";
 import type { ConditionalSendRequest, ConditionalSendResult, Dispatcher } from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { JournalRecord } from "@t3-connector/core/journal";
@@ -27,6 +29,8 @@ export interface RelayDeps {
   /** The capability of this boot (a restart makes the old one worthless). */
   readonly capability: () => string;
   readonly registry: EnvironmentRegistry;
+  /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
+  readonly commandSupport?: CommandSupportCache;
   readonly dispatcher: Dispatcher;
   /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;

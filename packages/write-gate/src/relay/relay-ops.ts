@@ -3,7 +3,14 @@
  * reconciliation is audited (ids, codes and states only) after its outcome is known; a failed
  * audit append closes every lease through the log's own failure hook.
  */
+
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
+import { isActionId } from "@t3-connector/core/actions";
+import {
+  actionUnsupportedError,
+  type CommandSupportCache,
+  supportsAction,
+} from "@t3-connector/core/capabilities";
 import type {
   ConditionalSendRequest,
   ConditionalSendResult,
@@ -19,6 +26,7 @@ import type { ConditionalSendOp, DispatchOp, ReconcileOp, RequestApprovalOp } fr
 
 interface OpDeps {
   readonly registry: EnvironmentRegistry;
+  readonly commandSupport?: CommandSupportCache;
   readonly dispatcher: Dispatcher;
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
@@ -72,10 +80,23 @@ function stateOfError(error: unknown): "refused" | "uncertain" | "not_recorded" 
   return "not_recorded";
 }
 
+/**
+ * An action the environment's T3 version does not decode is refused here, before the journal
+ * sees it: the client learns at once, nothing is recorded and nothing is sent (ADR 0009).
+ */
+async function refuseUnsupported(op: DispatchOp, deps: OpDeps): Promise<void> {
+  if (deps.commandSupport === undefined || !isActionId(op.action)) return;
+  const handle = deps.registry.find(op.environment ?? "");
+  if (handle === undefined) return; // the dispatcher names the unknown environment
+  const support = await deps.commandSupport.of(await handle.connect());
+  if (!supportsAction(support, op.action)) throw actionUnsupportedError(support, handle.alias, op.action);
+}
+
 export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   try {
+    await refuseUnsupported(op, deps);
     const result = await deps.dispatcher.dispatch({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -99,6 +120,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
       environmentId: result.environmentId,
       action: result.action,
       replayed: result.replayed,
+      ...(result.reconciled === true ? { reconciled: true } : {}),
       receipt: result.receipt,
       derivedIds: result.derivedIds,
     };
@@ -227,6 +249,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
     settled: outcome.settled,
     observation: outcome.observation,
     observedAt: outcome.observedAt,
+    resend: outcome.resend,
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };

@@ -70,7 +70,7 @@ describe("t3-connector-write reconcile", () => {
     expect(run.err.join("")).toBe("");
     expect(exit).toBe(0);
     const [header, row, ...rest] = run.out.join("").trimEnd().split("\n");
-    expect(header).toMatch(/^ENVIRONMENT\s+OPERATION\s+ACTION\s+STATE\s+SETTLED\s+OBSERVATION$/);
+    expect(header).toMatch(/^ENVIRONMENT\s+OPERATION\s+ACTION\s+STATE\s+SETTLED\s+HOW$/);
     expect(row).toContain("op-cli-through-gate");
     expect(row).toMatch(/thread\.pin\s+completed\s+yes\s+found \(command_event_in_thread\)/);
     expect(rest).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * kill -9 the built gate at each point of the write path, restart it, retry the same operationId
- * through the relay: T3 saw the command at most once, an acknowledged record survives, and an
- * uncertain one says so (it is never resent). See gate-child.mjs for the test-only parts.
+ * through the relay: T3 applied the command at most once, an acknowledged record survives, and an
+ * uncertain one is settled (read T3, then the same journaled command under the same ids, which T3
+ * applies at most once). See gate-child.mjs for the test-only parts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli.js";
 import type { CrashPoint } from "../../src/process/index.js";
 import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../src/relay/index.js";
 import { buildDist } from "../support/build-dist.js";
@@ -52,13 +54,42 @@ interface Child {
   exited: Promise<NodeJS.Signals | number | null>;
 }
 
-async function startChild(crashAt?: CrashPoint): Promise<Child> {
+/** `t3-connector-write reconcile --all-uncertain --json`, run the way a person runs it. */
+async function reconcileAll(): Promise<{ via: string; results: Record<string, unknown>[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  await runCli(["reconcile", "--all-uncertain", "--json"], {
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text) },
+    env: { T3_CONNECTOR_WRITE_CONFIG: configPath },
+  });
+  expect(err.join("")).toBe("");
+  return JSON.parse(out.join("")) as { via: string; results: Record<string, unknown>[] };
+}
+
+/**
+ * Resolves once the gate's start-up lines are in: every line is written (pipes are synchronous on
+ * Linux) before the ready line on stdout, and one read takes what the pipe holds.
+ */
+function startupLines(child: ChildProcess, stderr: string[]): Promise<string> {
+  const done = () => stderr.join("").includes("enrollment code");
+  if (done()) return Promise.resolve(stderr.join(""));
+  return new Promise((resolve) => {
+    const onData = () => {
+      if (!done()) return;
+      child.stderr?.off("data", onData);
+      setImmediate(() => resolve(stderr.join("")));
+    };
+    child.stderr?.on("data", onData);
+  });
+}
+
+async function startChild(crashAt?: CrashPoint, stderr: string[] = []): Promise<Child> {
   const env: NodeJS.ProcessEnv = { ...process.env, T3C_TEST_WRITE_CONFIG: configPath };
   delete env.T3C_GATE_CRASH_AT;
   if (crashAt !== undefined) env.T3C_GATE_CRASH_AT = crashAt;
   const child = spawn(process.execPath, [CHILD], { env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
-  const stderr: string[] = [];
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = once(child, "exit").then(([code, signal]) => {
     children.delete(child);
@@ -124,45 +155,111 @@ describe("kill -9 the gate during a write, restart, retry the same operationId",
     expect(await gate.exited).toBe(0);
   });
 
-  it("after uncertain: nothing was sent, and the retry says reconciliation_required instead of sending", async () => {
+  it("after uncertain: nothing was sent; reconcile --all-uncertain sends it once (completed), a second changes nothing", async () => {
     await crashAt("after_uncertain", "op-crash-uncertain");
-    const gate = await startChild();
-    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-uncertain"));
-    expect(retry.body).toMatchObject({
-      error: "reconciliation_required",
-      details: { state: "uncertain", replayed: true },
-    });
-    const reconciled = await relay(gate.port, {
-      op: "reconcile",
-      environment: "alpha",
-      operationId: "op-crash-uncertain",
-    });
-    expect(reconciled.body).toMatchObject({
-      state: "uncertain",
-      settled: false,
-      observation: { found: false },
-    });
     expect(commandsFor("op-crash-uncertain")).toBe(0);
+    // No gate runs: the CLI takes the journal (the dead gate's lock is provably stale).
+    const first = await reconcileAll();
+    expect(first).toMatchObject({
+      via: "journal",
+      results: [
+        {
+          operationId: "op-crash-uncertain",
+          state: "completed",
+          settled: true,
+          found: false,
+          resent: "receipt",
+        },
+      ],
+    });
+    expect(commandsFor("op-crash-uncertain")).toBe(1);
+    const second = await reconcileAll();
+    expect(second.results).toEqual([]);
+    expect(commandsFor("op-crash-uncertain")).toBe(1);
+
+    const stderr: string[] = [];
+    const gate = await startChild(undefined, stderr);
+    expect(await startupLines(gate.process, stderr)).not.toContain("open write(s)");
+    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-uncertain"));
+    expect(retry.body).toMatchObject({ state: "completed", replayed: true });
+    expect(commandsFor("op-crash-uncertain")).toBe(1);
     gate.process.kill("SIGTERM");
     await gate.exited;
   });
 
-  it("after the send: T3 has it once; the retry never resends and reconciliation finds it", async () => {
+  it("after uncertain, restarted: the gate settles it at start-up and counts nothing open", async () => {
+    await crashAt("after_uncertain", "op-crash-uncertain-start");
+    expect(commandsFor("op-crash-uncertain-start")).toBe(0);
+    const stderr: string[] = [];
+    const gate = await startChild(undefined, stderr);
+    const lines = await startupLines(gate.process, stderr);
+    expect(lines).toContain("settled 1 of 1 uncertain write(s) at start (1 completed, 0 refused)");
+    expect(lines).not.toContain("open write(s)");
+    expect(commandsFor("op-crash-uncertain-start")).toBe(1);
+    const reconciled = await relay(gate.port, {
+      op: "reconcile",
+      environment: "alpha",
+      operationId: "op-crash-uncertain-start",
+    });
+    expect(reconciled.body).toMatchObject({ state: "completed", settled: false });
+    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-uncertain-start"));
+    expect(retry.body).toMatchObject({ state: "completed", replayed: true });
+    expect((await reconcileAll()).results).toEqual([]);
+    expect(commandsFor("op-crash-uncertain-start")).toBe(1);
+    gate.process.kill("SIGTERM");
+    await gate.exited;
+  });
+
+  it("after uncertain, a command T3 refuses before running it settles refused, not uncertain", async () => {
+    const operationId = "op-crash-refused";
+    const steerIdle = (leaseId: string) => ({
+      op: "dispatch",
+      leaseId,
+      environment: "alpha",
+      operationId,
+      action: "thread.send",
+      input: {
+        threadId: IDLE_THREAD,
+        text: "Steer an idle thread.",
+        clientRequestId: operationId,
+        delivery: "steer_active",
+        targetRunId: "run-that-is-not-running",
+      },
+    });
+    const doomed = await startChild("after_uncertain");
+    const answer = relay(doomed.port, steerIdle(doomed.leaseId)).then(
+      () => "answered",
+      () => "connection lost",
+    );
+    expect(await doomed.exited).toBe("SIGKILL");
+    expect(await answer).toBe("connection lost");
+    const before = world.env("alpha").model.receivedCommands.length;
+    const settled = await reconcileAll();
+    expect(settled.results).toEqual([
+      expect.objectContaining({ operationId, state: "refused", settled: true, resent: "refused" }),
+    ]);
+    expect(settled.results[0]?.code).toMatch(/^t3_refused\//);
+    expect(world.env("alpha").model.receivedCommands.length).toBe(before);
+    const gate = await startChild();
+    const retry = await relay(gate.port, steerIdle(gate.leaseId));
+    expect(retry.body).toMatchObject({ error: "t3_refused", details: { state: "refused", replayed: true } });
+    gate.process.kill("SIGTERM");
+    await gate.exited;
+  });
+
+  it("after the send: T3 has it once; the restarted gate finds it by reading and never sends it again", async () => {
     await crashAt("after_send", "op-crash-send");
     expect(commandsFor("op-crash-send")).toBe(1);
-    const gate = await startChild();
-    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-send"));
-    expect(retry.body).toMatchObject({ error: "reconciliation_required", details: { state: "uncertain" } });
+    const stderr: string[] = [];
+    const gate = await startChild(undefined, stderr);
+    const lines = await startupLines(gate.process, stderr);
+    expect(lines).toContain("settled 1 of 1 uncertain write(s) at start (1 completed, 0 refused)");
     const reconciled = await relay(gate.port, {
       op: "reconcile",
       environment: "alpha",
       operationId: "op-crash-send",
     });
-    expect(reconciled.body).toMatchObject({
-      state: "completed",
-      settled: true,
-      observation: { found: true },
-    });
+    expect(reconciled.body).toMatchObject({ state: "completed", settled: false });
     const after = await relay(gate.port, title(gate.leaseId, "op-crash-send"));
     expect(after.body).toMatchObject({ state: "completed", replayed: true });
     expect(commandsFor("op-crash-send")).toBe(1);

@@ -81,7 +81,7 @@ describe("the gate process", () => {
     });
     await journal.close();
     harness = await startGateHarness({ world, verifyWorkspace: simulatorWorkspace });
-    expect(harness.logs.join("\n")).toContain("1 open write(s): 0 uncertain");
+    expect(harness.logs.join("\n")).toContain("1 open write(s) after the settle attempt: 0 uncertain");
     const reconcile = await harness.relay({
       op: "reconcile",
       environment: "alpha",

@@ -12,7 +12,7 @@ afterEach(async () => {
 type Body = Record<string, unknown>;
 
 describe("relay: uncertain sends, T3 refusals, environments left out", () => {
-  it("answers reconciliation_required when the socket is lost after the send, and closes the lease", async () => {
+  it("answers reconciliation_required when the socket is lost after the send, closes the lease; a repeat settles it", async () => {
     h = await startGateHarness();
     const leaseId = await h.grantLease();
     const alpha = h.world.env("alpha");
@@ -31,12 +31,12 @@ describe("relay: uncertain sends, T3 refusals, environments left out", () => {
     expect(h.gate.lease.current()).toBeNull();
     expect(alpha.model.receivedCommands).toHaveLength(1);
     alpha.faults.set({ dropSocketAfterDispatch: undefined });
-    // A new lease, the same operationId: never resent, still uncertain until reconciled.
+    // A new lease, the same operationId: the repeat settles it by reading T3, sending nothing.
     const again = await h.relay({ ...request, leaseId: await h.grantLease() });
-    expect(again.body).toMatchObject({ error: "reconciliation_required", details: { replayed: true } });
+    expect(again.body).toMatchObject({ state: "completed", replayed: true, reconciled: true });
     expect(alpha.model.receivedCommands).toHaveLength(1);
     const settled = await h.relay({ op: "reconcile", environment: "alpha", operationId: "op-lost" });
-    expect(settled.body).toMatchObject({ state: "completed", settled: true });
+    expect(settled.body).toMatchObject({ state: "completed", settled: false, resend: null });
   });
 
   it("passes T3's own refusal through with its tag, records it refused, and keeps the lease", async () => {

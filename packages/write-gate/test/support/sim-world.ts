@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { SAMPLE_IDS } from "@t3-connector/core/actions";
 import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
 import { findFreePort } from "@t3-connector/core/environments";
-import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import {
+  type SimEnvironment,
+  type Simulator,
+  type SimulatorEnvironmentOptions,
+  startSimulator,
+} from "@t3-connector/t3-sim";
 
 export const LEASED_PROJECT = SAMPLE_IDS.projectId;
 export const OTHER_PROJECT = "project-outside-lease";
@@ -28,10 +33,17 @@ export interface SimWorld {
   close(): Promise<void>;
 }
 
-export async function startSimWorld(aliases: readonly string[] = ["alpha", "beta"]): Promise<SimWorld> {
+/** Extra simulator options per alias (e.g. `{ beta: { compat: "0.0.31" } }` for an older server). */
+export type SimWorldProfiles = Record<string, Omit<SimulatorEnvironmentOptions, "alias" | "seed">>;
+
+export async function startSimWorld(
+  aliases: readonly string[] = ["alpha", "beta"],
+  profiles: SimWorldProfiles = {},
+  options: { clock?: "real" | "manual" } = {},
+): Promise<SimWorld> {
   const sim = await startSimulator({
-    environments: aliases.map((alias) => ({ alias, seed: "empty" as const })),
-    clock: "real",
+    environments: aliases.map((alias) => ({ alias, seed: "empty" as const, ...profiles[alias] })),
+    clock: options.clock ?? "real",
     strictCommands: true,
   });
   const root = await mkdtemp(join(tmpdir(), "t3c-write-gate-"));

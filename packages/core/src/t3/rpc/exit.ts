@@ -1,4 +1,5 @@
 import { ConnectorError, type T3ErrorDetail } from "../../errors.js";
+import { parseAcceptedCommandTypes } from "../decode-defect.js";
 
 /**
  * Reading an Effect `Cause` from an `Exit Failure`. A `Fail` is the method's typed error (the
@@ -39,9 +40,12 @@ export function errorFromCause(method: string, cause: unknown): ConnectorError {
   if (fail) return errorFromTypedFailure(method, fail.error);
   const die = entries.find((entry) => entry._tag === "Die");
   if (die) {
-    const defect = clip(describeDefect(die.defect));
+    const described = describeDefect(die.defect);
+    const defect = clip(described);
+    // Read before clipping: a newer server's listing of accepted command types may be long.
+    const acceptedCommandTypes = parseAcceptedCommandTypes(described);
     return new ConnectorError("protocol_error", `${method}: the server reported a defect: ${defect}`, {
-      details: { method, defect },
+      details: { method, defect, ...(acceptedCommandTypes === undefined ? {} : { acceptedCommandTypes }) },
     });
   }
   if (entries.some((entry) => entry._tag === "Interrupt")) {

@@ -43,6 +43,8 @@ export const ProjectShellSchema = z.looseObject({
   id: z.string(),
   title: z.string(),
   workspaceRoot: z.string().optional(),
+  /** Filled in the background; metadata-only snapshots patch it (upstream `ShellStream.ts`). */
+  repositoryIdentity: z.unknown().optional(),
   defaultModelSelection: ModelSelectionSchema.nullish(),
   archivedAt: z.string().nullish(),
   deletedAt: z.string().nullish(),
@@ -59,6 +61,17 @@ export const ThreadShellSchema = z.looseObject({
   latestRunId: z.string().nullish(),
   activeRunId: z.string().nullish(),
   lastError: z.unknown().optional(),
+  /**
+   * Newer servers (upstream shell rows, t3-current-upstream §4): absent on older ones, so every
+   * one is optional; the state projection prefers them when present.
+   */
+  lastErrorClass: z.string().nullish(),
+  usageLimitResetAt: z.string().nullish(),
+  limitRecovery: z.unknown().optional(),
+  activeOrderKey: z.string().nullish(),
+  autoSettleDisabledAt: z.string().nullish(),
+  latestUserAuthoredMessageAt: z.string().nullish(),
+  activityRunStartedAt: z.string().nullish(),
   pendingRuntimeRequest: z
     .looseObject({ id: z.string(), kind: z.string().optional(), createdAt: z.string().optional() })
     .nullish(),
@@ -72,7 +85,8 @@ export const ThreadShellSchema = z.looseObject({
     .nullish(),
   latestUserMessageAt: z.string().nullish(),
   hasActionableProposedPlan: z.boolean().optional(),
-  pendingBackgroundTasks: listOf(z.looseObject({ taskId: z.string() })),
+  /** Newer entries also carry `kind` (subagent, command, monitor, background_task). */
+  pendingBackgroundTasks: listOf(z.looseObject({ taskId: z.string(), kind: z.string().optional() })),
   itemCount: z.number().optional(),
   visibleItemCount: z.number().optional(),
   createdAt: z.string(),

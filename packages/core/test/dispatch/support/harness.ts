@@ -116,6 +116,8 @@ export interface HarnessOptions {
   aliases: string[];
   clock?: "real" | "manual";
   verifyWorkspace?: WorkspaceVerifier;
+  /** Aliases that play an older T3 build exactly (the simulator's `compat` profile). */
+  compat?: Readonly<Record<string, "0.0.31">>;
   /** Environments start empty; this seeds each one before the registry connects. */
   seed?: (env: SimEnvironment) => void;
 }
@@ -125,7 +127,10 @@ export const simulatorWorkspace: WorkspaceVerifier = async (_environment, path) 
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({
-    environments: options.aliases.map((alias) => ({ alias, seed: "empty" as const })),
+    environments: options.aliases.map((alias) => {
+      const compat = options.compat?.[alias];
+      return { alias, seed: "empty" as const, ...(compat === undefined ? {} : { compat }) };
+    }),
     clock: options.clock ?? "real",
     strictCommands: true,
   });

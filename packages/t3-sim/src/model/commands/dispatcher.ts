@@ -1,14 +1,16 @@
 /**
  * `orchestration.dispatchCommand`: decode, idempotency receipts, handler, typed failure.
  *
- * Receipts are keyed on commandId alone (fixtures 31/32): a repeat answers the original
- * sequence with no new events, even when the repeat is a different command, and a commandId
- * that was rejected fails again with the same error.
+ * Receipts are keyed on commandId (fixtures 31/32): a repeat on the same thread answers the
+ * original sequence with no new events, even when the repeat is a different command, and a
+ * commandId that was rejected fails again with the same error. The same commandId on another
+ * thread fails as a conflict (t3-protocol §5.1; the facts quote no text, see receipts.ts).
  */
 import type { RpcOutcome } from "../contract.js";
 import { DomainError, dispatchCommandError } from "../errors.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import * as lineage from "./lineage-handlers.js";
+import { commandThreadOf, type Receipt, receiptConflict } from "./receipts.js";
 import * as runs from "./run-handlers.js";
 import { CommandDecoder, type DecodedCommand } from "./schemas.js";
 import * as threads from "./thread-handlers.js";
@@ -19,10 +21,6 @@ export interface ReceivedCommand {
   readonly payload: unknown;
   readonly sequence: number;
 }
-
-type Receipt =
-  | { readonly kind: "accepted"; readonly sequence: number }
-  | { readonly kind: "rejected"; readonly error: Record<string, unknown> };
 
 const HANDLERS: Record<string, CommandHandler> = {
   "thread.create": threads.threadCreate,
@@ -88,11 +86,18 @@ export class CommandDispatcher {
     const decoded = this.#decoder.decode(payload);
     if (!decoded.ok) return { kind: "die", defect: decoded.defect };
     const command = decoded.value;
+    const thread = commandThreadOf(payload);
     const receipt = this.#receipts.get(command.commandId);
+    if (receipt && receipt.threadId !== thread) {
+      return {
+        kind: "fail",
+        error: receiptConflict(command.commandId, command.type, receipt.threadId, thread),
+      };
+    }
     if (receipt) return this.#answer(receipt);
     const handler = HANDLERS[command.type];
     if (!handler) return { kind: "die", defect: `Unhandled command type ${command.type}` };
-    const outcome = this.#run(handler, command);
+    const outcome = this.#run(handler, command, thread);
     this.#receipts.set(command.commandId, outcome);
     if (outcome.kind === "accepted") {
       this.received.push({
@@ -107,16 +112,20 @@ export class CommandDispatcher {
 
   /** Lets other entry points (launchThread, project mutations) share receipts and the log. */
   record(commandId: string, type: string, payload: unknown, sequence: number): void {
-    this.#receipts.set(commandId, { kind: "accepted", sequence });
+    this.#receipts.set(commandId, { kind: "accepted", sequence, threadId: commandThreadOf(payload) });
     this.received.push({ commandId, type, payload, sequence });
   }
 
-  #run(handler: CommandHandler, command: DecodedCommand): Receipt {
+  #run(handler: CommandHandler, command: DecodedCommand, threadId: string | null): Receipt {
     try {
-      return { kind: "accepted", sequence: handler(this.ctx, command) };
+      return { kind: "accepted", sequence: handler(this.ctx, command), threadId };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { kind: "rejected", error: dispatchCommandError(command.commandId, command.type, error) };
+      return {
+        kind: "rejected",
+        error: dispatchCommandError(command.commandId, command.type, error),
+        threadId,
+      };
     }
   }
 

@@ -98,6 +98,28 @@
     }
   }
 
+  // Actions this environment's T3 version cannot run: named, so the person knows why they are
+  // missing, but never offered as a choice.
+  function renderUnsupported(container, unsupported) {
+    for (const entry of unsupported) {
+      const set = [...container.querySelectorAll("fieldset[data-environment]")].find(
+        (candidate) => candidate.dataset.environment === entry.environmentId,
+      );
+      if (set === undefined || entry.actions.length === 0) continue;
+      const version = entry.serverVersion === null ? "this T3 version" : `T3 ${entry.serverVersion}`;
+      set.append(
+        element("h4", `Not supported by ${version} (${entry.actions.length})`, {
+          "data-testid": `unsupported-${entry.environmentId}`,
+        }),
+      );
+      const list = element("ul", undefined, { class: "unsupported" });
+      for (const action of entry.actions) {
+        list.append(element("li", action, { "data-testid": `unsupported-action-${action}` }));
+      }
+      set.append(list);
+    }
+  }
+
   function selectionFrom(container) {
     const environments = [];
     for (const set of container.querySelectorAll("fieldset[data-environment]")) {
@@ -181,6 +203,7 @@
       byId("request-fingerprint").textContent = view.scopeFingerprint;
       byId("duration").textContent = String(view.durationMinutes);
       renderScope(byId("request-scope"), view.scope, true);
+      renderUnsupported(byId("request-scope"), view.unsupported ?? []);
       const leftOut = byId("left-out");
       leftOut.replaceChildren();
       for (const environment of view.leftOut) {

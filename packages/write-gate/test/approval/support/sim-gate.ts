@@ -3,12 +3,14 @@
  * OPERATE_SCOPES, the live inventory the gate uses, and (optionally) the app served by
  * @hono/node-server on 127.0.0.1 at a port chosen by the OS.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { Clock } from "@t3-connector/core";
+import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import { type EnvironmentConfig, writeTokenFile } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
@@ -47,11 +49,16 @@ export interface SimGate extends GateApp {
 }
 
 export async function startSimGate(options: {
-  environments: { alias: string; projects: ProjectSeed[] }[];
+  /** `compat` plays an older T3 build (the simulator's profile). */
+  environments: { alias: string; projects: ProjectSeed[]; compat?: "0.0.31" }[];
   serve?: boolean;
 }): Promise<SimGate> {
   const sim = await startSimulator({
-    environments: options.environments.map((env) => ({ alias: env.alias, seed: "empty" as const })),
+    environments: options.environments.map((env) => ({
+      alias: env.alias,
+      seed: "empty" as const,
+      ...(env.compat === undefined ? {} : { compat: env.compat }),
+    })),
   });
   const root = await mkdtemp(join(tmpdir(), "t3c-gate-sim-"));
   const stateDir = join(root, "state");
@@ -91,7 +98,7 @@ export async function startSimGate(options: {
     clock,
     stateDir,
     enrollmentCode: ENROLLMENT_CODE,
-    inventory: registryInventory(registry),
+    inventory: registryInventory(registry, { commandSupport: new CommandSupportCache() }),
     log: (line) => logs.push(line),
   });
   handler = (request, env) => gate.app.fetch(request, env);

@@ -1,0 +1,3 @@
+export * from "./command-support.js";
+export * from "./command-support-cache.js";
+export * from "./probe-command-support.js";

@@ -1,0 +1,94 @@
+/**
+ * On a 0.0.31 server every one of the 42 catalogue actions either runs (its command type is one
+ * the server decodes, learned by the harmless probe) or is named unsupported; the probe itself
+ * applies nothing. The gate refuses the unsupported ones before the journal (see the gate's
+ * relay tests); here each supported action goes through the whole engine exactly once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTION_IDS, type ActionId } from "../../src/actions/index.js";
+import {
+  type CommandSupport,
+  probeCommandSupport,
+  supportedActions,
+  unsupportedActions,
+} from "../../src/capabilities/index.js";
+import { seedForAction } from "../dispatch/support/action-states.js";
+import { commandsSince, type Harness, LEASE_ID, startHarness } from "../dispatch/support/harness.js";
+
+const UNSUPPORTED_ON_0031 = [
+  "queue.resume",
+  "thread.active.reorder",
+  "thread.auto-settle.set",
+  "thread.pin.reorder",
+  "thread.pull-request.link",
+  "thread.pull-request.unlink",
+  "thread.user-input.dismiss",
+];
+
+const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
+const inputs = new Map<ActionId, Record<string, unknown>>();
+let harness: Harness;
+let support: CommandSupport;
+
+beforeAll(async () => {
+  const aliases = ACTION_IDS.map(aliasOf);
+  harness = await startHarness({
+    aliases,
+    clock: "manual",
+    compat: Object.fromEntries(aliases.map((alias) => [alias, "0.0.31" as const])),
+  });
+  // An action 0.0.31 cannot run cannot be seeded there either (its set-up command would not decode).
+  for (const action of ACTION_IDS.filter((candidate) => !UNSUPPORTED_ON_0031.includes(candidate)))
+    inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+  const first = harness.env(aliasOf(ACTION_IDS[0] as ActionId));
+  const before = first.model.receivedCommands.length;
+  support = await probeCommandSupport(await harness.registry.resolve(first.alias).connect());
+  // The probe decodes nothing, so it applies nothing.
+  expect(first.model.receivedCommands.length).toBe(before);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe("command support learned from a 0.0.31 server", () => {
+  it("lists the server's own 37 command types and names the 7 actions it cannot run", () => {
+    expect(support.source).toBe("server_list");
+    expect(support.serverVersion).toBe("0.0.31");
+    expect(support.acceptedTypes === "all" ? 0 : support.acceptedTypes.size).toBe(37);
+    expect([...unsupportedActions(support)].sort()).toEqual(UNSUPPORTED_ON_0031);
+    expect(supportedActions(support)).toHaveLength(35);
+  });
+
+  it.each(ACTION_IDS.filter((action) => !UNSUPPORTED_ON_0031.includes(action)))(
+    "%s (supported) runs through the engine once on 0.0.31",
+    async (action) => {
+      const env = harness.env(aliasOf(action));
+      const input = inputs.get(action);
+      const operationId = action === "thread.send" ? String(input?.clientRequestId) : `op-${action}`;
+      const before = env.model.receivedCommands.length;
+      const result = await harness.dispatcher.dispatch({
+        leaseId: LEASE_ID,
+        environment: env.alias,
+        operationId,
+        action,
+        input,
+      });
+      expect(result).toMatchObject({ state: "completed", replayed: false });
+      expect(commandsSince(env, before)).toHaveLength(1);
+    },
+  );
+});
+
+describe("command support of a protocol-2 server", () => {
+  it("covers all 42 actions", async () => {
+    const current = await startHarness({ aliases: ["current"], clock: "manual" });
+    try {
+      const found = await probeCommandSupport(await current.registry.resolve("current").connect());
+      expect(supportedActions(found)).toEqual([...ACTION_IDS]);
+      expect(unsupportedActions(found)).toEqual([]);
+    } finally {
+      await current.close();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * T3's command receipts (t3-protocol §5.1): the commandId is the idempotency key. A receipt
+ * remembers the thread the command named, because the same commandId on another thread is a
+ * conflict. The facts say "fails (conflict)" without quoting T3's error, so the simulator answers
+ * the dispatch error every command failure has, with a message that says conflict.
+ */
+
+export type Receipt =
+  | { readonly kind: "accepted"; readonly sequence: number; readonly threadId: string | null }
+  | { readonly kind: "rejected"; readonly error: Record<string, unknown>; readonly threadId: string | null };
+
+/** The thread a command (or a launch input) names first; null for project-level commands. */
+export function commandThreadOf(payload: unknown): string | null {
+  if (payload === null || typeof payload !== "object") return null;
+  const record = payload as Record<string, unknown>;
+  for (const field of ["threadId", "parentThreadId", "sourceThreadId"]) {
+    const value = record[field];
+    if (typeof value === "string") return value;
+  }
+  return null;
+}
+
+export function receiptConflict(
+  commandId: string,
+  commandType: string,
+  receivedOn: string | null,
+  repeatedOn: string | null,
+): Record<string, unknown> {
+  const message = `Command ${commandId} conflicts with a command already received for thread ${receivedOn ?? "(none)"}; it cannot be dispatched to thread ${repeatedOn ?? "(none)"}.`;
+  return {
+    _tag: "OrchestrationV2DispatchCommandError",
+    commandId,
+    commandType,
+    message,
+    detail: message,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * At start-up the gate tries to settle every `uncertain` write its journal holds (the dispatcher's
+ * reconcile: read T3, then the same command again under the same ids within the resend window),
+ * so that the start-up line counts only writes that are still open afterwards. Each attempt is
+ * audited like a reconciliation through the relay. A failure leaves the record as it was.
+ */
+import type { Dispatcher } from "@t3-connector/core/dispatch";
+import type { Journal } from "@t3-connector/core/journal";
+import type { AuditLog } from "../audit/index.js";
+
+export interface StartSettlement {
+  readonly attempted: number;
+  readonly completed: number;
+  readonly refused: number;
+}
+
+export async function settleAtStart(
+  journal: Journal,
+  dispatcher: Dispatcher,
+  audit: AuditLog,
+): Promise<StartSettlement> {
+  let completed = 0;
+  let refused = 0;
+  const records = await journal.listUncertain();
+  for (const record of records) {
+    try {
+      const outcome = await dispatcher.reconcile(record.key);
+      if (outcome.settled && outcome.state === "completed") completed += 1;
+      if (outcome.settled && outcome.state === "refused") refused += 1;
+      await audit
+        .append({
+          event: "reconciled",
+          environmentId: outcome.environmentId,
+          operationId: outcome.operationId,
+          state: outcome.state,
+          settled: outcome.settled,
+          method: outcome.observation?.method ?? null,
+          found: outcome.observation?.found ?? null,
+          code: outcome.record.error?.code ?? null,
+        })
+        .catch(() => undefined);
+    } catch {
+      // Unreachable environment, journal trouble: the record stays open and is counted as such.
+    }
+  }
+  return { attempted: records.length, completed, refused };
+}

@@ -1,0 +1,121 @@
+/**
+ * A lease over a protocol-2 and a 0.0.31 environment: each grant holds only what its T3 version
+ * can run, and an action the environment cannot run is refused by the gate before it is
+ * journaled, with nothing sent (issue: older servers; ADR 0009).
+ */
+import { ACTION_IDS, type LeaseScope } from "@t3-connector/core/actions";
+import { CommandSupportCache } from "@t3-connector/core/capabilities";
+import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registryInventory } from "../../src/approval/index.js";
+import { scopeFingerprint } from "../../src/approval/scope.js";
+import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
+import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "../support/sim-world.js";
+
+const UNSUPPORTED_ON_0031 = [
+  "queue.resume",
+  "thread.active.reorder",
+  "thread.auto-settle.set",
+  "thread.pin.reorder",
+  "thread.pull-request.link",
+  "thread.pull-request.unlink",
+  "thread.user-input.dismiss",
+];
+
+type Body = Record<string, unknown>;
+const body = (answer: { body: unknown }) => answer.body as Body;
+
+let h: GateHarness;
+let scope: LeaseScope;
+let leaseId: string;
+let unsupportedSeen: Awaited<ReturnType<ReturnType<typeof registryInventory>>>;
+
+beforeAll(async () => {
+  const world = await startSimWorld(["alpha", "beta"], { beta: { compat: "0.0.31" } });
+  h = await startGateHarness({ world });
+  const registry = new EnvironmentRegistry({
+    environments: world.config.environments,
+    requiredScopes: OPERATE_SCOPES,
+  });
+  try {
+    unsupportedSeen = await registryInventory(registry, { commandSupport: new CommandSupportCache() })(
+      undefined,
+    );
+  } finally {
+    await registry.close();
+  }
+  const grants = unsupportedSeen.flatMap((outcome) => (outcome.ok ? [outcome.grant] : []));
+  scope = {
+    scopeVersion: 2,
+    runtimeMode: "full-access",
+    environments: grants.map((grant) => {
+      const projects = grant.projects.filter((project) => project.id === LEASED_PROJECT);
+      return { ...grant, projects, readProjectIds: projects.map((project) => project.id) };
+    }),
+  };
+  if (!(h.gate.lease instanceof GateLeaseKeeper)) throw new Error("not a GateLeaseKeeper");
+  leaseId = h.gate.lease.grant({
+    scope,
+    scopeFingerprint: scopeFingerprint(scope),
+    credentialId: "test",
+  }).leaseId;
+});
+afterAll(async () => {
+  if (h) {
+    await h.close();
+    await h.world.close();
+  }
+});
+
+const dispatch = (environment: string, operationId: string, action: string, input: Body) =>
+  h.relay({ op: "dispatch", leaseId, environment, operationId, action, input });
+
+describe("a lease over a protocol-2 and a 0.0.31 environment", () => {
+  it("grants each environment only the actions its T3 version runs: 42 and 35", () => {
+    const byAlias = Object.fromEntries(scope.environments.map((grant) => [grant.alias, grant.actions]));
+    expect(byAlias.alpha).toHaveLength(42);
+    expect(byAlias.beta).toHaveLength(35);
+    expect(byAlias.beta?.filter((action) => UNSUPPORTED_ON_0031.includes(action))).toEqual([]);
+    expect([...ACTION_IDS].filter((action) => !byAlias.beta?.includes(action)).sort()).toEqual(
+      UNSUPPORTED_ON_0031,
+    );
+  });
+
+  it("names the actions the 0.0.31 environment cannot run, with its version", () => {
+    const beta = unsupportedSeen.find((outcome) => outcome.ok && outcome.grant.alias === "beta");
+    expect(beta?.ok && beta.unsupported).toMatchObject({ serverVersion: "0.0.31" });
+    expect(beta?.ok ? [...(beta.unsupported?.actions ?? [])].sort() : []).toEqual(UNSUPPORTED_ON_0031);
+    const alpha = unsupportedSeen.find((outcome) => outcome.ok && outcome.grant.alias === "alpha");
+    expect(alpha?.ok && alpha.unsupported).toBeUndefined();
+  });
+
+  it("refuses an unsupported action before the journal, naming the environment and its T3 version", async () => {
+    const beta = h.world.env("beta");
+    const before = beta.model.receivedCommands.length;
+    const refused = await dispatch("beta", "op-reorder", "thread.pin.reorder", {
+      threadId: IDLE_THREAD,
+      orderKey: "a0",
+    });
+    expect(body(refused).error).toBe("action_unsupported");
+    expect(String(body(refused).message)).toContain("T3 0.0.31");
+    expect(String(body(refused).message)).toContain("beta");
+    expect(beta.model.receivedCommands.length).toBe(before);
+    // Nothing was journaled: the same operationId is still free for another action.
+    const pinned = await dispatch("beta", "op-reorder", "thread.pin", { threadId: IDLE_THREAD });
+    expect(body(pinned)).toMatchObject({ state: "completed", replayed: false });
+    expect(beta.model.receivedCommands.length).toBe(before + 1);
+    expect(body(await h.relay({ op: "list_uncertain" })).records ?? []).toEqual([]);
+  });
+
+  it("sends the same action to the protocol-2 environment", async () => {
+    const alpha = h.world.env("alpha");
+    await dispatch("alpha", "op-pin-alpha", "thread.pin", { threadId: IDLE_THREAD });
+    const reordered = await dispatch("alpha", "op-reorder-alpha", "thread.pin.reorder", {
+      threadId: IDLE_THREAD,
+      orderKey: "a0",
+    });
+    expect(body(reordered)).toMatchObject({ state: "completed" });
+    expect(alpha.model.receivedCommands.at(-1)?.type).toBe("thread.pin.reorder");
+  });
+});
