@@ -11,6 +11,12 @@ import {
   type PreparedAction,
   prepareAction,
 } from "@t3-connector/core/actions";
+import {
+  actionUnsupportedError,
+  type CommandSupportCache,
+  supportFromDefect,
+  supportsAction,
+} from "@t3-connector/core/capabilities";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { resolveNow, threadSummary } from "@t3-connector/core/state";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
@@ -95,9 +101,21 @@ export async function sendPrepared(
   connection: ConnectedEnvironment,
   prepared: PreparedAction,
   operationId: string,
+  commandSupport?: CommandSupportCache,
 ): Promise<Record<string, unknown>> {
   const rpc = await connection.rpc();
   const outcome = await sendOnce(rpc, prepared.payload);
+  if (outcome.kind === "uncertain") {
+    // An older server's decode defect lists the types it accepts: when ours is not among them,
+    // nothing was decoded, so nothing was applied.
+    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error);
+    if (listed !== undefined) {
+      commandSupport?.learn(listed);
+      if (!supportsAction(listed, prepared.action)) {
+        throw actionUnsupportedError(listed, connection.alias, prepared.action);
+      }
+    }
+  }
   switch (outcome.kind) {
     case "completed":
       return { ...outcome.receipt };
@@ -136,9 +154,12 @@ export async function act(
   const prepared = prepareAction(id, rawInput, operationKey);
   const entry = getAction(id);
   const connection = await env.handle.connect();
+  // An action this server's version cannot decode is refused here, per environment, unsent.
+  const support = await environments.commandSupport.of(connection);
+  if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
   const shell = await connection.http.getShell();
   await preflight(connection, entry, prepared.input, options.operationId, shell);
-  const receipt = await sendPrepared(connection, prepared, options.operationId);
+  const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
   const targets = [...entry.targets(prepared.input).threadIds, ...launched];
   const after = await connection.http.getShell();

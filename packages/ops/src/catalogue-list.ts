@@ -1,5 +1,6 @@
 /** `actions`: every action (`act`) and every read (`query`), with its kind and description. */
 import { ACTIONS } from "@t3-connector/core/actions";
+import { type CommandSupport, supportsAction } from "@t3-connector/core/capabilities";
 import { QUERY_NAMES, queryTool } from "./queries.js";
 
 export interface CatalogueEntry {
@@ -11,9 +12,11 @@ export interface CatalogueEntry {
   command: string | null;
   /** The MCP tool with the same schema. */
   tool: string;
+  /** Only when an environment was named: whether its T3 version can run this action. */
+  supported?: boolean;
 }
 
-export function catalogue(): CatalogueEntry[] {
+export function catalogue(support?: CommandSupport): CatalogueEntry[] {
   const actions: CatalogueEntry[] = ACTIONS.map((entry) => ({
     name: entry.action,
     kind: "action",
@@ -21,6 +24,7 @@ export function catalogue(): CatalogueEntry[] {
     description: entry.description,
     command: entry.commandType,
     tool: entry.toolName,
+    ...(support === undefined ? {} : { supported: supportsAction(support, entry.action) }),
   }));
   const reads: CatalogueEntry[] = QUERY_NAMES.map((name) => {
     const tool = queryTool(name);
@@ -31,6 +35,8 @@ export function catalogue(): CatalogueEntry[] {
       description: tool.description,
       command: null,
       tool: tool.name,
+      // Reads use routes every supported server has (or fall back where one is missing).
+      ...(support === undefined ? {} : { supported: true }),
     };
   });
   return [...actions, ...reads];

@@ -368,9 +368,14 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
 
   program
     .command("actions")
-    .description("every action (act) and read (query), with kind and description")
-    .action(() => {
-      done(new Ops({ config: { path: "", environments: [] } }).actions(), renderCatalogue);
+    .description(
+      "every action (act) and read (query), with kind and description; with an environment, whether it can run each",
+    )
+    .action(async (_options, command: Command) => {
+      const { config, env } = globals(command);
+      const opened =
+        env === undefined ? new Ops({ config: { path: "", environments: [] } }) : await openOps(config);
+      done(await opened.actions(env), renderCatalogue);
     });
 
   program

@@ -3,6 +3,7 @@
  * (the operator's own token, no lease). Names resolve by entry alias, extra alias, then environmentId.
  */
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
+import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import {
   type ConnectedEnvironment,
   type EnvironmentHandle,
@@ -27,6 +28,8 @@ export class OpsEnvironments {
   readonly config: OpsConfig;
   readonly registry: EnvironmentRegistry;
   readonly clock: Clock;
+  /** Which actions each server can run, probed once per environment and version. */
+  readonly commandSupport = new CommandSupportCache();
 
   constructor(options: OpsEnvironmentsOptions) {
     this.config = options.config;

@@ -28,6 +28,7 @@ const BY_CODE: Readonly<Record<string, number>> = {
   scope_denied: EXIT_CODES.refused,
   insufficient_scope: EXIT_CODES.refused,
   scope_not_granted: EXIT_CODES.refused,
+  action_unsupported: EXIT_CODES.refused,
   pairing_failed: EXIT_CODES.refused,
   unavailable: EXIT_CODES.unavailable,
   environment_unavailable: EXIT_CODES.unavailable,

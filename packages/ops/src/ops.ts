@@ -124,8 +124,11 @@ export class Ops {
     return runQuery(this.environments, environment, name, input);
   }
 
-  actions(): CatalogueEntry[] {
-    return catalogue();
+  /** Every action and read; with an environment, each says whether that server can run it. */
+  async actions(environment?: string): Promise<CatalogueEntry[]> {
+    if (environment === undefined) return catalogue();
+    const connection = await this.environments.connect(environment);
+    return catalogue(await this.environments.commandSupport.of(connection));
   }
 
   wait(reference: string, options: { environment?: string; timeoutMs?: number } = {}): Promise<WaitResult> {

@@ -42,7 +42,8 @@ export function renderEnvironments(statuses: readonly EnvironmentStatus[]): stri
 
 export function renderCatalogue(entries: readonly CatalogueEntry[]): string {
   const width = Math.max(...entries.map((e) => e.name.length));
-  return `${entries.map((e) => `${e.kind.padEnd(6)} ${e.name.padEnd(width)}  ${e.title}`).join("\n")}\n`;
+  const mark = (e: CatalogueEntry) => (e.supported === false ? "  (not supported by this server)" : "");
+  return `${entries.map((e) => `${e.kind.padEnd(6)} ${e.name.padEnd(width)}  ${e.title}${mark(e)}`).join("\n")}\n`;
 }
 
 /** Any other result: indented JSON is the most readable faithful form. */

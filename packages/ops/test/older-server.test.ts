@@ -1,3 +1,4 @@
+import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
 
@@ -41,5 +42,28 @@ describe("ops against a 0.0.31 server beside a current one", () => {
     const { thread } = await setup.ops.resolve("old:Release checklist");
     const pinned = await setup.ops.act("old", "thread.pin", { threadId: thread.id }, { operationId: "pin" });
     expect(pinned.confirmation[0]).toMatchObject({ pinned: true });
+    const read = await setup.ops.thread(first.threadId);
+    expect(read).toMatchObject({ threadId: first.threadId, matchedBy: "id" });
+  });
+
+  it("refuses an action the 0.0.31 server cannot decode, per environment, with nothing sent", async () => {
+    const { thread } = await setup.ops.resolve("old:Release checklist");
+    const before = setup.env("old").model.receivedCommands.length;
+    const refused = await setup.ops
+      .act("old", "thread.auto-settle.set", { threadId: thread.id, enabled: true }, { operationId: "auto" })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toMatchObject({
+      code: "action_unsupported",
+      details: { action: "thread.auto-settle.set" },
+    });
+    expect(setup.env("old").model.receivedCommands.length).toBe(before);
+    const catalogue = await setup.ops.actions("old");
+    const unsupported = catalogue.filter((entry) => entry.supported === false).map((entry) => entry.command);
+    expect([...unsupported].sort()).toEqual([...ABSENT_COMMAND_TYPES_0031].sort());
+    const current = await setup.ops.actions("new");
+    expect(current.filter((entry) => entry.supported !== true).map((entry) => entry.name)).toEqual([]);
   });
 });

@@ -246,8 +246,8 @@ describe("send, settle, act, query", () => {
     expect((await failure(setup.ops.query("alpha", "thread", { threadId: 3 }))).code).toBe("invalid_input");
   });
 
-  it("lists every catalogue action and every read with kind and description", () => {
-    const entries = setup.ops.actions();
+  it("lists every catalogue action and every read with kind and description", async () => {
+    const entries = await setup.ops.actions();
     expect(entries.filter((e) => e.kind === "action")).toHaveLength(42);
     expect(entries.filter((e) => e.kind === "read").map((e) => e.name)).toContain("thread");
     expect(entries.every((e) => e.description.length > 0)).toBe(true);
