@@ -1,4 +1,5 @@
 export { type ConfigKind, refuseLegacyKeys, refuseWriteAllowlists } from "./legacy-keys.js";
+export { loadJsonFile } from "./load-json.js";
 export {
   expandHome,
   isAnchoredPath,
@@ -16,12 +17,18 @@ export {
 } from "./read-config.js";
 export {
   ALIAS_PATTERN,
+  baseUrlSchema,
+  configInvalid,
   DEFAULT_REMOTE_PORT,
   type EnvironmentConfig,
   isLoopbackHostname,
   isSafeSshHost,
+  refineEnvironments,
+  refineTransport,
   SSH_HOST_PATTERN,
+  sshSchema,
   type Transport,
+  toEnvironmentConfig,
 } from "./schema-common.js";
 export { readTokenFile, type TokenFileOptions, writeTokenFile } from "./token-file.js";
 export { loadWriteConfig, parseWriteConfig, TUNNEL_ID_PATTERN, type WriteConfig } from "./write-config.js";

@@ -1,0 +1,177 @@
+/**
+ * `act <action>`: any catalogue action, with the write tools' schemas, ids and guards, sent once
+ * with the operator's token and read back from a fresh shell. No journal: a repeat of the same
+ * (namespace, environment, operationId) carries the same derived ids, and T3 replays its receipt.
+ */
+import { ConnectorError } from "@t3-connector/core";
+import {
+  type ActionId,
+  getAction,
+  isActionId,
+  type PreparedAction,
+  prepareAction,
+} from "@t3-connector/core/actions";
+import {
+  actionUnsupportedError,
+  type CommandSupportCache,
+  supportFromDefect,
+  supportsAction,
+} from "@t3-connector/core/capabilities";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import { resolveNow, threadSummary } from "@t3-connector/core/state";
+import type { ShellSnapshot } from "@t3-connector/core/t3";
+import type { OpsEnvironments } from "./environments.js";
+import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
+import { liveThreads, preflight } from "./preflight.js";
+import { sendOnce } from "./send-once.js";
+import { stateRow } from "./shell-rows.js";
+
+export interface ActOptions {
+  /** The idempotency key: the same operationId in the same environment never applies twice. */
+  operationId: string;
+  namespace?: string;
+}
+
+export interface ConfirmedThread {
+  threadId: string;
+  /** False when the thread is gone (deleted) in the shell read after the receipt. */
+  present: boolean;
+  state: string | null;
+  statusRun: string | null;
+  settled: boolean;
+  archived: boolean;
+  pinned: boolean;
+  snoozedUntil: string | null;
+  updatedAt: string | null;
+}
+
+export interface ActResult {
+  action: ActionId;
+  environment: { alias: string; environmentId: string };
+  operationId: string;
+  commandId: string;
+  ids: Record<string, string>;
+  /** T3's receipt: `{sequence}` for a command, `{threadId, resumed}` for a launch. */
+  result: Record<string, unknown>;
+  /** The targets as read back after the receipt. */
+  confirmation: ConfirmedThread[];
+}
+
+export function confirmedThreads(
+  shell: ShellSnapshot,
+  threadIds: readonly string[],
+  now: number,
+): ConfirmedThread[] {
+  const threads = liveThreads(shell);
+  return threadIds.map((threadId) => {
+    const row = threads.get(threadId);
+    if (row === undefined) {
+      return {
+        threadId,
+        present: false,
+        state: null,
+        statusRun: null,
+        settled: false,
+        archived: false,
+        pinned: false,
+        snoozedUntil: null,
+        updatedAt: null,
+      };
+    }
+    const summary = threadSummary(stateRow(row), { now });
+    return {
+      threadId,
+      present: true,
+      state: summary.state,
+      statusRun: summary.statusRun,
+      settled: summary.settled,
+      archived: Boolean(row.archivedAt),
+      pinned: Boolean(row.pinnedAt),
+      snoozedUntil: row.snoozedUntil ?? null,
+      updatedAt: row.updatedAt ?? null,
+    };
+  });
+}
+
+/**
+ * Sends a prepared payload exactly once. A typed refusal is thrown as is; a lost or undecodable
+ * answer is `connection_lost` with `details.uncertain: true` (T3 may have applied it).
+ */
+export async function sendPrepared(
+  connection: ConnectedEnvironment,
+  prepared: PreparedAction,
+  operationId: string,
+  commandSupport?: CommandSupportCache,
+): Promise<Record<string, unknown>> {
+  const rpc = await connection.rpc();
+  const outcome = await sendOnce(rpc, prepared.payload);
+  if (outcome.kind === "uncertain") {
+    // An older server's decode defect lists the types it accepts: when ours is not among them,
+    // nothing was decoded, so nothing was applied.
+    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error);
+    if (listed !== undefined) {
+      commandSupport?.learn(listed);
+      if (!supportsAction(listed, prepared.action)) {
+        throw actionUnsupportedError(listed, connection.alias, prepared.action);
+      }
+    }
+  }
+  switch (outcome.kind) {
+    case "completed":
+      return { ...outcome.receipt };
+    case "not_sent":
+    case "refused":
+      throw outcome.error;
+    case "uncertain":
+      throw new ConnectorError(
+        "connection_lost",
+        `the outcome of ${prepared.action} is unknown (${outcome.error.message}); read the thread before repeating, or repeat the same operationId`,
+        {
+          details: { uncertain: true, commandId: prepared.ids.commandId, operationId },
+          cause: outcome.error,
+        },
+      );
+  }
+}
+
+export async function act(
+  environments: OpsEnvironments,
+  environment: string,
+  action: string,
+  rawInput: unknown,
+  options: ActOptions,
+): Promise<ActResult> {
+  if (!isActionId(action)) getAction(action); // throws invalid_input naming the unknown action
+  const id = action as ActionId;
+  const env = environments.resolve(environment);
+  const { environmentId, alias } = env.config;
+  const operationKey = opsOperationKey(
+    environmentId,
+    options.operationId,
+    options.namespace ?? DEFAULT_NAMESPACE,
+  );
+  // Bad input stops here: nothing is connected to, nothing is sent.
+  const prepared = prepareAction(id, rawInput, operationKey);
+  const entry = getAction(id);
+  const connection = await env.handle.connect();
+  // An action this server's version cannot decode is refused here, per environment, unsent.
+  const support = await environments.commandSupport.of(connection);
+  if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
+  const shell = await connection.http.getShell();
+  await preflight(connection, entry, prepared.input, options.operationId, shell);
+  const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
+  const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
+  const targets = [...entry.targets(prepared.input).threadIds, ...launched];
+  const after = await connection.http.getShell();
+  const ids: Record<string, string> = {};
+  for (const [kind, value] of Object.entries(prepared.ids)) if (typeof value === "string") ids[kind] = value;
+  return {
+    action: id,
+    environment: { alias, environmentId },
+    operationId: options.operationId,
+    commandId: prepared.ids.commandId,
+    ids,
+    result: receipt,
+    confirmation: confirmedThreads(after, targets, resolveNow(environments.clock)),
+  };
+}

@@ -1,0 +1,43 @@
+/** `actions`: every action (`act`) and every read (`query`), with its kind and description. */
+import { ACTIONS } from "@t3-connector/core/actions";
+import { type CommandSupport, supportsAction } from "@t3-connector/core/capabilities";
+import { QUERY_NAMES, queryTool } from "./queries.js";
+
+export interface CatalogueEntry {
+  name: string;
+  kind: "action" | "read";
+  title: string;
+  description: string;
+  /** The T3 command sent (null: a launch RPC, or a read). */
+  command: string | null;
+  /** The MCP tool with the same schema. */
+  tool: string;
+  /** Only when an environment was named: whether its T3 version can run this action. */
+  supported?: boolean;
+}
+
+export function catalogue(support?: CommandSupport): CatalogueEntry[] {
+  const actions: CatalogueEntry[] = ACTIONS.map((entry) => ({
+    name: entry.action,
+    kind: "action",
+    title: entry.title,
+    description: entry.description,
+    command: entry.commandType,
+    tool: entry.toolName,
+    ...(support === undefined ? {} : { supported: supportsAction(support, entry.action) }),
+  }));
+  const reads: CatalogueEntry[] = QUERY_NAMES.map((name) => {
+    const tool = queryTool(name);
+    return {
+      name,
+      kind: "read",
+      title: tool.title,
+      description: tool.description,
+      command: null,
+      tool: tool.name,
+      // Reads use routes every supported server has (or fall back where one is missing).
+      ...(support === undefined ? {} : { supported: true }),
+    };
+  });
+  return [...actions, ...reads];
+}

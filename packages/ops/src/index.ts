@@ -1,0 +1,31 @@
+export { type ActOptions, type ActResult, act, type ConfirmedThread } from "./act.js";
+export { type CatalogueEntry, catalogue } from "./catalogue-list.js";
+export { runCli } from "./cli.js";
+export {
+  loadOpsConfig,
+  OPS_CONFIG_ENV,
+  OPS_ENVIRONMENTS_ENV,
+  type OpsConfig,
+  type OpsEnvironmentConfig,
+  opsConfigPath,
+  parseOpsConfig,
+} from "./config.js";
+export { type CreateRequest, type CreateResult, createThread, resolveProject } from "./create.js";
+export { OpsEnvironments } from "./environments.js";
+export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
+export { type ListedThread, listThreads, type ThreadListing } from "./listing.js";
+export { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
+export { type EnvironmentStatus, Ops, type OpsOptions } from "./ops.js";
+export { isQueryName, QUERY_NAMES, QUERY_TOOLS, type QueryName, runQuery } from "./queries.js";
+export { matchReference, type ResolvedThread, resolveThread, splitReference } from "./references.js";
+export {
+  SEND_DELIVERIES,
+  type SendDelivery,
+  type SendRequest,
+  type SendResult,
+  sendMessage,
+} from "./send.js";
+export { type SettleResult, settleThread } from "./settle.js";
+export { type InterruptResult, interruptThread, snoozeThread } from "./snooze-interrupt.js";
+export { DISPLAY_STATUSES, type DisplayStatus, displayStatus, STATUS_ICON } from "./status-icons.js";
+export { WAIT_OUTCOMES, type WaitOutcome, type WaitResult, waitForThread } from "./wait.js";

@@ -1,0 +1,110 @@
+/**
+ * Threads of every environment, grouped by environment and project, each with its canonical state
+ * (core/state), a display status and an age. Environments are read at the same time; one that
+ * does not answer is reported in `unreachable` and never hides the others.
+ */
+import { isListableThread, parseInstant, resolveNow, threadSummary } from "@t3-connector/core/state";
+import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+import type { OpsEnvironments, ResolvedEnvironment } from "./environments.js";
+import { errorFields } from "./error-fields.js";
+import { stateRow } from "./shell-rows.js";
+import { type DisplayStatus, displayStatus, STATUS_ICON } from "./status-icons.js";
+
+export interface ListedThread {
+  threadId: string;
+  title: string;
+  status: DisplayStatus;
+  icon: string;
+  state: string;
+  statusRun: string | null;
+  settled: boolean;
+  updatedAt: string | null;
+  /** Seconds since updatedAt at the time of the listing; null when unknown. */
+  ageSeconds: number | null;
+}
+
+export interface ListedProject {
+  projectId: string | null;
+  title: string | null;
+  threads: ListedThread[];
+}
+
+export interface ListedEnvironment {
+  alias: string;
+  environmentId: string;
+  projects: ListedProject[];
+}
+
+export interface ThreadListing {
+  environments: ListedEnvironment[];
+  unreachable: { alias: string; environmentId: string; code: string; message: string }[];
+}
+
+/** One environment's shell with the thread rows a reference may name. */
+export interface EnvironmentShell {
+  env: ResolvedEnvironment;
+  shell: ShellSnapshot;
+}
+
+export async function readShell(env: ResolvedEnvironment): Promise<EnvironmentShell> {
+  const connection = await env.handle.connect();
+  return { env, shell: await connection.http.getShell() };
+}
+
+export function listedThread(
+  thread: ThreadShell,
+  project: ProjectShell | undefined,
+  now: number,
+): ListedThread {
+  const summary = threadSummary(stateRow(thread), { now, project });
+  const status = displayStatus(summary);
+  const updated = parseInstant(thread.updatedAt);
+  return {
+    threadId: thread.id,
+    title: thread.title,
+    status,
+    icon: STATUS_ICON[status],
+    state: summary.state,
+    statusRun: summary.statusRun,
+    settled: summary.settled,
+    updatedAt: thread.updatedAt ?? null,
+    ageSeconds: updated === null ? null : Math.max(0, Math.floor((now - updated) / 1000)),
+  };
+}
+
+function groupByProject(shell: ShellSnapshot, now: number): ListedProject[] {
+  const projects = new Map(shell.projects.map((project) => [project.id, project]));
+  const groups = new Map<string | null, ListedProject>();
+  const threads = shell.threads.filter((thread) => isListableThread(stateRow(thread)));
+  // Newest first inside each project, like the sidebar.
+  threads.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  for (const thread of threads) {
+    const projectId = thread.projectId;
+    const project = projectId === null ? undefined : projects.get(projectId);
+    let group = groups.get(projectId);
+    if (group === undefined) {
+      group = { projectId, title: project?.title ?? null, threads: [] };
+      groups.set(projectId, group);
+    }
+    group.threads.push(listedThread(thread, project, now));
+  }
+  return [...groups.values()].sort((a, b) => (a.title ?? "").localeCompare(b.title ?? ""));
+}
+
+export async function listThreads(environments: OpsEnvironments): Promise<ThreadListing> {
+  const now = resolveNow(environments.clock);
+  const all = environments.all();
+  const answers = await Promise.allSettled(all.map((env) => readShell(env)));
+  const listing: ThreadListing = { environments: [], unreachable: [] };
+  answers.forEach((answer, index) => {
+    const env = all[index] as ResolvedEnvironment;
+    const { alias, environmentId } = env.config;
+    if (answer.status === "fulfilled") {
+      listing.environments.push({ alias, environmentId, projects: groupByProject(answer.value.shell, now) });
+    } else {
+      const { code, message } = errorFields(answer.reason);
+      listing.unreachable.push({ alias, environmentId, code, message });
+    }
+  });
+  return listing;
+}

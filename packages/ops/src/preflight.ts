@@ -1,0 +1,93 @@
+/**
+ * The checks before a send, on a fresh shell read for this operation: targets exist, the
+ * catalogue's local guards (no active run, no pending request, clientRequestId = operationId,
+ * workspace paths), and any modelSelection against the environment's `server.getConfig`. The
+ * operator owns the environment, so the approved workspaces are every project root and worktree.
+ */
+import { ConnectorError } from "@t3-connector/core";
+import {
+  type AnyActionDefinition,
+  checkLocalGuards,
+  checkModelSelection,
+  type ModelSelection,
+  type ThreadStateView,
+  valueAtPath,
+} from "@t3-connector/core/actions";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+
+export function liveThreads(shell: ShellSnapshot): Map<string, ThreadShell> {
+  const rows = [...shell.threads, ...(shell.archivedThreads ?? [])].filter((thread) => !thread.deletedAt);
+  return new Map(rows.map((thread) => [thread.id, thread]));
+}
+
+export function threadStateView(thread: ThreadShell): ThreadStateView {
+  const pending = thread.pendingRuntimeRequest;
+  return {
+    status: thread.status ?? "unknown",
+    activeRunId: thread.activeRunId ?? null,
+    pendingRuntimeRequest: pending ? { id: pending.id, kind: pending.kind ?? "unknown" } : null,
+  };
+}
+
+export function workspaceRoots(shell: ShellSnapshot): string[] {
+  const roots = new Set<string>();
+  for (const project of shell.projects) if (project.workspaceRoot) roots.add(project.workspaceRoot);
+  for (const thread of shell.threads)
+    if (typeof thread.worktreePath === "string") roots.add(thread.worktreePath);
+  return [...roots];
+}
+
+/** Reads `server.getConfig` once and checks a selection against it; null when it is offered. */
+export async function checkSelectionOffered(
+  connection: ConnectedEnvironment,
+  selection: ModelSelection,
+): Promise<ConnectorError | null> {
+  let config: unknown;
+  try {
+    config = await (await connection.rpc()).getConfig();
+  } catch {
+    config = undefined;
+  }
+  return checkModelSelection(selection, config);
+}
+
+export async function preflight(
+  connection: ConnectedEnvironment,
+  entry: AnyActionDefinition,
+  input: unknown,
+  operationId: string,
+  shell: ShellSnapshot,
+): Promise<void> {
+  const threads = liveThreads(shell);
+  const targets = entry.targets(input);
+  const missing = targets.threadIds.find((id) => !threads.has(id));
+  if (missing !== undefined) {
+    throw new ConnectorError("thread_not_found", `thread ${missing} does not exist (or was deleted)`, {
+      details: { reason: "thread_not_found", threadId: missing },
+    });
+  }
+  const projects = new Set(shell.projects.filter((p) => !p.deletedAt).map((p) => p.id));
+  const missingProject = targets.projectIds.find((id) => !projects.has(id));
+  if (missingProject !== undefined) {
+    throw new ConnectorError("not_found", `project ${missingProject} does not exist (or was deleted)`, {
+      details: { reason: "project_not_found", projectId: missingProject },
+    });
+  }
+  const local = checkLocalGuards(entry.guards, input, {
+    operationId,
+    thread: (threadId) => {
+      const thread = threads.get(threadId);
+      return thread === undefined ? undefined : threadStateView(thread);
+    },
+    approvedWorkspaceRoots: workspaceRoots(shell),
+  });
+  if (local !== null) throw local;
+  for (const guard of entry.guards) {
+    if (guard.kind !== "model_selection_offered") continue;
+    const selection = valueAtPath(input, guard.path);
+    if (selection === undefined) continue;
+    const refusal = await checkSelectionOffered(connection, selection as ModelSelection);
+    if (refusal !== null) throw refusal;
+  }
+}

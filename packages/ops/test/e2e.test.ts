@@ -1,0 +1,103 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The built bins, spawned: `t3-sim serve --environments 2 --config-out DIR`, an ops.json made from
+// the write.json it wrote (same environments, operate tokens), and `t3-connector-ops` over it.
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const opsBin = path.join(repoRoot, "packages/ops/bin/t3-connector-ops.js");
+const simBin = path.join(repoRoot, "packages/t3-sim/bin/t3-sim.js");
+
+let dir: string;
+let sim: ChildProcess;
+
+beforeAll(async () => {
+  // `pnpm test` has built already; this keeps a lone run of this file honest (no stale dist).
+  await run("pnpm", ["exec", "tsc", "-b", "packages/t3-sim", "packages/ops"], {
+    cwd: repoRoot,
+    timeout: 170_000,
+  });
+  dir = await mkdtemp(path.join(os.tmpdir(), "t3-ops-e2e-"));
+  sim = spawn(
+    process.execPath,
+    [simBin, "serve", "--environments", "2", "--config-out", path.join(dir, "sim")],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const lines = createInterface({ input: sim.stdout as NodeJS.ReadableStream });
+  await once(lines, "line"); // the ready line: config files are written before it
+  const write = JSON.parse(await readFile(path.join(dir, "sim", "write.json"), "utf8")) as {
+    environments: unknown;
+  };
+  await writeFile(path.join(dir, "ops.json"), JSON.stringify({ environments: write.environments }), {
+    mode: 0o600,
+  });
+}, 200_000);
+
+afterAll(async () => {
+  if (sim?.exitCode === null) {
+    sim.kill("SIGTERM");
+    await once(sim, "exit");
+  }
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+function ops(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [opsBin, ...args], {
+      env: { ...process.env, T3_CONNECTOR_OPS_CONFIG: path.join(dir, "ops.json") },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe("t3-connector-ops against t3-sim serve", () => {
+  it("ls --json lists both environments' threads", async () => {
+    const { code, stdout } = await ops(["ls", "--json"]);
+    expect(code).toBe(0);
+    const listing = JSON.parse(stdout) as {
+      environments: { alias: string; projects: { threads: unknown[] }[] }[];
+    };
+    expect(listing.environments.map((env) => env.alias)).toEqual(["alpha", "beta"]);
+    for (const env of listing.environments) {
+      expect(env.projects.flatMap((project) => project.threads).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("create twice with one client request id makes one thread (created: false the second time)", async () => {
+    const args = ["alpha", "create", "--project", "website", "--title", "E2E", "--instance", "codex"];
+    args.push("--model", "gpt-5.6-sol", "--client-request-id", "X");
+    const first = await ops(args, "the brief\n");
+    expect(first.code).toBe(0);
+    const created = JSON.parse(first.stdout) as { created: boolean; threadId: string };
+    expect(created.created).toBe(true);
+    const second = await ops(args, "the brief\n");
+    expect(JSON.parse(second.stdout)).toMatchObject({ created: false, threadId: created.threadId });
+    const list = JSON.parse((await ops(["ls"])).stdout) as {
+      environments: { projects: { threads: { title: string }[] }[] }[];
+    };
+    const titles = list.environments[0]?.projects.flatMap((p) => p.threads.map((t) => t.title)) ?? [];
+    expect(titles.filter((title) => title === "E2E")).toHaveLength(1);
+  });
+
+  it("an ambiguous reference exits non-zero and lists both threads", async () => {
+    const { code, stderr } = await ops(["alpha", "thread", "e"]);
+    expect(code).toBe(65);
+    expect(stderr.split("\n")[0]).toMatch(/^ambiguous_thread: "e" matches \d+ threads/);
+  });
+});
