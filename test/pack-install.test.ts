@@ -42,6 +42,7 @@ beforeAll(async () => {
   const files = (await readdir(tarballs)).filter((name) => name.endsWith(".tgz"));
   expect(files.sort()).toEqual([
     `t3-connector-core-${await version("core")}.tgz`,
+    `t3-connector-ops-${await version("ops")}.tgz`,
     `t3-connector-read-server-${await version("read-server")}.tgz`,
     `t3-connector-t3-sim-${await version("t3-sim")}.tgz`,
     `t3-connector-write-bridge-${await version("write-bridge")}.tgz`,
@@ -94,6 +95,7 @@ describe("the packed and installed packages", () => {
       `${await version("write-gate")}\n`,
     );
     expect((await run(bin("t3-sim"), ["--version"])).stdout).toBe(`${await version("t3-sim")}\n`);
+    expect((await run(bin("t3-connector-ops"), ["--version"])).stdout).toBe(`${await version("ops")}\n`);
   });
 
   it("complete an MCP initialize with the installed t3-connector serve against the installed simulator", async () => {

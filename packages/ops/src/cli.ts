@@ -12,6 +12,7 @@ import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { Ops } from "./ops.js";
+import { opsVersion } from "./package-info.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
 import { SEND_DELIVERIES, type SendDelivery } from "./send.js";
 import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
@@ -128,6 +129,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
 
   const program = new Command("t3-connector-ops")
     .description("The operator's CLI over every T3 environment (own orchestration:operate token, no lease).")
+    .version(opsVersion(), "--version", "print the version")
     .option("--json", "print JSON even on a terminal")
     .option("--env <name>", "the environment (alias, extra alias or environmentId)")
     .option(

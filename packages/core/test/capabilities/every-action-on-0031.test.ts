@@ -4,6 +4,7 @@
  * applies nothing. The gate refuses the unsupported ones before the journal (see the gate's
  * relay tests); here each supported action goes through the whole engine exactly once.
  */
+import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId } from "../../src/actions/index.js";
 import {
@@ -15,15 +16,8 @@ import {
 import { seedForAction } from "../dispatch/support/action-states.js";
 import { commandsSince, type Harness, LEASE_ID, startHarness } from "../dispatch/support/harness.js";
 
-const UNSUPPORTED_ON_0031 = [
-  "queue.resume",
-  "thread.active.reorder",
-  "thread.auto-settle.set",
-  "thread.pin.reorder",
-  "thread.pull-request.link",
-  "thread.pull-request.unlink",
-  "thread.user-input.dismiss",
-];
+/** The catalogue actions whose command type 0.0.31 lacks (the action ids equal the types). */
+const UNSUPPORTED_ON_0031: readonly string[] = ABSENT_COMMAND_TYPES_0031;
 
 const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
 const inputs = new Map<ActionId, Record<string, unknown>>();

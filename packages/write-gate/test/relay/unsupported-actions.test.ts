@@ -9,6 +9,7 @@ import { ACTION_IDS, type LeaseScope } from "@t3-connector/core/actions";
 import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { JOURNAL_DIRECTORY } from "@t3-connector/core/journal";
+import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryInventory } from "../../src/approval/index.js";
 import { scopeFingerprint } from "../../src/approval/scope.js";
@@ -16,15 +17,8 @@ import { GateLeaseKeeper } from "../../src/lease/index.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "../support/sim-world.js";
 
-const UNSUPPORTED_ON_0031 = [
-  "queue.resume",
-  "thread.active.reorder",
-  "thread.auto-settle.set",
-  "thread.pin.reorder",
-  "thread.pull-request.link",
-  "thread.pull-request.unlink",
-  "thread.user-input.dismiss",
-];
+/** The catalogue actions whose command type 0.0.31 lacks (the action ids equal the types). */
+const UNSUPPORTED_ON_0031: readonly string[] = ABSENT_COMMAND_TYPES_0031;
 
 type Body = Record<string, unknown>;
 
