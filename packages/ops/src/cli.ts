@@ -5,6 +5,7 @@
  * `t3-connector-ops <command> ... --env <env>`.
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/core/actions";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
 import { readPairingCode } from "@t3-connector/core/pairing";
 import { Command, CommanderError, Option } from "commander";
@@ -91,6 +92,8 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
   snooze: "\nExamples:\n  t3-connector-ops snooze alpha:footer 2026-12-04T09:00:00+01:00",
   interrupt:
     '\nExamples:\n  t3-connector-ops interrupt alpha:migration --operation-id stop-1 --reason "wrong branch"',
+  configure:
+    '\nExamples:\n  t3-connector-ops configure alpha:parser --model gpt-5.6-luna --effort high --operation-id cfg-1\n  t3-connector-ops configure "Fix footer" --runtime-mode approval-required --interaction-mode plan --operation-id cfg-2\n  (omitted --instance/--model keep the current ones; a repeat with the same --operation-id replays T3\'s receipts)',
   act: '\nExamples:\n  t3-connector-ops alpha act thread.pin --operation-id pin-1 --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha act thread.title --operation-id t-1 < input.json',
   query:
     '\nExamples:\n  t3-connector-ops alpha query thread --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha query attention',
@@ -328,6 +331,35 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           operationId: options.operationId,
           ...(options.runId === undefined ? {} : { runId: options.runId }),
           ...(options.reason === undefined ? {} : { reason: options.reason }),
+        }),
+      );
+    });
+
+  program
+    .command("configure <ref>")
+    .description(
+      "change a thread's instance, model, effort, runtime or interaction mode (checked against server.getConfig first), confirmed by reading the thread",
+    )
+    .requiredOption("--operation-id <id>", "idempotency key: every command id derives from it")
+    .option("--instance <instance>", "provider instance (another one is a provider.switch)")
+    .option("--model <model>", "model slug offered by the instance")
+    .option("--effort <effort>", "reasoning effort, mapped to the model's option")
+    .option("--runtime-mode <mode>", `one of ${RUNTIME_MODES.join(", ")}`)
+    .option("--interaction-mode <mode>", `one of ${INTERACTION_MODES.join(", ")}`)
+    .option("--namespace <ns>", "namespace of the derived ids")
+    .addHelpText("after", EXAMPLES.configure)
+    .action(async (ref: string, options, command: Command) => {
+      const { config, env } = globals(command);
+      const optional = (key: string) => (options[key] === undefined ? {} : { [key]: options[key] as string });
+      done(
+        await (await openOps(config)).configure(env, ref, {
+          operationId: options.operationId,
+          ...optional("instance"),
+          ...optional("model"),
+          ...optional("effort"),
+          ...optional("runtimeMode"),
+          ...optional("interactionMode"),
+          ...optional("namespace"),
         }),
       );
     });

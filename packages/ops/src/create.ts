@@ -68,7 +68,7 @@ export function resolveProject(shell: ShellSnapshot, reference: string): Project
 }
 
 /** Finds which option of the model carries the effort (reasoningEffort first, as core/state reads it). */
-async function effortOption(
+export async function effortOption(
   connection: ConnectedEnvironment,
   instance: string,
   model: string,

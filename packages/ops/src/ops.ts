@@ -6,6 +6,7 @@ import type { Clock } from "@t3-connector/core";
 import { type ActOptions, type ActResult, act } from "./act.js";
 import { type CatalogueEntry, catalogue } from "./catalogue-list.js";
 import { loadOpsConfig, type OpsConfig } from "./config.js";
+import { type ConfigureRequest, type ConfigureResult, configureThread } from "./configure.js";
 import { type CreateRequest, type CreateResult, createThread } from "./create.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
@@ -114,6 +115,14 @@ export class Ops {
     options: { operationId: string; runId?: string; reason?: string; namespace?: string },
   ): Promise<InterruptResult> {
     return interruptThread(this.environments, environment, reference, options);
+  }
+
+  configure(
+    environment: string | undefined,
+    reference: string,
+    request: ConfigureRequest,
+  ): Promise<ConfigureResult> {
+    return configureThread(this.environments, environment, reference, request);
   }
 
   act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {

@@ -1,0 +1,169 @@
+/**
+ * `configure`: change a thread's instance, model, effort, runtime mode or interaction mode, as
+ * the native t3_thread_configure decides it. Omitted instance/model keep the current ones; when
+ * both stay, the current options are kept (effort replaced). The same instance is
+ * thread.model-selection.set, another is provider.switch. Every input and the selection (against
+ * `server.getConfig`) are checked before the first send; each command goes through `act`, so its
+ * ids derive from (namespace, environment, action, operationId) and a repeat replays T3's
+ * receipts. The result is confirmed by reading the thread's shell row afterwards.
+ */
+import { ConnectorError } from "@t3-connector/core";
+import { type ActionId, type ModelSelection, prepareAction } from "@t3-connector/core/actions";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import type { ThreadShell } from "@t3-connector/core/t3";
+import { type ActResult, act } from "./act.js";
+import { effortOption } from "./create.js";
+import type { OpsEnvironments } from "./environments.js";
+import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
+import { checkSelectionOffered, liveThreads } from "./preflight.js";
+import { resolveThread } from "./references.js";
+
+export interface ConfigureRequest {
+  instance?: string;
+  model?: string;
+  effort?: string;
+  runtimeMode?: string;
+  interactionMode?: string;
+  operationId: string;
+  namespace?: string;
+}
+
+export interface ThreadConfiguration {
+  modelSelection: ModelSelection | null;
+  runtimeMode: string | null;
+  interactionMode: string | null;
+}
+
+export interface ConfigureResult {
+  environment: { alias: string; environmentId: string };
+  threadId: string;
+  operationId: string;
+  commands: ActResult[];
+  before: ThreadConfiguration;
+  after: ThreadConfiguration;
+}
+
+function configurationOf(thread: ThreadShell): ThreadConfiguration {
+  return {
+    modelSelection: (thread.modelSelection as ModelSelection | null | undefined) ?? null,
+    runtimeMode: thread.runtimeMode ?? null,
+    interactionMode: thread.interactionMode ?? null,
+  };
+}
+
+const EFFORT_OPTIONS = new Set(["reasoningEffort", "effort"]);
+
+/** The selection the thread should end with, or undefined when no model field was asked for. */
+async function targetSelection(
+  connect: () => Promise<ConnectedEnvironment>,
+  current: ModelSelection | null,
+  request: ConfigureRequest,
+): Promise<ModelSelection | undefined> {
+  if (request.instance === undefined && request.model === undefined && request.effort === undefined) {
+    return undefined;
+  }
+  const instanceId = request.instance ?? current?.instanceId;
+  const model = request.model ?? current?.model;
+  if (instanceId === undefined || model === undefined) {
+    throw new ConnectorError(
+      "invalid_input",
+      "the thread has no current model selection: give --instance and --model",
+      { details: { reason: "model_selection_required" } },
+    );
+  }
+  const keepsModel = instanceId === current?.instanceId && model === current?.model;
+  const kept = keepsModel ? [...(current?.options ?? [])] : [];
+  const options =
+    request.effort === undefined ? kept : kept.filter((option) => !EFFORT_OPTIONS.has(option.id));
+  if (request.effort !== undefined) {
+    options.push(await effortOption(await connect(), instanceId, model, request.effort));
+  }
+  return options.length === 0 ? { instanceId, model } : { instanceId, model, options };
+}
+
+export async function configureThread(
+  environments: OpsEnvironments,
+  environment: string | undefined,
+  reference: string,
+  request: ConfigureRequest,
+): Promise<ConfigureResult> {
+  const asked = [
+    request.instance,
+    request.model,
+    request.effort,
+    request.runtimeMode,
+    request.interactionMode,
+  ];
+  if (asked.every((value) => value === undefined)) {
+    throw new ConnectorError(
+      "invalid_input",
+      "configure needs at least one of --instance, --model, --effort, --runtime-mode, --interaction-mode",
+    );
+  }
+  const { env, thread } = await resolveThread(environments, reference, environment);
+  const { alias, environmentId } = env.config;
+  const before = configurationOf(thread);
+  const selection = await targetSelection(() => env.handle.connect(), before.modelSelection, request);
+  const steps: { action: ActionId; input: Record<string, unknown> }[] = [];
+  if (selection !== undefined) {
+    const sameInstance = selection.instanceId === before.modelSelection?.instanceId;
+    steps.push({
+      action: sameInstance ? "thread.model-selection.set" : "provider.switch",
+      input: { threadId: thread.id, modelSelection: selection },
+    });
+  }
+  if (request.runtimeMode !== undefined) {
+    steps.push({
+      action: "thread.runtime-mode.set",
+      input: { threadId: thread.id, runtimeMode: request.runtimeMode },
+    });
+  }
+  if (request.interactionMode !== undefined) {
+    steps.push({
+      action: "thread.interaction-mode.set",
+      input: { threadId: thread.id, interactionMode: request.interactionMode },
+    });
+  }
+  // Every step is validated, and the selection checked against server.getConfig, before the first send.
+  const namespace = request.namespace ?? DEFAULT_NAMESPACE;
+  const key = opsOperationKey(environmentId, request.operationId, namespace);
+  for (const step of steps) prepareAction(step.action, step.input, key);
+  if (selection !== undefined) {
+    const refusal = await checkSelectionOffered(await env.handle.connect(), selection);
+    if (refusal !== null) throw refusal;
+  }
+  const commands: ActResult[] = [];
+  for (const step of steps) {
+    commands.push(
+      await act(environments, alias, step.action, step.input, {
+        operationId: request.operationId,
+        namespace,
+      }),
+    );
+  }
+  const shell = await (await env.handle.connect()).http.getShell();
+  const row = liveThreads(shell).get(thread.id);
+  const after = row === undefined ? null : configurationOf(row);
+  const unconfirmed =
+    after === null ||
+    (selection !== undefined &&
+      (after.modelSelection?.instanceId !== selection.instanceId ||
+        after.modelSelection?.model !== selection.model)) ||
+    (request.runtimeMode !== undefined && after.runtimeMode !== request.runtimeMode) ||
+    (request.interactionMode !== undefined && after.interactionMode !== request.interactionMode);
+  if (unconfirmed || after === null) {
+    throw new ConnectorError(
+      "connection_lost",
+      `T3 accepted the configuration of ${thread.id} but the thread does not read back with it`,
+      { details: { uncertain: true, threadId: thread.id, operationId: request.operationId, after } },
+    );
+  }
+  return {
+    environment: { alias, environmentId },
+    threadId: thread.id,
+    operationId: request.operationId,
+    commands,
+    before,
+    after,
+  };
+}

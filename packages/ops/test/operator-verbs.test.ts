@@ -1,0 +1,147 @@
+import { isConnectorError } from "@t3-connector/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EXIT_CODES } from "../src/exit-codes.js";
+import { runOps } from "./support/cli-run.js";
+import { type SimOps, startSimOps } from "./support/sim-ops.js";
+
+let setup: SimOps;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  setup = await startSimOps();
+  env = { T3_CONNECTOR_OPS_CONFIG: setup.configPath };
+});
+afterEach(async () => {
+  await setup.close();
+});
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (isConnectorError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a failure");
+}
+
+/** A fresh idle thread in alpha on codex / gpt-5.6-sol with effort low. */
+async function freshThread(title = "Configure me") {
+  const created = await setup.ops.create("alpha", {
+    project: "website",
+    title,
+    instance: "codex",
+    model: "gpt-5.6-sol",
+    effort: "low",
+    clientRequestId: `fresh-${title}`,
+  });
+  return created.threadId;
+}
+
+const sent = () => setup.env("alpha").model.receivedCommands.length;
+
+describe("configure", () => {
+  it("changes model, effort and modes on the same instance, confirmed by reading the thread back", async () => {
+    const threadId = await freshThread();
+    const result = await setup.ops.configure("alpha", threadId, {
+      model: "gpt-5.6-luna",
+      effort: "high",
+      runtimeMode: "approval-required",
+      interactionMode: "plan",
+      operationId: "cfg-1",
+    });
+    expect(result.commands.map((c) => c.action)).toEqual([
+      "thread.model-selection.set",
+      "thread.runtime-mode.set",
+      "thread.interaction-mode.set",
+    ]);
+    expect(result.before.modelSelection).toMatchObject({ instanceId: "codex", model: "gpt-5.6-sol" });
+    expect(result.after).toEqual({
+      modelSelection: {
+        instanceId: "codex",
+        model: "gpt-5.6-luna",
+        options: [{ id: "reasoningEffort", value: "high" }],
+      },
+      runtimeMode: "approval-required",
+      interactionMode: "plan",
+    });
+  });
+
+  it("keeps the current model and its other options when only the effort changes", async () => {
+    const threadId = await freshThread();
+    await setup.ops.configure("alpha", threadId, { effort: "low", operationId: "opt-0" });
+    const result = await setup.ops.configure("alpha", threadId, { effort: "xhigh", operationId: "opt-1" });
+    expect(result.after.modelSelection).toEqual({
+      instanceId: "codex",
+      model: "gpt-5.6-sol",
+      options: [{ id: "reasoningEffort", value: "xhigh" }],
+    });
+  });
+
+  it("moves the thread to another instance with provider.switch", async () => {
+    const threadId = await freshThread();
+    const result = await setup.ops.configure("alpha", threadId, {
+      instance: "claudeAgent",
+      model: "claude-opus-5",
+      effort: "max",
+      operationId: "switch-1",
+    });
+    expect(result.commands.map((c) => c.action)).toEqual(["provider.switch"]);
+    expect(result.after.modelSelection).toEqual({
+      instanceId: "claudeAgent",
+      model: "claude-opus-5",
+      options: [{ id: "effort", value: "max" }],
+    });
+  });
+
+  it("replays the same commands for a repeated operation id", async () => {
+    const threadId = await freshThread();
+    const request = { runtimeMode: "auto-accept-edits", operationId: "repeat-1" };
+    const first = await setup.ops.configure("alpha", threadId, request);
+    const second = await setup.ops.configure("alpha", threadId, request);
+    expect(second.commands.map((c) => c.commandId)).toEqual(first.commands.map((c) => c.commandId));
+    expect(second.commands.map((c) => c.result)).toEqual(first.commands.map((c) => c.result));
+    expect(second.after.runtimeMode).toBe("auto-accept-edits");
+  });
+
+  it("refuses a model the instance does not offer, an unknown mode and an empty request, sending nothing", async () => {
+    const threadId = await freshThread();
+    const before = sent();
+    const unoffered = await failure(
+      setup.ops.configure("alpha", threadId, { model: "gpt-0-imaginary", operationId: "bad-1" }),
+    );
+    expect(unoffered).toMatchObject({ code: "guard_refused" });
+    const noEffort = await failure(
+      setup.ops.configure("alpha", threadId, {
+        instance: "grok",
+        model: "grok-build",
+        effort: "high",
+        operationId: "bad-2",
+      }),
+    );
+    expect(noEffort).toMatchObject({ code: "guard_refused" });
+    const badMode = await failure(
+      setup.ops.configure("alpha", threadId, {
+        model: "gpt-5.6-luna",
+        runtimeMode: "yolo",
+        operationId: "bad-3",
+      }),
+    );
+    expect(badMode).toMatchObject({ code: "invalid_input" });
+    const empty = await failure(setup.ops.configure("alpha", threadId, { operationId: "bad-4" }));
+    expect(empty).toMatchObject({ code: "invalid_input" });
+    expect(sent()).toBe(before);
+  });
+
+  it("prints JSON from the CLI and documents an example in --help", async () => {
+    const threadId = await freshThread();
+    const run = await runOps(
+      ["alpha", "configure", threadId, "--interaction-mode", "plan", "--operation-id", "cli-1"],
+      { env },
+    );
+    expect(run.code).toBe(EXIT_CODES.ok);
+    expect(run.json()).toMatchObject({ threadId, after: { interactionMode: "plan" } });
+    const help = await runOps(["configure", "--help"], { env });
+    expect(help.stdout).toContain("t3-connector-ops configure alpha:parser");
+  });
+});
