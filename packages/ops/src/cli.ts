@@ -8,6 +8,7 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/core/actions";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
 import { readPairingCode } from "@t3-connector/core/pairing";
+import { THREAD_STATES } from "@t3-connector/core/state";
 import { Command, CommanderError, Option } from "commander";
 import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";
@@ -57,6 +58,17 @@ function collectOption(value: string, previous: { id: string; value: string | bo
   return [...previous, { id: value.slice(0, equals), value: parsed }];
 }
 
+/** A commander parser for an integer option; anything else is invalid_input, before any read. */
+function integerOption(name: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (value.trim() === "" || !Number.isInteger(parsed)) {
+      throw new ConnectorError("invalid_input", `${name} needs an integer, got "${value}"`);
+    }
+    return parsed;
+  };
+}
+
 function requireEnv(env: string | undefined): string {
   if (env === undefined || env.trim() === "") {
     throw new ConnectorError(
@@ -94,6 +106,13 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
     '\nExamples:\n  t3-connector-ops interrupt alpha:migration --operation-id stop-1 --reason "wrong branch"',
   configure:
     '\nExamples:\n  t3-connector-ops configure alpha:parser --model gpt-5.6-luna --effort high --operation-id cfg-1\n  t3-connector-ops configure "Fix footer" --runtime-mode approval-required --interaction-mode plan --operation-id cfg-2\n  (omitted --instance/--model keep the current ones; a repeat with the same --operation-id replays T3\'s receipts)',
+  projects:
+    "\nExamples:\n  t3-connector-ops alpha projects\n  t3-connector-ops alpha projects --search web --json",
+  providers: "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'",
+  list: "\nExamples:\n  t3-connector-ops alpha list --project website --state needs_intervention\n  t3-connector-ops alpha list --search footer --limit 5",
+  read: '\nExamples:\n  t3-connector-ops alpha read parser\n  t3-connector-ops read alpha:"Fix footer" --max-characters 2000',
+  timeline:
+    '\nExamples:\n  t3-connector-ops timeline alpha:parser --limit 10\n  t3-connector-ops alpha timeline "Fix footer" --max-characters 500',
   act: '\nExamples:\n  t3-connector-ops alpha act thread.pin --operation-id pin-1 --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha act thread.title --operation-id t-1 < input.json',
   query:
     '\nExamples:\n  t3-connector-ops alpha query thread --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha query attention',
@@ -234,6 +253,92 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .action(async (ref: string, _options, command: Command) => {
       const { config, env } = globals(command);
       done(await (await openOps(config)).thread(ref, env));
+    });
+
+  program
+    .command("read <ref>")
+    .description("read one thread (as t3_thread) in the environment named by --env, <env> or alias:ref")
+    .option(
+      "--max-characters <n>",
+      "characters kept of the latest response",
+      integerOption("--max-characters"),
+    )
+    .addHelpText("after", EXAMPLES.read)
+    .action(async (ref: string, options, command: Command) => {
+      const { config, env } = globals(command);
+      const maxCharacters = options.maxCharacters as number | undefined;
+      done(
+        await (await openOps(config)).thread(ref, env, maxCharacters === undefined ? {} : { maxCharacters }),
+      );
+    });
+
+  program
+    .command("timeline <ref>")
+    .description("a thread's latest messages (as t3_mensagens)")
+    .option("--limit <n>", "how many of the latest messages", integerOption("--limit"))
+    .option("--max-characters <n>", "characters kept of each message", integerOption("--max-characters"))
+    .addHelpText("after", EXAMPLES.timeline)
+    .action(async (ref: string, options, command: Command) => {
+      const { config, env } = globals(command);
+      done(
+        await (await openOps(config)).timeline(ref, env, {
+          ...(options.limit === undefined ? {} : { limit: options.limit as number }),
+          ...(options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters as number }),
+        }),
+      );
+    });
+
+  program
+    .command("list")
+    .description("one environment's threads (as t3_threads), with its filters")
+    .option("--project <project>", "projectId, workspace root or unique title")
+    .option("--state <state>", `one canonical state: ${THREAD_STATES.join(", ")}`)
+    .option("--include-no-run", "without --state: also threads that never ran")
+    .option("--woke", "only threads T3 marks Woke")
+    .option("--not-woke", "only threads T3 does not mark Woke")
+    .option("--search <text>", "part of the title or threadId")
+    .option("--limit <n>", "page size", integerOption("--limit"))
+    .option("--cursor <cursor>", "the nextCursor of the previous page")
+    .addHelpText("after", EXAMPLES.list)
+    .action(async (options, command: Command) => {
+      const { config, env } = globals(command);
+      const environment = requireEnv(env);
+      if (options.woke === true && options.notWoke === true) {
+        throw new ConnectorError("invalid_input", "give at most one of --woke and --not-woke");
+      }
+      const woke = options.woke === true ? true : options.notWoke === true ? false : undefined;
+      done(
+        await (await openOps(config)).threads(environment, {
+          ...(options.project === undefined ? {} : { project: options.project as string }),
+          ...(options.state === undefined ? {} : { state: options.state as string }),
+          ...(options.includeNoRun === true ? { includeNoRun: true } : {}),
+          ...(woke === undefined ? {} : { woke }),
+          ...(options.search === undefined ? {} : { search: options.search as string }),
+          ...(options.limit === undefined ? {} : { limit: options.limit as number }),
+          ...(options.cursor === undefined ? {} : { cursor: options.cursor as string }),
+        }),
+      );
+    });
+
+  program
+    .command("projects")
+    .description("one environment's projects (as t3_projetos)")
+    .option("--search <text>", "part of the title or projectId")
+    .addHelpText("after", EXAMPLES.projects)
+    .action(async (options, command: Command) => {
+      const { config, env } = globals(command);
+      const environment = requireEnv(env);
+      const search = options.search as string | undefined;
+      done(await (await openOps(config)).projects(environment, search === undefined ? {} : { search }));
+    });
+
+  program
+    .command("providers")
+    .description("one environment's provider instances, models and options (as t3_providers)")
+    .addHelpText("after", EXAMPLES.providers)
+    .action(async (_options, command: Command) => {
+      const { config, env } = globals(command);
+      done(await (await openOps(config)).providers(requireEnv(env)));
     });
 
   program

@@ -12,6 +12,13 @@ import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import { listThreads, type ThreadListing } from "./listing.js";
 import { runQuery } from "./queries.js";
+import {
+  listEnvironmentThreads,
+  listProjects,
+  listProviders,
+  readTimeline,
+  type ThreadListFilters,
+} from "./reads.js";
 import { type ResolvedThread, resolveThread } from "./references.js";
 import { type SendRequest, type SendResult, sendMessage } from "./send.js";
 import { type SettleResult, settleThread } from "./settle.js";
@@ -80,8 +87,33 @@ export class Ops {
     return resolveThread(this.environments, reference, environment);
   }
 
-  thread(reference: string, environment?: string): Promise<Record<string, unknown>> {
-    return readThread(this.environments, environment, reference);
+  thread(
+    reference: string,
+    environment?: string,
+    options: { maxCharacters?: number } = {},
+  ): Promise<Record<string, unknown>> {
+    return readThread(this.environments, environment, reference, options);
+  }
+
+  /** One environment's threads through the read tool t3_threads (filters as it takes them). */
+  threads(environment: string, filters: ThreadListFilters = {}): Promise<unknown> {
+    return listEnvironmentThreads(this.environments, environment, filters);
+  }
+
+  projects(environment: string, filters: { search?: string } = {}): Promise<unknown> {
+    return listProjects(this.environments, environment, filters);
+  }
+
+  providers(environment: string): Promise<unknown> {
+    return listProviders(this.environments, environment);
+  }
+
+  timeline(
+    reference: string,
+    environment?: string,
+    options: { limit?: number; maxCharacters?: number } = {},
+  ): Promise<unknown> {
+    return readTimeline(this.environments, environment, reference, options);
   }
 
   create(environment: string, request: CreateRequest): Promise<CreateResult> {

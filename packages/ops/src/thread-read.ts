@@ -1,4 +1,4 @@
-/** `thread <ref>`: resolves the reference, then reads the thread as the read server's t3_thread does. */
+/** `thread <ref>` (and `read <ref>`): resolves the reference, then reads the thread as the read server's t3_thread does. */
 import type { OpsEnvironments } from "./environments.js";
 import { runQuery } from "./queries.js";
 import { resolveThread } from "./references.js";
@@ -7,11 +7,10 @@ export async function readThread(
   environments: OpsEnvironments,
   environment: string | undefined,
   reference: string,
+  options: { maxCharacters?: number } = {},
 ): Promise<Record<string, unknown>> {
   const { env, thread, matchedBy } = await resolveThread(environments, reference, environment);
-  const read = (await runQuery(environments, env.config.alias, "thread", { threadId: thread.id })) as Record<
-    string,
-    unknown
-  >;
+  const input = { threadId: thread.id, ...(options.maxCharacters === undefined ? {} : options) };
+  const read = (await runQuery(environments, env.config.alias, "thread", input)) as Record<string, unknown>;
   return { ...read, matchedBy };
 }

@@ -145,3 +145,60 @@ describe("configure", () => {
     expect(help.stdout).toContain("t3-connector-ops configure alpha:parser");
   });
 });
+
+describe("one-environment reads over the read tools", () => {
+  type Listed = { threads: { threadId: string; title: string; project: { projectId: string | null } }[] };
+
+  it("list filters by a project named by title, exactly as query threads returns it", async () => {
+    const projectId = setup.projectId("alpha", "website");
+    const listed = (await setup.ops.threads("alpha", { project: "website", includeNoRun: true })) as Listed;
+    expect(listed.threads.length).toBeGreaterThan(0);
+    expect(listed.threads.every((thread) => thread.project.projectId === projectId)).toBe(true);
+    const queried = await setup.ops.query("alpha", "threads", { projectId, includeNoRun: true });
+    expect(listed).toEqual(queried);
+  });
+
+  it("projects, providers, read and timeline print what the matching query prints", async () => {
+    const threadId = await freshThread("Timeline thread");
+    const cases: [string[], string, Record<string, unknown>][] = [
+      [["alpha", "projects"], "projects", {}],
+      [["alpha", "providers"], "providers", {}],
+      [["alpha", "list", "--search", "Timeline"], "threads", { search: "Timeline" }],
+      [["read", `alpha:${threadId}`], "thread", { threadId }],
+      [["alpha", "timeline", "Timeline thread", "--limit", "5"], "messages", { threadId, limit: 5 }],
+    ];
+    for (const [argv, query, input] of cases) {
+      const run = await runOps(argv, { env });
+      expect(run.code, `${argv.join(" ")}: ${run.stderr}`).toBe(EXIT_CODES.ok);
+      const printed = run.json() as Record<string, unknown>;
+      const expected = (await setup.ops.query("alpha", query, input)) as Record<string, unknown>;
+      if (query === "thread") delete printed.matchedBy;
+      // generatedAt-like clocks aside, the documents are the read tools' own.
+      expect(Object.keys(printed).sort()).toEqual(Object.keys(expected).sort());
+      if (query === "projects") expect(printed).toEqual(expected);
+    }
+    const timeline = (await runOps(["timeline", `alpha:${threadId}`], { env })).json() as {
+      threadId: string;
+      messages: { text: string }[];
+    };
+    expect(timeline.threadId).toBe(threadId);
+    // A thread that never ran is listed only on request, as t3_threads decides.
+    const listed = (
+      await runOps(["alpha", "list", "--search", "Timeline", "--include-no-run"], { env })
+    ).json() as Listed;
+    expect(listed.threads.map((thread) => thread.threadId)).toEqual([threadId]);
+  });
+
+  it("refuses a bad filter before reading: an unknown state, a non-integer limit, no environment", async () => {
+    const state = await runOps(["alpha", "list", "--state", "sleeping"], { env });
+    expect(state.code).toBe(EXIT_CODES.usage);
+    expect(state.stderr).toMatch(/^invalid_input: state/);
+    const limit = await runOps(["alpha", "list", "--limit", "many"], { env });
+    expect(limit.code).toBe(EXIT_CODES.usage);
+    expect(limit.stderr).toMatch(/^invalid_input: --limit needs an integer/);
+    const noEnv = await runOps(["projects"], { env });
+    expect(noEnv.stderr).toMatch(/^environment_required:/);
+    const help = await runOps(["list", "--help"], { env });
+    expect(help.stdout).toContain("t3-connector-ops alpha list --project website");
+  });
+});
