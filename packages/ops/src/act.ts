@@ -17,7 +17,7 @@ import {
   supportFromDefect,
   supportsAction,
 } from "@t3-connector/core/capabilities";
-import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import { addArchivedThreads, type ConnectedEnvironment } from "@t3-connector/core/environments";
 import { resolveNow, threadSummary } from "@t3-connector/core/state";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import type { OpsEnvironments } from "./environments.js";
@@ -134,6 +134,20 @@ export async function sendPrepared(
   }
 }
 
+/**
+ * A fresh shell; when a target is not in it, completed by the archived shell snapshot, since
+ * current T3 keeps archived threads out of the shell (an unarchive, an archive read back).
+ */
+async function shellWithTargets(
+  connection: ConnectedEnvironment,
+  threadIds: readonly string[],
+): Promise<ShellSnapshot> {
+  const shell = await connection.http.getShell();
+  const live = liveThreads(shell);
+  if (threadIds.every((id) => live.has(id))) return shell;
+  return addArchivedThreads(connection, shell);
+}
+
 export async function act(
   environments: OpsEnvironments,
   environment: string,
@@ -157,12 +171,13 @@ export async function act(
   // An action this server's version cannot decode is refused here, per environment, unsent.
   const support = await environments.commandSupport.of(connection);
   if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
-  const shell = await connection.http.getShell();
+  const named = entry.targets(prepared.input).threadIds;
+  const shell = await shellWithTargets(connection, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
   const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
-  const targets = [...entry.targets(prepared.input).threadIds, ...launched];
-  const after = await connection.http.getShell();
+  const targets = [...named, ...launched];
+  const after = await shellWithTargets(connection, targets);
   const ids: Record<string, string> = {};
   for (const [kind, value] of Object.entries(prepared.ids)) if (typeof value === "string") ids[kind] = value;
   return {

@@ -14,6 +14,7 @@ import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { Ops } from "./ops.js";
+import type { OrganizeChange } from "./organize.js";
 import { opsVersion } from "./package-info.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
 import { SEND_DELIVERIES, type SendDelivery } from "./send.js";
@@ -113,6 +114,8 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
   read: '\nExamples:\n  t3-connector-ops alpha read parser\n  t3-connector-ops read alpha:"Fix footer" --max-characters 2000',
   timeline:
     '\nExamples:\n  t3-connector-ops timeline alpha:parser --limit 10\n  t3-connector-ops alpha timeline "Fix footer" --max-characters 500',
+  organize:
+    '\nExamples:\n  t3-connector-ops organize alpha:parser --pin --operation-id pin-1\n  t3-connector-ops organize "Fix footer" --title "Footer links" --operation-id rename-1\n  t3-connector-ops organize alpha:3f2a… --unarchive --operation-id back-1   (an archived thread: by id)',
   act: '\nExamples:\n  t3-connector-ops alpha act thread.pin --operation-id pin-1 --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha act thread.title --operation-id t-1 < input.json',
   query:
     '\nExamples:\n  t3-connector-ops alpha query thread --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha query attention',
@@ -465,6 +468,43 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...optional("runtimeMode"),
           ...optional("interactionMode"),
           ...optional("namespace"),
+        }),
+      );
+    });
+
+  program
+    .command("organize <ref>")
+    .description(
+      "pin, unpin, rename, archive or unarchive a thread (one change), confirmed by reading it back",
+    )
+    .requiredOption("--operation-id <id>", "idempotency key: the command id derives from it")
+    .option("--pin", "pin the thread")
+    .option("--unpin", "remove its pin")
+    .option("--title <title>", "rename it")
+    .option("--archive", "archive it")
+    .option("--unarchive", "bring it back from the archive")
+    .option("--namespace <ns>", "namespace of the derived ids")
+    .addHelpText("after", EXAMPLES.organize)
+    .action(async (ref: string, options, command: Command) => {
+      const { config, env } = globals(command);
+      const changes: OrganizeChange[] = [
+        ...(options.pin === true ? [{ kind: "pin" as const }] : []),
+        ...(options.unpin === true ? [{ kind: "unpin" as const }] : []),
+        ...(options.title === undefined ? [] : [{ kind: "title" as const, title: options.title as string }]),
+        ...(options.archive === true ? [{ kind: "archive" as const }] : []),
+        ...(options.unarchive === true ? [{ kind: "unarchive" as const }] : []),
+      ];
+      const [change, ...more] = changes;
+      if (change === undefined || more.length > 0) {
+        throw new ConnectorError(
+          "invalid_input",
+          "organize takes exactly one of --pin, --unpin, --title, --archive, --unarchive",
+        );
+      }
+      done(
+        await (await openOps(config)).organize(env, ref, change, {
+          operationId: options.operationId,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace as string }),
         }),
       );
     });

@@ -3,6 +3,7 @@
  * (core/state), a display status and an age. Environments are read at the same time; one that
  * does not answer is reported in `unreachable` and never hides the others.
  */
+import { addArchivedThreads } from "@t3-connector/core/environments";
 import { isListableThread, parseInstant, resolveNow, threadSummary } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import type { OpsEnvironments, ResolvedEnvironment } from "./environments.js";
@@ -46,9 +47,14 @@ export interface EnvironmentShell {
   shell: ShellSnapshot;
 }
 
-export async function readShell(env: ResolvedEnvironment): Promise<EnvironmentShell> {
+/** One environment's shell; with `archived`, completed by the archived shell snapshot (one more read). */
+export async function readShell(
+  env: ResolvedEnvironment,
+  options: { archived?: boolean } = {},
+): Promise<EnvironmentShell> {
   const connection = await env.handle.connect();
-  return { env, shell: await connection.http.getShell() };
+  const shell = await connection.http.getShell();
+  return { env, shell: options.archived === true ? await addArchivedThreads(connection, shell) : shell };
 }
 
 export function listedThread(

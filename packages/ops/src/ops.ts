@@ -11,6 +11,7 @@ import { type CreateRequest, type CreateResult, createThread } from "./create.js
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import { listThreads, type ThreadListing } from "./listing.js";
+import { type OrganizeChange, type OrganizeResult, organizeThread } from "./organize.js";
 import { runQuery } from "./queries.js";
 import {
   listEnvironmentThreads,
@@ -155,6 +156,15 @@ export class Ops {
     request: ConfigureRequest,
   ): Promise<ConfigureResult> {
     return configureThread(this.environments, environment, reference, request);
+  }
+
+  organize(
+    environment: string | undefined,
+    reference: string,
+    change: OrganizeChange,
+    options: { operationId: string; namespace?: string },
+  ): Promise<OrganizeResult> {
+    return organizeThread(this.environments, environment, reference, change, options);
   }
 
   act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {

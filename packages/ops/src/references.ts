@@ -85,17 +85,19 @@ function pick(
 /**
  * Resolves a reference across every environment (or the one named by `environment` or by an
  * `alias:` prefix). An environment that does not answer makes a cross-environment resolution
- * refuse rather than pick a match that might not be unique.
+ * refuse rather than pick a match that might not be unique. With `archived`, the archived shell
+ * snapshot is read too, so an archived thread can be named by its id.
  */
 export async function resolveThread(
   environments: OpsEnvironments,
   reference: string,
   environment?: string,
+  options: { archived?: boolean } = {},
 ): Promise<ResolvedThread> {
   const split = splitReference(environments, reference);
   const scope = environment ?? split.environment;
   const targets = scope === undefined ? environments.all() : [environments.resolve(scope)];
-  const answers = await Promise.allSettled(targets.map((env) => readShell(env)));
+  const answers = await Promise.allSettled(targets.map((env) => readShell(env, options)));
   const shells: EnvironmentShell[] = [];
   const failed: { environment: string; code: string; message: string }[] = [];
   answers.forEach((answer, index) => {

@@ -202,3 +202,64 @@ describe("one-environment reads over the read tools", () => {
     expect(help.stdout).toContain("t3-connector-ops alpha list --project website");
   });
 });
+
+describe("organize", () => {
+  it("pins, renames, archives and unarchives a thread, each read back", async () => {
+    const threadId = await freshThread("Organize me");
+    const pinned = await setup.ops.organize("alpha", threadId, { kind: "pin" }, { operationId: "o-pin" });
+    expect(pinned.operation.confirmation[0]).toMatchObject({ pinned: true });
+    const renamed = await setup.ops.organize(
+      "alpha",
+      "Organize me",
+      { kind: "title", title: "Organized" },
+      { operationId: "o-title" },
+    );
+    expect(renamed).toMatchObject({ change: "title", title: "Organized" });
+    const archived = await setup.ops.organize(
+      "alpha",
+      threadId,
+      { kind: "archive" },
+      { operationId: "o-arch" },
+    );
+    expect(archived.operation.confirmation[0]).toMatchObject({ present: true, archived: true });
+    const back = await setup.ops.organize(
+      "alpha",
+      threadId,
+      { kind: "unarchive" },
+      { operationId: "o-back" },
+    );
+    expect(back.operation.confirmation[0]).toMatchObject({ present: true, archived: false, pinned: true });
+    const read = (await setup.ops.thread(threadId, "alpha")) as { title: string };
+    expect(read.title).toBe("Organized");
+  });
+
+  it("replays T3's receipt for a repeated operation id", async () => {
+    const threadId = await freshThread("Pin twice");
+    const first = await setup.ops.organize("alpha", threadId, { kind: "pin" }, { operationId: "twice" });
+    const second = await setup.ops.organize("alpha", threadId, { kind: "pin" }, { operationId: "twice" });
+    expect(second.operation.commandId).toBe(first.operation.commandId);
+    expect(second.operation.result).toEqual(first.operation.result);
+  });
+
+  it("refuses no change, two changes and an empty title from the CLI, sending nothing", async () => {
+    const threadId = await freshThread("Bad organize");
+    const before = sent();
+    const none = await runOps(["alpha", "organize", threadId, "--operation-id", "x"], { env });
+    const two = await runOps(["alpha", "organize", threadId, "--pin", "--archive", "--operation-id", "x"], {
+      env,
+    });
+    const empty = await runOps(["alpha", "organize", threadId, "--title", "", "--operation-id", "x"], {
+      env,
+    });
+    for (const run of [none, two, empty]) {
+      expect(run.code).toBe(EXIT_CODES.usage);
+      expect(run.stderr).toMatch(/^invalid_input: /);
+    }
+    expect(sent()).toBe(before);
+    const ok = await runOps(["alpha", "organize", threadId, "--pin", "--operation-id", "cli-pin"], { env });
+    expect(ok.code).toBe(EXIT_CODES.ok);
+    expect(ok.json()).toMatchObject({ threadId, change: "pin" });
+    const help = await runOps(["organize", "--help"], { env });
+    expect(help.stdout).toContain("t3-connector-ops organize alpha:parser --pin");
+  });
+});
