@@ -95,7 +95,7 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
 75 outcome unknown (read before repeating), 78 config or token file.`,
   environments:
     "\nExamples:\n  t3-connector-ops environments\n  pbpaste | t3-connector-ops environments add mac --url https://mac.tailnet:3773 --token-file ~/.config/t3-connector/tokens/mac.operate --alias laptop",
-  ls: "\nExamples:\n  t3-connector-ops ls\n  t3-connector-ops ls --json",
+  ls: "\nExamples:\n  t3-connector-ops ls\n  t3-connector-ops ls --json\n  t3-connector-ops ls --archived          archived threads only\n  t3-connector-ops ls --settled --archived  threads that are settled or archived",
   thread:
     '\nExamples:\n  t3-connector-ops thread 3f2a…\n  t3-connector-ops thread "Fix flaky"\n  t3-connector-ops alpha thread parser',
   create:
@@ -241,10 +241,18 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
   program
     .command("ls")
     .description("every environment's threads, grouped by environment and project, with status icons and age")
+    .option("--settled", "only the settled threads")
+    .option("--archived", "only the archived threads (from the archived shell snapshot)")
     .addHelpText("after", EXAMPLES.ls)
-    .action(async (_options, command: Command) => {
+    .action(async (options, command: Command) => {
       const opened = await openOps(globals(command).config);
-      done(await opened.list(), renderListing);
+      done(
+        await opened.list({
+          ...(options.settled === true ? { settled: true } : {}),
+          ...(options.archived === true ? { archived: true } : {}),
+        }),
+        renderListing,
+      );
     });
 
   program

@@ -10,13 +10,33 @@ export {
   opsConfigPath,
   parseOpsConfig,
 } from "./config.js";
+export {
+  type ConfigureRequest,
+  type ConfigureResult,
+  configureThread,
+  type ThreadConfiguration,
+} from "./configure.js";
 export { type CreateRequest, type CreateResult, createThread, resolveProject } from "./create.js";
 export { OpsEnvironments } from "./environments.js";
 export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
-export { type ListedThread, listThreads, type ThreadListing } from "./listing.js";
+export {
+  type ListedThread,
+  type ListOptions,
+  type ListShowing,
+  listThreads,
+  type ThreadListing,
+} from "./listing.js";
 export { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 export { type EnvironmentStatus, Ops, type OpsOptions } from "./ops.js";
+export { type OrganizeChange, type OrganizeResult, organizeThread } from "./organize.js";
 export { isQueryName, QUERY_NAMES, QUERY_TOOLS, type QueryName, runQuery } from "./queries.js";
+export {
+  listEnvironmentThreads,
+  listProjects,
+  listProviders,
+  readTimeline,
+  type ThreadListFilters,
+} from "./reads.js";
 export { matchReference, type ResolvedThread, resolveThread, splitReference } from "./references.js";
 export {
   SEND_DELIVERIES,

@@ -37,6 +37,8 @@ export interface ListedEnvironment {
 }
 
 export interface ThreadListing {
+  /** Which threads are listed (ls --settled / --archived). */
+  showing: ListShowing;
   environments: ListedEnvironment[];
   unreachable: { alias: string; environmentId: string; code: string; message: string }[];
 }
@@ -78,10 +80,42 @@ export function listedThread(
   };
 }
 
-function groupByProject(shell: ShellSnapshot, now: number): ListedProject[] {
+/** Which threads `ls` shows: the active list (default), or only the settled, the archived, or either. */
+export interface ListOptions {
+  settled?: boolean;
+  archived?: boolean;
+}
+
+export type ListShowing = "active" | "settled" | "archived" | "settled_or_archived";
+
+function showingOf(options: ListOptions): ListShowing {
+  if (options.settled === true && options.archived === true) return "settled_or_archived";
+  if (options.settled === true) return "settled";
+  if (options.archived === true) return "archived";
+  return "active";
+}
+
+/** The rows of `shell` that `showing` selects (archived rows come from the archived snapshot). */
+function selectThreads(shell: ShellSnapshot, showing: ListShowing, now: number): ThreadShell[] {
+  const listable = shell.threads.filter((thread) => isListableThread(stateRow(thread)));
+  const archived = (shell.archivedThreads ?? []).filter((thread) => !thread.deletedAt);
+  const settled = () => listable.filter((thread) => threadSummary(stateRow(thread), { now }).settled);
+  switch (showing) {
+    case "active":
+      return listable;
+    case "settled":
+      return settled();
+    case "archived":
+      return archived;
+    case "settled_or_archived":
+      return [...settled(), ...archived];
+  }
+}
+
+function groupByProject(shell: ShellSnapshot, showing: ListShowing, now: number): ListedProject[] {
   const projects = new Map(shell.projects.map((project) => [project.id, project]));
   const groups = new Map<string | null, ListedProject>();
-  const threads = shell.threads.filter((thread) => isListableThread(stateRow(thread)));
+  const threads = selectThreads(shell, showing, now);
   // Newest first inside each project, like the sidebar.
   threads.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   for (const thread of threads) {
@@ -97,16 +131,25 @@ function groupByProject(shell: ShellSnapshot, now: number): ListedProject[] {
   return [...groups.values()].sort((a, b) => (a.title ?? "").localeCompare(b.title ?? ""));
 }
 
-export async function listThreads(environments: OpsEnvironments): Promise<ThreadListing> {
+export async function listThreads(
+  environments: OpsEnvironments,
+  options: ListOptions = {},
+): Promise<ThreadListing> {
   const now = resolveNow(environments.clock);
+  const showing = showingOf(options);
   const all = environments.all();
-  const answers = await Promise.allSettled(all.map((env) => readShell(env)));
-  const listing: ThreadListing = { environments: [], unreachable: [] };
+  const archived = options.archived === true;
+  const answers = await Promise.allSettled(all.map((env) => readShell(env, { archived })));
+  const listing: ThreadListing = { showing, environments: [], unreachable: [] };
   answers.forEach((answer, index) => {
     const env = all[index] as ResolvedEnvironment;
     const { alias, environmentId } = env.config;
     if (answer.status === "fulfilled") {
-      listing.environments.push({ alias, environmentId, projects: groupByProject(answer.value.shell, now) });
+      listing.environments.push({
+        alias,
+        environmentId,
+        projects: groupByProject(answer.value.shell, showing, now),
+      });
     } else {
       const { code, message } = errorFields(answer.reason);
       listing.unreachable.push({ alias, environmentId, code, message });

@@ -10,7 +10,7 @@ import { type ConfigureRequest, type ConfigureResult, configureThread } from "./
 import { type CreateRequest, type CreateResult, createThread } from "./create.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
-import { listThreads, type ThreadListing } from "./listing.js";
+import { type ListOptions, listThreads, type ThreadListing } from "./listing.js";
 import { type OrganizeChange, type OrganizeResult, organizeThread } from "./organize.js";
 import { runQuery } from "./queries.js";
 import {
@@ -80,8 +80,8 @@ export class Ops {
     );
   }
 
-  list(): Promise<ThreadListing> {
-    return listThreads(this.environments);
+  list(options: ListOptions = {}): Promise<ThreadListing> {
+    return listThreads(this.environments, options);
   }
 
   resolve(reference: string, environment?: string): Promise<ResolvedThread> {

@@ -263,3 +263,41 @@ describe("organize", () => {
     expect(help.stdout).toContain("t3-connector-ops organize alpha:parser --pin");
   });
 });
+
+describe("ls --settled and --archived", () => {
+  const titles = (listing: Awaited<ReturnType<SimOps["ops"]["list"]>>, alias = "alpha") =>
+    listing.environments
+      .find((environment) => environment.alias === alias)
+      ?.projects.flatMap((project) => project.threads.map((thread) => thread.title)) ?? [];
+
+  it("lists only the settled threads, only the archived ones, or either", async () => {
+    const active = await setup.ops.list();
+    expect(active.showing).toBe("active");
+    expect(titles(active)).not.toContain("Archived spike");
+
+    const settled = await setup.ops.list({ settled: true });
+    expect(settled.showing).toBe("settled");
+    expect(titles(settled)).toContain("Old experiment");
+    expect(
+      settled.environments.flatMap((e) => e.projects.flatMap((p) => p.threads)).every((t) => t.settled),
+    ).toBe(true);
+
+    const archived = await setup.ops.list({ archived: true });
+    expect(titles(archived)).toEqual(["Archived spike"]);
+
+    const either = await setup.ops.list({ settled: true, archived: true });
+    expect(titles(either).sort()).toEqual([...titles(settled), "Archived spike"].sort());
+  });
+
+  it("shows a thread archived through organize under --archived and not in the active list", async () => {
+    const threadId = await freshThread("Soon archived");
+    await setup.ops.organize("alpha", threadId, { kind: "archive" }, { operationId: "ls-arch" });
+    const run = await runOps(["ls", "--archived"], { env });
+    expect(run.code).toBe(EXIT_CODES.ok);
+    const listing = run.json() as Awaited<ReturnType<SimOps["ops"]["list"]>>;
+    expect(titles(listing)).toContain("Soon archived");
+    expect(titles(await setup.ops.list())).not.toContain("Soon archived");
+    const table = await runOps(["ls", "--archived"], { env, tty: true });
+    expect(table.stdout).toContain("Soon archived");
+  });
+});
