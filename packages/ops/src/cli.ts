@@ -460,6 +460,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .option("--instance <instance>", "provider instance (another one is a provider.switch)")
     .option("--model <model>", "model slug offered by the instance")
     .option("--effort <effort>", "reasoning effort, mapped to the model's option")
+    .option("--option <id=value>", "a model option (repeatable)", collectOption, [])
     .option("--runtime-mode <mode>", `one of ${RUNTIME_MODES.join(", ")}`)
     .option("--interaction-mode <mode>", `one of ${INTERACTION_MODES.join(", ")}`)
     .option("--namespace <ns>", "namespace of the derived ids")
@@ -476,6 +477,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...optional("runtimeMode"),
           ...optional("interactionMode"),
           ...optional("namespace"),
+          ...(options.option.length === 0 ? {} : { options: options.option }),
         }),
       );
     });

@@ -22,6 +22,8 @@ export interface ConfigureRequest {
   instance?: string;
   model?: string;
   effort?: string;
+  /** Model options (id=value); each replaces a kept option of the same id. */
+  options?: { id: string; value: string | boolean }[];
   runtimeMode?: string;
   interactionMode?: string;
   operationId: string;
@@ -53,13 +55,27 @@ function configurationOf(thread: ThreadShell): ThreadConfiguration {
 
 const EFFORT_OPTIONS = new Set(["reasoningEffort", "effort"]);
 
+/** Instance, model and every option asked for read back as sent (T3 may add options of its own). */
+function sameSelection(read: ModelSelection | null, sent: ModelSelection): boolean {
+  if (read?.instanceId !== sent.instanceId || read.model !== sent.model) return false;
+  return (sent.options ?? []).every((option) =>
+    (read.options ?? []).some((found) => found.id === option.id && found.value === option.value),
+  );
+}
+
 /** The selection the thread should end with, or undefined when no model field was asked for. */
 async function targetSelection(
   connect: () => Promise<ConnectedEnvironment>,
   current: ModelSelection | null,
   request: ConfigureRequest,
 ): Promise<ModelSelection | undefined> {
-  if (request.instance === undefined && request.model === undefined && request.effort === undefined) {
+  const asked = request.options ?? [];
+  if (
+    request.instance === undefined &&
+    request.model === undefined &&
+    request.effort === undefined &&
+    asked.length === 0
+  ) {
     return undefined;
   }
   const instanceId = request.instance ?? current?.instanceId;
@@ -73,8 +89,14 @@ async function targetSelection(
   }
   const keepsModel = instanceId === current?.instanceId && model === current?.model;
   const kept = keepsModel ? [...(current?.options ?? [])] : [];
-  const options =
-    request.effort === undefined ? kept : kept.filter((option) => !EFFORT_OPTIONS.has(option.id));
+  const replaced = new Set(asked.map((option) => option.id));
+  const options = [
+    ...kept.filter(
+      (option) =>
+        !replaced.has(option.id) && (request.effort === undefined || !EFFORT_OPTIONS.has(option.id)),
+    ),
+    ...asked,
+  ];
   if (request.effort !== undefined) {
     options.push(await effortOption(await connect(), instanceId, model, request.effort));
   }
@@ -94,10 +116,10 @@ export async function configureThread(
     request.runtimeMode,
     request.interactionMode,
   ];
-  if (asked.every((value) => value === undefined)) {
+  if (asked.every((value) => value === undefined) && (request.options ?? []).length === 0) {
     throw new ConnectorError(
       "invalid_input",
-      "configure needs at least one of --instance, --model, --effort, --runtime-mode, --interaction-mode",
+      "configure needs at least one of --instance, --model, --effort, --option, --runtime-mode, --interaction-mode",
     );
   }
   const { env, thread } = await resolveThread(environments, reference, environment);
@@ -146,9 +168,7 @@ export async function configureThread(
   const after = row === undefined ? null : configurationOf(row);
   const unconfirmed =
     after === null ||
-    (selection !== undefined &&
-      (after.modelSelection?.instanceId !== selection.instanceId ||
-        after.modelSelection?.model !== selection.model)) ||
+    (selection !== undefined && !sameSelection(after.modelSelection, selection)) ||
     (request.runtimeMode !== undefined && after.runtimeMode !== request.runtimeMode) ||
     (request.interactionMode !== undefined && after.interactionMode !== request.interactionMode);
   if (unconfirmed || after === null) {

@@ -78,6 +78,33 @@ describe("configure", () => {
     });
   });
 
+  it("sets a model option with --option, keeping the effort, and refuses an option value the model lacks", async () => {
+    const threadId = await freshThread();
+    const run = await runOps(
+      ["alpha", "configure", threadId, "--option", "fastMode=true", "--operation-id", "fast-1"],
+      { env },
+    );
+    expect(run.code, run.stderr).toBe(EXIT_CODES.ok);
+    expect((run.json() as { after: unknown }).after).toMatchObject({
+      modelSelection: {
+        instanceId: "codex",
+        model: "gpt-5.6-sol",
+        options: [
+          { id: "reasoningEffort", value: "low" },
+          { id: "fastMode", value: true },
+        ],
+      },
+    });
+    const before = sent();
+    const bad = await runOps(
+      ["alpha", "configure", threadId, "--option", "reasoningEffort=ludicrous", "--operation-id", "fast-2"],
+      { env },
+    );
+    expect(bad.code).toBe(EXIT_CODES.refused);
+    expect(bad.stderr).toMatch(/^guard_refused: /);
+    expect(sent()).toBe(before);
+  });
+
   it("moves the thread to another instance with provider.switch", async () => {
     const threadId = await freshThread();
     const result = await setup.ops.configure("alpha", threadId, {
