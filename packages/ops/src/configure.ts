@@ -41,6 +41,8 @@ export interface ConfigureResult {
   threadId: string;
   operationId: string;
   commands: ActResult[];
+  /** Actions not sent because the thread already read back with their value. */
+  skipped: ActionId[];
   before: ThreadConfiguration;
   after: ThreadConfiguration;
 }
@@ -54,6 +56,18 @@ function configurationOf(thread: ThreadShell): ThreadConfiguration {
 }
 
 const EFFORT_OPTIONS = new Set(["reasoningEffort", "effort"]);
+
+function alreadyApplied(current: ThreadConfiguration, input: Record<string, unknown>): boolean {
+  if (input.runtimeMode !== undefined) return current.runtimeMode === input.runtimeMode;
+  if (input.interactionMode !== undefined) return current.interactionMode === input.interactionMode;
+  const wanted = input.modelSelection as ModelSelection;
+  const have = current.modelSelection;
+  return (
+    have !== null &&
+    sameSelection(have, wanted) &&
+    (have.options ?? []).length === (wanted.options ?? []).length
+  );
+}
 
 /** Instance, model and every option asked for read back as sent (T3 may add options of its own). */
 function sameSelection(read: ModelSelection | null, sent: ModelSelection): boolean {
@@ -155,7 +169,11 @@ export async function configureThread(
     if (refusal !== null) throw refusal;
   }
   const commands: ActResult[] = [];
+  // A step the thread already reads back with is not sent (a repeat, or nothing to change), so a
+  // repeat after a provider.switch does not turn into a model-selection.set on the new instance.
+  const skipped = steps.filter((step) => alreadyApplied(before, step.input)).map((step) => step.action);
   for (const step of steps) {
+    if (alreadyApplied(before, step.input)) continue;
     commands.push(
       await act(environments, alias, step.action, step.input, {
         operationId: request.operationId,
@@ -183,6 +201,7 @@ export async function configureThread(
     threadId: thread.id,
     operationId: request.operationId,
     commands,
+    skipped,
     before,
     after,
   };

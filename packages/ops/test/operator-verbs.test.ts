@@ -121,14 +121,39 @@ describe("configure", () => {
     });
   });
 
-  it("replays the same commands for a repeated operation id", async () => {
+  it("sends nothing on a repeat that already reads back, even after a provider.switch", async () => {
     const threadId = await freshThread();
-    const request = { runtimeMode: "auto-accept-edits", operationId: "repeat-1" };
+    const request = {
+      instance: "claudeAgent",
+      model: "claude-fable-5",
+      runtimeMode: "auto-accept-edits",
+      operationId: "repeat-1",
+    };
     const first = await setup.ops.configure("alpha", threadId, request);
+    expect(first.commands.map((c) => c.action)).toEqual(["provider.switch", "thread.runtime-mode.set"]);
+    const received = sent();
     const second = await setup.ops.configure("alpha", threadId, request);
-    expect(second.commands.map((c) => c.commandId)).toEqual(first.commands.map((c) => c.commandId));
-    expect(second.commands.map((c) => c.result)).toEqual(first.commands.map((c) => c.result));
-    expect(second.after.runtimeMode).toBe("auto-accept-edits");
+    expect(second.commands).toEqual([]);
+    expect(second.skipped).toEqual(["thread.model-selection.set", "thread.runtime-mode.set"]);
+    expect(second.after).toEqual(first.after);
+    expect(sent()).toBe(received);
+  });
+
+  it("derives every command id from the operation id, so a resend replays T3's receipt", async () => {
+    const threadId = await freshThread();
+    const first = await setup.ops.configure("alpha", threadId, { runtimeMode: "auto", operationId: "ids-1" });
+    // The same operation sent again through act (the configuration read back already, so
+    // configure itself would skip it): T3 answers with the receipt it stored.
+    const received = sent();
+    const again = await setup.ops.act(
+      "alpha",
+      "thread.runtime-mode.set",
+      { threadId, runtimeMode: "auto" },
+      { operationId: "ids-1" },
+    );
+    expect(again.commandId).toBe(first.commands[0]?.commandId);
+    expect(again.result).toEqual(first.commands[0]?.result);
+    expect(sent()).toBe(received);
   });
 
   it("refuses a model the instance does not offer, an unknown mode and an empty request, sending nothing", async () => {
