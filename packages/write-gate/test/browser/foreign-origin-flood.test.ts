@@ -82,9 +82,13 @@ describe("a foreign page flooding the gate from the same browser", () => {
     const attacker = await attackerContext.newPage();
     // "commit": the flood keeps loading images, so the attacker page never fires "load".
     await attacker.goto(await startForeignSite(gate.origin), { waitUntil: "commit" });
-    await attacker.waitForFunction((n) => (window as unknown as { sent: number }).sent >= n, FLOOD_BEFORE, {
-      timeout: 15_000,
-    });
+    await attacker.waitForFunction(
+      (n) => (globalThis as unknown as { sent: number }).sent >= n,
+      FLOOD_BEFORE,
+      {
+        timeout: 15_000,
+      },
+    );
 
     const humanContext = await browser.newContext();
     contexts.push(humanContext);
@@ -97,7 +101,7 @@ describe("a foreign page flooding the gate from the same browser", () => {
     expect(gate.keeper.current()).toBeNull();
 
     // The flood went on the whole time.
-    const sent = await attacker.evaluate(() => (window as unknown as { sent: number }).sent);
+    const sent = await attacker.evaluate(() => (globalThis as unknown as { sent: number }).sent);
     expect(sent).toBeGreaterThan(FLOOD_BEFORE);
   }, 60_000);
 });
