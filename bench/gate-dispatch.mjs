@@ -13,6 +13,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dist } from "./lib/read-setup.mjs";
+import { finishBench } from "./lib/verdict.mjs";
 
 const MAX_ITERATIONS = 400;
 const WARMUP_ITERATIONS = 20;
@@ -143,8 +144,7 @@ try {
       `raw dispatchCommand           p50 ${report.rawP50Ms} ms  p99 ${report.rawP99Ms} ms\n` +
       `overhead p50 ${report.overheadP50Ms} ms (target ≤ ${TARGET_OVERHEAD_MS} ms)\n`,
   );
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-  if (!report.pass) process.exitCode = 1;
+  finishBench(report);
 } finally {
   await gate?.close();
   await registry?.close();

@@ -11,6 +11,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openJournal } from "../packages/core/dist/journal/index.js";
+import { finishBench } from "./lib/verdict.mjs";
 
 const RETAINED = 10_000;
 const MAX_ITERATIONS = 1_000;
@@ -147,7 +148,7 @@ try {
   console.log(
     `reopen with ${reopened} records: ${result.reopenMs} ms; target mutation p99 ≤ ${TARGET_P99_MS} ms: ${result.pass ? "met" : "MISSED"}`,
   );
-  console.log(JSON.stringify(result));
+  finishBench(result);
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -19,6 +19,7 @@
 // Prints one JSON line `{"bench":"read-fanout",...}`.
 import { loadavg } from "node:os";
 import { dist, percentile, round, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
+import { finishBench } from "./lib/verdict.mjs";
 
 const ENVIRONMENTS = 8;
 const THREADS = 2_500;
@@ -146,4 +147,4 @@ const report = {
   pass: sweepP50 / rawP50 <= TARGET_RATIO_P50,
   loadavg1m: round(loadavg()[0] ?? 0),
 };
-process.stdout.write(`${JSON.stringify(report)}\n`);
+finishBench(report);

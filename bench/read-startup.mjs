@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { percentile, root, round, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
+import { finishBench } from "./lib/verdict.mjs";
 
 const SPAWNS = 20;
 const WARMUP = 2;
@@ -160,4 +161,4 @@ const report = {
   pass: serve.p99 <= TARGET_P99_MS,
   loadavg1m: round(loadavg()[0] ?? 0),
 };
-process.stdout.write(`${JSON.stringify(report)}\n`);
+finishBench(report);

@@ -11,6 +11,7 @@
 // waiting side is subscribed. Target: subject p99 ≤ 20 ms. Prints one JSON line `{"bench":"read-wait",...}`.
 import { loadavg } from "node:os";
 import { describeSimulator, dist, percentile, round, startBenchRead, until } from "./lib/read-setup.mjs";
+import { finishBench } from "./lib/verdict.mjs";
 
 const ITERATIONS = 300;
 const WARMUP = 20;
@@ -152,4 +153,4 @@ const report = {
   pass: wait.p99 <= TARGET_P99_MS,
   loadavg1m: round(loadavg()[0] ?? 0),
 };
-process.stdout.write(`${JSON.stringify(report)}\n`);
+finishBench(report);

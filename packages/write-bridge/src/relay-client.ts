@@ -94,7 +94,7 @@ function post(
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_ANSWER_BYTES) {
-            req.destroy(gateUnavailable("the gate's answer is too large"));
+            req.destroy(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
             return;
           }
           chunks.push(chunk);
@@ -102,10 +102,10 @@ function post(
         res.on("end", () =>
           resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
         );
-        res.on("error", (error) => reject(failureOf(error, port, limits.signal)));
+        res.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
       },
     );
-    req.on("error", (error) => reject(failureOf(error, port, limits.signal)));
+    req.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
     req.end(payload);
   });
 }
@@ -114,13 +114,19 @@ function post(
  * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
  * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
  */
-function failureOf(error: unknown, port: number, callerSignal: AbortSignal | undefined) {
+function failureOf(error: unknown, port: number, callerSignal: AbortSignal | undefined, timeoutMs: number) {
   if (isConnectorError(error)) return error;
   if (callerSignal?.aborted) return new ConnectorError("cancelled", "the client cancelled the request");
   const name = (error as { name?: string } | null)?.name;
-  const why =
-    name === "TimeoutError" || name === "AbortError"
-      ? `the gate on port ${port} did not answer in time`
-      : `no gate answers on port ${port}`;
-  return gateUnavailable(why, error);
+  if (name === "TimeoutError" || name === "AbortError") {
+    return gateUnavailable(
+      `the gate on port ${port} did not answer within ${timeoutMs} ms`,
+      error,
+      "timeout",
+    );
+  }
+  if ((error as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
+    return gateUnavailable(`no gate answers on port ${port}`, error, "not_listening");
+  }
+  return gateUnavailable(`no gate answers on port ${port}`, error, "connection_failed");
 }

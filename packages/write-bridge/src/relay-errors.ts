@@ -38,11 +38,21 @@ const PASSED_DETAILS = [
   "commandType",
 ];
 
-export function gateUnavailable(reason: string, cause?: unknown): ConnectorError {
+/**
+ * Why no answer came, for a caller that acts on it (the reconcile CLI falls back to the journal
+ * only when nothing listens): `timeout`, `not_listening`, `connection_failed`, `answer_too_large`.
+ */
+export type GateUnavailableReason = "timeout" | "not_listening" | "connection_failed" | "answer_too_large";
+
+export function gateUnavailable(
+  reason: string,
+  cause?: unknown,
+  why?: GateUnavailableReason,
+): ConnectorError {
   return new ConnectorError(
     "gate_unavailable",
     `${reason}; start the gate with \`t3-connector-write gate\` and call the tool again`,
-    cause === undefined ? {} : { cause },
+    { ...(cause === undefined ? {} : { cause }), ...(why === undefined ? {} : { details: { reason: why } }) },
   );
 }
 

@@ -1,4 +1,5 @@
 export { findLooseObject } from "./find-loose-object.js";
+export { findReservedKeys, RESERVED_KEYS } from "./find-reserved-keys.js";
 export {
   checkToolInput,
   describeInputIssues,

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { findReservedKeys } from "./find-reserved-keys.js";
 
 /**
  * Input validation of MCP tool calls, shared by the read server and the write bridge.
@@ -52,6 +53,18 @@ export async function checkToolInput<S extends z.ZodType>(
       },
     };
   }
+  const reserved = findReservedKeys(rawArguments);
+  if (reserved.length > 0) {
+    const names = reserved.map((path) => `"${path}"`);
+    return {
+      ok: false,
+      error: {
+        code: TOOL_INPUT_ERROR_CODE,
+        message: `${toolName}: ${names.map((name) => `${name} is not a parameter`).join("; ")}`,
+        hint: `Remove ${names.join(", ")}. ${schemaHint(toolName)}`,
+      },
+    };
+  }
   const parsed = await schema.safeParseAsync(rawArguments ?? {});
   if (parsed.success) return { ok: true, data: parsed.data };
   return { ok: false, error: describeInputIssues(toolName, parsed.error, legacyKeys) };
@@ -88,7 +101,7 @@ export function describeInputIssues(
       `Fix the value${problems.length - renames.length - unknown.length > 1 ? "s" : ""} named above.`,
     );
   }
-  hints.push(`The tool's input schema (tools/list) lists every parameter of ${toolName}; call it again.`);
+  hints.push(schemaHint(toolName));
   return {
     code: TOOL_INPUT_ERROR_CODE,
     message: `${toolName}: ${problems.join("; ")}`,
@@ -117,6 +130,10 @@ export const lenientCallToolRequestSchema = z.object({
     arguments: z.unknown().optional(),
   }),
 });
+
+function schemaHint(toolName: string): string {
+  return `The tool's input schema (tools/list) lists every parameter of ${toolName}; call it again.`;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -107,6 +107,19 @@ afterEach(async () => {
 });
 
 describe("strict inputs", () => {
+  it.each([
+    ["__proto__", '{"text":"hi","__proto__":{"limit":0}}'],
+    ["constructor", '{"text":"hi","constructor":{"name":"x"}}'],
+    ["prototype", '{"text":"hi","prototype":{}}'],
+  ])("refuses a %s key like any unknown key, before the handler runs", async (key, json) => {
+    const calls = { count: 0 };
+    session = await connect([echoTool(calls)]);
+    // JSON.parse makes the key an own property, as a client's JSON on the wire would.
+    const error = await toolInputError(session.client, "test_echo", JSON.parse(json));
+    expect(error).toMatchObject({ code: "invalid_input", message: `test_echo: "${key}" is not a parameter` });
+    expect(calls.count).toBe(0);
+  });
+
   it("answers an unknown key as an invalid_input tool error before the handler runs", async () => {
     const calls = { count: 0 };
     session = await connect([echoTool(calls)]);

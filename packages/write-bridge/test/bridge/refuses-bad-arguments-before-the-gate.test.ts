@@ -62,6 +62,29 @@ describe("strict inputs", () => {
     expect(gate.requests).toHaveLength(0);
   });
 
+  it.each(["__proto__", "constructor", "prototype"])(
+    "refuses a %s key inside a keyed record (answers) like any unknown key, and relays nothing",
+    async (key) => {
+      // A record accepts any key, and copying one named __proto__ would drop it silently.
+      const args = JSON.parse(
+        `{"leaseId":"lease-1","environment":"alpha","operationId":"op-1",` +
+          `"input":{"threadId":"thread-1","requestId":"req-1","answers":{"q1":"yes","${key}":{"q2":"no"}}}}`,
+      );
+      const message = await invalidParams("t3_escrever_runtime_request_answer", args);
+      expect(message).toContain(`"input.answers.${key}" is not a parameter`);
+      expect(gate.requests).toHaveLength(0);
+    },
+  );
+
+  it("refuses a __proto__ key at the top of the arguments", async () => {
+    const args = JSON.parse(
+      '{"leaseId":"lease-1","environment":"alpha","operationId":"op-1","input":{"threadId":"thread-1"},"__proto__":{"force":true}}',
+    );
+    const message = await invalidParams("t3_escrever_thread_pin", args);
+    expect(message).toContain('"__proto__" is not a parameter');
+    expect(gate.requests).toHaveLength(0);
+  });
+
   it("answers arguments: null as a tool error and relays nothing", async () => {
     const text = await invalidParams("t3_escrever_thread_pin", null);
     expect(text).toMatch(

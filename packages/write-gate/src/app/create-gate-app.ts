@@ -6,7 +6,7 @@
  *
  * @example
  * const gate = await createGateApp({ port, clock: systemClock, stateDir, enrollmentCode, inventory,
- *   relay: (c, body) => relay.handle(c, body) });
+ *   relay: (c, readBody) => relay.handle(c, readBody) });
  * serve({ fetch: gate.app.fetch, hostname: "127.0.0.1", port });
  */
 import { join } from "node:path";
@@ -30,7 +30,7 @@ import {
   hostGuard,
   loopbackGuard,
   machineRouteGuard,
-  rateLimit,
+  RateBudget,
   readJsonBody,
   securityHeaders,
   stateChangeGuard,
@@ -42,8 +42,12 @@ import * as bodies from "./schemas.js";
 export const PAGE_BODY_LIMIT = 65_536;
 export const RELAY_BODY_LIMIT = 131_072;
 
-/** The machine side's handler for `POST /relay`; the body is already read (capped) and parsed. */
-export type RelayHandler = (c: Context, body: unknown) => Response | Promise<Response>;
+/**
+ * The machine side's handler for `POST /relay`. It authenticates the caller first and only then
+ * calls `readBody`, which charges the relay's own rate budget and reads (capped) and parses the
+ * body: an unauthenticated caller costs nothing and learns nothing about its body.
+ */
+export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Response | Promise<Response>;
 
 export interface GateAppDeps {
   readonly port: number;
@@ -58,6 +62,8 @@ export interface GateAppDeps {
   readonly relay?: RelayHandler;
   /** Page routes per client address per minute. Default 60. */
   readonly rateLimitPerMinute?: number;
+  /** Authenticated relay calls per client address per minute, a budget apart from the page's. Default 6000. */
+  readonly relayRateLimitPerMinute?: number;
 }
 
 export interface GateApp {
@@ -98,16 +104,30 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   if (deps.relay !== undefined) {
     const relay = deps.relay;
-    // Authenticated by its capability, not by the page's rate budget (the bridge's writes would starve it).
+    // The bridge's writes must not spend the page's budget, nor the page's the bridge's.
+    const relayBudget = new RateBudget({ clock: deps.clock, limit: deps.relayRateLimitPerMinute ?? 6000 });
     app.use("/relay", machineRouteGuard());
-    app.post("/relay", async (c) => relay(c, await readJsonBody(c, RELAY_BODY_LIMIT)));
+    app.post("/relay", async (c) =>
+      relay(c, async () => {
+        relayBudget.charge(c);
+        return readJsonBody(c, RELAY_BODY_LIMIT);
+      }),
+    );
   }
 
-  app.use("*", rateLimit({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 }));
+  // Every check runs before the budget is charged: a request another origin (or a rebound name)
+  // sends is refused for free, so a flood of them cannot starve the page or its Revoke. The four
+  // static GETs are not counted at all: they change nothing, come from memory, and a foreign page
+  // can request them (an <img> sends no Origin), so counting them would let it block the page.
+  const pageBudget = new RateBudget({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 });
+  const stateChange = stateChangeGuard({ port: deps.port });
   app.use("*", async function allowStaticGets(c, next) {
     const asset = c.req.method === "GET" ? assets.get(c.req.path) : undefined;
     if (asset !== undefined) return c.body(asset.body, 200, { "Content-Type": asset.contentType });
-    return stateChangeGuard({ port: deps.port })(c, next);
+    return stateChange(c, async () => {
+      pageBudget.charge(c);
+      await next();
+    });
   });
 
   const parse = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {

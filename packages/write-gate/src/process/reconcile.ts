@@ -6,15 +6,14 @@
  * so the CLI then asks it over its relay; with no gate it takes the journal lock itself (openJournal
  * refuses while a gate holds it, so the two never write the journal at once).
  */
-import { lstat, readFile } from "node:fs/promises";
-import { request } from "node:http";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { ConnectorError, systemClock } from "@t3-connector/core";
+import { ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { createDispatcher, type LeaseCheck } from "@t3-connector/core/dispatch";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type JournalRecord, openJournal } from "@t3-connector/core/journal";
-import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../relay/capability.js";
+import { CAPABILITY_FILE } from "../relay/capability.js";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
 import { channelIdentity } from "./start-gate.js";
 
@@ -23,6 +22,8 @@ export interface ReconcileOptions {
   readonly operationId?: string;
   readonly allUncertain: boolean;
   readonly json: boolean;
+  /** How long to wait for a running gate's answer; default the relay client's (20 s). */
+  readonly relayTimeoutMs?: number;
 }
 
 export interface ReconcileRow {
@@ -64,7 +65,7 @@ export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Pr
   const config = await loadCliWriteConfig(io);
   const environmentId =
     options.environment === undefined ? undefined : environmentIdOf(config, options.environment);
-  const settler = (await gateSettler(config)) ?? (await journalSettler(io, config));
+  const settler = (await gateSettler(config, options.relayTimeoutMs)) ?? (await journalSettler(io, config));
   const rows: ReconcileRow[] = [];
   try {
     const records = (await settler.listUncertain()).filter(
@@ -120,39 +121,34 @@ function environmentIdOf(config: WriteConfig, environment: string): string {
   return entry.environmentId;
 }
 
-/** The running gate's relay, when its capability file exists and the gate answers. */
-async function gateSettler(config: WriteConfig): Promise<Settler | null> {
-  const path = join(config.stateDir, CAPABILITY_FILE);
-  const info = await lstat(path).catch(() => null);
+/**
+ * The running gate's relay, when its capability file exists and the gate answers. The calls go
+ * through the bridge's relay client (its capability-file checks, timeout and answer cap), so a
+ * hung gate makes the command fail with `gate_unavailable` (`details.reason: "timeout"`).
+ */
+async function gateSettler(config: WriteConfig, relayTimeoutMs: number | undefined): Promise<Settler | null> {
+  const info = await lstat(join(config.stateDir, CAPABILITY_FILE)).catch(() => null);
   if (info === null) return null;
-  // The same rule as the bridge's: only our own private regular file is a capability.
-  if (!info.isFile() || (info.mode & 0o077) !== 0) {
-    throw new ConnectorError("gate_unavailable", `${path} is not a private regular file`);
-  }
-  const capability = (await readFile(path, "utf8")).trim();
-  const call = async (body: object): Promise<Record<string, unknown>> => {
-    const { status, json } = await postRelay(config.port, capability, body);
-    const answer = (json ?? {}) as Record<string, unknown>;
-    if (status !== 200) {
-      const code = typeof answer.error === "string" ? answer.error : "gate_unavailable";
-      const message = typeof answer.message === "string" ? answer.message : `the gate answered ${status}`;
-      throw new ConnectorError("gate_unavailable", `${code}: ${message}`);
-    }
-    return answer;
-  };
+  // Loaded on demand, as the CLI's bridge command does: the gate's own start never needs it.
+  const { createRelayClient } = await import("@t3-connector/write-bridge");
+  const relay = createRelayClient({
+    port: config.port,
+    stateDir: config.stateDir,
+    ...(relayTimeoutMs === undefined ? {} : { timeoutMs: relayTimeoutMs }),
+  });
   let records: Awaited<ReturnType<Settler["listUncertain"]>>;
   try {
-    records = (await call({ op: "list_uncertain" })).records as typeof records;
+    records = (await relay.call({ op: "list_uncertain" })).records as typeof records;
   } catch (error) {
     // A capability left by a gate that died: nobody listens, so the journal is ours to open.
-    if ((error as NodeJS.ErrnoException).code === "ECONNREFUSED") return null;
+    if (isConnectorError(error, "gate_unavailable") && error.details?.reason === "not_listening") return null;
     throw error;
   }
   return {
     via: "gate",
     listUncertain: async () => records,
     reconcile: async (key) => {
-      const answer = await call({ op: "reconcile", key });
+      const answer = await relay.call({ op: "reconcile", key });
       const observation = answer.observation as { method?: string; found?: boolean; reason?: string } | null;
       const resend = answer.resend as { sent?: boolean; answer?: string } | null;
       const error = answer.error as { code?: string } | null;
@@ -171,51 +167,6 @@ async function gateSettler(config: WriteConfig): Promise<Settler | null> {
     },
     close: async () => undefined,
   };
-}
-
-/**
- * One relay call over a real loopback socket. The gate only answers `Host: localhost:<port>` (its
- * DNS-rebinding check), which `fetch` cannot set, so this uses node:http as the bridge does.
- */
-function postRelay(
-  port: number,
-  capability: string,
-  body: object,
-): Promise<{ status: number; json: unknown }> {
-  const payload = Buffer.from(JSON.stringify(body), "utf8");
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/relay",
-        method: "POST",
-        headers: {
-          host: `localhost:${port}`,
-          "content-type": "application/json",
-          "content-length": String(payload.length),
-          [CAPABILITY_HEADER]: capability,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let json: unknown = null;
-          try {
-            json = text === "" ? null : JSON.parse(text);
-          } catch {
-            json = null;
-          }
-          resolve({ status: res.statusCode ?? 0, json });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
 }
 
 async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> {

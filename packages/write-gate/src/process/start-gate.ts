@@ -54,7 +54,7 @@ export interface GateParts {
   readonly relay: RelayHandler;
 }
 
-export type RelayHandler = (c: Context, body: unknown) => Promise<Response>;
+export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Promise<Response>;
 
 export interface HumanSide {
   readonly lease: LeaseKeeper;
@@ -164,7 +164,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       enrollmentCode,
       bootId,
       log,
-      relay: (c, body) => relay(c, body),
+      relay: (c, readBody) => relay(c, readBody),
     };
     const human = await (options.humanSide ?? gateHumanSide)(parts);
     if (human.close !== undefined) cleanups.push(() => human.close?.() ?? Promise.resolve());

@@ -2,6 +2,7 @@
  * The relay's request bodies: one strict schema per `op`. Unknown keys are refused, so a bridge
  * and a gate of different versions fail loudly instead of ignoring a field.
  */
+import { findReservedKeys } from "@t3-connector/core/schema";
 import { z } from "zod";
 
 const id = z.string().min(1).max(256);
@@ -77,6 +78,8 @@ export type RelayRequest = z.output<typeof relayRequest> | ReconcileOp;
 export const MAX_RELAY_BODY_BYTES = 131_072;
 
 export function parseRelayRequest(body: unknown): RelayRequest | null {
+  // A prototype-named key would be dropped by a record's copy rather than refused (see core/schema).
+  if (findReservedKeys(body).length > 0) return null;
   const op = (body as { op?: unknown } | null)?.op;
   if (op === "reconcile") {
     const parsed = reconcileOp.safeParse(body);

@@ -54,6 +54,8 @@ const KNOWN_OPS = [
   "leased_read",
 ];
 
+const UNVERIFIED = { error: "channel_unverified" } as const;
+
 export interface RelayAnswer {
   readonly status: 200 | 400 | 401 | 403 | 500;
   readonly body: object;
@@ -67,7 +69,7 @@ export async function handleRelay(
 ): Promise<RelayAnswer> {
   // Authenticate first: an unauthenticated caller learns nothing, not even whether its body parses.
   if (!capabilityMatches(deps.capability(), presented)) {
-    return { status: 401, body: { error: "channel_unverified" } };
+    return { status: 401, body: UNVERIFIED };
   }
   const request = parseRelayRequest(body);
   if (request === null) {
@@ -87,10 +89,17 @@ export async function handleRelay(
   }
 }
 
-/** For the gate app's relay slot: the body is already read (capped) and parsed by the app. */
-export function relayHandler(deps: RelayDeps): (c: Context, body: unknown) => Promise<Response> {
-  return async (c, body) => {
-    const answer = await handleRelay(deps, c.req.header(CAPABILITY_HEADER), body);
+/**
+ * For the gate app's relay slot: the capability is checked before the body is read, so an
+ * unauthenticated caller neither spends the relay's budget nor learns whether its body parses.
+ */
+export function relayHandler(
+  deps: RelayDeps,
+): (c: Context, readBody: () => Promise<unknown>) => Promise<Response> {
+  return async (c, readBody) => {
+    const presented = c.req.header(CAPABILITY_HEADER);
+    if (!capabilityMatches(deps.capability(), presented)) return c.json(UNVERIFIED, 401);
+    const answer = await handleRelay(deps, presented, await readBody());
     return c.json(answer.body, answer.status);
   };
 }
@@ -100,7 +109,7 @@ export function createRelayApp(deps: RelayDeps): Hono {
   const app = new Hono();
   app.post(RELAY_PATH, async (c) => {
     if (!capabilityMatches(deps.capability(), c.req.header(CAPABILITY_HEADER))) {
-      return c.json({ error: "channel_unverified" }, 401);
+      return c.json(UNVERIFIED, 401);
     }
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json(\s*;|$)/i.test(type)) return c.json({ error: "content_type_invalid" }, 415);

@@ -110,27 +110,43 @@ export interface RateLimitOptions {
   readonly maxEntries?: number;
 }
 
-/** A fixed-window counter per client address, with a capped table. */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
-  const { clock, limit = 60, windowMs = 60_000, maxEntries = 1000 } = options;
-  const table = new Map<string, { start: number; count: number }>();
-  return async function limitRate(c, next) {
-    const now = clock.monotonic();
+/**
+ * A fixed-window counter per client address, with a capped table. Each budget is its own table:
+ * the page and the relay each get one, so neither can spend the other's requests. Callers charge
+ * it only for requests that already passed every check, so a refused request costs nothing.
+ */
+export class RateBudget {
+  private readonly table = new Map<string, { start: number; count: number }>();
+  private readonly clock: Clock;
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly maxEntries: number;
+
+  constructor(options: RateLimitOptions) {
+    this.clock = options.clock;
+    this.limit = options.limit ?? 60;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.maxEntries = options.maxEntries ?? 1000;
+  }
+
+  /** Counts one request from this client; throws 429 `rate_limited` past the limit. */
+  charge(c: Context): void {
+    const now = this.clock.monotonic();
     const key = clientAddress(c);
-    let entry = table.get(key);
-    if (entry === undefined || now - entry.start >= windowMs) {
-      if (entry === undefined && table.size >= maxEntries) {
-        for (const [address, old] of table) if (now - old.start >= windowMs) table.delete(address);
+    let entry = this.table.get(key);
+    if (entry === undefined || now - entry.start >= this.windowMs) {
+      if (entry === undefined && this.table.size >= this.maxEntries) {
+        for (const [address, old] of this.table)
+          if (now - old.start >= this.windowMs) this.table.delete(address);
         // Still full: every other address is busy right now, so the newcomer waits its turn.
-        if (table.size >= maxEntries) throw new GateHttpError(429, "rate_limited");
+        if (this.table.size >= this.maxEntries) throw new GateHttpError(429, "rate_limited");
       }
       entry = { start: now, count: 0 };
-      table.set(key, entry);
+      this.table.set(key, entry);
     }
     entry.count += 1;
-    if (entry.count > limit) throw new GateHttpError(429, "rate_limited");
-    await next();
-  };
+    if (entry.count > this.limit) throw new GateHttpError(429, "rate_limited");
+  }
 }
 
 /** The socket's remote address under @hono/node-server. */

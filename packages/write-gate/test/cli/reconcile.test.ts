@@ -1,7 +1,10 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
+import { reconcileCommand } from "../../src/process/reconcile.js";
+import { generateCapability, writeCapabilityFile } from "../../src/relay/capability.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 
@@ -39,6 +42,12 @@ async function writeConfig(w: SimWorld, aliases: readonly string[] = ["alpha", "
   const path = join(w.root, `write-${aliases.join("-")}.json`);
   await writeFile(path, JSON.stringify({ port: w.config.port, stateDir: w.stateDir, environments }));
   return { T3_CONNECTOR_WRITE_CONFIG: path };
+}
+
+/** The capability file a gate leaves, without any gate behind it. */
+async function leaveCapability(w: SimWorld): Promise<void> {
+  await mkdir(w.stateDir, { recursive: true, mode: 0o700 });
+  await writeCapabilityFile(w.stateDir, generateCapability());
 }
 
 /** A pin whose socket is lost right after the send: the journal holds it `uncertain`. */
@@ -149,6 +158,41 @@ describe("t3-connector-write reconcile", () => {
     const unknown = io(await writeConfig(world));
     expect(await runCli(["reconcile", "--operation", "op-never-written"], unknown.io)).toBe(1);
     expect(unknown.err.join("")).toContain("no uncertain write has operationId op-never-written");
+  });
+
+  it("fails with a gate_unavailable timeout when the gate accepts the connection and never answers", async () => {
+    world = await startSimWorld();
+    await leaveCapability(world);
+    const held: Socket[] = [];
+    const hung = createServer((socket) => held.push(socket));
+    const connected = new Promise<void>((resolve) => {
+      hung.once("connection", () => resolve());
+    });
+    await new Promise<void>((resolve) => hung.listen(world?.config.port, "127.0.0.1", resolve));
+    try {
+      const run = io(await writeConfig(world));
+      const failure = reconcileCommand(run.io, { allUncertain: true, json: true, relayTimeoutMs: 300 });
+      await connected;
+      await expect(failure).rejects.toMatchObject({
+        code: "gate_unavailable",
+        details: { reason: "timeout" },
+        message: expect.stringContaining("did not answer within 300 ms"),
+      });
+      expect(run.out.join("")).toBe("");
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+    }
+  });
+
+  it("opens the journal itself when a capability file is left but nothing listens on the port", async () => {
+    world = await startSimWorld();
+    await leaveCapability(world);
+    const run = io(await writeConfig(world));
+    const exit = await runCli(["reconcile", "--all-uncertain", "--json"], run.io);
+    expect(run.err.join("")).toBe("");
+    expect(exit).toBe(0);
+    expect(JSON.parse(run.out.join(""))).toEqual({ via: "journal", results: [] });
   });
 
   it("refuses incomplete or contradictory arguments with exit 2", async () => {

@@ -52,6 +52,18 @@ describe("relay operations", () => {
     expect([extra.status, body(extra).error]).toEqual([400, "invalid_request"]);
   });
 
+  it("refuses a __proto__ key inside a record of the action input as invalid_request", async () => {
+    const leaseId = await h.grantLease();
+    const request = dispatch(leaseId, "op-proto", {
+      action: "runtime-request.answer",
+      input: JSON.parse(
+        `{"threadId":"${IDLE_THREAD}","requestId":"req-1","answers":{"q1":"yes","__proto__":{"q2":"no"}}}`,
+      ),
+    });
+    const answer = await h.relay(request);
+    expect([answer.status, body(answer).error]).toEqual([400, "invalid_request"]);
+  });
+
   it("answers lease status closed, then the active lease once one is granted", async () => {
     h.gate.lease.closeAll("test_reset");
     expect(body(await h.relay({ op: "lease" }))).toEqual({ active: false });

@@ -169,15 +169,81 @@ describe("state-changing requests", () => {
 });
 
 describe("rate limit", () => {
-  it("answers 429 rate_limited after 60 requests in a minute, and again after the window", async () => {
-    for (let index = 0; index < 60; index += 1) {
-      expect((await gate.app.request("/app.css", { headers: pageHeaders() })).status).toBe(200);
-    }
+  it("answers 429 rate_limited after 60 page calls in a minute, and again after the window", async () => {
+    for (let index = 0; index < 60; index += 1) expect((await post("/api/state", {})).status).toBe(200);
     const limited = await post("/api/revoke", {});
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ error: "rate_limited" });
     gate.clock.advance(60_000);
-    expect((await gate.app.request("/app.css", { headers: pageHeaders() })).status).toBe(200);
+    expect((await post("/api/revoke", {})).status).toBe(200);
+  });
+
+  it("charges nothing for refused requests or static GETs", async () => {
+    openLease();
+    for (let index = 0; index < 100; index += 1) {
+      expect(
+        (await post("/api/revoke", {}, { ...pageHeaders(), origin: "http://evil.example" })).status,
+      ).toBe(403);
+      expect((await post("/api/revoke", {}, { ...pageHeaders(), "content-type": "text/plain" })).status).toBe(
+        403,
+      );
+      expect((await gate.app.request("/api/revoke", { headers: pageHeaders() })).status).toBe(403);
+      expect((await gate.app.request("/", { headers: pageHeaders() })).status).toBe(200);
+    }
+    expect((await post("/api/revoke", {})).status).toBe(200);
+    expect(gate.keeper.current()).toBeNull();
+  });
+
+  it("keeps the relay's budget apart from the page's", async () => {
+    const withRelay = await startTestGate({
+      rateLimitPerMinute: 2,
+      relayRateLimitPerMinute: 3,
+      relay: async (c, readBody) => c.json({ body: await readBody() }),
+    });
+    try {
+      const { origin: _origin, ...machine } = pageHeaders();
+      const relay = () => withRelay.app.request("/relay", { method: "POST", headers: machine, body: "{}" });
+      const page = () =>
+        withRelay.app.request("/api/state", { method: "POST", headers: pageHeaders(), body: "{}" });
+      for (let index = 0; index < 3; index += 1) expect((await relay()).status).toBe(200);
+      expect((await relay()).status).toBe(429);
+      expect((await page()).status).toBe(200);
+      expect((await page()).status).toBe(200);
+      expect((await page()).status).toBe(429);
+      withRelay.clock.advance(60_000);
+      expect((await relay()).status).toBe(200);
+    } finally {
+      await withRelay.close();
+    }
+  });
+
+  it("does not charge the relay's budget when its handler refuses before reading the body", async () => {
+    const withRelay = await startTestGate({
+      relayRateLimitPerMinute: 1,
+      relay: async (c, readBody) =>
+        c.req.header("x-ok") === "1"
+          ? c.json({ body: await readBody() })
+          : c.json({ error: "channel_unverified" }, 401),
+    });
+    try {
+      const { origin: _origin, ...machine } = pageHeaders();
+      for (let index = 0; index < 5; index += 1) {
+        const refused = await withRelay.app.request("/relay", {
+          method: "POST",
+          headers: machine,
+          body: "{}",
+        });
+        expect(refused.status).toBe(401);
+      }
+      const ok = await withRelay.app.request("/relay", {
+        method: "POST",
+        headers: { ...machine, "x-ok": "1" },
+        body: "{}",
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await withRelay.close();
+    }
   });
 });
 
@@ -225,8 +291,8 @@ describe("the relay slot", () => {
   it("mounts the machine side's handler on POST /relay with the Host check and no Origin", async () => {
     const seen: unknown[] = [];
     const withRelay = await startTestGate({
-      relay: (c, body) => {
-        seen.push(body);
+      relay: async (c, readBody) => {
+        seen.push(await readBody());
         return c.json({ ok: true });
       },
     });
