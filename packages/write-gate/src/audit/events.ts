@@ -3,6 +3,8 @@
  * states, counts. Never a token, a pairing or enrollment code, the relay capability or message
  * text — the builders below take only those fields, so a caller cannot pass anything else through.
  */
+import type { ReconcileOutcome } from "@t3-connector/core/dispatch";
+
 export type AuditEvent =
   | { readonly event: "gate_started"; readonly bootId: string; readonly environments: readonly string[] }
   | { readonly event: "gate_stopped"; readonly bootId: string; readonly reason: string }
@@ -59,3 +61,17 @@ export type AuditEvent =
 
 /** One line of the file: the event plus when it was written (ISO, from the injected clock). */
 export type AuditLine = AuditEvent & { readonly at: string };
+
+/** The audit line of one reconciliation attempt, the same whether the relay or the start-up asked. */
+export function reconciledEvent(outcome: ReconcileOutcome): AuditEvent {
+  return {
+    event: "reconciled",
+    environmentId: outcome.environmentId,
+    operationId: outcome.operationId,
+    state: outcome.state,
+    settled: outcome.settled,
+    method: outcome.observation?.method ?? null,
+    found: outcome.observation?.found ?? null,
+    code: outcome.record.error?.code ?? null,
+  };
+}

@@ -1,3 +1,3 @@
 export { AUDIT_FILE, type AuditFs, type AuditLog, type AuditLogOptions, openAuditLog } from "./audit-log.js";
-export type { AuditEvent, AuditLine } from "./events.js";
+export { type AuditEvent, type AuditLine, reconciledEvent } from "./events.js";
 export { auditLeaseChanges } from "./lease-events.js";

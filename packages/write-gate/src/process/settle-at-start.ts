@@ -6,7 +6,7 @@
  */
 import type { Dispatcher } from "@t3-connector/core/dispatch";
 import type { Journal } from "@t3-connector/core/journal";
-import type { AuditLog } from "../audit/index.js";
+import { type AuditLog, reconciledEvent } from "../audit/index.js";
 
 export interface StartSettlement {
   readonly attempted: number;
@@ -27,18 +27,7 @@ export async function settleAtStart(
       const outcome = await dispatcher.reconcile(record.key);
       if (outcome.settled && outcome.state === "completed") completed += 1;
       if (outcome.settled && outcome.state === "refused") refused += 1;
-      await audit
-        .append({
-          event: "reconciled",
-          environmentId: outcome.environmentId,
-          operationId: outcome.operationId,
-          state: outcome.state,
-          settled: outcome.settled,
-          method: outcome.observation?.method ?? null,
-          found: outcome.observation?.found ?? null,
-          code: outcome.record.error?.code ?? null,
-        })
-        .catch(() => undefined);
+      await audit.append(reconciledEvent(outcome)).catch(() => undefined);
     } catch {
       // Unreachable environment, journal trouble: the record stays open and is counted as such.
     }

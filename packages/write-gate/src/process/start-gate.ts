@@ -89,6 +89,8 @@ export interface StartGateOptions {
   readonly rpc?: RpcOptions;
   /** Try to settle the journal's uncertain writes before the start-up line; default true. */
   readonly settleAtStart?: boolean;
+  /** Tests only: what the gate knows of each environment's command types (default: probe each). */
+  readonly commandSupport?: CommandSupportCache;
 }
 
 export interface RunningGate {
@@ -149,7 +151,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     });
     cleanups.push(() => registry.close());
 
-    const commandSupport = new CommandSupportCache();
+    const commandSupport = options.commandSupport ?? new CommandSupportCache();
     const enrollmentCode = generateEnrollmentCode();
     // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
     // is bound late; until then it refuses.

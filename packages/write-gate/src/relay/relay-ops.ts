@@ -19,7 +19,7 @@ import type {
 } from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { JournalRecord } from "@t3-connector/core/journal";
-import type { AuditLog } from "../audit/index.js";
+import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
 import type { ConditionalSendOp, DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
@@ -92,6 +92,27 @@ async function refuseUnsupported(op: DispatchOp, deps: OpDeps): Promise<void> {
   if (!supportsAction(support, op.action)) throw actionUnsupportedError(support, handle.alias, op.action);
 }
 
+/**
+ * A server whose probe listed nothing (taken to accept everything) may still refuse a type with
+ * its decode defect: the list it gave then replaces the assumption, so the next request for that
+ * action is refused before the journal and the page stops offering it.
+ */
+async function learnFromRefusal(op: DispatchOp, deps: OpDeps, error: unknown): Promise<void> {
+  if (deps.commandSupport === undefined || !isConnectorError(error, "action_unsupported")) return;
+  const listed = error.details?.acceptedCommandTypes;
+  const handle = deps.registry.find(op.environment ?? "");
+  if (handle === undefined || !Array.isArray(listed)) return;
+  const types = listed.filter((type): type is string => typeof type === "string");
+  if (types.length === 0) return;
+  const connection = await handle.connect();
+  deps.commandSupport.learn({
+    environmentId: connection.environmentId,
+    serverVersion: connection.version,
+    acceptedTypes: new Set(types),
+    source: "server_list",
+  });
+}
+
 export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
@@ -125,6 +146,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
       derivedIds: result.derivedIds,
     };
   } catch (error) {
+    await learnFromRefusal(op, deps, error).catch(() => undefined);
     const state = stateOfError(error);
     const code = auditCodeOf(error);
     const replayed = isConnectorError(error) && error.details?.replayed === true;
@@ -230,16 +252,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
     });
     throw error;
   }
-  await auditQuietly(deps.audit, {
-    event: "reconciled",
-    environmentId: outcome.environmentId,
-    operationId: outcome.operationId,
-    state: outcome.state,
-    settled: outcome.settled,
-    method: outcome.observation?.method ?? null,
-    found: outcome.observation?.found ?? null,
-    code: outcome.record.error?.code ?? null,
-  });
+  await auditQuietly(deps.audit, reconciledEvent(outcome));
   return {
     key: outcome.key,
     operationId: outcome.operationId,

@@ -141,3 +141,45 @@ describe("a lease over a protocol-2 and a 0.0.31 environment", () => {
     expect(alpha.model.receivedCommands.at(-1)?.type).toBe("thread.pin.reorder");
   });
 });
+
+describe("a server whose probe listed nothing", () => {
+  it("learns the list from its first refusal: the next request is refused before the journal", async () => {
+    const world = await startSimWorld(["alpha"], { alpha: { compat: "0.0.31" } });
+    // A probe that proves nothing (as a newer server might answer): every action is assumed.
+    const assumeAll = new CommandSupportCache({
+      probe: async (connection) => ({
+        environmentId: connection.environmentId,
+        serverVersion: connection.version,
+        acceptedTypes: "all",
+        source: "protocol",
+      }),
+    });
+    const gate = await startGateHarness({ world, commandSupport: assumeAll });
+    try {
+      const leaseId = await gate.grantLease();
+      const alpha = world.env("alpha");
+      const before = alpha.model.receivedCommands.length;
+      const reorder = (operationId: string) =>
+        gate.relay({
+          op: "dispatch",
+          leaseId,
+          environment: "alpha",
+          operationId,
+          action: "thread.pin.reorder",
+          input: { threadId: IDLE_THREAD, orderKey: "a0" },
+        });
+      // Sent, refused by T3's decode defect: final in the journal, nothing applied.
+      const first = body(await reorder("op-first"));
+      expect(first).toMatchObject({ error: "action_unsupported", details: { state: "refused" } });
+      // Now known: refused by the gate itself, nothing recorded.
+      const second = body(await reorder("op-second"));
+      expect(second.error).toBe("action_unsupported");
+      expect(String(second.message)).toContain("T3 0.0.31");
+      expect((second.details as Body | undefined)?.state).not.toBe("refused");
+      expect(alpha.model.receivedCommands.length).toBe(before);
+    } finally {
+      await gate.close();
+      await world.close();
+    }
+  });
+});
