@@ -81,11 +81,13 @@ describe.each(VARIANTS)("read tools on a 0.0.31 server, $name", ({ profile }) =>
       "t-question",
     );
     const controlPlane = await setup.call("t3_control_plane", {});
-    expect(controlPlane).toBeDefined();
+    expect(controlPlane).toMatchObject({ complete: true, environmentFailures: [] });
+    expect(JSON.stringify(controlPlane.needsIntervention)).toContain("t-question");
     const projects = await setup.call("t3_projetos", {});
     expect(JSON.stringify(projects)).toContain("p-main");
     const providers = await setup.call("t3_providers", { environment: "alpha" });
-    expect(providers).toBeDefined();
+    expect(providers).toMatchObject({ source: "server.getConfig", complete: true });
+    expect((providers.providers as unknown[]).length).toBeGreaterThan(0);
     const environments = await setup.call("t3_ambientes", {});
     expect(JSON.stringify(environments)).toContain("env-beta");
   });
