@@ -17,6 +17,7 @@ export default defineConfig({
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
+      { find: /^@t3-connector\/events$/, replacement: src("events") },
     ],
   },
   test: {

@@ -1,0 +1,340 @@
+import { type Clock, isConnectorError } from "@t3-connector/core";
+import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
+import type { ShellMirror, ShellMirrorEvent, ShellMirrors } from "@t3-connector/core/mirror";
+import { threadState } from "@t3-connector/core/state";
+import type { Run, ShellSnapshot, ThreadShell, Timers } from "@t3-connector/core/t3";
+import {
+  type Derivation,
+  deriveTransitions,
+  EMPTY_SEEN,
+  runTransitions,
+  stateRow,
+  type ThreadSeen,
+  type Transition,
+} from "./derive.js";
+import { eventId } from "./event-id.js";
+import type { WebhookEvent } from "./event-types.js";
+import type { EventSubject } from "./filters.js";
+import type { Outbox } from "./outbox.js";
+import type { SeenState } from "./seen-state.js";
+
+export interface FollowerContext {
+  seen: SeenState;
+  outbox: Outbox;
+  clock: Clock;
+  timers: Timers;
+  log: (line: string) => void;
+  accept: (subject: EventSubject) => boolean;
+  /** An event went into the outbox: deliver it. */
+  enqueued: (event: WebhookEvent) => void;
+  onReady?: (info: FollowerReady) => void;
+  /** Delay before following an environment again after its mirror stopped (default 1 s, doubling to 30 s). */
+  reconnectDelayMs?: number;
+  /** Deadline of reading a thread's runs when the shell cannot tell how they ended (default 5 s). */
+  runsTimeoutMs?: number;
+}
+
+export interface FollowerReady {
+  alias: string;
+  environmentId: string;
+  /** True the first time an environment is seen: its current state was recorded, nothing emitted. */
+  baseline: boolean;
+  threads: number;
+}
+
+const MAX_RECONNECT_DELAY_MS = 30_000;
+const RUNS_RETRY_DELAY_MS = 2_000;
+
+/**
+ * Follows one environment through its live shell mirror (core's `ShellMirrors`: the one
+ * `subscribeShell` client, resuming with `afterSequence` after a drop) and turns each thread's
+ * changes into events. Every time the mirror becomes ready (first start, after a resync) all
+ * threads are compared with what was last seen, which is how transitions that happened while this
+ * process was down, or while the stream was resyncing, are emitted — each once, by its id.
+ */
+export class EnvironmentFollower {
+  readonly #handle: EnvironmentHandle;
+  readonly #mirrors: ShellMirrors;
+  readonly #ctx: FollowerContext;
+  readonly #stop = new AbortController();
+  /** One chain per thread: a thread's evaluations never overlap, different threads never wait on each other. */
+  readonly #chains = new Map<string, Promise<void>>();
+  readonly done: Promise<void>;
+
+  constructor(handle: EnvironmentHandle, mirrors: ShellMirrors, ctx: FollowerContext) {
+    this.#handle = handle;
+    this.#mirrors = mirrors;
+    this.#ctx = ctx;
+    this.done = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.done;
+    await Promise.allSettled([...this.#chains.values()]);
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#stop.signal;
+    let delay = this.#ctx.reconnectDelayMs ?? 1_000;
+    while (!signal.aborted) {
+      try {
+        const connection = await this.#handle.connect({ signal });
+        const mirror = this.#mirrors.mirrorOf(connection);
+        if (mirror !== undefined) {
+          delay = this.#ctx.reconnectDelayMs ?? 1_000;
+          await this.#follow(connection, mirror);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        this.#ctx.log(`events: environment "${this.#handle.alias}" unavailable: ${describe(error)}`);
+      }
+      if (signal.aborted) return;
+      await this.#sleep(delay);
+      delay = Math.min(delay * 2, MAX_RECONNECT_DELAY_MS);
+    }
+  }
+
+  /** Until the mirror stops (its connection dropped or gave up) or this follower is stopped. */
+  async #follow(connection: ConnectedEnvironment, mirror: ShellMirror): Promise<void> {
+    const unlisten = mirror.onChange((event) => this.#onMirrorEvent(connection, mirror, event));
+    try {
+      if (mirror.ready) this.#schedule("*", () => this.#evaluateAll(connection, mirror));
+      const stopped = new Promise<void>((resolve) =>
+        this.#stop.signal.addEventListener("abort", () => resolve()),
+      );
+      await Promise.race([mirror.done, stopped]);
+    } finally {
+      unlisten();
+    }
+  }
+
+  #onMirrorEvent(connection: ConnectedEnvironment, mirror: ShellMirror, event: ShellMirrorEvent): void {
+    if (event.type === "status") {
+      if (event.status === "ready") this.#schedule("*", () => this.#evaluateAll(connection, mirror));
+      return;
+    }
+    if (!mirror.ready) return; // the next `ready` compares every thread
+    const { change } = event;
+    if (change.kind === "thread.updated") {
+      const { threadId } = change;
+      this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId));
+    } else if (change.kind === "snapshot") {
+      this.#schedule("*", () => this.#evaluateAll(connection, mirror));
+    }
+  }
+
+  #schedule(key: string, task: () => Promise<void>): void {
+    const previous = this.#chains.get(key) ?? Promise.resolve();
+    const next = previous
+      .then(task)
+      .catch((error: unknown) => this.#ctx.log(`events: "${this.#handle.alias}": ${describe(error)}`));
+    this.#chains.set(key, next);
+    void next.then(() => {
+      if (this.#chains.get(key) === next) this.#chains.delete(key);
+    });
+  }
+
+  async #evaluateAll(connection: ConnectedEnvironment, mirror: ShellMirror): Promise<void> {
+    const shell = mirror.snapshot();
+    if (shell === undefined) return;
+    const rows = [...shell.threads, ...shell.archivedThreads];
+    const known = this.#ctx.seen.environment(connection.environmentId);
+    if (known === undefined) {
+      const threads: Record<string, ThreadSeen> = {};
+      for (const row of rows) threads[row.id] = deriveTransitions(EMPTY_SEEN, row).next;
+      await this.#ctx.seen.baseline(
+        connection.environmentId,
+        connection.alias,
+        new Date(this.#ctx.clock.now()).toISOString(),
+        threads,
+      );
+      this.#ready(connection, true, rows.length);
+      return;
+    }
+    await Promise.all(
+      rows.map(
+        (row) =>
+          new Promise<void>((resolve) =>
+            this.#schedule(row.id, () => this.#evaluate(connection, mirror, row.id).finally(resolve)),
+          ),
+      ),
+    );
+    this.#ready(connection, false, rows.length);
+  }
+
+  #ready(connection: ConnectedEnvironment, baseline: boolean, threads: number): void {
+    this.#ctx.log(
+      `events: following "${connection.alias}" (${threads} threads${baseline ? ", first run: current state recorded" : ", caught up"})`,
+    );
+    this.#ctx.onReady?.({
+      alias: connection.alias,
+      environmentId: connection.environmentId,
+      baseline,
+      threads,
+    });
+  }
+
+  async #evaluate(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): Promise<void> {
+    const shell = mirror.snapshot();
+    if (shell === undefined) return;
+    const row = findThread(shell, threadId);
+    const environmentId = connection.environmentId;
+    if (row === undefined || this.#ctx.seen.environment(environmentId) === undefined) return;
+    const previous = this.#ctx.seen.thread(environmentId, threadId) ?? EMPTY_SEEN;
+    const derivation = deriveTransitions(previous, row);
+    const complete = derivation.needsRuns
+      ? await this.#withRuns(connection, threadId, previous, derivation)
+      : derivation;
+    if (complete === undefined) {
+      // Nothing is recorded, so the comparison is made again, with the runs, a little later.
+      this.#retryLater(connection, mirror, threadId);
+      return;
+    }
+
+    const detectedAt = new Date(this.#ctx.clock.now()).toISOString();
+    for (const transition of complete.transitions) {
+      const event = buildEvent(connection, shell, row, transition, detectedAt);
+      if (
+        !this.#ctx.accept({
+          environment: event.data.environment,
+          project: event.data.project,
+          type: event.type,
+        })
+      ) {
+        continue;
+      }
+      if (await this.#ctx.outbox.enqueue(event, detectedAt)) this.#ctx.enqueued(event);
+    }
+    if (!sameSeen(previous, complete.next))
+      await this.#ctx.seen.setThread(environmentId, threadId, complete.next);
+  }
+
+  /** Adds the run ends only the thread's run list shows; undefined when it cannot be read now. */
+  async #withRuns(
+    connection: ConnectedEnvironment,
+    threadId: string,
+    previous: ThreadSeen,
+    derivation: Derivation,
+  ): Promise<Derivation | undefined> {
+    let runs: Run[];
+    try {
+      const client = await connection.rpc();
+      const projection = await client.getThreadProjection(threadId, {
+        timeoutMs: this.#ctx.runsTimeoutMs ?? 5_000,
+        signal: this.#stop.signal,
+      });
+      runs = projection.runs;
+    } catch (error) {
+      // A thread that is gone has nothing more to tell: record what the shell said.
+      if (isConnectorError(error, "thread_not_found") || isConnectorError(error, "not_found"))
+        return derivation;
+      this.#ctx.log(
+        `events: "${connection.alias}": the runs of thread ${threadId} are unreadable now: ${describe(error)}`,
+      );
+      return undefined;
+    }
+    const fromRuns = runTransitions(previous, runs);
+    const key = (transition: Transition) => `${transition.runId}|${transition.transition}`;
+    const listed = new Set(fromRuns.transitions.map(key));
+    // Older runs first: their ends happened before whatever the row shows now.
+    const transitions = [
+      ...fromRuns.transitions,
+      ...derivation.transitions.filter((transition) => !listed.has(key(transition))),
+    ];
+    const lost = new Set(derivation.lostRuns);
+    const openRuns = derivation.next.openRuns.filter(
+      (id) => !lost.has(id) || fromRuns.stillOpen.includes(id),
+    );
+    return { ...derivation, transitions, next: { ...derivation.next, openRuns } };
+  }
+
+  /** Evaluates a thread again later (its runs could not be read); only while it is followed. */
+  #retryLater(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): void {
+    if (this.#stop.signal.aborted) return;
+    const timer = this.#ctx.timers.setTimeout(() => {
+      if (!this.#stop.signal.aborted && mirror.ready) {
+        this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId));
+      }
+    }, RUNS_RETRY_DELAY_MS);
+    this.#stop.signal.addEventListener("abort", () => timer.cancel(), { once: true });
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.#ctx.timers.setTimeout(resolve, ms);
+      this.#stop.signal.addEventListener("abort", () => {
+        timer.cancel();
+        resolve();
+      });
+    });
+  }
+}
+
+function findThread(shell: ShellSnapshot, threadId: string): ThreadShell | undefined {
+  return (
+    shell.threads.find((row) => row.id === threadId) ??
+    shell.archivedThreads.find((row) => row.id === threadId)
+  );
+}
+
+function sameSeen(a: ThreadSeen, b: ThreadSeen): boolean {
+  return (
+    a.latestRunId === b.latestRunId &&
+    a.status === b.status &&
+    a.requestId === b.requestId &&
+    a.openRuns.length === b.openRuns.length &&
+    a.openRuns.every((id, index) => b.openRuns[index] === id)
+  );
+}
+
+export function buildEvent(
+  connection: Pick<ConnectedEnvironment, "alias" | "environmentId">,
+  shell: ShellSnapshot,
+  row: ThreadShell,
+  transition: Transition,
+  detectedAt: string,
+): WebhookEvent {
+  const project = shell.projects.find((candidate) => candidate.id === row.projectId);
+  const state = threadState(stateRow(row));
+  // The state the transition put the thread in. A run end read from the run list may be newer than
+  // the row (or about an older run), so the row's state is not used for it.
+  const transitionState =
+    "request" in transition ? "needs_intervention" : (RUN_END_STATES[transition.status] ?? state.state);
+  const id = eventId({
+    environmentId: connection.environmentId,
+    threadId: row.id,
+    runId: transition.runId,
+    transition: transition.transition,
+  });
+  return {
+    id,
+    type: transition.type,
+    timestamp: detectedAt,
+    data: {
+      environment: { alias: connection.alias, id: connection.environmentId },
+      project: { id: row.projectId ?? null, title: project?.title ?? null },
+      thread: { id: row.id, title: typeof row.title === "string" ? row.title : null },
+      run: { id: transition.runId, status: transition.status },
+      state: transitionState,
+      occurredAt: transition.occurredAt,
+      detectedAt,
+      ...("request" in transition ? { request: transition.request } : {}),
+      // T3's last error belongs to the newest run; an older failed run's is not in the shell.
+      ...(transition.type === "run.failed"
+        ? { error: transition.runId === row.latestRunId ? (state.error ?? null) : null }
+        : {}),
+    },
+  };
+}
+
+/** The canonical states of the read tools (`t3_threads`) a run end means. */
+const RUN_END_STATES: Readonly<Record<string, string>> = {
+  completed: "completed",
+  failed: "failed",
+  interrupted: "cancelled",
+};
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,206 @@
+import { type FSWatcher, watch } from "node:fs";
+import { join } from "node:path";
+import { type Clock, ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
+import type { ReadConfig } from "@t3-connector/core/config";
+import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
+import {
+  acquireJournalLock,
+  type JournalFs,
+  type JournalLock,
+  nodeJournalFs,
+} from "@t3-connector/core/journal";
+import { ShellMirrors } from "@t3-connector/core/mirror";
+import { systemTimers, type TimerHandle, type Timers } from "@t3-connector/core/t3";
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./backoff.js";
+import { Deliverer } from "./delivery.js";
+import { ensurePrivateDirectory } from "./durable-dir.js";
+import { createEventFilter, type EventFilters, wantsEnvironment } from "./filters.js";
+import { EnvironmentFollower, type FollowerReady } from "./follower.js";
+import { OUTBOX_DIRECTORY, Outbox, type OutboxStatus, readOutboxStatus } from "./outbox.js";
+import { SeenState } from "./seen-state.js";
+import { createSigner } from "./signer.js";
+
+export interface EventsServiceOptions {
+  /** The read config: its environments are followed, its `allowedProjects` bound what is emitted. */
+  config: ReadConfig;
+  hookUrl: string;
+  /** The Standard Webhooks secret (`whsec_` + base64). */
+  secret: string;
+  /** Directory of the outbox and the last-seen state (0700, created when missing). */
+  stateDir: string;
+  filters?: EventFilters;
+  policy?: Partial<DeliveryPolicy>;
+  /** Share a host's connections and mirrors (`serve --http`); by default the service makes its own. */
+  registry?: EnvironmentRegistry;
+  mirrors?: ShellMirrors;
+  clock?: Clock;
+  timers?: Timers;
+  random?: () => number;
+  fetch?: typeof fetch;
+  fs?: JournalFs;
+  log?: (line: string) => void;
+  onReady?: (info: FollowerReady) => void;
+  /** How often `pending/` is read again besides watching it (default 5 s). */
+  rescanIntervalMs?: number;
+  /** Delay before following an environment again after it dropped (default 1 s, doubling). */
+  reconnectDelayMs?: number;
+}
+
+export interface EventsService {
+  status(): Promise<OutboxStatus>;
+  /** Stops following, lets attempts in flight finish and be recorded, releases the state directory. */
+  stop(): Promise<void>;
+}
+
+/** Refuses what cannot be a webhook URL before anything is opened. */
+export function parseHookUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConnectorError("invalid_input", `--hook-url "${raw}" is not a URL`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ConnectorError("invalid_input", `--hook-url must be http or https, not ${url.protocol}`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ConnectorError(
+      "invalid_input",
+      "--hook-url must not carry credentials; the signature authenticates",
+    );
+  }
+  return url;
+}
+
+/**
+ * Starts following every environment of `config` and delivering its events to `hookUrl`.
+ * One service per state directory (it holds the directory's lock until stopped).
+ */
+export async function startEventsService(options: EventsServiceOptions): Promise<EventsService> {
+  const url = parseHookUrl(options.hookUrl);
+  const signer = createSigner(options.secret);
+  const fs = options.fs ?? nodeJournalFs;
+  const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? systemTimers;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
+  const filters = options.filters ?? {};
+
+  await ensurePrivateDirectory(fs, options.stateDir);
+  const lock = await lockStateDir(fs, options.stateDir, clock);
+  let outbox: Outbox;
+  let seen: SeenState;
+  try {
+    outbox = await Outbox.open(options.stateDir, fs);
+    seen = await SeenState.open(options.stateDir, fs);
+    await outbox.prune(clock.now(), policy.retentionMs);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+
+  const deliverer = new Deliverer({
+    outbox,
+    url: url.href,
+    signer,
+    policy,
+    clock,
+    timers,
+    random: options.random ?? Math.random,
+    fetch: options.fetch ?? globalThis.fetch,
+    log,
+  });
+
+  // `events retry` (another process) puts files into pending/: watched, and read again now and then.
+  const rescan = () =>
+    void outbox.rescan().then(
+      (added) => (added > 0 ? deliverer.wake() : undefined),
+      (error: unknown) =>
+        log(`events: reading the outbox failed: ${error instanceof Error ? error.message : error}`),
+    );
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(join(options.stateDir, OUTBOX_DIRECTORY, "pending"), { persistent: false }, rescan);
+  } catch {
+    watcher = undefined; // the periodic rescan still finds retried events
+  }
+  let rescanTimer: TimerHandle | undefined;
+  const scheduleRescan = () => {
+    rescanTimer = timers.setTimeout(() => {
+      rescan();
+      scheduleRescan();
+    }, options.rescanIntervalMs ?? 5_000);
+  };
+  scheduleRescan();
+
+  const ownRegistry = options.registry === undefined;
+  const registry =
+    options.registry ??
+    new EnvironmentRegistry({
+      environments: options.config.environments,
+      requiredScopes: READ_SCOPES,
+      clock,
+    });
+  const ownMirrors = options.mirrors === undefined;
+  const mirrors = options.mirrors ?? new ShellMirrors({ log });
+  const allowed = new Map(
+    options.config.environments.map((environment) => [
+      environment.environmentId,
+      new Set(environment.allowedProjects),
+    ]),
+  );
+  const accept = createEventFilter(filters, allowed);
+  const followers = registry.environments
+    .filter((handle) => wantsEnvironment(filters, { alias: handle.alias, id: handle.environmentId }))
+    .map(
+      (handle) =>
+        new EnvironmentFollower(handle, mirrors, {
+          seen,
+          outbox,
+          clock,
+          timers,
+          log,
+          accept,
+          enqueued: () => deliverer.wake(),
+          ...(options.onReady ? { onReady: options.onReady } : {}),
+          ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
+        }),
+    );
+  deliverer.wake(); // what a previous run left pending
+
+  let stopping: Promise<void> | undefined;
+  return {
+    status: () => readOutboxStatus(options.stateDir, fs),
+    stop() {
+      stopping ??= (async () => {
+        watcher?.close();
+        rescanTimer?.cancel();
+        if (ownMirrors) mirrors.close();
+        await Promise.all(followers.map((follower) => follower.stop()));
+        await deliverer.stop();
+        await seen.close();
+        if (ownRegistry) await registry.close();
+        await lock.release();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function lockStateDir(fs: JournalFs, stateDir: string, clock: Clock): Promise<JournalLock> {
+  try {
+    return await acquireJournalLock(fs, stateDir, clock);
+  } catch (error) {
+    const details = isConnectorError(error)
+      ? (error.details as { reason?: unknown; pid?: unknown } | undefined)
+      : undefined;
+    if (details?.reason === "locked") {
+      throw new ConnectorError(
+        "journal_unavailable",
+        `another \`t3-connector events\` (pid ${String(details.pid)}) already uses ${stateDir}`,
+        { cause: error, details: { reason: "locked", pid: details.pid } },
+      );
+    }
+    throw error;
+  }
+}

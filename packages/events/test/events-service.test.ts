@@ -1,0 +1,269 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type EventsService,
+  type EventsServiceOptions,
+  type FollowerReady,
+  readOutboxStatus,
+  retryDeadLetter,
+  startEventsService,
+} from "../src/index.js";
+import { newSecret, WebhookReceiver } from "./support/receiver.js";
+import {
+  addThread,
+  latestRun,
+  OTHER_PROJECT,
+  PROJECT,
+  PROJECT_TITLE,
+  type SimEvents,
+  startRun,
+  startSimEvents,
+} from "./support/sim-events.js";
+
+let simEvents: SimEvents;
+let receiver: WebhookReceiver;
+let secret: string;
+let stateDir: string;
+let service: EventsService | undefined;
+let logs: string[];
+let logWaiters: Array<() => void>;
+
+beforeEach(async () => {
+  simEvents = await startSimEvents();
+  secret = newSecret();
+  receiver = new WebhookReceiver(secret);
+  await receiver.start();
+  stateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3-events-")), "state");
+  logs = [];
+  logWaiters = [];
+});
+
+afterEach(async () => {
+  await service?.stop();
+  service = undefined;
+  await receiver.stop();
+  await simEvents.close();
+  await rm(path.dirname(stateDir), { recursive: true, force: true });
+});
+
+function log(line: string): void {
+  logs.push(line);
+  for (const wake of logWaiters.splice(0)) wake();
+}
+
+/** Resolves once a log line matches (checked on every new line, never on a timer). */
+async function logged(pattern: RegExp): Promise<string> {
+  for (;;) {
+    const line = logs.find((candidate) => pattern.test(candidate));
+    if (line !== undefined) return line;
+    await new Promise<void>((resolve) => logWaiters.push(resolve));
+  }
+}
+
+/** Starts the service and resolves once the environment is followed (baseline or catch-up done). */
+async function start(options: Partial<EventsServiceOptions> = {}): Promise<FollowerReady> {
+  let onReady!: (info: FollowerReady) => void;
+  const ready = new Promise<FollowerReady>((resolve) => {
+    onReady = resolve;
+  });
+  service = await startEventsService({
+    config: simEvents.config,
+    hookUrl: receiver.url,
+    secret,
+    stateDir,
+    log,
+    onReady,
+    policy: { baseDelayMs: 20, maxDelayMs: 50 },
+    ...options,
+  });
+  return ready;
+}
+
+/** Drives a run on a new thread to completion and waits for its event: a marker that everything before it went out. */
+async function completedRunOn(
+  title: string,
+  projectId = PROJECT,
+): Promise<{ threadId: string; runId: string }> {
+  const threadId = addThread(simEvents.env, title, projectId);
+  await startRun(simEvents.env, threadId, { reply: "done" });
+  simEvents.env.clock.advance(1_000);
+  const runId = latestRun(simEvents.env, threadId).id;
+  return { threadId, runId };
+}
+
+describe("events service against the simulator", () => {
+  it("a run that completes produces exactly one signed run.completed POST with the event's fields", async () => {
+    const ready = await start();
+    expect(ready).toMatchObject({ alias: "alpha", baseline: true });
+    const { threadId, runId } = await completedRunOn("Fix the parser");
+    await receiver.until(() => receiver.acceptedOfType("run.completed").length === 1);
+    // A second, later run is the marker: once its event arrived, a duplicate of the first would have too.
+    const marker = await completedRunOn("Marker");
+    await receiver.until(() => receiver.accepted.size === 2);
+    await logged(new RegExp(`delivered ${receiver.posts[1]?.id}`));
+
+    const posts = receiver.posts.filter((post) => post.event?.data.thread.id === threadId);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.verified).toBe(true);
+    const event = posts[0]?.event;
+    expect(event).toMatchObject({
+      id: posts[0]?.id,
+      type: "run.completed",
+      data: {
+        environment: { alias: "alpha", id: simEvents.env.environmentId },
+        project: { id: PROJECT, title: PROJECT_TITLE },
+        thread: { id: threadId, title: "Fix the parser" },
+        run: { id: runId, status: "completed" },
+        state: "completed",
+      },
+    });
+    expect(event?.data.occurredAt).toEqual(expect.any(String));
+    expect(receiver.posts.every((post) => post.verified)).toBe(true);
+    expect(receiver.acceptedOfType("run.completed").map((e) => e.data.thread.id)).toEqual([
+      threadId,
+      marker.threadId,
+    ]);
+    const status = await readOutboxStatus(stateDir);
+    expect(status).toMatchObject({ pending: 0, delivered: 2, deadLetters: [] });
+    expect(status.lastSuccessAt).toEqual(expect.any(String));
+  });
+
+  it("a question becomes thread.needs_input and an approval thread.needs_approval, with the request", async () => {
+    await start();
+    const asking = addThread(simEvents.env, "Asks");
+    await startRun(simEvents.env, asking, { ask: true });
+    const approving = addThread(simEvents.env, "Needs approval");
+    await startRun(simEvents.env, approving, { approval: true });
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.accepted.size === 2);
+
+    const [input] = receiver.acceptedOfType("thread.needs_input");
+    expect(input?.data).toMatchObject({
+      thread: { id: asking, title: "Asks" },
+      run: { id: latestRun(simEvents.env, asking).id },
+      state: "needs_intervention",
+      request: { kind: "user_input", id: expect.any(String) },
+    });
+    const [approval] = receiver.acceptedOfType("thread.needs_approval");
+    expect(approval?.data).toMatchObject({
+      thread: { id: approving },
+      request: { kind: "command", id: expect.any(String) },
+    });
+  });
+
+  it("events of a project outside allowedProjects or outside the filters are not sent", async () => {
+    await start({ filters: { types: ["run.failed"] } });
+    const failing = addThread(simEvents.env, "Fails");
+    await startRun(simEvents.env, failing, { outcome: "fail", failure: { message: "provider down" } });
+    await completedRunOn("Completes"); // filtered out by type
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.accepted.size === 1);
+    const [failed] = [...receiver.accepted.values()];
+    expect(failed).toMatchObject({
+      type: "run.failed",
+      data: { thread: { id: failing }, error: "provider down" },
+    });
+    expect(receiver.posts).toHaveLength(1);
+  });
+
+  it("the read config's allowedProjects bound the events whatever the filters", async () => {
+    const restricted = {
+      ...simEvents.config,
+      environments: simEvents.config.environments.map((e) => ({ ...e, allowedProjects: [PROJECT] })),
+    };
+    await start({ config: restricted });
+    const hidden = await completedRunOn("Hidden", OTHER_PROJECT);
+    const shown = await completedRunOn("Shown");
+    await receiver.until(() => receiver.accepted.size === 1);
+    const ids = [...receiver.accepted.values()].map((event) => event.data.thread.id);
+    expect(ids).toEqual([shown.threadId]);
+    expect(ids).not.toContain(hidden.threadId);
+  });
+
+  it("with the receiver down (connection refused), the event is delivered once it is back", async () => {
+    await receiver.stop();
+    await start();
+    const { threadId } = await completedRunOn("While down");
+    await logged(/delivery of msg_\w+ failed \(ECONNREFUSED\)/);
+    await receiver.start();
+    await receiver.until(() => receiver.accepted.size === 1);
+    expect([...receiver.accepted.values()][0]?.data.thread.id).toBe(threadId);
+  });
+
+  it("with the receiver answering 500, the same id is retried until it is accepted", async () => {
+    receiver.mode = "fail";
+    await start();
+    await completedRunOn("Flaky receiver");
+    await receiver.until(() => receiver.posts.length >= 2);
+    receiver.mode = "accept";
+    await receiver.until(() => receiver.accepted.size === 1);
+    expect(new Set(receiver.posts.map((post) => post.id)).size).toBe(1);
+    expect(receiver.posts.every((post) => post.verified)).toBe(true);
+  });
+
+  it("exhausted attempts make a dead letter; retry moves it back and it is delivered", async () => {
+    receiver.mode = "fail";
+    await start({ policy: { baseDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 } });
+    await completedRunOn("Dead letter");
+    await logged(/is a dead letter after 2 attempts \(max_attempts/);
+    const status = await readOutboxStatus(stateDir);
+    expect(status.pending).toBe(0);
+    expect(status.deadLetters).toHaveLength(1);
+    const [dead] = status.deadLetters;
+    expect(dead).toMatchObject({
+      type: "run.completed",
+      attempts: 2,
+      reason: "max_attempts",
+      lastError: "HTTP 500",
+    });
+
+    receiver.mode = "accept";
+    await retryDeadLetter(stateDir, dead?.id ?? "", new Date().toISOString());
+    await receiver.until(() => receiver.accepted.has(dead?.id ?? ""));
+    await logged(new RegExp(`delivered ${dead?.id}`));
+    expect(await readOutboxStatus(stateDir)).toMatchObject({ pending: 0, delivered: 1, deadLetters: [] });
+  });
+
+  it("after a restart, the transitions that happened while it was down are sent, runs the shell no longer shows included", async () => {
+    await start();
+    const threadId = addThread(simEvents.env, "Busy while down");
+    await startRun(simEvents.env, threadId, { outcome: "hang" });
+    simEvents.env.clock.advance(100);
+    await logged(/following "alpha"/);
+    await service?.stop();
+    service = undefined;
+
+    // While down: the hanging run is interrupted, a second run completes, a third asks a question.
+    const first = latestRun(simEvents.env, threadId).id;
+    const { randomUUID } = await import("node:crypto");
+    await simEvents.env.model.callUnary("orchestration.dispatchCommand", {
+      commandId: randomUUID(),
+      type: "run.interrupt",
+      threadId,
+      runId: first,
+      createdBy: "user",
+    });
+    simEvents.env.clock.advance(1_000);
+    await startRun(simEvents.env, threadId, { reply: "second" });
+    simEvents.env.clock.advance(1_000);
+    const second = latestRun(simEvents.env, threadId).id;
+    await startRun(simEvents.env, threadId, { ask: true });
+    simEvents.env.clock.advance(1_000);
+    const third = latestRun(simEvents.env, threadId).id;
+    expect(new Set([first, second, third]).size).toBe(3);
+
+    const ready = await start();
+    expect(ready.baseline).toBe(false);
+    await receiver.until(() => receiver.accepted.size === 3);
+    const seen = [...receiver.accepted.values()].map((event) => [event.type, event.data.run.id]);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ["run.interrupted", first],
+        ["run.completed", second],
+        ["thread.needs_input", third],
+      ]),
+    );
+  });
+});
