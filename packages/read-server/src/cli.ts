@@ -4,6 +4,7 @@ import { clientConfigCommand } from "./cli/client-config.js";
 import { diagnoseCommand } from "./cli/diagnose.js";
 import { environmentsCommand } from "./cli/environments.js";
 import { addEnvironmentCommand, removeEnvironmentCommand } from "./cli/environments-edit.js";
+import { eventsCommand, eventsRetryCommand, eventsStatusCommand } from "./cli/events.js";
 import { type CliIo, describeError, processIo } from "./cli/io.js";
 import { pairCommand } from "./cli/pair.js";
 import { serve } from "./cli/serve.js";
@@ -29,6 +30,11 @@ Commands:
   pair --environment X         Save a read-only token for X; the pairing code is read from stdin
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
+  events --hook-url URL --hook-secret-file F [--state-dir D] [--environment L] [--project L]
+         [--type L] [--max-attempts N] [--max-age-hours H] [--retry-base-ms MS]
+                               POST signed run and thread events (Standard Webhooks) to URL until stopped
+  events status [--state-dir D]  Outbox depth, last success and dead letters (JSON)
+  events retry <id> [--state-dir D]  Move a dead letter back to the outbox
 
 Options:
   --version     Print the version and exit
@@ -76,6 +82,12 @@ export async function runCli(
         return await diagnoseCommand(io, command.environment);
       case "pair":
         return await pairCommand(io, command.environment);
+      case "events":
+        return await eventsCommand(io, command.request);
+      case "events-status":
+        return await eventsStatusCommand(io, command.stateDir);
+      case "events-retry":
+        return await eventsRetryCommand(io, command.id, command.stateDir);
     }
   } catch (error) {
     io.stderr.write(`${READ_SERVER_NAME}: ${describeError(error)}\n`);

@@ -24,6 +24,7 @@ import type { TransportOption } from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
+import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
 import type { ProjectsOption } from "./project-choice.js";
 
 export type CliCommand =
@@ -34,6 +35,7 @@ export type CliCommand =
   | { kind: "client-config"; client: string }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
+  | EventsCliCommand
   | { kind: "version" }
   | { kind: "help" }
   | { kind: "usage-error"; problem: string };
@@ -106,6 +108,8 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     }
     found({ kind: "pair", environment });
   });
+
+  defineEventsCommands(program, found);
 }
 
 interface EnvironmentFlags {

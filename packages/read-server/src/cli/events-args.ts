@@ -1,0 +1,131 @@
+/**
+ * `t3-connector events …` on the one parser (commander through core's `parseCommandLine`):
+ * `events --hook-url URL --hook-secret-file F [--state-dir D] [filters] [retry bounds]`,
+ * `events status [--state-dir D]` and `events retry <id> [--state-dir D]`.
+ */
+import { UsageProblem, valueOnce } from "@t3-connector/core/cli-support";
+import { EVENT_TYPES, type EventFilters, type EventType, isEventType } from "@t3-connector/events";
+import type { Command } from "commander";
+
+export interface EventsRunRequest {
+  hookUrl: string;
+  hookSecretFile: string;
+  stateDir?: string;
+  filters: EventFilters;
+  maxAttempts?: number;
+  maxAgeMs?: number;
+  retryBaseMs?: number;
+}
+
+export type EventsCliCommand =
+  | { kind: "events"; request: EventsRunRequest }
+  | { kind: "events-status"; stateDir?: string }
+  | { kind: "events-retry"; id: string; stateDir?: string };
+
+interface RunFlags {
+  hookUrl?: string;
+  hookSecretFile?: string;
+  stateDir?: string;
+  environment?: string;
+  project?: string;
+  type?: string;
+  maxAttempts?: string;
+  maxAgeHours?: string;
+  retryBaseMs?: string;
+}
+
+export function defineEventsCommands(program: Command, found: (command: EventsCliCommand) => void): void {
+  const events = program
+    .command("events")
+    .option("--hook-url <url>", "where events are POSTed", valueOnce("--hook-url"))
+    .option(
+      "--hook-secret-file <file>",
+      "the whsec_ secret, in a mode 600 file",
+      valueOnce("--hook-secret-file"),
+    )
+    .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
+    .option(
+      "--environment <list>",
+      "only these environments (aliases or ids, comma-separated)",
+      valueOnce("--environment"),
+    )
+    .option(
+      "--project <list>",
+      "only these projects (ids or titles, comma-separated)",
+      valueOnce("--project"),
+    )
+    .option("--type <list>", `only these event types: ${EVENT_TYPES.join(", ")}`, valueOnce("--type"))
+    .option("--max-attempts <n>", "attempts before a dead letter (default 12)", valueOnce("--max-attempts"))
+    .option("--max-age-hours <h>", "age before a dead letter (default 24)", valueOnce("--max-age-hours"))
+    .option("--retry-base-ms <ms>", "first retry delay ceiling (default 1000)", valueOnce("--retry-base-ms"))
+    .action((flags: RunFlags) => found({ kind: "events", request: runRequest(flags) }));
+
+  events
+    .command("status")
+    .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
+    .action((flags: { stateDir?: string }) => found({ kind: "events-status", ...stateDirOf(flags) }));
+
+  events
+    .command("retry [id]")
+    .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
+    .action((id: string | undefined, flags: { stateDir?: string }) => {
+      if (id === undefined)
+        throw new UsageProblem("events retry needs the id of a dead letter (see events status)");
+      found({ kind: "events-retry", id, ...stateDirOf(flags) });
+    });
+}
+
+function stateDirOf(flags: { stateDir?: string }): { stateDir?: string } {
+  return flags.stateDir === undefined ? {} : { stateDir: flags.stateDir };
+}
+
+function runRequest(flags: RunFlags): EventsRunRequest {
+  if (flags.hookUrl === undefined) throw new UsageProblem("events needs --hook-url <url>");
+  if (flags.hookSecretFile === undefined) throw new UsageProblem("events needs --hook-secret-file <file>");
+  const filters: EventFilters = {
+    ...listOf("environments", flags.environment),
+    ...listOf("projects", flags.project),
+  };
+  if (flags.type !== undefined) {
+    const types = split("--type", flags.type);
+    const unknown = types.filter((type) => !isEventType(type));
+    if (unknown.length > 0) {
+      throw new UsageProblem(`--type takes ${EVENT_TYPES.join(", ")} (not ${unknown.join(", ")})`);
+    }
+    filters.types = types as EventType[];
+  }
+  const maxAttempts = positive("--max-attempts", flags.maxAttempts);
+  const maxAgeHours = positive("--max-age-hours", flags.maxAgeHours);
+  const retryBaseMs = positive("--retry-base-ms", flags.retryBaseMs);
+  return {
+    hookUrl: flags.hookUrl,
+    hookSecretFile: flags.hookSecretFile,
+    ...stateDirOf(flags),
+    filters,
+    ...(maxAttempts === undefined ? {} : { maxAttempts: Math.floor(maxAttempts) }),
+    ...(maxAgeHours === undefined ? {} : { maxAgeMs: maxAgeHours * 3_600_000 }),
+    ...(retryBaseMs === undefined ? {} : { retryBaseMs }),
+  };
+}
+
+function listOf<K extends "environments" | "projects">(
+  key: K,
+  value: string | undefined,
+): Partial<Record<K, string[]>> {
+  return value === undefined
+    ? {}
+    : ({ [key]: split(`--${key.slice(0, -1)}`, value) } as Partial<Record<K, string[]>>);
+}
+
+function split(flag: string, value: string): string[] {
+  const items = value.split(",").map((item) => item.trim());
+  if (items.some((item) => item === "")) throw new UsageProblem(`${flag} takes a comma-separated list`);
+  return items;
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new UsageProblem(`${flag} takes a positive number`);
+  return number;
+}

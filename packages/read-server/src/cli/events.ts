@@ -1,0 +1,64 @@
+import { readTokenFile } from "@t3-connector/core/config";
+import {
+  defaultEventsStateDir,
+  type EventsService,
+  readOutboxStatus,
+  retryDeadLetter,
+  startEventsService,
+} from "@t3-connector/events";
+import { loadCliConfig } from "./config-access.js";
+import type { EventsRunRequest } from "./events-args.js";
+import { type CliIo, writeJson } from "./io.js";
+
+function stateDirOf(io: CliIo, stateDir: string | undefined): string {
+  return stateDir ?? defaultEventsStateDir(io.env ?? {}, io.homeDir);
+}
+
+/**
+ * `t3-connector events`: follows every configured environment and delivers its events until
+ * SIGINT/SIGTERM, then lets the POSTs in flight finish and be recorded. Logs go to stderr.
+ */
+export async function eventsCommand(io: CliIo, request: EventsRunRequest): Promise<number> {
+  const config = await loadCliConfig(io);
+  const secret = await readTokenFile(request.hookSecretFile);
+  const stateDir = stateDirOf(io, request.stateDir);
+  const log = (line: string) => void io.stderr.write(`${line}\n`);
+  const service: EventsService = await startEventsService({
+    config,
+    hookUrl: request.hookUrl,
+    secret,
+    stateDir,
+    filters: request.filters,
+    policy: {
+      ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
+      ...(request.maxAgeMs === undefined ? {} : { maxAgeMs: request.maxAgeMs }),
+      ...(request.retryBaseMs === undefined ? {} : { baseDelayMs: request.retryBaseMs }),
+    },
+    log,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  log(`events: delivering to ${new URL(request.hookUrl).origin}; state in ${stateDir}`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await service.stop();
+  return 0;
+}
+
+/** `events status`: outbox depth, last success and dead letters, as JSON. */
+export async function eventsStatusCommand(io: CliIo, stateDir: string | undefined): Promise<number> {
+  writeJson(io, await readOutboxStatus(stateDirOf(io, stateDir)));
+  return 0;
+}
+
+/** `events retry <id>`: a dead letter goes back to pending; a running `events` sends it. */
+export async function eventsRetryCommand(
+  io: CliIo,
+  id: string,
+  stateDir: string | undefined,
+): Promise<number> {
+  const pending = await retryDeadLetter(stateDirOf(io, stateDir), id, new Date().toISOString());
+  writeJson(io, { retried: pending.id, type: pending.type });
+  return 0;
+}
