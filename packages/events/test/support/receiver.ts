@@ -25,6 +25,8 @@ export class WebhookReceiver {
   /** Verified and accepted events, one per id (what a receiver that dedupes by id keeps). */
   readonly accepted = new Map<string, WebhookEvent>();
   mode: ReceiverMode = "accept";
+  /** Runs after a POST was recorded and before it is answered (a test kills the sender here). */
+  beforeAnswer: ((post: ReceivedPost) => Promise<void> | void) | undefined;
   readonly #verifier: Webhook;
   readonly #events = new EventEmitter();
   #server: Server | undefined;
@@ -86,8 +88,10 @@ export class WebhookReceiver {
     const status = !verified ? 400 : this.mode === "fail" ? 500 : 204;
     if (verified && status === 204 && event !== undefined && !this.accepted.has(id))
       this.accepted.set(id, event);
-    this.posts.push({ id, verified, status, event, receivedAtMs: performance.now() });
+    const post = { id, verified, status, event, receivedAtMs: performance.now() };
+    this.posts.push(post);
     this.#events.emit("post");
+    await this.beforeAnswer?.(post);
     return status;
   }
 }
