@@ -54,7 +54,7 @@ interface Spawned {
   killed(): Promise<void>;
 }
 
-function spawnEvents(): Spawned {
+function spawnEvents(extra: readonly string[] = []): Spawned {
   const child = spawn(
     process.execPath,
     [
@@ -68,6 +68,7 @@ function spawnEvents(): Spawned {
       path.join(work, "state"),
       "--retry-base-ms",
       "20",
+      ...extra,
     ],
     {
       env: { ...process.env, T3_CONNECTOR_CONFIG: simEvents.simConfig.configPath },
@@ -178,4 +179,52 @@ describe("t3-connector events killed with SIGKILL", () => {
     expect(new Set(firstPosts.map((post) => post.id)).size).toBe(1);
     await events.killed();
   }, 60_000);
+
+  it("a dead letter is listed by `events status` and sent again by `events retry` while `events` runs", async () => {
+    const { env } = simEvents;
+    receiver.mode = "fail";
+    const events = spawnEvents(["--max-attempts", "2"]);
+    await events.line(/following "alpha"/);
+    const threadId = addThread(env, "Dead then retried");
+    await startRun(env, threadId, {});
+    env.clock.advance(1_000);
+    await events.line(/is a dead letter after 2 attempts/);
+
+    const status = JSON.parse(await cli(["events", "status", "--state-dir", path.join(work, "state")])) as {
+      pending: number;
+      deadLetters: Array<{ id: string; type: string; lastError: string }>;
+    };
+    expect(status.pending).toBe(0);
+    expect(status.deadLetters).toEqual([
+      expect.objectContaining({ type: "run.completed", lastError: "HTTP 500" }),
+    ]);
+    const id = status.deadLetters[0]?.id ?? "";
+
+    receiver.mode = "accept";
+    expect(JSON.parse(await cli(["events", "retry", id, "--state-dir", path.join(work, "state")]))).toEqual({
+      retried: id,
+      type: "run.completed",
+    });
+    await events.line(new RegExp(`delivered ${id}`));
+    expect(receiver.accepted.get(id)?.data.thread.id).toBe(threadId);
+    const after = JSON.parse(await cli(["events", "status", "--state-dir", path.join(work, "state")]));
+    expect(after).toMatchObject({ pending: 0, delivered: 1, deadLetters: [] });
+    await events.killed();
+  }, 60_000);
 });
+
+/** Runs a short `t3-connector` command and resolves with its stdout (rejects on a non-zero exit). */
+async function cli(args: readonly string[]): Promise<string> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const [code] = (await once(child, "exit")) as [number | null];
+  if (code !== 0) throw new Error(`t3-connector ${args.join(" ")} exited ${code}: ${stderr}`);
+  return stdout;
+}
