@@ -11,6 +11,12 @@ export interface ThreadSeen {
   requestId: string | null;
   /** Runs last seen still going: their end must be found even if the shell never shows it. */
   openRuns: string[];
+  /**
+   * The thread's run list must be read: runs may have started and ended where the shell could not
+   * show them (while this process was down, or inside T3's coalescing window). Covers every run
+   * newer than `after` (all runs when null) and the open runs. Persisted, so a restart still does it.
+   */
+  runsCheck?: { after: string | null };
 }
 
 export const EMPTY_SEEN: ThreadSeen = Object.freeze({
@@ -33,16 +39,8 @@ export type Transition =
 
 export interface Derivation {
   transitions: Transition[];
+  /** What to remember; its `runsCheck` says the caller must read the run list (`runTransitions`). */
   next: ThreadSeen;
-  /**
-   * The shell cannot tell everything that happened since `previous`: a run seen going is no
-   * longer in the row, or a newer run replaced the newest (runs that started and ended in
-   * between, while this process was down or inside T3's coalescing window, never reach the
-   * shell). The caller reads the thread's runs and passes them to `runTransitions`.
-   */
-  needsRuns: boolean;
-  /** Runs seen going before that the row no longer names (kept in `next.openRuns` until resolved). */
-  lostRuns: string[];
 }
 
 /** At most this many unfinished runs are remembered per thread (a queue of them is rare). */
@@ -77,10 +75,22 @@ function requestEvent(kind: string | null): EventType {
 }
 
 /**
- * The transitions between what was last seen of a thread and its current shell row. Pure: the
- * same pair always gives the same transitions (and so the same event ids).
+ * The transitions between what was last seen of a thread (undefined: never seen) and its current
+ * shell row. Pure: the same pair always gives the same transitions (and so the same event ids).
+ *
+ * The shell cannot tell everything, so some comparisons ask for a run-list check: a run seen
+ * going that the row no longer names (always); and, when `catchingUp` (the first comparison after
+ * a start or a resync, when anything may have happened unseen), a newer run replacing the newest
+ * or a thread first seen with runs. Live, those two only mean runs that started and ended inside
+ * one of T3's ~50 ms shell coalescing windows, and a check per run start would cost a thread read
+ * each time.
  */
-export function deriveTransitions(previous: ThreadSeen, row: ThreadShell): Derivation {
+export function deriveTransitions(
+  seen: ThreadSeen | undefined,
+  row: ThreadShell,
+  options: { catchingUp: boolean } = { catchingUp: true },
+): Derivation {
+  const previous = seen ?? EMPTY_SEEN;
   const transitions: Transition[] = [];
   const runs = runsInRow(row);
   for (const [runId, status] of runs) {
@@ -106,9 +116,14 @@ export function deriveTransitions(previous: ThreadSeen, row: ThreadShell): Deriv
   }
 
   const lost = previous.openRuns.filter((runId) => !runs.has(runId));
-  const replaced = previous.latestRunId !== null && previous.latestRunId !== (row.latestRunId ?? null);
-  const newThreadWithHistory = previous === EMPTY_SEEN && row.latestRunId != null;
+  const replaced =
+    options.catchingUp && previous.latestRunId !== null && previous.latestRunId !== (row.latestRunId ?? null);
+  const newThreadWithHistory = options.catchingUp && seen === undefined && row.latestRunId != null;
   const open = [...runs].filter(([, status]) => !TERMINAL_RUN_STATUSES.has(status)).map(([id]) => id);
+  // A check still pending keeps its (older) floor: it covers more.
+  const runsCheck =
+    previous.runsCheck ??
+    (lost.length > 0 || replaced || newThreadWithHistory ? { after: previous.latestRunId } : undefined);
   return {
     transitions,
     next: {
@@ -117,38 +132,35 @@ export function deriveTransitions(previous: ThreadSeen, row: ThreadShell): Deriv
       requestId: request?.id ?? null,
       // Lost runs stay remembered until the thread's runs say how they ended.
       openRuns: [...new Set([...open, ...lost])].slice(0, MAX_OPEN_RUNS),
+      ...(runsCheck === undefined ? {} : { runsCheck }),
     },
-    needsRuns: lost.length > 0 || replaced || newThreadWithHistory,
-    lostRuns: lost,
   };
 }
 
 /**
- * The run ends the shell did not show, from the thread's run list: every ended run newer than the
- * newest run seen before (all of them for a thread never seen), and every run seen going that has
- * ended since. Returns them and the open runs that are still going.
+ * The run ends the shell did not show, from the thread's run list: every ended run newer than
+ * `check.after` (all of them when null; `after` itself included), and every open run that has
+ * ended. Returns them and the open runs that are still going (a run no longer listed is dropped).
  */
 export function runTransitions(
-  previous: ThreadSeen,
+  check: { after: string | null },
+  openRuns: readonly string[],
   runs: readonly Run[],
 ): { transitions: Transition[]; stillOpen: string[] } {
   const byId = new Map(runs.map((run) => [run.id, run]));
-  const floor = previous.latestRunId === null ? undefined : byId.get(previous.latestRunId)?.ordinal;
+  const floor = check.after === null ? undefined : byId.get(check.after)?.ordinal;
   const transitions: Transition[] = [];
   for (const run of runs) {
     const newer =
-      previous.latestRunId === null ||
-      (floor !== undefined && run.ordinal !== undefined && run.ordinal > floor) ||
-      previous.latestRunId === run.id;
-    const wasOpen = previous.openRuns.includes(run.id);
-    if (!newer && !wasOpen) continue;
-    if (previous.latestRunId === run.id && previous.status === run.status) continue;
+      check.after === null ||
+      check.after === run.id ||
+      (floor !== undefined && run.ordinal !== undefined && run.ordinal > floor);
+    if (!newer && !openRuns.includes(run.id)) continue;
     const end = runEnd(run.id, run.status, run.completedAt ?? null);
     if (end !== undefined) transitions.push(end);
   }
-  const stillOpen = previous.openRuns.filter((runId) => {
+  const stillOpen = openRuns.filter((runId) => {
     const run = byId.get(runId);
-    // A run the thread no longer lists cannot be resolved any more: it is forgotten.
     return run !== undefined && !TERMINAL_RUN_STATUSES.has(run.status);
   });
   return { transitions, stillOpen };

@@ -44,6 +44,7 @@ export interface FollowerReady {
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
 const RUNS_RETRY_DELAY_MS = 2_000;
+const RUNS_CHECK_DELAY_MS = 200;
 
 /**
  * Follows one environment through its live shell mirror (core's `ShellMirrors`: the one
@@ -59,6 +60,8 @@ export class EnvironmentFollower {
   readonly #stop = new AbortController();
   /** One chain per thread: a thread's evaluations never overlap, different threads never wait on each other. */
   readonly #chains = new Map<string, Promise<void>>();
+  /** Threads with a run-list check already waiting on its timer. */
+  readonly #runsChecksDue = new Set<string>();
   readonly done: Promise<void>;
 
   constructor(handle: EnvironmentHandle, mirrors: ShellMirrors, ctx: FollowerContext) {
@@ -118,7 +121,7 @@ export class EnvironmentFollower {
     const { change } = event;
     if (change.kind === "thread.updated") {
       const { threadId } = change;
-      this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId));
+      this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId, false));
     } else if (change.kind === "snapshot") {
       this.#schedule("*", () => this.#evaluateAll(connection, mirror));
     }
@@ -156,7 +159,7 @@ export class EnvironmentFollower {
       rows.map(
         (row) =>
           new Promise<void>((resolve) =>
-            this.#schedule(row.id, () => this.#evaluate(connection, mirror, row.id).finally(resolve)),
+            this.#schedule(row.id, () => this.#evaluate(connection, mirror, row.id, true).finally(resolve)),
           ),
       ),
     );
@@ -175,49 +178,59 @@ export class EnvironmentFollower {
     });
   }
 
-  async #evaluate(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): Promise<void> {
+  async #evaluate(
+    connection: ConnectedEnvironment,
+    mirror: ShellMirror,
+    threadId: string,
+    catchingUp: boolean,
+  ): Promise<void> {
     const shell = mirror.snapshot();
     if (shell === undefined) return;
     const row = findThread(shell, threadId);
     const environmentId = connection.environmentId;
     if (row === undefined || this.#ctx.seen.environment(environmentId) === undefined) return;
-    const previous = this.#ctx.seen.thread(environmentId, threadId) ?? EMPTY_SEEN;
-    const derivation = deriveTransitions(previous, row);
-    const complete = derivation.needsRuns
-      ? await this.#withRuns(connection, threadId, previous, derivation)
-      : derivation;
-    if (complete === undefined) {
-      // Nothing is recorded, so the comparison is made again, with the runs, a little later.
-      this.#retryLater(connection, mirror, threadId);
-      return;
-    }
-
-    const detectedAt = new Date(this.#ctx.clock.now()).toISOString();
-    for (const transition of complete.transitions) {
-      const event = buildEvent(connection, shell, row, transition, detectedAt);
-      if (
-        !this.#ctx.accept({
-          environment: event.data.environment,
-          project: event.data.project,
-          type: event.type,
-        })
-      ) {
-        continue;
-      }
-      if (await this.#ctx.outbox.enqueue(event, detectedAt)) this.#ctx.enqueued(event);
-    }
-    if (!sameSeen(previous, complete.next))
-      await this.#ctx.seen.setThread(environmentId, threadId, complete.next);
+    const previous = this.#ctx.seen.thread(environmentId, threadId);
+    const { transitions, next } = deriveTransitions(previous, row, { catchingUp });
+    await this.#enqueue(connection, shell, row, transitions);
+    // Written after the events are in the outbox (a crash in between derives them again, same ids),
+    // and not waited for: the next change of this thread need not wait for an fsync.
+    if (previous === undefined || !sameSeen(previous, next)) this.#remember(environmentId, threadId, next);
+    if (next.runsCheck !== undefined) this.#checkRunsSoon(connection, mirror, threadId);
   }
 
-  /** Adds the run ends only the thread's run list shows; undefined when it cannot be read now. */
-  async #withRuns(
+  async #enqueue(
     connection: ConnectedEnvironment,
-    threadId: string,
-    previous: ThreadSeen,
-    derivation: Derivation,
-  ): Promise<Derivation | undefined> {
-    let runs: Run[];
+    shell: ShellSnapshot,
+    row: ThreadShell,
+    transitions: readonly Transition[],
+  ): Promise<void> {
+    const detectedAt = new Date(this.#ctx.clock.now()).toISOString();
+    for (const transition of transitions) {
+      const event = buildEvent(connection, shell, row, transition, detectedAt);
+      const subject = { environment: event.data.environment, project: event.data.project, type: event.type };
+      if (!this.#ctx.accept(subject)) continue;
+      if (await this.#ctx.outbox.enqueue(event, detectedAt)) this.#ctx.enqueued(event);
+    }
+  }
+
+  #remember(environmentId: string, threadId: string, next: ThreadSeen): void {
+    this.#ctx.seen
+      .setThread(environmentId, threadId, next)
+      .catch((error: unknown) =>
+        this.#ctx.log(`events: the last-seen state could not be written: ${describe(error)}`),
+      );
+  }
+
+  /**
+   * Reads the thread's run list for the run ends the shell could not show. Off the thread's own
+   * chain, so a live change is never held up by this read.
+   */
+  async #checkRuns(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): Promise<void> {
+    const environmentId = connection.environmentId;
+    const seen = this.#ctx.seen.thread(environmentId, threadId);
+    const check = seen?.runsCheck;
+    if (seen === undefined || check === undefined) return;
+    let runs: Run[] | undefined;
     try {
       const client = await connection.rpc();
       const projection = await client.getThreadProjection(threadId, {
@@ -226,37 +239,61 @@ export class EnvironmentFollower {
       });
       runs = projection.runs;
     } catch (error) {
-      // A thread that is gone has nothing more to tell: record what the shell said.
-      if (isConnectorError(error, "thread_not_found") || isConnectorError(error, "not_found"))
-        return derivation;
-      this.#ctx.log(
-        `events: "${connection.alias}": the runs of thread ${threadId} are unreadable now: ${describe(error)}`,
-      );
-      return undefined;
+      // A thread that is gone has nothing more to tell.
+      const gone = isConnectorError(error, "thread_not_found") || isConnectorError(error, "not_found");
+      if (!gone) {
+        this.#ctx.log(
+          `events: "${connection.alias}": the runs of thread ${threadId} are unreadable now: ${describe(error)}`,
+        );
+        this.#retryLater(connection, mirror, threadId);
+        return;
+      }
     }
-    const fromRuns = runTransitions(previous, runs);
-    const key = (transition: Transition) => `${transition.runId}|${transition.transition}`;
-    const listed = new Set(fromRuns.transitions.map(key));
-    // Older runs first: their ends happened before whatever the row shows now.
-    const transitions = [
-      ...fromRuns.transitions,
-      ...derivation.transitions.filter((transition) => !listed.has(key(transition))),
-    ];
-    const lost = new Set(derivation.lostRuns);
-    const openRuns = derivation.next.openRuns.filter(
-      (id) => !lost.has(id) || fromRuns.stillOpen.includes(id),
-    );
-    return { ...derivation, transitions, next: { ...derivation.next, openRuns } };
+    const checkedOpen = seen.openRuns;
+    const found = runs === undefined ? undefined : runTransitions(check, checkedOpen, runs);
+    if (found !== undefined && found.transitions.length > 0) {
+      const shell = mirror.snapshot();
+      const row = shell === undefined ? undefined : findThread(shell, threadId);
+      if (shell === undefined || row === undefined) {
+        this.#retryLater(connection, mirror, threadId); // names and titles come from the shell
+        return;
+      }
+      await this.#enqueue(connection, shell, row, found.transitions);
+    }
+    // The thread may have moved on meanwhile: only what this check resolved is taken off.
+    const current = this.#ctx.seen.thread(environmentId, threadId) ?? seen;
+    const resolved = new Set(checkedOpen.filter((id) => !(found?.stillOpen.includes(id) ?? false)));
+    const { runsCheck, ...rest } = current;
+    const next: ThreadSeen = {
+      ...rest,
+      openRuns: current.openRuns.filter((id) => !resolved.has(id)),
+      ...(runsCheck !== undefined && runsCheck !== check ? { runsCheck } : {}),
+    };
+    this.#remember(environmentId, threadId, next);
   }
 
-  /** Evaluates a thread again later (its runs could not be read); only while it is followed. */
+  /**
+   * Checks a thread's runs a little later: the events the row already gave go out first (the read
+   * and its decoding would otherwise hold them up), and changes in between share one read.
+   */
+  #checkRunsSoon(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): void {
+    this.#checkRunsAfter(connection, mirror, threadId, RUNS_CHECK_DELAY_MS);
+  }
+
+  /** Checks a thread's runs again later (they could not be read); only while it is followed. */
   #retryLater(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): void {
-    if (this.#stop.signal.aborted) return;
+    this.#checkRunsAfter(connection, mirror, threadId, RUNS_RETRY_DELAY_MS);
+  }
+
+  #checkRunsAfter(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string, ms: number): void {
+    if (this.#stop.signal.aborted || this.#runsChecksDue.has(threadId)) return;
+    this.#runsChecksDue.add(threadId);
     const timer = this.#ctx.timers.setTimeout(() => {
+      this.#runsChecksDue.delete(threadId);
       if (!this.#stop.signal.aborted && mirror.ready) {
-        this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId));
+        this.#schedule(`runs:${threadId}`, () => this.#checkRuns(connection, mirror, threadId));
       }
-    }, RUNS_RETRY_DELAY_MS);
+    }, ms);
     this.#stop.signal.addEventListener("abort", () => timer.cancel(), { once: true });
   }
 
@@ -280,6 +317,7 @@ function findThread(shell: ShellSnapshot, threadId: string): ThreadShell | undef
 
 function sameSeen(a: ThreadSeen, b: ThreadSeen): boolean {
   return (
+    a.runsCheck === b.runsCheck &&
     a.latestRunId === b.latestRunId &&
     a.status === b.status &&
     a.requestId === b.requestId &&

@@ -38,6 +38,7 @@ function parseSeen(value: unknown): SeenDocument {
 export class SeenState {
   readonly #file: DurableJsonFile<SeenDocument>;
   #doc: SeenDocument;
+  #lastWrite: Promise<void> = Promise.resolve();
 
   private constructor(file: DurableJsonFile<SeenDocument>, doc: SeenDocument) {
     this.#file = file;
@@ -76,11 +77,18 @@ export class SeenState {
     return this.#save();
   }
 
-  close(): Promise<void> {
-    return this.#file.close();
+  /** Waits for the last write (callers do not always wait), then releases the file. */
+  async close(): Promise<void> {
+    await this.#lastWrite.catch(() => undefined);
+    await this.#file.close();
   }
 
   #save(): Promise<void> {
+    this.#lastWrite = this.#write();
+    return this.#lastWrite;
+  }
+
+  #write(): Promise<void> {
     // The adapter serialises the document when its write starts: changes made meanwhile join it.
     // A thread that left the shell keeps its entry, so coming back (unarchived) is not news.
     return this.#file.write(this.#doc);

@@ -83,8 +83,8 @@ describe("transitions derived from shell rows", () => {
       running,
       row({ latestRunId: "r2", status: "running", activeRunId: "r2" }),
     );
-    expect(replaced.needsRuns).toBe(true);
-    expect(replaced.lostRuns).toEqual(["r1"]);
+    expect(replaced.next.runsCheck).toEqual({ after: "r1" });
+    expect(replaced.next.openRuns).toEqual(["r2", "r1"]);
     const runs = [
       {
         id: "r1",
@@ -95,7 +95,7 @@ describe("transitions derived from shell rows", () => {
       },
       { id: "r2", threadId: "t1", ordinal: 2, status: "running" },
     ] as Run[];
-    const { transitions, stillOpen } = runTransitions(running, runs);
+    const { transitions, stillOpen } = runTransitions({ after: "r1" }, ["r1"], runs);
     expect(transitions.map((t) => [t.type, t.runId, t.occurredAt])).toEqual([
       ["run.interrupted", "r1", "2026-01-01T00:01:00.000Z"],
     ]);
@@ -103,13 +103,17 @@ describe("transitions derived from shell rows", () => {
   });
 
   it("a thread first seen after the baseline reports every ended run of its list", () => {
-    const derivation = deriveTransitions(EMPTY_SEEN, row({ latestRunId: "r2", status: "completed" }));
-    expect(derivation.needsRuns).toBe(true);
+    const derivation = deriveTransitions(undefined, row({ latestRunId: "r2", status: "completed" }));
+    expect(derivation.next.runsCheck).toEqual({ after: null });
+    // The baseline (first sight of an environment) is history: no check, no event.
+    expect(
+      deriveTransitions(EMPTY_SEEN, row({ latestRunId: "r2", status: "completed" })).next.runsCheck,
+    ).toBeUndefined();
     const runs = [
       { id: "r1", threadId: "t1", ordinal: 1, status: "failed" },
       { id: "r2", threadId: "t1", ordinal: 2, status: "completed" },
     ] as Run[];
-    expect(runTransitions(EMPTY_SEEN, runs).transitions.map((t) => t.type)).toEqual([
+    expect(runTransitions({ after: null }, [], runs).transitions.map((t) => t.type)).toEqual([
       "run.failed",
       "run.completed",
     ]);
