@@ -17,8 +17,10 @@ export type { EventFilters } from "./filters.js";
 export type { FollowerReady } from "./follower.js";
 export { type OutboxStatus, readOutboxStatus, retryDeadLetter } from "./outbox.js";
 export {
+  type EventsHostContext,
   type EventsService,
   type EventsServiceOptions,
+  eventsBackgroundService,
   parseHookUrl,
   startEventsService,
 } from "./service.js";

@@ -204,3 +204,38 @@ async function lockStateDir(fs: JournalFs, stateDir: string, clock: Clock): Prom
     throw error;
   }
 }
+
+/** What a host shares with the events it runs (read-server's `ReadContext` fits). */
+export interface EventsHostContext {
+  config: ReadConfig;
+  registry: EnvironmentRegistry;
+  mirrors?: ShellMirrors;
+}
+
+/**
+ * The events as a host's background service (`serve --http`'s `BackgroundService` seam: a name,
+ * `start` once it listens, `stop` before its connections close). It follows the host's own
+ * connections and shell mirrors — one subscription per environment for both — and leaves them
+ * open when it stops (they are the host's).
+ */
+export function eventsBackgroundService(
+  options: Omit<EventsServiceOptions, "config" | "registry" | "mirrors">,
+  host: EventsHostContext,
+): { readonly name: "events"; start(): Promise<void>; stop(): Promise<void> } {
+  let service: EventsService | undefined;
+  return {
+    name: "events",
+    async start() {
+      service ??= await startEventsService({
+        ...options,
+        config: host.config,
+        registry: host.registry,
+        ...(host.mirrors === undefined ? {} : { mirrors: host.mirrors }),
+      });
+    },
+    async stop() {
+      await service?.stop();
+      service = undefined;
+    },
+  };
+}

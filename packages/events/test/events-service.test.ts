@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type EventsService,
   type EventsServiceOptions,
+  eventsBackgroundService,
   type FollowerReady,
   readOutboxStatus,
   retryDeadLetter,
@@ -265,5 +266,35 @@ describe("events service against the simulator", () => {
         ["thread.needs_input", third],
       ]),
     );
+  });
+
+  it("as a host's background service it follows the host's own connections and mirrors and leaves them open", async () => {
+    const { EnvironmentRegistry, READ_SCOPES } = await import("@t3-connector/core/environments");
+    const { ShellMirrors } = await import("@t3-connector/core/mirror");
+    const registry = new EnvironmentRegistry({
+      environments: simEvents.config.environments,
+      requiredScopes: READ_SCOPES,
+    });
+    const mirrors = new ShellMirrors();
+    let onReady!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      onReady = resolve;
+    });
+    const background = eventsBackgroundService(
+      { hookUrl: receiver.url, secret, stateDir, log, onReady },
+      { config: simEvents.config, registry, mirrors },
+    );
+    expect(background.name).toBe("events");
+    await background.start();
+    await ready;
+    const { threadId } = await completedRunOn("Inside serve --http");
+    await receiver.until(() => receiver.accepted.size === 1);
+    expect([...receiver.accepted.values()][0]?.data.thread.id).toBe(threadId);
+    await background.stop();
+    // The host's mirror is the one the events followed, and it is still serving.
+    const connection = await registry.resolve("alpha").connect();
+    expect(mirrors.peek(connection)?.ready).toBe(true);
+    mirrors.close();
+    await registry.close();
   });
 });
