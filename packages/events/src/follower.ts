@@ -4,7 +4,6 @@ import type { ShellMirror, ShellMirrorEvent, ShellMirrors } from "@t3-connector/
 import { threadState } from "@t3-connector/core/state";
 import type { Run, ShellSnapshot, ThreadShell, Timers } from "@t3-connector/core/t3";
 import {
-  type Derivation,
   deriveTransitions,
   EMPTY_SEEN,
   runTransitions,
