@@ -208,7 +208,10 @@ export class EnvironmentFollower {
       const event = buildEvent(connection, shell, row, transition, detectedAt);
       const subject = { environment: event.data.environment, project: event.data.project, type: event.type };
       if (!this.#ctx.accept(subject)) continue;
-      if (await this.#ctx.outbox.enqueue(event, detectedAt)) this.#ctx.enqueued(event);
+      const written = this.#ctx.outbox.add(event, detectedAt);
+      if (written === undefined) continue; // already held: sent, being sent, or a dead letter
+      this.#ctx.enqueued(event); // the send need not wait for the disk (see Outbox.add)
+      await written; // but the last-seen state does, which is what the caller writes next
     }
   }
 

@@ -77,6 +77,8 @@ export class Outbox {
   readonly #pending = new Map<string, PendingEvent>();
   /** Every id the outbox holds in any directory. */
   readonly #known = new Set<string>();
+  /** Pending writes of events just added, by id. */
+  readonly #writes = new Map<string, Promise<void>>();
   #lastSuccessAt: string | null = null;
 
   private constructor(fs: JournalFs, dir: string) {
@@ -117,7 +119,22 @@ export class Outbox {
    * Resolves once the event is on disk; returns whether it was added.
    */
   async enqueue(event: WebhookEvent, now: string): Promise<boolean> {
-    if (this.#known.has(event.id)) return false;
+    const durable = this.add(event, now);
+    if (durable === undefined) return false;
+    await durable;
+    return true;
+  }
+
+  /**
+   * Adds `event` at once (it is pending, and deliverable, from this call on) and writes it; the
+   * promise resolves once it is on disk, and is undefined when the id is already held. Sending
+   * may start before the write ends: what must wait for it is the caller's record that the
+   * transition was consumed (the last-seen state), never the send. A crash before the write ends
+   * leaves that record behind too, so the transition is derived and sent again, under its id.
+   * A failed write takes the event out again.
+   */
+  add(event: WebhookEvent, now: string): Promise<void> | undefined {
+    if (this.#known.has(event.id)) return undefined;
     const entry: PendingEvent = {
       id: event.id,
       type: event.type,
@@ -129,19 +146,36 @@ export class Outbox {
       lastAttemptAt: null,
       lastError: null,
     };
-    this.#known.add(event.id);
-    try {
-      await this.#write(PENDING, entry);
-    } catch (error) {
-      this.#known.delete(event.id);
-      throw outboxUnavailable("enqueue an event", error);
-    }
+    this.#known.add(entry.id);
     this.#pending.set(entry.id, entry);
-    return true;
+    const written = this.#write(PENDING, entry).catch((error: unknown) => {
+      this.#known.delete(entry.id);
+      this.#pending.delete(entry.id);
+      throw outboxUnavailable("enqueue an event", error);
+    });
+    this.#writes.set(entry.id, written);
+    void written.then(
+      () => this.#writes.delete(entry.id),
+      () => this.#writes.delete(entry.id),
+    );
+    return written;
+  }
+
+  /** Waits for the event's own pending write, so a later state of it never lands before it. */
+  async #settled(id: string): Promise<boolean> {
+    const written = this.#writes.get(id);
+    if (written === undefined) return this.#pending.has(id);
+    try {
+      await written;
+      return true;
+    } catch {
+      return false; // its write failed: it is no longer in the outbox
+    }
   }
 
   /** The receiver accepted it: recorded as delivered, then removed from pending. */
   async markDelivered(id: string, at: string): Promise<void> {
+    if (!(await this.#settled(id))) return;
     const entry = this.#pending.get(id);
     if (entry === undefined) return;
     const record: DeliveredEvent = {
@@ -159,6 +193,7 @@ export class Outbox {
 
   /** An attempt failed; the next one is due at `nextAttemptAt`. */
   async markFailed(id: string, error: string, at: string, nextAttemptAt: string): Promise<void> {
+    if (!(await this.#settled(id))) return;
     const entry = this.#pending.get(id);
     if (entry === undefined) return;
     const next: PendingEvent = {
@@ -174,6 +209,7 @@ export class Outbox {
 
   /** Attempts or age exhausted: moved to the dead letters, where only `retry` takes it out. */
   async markDead(id: string, error: string, at: string, reason: string): Promise<void> {
+    if (!(await this.#settled(id))) return;
     const entry = this.#pending.get(id);
     if (entry === undefined) return;
     const dead: DeadEvent = {
