@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "../../src/cli/args.js";
+
+describe("t3-connector events command line", () => {
+  it.each([
+    [
+      ["events", "--hook-url", "http://127.0.0.1:9/hook", "--hook-secret-file", "s"],
+      { kind: "events", request: { hookUrl: "http://127.0.0.1:9/hook", hookSecretFile: "s", filters: {} } },
+    ],
+    [
+      [
+        "events",
+        "--hook-url=https://h/x",
+        "--hook-secret-file",
+        "s",
+        "--state-dir",
+        "/tmp/d",
+        "--environment",
+        "alpha,beta",
+        "--project",
+        "p1",
+        "--type",
+        "run.failed,thread.needs_input",
+        "--max-attempts",
+        "3",
+        "--max-age-hours",
+        "2",
+        "--retry-base-ms",
+        "50",
+      ],
+      {
+        kind: "events",
+        request: {
+          hookUrl: "https://h/x",
+          hookSecretFile: "s",
+          stateDir: "/tmp/d",
+          filters: {
+            environments: ["alpha", "beta"],
+            projects: ["p1"],
+            types: ["run.failed", "thread.needs_input"],
+          },
+          maxAttempts: 3,
+          maxAgeMs: 7_200_000,
+          retryBaseMs: 50,
+        },
+      },
+    ],
+    [["events", "status"], { kind: "events-status" }],
+    [["events", "status", "--state-dir", "/tmp/d"], { kind: "events-status", stateDir: "/tmp/d" }],
+    [["events", "retry", "msg_1"], { kind: "events-retry", id: "msg_1" }],
+  ])("parses %j", (argv, expected) => {
+    expect(parseCliArgs(argv)).toEqual(expected);
+  });
+
+  it.each([
+    [["events"], "--hook-url"],
+    [["events", "--hook-url", "http://h"], "--hook-secret-file"],
+    [["events", "--hook-url", "http://h", "--hook-secret-file", "s", "--type", "run.done"], "--type takes"],
+    [["events", "--hook-url", "http://h", "--hook-secret-file", "s", "--max-attempts", "0"], "positive"],
+    [["events", "--hook-url", "a", "--hook-url", "b", "--hook-secret-file", "s"], "given twice"],
+    [["events", "retry"], "needs the id"],
+  ])("refuses %j as a usage error", (argv, problem) => {
+    const parsed = parseCliArgs(argv);
+    expect(parsed.kind).toBe("usage-error");
+    expect(parsed.kind === "usage-error" ? parsed.problem : "").toContain(problem);
+  });
+});
