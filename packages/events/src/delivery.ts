@@ -75,8 +75,9 @@ export class Deliverer {
     try {
       const status = await this.#post(entry);
       if (status >= 200 && status < 300) {
-        await outbox.markDelivered(entry.id, new Date(clock.now()).toISOString());
-        log(`events: delivered ${entry.id} (${entry.type}) after ${entry.attempts + 1} attempt(s)`);
+        if (await outbox.markDelivered(entry.id, new Date(clock.now()).toISOString())) {
+          log(`events: delivered ${entry.id} (${entry.type}) after ${entry.attempts + 1} attempt(s)`);
+        }
         return;
       }
       failure = `HTTP ${status}`;

@@ -190,7 +190,14 @@ export class EnvironmentFollower {
     if (row === undefined || this.#ctx.seen.environment(environmentId) === undefined) return;
     const previous = this.#ctx.seen.thread(environmentId, threadId);
     const { transitions, next } = deriveTransitions(previous, row, { catchingUp });
-    await this.#enqueue(connection, shell, row, transitions);
+    try {
+      await this.#enqueue(connection, shell, row, transitions);
+    } catch (error) {
+      // Not consumed: the last-seen state stays as it was, and the comparison is made again.
+      this.#ctx.log(`events: "${connection.alias}": thread ${threadId} not recorded: ${describe(error)}`);
+      this.#evaluateLater(connection, mirror, threadId);
+      return;
+    }
     // Written after the events are in the outbox (a crash in between derives them again, same ids),
     // and not waited for: the next change of this thread need not wait for an fsync.
     if (previous === undefined || !sameSeen(previous, next)) this.#remember(environmentId, threadId, next);
@@ -272,6 +279,17 @@ export class EnvironmentFollower {
       ...(runsCheck !== undefined && runsCheck !== check ? { runsCheck } : {}),
     };
     this.#remember(environmentId, threadId, next);
+  }
+
+  /** Compares a thread again after a failed outbox write (only while it is followed). */
+  #evaluateLater(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): void {
+    if (this.#stop.signal.aborted) return;
+    const timer = this.#ctx.timers.setTimeout(() => {
+      if (!this.#stop.signal.aborted && mirror.ready) {
+        this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId, true));
+      }
+    }, RUNS_RETRY_DELAY_MS);
+    this.#stop.signal.addEventListener("abort", () => timer.cancel(), { once: true });
   }
 
   /**

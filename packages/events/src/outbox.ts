@@ -173,11 +173,14 @@ export class Outbox {
     }
   }
 
-  /** The receiver accepted it: recorded as delivered, then removed from pending. */
-  async markDelivered(id: string, at: string): Promise<void> {
-    if (!(await this.#settled(id))) return;
+  /**
+   * The receiver accepted it: recorded as delivered, then removed from pending. False when the
+   * event is no longer in the outbox (its first write failed: it will be derived and sent again).
+   */
+  async markDelivered(id: string, at: string): Promise<boolean> {
+    if (!(await this.#settled(id))) return false;
     const entry = this.#pending.get(id);
-    if (entry === undefined) return;
+    if (entry === undefined) return false;
     const record: DeliveredEvent = {
       id,
       type: entry.type,
@@ -189,6 +192,7 @@ export class Outbox {
     this.#pending.delete(id);
     await this.#remove(PENDING, id);
     if (this.#lastSuccessAt === null || at > this.#lastSuccessAt) this.#lastSuccessAt = at;
+    return true;
   }
 
   /** An attempt failed; the next one is due at `nextAttemptAt`. */

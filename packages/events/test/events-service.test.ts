@@ -297,4 +297,30 @@ describe("events service against the simulator", () => {
     mirrors.close();
     await registry.close();
   });
+
+  it("a failed outbox write leaves the transition unconsumed: it is compared again and delivered under its one id", async () => {
+    const nodeFs = await import("node:fs/promises");
+    let failuresLeft = 1;
+    const failingFs = {
+      ...nodeFs,
+      open: ((file: string, ...rest: unknown[]) => {
+        if (failuresLeft > 0 && String(file).includes(`${path.sep}pending${path.sep}.msg_`)) {
+          failuresLeft -= 1;
+          return Promise.reject(Object.assign(new Error("I/O error"), { code: "EIO" }));
+        }
+        return (nodeFs.open as (...args: unknown[]) => unknown)(file, ...rest);
+      }) as typeof nodeFs.open,
+    };
+    await start({ fs: failingFs });
+    const { threadId } = await completedRunOn("Disk hiccup");
+    await logged(/thread [\w-]+ not recorded: the events outbox could not enqueue an event \(EIO\)/);
+    await logged(/delivered msg_/);
+    expect(failuresLeft).toBe(0);
+    const ids = new Set(
+      receiver.posts.filter((post) => post.event?.data.thread.id === threadId).map((p) => p.id),
+    );
+    expect(ids.size).toBe(1);
+    expect(receiver.acceptedOfType("run.completed")).toHaveLength(1);
+    expect(await readOutboxStatus(stateDir)).toMatchObject({ pending: 0, delivered: 1 });
+  });
 });
