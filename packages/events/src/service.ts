@@ -83,6 +83,12 @@ export async function startEventsService(options: EventsServiceOptions): Promise
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (url.protocol === "http:" && !isLoopbackHostname(url.hostname)) {
+    // Signed, so not forgeable, but readable on the way: thread titles and ids travel in it.
+    log(
+      `events: warning: ${url.origin} is plain http to another machine; events are signed but not encrypted`,
+    );
+  }
   const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
   const filters = options.filters ?? {};
 
@@ -185,6 +191,10 @@ export async function startEventsService(options: EventsServiceOptions): Promise
       return stopping;
     },
   };
+}
+
+function isLoopbackHostname(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 async function lockStateDir(fs: JournalFs, stateDir: string, clock: Clock): Promise<JournalLock> {

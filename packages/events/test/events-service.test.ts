@@ -323,4 +323,31 @@ describe("events service against the simulator", () => {
     expect(receiver.acceptedOfType("run.completed")).toHaveLength(1);
     expect(await readOutboxStatus(stateDir)).toMatchObject({ pending: 0, delivered: 1 });
   });
+
+  it("refuses a second service on the same state directory, and a hook URL or secret it cannot use, before opening anything", async () => {
+    await start();
+    await expect(
+      startEventsService({ config: simEvents.config, hookUrl: receiver.url, secret, stateDir, log }),
+    ).rejects.toThrow(/already uses/);
+    await expect(
+      startEventsService({
+        config: simEvents.config,
+        hookUrl: "ftp://x/hook",
+        secret,
+        stateDir: `${stateDir}-2`,
+        log,
+      }),
+    ).rejects.toThrow(/http or https/);
+    await expect(
+      startEventsService({
+        config: simEvents.config,
+        hookUrl: receiver.url,
+        secret: "nope",
+        stateDir: `${stateDir}-3`,
+        log,
+      }),
+    ).rejects.toThrow(/whsec_/);
+    const { stat } = await import("node:fs/promises");
+    await expect(stat(`${stateDir}-2`)).rejects.toThrow(/ENOENT/);
+  });
 });
