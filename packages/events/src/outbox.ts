@@ -77,6 +77,8 @@ export class Outbox {
   readonly #pending = new Map<string, PendingEvent>();
   /** Every id the outbox holds in any directory. */
   readonly #known = new Set<string>();
+  /** Dead letters: the only held ids a file reappearing in `pending/` (`events retry`) may revive. */
+  readonly #dead = new Set<string>();
   /** Pending writes of events just added, by id. */
   readonly #writes = new Map<string, Promise<void>>();
   #lastSuccessAt: string | null = null;
@@ -227,6 +229,7 @@ export class Outbox {
     await this.#write(DEAD, dead);
     this.#pending.delete(id);
     await this.#remove(PENDING, id);
+    this.#dead.add(id); // only now: a rescan before the unlink must not take the old file back
   }
 
   /**
@@ -238,10 +241,14 @@ export class Outbox {
     for (const name of await listDirectory(this.#fs, join(this.#dir, PENDING))) {
       const id = idOf(name);
       if (id === undefined || !isEventFile(name) || this.#pending.has(id)) continue;
+      // A held id that is not a dead letter is one this process is finishing (delivered or
+      // dead-lettered, its pending file about to go): never taken back.
+      if (this.#known.has(id) && !this.#dead.has(id)) continue;
       const entry = (await readJsonFile(this.#fs, join(this.#dir, PENDING, name))) as PendingEvent | null;
       if (entry === null) continue;
       this.#pending.set(id, entry);
       this.#known.add(id);
+      this.#dead.delete(id);
       added += 1;
     }
     return added;
@@ -299,6 +306,7 @@ export class Outbox {
       if (id === undefined || !isEventFile(name)) continue;
       // Retried (or delivered), killed before the dead file went.
       if (this.#pending.has(id) || delivered.has(id)) await this.#remove(DEAD, id);
+      else this.#dead.add(id);
       this.#known.add(id);
     }
   }

@@ -38,10 +38,14 @@ export async function eventsCommand(io: CliIo, request: EventsRunRequest): Promi
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   log(`events: delivering to ${new URL(request.hookUrl).origin}; state in ${stateDir}`);
+  // The service's timers do not hold the process (core's timers are unref'd): while every
+  // environment is unreachable nothing else would, so this does, until a signal.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  clearInterval(keepAlive);
   await service.stop();
   return 0;
 }
