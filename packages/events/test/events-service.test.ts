@@ -350,4 +350,21 @@ describe("events service against the simulator", () => {
     const { stat } = await import("node:fs/promises");
     await expect(stat(`${stateDir}-2`)).rejects.toThrow(/ENOENT/);
   });
+
+  it("a queued run behind a running one: both ends are sent, once each, even when one row shows the first ending and the second starting", async () => {
+    await start();
+    const threadId = addThread(simEvents.env, "Queue");
+    await startRun(simEvents.env, threadId, { replyDelayMs: 200, reply: "first" });
+    simEvents.env.clock.advance(20);
+    const first = latestRun(simEvents.env, threadId).id;
+    await startRun(simEvents.env, threadId, { reply: "second" }); // queued behind the first
+    const second = latestRun(simEvents.env, threadId).id;
+    expect(second).not.toBe(first);
+    simEvents.env.clock.advance(2_000); // the first ends, the second starts and ends, in one step
+    await receiver.until(() => receiver.acceptedOfType("run.completed").length === 2);
+    const runs = receiver.acceptedOfType("run.completed").map((event) => event.data.run.id);
+    expect(runs.sort()).toEqual([first, second].sort());
+    const ids = new Set(receiver.posts.map((post) => post.id));
+    expect(ids.size).toBe(2);
+  });
 });
