@@ -69,10 +69,12 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       options.onMigrated?.(summary);
       inspection = await inspectJournal(fs, stateDir);
     }
+    if (inspection.kind === "journal" && inspection.findings.length > 0) {
+      throw journalDamaged(stateDir, inspection.findings);
+    }
     if (inspection.kind !== "journal" || inspection.manifest === null) {
       throw new ConnectorError("internal", "the journal was created or migrated but does not read back");
     }
-    if (inspection.findings.length > 0) throw journalDamaged(stateDir, inspection.findings);
     const manifest: Manifest = inspection.manifest;
     if (inspection.adopted.length > 0) {
       // A seal wrote its segment and stopped before the manifest: finish it.
