@@ -1,6 +1,5 @@
 import { join, resolve } from "node:path";
 import { type Clock, systemClock } from "../clock.js";
-import { ConnectorError } from "../errors.js";
 import { type JournalFs, nodeJournalFs, syncDirectory } from "./fs.js";
 import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding } from "./inspect.js";
 import { acquireJournalLock } from "./lock.js";
@@ -211,13 +210,4 @@ async function inspectWithReport(fs: JournalFs, stateDir: string) {
 
 function none() {
   return { segments: 0, sealedRecords: 0, activeRecords: 0 };
-}
-
-export function assertAcceptLoss(acceptLoss: boolean): void {
-  if (!acceptLoss) {
-    throw new ConnectorError(
-      "invalid_input",
-      "journal recover rebuilds the journal without what was lost: pass --accept-loss to confirm",
-    );
-  }
 }
