@@ -13,6 +13,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dist } from "./lib/read-setup.mjs";
+import { percentile, round } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const MAX_ITERATIONS = 400;
@@ -129,11 +130,11 @@ try {
   const report = {
     bench: "gate-dispatch",
     samples: gateMs.length,
-    gateP50Ms: round(pct(gateMs, 50)),
-    gateP99Ms: round(pct(gateMs, 99)),
-    rawP50Ms: round(pct(rawMs, 50)),
-    rawP99Ms: round(pct(rawMs, 99)),
-    overheadP50Ms: round(pct(gateMs, 50) - pct(rawMs, 50)),
+    gateP50Ms: round(percentile(gateMs, 50)),
+    gateP99Ms: round(percentile(gateMs, 99)),
+    rawP50Ms: round(percentile(rawMs, 50)),
+    rawP99Ms: round(percentile(rawMs, 99)),
+    overheadP50Ms: round(percentile(gateMs, 50) - percentile(rawMs, 50)),
     targetOverheadP50Ms: TARGET_OVERHEAD_MS,
     load1: round(loadavg()[0] ?? 0),
   };
@@ -182,13 +183,4 @@ function relay(body, { port, capability, agent }) {
     req.on("error", reject);
     req.end(payload);
   });
-}
-
-function pct(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function round(value) {
-  return Math.round(value * 100) / 100;
 }

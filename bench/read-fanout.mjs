@@ -18,7 +18,8 @@
 // and the bench checks that the same mirrors stayed ready through all of them.
 // Prints one JSON line `{"bench":"read-fanout",...}`.
 import { loadavg } from "node:os";
-import { dist, percentile, round, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
+import { dist, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
+import { percentile, round } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const ENVIRONMENTS = 8;

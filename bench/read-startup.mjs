@@ -15,7 +15,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { percentile, root, round, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
+import { root, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
+import { percentile, round } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const SPAWNS = 20;

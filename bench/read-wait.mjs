@@ -10,7 +10,8 @@
 // simulator runs a manual clock: the run ends exactly when the bench advances it, after the
 // waiting side is subscribed. Target: subject p99 ≤ 20 ms. Prints one JSON line `{"bench":"read-wait",...}`.
 import { loadavg } from "node:os";
-import { describeSimulator, dist, percentile, round, startBenchRead, until } from "./lib/read-setup.mjs";
+import { describeSimulator, dist, startBenchRead, until } from "./lib/read-setup.mjs";
+import { percentile, round } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const ITERATIONS = 300;

@@ -89,15 +89,6 @@ export async function startBenchRead(environments, definitions) {
   };
 }
 
-export function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-export const round = (value, digits = 2) => Number(value.toFixed(digits));
-
 /** Resolves once `condition()` holds, checking on every turn of the event loop (set-up only). */
 export async function until(condition, timeoutMs = 5_000) {
   const start = performance.now();
