@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ShellState, ThreadListIndex } from "../../src/mirror/index.js";
-import { parseShellStreamItem } from "../../src/t3/index.js";
+import { parseShellStreamItem, ThreadShellSchema } from "../../src/t3/index.js";
 
 const PROJECTS = ["p1", "p2", "p3"];
 const STATUSES = ["idle", "completed", "running", "failed", "interrupted"];
@@ -118,11 +118,11 @@ describe("the ordered thread index of a shell mirror", () => {
       updatedAt: id === "c" ? "garbage" : id === "d" ? "2026-02-01T00:00:00Z" : "2026-01-01T00:00:00Z",
       ...(id === "e" ? { deletedAt: "2026-03-01T00:00:00Z" } : {}),
     }));
-    const built = ThreadListIndex.of(rows);
+    const built = ThreadListIndex.of(rows.map((row) => ThreadShellSchema.parse(row)));
     expect(built.entries().map((entry) => entry.id)).toEqual(["d", "a", "b", "c"]);
     expect(built.count({ allowedProjects: new Set(["p1"]) })).toEqual({ matching: 0, hiddenNoRun: 4 });
     built.remove("a");
-    built.upsert({ ...rows[0], id: "b", updatedAt: "2026-04-01T00:00:00Z" } as never);
+    built.upsert(ThreadShellSchema.parse({ ...rows[0], id: "b", updatedAt: "2026-04-01T00:00:00Z" }));
     expect(built.entries().map((entry) => entry.id)).toEqual(["b", "d", "c"]);
   });
 });
