@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dist } from "./lib/read-setup.mjs";
 import { percentile, round } from "./lib/stats.mjs";
-import { finishBench } from "./lib/verdict.mjs";
+import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
 
 const MAX_ITERATIONS = 400;
 const WARMUP_ITERATIONS = 20;
@@ -138,7 +138,8 @@ try {
     targetOverheadP50Ms: TARGET_OVERHEAD_MS,
     load1: round(loadavg()[0] ?? 0),
   };
-  report.pass = report.overheadP50Ms <= TARGET_OVERHEAD_MS;
+  report.checks = [atMost("overheadP50Ms", report.overheadP50Ms, TARGET_OVERHEAD_MS)];
+  report.pass = allPass(report.checks);
   process.stderr.write(
     `samples ${report.samples}\n` +
       `gate (relay → journal → send)  p50 ${report.gateP50Ms} ms  p99 ${report.gateP99Ms} ms\n` +

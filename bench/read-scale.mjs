@@ -21,7 +21,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dist, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
 import { percentile, round } from "./lib/stats.mjs";
-import { finishBench } from "./lib/verdict.mjs";
+import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
 
 if (typeof globalThis.gc !== "function") {
   // Heap figures need forced collections: run again with --expose-gc, same arguments.
@@ -170,6 +170,17 @@ for (const size of results) {
       `(${size.warmSamples} samples); heap ${size.heapBytesPerThread.toFixed(0)} B/thread\n`,
   );
 }
+const checks = [
+  ...results.map((size) =>
+    atMost(
+      `coldRatioToRawParallel (${ENVIRONMENTS}×${size.threads})`,
+      round(coldRatio(size)),
+      TARGET_COLD_RATIO,
+    ),
+  ),
+  atMost("warmGrowthRatio", round(warmGrowthRatio), TARGET_WARM_GROWTH),
+  atMost("heapBytesPerThread", Math.round(heapBytesPerThread), TARGET_HEAP_BYTES_PER_THREAD),
+];
 const report = {
   bench: "read-scale",
   environments: ENVIRONMENTS,
@@ -188,10 +199,8 @@ const report = {
   targetColdRatio: TARGET_COLD_RATIO,
   targetWarmGrowthRatio: TARGET_WARM_GROWTH,
   targetHeapBytesPerThread: TARGET_HEAP_BYTES_PER_THREAD,
-  pass:
-    coldRatioToRawParallel <= TARGET_COLD_RATIO &&
-    warmGrowthRatio <= TARGET_WARM_GROWTH &&
-    heapBytesPerThread <= TARGET_HEAP_BYTES_PER_THREAD,
+  checks,
+  pass: allPass(checks),
   loadavg1m: round(loadavg()[0] ?? 0),
 };
 finishBench(report);
