@@ -1,3 +1,4 @@
+import { isSettled } from "../state/summary.js";
 import { isListableThread } from "../state/thread-list.js";
 import { type ThreadState, threadState } from "../state/thread-state.js";
 import { parseInstant } from "../state/time.js";
@@ -13,6 +14,13 @@ export interface ListedThread {
   readonly updatedMs: number | null;
   /** The canonical state (contract §B.2); it does not depend on the clock, so it is kept. */
   readonly state: ThreadState;
+  /** `settledAt` is set (contract: settled), also clock-free. */
+  readonly settled: boolean;
+  /**
+   * The row carries a parsable `snoozedUntil`: only such a row can be snoozed or woke at some
+   * instant (both depend on the clock, so they are judged per call, on these rows only).
+   */
+  readonly snoozes: boolean;
 }
 
 /** Which listed threads a page may show. */
@@ -46,6 +54,8 @@ export function listedThread(thread: ThreadShell): ListedThread {
     projectId: thread.projectId,
     updatedMs: parseInstant(thread.updatedAt),
     state: threadState(row).state,
+    settled: isSettled(row),
+    snoozes: parseInstant(thread.snoozedUntil) !== null,
   };
 }
 
@@ -69,6 +79,10 @@ export function matchesListedFilter(entry: ListedThread, filter: ListedThreadFil
  */
 export class ThreadListIndex {
   readonly #ordered: ListedThread[] = [];
+  /** The same entries split by state, each list in the same order. */
+  readonly #byState = new Map<ThreadState, ListedThread[]>();
+  /** Entries that carry a snooze time, in the same order. */
+  readonly #snoozing: ListedThread[] = [];
   readonly #byId = new Map<string, ListedThread>();
   /** projectId → state → count, listable threads only. */
   readonly #counts = new Map<string, Map<ThreadState, number>>();
@@ -84,6 +98,10 @@ export class ThreadListIndex {
       index.#count(entry, 1);
     }
     index.#ordered.sort(compareListed);
+    for (const entry of index.#ordered) {
+      index.#stateList(entry.state).push(entry);
+      if (entry.snoozes) index.#snoozing.push(entry);
+    }
     return index;
   }
 
@@ -101,11 +119,9 @@ export class ThreadListIndex {
     this.remove(thread.id);
     if (!isListableThread(thread as ShellThreadInput)) return;
     const entry = listedThread(thread);
-    this.#ordered.splice(
-      this.#firstAfter((held) => compareListed(held, entry) > 0),
-      0,
-      entry,
-    );
+    insertOrdered(this.#ordered, entry);
+    insertOrdered(this.#stateList(entry.state), entry);
+    if (entry.snoozes) insertOrdered(this.#snoozing, entry);
     this.#byId.set(entry.id, entry);
     this.#count(entry, 1);
   }
@@ -113,9 +129,9 @@ export class ThreadListIndex {
   remove(threadId: string): void {
     const held = this.#byId.get(threadId);
     if (held === undefined) return;
-    const at = this.#firstAfter((entry) => compareListed(entry, held) >= 0);
-    // The entry compares equal only to itself (ids are unique), so `at` is its position.
-    this.#ordered.splice(at, 1);
+    removeOrdered(this.#ordered, held);
+    removeOrdered(this.#stateList(held.state), held);
+    if (held.snoozes) removeOrdered(this.#snoozing, held);
     this.#byId.delete(threadId);
     this.#count(held, -1);
   }
@@ -124,20 +140,37 @@ export class ThreadListIndex {
   count(filter: ListedThreadFilter): { matching: number; hiddenNoRun: number } {
     let matching = 0;
     let hiddenNoRun = 0;
-    for (const [projectId, byState] of this.#counts) {
-      if (!filter.allowedProjects.has(projectId)) continue;
-      if (filter.projectId !== undefined && projectId !== filter.projectId) continue;
-      for (const [state, count] of byState) {
-        if (filter.state !== undefined) {
-          if (state === filter.state) matching += count;
-        } else if (state === "no_run" && filter.includeNoRun !== true) {
-          hiddenNoRun += count;
-        } else {
-          matching += count;
-        }
+    for (const [state, count] of this.countByState(filter)) {
+      if (filter.state !== undefined) {
+        if (state === filter.state) matching += count;
+      } else if (state === "no_run" && filter.includeNoRun !== true) {
+        hiddenNoRun += count;
+      } else {
+        matching += count;
       }
     }
     return { matching, hiddenNoRun };
+  }
+
+  /** Entries in the filter's projects (its `state` and `includeNoRun` ignored), counted per state. O(projects). */
+  countByState(filter: Pick<ListedThreadFilter, "allowedProjects" | "projectId">): Map<ThreadState, number> {
+    const counts = new Map<ThreadState, number>();
+    for (const [projectId, byState] of this.#counts) {
+      if (!filter.allowedProjects.has(projectId)) continue;
+      if (filter.projectId !== undefined && projectId !== filter.projectId) continue;
+      for (const [state, count] of byState) counts.set(state, (counts.get(state) ?? 0) + count);
+    }
+    return counts;
+  }
+
+  /** Entries in `state` passing `filter`, in order, visiting that state's entries only. */
+  inState(state: ThreadState, filter: Omit<ListedThreadFilter, "state">): Generator<ListedThread> {
+    return walkList(this.#byState.get(state) ?? [], { ...filter, state });
+  }
+
+  /** Entries carrying a snooze time passing `filter`, in order (the only rows a clock can wake). */
+  snoozing(filter: ListedThreadFilter): Generator<ListedThread> {
+    return walkList(this.#snoozing, filter);
   }
 
   /**
@@ -145,24 +178,19 @@ export class ThreadListIndex {
    * must be monotonic over the order: false…false true…true). Lazy: the caller stops pulling
    * once it holds enough.
    */
-  *walk(filter: ListedThreadFilter, isAfter?: (entry: ListedThread) => boolean): Generator<ListedThread> {
-    const start = isAfter === undefined ? 0 : this.#firstAfter(isAfter);
-    for (let at = start; at < this.#ordered.length; at++) {
-      const entry = this.#ordered[at] as ListedThread;
-      if (matchesListedFilter(entry, filter)) yield entry;
-    }
+  walk(filter: ListedThreadFilter, isAfter?: (entry: ListedThread) => boolean): Generator<ListedThread> {
+    // With a state filter only that state's entries are visited.
+    const list = filter.state === undefined ? this.#ordered : (this.#byState.get(filter.state) ?? []);
+    return walkList(list, filter, isAfter);
   }
 
-  /** Binary search: the first position whose entry satisfies the monotonic `predicate`. */
-  #firstAfter(predicate: (entry: ListedThread) => boolean): number {
-    let low = 0;
-    let high = this.#ordered.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (predicate(this.#ordered[middle] as ListedThread)) high = middle;
-      else low = middle + 1;
+  #stateList(state: ThreadState): ListedThread[] {
+    let list = this.#byState.get(state);
+    if (list === undefined) {
+      list = [];
+      this.#byState.set(state, list);
     }
-    return low;
+    return list;
   }
 
   #count(entry: ListedThread, delta: 1 | -1): void {
@@ -176,4 +204,42 @@ export class ThreadListIndex {
     else byState.set(entry.state, next);
     if (byState.size === 0) this.#counts.delete(entry.projectId);
   }
+}
+
+function* walkList(
+  list: readonly ListedThread[],
+  filter: ListedThreadFilter,
+  isAfter?: (entry: ListedThread) => boolean,
+): Generator<ListedThread> {
+  const start = isAfter === undefined ? 0 : firstWhere(list, isAfter);
+  for (let at = start; at < list.length; at++) {
+    const entry = list[at] as ListedThread;
+    if (matchesListedFilter(entry, filter)) yield entry;
+  }
+}
+
+/** Binary search: the first position whose entry satisfies the monotonic `predicate`. */
+function firstWhere(list: readonly ListedThread[], predicate: (entry: ListedThread) => boolean): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (predicate(list[middle] as ListedThread)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+function insertOrdered(list: ListedThread[], entry: ListedThread): void {
+  list.splice(
+    firstWhere(list, (held) => compareListed(held, entry) > 0),
+    0,
+    entry,
+  );
+}
+
+function removeOrdered(list: ListedThread[], entry: ListedThread): void {
+  // An entry compares equal only to itself (ids are unique), so this is its position.
+  const at = firstWhere(list, (held) => compareListed(held, entry) >= 0);
+  if (list[at] === entry) list.splice(at, 1);
 }

@@ -38,12 +38,19 @@ function row(next: () => number, id: string) {
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt,
     archivedAt: next() < 0.1 ? "2026-01-01T00:00:00.000Z" : null,
+    settledAt: next() < 0.3 ? "2026-01-01T00:00:00.000Z" : null,
+    snoozedUntil: next() < 0.2 ? `2026-01-01T00:0${Math.floor(next() * 9)}:00.000Z` : null,
     deletedAt: next() < 0.05 ? "2026-01-01T00:00:00.000Z" : null,
   };
 }
 
 function summary(index: ThreadListIndex) {
-  return index.entries().map((entry) => `${entry.id}|${entry.projectId}|${entry.updatedMs}|${entry.state}`);
+  return index
+    .entries()
+    .map(
+      (entry) =>
+        `${entry.id}|${entry.projectId}|${entry.updatedMs}|${entry.state}|${entry.settled}|${entry.snoozes}`,
+    );
 }
 
 const everything = { allowedProjects: new Set(PROJECTS), includeNoRun: true };
@@ -94,6 +101,11 @@ describe("the ordered thread index of a shell mirror", () => {
         if (step % 25 === 0 || step === 299) {
           const recomputed = ThreadListIndex.of(state.snapshot().threads);
           expect(summary(live)).toEqual(summary(recomputed));
+          // The per-state lists are checked against a pass over every entry, not only each other.
+          const everyEntry = recomputed.entries();
+          expect([...live.snoozing(everything)].map((entry) => entry.id)).toEqual(
+            everyEntry.filter((entry) => entry.snoozes).map((entry) => entry.id),
+          );
           for (const filter of filters) {
             expect(live.count(filter), JSON.stringify([...filter.allowedProjects])).toEqual(
               recomputed.count(filter),
@@ -101,6 +113,17 @@ describe("the ordered thread index of a shell mirror", () => {
             expect([...live.walk(filter)].map((entry) => entry.id)).toEqual(
               [...recomputed.walk(filter)].map((entry) => entry.id),
             );
+            expect([...live.snoozing(filter)].map((entry) => entry.id)).toEqual(
+              [...recomputed.snoozing(filter)].map((entry) => entry.id),
+            );
+            expect(live.countByState(filter)).toEqual(recomputed.countByState(filter));
+            for (const state of ["no_run", "completed", "running", "failed", "cancelled"] as const) {
+              const inState = [...live.inState(state, filter)];
+              expect(inState.map((entry) => entry.id)).toEqual(
+                [...recomputed.walk({ ...filter, state })].map((entry) => entry.id),
+              );
+              expect(inState.every((entry) => entry.state === state)).toBe(true);
+            }
           }
         }
       }
