@@ -11,6 +11,7 @@ import { mkdtemp, open, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openJournal } from "../packages/core/dist/journal/index.js";
+import { round, summarize } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const RETAINED = 10_000;
@@ -102,7 +103,7 @@ try {
   await journal.close();
 
   const summary = Object.fromEntries(
-    Object.entries(samples).map(([name, values]) => [name, percentiles(values)]),
+    Object.entries(samples).map(([name, values]) => [name, summarize(values)]),
   );
   const rows = [
     ["baseline writeFile+fsync", summary.baseline],
@@ -151,14 +152,4 @@ try {
   finishBench(result);
 } finally {
   await rm(root, { recursive: true, force: true });
-}
-
-function percentiles(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN };
-}
-
-function round(value) {
-  return Math.round(value * 100) / 100;
 }
