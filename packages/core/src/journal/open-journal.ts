@@ -22,11 +22,13 @@ export { ACTIVE_FILE, JOURNAL_DIRECTORY } from "./inspect.js";
 /** Published retention: settled records are kept at least 7 days after they settle. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /**
- * A rewrite + fsync of 1,000 records costs about 5 ms p50 / 12 ms p99 here, of 10,000 records
- * 37 / 100 ms: the active segment is kept to at most ~600 settled records plus the open ones.
+ * Every durable mutation rewrites the active segment, so its size is the write's cost: it holds
+ * the open records plus at most ~120 settled ones (~70 KB). Measured with bench/lib/journal-cycle
+ * at 10,000 records on a busy 2-core machine: 250/50 gave a write cycle p99 of 42–188 ms, 100/20
+ * about 12 ms (ADR 0006, fsync budget). More, smaller segments cost only a longer manifest.
  */
-export const DEFAULT_SEGMENT_RECORDS = 250;
-export const DEFAULT_RECENT_RECORDS = 50;
+export const DEFAULT_SEGMENT_RECORDS = 100;
+export const DEFAULT_RECENT_RECORDS = 20;
 
 export interface JournalOptions {
   /** The gate's state directory (0700, never a symlink). The journal lives in `<stateDir>/journal/`. */
