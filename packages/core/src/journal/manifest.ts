@@ -145,6 +145,15 @@ export function newMarker(journalId: string, now: number, state: Marker["state"]
   return { format: MARKER_FORMAT, journalId, createdAt: now, state };
 }
 
+/** A marker write a crash interrupted leaves `.journal-identity.json.<pid>.<n>.tmp`; we hold the lock. */
+const MARKER_TEMP_PATTERN = /^\.journal-identity\.json\.\d+\.\d+\.tmp$/;
+
+export async function removeMarkerTemps(fs: JournalFs, stateDir: string): Promise<void> {
+  for (const name of await fs.readdir(stateDir)) {
+    if (MARKER_TEMP_PATTERN.test(name)) await fs.unlink(join(stateDir, name));
+  }
+}
+
 export async function readMarker(fs: JournalFs, stateDir: string): Promise<ReadResult<Marker>> {
   const text = await readPrivateText(fs, join(stateDir, MARKER_FILE));
   if (text === null) return { status: "missing" };

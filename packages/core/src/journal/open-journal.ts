@@ -10,7 +10,7 @@ import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
 import { type IndexEntry, Journal, type JournalPolicy } from "./journal.js";
 import { acquireJournalLock, type JournalLock } from "./lock.js";
 import { LostRegister } from "./lost.js";
-import type { Manifest } from "./manifest.js";
+import { type Manifest, removeMarkerTemps } from "./manifest.js";
 import { createJournalFiles, migrateLegacyJournal } from "./migrate.js";
 import { type ActiveDocument, parseActiveDocument, type SegmentDocument } from "./records.js";
 import { describeSegment, type SegmentInfo, SegmentStore } from "./segments.js";
@@ -25,7 +25,7 @@ export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
  * Every durable mutation rewrites the active segment, so its size is the write's cost: it holds
  * the open records plus at most ~120 settled ones (~70 KB). Measured with bench/lib/journal-cycle
  * at 10,000 records on a busy 2-core machine: 250/50 gave a write cycle p99 of 42–188 ms, 100/20
- * about 12 ms (ADR 0006, fsync budget). More, smaller segments cost only a longer manifest.
+ * 12–44 ms (ADR 0006 §13). More, smaller segments cost only a longer manifest.
  */
 export const DEFAULT_SEGMENT_RECORDS = 100;
 export const DEFAULT_RECENT_RECORDS = 20;
@@ -62,6 +62,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     const directory = join(stateDir, JOURNAL_DIRECTORY);
     await ensurePrivateDirectory(fs, directory, "journal directory");
     await removeLeftoverTemps(fs, directory);
+    await removeMarkerTemps(fs, stateDir);
     let inspection = await inspectJournal(fs, stateDir);
     if (inspection.kind === "fresh") {
       await createJournalFiles(fs, stateDir, Math.floor(clock.now()), inspection.marker);

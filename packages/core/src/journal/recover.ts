@@ -9,6 +9,7 @@ import {
   type Manifest,
   newJournalId,
   newMarker,
+  removeMarkerTemps,
   type UnknownLoss,
   writeManifest,
   writeMarker,
@@ -155,6 +156,7 @@ async function withLock<T>(
     const directory = join(stateDir, JOURNAL_DIRECTORY);
     await ensurePrivateDirectory(fs, directory, "journal directory");
     await removeLeftoverTemps(fs, directory);
+    await removeMarkerTemps(fs, stateDir);
     return await run(fs, stateDir);
   } finally {
     await lock.release().catch(() => undefined);

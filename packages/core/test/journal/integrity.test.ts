@@ -18,6 +18,7 @@ import {
   type WrittenJournal,
   writeJournal,
 } from "./support/damaged-journal.js";
+import { faultyFs } from "./support/faulty-fs.js";
 import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
@@ -354,5 +355,37 @@ describe("a journal of the previous format", () => {
     expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("intact");
     await nodeFs.rm(join(journal.directory, journal.segments[0] as string));
     await expect(openFailure()).resolves.toMatchObject({ code: "journal_damaged" });
+  });
+});
+
+describe("what a crash can leave is not damage", () => {
+  it("a segment sealed but not yet listed in the manifest is adopted on the next open, losing nothing", async () => {
+    const disk = faultyFs();
+    let reportUnavailable: (code: string) => void = () => undefined;
+    const unavailable = new Promise<string>((resolve) => {
+      reportUnavailable = resolve;
+    });
+    const journal = await openJournal({
+      stateDir: temp.stateDir,
+      clock,
+      fs: disk.fs,
+      segmentRecords: 2,
+      recentRecords: 0,
+      onUnavailable: (error) => reportUnavailable(error.code),
+    });
+    // The seal writes its segment, then fails to list it: as if killed between the two.
+    disk.failAt("rename", /manifest\.json/);
+    for (const operationId of ["op-1", "op-2"]) {
+      const { record } = await journal.reserve(request(operationId));
+      await journal.refuse(record.key, { code: "scope_denied", message: "outside the lease" });
+    }
+    expect(await unavailable).toBe("journal_unavailable");
+    await journal.close();
+
+    const reopened = await open();
+    for (const operationId of ["op-1", "op-2"]) {
+      expect((await reopened.get(keyOf(operationId)))?.state).toBe("refused");
+    }
+    expect(reopened.stats().segments).toBe(1);
   });
 });
