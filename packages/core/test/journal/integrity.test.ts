@@ -5,6 +5,7 @@ import { type ConnectorError, isConnectorError } from "../../src/errors.js";
 import {
   type Journal,
   type JournalRecord,
+  journalKey,
   openJournal,
   recoverJournal,
   verifyJournal,
@@ -12,6 +13,7 @@ import {
 import {
   downgradeToPreviousFormat,
   editJson,
+  installPreviousFormatJournal,
   keyOf,
   SMALL_SEGMENTS,
   truncateHalf,
@@ -331,6 +333,39 @@ describe("journal recover --accept-loss", () => {
 });
 
 describe("a journal of the previous format", () => {
+  it("the fixture written by the previous version opens, migrated, every record in its state", async () => {
+    await installPreviousFormatJournal(temp.stateDir);
+    const migrated: Array<{ records: number; segments: number }> = [];
+    const journal = await openJournal({
+      stateDir: temp.stateDir,
+      clock,
+      onMigrated: (summary) => migrated.push(summary),
+    });
+    journals.push(journal);
+    expect(migrated).toEqual([{ records: 9, segments: 2 }]);
+    const identity = {
+      environmentId: "env-previous",
+      destination: "t3://env-previous",
+      caller: "local:t3-connector-write|loopback",
+    };
+    const states = await journal.list();
+    expect(states.map((record) => [record.operationId, record.state])).toEqual([
+      ...[0, 1, 2, 3, 4].map((index) => [`prev-${index}`, "completed"]),
+      ["prev-5", "refused"],
+      ["prev-6", "completed"],
+      ["prev-7", "completed"],
+      ["prev-open", "uncertain"],
+    ]);
+    const open = await journal.get(journalKey({ ...identity, operationId: "prev-open" }));
+    expect(open?.command).toEqual({
+      kind: "dispatch",
+      body: { type: "thread.meta.update", commandId: "cmd-prev-open" },
+    });
+    journals.splice(journals.indexOf(journal), 1);
+    await journal.close();
+    expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("intact");
+  });
+
   it("opens: it is migrated in place on the first open, every record kept, and checked from then on", async () => {
     const journal = await written();
     await downgradeToPreviousFormat(temp.stateDir);

@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openJournal } from "@t3-connector/core/journal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The previous version's journal, as core's journal tests use it (one fixture for both).
+import { installPreviousFormatJournal } from "../../../core/test/journal/support/damaged-journal.js";
 import { runCli } from "../../src/cli.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { buildDist } from "../support/build-dist.js";
@@ -257,5 +259,30 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
     expect(scene.gates.commandsFor("op-gone")).toBe(1);
     gate.process.kill("SIGTERM");
     await gate.exited;
+  });
+});
+
+describe("a journal of the previous format", () => {
+  it("the real gate opens it, migrated, and says so; verify finds it intact afterwards", async () => {
+    const scene = await newScenario();
+    await installPreviousFormatJournal(scene.stateDir);
+    expect(JSON.parse((await cli(scene.configPath, ["journal", "verify", "--json"])).stdout)).toMatchObject({
+      status: "legacy",
+    });
+    const stderr: string[] = [];
+    const gate = await scene.gates.start(undefined, stderr);
+    gate.process.kill("SIGTERM");
+    expect(await gate.exited).toBe(0);
+    expect(stderr.join("")).toContain(
+      "journal migrated to the checksummed format (9 record(s), 2 sealed segment(s))",
+    );
+    const verify = await cli(scene.configPath, ["journal", "verify", "--json"]);
+    expect(verify.code).toBe(0);
+    // Its settled writes are older than the 7-day retention, so the gate's open pruned them after
+    // the migration; the uncertain one is never pruned.
+    expect(JSON.parse(verify.stdout)).toMatchObject({
+      status: "intact",
+      intact: { segments: 0, sealedRecords: 0, activeRecords: 1 },
+    });
   });
 });

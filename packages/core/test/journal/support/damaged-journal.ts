@@ -101,3 +101,17 @@ export async function downgradeToPreviousFormat(stateDir: string): Promise<void>
   await nodeFs.rm(join(directory, "manifest.json"));
   await nodeFs.rm(join(stateDir, "journal-identity.json"));
 }
+
+const PREVIOUS_FORMAT = new URL("../fixtures/previous-format/journal/", import.meta.url);
+
+/** Copy the previous-format fixture into `stateDir` as the previous version left it (0700 / 0600). */
+export async function installPreviousFormatJournal(stateDir: string): Promise<void> {
+  const directory = join(stateDir, "journal");
+  await nodeFs.mkdir(directory, { recursive: true, mode: 0o700 });
+  await nodeFs.chmod(stateDir, 0o700);
+  await nodeFs.chmod(directory, 0o700);
+  for (const name of await nodeFs.readdir(PREVIOUS_FORMAT)) {
+    await nodeFs.copyFile(new URL(name, PREVIOUS_FORMAT), join(directory, name));
+    await nodeFs.chmod(join(directory, name), 0o600);
+  }
+}
