@@ -19,6 +19,10 @@ export function findingsJson(findings: readonly JournalFinding[]) {
     lostRecords: finding.lost.records,
     lostKnown: finding.lost.known,
     lostOperationIds: finding.lost.operationIds,
+    lostOperationRange:
+      finding.lost.firstOperationId === null
+        ? null
+        : { first: finding.lost.firstOperationId, last: finding.lost.lastOperationId },
     lostKeys: finding.lost.keys.length,
   }));
 }

@@ -28,6 +28,9 @@ export interface LostRange {
   keys: string[];
   /** operationIds read from damaged records (best effort: the record itself may be what changed). */
   operationIds: string[];
+  /** The operationIds of the oldest and newest lost record, where known (a lost segment's range). */
+  firstOperationId: string | null;
+  lastOperationId: string | null;
   /** When the oldest lost record was created / the newest settled, where known (epoch ms). */
   createdFrom: number | null;
   settledTo: number | null;
@@ -79,6 +82,8 @@ const NOTHING: LostRange = {
   records: 0,
   keys: [],
   operationIds: [],
+  firstOperationId: null,
+  lastOperationId: null,
   createdFrom: null,
   settledTo: null,
   known: true,
@@ -336,6 +341,8 @@ function inspectActive(
       records: bad.length,
       keys: bad.map((record) => record.key),
       operationIds: bad.map((record) => record.operationId),
+      firstOperationId: null,
+      lastOperationId: null,
       createdFrom: Math.min(...bad.map((record) => record.createdAt)),
       settledTo: null,
       known: true,
@@ -401,6 +408,8 @@ async function readVerifiedSegment(fs: JournalFs, directory: string, id: number)
       records: document.records.length,
       keys: document.records.map((record) => record.key),
       operationIds: document.records.map((record) => record.operationId),
+      firstOperationId: null,
+      lastOperationId: null,
       createdFrom: null,
       settledTo: null,
       known: true,
@@ -422,6 +431,8 @@ function lostFromEntry(entry: ManifestSegment): LostRange {
     records: entry.records,
     keys: [...entry.keys],
     operationIds: [],
+    firstOperationId: entry.firstOperationId,
+    lastOperationId: entry.lastOperationId,
     createdFrom: entry.oldestCreatedAt,
     settledTo: entry.newestSettledAt,
     known: true,
@@ -434,5 +445,9 @@ function describeLoss(what: string, lost: LostRange): string {
     lost.createdFrom !== null && lost.settledTo !== null
       ? ` created from ${new Date(lost.createdFrom).toISOString()}, settled up to ${new Date(lost.settledTo).toISOString()}`
       : "";
-  return `${what}: ${lost.records ?? "?"} record(s)${span}, their keys known to the manifest`;
+  const range =
+    lost.firstOperationId !== null && lost.lastOperationId !== null
+      ? ` (operationIds ${lost.firstOperationId} … ${lost.lastOperationId})`
+      : "";
+  return `${what}: ${lost.records ?? "?"} record(s)${range}${span}, their keys known to the manifest`;
 }

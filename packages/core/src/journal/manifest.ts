@@ -27,6 +27,9 @@ const segmentEntrySchema = z.strictObject({
   sha256: hex64,
   oldestCreatedAt: epochMs,
   newestSettledAt: epochMs,
+  /** The operationIds of its oldest and newest record: the range an operator is told it lost. */
+  firstOperationId: z.string().nullable(),
+  lastOperationId: z.string().nullable(),
   keys: z.array(hex64),
 });
 

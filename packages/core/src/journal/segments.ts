@@ -128,6 +128,7 @@ export function manifestEntry(document: SegmentDocument, sha256: string): Manife
     newestSettledAt = Math.max(newestSettledAt, record.settledAt ?? 0);
     oldestCreatedAt = Math.min(oldestCreatedAt, record.createdAt);
   }
+  const byCreation = [...document.records].sort((a, b) => a.createdAt - b.createdAt);
   return {
     id: document.id,
     file: segmentFileName(document.id),
@@ -135,6 +136,8 @@ export function manifestEntry(document: SegmentDocument, sha256: string): Manife
     sha256,
     oldestCreatedAt: document.records.length === 0 ? 0 : oldestCreatedAt,
     newestSettledAt,
+    firstOperationId: byCreation[0]?.operationId ?? null,
+    lastOperationId: byCreation.at(-1)?.operationId ?? null,
     keys: document.records.map((record) => record.key),
   };
 }

@@ -85,6 +85,8 @@ describe("a damaged journal refuses to open, naming each file and what it held",
     expect(error.message).toContain(`journal/${name}`);
     expect(error.message).toContain("journal recover --accept-loss");
     expect(error.message).toContain("journal verify");
+    const lostOperations = journal.segmentOperations.get(name) ?? [];
+    expect(error.message).toContain(`operationIds ${lostOperations[0]} … ${lostOperations.at(-1)}`);
     expect(findings(error)).toEqual([
       expect.objectContaining({
         file: `journal/${name}`,
