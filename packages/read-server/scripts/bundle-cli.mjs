@@ -22,7 +22,8 @@ try {
     input: path.join(dist, "cli.js"),
     platform: "node",
     logLevel: "warn",
-    output: { file: path.join(staging, name), format: "esm", sourcemap: true },
+    // serve --http loads its modules with import(): kept in this one file, evaluated only when used.
+    output: { file: path.join(staging, name), format: "esm", sourcemap: true, codeSplitting: false },
   });
   await rename(path.join(staging, `${name}.map`), path.join(dist, `${name}.map`));
   await rename(path.join(staging, name), path.join(dist, name));

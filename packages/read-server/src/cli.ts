@@ -19,6 +19,11 @@ export const USAGE = `Usage: ${READ_SERVER_NAME} [command]
 Commands:
   serve [--log-level L]        Run the read-only MCP server over stdio (the default);
                                L is error, warn, info (default) or debug
+  serve --http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]... [--allowed-origin O]...
+                               The same read tools over MCP Streamable HTTP at /mcp, with /healthz
+                               and /readyz; H defaults to 127.0.0.1, P to 8000. F (mode 600) holds
+                               the bearer token, required when H is not loopback. Prints one JSON
+                               line with the URL on stdout when ready (docs/adr/0014)
   environments                 Print the configured environments and whether each answers (JSON)
   environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID]
                                Pair a new environment (pairing code or URL on stdin, or at the
@@ -62,6 +67,11 @@ export async function runCli(
         io.stderr.write(`${READ_SERVER_NAME}: ${command.problem}\n\n${USAGE}`);
         return USAGE_EXIT_CODE;
       case "serve":
+        if (command.http !== undefined) {
+          // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
+          const { serveHttp } = await import("./http/serve-http.js");
+          return await serveHttp(io, definitions, command.http, { logLevel: command.logLevel });
+        }
         return await serve(io, definitions, command.logLevel);
       case "environments":
         return await environmentsCommand(io);

@@ -1,10 +1,7 @@
-import {
-  type LogLevel,
-  parseLogLevelArgs,
-  parseValueFlags,
-  transportFromFlags,
-} from "@t3-connector/core/cli-support";
+import { type LogLevel, parseValueFlags, transportFromFlags } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
+import { parseServeArgs } from "../http/http-args.js";
+import type { HttpServeOptions } from "../http/http-options.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import type { ProjectsOption } from "./project-choice.js";
@@ -16,7 +13,7 @@ import type { ProjectsOption } from "./project-choice.js";
  * a tool parameter an alias cannot be silently dropped.
  */
 export type CliCommand =
-  | { kind: "serve"; logLevel: LogLevel }
+  | { kind: "serve"; logLevel: LogLevel; http?: HttpServeOptions }
   | { kind: "environments" }
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
@@ -47,7 +44,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     case "help":
       return rest.length === 0 ? { kind: "help" } : unexpected(rest);
     case "serve": {
-      const parsed = parseLogLevelArgs(rest);
+      const parsed = parseServeArgs(rest);
       return "problem" in parsed
         ? { kind: "usage-error", problem: parsed.problem }
         : { kind: "serve", ...parsed };
