@@ -47,8 +47,11 @@ export function buildAllowlist(options: {
  * (MCP clients outside a browser send none). Runs before authentication, so a rebinding page
  * learns nothing, not even whether a token is required.
  */
-export function hostOriginGuard(allowlist: HostOriginAllowlist): MiddlewareHandler {
+export function hostOriginGuard(current: () => HostOriginAllowlist | undefined): MiddlewareHandler {
   return async function checkHostAndOrigin(c, next) {
+    // Not listening yet: nothing is allowed.
+    const allowlist = current();
+    if (allowlist === undefined) return c.body(null, 403);
     const host = c.req.header("host")?.toLowerCase();
     const origin = c.req.header("origin")?.toLowerCase();
     if (host === undefined || !allowlist.hosts.has(host)) return c.body(null, 403);
@@ -63,8 +66,10 @@ export function hostOriginGuard(allowlist: HostOriginAllowlist): MiddlewareHandl
  */
 export function allowedHostProblem(value: string): string | undefined {
   const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value);
-  if (match === null) return `--allowed-host takes NAME or NAME:PORT (no scheme, path or wildcard), got "${value}"`;
-  if (match[2] !== undefined && Number(match[2]) > 65_535) return `--allowed-host has an invalid port: "${value}"`;
+  if (match === null)
+    return `--allowed-host takes NAME or NAME:PORT (no scheme, path or wildcard), got "${value}"`;
+  if (match[2] !== undefined && Number(match[2]) > 65_535)
+    return `--allowed-host has an invalid port: "${value}"`;
   return undefined;
 }
 
@@ -76,7 +81,10 @@ export function allowedOriginProblem(value: string): string | undefined {
   } catch {
     return `--allowed-origin takes an origin such as https://chatgpt.com, got "${value}"`;
   }
-  if ((parsed.protocol !== "https:" && parsed.protocol !== "http:") || parsed.origin !== value.replace(/\/$/, "")) {
+  if (
+    (parsed.protocol !== "https:" && parsed.protocol !== "http:") ||
+    parsed.origin !== value.replace(/\/$/, "")
+  ) {
     return `--allowed-origin takes an origin such as https://chatgpt.com (scheme, host, optional port; no path), got "${value}"`;
   }
   return undefined;

@@ -8,7 +8,8 @@ import type { Readiness } from "./readiness.js";
 import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
 
 export interface HttpAppParts {
-  readonly allowlist: HostOriginAllowlist;
+  /** Read on each request: it names the bound port, known only once the socket listens. */
+  readonly allowlist: () => HostOriginAllowlist | undefined;
   /** Absent: no authentication (loopback only; the caller enforces that). */
   readonly bearerToken?: string;
   readonly limits: HttpLimits;
@@ -48,7 +49,11 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     MCP_PATH,
     parts.inFlight.guard(parts.log),
     declaredBodyLimit(parts.limits.maxBodyBytes),
-    mcpEndpoint({ createServer: parts.createServer, maxBodyBytes: parts.limits.maxBodyBytes, log: parts.log }),
+    mcpEndpoint({
+      createServer: parts.createServer,
+      maxBodyBytes: parts.limits.maxBodyBytes,
+      log: parts.log,
+    }),
   );
 
   app.notFound((c) => c.json({ error: "not_found" }, 404));

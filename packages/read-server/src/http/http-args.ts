@@ -5,7 +5,14 @@ import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpServeOptions } from "./h
 /** `serve`'s flags: `--log-level` always; `--http` and the flags that only make sense with it. */
 export type ServeArgs = { logLevel: LogLevel; http?: HttpServeOptions } | { problem: string };
 
-const VALUE_FLAGS = ["--log-level", "--host", "--port", "--auth-token-file", "--allowed-host", "--allowed-origin"];
+const VALUE_FLAGS = [
+  "--log-level",
+  "--host",
+  "--port",
+  "--auth-token-file",
+  "--allowed-host",
+  "--allowed-origin",
+];
 const REPEATABLE = new Set(["--allowed-host", "--allowed-origin"]);
 
 /**
@@ -39,9 +46,10 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
 
   const logLevel = single.get("--log-level") ?? "info";
   if (!isLogLevel(logLevel)) return { problem: `--log-level takes one of ${LOG_LEVELS.join(", ")}` };
-  const httpOnly = [...single.keys(), ...[...repeated].filter(([, v]) => v.length > 0).map(([k]) => k)].filter(
-    (flag) => flag !== "--log-level",
-  );
+  const httpOnly = [
+    ...single.keys(),
+    ...[...repeated].filter(([, v]) => v.length > 0).map(([k]) => k),
+  ].filter((flag) => flag !== "--log-level");
   if (!http) {
     return httpOnly.length === 0 ? { logLevel } : { problem: `${httpOnly[0]} needs --http` };
   }

@@ -1,5 +1,10 @@
 export type { BackgroundService, BackgroundServices } from "./background-service.js";
-export { assertBindIsProtected, bearerGuard, loadBearerToken, MIN_BEARER_TOKEN_LENGTH } from "./bearer-auth.js";
+export {
+  assertBindIsProtected,
+  bearerGuard,
+  loadBearerToken,
+  MIN_BEARER_TOKEN_LENGTH,
+} from "./bearer-auth.js";
 export { buildAllowlist, type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
 export {
   DEFAULT_HTTP_HOST,

@@ -1,5 +1,10 @@
 import { resolve } from "node:path";
-import { DEFAULT_LOG_LEVEL, type LeveledLog, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
+import {
+  DEFAULT_LOG_LEVEL,
+  type LeveledLog,
+  type LogLevel,
+  leveledLog,
+} from "@t3-connector/core/cli-support";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import { startStartupGate } from "../cli/startup-gate.js";
@@ -8,7 +13,7 @@ import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
-import { buildAllowlist } from "./host-origin-guard.js";
+import { buildAllowlist, type HostOriginAllowlist } from "./host-origin-guard.js";
 import { createHttpApp } from "./http-app.js";
 import { type HttpListener, listenHttp } from "./http-listener.js";
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type HttpServeOptions, MCP_PATH } from "./http-options.js";
@@ -72,8 +77,9 @@ export async function serveHttp(
 
   const gate = startStartupGate(context.registry);
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
+  let allowlist: HostOriginAllowlist | undefined;
   const app = createHttpApp({
-    allowlist: buildAllowlist(options),
+    allowlist: () => allowlist,
     ...(bearerToken === undefined ? {} : { bearerToken }),
     limits,
     inFlight,
@@ -85,6 +91,7 @@ export async function serveHttp(
   let listener: HttpListener;
   try {
     listener = await listenHttp(app, { host: options.host, port: options.port, inFlight });
+    allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
     return fail(describeError(error));
