@@ -33,6 +33,9 @@ Commands:
   pair --environment X         Save a read-only token for X; the pairing code is read from stdin
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
+  client-config <client> --http [--url U]
+                               Print the config that reaches a running serve --http at U
+                               (default http://127.0.0.1:8000/mcp) with a bearer token
 
 Options:
   --version     Print the version and exit
@@ -80,7 +83,7 @@ export async function runCli(
       case "environments-remove":
         return await removeEnvironmentCommand(io, command.alias);
       case "client-config":
-        return clientConfigCommand(io, command.client);
+        return clientConfigCommand(io, command.client, command.http);
       case "diagnose":
         return await diagnoseCommand(io, command.environment);
       case "pair":

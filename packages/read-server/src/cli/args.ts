@@ -1,6 +1,6 @@
 import { type LogLevel, parseValueFlags, transportFromFlags } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
-import { parseServeArgs } from "../http/http-args.js";
+import { parseClientConfigHttp, parseServeArgs } from "../http/http-args.js";
 import type { HttpServeOptions } from "../http/http-options.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
@@ -17,7 +17,7 @@ export type CliCommand =
   | { kind: "environments" }
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
-  | { kind: "client-config"; client: string }
+  | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
   | { kind: "version" }
@@ -56,7 +56,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       if (client === undefined || client.startsWith("-")) {
         return { kind: "usage-error", problem: `client-config needs a client: ${CLIENT_NAMES.join(", ")}` };
       }
-      return extra.length === 0 ? { kind: "client-config", client } : unexpected(extra);
+      if (extra.length === 0) return { kind: "client-config", client };
+      const http = parseClientConfigHttp(extra);
+      return "problem" in http
+        ? { kind: "usage-error", problem: http.problem }
+        : { kind: "client-config", client, http };
     }
     case "diagnose": {
       const parsed = environmentFlag(rest);

@@ -1,5 +1,6 @@
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "@t3-connector/core/cli-support";
 import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
+import { DEFAULT_HTTP_URL } from "./http-client-config.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpServeOptions } from "./http-options.js";
 
 /** `serve`'s flags: `--log-level` always; `--http` and the flags that only make sense with it. */
@@ -75,4 +76,20 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
     },
   };
+}
+
+/** `client-config <client>`'s flags after the client: `--http [--url U]`, U an http(s) URL. */
+export function parseClientConfigHttp(args: readonly string[]): { url: string } | { problem: string } {
+  const [first, ...rest] = args;
+  if (first !== "--http") return { problem: `unknown command or argument: ${args.join(" ")}` };
+  if (rest.length === 0) return { url: DEFAULT_HTTP_URL };
+  const [flag, value, ...extra] = rest[0]?.startsWith("--url=")
+    ? ["--url", rest[0].slice(6), ...rest.slice(1)]
+    : rest;
+  if (flag !== "--url" || extra.length > 0)
+    return { problem: `unknown command or argument: ${rest.join(" ")}` };
+  if (value === undefined || !/^https?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
+    return { problem: "--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp" };
+  }
+  return { url: value };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
+import { runCli } from "../../src/cli.js";
 import { buildAllowlist } from "../../src/http/host-origin-guard.js";
 import { isLoopbackHost } from "../../src/http/loopback.js";
+import { captureIo } from "../support/sim-config.js";
 
 describe("serve --http on the command line", () => {
   it("defaults to 127.0.0.1:8000 without a token", () => {
@@ -105,5 +107,50 @@ describe("the Host and Origin allowlist", () => {
         "https://chatgpt.com",
       ].sort(),
     );
+  });
+});
+
+describe("client-config <client> --http", () => {
+  it("parses --http with the default URL or --url", () => {
+    expect(parseCliArgs(["client-config", "cursor", "--http"])).toEqual({
+      kind: "client-config",
+      client: "cursor",
+      http: { url: "http://127.0.0.1:8000/mcp" },
+    });
+    expect(
+      parseCliArgs(["client-config", "chatgpt", "--http", "--url", "https://mcp.example.com/mcp"]),
+    ).toEqual({
+      kind: "client-config",
+      client: "chatgpt",
+      http: { url: "https://mcp.example.com/mcp" },
+    });
+    expect(parseCliArgs(["client-config", "cursor", "--url", "http://x/mcp"]).kind).toBe("usage-error");
+    expect(parseCliArgs(["client-config", "cursor", "--http", "--url", "ftp://x"]).kind).toBe("usage-error");
+  });
+
+  it("prints each client's URL config with the token taken from the environment, never a token", async () => {
+    const url = "http://127.0.0.1:8123/mcp";
+    const print = async (client: string) => {
+      const captured = captureIo({});
+      const code = await runCli(["client-config", client, "--http", "--url", url], captured.io);
+      return { code, out: captured.stdout(), err: captured.stderr() };
+    };
+    const cursor = await print("cursor");
+    expect(JSON.parse(cursor.out)).toEqual({
+      mcpServers: {
+        "t3-connector": { url, headers: { Authorization: `Bearer \${env:T3_CONNECTOR_HTTP_TOKEN}` } },
+      },
+    });
+    const vscode = JSON.parse((await print("vscode")).out) as { servers: Record<string, unknown> };
+    expect(vscode.servers["t3-connector"]).toMatchObject({ type: "http", url });
+    expect((await print("claude-code")).out).toBe(
+      `claude mcp add --transport http t3-connector ${url} --header "Authorization: Bearer $T3_CONNECTOR_HTTP_TOKEN"\n`,
+    );
+    const chatgpt = (await print("chatgpt")).out;
+    expect(chatgpt).toContain(`      url: ${url}\n`);
+    expect(chatgpt).toContain("    Authorization: env:T3_CONNECTOR_HTTP_AUTHORIZATION\n");
+    const desktop = await print("claude-desktop");
+    expect(desktop.code).toBe(1);
+    expect(desktop.err).toContain("stdio servers only");
   });
 });
