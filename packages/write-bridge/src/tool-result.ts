@@ -22,10 +22,6 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
   scope_denied: "The lease does not allow this action or project; ask the user for a lease that covers it.",
 };
 
-export function toolSuccess(output: Record<string, unknown>): CallToolResult {
-  return { structuredContent: output, content: [{ type: "text", text: JSON.stringify(output) }] };
-}
-
 /**
  * A tool error whose text starts with the stable code (the gate's own code when the gate refused,
  * so codes core does not list still arrive as themselves), then the message and the next step.

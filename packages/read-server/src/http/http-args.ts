@@ -1,95 +1,98 @@
-import { isLogLevel, LOG_LEVELS, type LogLevel } from "@t3-connector/core/cli-support";
+import { requireValue, UsageProblem, valueOnce } from "@t3-connector/core/cli-support";
+import type { Command } from "commander";
 import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
 import { DEFAULT_HTTP_URL } from "./http-client-config.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpServeOptions } from "./http-options.js";
 
-/** `serve`'s flags: `--log-level` always; `--http` and the flags that only make sense with it. */
-export type ServeArgs = { logLevel: LogLevel; http?: HttpServeOptions } | { problem: string };
-
-const VALUE_FLAGS = [
-  "--log-level",
-  "--host",
-  "--port",
-  "--auth-token-file",
-  "--allowed-host",
-  "--allowed-origin",
-];
-const REPEATABLE = new Set(["--allowed-host", "--allowed-origin"]);
+/** What commander collects from `serve`'s HTTP flags (see withHttpServeOptions). */
+export interface HttpServeFlags {
+  http?: boolean;
+  host?: string;
+  port?: string;
+  authTokenFile?: string;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
+}
 
 /**
- * `serve [--log-level L] [--http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]…
- * [--allowed-origin O]…]`. `--name value` or `--name=value`; the two allow-lists repeat, every
- * other flag is given at most once. An HTTP flag without `--http` is refused rather than ignored.
+ * `serve`'s HTTP flags: `--http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]…
+ * [--allowed-origin O]…`. The two allow-lists repeat; every other flag is given at most once.
  */
-export function parseServeArgs(args: readonly string[]): ServeArgs {
-  let http = false;
-  const single = new Map<string, string>();
-  const repeated = new Map<string, string[]>([...REPEATABLE].map((flag) => [flag, []]));
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] ?? "";
-    if (arg === "--http") {
-      if (http) return { problem: "--http given twice" };
-      http = true;
-      continue;
-    }
-    const at = arg.indexOf("=");
-    const flag = at > 0 ? arg.slice(0, at) : arg;
-    if (!VALUE_FLAGS.includes(flag)) return { problem: `unknown command or argument: ${arg}` };
-    const value = at > 0 ? arg.slice(at + 1) : args[++index];
-    if (value === undefined || value.trim() === "" || value.startsWith("-")) {
-      return { problem: `${flag} needs a value` };
-    }
-    const list = repeated.get(flag);
-    if (list !== undefined) list.push(value.trim());
-    else if (single.has(flag)) return { problem: `${flag} given twice` };
-    else single.set(flag, value.trim());
-  }
+export function withHttpServeOptions(command: Command): Command {
+  return command
+    .option("--http", "serve MCP over Streamable HTTP at /mcp instead of stdio")
+    .option("--host <address>", `address to bind (default ${DEFAULT_HTTP_HOST})`, valueOnce("--host"))
+    .option("--port <port>", `port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)`, valueOnce("--port"))
+    .option("--auth-token-file <file>", "bearer token file (mode 600)", valueOnce("--auth-token-file"))
+    .option("--allowed-host <name>", "another Host to accept (repeatable)", repeated("--allowed-host"))
+    .option(
+      "--allowed-origin <origin>",
+      "a browser Origin to accept (repeatable)",
+      repeated("--allowed-origin"),
+    );
+}
 
-  const logLevel = single.get("--log-level") ?? "info";
-  if (!isLogLevel(logLevel)) return { problem: `--log-level takes one of ${LOG_LEVELS.join(", ")}` };
-  const httpOnly = [
-    ...single.keys(),
-    ...[...repeated].filter(([, v]) => v.length > 0).map(([k]) => k),
-  ].filter((flag) => flag !== "--log-level");
-  if (!http) {
-    return httpOnly.length === 0 ? { logLevel } : { problem: `${httpOnly[0]} needs --http` };
+/**
+ * The HTTP options of `serve`, or undefined for stdio. An HTTP flag without `--http` is refused
+ * rather than ignored (the operator meant something). Throws UsageProblem.
+ */
+export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | undefined {
+  if (flags.http !== true) {
+    const stray = (
+      [
+        ["--host", flags.host],
+        ["--port", flags.port],
+        ["--auth-token-file", flags.authTokenFile],
+        ["--allowed-host", flags.allowedHost],
+        ["--allowed-origin", flags.allowedOrigin],
+      ] as const
+    ).find(([, value]) => value !== undefined);
+    if (stray !== undefined) throw new UsageProblem(`${stray[0]} needs --http`);
+    return undefined;
   }
-
-  const port = Number(single.get("--port") ?? DEFAULT_HTTP_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    return { problem: "--port takes a port number from 0 to 65535 (0 picks a free one)" };
+  const port = Number(flags.port ?? DEFAULT_HTTP_PORT);
+  if (!/^\d+$/.test(String(flags.port ?? DEFAULT_HTTP_PORT)) || port > 65_535) {
+    throw new UsageProblem("--port takes a port number from 0 to 65535 (0 picks a free one)");
   }
-  const allowedHosts = repeated.get("--allowed-host") ?? [];
-  const allowedOrigins = repeated.get("--allowed-origin") ?? [];
+  const allowedHosts = flags.allowedHost ?? [];
+  const allowedOrigins = flags.allowedOrigin ?? [];
   const problem =
-    allowedHosts.map(allowedHostProblem).find((p) => p !== undefined) ??
-    allowedOrigins.map(allowedOriginProblem).find((p) => p !== undefined);
-  if (problem !== undefined) return { problem };
-  const authTokenFile = single.get("--auth-token-file");
+    allowedHosts.map(allowedHostProblem).find((found) => found !== undefined) ??
+    allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined);
+  if (problem !== undefined) throw new UsageProblem(problem);
   return {
-    logLevel,
-    http: {
-      host: single.get("--host") ?? DEFAULT_HTTP_HOST,
-      port,
-      ...(authTokenFile === undefined ? {} : { authTokenFile }),
-      allowedHosts,
-      allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
-    },
+    host: flags.host ?? DEFAULT_HTTP_HOST,
+    port,
+    ...(flags.authTokenFile === undefined ? {} : { authTokenFile: flags.authTokenFile }),
+    allowedHosts,
+    allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
   };
 }
 
-/** `client-config <client>`'s flags after the client: `--http [--url U]`, U an http(s) URL. */
-export function parseClientConfigHttp(args: readonly string[]): { url: string } | { problem: string } {
-  const [first, ...rest] = args;
-  if (first !== "--http") return { problem: `unknown command or argument: ${args.join(" ")}` };
-  if (rest.length === 0) return { url: DEFAULT_HTTP_URL };
-  const [flag, value, ...extra] = rest[0]?.startsWith("--url=")
-    ? ["--url", rest[0].slice(6), ...rest.slice(1)]
-    : rest;
-  if (flag !== "--url" || extra.length > 0)
-    return { problem: `unknown command or argument: ${rest.join(" ")}` };
-  if (value === undefined || !/^https?:\/\/[^\s]+$/.test(value) || !URL.canParse(value)) {
-    return { problem: "--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp" };
+/** `client-config <client>`'s `--http [--url U]`. */
+export function withClientConfigHttpOptions(command: Command): Command {
+  return command
+    .option("--http", "print the config that reaches a running serve --http")
+    .option("--url <url>", `its MCP URL (default ${DEFAULT_HTTP_URL})`, valueOnce("--url"));
+}
+
+/** `{url}` for `--http`, undefined without it; `--url` alone or not an http(s) URL is refused. */
+export function clientConfigHttpOf(flags: { http?: boolean; url?: string }): { url: string } | undefined {
+  if (flags.http !== true) {
+    if (flags.url !== undefined) throw new UsageProblem("--url needs --http");
+    return undefined;
   }
-  return { url: value };
+  const url = flags.url ?? DEFAULT_HTTP_URL;
+  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) {
+    throw new UsageProblem("--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp");
+  }
+  return { url };
+}
+
+/** A repeatable `--flag value`: every value kept, in order. */
+function repeated(flag: string) {
+  return (value: string, previous: string[] | undefined): string[] => [
+    ...(previous ?? []),
+    requireValue(flag, value),
+  ];
 }

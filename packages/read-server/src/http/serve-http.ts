@@ -98,6 +98,11 @@ export async function serveHttp(
   }
   const services = extras.services?.(context) ?? [];
   const started: BackgroundService[] = [];
+  let shuttingDown: Promise<void> | undefined;
+  const shutDownOnce = () => {
+    shuttingDown ??= shutDown(listener, started, limits, log);
+    return shuttingDown;
+  };
   let exitCode = 0;
   try {
     for (const service of services) {
@@ -142,10 +147,14 @@ export async function serveHttp(
       log.error(`${READ_SERVER_NAME}: refusing to start: ${outcome.refusal.error}`);
       exitCode = 1;
     } else {
+      // Said once the listener has stopped accepting (its close starts synchronously), so whoever
+      // reads this line and connects is refused, never queued and reset.
+      const closing = shutDownOnce();
       log.info(`${READ_SERVER_NAME}: ${outcome.signal}: finishing the calls in flight, refusing new ones`);
+      await closing;
     }
   }
-  await shutDown(listener, started, limits, log);
+  await shutDownOnce();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
   return exitCode;

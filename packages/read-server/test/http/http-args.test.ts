@@ -51,7 +51,6 @@ describe("serve --http on the command line", () => {
   it.each([
     [["serve", "--port", "8000"], "--port needs --http"],
     [["serve", "--auth-token-file", "f"], "--auth-token-file needs --http"],
-    [["serve", "--http", "--http"], "--http given twice"],
     [["serve", "--http", "--port", "70000"], "--port takes a port number"],
     [["serve", "--http", "--port", "80", "--port", "81"], "--port given twice"],
     [["serve", "--http", "--host"], "--host needs a value"],
