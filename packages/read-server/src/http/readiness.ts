@@ -24,10 +24,13 @@ export interface ReadinessReport {
  */
 export class Readiness {
   readonly #registry: EnvironmentRegistry;
+  readonly #log: (line: string) => void;
   readonly #lastError = new Map<string, string>();
 
-  constructor(registry: EnvironmentRegistry) {
+  /** `log` hears each failed attempt a probe started (debug). */
+  constructor(registry: EnvironmentRegistry, log: (line: string) => void = () => {}) {
     this.#registry = registry;
+    this.#log = log;
   }
 
   async report(stopping: boolean): Promise<ReadinessReport> {
@@ -46,7 +49,9 @@ export class Readiness {
         return "connected" as const;
       },
       (error: unknown) => {
-        this.#lastError.set(handle.alias, isConnectorError(error) ? error.code : "failed");
+        const code = isConnectorError(error) ? error.code : "failed";
+        this.#lastError.set(handle.alias, code);
+        this.#log(`readyz: environment "${handle.alias}" did not connect (${code})`);
         return "connecting" as const;
       },
     );

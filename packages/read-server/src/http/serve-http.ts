@@ -83,7 +83,7 @@ export async function serveHttp(
     ...(bearerToken === undefined ? {} : { bearerToken }),
     limits,
     inFlight,
-    readiness: new Readiness(context.registry),
+    readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),
     createServer: () => createReadServer(definitions, context, { beforeCall: () => gate.passed }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
   });
