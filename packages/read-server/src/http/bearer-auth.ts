@@ -36,8 +36,8 @@ export function assertBindIsProtected(host: string, authTokenFile: string | unde
   if (authTokenFile !== undefined || isLoopbackHost(host)) return;
   throw new ConnectorError(
     "auth_token_required",
-    `refusing to listen on ${host} without --auth-token-file: a non-loopback address is reachable from ` +
-      "other machines, so every request must carry a bearer token (or bind 127.0.0.1)",
+    `--host ${host} is not a loopback address and needs --auth-token-file: other machines can reach it, ` +
+      "so every request must carry a bearer token (or bind 127.0.0.1)",
     { details: { host } },
   );
 }

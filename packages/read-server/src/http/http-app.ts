@@ -16,7 +16,10 @@ export interface HttpAppParts {
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
   readonly createServer: () => McpServer;
+  /** Per-request detail (debug). */
   readonly log: (line: string) => void;
+  /** A request that failed unexpectedly (error). */
+  readonly logError: (line: string) => void;
 }
 
 /**
@@ -58,7 +61,7 @@ export function createHttpApp(parts: HttpAppParts): Hono {
 
   app.notFound((c) => c.json({ error: "not_found" }, 404));
   app.onError((error, c) => {
-    parts.log(`http: ${c.req.method} ${c.req.path} failed: ${error.name}: ${error.message}`);
+    parts.logError(`http: ${c.req.method} ${c.req.path} failed: ${error.name}: ${error.message}`);
     return c.json({ error: "internal" }, 500);
   });
   return app;

@@ -86,6 +86,7 @@ export async function serveHttp(
     readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),
     createServer: () => createReadServer(definitions, context, { beforeCall: () => gate.passed }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
+    logError: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
   });
 
   let listener: HttpListener;
