@@ -2,6 +2,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
 
+/** nginx's "client closed request": the answer to a request whose client went away. */
+const CLIENT_CLOSED_REQUEST = 499;
+
 export interface McpEndpointOptions {
   /** Builds the read server with its tools (the same construction as stdio). */
   readonly createServer: () => McpServer;
@@ -29,12 +32,21 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
     });
     transport.onerror = (error) => options.log(`mcp over http: ${error.message}`);
     await server.connect(transport);
-    // The client hung up: closing the server aborts the tool's signal, as closing stdin does.
+    // The client hung up: closing the server aborts the tool's signal, as closing stdin does. The
+    // transport never settles a JSON answer it can no longer send, so the hang-up settles this
+    // request itself (with a status nobody reads) and the request stops counting as in flight.
     const request = c.req.raw;
-    const hangUp = () => void server.close();
+    let hangUp = () => {};
+    const hungUp = new Promise<Response>((resolve) => {
+      hangUp = () => {
+        void server.close();
+        resolve(new Response(null, { status: CLIENT_CLOSED_REQUEST }));
+      };
+    });
+    if (request.signal.aborted) hangUp();
     request.signal.addEventListener("abort", hangUp, { once: true });
     try {
-      return await transport.handleRequest(request);
+      return await Promise.race([transport.handleRequest(request), hungUp]);
     } finally {
       request.signal.removeEventListener("abort", hangUp);
       await server.close();

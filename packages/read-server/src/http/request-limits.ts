@@ -44,6 +44,7 @@ export class InFlightRequests {
         await next();
       } finally {
         this.#count--;
+        log(`http: POST /mcp answered (in flight: ${this.#count})`);
       }
     };
   }

@@ -65,6 +65,7 @@ afterAll(async () => {
 });
 
 const IN_FLIGHT = "POST /mcp accepted (in flight: 1)";
+const ANSWERED = "POST /mcp answered (in flight: 0)";
 
 const wait = (id: number, timeoutMs: number) =>
   rawRequest(ready.url, {
@@ -139,6 +140,32 @@ describe("serveHttp with narrowed limits", () => {
     expect((await call({ host: "mcp.example.com:9999" })).status).toBe(403);
     expect((await call({ origin: "https://chatgpt.com" })).status).toBe(200);
     expect((await call({ origin: "https://chatgpt.com.evil.example" })).status).toBe(403);
+  });
+
+  it("a client that hangs up aborts its call and frees its slot at once (no 429 left behind)", async () => {
+    const accepted = streams.stderrCount(IN_FLIGHT);
+    const answered = streams.stderrCount(ANSWERED);
+    const req = request(ready.url, { method: "POST", headers: mcpHeaders() });
+    req.on("error", () => {});
+    req.end(
+      toolCallBody(8, "t3_aguardar_thread", {
+        environment: "beta",
+        threadId: threadIdByTitle(sim.environment("beta"), "Docs rewrite"),
+        timeoutMs: 5_000,
+      }),
+    );
+    await streams.stderrContainsTimes(IN_FLIGHT, accepted + 1);
+    const hungUpAt = performance.now();
+    req.destroy();
+    await streams.stderrContainsTimes(ANSWERED, answered + 1);
+    // The wait had 5 s left: only the hang-up can have ended it this early.
+    expect(performance.now() - hungUpAt).toBeLessThan(4_000);
+    const next = await rawRequest(ready.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(9, "t3_ambientes", { check: false }),
+    });
+    expect(next.status).toBe(200);
   });
 
   it("on stop, answers the call in flight first, then stops the background service, and resolves 0", async () => {
