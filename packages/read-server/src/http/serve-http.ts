@@ -131,6 +131,12 @@ export async function serveHttp(
         `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${definitions.length} tools, ` +
         `environments ${ready.environments.join(", ")} (config ${config.path})`,
     );
+    if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
+      log.warn(
+        `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
+          "another name or address get 403 until it is passed with --allowed-host",
+      );
+    }
     let stopping = false;
     void gate.done.then((check) => {
       if (stopping || check.refusals.length > 0) return;
@@ -173,6 +179,11 @@ async function shutDown(
       log.error(`${READ_SERVER_NAME}: stopping ${service.name} failed: ${describeError(error)}`);
     });
   }
+}
+
+/** `0.0.0.0` or `::`: no client sends that as its Host, so the operator must name the real one. */
+function isWildcardHost(host: string): boolean {
+  return ["0.0.0.0", "::", "[::]"].includes(host);
 }
 
 interface SignalListener {
