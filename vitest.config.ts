@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 // Tests import workspace packages from their sources, so a test run never depends on a stale build.
-// End-to-end tests that spawn a CLI use the built `dist/` (the `pnpm test` script builds first).
+// End-to-end tests that spawn a CLI use the built `dist/`: the global setup builds it once per run.
 export default defineConfig({
   resolve: {
     alias: [
@@ -22,6 +22,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/support/build-once.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",

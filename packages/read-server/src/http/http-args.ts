@@ -1,4 +1,4 @@
-import { requireValue, UsageProblem, valueOnce } from "@t3-connector/core/cli-support";
+import { requireValue, usageProblem, valueOnce } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
 import { DEFAULT_HTTP_URL } from "./http-client-config.js";
@@ -34,7 +34,7 @@ export function withHttpServeOptions(command: Command): Command {
 
 /**
  * The HTTP options of `serve`, or undefined for stdio. An HTTP flag without `--http` is refused
- * rather than ignored (the operator meant something). Throws UsageProblem.
+ * rather than ignored (the operator meant something). Throws a usage problem (invalid_input).
  */
 export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | undefined {
   if (flags.http !== true) {
@@ -47,19 +47,19 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
         ["--allowed-origin", flags.allowedOrigin],
       ] as const
     ).find(([, value]) => value !== undefined);
-    if (stray !== undefined) throw new UsageProblem(`${stray[0]} needs --http`);
+    if (stray !== undefined) throw usageProblem(`${stray[0]} needs --http`);
     return undefined;
   }
   const port = Number(flags.port ?? DEFAULT_HTTP_PORT);
   if (!/^\d+$/.test(String(flags.port ?? DEFAULT_HTTP_PORT)) || port > 65_535) {
-    throw new UsageProblem("--port takes a port number from 0 to 65535 (0 picks a free one)");
+    throw usageProblem("--port takes a port number from 0 to 65535 (0 picks a free one)");
   }
   const allowedHosts = flags.allowedHost ?? [];
   const allowedOrigins = flags.allowedOrigin ?? [];
   const problem =
     allowedHosts.map(allowedHostProblem).find((found) => found !== undefined) ??
     allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined);
-  if (problem !== undefined) throw new UsageProblem(problem);
+  if (problem !== undefined) throw usageProblem(problem);
   return {
     host: flags.host ?? DEFAULT_HTTP_HOST,
     port,
@@ -79,12 +79,12 @@ export function withClientConfigHttpOptions(command: Command): Command {
 /** `{url}` for `--http`, undefined without it; `--url` alone or not an http(s) URL is refused. */
 export function clientConfigHttpOf(flags: { http?: boolean; url?: string }): { url: string } | undefined {
   if (flags.http !== true) {
-    if (flags.url !== undefined) throw new UsageProblem("--url needs --http");
+    if (flags.url !== undefined) throw usageProblem("--url needs --http");
     return undefined;
   }
   const url = flags.url ?? DEFAULT_HTTP_URL;
   if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) {
-    throw new UsageProblem("--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp");
+    throw usageProblem("--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp");
   }
   return { url };
 }

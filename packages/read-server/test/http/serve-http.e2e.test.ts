@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { startRun, threadIdByTitle } from "../e2e/support/scenario.js";
-import { buildForSpawn, callTool } from "../e2e/support/spawned-serve.js";
+import { callTool } from "../e2e/support/spawned-serve.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import {
   connectHttpClient,
@@ -21,7 +21,7 @@ import {
   writeBearerTokenFile,
 } from "./support/spawned-http-serve.js";
 
-// The real built `t3-connector serve --http`, spawned with a bearer token file and driven by the
+// The real built `t3-connector serve --http` (the run's global setup builds dist/), spawned with a bearer token file and driven by the
 // MCP SDK's Streamable HTTP client and by raw HTTP requests, against two simulated environments.
 let sim: Simulator;
 let config: SimConfig;
@@ -31,7 +31,6 @@ let serve: SpawnedHttpServe;
 let client: Client;
 
 beforeAll(async () => {
-  await buildForSpawn();
   sim = await startSimulator({
     environments: [
       { alias: "alpha", seed: "demo", shellSuppression: false },

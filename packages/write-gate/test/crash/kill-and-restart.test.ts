@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
 import type { CrashPoint } from "../../src/process/index.js";
 import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../src/relay/index.js";
-import { buildDist } from "../support/build-dist.js";
 import { postJson } from "../support/http.js";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 
@@ -25,7 +24,6 @@ let configPath: string;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  await buildDist();
   world = await startSimWorld(["alpha"]);
   configPath = join(world.root, "write.json");
   const entry = world.config.environments[0];
