@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   "cancelled",
   "pairing_failed",
   "scope_not_granted",
+  // serving over HTTP
+  /** A non-loopback bind without a bearer token file: anyone reaching the port could read. */
+  "auth_token_required",
   // reads
   "invalid_input",
   "invalid_cursor",
