@@ -89,16 +89,21 @@ export function checkProposal(proposal: Proposal, inventory: InventoryView): voi
     projects,
     actions: ACTIONS.map((entry) => entry.action),
   };
-  const said = named.map(
-    ([part, names]) => `${part} ${names.map((name) => JSON.stringify(name)).join(", ")}`,
-  );
+  const said = named.map(([part, names]) => `${part} ${few(names.map((name) => JSON.stringify(name)))}`);
   throw new ConnectorError(
     "proposal_invalid",
-    `the gate's live inventory does not list ${said.join("; ")}. Valid environments: ${valid.environments.join(", ")}; ` +
-      `projects: ${valid.projects.join(", ")}; actions are catalogue ids such as thread.pin; threads must be live threads ` +
+    `the gate's live inventory does not list ${said.join("; ")}. Valid environments: ${few(valid.environments)}; ` +
+      `projects: ${few(valid.projects)}; actions are catalogue ids such as thread.pin; threads must be live threads ` +
       "of those projects (propose the project for an archived one). Nothing was requested.",
     { details: { unknown: Object.fromEntries(named), valid } },
   );
+}
+
+/** A list for a message: a gate may hold thousands of projects, the message names the first ones. */
+const LISTED_IN_MESSAGE = 20;
+function few(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_IN_MESSAGE).join(", ");
+  return names.length > LISTED_IN_MESSAGE ? `${shown} and ${names.length - LISTED_IN_MESSAGE} more` : shown;
 }
 
 /**
