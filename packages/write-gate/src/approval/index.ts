@@ -19,6 +19,7 @@ export {
   type ClientInfo,
   checkProposal,
   cleanText,
+  type InventoryView,
   type Preselection,
   type Proposal,
   PURPOSE_MAX_CHARS,
