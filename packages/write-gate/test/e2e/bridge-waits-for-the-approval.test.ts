@@ -199,6 +199,8 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
         waitSeconds: 30,
       });
       const { requestId } = (await events.next("request")).data as { requestId: string };
+      // Another client's request, pending while this one is approved: the lease supersedes it.
+      const other = (await gate().relay({ op: "request_approval" })).body as { requestId: string };
       const view = await pagePost(page, "/api/requests/view", { requestId });
       const preselected = view.body.preselected as { environments: { actions: string[] }[] };
       expect(preselected.environments.length).toBeGreaterThan(0);
@@ -219,6 +221,14 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
         scopeFingerprint: options.body.scopeFingerprint,
       });
       expect(latencyMs).toBeLessThan(1_000);
+      expect(await pageCall("/api/requests/view", { requestId: other.requestId })).toEqual({
+        status: 410,
+        body: { error: "request_superseded" },
+      });
+      expect(await pageCall("/api/requests/view", { requestId })).toEqual({
+        status: 410,
+        body: { error: "request_used" },
+      });
       process.stderr.write(`approval wait: lease answered ${latencyMs.toFixed(0)} ms after the approval\n`);
 
       const archive = await client.callTool({
