@@ -146,11 +146,13 @@ function actionGroup(grant, group, actions, pickedActions, info) {
   for (const action of actions) {
     const entry = info.get(action);
     const label = checkbox(
-      [
-        element("span", entry?.label ?? action, { class: "action-label" }),
-        element("code", action, { class: "action-id" }),
-        element("span", entry?.description ?? "", { class: "action-line" }),
-      ],
+      entry === undefined
+        ? [element("span", action, { class: "action-label" })]
+        : [
+            element("span", entry.label, { class: "action-label" }),
+            element("code", action, { class: "action-id" }),
+            element("span", entry.description, { class: "action-line" }),
+          ],
       { "data-kind": "action", "data-id": action, "data-testid": `action-${action}`, "data-group": group.id },
       pickedActions.has(action),
     );

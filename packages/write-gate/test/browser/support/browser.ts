@@ -2,6 +2,9 @@
  * Headless Debian Chromium through playwright-core, with a CDP virtual authenticator (CTAP2,
  * internal, resident keys, user verification). If Chromium cannot start the test fails loudly.
  */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -39,8 +42,11 @@ export interface AuthenticatorPage {
   replaceAuthenticator(): Promise<void>;
 }
 
-export async function openWithAuthenticator(browser: Browser): Promise<AuthenticatorPage> {
-  const context = await browser.newContext();
+export async function openWithAuthenticator(
+  browser: Browser,
+  viewport?: { width: number; height: number },
+): Promise<AuthenticatorPage> {
+  const context = await browser.newContext(viewport === undefined ? {} : { viewport });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
@@ -132,4 +138,26 @@ export function registerInPage(page: Page, options: unknown): Promise<unknown> {
       ).SimpleWebAuthnBrowser.startRegistration({ optionsJSON }),
     options,
   );
+}
+
+/** Screenshots land here (gitignored; CI keeps the folder as an artifact). */
+export const SCREENSHOT_DIR = fileURLToPath(
+  new URL("../../../../../test-output/screenshots/", import.meta.url),
+);
+
+/** A full-page screenshot named `<name>-<width>.png` at the page's current viewport width. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const path = join(SCREENSHOT_DIR, `${name}-${width}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** How far the page is wider than its viewport (0 when nothing overflows sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
 }
