@@ -41,13 +41,14 @@ function hideDeadEnd() {
 /** Forgets the request in the address bar, so a reload shows the gate's state, not a dead link. */
 function leaveRequest() {
   clearRequest();
+  hideDeadEnd();
   requestId = null;
   window.history.replaceState(null, "", "/");
 }
 
 async function loadRequest(id) {
+  if (id !== requestId) expiryChecked = false;
   requestId = id;
-  expiryChecked = false;
   try {
     const view = await post("/api/requests/view", { requestId: id });
     hideDeadEnd();
@@ -107,10 +108,15 @@ async function refresh() {
   if (pending === undefined) return state;
   notifyNew(pending);
   const shown = currentRequest();
+  // While an approval or a denial is on its way, its own answer tells the page what happened.
+  if (busy) {
+    showPending(pending);
+    return state;
+  }
   if (shown !== null && !pending.some((entry) => entry.requestId === shown.requestId)) {
     // Decided, expired or replaced elsewhere: ask the gate which, and say so.
     await loadRequest(shown.requestId);
-  } else if (shown === null && byId("dead-end").hidden && !busy && pending.length > 0) {
+  } else if (shown === null && byId("dead-end").hidden && pending.length > 0) {
     // Nothing on screen: the newest waiting request comes up by itself. (Under a dead-end notice
     // it is listed with a link instead, so the notice stays readable.)
     const newest = pending.reduce((a, b) => (Date.parse(b.expiresAt) > Date.parse(a.expiresAt) ? b : a));
@@ -161,6 +167,8 @@ function withButtons(run) {
     } finally {
       busy = false;
       for (const node of buttons) node.disabled = false;
+      // Read the gate again once the decision is settled: the lease, or the next waiting request.
+      await scheduleRefresh();
     }
   };
 }
@@ -192,7 +200,6 @@ const approve = withButtons(async () => {
     await post("/api/requests/approve", { requestId, response });
     leaveRequest();
     say("Lease granted.", false);
-    await scheduleRefresh();
   } catch (error) {
     decisionFailed("Approval", error);
   }
@@ -203,7 +210,6 @@ const deny = withButtons(async () => {
     await post("/api/requests/deny", { requestId });
     leaveRequest();
     say("Request denied. The client is told; nothing was granted.", false);
-    await scheduleRefresh();
   } catch (error) {
     decisionFailed("Deny", error);
   }

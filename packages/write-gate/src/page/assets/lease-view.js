@@ -5,8 +5,6 @@ import { byId, clockTime, element, minutesSeconds } from "./dom.js";
 let lease = null;
 let leaseSeenAt = 0;
 
-const CLOSE_REASONS = { revoked: "revoked", expired: "expired" };
-
 /** One write as a row; takes the gate's WriteRow, or the older LeaseWrite shape. */
 function writeRow(write) {
   const row = element("tr", undefined, { "data-operation": write.operationId });
@@ -81,7 +79,7 @@ export function showLease(state, actionLabels) {
     ...history.map((closed, index) => {
       const item = element("details", undefined, { "data-testid": "history-lease" });
       if (index === 0) item.open = true;
-      const reason = CLOSE_REASONS[closed.closeReason] ?? closed.closeReason;
+      const reason = closed.closeReason;
       item.append(
         element(
           "summary",
