@@ -14,6 +14,20 @@ export type AuditEvent =
       readonly covered: readonly string[];
       readonly leftOut: ReadonlyArray<{ readonly environmentId: string; readonly reason: string }>;
     }
+  | { readonly event: "approval_denied"; readonly requestId: string }
+  | {
+      /** An approval attempt the gate refused (bad assertion, dead request, …): its code only. */
+      readonly event: "approval_failed";
+      readonly requestId: string | null;
+      readonly code: string;
+    }
+  | { readonly event: "passkey_enrolled"; readonly credentialId: string; readonly first: boolean }
+  | { readonly event: "passkey_removed"; readonly credentialId: string }
+  | {
+      /** A refused enrollment or removal step (wrong code, bad step-up, …): its code only, never the code typed. */
+      readonly event: "enrollment_failed" | "passkey_removal_failed";
+      readonly code: string;
+    }
   | {
       readonly event: "lease_granted";
       readonly leaseId: string;

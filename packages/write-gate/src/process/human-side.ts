@@ -12,6 +12,7 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     inventory: registryInventory(parts.registry, { commandSupport: parts.commandSupport }),
     log: parts.log,
     relay: parts.relay,
+    audit: parts.audit,
   });
   return { lease: gate.keeper, approvals: gate.desk, app: gate.app };
 }

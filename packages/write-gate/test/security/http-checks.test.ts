@@ -287,7 +287,13 @@ describe("headers and page", () => {
   it("shows the enrollment state without a passkey and never reveals the enrollment code", async () => {
     const response = await post("/api/state", {});
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ enrolled: false, passkeys: [], lease: { active: false } });
+    expect(JSON.parse(text)).toEqual({
+      enrolled: false,
+      passkeys: [],
+      lease: { active: false },
+      leaseHistory: [],
+      pendingRequests: [],
+    });
     expect(text).not.toContain("ABCD");
     expect(gate.logs.join("\n")).not.toContain("ABCD");
   });
