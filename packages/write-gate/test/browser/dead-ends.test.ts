@@ -76,7 +76,7 @@ describe("dead ends on the approval page", () => {
     expect(gate.keeper.current()).toBeNull();
   });
 
-  it("says a request was already approved when its link is opened again", async () => {
+  it("says a request was already used when its link is opened again after the approval", async () => {
     const page = await open({ enroll: true });
     const link = await gate.desk.request({ actions: ["thread.pin"] });
     await page.goto(link.url);
@@ -88,7 +88,7 @@ describe("dead ends on the approval page", () => {
 
     await page.goto(link.url);
     const words = await deadEnd(page, "request_used");
-    expect(words.title).toBe("This request was already approved");
+    expect(words.title).toBe("This request was already used");
     expect(words.next).toContain("revoke");
     expect(await page.locator("#lease").isVisible()).toBe(true);
   });

@@ -9,8 +9,8 @@ export const DEAD_ENDS = {
     next: ASK_AGAIN,
   },
   request_used: {
-    title: "This request was already approved",
-    what: "Its lease was granted; a request approves once. The open lease, if it is still open, is shown below.",
+    title: "This request was already used",
+    what: "A request takes one passkey approval, and this one had it. If that opened a lease, it is shown below while it lasts.",
     next: "To change what the lease covers, revoke it and ask the client for a new request.",
   },
   request_denied: {

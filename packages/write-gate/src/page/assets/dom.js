@@ -32,10 +32,8 @@ export function clockTime(iso) {
   return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleTimeString();
 }
 
-/** "4:07" for a number of milliseconds. */
+/** "4:07" for a number of milliseconds, rounded up: "0:00" only once the time is over. */
 export function minutesSeconds(ms) {
-  const left = Math.max(0, ms);
-  const minutes = Math.floor(left / 60000);
-  const seconds = Math.floor((left % 60000) / 1000);
-  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+  const total = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
