@@ -32,11 +32,22 @@ export type GateEventListener = (event: GateEvent) => void;
 
 export class GateEvents {
   readonly #listeners = new Set<GateEventListener>();
+  #departures: Array<() => void> = [];
 
   /** Returns the unsubscribe function. */
   subscribe(listener: GateEventListener): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return () => {
+      if (!this.#listeners.delete(listener)) return;
+      const waiting = this.#departures;
+      this.#departures = [];
+      for (const resolve of waiting) resolve();
+    };
+  }
+
+  /** Resolves when the next listener leaves (a page's stream closed): lets a caller wait, not poll. */
+  nextDeparture(): Promise<void> {
+    return new Promise((resolve) => this.#departures.push(resolve));
   }
 
   get listenerCount(): number {
