@@ -10,10 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
 import {
   type AuthenticatorPage,
-  horizontalOverflow,
+  checkedIds,
+  computedStyle,
+  focused,
   launchChromium,
   openWithAuthenticator,
+  pageWidth,
   screenshot,
+  unlabelledCount,
 } from "./support/browser.js";
 
 const PROJECTS = [
@@ -64,9 +68,7 @@ async function openRequest(page: Page, url: string): Promise<void> {
 
 /** The ids of the ticked action checkboxes, in page order. */
 function tickedActions(page: Page): Promise<string[]> {
-  return page
-    .locator("#request-scope input[data-kind=action]:checked")
-    .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).dataset.id ?? ""));
+  return checkedIds(page.locator("#request-scope input[data-kind=action]"));
 }
 
 function groupInputs(page: Page, group: string) {
@@ -124,11 +126,9 @@ describe("the approval request page", () => {
     // Not by colour alone: its own heading words and a dashed frame.
     const group = page.locator("[data-testid=group-alpha-destructive]");
     expect(await group.locator("legend").textContent()).toContain("cannot be undone");
-    expect(await group.evaluate((node) => getComputedStyle(node).borderTopStyle)).toBe("dashed");
+    expect(await computedStyle(group, "borderTopStyle")).toBe("dashed");
     expect(
-      await page
-        .locator("[data-testid=group-alpha-organize]")
-        .evaluate((node) => getComputedStyle(node).borderTopStyle),
+      await computedStyle(page.locator("[data-testid=group-alpha-organize]"), "borderTopStyle"),
     ).not.toBe("dashed");
 
     // Select all / none act on their own group only.
@@ -153,10 +153,9 @@ describe("the approval request page", () => {
       client: { name: "claude-code", version: "2.1.0" },
     });
     await openRequest(page, link.url);
-    const width = () =>
-      page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
-    expect(await width()).toBeLessThanOrEqual(PHONE.width);
-    expect(await horizontalOverflow(page)).toBe(0);
+    const onRequest = await pageWidth(page);
+    expect(onRequest.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    expect(onRequest.overflow).toBe(0);
     await screenshot(page, "request");
 
     await page.click("[data-testid=approve]");
@@ -173,7 +172,9 @@ describe("the approval request page", () => {
     await page.reload();
     await page.waitForSelector("body[data-ready=true]");
     await page.locator("[data-testid=writes] tr").first().waitFor();
-    expect(await width()).toBeLessThanOrEqual(PHONE.width);
+    const onLease = await pageWidth(page);
+    expect(onLease.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    expect(onLease.overflow).toBe(0);
     await screenshot(page, "lease");
   });
 
@@ -183,17 +184,12 @@ describe("the approval request page", () => {
     await openRequest(page, link.url);
 
     // Every checkbox has a label, and everything clickable is a real button.
-    const unlabelled = await page
-      .locator("input[type=checkbox]")
-      .evaluateAll(
-        (inputs) => inputs.filter((input) => (input as HTMLInputElement).labels?.length === 0).length,
-      );
-    expect(unlabelled).toBe(0);
+    expect(await page.locator("input[type=checkbox]").count()).toBeGreaterThan(40);
+    expect(await unlabelledCount(page.locator("input"))).toBe(0);
     expect(await page.locator("[onclick], [role=button], div[tabindex], span[tabindex]").count()).toBe(0);
 
     // Tab from the top until the archive checkbox has focus; Space unticks it.
-    const focusedTestId = () =>
-      page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
+    const focusedTestId = async () => (await focused(page)).testId;
     const tabTo = async (testId: string) => {
       for (let presses = 0; presses < 300; presses += 1) {
         await page.keyboard.press("Tab");
@@ -202,11 +198,7 @@ describe("the approval request page", () => {
       throw new Error(`${testId} was not reachable with Tab`);
     };
     await tabTo("action-thread.archive");
-    const outline = await page.evaluate(() => {
-      const focused = document.activeElement as HTMLElement;
-      return getComputedStyle(focused).outlineStyle;
-    });
-    expect(outline).not.toBe("none");
+    expect((await focused(page)).outlineStyle).not.toBe("none");
     await page.keyboard.press("Space");
     expect(await tickedActions(page)).toEqual(["thread.pin"]);
     await tabTo("deny");

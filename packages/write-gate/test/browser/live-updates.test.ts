@@ -7,7 +7,12 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+  waitForTitle,
+} from "./support/browser.js";
 
 const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];
 const IDLE_TITLE = "t3-connector — write gate";
@@ -33,14 +38,14 @@ async function openLive(): Promise<Page> {
   tab = await openWithAuthenticator(browser);
   const { page } = tab;
   // Counts permission prompts, so the test can tell the page never asks on its own.
-  await page.addInitScript(() => {
-    const counter = globalThis as unknown as { permissionAsks: number };
-    counter.permissionAsks = 0;
-    const original = Notification.requestPermission.bind(Notification);
-    Notification.requestPermission = () => {
-      counter.permissionAsks += 1;
-      return original();
-    };
+  await page.addInitScript({
+    content: `
+      globalThis.permissionAsks = 0;
+      const original = Notification.requestPermission.bind(Notification);
+      Notification.requestPermission = () => {
+        globalThis.permissionAsks += 1;
+        return original();
+      };`,
   });
   await page.goto(`${gate.origin}/`);
   await page.waitForSelector("body[data-ready=true][data-live=true]");
@@ -53,10 +58,6 @@ async function openLive(): Promise<Page> {
 
 function waitForMessage(page: Page, text: string): Promise<void> {
   return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
-}
-
-function waitForTitle(page: Page, title: string): Promise<unknown> {
-  return page.waitForFunction((expected) => document.title === expected, title);
 }
 
 describe("the open gate page follows the gate live", () => {

@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
 import { buildDist } from "../support/build-dist.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
+import {
+  type AuthenticatorPage,
+  checkedIds,
+  launchChromium,
+  openWithAuthenticator,
+} from "./support/browser.js";
 
 const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
 const PURPOSE = "pin the release thread";
@@ -70,9 +75,7 @@ function waitForMessage(page: Page, text: string): Promise<void> {
 
 /** The distinct ids of the ticked action checkboxes. */
 async function tickedActions(page: Page): Promise<string[]> {
-  const ids = await page
-    .locator("#request-scope input[data-kind=action]:checked")
-    .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).dataset.id ?? ""));
+  const ids = await checkedIds(page.locator("#request-scope input[data-kind=action]"));
   return [...new Set(ids)].sort();
 }
 
