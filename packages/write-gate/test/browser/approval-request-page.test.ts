@@ -131,9 +131,21 @@ describe("the approval request page", () => {
       await computedStyle(page.locator("[data-testid=group-alpha-organize]"), "borderTopStyle"),
     ).not.toBe("dashed");
 
-    // Select all / none act on their own group only.
+    // Nothing ticked in it, so it starts folded, saying so.
+    const fold = page.locator("[data-testid=fold-alpha-destructive]");
+    expect(await fold.getAttribute("open")).toBeNull();
+    const count = page.locator("[data-testid=count-alpha-destructive]");
+    expect(await count.textContent()).toBe(`0 of ${DESTRUCTIVE_ACTIONS.length} ticked`);
+    expect(await page.locator("[data-testid=fold-alpha-organize]").getAttribute("open")).not.toBeNull();
+    expect(await page.locator("[data-testid=request-hint]").textContent()).toContain("proposed nothing");
+
+    // Select all / none act on their own group only; what Select all ticks is unfolded.
     await page.click("[data-testid=all-alpha-destructive]");
     for (const input of await destructive.all()) expect(await input.isChecked()).toBe(true);
+    expect(await fold.getAttribute("open")).not.toBeNull();
+    expect(await count.textContent()).toBe(
+      `${DESTRUCTIVE_ACTIONS.length} of ${DESTRUCTIVE_ACTIONS.length} ticked`,
+    );
     await page.click("[data-testid=none-alpha-organize]");
     expect(await page.locator("[data-testid=group-alpha-organize] input:checked").count()).toBe(0);
     expect(await page.locator("[data-testid=group-alpha-run] input:not(:checked)").count()).toBe(0);

@@ -51,6 +51,10 @@ export function showRequest(view) {
   byId("purpose").textContent = purpose ?? "";
   byId("request-fingerprint").textContent = view.scopeFingerprint;
   byId("duration").textContent = String(view.durationMinutes);
+  byId("request-hint").textContent =
+    view.proposal === undefined
+      ? "The client proposed nothing in particular: everything is ticked except destructive actions. Untick what this lease must not cover; only what is ticked is granted."
+      : "Ticked below is what the client proposed. Narrow or widen it within what the gate found; only what is ticked is granted.";
   const info = new Map((view.actionInfo ?? []).map((entry) => [entry.action, entry]));
   const container = byId("request-scope");
   container.replaceChildren();
@@ -119,8 +123,18 @@ function actionGroup(grant, group, actions, pickedActions, info) {
   box.append(legend);
   if (group.line !== "") box.append(element("p", group.line, { class: "group-line" }));
   const inputs = [];
+  const count = element("span", "", {
+    class: "group-count",
+    "data-testid": `count-${grant.alias}-${group.id}`,
+  });
+  const recount = () => {
+    count.textContent = `${inputs.filter((input) => input.checked).length} of ${inputs.length} ticked`;
+  };
   const setAll = (value) => {
     for (const input of inputs) input.checked = value;
+    // What was just ticked is shown, never ticked out of sight.
+    if (value) fold.open = true;
+    recount();
   };
   const tools = element("div", undefined, { class: "group-tools" });
   tools.append(
@@ -140,6 +154,7 @@ function actionGroup(grant, group, actions, pickedActions, info) {
       },
       () => setAll(false),
     ),
+    count,
   );
   box.append(tools);
   const list = element("div", undefined, { class: "actions" });
@@ -156,10 +171,18 @@ function actionGroup(grant, group, actions, pickedActions, info) {
       { "data-kind": "action", "data-id": action, "data-testid": `action-${action}`, "data-group": group.id },
       pickedActions.has(action),
     );
-    inputs.push(label.querySelector("input"));
+    const input = label.querySelector("input");
+    input.addEventListener("change", recount);
+    inputs.push(input);
     list.append(label);
   }
-  box.append(list);
+  recount();
+  // A group with nothing ticked starts folded, so the decision buttons stay near on a phone; its
+  // count and Select all say what is in it, and one click (or Enter) unfolds it.
+  const fold = element("details", undefined, { "data-testid": `fold-${grant.alias}-${group.id}` });
+  fold.open = inputs.some((input) => input.checked);
+  fold.append(element("summary", `Show the ${actions.length} actions`), list);
+  box.append(fold);
   return box;
 }
 
