@@ -74,6 +74,9 @@ describe("passkey approval in a real browser", () => {
     // Named at enrollment, and listed by that name.
     expect(gate.passkeys.list()[0]?.name).toBe("work laptop");
     await page.locator("[data-testid=passkey]", { hasText: "work laptop" }).waitFor();
+    // The code field is gone once a passkey exists; another passkey needs an assertion instead.
+    expect(await page.locator("[data-testid=enroll-code]").isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=add-passkey]").isVisible()).toBe(true);
     expect((await tab.credentials()).length).toBe(1);
     const credentialsFile = await stat(join(gate.stateDir, "credentials.json"));
     expect(credentialsFile.mode & 0o777).toBe(0o600);
