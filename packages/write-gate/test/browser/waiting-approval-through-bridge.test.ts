@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { actionLabel } from "@t3-connector/core/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
@@ -122,12 +123,17 @@ describe("a client waits for the person's decision on the gate page", () => {
     );
     expect(await tickedActions(page)).toEqual(["thread.pin"]);
 
+    const pressedAt = performance.now();
     await page.click("[data-testid=approve]");
     const clickedAt = performance.now();
     const answer = await answered;
-    const elapsed = answeredAt - clickedAt;
-    process.stderr.write(`approval click to tool result: ${elapsed.toFixed(0)} ms\n`);
+    // From the click's completion, as the issue asks; from the press, the passkey ceremony included.
+    const elapsed = Math.max(0, answeredAt - clickedAt);
+    process.stderr.write(
+      `approval: click done to tool result ${elapsed.toFixed(0)} ms; press to tool result ${(answeredAt - pressedAt).toFixed(0)} ms\n`,
+    );
     expect(elapsed).toBeLessThan(1000);
+    expect(answeredAt - pressedAt).toBeLessThan(1000);
     expect(answer.isError, textOf(answer)).toBeFalsy();
     const lease = structured(answer);
     expect(lease).toMatchObject({ authorized: true });
@@ -156,6 +162,10 @@ describe("a client waits for the person's decision on the gate page", () => {
     expect(pin.isError, textOf(pin)).toBeFalsy();
     expect(real.world.commandCount()).toBe(1);
     // The write shows on the open page by itself, under the action's label.
-    await page.locator("[data-testid=writes] tr", { hasText: "op-done-when-pin" }).waitFor();
+    const row = page.locator("[data-testid=writes] tr", { hasText: "op-done-when-pin" });
+    await row.waitFor();
+    const cells = await row.locator("td").allTextContents();
+    expect(cells.slice(1, 4)).toEqual(["alpha", expect.any(String), actionLabel("thread.pin")]);
+    expect(cells[4]).toContain("completed");
   }, 60_000);
 });
