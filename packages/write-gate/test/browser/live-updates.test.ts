@@ -38,14 +38,24 @@ async function openLive(): Promise<Page> {
   tab = await openWithAuthenticator(browser);
   const { page } = tab;
   // Counts permission prompts, so the test can tell the page never asks on its own.
+  // Counts permission prompts and records each notification, so the test can tell the page never
+  // asks on its own and notifies only after the person opted in.
   await page.addInitScript({
     content: `
       globalThis.permissionAsks = 0;
-      const original = Notification.requestPermission.bind(Notification);
-      Notification.requestPermission = () => {
+      globalThis.notes = [];
+      const Original = Notification;
+      const ask = Original.requestPermission.bind(Original);
+      function Spy(title, options) {
+        globalThis.notes.push({ title, body: options && options.body });
+        return new Original(title, options);
+      }
+      Object.defineProperty(Spy, "permission", { get: () => Original.permission });
+      Spy.requestPermission = () => {
         globalThis.permissionAsks += 1;
-        return original();
-      };`,
+        return ask();
+      };
+      globalThis.Notification = Spy;`,
   });
   await page.goto(`${gate.origin}/`);
   await page.waitForSelector("body[data-ready=true][data-live=true]");
@@ -54,6 +64,11 @@ async function openLive(): Promise<Page> {
   await page.click("[data-testid=enroll-submit]");
   await waitForMessage(page, "Passkey registered.");
   return page;
+}
+
+type Note = { title: string; body?: string };
+function notes(page: Page): Promise<Note[]> {
+  return page.evaluate(() => (globalThis as unknown as { notes: Note[] }).notes);
 }
 
 function waitForMessage(page: Page, text: string): Promise<void> {
@@ -117,7 +132,7 @@ describe("the open gate page follows the gate live", () => {
     expect(await history.locator("[data-testid=history-writes]").textContent()).toContain("op-live-1");
   });
 
-  it("asks for desktop notifications only when the button is pressed", async () => {
+  it("asks for desktop notifications only when the button is pressed, and then notifies of the next request", async () => {
     const page = await openLive();
     await gate.desk.request({ purpose: "pin it", actions: ["thread.pin"] });
     await waitForTitle(page, "(1) Approval waiting — t3-connector");
@@ -132,5 +147,11 @@ describe("the open gate page follows the gate live", () => {
       await page.evaluate(() => (globalThis as unknown as { permissionAsks: number }).permissionAsks),
     ).toBe(1);
     expect(await page.locator("[data-testid=notify]").isHidden()).toBe(true);
+    expect(await notes(page)).toEqual([]);
+
+    // Opted in: the next request that arrives makes one notification, with the client's purpose.
+    await gate.desk.request({ purpose: "rename it", actions: ["thread.title"] });
+    await waitForTitle(page, "(2) Approval waiting — t3-connector");
+    expect(await notes(page)).toEqual([{ title: "Approval waiting — t3-connector", body: "rename it" }]);
   });
 });
