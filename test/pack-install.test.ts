@@ -42,6 +42,7 @@ beforeAll(async () => {
   const files = (await readdir(tarballs)).filter((name) => name.endsWith(".tgz"));
   expect(files.sort()).toEqual([
     `t3-connector-core-${await version("core")}.tgz`,
+    `t3-connector-mcp-tools-${await version("mcp-tools")}.tgz`,
     `t3-connector-ops-${await version("ops")}.tgz`,
     `t3-connector-read-server-${await version("read-server")}.tgz`,
     `t3-connector-t3-sim-${await version("t3-sim")}.tgz`,

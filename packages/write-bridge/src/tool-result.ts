@@ -23,10 +23,6 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
   request_invalid: "Call t3_pedir_aprovacao without requestId for a new approval link.",
 };
 
-export function toolSuccess(output: Record<string, unknown>): CallToolResult {
-  return { structuredContent: output, content: [{ type: "text", text: JSON.stringify(output) }] };
-}
-
 /**
  * A tool error whose text starts with the stable code (the gate's own code when the gate refused,
  * so codes core does not list still arrive as themselves), then the message and the next step.

@@ -23,6 +23,7 @@ export type { CliIo } from "./process/cli-io.js";
 
 export const CLI_NAME = "t3-connector-write";
 
+// The commands are declared in ./process/cli-args.ts (how to add one is at its top); keep this text in step.
 export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
