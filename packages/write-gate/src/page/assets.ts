@@ -1,13 +1,14 @@
 /**
  * @module The page's static files: every file in `assets/` (HTML, its scripts, style and icon —
- * files, so the CSP needs no inline script or style), and the `@simplewebauthn/browser` UMD
- * bundle from the installed package. Nothing comes from a CDN. Read once at start, so a missing
+ * files, so the CSP needs no inline script or style), the catalogue's action labels as
+ * `/actions.json`, and the `@simplewebauthn/browser` UMD bundle from the installed package. Nothing comes from a CDN. Read once at start, so a missing
  * file fails the gate's start.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ACTION_IDS, actionInfo } from "@t3-connector/core/actions";
 
 export interface PageAsset {
   readonly body: string;
@@ -47,6 +48,12 @@ export async function loadPageAssets(): Promise<PageAssets> {
   const icon = assets.get("/favicon.svg");
   // Browsers ask for /favicon.ico on their own; the same SVG answers, so nothing 404s.
   if (icon !== undefined) assets.set("/favicon.ico", icon);
+  // The catalogue's labels, lines and risk groups, so the page names a lease's actions the same way
+  // after a reload as on the request (one table: core's catalogue).
+  assets.set("/actions.json", {
+    body: JSON.stringify(ACTION_IDS.map((action) => actionInfo(action))),
+    contentType: "application/json; charset=utf-8",
+  });
   assets.set("/webauthn.js", {
     body: await readFile(simpleWebAuthnBundlePath(), "utf8"),
     contentType: "text/javascript; charset=utf-8",

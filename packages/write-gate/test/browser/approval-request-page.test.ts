@@ -4,7 +4,7 @@
  * proposal, actions by label in risk groups, a phone-width screen and a keyboard-only approval.
  * Screenshots of the request and of the open lease go to test-output/screenshots/.
  */
-import { ACTION_IDS, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
+import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
@@ -184,6 +184,11 @@ describe("the approval request page", () => {
     await page.reload();
     await page.waitForSelector("body[data-ready=true]");
     await page.locator("[data-testid=writes] tr").first().waitFor();
+    // After the reload the lease is still named by the catalogue's labels, grouped by risk.
+    expect(await page.locator("[data-testid=granted-alpha-organize]").textContent()).toBe(
+      `Organize (2): ${actionLabel("thread.pin")}, ${actionLabel("thread.title")}`,
+    );
+    expect(await page.locator("[data-testid=granted-alpha-destructive]").count()).toBe(0);
     const onLease = await pageWidth(page);
     expect(onLease.scrollWidth).toBeLessThanOrEqual(PHONE.width);
     expect(onLease.overflow).toBe(0);

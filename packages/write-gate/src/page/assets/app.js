@@ -15,7 +15,8 @@ let expiryChecked = false;
 let busy = false;
 /** Requests this page already knew of: only newer ones make a desktop notification. */
 let knownPending = null;
-const actionLabels = new Map();
+/** The catalogue: action id → { label, description, group }. */
+const catalogue = new Map();
 
 function say(text, isError) {
   const box = byId("message");
@@ -52,7 +53,7 @@ async function loadRequest(id) {
   try {
     const view = await post("/api/requests/view", { requestId: id });
     hideDeadEnd();
-    for (const entry of view.actionInfo ?? []) actionLabels.set(entry.action, entry.label);
+    for (const entry of view.actionInfo ?? []) catalogue.set(entry.action, entry);
     showRequest(view);
   } catch (error) {
     const code = codeOf(error);
@@ -103,7 +104,7 @@ function notifyNew(pending) {
 async function refresh() {
   const state = await post("/api/state");
   showPasskeys(state, onRemovePasskey);
-  showLease(state, actionLabels);
+  showLease(state, catalogue);
   const pending = state.pendingRequests;
   if (pending === undefined) return state;
   notifyNew(pending);
@@ -280,6 +281,17 @@ setInterval(() => {
 setInterval(() => scheduleRefresh(), 15000);
 setUpNotifications();
 listen();
-(requestId === null ? Promise.resolve() : loadRequest(requestId))
+/** The catalogue's labels (a static file): the lease is named by label even after a reload. */
+async function loadCatalogue() {
+  try {
+    const response = await fetch("/actions.json", { credentials: "same-origin" });
+    for (const entry of await response.json()) catalogue.set(entry.action, entry);
+  } catch {
+    // Ids stand in for labels; nothing else depends on them.
+  }
+}
+
+loadCatalogue()
+  .then(() => (requestId === null ? undefined : loadRequest(requestId)))
   .then(() => scheduleRefresh())
   .then(() => document.body.setAttribute("data-ready", "true"));

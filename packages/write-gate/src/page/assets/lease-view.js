@@ -41,32 +41,44 @@ function writesTable(writes, testId) {
   return table;
 }
 
-function scopeSummary(scope, actionLabels) {
+const GROUP_NAMES = [
+  ["organize", "Organize"],
+  ["run", "Run control"],
+  ["destructive", "⚠ Destructive"],
+  ["other", "Other"],
+];
+
+function scopeSummary(scope, catalogue) {
   const box = element("div", undefined, { class: "scope-summary" });
   for (const grant of scope.environments) {
     const part = element("div", undefined, { "data-environment": grant.environmentId });
     part.append(element("h4", `${grant.alias} — ${grant.label}`));
     part.append(element("p", `Projects: ${grant.projects.map((project) => project.name).join(", ")}`));
-    part.append(
-      element(
-        "p",
-        `Actions (${grant.actions.length}): ${grant.actions.map((action) => actionLabels.get(action) ?? action).join(", ")}`,
-      ),
-    );
+    for (const [group, name] of GROUP_NAMES) {
+      const actions = grant.actions.filter((action) => (catalogue.get(action)?.group ?? "other") === group);
+      if (actions.length === 0) continue;
+      const labels = actions.map((action) => catalogue.get(action)?.label ?? action);
+      part.append(
+        element("p", `${name} (${actions.length}): ${labels.join(", ")}`, {
+          class: group === "destructive" ? "granted-destructive" : "granted",
+          "data-testid": `granted-${grant.alias}-${group}`,
+        }),
+      );
+    }
     box.append(part);
   }
   return box;
 }
 
 /** Renders state.lease and state.leaseHistory. */
-export function showLease(state, actionLabels) {
+export function showLease(state, catalogue) {
   lease = state.lease?.active ? state.lease : null;
   leaseSeenAt = Date.now();
   const section = byId("lease");
   section.hidden = lease === null;
   if (lease !== null) {
     byId("lease-fingerprint").textContent = lease.scopeFingerprint;
-    byId("lease-scope").replaceChildren(scopeSummary(lease.scope, actionLabels));
+    byId("lease-scope").replaceChildren(scopeSummary(lease.scope, catalogue));
     const writes = lease.writes ?? [];
     byId("writes").replaceChildren(...writes.map(writeRow));
     byId("no-writes").hidden = writes.length > 0;
