@@ -106,6 +106,15 @@ describe("the approval request page", () => {
     await waitForMessage(page, "Lease granted.");
     expect(gate.keeper.current()?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
     await page.locator("#lease:not([hidden])").waitFor();
+    expect(await page.locator("#writes-table").isHidden()).toBe(true);
+    gate.keeper.recordWrite({
+      at: new Date().toISOString(),
+      environmentId: gate.sim.environment("alpha").environmentId,
+      action: "thread.pin",
+      operationId: "op-request-page-pin",
+      state: "completed",
+    });
+    await page.locator("[data-testid=writes] tr", { hasText: "op-request-page-pin" }).waitFor();
     await screenshot(page, "lease");
   });
 

@@ -82,6 +82,7 @@ export function showLease(state, catalogue) {
     const writes = lease.writes ?? [];
     byId("writes").replaceChildren(...writes.map(writeRow));
     byId("no-writes").hidden = writes.length > 0;
+    byId("writes-table").hidden = writes.length === 0;
   }
   tickLease();
 
