@@ -27,8 +27,10 @@ export const CLI_NAME = "t3-connector-write";
 export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
-  gate [--log-level L]     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it);
-                           the URL and the enrollment code are printed at every level
+  gate [--log-level L] [--enroll]
+                           Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it);
+                           the URL is printed at every level, the one-time enrollment code only while
+                           no passkey is enrolled or with --enroll (which lets it add another passkey)
   bridge [--log-level L]   Serve the write tools over MCP stdio; every call is relayed to the gate
                            (L: error, warn, info (default) or debug)
   environments add <alias> (--url URL | --ssh HOST[:PORT])
@@ -96,6 +98,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           config,
           log: log.info,
           announce: (line) => io.stderr.write(`${line}\n`),
+          ...(command.enroll === true ? { enroll: true } : {}),
           ...(io.fetch ? { fetch: io.fetch } : {}),
         });
         await gate.closed;

@@ -53,6 +53,8 @@ export interface GateAppDeps {
   readonly stateDir: string;
   /** Printed by the process on its own terminal; one use; this module never logs it. */
   readonly enrollmentCode: string;
+  /** `gate --enroll`: the code may add a passkey even when one is enrolled (default: only the first). */
+  readonly enroll?: boolean;
   /** Live inventory of the environments (`registryInventory(registry)` in the gate). */
   readonly inventory: Inventory;
   readonly log?: (line: string) => void;
@@ -119,6 +121,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     passkeys,
     code: new EnrollmentCode(deps.enrollmentCode),
     clock: deps.clock,
+    codeAddsPasskey: deps.enroll === true,
   });
 
   const app = new Hono();

@@ -75,10 +75,18 @@ export class Enrollment {
   readonly #code: EnrollmentCode;
   readonly #registrations: OneTimeBook<PendingRegistration>;
   readonly #tickets: OneTimeBook<StepUpTicket>;
+  /** `gate --enroll`: the person at the gate's terminal may add a passkey with the code alone. */
+  readonly #codeAddsPasskey: boolean;
 
-  constructor(options: { passkeys: Passkeys; code: EnrollmentCode; clock: Clock }) {
+  constructor(options: {
+    passkeys: Passkeys;
+    code: EnrollmentCode;
+    clock: Clock;
+    codeAddsPasskey?: boolean;
+  }) {
     this.#passkeys = options.passkeys;
     this.#code = options.code;
+    this.#codeAddsPasskey = options.codeAddsPasskey === true;
     const book = { clock: options.clock, ttlMs: CEREMONY_TTL_MS, max: MAX_PENDING_CEREMONIES };
     this.#registrations = new OneTimeBook(book);
     this.#tickets = new OneTimeBook(book);
@@ -120,7 +128,8 @@ export class Enrollment {
     name?: string | undefined;
   }): Promise<{ registrationId: string; options: PublicKeyCredentialCreationOptionsJSON }> {
     let code: string | null = null;
-    if (!this.#passkeys.hasAny()) {
+    const byCode = this.#codeAddsPasskey && input.code !== undefined && input.code !== "";
+    if (!this.#passkeys.hasAny() || byCode) {
       if (input.code === undefined || input.code === "") {
         throw new ConnectorError("enrollment_code_required", "the first passkey needs the enrollment code");
       }
@@ -153,7 +162,7 @@ export class Enrollment {
     if (pending === undefined)
       throw new ConnectorError("registration_unknown", "unknown or expired registration");
     if (pending.code !== null) {
-      if (this.#passkeys.hasAny() || !this.#code.consume(pending.code)) {
+      if ((this.#passkeys.hasAny() && !this.#codeAddsPasskey) || !this.#code.consume(pending.code)) {
         throw new ConnectorError("enrollment_code_invalid", "the enrollment code was used");
       }
     }

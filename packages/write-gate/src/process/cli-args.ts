@@ -23,7 +23,7 @@ import type { Command } from "commander";
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "gate"; logLevel: LogLevel }
+  | { kind: "gate"; logLevel: LogLevel; enroll?: true }
   | { kind: "bridge"; logLevel: LogLevel }
   | { kind: "environments-add"; alias: string; transport: TransportOption }
   | { kind: "environments-remove"; alias: string }
@@ -57,14 +57,23 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 function defineCommands(program: Command, found: (command: CliCommand) => void): void {
   program.command("help").action(() => found({ kind: "help" }));
 
-  for (const kind of ["gate", "bridge"] as const) {
-    program
-      .command(kind)
-      .addOption(logLevelOption())
-      .action((options: { logLevel?: LogLevel }) =>
-        found({ kind, logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
-      );
-  }
+  program
+    .command("gate")
+    .addOption(logLevelOption())
+    .option("--enroll", "print an enrollment code even when a passkey is enrolled (to add one)")
+    .action((options: { logLevel?: LogLevel; enroll?: boolean }) =>
+      found({
+        kind: "gate",
+        logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL,
+        ...(options.enroll === true ? { enroll: true as const } : {}),
+      }),
+    );
+  program
+    .command("bridge")
+    .addOption(logLevelOption())
+    .action((options: { logLevel?: LogLevel }) =>
+      found({ kind: "bridge", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
+    );
 
   const environments = program.command("environments").action(() => {
     throw new UsageProblem(

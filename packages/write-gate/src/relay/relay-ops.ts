@@ -5,7 +5,7 @@
  */
 
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
-import { getAction, isActionId } from "@t3-connector/core/actions";
+import { conditionalSendInput, getAction, isActionId } from "@t3-connector/core/actions";
 import {
   actionUnsupportedError,
   type CommandSupportCache,
@@ -221,8 +221,10 @@ export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Pr
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
+      const threadId = conditionalSendInput.safeParse(op.input).data?.threadId;
       record(deps.lease, deps.clock, {
         environmentId: result.environmentId,
+        ...(threadId === undefined ? {} : { threadId }),
         action: "thread.conditional-send",
         operationId: op.operationId,
         state: listed,

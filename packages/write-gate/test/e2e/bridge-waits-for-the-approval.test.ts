@@ -6,6 +6,8 @@
  * that declared URL-mode elicitation gets the link through `elicitation/create`. The test plays
  * the page through the page's own API and event stream; nothing grants a lease directly.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -16,6 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_FILE } from "../../src/audit/index.js";
 import { openEventStream } from "../approval/support/event-stream-client.js";
 import {
   type AuthenticatorPage,
@@ -180,6 +183,12 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
     expect(finished.status).toBe(200);
     const state = await pageCall("/api/state", {});
     expect(state.body.passkeys).toEqual([expect.objectContaining({ name: "Test key" })]);
+    await gate().gate.audit.settled();
+    const audit = await readFile(join(gate().config.stateDir, AUDIT_FILE), "utf8");
+    expect(audit).toContain(
+      `"event":"passkey_enrolled","credentialId":"${(finished.body.passkey as Body).id}","first":true`,
+    );
+    expect(audit).not.toContain(gate().enrollmentCode);
 
     const client = await spawnClient("release-client");
     const events = await openEventStream(gate().gate.port);

@@ -107,7 +107,13 @@ describe("relay operations", () => {
     expect(body(again)).toMatchObject({ state: "completed", replayed: true, receipt: body(first).receipt });
     expect(alpha.model.receivedCommands.length - before).toBe(1);
     expect(h.gate.lease.writes()).toEqual([
-      expect.objectContaining({ operationId: "op-pin-1", action: "thread.pin", state: "completed" }),
+      // The thread the input names, so the page can show its title.
+      expect.objectContaining({
+        operationId: "op-pin-1",
+        action: "thread.pin",
+        state: "completed",
+        threadId: IDLE_THREAD,
+      }),
     ]);
   });
 
