@@ -132,6 +132,40 @@ describe("the open gate page follows the gate live", () => {
     expect(await history.locator("[data-testid=history-writes]").textContent()).toContain("op-live-1");
   });
 
+  it("answers a burst of 200 writes with a few spaced state reads, so Revoke still gets through", async () => {
+    const page = await openLive();
+    await gate.desk.request({ actions: ["thread.pin"] });
+    await page.locator("#request:not([hidden])").waitFor();
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    await page.locator("#lease:not([hidden])").waitFor();
+
+    const stateReads: number[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/state")) stateReads.push(performance.now());
+    });
+    const environmentId = gate.sim.environment("alpha").environmentId;
+    for (let index = 0; index < 200; index += 1) {
+      gate.keeper.recordWrite({
+        at: new Date().toISOString(),
+        environmentId,
+        action: "thread.pin",
+        operationId: `op-burst-${index}`,
+        state: "completed",
+      });
+    }
+    await page.locator("[data-testid=writes] tr", { hasText: "op-burst-199" }).waitFor();
+    // 200 nudges, a handful of reads, never two closer than the page's spacing (less a timer's slack).
+    expect(stateReads.length).toBeGreaterThanOrEqual(1);
+    expect(stateReads.length).toBeLessThanOrEqual(3);
+    for (let index = 1; index < stateReads.length; index += 1) {
+      expect((stateReads[index] ?? 0) - (stateReads[index - 1] ?? 0)).toBeGreaterThan(1400);
+    }
+    await page.click("[data-testid=revoke]");
+    await waitForMessage(page, "Lease revoked.");
+    expect(gate.keeper.current()).toBeNull();
+  });
+
   it("asks for desktop notifications only when the button is pressed, and then notifies of the next request", async () => {
     const page = await openLive();
     await gate.desk.request({ purpose: "pin it", actions: ["thread.pin"] });

@@ -58,7 +58,9 @@ async function loadRequest(id) {
   } catch (error) {
     const code = codeOf(error);
     clearRequest();
-    if (code in DEAD_ENDS || error.status === 404 || error.status === 410) showDeadEnd(code);
+    // A malformed id in the address is as unknown to the gate as one it never made.
+    if (code === "body_invalid") showDeadEnd("request_invalid");
+    else if (code in DEAD_ENDS || error.status === 404 || error.status === 410) showDeadEnd(code);
     else say(`The request could not be shown: ${code}`, true);
   }
 }
@@ -128,21 +130,46 @@ async function refresh() {
   return state;
 }
 
+/**
+ * The gate allows the page 60 requests a minute. A lease writing steadily sends a nudge per write,
+ * so state reads are spaced at least this far apart (at most 40 a minute), leaving room for
+ * Revoke, Approve and Deny whatever the write rate.
+ */
+const MIN_REFRESH_GAP_MS = 1500;
+let lastRefreshAt = Number.NEGATIVE_INFINITY;
 let refreshing = null;
 let again = false;
-/** Coalesces nudges: at most one state read in flight, and one more after it if asked meanwhile. */
-function scheduleRefresh() {
+let againAfterAction = false;
+
+/**
+ * Coalesces nudges: at most one state read in flight, and one more after it if asked meanwhile.
+ * `afterAction` (the person's own click: approve, deny, revoke, a passkey) reads at once; those
+ * come at a person's pace, so only the gate's nudges need spacing.
+ */
+function scheduleRefresh(afterAction) {
   if (refreshing !== null) {
     again = true;
+    againAfterAction = againAfterAction || afterAction === true;
     return refreshing;
   }
-  refreshing = refresh()
+  const wait = afterAction === true ? 0 : lastRefreshAt + MIN_REFRESH_GAP_MS - Date.now();
+  const spaced = wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  refreshing = spaced
+    .then(() => {
+      // Nudges that came while waiting are answered by this read.
+      again = false;
+      againAfterAction = false;
+      lastRefreshAt = Date.now();
+      return refresh();
+    })
     .catch((error) => say(`The gate did not answer: ${codeOf(error)}`, true))
     .finally(() => {
       refreshing = null;
       if (again) {
+        const urgent = againAfterAction;
         again = false;
-        scheduleRefresh();
+        againAfterAction = false;
+        scheduleRefresh(urgent);
       }
     });
   return refreshing;
@@ -169,7 +196,7 @@ function withButtons(run) {
       busy = false;
       for (const node of buttons) node.disabled = false;
       // Read the gate again once the decision is settled: the lease, or the next waiting request.
-      await scheduleRefresh();
+      await scheduleRefresh(true);
     }
   };
 }
@@ -220,7 +247,7 @@ async function onRemovePasskey(credentialId) {
   try {
     await removePasskey(credentialId);
     say("Passkey removed.", false);
-    await scheduleRefresh();
+    await scheduleRefresh(true);
   } catch (error) {
     say(`Removal failed: ${codeOf(error)}`, true);
   }
@@ -246,7 +273,7 @@ byId("enroll-submit").addEventListener("click", () => {
   enroll({ code: byId("enroll-code").value })
     .then(() => {
       say("Passkey registered.", false);
-      return scheduleRefresh();
+      return scheduleRefresh(true);
     })
     .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
 });
@@ -255,7 +282,7 @@ byId("add-passkey").addEventListener("click", () => {
     .then((proof) => enroll(proof))
     .then(() => {
       say("Passkey registered.", false);
-      return scheduleRefresh();
+      return scheduleRefresh(true);
     })
     .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
 });
@@ -265,7 +292,7 @@ byId("revoke").addEventListener("click", () => {
   post("/api/revoke")
     .then(() => {
       say("Lease revoked.", false);
-      return scheduleRefresh();
+      return scheduleRefresh(true);
     })
     .catch((error) => say(`Revoke failed: ${codeOf(error)}`, true));
 });
