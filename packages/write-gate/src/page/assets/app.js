@@ -98,6 +98,7 @@ function notifyNew(pending) {
     });
     note.addEventListener("click", () => {
       window.focus();
+      window.history.replaceState(null, "", `/?request=${encodeURIComponent(entry.requestId)}`);
       loadRequest(entry.requestId);
     });
   }
