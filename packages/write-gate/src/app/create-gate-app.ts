@@ -65,6 +65,8 @@ export interface GateAppDeps {
   readonly relayRateLimitPerMinute?: number;
   /** Passkey enrollments and removals, denials and failed attempts are audited here when given. */
   readonly audit?: AuditLog;
+  /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
+  readonly eventPingIntervalMs?: number;
 }
 
 export interface GateApp {
@@ -143,7 +145,14 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   }
 
   // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
-  app.get("/api/events", eventStream({ port: deps.port, events }));
+  app.get(
+    "/api/events",
+    eventStream({
+      port: deps.port,
+      events,
+      ...(deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs }),
+    }),
+  );
 
   // Every check runs before the budget is charged: a request another origin (or a rebound name)
   // sends is refused for free, so a flood of them cannot starve the page or its Revoke. The four

@@ -89,6 +89,19 @@ describe("GET /api/events", () => {
     expect(events.comments).toContain("connected");
   });
 
+  it("keeps the stream alive with a ping comment", async () => {
+    gate = await startSimGate({
+      serve: true,
+      eventPingIntervalMs: 20,
+      environments: [
+        { alias: "alpha", projects: [{ id: "p-one", title: "One", workspaceRoot: "/srv/one" }] },
+      ],
+    });
+    const events = await stream(gate);
+    await events.nextComment("ping");
+    expect(events.comments[0]).toBe("connected");
+  });
+
   it("refuses another site, another origin and a rebound Host; a top-level open (none) is served", async () => {
     const g = await startGate();
     const get = (headers: Record<string, string>) =>

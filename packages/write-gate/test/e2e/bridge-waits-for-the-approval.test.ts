@@ -268,4 +268,35 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
     expect(quick).toMatchObject({ decision: "pending", elicitation: "accept" });
     expect(quick.approvalUrl).toBe(`${pageOrigin(gate().gate)}/?request=${quick.requestId}`);
   }, 60_000);
+  it("audits a refused removal and a removal of the named passkey by id and code only", async () => {
+    if (tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const [passkey] = (await pageCall("/api/state", {})).body.passkeys as Array<{ credentialId: string }>;
+    if (passkey === undefined) throw new Error("the approval test enrolled no passkey");
+    // A ticket for another purpose does not remove anything; the refusal is audited.
+    const wrong = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
+    const wrongProof = await signInPage(page, wrong.body.options);
+    const refused = await pagePost(page, "/api/passkeys/remove", {
+      credentialId: passkey.credentialId,
+      ticketId: wrong.body.ticketId,
+      response: wrongProof,
+    });
+    expect(refused.body).toEqual({ error: "step_up_invalid" });
+    const ticket = await pagePost(page, "/api/passkeys/step-up", {
+      purpose: "remove",
+      credentialId: passkey.credentialId,
+    });
+    const proof = await signInPage(page, ticket.body.options);
+    const removed = await pagePost(page, "/api/passkeys/remove", {
+      credentialId: passkey.credentialId,
+      ticketId: ticket.body.ticketId,
+      response: proof,
+    });
+    expect(removed.body).toEqual({ passkeys: [] });
+    await gate().gate.audit.settled();
+    const audit = await readFile(join(gate().config.stateDir, AUDIT_FILE), "utf8");
+    expect(audit).toContain('"event":"passkey_removal_failed","code":"step_up_invalid"');
+    expect(audit).toContain(`"event":"passkey_removed","credentialId":"${passkey.credentialId}"`);
+    expect(audit).not.toContain("Test key");
+  }, 60_000);
 });

@@ -17,6 +17,8 @@ export interface EventStreamClient {
   next(type: string): Promise<SentEvent>;
   /** Comment lines received so far (`connected`, `ping`). */
   comments: string[];
+  /** Resolves when a comment line with this text arrives (or has arrived). */
+  nextComment(text: string): Promise<void>;
   close(): void;
 }
 
@@ -28,6 +30,7 @@ export function openEventStream(
     const received: SentEvent[] = [];
     const waiting: Array<{ type: string; resolve: (event: SentEvent) => void }> = [];
     const comments: string[] = [];
+    const commentWaiters: Array<{ text: string; resolve: () => void }> = [];
     let buffer = "";
     const deliver = () => {
       for (const waiter of [...waiting]) {
@@ -65,12 +68,23 @@ export function openEventStream(
             end = buffer.indexOf("\n\n");
           }
           deliver();
+          for (const waiter of [...commentWaiters]) {
+            if (!comments.includes(waiter.text)) continue;
+            commentWaiters.splice(commentWaiters.indexOf(waiter), 1);
+            waiter.resolve();
+          }
         });
         res.on("error", () => undefined);
         resolve({
           status: res.statusCode ?? 0,
           contentType: res.headers["content-type"],
           comments,
+          nextComment(text) {
+            return new Promise((resolveComment) => {
+              if (comments.includes(text)) resolveComment();
+              else commentWaiters.push({ text, resolve: resolveComment });
+            });
+          },
           next(type) {
             return new Promise((resolveEvent) => {
               waiting.push({ type, resolve: resolveEvent });

@@ -64,6 +64,8 @@ export async function startSimGate(options: {
   serve?: boolean;
   /** Passkeys already on disk when the gate starts. */
   credentials?: readonly StoredCredential[];
+  /** The event stream's ping interval (default 15 s). */
+  eventPingIntervalMs?: number;
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -119,6 +121,9 @@ export async function startSimGate(options: {
     inventory: registryInventory(registry, { commandSupport: new CommandSupportCache() }),
     log: (line) => logs.push(line),
     audit,
+    ...(options.eventPingIntervalMs === undefined
+      ? {}
+      : { eventPingIntervalMs: options.eventPingIntervalMs }),
   });
   handler = (request, env) => gate.app.fetch(request, env);
   return {
