@@ -12,10 +12,12 @@ import { GateHttpError } from "./gate-error.js";
 /** `Host` must be exactly `localhost:<port>` (a rebound DNS name carries its own host). */
 export function hostGuard(options: { port: number }): MiddlewareHandler {
   const expected = `localhost:${options.port}`;
+  // A person who typed 127.0.0.1 (or another name) needs the one address that works. The text
+  // tells a rebinding page nothing it did not know: it already reached this port.
+  const refusal = `The write gate answers only at http://${expected}/ - open that address.\n`;
   return async function checkHost(c, next) {
     if (c.req.header("host") !== expected) {
-      // An empty body: a rebinding page learns nothing from the answer.
-      return c.body(null, 403);
+      return c.body(refusal, 403, { "Content-Type": "text/plain; charset=utf-8" });
     }
     await next();
   };
