@@ -11,7 +11,6 @@ import { actionLabel } from "@t3-connector/core/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
-import { buildDist } from "../support/build-dist.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import {
   type AuthenticatorPage,
@@ -29,7 +28,6 @@ let tab: AuthenticatorPage | undefined;
 let client: Client | undefined;
 
 beforeAll(async () => {
-  await buildDist();
   browser = await launchChromium();
   real = await startRealGate();
   tab = await openWithAuthenticator(browser);

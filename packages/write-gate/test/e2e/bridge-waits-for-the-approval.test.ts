@@ -28,7 +28,6 @@ import {
   registerInPage,
   signInPage,
 } from "../browser/support/browser.js";
-import { buildDist } from "../support/build-dist.js";
 import { postJson } from "../support/http.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
@@ -41,7 +40,6 @@ let tab: AuthenticatorPage | undefined;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  await buildDist();
   browser = await launchChromium();
   real = await startRealGate();
   tab = await openWithAuthenticator(browser);
