@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import { access, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildDist } from "../packages/write-gate/test/support/build-dist.js";
+import { describe, expect, it } from "vitest";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -26,11 +25,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
   });
 }
 
-// The demo spawns the write gate from its dist.
-beforeAll(async () => {
-  await buildDist();
-}, 120_000);
-
+// The demo spawns the write gate from its dist (built once per run by the global setup).
 // The README's first command line ends in `pnpm demo`; this keeps that promise honest.
 describe("pnpm demo", () => {
   it("starts two simulated environments, writes a working configuration and says what to do next", async () => {

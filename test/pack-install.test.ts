@@ -10,8 +10,6 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildForSpawn } from "../packages/read-server/test/e2e/support/spawned-serve.js";
-import { buildDist } from "../packages/write-gate/test/support/build-dist.js";
 
 // What a user gets from the packages, not from this checkout: every package packed with
 // `pnpm -r pack` (workspace dependencies become versions), the tarballs installed together with
@@ -33,8 +31,6 @@ const version = async (pkg: string) =>
   ).version;
 
 beforeAll(async () => {
-  await buildForSpawn();
-  await buildDist();
   work = await mkdtemp(path.join(os.tmpdir(), "t3-connector-pack-"));
   const tarballs = path.join(work, "tarballs");
   prefix = path.join(work, "prefix");
@@ -43,6 +39,7 @@ beforeAll(async () => {
   expect(files.sort()).toEqual([
     `t3-connector-core-${await version("core")}.tgz`,
     `t3-connector-events-${await version("events")}.tgz`,
+    `t3-connector-mcp-tools-${await version("mcp-tools")}.tgz`,
     `t3-connector-ops-${await version("ops")}.tgz`,
     `t3-connector-read-server-${await version("read-server")}.tgz`,
     `t3-connector-t3-sim-${await version("t3-sim")}.tgz`,

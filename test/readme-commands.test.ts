@@ -7,8 +7,6 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildForSpawn } from "../packages/read-server/test/e2e/support/spawned-serve.js";
-import { buildDist } from "../packages/write-gate/test/support/build-dist.js";
 
 // The README's commands that need no real T3, run as written (through a shell, from the checkout)
 // against the simulator. Each command is first found verbatim in README.md, so the two cannot
@@ -21,8 +19,6 @@ let work: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await buildForSpawn();
-  await buildDist();
   readme = await readFile(path.join(root, "README.md"), "utf8");
   work = await mkdtemp(path.join(os.tmpdir(), "t3-connector-readme-"));
 }, 300_000);

@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   "cancelled",
   "pairing_failed",
   "scope_not_granted",
+  // serving over HTTP
+  /** A non-loopback bind without a bearer token file: anyone reaching the port could read. */
+  "auth_token_required",
   // reads
   "invalid_input",
   "invalid_cursor",
@@ -59,7 +62,38 @@ export const ERROR_CODES = [
   "action_unsupported",
   "journal_unavailable",
   "journal_transition_invalid",
+  /** The journal is missing, truncated or altered files: the gate refuses to start until an operator acts. */
+  "journal_damaged",
+  /** The operationId may be in a range the journal lost (recorded by `journal recover --accept-loss`): never resent. */
+  "operation_lost",
   "guard_refused",
+  // the gate's approval page, approval requests and passkeys (answered to the page as {error: code})
+  /** Never seen (or not a request id at all). */
+  "request_invalid",
+  "request_expired",
+  /** Already approved (or consumed by an approval attempt). */
+  "request_used",
+  "request_denied",
+  /** A newer request from the same bridge replaced it, or a lease opened (or the gate closed approvals) meanwhile. */
+  "request_superseded",
+  /** The client named an environment, project, action or thread the live inventory does not list. */
+  "proposal_invalid",
+  "challenge_already_issued",
+  "challenge_invalid",
+  "selection_invalid",
+  "enrollment_required",
+  "lease_already_active",
+  "enrollment_code_required",
+  "enrollment_code_invalid",
+  "step_up_required",
+  "step_up_invalid",
+  "registration_unknown",
+  "too_many_requests",
+  "credential_unknown",
+  "assertion_invalid",
+  "registration_invalid",
+  /** credentials.json is not a private regular file, or could not be read or written. */
+  "credential_store_invalid",
   "internal",
 ] as const;
 

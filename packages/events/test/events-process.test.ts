@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { writeTokenFile } from "@t3-connector/core/config";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bin, buildForSpawn } from "../../read-server/test/e2e/support/spawned-serve.js";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bin } from "../../read-server/test/e2e/support/spawned-serve.js";
 import { newSecret, WebhookReceiver } from "./support/receiver.js";
 import { addThread, latestRun, type SimEvents, startRun, startSimEvents } from "./support/sim-events.js";
 
@@ -20,10 +20,6 @@ let receiver: WebhookReceiver;
 let work: string;
 let secretFile: string;
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  await buildForSpawn();
-}, 300_000);
 
 beforeEach(async () => {
   simEvents = await startSimEvents();

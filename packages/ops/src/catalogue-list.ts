@@ -1,5 +1,5 @@
 /** `actions`: every action (`act`) and every read (`query`), with its kind and description. */
-import { ACTIONS } from "@t3-connector/core/actions";
+import { ACTIONS, type ActionGroup } from "@t3-connector/core/actions";
 import { type CommandSupport, supportsAction } from "@t3-connector/core/capabilities";
 import { QUERY_NAMES, queryTool } from "./queries.js";
 
@@ -8,6 +8,8 @@ export interface CatalogueEntry {
   kind: "action" | "read";
   title: string;
   description: string;
+  /** Actions only: the risk group the approval page shows (organize, run, destructive). */
+  group?: ActionGroup;
   /** The T3 command sent (null: a launch RPC, or a read). */
   command: string | null;
   /** The MCP tool with the same schema. */
@@ -20,8 +22,9 @@ export function catalogue(support?: CommandSupport): CatalogueEntry[] {
   const actions: CatalogueEntry[] = ACTIONS.map((entry) => ({
     name: entry.action,
     kind: "action",
-    title: entry.title,
+    title: entry.label,
     description: entry.description,
+    group: entry.group,
     command: entry.commandType,
     tool: entry.toolName,
     ...(support === undefined ? {} : { supported: supportsAction(support, entry.action) }),

@@ -43,7 +43,9 @@ export function renderEnvironments(statuses: readonly EnvironmentStatus[]): stri
 export function renderCatalogue(entries: readonly CatalogueEntry[]): string {
   const width = Math.max(...entries.map((e) => e.name.length));
   const mark = (e: CatalogueEntry) => (e.supported === false ? "  (not supported by this server)" : "");
-  return `${entries.map((e) => `${e.kind.padEnd(6)} ${e.name.padEnd(width)}  ${e.title}${mark(e)}`).join("\n")}\n`;
+  // Actions show their risk group, as the approval page groups them (destructive stands out).
+  const group = (e: CatalogueEntry) => (e.group === undefined ? "" : `[${e.group}] `.padEnd(14));
+  return `${entries.map((e) => `${e.kind.padEnd(6)} ${e.name.padEnd(width)}  ${group(e)}${e.title}${mark(e)}`).join("\n")}\n`;
 }
 
 /** Any other result: indented JSON is the most readable faithful form. */

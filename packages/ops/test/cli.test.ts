@@ -137,10 +137,16 @@ describe("t3-connector-ops CLI", () => {
     const run = await runOps(["actions"], { env });
     const entries = run.json() as { name: string; kind: string; description: string; tool: string }[];
     expect(entries.filter((e) => e.kind === "action")).toHaveLength(42);
-    expect(entries.find((e) => e.name === "thread.pin")).toMatchObject({ tool: "t3_escrever_thread_pin" });
+    expect(entries.find((e) => e.name === "thread.pin")).toMatchObject({
+      tool: "t3_escrever_thread_pin",
+      title: "Pin a thread",
+      group: "organize",
+      description: "Pins the thread to the top of the sidebar.",
+    });
     expect(entries.find((e) => e.name === "thread")).toMatchObject({ kind: "read", tool: "t3_thread" });
     const table = await runOps(["actions"], { env, tty: true });
-    expect(table.stdout).toMatch(/^action +thread\.archive +Archive thread$/m);
+    expect(table.stdout).toMatch(/^action +thread\.archive +\[organize\] +Archive a thread$/m);
+    expect(table.stdout).toMatch(/^action +thread\.delete +\[destructive\] Delete a thread$/m);
   });
 
   it("snooze and interrupt run through the CLI with the env prefix", async () => {

@@ -4,7 +4,6 @@ import { clientConfigCommand } from "./cli/client-config.js";
 import { diagnoseCommand } from "./cli/diagnose.js";
 import { environmentsCommand } from "./cli/environments.js";
 import { addEnvironmentCommand, removeEnvironmentCommand } from "./cli/environments-edit.js";
-import { eventsCommand, eventsRetryCommand, eventsStatusCommand } from "./cli/events.js";
 import { type CliIo, describeError, processIo } from "./cli/io.js";
 import { pairCommand } from "./cli/pair.js";
 import { serve } from "./cli/serve.js";
@@ -21,6 +20,11 @@ export const USAGE = `Usage: ${READ_SERVER_NAME} [command]
 Commands:
   serve [--log-level L]        Run the read-only MCP server over stdio (the default);
                                L is error, warn, info (default) or debug
+  serve --http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]... [--allowed-origin O]...
+                               The same read tools over MCP Streamable HTTP at /mcp, with /healthz
+                               and /readyz; H defaults to 127.0.0.1, P to 8000. F (mode 600) holds
+                               the bearer token, required when H is not loopback. Prints one JSON
+                               line with the URL on stdout when ready (docs/adr/0014)
   environments                 Print the configured environments and whether each answers (JSON)
   environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID]
                                Pair a new environment (pairing code or URL on stdin, or at the
@@ -30,6 +34,9 @@ Commands:
   pair --environment X         Save a read-only token for X; the pairing code is read from stdin
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
+  client-config <client> --http [--url U]
+                               Print the config that reaches a running serve --http at U
+                               (default http://127.0.0.1:8000/mcp) with a bearer token
   events --hook-url URL --hook-secret-file F [--state-dir D] [--environment L] [--project L]
          [--type L] [--max-attempts N] [--max-age-hours H] [--retry-base-ms MS]
                                POST signed run and thread events (Standard Webhooks) to URL until stopped
@@ -69,6 +76,11 @@ export async function runCli(
         io.stderr.write(`${READ_SERVER_NAME}: ${command.problem}\n\n${USAGE}`);
         return USAGE_EXIT_CODE;
       case "serve":
+        if (command.http !== undefined) {
+          // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
+          const { serveHttp } = await import("./http/serve-http.js");
+          return await serveHttp(io, definitions, command.http, { logLevel: command.logLevel });
+        }
         return await serve(io, definitions, command.logLevel);
       case "environments":
         return await environmentsCommand(io);
@@ -77,17 +89,18 @@ export async function runCli(
       case "environments-remove":
         return await removeEnvironmentCommand(io, command.alias);
       case "client-config":
-        return clientConfigCommand(io, command.client);
+        return clientConfigCommand(io, command.client, command.http);
       case "diagnose":
         return await diagnoseCommand(io, command.environment);
       case "pair":
         return await pairCommand(io, command.environment);
+      // The events commands are loaded only when run, so the stdio server's start-up does not pay for them.
       case "events":
-        return await eventsCommand(io, command.request);
+        return await (await import("./cli/events.js")).eventsCommand(io, command.request);
       case "events-status":
-        return await eventsStatusCommand(io, command.stateDir);
+        return await (await import("./cli/events.js")).eventsStatusCommand(io, command.stateDir);
       case "events-retry":
-        return await eventsRetryCommand(io, command.id, command.stateDir);
+        return await (await import("./cli/events.js")).eventsRetryCommand(io, command.id, command.stateDir);
     }
   } catch (error) {
     io.stderr.write(`${READ_SERVER_NAME}: ${describeError(error)}\n`);

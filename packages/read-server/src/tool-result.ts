@@ -1,17 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
 
+export { toolSuccess } from "@t3-connector/mcp-tools";
+
 /** Text of the fallback error: nothing about the cause leaves the process. */
 export const INTERNAL_ERROR_TEXT = "internal: failed to query T3";
 export const CANCELLED_ERROR_TEXT = "cancelled: the client cancelled the request";
-
-/** A successful result: the structured output, and the same JSON as text for clients that only read text. */
-export function toolSuccess(output: Record<string, unknown>): CallToolResult {
-  return {
-    structuredContent: output,
-    content: [{ type: "text", text: JSON.stringify(output) }],
-  };
-}
 
 /**
  * A failed call as an MCP tool error. A `ConnectorError` keeps its stable code at the start of

@@ -25,9 +25,33 @@ export interface BridgeToolExtra {
   readonly rawArguments: Record<string, unknown>;
 }
 
+/** What the MCP client said about itself at initialize. */
+export interface ClientSide {
+  /** `clientInfo` (name, version), when the client has initialized. */
+  readonly info?: { readonly name: string; readonly version?: string };
+  /** The client declared `elicitation: { url: {} }` (protocol 2025-11-25). */
+  readonly urlElicitation: boolean;
+}
+
+/** A URL-mode `elicitation/create` (the client shows the link and asks the user to open it). */
+export interface UrlElicitation {
+  readonly message: string;
+  readonly url: string;
+  readonly elicitationId: string;
+}
+
+export type ElicitationAction = "accept" | "decline" | "cancel";
+
 export interface BridgeContext {
   readonly relay: RelayClient;
   readonly now: () => number;
+  /** A random id of this bridge process: its newer approval request supersedes its older one. */
+  readonly bridgeId: string;
+  readonly client: () => ClientSide;
+  /** Presents a link through the client's URL elicitation; rejects when the client cannot. */
+  readonly elicitUrl: (request: UrlElicitation, signal: AbortSignal) => Promise<ElicitationAction>;
+  /** Tells the client an out-of-band elicitation finished (`notifications/elicitation/complete`). */
+  readonly elicitationComplete: (elicitationId: string) => Promise<void>;
 }
 
 export interface BridgeToolDefinition<Input extends z.ZodObject = z.ZodObject> {

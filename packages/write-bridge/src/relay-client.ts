@@ -17,9 +17,14 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** One relay op body, e.g. `{op:'dispatch', action, leaseId, environment, operationId, input}`. */
 export type RelayBody = { readonly op: string } & Record<string, unknown>;
 
+export interface RelayCallOptions {
+  /** This call's own deadline (a call that waits for the human needs longer than the default). */
+  readonly timeoutMs?: number;
+}
+
 export interface RelayClient {
   /** Sends one op; resolves with the 200 answer, or throws a ConnectorError. */
-  call(body: RelayBody, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  call(body: RelayBody, signal?: AbortSignal, options?: RelayCallOptions): Promise<Record<string, unknown>>;
 }
 
 export interface RelayClientOptions extends CapabilityReadOptions {
@@ -35,14 +40,14 @@ export interface RelayClientOptions extends CapabilityReadOptions {
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
   return {
-    async call(body, signal) {
+    async call(body, signal, callOptions) {
       const capability = await readCapability(options.stateDir, options);
       const payload = JSON.stringify(body);
       if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
       const answer = await post(options.host ?? "127.0.0.1", options.port, payload, capability, {
-        timeoutMs,
+        timeoutMs: callOptions?.timeoutMs ?? timeoutMs,
         signal,
       });
       let parsed: unknown;

@@ -1,22 +1,12 @@
 /**
  * Turns a relay error body (`{error, message, t3?, details?}`) into a ConnectorError the bridge's
  * tools can report. The gate's stable code survives verbatim in `details.gateCode` so that a code
- * core does not know (e.g. `too_many_requests`) still reaches the client as itself.
+ * core does not know (e.g. `rate_limited`) still reaches the client as itself.
  */
 import { ConnectorError, ERROR_CODES, type ErrorCode, type T3ErrorDetail } from "@t3-connector/core";
 
 const STABLE = /^[a-z][a-z0-9_]*$/;
 const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
-
-/** Codes of the old Portuguese gate (contract §D.1), renamed for the client. */
-const LEGACY_GATE_CODES: Readonly<Record<string, string>> = {
-  ambiente_obrigatorio: "environment_required",
-  ambiente_desconhecido: "environment_unknown",
-  ambiente_fora_da_lease: "environment_not_in_lease",
-  ambiente_indisponivel: "environment_unavailable",
-  gate_indisponivel: "gate_unavailable",
-  sem_projetos: "no_projects",
-};
 
 /**
  * Relay codes that mean "this is not the gate we think it is" (a restarted gate has a new
@@ -36,6 +26,8 @@ const PASSED_DETAILS = [
   "stage",
   "aliases",
   "commandType",
+  "unknown",
+  "valid",
 ];
 
 /**
@@ -56,11 +48,13 @@ export function gateUnavailable(
   );
 }
 
-/** The client-facing code of a relay error code. */
+/**
+ * The client-facing code of a relay error code. The old Portuguese gate's codes (contract §D.1)
+ * are not renamed any more: this bridge only talks to this project's gate (it reads that gate's
+ * per-boot capability file), which has never sent them, so such a code is passed on as it is.
+ */
 export function clientCodeOf(relayCode: string): string {
-  const renamed = LEGACY_GATE_CODES[relayCode] ?? relayCode;
-  if (!STABLE.test(renamed)) return "gate_rejected";
-  return renamed;
+  return STABLE.test(relayCode) ? relayCode : "gate_rejected";
 }
 
 export function relayErrorToConnectorError(status: number, body: unknown): ConnectorError {

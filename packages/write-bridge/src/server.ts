@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { readPackageVersion } from "@t3-connector/core/cli-support";
 import type { BridgeContext } from "./bridge-tool.js";
@@ -6,6 +7,8 @@ import type { RelayClient } from "./relay-client.js";
 import { BRIDGE_TOOLS } from "./tools/index.js";
 
 export const BRIDGE_SERVER_NAME = "t3-connector-write";
+/** How long the client may keep a URL elicitation open: the approval request's own lifetime. */
+export const ELICITATION_TIMEOUT_MS = 120_000;
 /** From this package's package.json (`src/` and `dist/` are both one level below it). */
 export function bridgeVersion(): string {
   return readPackageVersion(new URL("../package.json", import.meta.url));
@@ -30,7 +33,32 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
         "(completed, refused, or still uncertain with the reason); never use a new operationId for it.",
     },
   );
-  const context: BridgeContext = { relay: options.relay, now: options.now ?? Date.now };
+  const protocol = server.server;
+  const context: BridgeContext = {
+    relay: options.relay,
+    now: options.now ?? Date.now,
+    bridgeId: randomUUID(),
+    client: () => {
+      const info = protocol.getClientVersion();
+      return {
+        ...(info === undefined
+          ? {}
+          : { info: { name: info.name, ...(info.version === undefined ? {} : { version: info.version }) } }),
+        urlElicitation: protocol.getClientCapabilities()?.elicitation?.url !== undefined,
+      };
+    },
+    async elicitUrl(request, signal) {
+      const result = await protocol.elicitInput(
+        { mode: "url", message: request.message, url: request.url, elicitationId: request.elicitationId },
+        // The person has the request's lifetime (120 s) to agree to open the link.
+        { signal, timeout: ELICITATION_TIMEOUT_MS },
+      );
+      return result.action;
+    },
+    async elicitationComplete(elicitationId) {
+      await protocol.createElicitationCompletionNotifier(elicitationId)();
+    },
+  };
   registerBridgeTools(server, BRIDGE_TOOLS, context, options.log ?? logToStderr);
   return server;
 }

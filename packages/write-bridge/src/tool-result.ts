@@ -20,11 +20,8 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
   environment_not_in_lease:
     "This lease does not cover that environment: call t3_pedir_aprovacao after the lease ends to ask for it.",
   scope_denied: "The lease does not allow this action or project; ask the user for a lease that covers it.",
+  request_invalid: "Call t3_pedir_aprovacao without requestId for a new approval link.",
 };
-
-export function toolSuccess(output: Record<string, unknown>): CallToolResult {
-  return { structuredContent: output, content: [{ type: "text", text: JSON.stringify(output) }] };
-}
 
 /**
  * A tool error whose text starts with the stable code (the gate's own code when the gate refused,

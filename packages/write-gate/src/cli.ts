@@ -15,6 +15,7 @@ import {
 import { clientConfigCommand } from "./process/client-config.js";
 import { diagnoseCommand } from "./process/diagnose.js";
 import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
+import { journalRecoverCommand, journalVerifyCommand } from "./process/journal-command.js";
 import { pairCommand } from "./process/pair.js";
 import { reconcileCommand } from "./process/reconcile.js";
 import { startGate } from "./process/start-gate.js";
@@ -27,8 +28,10 @@ export const CLI_NAME = "t3-connector-write";
 export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
-  gate [--log-level L]     Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it);
-                           the URL and the enrollment code are printed at every level
+  gate [--log-level L] [--enroll]
+                           Run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it);
+                           the URL is printed at every level, the one-time enrollment code only while
+                           no passkey is enrolled or with --enroll (which lets it add another passkey)
   bridge [--log-level L]   Serve the write tools over MCP stdio; every call is relayed to the gate
                            (L: error, warn, info (default) or debug)
   environments add <alias> (--url URL | --ssh HOST[:PORT])
@@ -43,6 +46,11 @@ Commands:
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
                            Settle uncertain writes: read T3, else send the same command again under the same
                            ids (T3 applies it at most once); prints what each became; exit 1 if any stays uncertain
+  journal verify [--json]  Check every journal file and record (the gate refuses to start on a damaged journal);
+                           exit 1 if anything is missing, truncated or altered
+  journal recover --accept-loss [--json]
+                           Rebuild a damaged journal from what survives; lost operations are then refused
+                           (operation_lost), never sent again; recorded in the audit log
 
 Options:
   --version     Print the version and exit
@@ -77,6 +85,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           allUncertain: command.allUncertain,
           json: command.json,
         });
+      case "journal-verify":
+        return await journalVerifyCommand(io, { json: command.json });
+      case "journal-recover":
+        return await journalRecoverCommand(io, { json: command.json });
       case "bridge": {
         // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
         // loaded only for this command, and it never reads a token file or the journal.
@@ -96,6 +108,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           config,
           log: log.info,
           announce: (line) => io.stderr.write(`${line}\n`),
+          ...(command.enroll === true ? { enroll: true } : {}),
           ...(io.fetch ? { fetch: io.fetch } : {}),
         });
         await gate.closed;

@@ -12,6 +12,8 @@ export interface LeaseWrite {
   readonly environmentId: string;
   readonly action: string;
   readonly operationId: string;
+  /** The first thread the write touched, when its input names one. */
+  readonly threadId?: string;
   readonly state: "completed" | "refused" | "uncertain";
   readonly code?: string;
 }
@@ -36,9 +38,26 @@ export interface LeaseKeeper extends LeaseCheck {
   onChange(listener: (lease: ActiveLease | null, reason: string) => void): () => void;
 }
 
-/** What the bridge asks for: the environments it would like to write to (all when omitted). */
+/**
+ * What the bridge asks for. Everything here is the client's proposal or its own words, untrusted:
+ * the request's scope is the live inventory; the proposal only chooses what the page ticks first,
+ * and a name the inventory does not list refuses the request (ADR 0017).
+ */
 export interface ApprovalAsk {
+  /** Aliases or environmentIds. */
   readonly environments?: readonly string[];
+  /** Project ids. */
+  readonly projects?: readonly string[];
+  /** Catalogue action ids (`thread.pin`). */
+  readonly actions?: readonly string[];
+  /** Thread ids; they tick their projects. */
+  readonly threads?: readonly string[];
+  /** The client's reason, shown on the page as its own words (at most 280 characters). */
+  readonly purpose?: string;
+  /** The MCP clientInfo the bridge received at initialize. */
+  readonly client?: { readonly name: string; readonly version?: string };
+  /** The asking bridge process: its newer request supersedes its older pending one. */
+  readonly bridge?: string;
 }
 
 export interface EnvironmentLeftOut {
@@ -60,9 +79,26 @@ export interface ApprovalLink {
     }
   >;
   readonly leftOut: readonly EnvironmentLeftOut[];
+  /** The fingerprint of the request's whole scope (the page shows the one of what is ticked). */
+  readonly scopeFingerprint: string;
 }
+
+/**
+ * What became of a request, for a client that waits: `pending` when the wait ran out first;
+ * `used` when the request was approved but its lease is no longer open (or the attempt failed).
+ */
+export type RequestDecision =
+  | { readonly outcome: "approved"; readonly lease: ActiveLease }
+  | { readonly outcome: "denied" | "expired" | "superseded" | "used" | "pending" };
 
 /** Pending approval requests (120 s each, at most 32), created by the relay, approved on the page. */
 export interface ApprovalDesk {
   request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink>;
+  /**
+   * Resolves as soon as the request is decided, or with `pending` after `waitMs`. Event-driven:
+   * nothing polls. An id never issued is `request_invalid`.
+   */
+  wait(requestId: string, waitMs: number, signal?: AbortSignal): Promise<RequestDecision>;
+  /** A live request's link and expiry, or null once it is dead. */
+  link(requestId: string): Pick<ApprovalLink, "requestId" | "url" | "expiresAt" | "scopeFingerprint"> | null;
 }

@@ -12,8 +12,6 @@ export {
   RELAY_BODY_LIMIT,
 } from "./app/index.js";
 export {
-  ApprovalError,
-  type ApprovalFailure,
   GateApprovalDesk,
   type GateApprovalDeskOptions,
   MAX_PENDING_REQUESTS,
@@ -24,7 +22,8 @@ export {
 } from "./approval/index.js";
 export { AUDIT_FILE, type AuditEvent, type AuditLine, type AuditLog, openAuditLog } from "./audit/index.js";
 export { CLI_NAME, type CliIo, runCli, USAGE } from "./cli.js";
-export type { ApprovalDesk, LeaseKeeper } from "./contract.js";
+export type { ApprovalDesk, LeaseKeeper, RequestDecision } from "./contract.js";
+export { type GateEvent, GateEvents, type WriteRow } from "./events/index.js";
 export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS } from "./lease/index.js";
 export { RP_ID } from "./passkeys/index.js";
 export {

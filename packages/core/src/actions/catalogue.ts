@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ConnectorError } from "../errors.js";
+import { CONDITIONAL_SEND_TOOL } from "./conditional-send.js";
 import { idString } from "./fields.js";
 import { deriveIdSet } from "./ids.js";
 import {
@@ -56,7 +57,7 @@ import {
   threadUnsnooze,
   threadVisit,
 } from "./thread-state.js";
-import type { ActionDefinition, BuiltPayload, DerivedIds } from "./types.js";
+import type { ActionDefinition, ActionGroup, BuiltPayload, DerivedIds } from "./types.js";
 
 export const ACTIONS = [
   threadArchive,
@@ -133,6 +134,31 @@ export function getAction(action: string): AnyActionDefinition {
 export function getActionByToolName(toolName: string): AnyActionDefinition | undefined {
   return BY_TOOL.get(toolName);
 }
+
+/** How a person sees one action (approval page, operator CLI): from the catalogue table itself. */
+export interface ActionInfo {
+  readonly action: ActionId;
+  readonly label: string;
+  readonly description: string;
+  readonly group: ActionGroup;
+}
+
+/** The people-facing line of one action. */
+export function actionInfo(action: string): ActionInfo {
+  const entry = getAction(action);
+  return { action: entry.action, label: entry.label, description: entry.description, group: entry.group };
+}
+
+/** The label of a catalogue action (or of the composite conditional send); the id itself when unknown. */
+export function actionLabel(action: string): string {
+  if (action === CONDITIONAL_SEND_TOOL.action) return CONDITIONAL_SEND_TOOL.title;
+  return BY_ACTION.get(action)?.label ?? action;
+}
+
+/** Catalogue ids whose effect cannot be undone: never pre-selected unless the client proposed them. */
+export const DESTRUCTIVE_ACTIONS: readonly ActionId[] = ACTIONS.filter(
+  (entry) => entry.group === "destructive",
+).map((entry) => entry.action);
 
 export interface DeriveIdsOptions {
   /** For thread.send: the caller's clientRequestId (= operationId), kept with the ids for the journal. */

@@ -2,9 +2,13 @@ export {
   ACTION_IDS,
   ACTIONS,
   type ActionId,
+  type ActionInfo,
   type ActionInput,
   type ActionOf,
   type AnyActionDefinition,
+  actionInfo,
+  actionLabel,
+  DESTRUCTIVE_ACTIONS,
   type DeriveIdsOptions,
   deriveIds,
   getAction,
@@ -102,7 +106,9 @@ export {
 export { checkModelSelection } from "./model-selection.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
 export {
+  ACTION_GROUPS,
   type ActionDefinition,
+  type ActionGroup,
   type ActionTargets,
   type BuiltPayload,
   type DerivedIds,

@@ -20,9 +20,10 @@ import { MODEL_SELECTION_GUARD, noPendingRequest, REQUEST_ID_GUARD, workspacePat
 export const threadLaunch = defineAction({
   action: "thread.launch",
   toolName: "t3_escrever_thread_launch",
-  title: "Launch thread",
-  description:
-    "Create a thread in a project with a model and workspace, optionally with a first message (sent as orchestration.launchThread).",
+  label: "Start a new thread",
+  group: "run",
+  description: "Creates a thread in a project with a model and workspace, optionally with a first message.",
+  toolNotes: "Sent as orchestration.launchThread.",
   annotations: hints(false),
   inputSchema: z
     .strictObject({
@@ -120,9 +121,11 @@ function dispatchMode(input: ThreadSendInput): Record<string, string> {
 export const threadSend = defineAction({
   action: "thread.send",
   toolName: "t3_escrever_thread_send",
-  title: "Send message",
-  description:
-    "Send a message with an explicit delivery: steer_active, start_immediately, restart_active or queue_after_active. It never answers a pending request; use the runtime-request tools.",
+  label: "Send a message",
+  group: "run",
+  description: "Sends a message to the thread's agent, which may start or redirect a run.",
+  toolNotes:
+    "Delivery is explicit: steer_active, start_immediately, restart_active (interrupts the current attempt) or queue_after_active. It never answers a pending request; use the runtime-request tools.",
   // restart_active interrupts the current attempt.
   annotations: hints(true),
   inputSchema: threadSendInput,
@@ -146,9 +149,10 @@ export const threadSend = defineAction({
 export const threadMetadataUpdate = defineAction({
   action: "thread.metadata.update",
   toolName: "t3_escrever_thread_metadata_update",
-  title: "Update thread metadata",
-  description:
-    "Change a thread's title (or ask T3 to regenerate it), branch or worktree path; expectedWorktreePath guards against a concurrent change.",
+  label: "Change branch, worktree or title",
+  group: "run",
+  description: "Changes the thread's title, branch or worktree path.",
+  toolNotes: "regenerateTitle asks T3 for a title; expectedWorktreePath guards against a concurrent change.",
   annotations: hints(true),
   inputSchema: threadInput({
     title: titleText.optional(),
@@ -195,8 +199,10 @@ const pullRequestRef = {
 export const threadPullRequestLink = defineAction({
   action: "thread.pull-request.link",
   toolName: "t3_escrever_thread_pull_request_link",
-  title: "Link pull request",
-  description: "Link a pull request (host, repository, number, url) to a thread.",
+  label: "Link a pull request",
+  group: "organize",
+  description: "Links a pull request to the thread.",
+  toolNotes: "Needs host, repository, number and url.",
   annotations: hints(false),
   inputSchema: threadInput({
     ...pullRequestRef,
@@ -223,8 +229,9 @@ export const threadPullRequestLink = defineAction({
 export const threadPullRequestUnlink = defineAction({
   action: "thread.pull-request.unlink",
   toolName: "t3_escrever_thread_pull_request_unlink",
-  title: "Unlink pull request",
-  description: "Remove a pull-request link from a thread.",
+  label: "Unlink a pull request",
+  group: "organize",
+  description: "Removes a pull-request link from the thread.",
   annotations: hints(false),
   inputSchema: threadInput(pullRequestRef),
   commandType: "thread.pull-request.unlink",

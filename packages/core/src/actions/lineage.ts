@@ -18,9 +18,10 @@ const completionWake = z.enum(COMPLETION_WAKES);
 export const threadFork = defineAction({
   action: "thread.fork",
   toolName: "t3_escrever_thread_fork",
-  title: "Fork thread",
-  description:
-    "Create a new thread from sourceThreadId at sourcePoint (latest_stable, a run or a checkpoint).",
+  label: "Fork a thread",
+  group: "run",
+  description: "Creates a new thread from another one at a chosen point.",
+  toolNotes: "sourcePoint is latest_stable, a run or a checkpoint.",
   annotations: hints(false),
   inputSchema: z.strictObject({ sourceThreadId: idString, sourcePoint, title: titleText.optional() }),
   commandType: "thread.fork",
@@ -42,8 +43,10 @@ export const threadFork = defineAction({
 export const threadMergeBack = defineAction({
   action: "thread.merge_back",
   toolName: "t3_escrever_thread_merge_back",
-  title: "Merge thread back",
-  description: "Bring the work of sourceThreadId (from sourcePoint) back into targetThreadId.",
+  label: "Merge a thread back",
+  group: "destructive",
+  description: "Brings one thread's work back into another, changing the target thread's work.",
+  toolNotes: "Merges sourceThreadId (from sourcePoint) into targetThreadId.",
   annotations: hints(true),
   inputSchema: z.strictObject({ sourceThreadId: idString, targetThreadId: idString, sourcePoint }),
   commandType: "thread.merge_back",
@@ -64,8 +67,10 @@ export const threadMergeBack = defineAction({
 export const delegatedTaskRequest = defineAction({
   action: "delegated_task.request",
   toolName: "t3_escrever_delegated_task_request",
-  title: "Request delegated task",
-  description: "Ask T3 to run a task in a child thread of parentThreadId, on behalf of a run's node.",
+  label: "Start a delegated task",
+  group: "run",
+  description: "Asks T3 to run a task in a child thread on behalf of a run.",
+  toolNotes: "The child thread hangs off parentThreadId and the run's node.",
   annotations: hints(false),
   inputSchema: z.strictObject({
     parentThreadId: idString,
@@ -101,8 +106,10 @@ export const delegatedTaskRequest = defineAction({
 export const delegatedTaskWakePolicy = defineAction({
   action: "delegated_task.wake-policy",
   toolName: "t3_escrever_delegated_task_wake_policy",
-  title: "Set delegated task wake policy",
-  description: "Choose when a delegated task's completion wakes its parent: always or settled_only.",
+  label: "Set when a delegated task wakes its parent",
+  group: "run",
+  description: "Chooses when a delegated task's completion wakes its parent thread.",
+  toolNotes: "always or settled_only.",
   annotations: hints(false),
   inputSchema: z.strictObject({ parentThreadId: idString, taskId: idString, completionWake }),
   commandType: "delegated_task.wake-policy",
@@ -122,9 +129,10 @@ export const delegatedTaskWakePolicy = defineAction({
 export const delegatedTaskCompletionDeliveryAcknowledge = defineAction({
   action: "delegated_task.completion-delivery.acknowledge",
   toolName: "t3_escrever_delegated_task_completion_delivery_acknowledge",
-  title: "Acknowledge delegated task completion",
-  description:
-    "Acknowledge that a delegated task's completion was delivered, observed by a run or by nobody (null).",
+  label: "Acknowledge a delegated task's result",
+  group: "run",
+  description: "Confirms that a delegated task's result was delivered to its parent.",
+  toolNotes: "observedByRunId is the run that saw it, or null.",
   annotations: hints(false),
   inputSchema: z.strictObject({
     parentThreadId: idString,
@@ -148,8 +156,10 @@ export const delegatedTaskCompletionDeliveryAcknowledge = defineAction({
 export const delegatedTaskCompletionDeliveryDispose = defineAction({
   action: "delegated_task.completion-delivery.dispose",
   toolName: "t3_escrever_delegated_task_completion_delivery_dispose",
-  title: "Dispose delegated task completion",
-  description: "Discard a delegated task's pending completion delivery.",
+  label: "Discard a delegated task's result",
+  group: "destructive",
+  description:
+    "Discards a delegated task's result before its parent receives it; it cannot be delivered again.",
   annotations: hints(true),
   inputSchema: z.strictObject({ parentThreadId: idString, taskId: idString }),
   commandType: "delegated_task.completion-delivery.dispose",

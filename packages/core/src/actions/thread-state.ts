@@ -9,8 +9,10 @@ const NO_IDS = [] as const;
 export const threadArchive = defineAction({
   action: "thread.archive",
   toolName: "t3_escrever_thread_archive",
-  title: "Archive thread",
-  description: "Move a thread to the archive; thread.unarchive brings it back.",
+  label: "Archive a thread",
+  group: "organize",
+  description: "Moves the thread to the archive; it can be brought back.",
+  toolNotes: "thread.unarchive brings it back.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.archive",
@@ -25,8 +27,9 @@ export const threadArchive = defineAction({
 export const threadUnarchive = defineAction({
   action: "thread.unarchive",
   toolName: "t3_escrever_thread_unarchive",
-  title: "Unarchive thread",
-  description: "Bring an archived thread back to the active list.",
+  label: "Unarchive a thread",
+  group: "organize",
+  description: "Brings an archived thread back to the active list.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.unarchive",
@@ -41,8 +44,10 @@ export const threadUnarchive = defineAction({
 export const threadDelete = defineAction({
   action: "thread.delete",
   toolName: "t3_escrever_thread_delete",
-  title: "Delete thread",
-  description: "Delete a thread. This cannot be undone from the connector.",
+  label: "Delete a thread",
+  group: "destructive",
+  description: "Deletes the thread and its conversation; this cannot be undone.",
+  toolNotes: "This cannot be undone from the connector.",
   annotations: hints(true),
   inputSchema: threadOnlyInput,
   commandType: "thread.delete",
@@ -64,9 +69,11 @@ const quietThreadGuards = [noActiveRun("allowActiveRun"), noPendingRequest("allo
 export const threadSettle = defineAction({
   action: "thread.settle",
   toolName: "t3_escrever_thread_settle",
-  title: "Settle thread",
-  description:
-    "Mark a thread as done. Refused while a run is in flight or a request is pending unless allowActiveRun / allowPendingRequest is true.",
+  label: "Mark a thread done",
+  group: "organize",
+  description: "Marks the thread as settled (done) so it leaves the work list.",
+  toolNotes:
+    "Refused while a run is in flight or a request is pending unless allowActiveRun / allowPendingRequest is true.",
   annotations: hints(false),
   inputSchema: quietThreadInput,
   commandType: "thread.settle",
@@ -81,8 +88,9 @@ export const threadSettle = defineAction({
 export const threadPin = defineAction({
   action: "thread.pin",
   toolName: "t3_escrever_thread_pin",
-  title: "Pin thread",
-  description: "Pin a thread to the top of the sidebar.",
+  label: "Pin a thread",
+  group: "organize",
+  description: "Pins the thread to the top of the sidebar.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.pin",
@@ -97,8 +105,9 @@ export const threadPin = defineAction({
 export const threadUnpin = defineAction({
   action: "thread.unpin",
   toolName: "t3_escrever_thread_unpin",
-  title: "Unpin thread",
-  description: "Remove a thread's pin.",
+  label: "Unpin a thread",
+  group: "organize",
+  description: "Removes the thread's pin.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.unpin",
@@ -113,8 +122,9 @@ export const threadUnpin = defineAction({
 export const threadUnsnooze = defineAction({
   action: "thread.unsnooze",
   toolName: "t3_escrever_thread_unsnooze",
-  title: "Unsnooze thread",
-  description: "End a thread's snooze now.",
+  label: "Wake a snoozed thread",
+  group: "organize",
+  description: "Ends the thread's snooze now.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.unsnooze",
@@ -129,8 +139,9 @@ export const threadUnsnooze = defineAction({
 export const threadMarkUnread = defineAction({
   action: "thread.mark-unread",
   toolName: "t3_escrever_thread_mark_unread",
-  title: "Mark thread unread",
-  description: "Mark a thread as unread.",
+  label: "Mark a thread unread",
+  group: "organize",
+  description: "Marks the thread as unread.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.mark-unread",
@@ -145,8 +156,9 @@ export const threadMarkUnread = defineAction({
 export const threadUnsettle = defineAction({
   action: "thread.unsettle",
   toolName: "t3_escrever_thread_unsettle",
-  title: "Unsettle thread",
-  description: "Return a settled thread to the active work list.",
+  label: "Reopen a done thread",
+  group: "organize",
+  description: "Returns a settled thread to the active work list.",
   annotations: hints(false),
   inputSchema: threadOnlyInput,
   commandType: "thread.unsettle",
@@ -161,9 +173,11 @@ export const threadUnsettle = defineAction({
 export const threadSnooze = defineAction({
   action: "thread.snooze",
   toolName: "t3_escrever_thread_snooze",
-  title: "Snooze thread",
-  description:
-    "Hide a thread until snoozedUntil (ISO date-time). Refused while a run is in flight or a request is pending unless allowActiveRun / allowPendingRequest is true.",
+  label: "Snooze a thread",
+  group: "organize",
+  description: "Hides the thread until a chosen time.",
+  toolNotes:
+    "snoozedUntil is an ISO date-time. Refused while a run is in flight or a request is pending unless allowActiveRun / allowPendingRequest is true.",
   annotations: hints(false),
   inputSchema: threadInput({
     snoozedUntil: isoDateTime,
@@ -183,8 +197,9 @@ export const threadSnooze = defineAction({
 export const threadAutoSettleSet = defineAction({
   action: "thread.auto-settle.set",
   toolName: "t3_escrever_thread_auto_settle_set",
-  title: "Set thread auto-settle",
-  description: "Turn automatic settling of a thread on or off.",
+  label: "Turn auto-settle on or off",
+  group: "organize",
+  description: "Turns automatic settling of the thread on or off.",
   annotations: hints(false),
   inputSchema: threadInput({ enabled: z.boolean() }),
   commandType: "thread.auto-settle.set",
@@ -200,8 +215,10 @@ export const threadAutoSettleSet = defineAction({
 export const threadPinReorder = defineAction({
   action: "thread.pin.reorder",
   toolName: "t3_escrever_thread_pin_reorder",
-  title: "Reorder pinned thread",
-  description: "Move a pinned thread to orderKey (a fractional index, sorted lexicographically).",
+  label: "Reorder pinned threads",
+  group: "organize",
+  description: "Moves a pinned thread to another place among the pinned ones.",
+  toolNotes: "orderKey is a fractional index, sorted lexicographically.",
   annotations: hints(false),
   inputSchema: threadInput({ orderKey: idString }),
   commandType: "thread.pin.reorder",
@@ -217,8 +234,10 @@ export const threadPinReorder = defineAction({
 export const threadActiveReorder = defineAction({
   action: "thread.active.reorder",
   toolName: "t3_escrever_thread_active_reorder",
-  title: "Reorder active thread",
-  description: "Move a thread in the active list to orderKey (a fractional index).",
+  label: "Reorder active threads",
+  group: "organize",
+  description: "Moves the thread to another place in the active list.",
+  toolNotes: "orderKey is a fractional index.",
   annotations: hints(false),
   inputSchema: threadInput({ orderKey: idString }),
   commandType: "thread.active.reorder",
@@ -234,8 +253,10 @@ export const threadActiveReorder = defineAction({
 export const threadVisit = defineAction({
   action: "thread.visit",
   toolName: "t3_escrever_thread_visit",
-  title: "Mark thread visited",
-  description: "Record that the thread was read at visitedAt (ISO date-time); T3 keeps the latest.",
+  label: "Mark a thread read",
+  group: "organize",
+  description: "Records that the thread was read at a given time.",
+  toolNotes: "visitedAt is an ISO date-time; T3 keeps the latest.",
   annotations: hints(false),
   inputSchema: threadInput({ visitedAt: isoDateTime }),
   commandType: "thread.visit",
@@ -251,8 +272,10 @@ export const threadVisit = defineAction({
 export const threadTitle = defineAction({
   action: "thread.title",
   toolName: "t3_escrever_thread_title",
-  title: "Rename thread",
-  description: "Set a thread's title (sent as thread.metadata.update).",
+  label: "Rename a thread",
+  group: "organize",
+  description: "Sets the thread's title.",
+  toolNotes: "Sent as thread.metadata.update.",
   annotations: hints(false),
   inputSchema: threadInput({ title: titleText }),
   commandType: "thread.metadata.update",
@@ -268,9 +291,11 @@ export const threadTitle = defineAction({
 export const threadRuntimeModeSet = defineAction({
   action: "thread.runtime-mode.set",
   toolName: "t3_escrever_thread_runtime_mode_set",
-  title: "Set thread runtime mode",
-  description:
-    "Set what the agent may do without asking: approval-required, auto-accept-edits, auto or full-access.",
+  label: "Change what the agent may do unasked",
+  group: "run",
+  description: "Sets the thread's runtime mode: approval-required, auto-accept-edits, auto or full-access.",
+  toolNotes:
+    "Widening the mode lets the agent act unsupervised; confirm it with the user like a destructive write.",
   // Widening the mode lets the agent act unsupervised, so clients should confirm it like a destructive write.
   annotations: hints(true),
   // No default here: a settings write must say which mode it sets.
@@ -288,8 +313,9 @@ export const threadRuntimeModeSet = defineAction({
 export const threadInteractionModeSet = defineAction({
   action: "thread.interaction-mode.set",
   toolName: "t3_escrever_thread_interaction_mode_set",
-  title: "Set thread interaction mode",
-  description: "Switch a thread between default and plan interaction.",
+  label: "Switch plan mode",
+  group: "run",
+  description: "Switches the thread between default and plan interaction.",
   annotations: hints(false),
   inputSchema: threadInput({ interactionMode }),
   commandType: "thread.interaction-mode.set",

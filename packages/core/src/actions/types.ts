@@ -73,11 +73,24 @@ export interface ActionTargets {
   readonly projectIds: readonly string[];
 }
 
+/**
+ * What an action risks, for the person approving a lease (ADR 0017): `organize` changes how threads
+ * are filed and shown; `run` makes the agent do (or stop doing) work; `destructive` loses work or
+ * data irreversibly. A destructive action is never pre-selected on the approval page unless proposed.
+ */
+export const ACTION_GROUPS = ["organize", "run", "destructive"] as const;
+export type ActionGroup = (typeof ACTION_GROUPS)[number];
+
 export interface ActionDefinition<A extends string = string, S extends z.ZodType = z.ZodType> {
   readonly action: A;
   readonly toolName: ToolNameOf<A>;
-  readonly title: string;
+  /** Plain-language name a person approving a lease understands (also the MCP tool title). */
+  readonly label: string;
+  readonly group: ActionGroup;
+  /** One plain line of what the action does, for people (page, operator CLI) and the tool description. */
   readonly description: string;
+  /** What only a client needs besides the description (field names, guards); appended to the tool's description. */
+  readonly toolNotes?: string;
   readonly annotations: WriteAnnotations;
   /** Strict schema of the tool's `input` object. */
   readonly inputSchema: S;

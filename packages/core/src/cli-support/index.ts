@@ -20,7 +20,7 @@ export {
   parseCommandLine,
   requireValue,
   transportFromOptions,
-  UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "./command-line.js";

@@ -97,7 +97,8 @@ describe("the write-action table", () => {
       action: "thread.example-action",
       // @ts-expect-error the name must be t3_escrever_thread_example_action
       toolName: "t3_escrever_thread_example",
-      title: "Example",
+      label: "Example",
+      group: "organize",
       description: "Example.",
       annotations: hints(false),
       inputSchema: threadOnlyInput,
@@ -112,9 +113,9 @@ describe("the write-action table", () => {
     expect(wrong.toolName).not.toBe(`t3_escrever_${wrong.action.replace(/[.-]/g, "_")}`);
   });
 
-  it("declares English titles, short descriptions and all four hints on every tool", () => {
+  it("declares English labels, short descriptions and all four hints on every tool", () => {
     for (const entry of ACTIONS) {
-      expect(entry.title.length).toBeGreaterThan(3);
+      expect(entry.label.length).toBeGreaterThan(3);
       expect(entry.description.length).toBeLessThanOrEqual(240);
       expect(entry.annotations).toEqual({
         readOnlyHint: false,

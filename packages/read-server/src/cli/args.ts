@@ -16,23 +16,31 @@ import {
   logLevelOption,
   parseCommandLine,
   transportFromOptions,
-  UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
+import {
+  clientConfigHttpOf,
+  type HttpServeFlags,
+  httpServeOptionsOf,
+  withClientConfigHttpOptions,
+  withHttpServeOptions,
+} from "../http/http-args.js";
+import type { HttpServeOptions } from "../http/http-options.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
 import type { ProjectsOption } from "./project-choice.js";
 
 export type CliCommand =
-  | { kind: "serve"; logLevel: LogLevel }
+  | { kind: "serve"; logLevel: LogLevel; http?: HttpServeOptions }
   | { kind: "environments" }
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
-  | { kind: "client-config"; client: string }
+  | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
   | EventsCliCommand
@@ -57,12 +65,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 
 function defineCommands(program: Command, found: (command: CliCommand) => void): void {
   // `t3-connector` and `t3-connector --log-level warn` are `serve` too: serve is the default command.
-  program
-    .command("serve", { isDefault: true })
-    .addOption(logLevelOption())
-    .action((options: { logLevel?: LogLevel }) =>
-      found({ kind: "serve", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
-    );
+  withHttpServeOptions(program.command("serve", { isDefault: true }).addOption(logLevelOption())).action(
+    (options: { logLevel?: LogLevel } & HttpServeFlags) => {
+      const http = httpServeOptionsOf(options);
+      const logLevel = options.logLevel ?? DEFAULT_LOG_LEVEL;
+      found(http === undefined ? { kind: "serve", logLevel } : { kind: "serve", logLevel, http });
+    },
+  );
 
   program.command("help").action(() => found({ kind: "help" }));
 
@@ -89,12 +98,15 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
 
-  program.command("client-config [client]").action((client: string | undefined) => {
-    if (client === undefined) {
-      throw new UsageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
-    }
-    found({ kind: "client-config", client });
-  });
+  withClientConfigHttpOptions(program.command("client-config [client]")).action(
+    (client: string | undefined, options: { http?: boolean; url?: string }) => {
+      if (client === undefined) {
+        throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
+      }
+      const http = clientConfigHttpOf(options);
+      found(http === undefined ? { kind: "client-config", client } : { kind: "client-config", client, http });
+    },
+  );
 
   environmentFlags(program.command("diagnose").alias("diagnostico")).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);
@@ -104,7 +116,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   environmentFlags(program.command("pair")).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);
     if (environment === undefined) {
-      throw new UsageProblem("pair needs --environment <alias or environmentId>");
+      throw usageProblem("pair needs --environment <alias or environmentId>");
     }
     found({ kind: "pair", environment });
   });
@@ -126,14 +138,14 @@ function environmentFlags(command: Command): Command {
 
 function environmentOf(options: EnvironmentFlags): string | undefined {
   if (options.environment !== undefined && options.ambiente !== undefined) {
-    throw new UsageProblem("--environment given twice");
+    throw usageProblem("--environment given twice");
   }
   return options.environment ?? options.ambiente;
 }
 
 function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
   if (alias === undefined) {
-    throw new UsageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
+    throw usageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
   }
   return alias;
 }
@@ -143,7 +155,7 @@ function projectsOption(projects: string | undefined): ProjectsOption | undefine
   if (projects === "all") return { all: true };
   const ids = projects.split(",").map((id) => id.trim());
   if (ids.some((id) => id === "")) {
-    throw new UsageProblem("--projects takes all or a comma-separated list of projectIds");
+    throw usageProblem("--projects takes all or a comma-separated list of projectIds");
   }
   return { ids };
 }

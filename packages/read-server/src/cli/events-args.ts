@@ -3,7 +3,7 @@
  * `events --hook-url URL --hook-secret-file F [--state-dir D] [filters] [retry bounds]`,
  * `events status [--state-dir D]` and `events retry <id> [--state-dir D]`.
  */
-import { UsageProblem, valueOnce } from "@t3-connector/core/cli-support";
+import { usageProblem, valueOnce } from "@t3-connector/core/cli-support";
 import { EVENT_TYPES, type EventFilters, type EventType, isEventType } from "@t3-connector/events";
 import type { Command } from "commander";
 
@@ -70,7 +70,7 @@ export function defineEventsCommands(program: Command, found: (command: EventsCl
     .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
     .action((id: string | undefined, flags: { stateDir?: string }) => {
       if (id === undefined)
-        throw new UsageProblem("events retry needs the id of a dead letter (see events status)");
+        throw usageProblem("events retry needs the id of a dead letter (see events status)");
       found({ kind: "events-retry", id, ...stateDirOf(flags) });
     });
 }
@@ -80,8 +80,8 @@ function stateDirOf(flags: { stateDir?: string }): { stateDir?: string } {
 }
 
 function runRequest(flags: RunFlags): EventsRunRequest {
-  if (flags.hookUrl === undefined) throw new UsageProblem("events needs --hook-url <url>");
-  if (flags.hookSecretFile === undefined) throw new UsageProblem("events needs --hook-secret-file <file>");
+  if (flags.hookUrl === undefined) throw usageProblem("events needs --hook-url <url>");
+  if (flags.hookSecretFile === undefined) throw usageProblem("events needs --hook-secret-file <file>");
   const filters: EventFilters = {
     ...listOf("environments", flags.environment),
     ...listOf("projects", flags.project),
@@ -90,7 +90,7 @@ function runRequest(flags: RunFlags): EventsRunRequest {
     const types = split("--type", flags.type);
     const unknown = types.filter((type) => !isEventType(type));
     if (unknown.length > 0) {
-      throw new UsageProblem(`--type takes ${EVENT_TYPES.join(", ")} (not ${unknown.join(", ")})`);
+      throw usageProblem(`--type takes ${EVENT_TYPES.join(", ")} (not ${unknown.join(", ")})`);
     }
     filters.types = types as EventType[];
   }
@@ -119,13 +119,13 @@ function listOf<K extends "environments" | "projects">(
 
 function split(flag: string, value: string): string[] {
   const items = value.split(",").map((item) => item.trim());
-  if (items.some((item) => item === "")) throw new UsageProblem(`${flag} takes a comma-separated list`);
+  if (items.some((item) => item === "")) throw usageProblem(`${flag} takes a comma-separated list`);
   return items;
 }
 
 function positive(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new UsageProblem(`${flag} takes a positive number`);
+  if (!Number.isFinite(number) || number <= 0) throw usageProblem(`${flag} takes a positive number`);
   return number;
 }

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { buildForSpawn, callTool, runBin, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
+import { callTool, runBin, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. A read server must never hold a token that can do more than read, so
 // start-up stops on a mis-scoped token before it answers anything; an environment that is merely
@@ -11,7 +11,6 @@ let sim: Simulator;
 const configs: SimConfig[] = [];
 
 beforeAll(async () => {
-  await buildForSpawn();
   sim = await startSimulator({
     environments: [
       { alias: "healthy", seed: "demo" },

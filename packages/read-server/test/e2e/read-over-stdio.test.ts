@@ -4,13 +4,7 @@ import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import { startRun, threadIdByTitle } from "./support/scenario.js";
-import {
-  buildForSpawn,
-  callTool,
-  callToolError,
-  type SpawnedServe,
-  spawnServe,
-} from "./support/spawned-serve.js";
+import { callTool, callToolError, type SpawnedServe, spawnServe } from "./support/spawned-serve.js";
 
 // The real built `t3-connector serve`, spawned and driven over stdio by the MCP SDK client,
 // against four simulated environments: two healthy ones (alpha, beta) and two that are healthy at
@@ -25,7 +19,6 @@ type Row = Record<string, unknown>;
 const rows = (value: unknown) => value as Row[];
 
 beforeAll(async () => {
-  await buildForSpawn();
   sim = await startSimulator({
     environments: [
       // Every shell commit sent at once: the wait test reads the running state right after

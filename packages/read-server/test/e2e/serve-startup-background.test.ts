@@ -2,7 +2,7 @@ import { chmod } from "node:fs/promises";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { buildForSpawn, callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
+import { callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. `serve` verifies the environments in the background: a hung environment
 // must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.
@@ -10,7 +10,6 @@ let sim: Simulator;
 const configs: SimConfig[] = [];
 
 beforeAll(async () => {
-  await buildForSpawn();
   sim = await startSimulator({
     environments: [
       { alias: "alpha", seed: "demo" },

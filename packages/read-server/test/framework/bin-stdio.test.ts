@@ -7,7 +7,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { buildForSpawn } from "../e2e/support/spawned-serve.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 const run = promisify(execFile);
@@ -15,10 +14,6 @@ const bin = fileURLToPath(new URL("../../bin/t3-connector.js", import.meta.url))
 const packageVersion = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
-
-// The bin runs the compiled dist/, so build first (the pnpm test script also builds, but this file
-// must not depend on a stale dist when run alone). The e2e helper serialises parallel builds.
-beforeAll(buildForSpawn, 180_000);
 
 // `serve` loads the read config and verifies every environment before it answers, so the bin
 // gets a config pointing at a simulated environment.

@@ -5,20 +5,16 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 /**
- * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which
- * `beforeAll` builds with `tsc -b packages/t3-sim` (the bin only launches `dist/cli.js`).
+ * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which the
+ * global setup builds once per run (the bin only launches `dist/cli.js`).
  */
 const repo = fileURLToPath(new URL("../../../../", import.meta.url));
 const bin = join(repo, "packages/t3-sim/bin/t3-sim.js");
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
-
-beforeAll(async () => {
-  await promisify(execFile)("pnpm", ["exec", "tsc", "-b", "packages/t3-sim"], { cwd: repo });
-}, 120_000);
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");

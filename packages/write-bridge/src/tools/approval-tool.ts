@@ -1,12 +1,20 @@
 /**
- * `t3_pedir_aprovacao`: the open lease if there is one, else a fresh approval link for the human.
- * It never renews or widens a lease; the environments and projects come from the gate's live
- * inventory, never from the client.
+ * `t3_pedir_aprovacao`: the open lease if there is one, else a fresh approval link for the human
+ * (ADR 0017). The client may propose what the page ticks first (purpose, environments, projects,
+ * actions, threads) and wait for the decision (`waitSeconds`, at most 300); `requestId` waits on
+ * an existing request without creating a new one. The gate builds the scope from its live
+ * inventory and refuses a proposal naming anything it does not list. When the client declared
+ * URL-mode elicitation, the link is also presented through `elicitation/create`.
  */
 import { ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES } from "@t3-connector/core/actions";
 import * as z from "zod";
-import { defineBridgeTool } from "../bridge-tool.js";
+import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
+import { RELAY_TIMEOUT_MS } from "../relay-client.js";
+
+/** Well under the tunnel's 10-minute connection TTL; the request's own 120 s usually ends it first. */
+export const MAX_WAIT_SECONDS = 300;
+export const PURPOSE_MAX_CHARS = 280;
 
 const coveredEnvironment = z.object({
   alias: z.string(),
@@ -17,66 +25,224 @@ const coveredEnvironment = z.object({
 
 const leftOutEnvironment = z.object({ alias: z.string(), environmentId: z.string(), reason: z.string() });
 
+const DECISIONS = ["approved", "denied", "expired", "superseded", "used", "pending"] as const;
+type Decision = (typeof DECISIONS)[number];
+
 const approvalOutput = z.object({
   authorized: z.boolean(),
+  /** What became of the request: `pending` while the human has not decided (or no wait was asked). */
+  decision: z.enum(DECISIONS).optional(),
   leaseId: z.string().optional(),
   expiresAt: z.string().optional(),
   remainingMs: z.number().optional(),
+  /** Compare it with the one the page shows: the same text means the same scope. */
   scopeFingerprint: z.string().optional(),
   requestId: z.string().optional(),
   approvalUrl: z.string().optional(),
   durationMinutes: z.number().int().optional(),
   environments: z.array(coveredEnvironment),
   unavailableEnvironments: z.array(leftOutEnvironment).optional(),
+  /** How the client answered the URL elicitation, when the link was presented through it. */
+  elicitation: z.enum(["accept", "decline", "cancel", "failed"]).optional(),
   nextStep: z.string(),
 });
 
+const name = z.string().trim().min(1).max(256);
+const names = (what: string) => z.array(name).max(64).optional().describe(what);
+
+const approvalInput = z.strictObject({
+  purpose: z
+    .string()
+    .trim()
+    .min(1)
+    .max(PURPOSE_MAX_CHARS)
+    .optional()
+    .describe("Why you need to write, in one short sentence; the user sees it as your words."),
+  environments: names("Environment aliases (or ids) you expect to write to; the page ticks them first."),
+  projects: names("Project ids you expect to write to."),
+  actions: names(
+    "Catalogue action ids you need, e.g. thread.pin; destructive ones are only ticked if you name them.",
+  ),
+  threads: names("Thread ids you will touch; their projects are ticked."),
+  waitSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .optional()
+    .describe(`Wait up to this many seconds (max ${MAX_WAIT_SECONDS}) for the user to approve or deny.`),
+  requestId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe("Keep waiting on this earlier request instead of creating a new one (with waitSeconds)."),
+});
+type ApprovalInput = z.output<typeof approvalInput>;
+
 const list = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+
+const NEXT_STEP: Readonly<Record<Exclude<Decision, "approved">, string>> = {
+  pending:
+    "Show approvalUrl to the user and compare scopeFingerprint with the page. To wait for their decision, call " +
+    "t3_pedir_aprovacao with this requestId and waitSeconds: that creates no new request.",
+  denied:
+    "The user denied this request: nothing was granted. Do not write; ask the user before requesting again.",
+  expired:
+    "The request expired before the user decided. Call t3_pedir_aprovacao again (without requestId) for a new link.",
+  superseded:
+    "A newer request or an open lease replaced this request. Call t3_pedir_aprovacao without requestId to get the lease or a new link.",
+  used: "This request was already used and its lease is no longer open. Call t3_pedir_aprovacao without requestId.",
+};
 
 export const approvalTool = defineBridgeTool({
   name: "t3_pedir_aprovacao",
   title: "Request write approval",
   description:
     "Returns the open write lease (leaseId, environments, expiry) or, when none is open, an approval link for the user. " +
-    "Show the approvalUrl to the user and wait until they approve with their passkey, then call this tool again to get the leaseId. " +
-    "It never renews a lease.",
-  inputSchema: z.strictObject({}),
+    "Say why (purpose) and propose what you need (environments, projects, actions as catalogue ids like thread.pin, threads): " +
+    "the page ticks only that, the user decides. Names the gate does not list are refused with the valid ones. " +
+    `With waitSeconds (max ${MAX_WAIT_SECONDS}) the call returns as soon as the user approves (with the lease) or denies; ` +
+    "with requestId it keeps waiting on that request without creating a new one. It never renews a lease.",
+  inputSchema: approvalInput,
   outputSchema: approvalOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async handler(context, _input, extra) {
-    const answer = await context.relay.call({ op: "request_approval" }, extra.signal);
-    if (answer.active === true) {
-      return {
-        authorized: true,
-        leaseId: answer.leaseId,
-        expiresAt: answer.expiresAt,
-        remainingMs: answer.remainingMs,
-        scopeFingerprint: answer.scopeFingerprint,
-        environments: list(answer.environments).map(pickCovered),
-        nextStep: "Use leaseId with the t3_escrever_* tools, naming the environment on every call.",
-      };
+  async handler(context, input, extra) {
+    if (input.requestId !== undefined) {
+      const proposed = (["purpose", "environments", "projects", "actions", "threads"] as const).filter(
+        (key) => input[key] !== undefined,
+      );
+      if (proposed.length > 0) {
+        throw new ConnectorError(
+          "invalid_input",
+          `requestId waits on an existing request; ${proposed.join(", ")} can only be given when creating one`,
+        );
+      }
+      const answer = await relayApproval(
+        context,
+        { requestId: input.requestId },
+        input.waitSeconds ?? 0,
+        extra,
+      );
+      return answerOf(answer);
     }
-    if (typeof answer.requestId !== "string" || typeof answer.url !== "string") {
-      throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
-    }
-    return {
-      authorized: false,
-      requestId: answer.requestId,
-      approvalUrl: answer.url,
-      expiresAt: answer.expiresAt,
-      durationMinutes: LEASE_DURATION_MINUTES,
-      environments: list(answer.covered).map(pickCovered),
-      unavailableEnvironments: list(answer.leftOut).map((left) => ({
-        alias: left.alias,
-        environmentId: left.environmentId,
-        reason: left.reason,
-      })),
-      nextStep:
-        "Ask the user to open approvalUrl and approve with their passkey before it expires, then call t3_pedir_aprovacao again.",
-    };
+    const wantsElicitation = context.client().urlElicitation;
+    // With URL elicitation the link is presented first, then the wait runs on the request id.
+    const firstWait = wantsElicitation ? 0 : (input.waitSeconds ?? 0);
+    const answer = await relayApproval(context, proposalOf(input, context), firstWait, extra);
+    if (answer.active === true || !wantsElicitation) return answerOf(answer);
+    const link = linkOf(answer);
+    const elicitation = await presentLink(context, link, extra);
+    const waitSeconds = input.waitSeconds ?? 0;
+    if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(answer), elicitation };
+    const waited = await relayApproval(context, { requestId: link.requestId }, waitSeconds, extra);
+    if (waited.decision !== "pending")
+      await context.elicitationComplete(link.requestId).catch(() => undefined);
+    return { ...answerOf({ ...answer, ...waited }), elicitation };
   },
 });
+
+function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string, unknown> {
+  const client = context.client().info;
+  return {
+    ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
+    ...(input.environments === undefined ? {} : { environments: input.environments }),
+    ...(input.projects === undefined ? {} : { projects: input.projects }),
+    ...(input.actions === undefined ? {} : { actions: input.actions }),
+    ...(input.threads === undefined ? {} : { threads: input.threads }),
+    ...(client === undefined ? {} : { client }),
+    bridge: context.bridgeId,
+  };
+}
+
+/** One relay call; a wait gets its own deadline past the wait, so the relay does not cut it short. */
+function relayApproval(
+  context: BridgeContext,
+  fields: Record<string, unknown>,
+  waitSeconds: number,
+  extra: BridgeToolExtra,
+): Promise<Record<string, unknown>> {
+  const waitMs = waitSeconds * 1000;
+  return context.relay.call(
+    { op: "request_approval", ...fields, ...(waitMs > 0 ? { waitMs } : {}) },
+    extra.signal,
+    { timeoutMs: waitMs + RELAY_TIMEOUT_MS },
+  );
+}
+
+function linkOf(answer: Record<string, unknown>): { requestId: string; url: string } {
+  if (typeof answer.requestId !== "string" || typeof answer.url !== "string") {
+    throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
+  }
+  return { requestId: answer.requestId, url: answer.url };
+}
+
+/** The link through URL elicitation; a client that fails it still gets the link in the result. */
+async function presentLink(
+  context: BridgeContext,
+  link: { requestId: string; url: string },
+  extra: BridgeToolExtra,
+): Promise<"accept" | "decline" | "cancel" | "failed"> {
+  try {
+    return await context.elicitUrl(
+      {
+        message:
+          "Approve write access to T3 with your passkey on the gate's page (it shows what was asked and lets you narrow it).",
+        url: link.url,
+        // The request id is unique per gate boot and opaque: the elicitation id the spec asks for.
+        elicitationId: link.requestId,
+      },
+      extra.signal,
+    );
+  } catch {
+    return "failed";
+  }
+}
+
+function answerOf(answer: Record<string, unknown>): Record<string, unknown> {
+  const decision = (DECISIONS as readonly unknown[]).includes(answer.decision)
+    ? (answer.decision as Decision)
+    : undefined;
+  if (answer.active === true) {
+    return {
+      authorized: true,
+      ...(decision === undefined ? {} : { decision }),
+      leaseId: answer.leaseId,
+      expiresAt: answer.expiresAt,
+      remainingMs: answer.remainingMs,
+      scopeFingerprint: answer.scopeFingerprint,
+      ...(typeof answer.requestId === "string" ? { requestId: answer.requestId } : {}),
+      environments: list(answer.environments).map(pickCovered),
+      nextStep: "Use leaseId with the t3_escrever_* tools, naming the environment on every call.",
+    };
+  }
+  const outcome = decision === undefined || decision === "approved" ? "pending" : decision;
+  if (outcome === "pending" && (typeof answer.requestId !== "string" || typeof answer.url !== "string")) {
+    throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
+  }
+  return {
+    authorized: false,
+    decision: outcome,
+    ...(typeof answer.requestId === "string" ? { requestId: answer.requestId } : {}),
+    ...(outcome === "pending" ? { approvalUrl: answer.url } : {}),
+    ...(typeof answer.expiresAt === "string" ? { expiresAt: answer.expiresAt } : {}),
+    ...(typeof answer.scopeFingerprint === "string" ? { scopeFingerprint: answer.scopeFingerprint } : {}),
+    durationMinutes: LEASE_DURATION_MINUTES,
+    environments: list(answer.covered).map(pickCovered),
+    ...(answer.leftOut === undefined
+      ? {}
+      : {
+          unavailableEnvironments: list(answer.leftOut).map((left) => ({
+            alias: left.alias,
+            environmentId: left.environmentId,
+            reason: left.reason,
+          })),
+        }),
+    nextStep: NEXT_STEP[outcome],
+  };
+}
 
 function pickCovered(grant: Record<string, unknown>) {
   return {

@@ -31,8 +31,9 @@ export const writeResultSchema = z.object({
 export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
   return defineBridgeTool({
     name: entry.toolName,
-    title: entry.title,
-    description: `${entry.description} ${HOW_TO_CALL}`,
+    // The catalogue's label and plain description, the very words the approval page shows.
+    title: entry.label,
+    description: [entry.description, entry.toolNotes, HOW_TO_CALL].filter(Boolean).join(" "),
     inputSchema: writeEnvelopeSchema(entry.inputSchema),
     outputSchema: writeResultSchema,
     annotations: { ...entry.annotations },

@@ -29,7 +29,9 @@ describe("tools/list", () => {
     expect(tools).toHaveLength(50);
     for (const entry of ACTIONS) {
       const tool = byName.get(entry.toolName);
-      expect(tool?.title).toBe(entry.title);
+      // The page, the operator CLI and the tool agree on the words: label as title, description first.
+      expect(tool?.title).toBe(entry.label);
+      expect(tool?.description?.startsWith(entry.description)).toBe(true);
       expect(tool?.annotations).toMatchObject({
         readOnlyHint: false,
         destructiveHint: entry.annotations.destructiveHint,

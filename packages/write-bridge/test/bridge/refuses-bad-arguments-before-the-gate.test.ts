@@ -103,12 +103,26 @@ describe("strict inputs", () => {
     expect(gate.requests).toHaveLength(0);
   });
 
-  it("refuses unknown keys on approval, leased reads and reconciliation", async () => {
-    await invalidParams("t3_pedir_aprovacao", { environments: ["alpha"] });
+  it("refuses unknown keys and out-of-range waits or purposes on approval, leased reads and reconciliation", async () => {
+    await invalidParams("t3_pedir_aprovacao", { ambientes: ["alpha"] });
+    await invalidParams("t3_pedir_aprovacao", { waitSeconds: 301 });
+    await invalidParams("t3_pedir_aprovacao", { purpose: "x".repeat(281) });
     await invalidParams("t3_threads", { leaseId: "lease-1", environment: "alpha", limite: 5 });
     await invalidParams("t3_thread", { leaseId: "lease-1", environment: "alpha" });
     await invalidParams("t3_reconciliar_escrita", { leaseId: "lease-1", environment: "alpha", key: "k" });
     await invalidParams("t3_escrever_thread_conditional_send", pin());
+    expect(gate.requests).toHaveLength(0);
+  });
+
+  it("refuses a proposal alongside requestId (waiting creates nothing) and relays nothing", async () => {
+    const result = await bridge.call("t3_pedir_aprovacao", {
+      requestId: "r".repeat(43),
+      actions: ["thread.pin"],
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^invalid_input: requestId waits on an existing request; actions can only be given/,
+    );
     expect(gate.requests).toHaveLength(0);
   });
 

@@ -124,7 +124,7 @@ describe("refusals keep the gate's code first, with the next step", () => {
     );
   });
 
-  it("passes each stable code through, renames the legacy ones and hides unstable ones", async () => {
+  it("passes each stable code through (the old gate's Portuguese ones too, no longer renamed) and hides unstable ones", async () => {
     const cases: Array<[string, string]> = [
       ["environment_required", "environment_required"],
       ["environment_not_in_lease", "environment_not_in_lease"],
@@ -133,7 +133,9 @@ describe("refusals keep the gate's code first, with the next step", () => {
       ["thread_not_found", "thread_not_found"],
       ["operation_conflict", "operation_conflict"],
       ["too_many_requests", "too_many_requests"],
-      ["ambiente_fora_da_lease", "environment_not_in_lease"],
+      ["request_denied", "request_denied"],
+      ["proposal_invalid", "proposal_invalid"],
+      ["ambiente_fora_da_lease", "ambiente_fora_da_lease"],
       ["Weird-Code", "gate_rejected"],
     ];
     for (const [given, expected] of cases) {

@@ -13,7 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
-import { buildBridgeDist, straceWorks, traceProofVerdict } from "../support/build-dist.js";
+import { straceWorks, traceProofVerdict } from "../support/strace.js";
 
 const LAUNCHER = fileURLToPath(new URL("../support/launch-bridge.mjs", import.meta.url));
 const verdict = traceProofVerdict(await straceWorks(), process.env);
@@ -22,7 +22,6 @@ let h: GateHarness;
 let dir: string;
 
 beforeAll(async () => {
-  await buildBridgeDist();
   h = await startGateHarness();
   dir = await mkdtemp(join(tmpdir(), "t3c-bridge-stdio-"));
 }, 120_000);

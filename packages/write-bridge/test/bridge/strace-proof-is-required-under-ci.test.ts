@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { traceProofVerdict } from "../support/build-dist.js";
+import { traceProofVerdict } from "../support/strace.js";
 
 describe("the strace proof's verdict", () => {
   it("runs wherever strace can trace, CI or not", () => {

@@ -14,17 +14,12 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { type Context, Hono } from "hono";
 import type { z } from "zod";
-import { ApprovalError, GateApprovalDesk, type Inventory } from "../approval/index.js";
+import { cleanText, GateApprovalDesk, type Inventory } from "../approval/index.js";
+import type { AuditEvent, AuditLog } from "../audit/index.js";
+import { GateEvents } from "../events/index.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets } from "../page/index.js";
-import {
-  CREDENTIALS_FILE,
-  Enrollment,
-  EnrollmentCode,
-  EnrollmentError,
-  PasskeyError,
-  Passkeys,
-} from "../passkeys/index.js";
+import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
 import {
   GateHttpError,
   hostGuard,
@@ -35,8 +30,10 @@ import {
   securityHeaders,
   stateChangeGuard,
 } from "../security/index.js";
+import { eventStream } from "./event-stream.js";
 import { leaseStatus } from "./lease-status.js";
 import * as bodies from "./schemas.js";
+import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
 
 /** Page routes take at most 64 KiB; the relay 128 KiB (contract §D.4/§D.5). */
 export const PAGE_BODY_LIMIT = 65_536;
@@ -56,6 +53,8 @@ export interface GateAppDeps {
   readonly stateDir: string;
   /** Printed by the process on its own terminal; one use; this module never logs it. */
   readonly enrollmentCode: string;
+  /** `gate --enroll`: the code may add a passkey even when one is enrolled (default: only the first). */
+  readonly enroll?: boolean;
   /** Live inventory of the environments (`registryInventory(registry)` in the gate). */
   readonly inventory: Inventory;
   readonly log?: (line: string) => void;
@@ -64,6 +63,10 @@ export interface GateAppDeps {
   readonly rateLimitPerMinute?: number;
   /** Authenticated relay calls per client address per minute, a budget apart from the page's. Default 6000. */
   readonly relayRateLimitPerMinute?: number;
+  /** Passkey enrollments and removals, denials and failed attempts are audited here when given. */
+  readonly audit?: AuditLog;
+  /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
+  readonly eventPingIntervalMs?: number;
 }
 
 export interface GateApp {
@@ -73,7 +76,20 @@ export interface GateApp {
   readonly desk: GateApprovalDesk;
   readonly passkeys: Passkeys;
   readonly enrollment: Enrollment;
+  /** The nudges `GET /api/events` streams to the page. */
+  readonly events: GateEvents;
 }
+
+/** Dead approval requests answer 410, a never-seen id 404 (contract §1); the rest by their nature. */
+const STATUS_BY_CODE: Readonly<Record<string, 404 | 410 | 429 | 500>> = {
+  request_invalid: 404,
+  request_expired: 410,
+  request_used: 410,
+  request_denied: 410,
+  request_superseded: 410,
+  too_many_requests: 429,
+  credential_store_invalid: 500,
+};
 
 export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -84,17 +100,30 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     clock: deps.clock,
   });
   const keeper = new GateLeaseKeeper({ clock: deps.clock });
+  const events = new GateEvents();
   const desk = new GateApprovalDesk({
     inventory: deps.inventory,
     keeper,
     passkeys,
     clock: deps.clock,
     port: deps.port,
+    events,
   });
+  const names: RowNames = {
+    alias: (environmentId) => desk.environmentAlias(environmentId),
+    threadTitle: (environmentId, threadId) => desk.threadTitle(environmentId, threadId),
+  };
+  keeper.onChange((lease) =>
+    events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
+  );
+  keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
+  // A failed append closes every lease through the log's own hook; the page route still answers.
+  const audit = (event: AuditEvent) => deps.audit?.append(event).catch(() => undefined);
   const enrollment = new Enrollment({
     passkeys,
     code: new EnrollmentCode(deps.enrollmentCode),
     clock: deps.clock,
+    codeAddsPasskey: deps.enroll === true,
   });
 
   const app = new Hono();
@@ -114,6 +143,16 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
       }),
     );
   }
+
+  // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
+  app.get(
+    "/api/events",
+    eventStream({
+      port: deps.port,
+      events,
+      ...(deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs }),
+    }),
+  );
 
   // Every check runs before the budget is charged: a request another origin (or a rebound name)
   // sends is refused for free, so a flood of them cannot starve the page or its Revoke. The four
@@ -138,10 +177,14 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   app.post("/api/state", async (c) => {
     await parse(c, bodies.emptyBody);
+    const lease = leaseStatus(keeper);
     return c.json({
       enrolled: passkeys.hasAny(),
       passkeys: passkeys.list(),
-      lease: leaseStatus(keeper),
+      // The open lease's writes as the page lists them (alias, title, label), newest first.
+      lease: lease.active ? { ...lease, writes: openLeaseRows(keeper, names) } : lease,
+      leaseHistory: leaseHistoryRows(keeper.history(), names),
+      pendingRequests: desk.pendingRequests(),
     });
   });
 
@@ -155,9 +198,23 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     return c.json(await desk.challenge(requestId, selection));
   });
 
+  app.post("/api/requests/deny", async (c) => {
+    const { requestId } = await parse(c, bodies.requestRef);
+    // Denying grants nothing, so it needs no passkey (like revoke).
+    desk.deny(requestId);
+    audit({ event: "approval_denied", requestId });
+    log(`approval request denied: ${requestId.slice(0, 8)}…`);
+    return c.json({ denied: true });
+  });
+
   app.post("/api/requests/approve", async (c) => {
     const { requestId, response } = await parse(c, bodies.approveBody);
-    const lease = await desk.approve(requestId, response as unknown as AuthenticationResponseJSON);
+    const lease = await desk
+      .approve(requestId, response as unknown as AuthenticationResponseJSON)
+      .catch((error: unknown) => {
+        audit({ event: "approval_failed", requestId, code: codeOf(error) });
+        throw error;
+      });
     log(`lease granted: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`);
     return c.json(leaseStatus(keeper));
   });
@@ -171,21 +228,34 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   app.post("/api/enrollment/options", async (c) => {
     const body = await parse(c, bodies.enrollmentOptionsBody);
-    const result =
-      "code" in body
-        ? await enrollment.begin({ code: body.code })
-        : await enrollment.begin({
-            stepUp: {
-              ticketId: body.ticketId,
-              response: body.response as unknown as AuthenticationResponseJSON,
-            },
-          });
+    const name = cleanText(body.name, 64) ?? `Passkey ${passkeys.list().length + 1}`;
+    const result = await ("code" in body
+      ? enrollment.begin({ code: body.code, name })
+      : enrollment.begin({
+          stepUp: {
+            ticketId: body.ticketId,
+            response: body.response as unknown as AuthenticationResponseJSON,
+          },
+          name,
+        })
+    ).catch((error: unknown) => {
+      audit({ event: "enrollment_failed", code: codeOf(error) });
+      throw error;
+    });
     return c.json(result);
   });
 
   app.post("/api/enrollment/finish", async (c) => {
     const { registrationId, response } = await parse(c, bodies.enrollmentFinishBody);
-    const passkey = await enrollment.finish(registrationId, response as unknown as RegistrationResponseJSON);
+    const first = !passkeys.hasAny();
+    const passkey = await enrollment
+      .finish(registrationId, response as unknown as RegistrationResponseJSON)
+      .catch((error: unknown) => {
+        audit({ event: "enrollment_failed", code: codeOf(error) });
+        throw error;
+      });
+    audit({ event: "passkey_enrolled", credentialId: passkey.id, first });
+    events.publish({ type: "passkeys", data: {} });
     log(`passkey enrolled: ${passkey.id.slice(0, 8)}…`);
     return c.json({ passkey, passkeys: passkeys.list() });
   });
@@ -198,13 +268,20 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   app.post("/api/passkeys/remove", async (c) => {
     const { credentialId, ticketId, response } = await parse(c, bodies.removeBody);
-    await enrollment.redeemStepUp(
-      ticketId,
-      `remove:${credentialId}`,
-      response as unknown as AuthenticationResponseJSON,
-    );
+    try {
+      await enrollment.redeemStepUp(
+        ticketId,
+        `remove:${credentialId}`,
+        response as unknown as AuthenticationResponseJSON,
+      );
+    } catch (error) {
+      audit({ event: "passkey_removal_failed", code: codeOf(error) });
+      throw error;
+    }
     const removed = await passkeys.remove(credentialId);
     if (!removed) throw new GateHttpError(404, "credential_unknown");
+    audit({ event: "passkey_removed", credentialId });
+    events.publish({ type: "passkeys", data: {} });
     log(`passkey removed: ${credentialId.slice(0, 8)}…`);
     return c.json({ passkeys: passkeys.list() });
   });
@@ -215,13 +292,19 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   app.onError((error, c) => {
     if (error instanceof GateHttpError) return c.json({ error: error.code }, error.status);
-    if (error instanceof ApprovalError || error instanceof EnrollmentError || error instanceof PasskeyError) {
-      return c.json({ error: error.code }, error.code === "too_many_requests" ? 429 : 400);
+    if (error instanceof ConnectorError) {
+      if (error.code === "credential_store_invalid") log(`gate passkey store failed: ${error.message}`);
+      return c.json({ error: error.code }, STATUS_BY_CODE[error.code] ?? 400);
     }
-    if (error instanceof ConnectorError) return c.json({ error: error.code }, 400);
     log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
     return c.json({ error: "verification_failed" }, 400);
   });
 
-  return { app, keeper, desk, passkeys, enrollment };
+  return { app, keeper, desk, passkeys, enrollment, events };
+}
+
+/** The stable code of a failure, for the audit log (never its message). */
+function codeOf(error: unknown): string {
+  if (error instanceof ConnectorError || error instanceof GateHttpError) return error.code;
+  return "verification_failed";
 }

@@ -1,8 +1,10 @@
 /**
- * @module Pending approval requests (connector-contract §D.3): built from the live inventory, 120 s
- * each, at most 32, one WebAuthn challenge each. A request is consumed BEFORE its assertion is
- * verified (no replay, no double grant), and a close of the lease while an approval is verifying
- * (revoke, audit failure) makes that approval grant nothing.
+ * @module Pending approval requests (connector-contract §D.3, ADR 0017): built from the live
+ * inventory, 120 s each, at most 32, one WebAuthn challenge each. A request is consumed BEFORE its
+ * assertion is verified (no replay, no double grant), and a close of the lease while an approval
+ * is verifying (revoke, audit failure) makes that approval grant nothing. A client may propose
+ * what the page ticks first and wait for the decision; the human may deny. A request that is no
+ * longer live leaves a tombstone, so its link says why it is dead.
  */
 import { randomBytes } from "node:crypto";
 import type {
@@ -10,34 +12,45 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
-import { LEASE_DURATION_MINUTES, type LeaseScope, SCOPE_VERSION } from "@t3-connector/core/actions";
-import type { ApprovalAsk, ApprovalDesk, ApprovalLink, EnvironmentLeftOut } from "../contract.js";
+import {
+  ACTIONS,
+  type ActionInfo,
+  actionInfo,
+  LEASE_DURATION_MINUTES,
+  type LeaseScope,
+  SCOPE_VERSION,
+} from "@t3-connector/core/actions";
+import type {
+  ApprovalAsk,
+  ApprovalDesk,
+  ApprovalLink,
+  EnvironmentLeftOut,
+  RequestDecision,
+} from "../contract.js";
+import type { GateEvents } from "../events/index.js";
 import type { GateLeaseKeeper, GrantedLease } from "../lease/index.js";
 import type { Passkeys } from "../passkeys/index.js";
-import type { Inventory, UnsupportedActions } from "./inventory.js";
+import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
+import {
+  type ClientInfo,
+  checkProposal,
+  cleanText,
+  type InventoryView,
+  type Preselection,
+  type Proposal,
+  preselect,
+  proposalOf,
+} from "./proposal.js";
+import { type DeadRequestCode, RequestTombstones } from "./request-tombstones.js";
 import { narrowScope, type Selection, scopeFingerprint } from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
+/** Waiting calls on one request at once (each holds a relay connection). */
+export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
 
-export type ApprovalFailure =
-  | "request_invalid"
-  | "challenge_already_issued"
-  | "challenge_invalid"
-  | "selection_invalid"
-  | "enrollment_required"
-  | "lease_already_active";
-
-export class ApprovalError extends Error {
-  override readonly name = "ApprovalError";
-  constructor(
-    readonly code: ApprovalFailure,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+type Ending = Exclude<RequestDecision["outcome"], "pending">;
 
 interface PendingRequest {
   readonly id: string;
@@ -47,11 +60,18 @@ interface PendingRequest {
   readonly unsupported: readonly UnsupportedActions[];
   readonly monotonicDeadline: number;
   readonly expiresAt: string;
+  readonly purpose?: string;
+  readonly client?: ClientInfo;
+  readonly proposal?: Proposal;
+  readonly preselected: Preselection;
+  readonly bridge?: string;
+  readonly waiters: Set<(decision: RequestDecision) => void>;
+  readonly expiryTimer: ReturnType<typeof setTimeout>;
   /** Set once: the challenge and the narrowed scope it approves. */
   challenge?: { readonly value: string; readonly scope: LeaseScope };
 }
 
-/** What the page shows for one request. */
+/** What the page shows for one request (contract §1). */
 export interface RequestView {
   readonly requestId: string;
   readonly scope: LeaseScope;
@@ -61,6 +81,22 @@ export interface RequestView {
   readonly unsupported: readonly UnsupportedActions[];
   readonly expiresAt: string;
   readonly durationMinutes: number;
+  /** The client's own words, cleaned; untrusted. */
+  readonly purpose?: string;
+  readonly client?: ClientInfo;
+  readonly proposal?: Proposal;
+  readonly preselected: Preselection;
+  /** Every action of the scope, in catalogue order, in words a person understands. */
+  readonly actionInfo: readonly ActionInfo[];
+  readonly serverNow: string;
+}
+
+/** One row of `pendingRequests` in the page's state. */
+export interface PendingRequestRow {
+  readonly requestId: string;
+  readonly purpose?: string;
+  readonly client?: ClientInfo;
+  readonly expiresAt: string;
 }
 
 export interface GateApprovalDeskOptions {
@@ -69,16 +105,39 @@ export interface GateApprovalDeskOptions {
   readonly passkeys: Passkeys;
   readonly clock: Clock;
   readonly port: number;
+  readonly events?: GateEvents;
 }
+
+const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
+  request_expired: "this approval request expired; ask the client for a new one",
+  request_used: "this approval request was already used",
+  request_denied: "this approval request was denied",
+  request_superseded: "a newer request or an open lease replaced this approval request",
+};
+
+const ENDING_CODE: Readonly<Record<Ending, DeadRequestCode>> = {
+  approved: "request_used",
+  used: "request_used",
+  denied: "request_denied",
+  expired: "request_expired",
+  superseded: "request_superseded",
+};
 
 export class GateApprovalDesk implements ApprovalDesk {
   readonly #options: GateApprovalDeskOptions;
   readonly #pending = new Map<string, PendingRequest>();
+  readonly #tombstones = new RequestTombstones();
+  /** Thread titles from the latest inventories, for the page's write rows. */
+  readonly #threadTitles = new Map<string, string>();
+  /** Aliases of the environments the inventories saw (a handful: one per configured environment). */
+  readonly #aliases = new Map<string, string>();
 
   constructor(options: GateApprovalDeskOptions) {
     this.#options = options;
     // A close (revoke, audit or journal failure) ends every approval that was not granted yet.
-    options.keeper.onClose(() => this.#pending.clear());
+    options.keeper.onClose(() => {
+      for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
+    });
   }
 
   get pendingCount(): number {
@@ -87,20 +146,34 @@ export class GateApprovalDesk implements ApprovalDesk {
   }
 
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
-    this.#prune();
-    if (this.#pending.size >= MAX_PENDING_REQUESTS) {
-      throw new ConnectorError(
-        "too_many_in_flight",
-        `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`,
-      );
-    }
+    this.#refuseWhenFull();
     const epoch = this.#options.keeper.epoch;
-    const outcomes = await this.#options.inventory(ask.environments, signal);
+    // The whole live inventory, always: the human may widen beyond what the client proposed.
+    const outcomes = await this.#options.inventory(undefined, signal);
     const grants = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.grant] : []));
     const leftOut = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.leftOut]));
     const unsupported = outcomes.flatMap((outcome) =>
       outcome.ok && outcome.unsupported !== undefined ? [outcome.unsupported] : [],
     );
+    const threads = outcomes.flatMap((outcome) =>
+      outcome.ok
+        ? (outcome.threads ?? []).map((thread: InventoryThread) => ({
+            ...thread,
+            environmentId: outcome.grant.environmentId,
+          }))
+        : [],
+    );
+    for (const thread of threads) this.#rememberTitle(thread.environmentId, thread.id, thread.title);
+    for (const seen of [...grants, ...leftOut]) this.#aliases.set(seen.environmentId, seen.alias);
+    const scope: LeaseScope = {
+      scopeVersion: SCOPE_VERSION,
+      runtimeMode: "full-access",
+      environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
+    };
+    const inventory: InventoryView = { scope, leftOut, threads };
+    const proposal = proposalOf(ask);
+    // Refused before anything is kept: a misnamed proposal creates no request.
+    if (proposal !== undefined) checkProposal(proposal, inventory);
     if (grants.length === 0) {
       throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
         details: { leftOut },
@@ -110,34 +183,44 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
     }
-    this.#prune();
-    if (this.#pending.size >= MAX_PENDING_REQUESTS) {
-      throw new ConnectorError(
-        "too_many_in_flight",
-        `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`,
-      );
+    this.#refuseWhenFull();
+    // The same bridge asking again replaces its own older request (its link is now stale).
+    if (ask.bridge !== undefined) {
+      for (const pending of [...this.#pending.values()]) {
+        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
+      }
     }
-    const scope: LeaseScope = {
-      scopeVersion: SCOPE_VERSION,
-      runtimeMode: "full-access",
-      environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
-    };
     const id = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
     const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
+    const purpose = cleanText(ask.purpose);
+    const client = clientOf(ask.client);
+    const fingerprint = scopeFingerprint(scope);
+    // The request's own expiry is an event too: a waiting client and an open page learn it on time.
+    const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
+    expiryTimer.unref?.();
     this.#pending.set(id, {
       id,
       scope,
-      fingerprint: scopeFingerprint(scope),
+      fingerprint,
       leftOut,
       unsupported,
       monotonicDeadline: clock.monotonic() + REQUEST_TTL_MS,
       expiresAt,
+      ...(purpose === undefined ? {} : { purpose }),
+      ...(client === undefined ? {} : { client }),
+      ...(proposal === undefined ? {} : { proposal }),
+      preselected: preselect(proposal, inventory),
+      ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
+      waiters: new Set(),
+      expiryTimer,
     });
+    this.#options.events?.publish({ type: "request", data: { requestId: id } });
     return {
       requestId: id,
-      url: `http://localhost:${this.#options.port}/?request=${id}`,
+      url: this.#url(id),
       expiresAt,
+      scopeFingerprint: fingerprint,
       covered: scope.environments.map((grant) => ({
         alias: grant.alias,
         environmentId: grant.environmentId,
@@ -151,6 +234,7 @@ export class GateApprovalDesk implements ApprovalDesk {
 
   view(requestId: string): RequestView {
     const pending = this.#live(requestId);
+    const inScope = new Set(pending.scope.environments.flatMap((grant) => grant.actions));
     return {
       requestId: pending.id,
       scope: pending.scope,
@@ -159,7 +243,94 @@ export class GateApprovalDesk implements ApprovalDesk {
       unsupported: pending.unsupported,
       expiresAt: pending.expiresAt,
       durationMinutes: LEASE_DURATION_MINUTES,
+      ...(pending.purpose === undefined ? {} : { purpose: pending.purpose }),
+      ...(pending.client === undefined ? {} : { client: pending.client }),
+      ...(pending.proposal === undefined ? {} : { proposal: pending.proposal }),
+      preselected: pending.preselected,
+      actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
+        actionInfo(entry.action),
+      ),
+      serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
+  }
+
+  pendingRequests(): PendingRequestRow[] {
+    this.#prune();
+    return [...this.#pending.values()].map((pending) => ({
+      requestId: pending.id,
+      ...(pending.purpose === undefined ? {} : { purpose: pending.purpose }),
+      ...(pending.client === undefined ? {} : { client: pending.client }),
+      expiresAt: pending.expiresAt,
+    }));
+  }
+
+  link(requestId: string): Pick<ApprovalLink, "requestId" | "url" | "expiresAt" | "scopeFingerprint"> | null {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined || this.#expired(pending)) return null;
+    return {
+      requestId,
+      url: this.#url(requestId),
+      expiresAt: pending.expiresAt,
+      scopeFingerprint: pending.fingerprint,
+    };
+  }
+
+  #url(requestId: string): string {
+    return `http://localhost:${this.#options.port}/?request=${requestId}`;
+  }
+
+  /** The alias an inventory saw for an environment id (the id itself when none did). */
+  environmentAlias(environmentId: string): string {
+    return this.#aliases.get(environmentId) ?? environmentId;
+  }
+
+  /** The title the latest inventory saw for a thread, if any. */
+  threadTitle(environmentId: string, threadId: string): string | undefined {
+    return this.#threadTitles.get(`${environmentId}\u0000${threadId}`);
+  }
+
+  /** Denying grants nothing, so it needs no passkey; the client's wait or next call learns it. */
+  deny(requestId: string): void {
+    this.#live(requestId);
+    this.#end(requestId, "denied");
+  }
+
+  wait(requestId: string, waitMs: number, signal?: AbortSignal): Promise<RequestDecision> {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined || this.#expired(pending)) {
+      if (pending !== undefined) this.#end(requestId, "expired");
+      return Promise.resolve(this.#decisionOfDead(requestId));
+    }
+    if (waitMs <= 0) return Promise.resolve({ outcome: "pending" });
+    if (pending.waiters.size >= MAX_WAITERS_PER_REQUEST) {
+      throw new ConnectorError(
+        "too_many_in_flight",
+        `at most ${MAX_WAITERS_PER_REQUEST} calls may wait on one request`,
+      );
+    }
+    return new Promise<RequestDecision>((resolve) => {
+      const finish = (decision: RequestDecision) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        pending.waiters.delete(finish);
+        resolve(decision);
+      };
+      const onAbort = () => finish({ outcome: "pending" });
+      // The wait ends at its own bound or at the request's expiry, whichever comes first.
+      const remaining = pending.monotonicDeadline - this.#options.clock.monotonic();
+      const timer = setTimeout(
+        () => {
+          // An expiry tells every waiter through #end; otherwise (or if already ended) this one is pending.
+          if (this.#pending.get(pending.id) === pending && this.#expired(pending)) {
+            this.#end(pending.id, "expired");
+          }
+          finish({ outcome: "pending" });
+        },
+        Math.max(0, Math.min(waitMs, remaining + 1)),
+      );
+      pending.waiters.add(finish);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   /**
@@ -172,14 +343,14 @@ export class GateApprovalDesk implements ApprovalDesk {
   ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; scopeFingerprint: string }> {
     const pending = this.#live(requestId);
     if (!this.#options.passkeys.hasAny()) {
-      throw new ApprovalError("enrollment_required", "enroll a passkey before approving");
+      throw new ConnectorError("enrollment_required", "enroll a passkey before approving");
     }
     if (pending.challenge !== undefined) {
-      throw new ApprovalError("challenge_already_issued", "this request already has its challenge");
+      throw new ConnectorError("challenge_already_issued", "this request already has its challenge");
     }
     const scope = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
     if (scope === null)
-      throw new ApprovalError("selection_invalid", "the selection is not part of this request");
+      throw new ConnectorError("selection_invalid", "the selection is not part of this request");
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
@@ -192,33 +363,118 @@ export class GateApprovalDesk implements ApprovalDesk {
   async approve(requestId: string, response: AuthenticationResponseJSON): Promise<GrantedLease> {
     const pending = this.#live(requestId);
     const bound = pending.challenge;
-    if (bound === undefined) throw new ApprovalError("challenge_invalid", "ask for the challenge first");
-    this.#pending.delete(requestId);
+    if (bound === undefined) throw new ConnectorError("challenge_invalid", "ask for the challenge first");
+    // Consumed before the await: a failed or replayed assertion can never use it again.
+    this.#end(requestId, "used", { silent: true });
     const { keeper } = this.#options;
     const epoch = keeper.epoch;
-    const credentialId = await this.#options.passkeys.verifyAuthentication(response, bound.value);
-    if (epoch !== keeper.epoch) {
-      throw new ApprovalError("request_invalid", "the gate closed while the approval was being verified");
+    let lease: GrantedLease;
+    try {
+      const credentialId = await this.#options.passkeys.verifyAuthentication(response, bound.value);
+      if (epoch !== keeper.epoch) {
+        throw new ConnectorError(
+          "request_superseded",
+          "the gate closed every approval while this one was being verified",
+          { status: 410 },
+        );
+      }
+      if (keeper.current() !== null) {
+        throw new ConnectorError("lease_already_active", "a lease is already open");
+      }
+      lease = keeper.grant({
+        scope: bound.scope,
+        scopeFingerprint: scopeFingerprint(bound.scope),
+        credentialId,
+      });
+    } catch (error) {
+      // The attempt used the request up; a client waiting on it must not wait for nothing.
+      for (const waiter of [...pending.waiters]) waiter({ outcome: "used" });
+      throw error;
     }
-    if (keeper.current() !== null) throw new ApprovalError("lease_already_active", "a lease is already open");
-    return keeper.grant({
-      scope: bound.scope,
-      scopeFingerprint: scopeFingerprint(bound.scope),
-      credentialId,
-    });
+    this.#tombstones.bury(requestId, { code: "request_used", leaseId: lease.leaseId });
+    for (const waiter of [...pending.waiters]) waiter({ outcome: "approved", lease });
+    this.#options.events?.publish({ type: "decision", data: { requestId, outcome: "approved" } });
+    // A lease is open: every other pending request is moot (one lease at a time).
+    for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
+    return lease;
   }
 
   #live(requestId: string): PendingRequest {
     const pending = REQUEST_ID.test(requestId) ? this.#pending.get(requestId) : undefined;
-    if (pending === undefined || this.#options.clock.monotonic() >= pending.monotonicDeadline) {
-      if (pending !== undefined) this.#pending.delete(requestId);
-      throw new ApprovalError("request_invalid", "unknown, used or expired approval request");
+    if (pending !== undefined && this.#expired(pending)) this.#end(requestId, "expired");
+    else if (pending !== undefined) return pending;
+    const dead = REQUEST_ID.test(requestId) ? this.#tombstones.get(requestId) : undefined;
+    if (dead !== undefined) throw new ConnectorError(dead.code, DEAD_MESSAGES[dead.code], { status: 410 });
+    throw new ConnectorError("request_invalid", "no approval request has this id", { status: 404 });
+  }
+
+  #decisionOfDead(requestId: string): RequestDecision {
+    const dead = REQUEST_ID.test(requestId) ? this.#tombstones.get(requestId) : undefined;
+    if (dead === undefined) {
+      throw new ConnectorError("request_invalid", "no approval request has this id", { status: 404 });
     }
-    return pending;
+    if (dead.code === "request_used") {
+      const lease = this.#options.keeper.current();
+      return lease !== null && lease.leaseId === dead.leaseId
+        ? { outcome: "approved", lease }
+        : { outcome: "used" };
+    }
+    const outcome = (
+      { request_denied: "denied", request_expired: "expired", request_superseded: "superseded" } as const
+    )[dead.code];
+    return { outcome };
+  }
+
+  /** Ends a live request: tombstone, its waiters told, the page nudged. */
+  #end(requestId: string, ending: Ending, options: { silent?: boolean } = {}): void {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined) return;
+    this.#pending.delete(requestId);
+    clearTimeout(pending.expiryTimer);
+    this.#tombstones.bury(requestId, { code: ENDING_CODE[ending] });
+    if (options.silent === true) return;
+    for (const waiter of [...pending.waiters]) waiter({ outcome: ending } as RequestDecision);
+    if (ending === "denied" || ending === "expired") {
+      this.#options.events?.publish({ type: "decision", data: { requestId, outcome: ending } });
+    }
+  }
+
+  #expired(pending: PendingRequest): boolean {
+    return this.#options.clock.monotonic() >= pending.monotonicDeadline;
+  }
+
+  #refuseWhenFull(): void {
+    this.#prune();
+    if (this.#pending.size >= MAX_PENDING_REQUESTS) {
+      throw new ConnectorError(
+        "too_many_in_flight",
+        `at most ${MAX_PENDING_REQUESTS} approval requests may be pending`,
+      );
+    }
+  }
+
+  #rememberTitle(environmentId: string, threadId: string, title: string): void {
+    const key = `${environmentId}\u0000${threadId}`;
+    this.#threadTitles.delete(key);
+    this.#threadTitles.set(key, title);
+    // Bounded like everything the gate keeps in memory: the oldest titles go first.
+    if (this.#threadTitles.size > 4096) {
+      const oldest = this.#threadTitles.keys().next();
+      if (oldest.done !== true) this.#threadTitles.delete(oldest.value);
+    }
   }
 
   #prune(): void {
-    const now = this.#options.clock.monotonic();
-    for (const [id, pending] of this.#pending) if (now >= pending.monotonicDeadline) this.#pending.delete(id);
+    for (const pending of [...this.#pending.values()]) {
+      if (this.#expired(pending)) this.#end(pending.id, "expired");
+    }
   }
+}
+
+function clientOf(client: ApprovalAsk["client"]): ClientInfo | undefined {
+  if (client === undefined) return undefined;
+  const name = cleanText(client.name, 128);
+  if (name === undefined) return undefined;
+  const version = cleanText(client.version, 64);
+  return version === undefined ? { name } : { name, version };
 }

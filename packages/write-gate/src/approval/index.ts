@@ -1,9 +1,9 @@
 export {
-  ApprovalError,
-  type ApprovalFailure,
   GateApprovalDesk,
   type GateApprovalDeskOptions,
   MAX_PENDING_REQUESTS,
+  MAX_WAITERS_PER_REQUEST,
+  type PendingRequestRow,
   REQUEST_TTL_MS,
   type RequestView,
 } from "./approval-desk.js";
@@ -12,6 +12,18 @@ export {
   INVENTORY_TIMEOUT_MS,
   type Inventory,
   type InventoryOutcome,
+  type InventoryThread,
   registryInventory,
 } from "./inventory.js";
+export {
+  type ClientInfo,
+  checkProposal,
+  cleanText,
+  type InventoryView,
+  type Preselection,
+  type Proposal,
+  PURPOSE_MAX_CHARS,
+  preselect,
+} from "./proposal.js";
+export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
 export { narrowScope, type Selection, scopeFingerprint, selectionSchema } from "./scope.js";

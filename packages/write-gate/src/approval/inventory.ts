@@ -27,8 +27,21 @@ export interface UnsupportedActions {
   readonly actions: readonly ActionId[];
 }
 
+/** A live thread of a granted project: what a client's proposal may name, and a title for the page. */
+export interface InventoryThread {
+  readonly id: string;
+  readonly projectId: string;
+  readonly title: string;
+}
+
 export type InventoryOutcome =
-  | { readonly ok: true; readonly grant: EnvironmentGrant; readonly unsupported?: UnsupportedActions }
+  | {
+      readonly ok: true;
+      readonly grant: EnvironmentGrant;
+      readonly unsupported?: UnsupportedActions;
+      /** The shell's non-deleted threads in the granted projects (absent: the inventory did not read them). */
+      readonly threads?: readonly InventoryThread[];
+    }
   | { readonly ok: false; readonly leftOut: EnvironmentLeftOut };
 
 /** What the desk asks: the environments named (alias or environmentId), or all of them. */
@@ -77,6 +90,17 @@ export function grantFromShell(
   };
 }
 
+/** The shell's threads that sit in a granted project and are not deleted. */
+function liveThreads(
+  threads: ReadonlyArray<{ id: string; projectId: string; title: string; deletedAt?: unknown }>,
+  grant: EnvironmentGrant,
+): InventoryThread[] {
+  const projects = new Set(grant.projects.map((project) => project.id));
+  return threads
+    .filter((thread) => projects.has(thread.projectId) && (thread.deletedAt ?? null) === null)
+    .map((thread) => ({ id: thread.id, projectId: thread.projectId, title: thread.title }));
+}
+
 /** An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel. */
 export function registryInventory(
   registry: EnvironmentRegistry,
@@ -105,11 +129,13 @@ export function registryInventory(
             support ? supportedActions(support) : ACTION_IDS,
           );
           if (grant === null) return { ok: false, leftOut: { ...base, reason: "no_projects" } };
+          const threads = liveThreads(shell.threads, grant);
           const missing = support ? unsupportedActions(support) : [];
-          if (support === undefined || missing.length === 0) return { ok: true, grant };
+          if (support === undefined || missing.length === 0) return { ok: true, grant, threads };
           return {
             ok: true,
             grant,
+            threads,
             unsupported: {
               environmentId: base.environmentId,
               serverVersion: support.serverVersion,

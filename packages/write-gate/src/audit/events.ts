@@ -14,6 +14,20 @@ export type AuditEvent =
       readonly covered: readonly string[];
       readonly leftOut: ReadonlyArray<{ readonly environmentId: string; readonly reason: string }>;
     }
+  | { readonly event: "approval_denied"; readonly requestId: string }
+  | {
+      /** An approval attempt the gate refused (bad assertion, dead request, …): its code only. */
+      readonly event: "approval_failed";
+      readonly requestId: string | null;
+      readonly code: string;
+    }
+  | { readonly event: "passkey_enrolled"; readonly credentialId: string; readonly first: boolean }
+  | { readonly event: "passkey_removed"; readonly credentialId: string }
+  | {
+      /** A refused enrollment or removal step (wrong code, bad step-up, …): its code only, never the code typed. */
+      readonly event: "enrollment_failed" | "passkey_removal_failed";
+      readonly code: string;
+    }
   | {
       readonly event: "lease_granted";
       readonly leaseId: string;
@@ -57,6 +71,19 @@ export type AuditEvent =
       readonly method: string | null;
       readonly found: boolean | null;
       readonly code: string | null;
+    }
+  | {
+      /** `t3-connector-write journal recover --accept-loss`: an operator accepted to lose what the journal lost. */
+      readonly event: "journal_recovered";
+      /** The damaged files, relative to the state directory. */
+      readonly files: readonly string[];
+      /** Lost operations the journal could name: refused (operation_lost) until `refusedUntil`. */
+      readonly lostKeys: number;
+      readonly lostOperationIds: readonly string[];
+      /** Set when records were lost that nobody can name: every unknown operationId is refused until then. */
+      readonly unknownLossUntil: string | null;
+      readonly refusedUntil: string | null;
+      readonly movedAside: readonly string[];
     };
 
 /** One line of the file: the event plus when it was written (ISO, from the injected clock). */

@@ -1,1 +1,8 @@
-export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS, MAX_LISTED_WRITES } from "./lease-keeper.js";
+export {
+  type ClosedLease,
+  GateLeaseKeeper,
+  type GrantedLease,
+  LEASE_HISTORY_LENGTH,
+  LEASE_TTL_MS,
+  MAX_LISTED_WRITES,
+} from "./lease-keeper.js";

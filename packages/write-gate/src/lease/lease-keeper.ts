@@ -17,6 +17,18 @@ import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;
 /** The page lists the latest writes; older ones stay in the audit log. */
 export const MAX_LISTED_WRITES = 200;
+/** Closed leases the page keeps showing after a revoke or expiry (contract §3). */
+export const LEASE_HISTORY_LENGTH = 5;
+
+/** A lease that closed, with the writes made under it (newest first). */
+export interface ClosedLease {
+  readonly leaseId: string;
+  readonly grantedAt: string;
+  readonly closedAt: string;
+  readonly closeReason: string;
+  readonly scopeFingerprint: string;
+  readonly writes: readonly LeaseWrite[];
+}
 
 export interface GrantedLease extends ActiveLease {
   /** The passkey that approved it. */
@@ -42,6 +54,8 @@ export class GateLeaseKeeper implements LeaseKeeper {
   #epoch = 0;
   readonly #listeners = new Set<Listener>();
   readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #writeListeners = new Set<(write: LeaseWrite) => void>();
+  #history: ClosedLease[] = [];
 
   constructor(options: { clock: Clock }) {
     this.#clock = options.clock;
@@ -111,15 +125,40 @@ export class GateLeaseKeeper implements LeaseKeeper {
     this.#writes.push(write);
     if (this.#writes.length > MAX_LISTED_WRITES)
       this.#writes.splice(0, this.#writes.length - MAX_LISTED_WRITES);
+    for (const listener of [...this.#writeListeners]) {
+      try {
+        listener(write);
+      } catch {
+        // The page's nudges are informational; the journal is the record of truth.
+      }
+    }
   }
 
+  /** The open lease's writes, oldest first. */
   writes(): readonly LeaseWrite[] {
     return [...this.#writes];
   }
 
+  /** The last closed leases, newest first. A restarted gate starts with none (memory only). */
+  history(): readonly ClosedLease[] {
+    return [...this.#history];
+  }
+
   closeAll(reason: string): void {
     this.#epoch += 1;
-    const wasOpen = this.#open !== null;
+    const open = this.#open;
+    const wasOpen = open !== null;
+    if (open !== null) {
+      this.#history.unshift({
+        leaseId: open.lease.leaseId,
+        grantedAt: open.lease.grantedAt,
+        closedAt: new Date(this.#clock.now()).toISOString(),
+        closeReason: reason,
+        scopeFingerprint: open.lease.scopeFingerprint,
+        writes: [...this.#writes].reverse(),
+      });
+      this.#history.length = Math.min(this.#history.length, LEASE_HISTORY_LENGTH);
+    }
     this.#open = null;
     this.#writes = [];
     for (const listener of [...this.#closeListeners]) listener(reason);
@@ -130,6 +169,12 @@ export class GateLeaseKeeper implements LeaseKeeper {
   onClose(listener: (reason: string) => void): () => void {
     this.#closeListeners.add(listener);
     return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Told of every write recorded under the open lease. */
+  onWrite(listener: (write: LeaseWrite) => void): () => void {
+    this.#writeListeners.add(listener);
+    return () => this.#writeListeners.delete(listener);
   }
 
   onChange(listener: Listener): () => void {

@@ -1,12 +1,14 @@
 /**
- * @module The page's static files: the HTML, its script and style (files, so the CSP needs no
- * inline script), and the `@simplewebauthn/browser` UMD bundle from the installed package.
- * Nothing comes from a CDN. Read once at start, so a missing file fails the gate's start.
+ * @module The page's static files: every file in `assets/` (HTML, its scripts, style and icon —
+ * files, so the CSP needs no inline script or style), the catalogue's action labels as
+ * `/actions.json`, and the `@simplewebauthn/browser` UMD bundle from the installed package. Nothing comes from a CDN. Read once at start, so a missing
+ * file fails the gate's start.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ACTION_IDS, actionInfo } from "@t3-connector/core/actions";
 
 export interface PageAsset {
   readonly body: string;
@@ -19,6 +21,13 @@ export type PageAssets = ReadonlyMap<string, PageAsset>;
 /** Both `src/page/` and `dist/page/` sit two levels under the package root. */
 const ASSET_DIR = fileURLToPath(new URL("../../src/page/assets/", import.meta.url));
 
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
 /** The browser bundle's file: the package exports only its entry, so find its root from there. */
 export function simpleWebAuthnBundlePath(): string {
   const entry = createRequire(import.meta.url).resolve("@simplewebauthn/browser");
@@ -27,16 +36,27 @@ export function simpleWebAuthnBundlePath(): string {
 }
 
 export async function loadPageAssets(): Promise<PageAssets> {
-  const [html, script, style, bundle] = await Promise.all([
-    readFile(join(ASSET_DIR, "index.html"), "utf8"),
-    readFile(join(ASSET_DIR, "app.js"), "utf8"),
-    readFile(join(ASSET_DIR, "app.css"), "utf8"),
-    readFile(simpleWebAuthnBundlePath(), "utf8"),
-  ]);
-  return new Map<string, PageAsset>([
-    ["/", { body: html, contentType: "text/html; charset=utf-8" }],
-    ["/app.js", { body: script, contentType: "text/javascript; charset=utf-8" }],
-    ["/app.css", { body: style, contentType: "text/css; charset=utf-8" }],
-    ["/webauthn.js", { body: bundle, contentType: "text/javascript; charset=utf-8" }],
-  ]);
+  const names = (await readdir(ASSET_DIR)).filter((name) => CONTENT_TYPES[extname(name)] !== undefined);
+  const files = await Promise.all(
+    names.map(async (name) => ({ name, body: await readFile(join(ASSET_DIR, name), "utf8") })),
+  );
+  const assets = new Map<string, PageAsset>();
+  for (const { name, body } of files) {
+    const contentType = CONTENT_TYPES[extname(name)] ?? "application/octet-stream";
+    assets.set(name === "index.html" ? "/" : `/${name}`, { body, contentType });
+  }
+  const icon = assets.get("/favicon.svg");
+  // Browsers ask for /favicon.ico on their own; the same SVG answers, so nothing 404s.
+  if (icon !== undefined) assets.set("/favicon.ico", icon);
+  // The catalogue's labels, lines and risk groups, so the page names a lease's actions the same way
+  // after a reload as on the request (one table: core's catalogue).
+  assets.set("/actions.json", {
+    body: JSON.stringify(ACTION_IDS.map((action) => actionInfo(action))),
+    contentType: "application/json; charset=utf-8",
+  });
+  assets.set("/webauthn.js", {
+    body: await readFile(simpleWebAuthnBundlePath(), "utf8"),
+    contentType: "text/javascript; charset=utf-8",
+  });
+  return assets;
 }

@@ -10,30 +10,15 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import type { Clock } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import { OneTimeBook } from "./one-time.js";
 import type { PasskeyInfo, Passkeys } from "./passkeys.js";
 
 export const CEREMONY_TTL_MS = 120_000;
 const MAX_PENDING_CEREMONIES = 8;
 
-export type EnrollmentFailure =
-  | "enrollment_code_required"
-  | "enrollment_code_invalid"
-  | "step_up_required"
-  | "step_up_invalid"
-  | "registration_unknown"
-  | "too_many_requests";
-
-export class EnrollmentError extends Error {
-  override readonly name = "EnrollmentError";
-  constructor(
-    readonly code: EnrollmentFailure,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A passkey's name: what the person typed, trimmed, 1 to 64 characters. */
+export const PASSKEY_NAME_MAX_CHARS = 64;
 
 /** 16 characters from an unambiguous alphabet (80 bits), for the gate's terminal. */
 export function generateEnrollmentCode(): string {
@@ -77,6 +62,7 @@ interface PendingRegistration {
   readonly challenge: string;
   /** The code that opened it, when it was the first passkey. */
   readonly code: string | null;
+  readonly name?: string;
 }
 
 interface StepUpTicket {
@@ -89,10 +75,18 @@ export class Enrollment {
   readonly #code: EnrollmentCode;
   readonly #registrations: OneTimeBook<PendingRegistration>;
   readonly #tickets: OneTimeBook<StepUpTicket>;
+  /** `gate --enroll`: the person at the gate's terminal may add a passkey with the code alone. */
+  readonly #codeAddsPasskey: boolean;
 
-  constructor(options: { passkeys: Passkeys; code: EnrollmentCode; clock: Clock }) {
+  constructor(options: {
+    passkeys: Passkeys;
+    code: EnrollmentCode;
+    clock: Clock;
+    codeAddsPasskey?: boolean;
+  }) {
     this.#passkeys = options.passkeys;
     this.#code = options.code;
+    this.#codeAddsPasskey = options.codeAddsPasskey === true;
     const book = { clock: options.clock, ttlMs: CEREMONY_TTL_MS, max: MAX_PENDING_CEREMONIES };
     this.#registrations = new OneTimeBook(book);
     this.#tickets = new OneTimeBook(book);
@@ -102,11 +96,11 @@ export class Enrollment {
   async stepUpOptions(
     purpose: string,
   ): Promise<{ ticketId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
-    if (!this.#passkeys.hasAny()) throw new EnrollmentError("step_up_invalid", "no passkey is enrolled yet");
+    if (!this.#passkeys.hasAny()) throw new ConnectorError("step_up_invalid", "no passkey is enrolled yet");
     const bytes = randomBytes(32);
     const options = await this.#passkeys.authenticationOptions(bytes);
     const ticketId = this.#tickets.add({ purpose, challenge: options.challenge });
-    if (ticketId === null) throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
+    if (ticketId === null) throw new ConnectorError("too_many_requests", "too many pending ceremonies");
     return { ticketId, options };
   }
 
@@ -118,7 +112,7 @@ export class Enrollment {
   ): Promise<string> {
     const ticket = this.#tickets.take(ticketId);
     if (ticket === undefined || ticket.purpose !== purpose) {
-      throw new EnrollmentError(
+      throw new ConnectorError(
         "step_up_invalid",
         "the step-up ticket is unknown, used, expired or for another purpose",
       );
@@ -130,19 +124,22 @@ export class Enrollment {
   async begin(input: {
     code?: string | undefined;
     stepUp?: { ticketId: string; response: AuthenticationResponseJSON } | undefined;
+    /** Stored with the credential and listed on the page. */
+    name?: string | undefined;
   }): Promise<{ registrationId: string; options: PublicKeyCredentialCreationOptionsJSON }> {
     let code: string | null = null;
-    if (!this.#passkeys.hasAny()) {
+    const byCode = this.#codeAddsPasskey && input.code !== undefined && input.code !== "";
+    if (!this.#passkeys.hasAny() || byCode) {
       if (input.code === undefined || input.code === "") {
-        throw new EnrollmentError("enrollment_code_required", "the first passkey needs the enrollment code");
+        throw new ConnectorError("enrollment_code_required", "the first passkey needs the enrollment code");
       }
       if (!this.#code.matches(input.code)) {
-        throw new EnrollmentError("enrollment_code_invalid", "the enrollment code is wrong or was used");
+        throw new ConnectorError("enrollment_code_invalid", "the enrollment code is wrong or was used");
       }
       code = input.code;
     } else {
       if (input.stepUp === undefined) {
-        throw new EnrollmentError(
+        throw new ConnectorError(
           "step_up_required",
           "another passkey needs an approval with an existing one",
         );
@@ -150,9 +147,12 @@ export class Enrollment {
       await this.redeemStepUp(input.stepUp.ticketId, "enroll", input.stepUp.response);
     }
     const options = await this.#passkeys.registrationOptions();
-    const registrationId = this.#registrations.add({ challenge: options.challenge, code });
-    if (registrationId === null)
-      throw new EnrollmentError("too_many_requests", "too many pending ceremonies");
+    const registrationId = this.#registrations.add({
+      challenge: options.challenge,
+      code,
+      ...(input.name === undefined ? {} : { name: input.name }),
+    });
+    if (registrationId === null) throw new ConnectorError("too_many_requests", "too many pending ceremonies");
     return { registrationId, options };
   }
 
@@ -160,12 +160,12 @@ export class Enrollment {
   async finish(registrationId: string, response: RegistrationResponseJSON): Promise<PasskeyInfo> {
     const pending = this.#registrations.take(registrationId);
     if (pending === undefined)
-      throw new EnrollmentError("registration_unknown", "unknown or expired registration");
+      throw new ConnectorError("registration_unknown", "unknown or expired registration");
     if (pending.code !== null) {
-      if (this.#passkeys.hasAny() || !this.#code.consume(pending.code)) {
-        throw new EnrollmentError("enrollment_code_invalid", "the enrollment code was used");
+      if ((this.#passkeys.hasAny() && !this.#codeAddsPasskey) || !this.#code.consume(pending.code)) {
+        throw new ConnectorError("enrollment_code_invalid", "the enrollment code was used");
       }
     }
-    return this.#passkeys.verifyRegistration(response, pending.challenge);
+    return this.#passkeys.verifyRegistration(response, pending.challenge, pending.name);
   }
 }

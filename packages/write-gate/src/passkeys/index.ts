@@ -1,6 +1,5 @@
 export {
   CREDENTIALS_FILE,
-  CredentialStoreError,
   loadCredentials,
   type StoredCredential,
   saveCredentials,
@@ -9,14 +8,10 @@ export {
   CEREMONY_TTL_MS,
   Enrollment,
   EnrollmentCode,
-  EnrollmentError,
-  type EnrollmentFailure,
   generateEnrollmentCode,
 } from "./enrollment.js";
 export { OneTimeBook } from "./one-time.js";
 export {
-  PasskeyError,
-  type PasskeyFailure,
   type PasskeyInfo,
   Passkeys,
   type PasskeysOptions,

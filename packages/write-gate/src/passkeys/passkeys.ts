@@ -15,27 +15,31 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import type { Clock } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import { loadCredentials, type StoredCredential, saveCredentials } from "./credential-store.js";
 
 export const RP_ID = "localhost";
 
-export type PasskeyFailure = "credential_unknown" | "assertion_invalid" | "registration_invalid";
-
-export class PasskeyError extends Error {
-  override readonly name = "PasskeyError";
-  constructor(
-    readonly code: PasskeyFailure,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
+/** A passkey as the page lists it (`credentialId` is `id` under the contract's name). */
 export interface PasskeyInfo {
   readonly id: string;
+  readonly credentialId: string;
+  readonly name: string;
   readonly createdAt: string;
   readonly transports: readonly string[];
+}
+
+/** The name a passkey enrolled before names existed is listed under. */
+export const UNNAMED_PASSKEY = "Passkey";
+
+function infoOf(credential: StoredCredential): PasskeyInfo {
+  return {
+    id: credential.id,
+    credentialId: credential.id,
+    name: credential.name ?? UNNAMED_PASSKEY,
+    createdAt: credential.createdAt,
+    transports: credential.transports ?? [],
+  };
 }
 
 export interface PasskeysOptions {
@@ -68,11 +72,7 @@ export class Passkeys {
   }
 
   list(): PasskeyInfo[] {
-    return this.#credentials.map((credential) => ({
-      id: credential.id,
-      createdAt: credential.createdAt,
-      transports: credential.transports ?? [],
-    }));
+    return this.#credentials.map(infoOf);
   }
 
   registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
@@ -89,8 +89,12 @@ export class Passkeys {
     });
   }
 
-  /** Verifies a registration for `expectedChallenge` and stores the new credential. */
-  verifyRegistration(response: RegistrationResponseJSON, expectedChallenge: string): Promise<PasskeyInfo> {
+  /** Verifies a registration for `expectedChallenge` and stores the new credential under `name`. */
+  verifyRegistration(
+    response: RegistrationResponseJSON,
+    expectedChallenge: string,
+    name?: string,
+  ): Promise<PasskeyInfo> {
     return this.#serial(async () => {
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
@@ -102,10 +106,10 @@ export class Passkeys {
           requireUserVerification: true,
         });
       } catch (error) {
-        throw new PasskeyError("registration_invalid", messageOf(error));
+        throw new ConnectorError("registration_invalid", messageOf(error));
       }
       if (!verified.verified)
-        throw new PasskeyError("registration_invalid", "the registration did not verify");
+        throw new ConnectorError("registration_invalid", "the registration did not verify");
       const { credential } = verified.registrationInfo;
       const stored: StoredCredential = {
         id: credential.id,
@@ -113,11 +117,12 @@ export class Passkeys {
         counter: credential.counter,
         ...(credential.transports === undefined ? {} : { transports: [...credential.transports] }),
         createdAt: new Date(this.#options.clock.now()).toISOString(),
+        ...(name === undefined ? {} : { name }),
       };
       const next = [...this.#credentials.filter((existing) => existing.id !== stored.id), stored];
       await saveCredentials(this.#options.path, next);
       this.#credentials = next;
-      return { id: stored.id, createdAt: stored.createdAt, transports: stored.transports ?? [] };
+      return infoOf(stored);
     });
   }
 
@@ -140,7 +145,7 @@ export class Passkeys {
   verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
     return this.#serial(async () => {
       const credential = this.#credentials.find((candidate) => candidate.id === response.id);
-      if (credential === undefined) throw new PasskeyError("credential_unknown", "unknown passkey");
+      if (credential === undefined) throw new ConnectorError("credential_unknown", "unknown passkey");
       let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
         // A stored counter of 0 with a new counter of 0 passes: synced passkeys never count.
@@ -158,9 +163,9 @@ export class Passkeys {
           },
         });
       } catch (error) {
-        throw new PasskeyError("assertion_invalid", messageOf(error));
+        throw new ConnectorError("assertion_invalid", messageOf(error));
       }
-      if (!verified.verified) throw new PasskeyError("assertion_invalid", "the assertion did not verify");
+      if (!verified.verified) throw new ConnectorError("assertion_invalid", "the assertion did not verify");
       const newCounter = verified.authenticationInfo.newCounter;
       if (newCounter !== credential.counter) {
         const next = this.#credentials.map((candidate) =>

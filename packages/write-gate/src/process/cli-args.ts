@@ -13,7 +13,7 @@ import {
   logLevelOption,
   parseCommandLine,
   transportFromOptions,
-  UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
@@ -23,7 +23,7 @@ import type { Command } from "commander";
 export type CliCommand =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "gate"; logLevel: LogLevel }
+  | { kind: "gate"; logLevel: LogLevel; enroll?: true }
   | { kind: "bridge"; logLevel: LogLevel }
   | { kind: "environments-add"; alias: string; transport: TransportOption }
   | { kind: "environments-remove"; alias: string }
@@ -37,6 +37,8 @@ export type CliCommand =
       allUncertain: boolean;
       json: boolean;
     }
+  | { kind: "journal-verify"; json: boolean }
+  | { kind: "journal-recover"; json: boolean }
   | { kind: "usage-error"; problem: string };
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -57,17 +59,26 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 function defineCommands(program: Command, found: (command: CliCommand) => void): void {
   program.command("help").action(() => found({ kind: "help" }));
 
-  for (const kind of ["gate", "bridge"] as const) {
-    program
-      .command(kind)
-      .addOption(logLevelOption())
-      .action((options: { logLevel?: LogLevel }) =>
-        found({ kind, logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
-      );
-  }
+  program
+    .command("gate")
+    .addOption(logLevelOption())
+    .option("--enroll", "print an enrollment code even when a passkey is enrolled (to add one)")
+    .action((options: { logLevel?: LogLevel; enroll?: boolean }) =>
+      found({
+        kind: "gate",
+        logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL,
+        ...(options.enroll === true ? { enroll: true as const } : {}),
+      }),
+    );
+  program
+    .command("bridge")
+    .addOption(logLevelOption())
+    .action((options: { logLevel?: LogLevel }) =>
+      found({ kind: "bridge", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
+    );
 
   const environments = program.command("environments").action(() => {
-    throw new UsageProblem(
+    throw usageProblem(
       "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
     );
   });
@@ -84,7 +95,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     );
 
   program.command("client-config [client]").action((client: string | undefined) => {
-    if (client === undefined) throw new UsageProblem("client-config needs a client (see --help)");
+    if (client === undefined) throw usageProblem("client-config needs a client (see --help)");
     found({ kind: "client-config", client });
   });
 
@@ -99,7 +110,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     .command("pair")
     .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
     .action((options: { environment?: string }) => {
-      if (options.environment === undefined) throw new UsageProblem("pair needs --environment X");
+      if (options.environment === undefined) throw usageProblem("pair needs --environment X");
       found({ kind: "pair", environment: options.environment });
     });
 
@@ -113,10 +124,10 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
       (options: { operation?: string; allUncertain?: boolean; environment?: string; json?: boolean }) => {
         const allUncertain = options.allUncertain === true;
         if (options.operation === undefined && !allUncertain) {
-          throw new UsageProblem("reconcile needs --operation ID or --all-uncertain");
+          throw usageProblem("reconcile needs --operation ID or --all-uncertain");
         }
         if (options.operation !== undefined && allUncertain) {
-          throw new UsageProblem("--operation and --all-uncertain exclude each other");
+          throw usageProblem("--operation and --all-uncertain exclude each other");
         }
         found({
           kind: "reconcile",
@@ -127,9 +138,34 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
         });
       },
     );
+
+  defineJournalCommands(program, found);
+}
+
+/** `journal verify [--json]`, `journal recover --accept-loss [--json]` (ADR 0006 §10). */
+function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
+  const journal = program.command("journal").action(() => {
+    throw usageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
+  });
+  journal
+    .command("verify")
+    .option("--json", "print JSON")
+    .action((options: { json?: boolean }) => found({ kind: "journal-verify", json: options.json === true }));
+  journal
+    .command("recover")
+    .option("--accept-loss", "continue without what the journal lost")
+    .option("--json", "print JSON")
+    .action((options: { acceptLoss?: boolean; json?: boolean }) => {
+      if (options.acceptLoss !== true) {
+        throw usageProblem(
+          "journal recover rebuilds the journal without what it lost: it needs --accept-loss",
+        );
+      }
+      found({ kind: "journal-recover", json: options.json === true });
+    });
 }
 
 function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
-  if (alias === undefined) throw new UsageProblem(`environments ${sub} needs an alias`);
+  if (alias === undefined) throw usageProblem(`environments ${sub} needs an alias`);
   return alias;
 }

@@ -9,9 +9,16 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     clock: parts.clock,
     stateDir: parts.config.stateDir,
     enrollmentCode: parts.enrollmentCode,
+    enroll: parts.enroll,
     inventory: registryInventory(parts.registry, { commandSupport: parts.commandSupport }),
     log: parts.log,
     relay: parts.relay,
+    audit: parts.audit,
   });
-  return { lease: gate.keeper, approvals: gate.desk, app: gate.app };
+  return {
+    lease: gate.keeper,
+    approvals: gate.desk,
+    app: gate.app,
+    enrolled: () => gate.passkeys.hasAny(),
+  };
 }

@@ -48,6 +48,8 @@ export interface GateParts {
   readonly audit: AuditLog;
   /** The one-time enrollment code printed on the gate's terminal. */
   readonly enrollmentCode: string;
+  /** `gate --enroll`: the code may add a passkey even when one is enrolled. */
+  readonly enroll: boolean;
   readonly bootId: string;
   readonly log: (line: string) => void;
   /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
@@ -61,6 +63,8 @@ export interface HumanSide {
   readonly approvals: ApprovalDesk;
   /** The whole HTTP app, with `parts.relay` mounted at `POST /relay`. */
   readonly app: Hono;
+  /** Whether a passkey is enrolled (the enrollment code is printed only while none is, or with --enroll). */
+  readonly enrolled?: () => boolean;
   close?(): Promise<void>;
 }
 
@@ -87,6 +91,8 @@ export interface StartGateOptions {
   /** Tests only: the simulator's paths are canonical as given. */
   readonly verifyWorkspace?: WorkspaceVerifier;
   readonly rpc?: RpcOptions;
+  /** `gate --enroll`: print the enrollment code (and accept it) even when a passkey is enrolled. */
+  readonly enroll?: boolean;
   /** Try to settle the journal's uncertain writes before the start-up line; default true. */
   readonly settleAtStart?: boolean;
   /** Tests only: what the gate knows of each environment's command types (default: probe each). */
@@ -132,6 +138,11 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
       onUnavailable: () => keeper?.closeAll("journal_failed"),
+      // A damaged journal rejects here with journal_damaged (files, loss, way forward): no start.
+      onMigrated: ({ records, segments }) =>
+        announce(
+          `t3-connector-write gate: journal migrated to the checksummed format (${records} record(s), ${segments} sealed segment(s))`,
+        ),
     });
     cleanups.push(() => opened.close());
     const journal: Journal = options.journalHook?.(opened) ?? opened;
@@ -164,6 +175,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       commandSupport,
       audit,
       enrollmentCode,
+      enroll: options.enroll === true,
       bootId,
       log,
       relay: (c, readBody) => relay(c, readBody),
@@ -259,7 +271,15 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     const stats = journal.stats();
     const uncertain = (await journal.listUncertain()).length;
     announce(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
-    announce(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
+    if (options.enroll === true || human.enrolled?.() !== true) {
+      announce(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
+    } else {
+      announce(
+        "t3-connector-write gate: a passkey is enrolled, so no enrollment code is printed " +
+          "(add another from the page with an existing one, or start with `gate --enroll`)",
+      );
+    }
     if (settlement !== null && settlement.attempted > 0) {
       announce(
         `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +

@@ -27,6 +27,9 @@ const DETAIL_KEYS = [
   "aliases",
   "commandType",
   "acceptedCommandTypes",
+  // proposal_invalid: the names the live inventory does not list, and the valid ones.
+  "unknown",
+  "valid",
 ] as const;
 
 /**

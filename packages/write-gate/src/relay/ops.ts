@@ -11,9 +11,25 @@ const environment = z.string().max(256).optional();
 
 export const environmentsOp = z.strictObject({ op: z.literal("environments") });
 export const leaseOp = z.strictObject({ op: z.literal("lease") });
+/** The longest a relay call may wait for the human (well under the tunnel's 10-minute connection TTL). */
+export const MAX_APPROVAL_WAIT_MS = 300_000;
+const names = z.array(id).max(256);
 export const requestApprovalOp = z.strictObject({
   op: z.literal("request_approval"),
+  /** The client's proposal (ADR 0017): what the page ticks first, checked against the live inventory. */
   environments: z.array(id).max(64).optional(),
+  projects: names.optional(),
+  actions: z.array(z.string().min(1).max(128)).max(64).optional(),
+  threads: names.optional(),
+  /** The client's own words; cleaned and clipped to 280 characters by the desk. */
+  purpose: z.string().max(2000).optional(),
+  client: z.strictObject({ name: z.string().max(256), version: z.string().max(256).optional() }).optional(),
+  /** The asking bridge process (a random id per process): its newer request supersedes its older one. */
+  bridge: z.string().min(8).max(128).optional(),
+  /** Wait on this existing request instead of creating one. */
+  requestId: id.optional(),
+  /** How long to wait for the decision (0: answer at once). */
+  waitMs: z.number().int().min(0).max(MAX_APPROVAL_WAIT_MS).optional(),
 });
 export const dispatchOp = z.strictObject({
   op: z.literal("dispatch"),

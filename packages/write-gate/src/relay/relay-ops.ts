@@ -5,7 +5,7 @@
  */
 
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
-import { isActionId } from "@t3-connector/core/actions";
+import { conditionalSendInput, getAction, isActionId } from "@t3-connector/core/actions";
 import {
   actionUnsupportedError,
   type CommandSupportCache,
@@ -20,7 +20,7 @@ import type {
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { JournalRecord } from "@t3-connector/core/journal";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
-import type { ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
+import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
 import type { ConditionalSendOp, DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
 
@@ -56,19 +56,50 @@ export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
   };
 }
 
-/** An active lease is answered with its summary: a request never renews or widens a lease. */
+/**
+ * An active lease is answered with its summary: a request never renews or widens a lease. With
+ * `requestId` the call creates nothing and waits on that request; with `waitMs` the answer comes
+ * as soon as the human decides (or with `pending` when the wait runs out).
+ */
 export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
+  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
   if (deps.lease.current() !== null) return leaseSummary(deps.lease, deps.clock);
-  const link = await deps.approvals.request(
-    op.environments === undefined ? {} : { environments: op.environments },
-  );
+  const link = await deps.approvals.request(askOf(op));
   await deps.audit.append({
     event: "approval_requested",
     requestId: link.requestId,
     covered: link.covered.map((grant) => grant.environmentId),
     leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
   });
-  return { active: false, ...link };
+  if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
+  const answer = (await decided(link.requestId, op.waitMs, deps)) as Record<string, unknown>;
+  return answer.active === true ? answer : { active: false, ...link, ...answer };
+}
+
+/** The ask as the desk takes it: only the fields the client gave. */
+function askOf(op: RequestApprovalOp): ApprovalAsk {
+  const ask: { -readonly [K in keyof ApprovalAsk]: ApprovalAsk[K] } = {};
+  for (const key of ["environments", "projects", "actions", "threads", "purpose", "bridge"] as const) {
+    const value = op[key];
+    if (value !== undefined) (ask as Record<string, unknown>)[key] = value;
+  }
+  if (op.client !== undefined) {
+    ask.client = {
+      name: op.client.name,
+      ...(op.client.version === undefined ? {} : { version: op.client.version }),
+    };
+  }
+  return ask;
+}
+
+/** Waits on one request; an approval answers the lease it opened, anything else the decision. */
+async function decided(requestId: string, waitMs: number, deps: OpDeps): Promise<unknown> {
+  const decision = await deps.approvals.wait(requestId, waitMs);
+  if (decision.outcome === "approved") {
+    return { ...(leaseSummary(deps.lease, deps.clock) as object), requestId, decision: "approved" };
+  }
+  const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
+  return { active: false, requestId, ...(link ?? {}), decision: decision.outcome };
 }
 
 /** The journal state a dispatch error left, from the engine's details. */
@@ -113,9 +144,20 @@ async function learnFromRefusal(op: DispatchOp, deps: OpDeps, error: unknown): P
   });
 }
 
+/** The first thread a write's input names (for the page's write row), when it parses. */
+function threadOf(op: DispatchOp): { threadId?: string } {
+  if (!isActionId(op.action)) return {};
+  const entry = getAction(op.action);
+  const parsed = entry.inputSchema.safeParse(op.input);
+  if (!parsed.success) return {};
+  const threadId = entry.targets(parsed.data).threadIds[0];
+  return threadId === undefined ? {} : { threadId };
+}
+
 export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
+  const thread = threadOf(op);
   try {
     await refuseUnsupported(op, deps);
     const result = await deps.dispatcher.dispatch({
@@ -126,7 +168,12 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
       input: op.input,
     });
     if (!result.replayed)
-      record(deps.lease, deps.clock, { ...base, environmentId: result.environmentId, state: "completed" });
+      record(deps.lease, deps.clock, {
+        ...base,
+        ...thread,
+        environmentId: result.environmentId,
+        state: "completed",
+      });
     await auditQuietly(deps.audit, {
       event: "dispatch",
       ...base,
@@ -151,7 +198,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
     const code = auditCodeOf(error);
     const replayed = isConnectorError(error) && error.details?.replayed === true;
     if (state !== "not_recorded" && !replayed && environmentId !== null) {
-      record(deps.lease, deps.clock, { ...base, environmentId, state, code });
+      record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state, code });
     }
     await auditQuietly(deps.audit, { event: "dispatch", ...base, environmentId, state, code, replayed });
     throw error;
@@ -174,8 +221,10 @@ export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Pr
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
+      const threadId = conditionalSendInput.safeParse(op.input).data?.threadId;
       record(deps.lease, deps.clock, {
         environmentId: result.environmentId,
+        ...(threadId === undefined ? {} : { threadId }),
         action: "thread.conditional-send",
         operationId: op.operationId,
         state: listed,

@@ -62,9 +62,11 @@ describe("GateApprovalDesk.request", () => {
         reason: "environment_unavailable",
       },
     ]);
-    await expect(gate.desk.request({ environments: ["down", "empty"] })).rejects.toMatchObject({
-      code: "environment_unavailable",
-    });
+    // Proposing only environments that are down is no error: they are known, just left out, and tick nothing.
+    const downOnly = await gate.desk.request({ environments: ["down", "empty"] });
+    expect(gate.desk.view(downOnly.requestId).preselected).toEqual({ environments: [] });
+    await gate.sim.environment("alpha").stop();
+    await expect(gate.desk.request({})).rejects.toMatchObject({ code: "environment_unavailable" });
   });
 
   it("leaves out an environment that does not answer within its inventory deadline as timeout", async () => {
@@ -83,17 +85,20 @@ describe("GateApprovalDesk.request", () => {
     gate.sim.environment("stuck").faults.clear();
   });
 
-  it("covers only the environments asked for, by alias or environmentId", async () => {
+  it("covers every live environment and ticks only the ones proposed, by alias or environmentId", async () => {
     gate = await startSimGate({
       environments: [
         { alias: "alpha", projects: PROJECTS },
-        { alias: "beta", projects: PROJECTS },
+        { alias: "beta", projects: [{ id: "p-b", title: "B", workspaceRoot: "/srv/b" }] },
       ],
     });
+    const ticked = (requestId: string) =>
+      gate?.desk.view(requestId).preselected.environments.map((chosen) => chosen.environmentId);
     const byAlias = await gate.desk.request({ environments: ["beta"] });
-    expect(byAlias.covered.map((grant) => grant.alias)).toEqual(["beta"]);
+    expect(byAlias.covered.map((grant) => grant.alias)).toEqual(["alpha", "beta"]);
+    expect(ticked(byAlias.requestId)).toEqual([gate.sim.environment("beta").environmentId]);
     const byId = await gate.desk.request({ environments: [gate.sim.environment("alpha").environmentId] });
-    expect(byId.covered.map((grant) => grant.alias)).toEqual(["alpha"]);
+    expect(ticked(byId.requestId)).toEqual([gate.sim.environment("alpha").environmentId]);
   });
 
   it("keeps a request 120 s and at most 32 pending", async () => {
@@ -103,7 +108,7 @@ describe("GateApprovalDesk.request", () => {
     await expect(gate.desk.request({})).rejects.toMatchObject({ code: "too_many_in_flight" });
     gate.clock.offsetMs += REQUEST_TTL_MS;
     expect(() => gate?.desk.view(first.requestId)).toThrow(
-      expect.objectContaining({ code: "request_invalid" }),
+      expect.objectContaining({ code: "request_expired" }),
     );
     expect(gate.desk.pendingCount).toBe(0);
     await expect(gate.desk.request({})).resolves.toMatchObject({ leftOut: [] });
@@ -114,7 +119,7 @@ describe("GateApprovalDesk.request", () => {
     const link = await gate.desk.request({});
     gate.keeper.closeAll("audit_failed");
     expect(() => gate?.desk.view(link.requestId)).toThrow(
-      expect.objectContaining({ code: "request_invalid" }),
+      expect.objectContaining({ code: "request_superseded" }),
     );
   });
 

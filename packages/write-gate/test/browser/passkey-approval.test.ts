@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ACTION_IDS, type ActionId } from "@t3-connector/core/actions";
+import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
@@ -42,7 +42,8 @@ afterEach(async () => {
   await gate?.close();
 });
 
-async function enrollThroughThePage(page: Page): Promise<void> {
+async function enrollThroughThePage(page: Page, name = "work laptop"): Promise<void> {
+  await page.fill("[data-testid=passkey-name]", name);
   await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
   await page.click("[data-testid=enroll-submit]");
   await waitForMessage(page, "Passkey registered.");
@@ -70,6 +71,12 @@ describe("passkey approval in a real browser", () => {
     const page = await open();
     await enrollThroughThePage(page);
     expect(gate.passkeys.list()).toHaveLength(1);
+    // Named at enrollment, and listed by that name.
+    expect(gate.passkeys.list()[0]?.name).toBe("work laptop");
+    await page.locator("[data-testid=passkey]", { hasText: "work laptop" }).waitFor();
+    // The code field is gone once a passkey exists; another passkey needs an assertion instead.
+    expect(await page.locator("[data-testid=enroll-code]").isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=add-passkey]").isVisible()).toBe(true);
     expect((await tab.credentials()).length).toBe(1);
     const credentialsFile = await stat(join(gate.stateDir, "credentials.json"));
     expect(credentialsFile.mode & 0o777).toBe(0o600);
@@ -85,7 +92,6 @@ describe("passkey approval in a real browser", () => {
     expect(await page.locator("[data-testid=request-fingerprint]").textContent()).toMatch(/^[0-9a-f]{64}$/);
     await page.uncheck("[data-testid=project-project-web]");
     await page.uncheck('[data-testid="action-thread.archive"]');
-    await page.screenshot({ path: "/tmp/gate-page.png", fullPage: true });
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Lease granted.");
 
@@ -103,7 +109,9 @@ describe("passkey approval in a real browser", () => {
       { id: "project-api", name: "API <b>server</b>", directory: "/work/api", workspaceRoots: ["/work/api"] },
     ]);
     expect(grant?.readProjectIds).toEqual(["project-api"]);
-    expect(grant?.actions).toHaveLength(ACTION_IDS.length - 1);
+    // With no proposal the destructive actions start unticked; the person unticked archive.
+    expect(grant?.actions).toHaveLength(ACTION_IDS.length - DESTRUCTIVE_ACTIONS.length - 1);
+    for (const action of DESTRUCTIVE_ACTIONS) expect(grant?.actions).not.toContain(action);
     expect(grant?.actions).not.toContain("thread.archive");
     expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-api"])).ok).toBe(true);
     expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-web"]))).toMatchObject({
@@ -116,7 +124,6 @@ describe("passkey approval in a real browser", () => {
       .locator("[data-testid=countdown]")
       .filter({ hasText: /^(60:00|59:\d\d)$/ })
       .waitFor();
-    await page.screenshot({ path: "/tmp/gate-page-lease.png", fullPage: true });
     expect(gate.logs.some((line) => line.startsWith("passkey enrolled"))).toBe(true);
     expect(gate.logs.join("\n")).not.toContain(ENROLLMENT_CODE);
   });
@@ -202,7 +209,8 @@ describe("passkey approval in a real browser", () => {
     await page.reload();
     await page.waitForSelector("body[data-ready=true]");
     // The new device's passkey authorizes removing the first one.
-    const firstRow = page.locator("[data-testid=passkey]", { hasText: (firstKey?.id ?? "").slice(0, 16) });
+    const firstRow = page.locator(`[data-testid=passkey][data-credential="${firstKey?.id}"]`);
+    expect(await firstRow.textContent()).toContain("work laptop");
     await firstRow.locator("button").click();
     await waitForMessage(page, "Passkey removed.");
     expect(gate.passkeys.list().map((passkey) => passkey.id)).not.toContain(firstKey?.id);
@@ -227,19 +235,19 @@ describe("passkey approval in a real browser", () => {
     expect(crossed.status).toBe(400);
     expect(crossed.body).toEqual({ error: "assertion_invalid" });
     expect(gate.keeper.current()).toBeNull();
-    // A was consumed by the failed attempt: its own assertion cannot rescue it now.
+    // A was used up by the failed attempt: its own assertion cannot rescue it now.
     const forA = await signInPage(page, optionsA.body.options);
     expect(
       (await pagePost(page, "/api/requests/approve", { requestId: a.requestId, response: forA })).body,
     ).toEqual({
-      error: "request_invalid",
+      error: "request_used",
     });
 
     const granted = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
     expect(granted.body).toMatchObject({ active: true });
     const leaseId = gate.keeper.current()?.leaseId;
     const replay = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
-    expect(replay.body).toEqual({ error: "request_invalid" });
+    expect(replay.body).toEqual({ error: "request_used" });
     expect(gate.keeper.current()?.leaseId).toBe(leaseId);
 
     // After a revoke, the same assertion on a fresh request grants nothing either.
@@ -298,7 +306,7 @@ describe("passkey approval in a real browser", () => {
     const response = await signInPage(page, options.body.options);
     const approving = gate.desk.approve(link.requestId, response as never);
     gate.keeper.closeAll("revoked");
-    await expect(approving).rejects.toMatchObject({ code: "request_invalid" });
+    await expect(approving).rejects.toMatchObject({ code: "request_superseded" });
     expect(gate.keeper.current()).toBeNull();
   });
 

@@ -6,7 +6,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeTokenFile } from "@t3-connector/core/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDist } from "../support/build-dist.js";
 
 const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
 
@@ -14,7 +13,6 @@ let dir: string;
 let configPath: string;
 
 beforeAll(async () => {
-  await buildDist();
   dir = await mkdtemp(join(tmpdir(), "t3c-bridge-cli-"));
   const tokenFile = join(dir, "tokens", "alpha.operate.token");
   await writeTokenFile(tokenFile, "never-read-by-the-bridge");

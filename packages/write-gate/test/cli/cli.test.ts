@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
-import { buildDist } from "../support/build-dist.js";
 import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
@@ -159,7 +158,6 @@ describe("t3-connector-write command line", () => {
   });
 
   it("runs the gate from the installed launcher: URL and enrollment code on stderr only, SIGTERM closes it", async () => {
-    await buildDist();
     world = await startSimWorld(["alpha"]);
     const { env } = await configFiles(world);
     const child = spawn(BIN, ["gate"], {

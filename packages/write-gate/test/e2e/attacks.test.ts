@@ -212,7 +212,7 @@ describe("attacks on the write gate: nothing reaches the simulator", () => {
     expect(granted.body).toMatchObject({ active: true });
     const leaseId = granted.body.leaseId as string;
     const replay = await pagePost(page, "/api/requests/approve", { requestId: first, response: assertion });
-    expect(replay.body).toEqual({ error: "request_invalid" });
+    expect(replay.body).toEqual({ error: "request_used" });
     await expectLeaseOpen(leaseId);
 
     expect((await pagePost(page, "/api/revoke", {})).status).toBe(200);

@@ -11,7 +11,6 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
-import { buildDist } from "../support/build-dist.js";
 import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
@@ -23,7 +22,6 @@ let tab: AuthenticatorPage | undefined;
 let client: Client | undefined;
 
 beforeAll(async () => {
-  await buildDist();
   browser = await launchChromium();
   real = await startRealGate();
   tab = await openWithAuthenticator(browser);

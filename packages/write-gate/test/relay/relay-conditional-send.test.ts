@@ -74,7 +74,11 @@ describe("relay op conditional_send", () => {
     expect(JSON.stringify(lines)).not.toContain("linter");
     // The lease page lists the request once (the repeat was a replay).
     expect(h.gate.lease.writes().filter((write) => write.operationId === "op-relay-cond")).toEqual([
-      expect.objectContaining({ action: "thread.conditional-send", state: "completed" }),
+      expect.objectContaining({
+        action: "thread.conditional-send",
+        state: "completed",
+        threadId: IDLE_THREAD,
+      }),
     ]);
   });
 

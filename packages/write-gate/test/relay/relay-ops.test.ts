@@ -73,7 +73,7 @@ describe("relay operations", () => {
     expect(status.environments).toHaveLength(2);
   });
 
-  it("requests an approval: link, covered environments, and the ones left out with why", async () => {
+  it("requests an approval: link, every live environment covered (the proposal only ticks), fingerprint, expiry", async () => {
     h.gate.lease.closeAll("test_reset");
     const answer = await h.relay({ op: "request_approval", environments: ["alpha"] });
     expect(answer.status).toBe(200);
@@ -85,8 +85,14 @@ describe("relay operations", () => {
         environmentId: h.world.env("alpha").environmentId,
         projectCount: 2,
       }),
+      expect.objectContaining({ alias: "beta", environmentId: h.world.env("beta").environmentId }),
     ]);
     expect(link.leftOut).toEqual([]);
+    expect(link).toMatchObject({
+      decision: "pending",
+      scopeFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(Date.parse(link.expiresAt as string)).toBeGreaterThan(Date.now());
   });
 
   it("dispatches a write once, records it under the lease, and replays it without resending", async () => {
@@ -101,7 +107,13 @@ describe("relay operations", () => {
     expect(body(again)).toMatchObject({ state: "completed", replayed: true, receipt: body(first).receipt });
     expect(alpha.model.receivedCommands.length - before).toBe(1);
     expect(h.gate.lease.writes()).toEqual([
-      expect.objectContaining({ operationId: "op-pin-1", action: "thread.pin", state: "completed" }),
+      // The thread the input names, so the page can show its title.
+      expect.objectContaining({
+        operationId: "op-pin-1",
+        action: "thread.pin",
+        state: "completed",
+        threadId: IDLE_THREAD,
+      }),
     ]);
   });
 

@@ -29,12 +29,18 @@ describe("Host check (DNS rebinding)", () => {
     ["127.0.0.1 instead of localhost", `127.0.0.1:${TEST_PORT}`],
     ["another port", "localhost:7434"],
     ["no port", "localhost"],
-  ])("refuses %s with an empty 403, even on a GET of the page", async (_name, host) => {
-    const response = await gate.app.request("/", { headers: { host } });
-    expect(response.status).toBe(403);
-    expect(await response.text()).toBe("");
-    expect(response.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
-  });
+  ])(
+    "refuses %s with a 403 that only names the address to open, even on a GET of the page",
+    async (_name, host) => {
+      const response = await gate.app.request("/", { headers: { host } });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await response.text()).toBe(
+        `The write gate answers only at http://localhost:${TEST_PORT}/ - open that address.\n`,
+      );
+      expect(response.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
+    },
+  );
 
   it("refuses a revoke sent with a rebound Host and leaves the lease open", async () => {
     openLease();
@@ -281,7 +287,13 @@ describe("headers and page", () => {
   it("shows the enrollment state without a passkey and never reveals the enrollment code", async () => {
     const response = await post("/api/state", {});
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ enrolled: false, passkeys: [], lease: { active: false } });
+    expect(JSON.parse(text)).toEqual({
+      enrolled: false,
+      passkeys: [],
+      lease: { active: false },
+      leaseHistory: [],
+      pendingRequests: [],
+    });
     expect(text).not.toContain("ABCD");
     expect(gate.logs.join("\n")).not.toContain("ABCD");
   });

@@ -1,89 +1,10 @@
-import { execFile, spawn } from "node:child_process";
-import { existsSync, watch } from "node:fs";
-import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const run = promisify(execFile);
 export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 export const bin = fileURLToPath(new URL("../../../bin/t3-connector.js", import.meta.url));
-
-/**
- * Builds what the spawned bin runs (dist/ of core, the simulator and the read server). Test files
- * run in parallel processes and two `tsc -b` writing the same outputs race, so builds take turns
- * through a lock file next to the build info.
- */
-export async function buildForSpawn(): Promise<void> {
-  await withBuildLock(async () => {
-    try {
-      await run("pnpm", ["exec", "tsc", "-b", "packages/core", "packages/t3-sim", "packages/read-server"], {
-        cwd: repoRoot,
-        timeout: 170_000,
-      });
-      // The bin loads the bundle, never dist/cli.js directly.
-      await run(process.execPath, ["packages/read-server/scripts/bundle-cli.mjs"], {
-        cwd: repoRoot,
-        timeout: 60_000,
-      });
-    } catch (error) {
-      // tsc reports on stdout; surface it so a failure here says which file broke the build.
-      const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-      throw new Error(`building for the end-to-end tests failed:\n${stdout}${stderr}`.slice(0, 4000));
-    }
-  });
-}
-
-const lockPath = path.join(repoRoot, "packages", "read-server", "dist", ".e2e-build.lock");
-
-async function withBuildLock(work: () => Promise<void>): Promise<void> {
-  await mkdir(path.dirname(lockPath), { recursive: true });
-  for (;;) {
-    try {
-      await writeFile(lockPath, String(process.pid), { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      await lockReleased();
-    }
-  }
-  try {
-    await work();
-  } finally {
-    await unlink(lockPath).catch(() => undefined);
-  }
-}
-
-/** Resolves when the lock file is gone, or its owner died without removing it. */
-async function lockReleased(): Promise<void> {
-  const owner = Number(await readFile(lockPath, "utf8").catch(() => ""));
-  if (!Number.isInteger(owner) || owner <= 0 || !isAlive(owner)) {
-    await unlink(lockPath).catch(() => undefined);
-    return;
-  }
-  await new Promise<void>((resolve) => {
-    const watcher = watch(path.dirname(lockPath), () => {
-      if (!existsSync(lockPath)) done();
-    });
-    const done = () => {
-      watcher.close();
-      resolve();
-    };
-    // The file may have gone between the read above and the watch.
-    if (!existsSync(lockPath)) done();
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface SpawnedServe {
   client: Client;

@@ -1,281 +1,325 @@
-// The approval page. Served as a file (the CSP forbids inline script); talks only to its own
-// origin through POST + JSON. Every value from the gate is shown with textContent, never as HTML.
+// The approval page. Served as files (the CSP forbids inline script); talks only to its own
+// origin: POST + JSON for everything, and one GET /api/events stream whose events only nudge the
+// page to read POST /api/state again (state is the truth, an event is a hint).
 
-(() => {
-  const webauthn = window.SimpleWebAuthnBrowser;
-  const byId = (id) => document.getElementById(id);
-  const requestId = new URLSearchParams(window.location.search).get("request");
-  let lease = null;
-  let leaseSeenAt = 0;
+import { codeOf, post } from "./api.js";
+import { DEAD_ENDS, deadEndFor } from "./dead-ends.js";
+import { byId, clockTime, element } from "./dom.js";
+import { showLease, tickLease } from "./lease-view.js";
+import { enroll, removePasskey, showPasskeys, stepUp } from "./passkeys-view.js";
+import { clearRequest, currentRequest, readSelection, showRequest, tickRequest } from "./request-view.js";
 
-  function say(text, isError) {
-    const box = byId("message");
-    box.textContent = text;
-    box.className = isError ? "error" : "";
+const IDLE_TITLE = "t3-connector — write gate";
+let requestId = new URLSearchParams(window.location.search).get("request");
+let expiryChecked = false;
+let busy = false;
+/** Requests this page already knew of: only newer ones make a desktop notification. */
+let knownPending = null;
+/** The catalogue: action id → { label, description, group }. */
+const catalogue = new Map();
+
+function say(text, isError) {
+  const box = byId("message");
+  box.textContent = text;
+  box.className = isError ? "error" : "";
+}
+
+function showDeadEnd(code) {
+  const words = deadEndFor(code);
+  const section = byId("dead-end");
+  section.hidden = false;
+  section.dataset.code = code;
+  byId("dead-end-title").textContent = words.title;
+  byId("dead-end-what").textContent = words.what;
+  byId("dead-end-next").textContent = words.next;
+}
+
+function hideDeadEnd() {
+  byId("dead-end").hidden = true;
+  delete byId("dead-end").dataset.code;
+}
+
+/** Forgets the request in the address bar, so a reload shows the gate's state, not a dead link. */
+function leaveRequest() {
+  clearRequest();
+  hideDeadEnd();
+  requestId = null;
+  window.history.replaceState(null, "", "/");
+}
+
+async function loadRequest(id) {
+  if (id !== requestId) expiryChecked = false;
+  requestId = id;
+  try {
+    const view = await post("/api/requests/view", { requestId: id });
+    hideDeadEnd();
+    for (const entry of view.actionInfo ?? []) catalogue.set(entry.action, entry);
+    showRequest(view);
+  } catch (error) {
+    const code = codeOf(error);
+    clearRequest();
+    // A malformed id in the address is as unknown to the gate as one it never made.
+    if (code === "body_invalid") showDeadEnd("request_invalid");
+    else if (code in DEAD_ENDS || error.status === 404 || error.status === 410) showDeadEnd(code);
+    else say(`The request could not be shown: ${code}`, true);
   }
+}
 
-  async function post(path, body) {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body ?? {}),
-      credentials: "same-origin",
+function showPending(pending) {
+  const others = pending.filter((entry) => entry.requestId !== currentRequest()?.requestId);
+  byId("pending").hidden = others.length === 0;
+  byId("pending-list").replaceChildren(
+    ...others.map((entry) => {
+      const item = element("li", undefined, { "data-testid": "pending-request" });
+      const who = entry.client
+        ? `${entry.client.name}${entry.client.version ? ` ${entry.client.version}` : ""}`
+        : "A client";
+      item.append(`${who}, until ${clockTime(entry.expiresAt)}: `);
+      if (entry.purpose) item.append(element("q", entry.purpose), " ");
+      item.append(
+        element("a", "Open this request", { href: `/?request=${encodeURIComponent(entry.requestId)}` }),
+      );
+      return item;
+    }),
+  );
+  const count = pending.length;
+  document.title = count > 0 ? `(${count}) Approval waiting — t3-connector` : IDLE_TITLE;
+}
+
+function notifyNew(pending) {
+  const ids = new Set(pending.map((entry) => entry.requestId));
+  const fresh = knownPending === null ? [] : pending.filter((entry) => !knownPending.has(entry.requestId));
+  knownPending = ids;
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  for (const entry of fresh) {
+    const note = new Notification("Approval waiting — t3-connector", {
+      body: entry.purpose ?? "A client asks to write to your T3 environments.",
+      tag: entry.requestId,
     });
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok)
-      throw new Error(typeof data.error === "string" ? data.error : `http_${response.status}`);
-    return data;
+    note.addEventListener("click", () => {
+      window.focus();
+      window.history.replaceState(null, "", `/?request=${encodeURIComponent(entry.requestId)}`);
+      loadRequest(entry.requestId);
+    });
   }
+}
 
-  function element(tag, text, attributes) {
-    const node = document.createElement(tag);
-    if (text !== undefined) node.textContent = text;
-    for (const [name, value] of Object.entries(attributes ?? {})) node.setAttribute(name, value);
-    return node;
-  }
-
-  function checkbox(label, attributes) {
-    const wrapper = element("label");
-    const input = element("input", undefined, { type: "checkbox", ...attributes });
-    input.checked = true;
-    wrapper.append(input, ` ${label}`);
-    return wrapper;
-  }
-
-  function codeOf(error) {
-    // Show the browser library's code (ERROR_CEREMONY_ABORTED, …) or the gate's, never a raw message.
-    return error && typeof error.code === "string"
-      ? error.code
-      : error instanceof Error
-        ? error.message
-        : "failed";
-  }
-
-  function renderScope(container, scope, selectable) {
-    container.replaceChildren();
-    for (const grant of scope.environments) {
-      const set = element("fieldset", undefined, { "data-environment": grant.environmentId });
-      const legend = element("legend");
-      if (selectable) {
-        legend.append(
-          checkbox(`${grant.label} (${grant.environmentId})`, {
-            "data-kind": "environment",
-            "data-testid": `env-${grant.alias}`,
-          }),
-        );
-      } else {
-        legend.textContent = `${grant.label} (${grant.environmentId})`;
-      }
-      set.append(legend, element("h4", "Projects"));
-      const projects = element("div", undefined, { class: "projects" });
-      for (const project of grant.projects) {
-        const text = `${project.name} — ${project.workspaceRoots.join(", ")}`;
-        projects.append(
-          selectable
-            ? checkbox(text, {
-                "data-kind": "project",
-                "data-id": project.id,
-                "data-testid": `project-${project.id}`,
-              })
-            : element("div", text),
-        );
-      }
-      set.append(projects, element("h4", `Actions (${grant.actions.length})`));
-      const actions = element("div", undefined, { class: "actions" });
-      for (const action of grant.actions) {
-        actions.append(
-          selectable
-            ? checkbox(action, {
-                "data-kind": "action",
-                "data-id": action,
-                "data-testid": `action-${action}`,
-              })
-            : element("div", action),
-        );
-      }
-      set.append(actions);
-      container.append(set);
-    }
-  }
-
-  // Actions this environment's T3 version cannot run: named, so the person knows why they are
-  // missing, but never offered as a choice.
-  function renderUnsupported(container, unsupported) {
-    for (const entry of unsupported) {
-      const set = [...container.querySelectorAll("fieldset[data-environment]")].find(
-        (candidate) => candidate.dataset.environment === entry.environmentId,
-      );
-      if (set === undefined || entry.actions.length === 0) continue;
-      const version = entry.serverVersion === null ? "this T3 version" : `T3 ${entry.serverVersion}`;
-      set.append(
-        element("h4", `Not supported by ${version} (${entry.actions.length})`, {
-          "data-testid": `unsupported-${entry.environmentId}`,
-        }),
-      );
-      const list = element("ul", undefined, { class: "unsupported" });
-      for (const action of entry.actions) {
-        list.append(element("li", action, { "data-testid": `unsupported-action-${action}` }));
-      }
-      set.append(list);
-    }
-  }
-
-  function selectionFrom(container) {
-    const environments = [];
-    for (const set of container.querySelectorAll("fieldset[data-environment]")) {
-      if (!set.querySelector('input[data-kind="environment"]').checked) continue;
-      const ids = (kind) =>
-        [...set.querySelectorAll(`input[data-kind="${kind}"]`)]
-          .filter((input) => input.checked)
-          .map((input) => input.dataset.id);
-      environments.push({
-        environmentId: set.dataset.environment,
-        projectIds: ids("project"),
-        actions: ids("action"),
-      });
-    }
-    return { environments };
-  }
-
-  function renderLease() {
-    const section = byId("lease");
-    section.hidden = lease === null;
-    if (lease === null) return;
-    byId("lease-fingerprint").textContent = lease.scopeFingerprint;
-    renderScope(byId("lease-scope"), lease.scope, false);
-    const rows = byId("writes");
-    rows.replaceChildren();
-    for (const write of lease.writes) {
-      const row = element("tr");
-      for (const value of [
-        write.at,
-        write.environmentId,
-        write.action,
-        write.operationId,
-        write.code ? `${write.state} (${write.code})` : write.state,
-      ]) {
-        row.append(element("td", value));
-      }
-      rows.append(row);
-    }
-    tick();
-  }
-
-  function tick() {
-    if (lease === null) return;
-    const left = Math.max(0, lease.remainingMs - (Date.now() - leaseSeenAt));
-    const minutes = Math.floor(left / 60000);
-    const seconds = Math.floor((left % 60000) / 1000);
-    byId("countdown").textContent = `${minutes}:${String(seconds).padStart(2, "0")}`;
-    if (left === 0) refresh().catch(() => {});
-  }
-
-  function renderPasskeys(state) {
-    byId("enroll").hidden = state.enrolled;
-    byId("add-passkey").hidden = !state.enrolled;
-    const list = byId("passkey-list");
-    list.replaceChildren();
-    for (const passkey of state.passkeys) {
-      const item = element("li", `${passkey.id.slice(0, 16)}… added ${passkey.createdAt} `, {
-        "data-testid": "passkey",
-      });
-      const remove = element("button", "Remove", { type: "button" });
-      remove.addEventListener("click", () => removePasskey(passkey.id));
-      item.append(remove);
-      list.append(item);
-    }
-  }
-
-  async function refresh() {
-    const state = await post("/api/state");
-    renderPasskeys(state);
-    lease = state.lease.active ? state.lease : null;
-    leaseSeenAt = Date.now();
-    renderLease();
+async function refresh() {
+  const state = await post("/api/state");
+  showPasskeys(state, onRemovePasskey);
+  showLease(state, catalogue);
+  const pending = state.pendingRequests;
+  if (pending === undefined) return state;
+  notifyNew(pending);
+  const shown = currentRequest();
+  // While an approval or a denial is on its way, its own answer tells the page what happened.
+  if (busy) {
+    showPending(pending);
     return state;
   }
+  if (shown !== null && !pending.some((entry) => entry.requestId === shown.requestId)) {
+    // Decided, expired or replaced elsewhere: ask the gate which, and say so.
+    await loadRequest(shown.requestId);
+  } else if (shown === null && byId("dead-end").hidden && pending.length > 0) {
+    // Nothing on screen: the newest waiting request comes up by itself. (Under a dead-end notice
+    // it is listed with a link instead, so the notice stays readable.)
+    const newest = pending.reduce((a, b) => (Date.parse(b.expiresAt) > Date.parse(a.expiresAt) ? b : a));
+    window.history.replaceState(null, "", `/?request=${encodeURIComponent(newest.requestId)}`);
+    await loadRequest(newest.requestId);
+  }
+  showPending(pending);
+  return state;
+}
 
-  async function loadRequest() {
-    if (requestId === null) return;
-    try {
-      const view = await post("/api/requests/view", { requestId });
-      byId("request").hidden = false;
-      byId("request-fingerprint").textContent = view.scopeFingerprint;
-      byId("duration").textContent = String(view.durationMinutes);
-      renderScope(byId("request-scope"), view.scope, true);
-      renderUnsupported(byId("request-scope"), view.unsupported ?? []);
-      const leftOut = byId("left-out");
-      leftOut.replaceChildren();
-      for (const environment of view.leftOut) {
-        leftOut.append(element("p", `Left out: ${environment.alias} (${environment.reason})`));
+/**
+ * The gate allows the page 60 requests a minute. A lease writing steadily sends a nudge per write,
+ * so state reads are spaced at least this far apart (at most 40 a minute), leaving room for
+ * Revoke, Approve and Deny whatever the write rate.
+ */
+const MIN_REFRESH_GAP_MS = 1500;
+let lastRefreshAt = Number.NEGATIVE_INFINITY;
+let refreshing = null;
+let again = false;
+let againAfterAction = false;
+
+/**
+ * Coalesces nudges: at most one state read in flight, and one more after it if asked meanwhile.
+ * `afterAction` (the person's own click: approve, deny, revoke, a passkey) reads at once; those
+ * come at a person's pace, so only the gate's nudges need spacing.
+ */
+function scheduleRefresh(afterAction) {
+  if (refreshing !== null) {
+    again = true;
+    againAfterAction = againAfterAction || afterAction === true;
+    return refreshing;
+  }
+  const wait = afterAction === true ? 0 : lastRefreshAt + MIN_REFRESH_GAP_MS - Date.now();
+  const spaced = wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  refreshing = spaced
+    .then(() => {
+      // Nudges that came while waiting are answered by this read.
+      again = false;
+      againAfterAction = false;
+      lastRefreshAt = Date.now();
+      return refresh();
+    })
+    .catch((error) => say(`The gate did not answer: ${codeOf(error)}`, true))
+    .finally(() => {
+      refreshing = null;
+      if (again) {
+        const urgent = againAfterAction;
+        again = false;
+        againAfterAction = false;
+        scheduleRefresh(urgent);
       }
-    } catch (error) {
-      say(`This approval request cannot be used: ${codeOf(error)}`, true);
-    }
-  }
+    });
+  return refreshing;
+}
 
-  async function approve() {
+function listen() {
+  if (!("EventSource" in window)) return;
+  const events = new EventSource("/api/events");
+  for (const name of ["request", "decision", "lease", "write", "passkeys"]) {
+    events.addEventListener(name, () => scheduleRefresh());
+  }
+  events.addEventListener("open", () => document.body.setAttribute("data-live", "true"));
+}
+
+function withButtons(run) {
+  const buttons = [byId("approve"), byId("deny")];
+  return async () => {
+    if (busy) return;
+    busy = true;
+    for (const node of buttons) node.disabled = true;
     try {
-      const selection = selectionFrom(byId("request-scope"));
-      const { options } = await post("/api/requests/options", { requestId, selection });
-      const response = await webauthn.startAuthentication({ optionsJSON: options });
-      await post("/api/requests/approve", { requestId, response });
-      byId("request").hidden = true;
-      say("Lease granted.", false);
-      await refresh();
-    } catch (error) {
-      say(`Approval failed: ${codeOf(error)}`, true);
+      await run();
+    } finally {
+      busy = false;
+      for (const node of buttons) node.disabled = false;
+      // Read the gate again once the decision is settled: the lease, or the next waiting request.
+      await scheduleRefresh(true);
     }
-  }
+  };
+}
 
-  async function enroll(begin) {
-    const { registrationId, options } = await post("/api/enrollment/options", begin);
-    const response = await webauthn.startRegistration({ optionsJSON: options });
-    await post("/api/enrollment/finish", { registrationId, response });
-    say("Passkey registered.", false);
-    await refresh();
-  }
-
-  async function stepUp(body) {
-    const { ticketId, options } = await post("/api/passkeys/step-up", body);
-    const response = await webauthn.startAuthentication({ optionsJSON: options });
-    return { ticketId, response };
-  }
-
-  async function removePasskey(credentialId) {
-    try {
-      const proof = await stepUp({ purpose: "remove", credentialId });
-      await post("/api/passkeys/remove", { credentialId, ...proof });
-      say("Passkey removed.", false);
-      await refresh();
-    } catch (error) {
-      say(`Removal failed: ${codeOf(error)}`, true);
-    }
-  }
-
-  byId("enroll-submit").addEventListener("click", () => {
-    enroll({ code: byId("enroll-code").value }).catch((error) =>
-      say(`Enrollment failed: ${codeOf(error)}`, true),
+function decisionFailed(verb, error) {
+  const code = codeOf(error);
+  if (code in DEAD_ENDS) {
+    clearRequest();
+    showDeadEnd(code);
+  } else if (code === "challenge_already_issued") {
+    say(
+      `${verb} failed: this request already had its one passkey attempt. Ask the client to request approval again.`,
+      true,
     );
-  });
-  byId("add-passkey").addEventListener("click", () => {
-    stepUp({ purpose: "enroll" })
-      .then((proof) => enroll(proof))
-      .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
-  });
-  byId("approve").addEventListener("click", () => approve());
-  byId("revoke").addEventListener("click", () => {
-    post("/api/revoke")
-      .then(() => {
-        say("Lease revoked.", false);
-        return refresh();
-      })
-      .catch((error) => say(`Revoke failed: ${codeOf(error)}`, true));
-  });
+  } else {
+    say(`${verb} failed: ${code}`, true);
+  }
+}
 
-  setInterval(tick, 1000);
-  setInterval(() => refresh().catch(() => {}), 15000);
-  Promise.all([refresh(), loadRequest()])
-    .then(() => document.body.setAttribute("data-ready", "true"))
-    .catch((error) => say(`The gate did not answer: ${codeOf(error)}`, true));
-})();
+const approve = withButtons(async () => {
+  const picked = readSelection();
+  if (picked.problem) {
+    say(picked.problem, true);
+    return;
+  }
+  try {
+    const { options } = await post("/api/requests/options", { requestId, selection: picked.selection });
+    const response = await window.SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: options });
+    await post("/api/requests/approve", { requestId, response });
+    leaveRequest();
+    say("Lease granted.", false);
+  } catch (error) {
+    decisionFailed("Approval", error);
+  }
+});
+
+const deny = withButtons(async () => {
+  try {
+    await post("/api/requests/deny", { requestId });
+    leaveRequest();
+    say("Request denied. The client is told; nothing was granted.", false);
+  } catch (error) {
+    decisionFailed("Deny", error);
+  }
+});
+
+async function onRemovePasskey(credentialId) {
+  try {
+    await removePasskey(credentialId);
+    say("Passkey removed.", false);
+    await scheduleRefresh(true);
+  } catch (error) {
+    say(`Removal failed: ${codeOf(error)}`, true);
+  }
+}
+
+function setUpNotifications() {
+  const control = byId("notify");
+  if (!("Notification" in window)) return;
+  const update = () => {
+    control.hidden = Notification.permission !== "default";
+  };
+  update();
+  // Asked only when the person presses the button, never on its own.
+  control.addEventListener("click", () => {
+    Notification.requestPermission().then((answer) => {
+      update();
+      say(answer === "granted" ? "Desktop notifications are on." : "Desktop notifications stay off.", false);
+    });
+  });
+}
+
+byId("enroll-submit").addEventListener("click", () => {
+  enroll({ code: byId("enroll-code").value })
+    .then(() => {
+      say("Passkey registered.", false);
+      return scheduleRefresh(true);
+    })
+    .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
+});
+byId("add-passkey").addEventListener("click", () => {
+  stepUp({ purpose: "enroll" })
+    .then((proof) => enroll(proof))
+    .then(() => {
+      say("Passkey registered.", false);
+      return scheduleRefresh(true);
+    })
+    .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
+});
+byId("approve").addEventListener("click", approve);
+byId("deny").addEventListener("click", deny);
+byId("revoke").addEventListener("click", () => {
+  post("/api/revoke")
+    .then(() => {
+      say("Lease revoked.", false);
+      return scheduleRefresh(true);
+    })
+    .catch((error) => say(`Revoke failed: ${codeOf(error)}`, true));
+});
+
+setInterval(() => {
+  if (!tickLease()) scheduleRefresh();
+  if (!tickRequest() && !expiryChecked && requestId !== null) {
+    // The countdown ran out: the gate says what became of the request (expired, most likely).
+    expiryChecked = true;
+    loadRequest(requestId);
+  }
+}, 1000);
+setInterval(() => scheduleRefresh(), 15000);
+setUpNotifications();
+listen();
+/** The catalogue's labels (a static file): the lease is named by label even after a reload. */
+async function loadCatalogue() {
+  try {
+    const response = await fetch("/actions.json", { credentials: "same-origin" });
+    for (const entry of await response.json()) catalogue.set(entry.action, entry);
+  } catch {
+    // Ids stand in for labels; nothing else depends on them.
+  }
+}
+
+loadCatalogue()
+  .then(() => (requestId === null ? undefined : loadRequest(requestId)))
+  .then(() => scheduleRefresh())
+  .then(() => document.body.setAttribute("data-ready", "true"));

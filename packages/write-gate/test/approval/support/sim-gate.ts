@@ -4,7 +4,7 @@
  * @hono/node-server on 127.0.0.1 at a port chosen by the OS.
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,8 @@ import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environm
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { createGateApp, type GateApp } from "../../../src/app/index.js";
 import { registryInventory } from "../../../src/approval/index.js";
+import { type AuditLog, openAuditLog } from "../../../src/audit/index.js";
+import { CREDENTIALS_FILE, type StoredCredential, saveCredentials } from "../../../src/passkeys/index.js";
 
 export const ENROLLMENT_CODE = "WXYZ-2345-6789-ABCD";
 
@@ -36,6 +38,12 @@ export interface ProjectSeed {
   workspaceRoot: string;
 }
 
+export interface ThreadSeed {
+  id: string;
+  projectId: string;
+  title: string;
+}
+
 export interface SimGate extends GateApp {
   sim: Simulator;
   registry: EnvironmentRegistry;
@@ -45,13 +53,19 @@ export interface SimGate extends GateApp {
   origin: string;
   /** Every line the gate logged. */
   logs: string[];
+  /** The gate's audit log (`<stateDir>/audit.log`). */
+  audit: AuditLog;
   close(): Promise<void>;
 }
 
 export async function startSimGate(options: {
   /** `compat` plays an older T3 build (the simulator's profile). */
-  environments: { alias: string; projects: ProjectSeed[]; compat?: "0.0.31" }[];
+  environments: { alias: string; projects: ProjectSeed[]; threads?: ThreadSeed[]; compat?: "0.0.31" }[];
   serve?: boolean;
+  /** Passkeys already on disk when the gate starts. */
+  credentials?: readonly StoredCredential[];
+  /** The event stream's ping interval (default 15 s). */
+  eventPingIntervalMs?: number;
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -62,10 +76,12 @@ export async function startSimGate(options: {
   });
   const root = await mkdtemp(join(tmpdir(), "t3c-gate-sim-"));
   const stateDir = join(root, "state");
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const configs: EnvironmentConfig[] = [];
   for (const spec of options.environments) {
     const env = sim.environment(spec.alias);
     for (const project of spec.projects) env.model.addProject(project);
+    for (const thread of spec.threads ?? []) env.model.addThread(thread);
     const tokenFile = join(root, "tokens", `${spec.alias}-operate`);
     await writeTokenFile(tokenFile, env.operateToken);
     configs.push({
@@ -78,6 +94,10 @@ export async function startSimGate(options: {
   const registry = new EnvironmentRegistry({ environments: configs, requiredScopes: OPERATE_SCOPES });
   const clock = new OffsetClock();
   const logs: string[] = [];
+  if (options.credentials !== undefined) {
+    await saveCredentials(join(stateDir, CREDENTIALS_FILE), options.credentials);
+  }
+  const audit = await openAuditLog({ stateDir, clock });
 
   // Listen first (port 0), then build the app for that exact port: no free-port race.
   let handler: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
@@ -100,6 +120,10 @@ export async function startSimGate(options: {
     enrollmentCode: ENROLLMENT_CODE,
     inventory: registryInventory(registry, { commandSupport: new CommandSupportCache() }),
     log: (line) => logs.push(line),
+    audit,
+    ...(options.eventPingIntervalMs === undefined
+      ? {}
+      : { eventPingIntervalMs: options.eventPingIntervalMs }),
   });
   handler = (request, env) => gate.app.fetch(request, env);
   return {
@@ -111,7 +135,9 @@ export async function startSimGate(options: {
     port,
     origin: `http://localhost:${port}`,
     logs,
+    audit,
     async close() {
+      await audit.close();
       await new Promise<void>((resolve) => {
         if (server === undefined) return resolve();
         server.close(() => resolve());

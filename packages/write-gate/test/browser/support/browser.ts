@@ -2,7 +2,10 @@
  * Headless Debian Chromium through playwright-core, with a CDP virtual authenticator (CTAP2,
  * internal, resident keys, user verification). If Chromium cannot start the test fails loudly.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -39,8 +42,11 @@ export interface AuthenticatorPage {
   replaceAuthenticator(): Promise<void>;
 }
 
-export async function openWithAuthenticator(browser: Browser): Promise<AuthenticatorPage> {
-  const context = await browser.newContext();
+export async function openWithAuthenticator(
+  browser: Browser,
+  viewport?: { width: number; height: number },
+): Promise<AuthenticatorPage> {
+  const context = await browser.newContext(viewport === undefined ? {} : { viewport });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
@@ -131,5 +137,89 @@ export function registerInPage(page: Page, options: unknown): Promise<unknown> {
         }
       ).SimpleWebAuthnBrowser.startRegistration({ optionsJSON }),
     options,
+  );
+}
+
+/** Screenshots land here (gitignored; CI keeps the folder as an artifact). */
+export const SCREENSHOT_DIR = fileURLToPath(
+  new URL("../../../../../test-output/screenshots/", import.meta.url),
+);
+
+/** A full-page screenshot named `<name>-<width>.png` at the page's current viewport width. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const path = join(SCREENSHOT_DIR, `${name}-${width}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+// The helpers below run in the page. The tests are type-checked without the DOM library, so
+// each reads the page's globals through a small cast of `globalThis`.
+
+/** The page's full scrolling width, and how far it exceeds the viewport (0 when it does not). */
+export function pageWidth(page: Page): Promise<{ scrollWidth: number; overflow: number }> {
+  return page.evaluate(() => {
+    type Root = { scrollWidth: number; clientWidth: number };
+    const doc = (
+      globalThis as unknown as { document: { scrollingElement: Root | null; documentElement: Root } }
+    ).document;
+    const root = doc.scrollingElement ?? doc.documentElement;
+    return { scrollWidth: root.scrollWidth, overflow: root.scrollWidth - root.clientWidth };
+  });
+}
+
+/** The `data-id` of every checked checkbox the locator matches, in page order. */
+export function checkedIds(inputs: Locator): Promise<string[]> {
+  return inputs.evaluateAll((nodes) =>
+    nodes
+      .map((node) => node as unknown as { checked: boolean; dataset: { id?: string } })
+      .filter((input) => input.checked)
+      .map((input) => input.dataset.id ?? ""),
+  );
+}
+
+/** How many of the matched inputs have no <label>. */
+export function unlabelledCount(inputs: Locator): Promise<number> {
+  return inputs.evaluateAll(
+    (nodes) =>
+      nodes.filter((node) => (node as unknown as { labels: { length: number } | null }).labels?.length === 0)
+        .length,
+  );
+}
+
+/** One computed style property of the first matched element. */
+export function computedStyle(target: Locator, property: string): Promise<string> {
+  return target.evaluate(
+    (node, name) =>
+      (globalThis as unknown as { getComputedStyle(n: unknown): Record<string, string> }).getComputedStyle(
+        node,
+      )[name] ?? "",
+    property,
+  );
+}
+
+/** The focused element's `data-testid` and computed outline style. */
+export function focused(page: Page): Promise<{ testId: string; outlineStyle: string }> {
+  return page.evaluate(() => {
+    const scope = globalThis as unknown as {
+      document: { activeElement: { getAttribute(name: string): string | null } | null };
+      getComputedStyle(n: unknown): { outlineStyle: string };
+    };
+    const active = scope.document.activeElement;
+    if (active === null) return { testId: "", outlineStyle: "none" };
+    return {
+      testId: active.getAttribute("data-testid") ?? "",
+      outlineStyle: scope.getComputedStyle(active).outlineStyle,
+    };
+  });
+}
+
+/** Waits until the tab's title is exactly `title`. */
+export async function waitForTitle(page: Page, title: string): Promise<void> {
+  // A function, not a string: the gate's CSP forbids eval in its page.
+  await page.waitForFunction(
+    (expected) => (globalThis as unknown as { document: { title: string } }).document.title === expected,
+    title,
   );
 }

@@ -1,5 +1,5 @@
+import { findReservedKeys } from "@t3-connector/core/schema";
 import * as z from "zod";
-import { findReservedKeys } from "./find-reserved-keys.js";
 
 /**
  * Input validation of MCP tool calls, shared by the read server and the write bridge.

@@ -1,0 +1,14 @@
+export { type RegisterToolsOptions, registerTools } from "./register-tools.js";
+export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
+export {
+  checkToolInput,
+  describeInputIssues,
+  lenientCallToolRequestSchema,
+  TOOL_INPUT_ERROR_CODE,
+  type ToolInputCheck,
+  type ToolInputError,
+  type ToolInputErrorResult,
+  toolInputErrorResult,
+} from "./tool-input.js";
+export { toolJsonSchema } from "./tool-json-schema.js";
+export { toolSuccess } from "./tool-success.js";

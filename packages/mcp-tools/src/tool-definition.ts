@@ -1,0 +1,28 @@
+import type * as z from "zod";
+
+/**
+ * What every tool of both MCP servers is, as data: names, a strict input schema, an object output
+ * schema, the annotations spelled out, and a handler. The read server's `ReadToolDefinition` and
+ * the bridge's `BridgeToolDefinition` are this shape with their own context and annotation types.
+ */
+export interface ToolDefinition<Context> {
+  readonly name: string;
+  /** Short English title for people. */
+  readonly title: string;
+  /** Tells a model when and how to call the tool. */
+  readonly description: string;
+  readonly inputSchema: z.ZodObject;
+  readonly outputSchema: z.ZodObject;
+  /** The four MCP hints, each explicit (the protocol defaults assume a destructive, open-world tool). */
+  readonly annotations: object;
+  // Method syntax on purpose: lets differently typed definitions share one array type.
+  handler(context: Context, input: never, extra: ToolCallExtra): Promise<unknown>;
+}
+
+/** What a call gives a handler beyond its validated input. */
+export interface ToolCallExtra {
+  /** Aborted when the client cancels the request (MCP `notifications/cancelled`) or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The arguments exactly as the client sent them (already validated against `inputSchema`). */
+  readonly rawArguments: Record<string, unknown>;
+}

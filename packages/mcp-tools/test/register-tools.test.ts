@@ -1,0 +1,112 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ConnectorError } from "@t3-connector/core";
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { type RegisterToolsOptions, registerTools, type ToolDefinition } from "../src/index.js";
+
+// The behaviour both servers rely on is tested through them (read-server/test/framework,
+// write-bridge/test/bridge); these cover the options that differ between the two.
+
+const hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const echo: ToolDefinition<{ prefix: string }> = {
+  name: "test_echo",
+  title: "Echo (test)",
+  description: "Returns its input with the context's prefix. Test-only.",
+  inputSchema: z.strictObject({ text: z.string() }),
+  outputSchema: z.strictObject({ text: z.string() }),
+  annotations: hints,
+  async handler(context, input: { text: string }) {
+    return { text: `${context.prefix}${input.text}` };
+  },
+};
+
+const options = (
+  more: Partial<RegisterToolsOptions<{ prefix: string }, ToolDefinition<{ prefix: string }>>> = {},
+): RegisterToolsOptions<{ prefix: string }, ToolDefinition<{ prefix: string }>> => ({
+  kind: "test",
+  context: { prefix: "> " },
+  toolError: (error) => ({
+    isError: true,
+    content: [{ type: "text", text: error instanceof ConnectorError ? error.toString() : "internal" }],
+  }),
+  internalErrorText: "internal",
+  log: () => {},
+  ...more,
+});
+
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+async function connected(server: McpServer): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  client = new Client({ name: "test", version: "0.0.0" });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return client;
+}
+
+describe("registerTools", () => {
+  it("answers a call with structuredContent and the same JSON as text", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    registerTools(server, [echo], options());
+    const result = (await (
+      await connected(server)
+    ).callTool({
+      name: "test_echo",
+      arguments: { text: "hi" },
+    })) as CallToolResult;
+    expect(result.structuredContent).toEqual({ text: "> hi" });
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify({ text: "> hi" }) }]);
+  });
+
+  it("repeats the title inside the annotations only when asked", async () => {
+    for (const titleInAnnotations of [false, true]) {
+      const server = new McpServer({ name: "test", version: "0.0.0" });
+      registerTools(server, [echo], options({ titleInAnnotations }));
+      const { tools } = await (await connected(server)).listTools();
+      expect(tools[0]?.annotations).toEqual(titleInAnnotations ? { title: "Echo (test)", ...hints } : hints);
+      await client?.close();
+    }
+  });
+
+  it("turns a rejected beforeCall into the server's tool error without running the handler", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    let ran = false;
+    const handler = async () => {
+      ran = true;
+      return { text: "" };
+    };
+    registerTools(server, [{ ...echo, handler }], {
+      ...options(),
+      beforeCall: () => Promise.reject(new ConnectorError("environment_unavailable", "not checked yet")),
+    });
+    const result = (await (
+      await connected(server)
+    ).callTool({
+      name: "test_echo",
+      arguments: { text: "hi" },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: "environment_unavailable: not checked yet" }]);
+    expect(ran).toBe(false);
+  });
+
+  it("refuses a server's own rule and a loose input, naming the server's kind", () => {
+    const refuse = () => {
+      throw new Error("Test tool test_echo breaks the rule");
+    };
+    expect(() =>
+      registerTools(new McpServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
+    ).toThrow(/breaks the rule/);
+    const loose = { ...echo, inputSchema: z.object({ text: z.string() }) };
+    expect(() => registerTools(new McpServer({ name: "t", version: "0" }), [loose], options())).toThrow(
+      /^Test tool test_echo needs strict objects .*: input$/,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * @module A lease's writes as the page lists them (contract §3): the keeper keeps ids; the page
+ * gets the environment's alias, the thread's title where the gate's inventory saw it, and the
+ * action's label from the catalogue. Never message text.
+ */
+import { actionLabel } from "@t3-connector/core/actions";
+import type { LeaseWrite } from "../contract.js";
+import type { WriteRow } from "../events/index.js";
+import type { ClosedLease, GateLeaseKeeper } from "../lease/index.js";
+
+export interface RowNames {
+  /** The alias of an environment id (the id itself when unknown). */
+  alias(environmentId: string): string;
+  threadTitle(environmentId: string, threadId: string): string | undefined;
+}
+
+export function writeRow(write: LeaseWrite, names: RowNames): WriteRow {
+  const title =
+    write.threadId === undefined ? undefined : names.threadTitle(write.environmentId, write.threadId);
+  return {
+    at: write.at,
+    environmentAlias: names.alias(write.environmentId),
+    ...(write.threadId === undefined ? {} : { threadId: write.threadId }),
+    ...(title === undefined ? {} : { threadTitle: title }),
+    action: write.action,
+    actionLabel: actionLabel(write.action),
+    outcome: write.state,
+    operationId: write.operationId,
+  };
+}
+
+/** The open lease's writes, newest first. */
+export function openLeaseRows(keeper: GateLeaseKeeper, names: RowNames): WriteRow[] {
+  return [...keeper.writes()].reverse().map((write) => writeRow(write, names));
+}
+
+export interface LeaseHistoryRow {
+  readonly grantedAt: string;
+  readonly closedAt: string;
+  readonly closeReason: string;
+  readonly scopeFingerprint: string;
+  readonly writes: readonly WriteRow[];
+}
+
+/** The last closed leases, newest first, each with its writes newest first. */
+export function leaseHistoryRows(history: readonly ClosedLease[], names: RowNames): LeaseHistoryRow[] {
+  return history.map((closed) => ({
+    grantedAt: closed.grantedAt,
+    closedAt: closed.closedAt,
+    closeReason: closed.closeReason,
+    scopeFingerprint: closed.scopeFingerprint,
+    writes: closed.writes.map((write) => writeRow(write, names)),
+  }));
+}

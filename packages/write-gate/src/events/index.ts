@@ -1,0 +1,1 @@
+export { type GateEvent, type GateEventListener, GateEvents, type WriteRow } from "./gate-events.js";

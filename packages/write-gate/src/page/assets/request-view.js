@@ -1,0 +1,245 @@
+// One approval request: who asked and why, the time left, and the tree of environments, projects
+// and actions the person ticks. The tree starts from the gate's `preselected`, nothing else.
+
+import { button, byId, checkbox, element, minutesSeconds } from "./dom.js";
+
+/** Risk groups in the order a person reads them; the destructive one is set apart. */
+const GROUPS = [
+  { id: "organize", title: "Organize", line: "Pin, rename, archive and similar: tidies up, runs nothing." },
+  {
+    id: "run",
+    title: "Run control",
+    line: "Sends messages, answers, interrupts: starts or steers agent work.",
+  },
+  {
+    id: "destructive",
+    title: "Destructive — cannot be undone",
+    line: "Deletes or rolls back. Ticked only if the client asked for it.",
+  },
+  { id: "other", title: "Other actions", line: "" },
+];
+
+let current = null;
+let clockOffsetMs = 0;
+
+export function currentRequest() {
+  return current;
+}
+
+export function clearRequest() {
+  current = null;
+  byId("request").hidden = true;
+  byId("request-scope").replaceChildren();
+}
+
+/** Renders `view` (POST /api/requests/view) into the request section. */
+export function showRequest(view) {
+  current = view;
+  // The countdown reads the gate's clock, not the page's: the offset is taken once per view.
+  const serverNow = Date.parse(view.serverNow ?? "");
+  clockOffsetMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now();
+  byId("request").hidden = false;
+  const client = view.client;
+  byId("request-client").textContent =
+    client === undefined
+      ? "a client that did not name itself"
+      : client.version
+        ? `${client.name} ${client.version}`
+        : client.name;
+  const purpose = typeof view.purpose === "string" && view.purpose !== "" ? view.purpose : null;
+  byId("purpose-box").hidden = purpose === null;
+  byId("purpose").textContent = purpose ?? "";
+  byId("request-fingerprint").textContent = view.scopeFingerprint;
+  byId("duration").textContent = String(view.durationMinutes);
+  byId("request-hint").textContent =
+    view.proposal === undefined
+      ? "The client proposed nothing in particular: everything is ticked except destructive actions. Untick what this lease must not cover; only what is ticked is granted."
+      : "Ticked below is what the client proposed. Narrow or widen it within what the gate found; only what is ticked is granted.";
+  const info = new Map((view.actionInfo ?? []).map((entry) => [entry.action, entry]));
+  const container = byId("request-scope");
+  container.replaceChildren();
+  for (const grant of view.scope.environments) {
+    const picked = view.preselected
+      ? view.preselected.environments.find((entry) => entry.environmentId === grant.environmentId)
+      : { projectIds: grant.projects.map((project) => project.id), actions: grant.actions };
+    container.append(environmentTree(grant, picked, info));
+  }
+  renderUnsupported(container, view.unsupported ?? []);
+  const leftOut = byId("left-out");
+  leftOut.replaceChildren();
+  for (const environment of view.leftOut ?? []) {
+    leftOut.append(element("p", `Left out: ${environment.alias} (${environment.reason})`));
+  }
+  tickRequest();
+}
+
+function environmentTree(grant, picked, info) {
+  const set = element("fieldset", undefined, {
+    class: "environment",
+    "data-environment": grant.environmentId,
+  });
+  const legend = element("legend");
+  legend.append(
+    checkbox(
+      [element("strong", grant.alias), ` — ${grant.label} (${grant.environmentId})`],
+      { "data-kind": "environment", "data-testid": `env-${grant.alias}` },
+      picked !== undefined,
+    ),
+  );
+  set.append(legend);
+
+  const projects = element("fieldset", undefined, { class: "projects" });
+  projects.append(element("legend", `Projects (${grant.projects.length})`));
+  const pickedProjects = new Set(picked?.projectIds ?? []);
+  for (const project of grant.projects) {
+    projects.append(
+      checkbox(
+        [project.name, element("span", ` ${project.workspaceRoots.join(", ")}`, { class: "path" })],
+        { "data-kind": "project", "data-id": project.id, "data-testid": `project-${project.id}` },
+        pickedProjects.has(project.id),
+      ),
+    );
+  }
+  set.append(projects);
+
+  const pickedActions = new Set(picked?.actions ?? []);
+  for (const group of GROUPS) {
+    const actions = grant.actions.filter((action) => (info.get(action)?.group ?? "other") === group.id);
+    if (actions.length === 0) continue;
+    set.append(actionGroup(grant, group, actions, pickedActions, info));
+  }
+  return set;
+}
+
+function actionGroup(grant, group, actions, pickedActions, info) {
+  const box = element("fieldset", undefined, {
+    class: `group group-${group.id}`,
+    "data-group": group.id,
+    "data-testid": `group-${grant.alias}-${group.id}`,
+  });
+  const legend = element("legend");
+  if (group.id === "destructive") legend.append(element("span", "⚠ ", { "aria-hidden": "true" }));
+  legend.append(`${group.title} (${actions.length})`);
+  box.append(legend);
+  if (group.line !== "") box.append(element("p", group.line, { class: "group-line" }));
+  const inputs = [];
+  const count = element("span", "", {
+    class: "group-count",
+    "data-testid": `count-${grant.alias}-${group.id}`,
+  });
+  const recount = () => {
+    count.textContent = `${inputs.filter((input) => input.checked).length} of ${inputs.length} ticked`;
+  };
+  const setAll = (value) => {
+    for (const input of inputs) input.checked = value;
+    // What was just ticked is shown, never ticked out of sight.
+    if (value) fold.open = true;
+    recount();
+  };
+  const tools = element("div", undefined, { class: "group-tools" });
+  tools.append(
+    button(
+      "Select all",
+      {
+        "aria-label": `Select all ${group.title} actions in ${grant.alias}`,
+        "data-testid": `all-${grant.alias}-${group.id}`,
+      },
+      () => setAll(true),
+    ),
+    button(
+      "Select none",
+      {
+        "aria-label": `Select no ${group.title} actions in ${grant.alias}`,
+        "data-testid": `none-${grant.alias}-${group.id}`,
+      },
+      () => setAll(false),
+    ),
+    count,
+  );
+  box.append(tools);
+  const list = element("div", undefined, { class: "actions" });
+  for (const action of actions) {
+    const entry = info.get(action);
+    const label = checkbox(
+      entry === undefined
+        ? [element("span", action, { class: "action-label" })]
+        : [
+            element("span", entry.label, { class: "action-label" }),
+            element("code", action, { class: "action-id" }),
+            element("span", entry.description, { class: "action-line" }),
+          ],
+      { "data-kind": "action", "data-id": action, "data-testid": `action-${action}`, "data-group": group.id },
+      pickedActions.has(action),
+    );
+    const input = label.querySelector("input");
+    input.addEventListener("change", recount);
+    inputs.push(input);
+    list.append(label);
+  }
+  recount();
+  // A group with nothing ticked starts folded, so the decision buttons stay near on a phone; its
+  // count and Select all say what is in it, and one click (or Enter) unfolds it.
+  const fold = element("details", undefined, { "data-testid": `fold-${grant.alias}-${group.id}` });
+  fold.open = inputs.some((input) => input.checked);
+  fold.append(element("summary", `Show the ${actions.length} actions`), list);
+  box.append(fold);
+  return box;
+}
+
+// Actions this environment's T3 version cannot run: named, so the person knows why they are
+// missing, but never offered as a choice.
+function renderUnsupported(container, unsupported) {
+  for (const entry of unsupported) {
+    const set = [...container.querySelectorAll("fieldset[data-environment]")].find(
+      (candidate) => candidate.dataset.environment === entry.environmentId,
+    );
+    if (set === undefined || entry.actions.length === 0) continue;
+    const version = entry.serverVersion === null ? "this T3 version" : `T3 ${entry.serverVersion}`;
+    set.append(
+      element("h4", `Not supported by ${version} (${entry.actions.length})`, {
+        "data-testid": `unsupported-${entry.environmentId}`,
+      }),
+    );
+    const list = element("ul", undefined, { class: "unsupported" });
+    for (const action of entry.actions) {
+      list.append(element("li", action, { "data-testid": `unsupported-action-${action}` }));
+    }
+    set.append(list);
+  }
+}
+
+/**
+ * What the person ticked, as the gate's Selection; or a sentence saying what is missing (an
+ * environment kept with no project or no action grants nothing, so the gate would refuse it).
+ */
+export function readSelection() {
+  const environments = [];
+  for (const set of byId("request-scope").querySelectorAll("fieldset[data-environment]")) {
+    if (!set.querySelector('input[data-kind="environment"]').checked) continue;
+    const ids = (kind) =>
+      [...set.querySelectorAll(`input[data-kind="${kind}"]`)]
+        .filter((input) => input.checked)
+        .map((input) => input.dataset.id);
+    const alias = set.querySelector("legend strong")?.textContent ?? set.dataset.environment;
+    const entry = {
+      environmentId: set.dataset.environment,
+      projectIds: ids("project"),
+      actions: ids("action"),
+    };
+    if (entry.projectIds.length === 0)
+      return { problem: `Tick at least one project in ${alias}, or untick ${alias}.` };
+    if (entry.actions.length === 0)
+      return { problem: `Tick at least one action in ${alias}, or untick ${alias}.` };
+    environments.push(entry);
+  }
+  if (environments.length === 0) return { problem: "Tick at least one environment, or deny the request." };
+  return { selection: { environments } };
+}
+
+/** Updates the request's countdown; answers false once it has run out. */
+export function tickRequest() {
+  if (current === null) return true;
+  const left = Date.parse(current.expiresAt) - (Date.now() + clockOffsetMs);
+  byId("request-countdown").textContent = minutesSeconds(left);
+  return left > 0;
+}

@@ -1,0 +1,177 @@
+/**
+ * Every dead end a person can reach on the gate's page says what happened and what to do next:
+ * an expired, already used, denied, superseded or unknown request, and the page opened on
+ * 127.0.0.1 (refused by the Host check, which still serves nothing else). Real Chromium.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { REQUEST_TTL_MS } from "../../src/approval/index.js";
+import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
+import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
+
+const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];
+
+let browser: Browser;
+let gate: SimGate;
+let tab: AuthenticatorPage;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await tab?.context.close();
+  await gate?.close();
+});
+
+async function open(options: { enroll: boolean; fakeClock?: boolean }): Promise<Page> {
+  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
+  tab = await openWithAuthenticator(browser);
+  const { page } = tab;
+  // The page's clock is Playwright's, moved by the test together with the gate's injected clock.
+  if (options.fakeClock === true) await page.clock.install();
+  await page.goto(`${gate.origin}/`);
+  await page.waitForSelector("body[data-ready=true]");
+  if (options.enroll) {
+    await page.fill("[data-testid=passkey-name]", "test laptop");
+    await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
+    await page.click("[data-testid=enroll-submit]");
+    await waitForMessage(page, "Passkey registered.");
+  }
+  return page;
+}
+
+function waitForMessage(page: Page, text: string): Promise<void> {
+  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
+}
+
+/** Waits for the dead-end notice with this code and answers its three lines. */
+async function deadEnd(page: Page, code: string): Promise<{ title: string; what: string; next: string }> {
+  await page.locator(`[data-testid=dead-end][data-code=${code}]`).waitFor();
+  const text = async (id: string) => (await page.locator(`[data-testid=${id}]`).textContent()) ?? "";
+  expect(await page.locator("#request").isHidden()).toBe(true);
+  return {
+    title: await text("dead-end-title"),
+    what: await text("dead-end-what"),
+    next: await text("dead-end-next"),
+  };
+}
+
+describe("dead ends on the approval page", () => {
+  it("says a request expired, once its countdown runs out, and that the client must ask again", async () => {
+    const page = await open({ enroll: true, fakeClock: true });
+    const link = await gate.desk.request({ actions: ["thread.pin"] });
+    await page.goto(link.url);
+    await page.locator("#request:not([hidden])").waitFor();
+    expect(await page.locator("[data-testid=request-countdown]").textContent()).toBe("2:00");
+
+    gate.clock.offsetMs += REQUEST_TTL_MS + 1000;
+    await page.clock.runFor(REQUEST_TTL_MS + 1000);
+    const words = await deadEnd(page, "request_expired");
+    expect(words.title).toBe("This request expired");
+    expect(words.what).toContain("nothing was granted");
+    expect(words.next).toContain("request approval again");
+    expect(gate.keeper.current()).toBeNull();
+  });
+
+  it("says a request was already used when its link is opened again after the approval", async () => {
+    const page = await open({ enroll: true });
+    const link = await gate.desk.request({ actions: ["thread.pin"] });
+    await page.goto(link.url);
+    await page.locator("#request:not([hidden])").waitFor();
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    // The address bar no longer names the used request, so a reload shows the lease.
+    expect(new URL(page.url()).search).toBe("");
+
+    await page.goto(link.url);
+    const words = await deadEnd(page, "request_used");
+    expect(words.title).toBe("This request was already used");
+    expect(words.next).toContain("revoke");
+    expect(await page.locator("#lease").isVisible()).toBe(true);
+  });
+
+  it("denies with the Deny button, grants nothing, and says the link was denied when opened again", async () => {
+    const page = await open({ enroll: true });
+    const link = await gate.desk.request({ actions: ["thread.pin"] });
+    await page.goto(link.url);
+    await page.locator("#request:not([hidden])").waitFor();
+    await page.click("[data-testid=deny]");
+    await waitForMessage(page, "Request denied.");
+    expect(gate.keeper.current()).toBeNull();
+
+    await page.goto(link.url);
+    const words = await deadEnd(page, "request_denied");
+    expect(words.what).toContain("Nothing was granted");
+    expect(words.next).toContain("request approval again");
+  });
+
+  it("says a request was superseded when a lease opened from a newer one", async () => {
+    const page = await open({ enroll: true });
+    const older = await gate.desk.request({ actions: ["thread.pin"] });
+    const newer = await gate.desk.request({ actions: ["thread.title"] });
+    await page.goto(newer.url);
+    await page.locator("#request:not([hidden])").waitFor();
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+
+    await page.goto(older.url);
+    const words = await deadEnd(page, "request_superseded");
+    expect(words.title).toBe("A newer request replaced this one");
+    expect(words.next).toContain("newest request");
+  });
+
+  it("says the gate does not know a request id it never made", async () => {
+    const page = await open({ enroll: false });
+    await page.goto(`${gate.origin}/?request=${"A".repeat(43)}`);
+    const words = await deadEnd(page, "request_invalid");
+    expect(words.title).toBe("The gate does not know this request");
+    expect(words.next).toContain("request approval again");
+  });
+
+  it("on 127.0.0.1 answers 403 with one line naming the address to open, and nothing of the page", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
+    tab = await openWithAuthenticator(browser);
+    const { page } = tab;
+    for (const path of ["/", "/app.js", "/favicon.ico"]) {
+      const response = await page.goto(`http://127.0.0.1:${gate.port}${path}`);
+      expect(response?.status(), path).toBe(403);
+      expect(response?.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+      expect((await response?.text())?.trim()).toBe(
+        `The write gate answers only at http://localhost:${gate.port}/ - open that address.`,
+      );
+    }
+  });
+
+  it("serves its icon at /favicon.svg and /favicon.ico, linked from the page, with nothing failing on load", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
+    tab = await openWithAuthenticator(browser);
+    const { page } = tab;
+    const failures: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    page.on("console", (message) => {
+      if (message.type() === "error") failures.push(message.text());
+    });
+    await page.goto(`${gate.origin}/`);
+    await page.waitForSelector("body[data-ready=true]");
+    expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/favicon.svg");
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      const icon = await page.evaluate(async (path) => {
+        const response = await fetch(path);
+        return {
+          status: response.status,
+          type: response.headers.get("content-type"),
+          body: await response.text(),
+        };
+      }, path);
+      expect(icon.status, path).toBe(200);
+      expect(icon.type).toBe("image/svg+xml");
+      expect(icon.body).toMatch(/^<svg /);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * An already open gate page follows the gate without a reload (GET /api/events nudges it to read
+ * POST /api/state again): a new request comes up with the tab title counting it, writes under the
+ * open lease appear as they happen, and a closed lease stays listed with its writes. Desktop
+ * notifications are asked for only when the person presses the button. Real Chromium.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+  waitForTitle,
+} from "./support/browser.js";
+
+const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];
+const IDLE_TITLE = "t3-connector — write gate";
+
+let browser: Browser;
+let gate: SimGate;
+let tab: AuthenticatorPage;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await tab?.context.close();
+  await gate?.close();
+});
+
+/** The page at `/`, a passkey enrolled, and its event stream connected. */
+async function openLive(): Promise<Page> {
+  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
+  tab = await openWithAuthenticator(browser);
+  const { page } = tab;
+  // Counts permission prompts, so the test can tell the page never asks on its own.
+  // Counts permission prompts and records each notification, so the test can tell the page never
+  // asks on its own and notifies only after the person opted in.
+  await page.addInitScript({
+    content: `
+      globalThis.permissionAsks = 0;
+      globalThis.notes = [];
+      const Original = Notification;
+      const ask = Original.requestPermission.bind(Original);
+      function Spy(title, options) {
+        globalThis.notes.push({ title, body: options && options.body });
+        return new Original(title, options);
+      }
+      Object.defineProperty(Spy, "permission", { get: () => Original.permission });
+      Spy.requestPermission = () => {
+        globalThis.permissionAsks += 1;
+        return ask();
+      };
+      globalThis.Notification = Spy;`,
+  });
+  await page.goto(`${gate.origin}/`);
+  await page.waitForSelector("body[data-ready=true][data-live=true]");
+  await page.fill("[data-testid=passkey-name]", "test laptop");
+  await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
+  await page.click("[data-testid=enroll-submit]");
+  await waitForMessage(page, "Passkey registered.");
+  return page;
+}
+
+type Note = { title: string; body?: string };
+function notes(page: Page): Promise<Note[]> {
+  return page.evaluate(() => (globalThis as unknown as { notes: Note[] }).notes);
+}
+
+function waitForMessage(page: Page, text: string): Promise<void> {
+  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
+}
+
+describe("the open gate page follows the gate live", () => {
+  it("shows a request made after the page opened, without a reload, and counts it in the tab title", async () => {
+    const page = await openLive();
+    expect(await page.title()).toBe(IDLE_TITLE);
+    let reloads = 0;
+    page.on("load", () => {
+      reloads += 1;
+    });
+
+    await gate.desk.request({ purpose: "tidy the release threads", actions: ["thread.pin"] });
+    await page.locator("[data-testid=purpose]").filter({ hasText: "tidy the release threads" }).waitFor();
+    await waitForTitle(page, "(1) Approval waiting — t3-connector");
+    expect(reloads).toBe(0);
+
+    // A second one while the first is on screen is listed, with a link, and counted.
+    await gate.desk.request({ purpose: "answer the pending question", actions: ["runtime-request.answer"] });
+    await page
+      .locator("[data-testid=pending-request]")
+      .filter({ hasText: "answer the pending question" })
+      .waitFor();
+    await waitForTitle(page, "(2) Approval waiting — t3-connector");
+
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    expect(reloads).toBe(0);
+  });
+
+  it("lists writes under the open lease as they happen, and keeps them under Recent leases after revoke", async () => {
+    const page = await openLive();
+    const link = await gate.desk.request({ actions: ["thread.pin"] });
+    await page.locator("#request:not([hidden])").waitFor();
+    expect(new URL(page.url()).searchParams.get("request")).toBe(link.requestId);
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    await page.locator("#lease:not([hidden])").waitFor();
+
+    gate.keeper.recordWrite({
+      at: new Date().toISOString(),
+      environmentId: gate.sim.environment("alpha").environmentId,
+      action: "thread.pin",
+      operationId: "op-live-1",
+      state: "completed",
+    });
+    const row = page.locator("[data-testid=writes] tr", { hasText: "op-live-1" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("alpha");
+    expect(await row.textContent()).toContain("completed");
+
+    await page.click("[data-testid=revoke]");
+    await waitForMessage(page, "Lease revoked.");
+    await page.locator("#lease[hidden]").waitFor({ state: "attached" });
+    const history = page.locator("[data-testid=history-lease]").first();
+    await history.waitFor();
+    expect(await history.textContent()).toContain("revoked");
+    expect(await history.locator("[data-testid=history-writes]").textContent()).toContain("op-live-1");
+  });
+
+  it("answers a burst of 200 writes with a few spaced state reads, so Revoke still gets through", async () => {
+    const page = await openLive();
+    await gate.desk.request({ actions: ["thread.pin"] });
+    await page.locator("#request:not([hidden])").waitFor();
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    await page.locator("#lease:not([hidden])").waitFor();
+
+    const stateReads: number[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/state")) stateReads.push(performance.now());
+    });
+    const environmentId = gate.sim.environment("alpha").environmentId;
+    for (let index = 0; index < 200; index += 1) {
+      gate.keeper.recordWrite({
+        at: new Date().toISOString(),
+        environmentId,
+        action: "thread.pin",
+        operationId: `op-burst-${index}`,
+        state: "completed",
+      });
+    }
+    await page.locator("[data-testid=writes] tr", { hasText: "op-burst-199" }).waitFor();
+    // 200 nudges, a handful of reads, never two closer than the page's spacing (less a timer's slack).
+    expect(stateReads.length).toBeGreaterThanOrEqual(1);
+    expect(stateReads.length).toBeLessThanOrEqual(3);
+    for (let index = 1; index < stateReads.length; index += 1) {
+      expect((stateReads[index] ?? 0) - (stateReads[index - 1] ?? 0)).toBeGreaterThan(1400);
+    }
+    await page.click("[data-testid=revoke]");
+    await waitForMessage(page, "Lease revoked.");
+    expect(gate.keeper.current()).toBeNull();
+  });
+
+  it("asks for desktop notifications only when the button is pressed, and then notifies of the next request", async () => {
+    const page = await openLive();
+    await gate.desk.request({ purpose: "pin it", actions: ["thread.pin"] });
+    await waitForTitle(page, "(1) Approval waiting — t3-connector");
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { permissionAsks: number }).permissionAsks),
+    ).toBe(0);
+
+    await tab.context.grantPermissions(["notifications"], { origin: gate.origin });
+    await page.click("[data-testid=notify]");
+    await waitForMessage(page, "Desktop notifications are on.");
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { permissionAsks: number }).permissionAsks),
+    ).toBe(1);
+    expect(await page.locator("[data-testid=notify]").isHidden()).toBe(true);
+    expect(await notes(page)).toEqual([]);
+
+    // Opted in: the next request that arrives makes one notification, with the client's purpose.
+    await gate.desk.request({ purpose: "rename it", actions: ["thread.title"] });
+    await waitForTitle(page, "(2) Approval waiting — t3-connector");
+    expect(await notes(page)).toEqual([{ title: "Approval waiting — t3-connector", body: "rename it" }]);
+  });
+});
