@@ -18,7 +18,8 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { describeSimulator, dist, percentile, root, round, writeReadConfig } from "./lib/read-setup.mjs";
+import { describeSimulator, dist, root, writeReadConfig } from "./lib/read-setup.mjs";
+import { round, summarize } from "./lib/stats.mjs";
 import { finishBench } from "./lib/verdict.mjs";
 
 const ITERATIONS = 200;
@@ -174,9 +175,8 @@ try {
 }
 if (process.exitCode === 1) process.exit(1);
 
-const stats = (list) => ({ p50: percentile(list, 50), p99: percentile(list, 99), max: Math.max(...list) });
-const subject = stats(samples.subject);
-const baseline = stats(samples.baseline);
+const subject = summarize(samples.subject);
+const baseline = summarize(samples.baseline);
 const enough = samples.subject.length >= 100;
 const pass = enough && subject.p99 <= TARGET_P99_MS;
 process.stderr.write(
