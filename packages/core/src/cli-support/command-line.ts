@@ -1,5 +1,4 @@
 import { Command, CommanderError, Option } from "commander";
-import { ConnectorError, isConnectorError } from "../errors.js";
 import type { TransportOption } from "../pairing/add-environment.js";
 import { isLogLevel, LOG_LEVELS } from "./log-level.js";
 
@@ -14,7 +13,7 @@ import { isLogLevel, LOG_LEVELS } from "./log-level.js";
  * To add a command: `program.command("name").option(...).action((options) => found({...}))` in
  * the CLI's `define` function, a line in its USAGE text, and a case in its `runCli`. To add a
  * flag: `.option("--flag <value>", "what it is", valueOnce("--flag"))` on the command, read it
- * from `options` in the action. A check the parser cannot express throws `usageProblem(...)`.
+ * from `options` in the action. A check the parser cannot express throws `UsageProblem`.
  */
 export type CommandLineOutcome<T> =
   | { kind: "parsed"; value: T }
@@ -22,13 +21,8 @@ export type CommandLineOutcome<T> =
   | { kind: "version" }
   | { kind: "problem"; problem: string };
 
-/**
- * What an action or an option parser throws when the command line is wrong: the one error type
- * (`invalid_input`), its message saying how.
- */
-export function usageProblem(message: string): ConnectorError {
-  return new ConnectorError("invalid_input", message);
-}
+/** Thrown from an action or an option parser: the command line is wrong, and this says how. */
+export class UsageProblem extends Error {}
 
 export interface CommandLineOptions {
   /** The program's name (commander needs one; nothing is printed). */
@@ -63,7 +57,7 @@ export function parseCommandLine<T>(
     .helpCommand(false);
   program.hook("preAction", (_program, action) => {
     const extra = action.args.slice(action.registeredArguments.length);
-    if (extra.length > 0) throw usageProblem(`unknown command or argument: ${extra.join(" ")}`);
+    if (extra.length > 0) throw new UsageProblem(`unknown command or argument: ${extra.join(" ")}`);
   });
   define(program, (found) => {
     value = { found };
@@ -71,7 +65,7 @@ export function parseCommandLine<T>(
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
-    if (isConnectorError(error, "invalid_input")) return { kind: "problem", problem: error.message };
+    if (error instanceof UsageProblem) return { kind: "problem", problem: error.message };
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === "commander.helpDisplayed") return { kind: "help" };
     return { kind: "problem", problem: problemOf(error) };
@@ -104,14 +98,14 @@ function problemOf(error: CommanderError): string {
 export function valueOnce(flag: string) {
   return (value: string, previous: string | undefined): string => {
     const trimmed = requireValue(flag, value);
-    if (previous !== undefined) throw usageProblem(`${flag} given twice`);
+    if (previous !== undefined) throw new UsageProblem(`${flag} given twice`);
     return trimmed;
   };
 }
 
 /** A flag's value, trimmed; refused when empty or when it is the next flag. */
 export function requireValue(flag: string, value: string): string {
-  if (value.trim() === "" || value.startsWith("-")) throw usageProblem(`${flag} needs a value`);
+  if (value.trim() === "" || value.startsWith("-")) throw new UsageProblem(`${flag} needs a value`);
   return value.trim();
 }
 
@@ -120,7 +114,7 @@ export function logLevelOption(): Option {
   return new Option("--log-level <level>", `what goes to stderr: ${LOG_LEVELS.join(", ")}`).argParser(
     (value: string, previous: string | undefined) => {
       const level = valueOnce("--log-level")(value, previous);
-      if (!isLogLevel(level)) throw usageProblem(`--log-level takes one of ${LOG_LEVELS.join(", ")}`);
+      if (!isLogLevel(level)) throw new UsageProblem(`--log-level takes one of ${LOG_LEVELS.join(", ")}`);
       return level;
     },
   );
@@ -137,7 +131,7 @@ export function withTransportOptions(command: Command): Command {
 export function transportFromOptions(options: { url?: string; ssh?: string }): TransportOption {
   const { url, ssh } = options;
   if ((url === undefined) === (ssh === undefined)) {
-    throw usageProblem("environments add needs exactly one of --url URL or --ssh HOST[:PORT]");
+    throw new UsageProblem("environments add needs exactly one of --url URL or --ssh HOST[:PORT]");
   }
   return url !== undefined ? { url } : { ssh: ssh as string };
 }

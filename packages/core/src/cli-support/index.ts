@@ -20,7 +20,7 @@ export {
   parseCommandLine,
   requireValue,
   transportFromOptions,
-  usageProblem,
+  UsageProblem,
   valueOnce,
   withTransportOptions,
 } from "./command-line.js";
