@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { ConnectorError, isConnectorError } from "../errors.js";
 import type { TransportOption } from "../pairing/add-environment.js";
 import { isLogLevel, LOG_LEVELS } from "./log-level.js";
 
@@ -21,8 +22,15 @@ export type CommandLineOutcome<T> =
   | { kind: "version" }
   | { kind: "problem"; problem: string };
 
-/** Thrown from an action or an option parser: the command line is wrong, and this says how. */
-export class UsageProblem extends Error {}
+/**
+ * Thrown from an action or an option parser: the command line is wrong, and this says how. It is
+ * the one error type (`ConnectorError`, code `invalid_input`), named for what it means here.
+ */
+export class UsageProblem extends ConnectorError {
+  constructor(message: string) {
+    super("invalid_input", message);
+  }
+}
 
 export interface CommandLineOptions {
   /** The program's name (commander needs one; nothing is printed). */
@@ -65,7 +73,8 @@ export function parseCommandLine<T>(
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
-    if (error instanceof UsageProblem) return { kind: "problem", problem: error.message };
+    // UsageProblem, or any invalid_input an action raised.
+    if (isConnectorError(error, "invalid_input")) return { kind: "problem", problem: error.message };
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === "commander.helpDisplayed") return { kind: "help" };
     return { kind: "problem", problem: problemOf(error) };
