@@ -3,7 +3,7 @@
  * here); pure, so the rules are testable without a process. To add a flag to `serve`: an
  * `.option(...)` in `defineServe`, a field in `ServeArgs`, a line in USAGE.
  */
-import { parseCommandLine, requireValue, UsageProblem } from "@t3-connector/core/cli-support";
+import { parseCommandLine, requireValue, usageProblem } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { COMPAT_PROFILES, type CompatProfile } from "./model/compat-0031.js";
 import type { SimulatorEnvironmentOptions } from "./simulator-core.js";
@@ -112,18 +112,18 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
     .command("serve")
     .option("--port <n>", "first port", (value: string) => {
       const n = Number(requireValue("--port", value));
-      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageProblem(`invalid --port: ${value}`);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw usageProblem(`invalid --port: ${value}`);
       return n;
     })
     .option("--environments <n>", "how many environments", (value: string) => {
       const n = Number(requireValue("--environments", value));
       if (!Number.isInteger(n) || n < 1 || n > ALIASES.length) {
-        throw new UsageProblem(`invalid --environments: ${value} (1-${ALIASES.length})`);
+        throw usageProblem(`invalid --environments: ${value} (1-${ALIASES.length})`);
       }
       return n;
     })
     .option("--seed <seed>", "demo or empty", (value: string) => {
-      if (value !== "demo" && value !== "empty") throw new UsageProblem(`invalid --seed: ${value}`);
+      if (value !== "demo" && value !== "empty") throw usageProblem(`invalid --seed: ${value}`);
       return value;
     })
     .option("--config-out <dir>", "where the config files go", (value: string) =>
@@ -136,7 +136,7 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
   serve.on("option:compat", (value: string) => {
     const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
     if (!isCompatProfile(profile)) {
-      throw new UsageProblem(`invalid --compat: ${value} (${COMPAT_PROFILES.join(", ")})`);
+      throw usageProblem(`invalid --compat: ${value} (${COMPAT_PROFILES.join(", ")})`);
     }
     if (alias === undefined) compat.all = profile;
     else compat.byAlias[alias] = profile;
@@ -155,7 +155,7 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
     (options: { port?: number; environments?: number; seed?: "demo" | "empty"; configOut?: string }) => {
       const { port, configOut } = options;
       const environments = options.environments ?? 1;
-      if (port !== undefined && port + environments - 1 > 65535) throw new UsageProblem("--port too high");
+      if (port !== undefined && port + environments - 1 > 65535) throw usageProblem("--port too high");
       const served = ALIASES.slice(0, environments) as readonly string[];
       for (const [flag, setting] of [
         ["--compat", compat],
@@ -163,7 +163,7 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
       ] as const) {
         const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
         if (unknown !== undefined) {
-          throw new UsageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
+          throw usageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
         }
       }
       found({

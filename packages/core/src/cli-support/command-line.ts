@@ -14,7 +14,7 @@ import { isLogLevel, LOG_LEVELS } from "./log-level.js";
  * To add a command: `program.command("name").option(...).action((options) => found({...}))` in
  * the CLI's `define` function, a line in its USAGE text, and a case in its `runCli`. To add a
  * flag: `.option("--flag <value>", "what it is", valueOnce("--flag"))` on the command, read it
- * from `options` in the action. A check the parser cannot express throws `UsageProblem`.
+ * from `options` in the action. A check the parser cannot express throws `usageProblem(...)`.
  */
 export type CommandLineOutcome<T> =
   | { kind: "parsed"; value: T }
@@ -30,6 +30,11 @@ export class UsageProblem extends ConnectorError {
   constructor(message: string) {
     super("invalid_input", message);
   }
+}
+
+/** `throw usageProblem("…")`: the same as `throw new UsageProblem("…")`. */
+export function usageProblem(message: string): UsageProblem {
+  return new UsageProblem(message);
 }
 
 export interface CommandLineOptions {
@@ -65,7 +70,7 @@ export function parseCommandLine<T>(
     .helpCommand(false);
   program.hook("preAction", (_program, action) => {
     const extra = action.args.slice(action.registeredArguments.length);
-    if (extra.length > 0) throw new UsageProblem(`unknown command or argument: ${extra.join(" ")}`);
+    if (extra.length > 0) throw usageProblem(`unknown command or argument: ${extra.join(" ")}`);
   });
   define(program, (found) => {
     value = { found };
@@ -107,14 +112,14 @@ function problemOf(error: CommanderError): string {
 export function valueOnce(flag: string) {
   return (value: string, previous: string | undefined): string => {
     const trimmed = requireValue(flag, value);
-    if (previous !== undefined) throw new UsageProblem(`${flag} given twice`);
+    if (previous !== undefined) throw usageProblem(`${flag} given twice`);
     return trimmed;
   };
 }
 
 /** A flag's value, trimmed; refused when empty or when it is the next flag. */
 export function requireValue(flag: string, value: string): string {
-  if (value.trim() === "" || value.startsWith("-")) throw new UsageProblem(`${flag} needs a value`);
+  if (value.trim() === "" || value.startsWith("-")) throw usageProblem(`${flag} needs a value`);
   return value.trim();
 }
 
@@ -123,7 +128,7 @@ export function logLevelOption(): Option {
   return new Option("--log-level <level>", `what goes to stderr: ${LOG_LEVELS.join(", ")}`).argParser(
     (value: string, previous: string | undefined) => {
       const level = valueOnce("--log-level")(value, previous);
-      if (!isLogLevel(level)) throw new UsageProblem(`--log-level takes one of ${LOG_LEVELS.join(", ")}`);
+      if (!isLogLevel(level)) throw usageProblem(`--log-level takes one of ${LOG_LEVELS.join(", ")}`);
       return level;
     },
   );
@@ -140,7 +145,7 @@ export function withTransportOptions(command: Command): Command {
 export function transportFromOptions(options: { url?: string; ssh?: string }): TransportOption {
   const { url, ssh } = options;
   if ((url === undefined) === (ssh === undefined)) {
-    throw new UsageProblem("environments add needs exactly one of --url URL or --ssh HOST[:PORT]");
+    throw usageProblem("environments add needs exactly one of --url URL or --ssh HOST[:PORT]");
   }
   return url !== undefined ? { url } : { ssh: ssh as string };
 }

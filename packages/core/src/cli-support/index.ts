@@ -21,6 +21,7 @@ export {
   requireValue,
   transportFromOptions,
   UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "./command-line.js";

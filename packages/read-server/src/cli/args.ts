@@ -16,7 +16,7 @@ import {
   logLevelOption,
   parseCommandLine,
   transportFromOptions,
-  UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
@@ -89,7 +89,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
 
   program.command("client-config [client]").action((client: string | undefined) => {
     if (client === undefined) {
-      throw new UsageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
+      throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
     }
     found({ kind: "client-config", client });
   });
@@ -102,7 +102,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   environmentFlags(program.command("pair")).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);
     if (environment === undefined) {
-      throw new UsageProblem("pair needs --environment <alias or environmentId>");
+      throw usageProblem("pair needs --environment <alias or environmentId>");
     }
     found({ kind: "pair", environment });
   });
@@ -122,14 +122,14 @@ function environmentFlags(command: Command): Command {
 
 function environmentOf(options: EnvironmentFlags): string | undefined {
   if (options.environment !== undefined && options.ambiente !== undefined) {
-    throw new UsageProblem("--environment given twice");
+    throw usageProblem("--environment given twice");
   }
   return options.environment ?? options.ambiente;
 }
 
 function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
   if (alias === undefined) {
-    throw new UsageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
+    throw usageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
   }
   return alias;
 }
@@ -139,7 +139,7 @@ function projectsOption(projects: string | undefined): ProjectsOption | undefine
   if (projects === "all") return { all: true };
   const ids = projects.split(",").map((id) => id.trim());
   if (ids.some((id) => id === "")) {
-    throw new UsageProblem("--projects takes all or a comma-separated list of projectIds");
+    throw usageProblem("--projects takes all or a comma-separated list of projectIds");
   }
   return { ids };
 }

@@ -13,7 +13,7 @@ import {
   logLevelOption,
   parseCommandLine,
   transportFromOptions,
-  UsageProblem,
+  usageProblem,
   valueOnce,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
@@ -67,7 +67,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   }
 
   const environments = program.command("environments").action(() => {
-    throw new UsageProblem(
+    throw usageProblem(
       "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
     );
   });
@@ -84,7 +84,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     );
 
   program.command("client-config [client]").action((client: string | undefined) => {
-    if (client === undefined) throw new UsageProblem("client-config needs a client (see --help)");
+    if (client === undefined) throw usageProblem("client-config needs a client (see --help)");
     found({ kind: "client-config", client });
   });
 
@@ -99,7 +99,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     .command("pair")
     .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
     .action((options: { environment?: string }) => {
-      if (options.environment === undefined) throw new UsageProblem("pair needs --environment X");
+      if (options.environment === undefined) throw usageProblem("pair needs --environment X");
       found({ kind: "pair", environment: options.environment });
     });
 
@@ -113,10 +113,10 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
       (options: { operation?: string; allUncertain?: boolean; environment?: string; json?: boolean }) => {
         const allUncertain = options.allUncertain === true;
         if (options.operation === undefined && !allUncertain) {
-          throw new UsageProblem("reconcile needs --operation ID or --all-uncertain");
+          throw usageProblem("reconcile needs --operation ID or --all-uncertain");
         }
         if (options.operation !== undefined && allUncertain) {
-          throw new UsageProblem("--operation and --all-uncertain exclude each other");
+          throw usageProblem("--operation and --all-uncertain exclude each other");
         }
         found({
           kind: "reconcile",
@@ -130,6 +130,6 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
 }
 
 function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
-  if (alias === undefined) throw new UsageProblem(`environments ${sub} needs an alias`);
+  if (alias === undefined) throw usageProblem(`environments ${sub} needs an alias`);
   return alias;
 }
