@@ -13,7 +13,8 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dist } from "./lib/read-setup.mjs";
-import { finishBench } from "./lib/verdict.mjs";
+import { percentile, round } from "./lib/stats.mjs";
+import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
 
 const MAX_ITERATIONS = 400;
 const WARMUP_ITERATIONS = 20;
@@ -129,15 +130,16 @@ try {
   const report = {
     bench: "gate-dispatch",
     samples: gateMs.length,
-    gateP50Ms: round(pct(gateMs, 50)),
-    gateP99Ms: round(pct(gateMs, 99)),
-    rawP50Ms: round(pct(rawMs, 50)),
-    rawP99Ms: round(pct(rawMs, 99)),
-    overheadP50Ms: round(pct(gateMs, 50) - pct(rawMs, 50)),
+    gateP50Ms: round(percentile(gateMs, 50)),
+    gateP99Ms: round(percentile(gateMs, 99)),
+    rawP50Ms: round(percentile(rawMs, 50)),
+    rawP99Ms: round(percentile(rawMs, 99)),
+    overheadP50Ms: round(percentile(gateMs, 50) - percentile(rawMs, 50)),
     targetOverheadP50Ms: TARGET_OVERHEAD_MS,
     load1: round(loadavg()[0] ?? 0),
   };
-  report.pass = report.overheadP50Ms <= TARGET_OVERHEAD_MS;
+  report.checks = [atMost("overheadP50Ms", report.overheadP50Ms, TARGET_OVERHEAD_MS)];
+  report.pass = allPass(report.checks);
   process.stderr.write(
     `samples ${report.samples}\n` +
       `gate (relay → journal → send)  p50 ${report.gateP50Ms} ms  p99 ${report.gateP99Ms} ms\n` +
@@ -182,13 +184,4 @@ function relay(body, { port, capability, agent }) {
     req.on("error", reject);
     req.end(payload);
   });
-}
-
-function pct(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function round(value) {
-  return Math.round(value * 100) / 100;
 }

@@ -1,4 +1,4 @@
-// `t3-connector serve` start-up: spawn to the answer of MCP `initialize`, against a same-run baseline.
+// `t3-connector serve` start-up: spawn to the first tool answer, against a same-run baseline.
 //
 //   cd /work/main && pnpm build && node bench/read-startup.mjs
 //
@@ -7,20 +7,24 @@
 //     write `initialize` at once, stop the clock at its response line on stdout;
 //   - baseline: spawn `node -e 0` to its exit (the cost of starting any Node process here).
 // serve verifies the environments in the background and every tool call waits for that check, so
-// the answer to `initialize` alone would hide the verification: after it the bench also sends
-// `tools/list` and one `t3_ambientes` call and reports, for information, when each was answered
-// (from the same spawn). Samples are interleaved. Target: subject p99 ≤ 400 ms (to `initialize`).
+// the answer to `initialize` alone would hide the verification: after it the bench sends
+// `tools/list` and one `t3_ambientes` call, and the target is on that first tool answer:
+// `firstCallP99Ms` ≤ 250 ms (spawn → initialize → first tool answer), from ≥ 100 spawns (fewer only
+// if the time budget ran out, and then the tail is labelled as the maximum of what was measured).
+// Samples are interleaved.
 // Prints one JSON line `{"bench":"read-startup",...}`.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { percentile, root, round, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
-import { finishBench } from "./lib/verdict.mjs";
+import { root, startSimulatorChild, writeReadConfig } from "./lib/read-setup.mjs";
+import { percentile, round, tailLabel } from "./lib/stats.mjs";
+import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
 
-const SPAWNS = 20;
-const WARMUP = 2;
-const TARGET_P99_MS = 400;
+const SPAWNS = 100;
+const WARMUP = 3;
+const TIME_BUDGET_MS = 120_000;
+const TARGET_P99_MS = 250;
 const BIN = path.join(root, "packages/read-server/bin/t3-connector.js");
 
 const frame = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
@@ -113,7 +117,9 @@ try {
   await writeFile(configPath, JSON.stringify(await writeReadConfig(simulator.environments, dir)), {
     mode: 0o600,
   });
+  const started = performance.now();
   for (let i = 0; i < WARMUP + SPAWNS; i++) {
+    if (i >= WARMUP + 10 && performance.now() - started > TIME_BUDGET_MS) break;
     const baselineMs = await baselineSpawn();
     const served = await serveSpawn(configPath);
     if (i >= WARMUP) {
@@ -137,16 +143,19 @@ const serve = stats(samples.serve);
 const baseline = stats(samples.baseline);
 const list = stats(samples.list);
 const call = stats(samples.call);
+const tail = tailLabel(samples.call.length);
 process.stderr.write(
-  `read-startup: ${samples.serve.length} spawns each\n` +
+  `read-startup: ${samples.serve.length} spawns each (tail figures are the ${tail})\n` +
     `  node -e 0 (spawn to exit)            p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms\n` +
-    `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms (target ≤ ${TARGET_P99_MS} ms)\n` +
+    `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms\n` +
     `    then tools/list answered at        p50 ${list.p50.toFixed(0)} ms  p99 ${list.p99.toFixed(0)} ms\n` +
-    `    then t3_ambientes answered at      p50 ${call.p50.toFixed(0)} ms  p99 ${call.p99.toFixed(0)} ms (after the environments verified)\n`,
+    `    then t3_ambientes answered at      p50 ${call.p50.toFixed(0)} ms  p99 ${call.p99.toFixed(0)} ms (first tool answer; target p99 ≤ ${TARGET_P99_MS} ms)\n`,
 );
+const checks = [atMost(`firstCallP99Ms (${tail})`, round(call.p99, 1), TARGET_P99_MS)];
 const report = {
   bench: "read-startup",
   spawns: samples.serve.length,
+  tail,
   serveP50Ms: round(serve.p50, 1),
   serveP99Ms: round(serve.p99, 1),
   firstListP50Ms: round(list.p50, 1),
@@ -157,8 +166,9 @@ const report = {
   baselineP99Ms: round(baseline.p99, 1),
   ratioP50: round(serve.p50 / baseline.p50),
   ratioP99: round(serve.p99 / baseline.p99),
-  targetP99Ms: TARGET_P99_MS,
-  pass: serve.p99 <= TARGET_P99_MS,
+  targetFirstCallP99Ms: TARGET_P99_MS,
+  checks,
+  pass: allPass(checks),
   loadavg1m: round(loadavg()[0] ?? 0),
 };
 finishBench(report);

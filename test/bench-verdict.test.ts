@@ -33,6 +33,24 @@ describe("a benchmark's verdict", () => {
     expect(finish({ bench: "demo" }).status).toBe(1);
   });
 
+  it("checks each target as value ≤ target, and an unmeasured value never passes", () => {
+    const script = `import { allPass, atMost } from ${JSON.stringify(verdictUrl)};
+      const checks = [atMost("a", 3, 5), atMost("b", 6, 5), atMost("c", null, 5), atMost("d", Number.NaN, 5)];
+      process.stdout.write(JSON.stringify({ checks, all: allPass(checks), met: allPass([checks[0]]), none: allPass([]) }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(run.stdout)).toEqual({
+      checks: [
+        { metric: "a", value: 3, target: "≤ 5", pass: true },
+        { metric: "b", value: 6, target: "≤ 5", pass: false },
+        { metric: "c", value: null, target: "≤ 5", pass: false },
+        { metric: "d", value: null, target: "≤ 5", pass: false },
+      ],
+      all: false,
+      met: true,
+      none: false,
+    });
+  });
+
   it("is how every benchmark in bench/ ends", () => {
     const benches = readdirSync(benchDir).filter((name) => name.endsWith(".mjs"));
     expect(benches.length).toBeGreaterThanOrEqual(5);

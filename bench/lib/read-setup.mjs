@@ -53,8 +53,9 @@ export async function writeReadConfig(environments, dir) {
 /**
  * The read server with `definitions` over the described environments, and an SDK client on the in-memory transport
  * (the process boundary is measured by read-startup; here only our code path counts).
+ * `options.limits` overrides read limits (e.g. deadlines a loaded machine would hit while measuring).
  */
-export async function startBenchRead(environments, definitions) {
+export async function startBenchRead(environments, definitions, options = {}) {
   const [{ parseReadConfig }, { createProcessReadContext }, { createReadServer }] = await Promise.all([
     dist("core", "config/index.js"),
     dist("read-server", "read-context.js"),
@@ -65,7 +66,11 @@ export async function startBenchRead(environments, definitions) {
   const raw = await writeReadConfig(environments, dir);
   const config = parseReadConfig(raw, { path: path.join(dir, "config.json") });
   const logs = [];
-  const context = createProcessReadContext({ config, log: (line) => logs.push(line) });
+  const context = createProcessReadContext({
+    config,
+    log: (line) => logs.push(line),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
   const server = createReadServer(definitions, context);
   const client = new Client({ name: "read-bench", version: "0.0.0" });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -88,15 +93,6 @@ export async function startBenchRead(environments, definitions) {
     },
   };
 }
-
-export function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-export const round = (value, digits = 2) => Number(value.toFixed(digits));
 
 /** Resolves once `condition()` holds, checking on every turn of the event loop (set-up only). */
 export async function until(condition, timeoutMs = 5_000) {

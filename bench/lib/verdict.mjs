@@ -16,3 +16,18 @@ export function finishBench(report) {
     process.exitCode = 1;
   }
 }
+
+/**
+ * One target of a report: `value` must be at most `target`. Reports list theirs as `checks`, which
+ * `pnpm bench` prints as its table (bench, metric, value, target, pass); a value that could not be
+ * measured (null, NaN) never passes.
+ */
+export function atMost(metric, value, target) {
+  const measured = typeof value === "number" && Number.isFinite(value);
+  return { metric, value: measured ? value : null, target: `≤ ${target}`, pass: measured && value <= target };
+}
+
+/** True when every check passed (and there is at least one). */
+export function allPass(checks) {
+  return checks.length > 0 && checks.every((check) => check.pass === true);
+}

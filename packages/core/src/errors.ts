@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   "cancelled",
   "pairing_failed",
   "scope_not_granted",
+  // serving over HTTP
+  /** A non-loopback bind without a bearer token file: anyone reaching the port could read. */
+  "auth_token_required",
   // reads
   "invalid_input",
   "invalid_cursor",
@@ -59,6 +62,10 @@ export const ERROR_CODES = [
   "action_unsupported",
   "journal_unavailable",
   "journal_transition_invalid",
+  /** The journal is missing, truncated or altered files: the gate refuses to start until an operator acts. */
+  "journal_damaged",
+  /** The operationId may be in a range the journal lost (recorded by `journal recover --accept-loss`): never resent. */
+  "operation_lost",
   "guard_refused",
   "internal",
 ] as const;

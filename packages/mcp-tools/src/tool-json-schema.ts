@@ -17,6 +17,19 @@ type JsonNode = Record<string, unknown>;
  * input schemas of every tool of both servers.
  */
 export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonNode {
+  // Converting costs milliseconds per tool and the schemas never change: `serve --http` builds a
+  // server per request, which would otherwise pay for all of them at every `tools/list`. The
+  // result is shared, so callers must not modify it (they only serialise it).
+  const known = converted[io].get(schema);
+  if (known !== undefined) return known;
+  const json = convert(schema, io);
+  converted[io].set(schema, json);
+  return json;
+}
+
+const converted = { input: new WeakMap<z.ZodType, JsonNode>(), output: new WeakMap<z.ZodType, JsonNode>() };
+
+function convert(schema: z.ZodType, io: "input" | "output"): JsonNode {
   const json = z.toJSONSchema(schema, { io, target: "draft-7", reused: "inline", cycles: "ref" }) as JsonNode;
   if (io === "output") return json;
   const definitions = (json.definitions ?? json.$defs ?? {}) as Record<string, JsonNode>;

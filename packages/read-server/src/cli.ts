@@ -20,6 +20,11 @@ export const USAGE = `Usage: ${READ_SERVER_NAME} [command]
 Commands:
   serve [--log-level L]        Run the read-only MCP server over stdio (the default);
                                L is error, warn, info (default) or debug
+  serve --http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]... [--allowed-origin O]...
+                               The same read tools over MCP Streamable HTTP at /mcp, with /healthz
+                               and /readyz; H defaults to 127.0.0.1, P to 8000. F (mode 600) holds
+                               the bearer token, required when H is not loopback. Prints one JSON
+                               line with the URL on stdout when ready (docs/adr/0014)
   environments                 Print the configured environments and whether each answers (JSON)
   environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID]
                                Pair a new environment (pairing code or URL on stdin, or at the
@@ -29,6 +34,9 @@ Commands:
   pair --environment X         Save a read-only token for X; the pairing code is read from stdin
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
+  client-config <client> --http [--url U]
+                               Print the config that reaches a running serve --http at U
+                               (default http://127.0.0.1:8000/mcp) with a bearer token
 
 Options:
   --version     Print the version and exit
@@ -63,6 +71,11 @@ export async function runCli(
         io.stderr.write(`${READ_SERVER_NAME}: ${command.problem}\n\n${USAGE}`);
         return USAGE_EXIT_CODE;
       case "serve":
+        if (command.http !== undefined) {
+          // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
+          const { serveHttp } = await import("./http/serve-http.js");
+          return await serveHttp(io, definitions, command.http, { logLevel: command.logLevel });
+        }
         return await serve(io, definitions, command.logLevel);
       case "environments":
         return await environmentsCommand(io);
@@ -71,7 +84,7 @@ export async function runCli(
       case "environments-remove":
         return await removeEnvironmentCommand(io, command.alias);
       case "client-config":
-        return clientConfigCommand(io, command.client);
+        return clientConfigCommand(io, command.client, command.http);
       case "diagnose":
         return await diagnoseCommand(io, command.environment);
       case "pair":

@@ -1,4 +1,14 @@
 export { type CliIo, runCli, USAGE, USAGE_EXIT_CODE } from "./cli.js";
+export {
+  type BackgroundService,
+  type BackgroundServices,
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+  type HttpReadyLine,
+  type HttpServeOptions,
+  type ServeHttpExtras,
+  serveHttp,
+} from "./http/index.js";
 export { type PackageInfo, packageInfo } from "./package-info.js";
 export {
   createProcessReadContext,

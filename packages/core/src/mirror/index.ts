@@ -10,3 +10,11 @@ export {
 export { ShellMirrors, type ShellMirrorsOptions, type ShellRead } from "./shell-mirrors.js";
 export type { ShellChange } from "./shell-state.js";
 export { ShellState } from "./shell-state.js";
+export {
+  compareListed,
+  type ListedThread,
+  type ListedThreadFilter,
+  listedThread,
+  matchesListedFilter,
+  ThreadListIndex,
+} from "./thread-list-index.js";

@@ -7,6 +7,7 @@ import { resumableShellSubscription } from "../t3/subscriptions.js";
 import type { ShellSnapshot } from "../t3/wire/shell.js";
 import type { ShellStreamItem } from "../t3/wire/stream-items.js";
 import { type ShellChange, ShellState } from "./shell-state.js";
+import type { ThreadListIndex } from "./thread-list-index.js";
 
 /**
  * - `starting`: subscribed, the snapshot or its completion marker has not arrived yet;
@@ -129,6 +130,14 @@ export class ShellMirror {
    */
   snapshot(): ShellSnapshot | undefined {
     return this.ready ? this.#state.snapshot() : undefined;
+  }
+
+  /**
+   * The listable threads in listing order, maintained per item (built on first use), or undefined
+   * when the mirror is not ready. Live: read it in the same synchronous step as `snapshot()`.
+   */
+  threadIndex(): ThreadListIndex | undefined {
+    return this.ready ? this.#state.threadIndex() : undefined;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "../t3/wire/shell.js";
 import type { ShellStreamItem } from "../t3/wire/stream-items.js";
+import { ThreadListIndex } from "./thread-list-index.js";
 
 /** What one applied stream item changed, for listeners and tests. */
 export type ShellChange =
@@ -25,6 +26,8 @@ export class ShellState {
   #projects = new Map<string, ProjectShell>();
   #roots: readonly string[] | undefined;
   #materialized: ShellSnapshot | undefined;
+  /** Built on first use, then kept up to date by every applied item (dropped by a new snapshot). */
+  #listIndex: ThreadListIndex | undefined;
 
   get hasSnapshot(): boolean {
     return this.#snapshotSequence !== undefined;
@@ -52,6 +55,16 @@ export class ShellState {
     return this.#materialized;
   }
 
+  /**
+   * The listable active threads in listing order with their counts, built on first use and then
+   * maintained per item. Live: read it synchronously (no `await` between reading the snapshot and
+   * reading this), so both describe the same version.
+   */
+  threadIndex(): ThreadListIndex {
+    this.#listIndex ??= ThreadListIndex.of(this.#threads.values());
+    return this.#listIndex;
+  }
+
   /** Applies one item the resumable subscription accepted; returns what changed, if anything. */
   apply(item: ShellStreamItem): ShellChange | undefined {
     const change = this.#apply(item);
@@ -71,6 +84,7 @@ export class ShellState {
         this.#sequence = snapshot.snapshotSequence;
         this.#snapshotSequence = snapshot.snapshotSequence;
         this.#threads = new Map(snapshot.threads.map((thread) => [thread.id, thread]));
+        this.#listIndex = undefined;
         this.#archived = new Map(snapshot.archivedThreads.map((thread) => [thread.id, thread]));
         this.#projects = new Map(snapshot.projects.map((project) => [project.id, project]));
         this.#roots = item.resolvedRepositoryIdentityRoots
@@ -88,6 +102,8 @@ export class ShellState {
             : "active";
         (location === "archive" ? this.#threads : this.#archived).delete(thread.id);
         (location === "archive" ? this.#archived : this.#threads).set(thread.id, thread);
+        if (location === "archive") this.#listIndex?.remove(thread.id);
+        else this.#listIndex?.upsert(thread);
         this.#advance(item.sequence);
         return { kind: "thread.updated", sequence: item.sequence, threadId: thread.id, location };
       }
@@ -95,6 +111,7 @@ export class ShellState {
         if (!this.hasSnapshot) return undefined;
         this.#threads.delete(item.threadId);
         this.#archived.delete(item.threadId);
+        this.#listIndex?.remove(item.threadId);
         this.#advance(item.sequence);
         return { kind: "thread.removed", sequence: item.sequence, threadId: item.threadId };
       }

@@ -21,7 +21,9 @@ export {
   type Page,
   type PageOrder,
   type PageRequest,
+  type PresortedShare,
   paginate,
+  paginatePresorted,
 } from "./paginate.js";
 export {
   digestQuery,

@@ -158,3 +158,73 @@ function highestVersion<T>(matches: readonly T[], order: PageOrder<T>): string |
   }
   return highest === undefined || highest === null ? undefined : highest;
 }
+
+/**
+ * One source's share of a page built from ordered indexes instead of every match: what
+ * `paginate` would compute from that source's matches, taken without visiting them all.
+ */
+export interface PresortedShare<T> {
+  /** Every match of the source (before the cursor and the cut). */
+  total: number;
+  /**
+   * The matches after the cursor's key that did not move past the cut, in order: all of them, or
+   * at least `limit + 1` (so that the merge can tell whether more follow).
+   */
+  candidates: readonly T[];
+  /** Later pages: matches whose version is above the cut. */
+  changedSinceStart: number;
+  /** First page: the highest version among all the source's matches (undefined: none has one). */
+  highestVersion?: KeyPart | undefined;
+}
+
+/**
+ * The page `paginate` would answer for the union of the sources' matches, from each source's
+ * share (see `PresortedShare`): the same total, items, truncation, cursor and moved count, at the
+ * cost of the candidates only. `limit` is required (a share holds at most `limit + 1` candidates).
+ * The cursor is checked exactly as `paginate` checks it.
+ */
+export function paginatePresorted<T>(
+  codec: CursorCodec,
+  shares: ReadonlyArray<PresortedShare<T>>,
+  order: PageOrder<T>,
+  request: PageRequest & { limit: number },
+): Page<T> {
+  const { limit } = request;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new ConnectorError("invalid_input", "limit must be an integer of at least 1");
+  }
+  const digests = digestSignature(request.signature);
+  let cut: string | number | undefined;
+  if (request.cursor === undefined) {
+    let highest: KeyPart | undefined;
+    for (const share of shares) {
+      const stamp = share.highestVersion;
+      if (stamp === undefined || stamp === null) continue;
+      if (highest === undefined || compareKeyParts(stamp, highest) > 0) highest = stamp;
+    }
+    cut = order.version === undefined || highest === undefined || highest === null ? undefined : highest;
+  } else {
+    cut = openForPage(codec, request.cursor, digests, order.directions.length).c;
+  }
+  const keyed = shares.flatMap((share) => share.candidates.map((item) => ({ item, key: order.key(item) })));
+  keyed.sort((a, b) => compareKeys(a.key, b.key, order.directions));
+  const pageEntries = keyed.slice(0, limit);
+  const truncated = pageEntries.length < keyed.length;
+  const total = shares.reduce((sum, share) => sum + share.total, 0);
+  const changedSinceStart =
+    request.cursor === undefined ? 0 : shares.reduce((sum, share) => sum + share.changedSinceStart, 0);
+  const page: Page<T> = {
+    items: pageEntries.map((entry) => entry.item),
+    total,
+    returned: pageEntries.length,
+    truncated,
+  };
+  const last = pageEntries.at(-1);
+  if (truncated && last !== undefined) {
+    const payload: CursorPayload = { v: CURSOR_FORMAT_VERSION, q: formatSignature(digests), k: last.key };
+    if (cut !== undefined) payload.c = cut;
+    page.nextCursor = codec.encode(payload);
+  }
+  if (changedSinceStart > 0) page.changedSinceStart = changedSinceStart;
+  return page;
+}

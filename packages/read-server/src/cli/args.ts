@@ -22,16 +22,24 @@ import {
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
+import {
+  clientConfigHttpOf,
+  type HttpServeFlags,
+  httpServeOptionsOf,
+  withClientConfigHttpOptions,
+  withHttpServeOptions,
+} from "../http/http-args.js";
+import type { HttpServeOptions } from "../http/http-options.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import type { ProjectsOption } from "./project-choice.js";
 
 export type CliCommand =
-  | { kind: "serve"; logLevel: LogLevel }
+  | { kind: "serve"; logLevel: LogLevel; http?: HttpServeOptions }
   | { kind: "environments" }
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
-  | { kind: "client-config"; client: string }
+  | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
   | { kind: "version" }
@@ -55,12 +63,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 
 function defineCommands(program: Command, found: (command: CliCommand) => void): void {
   // `t3-connector` and `t3-connector --log-level warn` are `serve` too: serve is the default command.
-  program
-    .command("serve", { isDefault: true })
-    .addOption(logLevelOption())
-    .action((options: { logLevel?: LogLevel }) =>
-      found({ kind: "serve", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
-    );
+  withHttpServeOptions(program.command("serve", { isDefault: true }).addOption(logLevelOption())).action(
+    (options: { logLevel?: LogLevel } & HttpServeFlags) => {
+      const http = httpServeOptionsOf(options);
+      const logLevel = options.logLevel ?? DEFAULT_LOG_LEVEL;
+      found(http === undefined ? { kind: "serve", logLevel } : { kind: "serve", logLevel, http });
+    },
+  );
 
   program.command("help").action(() => found({ kind: "help" }));
 
@@ -87,12 +96,15 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
 
-  program.command("client-config [client]").action((client: string | undefined) => {
-    if (client === undefined) {
-      throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
-    }
-    found({ kind: "client-config", client });
-  });
+  withClientConfigHttpOptions(program.command("client-config [client]")).action(
+    (client: string | undefined, options: { http?: boolean; url?: string }) => {
+      if (client === undefined) {
+        throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
+      }
+      const http = clientConfigHttpOf(options);
+      found(http === undefined ? { kind: "client-config", client } : { kind: "client-config", client, http });
+    },
+  );
 
   environmentFlags(program.command("diagnose").alias("diagnostico")).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);

@@ -1,12 +1,10 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
-import { loadReadConfig, type ReadConfig } from "@t3-connector/core/config";
 import { packageInfo } from "../package-info.js";
-import { createProcessReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
-import { readToolListProblems } from "../read-tool-list.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
-import { type CliIo, describeError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { prepareServe } from "./serve-setup.js";
 import { type StartupGate, startStartupGate } from "./startup-gate.js";
 
 /**
@@ -34,20 +32,9 @@ export async function serve(
     return 1;
   };
 
-  const listProblems = readToolListProblems(definitions);
-  if (listProblems.length > 0)
-    return fail(`refusing to start: the tool list is wrong (${listProblems.join("; ")})`);
-
-  let config: ReadConfig;
-  try {
-    config = await loadReadConfig({
-      ...(io.env ? { env: io.env } : {}),
-      ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-    });
-  } catch (error) {
-    return fail(describeError(error));
-  }
-  const context = createProcessReadContext({ config, log: (line) => log.error(line) });
+  const prepared = await prepareServe(io, definitions, log);
+  if ("problem" in prepared) return fail(prepared.problem);
+  const { config, context } = prepared;
 
   let openGate: (gate: StartupGate) => void = () => {};
   const gateStarted = new Promise<StartupGate>((resolve) => {

@@ -1,5 +1,5 @@
 import { addArchivedThreads, type ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { ShellRead } from "@t3-connector/core/mirror";
+import { type ShellRead, ThreadListIndex } from "@t3-connector/core/mirror";
 import {
   isListableThread,
   type ShellThreadInput,
@@ -28,6 +28,11 @@ export interface ShellView {
   readonly readAt: string;
   /** `mirror`: the environment's live shell mirror answered (no refetch); `http`: a fresh GET. */
   readonly source: ShellRead["source"];
+  /**
+   * The mirror's maintained thread index (live: read it in the projection's synchronous step).
+   * Absent for an HTTP shell: `threadIndexOf` builds one for it.
+   */
+  readonly threadIndex?: (() => ThreadListIndex | undefined) | undefined;
 }
 
 /**
@@ -86,6 +91,9 @@ export async function sweepShells<T>(
         allowedProjects,
         readAt: new Date(context.clock.now()).toISOString(),
         source,
+        ...(read.source === "mirror" && !options.withArchive
+          ? { threadIndex: () => read.mirror.threadIndex() }
+          : {}),
       };
       return project(view);
     },
@@ -149,6 +157,23 @@ export function searchableThreads(view: ShellView): Array<{ thread: ThreadShell;
     return !thread.deletedAt && view.allowedProjects.has(thread.projectId);
   });
 }
+
+/**
+ * The listable threads of the view's shell in listing order, with their counts: the mirror's own
+ * (maintained per event) when the view came from a ready mirror, else built once per shell object.
+ */
+export function threadIndexOf(view: ShellView): ThreadListIndex {
+  const live = view.threadIndex?.();
+  if (live !== undefined) return live;
+  let index = indexCache.get(view.shell);
+  if (index === undefined) {
+    index = ThreadListIndex.of(view.shell.threads);
+    indexCache.set(view.shell, index);
+  }
+  return index;
+}
+
+const indexCache = new WeakMap<ShellSnapshot, ThreadListIndex>();
 
 /** Projects a listing may show: allowed by the ACL, neither deleted nor archived. */
 export function visibleProjects(view: ShellView): ProjectShell[] {

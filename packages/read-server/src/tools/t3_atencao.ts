@@ -1,5 +1,6 @@
 import { attentionThreads } from "@t3-connector/core/state";
 import * as z from "zod";
+import { attentionRows } from "../listing/indexed-rows.js";
 import { envelopeFields } from "../listing/paging.js";
 import {
   calledEnvironmentSchema,
@@ -7,7 +8,7 @@ import {
   scopeEnvelopeShape,
   threadItemSchema,
 } from "../listing/schemas.js";
-import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
+import { sweepShells, threadItems } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const inputSchema = z.strictObject({ environment: environmentInput });
@@ -37,7 +38,7 @@ export const t3AtencaoTool = defineReadTool({
       context,
       input.environment,
       extra.signal,
-      (view) => attentionThreads(threadItems(view, visibleThreads(view), now)),
+      (view) => attentionThreads(threadItems(view, attentionRows(view), now)),
       (value) => value.length,
     );
     const threads = attentionThreads(results.flatMap((result) => result.value));

@@ -8,6 +8,7 @@ import {
   THREAD_STATES,
 } from "@t3-connector/core/state";
 import * as z from "zod";
+import { controlPlaneRows } from "../listing/indexed-rows.js";
 import {
   calledEnvironmentSchema,
   environmentFailureSchema,
@@ -20,7 +21,6 @@ import {
   projectsById,
   stateRow,
   sweepShells,
-  visibleThreads,
 } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
@@ -146,14 +146,21 @@ export const t3ControlPlaneTool = defineReadTool({
       extra.signal,
       (view) => {
         const projects = projectsById(view);
-        const candidates: ControlPlaneCandidate[] = visibleThreads(view).map((thread) => ({
+        const { rows, byState, visible } = controlPlaneRows(view);
+        const candidates: ControlPlaneCandidate[] = rows.map((thread) => ({
           environment: view.environment,
           thread: stateRow(thread),
           summary: cachedThreadSummary(thread, now, projects.get(thread.projectId)),
         }));
-        return { candidates, snapshotSequence: view.shell.snapshotSequence ?? null, readAt: view.readAt };
+        return {
+          candidates,
+          byState,
+          visible,
+          snapshotSequence: view.shell.snapshotSequence ?? null,
+          readAt: view.readAt,
+        };
       },
-      (value) => value.candidates.length,
+      (value) => value.visible,
     );
 
     const lists = controlPlaneLists(
@@ -164,13 +171,12 @@ export const t3ControlPlaneTool = defineReadTool({
       const value = results.find(
         (result) => result.environment.environmentId === queried.environmentId,
       )?.value;
-      const summaries = value?.candidates.map((candidate) => candidate.summary) ?? [];
       return {
         ...queried,
         snapshotSequence: value?.snapshotSequence ?? null,
         readAt: value?.readAt ?? new Date(now).toISOString(),
-        visibleThreads: summaries.length,
-        byState: countByState(summaries),
+        visibleThreads: value?.visible ?? 0,
+        byState: value?.byState ?? countByState([]),
       };
     });
     const failures = envelope.environmentFailures;

@@ -1,4 +1,10 @@
-import type { SignatureValue } from "@t3-connector/core/pagination";
+import {
+  openCursor,
+  type Page,
+  paginatePresorted,
+  type QueryIdentity,
+  type SignatureValue,
+} from "@t3-connector/core/pagination";
 import { matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
 import { filterThreadList } from "@t3-connector/core/state";
 import * as z from "zod";
@@ -14,9 +20,12 @@ import {
   threadPageLimitInput,
   threadStateSchema,
 } from "../listing/schemas.js";
-import { sweepShells, threadItems, visibleThreads } from "../listing/shells.js";
+import { sweepShells, type ThreadItem, threadItems, visibleThreads } from "../listing/shells.js";
 import { THREAD_LISTING_ORDER } from "../listing/thread-order.js";
+import { threadPageShare } from "../listing/thread-page-share.js";
+import type { ReadContext } from "../read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
+import type { ScopeEnvelope } from "../scope/read-scope.js";
 
 const TOOL = "t3_threads";
 
@@ -81,48 +90,129 @@ export const t3ThreadsTool = defineReadTool({
     const identity = listingIdentity(context, TOOL, filters, input.environment);
     checkCursor(context, identity, input.cursor);
 
-    const lacking = new Set<string>();
-    const { results, envelope } = await sweepShells(
-      context,
-      input.environment,
-      extra.signal,
-      (view) => {
-        let threads = visibleThreads(view);
-        const { projectId } = input;
-        if (projectId !== undefined) {
-          if (!showsProject(view, projectId)) {
-            lacking.add(view.environment.environmentId);
-            throw projectNotAvailable(projectId, view.environment.alias);
-          }
-          threads = threads.filter((thread) => thread.projectId === projectId);
-        }
-        threads = threads.filter((thread) => matchesSearch(search, { id: thread.id, title: thread.title }));
-        return filterThreadList(threadItems(view, threads, now), {
-          ...(input.state === undefined ? {} : { state: input.state }),
-          includeNoRun,
-          ...(input.woke === undefined ? {} : { woke: input.woke }),
-        });
-      },
-      (value) => value.threads.length,
-    );
-    if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
-      throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
-    }
-
-    const matches = results.flatMap((result) => result.value.threads);
-    const hiddenNoRun = results.reduce((sum, result) => sum + result.value.hiddenNoRun, 0);
-    const page = pageOf(context, identity, envelope, matches, THREAD_LISTING_ORDER, {
-      cursor: input.cursor,
-      limit: input.limit ?? THREAD_PAGE_DEFAULT_LIMIT,
-    });
+    const limit = input.limit ?? THREAD_PAGE_DEFAULT_LIMIT;
+    const page =
+      search === undefined && input.woke === undefined
+        ? await indexedPage(context, identity, input, limit, now, extra.signal)
+        : await scannedPage(context, identity, input, search, limit, now, extra.signal);
+    const { envelope, hiddenNoRun } = page;
     const { environment, ...scope } = envelopeFields(envelope);
     return {
       ...(environment === undefined ? {} : { environment }),
-      ...pageFields(page),
+      ...pageFields(page.page),
       ...(input.search === undefined ? {} : { search: input.search }),
       ...(hiddenNoRun > 0 ? { hiddenNoRun } : {}),
       ...scope,
-      threads: page.items,
+      threads: page.page.items,
     };
   },
 });
+
+type Input = z.output<typeof inputSchema>;
+
+/** One page and what the sweep answered. */
+interface ThreadsPage {
+  page: Page<ThreadItem>;
+  envelope: ScopeEnvelope;
+  hiddenNoRun: number;
+}
+
+/**
+ * The page from each environment's ordered thread index (a live mirror's, maintained per event,
+ * or one built from an HTTP shell): counts from counters, and only `limit + 1` candidates per
+ * environment are summarized. Same answer as `scannedPage` for the filters it serves.
+ */
+async function indexedPage(
+  context: ReadContext,
+  identity: QueryIdentity,
+  input: Input,
+  limit: number,
+  now: number,
+  signal: AbortSignal,
+): Promise<ThreadsPage> {
+  const cursor = input.cursor === undefined ? undefined : openCursor(context.cursors, input.cursor, identity);
+  const includeNoRun = input.includeNoRun ?? false;
+  const lacking = new Set<string>();
+  const { results, envelope } = await sweepShells(
+    context,
+    input.environment,
+    signal,
+    (view) => {
+      const { projectId } = input;
+      if (projectId !== undefined && !showsProject(view, projectId)) {
+        lacking.add(view.environment.environmentId);
+        throw projectNotAvailable(projectId, view.environment.alias);
+      }
+      return threadPageShare(
+        view,
+        { allowedProjects: view.allowedProjects, projectId, state: input.state, includeNoRun },
+        cursor,
+        limit,
+        now,
+      );
+    },
+    (share) => share.total,
+  );
+  if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
+    throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
+  }
+  const shares = results.map((result) => result.value);
+  const page = paginatePresorted(context.cursors, shares, THREAD_LISTING_ORDER, {
+    signature: {
+      ...identity,
+      answeredEnvironmentIds: envelope.queriedEnvironments.map((environment) => environment.environmentId),
+    },
+    cursor: input.cursor,
+    limit,
+  });
+  const hiddenNoRun = shares.reduce((sum, share) => sum + share.hiddenNoRun, 0);
+  return { page, envelope, hiddenNoRun };
+}
+
+/** The page from every matching thread, summarized and sorted: search and woke need every row. */
+async function scannedPage(
+  context: ReadContext,
+  identity: QueryIdentity,
+  input: Input,
+  search: string | undefined,
+  limit: number,
+  now: number,
+  signal: AbortSignal,
+): Promise<ThreadsPage> {
+  const includeNoRun = input.includeNoRun ?? false;
+  const lacking = new Set<string>();
+  const { results, envelope } = await sweepShells(
+    context,
+    input.environment,
+    signal,
+    (view) => {
+      let threads = visibleThreads(view);
+      const { projectId } = input;
+      if (projectId !== undefined) {
+        if (!showsProject(view, projectId)) {
+          lacking.add(view.environment.environmentId);
+          throw projectNotAvailable(projectId, view.environment.alias);
+        }
+        threads = threads.filter((thread) => thread.projectId === projectId);
+      }
+      threads = threads.filter((thread) => matchesSearch(search, { id: thread.id, title: thread.title }));
+      return filterThreadList(threadItems(view, threads, now), {
+        ...(input.state === undefined ? {} : { state: input.state }),
+        includeNoRun,
+        ...(input.woke === undefined ? {} : { woke: input.woke }),
+      });
+    },
+    (value) => value.threads.length,
+  );
+  if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
+    throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
+  }
+
+  const matches = results.flatMap((result) => result.value.threads);
+  const hiddenNoRun = results.reduce((sum, result) => sum + result.value.hiddenNoRun, 0);
+  const page = pageOf(context, identity, envelope, matches, THREAD_LISTING_ORDER, {
+    cursor: input.cursor,
+    limit,
+  });
+  return { page, envelope, hiddenNoRun };
+}

@@ -37,6 +37,8 @@ export type CliCommand =
       allUncertain: boolean;
       json: boolean;
     }
+  | { kind: "journal-verify"; json: boolean }
+  | { kind: "journal-recover"; json: boolean }
   | { kind: "usage-error"; problem: string };
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -127,6 +129,31 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
         });
       },
     );
+
+  defineJournalCommands(program, found);
+}
+
+/** `journal verify [--json]`, `journal recover --accept-loss [--json]` (ADR 0006 §10). */
+function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
+  const journal = program.command("journal").action(() => {
+    throw new UsageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
+  });
+  journal
+    .command("verify")
+    .option("--json", "print JSON")
+    .action((options: { json?: boolean }) => found({ kind: "journal-verify", json: options.json === true }));
+  journal
+    .command("recover")
+    .option("--accept-loss", "continue without what the journal lost")
+    .option("--json", "print JSON")
+    .action((options: { acceptLoss?: boolean; json?: boolean }) => {
+      if (options.acceptLoss !== true) {
+        throw new UsageProblem(
+          "journal recover rebuilds the journal without what it lost: it needs --accept-loss",
+        );
+      }
+      found({ kind: "journal-recover", json: options.json === true });
+    });
 }
 
 function requireAlias(sub: "add" | "remove", alias: string | undefined): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RUN_STATUSES } from "../../run-status.js";
-import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
+import { listOf, nonNegativeInt, openEnum, validatedInPlace } from "./lenient.js";
 
 export { RUN_STATUSES };
 
@@ -95,12 +95,18 @@ export const ThreadShellSchema = z.looseObject({
 });
 export type ThreadShell = z.output<typeof ThreadShellSchema>;
 
+/**
+ * A shell row as whole shells carry them (HTTP shell, stream snapshots, archived snapshot): the
+ * same checks as `ThreadShellSchema`, answering the parsed row itself (see `validatedInPlace`).
+ */
+export const ShellRowSchema = validatedInPlace(ThreadShellSchema);
+
 /** `GET /api/orchestration/shell` (V2: no root `updatedAt`; `schemaVersion` 2 observed). */
 export const ShellSnapshotSchema = z.looseObject({
   schemaVersion: z.number().optional(),
   snapshotSequence: nonNegativeInt,
-  threads: z.array(ThreadShellSchema),
-  archivedThreads: listOf(ThreadShellSchema),
+  threads: z.array(ShellRowSchema),
+  archivedThreads: listOf(ShellRowSchema),
   projects: z.array(ProjectShellSchema),
 });
 export type ShellSnapshot = z.output<typeof ShellSnapshotSchema>;
@@ -109,7 +115,7 @@ export type ShellSnapshot = z.output<typeof ShellSnapshotSchema>;
 export const ArchivedShellSnapshotSchema = z.looseObject({
   schemaVersion: z.number().optional(),
   snapshotSequence: nonNegativeInt,
-  threads: z.array(ThreadShellSchema),
+  threads: z.array(ShellRowSchema),
   projects: z.array(ProjectShellSchema),
 });
 export type ArchivedShellSnapshot = z.output<typeof ArchivedShellSnapshotSchema>;

@@ -1,0 +1,198 @@
+// The whole write path as a client pays for it, against a raw dispatch measured in the same run.
+//
+//   pnpm build && node bench/write-path.mjs
+//
+//   - subject: `t3_escrever_thread_title` called by an MCP SDK client over stdio on the spawned
+//     `t3-connector-write bridge` (built bin), which relays to the gate (started in this process
+//     as the CLI starts it, from a write.json on disk): lease checks → journal (reserve,
+//     uncertain, completed) → fresh reads → the one send to the simulator; answered `completed`;
+//   - baseline: `dispatchCommand` of the same kind of command to the same simulator over an
+//     already open socket.
+// Samples are interleaved; ≥ 100 of each. `overheadP50Ms` = subject p50 − baseline p50 (target
+// ≤ 10 ms). The lease is granted with the gate's own keeper, as bench/gate-dispatch.mjs does
+// (the passkey ceremony is not what is measured).
+// `journalCycleP99Ms` (target ≤ 15 ms) is the journal's full write cycle at 10,000 records from
+// bench/lib/journal-cycle.mjs, which the journal work provides (see JOURNAL CYCLE below).
+// Prints a table on stderr, then one JSON line `{"bench":"write-path",...}`.
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { dist, root, sdk } from "./lib/read-setup.mjs";
+import { percentile, round } from "./lib/stats.mjs";
+import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
+
+const SAMPLES = 200;
+const MIN_SAMPLES = 100;
+const WARMUP = 20;
+const TIME_BUDGET_MS = 60_000;
+const TARGET_OVERHEAD_P50_MS = 10;
+const TARGET_JOURNAL_CYCLE_P99_MS = 15;
+const PROJECT = "bench-project";
+const THREAD = "bench-thread";
+const BIN = join(root, "packages/write-gate/bin/t3-connector-write.js");
+
+const [
+  { startSimulator },
+  { writeTokenFile, loadWriteConfig },
+  { EnvironmentRegistry, findFreePort, OPERATE_SCOPES },
+  actions,
+  { startGate },
+  { registryInventory, scopeFingerprint },
+  { Client },
+  { StdioClientTransport },
+] = await Promise.all([
+  dist("t3-sim", "index.js"),
+  dist("core", "config/index.js"),
+  dist("core", "environments/index.js"),
+  dist("core", "actions/index.js"),
+  dist("write-gate", "process/index.js"),
+  dist("write-gate", "approval/index.js"),
+  sdk("client/index.js"),
+  sdk("client/stdio.js"),
+]);
+
+const dir = await mkdtemp(join(tmpdir(), "t3-write-path-bench-"));
+const sim = await startSimulator({ environments: [{ alias: "alpha", seed: "empty" }], clock: "real" });
+const alpha = sim.environment("alpha");
+alpha.model.addProject({ id: PROJECT, title: "bench", workspaceRoot: "/srv/bench" });
+alpha.model.addThread({ id: THREAD, projectId: PROJECT, state: "completed" });
+
+let gate;
+let registry;
+let client;
+let exitCode = 0;
+const samples = { path: [], raw: [] };
+try {
+  const tokenFile = join(dir, "tokens", "alpha-write");
+  await writeTokenFile(tokenFile, alpha.operateToken);
+  const configPath = join(dir, "write.json");
+  const document = {
+    port: await findFreePort(),
+    stateDir: join(dir, "state"),
+    environments: { alpha: { environmentId: alpha.environmentId, url: alpha.url, tokenFile } },
+  };
+  await writeFile(configPath, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
+  const config = await loadWriteConfig({ path: configPath });
+  gate = await startGate({
+    config,
+    log: () => undefined,
+    handleSignals: false,
+    verifyWorkspace: async (_thread, workspace) => workspace,
+  });
+
+  registry = new EnvironmentRegistry({ environments: config.environments, requiredScopes: OPERATE_SCOPES });
+  const outcomes = await registryInventory(registry)(undefined);
+  const scope = {
+    scopeVersion: 2,
+    runtimeMode: "full-access",
+    environments: outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.grant),
+  };
+  const { leaseId } = gate.lease.grant({
+    scope,
+    scopeFingerprint: scopeFingerprint(scope),
+    credentialId: "bench",
+  });
+  const rpc = await (await registry.resolve("alpha").connect()).rpc();
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "bridge"],
+    env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: configPath },
+    stderr: "pipe",
+  });
+  client = new Client({ name: "write-path-bench", version: "0.0.0" });
+  await client.connect(transport);
+
+  const input = (i) => ({ threadId: THREAD, title: `bench title ${i}` });
+  const viaBridge = async (i) => {
+    const answer = await client.callTool({
+      name: "t3_escrever_thread_title",
+      arguments: { leaseId, environment: "alpha", operationId: `bench-${randomUUID()}`, input: input(i) },
+    });
+    if (answer.isError || answer.structuredContent?.state !== "completed") {
+      throw new Error(`the bridge answered ${JSON.stringify(answer).slice(0, 400)}`);
+    }
+  };
+  const raw = async (i) => {
+    const key = createHash("sha256").update(randomUUID()).digest("hex");
+    const prepared = actions.prepareAction("thread.title", input(i), key);
+    await rpc.dispatchCommand({ ...prepared.payload.command });
+  };
+
+  const started = performance.now();
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    if (i >= WARMUP + MIN_SAMPLES && performance.now() - started > TIME_BUDGET_MS) break;
+    let t = performance.now();
+    await viaBridge(i);
+    const pathMs = performance.now() - t;
+    t = performance.now();
+    await raw(i);
+    const rawMs = performance.now() - t;
+    if (i >= WARMUP) {
+      samples.path.push(pathMs);
+      samples.raw.push(rawMs);
+    }
+  }
+} catch (error) {
+  process.stderr.write(`write-path failed: ${error?.stack ?? error}\n`);
+  exitCode = 1;
+} finally {
+  await client?.close();
+  await gate?.close();
+  await registry?.close();
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+}
+if (exitCode !== 0) process.exit(exitCode);
+
+// JOURNAL CYCLE: import point for the journal's write-cycle measurement (bench/lib/journal-cycle.mjs,
+// provided by the journal work). Until that file is there the figure is null and the bench misses.
+const journalCycle = await measureJournalCycle();
+
+const path = { p50: percentile(samples.path, 50), p99: percentile(samples.path, 99) };
+const rawStats = { p50: percentile(samples.raw, 50), p99: percentile(samples.raw, 99) };
+const overheadP50Ms = path.p50 - rawStats.p50;
+process.stderr.write(
+  `write-path: ${samples.path.length} samples each\n` +
+    `  MCP client → bridge → gate → journal → send   p50 ${path.p50.toFixed(2)} ms  p99 ${path.p99.toFixed(2)} ms\n` +
+    `  raw dispatchCommand                          p50 ${rawStats.p50.toFixed(2)} ms  p99 ${rawStats.p99.toFixed(2)} ms\n` +
+    `  overhead p50 ${overheadP50Ms.toFixed(2)} ms (target ≤ ${TARGET_OVERHEAD_P50_MS} ms)\n` +
+    `  journal write cycle p99 ${journalCycle.cycleP99Ms === null ? "not measured (bench/lib/journal-cycle.mjs missing)" : `${journalCycle.cycleP99Ms.toFixed(2)} ms`} (target ≤ ${TARGET_JOURNAL_CYCLE_P99_MS} ms)\n`,
+);
+const checks = [
+  atMost("overheadP50Ms", round(overheadP50Ms), TARGET_OVERHEAD_P50_MS),
+  atMost(
+    "journalCycleP99Ms",
+    journalCycle.cycleP99Ms === null ? null : round(journalCycle.cycleP99Ms),
+    TARGET_JOURNAL_CYCLE_P99_MS,
+  ),
+];
+const report = {
+  bench: "write-path",
+  samples: samples.path.length,
+  pathP50Ms: round(path.p50),
+  pathP99Ms: round(path.p99),
+  rawP50Ms: round(rawStats.p50),
+  rawP99Ms: round(rawStats.p99),
+  overheadP50Ms: round(overheadP50Ms),
+  targetOverheadP50Ms: TARGET_OVERHEAD_P50_MS,
+  journalCycleP99Ms: journalCycle.cycleP99Ms === null ? null : round(journalCycle.cycleP99Ms),
+  journalCycleSamples: journalCycle.samples,
+  targetJournalCycleP99Ms: TARGET_JOURNAL_CYCLE_P99_MS,
+  checks,
+  pass: samples.path.length >= MIN_SAMPLES && allPass(checks),
+  loadavg1m: round(loadavg()[0] ?? 0),
+};
+finishBench(report);
+
+/** `{cycleP99Ms, samples}` from bench/lib/journal-cycle.mjs, or nulls while that file is missing. */
+async function measureJournalCycle() {
+  const file = join(root, "bench/lib/journal-cycle.mjs");
+  if (!existsSync(file)) return { cycleP99Ms: null, samples: 0 };
+  const lib = await import(pathToFileURL(file).href);
+  const measured = await lib.measureJournalCycle();
+  return { cycleP99Ms: measured.cycleP99Ms, samples: measured.samples };
+}

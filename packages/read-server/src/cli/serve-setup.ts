@@ -1,0 +1,31 @@
+import type { LeveledLog } from "@t3-connector/core/cli-support";
+import { loadReadConfig, type ReadConfig } from "@t3-connector/core/config";
+import { createProcessReadContext, type ReadContext } from "../read-context.js";
+import type { ReadToolDefinition } from "../read-tool.js";
+import { readToolListProblems } from "../read-tool-list.js";
+import { type CliIo, describeError } from "./io.js";
+
+/**
+ * What both `serve` transports (stdio and `--http`) do before serving: check the tool list, load
+ * the read config, build the process's read context. A problem comes back as the line to print.
+ */
+export async function prepareServe(
+  io: CliIo,
+  definitions: readonly ReadToolDefinition[],
+  log: LeveledLog,
+): Promise<{ config: ReadConfig; context: ReadContext } | { problem: string }> {
+  const listProblems = readToolListProblems(definitions);
+  if (listProblems.length > 0) {
+    return { problem: `refusing to start: the tool list is wrong (${listProblems.join("; ")})` };
+  }
+  let config: ReadConfig;
+  try {
+    config = await loadReadConfig({
+      ...(io.env ? { env: io.env } : {}),
+      ...(io.homeDir ? { homeDir: io.homeDir } : {}),
+    });
+  } catch (error) {
+    return { problem: describeError(error) };
+  }
+  return { config, context: createProcessReadContext({ config, log: (line) => log.error(line) }) };
+}

@@ -1,0 +1,68 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Hono } from "hono";
+import { bearerGuard } from "./bearer-auth.js";
+import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
+import { type HttpLimits, MCP_PATH } from "./http-options.js";
+import { mcpEndpoint } from "./mcp-endpoint.js";
+import type { Readiness } from "./readiness.js";
+import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
+
+export interface HttpAppParts {
+  /** Read on each request: it names the bound port, known only once the socket listens. */
+  readonly allowlist: () => HostOriginAllowlist | undefined;
+  /** Absent: no authentication (loopback only; the caller enforces that). */
+  readonly bearerToken?: string;
+  readonly limits: HttpLimits;
+  readonly inFlight: InFlightRequests;
+  readonly readiness: Readiness;
+  readonly createServer: () => McpServer;
+  /** Per-request detail (debug). */
+  readonly log: (line: string) => void;
+  /** A request that failed unexpectedly (error). */
+  readonly logError: (line: string) => void;
+}
+
+/**
+ * The HTTP face of the read server. Order of the checks on `/mcp`: Host and Origin (403), bearer
+ * (401), method (405), shutdown (503), concurrency (429), declared size (413), then MCP. The probes
+ * pass the Host and Origin check too, but need no token: they say nothing a token protects.
+ */
+export function createHttpApp(parts: HttpAppParts): Hono {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+  });
+  app.use("*", hostOriginGuard(parts.allowlist));
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    const report = await parts.readiness.report(parts.inFlight.draining);
+    return c.json(report, report.status === "ready" ? 200 : 503);
+  });
+
+  if (parts.bearerToken !== undefined) app.use(MCP_PATH, bearerGuard(parts.bearerToken));
+  // Stateless: no SSE stream to open with GET and no session to end with DELETE.
+  app.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, (c) => {
+    c.header("Allow", "POST");
+    return c.json({ error: "method_not_allowed" }, 405);
+  });
+  app.post(
+    MCP_PATH,
+    parts.inFlight.guard(parts.log),
+    declaredBodyLimit(parts.limits.maxBodyBytes),
+    mcpEndpoint({
+      createServer: parts.createServer,
+      maxBodyBytes: parts.limits.maxBodyBytes,
+      log: parts.log,
+    }),
+  );
+
+  app.notFound((c) => c.json({ error: "not_found" }, 404));
+  app.onError((error, c) => {
+    parts.logError(`http: ${c.req.method} ${c.req.path} failed: ${error.name}: ${error.message}`);
+    return c.json({ error: "internal" }, 500);
+  });
+  return app;
+}

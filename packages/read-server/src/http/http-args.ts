@@ -1,0 +1,98 @@
+import { requireValue, usageProblem, valueOnce } from "@t3-connector/core/cli-support";
+import type { Command } from "commander";
+import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
+import { DEFAULT_HTTP_URL } from "./http-client-config.js";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpServeOptions } from "./http-options.js";
+
+/** What commander collects from `serve`'s HTTP flags (see withHttpServeOptions). */
+export interface HttpServeFlags {
+  http?: boolean;
+  host?: string;
+  port?: string;
+  authTokenFile?: string;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
+}
+
+/**
+ * `serve`'s HTTP flags: `--http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]…
+ * [--allowed-origin O]…`. The two allow-lists repeat; every other flag is given at most once.
+ */
+export function withHttpServeOptions(command: Command): Command {
+  return command
+    .option("--http", "serve MCP over Streamable HTTP at /mcp instead of stdio")
+    .option("--host <address>", `address to bind (default ${DEFAULT_HTTP_HOST})`, valueOnce("--host"))
+    .option("--port <port>", `port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)`, valueOnce("--port"))
+    .option("--auth-token-file <file>", "bearer token file (mode 600)", valueOnce("--auth-token-file"))
+    .option("--allowed-host <name>", "another Host to accept (repeatable)", repeated("--allowed-host"))
+    .option(
+      "--allowed-origin <origin>",
+      "a browser Origin to accept (repeatable)",
+      repeated("--allowed-origin"),
+    );
+}
+
+/**
+ * The HTTP options of `serve`, or undefined for stdio. An HTTP flag without `--http` is refused
+ * rather than ignored (the operator meant something). Throws a usage problem (invalid_input).
+ */
+export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | undefined {
+  if (flags.http !== true) {
+    const stray = (
+      [
+        ["--host", flags.host],
+        ["--port", flags.port],
+        ["--auth-token-file", flags.authTokenFile],
+        ["--allowed-host", flags.allowedHost],
+        ["--allowed-origin", flags.allowedOrigin],
+      ] as const
+    ).find(([, value]) => value !== undefined);
+    if (stray !== undefined) throw usageProblem(`${stray[0]} needs --http`);
+    return undefined;
+  }
+  const port = Number(flags.port ?? DEFAULT_HTTP_PORT);
+  if (!/^\d+$/.test(String(flags.port ?? DEFAULT_HTTP_PORT)) || port > 65_535) {
+    throw usageProblem("--port takes a port number from 0 to 65535 (0 picks a free one)");
+  }
+  const allowedHosts = flags.allowedHost ?? [];
+  const allowedOrigins = flags.allowedOrigin ?? [];
+  const problem =
+    allowedHosts.map(allowedHostProblem).find((found) => found !== undefined) ??
+    allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined);
+  if (problem !== undefined) throw usageProblem(problem);
+  return {
+    host: flags.host ?? DEFAULT_HTTP_HOST,
+    port,
+    ...(flags.authTokenFile === undefined ? {} : { authTokenFile: flags.authTokenFile }),
+    allowedHosts,
+    allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
+  };
+}
+
+/** `client-config <client>`'s `--http [--url U]`. */
+export function withClientConfigHttpOptions(command: Command): Command {
+  return command
+    .option("--http", "print the config that reaches a running serve --http")
+    .option("--url <url>", `its MCP URL (default ${DEFAULT_HTTP_URL})`, valueOnce("--url"));
+}
+
+/** `{url}` for `--http`, undefined without it; `--url` alone or not an http(s) URL is refused. */
+export function clientConfigHttpOf(flags: { http?: boolean; url?: string }): { url: string } | undefined {
+  if (flags.http !== true) {
+    if (flags.url !== undefined) throw usageProblem("--url needs --http");
+    return undefined;
+  }
+  const url = flags.url ?? DEFAULT_HTTP_URL;
+  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) {
+    throw usageProblem("--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp");
+  }
+  return { url };
+}
+
+/** A repeatable `--flag value`: every value kept, in order. */
+function repeated(flag: string) {
+  return (value: string, previous: string[] | undefined): string[] => [
+    ...(previous ?? []),
+    requireValue(flag, value),
+  ];
+}

@@ -1,0 +1,43 @@
+/**
+ * What `t3-connector serve --http` is told on its command line, and the limits it applies. The
+ * defaults are the product's; tests narrow the limits to reach them quickly.
+ */
+export interface HttpServeOptions {
+  /** Address to bind; loopback unless the operator says otherwise. */
+  readonly host: string;
+  /** 0 picks a free port (tests); the ready line says which. */
+  readonly port: number;
+  /** Bearer token file (mode 600); required when `host` is not loopback. */
+  readonly authTokenFile?: string;
+  /** Extra `Host` values, e.g. a tunnel's or reverse proxy's public name (`NAME` or `NAME:PORT`). */
+  readonly allowedHosts: readonly string[];
+  /** Extra browser origins, e.g. `https://chatgpt.com` (`scheme://host[:port]`). */
+  readonly allowedOrigins: readonly string[];
+}
+
+export interface HttpLimits {
+  /**
+   * Largest `/mcp` body. A read call's input is a few hundred bytes (a 20-item batch stays under
+   * 4 KiB), so 64 KiB is generous and keeps a flood of large bodies cheap to refuse.
+   */
+  readonly maxBodyBytes: number;
+  /** `/mcp` requests handled at once; one more gets 429. */
+  readonly maxConcurrentRequests: number;
+  /**
+   * How long shutdown waits for calls in flight. The longest read is bounded by the contract's
+   * whole-call deadline (10 s; a wait is at most 5 s), so 12 s lets every call finish.
+   */
+  readonly drainTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_HOST = "127.0.0.1";
+export const DEFAULT_HTTP_PORT = 8000;
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+  maxBodyBytes: 64 * 1024,
+  maxConcurrentRequests: 16,
+  drainTimeoutMs: 12_000,
+});
+
+/** The MCP endpoint's path: the one clients and tunnels are told (`--mcp.server-url …/mcp`). */
+export const MCP_PATH = "/mcp";

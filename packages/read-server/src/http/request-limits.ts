@@ -1,0 +1,65 @@
+import type { MiddlewareHandler } from "hono";
+
+/**
+ * The `/mcp` requests being handled now. It limits them (429 past the limit) and refuses new ones
+ * once shutdown starts (503); the listener waits for the answers in flight.
+ */
+export class InFlightRequests {
+  readonly #max: number;
+  #count = 0;
+  #draining = false;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** From now on every new request is refused; the ones in flight continue. */
+  startDraining(): void {
+    this.#draining = true;
+  }
+
+  /** The middleware that counts, limits and refuses; `log` hears each accepted request (debug). */
+  guard(log: (line: string) => void = () => {}): MiddlewareHandler {
+    return async (c, next) => {
+      if (this.#draining) {
+        c.header("Connection", "close");
+        return c.json({ error: "shutting_down" }, 503);
+      }
+      if (this.#count >= this.#max) {
+        // A second is long enough for a read to finish; clients that honour it spread their retries.
+        c.header("Retry-After", "1");
+        return c.json({ error: "too_many_requests", limit: this.#max }, 429);
+      }
+      this.#count++;
+      log(`http: POST /mcp accepted (in flight: ${this.#count})`);
+      try {
+        await next();
+      } finally {
+        this.#count--;
+        log(`http: POST /mcp answered (in flight: ${this.#count})`);
+      }
+    };
+  }
+}
+
+/**
+ * 413 for a body declared larger than `maxBytes`, before a server is built for it. A chunked body
+ * without a length is counted by the MCP transport itself, with the same limit.
+ */
+export function declaredBodyLimit(maxBytes: number): MiddlewareHandler {
+  return async function checkDeclaredLength(c, next) {
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && !(Number(declared) <= maxBytes)) {
+      return c.json({ error: "body_too_large", limit: maxBytes }, 413);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "../../src/cli/args.js";
+import { runCli } from "../../src/cli.js";
+import { buildAllowlist } from "../../src/http/host-origin-guard.js";
+import { isLoopbackHost } from "../../src/http/loopback.js";
+import { captureIo } from "../support/sim-config.js";
+
+describe("serve --http on the command line", () => {
+  it("defaults to 127.0.0.1:8000 without a token", () => {
+    expect(parseCliArgs(["serve", "--http"])).toEqual({
+      kind: "serve",
+      logLevel: "info",
+      http: { host: "127.0.0.1", port: 8000, allowedHosts: [], allowedOrigins: [] },
+    });
+  });
+
+  it("takes host, port, token file, repeated allow-lists and the log level, in either spelling", () => {
+    expect(
+      parseCliArgs([
+        "serve",
+        "--log-level=warn",
+        "--http",
+        "--host",
+        "0.0.0.0",
+        "--port=8443",
+        "--auth-token-file",
+        "/etc/t3/http.token",
+        "--allowed-host",
+        "mcp.example.com",
+        "--allowed-host=10.0.0.5:8443",
+        "--allowed-origin",
+        "https://chatgpt.com/",
+      ]),
+    ).toEqual({
+      kind: "serve",
+      logLevel: "warn",
+      http: {
+        host: "0.0.0.0",
+        port: 8443,
+        authTokenFile: "/etc/t3/http.token",
+        allowedHosts: ["mcp.example.com", "10.0.0.5:8443"],
+        allowedOrigins: ["https://chatgpt.com"],
+      },
+    });
+  });
+
+  it("keeps plain serve as it was", () => {
+    expect(parseCliArgs(["serve", "--log-level", "debug"])).toEqual({ kind: "serve", logLevel: "debug" });
+  });
+
+  it.each([
+    [["serve", "--port", "8000"], "--port needs --http"],
+    [["serve", "--auth-token-file", "f"], "--auth-token-file needs --http"],
+    [["serve", "--http", "--port", "70000"], "--port takes a port number"],
+    [["serve", "--http", "--port", "80", "--port", "81"], "--port given twice"],
+    [["serve", "--http", "--host"], "--host needs a value"],
+    [
+      ["serve", "--http", "--allowed-host", "https://mcp.example.com"],
+      "--allowed-host takes NAME or NAME:PORT",
+    ],
+    [["serve", "--http", "--allowed-host", "*.example.com"], "--allowed-host takes NAME or NAME:PORT"],
+    [["serve", "--http", "--allowed-origin", "chatgpt.com"], "--allowed-origin takes an origin"],
+    [["serve", "--http", "--allowed-origin", "https://chatgpt.com/path"], "--allowed-origin takes an origin"],
+    [["serve", "--http", "--bind", "x"], "unknown command or argument: --bind"],
+  ])("refuses %j", (argv, problem) => {
+    const parsed = parseCliArgs(argv);
+    expect(parsed.kind).toBe("usage-error");
+    expect((parsed as { problem: string }).problem).toContain(problem);
+  });
+});
+
+describe("the bind address", () => {
+  it.each(["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"])("%s is loopback", (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+  });
+  it.each(["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "example.com", "128.0.0.1"])("%s is not", (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe("the Host and Origin allowlist", () => {
+  it("holds the bind host and the loopback names with the port, plus what the operator added", () => {
+    const list = buildAllowlist({
+      host: "10.0.0.5",
+      port: 8000,
+      allowedHosts: ["MCP.example.com", "proxy.example.com:443"],
+      allowedOrigins: ["https://chatgpt.com"],
+    });
+    expect([...list.hosts].sort()).toEqual(
+      [
+        "10.0.0.5:8000",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+        "localhost:8000",
+        "mcp.example.com",
+        "mcp.example.com:8000",
+        "proxy.example.com:443",
+      ].sort(),
+    );
+    expect([...list.origins].sort()).toEqual(
+      [
+        "http://10.0.0.5:8000",
+        "http://127.0.0.1:8000",
+        "http://[::1]:8000",
+        "http://localhost:8000",
+        "https://chatgpt.com",
+      ].sort(),
+    );
+  });
+});
+
+describe("client-config <client> --http", () => {
+  it("parses --http with the default URL or --url", () => {
+    expect(parseCliArgs(["client-config", "cursor", "--http"])).toEqual({
+      kind: "client-config",
+      client: "cursor",
+      http: { url: "http://127.0.0.1:8000/mcp" },
+    });
+    expect(
+      parseCliArgs(["client-config", "chatgpt", "--http", "--url", "https://mcp.example.com/mcp"]),
+    ).toEqual({
+      kind: "client-config",
+      client: "chatgpt",
+      http: { url: "https://mcp.example.com/mcp" },
+    });
+    expect(parseCliArgs(["client-config", "cursor", "--url", "http://x/mcp"]).kind).toBe("usage-error");
+    expect(parseCliArgs(["client-config", "cursor", "--http", "--url", "ftp://x"]).kind).toBe("usage-error");
+  });
+
+  it("prints each client's URL config with the token taken from the environment, never a token", async () => {
+    const url = "http://127.0.0.1:8123/mcp";
+    const print = async (client: string) => {
+      const captured = captureIo({});
+      const code = await runCli(["client-config", client, "--http", "--url", url], captured.io);
+      return { code, out: captured.stdout(), err: captured.stderr() };
+    };
+    const cursor = await print("cursor");
+    expect(JSON.parse(cursor.out)).toEqual({
+      mcpServers: {
+        "t3-connector": { url, headers: { Authorization: `Bearer \${env:T3_CONNECTOR_HTTP_TOKEN}` } },
+      },
+    });
+    const vscode = JSON.parse((await print("vscode")).out) as { servers: Record<string, unknown> };
+    expect(vscode.servers["t3-connector"]).toMatchObject({ type: "http", url });
+    expect((await print("claude-code")).out).toBe(
+      `claude mcp add --transport http t3-connector ${url} --header "Authorization: Bearer $T3_CONNECTOR_HTTP_TOKEN"\n`,
+    );
+    const chatgpt = (await print("chatgpt")).out;
+    expect(chatgpt).toContain(`      url: ${url}\n`);
+    expect(chatgpt).toContain("    Authorization: env:T3_CONNECTOR_HTTP_AUTHORIZATION\n");
+    const desktop = await print("claude-desktop");
+    expect(desktop.code).toBe(1);
+    expect(desktop.err).toContain("stdio servers only");
+  });
+});

@@ -1,0 +1,186 @@
+import { request } from "node:http";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BackgroundService } from "../../src/http/background-service.js";
+import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
+import { readToolDefinitions } from "../../src/tools/index.js";
+import { threadIdByTitle } from "../e2e/support/scenario.js";
+import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { captureStreams } from "./support/captured-io.js";
+import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
+
+// serveHttp in this process (so its limits can be narrowed and a background service plugged in),
+// on a real socket, against the simulator, without a token on loopback.
+let sim: Simulator;
+let config: SimConfig;
+let streams: ReturnType<typeof captureStreams>;
+let ready: HttpReadyLine;
+let stop: (signal: string) => void;
+let exitCode: Promise<number>;
+const serviceEvents: string[] = [];
+
+const service: BackgroundService = {
+  name: "recorder",
+  start: async () => {
+    serviceEvents.push("start");
+  },
+  stop: async () => {
+    serviceEvents.push("stop");
+  },
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
+  config = await writeSimConfig(sim);
+  streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
+  exitCode = serveHttp(
+    streams.io,
+    readToolDefinitions,
+    {
+      host: "127.0.0.1",
+      port: 0,
+      allowedHosts: ["mcp.example.com"],
+      allowedOrigins: ["https://chatgpt.com"],
+    },
+    {
+      logLevel: "debug",
+      limits: { maxConcurrentRequests: 1, maxBodyBytes: 4096 },
+      services: (context) => {
+        expect(context.registry.environments.map((env) => env.alias)).toEqual(["beta"]);
+        return [service];
+      },
+      stopSignal: new Promise((resolve) => {
+        stop = resolve;
+      }),
+    },
+  );
+  ready = JSON.parse(await streams.stdoutLine()) as HttpReadyLine;
+}, 60_000);
+
+afterAll(async () => {
+  stop?.("test end");
+  await exitCode;
+  await sim?.close();
+  await config?.remove();
+});
+
+const IN_FLIGHT = "POST /mcp accepted (in flight: 1)";
+const ANSWERED = "POST /mcp answered (in flight: 0)";
+
+const wait = (id: number, timeoutMs: number) =>
+  rawRequest(ready.url, {
+    method: "POST",
+    headers: mcpHeaders(),
+    body: toolCallBody(id, "t3_aguardar_thread", {
+      environment: "beta",
+      threadId: threadIdByTitle(sim.environment("beta"), "Docs rewrite"),
+      timeoutMs,
+    }),
+  });
+
+describe("serveHttp with narrowed limits", () => {
+  it("starts the background service before the ready line and serves without a token on loopback", async () => {
+    expect(serviceEvents).toEqual(["start"]);
+    expect(ready.auth).toBe("none");
+    const answer = await rawRequest(ready.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(1, "t3_ambientes", { check: false }),
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it("answers 429 with Retry-After past the concurrency limit, and serves again once the call ended", async () => {
+    const accepted = streams.stderrCount(IN_FLIGHT);
+    const first = wait(2, 1_000);
+    await streams.stderrContainsTimes(IN_FLIGHT, accepted + 1);
+    const second = await rawRequest(ready.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(3, "t3_ambientes", { check: false }),
+    });
+    expect(second.status).toBe(429);
+    expect(second.headers["retry-after"]).toBe("1");
+    expect((await first).status).toBe(200);
+    const third = await rawRequest(ready.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(4, "t3_ambientes", { check: false }),
+    });
+    expect(third.status).toBe(200);
+  });
+
+  it("answers 413 to a chunked body that grows past the limit (no Content-Length to check first)", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        ready.url,
+        { method: "POST", headers: { ...mcpHeaders(), "transfer-encoding": "chunked" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.once("error", reject);
+      for (let chunk = 0; chunk < 4; chunk++) req.write(" ".repeat(2048));
+      req.end(toolCallBody(5, "t3_ambientes", {}));
+    });
+    expect(status).toBe(413);
+  });
+
+  it("accepts the Host and Origin the operator added, and still refuses others", async () => {
+    const port = new URL(ready.url).port;
+    const call = (headers: Record<string, string>) =>
+      rawRequest(ready.url, {
+        method: "POST",
+        headers: mcpHeaders(headers),
+        body: toolCallBody(6, "t3_ambientes", { check: false }),
+      });
+    expect((await call({ host: "mcp.example.com" })).status).toBe(200);
+    expect((await call({ host: `mcp.example.com:${port}` })).status).toBe(200);
+    expect((await call({ host: "mcp.example.com:9999" })).status).toBe(403);
+    expect((await call({ origin: "https://chatgpt.com" })).status).toBe(200);
+    expect((await call({ origin: "https://chatgpt.com.evil.example" })).status).toBe(403);
+  });
+
+  it("a client that hangs up aborts its call and frees its slot at once (no 429 left behind)", async () => {
+    const accepted = streams.stderrCount(IN_FLIGHT);
+    const answered = streams.stderrCount(ANSWERED);
+    const req = request(ready.url, { method: "POST", headers: mcpHeaders() });
+    req.on("error", () => {});
+    req.end(
+      toolCallBody(8, "t3_aguardar_thread", {
+        environment: "beta",
+        threadId: threadIdByTitle(sim.environment("beta"), "Docs rewrite"),
+        timeoutMs: 5_000,
+      }),
+    );
+    await streams.stderrContainsTimes(IN_FLIGHT, accepted + 1);
+    const hungUpAt = performance.now();
+    req.destroy();
+    await streams.stderrContainsTimes(ANSWERED, answered + 1);
+    // The wait had 5 s left: only the hang-up can have ended it this early.
+    expect(performance.now() - hungUpAt).toBeLessThan(4_000);
+    const next = await rawRequest(ready.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(9, "t3_ambientes", { check: false }),
+    });
+    expect(next.status).toBe(200);
+  });
+
+  it("on stop, answers the call in flight first, then stops the background service, and resolves 0", async () => {
+    const accepted = streams.stderrCount(IN_FLIGHT);
+    const inFlight = wait(7, 1_000);
+    await streams.stderrContainsTimes(IN_FLIGHT, accepted + 1);
+    stop("SIGTERM");
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      id: 7,
+      result: { structuredContent: { timedOut: true } },
+    });
+    expect(await exitCode).toBe(0);
+    expect(serviceEvents).toEqual(["start", "stop"]);
+    expect(streams.stderrCount(IN_FLIGHT)).toBe(accepted + 1);
+  });
+});
