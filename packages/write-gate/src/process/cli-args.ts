@@ -136,7 +136,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
 /** `journal verify [--json]`, `journal recover --accept-loss [--json]` (ADR 0006 §10). */
 function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
   const journal = program.command("journal").action(() => {
-    throw new UsageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
+    throw usageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
   });
   journal
     .command("verify")
@@ -148,7 +148,7 @@ function defineJournalCommands(program: Command, found: (command: CliCommand) =>
     .option("--json", "print JSON")
     .action((options: { acceptLoss?: boolean; json?: boolean }) => {
       if (options.acceptLoss !== true) {
-        throw new UsageProblem(
+        throw usageProblem(
           "journal recover rebuilds the journal without what it lost: it needs --accept-loss",
         );
       }
