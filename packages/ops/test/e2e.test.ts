@@ -1,16 +1,15 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The built bins, spawned: `t3-sim serve --environments 2 --config-out DIR`, an ops.json made from
 // the write.json it wrote (same environments, operate tokens), and `t3-connector-ops` over it.
-const run = promisify(execFile);
+// The run's global setup has built them (test/support/build-once.ts).
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const opsBin = path.join(repoRoot, "packages/ops/bin/t3-connector-ops.js");
 const simBin = path.join(repoRoot, "packages/t3-sim/bin/t3-sim.js");
@@ -19,11 +18,6 @@ let dir: string;
 let sim: ChildProcess;
 
 beforeAll(async () => {
-  // `pnpm test` has built already; this keeps a lone run of this file honest (no stale dist).
-  await run("pnpm", ["exec", "tsc", "-b", "packages/t3-sim", "packages/ops"], {
-    cwd: repoRoot,
-    timeout: 170_000,
-  });
   dir = await mkdtemp(path.join(os.tmpdir(), "t3-ops-e2e-"));
   sim = spawn(
     process.execPath,

@@ -23,11 +23,18 @@ export type CommandLineOutcome<T> =
   | { kind: "problem"; problem: string };
 
 /**
- * What an action or an option parser throws when the command line is wrong: the one error type
- * (`invalid_input`), its message saying how.
+ * Thrown from an action or an option parser: the command line is wrong, and this says how. It is
+ * the one error type (`ConnectorError`, code `invalid_input`), named for what it means here.
  */
-export function usageProblem(message: string): ConnectorError {
-  return new ConnectorError("invalid_input", message);
+export class UsageProblem extends ConnectorError {
+  constructor(message: string) {
+    super("invalid_input", message);
+  }
+}
+
+/** `throw usageProblem("…")`: the same as `throw new UsageProblem("…")`. */
+export function usageProblem(message: string): UsageProblem {
+  return new UsageProblem(message);
 }
 
 export interface CommandLineOptions {
@@ -71,6 +78,7 @@ export function parseCommandLine<T>(
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
+    // UsageProblem, or any invalid_input an action raised.
     if (isConnectorError(error, "invalid_input")) return { kind: "problem", problem: error.message };
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === "commander.helpDisplayed") return { kind: "help" };

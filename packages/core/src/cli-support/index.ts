@@ -20,6 +20,7 @@ export {
   parseCommandLine,
   requireValue,
   transportFromOptions,
+  UsageProblem,
   usageProblem,
   valueOnce,
   withTransportOptions,
