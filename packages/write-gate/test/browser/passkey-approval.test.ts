@@ -359,7 +359,8 @@ describe("passkey approval in a real browser", () => {
     expect(gate.keeper.check(writeRequest(first.leaseId, ["project-api"]))).toMatchObject({
       code: "lease_closed",
     });
-    expect(await page.locator("#lease").isHidden()).toBe(true);
+    // The page re-reads its state after the revoke (possibly behind a nudged read already in flight).
+    await page.locator("#lease").waitFor({ state: "hidden" });
 
     const second = await approveOnce();
     gate.clock.offsetMs += 60 * 60_000;
