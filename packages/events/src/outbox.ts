@@ -1,13 +1,14 @@
 import { join } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
-import { type JournalFs, nodeJournalFs, writeFileDurably } from "@t3-connector/core/journal";
 import {
   ensurePrivateDirectory,
   errorCode,
-  listDirectory,
-  readJsonFile,
+  type JournalFs,
+  nodeJournalFs,
   syncDirectory,
-} from "./durable-dir.js";
+  writeFileDurably,
+} from "@t3-connector/core/journal";
+import { listDirectory, readJsonFile } from "./durable-dir.js";
 import { EVENT_ID_PATTERN } from "./event-id.js";
 import type { EventType, WebhookEvent } from "./event-types.js";
 
@@ -92,7 +93,7 @@ export class Outbox {
   static async open(eventsDir: string, fs: JournalFs = nodeJournalFs): Promise<Outbox> {
     const dir = join(eventsDir, OUTBOX_DIRECTORY);
     for (const sub of [dir, join(dir, PENDING), join(dir, DELIVERED), join(dir, DEAD)]) {
-      await ensurePrivateDirectory(fs, sub);
+      await ensurePrivateDirectory(fs, sub, "events outbox folder");
     }
     const outbox = new Outbox(fs, dir);
     await outbox.#load();

@@ -5,6 +5,7 @@ import type { ReadConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import {
   acquireJournalLock,
+  ensurePrivateDirectory,
   type JournalFs,
   type JournalLock,
   nodeJournalFs,
@@ -13,7 +14,6 @@ import { ShellMirrors } from "@t3-connector/core/mirror";
 import { systemTimers, type TimerHandle, type Timers } from "@t3-connector/core/t3";
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./backoff.js";
 import { Deliverer } from "./delivery.js";
-import { ensurePrivateDirectory } from "./durable-dir.js";
 import { createEventFilter, type EventFilters, wantsEnvironment } from "./filters.js";
 import { EnvironmentFollower, type FollowerReady } from "./follower.js";
 import { OUTBOX_DIRECTORY, Outbox, type OutboxStatus, readOutboxStatus } from "./outbox.js";
@@ -92,7 +92,7 @@ export async function startEventsService(options: EventsServiceOptions): Promise
   const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
   const filters = options.filters ?? {};
 
-  await ensurePrivateDirectory(fs, options.stateDir);
+  await ensurePrivateDirectory(fs, options.stateDir, "events state directory");
   const lock = await lockStateDir(fs, options.stateDir, clock);
   let outbox: Outbox;
   let seen: SeenState;

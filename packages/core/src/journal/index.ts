@@ -1,7 +1,7 @@
 export { canonicalJson, hashInput, sha256Hex } from "../canonical-json.js";
 export { findingsJson, journalDamaged, RECOVER_COMMAND, VERIFY_COMMAND } from "./damage.js";
 export { DurableJsonFile, writeFileDurably } from "./durable-file.js";
-export { type JournalFs, nodeJournalFs } from "./fs.js";
+export { errorCode, type JournalFs, nodeJournalFs, syncDirectory } from "./fs.js";
 export type { FindingProblem, JournalFinding, LostRange } from "./inspect.js";
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
@@ -23,5 +23,6 @@ export {
   recoverJournal,
   verifyJournal,
 } from "./recover.js";
+export { ensurePrivateDirectory } from "./state-dir.js";
 export { type JournalOperation, TRANSITIONS } from "./transitions.js";
 export * from "./types.js";
