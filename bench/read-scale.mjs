@@ -9,7 +9,8 @@
 //     shells, the answer), against the raw parallel fetch + `JSON.parse` of every environment's
 //     shell (as many at a time as the sweep reads: FAN_OUT_CONCURRENCY), interleaved, COLD_ROUNDS
 //     times; `coldRatioToRawParallel` = cold median / raw median (target ≤ 1.5 at both sizes);
-//   - warm: once that session's mirrors are ready, repeated `t3_threads {}` calls (p50);
+//   - warm: once that session's mirrors are ready, repeated `t3_threads {}` calls (p50), the two
+//     sizes' sessions open side by side and their calls interleaved;
 //     `warmGrowthRatio` = p50 at 10,000 / p50 at 2,500 (target ≤ 1.5: a page costs what the page
 //     holds, not what the environment holds);
 //   - heap: forced GCs before the session's first call and after its mirrors are ready and the
@@ -92,67 +93,85 @@ function heapUsed() {
   return process.memoryUsage().heapUsed;
 }
 
-async function measureSize(threads) {
+/**
+ * Cold rounds and the heap of one size; answers its figures and the measured session, left open
+ * (mirrors ready) for the interleaved warm sweeps.
+ */
+async function measureSize(threads, simulators) {
   const simulator = await startSimulatorChild({
     environments: ENVIRONMENTS,
     seed: "empty",
     bulk: { projects: 5, threads },
   });
-  try {
-    const { environments } = simulator;
-    await rawParallel(environments, threads); // the simulator's own first serialisation
-    const cold = [];
-    const raw = [];
-    for (let round = 0; round < COLD_ROUNDS; round++) {
-      raw.push(await rawParallel(environments, threads));
-      const read = await startBenchRead(environments, [t3ThreadsTool], { limits: LIMITS });
-      try {
-        cold.push(await sweep(read));
-      } finally {
-        await read.close();
-      }
-    }
-
-    // The measured session: heap before its first call, mirrors, warm sweeps, heap after.
-    const before = heapUsed();
+  simulators.push(simulator);
+  const { environments } = simulator;
+  await rawParallel(environments, threads); // the simulator's own first serialisation
+  const cold = [];
+  const raw = [];
+  for (let round = 0; round < COLD_ROUNDS; round++) {
+    raw.push(await rawParallel(environments, threads));
     const read = await startBenchRead(environments, [t3ThreadsTool], { limits: LIMITS });
     try {
-      await sweep(read);
-      const mirrors = await mirrorsOf(read);
-      await until(() => mirrors.every((mirror) => mirror?.ready === true), MIRROR_READY_TIMEOUT_MS);
-      const warm = [];
-      for (let i = 0; i < WARMUP + WARM_SAMPLES; i++) {
-        const ms = await sweep(read);
-        if (i >= WARMUP) warm.push(ms);
-      }
-      const after = await mirrorsOf(read);
-      if (!after.every((mirror, index) => mirror === mirrors[index] && mirror?.ready === true)) {
-        throw new Error("a shell mirror stopped or was replaced while measuring warm sweeps");
-      }
-      const heapBytesPerThread = (heapUsed() - before) / (ENVIRONMENTS * threads);
-      return {
-        threads,
-        coldMs: percentile(cold, 50),
-        rawParallelMs: percentile(raw, 50),
-        warmP50Ms: percentile(warm, 50),
-        warmP99Ms: percentile(warm, 99),
-        warmSamples: warm.length,
-        heapBytesPerThread,
-      };
+      cold.push(await sweep(read));
     } finally {
       await read.close();
     }
-  } finally {
-    await simulator.stop();
   }
+
+  // The measured session: heap before its first call, then once its mirrors are ready and a few
+  // sweeps built what they build (the thread indexes, the page's summaries).
+  const before = heapUsed();
+  const read = await startBenchRead(environments, [t3ThreadsTool], { limits: LIMITS });
+  await sweep(read);
+  const mirrors = await mirrorsOf(read);
+  await until(() => mirrors.every((mirror) => mirror?.ready === true), MIRROR_READY_TIMEOUT_MS);
+  for (let i = 0; i < WARMUP; i++) await sweep(read);
+  const heapBytesPerThread = (heapUsed() - before) / (ENVIRONMENTS * threads);
+  return {
+    read,
+    mirrors,
+    figures: {
+      threads,
+      coldMs: percentile(cold, 50),
+      rawParallelMs: percentile(raw, 50),
+      heapBytesPerThread,
+      warm: [],
+    },
+  };
 }
 
 const results = [];
+const simulators = [];
+const sessions = [];
 try {
-  for (const threads of SIZES) results.push(await measureSize(threads));
+  for (const threads of SIZES) {
+    const measured = await measureSize(threads, simulators);
+    sessions.push(measured);
+    results.push(measured.figures);
+  }
+  // Warm sweeps of both sizes interleaved, so a change of load on a shared machine hits both alike.
+  heapUsed(); // the cold rounds' garbage is not the warm sweeps' cost
+  for (let i = 0; i < WARM_SAMPLES; i++) {
+    for (const session of sessions) session.figures.warm.push(await sweep(session.read));
+  }
+  for (const session of sessions) {
+    const now = await mirrorsOf(session.read);
+    if (!now.every((mirror, index) => mirror === session.mirrors[index] && mirror?.ready === true)) {
+      throw new Error("a shell mirror stopped or was replaced while measuring warm sweeps");
+    }
+  }
 } catch (error) {
   process.stderr.write(`read-scale failed: ${error?.stack ?? error}\n`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  for (const session of sessions) await session.read.close();
+  for (const simulator of simulators) await simulator.stop();
+}
+if (process.exitCode === 1) process.exit(1);
+for (const size of results) {
+  size.warmP50Ms = percentile(size.warm, 50);
+  size.warmP99Ms = percentile(size.warm, 99);
+  size.warmSamples = size.warm.length;
 }
 
 const [small, large] = results;
