@@ -59,6 +59,10 @@ export const ERROR_CODES = [
   "action_unsupported",
   "journal_unavailable",
   "journal_transition_invalid",
+  /** The journal is missing, truncated or altered files: the gate refuses to start until an operator acts. */
+  "journal_damaged",
+  /** The operationId may be in a range the journal lost (recorded by `journal recover --accept-loss`): never resent. */
+  "operation_lost",
   "guard_refused",
   "internal",
 ] as const;

@@ -3,6 +3,10 @@
  * not a terminal or with --json, tables otherwise; errors go to stderr as `code: message` with
  * the exit codes of exit-codes.ts. `t3-connector-ops <env> <command> ...` is the same as
  * `t3-connector-ops <command> ... --env <env>`.
+ *
+ * Parsed with commander, like every CLI here. To add a command: `program.command("name <ref>")`
+ * with `.description`, its options (an integer: `integerOption`), an EXAMPLES entry and an action
+ * that ends with `done(value, render?)`; usage errors are `ConnectorError("invalid_input", …)`.
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/core/actions";

@@ -14,6 +14,7 @@ import { readToolDefinitions } from "./tools/index.js";
 
 export type { CliIo } from "./cli/io.js";
 
+// The commands are declared in ./cli/args.ts (how to add one is at its top); keep this text in step.
 export const USAGE = `Usage: ${READ_SERVER_NAME} [command]
 
 Commands:

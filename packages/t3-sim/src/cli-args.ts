@@ -1,4 +1,10 @@
-/** Argument parsing for `t3-sim`; pure, so the rules are testable without a process. */
+/**
+ * Argument parsing for `t3-sim` (commander, through core's `parseCommandLine`, like every CLI
+ * here); pure, so the rules are testable without a process. To add a flag to `serve`: an
+ * `.option(...)` in `defineServe`, a field in `ServeArgs`, a line in USAGE.
+ */
+import { parseCommandLine, requireValue, UsageProblem } from "@t3-connector/core/cli-support";
+import type { Command } from "commander";
 import { COMPAT_PROFILES, type CompatProfile } from "./model/compat-0031.js";
 import type { SimulatorEnvironmentOptions } from "./simulator-core.js";
 
@@ -86,86 +92,91 @@ export const ALIASES = [
 ] as const;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  if (argv.includes("--help") || argv.includes("-h") || argv.length === 0) return { command: "help" };
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return { command: "version" };
-  const [command, ...rest] = argv;
-  if (command !== "serve") return { command: "error", message: `unknown command: ${command}` };
-  let port: number | undefined;
-  let environments = 1;
-  let seed: "demo" | "empty" = "demo";
-  let configOut: string | undefined;
+  if (argv.length === 0) return { command: "help" };
+  const outcome = parseCommandLine(argv, defineServe, { name: "t3-sim", versionFlags: ["-v", "--version"] });
+  switch (outcome.kind) {
+    case "parsed":
+      return outcome.value;
+    case "problem":
+      return { command: "error", message: outcome.problem };
+    default:
+      return { command: outcome.kind };
+  }
+}
+
+/** `serve` and its flags; the checks that span several flags run once all are read. */
+function defineServe(program: Command, found: (args: ServeArgs) => void): void {
   const compat: { all?: CompatProfile; byAlias: Record<string, CompatProfile> } = { byAlias: {} };
   const webBuild: { all?: boolean; byAlias: Record<string, boolean> } = { byAlias: {} };
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i];
-    const value = rest[i + 1];
-    const hasValue = value !== undefined && !value.startsWith("--");
-    if (flag === "--web-build" || flag === "--no-web-build") {
-      // The alias is optional: without one the switch applies to every environment.
-      if (hasValue) {
-        webBuild.byAlias[value] = flag === "--web-build";
-        i++;
-      } else webBuild.all = flag === "--web-build";
-      continue;
+  const serve = program
+    .command("serve")
+    .option("--port <n>", "first port", (value: string) => {
+      const n = Number(requireValue("--port", value));
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageProblem(`invalid --port: ${value}`);
+      return n;
+    })
+    .option("--environments <n>", "how many environments", (value: string) => {
+      const n = Number(requireValue("--environments", value));
+      if (!Number.isInteger(n) || n < 1 || n > ALIASES.length) {
+        throw new UsageProblem(`invalid --environments: ${value} (1-${ALIASES.length})`);
+      }
+      return n;
+    })
+    .option("--seed <seed>", "demo or empty", (value: string) => {
+      if (value !== "demo" && value !== "empty") throw new UsageProblem(`invalid --seed: ${value}`);
+      return value;
+    })
+    .option("--config-out <dir>", "where the config files go", (value: string) =>
+      requireValue("--config-out", value),
+    )
+    // Repeatable: each one is recorded as it is read (below), not kept as commander's last value.
+    .option("--compat <[alias=]profile>", "play an older T3 build")
+    .option("--web-build [alias]", "play an installed T3")
+    .option("--no-web-build [alias]", "play a T3 run from source");
+  serve.on("option:compat", (value: string) => {
+    const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
+    if (!isCompatProfile(profile)) {
+      throw new UsageProblem(`invalid --compat: ${value} (${COMPAT_PROFILES.join(", ")})`);
     }
-    if (!hasValue) return { command: "error", message: `${flag} needs a value` };
-    i++;
-    switch (flag) {
-      case "--port": {
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1 || n > 65535)
-          return { command: "error", message: `invalid --port: ${value}` };
-        port = n;
-        break;
-      }
-      case "--environments": {
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1 || n > ALIASES.length) {
-          return { command: "error", message: `invalid --environments: ${value} (1-${ALIASES.length})` };
-        }
-        environments = n;
-        break;
-      }
-      case "--seed":
-        if (value !== "demo" && value !== "empty")
-          return { command: "error", message: `invalid --seed: ${value}` };
-        seed = value;
-        break;
-      case "--config-out":
-        configOut = value;
-        break;
-      case "--compat": {
-        const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
-        if (!isCompatProfile(profile))
-          return { command: "error", message: `invalid --compat: ${value} (${COMPAT_PROFILES.join(", ")})` };
-        if (alias === undefined) compat.all = profile;
-        else compat.byAlias[alias] = profile;
-        break;
-      }
-      default:
-        return { command: "error", message: `unknown option: ${flag}` };
-    }
-  }
-  if (port !== undefined && port + environments - 1 > 65535)
-    return { command: "error", message: "--port too high" };
-  const served = ALIASES.slice(0, environments) as readonly string[];
-  for (const [flag, setting] of [
-    ["--compat", compat],
-    ["--web-build/--no-web-build", webBuild],
+    if (alias === undefined) compat.all = profile;
+    else compat.byAlias[alias] = profile;
+  });
+  // The alias is optional: without one the switch applies to every environment.
+  for (const [flag, on] of [
+    ["web-build", true],
+    ["no-web-build", false],
   ] as const) {
-    const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
-    if (unknown !== undefined)
-      return { command: "error", message: `${flag}: no environment ${unknown} (${served.join(", ")})` };
+    serve.on(`option:${flag}`, (alias: string | null) => {
+      if (alias === null) webBuild.all = on;
+      else webBuild.byAlias[alias] = on;
+    });
   }
-  return {
-    command: "serve",
-    environments,
-    seed,
-    ...(port === undefined ? {} : { port }),
-    ...(configOut === undefined ? {} : { configOut }),
-    ...(isSet(compat) ? { compat: compact(compat) } : {}),
-    ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
-  };
+  serve.action(
+    (options: { port?: number; environments?: number; seed?: "demo" | "empty"; configOut?: string }) => {
+      const { port, configOut } = options;
+      const environments = options.environments ?? 1;
+      if (port !== undefined && port + environments - 1 > 65535) throw new UsageProblem("--port too high");
+      const served = ALIASES.slice(0, environments) as readonly string[];
+      for (const [flag, setting] of [
+        ["--compat", compat],
+        ["--web-build/--no-web-build", webBuild],
+      ] as const) {
+        const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
+        if (unknown !== undefined) {
+          throw new UsageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
+        }
+      }
+      found({
+        command: "serve",
+        environments,
+        seed: options.seed ?? "demo",
+        ...(port === undefined ? {} : { port }),
+        ...(configOut === undefined ? {} : { configOut }),
+        ...(isSet(compat) ? { compat: compact(compat) } : {}),
+        ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
+      });
+    },
+  );
 }
 
 /** The environments `serve` starts: aliases in order, each with its profile and web build. */

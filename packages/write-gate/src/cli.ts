@@ -15,6 +15,7 @@ import {
 import { clientConfigCommand } from "./process/client-config.js";
 import { diagnoseCommand } from "./process/diagnose.js";
 import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
+import { journalRecoverCommand, journalVerifyCommand } from "./process/journal-command.js";
 import { pairCommand } from "./process/pair.js";
 import { reconcileCommand } from "./process/reconcile.js";
 import { startGate } from "./process/start-gate.js";
@@ -23,6 +24,7 @@ export type { CliIo } from "./process/cli-io.js";
 
 export const CLI_NAME = "t3-connector-write";
 
+// The commands are declared in ./process/cli-args.ts (how to add one is at its top); keep this text in step.
 export const USAGE = `Usage: ${CLI_NAME} <command>
 
 Commands:
@@ -42,6 +44,11 @@ Commands:
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
                            Settle uncertain writes: read T3, else send the same command again under the same
                            ids (T3 applies it at most once); prints what each became; exit 1 if any stays uncertain
+  journal verify [--json]  Check every journal file and record (the gate refuses to start on a damaged journal);
+                           exit 1 if anything is missing, truncated or altered
+  journal recover --accept-loss [--json]
+                           Rebuild a damaged journal from what survives; lost operations are then refused
+                           (operation_lost), never sent again; recorded in the audit log
 
 Options:
   --version     Print the version and exit
@@ -76,6 +83,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           allUncertain: command.allUncertain,
           json: command.json,
         });
+      case "journal-verify":
+        return await journalVerifyCommand(io, { json: command.json });
+      case "journal-recover":
+        return await journalRecoverCommand(io, { json: command.json });
       case "bridge": {
         // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
         // loaded only for this command, and it never reads a token file or the journal.

@@ -13,7 +13,17 @@ export {
   isClientName,
   type StdioServerLaunch,
 } from "./client-config.js";
-export { parseLogLevelArgs, parseValueFlags, transportFromFlags } from "./flags.js";
+export {
+  type CommandLineOptions,
+  type CommandLineOutcome,
+  logLevelOption,
+  parseCommandLine,
+  requireValue,
+  transportFromOptions,
+  UsageProblem,
+  valueOnce,
+  withTransportOptions,
+} from "./command-line.js";
 export {
   DEFAULT_LOG_LEVEL,
   isLogLevel,

@@ -69,6 +69,19 @@ export async function writeSyncedTemp(fs: JournalFs, target: string, text: strin
  * file that group/others can read. Returns null when the file does not exist.
  */
 export async function readPrivateJson(fs: JournalFs, path: string): Promise<unknown> {
+  const text = await readPrivateText(fs, path);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConnectorError("journal_unavailable", `${basename(path)} is not valid JSON`, {
+      cause: error,
+    });
+  }
+}
+
+/** The checks of `readPrivateJson`, answering the raw text (its bytes are what a checksum covers). */
+export async function readPrivateText(fs: JournalFs, path: string): Promise<string | null> {
   let handle: Awaited<ReturnType<JournalFs["open"]>>;
   try {
     handle = await fs.open(path, READ_NO_FOLLOW);
@@ -87,14 +100,7 @@ export async function readPrivateJson(fs: JournalFs, path: string): Promise<unkn
         `${basename(path)} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`,
       );
     }
-    const text = await handle.readFile("utf8");
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new ConnectorError("journal_unavailable", `${basename(path)} is not valid JSON`, {
-        cause: error,
-      });
-    }
+    return await handle.readFile("utf8");
   } catch (error) {
     if (isConnectorError(error)) throw error;
     throw journalUnavailable(`read ${basename(path)}`, error);
@@ -132,16 +138,24 @@ export class DurableJsonFile<T> implements Adapter<T> {
   readonly #fs: JournalFs;
   readonly #path: string;
   readonly #parse: (value: unknown) => T;
+  readonly #serialize: (data: T) => string;
   #next: (Batch & { data: T }) | null = null;
   #writing = false;
   #failure: ConnectorError | null = null;
   /** Kept open between writes: one fsync per write instead of open + fsync + close. */
   #directory: DirectoryHandle | null = null;
 
-  constructor(fs: JournalFs, path: string, parse: (value: unknown) => T) {
+  /** `serialize` runs when a write starts (the snapshot), so it may stamp a checksum of that state. */
+  constructor(
+    fs: JournalFs,
+    path: string,
+    parse: (value: unknown) => T,
+    serialize: (data: T) => string = (data) => JSON.stringify(data),
+  ) {
     this.#fs = fs;
     this.#path = path;
     this.#parse = parse;
+    this.#serialize = serialize;
   }
 
   /** Release the directory handle. Call once no write is pending. */
@@ -180,7 +194,7 @@ export class DurableJsonFile<T> implements Adapter<T> {
       this.#next = null;
       try {
         if (this.#failure !== null) throw this.#failure;
-        const text = JSON.stringify(batch.data);
+        const text = this.#serialize(batch.data);
         this.#directory ??= await this.#fs.open(dirname(this.#path), READ_DIRECTORY);
         await writeFileDurably(this.#fs, this.#path, text, this.#directory);
         batch.resolve();

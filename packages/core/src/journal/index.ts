@@ -1,9 +1,12 @@
 export { canonicalJson, hashInput, sha256Hex } from "../canonical-json.js";
+export { findingsJson, journalDamaged, RECOVER_COMMAND, VERIFY_COMMAND } from "./damage.js";
 export { DurableJsonFile, writeFileDurably } from "./durable-file.js";
 export { type JournalFs, nodeJournalFs } from "./fs.js";
+export type { FindingProblem, JournalFinding, LostRange } from "./inspect.js";
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
 export { acquireJournalLock, JournalLock, LOCK_FILE } from "./lock.js";
+export { MANIFEST_FILE, MARKER_FILE } from "./manifest.js";
 export {
   ACTIVE_FILE,
   DEFAULT_RECENT_RECORDS,
@@ -13,5 +16,12 @@ export {
   type JournalOptions,
   openJournal,
 } from "./open-journal.js";
+export {
+  type JournalCheckOptions,
+  type JournalReport,
+  type RecoveryResult,
+  recoverJournal,
+  verifyJournal,
+} from "./recover.js";
 export { type JournalOperation, TRANSITIONS } from "./transitions.js";
 export * from "./types.js";

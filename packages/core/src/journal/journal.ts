@@ -2,10 +2,13 @@ import type { Low } from "lowdb";
 import { hashInput } from "../canonical-json.js";
 import type { Clock } from "../clock.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
+import { sealRecord } from "./checksum.js";
 import type { DurableJsonFile } from "./durable-file.js";
-import { journalUnavailable } from "./fs.js";
+import { type JournalFs, journalUnavailable } from "./fs.js";
 import { journalKey } from "./key.js";
 import type { JournalLock } from "./lock.js";
+import type { LostRegister } from "./lost.js";
+import { type Manifest, writeManifest } from "./manifest.js";
 import {
   type ActiveDocument,
   copyRecord,
@@ -16,7 +19,7 @@ import {
   sanitiseError,
   sanitiseReceipt,
 } from "./records.js";
-import type { SegmentInfo, SegmentStore } from "./segments.js";
+import { describeSegment, type SegmentInfo, type SegmentStore } from "./segments.js";
 import { assertTransition, type JournalOperation } from "./transitions.js";
 import {
   type DerivedIds,
@@ -61,6 +64,12 @@ export interface JournalParts {
   index: Map<string, IndexEntry>;
   segmentInfo: Map<number, SegmentInfo>;
   onUnavailable: ((error: ConnectorError) => void) | undefined;
+  fs: JournalFs;
+  /** `<stateDir>/journal`, where the manifest lives. */
+  directory: string;
+  /** What the journal should contain; rewritten (durably) whenever the set of segments changes. */
+  manifest: Manifest;
+  lost: LostRegister;
 }
 
 /**
@@ -85,6 +94,12 @@ export class Journal {
   readonly #index: Map<string, IndexEntry>;
   readonly #segmentInfo: Map<number, SegmentInfo>;
   readonly #onUnavailable: ((error: ConnectorError) => void) | undefined;
+  readonly #fs: JournalFs;
+  readonly #directory: string;
+  readonly #manifest: Manifest;
+  readonly #lost: LostRegister;
+  /** A reserve changed memory only: the next write (or close) carries it. */
+  #dirty = false;
   /** The last write that carries each key's latest change, until it is durable. */
   readonly #pending = new Map<string, Promise<void>>();
   /** Sealing and pruning, one at a time, off the mutations' path. */
@@ -104,7 +119,14 @@ export class Journal {
     this.#index = parts.index;
     this.#segmentInfo = parts.segmentInfo;
     this.#onUnavailable = parts.onUnavailable;
-    this.#nextSegmentId = Math.max(0, ...parts.segmentInfo.keys()) + 1;
+    this.#fs = parts.fs;
+    this.#directory = parts.directory;
+    this.#manifest = parts.manifest;
+    this.#lost = parts.lost;
+    this.#nextSegmentId = Math.max(
+      parts.manifest.nextSegmentId,
+      Math.max(0, ...parts.segmentInfo.keys()) + 1,
+    );
   }
 
   /** The published retention of settled records, in milliseconds. Open records are never pruned. */
@@ -115,7 +137,13 @@ export class Journal {
   /**
    * Claim an operation before anything else happens. `reserved`: this caller alone may go on to
    * send. `existing` (same key, same input): replay `record`, never resend; a `preparing` record
-   * is an operation still in flight. Same key with another input: `operation_conflict`.
+   * is an operation still in flight. Same key with another input: `operation_conflict`. A key
+   * the journal does not hold but may have lost (`journal recover --accept-loss`): `operation_lost`.
+   *
+   * A new reservation is NOT written to disk by itself: the next write (`markUncertain`, `refuse`,
+   * or close) carries it. Nothing is ever sent before `markUncertain` is durable, so a `preparing`
+   * record lost in a crash is an operation provably never sent, the same as one never reserved;
+   * skipping its write saves two of a write's six fsyncs (ADR 0006, fsync budget).
    */
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
     this.#assertUsable();
@@ -137,10 +165,13 @@ export class Journal {
       // Only a retention prune racing this call can remove it; then it is simply new again.
       return record === undefined ? this.reserve(request) : { kind: "existing", record };
     }
-    const record = newPreparingRecord(request, key, inputHash, this.#now());
+    const now = this.#now();
+    const lost = this.#lost.refusal(key, request.operationId, now);
+    if (lost !== null) throw lost;
+    const record = sealRecord(newPreparingRecord(request, key, inputHash, now));
     this.#db.data.records[key] = record;
     this.#index.set(key, { inputHash, state: "preparing", segment: null });
-    await this.#commit(key);
+    this.#dirty = true;
     return { kind: "reserved", record: copyRecord(record) };
   }
 
@@ -252,11 +283,27 @@ export class Journal {
     return this.#enqueue(() => this.#prune());
   }
 
+  /**
+   * The last steps of an open, once the files checked out: list a segment a seal wrote but did not
+   * list, drop active copies of sealed records, delete segments a prune unlisted but did not delete.
+   */
+  async finishOpen(steps: {
+    rewriteManifest: boolean;
+    rewriteActive: boolean;
+    leftovers: number[];
+  }): Promise<void> {
+    if (steps.rewriteManifest) await this.#writeManifest();
+    if (steps.rewriteActive) await this.#commit(null);
+    for (const id of steps.leftovers) await this.#segments.remove(id);
+  }
+
   /** Wait for pending writes and maintenance, then release the lock. Later calls fail. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#maintenance;
       await Promise.allSettled(this.#pending.values());
+      // A clean stop keeps reservations no write carried yet (a crash may lose them: they were unsent).
+      if (this.#dirty && this.#failure === null) await this.#commit(null).catch(() => undefined);
       await this.#activeFile.close().catch(() => undefined);
       await this.#lock.release();
     })();
@@ -288,6 +335,7 @@ export class Journal {
       // What was sent (message text included) leaves the journal as soon as the outcome is known.
       delete record.command;
     }
+    sealRecord(record);
     entry.state = to;
     await this.#commit(key);
     if (isSettled(to)) this.#scheduleSeal();
@@ -296,6 +344,7 @@ export class Journal {
 
   /** Write the active segment; `key`'s change is durable when this resolves. */
   async #commit(key: string | null): Promise<void> {
+    this.#dirty = false;
     const write = this.#db.write().catch((error: unknown) => {
       throw this.#fail(error);
     });
@@ -355,8 +404,14 @@ export class Journal {
       const batch = settled.slice(0, segmentRecords);
       const id = this.#nextSegmentId;
       this.#nextSegmentId += 1;
-      const info = await this.#segments.write(id, this.#now(), batch);
-      this.#segmentInfo.set(id, info);
+      const entry = await this.#segments.write(id, this.#now(), batch);
+      // The manifest lists the segment before its records leave the active segment: a crash
+      // between the two leaves them in both (the sealed copy wins), never in neither; a crash
+      // before the manifest leaves an unlisted segment that the next open adopts.
+      this.#manifest.segments.push(entry);
+      this.#manifest.nextSegmentId = id + 1;
+      await this.#writeManifest();
+      this.#segmentInfo.set(id, describeSegment(entry));
       for (const record of batch) {
         delete this.#db.data.records[record.key];
         const entry = this.#index.get(record.key);
@@ -370,18 +425,25 @@ export class Journal {
 
   async #prune(): Promise<{ records: number; segments: number }> {
     const cutoff = this.#now() - this.#policy.retentionMs;
-    let segments = 0;
     let records = 0;
-    for (const info of [...this.#segmentInfo.values()]) {
-      if (info.newestSettledAt >= cutoff) continue;
+    const expired = [...this.#segmentInfo.values()].filter((info) => info.newestSettledAt < cutoff);
+    const lostExpired = this.#lost.expire(this.#now());
+    if (expired.length > 0 || lostExpired) {
       // Forget the keys first: a lookup never reaches for a file that is about to disappear.
-      for (const [key, entry] of this.#index) {
-        if (entry.segment === info.id && isSettled(entry.state)) this.#index.delete(key);
+      for (const info of expired) {
+        for (const [key, entry] of this.#index) {
+          if (entry.segment === info.id && isSettled(entry.state)) this.#index.delete(key);
+        }
+        this.#segmentInfo.delete(info.id);
       }
-      this.#segmentInfo.delete(info.id);
-      await this.#segments.remove(info.id);
-      segments += 1;
+      // The manifest stops listing them before they are deleted: a crash in between leaves an
+      // unlisted old segment, which the next open deletes, never a listed one that is missing.
+      const gone = new Set(expired.map((info) => info.id));
+      this.#manifest.segments = this.#manifest.segments.filter((entry) => !gone.has(entry.id));
+      await this.#writeManifest();
+      for (const info of expired) await this.#segments.remove(info.id);
     }
+    const segments = expired.length;
     for (const record of Object.values(this.#db.data.records)) {
       if (!isSettled(record.state) || record.settledAt === null || record.settledAt >= cutoff) continue;
       delete this.#db.data.records[record.key];
@@ -390,6 +452,15 @@ export class Journal {
     }
     if (records > 0) await this.#commit(null);
     return { records, segments };
+  }
+
+  async #writeManifest(): Promise<void> {
+    Object.assign(this.#manifest, this.#lost.toManifest(), { writtenAt: this.#now() });
+    try {
+      await writeManifest(this.#fs, this.#directory, this.#manifest);
+    } catch (error) {
+      throw journalUnavailable("write the manifest", error);
+    }
   }
 
   #settledInActive(): JournalRecord[] {

@@ -2,25 +2,33 @@ import { join, resolve } from "node:path";
 import { Low } from "lowdb";
 import { type Clock, systemClock } from "../clock.js";
 import { ConnectorError } from "../errors.js";
+import { activeChecksum } from "./checksum.js";
+import { journalDamaged } from "./damage.js";
 import { DurableJsonFile, TEMP_FILE_PATTERN } from "./durable-file.js";
 import { type JournalFs, nodeJournalFs, syncDirectory } from "./fs.js";
+import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
 import { type IndexEntry, Journal, type JournalPolicy } from "./journal.js";
-import { acquireJournalLock } from "./lock.js";
-import { type ActiveDocument, emptyActiveDocument, parseActiveDocument } from "./records.js";
+import { acquireJournalLock, type JournalLock } from "./lock.js";
+import { LostRegister } from "./lost.js";
+import { type Manifest, removeMarkerTemps } from "./manifest.js";
+import { createJournalFiles, migrateLegacyJournal } from "./migrate.js";
+import { type ActiveDocument, parseActiveDocument, type SegmentDocument } from "./records.js";
 import { describeSegment, type SegmentInfo, SegmentStore } from "./segments.js";
 import { ensurePrivateDirectory } from "./state-dir.js";
+import type { JournalRecord } from "./types.js";
+
+export { ACTIVE_FILE, JOURNAL_DIRECTORY } from "./inspect.js";
 
 /** Published retention: settled records are kept at least 7 days after they settle. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /**
- * A rewrite + fsync of 1,000 records costs about 5 ms p50 / 12 ms p99 here, of 10,000 records
- * 37 / 100 ms: the active segment is kept to at most ~600 settled records plus the open ones.
+ * Every durable mutation rewrites the active segment, so its size is the write's cost: it holds
+ * the open records plus at most ~120 settled ones (~70 KB). Measured with bench/lib/journal-cycle
+ * at 10,000 records on a busy 2-core machine: 250/50 gave a write cycle p99 of 42–188 ms, 100/20
+ * 12–44 ms (ADR 0006 §13). More, smaller segments cost only a longer manifest.
  */
-export const DEFAULT_SEGMENT_RECORDS = 250;
-export const DEFAULT_RECENT_RECORDS = 50;
-
-export const JOURNAL_DIRECTORY = "journal";
-export const ACTIVE_FILE = "active.json";
+export const DEFAULT_SEGMENT_RECORDS = 100;
+export const DEFAULT_RECENT_RECORDS = 20;
 
 export interface JournalOptions {
   /** The gate's state directory (0700, never a symlink). The journal lives in `<stateDir>/journal/`. */
@@ -32,12 +40,16 @@ export interface JournalOptions {
   recentRecords?: number;
   /** Called once when a write fails and the journal becomes unavailable (close every lease). */
   onUnavailable?: (error: ConnectorError) => void;
+  /** Told once when a journal of the previous format was migrated by this open. */
+  onMigrated?: (summary: { records: number; segments: number }) => void;
 }
 
 /**
  * Open the journal of a state directory: check the directories, take the lock (refusing a second
- * journal or gate), remove temp files a crash left behind, load every sealed segment into the index
- * and the active segment into memory, then apply the retention.
+ * journal or gate), remove temp files a crash left behind, then check every file against the
+ * manifest and every record against its checksum. Any damage refuses the open with
+ * `journal_damaged` (nothing is changed); a state directory that never had a journal gets a new
+ * one; a journal of the previous format is migrated first. Then the retention applies.
  */
 export async function openJournal(options: JournalOptions): Promise<Journal> {
   const fs = options.fs ?? nodeJournalFs;
@@ -50,33 +62,40 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     const directory = join(stateDir, JOURNAL_DIRECTORY);
     await ensurePrivateDirectory(fs, directory, "journal directory");
     await removeLeftoverTemps(fs, directory);
-    const segments = new SegmentStore(fs, directory);
-    const index = new Map<string, IndexEntry>();
-    const segmentInfo = new Map<number, SegmentInfo>();
-    for (const document of await segments.loadAll()) {
-      segmentInfo.set(document.id, describeSegment(document));
-      for (const record of document.records) {
-        index.set(record.key, { inputHash: record.inputHash, state: record.state, segment: document.id });
-      }
+    await removeMarkerTemps(fs, stateDir);
+    let inspection = await inspectJournal(fs, stateDir);
+    if (inspection.kind === "fresh") {
+      await createJournalFiles(fs, stateDir, Math.floor(clock.now()), inspection.marker);
+      inspection = await inspectJournal(fs, stateDir);
+    } else if (inspection.kind === "legacy") {
+      const summary = await migrateLegacyJournal(fs, stateDir, Math.floor(clock.now()), inspection);
+      options.onMigrated?.(summary);
+      inspection = await inspectJournal(fs, stateDir);
     }
-    const activeFile = new DurableJsonFile(fs, join(directory, ACTIVE_FILE), parseActiveDocument);
-    const db = new Low<ActiveDocument>(activeFile, emptyActiveDocument());
-    await db.read();
-    for (const [key, record] of Object.entries(db.data.records)) {
-      // Sealed, then killed before the active segment was rewritten: the sealed copy is the same
-      // settled record, and the next write drops the active one.
-      if (index.has(key)) delete db.data.records[key];
-      else index.set(key, { inputHash: record.inputHash, state: record.state, segment: null });
+    if (inspection.kind === "journal" && inspection.findings.length > 0) {
+      throw journalDamaged(stateDir, inspection.findings);
     }
-    const journal = new Journal({
-      db,
-      activeFile,
-      segments,
-      lock,
+    if (inspection.kind !== "journal" || inspection.manifest === null) {
+      throw new ConnectorError("internal", "the journal was created or migrated but does not read back");
+    }
+    const manifest: Manifest = inspection.manifest;
+    if (inspection.adopted.length > 0) {
+      // A seal wrote its segment and stopped before the manifest: finish it.
+      const adopted = new Set(inspection.adopted);
+      manifest.segments.push(...inspection.entries.filter((entry) => adopted.has(entry.id)));
+      manifest.nextSegmentId = Math.max(manifest.nextSegmentId, ...inspection.adopted.map((id) => id + 1));
+    }
+    const journal = await assemble({
+      fs,
       clock,
       policy,
-      index,
-      segmentInfo,
+      lock,
+      directory,
+      manifest,
+      segments: inspection.segments,
+      activeRecords: inspection.activeRecords,
+      leftovers: inspection.leftovers,
+      rewriteManifest: inspection.adopted.length > 0,
       onUnavailable: options.onUnavailable,
     });
     await journal.prune();
@@ -85,6 +104,85 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     await lock.release().catch(() => undefined);
     throw error;
   }
+}
+
+interface Assembly {
+  fs: JournalFs;
+  clock: Clock;
+  policy: JournalPolicy;
+  lock: JournalLock;
+  directory: string;
+  manifest: Manifest;
+  segments: SegmentDocument[];
+  activeRecords: Record<string, JournalRecord>;
+  leftovers: number[];
+  rewriteManifest: boolean;
+  onUnavailable: ((error: ConnectorError) => void) | undefined;
+}
+
+async function assemble(parts: Assembly): Promise<Journal> {
+  const { fs, directory, manifest } = parts;
+  const segments = new SegmentStore(fs, directory);
+  const index = new Map<string, IndexEntry>();
+  const segmentInfo = new Map<number, SegmentInfo>();
+  const entries = new Map(manifest.segments.map((entry) => [entry.id, entry]));
+  for (const document of parts.segments) {
+    const entry = entries.get(document.id);
+    if (entry === undefined) continue;
+    segments.expect(entry.id, entry.sha256);
+    segmentInfo.set(document.id, describeSegment(entry));
+    for (const record of document.records) {
+      index.set(record.key, { inputHash: record.inputHash, state: record.state, segment: document.id });
+    }
+  }
+  const activeFile = new DurableJsonFile<ActiveDocument>(
+    fs,
+    join(directory, ACTIVE_FILE),
+    (value) => ({ ...emptyActive(), records: parseActiveDocument(value).records }),
+    serializeActive,
+  );
+  const db = new Low<ActiveDocument>(activeFile, emptyActive());
+  db.data.records = { ...parts.activeRecords };
+  let rewriteActive = false;
+  for (const [key, record] of Object.entries(db.data.records)) {
+    // Sealed, then killed before the active segment was rewritten: the sealed copy is the same
+    // settled record, and the next write drops the active one.
+    if (index.has(key)) {
+      delete db.data.records[key];
+      rewriteActive = true;
+    } else index.set(key, { inputHash: record.inputHash, state: record.state, segment: null });
+  }
+  const journal = new Journal({
+    db,
+    activeFile,
+    segments,
+    lock: parts.lock,
+    clock: parts.clock,
+    policy: parts.policy,
+    index,
+    segmentInfo,
+    onUnavailable: parts.onUnavailable,
+    fs,
+    directory,
+    manifest,
+    lost: new LostRegister(manifest),
+  });
+  await journal.finishOpen({
+    rewriteManifest: parts.rewriteManifest,
+    rewriteActive,
+    leftovers: parts.leftovers,
+  });
+  return journal;
+}
+
+export function emptyActive(): ActiveDocument {
+  return { format: "t3-connector/journal-active", version: 2, checksum: "", records: {} };
+}
+
+/** The active segment's text, with the checksum of exactly the records it holds. */
+export function serializeActive(document: ActiveDocument): string {
+  document.checksum = activeChecksum(document.records);
+  return JSON.stringify(document);
 }
 
 function readPolicy(options: JournalOptions): JournalPolicy {
@@ -110,7 +208,7 @@ function readPolicy(options: JournalOptions): JournalPolicy {
 }
 
 /** We hold the lock, so any temp file here is a write that a crash interrupted before its rename. */
-async function removeLeftoverTemps(fs: JournalFs, directory: string): Promise<void> {
+export async function removeLeftoverTemps(fs: JournalFs, directory: string): Promise<void> {
   let removed = 0;
   for (const name of await fs.readdir(directory)) {
     if (!TEMP_FILE_PATTERN.test(name)) continue;

@@ -38,22 +38,28 @@ const recordSchema = z.strictObject({
   receipt: receiptSchema.nullable(),
   error: z.strictObject({ code: z.string().min(1), message: z.string() }).nullable(),
   command: commandSchema.optional(),
+  checksum: hex64.optional(),
 });
 
 export const ACTIVE_FORMAT = "t3-connector/journal-active";
 export const SEGMENT_FORMAT = "t3-connector/journal-segment";
+/** Version 2 carries checksums; version 1 (no checksums, no manifest) is migrated on first open. */
+export const JOURNAL_FORMAT_VERSION = 2;
+export const LEGACY_FORMAT_VERSION = 1;
 
 /** The lowdb document of the active segment: every open record and the recent settled ones. */
 export interface ActiveDocument {
   format: typeof ACTIVE_FORMAT;
-  version: 1;
+  version: 2;
+  /** `activeChecksum(records)`, computed when the document is serialised. */
+  checksum: string;
   records: Record<string, JournalRecord>;
 }
 
 /** A sealed segment: settled records only, written once, never rewritten, deleted whole by retention. */
 export interface SegmentDocument {
   format: typeof SEGMENT_FORMAT;
-  version: 1;
+  version: 1 | 2;
   id: number;
   sealedAt: number;
   records: JournalRecord[];
@@ -61,29 +67,35 @@ export interface SegmentDocument {
 
 const activeSchema = z.strictObject({
   format: z.literal(ACTIVE_FORMAT),
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
+  checksum: hex64.optional(),
   records: z.record(hex64, recordSchema),
 });
 
 const segmentSchema = z.strictObject({
   format: z.literal(SEGMENT_FORMAT),
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   id: z.number().int().positive(),
   sealedAt: epochMs,
   records: z.array(recordSchema),
 });
 
 export function emptyActiveDocument(): ActiveDocument {
-  return { format: ACTIVE_FORMAT, version: 1, records: {} };
+  return { format: ACTIVE_FORMAT, version: 2, checksum: "", records: {} };
 }
 
-export function parseActiveDocument(value: unknown): ActiveDocument {
+/** Structure only (either version); checksums are checked by the caller, which names the damage. */
+export function parseActiveDocument(value: unknown): {
+  version: 1 | 2;
+  checksum?: string;
+  records: Record<string, JournalRecord>;
+} {
   const parsed = activeSchema.safeParse(value);
   if (!parsed.success) throw corrupt("the active journal segment");
   for (const [key, record] of Object.entries(parsed.data.records)) {
     if (record.key !== key) throw corrupt("the active journal segment");
   }
-  return parsed.data as ActiveDocument;
+  return parsed.data as { version: 1 | 2; checksum?: string; records: Record<string, JournalRecord> };
 }
 
 export function parseSegmentDocument(value: unknown, name: string): SegmentDocument {
@@ -99,9 +111,11 @@ function corrupt(what: string): ConnectorError {
   return new ConnectorError("journal_unavailable", `${what} does not have the journal's format`);
 }
 
+/** A caller's copy: deep enough that nobody can change the journal's own, and without the checksum. */
 export function copyRecord(record: JournalRecord): JournalRecord {
+  const { checksum: _internal, ...fields } = record;
   return {
-    ...record,
+    ...fields,
     derivedIds: record.derivedIds === null ? null : { ...record.derivedIds },
     receipt: record.receipt === null ? null : { ...record.receipt },
     error: record.error === null ? null : { ...record.error },

@@ -1,10 +1,13 @@
 import { join } from "node:path";
-import { readPrivateJson, writeFileDurably } from "./durable-file.js";
+import { sha256Hex } from "../canonical-json.js";
+import { ConnectorError } from "../errors.js";
+import { readPrivateText, writeFileDurably } from "./durable-file.js";
 import { type JournalFs, journalUnavailable, syncDirectory } from "./fs.js";
+import type { ManifestSegment } from "./manifest.js";
 import { parseSegmentDocument, SEGMENT_FORMAT, type SegmentDocument } from "./records.js";
 import type { JournalRecord } from "./types.js";
 
-const SEGMENT_PATTERN = /^segment-(\d{8})\.json$/;
+export const SEGMENT_PATTERN = /^segment-(\d{8})\.json$/;
 /** Parsed segments kept in memory: a repeat of an old operation reads its segment at most once. */
 const CACHED_SEGMENTS = 4;
 
@@ -33,23 +36,22 @@ export class SegmentStore {
     this.#directory = directory;
   }
 
-  /** Every segment on disk, oldest first. */
-  async loadAll(): Promise<SegmentDocument[]> {
-    const ids = (await this.#fs.readdir(this.#directory))
-      .map((name) => SEGMENT_PATTERN.exec(name)?.[1])
-      .filter((id): id is string => id !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b);
-    const documents: SegmentDocument[] = [];
-    for (const id of ids) documents.push(await this.#readDocument(id));
-    return documents;
+  /** The manifest's SHA-256 of each segment: every later read is checked against it. */
+  readonly #hashes = new Map<number, string>();
+
+  expect(id: number, sha256: string): void {
+    this.#hashes.set(id, sha256);
   }
 
-  async write(id: number, sealedAt: number, records: JournalRecord[]): Promise<SegmentInfo> {
-    const document: SegmentDocument = { format: SEGMENT_FORMAT, version: 1, id, sealedAt, records };
-    await writeFileDurably(this.#fs, join(this.#directory, segmentFileName(id)), JSON.stringify(document));
+  /** Write a new sealed segment durably; answers its manifest entry (bytes' SHA-256, keys). */
+  async write(id: number, sealedAt: number, records: JournalRecord[]): Promise<ManifestSegment> {
+    const document: SegmentDocument = { format: SEGMENT_FORMAT, version: 2, id, sealedAt, records };
+    const text = JSON.stringify(document);
+    await writeFileDurably(this.#fs, join(this.#directory, segmentFileName(id)), text);
+    const entry = manifestEntry(document, sha256Hex(text));
+    this.#hashes.set(id, entry.sha256);
     this.#remember(id, records);
-    return describeSegment(document);
+    return entry;
   }
 
   /** One record of a sealed segment, or undefined. */
@@ -63,6 +65,7 @@ export class SegmentStore {
 
   async remove(id: number): Promise<void> {
     this.#cache.delete(id);
+    this.#hashes.delete(id);
     try {
       await this.#fs.unlink(join(this.#directory, segmentFileName(id)));
       await syncDirectory(this.#fs, this.#directory);
@@ -96,17 +99,51 @@ export class SegmentStore {
 
   async #readDocument(id: number): Promise<SegmentDocument> {
     const name = segmentFileName(id);
-    const value = await readPrivateJson(this.#fs, join(this.#directory, name));
-    if (value === null) throw journalUnavailable(`read ${name}`, new Error("the segment is missing"));
-    const document = parseSegmentDocument(value, name);
+    const text = await readPrivateText(this.#fs, join(this.#directory, name));
+    if (text === null || sha256Hex(text) !== this.#hashes.get(id)) {
+      // Intact at open, changed since: the gate stops (journal_unavailable) and names the file.
+      throw new ConnectorError(
+        "journal_damaged",
+        `journal segment ${name} was ${text === null ? "deleted" : "changed"} while the journal was open; ` +
+          "stop the gate and run t3-connector-write journal verify",
+        { details: { files: [name] } },
+      );
+    }
+    const document = parseSegmentDocument(JSON.parse(text), name);
     if (document.id !== id)
       throw journalUnavailable(`read ${name}`, new Error("the segment id does not match"));
     return document;
   }
 }
 
-export function describeSegment(document: SegmentDocument): SegmentInfo {
+export function describeSegment(entry: ManifestSegment): SegmentInfo {
+  return { id: entry.id, newestSettledAt: entry.newestSettledAt, size: entry.records };
+}
+
+/** The manifest's line for a segment document whose bytes hash to `sha256`. */
+export function manifestEntry(document: SegmentDocument, sha256: string): ManifestSegment {
   let newestSettledAt = 0;
-  for (const record of document.records) newestSettledAt = Math.max(newestSettledAt, record.settledAt ?? 0);
-  return { id: document.id, newestSettledAt, size: document.records.length };
+  let oldestCreatedAt = Number.MAX_SAFE_INTEGER;
+  for (const record of document.records) {
+    newestSettledAt = Math.max(newestSettledAt, record.settledAt ?? 0);
+    oldestCreatedAt = Math.min(oldestCreatedAt, record.createdAt);
+  }
+  return {
+    id: document.id,
+    file: segmentFileName(document.id),
+    records: document.records.length,
+    sha256,
+    oldestCreatedAt: document.records.length === 0 ? 0 : oldestCreatedAt,
+    newestSettledAt,
+    keys: document.records.map((record) => record.key),
+  };
+}
+
+/** Segment ids present in the directory, ascending. */
+export async function listSegmentIds(fs: JournalFs, directory: string): Promise<number[]> {
+  return (await fs.readdir(directory))
+    .map((name) => SEGMENT_PATTERN.exec(name)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
 }

@@ -63,6 +63,11 @@ export interface JournalRecord {
   error: JournalError | null;
   /** Only while `uncertain` (records written before it existed have none): what was sent. */
   command?: JournalCommand;
+  /**
+   * `recordChecksum` of the other fields, kept on disk and in memory; never handed to callers
+   * (`copyRecord` drops it). Journals written before version 2 have none until migrated.
+   */
+  checksum?: string;
 }
 
 /** The outcome reconciliation found for an `uncertain` record. */

@@ -1,5 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { leveledLog, parseLogLevelArgs } from "../../src/cli-support/index.js";
+import {
+  DEFAULT_LOG_LEVEL,
+  type LogLevel,
+  leveledLog,
+  logLevelOption,
+  parseCommandLine,
+} from "../../src/cli-support/index.js";
+
+/** `--log-level` as a command that declares it reads it: `{ logLevel }` or `{ problem }`. */
+function parseLogLevelArgs(args: readonly string[]) {
+  const outcome = parseCommandLine<{ logLevel: LogLevel }>(
+    ["serve", ...args],
+    (program, found) => {
+      program
+        .command("serve")
+        .addOption(logLevelOption())
+        .action((options: { logLevel?: LogLevel }) =>
+          found({ logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
+        );
+    },
+    { name: "test" },
+  );
+  return outcome.kind === "parsed"
+    ? outcome.value
+    : { problem: outcome.kind === "problem" ? outcome.problem : "" };
+}
 
 describe("--log-level", () => {
   it("writes a line only when its level is at or above the chosen one", () => {

@@ -56,6 +56,8 @@ describe("reserve", () => {
       updatedAt: clock.now(),
     });
     expect(result.record.inputHash).toMatch(/^[0-9a-f]{64}$/);
+    // A reservation rides on the next write (here markUncertain's); the input never reaches the disk.
+    await journal.markUncertain(result.record.key, { commandId: "c-1" });
     const onDisk = await readFile(activeFile(), "utf8");
     expect(onDisk).toContain(result.record.key);
     expect(onDisk).not.toContain("a secret prompt");
@@ -103,20 +105,31 @@ describe("reserve", () => {
 
   it("gives exactly one reserved among 50 simultaneous reserves of one key, and the others only once it is durable", async () => {
     const key = journalKey(request("op-1"));
+    const first = await journal.reserve(request("op-1"));
+    // The owner's next step makes the reservation durable; duplicates arriving meanwhile wait for it.
+    const uncertain = journal.markUncertain(first.record.key, { commandId: "c-1" });
     const seenOnDiskWhenResolved: boolean[] = [];
     const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
+      Array.from({ length: 49 }, () =>
         journal.reserve(request("op-1")).then((result) => {
           seenOnDiskWhenResolved.push(readFileSync(activeFile(), "utf8").includes(key));
           return result;
         }),
       ),
     );
-    expect(results.filter((result) => result.kind === "reserved")).toHaveLength(1);
+    await uncertain;
+    expect(first.kind).toBe("reserved");
     expect(results.filter((result) => result.kind === "existing")).toHaveLength(49);
     expect(new Set(results.map((result) => result.record.key))).toEqual(new Set([key]));
-    expect(seenOnDiskWhenResolved).toEqual(Array(50).fill(true));
+    expect(new Set(results.map((result) => result.record.state))).toEqual(new Set(["uncertain"]));
+    expect(seenOnDiskWhenResolved).toEqual(Array(49).fill(true));
     expect(journal.stats().retained).toBe(1);
+  });
+
+  it("gives exactly one reserved among 50 simultaneous reserves of one key in the same tick", async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => journal.reserve(request("op-1"))));
+    expect(results.filter((result) => result.kind === "reserved")).toHaveLength(1);
+    expect(results.filter((result) => result.kind === "existing")).toHaveLength(49);
   });
 
   it("shows a waiting duplicate the state its first caller reached, once durable", async () => {

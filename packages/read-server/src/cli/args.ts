@@ -1,20 +1,31 @@
+/**
+ * The command line of `t3-connector`, parsed into one command (commander, through core's
+ * `parseCommandLine`, like every CLI here). Pure, so every spelling is tested without a process.
+ *
+ * To add a command: declare it in `defineCommands` (`program.command(...).action(... found(...))`),
+ * add its kind to `CliCommand`, a line to USAGE in ../cli.ts and a case to `runCli`. To add a
+ * flag: `.option("--flag <value>", "…", valueOnce("--flag"))` on its command.
+ *
+ * The Portuguese names of the previous contract (`ambientes`, `diagnostico`, `--ambiente`) stay
+ * accepted as aliases: a human typing them means the same command, and unlike a tool parameter
+ * an alias cannot be silently dropped.
+ */
 import {
+  DEFAULT_LOG_LEVEL,
   type LogLevel,
-  parseLogLevelArgs,
-  parseValueFlags,
-  transportFromFlags,
+  logLevelOption,
+  parseCommandLine,
+  transportFromOptions,
+  UsageProblem,
+  valueOnce,
+  withTransportOptions,
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
+import { type Command, Option } from "commander";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import type { ProjectsOption } from "./project-choice.js";
 
-/**
- * The command line of `t3-connector`, parsed into one command. Pure, so every spelling is tested
- * without a process. The Portuguese names of the previous contract (`ambientes`, `diagnostico`,
- * `--ambiente`) stay accepted as aliases: a human typing them means the same command, and unlike
- * a tool parameter an alias cannot be silently dropped.
- */
 export type CliCommand =
   | { kind: "serve"; logLevel: LogLevel }
   | { kind: "environments" }
@@ -27,116 +38,108 @@ export type CliCommand =
   | { kind: "help" }
   | { kind: "usage-error"; problem: string };
 
-const COMMAND_ALIASES: Readonly<Record<string, string>> = {
-  ambientes: "environments",
-  diagnostico: "diagnose",
-};
-
-const ENVIRONMENT_FLAGS = new Set(["--environment", "--ambiente"]);
-
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  // `t3-connector --log-level warn` is `serve` too: serve is the default command.
-  const [first = "serve", ...rest] = argv[0]?.startsWith("--log-level") ? ["serve", ...argv] : argv;
-  const command = COMMAND_ALIASES[first] ?? first;
-  switch (command) {
-    case "--version":
-    case "-v":
-      return rest.length === 0 ? { kind: "version" } : unexpected(rest);
-    case "--help":
-    case "-h":
-    case "help":
-      return rest.length === 0 ? { kind: "help" } : unexpected(rest);
-    case "serve": {
-      const parsed = parseLogLevelArgs(rest);
-      return "problem" in parsed
-        ? { kind: "usage-error", problem: parsed.problem }
-        : { kind: "serve", ...parsed };
-    }
-    case "environments":
-      return parseEnvironments(rest);
-    case "client-config": {
-      const [client, ...extra] = rest;
-      if (client === undefined || client.startsWith("-")) {
-        return { kind: "usage-error", problem: `client-config needs a client: ${CLIENT_NAMES.join(", ")}` };
-      }
-      return extra.length === 0 ? { kind: "client-config", client } : unexpected(extra);
-    }
-    case "diagnose": {
-      const parsed = environmentFlag(rest);
-      if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
-      return parsed.environment === undefined
-        ? { kind: "diagnose" }
-        : { kind: "diagnose", environment: parsed.environment };
-    }
-    case "pair": {
-      const parsed = environmentFlag(rest);
-      if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
-      if (parsed.environment === undefined) {
-        return { kind: "usage-error", problem: "pair needs --environment <alias or environmentId>" };
-      }
-      return { kind: "pair", environment: parsed.environment };
-    }
+  const outcome = parseCommandLine(argv, defineCommands, {
+    name: "t3-connector",
+    versionFlags: ["-v", "--version"],
+  });
+  switch (outcome.kind) {
+    case "parsed":
+      return outcome.value;
+    case "problem":
+      return { kind: "usage-error", problem: outcome.problem };
     default:
-      return { kind: "usage-error", problem: `unknown command or argument: ${argv.join(" ")}` };
+      return { kind: outcome.kind };
   }
 }
 
-/** `environments`, `environments add <alias> …` or `environments remove <alias>`. */
-function parseEnvironments(rest: readonly string[]): CliCommand {
-  const [sub, alias, ...flags] = rest;
-  if (sub === undefined) return { kind: "environments" };
-  if (sub !== "add" && sub !== "remove") return unexpected(rest);
-  if (alias === undefined || alias.startsWith("-")) {
-    return {
-      kind: "usage-error",
-      problem: `environments ${sub} needs an alias, e.g. environments ${sub} laptop`,
-    };
-  }
-  if (sub === "remove")
-    return flags.length === 0 ? { kind: "environments-remove", alias } : unexpected(flags);
-  const parsed = parseAddFlags(flags);
-  if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
-  return { kind: "environments-add", request: { alias, ...parsed } };
-}
+function defineCommands(program: Command, found: (command: CliCommand) => void): void {
+  // `t3-connector` and `t3-connector --log-level warn` are `serve` too: serve is the default command.
+  program
+    .command("serve", { isDefault: true })
+    .addOption(logLevelOption())
+    .action((options: { logLevel?: LogLevel }) =>
+      found({ kind: "serve", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
+    );
 
-function parseAddFlags(
-  flags: readonly string[],
-): { transport: TransportOption; projects?: ProjectsOption } | { problem: string } {
-  const parsed = parseValueFlags(flags, ["--url", "--ssh", "--projects"]);
-  if ("problem" in parsed) return parsed;
-  const transport = transportFromFlags(parsed.values);
-  if ("problem" in transport) return transport;
-  const projects = parsed.values.get("--projects");
-  if (projects === undefined) return { transport };
-  if (projects === "all") return { transport, projects: { all: true } };
-  const ids = projects.split(",").map((id) => id.trim());
-  if (ids.some((id) => id === ""))
-    return { problem: "--projects takes all or a comma-separated list of projectIds" };
-  return { transport, projects: { ids } };
-}
+  program.command("help").action(() => found({ kind: "help" }));
 
-function unexpected(rest: readonly string[]): CliCommand {
-  return { kind: "usage-error", problem: `unknown command or argument: ${rest.join(" ")}` };
-}
+  const environments = program
+    .command("environments")
+    .alias("ambientes")
+    .action(() => found({ kind: "environments" }));
+  withTransportOptions(environments.command("add [alias]"))
+    .option("--projects <all|ids>", "all, or a comma-separated list of projectIds", valueOnce("--projects"))
+    .action((alias: string | undefined, options: { url?: string; ssh?: string; projects?: string }) => {
+      const request: AddEnvironmentRequest = {
+        alias: requireAlias("add", alias),
+        transport: transportFromOptions(options) satisfies TransportOption,
+      };
+      const projects = projectsOption(options.projects);
+      found({
+        kind: "environments-add",
+        request: projects === undefined ? request : { ...request, projects },
+      });
+    });
+  environments
+    .command("remove [alias]")
+    .action((alias: string | undefined) =>
+      found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
+    );
 
-/** `--environment X` or `--environment=X`, at most once, nothing else. */
-function environmentFlag(args: readonly string[]): { environment?: string } | { problem: string } {
-  let environment: string | undefined;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] ?? "";
-    const [flag = "", inline] = arg.includes("=") ? splitOnce(arg) : [arg, undefined];
-    if (!ENVIRONMENT_FLAGS.has(flag)) return { problem: `unknown command or argument: ${arg}` };
-    const value = inline ?? args[++index];
-    if (value === undefined || value.trim() === "" || value.startsWith("-")) {
-      return { problem: `${flag} needs a value (an alias or an environmentId)` };
+  program.command("client-config [client]").action((client: string | undefined) => {
+    if (client === undefined) {
+      throw new UsageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
     }
-    if (environment !== undefined) return { problem: `${flag} given twice` };
-    environment = value.trim();
-  }
-  return environment === undefined ? {} : { environment };
+    found({ kind: "client-config", client });
+  });
+
+  environmentFlags(program.command("diagnose").alias("diagnostico")).action((options: EnvironmentFlags) => {
+    const environment = environmentOf(options);
+    found(environment === undefined ? { kind: "diagnose" } : { kind: "diagnose", environment });
+  });
+
+  environmentFlags(program.command("pair")).action((options: EnvironmentFlags) => {
+    const environment = environmentOf(options);
+    if (environment === undefined) {
+      throw new UsageProblem("pair needs --environment <alias or environmentId>");
+    }
+    found({ kind: "pair", environment });
+  });
 }
 
-function splitOnce(arg: string): [string, string] {
-  const at = arg.indexOf("=");
-  return [arg.slice(0, at), arg.slice(at + 1)];
+interface EnvironmentFlags {
+  environment?: string;
+  ambiente?: string;
+}
+
+/** `--environment X` (or `--environment=X`, or the Portuguese `--ambiente X`), at most once. */
+function environmentFlags(command: Command): Command {
+  return command
+    .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
+    .addOption(new Option("--ambiente <alias>").hideHelp().argParser(valueOnce("--ambiente")));
+}
+
+function environmentOf(options: EnvironmentFlags): string | undefined {
+  if (options.environment !== undefined && options.ambiente !== undefined) {
+    throw new UsageProblem("--environment given twice");
+  }
+  return options.environment ?? options.ambiente;
+}
+
+function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
+  if (alias === undefined) {
+    throw new UsageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
+  }
+  return alias;
+}
+
+function projectsOption(projects: string | undefined): ProjectsOption | undefined {
+  if (projects === undefined) return undefined;
+  if (projects === "all") return { all: true };
+  const ids = projects.split(",").map((id) => id.trim());
+  if (ids.some((id) => id === "")) {
+    throw new UsageProblem("--projects takes all or a comma-separated list of projectIds");
+  }
+  return { ids };
 }

@@ -57,6 +57,19 @@ export type AuditEvent =
       readonly method: string | null;
       readonly found: boolean | null;
       readonly code: string | null;
+    }
+  | {
+      /** `t3-connector-write journal recover --accept-loss`: an operator accepted to lose what the journal lost. */
+      readonly event: "journal_recovered";
+      /** The damaged files, relative to the state directory. */
+      readonly files: readonly string[];
+      /** Lost operations the journal could name: refused (operation_lost) until `refusedUntil`. */
+      readonly lostKeys: number;
+      readonly lostOperationIds: readonly string[];
+      /** Set when records were lost that nobody can name: every unknown operationId is refused until then. */
+      readonly unknownLossUntil: string | null;
+      readonly refusedUntil: string | null;
+      readonly movedAside: readonly string[];
     };
 
 /** One line of the file: the event plus when it was written (ISO, from the injected clock). */

@@ -1,10 +1,24 @@
+/**
+ * The command line of `t3-connector-write`, parsed into one command (commander, through core's
+ * `parseCommandLine`, like every CLI here). Pure, so every spelling is tested without a process.
+ *
+ * To add a command: declare it in `defineCommands` (`program.command(...).action(... found(...))`),
+ * add its kind to `CliCommand`, a line to USAGE in ../cli.ts and a case to `runCli`. To add a
+ * flag: `.option("--flag <value>", "…", valueOnce("--flag"))` on its command (a switch:
+ * `.option("--flag", "…")`).
+ */
 import {
+  DEFAULT_LOG_LEVEL,
   type LogLevel,
-  parseLogLevelArgs,
-  parseValueFlags,
-  transportFromFlags,
+  logLevelOption,
+  parseCommandLine,
+  transportFromOptions,
+  UsageProblem,
+  valueOnce,
+  withTransportOptions,
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
+import type { Command } from "commander";
 
 export type CliCommand =
   | { kind: "help" }
@@ -23,143 +37,126 @@ export type CliCommand =
       allUncertain: boolean;
       json: boolean;
     }
+  | { kind: "journal-verify"; json: boolean }
+  | { kind: "journal-recover"; json: boolean }
   | { kind: "usage-error"; problem: string };
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const [first, ...rest] = argv;
-  if (first === undefined) return { kind: "usage-error", problem: "a command is required" };
-  if (first === "--help" || first === "-h" || first === "help") {
-    return rest.length === 0 ? { kind: "help" } : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
-  }
-  if (first === "--version") {
-    return rest.length === 0
-      ? { kind: "version" }
-      : { kind: "usage-error", problem: `unexpected ${rest[0]}` };
-  }
-  switch (first) {
-    case "gate":
-    case "bridge": {
-      const parsed = parseLogLevelArgs(rest);
-      return "problem" in parsed
-        ? { kind: "usage-error", problem: parsed.problem }
-        : { kind: first, ...parsed };
-    }
-    case "environments":
-      return parseEnvironments(rest);
-    case "client-config": {
-      const [client, ...extra] = rest;
-      if (client === undefined || client.startsWith("-")) {
-        return { kind: "usage-error", problem: "client-config needs a client (see --help)" };
-      }
-      return extra.length === 0
-        ? { kind: "client-config", client }
-        : { kind: "usage-error", problem: `unexpected ${extra[0]}` };
-    }
-    case "diagnose": {
-      let projects = false;
-      for (const arg of rest) {
-        if (arg === "--projects") projects = true;
-        else return { kind: "usage-error", problem: `unexpected ${arg}` };
-      }
-      return { kind: "diagnose", projects };
-    }
-    case "pair":
-      return parsePair(rest);
-    case "reconcile":
-      return parseReconcile(rest);
+  const outcome = parseCommandLine(argv, defineCommands, {
+    name: "t3-connector-write",
+    versionFlags: ["--version"],
+  });
+  switch (outcome.kind) {
+    case "parsed":
+      return outcome.value;
+    case "problem":
+      return { kind: "usage-error", problem: outcome.problem };
     default:
-      return { kind: "usage-error", problem: `unknown command ${first}` };
+      return { kind: outcome.kind };
   }
 }
 
-function parseEnvironments(rest: readonly string[]): CliCommand {
-  const [sub, alias, ...flags] = rest;
-  if (sub !== "add" && sub !== "remove") {
-    return {
-      kind: "usage-error",
-      problem: "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
-    };
+function defineCommands(program: Command, found: (command: CliCommand) => void): void {
+  program.command("help").action(() => found({ kind: "help" }));
+
+  for (const kind of ["gate", "bridge"] as const) {
+    program
+      .command(kind)
+      .addOption(logLevelOption())
+      .action((options: { logLevel?: LogLevel }) =>
+        found({ kind, logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
+      );
   }
-  if (alias === undefined || alias.startsWith("-")) {
-    return { kind: "usage-error", problem: `environments ${sub} needs an alias` };
-  }
-  if (sub === "remove") {
-    return flags.length === 0
-      ? { kind: "environments-remove", alias }
-      : { kind: "usage-error", problem: `unexpected ${flags[0]}` };
-  }
-  const parsed = parseValueFlags(flags, ["--url", "--ssh"]);
-  if ("problem" in parsed) return { kind: "usage-error", problem: parsed.problem };
-  const transport = transportFromFlags(parsed.values);
-  if ("problem" in transport) return { kind: "usage-error", problem: transport.problem };
-  return { kind: "environments-add", alias, transport };
+
+  const environments = program.command("environments").action(() => {
+    throw new UsageProblem(
+      "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
+    );
+  });
+  withTransportOptions(environments.command("add [alias]")).action(
+    (alias: string | undefined, options: { url?: string; ssh?: string }) => {
+      const named = requireAlias("add", alias);
+      found({ kind: "environments-add", alias: named, transport: transportFromOptions(options) });
+    },
+  );
+  environments
+    .command("remove [alias]")
+    .action((alias: string | undefined) =>
+      found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
+    );
+
+  program.command("client-config [client]").action((client: string | undefined) => {
+    if (client === undefined) throw new UsageProblem("client-config needs a client (see --help)");
+    found({ kind: "client-config", client });
+  });
+
+  program
+    .command("diagnose")
+    .option("--projects", "list each environment's projects")
+    .action((options: { projects?: boolean }) =>
+      found({ kind: "diagnose", projects: options.projects === true }),
+    );
+
+  program
+    .command("pair")
+    .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
+    .action((options: { environment?: string }) => {
+      if (options.environment === undefined) throw new UsageProblem("pair needs --environment X");
+      found({ kind: "pair", environment: options.environment });
+    });
+
+  program
+    .command("reconcile")
+    .option("--operation <id>", "the operationId to settle", valueOnce("--operation"))
+    .option("--all-uncertain", "every uncertain write")
+    .option("--environment <alias>", "only this environment", valueOnce("--environment"))
+    .option("--json", "print JSON")
+    .action(
+      (options: { operation?: string; allUncertain?: boolean; environment?: string; json?: boolean }) => {
+        const allUncertain = options.allUncertain === true;
+        if (options.operation === undefined && !allUncertain) {
+          throw new UsageProblem("reconcile needs --operation ID or --all-uncertain");
+        }
+        if (options.operation !== undefined && allUncertain) {
+          throw new UsageProblem("--operation and --all-uncertain exclude each other");
+        }
+        found({
+          kind: "reconcile",
+          ...(options.environment === undefined ? {} : { environment: options.environment }),
+          ...(options.operation === undefined ? {} : { operationId: options.operation }),
+          allUncertain,
+          json: options.json === true,
+        });
+      },
+    );
+
+  defineJournalCommands(program, found);
 }
 
-function parsePair(rest: readonly string[]): CliCommand {
-  let environment: string | undefined;
-  for (let index = 0; index < rest.length; index += 1) {
-    const arg = rest[index] as string;
-    let value: string | undefined;
-    if (arg === "--environment") {
-      value = rest[index + 1];
-      index += 1;
-    } else if (arg.startsWith("--environment=")) {
-      value = arg.slice("--environment=".length);
-    } else {
-      return { kind: "usage-error", problem: `unexpected ${arg}` };
-    }
-    if (value === undefined || value === "" || value.startsWith("-")) {
-      return { kind: "usage-error", problem: "--environment needs a value" };
-    }
-    if (environment !== undefined) return { kind: "usage-error", problem: "--environment given twice" };
-    environment = value;
-  }
-  if (environment === undefined) return { kind: "usage-error", problem: "pair needs --environment X" };
-  return { kind: "pair", environment };
+/** `journal verify [--json]`, `journal recover --accept-loss [--json]` (ADR 0006 §10). */
+function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
+  const journal = program.command("journal").action(() => {
+    throw new UsageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
+  });
+  journal
+    .command("verify")
+    .option("--json", "print JSON")
+    .action((options: { json?: boolean }) => found({ kind: "journal-verify", json: options.json === true }));
+  journal
+    .command("recover")
+    .option("--accept-loss", "continue without what the journal lost")
+    .option("--json", "print JSON")
+    .action((options: { acceptLoss?: boolean; json?: boolean }) => {
+      if (options.acceptLoss !== true) {
+        throw new UsageProblem(
+          "journal recover rebuilds the journal without what it lost: it needs --accept-loss",
+        );
+      }
+      found({ kind: "journal-recover", json: options.json === true });
+    });
 }
 
-/** `--name value` or `--name=value`; answers the value and how many arguments it used. */
-function flagValue(
-  rest: readonly string[],
-  index: number,
-  name: string,
-): [string | undefined, number] | null {
-  const arg = rest[index] as string;
-  if (arg === name) return [rest[index + 1], 2];
-  if (arg.startsWith(`${name}=`)) return [arg.slice(name.length + 1), 1];
-  return null;
-}
-
-function parseReconcile(rest: readonly string[]): CliCommand {
-  const values: { environment?: string; operationId?: string } = {};
-  let allUncertain = false;
-  let json = false;
-  for (let index = 0; index < rest.length; ) {
-    const arg = rest[index] as string;
-    if (arg === "--all-uncertain" || arg === "--json") {
-      if (arg === "--json") json = true;
-      else allUncertain = true;
-      index += 1;
-      continue;
-    }
-    const [flag, field] = arg.startsWith("--operation")
-      ? (["--operation", "operationId"] as const)
-      : (["--environment", "environment"] as const);
-    const found = flagValue(rest, index, flag);
-    if (found === null) return { kind: "usage-error", problem: `unexpected ${arg}` };
-    const [value, used] = found;
-    if (value === undefined || value === "" || value.startsWith("-")) {
-      return { kind: "usage-error", problem: `${flag} needs a value` };
-    }
-    if (values[field] !== undefined) return { kind: "usage-error", problem: `${flag} given twice` };
-    values[field] = value;
-    index += used;
-  }
-  if (values.operationId === undefined && !allUncertain) {
-    return { kind: "usage-error", problem: "reconcile needs --operation ID or --all-uncertain" };
-  }
-  if (values.operationId !== undefined && allUncertain) {
-    return { kind: "usage-error", problem: "--operation and --all-uncertain exclude each other" };
-  }
-  return { kind: "reconcile", ...values, allUncertain, json };
+function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
+  if (alias === undefined) throw new UsageProblem(`environments ${sub} needs an alias`);
+  return alias;
 }

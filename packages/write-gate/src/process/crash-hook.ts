@@ -4,7 +4,8 @@
  * It wraps the journal so the process SIGKILLs itself at one point of the write path, to prove that
  * a restart neither loses an acknowledged record nor resends anything:
  *
- * - `after_reserve`: the `preparing` record is durable, nothing was sent;
+ * - `after_reserve`: the `preparing` record exists in memory only (a reservation rides on the
+ *   next write, ADR 0006), nothing was sent;
  * - `after_uncertain`: the derived ids are durable, the send has not happened;
  * - `after_send`: T3 acknowledged the send, `completed` is not written yet;
  * - `after_completed`: `completed` is durable, the answer never reached the caller.

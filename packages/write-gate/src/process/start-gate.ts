@@ -132,6 +132,11 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
       onUnavailable: () => keeper?.closeAll("journal_failed"),
+      // A damaged journal rejects here with journal_damaged (files, loss, way forward): no start.
+      onMigrated: ({ records, segments }) =>
+        announce(
+          `t3-connector-write gate: journal migrated to the checksummed format (${records} record(s), ${segments} sealed segment(s))`,
+        ),
     });
     cleanups.push(() => opened.close());
     const journal: Journal = options.journalHook?.(opened) ?? opened;

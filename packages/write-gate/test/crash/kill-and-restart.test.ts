@@ -4,55 +4,38 @@
  * uncertain one is settled (read T3, then the same journaled command under the same ids, which T3
  * applies at most once). See gate-child.mjs for the test-only parts.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { readFile, writeFile } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
 import type { CrashPoint } from "../../src/process/index.js";
-import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../src/relay/index.js";
 import { buildDist } from "../support/build-dist.js";
-import { postJson } from "../support/http.js";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
-
-const CHILD = fileURLToPath(new URL("./gate-child.mjs", import.meta.url));
+import { type GateChild, GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
 
 let world: SimWorld;
 let configPath: string;
-const children = new Set<ChildProcess>();
+let gates: GateProcesses;
 
 beforeAll(async () => {
   await buildDist();
   world = await startSimWorld(["alpha"]);
   configPath = join(world.root, "write.json");
-  const entry = world.config.environments[0];
-  if (entry === undefined || entry.transport.kind !== "url") throw new Error("no url environment");
-  await writeFile(
-    configPath,
-    JSON.stringify({
-      port: world.config.port,
-      stateDir: world.stateDir,
-      environments: {
-        alpha: { environmentId: entry.environmentId, url: entry.transport.url, tokenFile: entry.tokenFile },
-      },
-    }),
-  );
+  await writeGateConfig(world, configPath);
+  gates = new GateProcesses(world, configPath);
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  gates?.killAll();
   await world?.close();
 });
 
-interface Child {
-  process: ChildProcess;
-  port: number;
-  leaseId: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
+type Child = GateChild;
+const startChild = (crashAt?: CrashPoint, stderr: string[] = []): Promise<Child> =>
+  gates.start(crashAt, stderr);
+const relay = (port: number, body: unknown) => gates.relay(port, body);
+const title = titleWrite;
+const commandsFor = (operationId: string) => gates.commandsFor(operationId);
 
 /** `t3-connector-write reconcile --all-uncertain --json`, run the way a person runs it. */
 async function reconcileAll(): Promise<{ via: string; results: Record<string, unknown>[] }> {
@@ -82,53 +65,6 @@ function startupLines(child: ChildProcess, stderr: string[]): Promise<string> {
     };
     child.stderr?.on("data", onData);
   });
-}
-
-async function startChild(crashAt?: CrashPoint, stderr: string[] = []): Promise<Child> {
-  const env: NodeJS.ProcessEnv = { ...process.env, T3C_TEST_WRITE_CONFIG: configPath };
-  delete env.T3C_GATE_CRASH_AT;
-  if (crashAt !== undefined) env.T3C_GATE_CRASH_AT = crashAt;
-  const child = spawn(process.execPath, [CHILD], { env, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(child);
-  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exited = once(child, "exit").then(([code, signal]) => {
-    children.delete(child);
-    return (signal ?? code) as NodeJS.Signals | number | null;
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const first = await Promise.race([
-    once(lines, "line").then(([line]) => String(line)),
-    exited.then((how) => {
-      throw new Error(`gate exited (${String(how)}) before it was ready: ${stderr.join("")}`);
-    }),
-  ]);
-  const ready = JSON.parse(first) as { port: number; leaseId: string };
-  return { process: child, ...ready, exited };
-}
-
-async function relay(port: number, body: unknown) {
-  const capability = await readFile(join(world.stateDir, CAPABILITY_FILE), "utf8");
-  return postJson(port, "/relay", body, { [CAPABILITY_HEADER]: capability });
-}
-
-function title(leaseId: string, operationId: string) {
-  return {
-    op: "dispatch",
-    leaseId,
-    environment: "alpha",
-    operationId,
-    action: "thread.title",
-    input: { threadId: IDLE_THREAD, title: `renamed by ${operationId}` },
-  };
-}
-
-/** Commands the simulator accepted for this operation (its title is unique to it). */
-function commandsFor(operationId: string): number {
-  return world
-    .env("alpha")
-    .model.receivedCommands.filter((command) =>
-      JSON.stringify(command.payload).includes(`renamed by ${operationId}`),
-    ).length;
 }
 
 async function crashAt(point: CrashPoint, operationId: string): Promise<void> {
