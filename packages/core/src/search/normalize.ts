@@ -41,7 +41,7 @@ export function normalizeSearchable(item: Searchable): NormalizedSearchable {
 
 /** `matchesSearch` with the needle (`normalizeSearchTerm`) and the item normalised beforehand. */
 export function matchesNormalizedSearch(needle: string, item: NormalizedSearchable): boolean {
-  return item.id.includes(needle) || (item.title !== null && item.title.includes(needle));
+  return item.id.includes(needle) || item.title?.includes(needle) === true;
 }
 
 /** `matchesExactTitle` with the needle and the item normalised beforehand. */
