@@ -8,7 +8,9 @@
 //   - cold: the first `t3_threads {}` of a fresh read session (new registry: verification, the HTTP
 //     shells, the answer), against the raw parallel fetch + `JSON.parse` of every environment's
 //     shell (as many at a time as the sweep reads: FAN_OUT_CONCURRENCY), interleaved, COLD_ROUNDS
-//     times; `coldRatioToRawParallel` = cold median / raw median (target ≤ 1.5 at both sizes);
+//     times, each side in a fresh Node process (bench/lib/cold-call.mjs: a restarted client, no
+//     code run yet); `coldRatioToRawParallel` = cold median / raw median (target ≤ 1.5 at both
+//     sizes). The same pair in a warmed-up process is reported too (`sessionColdRatioBySize`);
 //   - warm: once that session's mirrors are ready, repeated `t3_threads {}` calls (p50), the two
 //     sizes' sessions open side by side and their calls interleaved;
 //     `warmGrowthRatio` = p50 at 10,000 / p50 at 2,500 (target ≤ 1.5: a page costs what the page
@@ -40,6 +42,7 @@ const WARM_SAMPLES = 100;
 const WARMUP = 5;
 const MIRROR_READY_TIMEOUT_MS = 120_000;
 const TARGET_COLD_RATIO = 1.5;
+const COLD_CALL = fileURLToPath(new URL("./lib/cold-call.mjs", import.meta.url));
 // Deadlines out of the way: a shared machine can take longer than the contract's 4 s per
 // environment for a cold 10,000-thread shell, and this bench measures the time, not the deadline.
 const LIMITS = { perEnvironmentTimeoutMs: 60_000, totalTimeoutMs: 120_000 };
@@ -93,6 +96,22 @@ function heapUsed() {
   return process.memoryUsage().heapUsed;
 }
 
+/** Runs bench/lib/cold-call.mjs in a new Node process and answers the time it measured. */
+async function inFreshProcess(options) {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [COLD_CALL, JSON.stringify(options)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+  });
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`a fresh-process ${options.mode} measurement failed (${code})`);
+  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}").ms;
+}
+
 /**
  * Sweeps until every environment's mirror is ready. A mirror whose connection was dropped (on a
  * loaded machine a socket can time out while eight large shells are parsed) is closed by design;
@@ -127,6 +146,8 @@ async function measureSize(threads, simulators) {
   await rawParallel(environments, threads); // the simulator's own first serialisation
   const cold = [];
   const raw = [];
+  const processCold = [];
+  const processRaw = [];
   for (let round = 0; round < COLD_ROUNDS; round++) {
     raw.push(await rawParallel(environments, threads));
     const read = await startBenchRead(environments, [t3ThreadsTool], { limits: LIMITS });
@@ -135,6 +156,9 @@ async function measureSize(threads, simulators) {
     } finally {
       await read.close();
     }
+    // The same pair, each in a fresh process (a restarted client: no code has run yet).
+    processRaw.push(await inFreshProcess({ mode: "raw", environments, threads }));
+    processCold.push(await inFreshProcess({ mode: "sweep", environments, threads, limits: LIMITS }));
   }
 
   // The measured session: heap before its first call, then once its mirrors are ready and a few
@@ -152,6 +176,8 @@ async function measureSize(threads, simulators) {
       mirrorRestarts: restarts,
       coldMs: percentile(cold, 50),
       rawParallelMs: percentile(raw, 50),
+      processColdMs: percentile(processCold, 50),
+      processRawParallelMs: percentile(processRaw, 50),
       heapBytesPerThread,
       warm: [],
     },
@@ -193,7 +219,9 @@ for (const size of results) {
 }
 
 const [small, large] = results;
-const coldRatio = (size) => size.coldMs / size.rawParallelMs;
+// The checked ratio is the restarted client's: both sides in a fresh process.
+const coldRatio = (size) => size.processColdMs / size.processRawParallelMs;
+const sessionColdRatio = (size) => size.coldMs / size.rawParallelMs;
 const warmGrowthRatio = large.warmP50Ms / small.warmP50Ms;
 const heapBytesPerThread = Math.max(small.heapBytesPerThread, large.heapBytesPerThread);
 const coldRatioToRawParallel = Math.max(coldRatio(small), coldRatio(large));
@@ -202,8 +230,9 @@ process.stderr.write(
 );
 for (const size of results) {
   process.stderr.write(
-    `  ${ENVIRONMENTS} × ${size.threads}: cold ${size.coldMs.toFixed(0)} ms vs raw parallel ${size.rawParallelMs.toFixed(0)} ms ` +
-      `(${coldRatio(size).toFixed(2)}×); warm p50 ${size.warmP50Ms.toFixed(1)} ms p99 ${size.warmP99Ms.toFixed(1)} ms ` +
+    `  ${ENVIRONMENTS} × ${size.threads}: fresh process: cold ${size.processColdMs.toFixed(0)} ms vs raw parallel ${size.processRawParallelMs.toFixed(0)} ms ` +
+      `(${coldRatio(size).toFixed(2)}×); fresh session in a warm process: ${size.coldMs.toFixed(0)} ms vs ${size.rawParallelMs.toFixed(0)} ms ` +
+      `(${sessionColdRatio(size).toFixed(2)}×); warm p50 ${size.warmP50Ms.toFixed(1)} ms p99 ${size.warmP99Ms.toFixed(1)} ms ` +
       `(${size.warmSamples} samples); heap ${size.heapBytesPerThread.toFixed(0)} B/thread\n`,
   );
 }
@@ -225,6 +254,9 @@ const report = {
   coldRounds: COLD_ROUNDS,
   coldRatioToRawParallel: round(coldRatioToRawParallel),
   coldRatioToRawParallelBySize: results.map((size) => round(coldRatio(size))),
+  processColdMsBySize: results.map((size) => round(size.processColdMs, 1)),
+  processRawParallelMsBySize: results.map((size) => round(size.processRawParallelMs, 1)),
+  sessionColdRatioBySize: results.map((size) => round(sessionColdRatio(size))),
   coldMsBySize: results.map((size) => round(size.coldMs, 1)),
   rawParallelMsBySize: results.map((size) => round(size.rawParallelMs, 1)),
   warmP50MsBySize: results.map((size) => round(size.warmP50Ms, 2)),
