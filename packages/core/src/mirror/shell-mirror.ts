@@ -35,6 +35,11 @@ export interface ShellMirrorOptions {
   timers?: Timers;
   /** Deadline of the liveness probe made before serving (default 1 s). */
   probeTimeoutMs?: number;
+  /**
+   * The subscription opens once this settles (the mirror exists and is `starting` meanwhile):
+   * `ShellMirrors` starts its mirrors one after another, see there.
+   */
+  startAfter?: Promise<unknown>;
 }
 
 /**
@@ -64,6 +69,7 @@ export class ShellMirror {
     let attempts = 0;
     this.#subscription = resumableShellSubscription({
       connect: async () => {
+        if (attempts === 0 && options.startAfter !== undefined) await options.startAfter;
         // The first socket belongs to a connection verified moments ago; a later one may reach
         // whatever now answers at that address, so it is verified again first.
         if (attempts++ > 0) await this.connection.verifyAgain({ signal: this.#stop.signal });
@@ -100,6 +106,19 @@ export class ShellMirror {
             : new ConnectorError("internal", "the shell stream failed", { cause: error }),
         ),
     );
+  }
+
+  /** Settles once the first snapshot was taken or the mirror stopped (it left `starting`). */
+  started(): Promise<void> {
+    if (this.#status !== "starting") return Promise.resolve();
+    return new Promise((resolve) => {
+      const stop = this.onChange((event) => {
+        if (event.type !== "status") return;
+        stop();
+        resolve();
+      });
+      void this.done.then(() => resolve());
+    });
   }
 
   get status(): ShellMirrorStatus {

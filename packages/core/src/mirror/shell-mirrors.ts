@@ -1,8 +1,11 @@
 import type { ConnectedEnvironment } from "../environments/connection.js";
 import { ConnectorError } from "../errors.js";
-import type { Timers } from "../t3/rpc/timers.js";
+import { systemTimers, type Timers } from "../t3/rpc/timers.js";
 import type { ShellSnapshot } from "../t3/wire/shell.js";
 import { ShellMirror } from "./shell-mirror.js";
+
+/** How long a starting mirror holds the next one back at most. */
+export const MIRROR_START_TURN_MS = 5_000;
 
 export interface ShellMirrorsOptions {
   log?: (line: string) => void;
@@ -25,6 +28,8 @@ export type ShellRead =
 export class ShellMirrors {
   readonly #options: ShellMirrorsOptions;
   readonly #mirrors = new Map<ConnectedEnvironment, ShellMirror>();
+  /** When the mirror started last may take its snapshot; the next one waits for it. */
+  #turn: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(options: ShellMirrorsOptions = {}) {
@@ -36,13 +41,29 @@ export class ShellMirrors {
     if (this.#closed) return undefined;
     const existing = this.#mirrors.get(connection);
     if (existing !== undefined) return existing;
-    const mirror = new ShellMirror({ ...this.#options, connection });
+    // Mirrors start one after another: each first snapshot is a whole shell to parse, and eight
+    // large ones parsed back to back would block the event loop for seconds (tool calls wait,
+    // socket keepalives miss their pong). A mirror that does not leave `starting` within
+    // MIRROR_START_TURN_MS lets the next one start anyway.
+    const mirror = new ShellMirror({ ...this.#options, connection, startAfter: this.#turn });
     if (mirror.status === "closed") return undefined; // the connection was already gone
+    this.#turn = this.#nextTurn(mirror);
     this.#mirrors.set(connection, mirror);
     void mirror.done.then(() => {
       if (this.#mirrors.get(connection) === mirror) this.#mirrors.delete(connection);
     });
     return mirror;
+  }
+
+  #nextTurn(mirror: ShellMirror): Promise<void> {
+    const timers = this.#options.timers ?? systemTimers;
+    return new Promise<void>((resolve) => {
+      const timer = timers.setTimeout(resolve, MIRROR_START_TURN_MS);
+      void mirror.started().then(() => {
+        timer.cancel();
+        resolve();
+      });
+    });
   }
 
   /** The mirror of `connection` if one is running; never starts one. */

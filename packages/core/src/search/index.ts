@@ -1,6 +1,10 @@
 export {
   matchesExactTitle,
+  matchesNormalizedExactTitle,
+  matchesNormalizedSearch,
   matchesSearch,
+  type NormalizedSearchable,
+  normalizeSearchable,
   normalizeSearchTerm,
   normalizeSearchText,
   type Searchable,

@@ -26,17 +26,39 @@ export interface Searchable {
   id: string;
 }
 
+/** An item's id and title already normalised (null: no textual title), to search many times. */
+export interface NormalizedSearchable {
+  id: string;
+  title: string | null;
+}
+
+export function normalizeSearchable(item: Searchable): NormalizedSearchable {
+  return {
+    id: normalizeSearchText(item.id),
+    title: typeof item.title === "string" ? normalizeSearchText(item.title) : null,
+  };
+}
+
+/** `matchesSearch` with the needle (`normalizeSearchTerm`) and the item normalised beforehand. */
+export function matchesNormalizedSearch(needle: string, item: NormalizedSearchable): boolean {
+  return item.id.includes(needle) || item.title?.includes(needle) === true;
+}
+
+/** `matchesExactTitle` with the needle and the item normalised beforehand. */
+export function matchesNormalizedExactTitle(needle: string, item: NormalizedSearchable): boolean {
+  return item.title !== null && item.title.trim() === needle;
+}
+
 /** Substring match of the term over the title and the id, both normalised. */
 export function matchesSearch(term: string | null | undefined, item: Searchable): boolean {
   const needle = normalizeSearchTerm(term);
   if (needle === undefined) return true;
-  if (normalizeSearchText(item.id).includes(needle)) return true;
-  return typeof item.title === "string" && normalizeSearchText(item.title).includes(needle);
+  return matchesNormalizedSearch(needle, normalizeSearchable(item));
 }
 
 /** Whole-title equality after normalisation (the `exact` mode of a title search). */
 export function matchesExactTitle(term: string, title: string | null | undefined): boolean {
   const needle = normalizeSearchTerm(term);
   if (needle === undefined || typeof title !== "string") return false;
-  return normalizeSearchText(title).trim() === needle;
+  return matchesNormalizedExactTitle(needle, { id: "", title: normalizeSearchText(title) });
 }

@@ -309,6 +309,49 @@ describe("a shell mirror over the simulator", () => {
     expect(isConnectorError(reconnect, "environment_mismatch")).toBe(true);
   });
 
+  it("starts one mirror after another: a mirror opens its stream once the previous one has its snapshot", async () => {
+    const mirrors = new ShellMirrors({ reconnectDelayMs: 20 });
+    const registries = await Promise.all(
+      [1, 2, 3].map(
+        async (n) =>
+          new EnvironmentRegistry({
+            environments: [
+              {
+                alias: "alpha",
+                environmentId: env.environmentId,
+                transport: { kind: "url", url: env.url },
+                tokenFile: await tokens.write(`alpha-turn-${n}-${randomUUID()}`, env.readToken),
+              },
+            ],
+            requiredScopes: READ_SCOPES,
+          }),
+      ),
+    );
+    cleanups.push(() => mirrors.close(), ...registries.map((registry) => () => registry.close()));
+    const connections = await Promise.all(registries.map((registry) => registry.connect("alpha")));
+    // Every mirror exists at once (a read can find it), each one waiting for its turn.
+    const listenersBefore = env.model.store.listenerCount;
+    const started = connections.map((connection) => mirrors.mirrorOf(connection));
+    const streamsOpenWhenFirstStarted = started[0]?.started().then(() => env.model.store.listenerCount);
+    const order: number[] = [];
+    const statusesWhenLeaving: string[][] = [];
+    await Promise.all(
+      started.map(async (mirror, index) => {
+        if (mirror === undefined) throw new Error("no mirror");
+        await mirror.started();
+        order.push(index);
+        statusesWhenLeaving.push(started.map((other) => other?.status ?? "none"));
+      }),
+    );
+    expect(order).toEqual([0, 1, 2]);
+    // Only the first mirror's stream was open on the simulator when it took its snapshot.
+    expect((await streamsOpenWhenFirstStarted) ?? 0).toBe(listenersBefore + 1);
+    // When a mirror took its snapshot, every later one was still waiting.
+    expect(statusesWhenLeaving[0]?.slice(1)).toEqual(["starting", "starting"]);
+    expect(statusesWhenLeaving[1]?.slice(2)).toEqual(["starting"]);
+    for (const mirror of started) expect(mirror?.ready).toBe(true);
+  });
+
   it("ends with its connection: closing the registry closes the mirror", async () => {
     const { registry, mirror } = await start();
     const closed = statusOf(mirror, "closed");

@@ -1,5 +1,12 @@
 import { ConnectorError } from "@t3-connector/core";
-import { matchesExactTitle, matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
+import type { PageOrder } from "@t3-connector/core/pagination";
+import {
+  matchesNormalizedExactTitle,
+  matchesNormalizedSearch,
+  type NormalizedSearchable,
+  normalizeSearchable,
+  normalizeSearchTerm,
+} from "@t3-connector/core/search";
 import type { ThreadShell } from "@t3-connector/core/t3";
 import * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
@@ -88,13 +95,20 @@ export const t3BuscarThreadsTool = defineReadTool({
       (view) => {
         const projects = projectsById(view);
         const rows = searchableThreads(view);
-        const found: FoundThread[] = [];
+        // Only the page's rows are summarized (after paging): here a match is its row and key.
+        const found: FoundRow[] = [];
         let untitled = 0;
         for (const { thread, archived } of rows) {
           if (query.mode !== "threadId" && !hasTitle(thread)) untitled += 1;
           if (!matches(query, thread)) continue;
-          const item = threadItem(view.environment, thread, now, projects.get(thread.projectId));
-          found.push({ ...item, archived });
+          found.push({
+            environmentId: view.environment.environmentId,
+            threadId: thread.id,
+            summarize: () => ({
+              ...threadItem(view.environment, thread, now, projects.get(thread.projectId)),
+              archived,
+            }),
+          });
         }
         return { found, untitled };
       },
@@ -109,7 +123,7 @@ export const t3BuscarThreadsTool = defineReadTool({
       identity,
       envelope,
       results.flatMap((result) => result.value.found),
-      THREAD_SEARCH_ORDER,
+      FOUND_ROW_ORDER,
       { cursor: input.cursor, limit: input.limit ?? THREAD_PAGE_DEFAULT_LIMIT },
     );
     const { environment, complete, ...scope } = envelopeFields(envelope);
@@ -123,7 +137,7 @@ export const t3BuscarThreadsTool = defineReadTool({
       ...(evidenceIncomplete ? { evidenceIncomplete: true as const } : {}),
       ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
       ...scope,
-      threads: page.items,
+      threads: page.items.map((row) => row.summarize()),
     };
   },
 });
@@ -162,8 +176,38 @@ function matches(query: Query, thread: ThreadShell): boolean {
     case "threadId":
       return thread.id === query.term;
     case "exact":
-      return thread.id === query.term.trim() || matchesExactTitle(query.term, thread.title);
+      return (
+        thread.id === query.term.trim() || matchesNormalizedExactTitle(query.normalized, searchTextOf(thread))
+      );
     case "partial":
-      return matchesSearch(query.term, { id: thread.id, title: thread.title });
+      return matchesNormalizedSearch(query.normalized, searchTextOf(thread));
   }
 }
+
+/**
+ * A row's id and title normalised once and kept with the row (a mirror's rows live across calls;
+ * a row replaced by an update gets its own entry, and entries die with their rows).
+ */
+const searchText = new WeakMap<ThreadShell, NormalizedSearchable>();
+
+function searchTextOf(thread: ThreadShell): NormalizedSearchable {
+  let text = searchText.get(thread);
+  if (text === undefined) {
+    text = normalizeSearchable({ id: thread.id, title: thread.title });
+    searchText.set(thread, text);
+  }
+  return text;
+}
+
+/** A match before summarizing: what `THREAD_SEARCH_ORDER` reads (environmentId, threadId). */
+interface FoundRow {
+  environmentId: string;
+  threadId: string;
+  summarize(): FoundThread;
+}
+
+/** `THREAD_SEARCH_ORDER` over rows not yet summarized: the same key, so the same pages and cursors. */
+const FOUND_ROW_ORDER: PageOrder<FoundRow> = {
+  key: (row) => [row.environmentId, row.threadId],
+  directions: THREAD_SEARCH_ORDER.directions,
+};
