@@ -94,6 +94,16 @@ export const ERROR_CODES = [
   "registration_invalid",
   /** credentials.json is not a private regular file, or could not be read or written. */
   "credential_store_invalid",
+  // the gate's HTTP checks, before any route runs (ADR 0013)
+  "host_invalid",
+  "origin_or_method_invalid",
+  "body_invalid",
+  "body_too_large",
+  "rate_limited",
+  /** More live `GET /api/events` streams than the gate keeps open. */
+  "too_many_streams",
+  /** A page route failed for a reason it does not name (the answer never carries a message or stack). */
+  "verification_failed",
   "internal",
 ] as const;
 

@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { type Clock, ConnectorError } from "@t3-connector/core";
+import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
 import { type Context, Hono } from "hono";
 import type { z } from "zod";
 import { cleanText, GateApprovalDesk, type Inventory } from "../approval/index.js";
@@ -21,7 +21,6 @@ import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
 import {
-  GateHttpError,
   hostGuard,
   loopbackGuard,
   machineRouteGuard,
@@ -81,7 +80,14 @@ export interface GateApp {
 }
 
 /** Dead approval requests answer 410, a never-seen id 404 (contract §1); the rest by their nature. */
-const STATUS_BY_CODE: Readonly<Record<string, 404 | 410 | 429 | 500>> = {
+/** The HTTP status of each code a page route answers with; any other code answers 400. */
+const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 | 429 | 500>>> = {
+  origin_or_method_invalid: 403,
+  body_too_large: 413,
+  rate_limited: 429,
+  too_many_streams: 429,
+  not_found: 404,
+  credential_unknown: 404,
   request_invalid: 404,
   request_expired: 410,
   request_used: 410,
@@ -171,7 +177,8 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
   const parse = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {
     const result = schema.safeParse(await readJsonBody(c, PAGE_BODY_LIMIT));
-    if (!result.success) throw new GateHttpError(400, "body_invalid");
+    if (!result.success)
+      throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
     return result.data;
   };
 
@@ -279,7 +286,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
       throw error;
     }
     const removed = await passkeys.remove(credentialId);
-    if (!removed) throw new GateHttpError(404, "credential_unknown");
+    if (!removed) throw new ConnectorError("credential_unknown", "no passkey has this id");
     audit({ event: "passkey_removed", credentialId });
     events.publish({ type: "passkeys", data: {} });
     log(`passkey removed: ${credentialId.slice(0, 8)}…`);
@@ -287,11 +294,10 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   });
 
   app.notFound(() => {
-    throw new GateHttpError(404, "not_found");
+    throw new ConnectorError("not_found", "no such page or route");
   });
 
   app.onError((error, c) => {
-    if (error instanceof GateHttpError) return c.json({ error: error.code }, error.status);
     if (error instanceof ConnectorError) {
       if (error.code === "credential_store_invalid") log(`gate passkey store failed: ${error.message}`);
       return c.json({ error: error.code }, STATUS_BY_CODE[error.code] ?? 400);
@@ -305,6 +311,6 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 
 /** The stable code of a failure, for the audit log (never its message). */
 function codeOf(error: unknown): string {
-  if (error instanceof ConnectorError || error instanceof GateHttpError) return error.code;
+  if (error instanceof ConnectorError) return error.code;
   return "verification_failed";
 }

@@ -4,9 +4,9 @@
  * the Host check like every route, and a cross-site request is refused (a `Sec-Fetch-Site` other
  * than same-origin/none, or an `Origin` other than the gate's). At most 8 streams at once.
  */
+import { ConnectorError } from "@t3-connector/core";
 import type { Context } from "hono";
 import type { GateEvent, GateEvents } from "../events/index.js";
-import { GateHttpError } from "../security/index.js";
 
 export const MAX_EVENT_STREAMS = 8;
 export const PING_INTERVAL_MS = 15_000;
@@ -28,9 +28,13 @@ export function eventStream(options: EventStreamOptions): (c: Context) => Respon
       (site !== undefined && site !== "same-origin" && site !== "none") ||
       (from !== undefined && from !== origin)
     ) {
-      throw new GateHttpError(403, "origin_or_method_invalid");
+      throw new ConnectorError(
+        "origin_or_method_invalid",
+        "state changes come only as JSON POSTs from the gate's own page",
+      );
     }
-    if (open >= MAX_EVENT_STREAMS) throw new GateHttpError(429, "too_many_streams");
+    if (open >= MAX_EVENT_STREAMS)
+      throw new ConnectorError("too_many_streams", "too many open event streams");
     open += 1;
     const encoder = new TextEncoder();
     let stop = () => {};

@@ -3,11 +3,10 @@
  * middleware factory. The socket only listens on 127.0.0.1 (the process's job); these stop a
  * page on another origin, or a DNS-rebound name, from reaching the gate through the browser.
  */
-import type { Clock } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { GateHttpError } from "./gate-error.js";
 
 /** `Host` must be exactly `localhost:<port>` (a rebound DNS name carries its own host). */
 export function hostGuard(options: { port: number }): MiddlewareHandler {
@@ -42,7 +41,10 @@ export function stateChangeGuard(options: { port: number }): MiddlewareHandler {
   const origin = `http://localhost:${options.port}`;
   return async function checkStateChange(c, next) {
     if (c.req.method !== "POST" || c.req.header("origin") !== origin || !isJson(c)) {
-      throw new GateHttpError(403, "origin_or_method_invalid");
+      throw new ConnectorError(
+        "origin_or_method_invalid",
+        "state changes come only as JSON POSTs from the gate's own page",
+      );
     }
     await next();
   };
@@ -52,7 +54,10 @@ export function stateChangeGuard(options: { port: number }): MiddlewareHandler {
 export function machineRouteGuard(): MiddlewareHandler {
   return async function checkMachineRoute(c, next) {
     if (c.req.method !== "POST" || c.req.header("origin") !== undefined || !isJson(c)) {
-      throw new GateHttpError(403, "origin_or_method_invalid");
+      throw new ConnectorError(
+        "origin_or_method_invalid",
+        "the relay takes only JSON POSTs, and no Origin (no browser may call it)",
+      );
     }
     await next();
   };
@@ -79,18 +84,18 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
     const bytes = await c.req.raw.arrayBuffer();
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new GateHttpError(400, "body_invalid");
+    throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
   }
   if (text === "") return {};
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new GateHttpError(400, "body_invalid");
+    throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
   }
 }
 
 function refuseTooLarge(): never {
-  throw new GateHttpError(413, "body_too_large");
+  throw new ConnectorError("body_too_large", "the request body is over the limit");
 }
 
 export interface RateLimitOptions {
@@ -132,13 +137,18 @@ export class RateBudget {
         for (const [address, old] of this.table)
           if (now - old.start >= this.windowMs) this.table.delete(address);
         // Still full: every other address is busy right now, so the newcomer waits its turn.
-        if (this.table.size >= this.maxEntries) throw new GateHttpError(429, "rate_limited");
+        if (this.table.size >= this.maxEntries)
+          throw new ConnectorError(
+            "rate_limited",
+            "too many requests from this address; try again in a minute",
+          );
       }
       entry = { start: now, count: 0 };
       this.table.set(key, entry);
     }
     entry.count += 1;
-    if (entry.count > this.limit) throw new GateHttpError(429, "rate_limited");
+    if (entry.count > this.limit)
+      throw new ConnectorError("rate_limited", "too many requests from this address; try again in a minute");
   }
 }
 

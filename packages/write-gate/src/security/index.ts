@@ -1,4 +1,3 @@
-export { type GateHttpCode, GateHttpError } from "./gate-error.js";
 export {
   CONTENT_SECURITY_POLICY,
   hostGuard,
