@@ -79,7 +79,11 @@ export async function runCli(
         if (command.http !== undefined) {
           // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
           const { serveHttp } = await import("./http/serve-http.js");
-          return await serveHttp(io, definitions, command.http, { logLevel: command.logLevel });
+          const { eventsFromConfig } = await import("./cli/events-in-serve.js");
+          return await serveHttp(io, definitions, command.http, {
+            logLevel: command.logLevel,
+            services: eventsFromConfig(io),
+          });
         }
         return await serve(io, definitions, command.logLevel);
       case "environments":

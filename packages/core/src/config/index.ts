@@ -14,6 +14,7 @@ export {
   parseReadConfig,
   type ReadConfig,
   type ReadEnvironmentConfig,
+  type ReadEventsConfig,
 } from "./read-config.js";
 export {
   ALIAS_PATTERN,

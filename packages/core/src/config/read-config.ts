@@ -4,6 +4,7 @@ import { refuseLegacyKeys } from "./legacy-keys.js";
 import { loadJsonFile } from "./load-json.js";
 import { type PathContext, readConfigPath } from "./paths.js";
 import {
+  anchoredPathSchema,
   configInvalid,
   type EnvironmentConfig,
   environmentShape,
@@ -17,6 +18,23 @@ export interface ReadEnvironmentConfig extends EnvironmentConfig {
   allowedProjects: string[];
 }
 
+/**
+ * The optional `events` section: where `t3-connector events` (and `serve --http`, which runs the
+ * follower inside) delivers thread events. Field names match the command's flags; a flag given on
+ * the command line overrides its field. Event type names are checked by the events package (the
+ * one list of them), not here.
+ */
+export interface ReadEventsConfig {
+  hookUrl: string;
+  hookSecretFile: string;
+  stateDir?: string;
+  environments?: string[];
+  projects?: string[];
+  types?: string[];
+  maxAttempts?: number;
+  maxAgeHours?: number;
+}
+
 export interface ReadConfig {
   /** The file it came from (for messages). */
   path: string;
@@ -24,6 +42,21 @@ export interface ReadConfig {
   default: string;
   /** In the order of the file. */
   environments: ReadEnvironmentConfig[];
+  events?: ReadEventsConfig;
+}
+
+function eventsSectionSchema(homeDir: string) {
+  const names = z.array(z.string().trim().min(1)).min(1, { message: "list at least one, or leave it out" });
+  return z.strictObject({
+    hookUrl: z.string().trim().min(1),
+    hookSecretFile: anchoredPathSchema(homeDir),
+    stateDir: anchoredPathSchema(homeDir).optional(),
+    environments: names.optional(),
+    projects: names.optional(),
+    types: names.optional(),
+    maxAttempts: z.number().int().positive().optional(),
+    maxAgeHours: z.number().positive().optional(),
+  });
 }
 
 function readConfigSchema(homeDir: string) {
@@ -39,8 +72,24 @@ function readConfigSchema(homeDir: string) {
     .strictObject({
       default: z.string().optional(),
       environments: z.record(z.string(), environment),
+      events: eventsSectionSchema(homeDir).optional(),
     })
-    .superRefine(refineEnvironments);
+    .superRefine(refineEnvironments)
+    .superRefine((config, context) => {
+      // An events filter naming no configured environment would silently follow nothing.
+      const known = new Set(
+        Object.entries(config.environments).flatMap(([alias, env]) => [alias, env.environmentId]),
+      );
+      for (const [index, name] of (config.events?.environments ?? []).entries()) {
+        if (!known.has(name)) {
+          context.addIssue({
+            code: "custom",
+            path: ["events", "environments", index],
+            message: `"${name}" is not a configured environment alias or environmentId`,
+          });
+        }
+      }
+    });
 }
 
 /** Validates an already parsed read config document. `path` only labels messages. */
@@ -53,7 +102,13 @@ export function parseReadConfig(raw: unknown, options: { path: string; homeDir?:
     allowedProjects: environment.allowedProjects,
   }));
   const first = environments[0]?.alias ?? "";
-  return { path: options.path, default: parsed.data.default ?? first, environments };
+  const { events } = parsed.data;
+  return {
+    path: options.path,
+    default: parsed.data.default ?? first,
+    environments,
+    ...(events === undefined ? {} : { events: withoutUndefined(events) }),
+  };
 }
 
 /** Loads `T3_CONNECTOR_CONFIG` or `~/.config/t3-connector/config.json`. */
@@ -61,4 +116,8 @@ export async function loadReadConfig(context: PathContext & { path?: string } = 
   const path = context.path ?? readConfigPath(context);
   const raw = await loadJsonFile(path, "read config");
   return parseReadConfig(raw, context.homeDir === undefined ? { path } : { path, homeDir: context.homeDir });
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }

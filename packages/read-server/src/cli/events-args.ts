@@ -7,6 +7,7 @@ import { usageProblem, valueOnce } from "@t3-connector/core/cli-support";
 import { EVENT_TYPES, type EventFilters, type EventType, isEventType } from "@t3-connector/events";
 import type { Command } from "commander";
 
+/** What `events` runs with, once the flags and the config's `events` section are merged. */
 export interface EventsRunRequest {
   hookUrl: string;
   hookSecretFile: string;
@@ -17,8 +18,15 @@ export interface EventsRunRequest {
   retryBaseMs?: number;
 }
 
+/**
+ * What the command line said. The hook URL and secret file may come from the config's `events`
+ * section instead (see events-request.ts), so they are optional here.
+ */
+export type EventsFlags = Omit<EventsRunRequest, "hookUrl" | "hookSecretFile"> &
+  Partial<Pick<EventsRunRequest, "hookUrl" | "hookSecretFile">>;
+
 export type EventsCliCommand =
-  | { kind: "events"; request: EventsRunRequest }
+  | { kind: "events"; request: EventsFlags }
   | { kind: "events-status"; stateDir?: string }
   | { kind: "events-retry"; id: string; stateDir?: string };
 
@@ -79,9 +87,7 @@ function stateDirOf(flags: { stateDir?: string }): { stateDir?: string } {
   return flags.stateDir === undefined ? {} : { stateDir: flags.stateDir };
 }
 
-function runRequest(flags: RunFlags): EventsRunRequest {
-  if (flags.hookUrl === undefined) throw usageProblem("events needs --hook-url <url>");
-  if (flags.hookSecretFile === undefined) throw usageProblem("events needs --hook-secret-file <file>");
+function runRequest(flags: RunFlags): EventsFlags {
   const filters: EventFilters = {
     ...listOf("environments", flags.environment),
     ...listOf("projects", flags.project),
@@ -98,8 +104,8 @@ function runRequest(flags: RunFlags): EventsRunRequest {
   const maxAgeHours = positive("--max-age-hours", flags.maxAgeHours);
   const retryBaseMs = positive("--retry-base-ms", flags.retryBaseMs);
   return {
-    hookUrl: flags.hookUrl,
-    hookSecretFile: flags.hookSecretFile,
+    ...(flags.hookUrl === undefined ? {} : { hookUrl: flags.hookUrl }),
+    ...(flags.hookSecretFile === undefined ? {} : { hookSecretFile: flags.hookSecretFile }),
     ...stateDirOf(flags),
     filters,
     ...(maxAttempts === undefined ? {} : { maxAttempts: Math.floor(maxAttempts) }),

@@ -1,3 +1,4 @@
+import { isConnectorError } from "@t3-connector/core";
 import { readTokenFile } from "@t3-connector/core/config";
 import {
   defaultEventsStateDir,
@@ -7,21 +8,35 @@ import {
   startEventsService,
 } from "@t3-connector/events";
 import { loadCliConfig } from "./config-access.js";
-import type { EventsRunRequest } from "./events-args.js";
+import type { EventsFlags } from "./events-args.js";
+import { resolveEventsRequest } from "./events-request.js";
 import { type CliIo, writeJson } from "./io.js";
 
-function stateDirOf(io: CliIo, stateDir: string | undefined): string {
+/** The flag's directory, else the config section's (resolved by the caller), else the default. */
+export function eventsStateDir(io: CliIo, stateDir: string | undefined): string {
   return stateDir ?? defaultEventsStateDir(io.env ?? {}, io.homeDir);
+}
+
+/** `events status` / `retry` look where `events` writes: the flag, else the config's stateDir. */
+async function configuredStateDir(io: CliIo, stateDir: string | undefined): Promise<string> {
+  if (stateDir !== undefined) return stateDir;
+  const config = await loadCliConfig(io).catch((error: unknown) => {
+    // No config at all: the default directory is the only place an outbox can be.
+    if (isConnectorError(error, "config_not_found")) return undefined;
+    throw error;
+  });
+  return eventsStateDir(io, config?.events?.stateDir);
 }
 
 /**
  * `t3-connector events`: follows every configured environment and delivers its events until
  * SIGINT/SIGTERM, then lets the POSTs in flight finish and be recorded. Logs go to stderr.
  */
-export async function eventsCommand(io: CliIo, request: EventsRunRequest): Promise<number> {
+export async function eventsCommand(io: CliIo, flags: EventsFlags): Promise<number> {
   const config = await loadCliConfig(io);
+  const request = resolveEventsRequest(flags, config);
   const secret = await readTokenFile(request.hookSecretFile);
-  const stateDir = stateDirOf(io, request.stateDir);
+  const stateDir = eventsStateDir(io, request.stateDir);
   const log = (line: string) => void io.stderr.write(`${line}\n`);
   const service: EventsService = await startEventsService({
     config,
@@ -52,7 +67,7 @@ export async function eventsCommand(io: CliIo, request: EventsRunRequest): Promi
 
 /** `events status`: outbox depth, last success and dead letters, as JSON. */
 export async function eventsStatusCommand(io: CliIo, stateDir: string | undefined): Promise<number> {
-  writeJson(io, await readOutboxStatus(stateDirOf(io, stateDir)));
+  writeJson(io, await readOutboxStatus(await configuredStateDir(io, stateDir)));
   return 0;
 }
 
@@ -62,7 +77,7 @@ export async function eventsRetryCommand(
   id: string,
   stateDir: string | undefined,
 ): Promise<number> {
-  const pending = await retryDeadLetter(stateDirOf(io, stateDir), id, new Date().toISOString());
+  const pending = await retryDeadLetter(await configuredStateDir(io, stateDir), id, new Date().toISOString());
   writeJson(io, { retried: pending.id, type: pending.type });
   return 0;
 }

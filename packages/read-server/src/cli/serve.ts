@@ -63,6 +63,13 @@ export async function serve(
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
       `environments ${aliases} (config ${config.path})`,
   );
+  if (config.events !== undefined) {
+    // A stdio server lives as long as one client's session: webhooks must not stop with a chat.
+    log.info(
+      `${READ_SERVER_NAME}: the config's events section is not run by the stdio server; ` +
+        "run `t3-connector events` or `t3-connector serve --http` for webhooks",
+    );
+  }
   // One turn of the event loop first: an `initialize` already waiting on stdin is answered before
   // verification loads the HTTP client and opens sockets.
   await new Promise((resolve) => setImmediate(resolve));

@@ -97,7 +97,6 @@ export async function serveHttp(
     await context.registry.close();
     return fail(describeError(error));
   }
-  const services = extras.services?.(context) ?? [];
   const started: BackgroundService[] = [];
   let shuttingDown: Promise<void> | undefined;
   const shutDownOnce = () => {
@@ -106,7 +105,8 @@ export async function serveHttp(
   };
   let exitCode = 0;
   try {
-    for (const service of services) {
+    // Building them may refuse a bad config section: that refuses start-up like a failed start.
+    for (const service of extras.services?.(context) ?? []) {
       await service.start();
       started.push(service);
     }
