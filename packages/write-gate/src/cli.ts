@@ -15,7 +15,11 @@ import {
 import { clientConfigCommand } from "./process/client-config.js";
 import { diagnoseCommand } from "./process/diagnose.js";
 import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
-import { journalRecoverCommand, journalVerifyCommand } from "./process/journal-command.js";
+import {
+  journalLiftCommand,
+  journalRecoverCommand,
+  journalVerifyCommand,
+} from "./process/journal-command.js";
 import { pairCommand } from "./process/pair.js";
 import { reconcileCommand } from "./process/reconcile.js";
 import { startGate } from "./process/start-gate.js";
@@ -51,6 +55,9 @@ Commands:
   journal recover --accept-loss [--json]
                            Rebuild a damaged journal from what survives; lost operations are then refused
                            (operation_lost), never sent again; recorded in the audit log
+  journal accept-unknown-loss --checked-t3 [--json]
+                           After a loss the journal cannot name and a check of T3, let new operationIds
+                           through again; what the audit log names stays refused; recorded in the audit log
 
 Options:
   --version     Print the version and exit
@@ -89,6 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await journalVerifyCommand(io, { json: command.json });
       case "journal-recover":
         return await journalRecoverCommand(io, { json: command.json });
+      case "journal-lift":
+        return await journalLiftCommand(io, { json: command.json });
       case "bridge": {
         // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
         // loaded only for this command, and it never reads a token file or the journal.

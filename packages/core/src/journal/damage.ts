@@ -4,6 +4,7 @@ import type { JournalFinding } from "./inspect.js";
 /** The commands that move on from damage; named in every report so the operator knows the way out. */
 export const VERIFY_COMMAND = "t3-connector-write journal verify";
 export const RECOVER_COMMAND = "t3-connector-write journal recover --accept-loss";
+export const LIFT_UNKNOWN_LOSS_COMMAND = "t3-connector-write journal accept-unknown-loss --checked-t3";
 
 export const WAY_FORWARD =
   `Restore the files from a backup if you have one; otherwise run \`${VERIFY_COMMAND}\` for the full report ` +

@@ -1,12 +1,18 @@
 export { canonicalJson, hashInput, sha256Hex } from "../canonical-json.js";
-export { findingsJson, journalDamaged, RECOVER_COMMAND, VERIFY_COMMAND } from "./damage.js";
+export {
+  findingsJson,
+  journalDamaged,
+  LIFT_UNKNOWN_LOSS_COMMAND,
+  RECOVER_COMMAND,
+  VERIFY_COMMAND,
+} from "./damage.js";
 export { DurableJsonFile, writeFileDurably } from "./durable-file.js";
 export { errorCode, type JournalFs, nodeJournalFs, syncDirectory } from "./fs.js";
 export type { FindingProblem, JournalFinding, LostRange } from "./inspect.js";
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
 export { acquireJournalLock, JournalLock, LOCK_FILE } from "./lock.js";
-export { MANIFEST_FILE, MARKER_FILE } from "./manifest.js";
+export { type LostOperation, MANIFEST_FILE, MARKER_FILE, type UnknownLoss } from "./manifest.js";
 export {
   ACTIVE_FILE,
   DEFAULT_RECENT_RECORDS,
@@ -17,8 +23,11 @@ export {
   openJournal,
 } from "./open-journal.js";
 export {
+  type AuditedOperation,
   type JournalCheckOptions,
   type JournalReport,
+  type LiftResult,
+  liftUnknownLoss,
   type RecoveryResult,
   recoverJournal,
   verifyJournal,

@@ -8,7 +8,7 @@ import { type JournalFs, journalUnavailable } from "./fs.js";
 import { journalKey } from "./key.js";
 import type { JournalLock } from "./lock.js";
 import type { LostRegister } from "./lost.js";
-import { type Manifest, writeManifest } from "./manifest.js";
+import { type Manifest, type UnknownLoss, writeManifest } from "./manifest.js";
 import {
   type ActiveDocument,
   copyRecord,
@@ -129,6 +129,11 @@ export class Journal {
     );
   }
 
+  /** Unknown losses an operator accepted that still refuse every operationId the journal does not hold. */
+  unknownLossesInForce(): readonly UnknownLoss[] {
+    return this.#lost.unknownInForce(this.#now());
+  }
+
   /** The published retention of settled records, in milliseconds. Open records are never pruned. */
   get retentionMs(): number {
     return this.#policy.retentionMs;
@@ -166,7 +171,7 @@ export class Journal {
       return record === undefined ? this.reserve(request) : { kind: "existing", record };
     }
     const now = this.#now();
-    const lost = this.#lost.refusal(key, request.operationId, now);
+    const lost = this.#lost.refusal(key, request, now);
     if (lost !== null) throw lost;
     const record = sealRecord(newPreparingRecord(request, key, inputHash, now));
     this.#db.data.records[key] = record;

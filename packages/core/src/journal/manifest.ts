@@ -41,6 +41,19 @@ const lostKeySchema = z.strictObject({
   until: epochMs,
 });
 
+/**
+ * An operation the journal no longer holds but the audit log names as dispatched before an
+ * unknown loss: kept refused when the operator lifts that loss (`journal accept-unknown-loss`).
+ * Named by environment and operationId, since the audit log does not carry the caller of the key.
+ */
+const lostOperationSchema = z.strictObject({
+  environmentId: z.string().min(1),
+  operationId: z.string().min(1),
+  source: z.literal("audit"),
+  recoveredAt: epochMs,
+  until: epochMs,
+});
+
 const unknownLossSchema = z.strictObject({
   files: z.array(z.string().min(1)),
   recoveredAt: epochMs,
@@ -56,6 +69,7 @@ const manifestSchema = z.strictObject({
   nextSegmentId: z.number().int().positive(),
   segments: z.array(segmentEntrySchema),
   lostKeys: z.array(lostKeySchema),
+  lostOperations: z.array(lostOperationSchema),
   unknownLosses: z.array(unknownLossSchema),
   checksum: hex64,
 });
@@ -71,6 +85,7 @@ const markerSchema = z.strictObject({
 export type ManifestSegment = z.infer<typeof segmentEntrySchema>;
 /** An operation whose record was lost and accepted as lost: refused until `until`. */
 export type LostKey = z.infer<typeof lostKeySchema>;
+export type LostOperation = z.infer<typeof lostOperationSchema>;
 /** Records were lost that nobody can name: every operation the journal does not hold is refused until `until`. */
 export type UnknownLoss = z.infer<typeof unknownLossSchema>;
 export type Manifest = Omit<z.infer<typeof manifestSchema>, "checksum">;
@@ -95,6 +110,7 @@ export function emptyManifest(journalId: string, now: number): Manifest {
     nextSegmentId: 1,
     segments: [],
     lostKeys: [],
+    lostOperations: [],
     unknownLosses: [],
   };
 }

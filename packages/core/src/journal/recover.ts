@@ -1,10 +1,13 @@
 import { join, resolve } from "node:path";
 import { type Clock, systemClock } from "../clock.js";
+import { ConnectorError } from "../errors.js";
+import { journalDamaged } from "./damage.js";
 import { type JournalFs, nodeJournalFs, syncDirectory } from "./fs.js";
 import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding } from "./inspect.js";
 import { acquireJournalLock } from "./lock.js";
 import {
   type LostKey,
+  type LostOperation,
   MARKER_FILE,
   type Manifest,
   newJournalId,
@@ -127,6 +130,7 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
       ),
       segments: inspection.entries,
       lostKeys: [...(previous?.lostKeys ?? []).filter((lost) => lost.until > now), ...lostKeys],
+      lostOperations: (previous?.lostOperations ?? []).filter((lost) => lost.until > now),
       unknownLosses: [
         ...(previous?.unknownLosses ?? []).filter((loss) => loss.until > now),
         ...(unknownLoss === null ? [] : [unknownLoss]),
@@ -212,4 +216,81 @@ async function inspectWithReport(fs: JournalFs, stateDir: string) {
 
 function none() {
   return { segments: 0, sealedRecords: 0, activeRecords: 0 };
+}
+
+/** A write the audit log saw dispatched (`dispatch`, `conditional_send` or `reconciled` lines). */
+export interface AuditedOperation {
+  environmentId: string;
+  operationId: string;
+  /** When the audit line was written (epoch ms). */
+  at: number;
+}
+
+export interface LiftResult {
+  /** The unknown losses that no longer refuse every operationId. */
+  lifted: UnknownLoss[];
+  /** Audit-named operations the journal does not hold: still refused until each loss's `until`. */
+  stillRefused: LostOperation[];
+}
+
+/**
+ * `journal accept-unknown-loss --checked-t3`: after an operator checked T3 for the writes made
+ * before an unknown loss, new operationIds are no longer refused. What the audit log names as
+ * dispatched in the retention window before the loss, and the journal does not hold, stays refused
+ * by environment and operationId: those are the writes a client might retry. The residual risk is
+ * a write whose audit line a crash cut off; its retry is sent again under the same derived ids,
+ * which T3 dedupes by commandId while it keeps the receipt (ADR 0006 §11).
+ */
+export async function liftUnknownLoss(
+  options: JournalCheckOptions & { audited: readonly AuditedOperation[] },
+): Promise<LiftResult> {
+  const clock = options.clock ?? systemClock;
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  return withLock(options, async (fs, stateDir) => {
+    const { inspection } = await inspectWithReport(fs, stateDir);
+    if (inspection.kind === "journal" && inspection.findings.length > 0) {
+      throw journalDamaged(stateDir, inspection.findings);
+    }
+    const now = Math.floor(clock.now());
+    const manifest = inspection.kind === "journal" ? inspection.manifest : null;
+    const inForce = (manifest?.unknownLosses ?? []).filter((loss) => loss.until > now);
+    if (
+      inspection.kind !== "journal" ||
+      manifest === null ||
+      manifest === undefined ||
+      inForce.length === 0
+    ) {
+      throw new ConnectorError("invalid_input", "no unknown loss is in force: there is nothing to lift");
+    }
+    const held = new Set(
+      [
+        ...inspection.segments.flatMap((document) => document.records),
+        ...Object.values(inspection.activeRecords),
+      ].map((record) => `${record.environmentId}\u0000${record.operationId}`),
+    );
+    const stillRefused: LostOperation[] = [];
+    for (const loss of inForce) {
+      for (const seen of options.audited) {
+        const id = `${seen.environmentId}\u0000${seen.operationId}`;
+        const before = seen.at <= loss.recoveredAt && seen.at > loss.recoveredAt - retentionMs;
+        if (!before || held.has(id)) continue;
+        if (stillRefused.some((lost) => `${lost.environmentId}\u0000${lost.operationId}` === id)) continue;
+        stillRefused.push({
+          environmentId: seen.environmentId,
+          operationId: seen.operationId,
+          source: "audit",
+          recoveredAt: loss.recoveredAt,
+          until: loss.until,
+        });
+      }
+    }
+    const directory = join(stateDir, JOURNAL_DIRECTORY);
+    await writeManifest(fs, directory, {
+      ...manifest,
+      writtenAt: now,
+      lostOperations: [...manifest.lostOperations.filter((lost) => lost.until > now), ...stillRefused],
+      unknownLosses: [],
+    });
+    return { lifted: inForce, stillRefused };
+  });
 }

@@ -84,6 +84,15 @@ export type AuditEvent =
       readonly unknownLossUntil: string | null;
       readonly refusedUntil: string | null;
       readonly movedAside: readonly string[];
+    }
+  | {
+      /** `journal accept-unknown-loss --checked-t3`: new operationIds pass again after an unknown loss. */
+      readonly event: "journal_unknown_loss_lifted";
+      /** The files each lifted loss came from. */
+      readonly files: readonly string[];
+      /** What the audit log named as dispatched before the loss: still refused. */
+      readonly stillRefusedOperationIds: readonly string[];
+      readonly stillRefusedUntil: string | null;
     };
 
 /** One line of the file: the event plus when it was written (ISO, from the injected clock). */

@@ -39,6 +39,7 @@ export type CliCommand =
     }
   | { kind: "journal-verify"; json: boolean }
   | { kind: "journal-recover"; json: boolean }
+  | { kind: "journal-lift"; json: boolean }
   | { kind: "usage-error"; problem: string };
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -142,10 +143,15 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   defineJournalCommands(program, found);
 }
 
-/** `journal verify [--json]`, `journal recover --accept-loss [--json]` (ADR 0006 §10). */
+/**
+ * `journal verify [--json]`, `journal recover --accept-loss [--json]` and
+ * `journal accept-unknown-loss --checked-t3 [--json]` (ADR 0006 §10–11).
+ */
 function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
   const journal = program.command("journal").action(() => {
-    throw usageProblem("journal verify [--json] or journal recover --accept-loss [--json]");
+    throw usageProblem(
+      "journal verify [--json], journal recover --accept-loss [--json] or journal accept-unknown-loss --checked-t3 [--json]",
+    );
   });
   journal
     .command("verify")
@@ -162,6 +168,19 @@ function defineJournalCommands(program: Command, found: (command: CliCommand) =>
         );
       }
       found({ kind: "journal-recover", json: options.json === true });
+    });
+  journal
+    .command("accept-unknown-loss")
+    .option("--checked-t3", "the writes made before the loss were checked in T3")
+    .option("--json", "print JSON")
+    .action((options: { checkedT3?: boolean; json?: boolean }) => {
+      if (options.checkedT3 !== true) {
+        throw usageProblem(
+          "journal accept-unknown-loss lets new operationIds through after an unknown loss: check in T3 the writes " +
+            "`journal verify` lists, then confirm with --checked-t3",
+        );
+      }
+      found({ kind: "journal-lift", json: options.json === true });
     });
 }
 

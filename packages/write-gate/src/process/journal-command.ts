@@ -11,14 +11,21 @@
  */
 import { systemClock } from "@t3-connector/core";
 import {
+  type AuditedOperation,
+  DEFAULT_RETENTION_MS,
   findingsJson,
   type JournalReport,
+  LIFT_UNKNOWN_LOSS_COMMAND,
+  type LiftResult,
+  liftUnknownLoss,
   RECOVER_COMMAND,
   type RecoveryResult,
   recoverJournal,
+  type UnknownLoss,
   verifyJournal,
 } from "@t3-connector/core/journal";
 import { type AuditEvent, openAuditLog } from "../audit/index.js";
+import { readAuditedOperations } from "./audited-operations.js";
 import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";
 
 export interface JournalCommandOptions {
@@ -28,9 +35,88 @@ export interface JournalCommandOptions {
 export async function journalVerifyCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
   const config = await loadCliWriteConfig(io);
   const report = await verifyJournal({ stateDir: config.stateDir });
-  if (options.json) writeJson(io, reportJson(report));
-  else io.stdout.write(reportText(report));
+  // With an unknown loss in force, the writes to check in T3 before lifting it.
+  const toCheck =
+    report.refused.unknownLosses.length === 0
+      ? []
+      : writesBefore(report.refused.unknownLosses, await readAuditedOperations(config.stateDir));
+  if (options.json) writeJson(io, { ...reportJson(report), auditedBeforeLoss: toCheck.map(auditedJson) });
+  else io.stdout.write(reportText(report) + checkText(toCheck));
   return report.status === "damaged" ? 1 : 0;
+}
+
+/** `journal accept-unknown-loss --checked-t3` (ADR 0006 §11), recorded in the audit log. */
+export async function journalLiftCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
+  const config = await loadCliWriteConfig(io);
+  const audited = await readAuditedOperations(config.stateDir);
+  const result = await liftUnknownLoss({ stateDir: config.stateDir, audited });
+  const audit = await openAuditLog({ stateDir: config.stateDir, clock: systemClock });
+  try {
+    await audit.append(liftedEvent(result));
+  } finally {
+    await audit.close();
+  }
+  if (options.json) writeJson(io, liftJson(result));
+  else io.stdout.write(liftText(result));
+  return 0;
+}
+
+function writesBefore(
+  losses: readonly UnknownLoss[],
+  audited: readonly AuditedOperation[],
+): AuditedOperation[] {
+  return audited.filter((seen) =>
+    losses.some((loss) => seen.at <= loss.recoveredAt && seen.at > loss.recoveredAt - DEFAULT_RETENTION_MS),
+  );
+}
+
+function auditedJson(seen: AuditedOperation) {
+  return { environmentId: seen.environmentId, operationId: seen.operationId, at: iso(seen.at) };
+}
+
+function checkText(toCheck: readonly AuditedOperation[]): string {
+  if (toCheck.length === 0) return "";
+  const lines = [
+    `  writes the audit log names from before the loss (check them in T3, then \`${LIFT_UNKNOWN_LOSS_COMMAND}\`;`,
+    "  they stay refused, every other operationId passes again):",
+    ...toCheck.slice(-50).map((seen) => `    ${iso(seen.at)}  ${seen.environmentId}  ${seen.operationId}`),
+  ];
+  if (toCheck.length > 50) lines.splice(2, 0, `    (the last 50 of ${toCheck.length})`);
+  return `${lines.join("\n")}\n`;
+}
+
+function liftedEvent(result: LiftResult): AuditEvent {
+  return {
+    event: "journal_unknown_loss_lifted",
+    files: result.lifted.flatMap((loss) => loss.files),
+    stillRefusedOperationIds: result.stillRefused.map((lost) => lost.operationId),
+    stillRefusedUntil: result.stillRefused[0] === undefined ? null : iso(result.stillRefused[0].until),
+  };
+}
+
+function liftJson(result: LiftResult) {
+  return {
+    lifted: result.lifted.map((loss) => ({ files: loss.files, recoveredAt: iso(loss.recoveredAt) })),
+    stillRefused: result.stillRefused.map((lost) => ({
+      environmentId: lost.environmentId,
+      operationId: lost.operationId,
+      until: iso(lost.until),
+    })),
+  };
+}
+
+function liftText(result: LiftResult): string {
+  const lines = [
+    `Lifted the refusal of unknown operationIds after the loss of ${result.lifted.flatMap((loss) => loss.files).join(", ")}: new writes pass again.`,
+  ];
+  if (result.stillRefused.length > 0) {
+    lines.push(
+      `  ${result.stillRefused.length} operation(s) the audit log names as dispatched before the loss stay refused ` +
+        `(operation_lost) until ${iso(result.stillRefused[0]?.until ?? 0)}: ${result.stillRefused.map((lost) => lost.operationId).join(", ")}`,
+    );
+  }
+  lines.push("  recorded in the audit log (journal_unknown_loss_lifted).");
+  return `${lines.join("\n")}\n`;
 }
 
 export async function journalRecoverCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
@@ -147,7 +233,8 @@ function recoveryText(result: RecoveryResult): string {
   }
   if (result.unknownLoss !== null) {
     lines.push(
-      `  records were lost that cannot be named: every operationId the journal does not hold is refused until ${iso(result.unknownLoss.until)}`,
+      `  records were lost that cannot be named: every operationId the journal does not hold is refused until ${iso(result.unknownLoss.until)}; ` +
+        `after checking T3 for the writes \`t3-connector-write journal verify\` lists, \`${LIFT_UNKNOWN_LOSS_COMMAND}\` lets new ones through`,
     );
   }
   lines.push("  recorded in the audit log (journal_recovered).");

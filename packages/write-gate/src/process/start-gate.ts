@@ -22,7 +22,12 @@ import {
   type WorkspaceVerifier,
 } from "@t3-connector/core/dispatch";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
-import { type Journal, type JournalFs, openJournal } from "@t3-connector/core/journal";
+import {
+  type Journal,
+  type JournalFs,
+  LIFT_UNKNOWN_LOSS_COMMAND,
+  openJournal,
+} from "@t3-connector/core/journal";
 import type { Context, Hono } from "hono";
 import { type AuditFs, type AuditLog, auditLeaseChanges, openAuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
@@ -290,6 +295,15 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       announce(
         `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
           "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+      );
+    }
+
+    for (const loss of journal.unknownLossesInForce()) {
+      announce(
+        `t3-connector-write gate: the journal lost records it cannot name (${loss.files.join(", ")}): every operationId it ` +
+          `does not hold is refused (operation_lost) until ${new Date(loss.until).toISOString()}. Check T3 for the writes ` +
+          `made before the loss (\`t3-connector-write journal verify\` lists the ones the audit log names), then run ` +
+          `\`${LIFT_UNKNOWN_LOSS_COMMAND}\` with the gate stopped`,
       );
     }
 

@@ -11,13 +11,15 @@ describe("t3-connector-write journal: command line", () => {
     [["journal", "verify", "--json"], { kind: "journal-verify", json: true }],
     [["journal", "recover", "--accept-loss"], { kind: "journal-recover", json: false }],
     [["journal", "recover", "--json", "--accept-loss"], { kind: "journal-recover", json: true }],
+    [["journal", "accept-unknown-loss", "--checked-t3"], { kind: "journal-lift", json: false }],
   ])("reads %j", (argv, expected) => {
     expect(parseCliArgs(argv)).toEqual(expected);
   });
 
   it.each([
-    [["journal"], "journal verify [--json] or journal recover --accept-loss"],
+    [["journal"], "journal verify [--json], journal recover --accept-loss"],
     [["journal", "recover"], "it needs --accept-loss"],
+    [["journal", "accept-unknown-loss"], "confirm with --checked-t3"],
     [["journal", "verify", "--force"], "unknown command or argument: --force"],
   ])("refuses %j as a usage error", (argv, problem) => {
     const parsed = parseCliArgs(argv);

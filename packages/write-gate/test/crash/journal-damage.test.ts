@@ -260,6 +260,62 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
   });
 });
 
+describe("journal accept-unknown-loss --checked-t3: the way forward after a loss nobody can name", () => {
+  it("new operationIds are sent once again, while the writes the audit log names stay refused", async () => {
+    const scene = await newScenario();
+    await sentThroughTheGate(scene, ["op-audited"]);
+    await nodeFs.rm(join(scene.stateDir, "journal", "active.json"));
+    expect((await cli(scene.configPath, ["journal", "recover", "--accept-loss"])).code).toBe(0);
+
+    // The gate says what is refused and the way out; verify lists what to check in T3.
+    const stderr: string[] = [];
+    const refusing = await scene.gates.start(undefined, stderr);
+    expect(stderr.join("")).toContain("journal accept-unknown-loss --checked-t3");
+    const refused = await scene.gates.relay(
+      refusing.port,
+      titleWrite(refusing.leaseId, "op-new"),
+      scene.stateDir,
+    );
+    expect(refused.body).toMatchObject({ error: "operation_lost", details: { reason: "unknown_loss" } });
+    expect(String((refused.body as { message?: unknown }).message)).toContain(
+      "accept-unknown-loss --checked-t3",
+    );
+    refusing.process.kill("SIGTERM");
+    await refusing.exited;
+    const verify = await cli(scene.configPath, ["journal", "verify", "--json"]);
+    expect(JSON.parse(verify.stdout).auditedBeforeLoss).toEqual([
+      expect.objectContaining({ operationId: "op-audited" }),
+    ]);
+
+    expect((await cli(scene.configPath, ["journal", "accept-unknown-loss"])).code).toBe(2);
+    const lifted = await cli(scene.configPath, ["journal", "accept-unknown-loss", "--checked-t3", "--json"]);
+    expect(lifted.code).toBe(0);
+    expect(JSON.parse(lifted.stdout)).toMatchObject({
+      lifted: [{ files: ["journal/active.json"] }],
+      stillRefused: [{ operationId: "op-audited" }],
+    });
+    expect((await auditLines(scene.stateDir)).at(-1)).toMatchObject({
+      event: "journal_unknown_loss_lifted",
+      files: ["journal/active.json"],
+      stillRefusedOperationIds: ["op-audited"],
+    });
+    // Lifting twice has nothing to lift.
+    expect((await cli(scene.configPath, ["journal", "accept-unknown-loss", "--checked-t3"])).code).not.toBe(
+      0,
+    );
+
+    const gate = await scene.gates.start();
+    const retry = await scene.gates.relay(gate.port, titleWrite(gate.leaseId, "op-audited"), scene.stateDir);
+    expect(retry.body).toMatchObject({ error: "operation_lost", details: { reason: "lost_record" } });
+    expect(scene.gates.commandsFor("op-audited")).toBe(1);
+    const fresh = await scene.gates.relay(gate.port, titleWrite(gate.leaseId, "op-new"), scene.stateDir);
+    expect(fresh.body).toMatchObject({ state: "completed", replayed: false });
+    expect(scene.gates.commandsFor("op-new")).toBe(1);
+    gate.process.kill("SIGTERM");
+    await gate.exited;
+  });
+});
+
 describe("a journal of the previous format", () => {
   it("the real gate opens it, migrated, and says so; verify finds it intact afterwards", async () => {
     const scene = await newScenario();
