@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type ServerNotification,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
@@ -103,7 +104,12 @@ export function registerTools<Context, Definition extends ToolDefinition<Context
       if (!checked.ok) return toolInputErrorResult(checked.error);
       // Validated: a plain object (or absent, which the schema read as {}).
       const rawArguments = (request.params.arguments ?? {}) as Record<string, unknown>;
-      return runTool(definition, checked.data, { signal: extra.signal, rawArguments }, options);
+      return runTool(
+        definition,
+        checked.data,
+        { signal: extra.signal, rawArguments, progress: progressReporter(extra) },
+        options,
+      );
     },
   );
 }
@@ -179,4 +185,23 @@ function describeIssues(error: z.ZodError): string {
 function describeUnexpected(error: unknown): string {
   // Name and message only: a stack trace is not useful to the operator and may be long.
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** `notifications/progress` for this request's token, with a progress value that only grows. */
+function progressReporter(extra: {
+  _meta?: { progressToken?: string | number };
+  sendNotification: (notification: ServerNotification) => Promise<void>;
+}): (message: string) => Promise<void> {
+  const token = extra._meta?.progressToken;
+  let progress = 0;
+  return async (message) => {
+    if (token === undefined) return;
+    progress += 1;
+    await extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, message },
+      })
+      .catch(() => undefined);
+  };
 }

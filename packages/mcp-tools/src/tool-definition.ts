@@ -25,4 +25,10 @@ export interface ToolCallExtra {
   readonly signal: AbortSignal;
   /** The arguments exactly as the client sent them (already validated against `inputSchema`). */
   readonly rawArguments: Record<string, unknown>;
+  /**
+   * Reports progress of a long call (MCP `notifications/progress`), so a client that resets its
+   * request timeout on progress keeps waiting. Sent only when the request carried a
+   * `progressToken`; otherwise it does nothing. A failed send is ignored: progress is advisory.
+   */
+  readonly progress: (message: string) => Promise<void>;
 }

@@ -23,6 +23,8 @@ export interface BridgeToolExtra {
   readonly signal: AbortSignal;
   /** The arguments exactly as the client sent them (already validated against `inputSchema`). */
   readonly rawArguments: Record<string, unknown>;
+  /** MCP progress for a long call (see mcp-tools' ToolCallExtra); a no-op without a progressToken. */
+  readonly progress: (message: string) => Promise<void>;
 }
 
 /** What the MCP client said about itself at initialize. */

@@ -12,6 +12,9 @@ import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
 import { RELAY_TIMEOUT_MS } from "../relay-client.js";
 
+/** How often a waiting call reports progress: well inside any client timeout worth having. */
+const PROGRESS_INTERVAL_MS = 5_000;
+
 /** Well under the tunnel's 10-minute connection TTL; the request's own 120 s usually ends it first. */
 export const MAX_WAIT_SECONDS = 300;
 export const PURPOSE_MAX_CHARS = 280;
@@ -157,19 +160,38 @@ function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string
   };
 }
 
-/** One relay call; a wait gets its own deadline past the wait, so the relay does not cut it short. */
-function relayApproval(
+/**
+ * One relay call; a wait gets its own deadline past the wait, so the relay does not cut it short.
+ * While it waits, a progress notification every PROGRESS_INTERVAL_MS keeps a client that resets
+ * its timeout on progress (the SDK's `resetTimeoutOnProgress`) from giving up at its default 60 s.
+ */
+async function relayApproval(
   context: BridgeContext,
   fields: Record<string, unknown>,
   waitSeconds: number,
   extra: BridgeToolExtra,
 ): Promise<Record<string, unknown>> {
   const waitMs = waitSeconds * 1000;
-  return context.relay.call(
-    { op: "request_approval", ...fields, ...(waitMs > 0 ? { waitMs } : {}) },
-    extra.signal,
-    { timeoutMs: waitMs + RELAY_TIMEOUT_MS },
-  );
+  const started = Date.now();
+  const timer =
+    waitMs > 0
+      ? setInterval(() => {
+          const left = Math.max(0, Math.round((waitMs - (Date.now() - started)) / 1000));
+          void extra.progress(
+            `waiting for the person to approve or deny on the gate's page (${left} s left)`,
+          );
+        }, PROGRESS_INTERVAL_MS)
+      : undefined;
+  timer?.unref();
+  try {
+    return await context.relay.call(
+      { op: "request_approval", ...fields, ...(waitMs > 0 ? { waitMs } : {}) },
+      extra.signal,
+      { timeoutMs: waitMs + RELAY_TIMEOUT_MS },
+    );
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function linkOf(answer: Record<string, unknown>): { requestId: string; url: string } {
