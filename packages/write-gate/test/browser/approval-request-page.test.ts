@@ -5,20 +5,18 @@
  * Screenshots of the request and of the open lease go to test-output/screenshots/.
  */
 import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { SimGate } from "../approval/support/sim-gate.js";
 import {
-  type AuthenticatorPage,
   checkedIds,
   computedStyle,
   focused,
-  launchChromium,
-  openWithAuthenticator,
   pageWidth,
   screenshot,
   unlabelledCount,
 } from "./support/browser.js";
+import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [
   { id: "project-api", title: "API server", workspaceRoot: "/work/api" },
@@ -27,37 +25,14 @@ const PROJECTS = [
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
-let browser: Browser;
 let gate: SimGate;
-let tab: AuthenticatorPage;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.context.close();
-  await gate?.close();
-});
+const gatePage = useGatePage();
 
 /** A gate over one simulated environment, its page open in Chromium with a passkey enrolled. */
 async function openEnrolled(viewport = DESKTOP): Promise<Page> {
-  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-  tab = await openWithAuthenticator(browser, viewport);
-  const { page } = tab;
-  await page.goto(`${gate.origin}/`);
-  await page.waitForSelector("body[data-ready=true]");
-  await page.fill("[data-testid=passkey-name]", "test laptop");
-  await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-  return page;
-}
-
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
+  const opened = await gatePage.open({ projects: PROJECTS, viewport, enrollAs: "test laptop" });
+  gate = opened.gate;
+  return opened.page;
 }
 
 async function openRequest(page: Page, url: string): Promise<void> {

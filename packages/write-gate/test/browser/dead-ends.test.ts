@@ -3,48 +3,26 @@
  * an expired, already used, denied, superseded or unknown request, and the page opened on
  * 127.0.0.1 (refused by the Host check, which still serves nothing else). Real Chromium.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
-import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
+import type { SimGate } from "../approval/support/sim-gate.js";
+import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];
 
-let browser: Browser;
 let gate: SimGate;
-let tab: AuthenticatorPage;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.context.close();
-  await gate?.close();
-});
+const gatePage = useGatePage();
 
 async function open(options: { enroll: boolean; fakeClock?: boolean }): Promise<Page> {
-  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-  tab = await openWithAuthenticator(browser);
-  const { page } = tab;
-  // The page's clock is Playwright's, moved by the test together with the gate's injected clock.
-  if (options.fakeClock === true) await page.clock.install();
-  await page.goto(`${gate.origin}/`);
-  await page.waitForSelector("body[data-ready=true]");
-  if (options.enroll) {
-    await page.fill("[data-testid=passkey-name]", "test laptop");
-    await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
-    await page.click("[data-testid=enroll-submit]");
-    await waitForMessage(page, "Passkey registered.");
-  }
-  return page;
-}
-
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
+  const opened = await gatePage.open({
+    projects: PROJECTS,
+    // The page's clock is Playwright's, moved by the test together with the gate's injected clock.
+    ...(options.fakeClock === true ? { fakeClock: true } : {}),
+    ...(options.enroll ? { enrollAs: "test laptop" } : {}),
+  });
+  gate = opened.gate;
+  return opened.page;
 }
 
 /** Waits for the dead-end notice with this code and answers its three lines. */
@@ -132,9 +110,7 @@ describe("dead ends on the approval page", () => {
   });
 
   it("on 127.0.0.1 answers 403 with one line naming the address to open, and nothing of the page", async () => {
-    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-    tab = await openWithAuthenticator(browser);
-    const { page } = tab;
+    const page = await open({ enroll: false });
     for (const path of ["/", "/app.js", "/favicon.ico"]) {
       const response = await page.goto(`http://127.0.0.1:${gate.port}${path}`);
       expect(response?.status(), path).toBe(403);
@@ -146,9 +122,7 @@ describe("dead ends on the approval page", () => {
   });
 
   it("serves its icon at /favicon.svg and /favicon.ico, linked from the page, with nothing failing on load", async () => {
-    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-    tab = await openWithAuthenticator(browser);
-    const { page } = tab;
+    const page = await open({ enroll: false });
     const failures: string[] = [];
     page.on("response", (response) => {
       if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
@@ -156,7 +130,8 @@ describe("dead ends on the approval page", () => {
     page.on("console", (message) => {
       if (message.type() === "error") failures.push(message.text());
     });
-    await page.goto(`${gate.origin}/`);
+    // Loaded again with the listeners on: everything the page fetches must succeed.
+    await page.reload();
     await page.waitForSelector("body[data-ready=true]");
     expect(await page.locator("link[rel=icon]").getAttribute("href")).toBe("/favicon.svg");
     for (const path of ["/favicon.svg", "/favicon.ico"]) {

@@ -4,44 +4,29 @@
  * open lease appear as they happen, and a closed lease stays listed with its writes. Desktop
  * notifications are asked for only when the person presses the button. Real Chromium.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import {
-  type AuthenticatorPage,
-  launchChromium,
-  openWithAuthenticator,
-  waitForTitle,
-} from "./support/browser.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { SimGate } from "../approval/support/sim-gate.js";
+import { type AuthenticatorPage, waitForTitle } from "./support/browser.js";
+import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];
 const IDLE_TITLE = "t3-connector — write gate";
 
-let browser: Browser;
 let gate: SimGate;
 let tab: AuthenticatorPage;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.context.close();
-  await gate?.close();
-});
+const gatePage = useGatePage();
 
 /** The page at `/`, a passkey enrolled, and its event stream connected. */
 async function openLive(): Promise<Page> {
-  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-  tab = await openWithAuthenticator(browser);
-  const { page } = tab;
-  // Counts permission prompts, so the test can tell the page never asks on its own.
-  // Counts permission prompts and records each notification, so the test can tell the page never
-  // asks on its own and notifies only after the person opted in.
-  await page.addInitScript({
-    content: `
+  const opened = await gatePage.open({
+    projects: PROJECTS,
+    enrollAs: "test laptop",
+    // Counts permission prompts and records each notification, so the test can tell the page never
+    // asks on its own and notifies only after the person opted in.
+    beforeLoad: (page) =>
+      page.addInitScript({
+        content: `
       globalThis.permissionAsks = 0;
       globalThis.notes = [];
       const Original = Notification;
@@ -56,23 +41,16 @@ async function openLive(): Promise<Page> {
         return ask();
       };
       globalThis.Notification = Spy;`,
+      }),
   });
-  await page.goto(`${gate.origin}/`);
-  await page.waitForSelector("body[data-ready=true][data-live=true]");
-  await page.fill("[data-testid=passkey-name]", "test laptop");
-  await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-  return page;
+  ({ gate, tab } = opened);
+  await opened.page.waitForSelector("body[data-live=true]");
+  return opened.page;
 }
 
 type Note = { title: string; body?: string };
 function notes(page: Page): Promise<Note[]> {
   return page.evaluate(() => (globalThis as unknown as { notes: Note[] }).notes);
-}
-
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
 }
 
 describe("the open gate page follows the gate live", () => {

@@ -1,58 +1,28 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import {
-  type AuthenticatorPage,
-  launchChromium,
-  openWithAuthenticator,
-  pagePost,
-  registerInPage,
-  signInPage,
-} from "./support/browser.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { ENROLLMENT_CODE, type SimGate } from "../approval/support/sim-gate.js";
+import { type AuthenticatorPage, pagePost, registerInPage, signInPage } from "./support/browser.js";
+import { enrollThroughThePage, useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [
   { id: "project-api", title: "API <b>server</b>", workspaceRoot: "/work/api" },
   { id: "project-web", title: "Web client", workspaceRoot: "/work/web" },
 ];
 
-let browser: Browser;
 let gate: SimGate;
 let tab: AuthenticatorPage;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const gatePage = useGatePage();
 
 async function open(): Promise<Page> {
-  gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }], serve: true });
-  tab = await openWithAuthenticator(browser);
-  await tab.page.goto(`${gate.origin}/`);
-  await tab.page.waitForSelector("body[data-ready=true]");
+  ({ gate, tab } = await gatePage.open({ projects: PROJECTS }));
   return tab.page;
 }
 
-afterEach(async () => {
-  await tab?.context.close();
-  await gate?.close();
-});
-
-async function enrollThroughThePage(page: Page, name = "work laptop"): Promise<void> {
-  await page.fill("[data-testid=passkey-name]", name);
-  await page.fill("[data-testid=enroll-code]", ENROLLMENT_CODE);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-}
-
-/** Waits until the page's status line shows `text` (a substring). */
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
-}
+/** The page's enrollment with this file's default passkey name. */
+const enroll = (page: Page, name = "work laptop") => enrollThroughThePage(page, name);
 
 function writeRequest(leaseId: string, projectIds: string[], action: ActionId = "thread.send") {
   const environmentId = gate.sim.environment("alpha").environmentId;
@@ -69,7 +39,7 @@ function writeRequest(leaseId: string, projectIds: string[], action: ActionId = 
 describe("passkey approval in a real browser", () => {
   it("enrolls with the printed code, approves a lease narrowed to one project, and the lease covers exactly that", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     expect(gate.passkeys.list()).toHaveLength(1);
     // Named at enrollment, and listed by that name.
     expect(gate.passkeys.list()[0]?.name).toBe("work laptop");
@@ -170,7 +140,7 @@ describe("passkey approval in a real browser", () => {
 
   it("adds a second passkey only after an assertion with the first, and removes one only with an assertion", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     const [firstKey] = gate.passkeys.list();
     const stepUp = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
     const proof = await signInPage(page, stepUp.body.options);
@@ -219,7 +189,7 @@ describe("passkey approval in a real browser", () => {
 
   it("refuses a replayed assertion and an assertion made for another request", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     const a = await gate.desk.request({});
     const b = await gate.desk.request({});
     await page.goto(a.url);
@@ -264,7 +234,7 @@ describe("passkey approval in a real browser", () => {
 
   it("refuses an assertion whose signature counter went backwards (a cloned passkey)", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     for (let round = 0; round < 2; round += 1) {
       const ticket = await pagePost(page, "/api/passkeys/step-up", { purpose: "enroll" });
       const proof = await signInPage(page, ticket.body.options);
@@ -300,7 +270,7 @@ describe("passkey approval in a real browser", () => {
 
   it("grants nothing when the lease is revoked while the assertion is being verified", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     const link = await gate.desk.request({});
     const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
     const response = await signInPage(page, options.body.options);
@@ -312,7 +282,7 @@ describe("passkey approval in a real browser", () => {
 
   it("grants once when the same assertion is sent twice at the same time", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     const link = await gate.desk.request({});
     const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
     const response = await signInPage(page, options.body.options);
@@ -330,7 +300,7 @@ describe("passkey approval in a real browser", () => {
 
   it("closes the lease with the revoke button and on expiry of the injected clock", async () => {
     const page = await open();
-    await enrollThroughThePage(page);
+    await enroll(page);
     const approveOnce = async () => {
       const link = await gate.desk.request({});
       await page.goto(link.url);

@@ -18,6 +18,7 @@ import {
   launchChromium,
   openWithAuthenticator,
 } from "./support/browser.js";
+import { waitForMessage } from "./support/gate-page.js";
 
 const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
 const PURPOSE = "pin the release thread";
@@ -67,10 +68,6 @@ function call(name: string, args: Body): Promise<ToolAnswer> {
 const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
 const textOf = (answer: ToolAnswer) =>
   (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
-
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
-}
 
 /** The distinct ids of the ticked action checkboxes. */
 async function tickedActions(page: Page): Promise<string[]> {
