@@ -4,10 +4,9 @@
  * after the calls in flight were answered. The stdio server never does: its life is one client's
  * session, and webhooks must not stop when a chat closes.
  */
-import { readTokenFile } from "@t3-connector/core/config";
 import { eventsBackgroundService } from "@t3-connector/events";
 import type { BackgroundService, BackgroundServices } from "../http/background-service.js";
-import { eventsStateDir } from "./events.js";
+import { serviceOptions } from "./events.js";
 import { resolveEventsRequest } from "./events-request.js";
 import type { CliIo } from "./io.js";
 
@@ -16,30 +15,17 @@ export function eventsFromConfig(io: CliIo): BackgroundServices {
     if (context.config.events === undefined) return [];
     // Checked now, so a bad section stops start-up with the field it names.
     const request = resolveEventsRequest({ filters: {} }, context.config);
-    const log = (line: string) => void io.stderr.write(`${line}\n`);
     let inner: BackgroundService | undefined;
     return [
       {
         name: "events",
         async start() {
-          const secret = await readTokenFile(request.hookSecretFile);
-          const stateDir = eventsStateDir(io, request.stateDir);
-          inner = eventsBackgroundService(
-            {
-              hookUrl: request.hookUrl,
-              secret,
-              stateDir,
-              filters: request.filters,
-              policy: {
-                ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
-                ...(request.maxAgeMs === undefined ? {} : { maxAgeMs: request.maxAgeMs }),
-              },
-              log,
-            },
-            context,
-          );
+          const options = await serviceOptions(io, request);
+          inner = eventsBackgroundService(options, context);
           await inner.start();
-          log(`events: delivering to ${new URL(request.hookUrl).origin}; state in ${stateDir}`);
+          options.log(
+            `events: delivering to ${new URL(options.hookUrl).origin}; state in ${options.stateDir}`,
+          );
         },
         async stop() {
           await inner?.stop();

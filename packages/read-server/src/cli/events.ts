@@ -8,7 +8,7 @@ import {
   startEventsService,
 } from "@t3-connector/events";
 import { loadCliConfig } from "./config-access.js";
-import type { EventsFlags } from "./events-args.js";
+import type { EventsFlags, EventsRunRequest } from "./events-args.js";
 import { resolveEventsRequest } from "./events-request.js";
 import { type CliIo, writeJson } from "./io.js";
 
@@ -29,20 +29,15 @@ async function configuredStateDir(io: CliIo, stateDir: string | undefined): Prom
 }
 
 /**
- * `t3-connector events`: follows every configured environment and delivers its events until
- * SIGINT/SIGTERM, then lets the POSTs in flight finish and be recorded. Logs go to stderr.
+ * What the events service runs with, from the merged request: the secret read from its 0600 file,
+ * the state directory resolved, logs on stderr. Shared by `events` and `serve --http`.
  */
-export async function eventsCommand(io: CliIo, flags: EventsFlags): Promise<number> {
-  const config = await loadCliConfig(io);
-  const request = resolveEventsRequest(flags, config);
-  const secret = await readTokenFile(request.hookSecretFile);
-  const stateDir = eventsStateDir(io, request.stateDir);
+export async function serviceOptions(io: CliIo, request: EventsRunRequest) {
   const log = (line: string) => void io.stderr.write(`${line}\n`);
-  const service: EventsService = await startEventsService({
-    config,
+  return {
     hookUrl: request.hookUrl,
-    secret,
-    stateDir,
+    secret: await readTokenFile(request.hookSecretFile),
+    stateDir: eventsStateDir(io, request.stateDir),
     filters: request.filters,
     policy: {
       ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
@@ -51,8 +46,18 @@ export async function eventsCommand(io: CliIo, flags: EventsFlags): Promise<numb
     },
     log,
     ...(io.fetch ? { fetch: io.fetch } : {}),
-  });
-  log(`events: delivering to ${new URL(request.hookUrl).origin}; state in ${stateDir}`);
+  };
+}
+
+/**
+ * `t3-connector events`: follows every configured environment and delivers its events until
+ * SIGINT/SIGTERM, then lets the POSTs in flight finish and be recorded. Logs go to stderr.
+ */
+export async function eventsCommand(io: CliIo, flags: EventsFlags): Promise<number> {
+  const config = await loadCliConfig(io);
+  const options = await serviceOptions(io, resolveEventsRequest(flags, config));
+  const service: EventsService = await startEventsService({ ...options, config });
+  options.log(`events: delivering to ${new URL(options.hookUrl).origin}; state in ${options.stateDir}`);
   // The service's timers do not hold the process (core's timers are unref'd): while every
   // environment is unreachable nothing else would, so this does, until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
