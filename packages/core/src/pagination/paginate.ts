@@ -113,20 +113,42 @@ export function paginate<T>(
   }
 
   const pageEntries = limit === undefined ? candidates : candidates.slice(0, limit);
-  const truncated = pageEntries.length < candidates.length;
+  return pageOf(pageEntries, candidates.length, { total, changedSinceStart, cut, codec, digests });
+}
+
+/**
+ * The page of `entries` (already cut to the limit) out of `candidateCount` in order: the next
+ * cursor continues after its last key, under the same query signature and version cut.
+ */
+function pageOf<T>(
+  entries: readonly { item: T; key: SortKey }[],
+  candidateCount: number,
+  context: {
+    total: number;
+    changedSinceStart: number;
+    cut: string | number | undefined;
+    codec: CursorCodec;
+    digests: ReturnType<typeof digestSignature>;
+  },
+): Page<T> {
+  const truncated = entries.length < candidateCount;
   const page: Page<T> = {
-    items: pageEntries.map((entry) => entry.item),
-    total,
-    returned: pageEntries.length,
+    items: entries.map((entry) => entry.item),
+    total: context.total,
+    returned: entries.length,
     truncated,
   };
-  const last = pageEntries.at(-1);
+  const last = entries.at(-1);
   if (truncated && last !== undefined) {
-    const payload: CursorPayload = { v: CURSOR_FORMAT_VERSION, q: formatSignature(digests), k: last.key };
-    if (cut !== undefined) payload.c = cut;
-    page.nextCursor = codec.encode(payload);
+    const payload: CursorPayload = {
+      v: CURSOR_FORMAT_VERSION,
+      q: formatSignature(context.digests),
+      k: last.key,
+    };
+    if (context.cut !== undefined) payload.c = context.cut;
+    page.nextCursor = context.codec.encode(payload);
   }
-  if (changedSinceStart > 0) page.changedSinceStart = changedSinceStart;
+  if (context.changedSinceStart > 0) page.changedSinceStart = context.changedSinceStart;
   return page;
 }
 
@@ -208,23 +230,8 @@ export function paginatePresorted<T>(
   }
   const keyed = shares.flatMap((share) => share.candidates.map((item) => ({ item, key: order.key(item) })));
   keyed.sort((a, b) => compareKeys(a.key, b.key, order.directions));
-  const pageEntries = keyed.slice(0, limit);
-  const truncated = pageEntries.length < keyed.length;
   const total = shares.reduce((sum, share) => sum + share.total, 0);
   const changedSinceStart =
     request.cursor === undefined ? 0 : shares.reduce((sum, share) => sum + share.changedSinceStart, 0);
-  const page: Page<T> = {
-    items: pageEntries.map((entry) => entry.item),
-    total,
-    returned: pageEntries.length,
-    truncated,
-  };
-  const last = pageEntries.at(-1);
-  if (truncated && last !== undefined) {
-    const payload: CursorPayload = { v: CURSOR_FORMAT_VERSION, q: formatSignature(digests), k: last.key };
-    if (cut !== undefined) payload.c = cut;
-    page.nextCursor = codec.encode(payload);
-  }
-  if (changedSinceStart > 0) page.changedSinceStart = changedSinceStart;
-  return page;
+  return pageOf(keyed.slice(0, limit), keyed.length, { total, changedSinceStart, cut, codec, digests });
 }

@@ -132,17 +132,14 @@ async function indexedPage(
 ): Promise<ThreadsPage> {
   const cursor = input.cursor === undefined ? undefined : openCursor(context.cursors, input.cursor, identity);
   const includeNoRun = input.includeNoRun ?? false;
-  const lacking = new Set<string>();
+  const { projectId } = input;
+  const project = projectFilter(projectId);
   const { results, envelope } = await sweepShells(
     context,
     input.environment,
     signal,
     (view) => {
-      const { projectId } = input;
-      if (projectId !== undefined && !showsProject(view, projectId)) {
-        lacking.add(view.environment.environmentId);
-        throw projectNotAvailable(projectId, view.environment.alias);
-      }
+      project.check(view);
       return threadPageShare(
         view,
         { allowedProjects: view.allowedProjects, projectId, state: input.state, includeNoRun },
@@ -153,9 +150,7 @@ async function indexedPage(
     },
     (share) => share.total,
   );
-  if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
-    throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
-  }
+  project.answeredSomewhere(results.length, envelope);
   const shares = results.map((result) => result.value);
   const page = paginatePresorted(context.cursors, shares, THREAD_LISTING_ORDER, {
     signature: {
@@ -180,21 +175,16 @@ async function scannedPage(
   signal: AbortSignal,
 ): Promise<ThreadsPage> {
   const includeNoRun = input.includeNoRun ?? false;
-  const lacking = new Set<string>();
+  const { projectId } = input;
+  const project = projectFilter(projectId);
   const { results, envelope } = await sweepShells(
     context,
     input.environment,
     signal,
     (view) => {
+      project.check(view);
       let threads = visibleThreads(view);
-      const { projectId } = input;
-      if (projectId !== undefined) {
-        if (!showsProject(view, projectId)) {
-          lacking.add(view.environment.environmentId);
-          throw projectNotAvailable(projectId, view.environment.alias);
-        }
-        threads = threads.filter((thread) => thread.projectId === projectId);
-      }
+      if (projectId !== undefined) threads = threads.filter((thread) => thread.projectId === projectId);
       threads = threads.filter((thread) => matchesSearch(search, { id: thread.id, title: thread.title }));
       return filterThreadList(threadItems(view, threads, now), {
         ...(input.state === undefined ? {} : { state: input.state }),
@@ -204,9 +194,7 @@ async function scannedPage(
     },
     (value) => value.threads.length,
   );
-  if (input.projectId !== undefined && results.length === 0 && lacking.size > 0) {
-    throw projectNotAvailableAnywhere(input.projectId, lacking, envelope);
-  }
+  project.answeredSomewhere(results.length, envelope);
 
   const matches = results.flatMap((result) => result.value.threads);
   const hiddenNoRun = results.reduce((sum, result) => sum + result.value.hiddenNoRun, 0);
@@ -215,4 +203,25 @@ async function scannedPage(
     limit,
   });
   return { page, envelope, hiddenNoRun };
+}
+
+/**
+ * A `projectId` filter across the sweep: an environment that does not show the project answers
+ * `project_not_available` for itself, and when no environment answered, the call fails naming
+ * every environment that lacked it.
+ */
+function projectFilter(projectId: string | undefined) {
+  const lacking = new Set<string>();
+  return {
+    check(view: Parameters<typeof showsProject>[0]): void {
+      if (projectId === undefined || showsProject(view, projectId)) return;
+      lacking.add(view.environment.environmentId);
+      throw projectNotAvailable(projectId, view.environment.alias);
+    },
+    answeredSomewhere(answered: number, envelope: Parameters<typeof projectNotAvailableAnywhere>[2]): void {
+      if (projectId !== undefined && answered === 0 && lacking.size > 0) {
+        throw projectNotAvailableAnywhere(projectId, lacking, envelope);
+      }
+    },
+  };
 }
