@@ -3,21 +3,16 @@
  * on a real socket: the client's proposal and purpose, the clientInfo it gave at initialize, this
  * bridge process's id (so its newer request supersedes its older one), and the wait.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
-import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
+import type { FakeGate } from "../support/fake-gate.js";
 
 let gate: FakeGate;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  gate = await startFakeGate();
-  await gate.writeCapability();
-  bridge = await connectBridge(gate);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await gate?.close();
+useBridgeOverFakeGate((started, session) => {
+  gate = started;
+  bridge = session;
 });
 
 const LINK = {

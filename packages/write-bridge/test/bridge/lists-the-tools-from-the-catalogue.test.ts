@@ -1,19 +1,14 @@
 import { ACTIONS, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/core/actions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BridgeSession, connectBridge } from "../support/bridge-client.js";
-import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+import { describe, expect, it } from "vitest";
+import { type BridgeSession, useBridgeOverFakeGate } from "../support/bridge-client.js";
+import type { FakeGate } from "../support/fake-gate.js";
 
 let gate: FakeGate;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  gate = await startFakeGate();
-  await gate.writeCapability();
-  bridge = await connectBridge(gate);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await gate?.close();
+useBridgeOverFakeGate((started, session) => {
+  gate = started;
+  bridge = session;
 });
 
 describe("tools/list", () => {

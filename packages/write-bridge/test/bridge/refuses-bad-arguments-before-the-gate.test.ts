@@ -1,20 +1,15 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
-import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
+import type { FakeGate } from "../support/fake-gate.js";
 
 let gate: FakeGate;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  gate = await startFakeGate();
-  await gate.writeCapability();
-  bridge = await connectBridge(gate);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await gate?.close();
+useBridgeOverFakeGate((started, session) => {
+  gate = started;
+  bridge = session;
 });
 beforeEach(() => {
   gate.requests.length = 0;

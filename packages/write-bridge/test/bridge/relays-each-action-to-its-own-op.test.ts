@@ -2,21 +2,16 @@ import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/core/actions";
 
 const SAMPLE_OPERATION_ID = SAMPLE_IDS.operationId;
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
-import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+import { describe, expect, it } from "vitest";
+import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
+import type { FakeGate } from "../support/fake-gate.js";
 
 let gate: FakeGate;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  gate = await startFakeGate();
-  await gate.writeCapability();
-  bridge = await connectBridge(gate);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await gate?.close();
+useBridgeOverFakeGate((started, session) => {
+  gate = started;
+  bridge = session;
 });
 
 describe("write tools", () => {

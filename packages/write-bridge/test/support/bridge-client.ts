@@ -1,8 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll } from "vitest";
 import { createBridgeServer } from "../../src/index.js";
 import { createRelayClient } from "../../src/relay-client.js";
+import { type FakeGate, startFakeGate } from "./fake-gate.js";
 
 export interface BridgeSession {
   client: Client;
@@ -36,4 +38,23 @@ export async function connectBridge(target: { port: number; stateDir: string }):
 export function textOf(result: CallToolResult): string {
   const first = result.content[0];
   return first?.type === "text" ? first.text : "";
+}
+
+/**
+ * Registers the file's hooks: one stand-in gate (with its capability file) and one bridge session
+ * for every test in the file, closed after them. `ready` hands both to the file's own variables.
+ */
+export function useBridgeOverFakeGate(ready: (gate: FakeGate, bridge: BridgeSession) => void): void {
+  let gate: FakeGate | undefined;
+  let bridge: BridgeSession | undefined;
+  beforeAll(async () => {
+    gate = await startFakeGate();
+    await gate.writeCapability();
+    bridge = await connectBridge(gate);
+    ready(gate, bridge);
+  });
+  afterAll(async () => {
+    await bridge?.close();
+    await gate?.close();
+  });
 }
