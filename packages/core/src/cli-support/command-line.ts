@@ -149,3 +149,20 @@ export function transportFromOptions(options: { url?: string; ssh?: string }): T
   }
   return url !== undefined ? { url } : { ssh: ssh as string };
 }
+
+/**
+ * The outcome as a CLI's command: the parsed one, or `usage-error` with the problem, or `help` /
+ * `version`. For the CLIs whose commands are `{ kind }` unions (t3-connector, t3-connector-write).
+ */
+export function commandOf<T>(
+  outcome: CommandLineOutcome<T>,
+): T | { kind: "usage-error"; problem: string } | { kind: "help" } | { kind: "version" } {
+  switch (outcome.kind) {
+    case "parsed":
+      return outcome.value;
+    case "problem":
+      return { kind: "usage-error", problem: outcome.problem };
+    default:
+      return { kind: outcome.kind };
+  }
+}

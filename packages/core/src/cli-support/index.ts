@@ -16,6 +16,7 @@ export {
 export {
   type CommandLineOptions,
   type CommandLineOutcome,
+  commandOf,
   logLevelOption,
   parseCommandLine,
   requireValue,

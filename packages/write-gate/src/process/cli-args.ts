@@ -8,6 +8,7 @@
  * `.option("--flag", "…")`).
  */
 import {
+  commandOf,
   DEFAULT_LOG_LEVEL,
   type LogLevel,
   logLevelOption,
@@ -43,18 +44,9 @@ export type CliCommand =
   | { kind: "usage-error"; problem: string };
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const outcome = parseCommandLine(argv, defineCommands, {
-    name: "t3-connector-write",
-    versionFlags: ["--version"],
-  });
-  switch (outcome.kind) {
-    case "parsed":
-      return outcome.value;
-    case "problem":
-      return { kind: "usage-error", problem: outcome.problem };
-    default:
-      return { kind: outcome.kind };
-  }
+  return commandOf(
+    parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: ["--version"] }),
+  );
 }
 
 function defineCommands(program: Command, found: (command: CliCommand) => void): void {
