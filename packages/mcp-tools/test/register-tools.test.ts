@@ -110,3 +110,49 @@ describe("registerTools", () => {
     );
   });
 });
+
+describe("progress from a tool handler", () => {
+  const reporting: ToolDefinition<{ prefix: string }> = {
+    ...echo,
+    name: "test_progress",
+    async handler(context, input: { text: string }, extra) {
+      await extra.progress("first step");
+      await extra.progress("second step");
+      return { text: `${context.prefix}${input.text}` };
+    },
+  };
+
+  it("reaches a client that asked for it, with a progress value that grows and the handler's words", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    registerTools(server, [reporting], options());
+    const reports: { progress: number; message?: string }[] = [];
+    const result = await (await connected(server)).callTool(
+      { name: "test_progress", arguments: { text: "x" } },
+      undefined,
+      { onprogress: (report) => reports.push({ progress: report.progress, message: report.message }) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(reports).toEqual([
+      { progress: 1, message: "first step" },
+      { progress: 2, message: "second step" },
+    ]);
+  });
+
+  it("sends nothing when the request carried no progress token", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    registerTools(server, [reporting], options());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: "test", version: "0.0.0" });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    // Every message the server sends, as it arrives on the client's side of the wire.
+    const methods: string[] = [];
+    const deliver = clientSide.onmessage;
+    clientSide.onmessage = (message, extra) => {
+      if ("method" in message) methods.push(message.method);
+      deliver?.(message, extra);
+    };
+    const result = await client.callTool({ name: "test_progress", arguments: { text: "x" } });
+    expect(result.isError).toBeFalsy();
+    expect(methods).not.toContain("notifications/progress");
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * `liftUnknownLoss` (`journal accept-unknown-loss --checked-t3`): after a loss nobody can name, new
+ * operationIds pass again, while what the audit log saw dispatched in the retention window before
+ * the loss, and the journal does not hold, stays refused by environment and operationId.
+ */
+import * as nodeFs from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Journal, liftUnknownLoss, openJournal, recoverJournal } from "../../src/journal/index.js";
+import { SMALL_SEGMENTS, writeJournal } from "./support/damaged-journal.js";
+import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
+
+const RETENTION_MS = 7 * DAY_MS;
+
+let temp: TempDir;
+let clock: ManualClock;
+const journals: Journal[] = [];
+
+beforeEach(async () => {
+  temp = await makeTempDir();
+  clock = new ManualClock();
+});
+afterEach(async () => {
+  await Promise.all(journals.splice(0).map((journal) => journal.close()));
+  await temp.remove();
+});
+
+async function open(): Promise<Journal> {
+  const journal = await openJournal({ stateDir: temp.stateDir, clock, ...SMALL_SEGMENTS });
+  journals.push(journal);
+  return journal;
+}
+
+/** A journal whose active segment is gone, recovered: an unknown loss in force. */
+async function afterUnknownLoss(): Promise<number> {
+  const journal = await writeJournal(temp.stateDir, clock);
+  await nodeFs.rm(join(journal.directory, "active.json"));
+  const recovered = await recoverJournal({ stateDir: temp.stateDir, clock, retentionMs: RETENTION_MS });
+  if (recovered.unknownLoss === null) throw new Error("no unknown loss was recorded");
+  return recovered.unknownLoss.recoveredAt;
+}
+
+describe("lifting an unknown loss", () => {
+  it("keeps refusing only what the audit log saw in the retention window before the loss", async () => {
+    const lostAt = await afterUnknownLoss();
+    clock.advance(60_000);
+    const result = await liftUnknownLoss({
+      stateDir: temp.stateDir,
+      clock,
+      retentionMs: RETENTION_MS,
+      audited: [
+        { environmentId: "env-a", operationId: "op-recent", at: lostAt - 3_600_000 },
+        { environmentId: "env-a", operationId: "op-too-old", at: lostAt - RETENTION_MS - 1 },
+        { environmentId: "env-a", operationId: "op-after", at: lostAt + 1 },
+        { environmentId: "env-b", operationId: "op-elsewhere", at: lostAt - 1 },
+      ],
+    });
+    expect(result.lifted).toEqual([expect.objectContaining({ files: ["journal/active.json"] })]);
+    expect(result.stillRefused.map((lost) => [lost.environmentId, lost.operationId])).toEqual([
+      ["env-a", "op-recent"],
+      ["env-b", "op-elsewhere"],
+    ]);
+
+    const journal = await open();
+    await expect(journal.reserve(request("op-recent"))).rejects.toMatchObject({
+      code: "operation_lost",
+      details: { reason: "lost_record", file: "audit.log" },
+    });
+    // Same operationId, another environment: another operation, not named by the audit log.
+    expect(
+      (await journal.reserve(request("op-recent", { environmentId: "env-c", destination: "t3://env-c" })))
+        .kind,
+    ).toBe("reserved");
+    for (const operationId of ["op-too-old", "op-after", "op-brand-new"]) {
+      expect((await journal.reserve(request(operationId))).kind).toBe("reserved");
+    }
+    expect(journal.unknownLossesInForce()).toEqual([]);
+  });
+
+  it("has nothing to lift when no unknown loss is in force, and says so", async () => {
+    await writeJournal(temp.stateDir, clock);
+    await expect(liftUnknownLoss({ stateDir: temp.stateDir, clock, audited: [] })).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("nothing to lift"),
+    });
+  });
+
+  it("refuses while the journal is damaged again: recover first", async () => {
+    await afterUnknownLoss();
+    await nodeFs.rm(join(temp.stateDir, "journal", "manifest.json"));
+    await expect(liftUnknownLoss({ stateDir: temp.stateDir, clock, audited: [] })).rejects.toMatchObject({
+      code: "journal_damaged",
+    });
+  });
+});
