@@ -1,5 +1,5 @@
 /**
- * Run statuses of Orchestrator V2 (`OrchestrationV2RunStatus`, t3-protocol §6) and the two ways
+ * Run statuses of Orchestrator V2 (`OrchestrationV2RunStatus`) and the two ways
  * the product classifies them. One list, so that the state projection, the write guards and the
  * conditional send can never disagree about whether a run is still going. Servers may add
  * statuses: every reader tolerates strings outside this list.

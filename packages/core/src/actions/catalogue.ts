@@ -1,5 +1,5 @@
 /**
- * The write-action catalogue: the 42 actions in registration order (connector-contract §C.1).
+ * The write-action catalogue: the 42 actions in registration order.
  * One table drives the write bridge's MCP tools, the gate's checks and the operator CLI.
  */
 import { z } from "zod";
@@ -165,7 +165,7 @@ export interface DeriveIdsOptions {
   readonly clientRequestId?: string;
 }
 
-/** Every id the action sends to T3, derived from the operation key (connector-contract §C.2). */
+/** Every id the action sends to T3, derived from the operation key. */
 export function deriveIds(
   operationKey: string,
   action: ActionId,
@@ -213,7 +213,7 @@ export function prepareAction(action: ActionId, rawInput: unknown, operationKey:
   return { action, input: parsed.data, ids, payload: entry.build(parsed.data, ids) };
 }
 
-/** The envelope every `t3_escrever_*` tool takes around its action input (connector-contract §C.0). */
+/** The envelope every `t3_escrever_*` tool takes around its action input. */
 export function writeEnvelopeSchema<S extends z.ZodType>(input: S) {
   return z.strictObject({
     leaseId: idString,

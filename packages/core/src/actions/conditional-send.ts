@@ -1,5 +1,5 @@
 /**
- * The conditional send (connector-contract §C.4), as data the gate runs: "when run R ends,
+ * The conditional send, as data the gate runs: "when run R ends,
  * optionally switch the model, then send this message". It is a composite tool, not one of the
  * 42 actions: its steps are ordinary thread.model-selection.set and thread.send writes, each
  * journaled under its own operationId, and the lease must grant those actions.

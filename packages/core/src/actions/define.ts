@@ -43,5 +43,5 @@ export function requireId(ids: DerivedIds, kind: Exclude<IdKind, "commandId">, a
   return value;
 }
 
-/** Provenance of commands the connector creates on a person's behalf (t3-protocol §5.1). */
+/** Provenance of commands the connector creates on a person's behalf. */
 export const PROVENANCE = { createdBy: "user", creationSource: "mcp" } as const;

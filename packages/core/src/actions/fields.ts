@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-/** Bounds. Text and attachment limits are T3's own (`PROVIDER_SEND_TURN_MAX_*`, t3-protocol §7.12). */
+/** Bounds. Text and attachment limits are T3's own (`PROVIDER_SEND_TURN_MAX_*`). */
 export const MAX_ID_CHARS = 1024;
 export const MAX_TEXT_CHARS = 120_000;
 export const MAX_ATTACHMENTS = 8;
@@ -50,13 +50,13 @@ export const APPROVAL_DECISIONS = [
 export const COMPLETION_WAKES = ["always", "settled_only"] as const;
 export const PULL_REQUEST_SOURCES = ["manual", "created", "agent", "stack", "stack-dismissed"] as const;
 
-/** Provider instance id slug (t3-protocol §6, `ProviderInstanceId`). */
+/** Provider instance id slug (`ProviderInstanceId`). */
 const instanceId = z
   .string()
   .max(64)
   .regex(/^[a-zA-Z][a-zA-Z0-9_-]*$/);
 
-/** `ModelSelection` (t3-protocol §7.1) in its current shape only: legacy `{provider, model}` is refused. */
+/** `ModelSelection` in its current shape only: legacy `{provider, model}` is refused. */
 export const modelSelection = z.strictObject({
   instanceId,
   model: idString,
@@ -67,7 +67,7 @@ export const modelSelection = z.strictObject({
 });
 export type ModelSelection = z.infer<typeof modelSelection>;
 
-/** `ChatAttachment` (t3-protocol §7.12): a reference to something already uploaded to T3. */
+/** `ChatAttachment`: a reference to something already uploaded to T3. */
 export const attachment = z.strictObject({
   type: z.enum(["image", "file", "pdf", "video"]),
   id: z
@@ -86,14 +86,14 @@ export const attachment = z.strictObject({
 export const attachments = z.array(attachment).max(MAX_ATTACHMENTS);
 export type Attachment = z.infer<typeof attachment>;
 
-/** Where a fork or merge starts (t3-protocol §5.2 `sourcePoint`). */
+/** Where a fork or merge starts. */
 export const sourcePoint = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("latest_stable") }),
   z.strictObject({ type: z.literal("run"), runId: idString }),
   z.strictObject({ type: z.literal("checkpoint"), checkpointId: idString }),
 ]);
 
-/** Where a launched thread works (t3-protocol §7.11 `workspaceStrategy`). */
+/** Where a launched thread works. */
 export const workspaceStrategy = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("root"), branch: idString.optional() }),
   z.strictObject({

@@ -6,7 +6,7 @@
 import { ConnectorError, type ErrorCode } from "../errors.js";
 import { ACTIVE_RUN_STATUSES } from "../run-status.js";
 
-/** Run statuses that mean work is in flight on a thread (connector-contract §C.3). */
+/** Run statuses that mean work is in flight on a thread. */
 export { ACTIVE_RUN_STATUSES };
 
 /** The write tool that resolves a pending runtime request of a kind, or null: inspect it in T3. */
@@ -25,7 +25,7 @@ const APPROVE: AnswerRoute = {
   tool: "t3_escrever_runtime_request_approve",
   responseField: "decision",
 };
-/** Runtime request kinds (t3-protocol §6) and how each is answered. */
+/** Runtime request kinds and how each is answered. */
 export const ANSWER_ROUTE_BY_KIND: Readonly<Record<string, AnswerRoute | null>> = {
   user_input: ANSWER,
   command: APPROVE,
@@ -71,7 +71,7 @@ export interface ModelSelectionGuard {
   readonly path: readonly string[];
   readonly source: "server.getConfig";
   readonly code: "guard_refused";
-  /** Checked in this order; the first failure is the refusal reason (connector-contract §C.3). */
+  /** Checked in this order; the first failure is the refusal reason. */
   readonly reasons: readonly [
     "model_capabilities_unavailable",
     "provider_instance_unavailable",
@@ -166,7 +166,7 @@ export function valueAtPath(input: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-/** The fields of a fresh shell thread row the thread-state guards read (t3-protocol §7.3). */
+/** The fields of a fresh shell thread row the thread-state guards read. */
 export interface ThreadStateView {
   readonly status: string;
   readonly activeRunId: string | null;

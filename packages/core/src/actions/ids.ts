@@ -1,5 +1,5 @@
 /**
- * Deterministic ids (connector-contract §C.2). Every id sent to T3 comes from the operation key,
+ * Deterministic ids. Every id sent to T3 comes from the operation key,
  * so a repeat of the same operation carries the same `commandId` and T3's own command receipts
  * dedupe it even if the journal were lost. Each id kind has its own label, so no two ids of one
  * operation collide; steps of a composite write have their own operationIds and thus keys.
@@ -42,7 +42,7 @@ export function deriveOperationKey(parts: OperationKeyParts): string {
   );
 }
 
-/** The manifest key of one conditional send (connector-contract §C.4). */
+/** The manifest key of one conditional send. */
 export function deriveConditionalSendKey(
   parts: Omit<OperationKeyParts, "operationId"> & { clientRequestId: string },
 ) {

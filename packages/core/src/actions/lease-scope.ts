@@ -1,5 +1,5 @@
 /**
- * The scope a write lease grants (connector-contract §D.2): per environment, the projects (from
+ * The scope a write lease grants: per environment, the projects (from
  * the live inventory, never from model input) and the actions the passkey holder approved.
  * Lists are sorted and unique so that the scope hash shown on the approval page is stable.
  */

@@ -1,6 +1,6 @@
 /**
  * The `model_selection_offered` guard: a selection is sent only if the environment's fresh
- * `server.getConfig` offers it (connector-contract §C.3). The selection itself is never changed:
+ * `server.getConfig` offers it. The selection itself is never changed:
  * no option is added, removed or defaulted.
  */
 import { z } from "zod";

@@ -41,14 +41,14 @@ export interface DerivedIds {
   readonly clientRequestId?: string;
 }
 
-/** A V2 command for `orchestration.dispatchCommand` (t3-protocol §5.2/§5.3). */
+/** A V2 command for `orchestration.dispatchCommand`. */
 export interface WireCommand {
   readonly type: string;
   readonly commandId: string;
   readonly [field: string]: unknown;
 }
 
-/** `OrchestrationV2ThreadLaunchInput` for `orchestration.launchThread` (t3-protocol §7.11). */
+/** `OrchestrationV2ThreadLaunchInput` for `orchestration.launchThread`. */
 export interface WireLaunchInput {
   readonly commandId: string;
   readonly projectId: string;

@@ -1,6 +1,6 @@
 /**
  * Which catalogue actions one T3 server can run. Servers of many ages are in use: the first
- * Orchestrator V2 builds decode 37 command types, protocol 2 adds more (t3-older-servers §2). An
+ * Orchestrator V2 builds decode 37 command types, protocol 2 adds more. An
  * action is offered, granted and sent only where the server decodes its command type; the
  * others are named as not supported by that server's version (ADR 0009).
  */

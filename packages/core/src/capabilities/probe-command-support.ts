@@ -2,7 +2,7 @@
  * Learning a server's accepted command types without applying anything: `dispatchCommand` with a
  * command type no server has. The payload cannot decode, so no handler runs and no receipt is
  * kept (the commandId is fresh and never reused); an older T3 answers with its decode defect,
- * which lists every type it accepts (t3-older-servers §2, fixture 33b).
+ * which lists every type it accepts (fixture 33b).
  */
 import { randomUUID } from "node:crypto";
 import type { ConnectedEnvironment } from "../environments/index.js";

@@ -1,5 +1,5 @@
 /**
- * The journal side of a conditional send (connector-contract §C.4): what a step's record says,
+ * The journal side of a conditional send: what a step's record says,
  * and how a step is closed as "not sent". Step truth always comes from the step's own journal
  * record, never from what this process remembers.
  */

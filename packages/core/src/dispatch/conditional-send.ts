@@ -1,5 +1,5 @@
 /**
- * "When run R ends, optionally switch the model, then send" (connector-contract §C.4), run through
+ * "When run R ends, optionally switch the model, then send", run through
  * the ordinary write engine. Each step is its own journaled operation (`<id>:model-selection`,
  * `<id>:send`), so each is idempotent and never sent twice; the precondition is read fresh before
  * the first step and again right before the send.

@@ -1,5 +1,5 @@
 /**
- * The write engine (design.md §5.4, connector-contract §D.7). One dispatch runs, in this order:
+ * The write engine. One dispatch runs, in this order:
  *
  *   admission lease check (environment, action; no I/O)
  *   → fresh shell read → scope lease check (project of every referenced thread)
@@ -380,7 +380,7 @@ class WriteDispatcher implements Dispatcher {
         await this.#journal.refuse(key, journalErrorOf(outcome.error));
         throw withDetails(outcome.error, { ...base, state: "refused", sent: false });
       case "refused":
-        // T3 proved it never ran the handler: the lease and the connection stay up (contract §G.4).
+        // T3 proved it never ran the handler: the lease and the connection stay up.
         await this.#journal.refuse(key, journalErrorOf(outcome.error));
         throw withDetails(outcome.error, { ...base, state: "refused", sent: true });
       case "conflict": {

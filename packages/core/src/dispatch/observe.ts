@@ -11,7 +11,7 @@
  * - every other command: a thread event produced by this command, found by replaying the
  *   thread's stored events after the shell sequence read just before the send. T3 names the events
  *   a command produced `event:thread:<threadId>:command:<commandId>:<uuid>` (fixtures 37, 54, 56),
- *   and a command that produces no event is rejected by T3 (t3-protocol §5.1), so an accepted
+ *   and a command that produces no event is rejected by T3, so an accepted
  *   command always leaves one. Overlay changes (pin, settle, …) are not inferred from thread state:
  *   another client may have made the same change.
  *

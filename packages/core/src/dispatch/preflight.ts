@@ -1,5 +1,5 @@
 /**
- * The checks between the reservation and the send (connector-contract §C.3), all on fresh reads:
+ * The checks between the reservation and the send, all on fresh reads:
  * referenced threads exist, the catalogue's local guards (run in flight, pending request, request
  * id, workspace path inside the approved roots), the model selection against a `server.getConfig`
  * read now, and the workspace path verified where the environment runs. The first failure is

@@ -1,7 +1,7 @@
 /**
  * Settling an `uncertain` write. First read T3 (observe.ts): an effect found is `completed`. If it
  * is not there, send the journaled command again, exactly as it was sent, under the same derived
- * ids: T3's commandId is an idempotency key (t3-protocol §5.1), so its answer decides without
+ * ids: T3's commandId is an idempotency key (docs/t3-protocol-notes.md), so its answer decides without
  * ever applying the command twice:
  *
  * - a receipt → `completed` (applied once, now or before);

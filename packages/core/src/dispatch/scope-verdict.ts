@@ -1,5 +1,5 @@
 /**
- * The verdict a lease scope gives one request (connector-contract §D.2/§C.3), as a pure function
+ * The verdict a lease scope gives one request, as a pure function
  * the gate can wrap with its own state (open/closed, expiry). The grant must match both the
  * environmentId and the destination, list the action, and cover every project.
  */

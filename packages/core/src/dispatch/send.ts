@@ -6,7 +6,7 @@
  *
  * What proves that T3 never ran the handler: a typed `Fail` (T3 decided to refuse, or its receipt
  * store answers a commandId it rejected before), and the payload decode `Die` of an older server
- * (t3-older-servers.md §2: the command type is not in its schema). A `Fail` that says the commandId
+ * (the command type is not in its schema). A `Fail` that says the commandId
  * conflicts (already used on another thread) proves nothing about this write.
  */
 import type { BuiltPayload } from "../actions/index.js";
@@ -43,7 +43,7 @@ function start(client: T3RpcClient, payload: BuiltPayload): Promise<JournalRecei
 }
 
 /**
- * A receipt conflict (t3-protocol §5.1: the same commandId on another thread fails). The facts
+ * A receipt conflict (the same commandId on another thread fails). What is known of T3 does
  * name it a conflict without quoting T3's text, so the typed failure's message is searched for it.
  */
 export function isReceiptConflict(error: ConnectorError): boolean {

@@ -1,5 +1,5 @@
 /**
- * Verifying a workspace path where the environment runs (connector-contract §C.3): the path must
+ * Verifying a workspace path where the environment runs: the path must
  * exist there and its canonical form must be an approved root. A URL environment is checked with
  * `realpath` on this machine; an SSH environment with `ssh <host> realpath -e -- '<path>'`, since
  * the local file system says nothing about the remote one.

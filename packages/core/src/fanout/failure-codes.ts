@@ -1,6 +1,6 @@
 import { type ErrorCode, isConnectorError } from "../errors.js";
 
-/** The per-environment failure codes of a sweep (connector-contract §A.0). */
+/** The per-environment failure codes of a sweep. */
 export type FanOutFailureCode =
   | "timeout"
   | "global_timeout"

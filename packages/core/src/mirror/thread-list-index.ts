@@ -12,7 +12,7 @@ export interface ListedThread {
   readonly projectId: string;
   /** `updatedAt` in epoch ms; null when missing or unparsable (sorts after every dated row). */
   readonly updatedMs: number | null;
-  /** The canonical state (contract §B.2); it does not depend on the clock, so it is kept. */
+  /** The canonical state; it does not depend on the clock, so it is kept. */
   readonly state: ThreadState;
   /** `settledAt` is set (contract: settled), also clock-free. */
   readonly settled: boolean;

@@ -12,7 +12,7 @@ function present(value: string | null | undefined): value is string {
 }
 
 /**
- * Contract §B.1. The shell's `status` is the status of the NEWEST run; a run queued behind another
+ * The shell's `status` is the status of the NEWEST run; a run queued behind another
  * (or a queued message promoted to steer, which leaves the newest run cancelled) makes it differ
  * from the run that is actually working, so the active run is read from `activeRunId` and
  * `activityRunStatus` first.

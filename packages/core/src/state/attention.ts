@@ -8,7 +8,7 @@ export interface AttentionCandidate extends OrderedThread {
 }
 
 /**
- * Contract §A.5: a thread needs the user when it needs intervention, or when its latest run failed
+ * A thread needs the user when it needs intervention, or when its latest run failed
  * and nobody settled it. Settling does not hide an intervention: a settled thread that raised a
  * request is still listed.
  */

@@ -1,5 +1,5 @@
 /**
- * Size bounds of the read tools that use the projection (contract §B.7). Inputs outside them are
+ * Size bounds of the read tools that use the projection. Inputs outside them are
  * refused by the tools' strict schemas; the projection only applies the value it is given.
  */
 export interface CharacterBounds {

@@ -96,7 +96,7 @@ function itemOf(candidate: ControlPlaneCandidate, snoozed: boolean): ControlPlan
 }
 
 /**
- * Contract §A.6 / seed "Control plane snapshot". Each thread lands in at most one list, in this
+ * The control-plane snapshot. Each thread lands in at most one list, in this
  * order: `needsIntervention` and `running` follow the canonical state; otherwise `ready` when it
  * has a ready reason; anything else (no run, unknown, settled, still snoozed) is only counted.
  * Each list is in the listing order and cut at `limit`.

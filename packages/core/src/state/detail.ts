@@ -50,7 +50,7 @@ export interface HistoryBounds {
   payloadBudgetExceeded: boolean;
 }
 
-/** The `t3_thread` fields beyond the summary (contract §B.5). */
+/** The `t3_thread` fields beyond the summary. */
 export interface ThreadDetailFields {
   providerSession: ProviderSessionDetail | null;
   activeRun: ActiveRunDetail | null;

@@ -3,7 +3,7 @@ import { keepStart } from "./text.js";
 import { parseInstant } from "./time.js";
 import type { MessageInput, ThreadProjectionInput } from "./types.js";
 
-/** One message of `t3_mensagens` (contract §A.9). */
+/** One message of `t3_mensagens`. */
 export interface MessageItem {
   messageId: string | null;
   role: string | null;

@@ -1,6 +1,6 @@
 import type { Maybe, ModelSelectionInput } from "./types.js";
 
-/** The model of a thread or run: `{model, instanceId, effort}` (contract §B.3). */
+/** The model of a thread or run: `{model, instanceId, effort}`. */
 export interface ModelSummary {
   model: string | null;
   instanceId: string | null;

@@ -153,7 +153,7 @@ function byCreatedAt(a: RuntimeRequestInput, b: RuntimeRequestInput): number {
 }
 
 /**
- * Contract §B.6: the pending requests of a thread, oldest first, each with its public content and
+ * The pending requests of a thread, oldest first, each with its public content and
  * the exact next step — the write tool and target ids to answer it, never an answer; or
  * `inspect_in_t3` when the content or the ability to respond is missing.
  *

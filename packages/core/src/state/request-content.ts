@@ -2,7 +2,7 @@ import { isNonBlankString } from "./text.js";
 import type { RuntimeRequestInput, TurnItemInput } from "./types.js";
 
 /**
- * The public content of a pending runtime request (contract §B.6, seed "Pending runtime requests"):
+ * The public content of a pending runtime request:
  * the question or approval body joined from its turn item, validated field by field. Only the
  * public fields are copied: native references, provider payloads, prior answers and attachments
  * never leave this module.

@@ -6,7 +6,7 @@ import { type WokeMarker, wokeMarker } from "./woke.js";
 
 export type ProjectRef = { projectId: string | null; title: string } | { projectId: string | null };
 
-/** The thread summary every read tool shares (contract §B.3, seed "States"). */
+/** The thread summary every read tool shares. */
 export type ThreadSummary = {
   threadId: string | null;
   title: string | null;

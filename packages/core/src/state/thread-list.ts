@@ -30,7 +30,7 @@ export interface FilteredThreads<T> {
 }
 
 /**
- * Contract §A.3: the `state` / `includeNoRun` / `woke` filters of `t3_threads`, applied before
+ * The `state` / `includeNoRun` / `woke` filters of `t3_threads`, applied before
  * paging. When `woke` is asked for and any thread passing the state filter cannot be decided
  * (`woke: null`), the call is refused: a filtered list that silently dropped those threads would
  * look complete when it is not. During a sweep the caller records that refusal as a `refused`

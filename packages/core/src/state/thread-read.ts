@@ -24,7 +24,7 @@ export interface ThreadReadOptions {
 }
 
 /**
- * The body of `t3_thread` (contract §A.7): the shell row decides authorization and the top-level
+ * The body of `t3_thread`: the shell row decides authorization and the top-level
  * fields, the projection adds the pending requests (which also feed the state, rule 1b) and the
  * detail fields. `bounds` is the bounded snapshot itself (or null for a full snapshot).
  */

@@ -33,7 +33,7 @@ export interface BackgroundTask {
   description: string | null;
 }
 
-/** The state fields every thread summary carries (contract §B.2). */
+/** The state fields every thread summary carries. */
 export interface ThreadStateFields {
   state: ThreadState;
   stateSource: StateSource;
@@ -135,7 +135,7 @@ function backgroundTasks(thread: ShellThreadInput): BackgroundTask[] {
 }
 
 /**
- * Contract §B.2 / seed "Sources of truth": the first matching signal wins —
+ * Sources of truth: the first matching signal wins —
  * pending request, active run, usage limit or proposed plan, then the latest run's outcome.
  * `pending` are the projection's pending requests, passed by the thread read (rule 1b).
  * Unknown run statuses never throw: they give `unknown` (unless an active run is reported).

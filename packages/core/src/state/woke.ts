@@ -2,7 +2,7 @@ import { type NowInput, parseInstant, resolveNow } from "./time.js";
 import type { ShellThreadInput } from "./types.js";
 
 /**
- * The "Woke" marker of T3's sidebar (contract §B.4, seed "Woke marker"): the thread woke from a
+ * The "Woke" marker of T3's sidebar: the thread woke from a
  * snooze and nobody has acknowledged it. T3 stores no flag; it derives it from shell fields and the
  * clock, and so does this.
  */
@@ -65,7 +65,7 @@ function wokeAtOf(thread: ShellThreadInput, nowMs: number): string | null {
 }
 
 /**
- * Contract §B.4, evaluated at one instant.
+ * The Woke marker, evaluated at one instant.
  *
  * A field that is ABSENT (`undefined`) means the server does not send it; a field sent as `null`
  * means "empty". So `lastVisitedAt: null` (never visited) leaves a woke thread woke, while a row
@@ -85,7 +85,7 @@ export function wokeMarker(thread: ShellThreadInput, now: NowInput): WokeMarker 
 
 /**
  * Still snoozed: the snooze time is in the future and the thread has not woken early
- * (contract §A.6, T3's "effectively snoozed").
+ * (T3's "effectively snoozed").
  */
 export function isSnoozed(thread: ShellThreadInput, now: NowInput): boolean {
   const snoozedUntilMs = parseInstant(thread.snoozedUntil);

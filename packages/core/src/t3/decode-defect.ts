@@ -1,6 +1,6 @@
 /**
  * Reading the payload-schema decode defect an older T3 answers to a command type it does not know
- * (t3-older-servers.md §2). `orchestration.dispatchCommand` then ends in a `Die` whose defect is
+ * (ADR 0009). `orchestration.dispatchCommand` then ends in a `Die` whose defect is
  * the server's own union of accepted command shapes:
  *
  *   Expected { readonly "type": "thread.create", ... } | { readonly "type": "thread.archive", ... } | …

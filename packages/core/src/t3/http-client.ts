@@ -57,7 +57,7 @@ interface RouteSpec {
 /** The routes protocol 2 added over the first Orchestrator V2 builds (ADR 0009). */
 export type NewerRoute = "thread-bounded" | "thread-history";
 
-/** The T3 HTTP surface the connector reads (t3-protocol §1–§3, connector-contract §A.0). */
+/** The T3 HTTP surface the connector reads. */
 export class T3HttpClient {
   readonly baseUrl: string;
   readonly #token: string | undefined;

@@ -3,7 +3,7 @@ import { T3ErrorBodySchema } from "./wire/environment.js";
 
 /**
  * Turns a non-2xx T3 answer into a typed `ConnectorError`. T3 error bodies are tagged JSON
- * (t3-protocol §2.5); a misrouted server answers text or HTML instead (fixtures 47, 48), which is
+ * (docs/t3-protocol-notes.md); a misrouted server answers text or HTML instead (fixtures 47, 48), which is
  * never parsed as data. Messages name the route and the status, never a credential.
  */
 export function httpErrorFromAnswer(
@@ -46,7 +46,7 @@ export function httpErrorFromAnswer(
   }
   if (status === 400) {
     // T3's HTTP schema decode answers 400 with no body: a missing protocol header or query
-    // parameter (t3-current-upstream §5). Say so instead of leaving the caller to guess.
+    // parameter. Say so instead of leaving the caller to guess.
     const why = text.trim() === "" ? ", empty body: protocol mismatch or bad request" : said;
     return new ConnectorError("invalid_request", `${route}: T3 rejected the request (400${why})`, options);
   }

@@ -5,8 +5,8 @@ import { requestJson } from "./http-transport.js";
 import { AccessTokenResultSchema } from "./wire/environment.js";
 
 /**
- * Pairing: turning a one-time pairing code into a bearer token (t3-protocol §2.3,
- * connector-contract §A.12). The token is accepted only when T3 granted exactly the requested
+ * Pairing: turning a one-time pairing code into a bearer token (`POST /oauth/token`,
+ * docs/t3-protocol-notes.md). The token is accepted only when T3 granted exactly the requested
  * scopes: a wider grant is as much a refusal as a narrower one, because the connector's safety
  * rests on tokens that can do nothing beyond their job.
  */
@@ -68,7 +68,7 @@ export interface ExchangePairingCodeOptions {
   /** The exact scope set wanted; the grant must equal it. */
   scopes: readonly string[];
   clientLabel?: string;
-  /** `desktop|mobile|tablet|bot|unknown`; default `desktop` (connector-contract §A.12). */
+  /** `desktop|mobile|tablet|bot|unknown`; default `desktop`. */
   clientDeviceType?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;

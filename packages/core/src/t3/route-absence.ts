@@ -1,7 +1,7 @@
 /**
  * How a server answers a route it does not have. Older T3 builds never answer 404 for a route a
  * newer protocol added: an installed T3 serves its web app (`200 text/html`) for every unknown
- * path, and one run from source answers `503 text/plain` (t3-older-servers §1). So absence is
+ * path, and one run from source answers `503 text/plain`. So absence is
  * decided from the whole answer, and such an answer is never parsed as data.
  */
 import { ConnectorError } from "../errors.js";

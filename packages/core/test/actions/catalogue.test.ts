@@ -13,7 +13,7 @@ import {
 } from "../../src/actions/index.js";
 import { isConnectorError } from "../../src/errors.js";
 
-/** connector-contract §C.1, typed out from the table so the order is checked against the source. */
+/** The catalogue's order, typed out from the table so the order is checked against the source. */
 const CONTRACT_ORDER = [
   "thread.archive",
   "thread.unarchive",

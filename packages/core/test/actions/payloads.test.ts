@@ -1,5 +1,5 @@
 /**
- * The payload each action sends, written out by hand from t3-protocol.md §5.2/§5.3/§7.11. A wrong
+ * The payload each action sends, written out by hand from T3's V2 command and launch contracts. A wrong
  * field name here would otherwise reach a real T3 server.
  */
 import { describe, expect, it } from "vitest";
@@ -197,7 +197,7 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
 };
 
 /**
- * Field sets of the V2 commands (§5.2, §5.3) and of the launch input (§7.11), independent of the
+ * Field sets of the V2 commands and of the launch input, independent of the
  * table above: every built payload must carry all required fields and nothing outside the union.
  */
 const V2_FIELDS: Record<string, { required: string[]; optional?: string[] }> = {

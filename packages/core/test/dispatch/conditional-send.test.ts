@@ -1,5 +1,5 @@
 /**
- * The conditional send of contract §C.4 against the simulator: "when run R ends, optionally switch
+ * The conditional send against the simulator: "when run R ends, optionally switch
  * the model, then send", each step journaled as its own operation and sent at most once.
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
@@ -229,7 +229,7 @@ describe("conditional send", () => {
     });
   });
 
-  it("treats a failed run as ended (§C.4 terminal statuses) and sends without a model step", async () => {
+  it("treats a failed run as ended (a terminal status) and sends without a model step", async () => {
     const shell = shellOf(FAILED_RUN);
     expect(shell.status).toBe("failed");
     const operationId = "op-cond-after-failed";

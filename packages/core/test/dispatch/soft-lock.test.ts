@@ -1,5 +1,5 @@
 /**
- * The soft-lock of contract §G.7: a thread waits on a user_input question; a message sent instead
+ * The soft-lock: a thread waits on a user_input question; a message sent instead
  * of an answer would queue behind the question and both would wait forever. The send is refused
  * naming the answer tool, and the answer resolves the question so the run goes on.
  */

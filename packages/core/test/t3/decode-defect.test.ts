@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { realFixturePath } from "../../../../test/support/real-fixtures.js";
 import { parseAcceptedCommandTypes } from "../../src/t3/index.js";
 
-/** The real 0.0.31 answer to an unknown command type (t3-older-servers.md §2, fixture 33b). */
+/** The real 0.0.31 answer to an unknown command type (fixture 33b). */
 const FIXTURE_33B = realFixturePath("33b-ws-dispatch-unknown-command-type.json");
 
-// The 37 command types a 0.0.31 server lists in its decode defect (t3-older-servers.md §2).
+// The 37 command types a 0.0.31 server lists in its decode defect.
 const ACCEPTED_ON_0_0_31 = [
   "thread.create",
   "thread.archive",
@@ -88,7 +88,7 @@ describe("parseAcceptedCommandTypes", () => {
     expect(parseAcceptedCommandTypes("RpcClientError: stream closed")).toBeUndefined();
     expect(parseAcceptedCommandTypes("Expected string, got 42")).toBeUndefined();
     expect(parseAcceptedCommandTypes('Expected { readonly "id": string, ... }')).toBeUndefined();
-    // The facts file abbreviates the listing with `| ... |`: such a text does not name every type.
+    // A listing abbreviated with `| ... |` (as notes often quote it) does not name every type.
     expect(
       parseAcceptedCommandTypes(
         'Expected { readonly "type": "thread.create", ... } | ... | { readonly "type": "provider.switch", ... }',

@@ -1,6 +1,6 @@
 /**
  * T3 answers a request its HTTP schema cannot decode (no protocol header, a missing query
- * parameter) with 400 and an empty body, not a tagged JSON error (t3-current-upstream §5). The
+ * parameter) with 400 and an empty body, not a tagged JSON error. The
  * client classifies it; it never tries to parse the empty body as data.
  */
 import { once } from "node:events";

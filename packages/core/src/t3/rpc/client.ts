@@ -70,7 +70,7 @@ export interface ThreadSubscriptionOptions {
 
 export type { Subscription } from "./connection.js";
 
-/** T3's WebSocket RPC surface (t3-protocol §4) over one connection. */
+/** T3's WebSocket RPC surface over one connection. */
 export class T3RpcClient {
   readonly #connection: RpcConnection;
 

@@ -1,7 +1,7 @@
 import { ConnectorError } from "../../errors.js";
 
 /**
- * Effect-RPC JSON framing (t3-protocol §4.2). Each text frame holds one message or a JSON array of
+ * Effect-RPC JSON framing. Each text frame holds one message or a JSON array of
  * messages. Server frames whose `_tag` this build does not know are returned as `Unknown` and
  * ignored by the connection, so a newer server's additions never break the socket; a frame that
  * is not JSON, not an object, or a known message missing its fields is a `protocol_error`.

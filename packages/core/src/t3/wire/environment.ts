@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { openEnum } from "./lenient.js";
 
-/** `GET /.well-known/t3/environment` (t3-protocol §1). */
+/** `GET /.well-known/t3/environment`. */
 export const EnvironmentDescriptorSchema = z.looseObject({
   environmentId: z.string().min(1),
   label: z.string(),
@@ -59,7 +59,7 @@ export const AccessTokenResultSchema = z.looseObject({
 });
 export type AccessTokenResult = z.output<typeof AccessTokenResultSchema>;
 
-/** Tagged JSON error body of every T3 HTTP error (t3-protocol §2.5). */
+/** Tagged JSON error body of every T3 HTTP error. */
 export const T3ErrorBodySchema = z.looseObject({
   _tag: z.string().optional(),
   code: z.string().optional(),

@@ -35,7 +35,7 @@ export const ProviderModelSchema = z.looseObject({
 });
 export type ProviderModel = z.output<typeof ProviderModelSchema>;
 
-/** `ServerProvider` (t3-protocol §4.5). */
+/** `ServerProvider`. */
 export const ServerProviderSchema = z.looseObject({
   instanceId: z.string(),
   driver: z.string(),

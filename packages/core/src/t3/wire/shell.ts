@@ -38,7 +38,7 @@ export const threadMarkersShape = {
   deletedAt: z.string().nullish(),
 };
 
-/** `OrchestrationProjectShell` (t3-protocol §7.2). */
+/** `OrchestrationProjectShell`. */
 export const ProjectShellSchema = z.looseObject({
   id: z.string(),
   title: z.string(),
@@ -53,7 +53,7 @@ export const ProjectShellSchema = z.looseObject({
 });
 export type ProjectShell = z.output<typeof ProjectShellSchema>;
 
-/** `OrchestrationV2ThreadShell`, the sidebar row (t3-protocol §7.3). */
+/** `OrchestrationV2ThreadShell`, the sidebar row. */
 export const ThreadShellSchema = z.looseObject({
   ...threadIdentityShape,
   status: openEnum(["idle", ...RUN_STATUSES]),
@@ -62,7 +62,7 @@ export const ThreadShellSchema = z.looseObject({
   activeRunId: z.string().nullish(),
   lastError: z.unknown().optional(),
   /**
-   * Newer servers (upstream shell rows, t3-current-upstream §4): absent on older ones, so every
+   * Newer servers (upstream shell rows): absent on older ones, so every
    * one is optional; the state projection prefers them when present.
    */
   lastErrorClass: z.string().nullish(),

@@ -5,8 +5,8 @@ import { ProjectShellSchema, ShellSnapshotSchema, ThreadShellSchema } from "./sh
 import { DomainEventSchema, ThreadProjectionSchema } from "./thread.js";
 
 /**
- * Stream items of `subscribeShell`, `subscribeArchivedShell` and `subscribeThread` (t3-protocol
- * §4.4). A kind this build does not know becomes an `UnknownStreamItem` instead of failing the
+ * Stream items of `subscribeShell`, `subscribeArchivedShell` and `subscribeThread`, tagged by
+ * `kind`. A kind this build does not know becomes an `UnknownStreamItem` instead of failing the
  * stream, so a newer server's additions never break a subscription. A known kind that does not
  * decode is a real protocol problem and fails with `invalid_response`.
  */

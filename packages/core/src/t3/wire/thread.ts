@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
 import { RUN_STATUSES, threadIdentityShape, threadMarkersShape } from "./shell.js";
 
-/** `OrchestrationV2AppThread`: identity and settings of a thread (t3-protocol §7.4). */
+/** `OrchestrationV2AppThread`: identity and settings of a thread. */
 export const AppThreadSchema = z.looseObject({
   ...threadIdentityShape,
   createdAt: z.string().optional(),
@@ -11,7 +11,7 @@ export const AppThreadSchema = z.looseObject({
 });
 export type AppThread = z.output<typeof AppThreadSchema>;
 
-/** `OrchestrationV2Run` (§7.5). */
+/** `OrchestrationV2Run`. */
 export const RunSchema = z.looseObject({
   id: z.string(),
   threadId: z.string(),
@@ -34,7 +34,7 @@ export const RunAttemptSchema = z.looseObject({
 });
 export type RunAttempt = z.output<typeof RunAttemptSchema>;
 
-/** Pending approval or question (§7.6); its content lives in the matching turn item. */
+/** Pending approval or question; its content lives in the matching turn item. */
 export const RuntimeRequestSchema = z.looseObject({
   id: z.string(),
   nodeId: z.string().nullish(),
@@ -55,7 +55,7 @@ export const RuntimeRequestSchema = z.looseObject({
 });
 export type RuntimeRequest = z.output<typeof RuntimeRequestSchema>;
 
-/** Conversation message (§7.7). */
+/** Conversation message. */
 export const MessageSchema = z.looseObject({
   id: z.string(),
   threadId: z.string().optional(),
@@ -68,7 +68,7 @@ export const MessageSchema = z.looseObject({
 });
 export type Message = z.output<typeof MessageSchema>;
 
-/** Turn item (§7.8): common fields typed, per-type fields kept as they come. */
+/** Turn item: common fields typed, per-type fields kept as they come. */
 export const TurnItemSchema = z.looseObject({
   id: z.string(),
   threadId: z.string().optional(),
@@ -116,7 +116,7 @@ export const ProjectedTurnItemSchema = z.looseObject({
 });
 export type ProjectedTurnItem = z.output<typeof ProjectedTurnItemSchema>;
 
-/** `OrchestrationV2ThreadProjection` (§7.9). Lists we do not read stay `unknown[]`. */
+/** `OrchestrationV2ThreadProjection`. Lists we do not read stay `unknown[]`. */
 export const ThreadProjectionSchema = z.looseObject({
   thread: AppThreadSchema,
   runs: listOf(RunSchema),
@@ -160,7 +160,7 @@ export const ThreadHistoryPageSchema = z.looseObject({
 });
 export type ThreadHistoryPage = z.output<typeof ThreadHistoryPageSchema>;
 
-/** Domain event envelope (§7.10). `type` is open and `payload` is read by whoever knows the type. */
+/** Domain event envelope. `type` is open and `payload` is read by whoever knows the type. */
 export const DomainEventSchema = z.looseObject({
   id: z.string().optional(),
   threadId: z.string().optional(),
