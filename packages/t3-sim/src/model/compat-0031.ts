@@ -1,7 +1,7 @@
 /**
  * The 0.0.31 profile: what an early Orchestrator V2 server (the build the fixtures were captured
  * from) accepts, on top of the transitional descriptor. Every list here comes from
- * reference/t3-older-servers.md §2 and fixture 33b, and was checked against that build's
+ * fixture 33b (ADR 0009), and was checked against that build's
  * contracts (its command union and its WebSocket RPC group).
  */
 import type { RpcOutcome } from "./contract.js";

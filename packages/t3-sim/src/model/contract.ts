@@ -4,7 +4,7 @@
  *
  * The transport never builds domain JSON itself, and the model never sees sockets, tokens or
  * HTTP. Everything that crosses this boundary is plain JSON in the wire shapes of T3 Code's
- * Orchestrator V2 (see ../shared/reference/t3-protocol.md and the fixtures).
+ * Orchestrator V2 (docs/t3-protocol-notes.md and fixtures/t3-0.0.31).
  */
 
 /** Outcome of a unary RPC handled by the model. */
@@ -30,7 +30,7 @@ export interface StreamHandle {
   /** Called when the client interrupts or the socket closes; must release every listener. */
   close(): void;
   /**
-   * How the real server answers a client `Interrupt` of this stream (fixture README surprise 17):
+   * How the real server answers a client `Interrupt` of this stream (fixtures 37, 54-56, 81):
    * `{kind:"interrupt"}` means `Exit Failure [{_tag:"Interrupt", fiberId}]`; a `die` means
    * `Exit Failure [{_tag:"Die", defect}]` (subscribeThread, subscribeServerLifecycle).
    * Absent means `{kind:"interrupt"}`. (Added by the model helper; additive.)

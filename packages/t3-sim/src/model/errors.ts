@@ -91,7 +91,7 @@ export function httpInternal(reason: string, traceId: string): Record<string, un
 }
 
 /**
- * What the real server answers when a client interrupts a stream (fixture README surprise 17):
+ * What the real server answers when a client interrupts a stream (fixtures 37, 54-56, 81):
  * subscribeThread and subscribeServerLifecycle cannot encode their interrupt cause and answer
  * a Die; the other streams answer a plain Interrupt cause.
  */

@@ -1,5 +1,5 @@
 /**
- * `orchestration.launchThread` (§7.11, fixture 79): creates a thread (optionally with a first
+ * `orchestration.launchThread` (fixture 79): creates a thread (optionally with a first
  * message) and answers `{threadId, projection, resumed}`. Deduped by commandId; with
  * `reuseExistingThread` an existing thread id is answered as `resumed: true` without changes.
  */

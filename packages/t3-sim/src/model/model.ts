@@ -254,7 +254,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   knownTags(): readonly string[] {
-    // getTurnItem is newer than the transitional builds (t3-current-upstream §4).
+    // getTurnItem is newer than the transitional builds.
     const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
       (tag) => !this.#transitional || tag !== "orchestration.getTurnItem",
     );

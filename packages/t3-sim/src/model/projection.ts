@@ -31,7 +31,7 @@ export function visibleTurnItems(record: ThreadRecord): ProjectedTurnItem[] {
 }
 
 /**
- * Wire projections strip tool output text (t3-protocol.md §3.1); current upstream marks a
+ * Wire projections strip tool output text; current upstream marks a
  * withheld command output with `outputOmitted: true` (fetch it with `getTurnItem`).
  */
 function wireItem(item: TurnItem): TurnItem {
@@ -121,7 +121,7 @@ function providerInstanceHistory(record: ThreadRecord): string[] {
 
 /**
  * `OrchestrationV2ThreadShell`, the sidebar row (fixture 40 key order). `newer` adds the fields
- * current upstream's row carries and 0.0.31's did not (t3-current-upstream §4, [copy] 70102248590):
+ * current upstream's row carries and 0.0.31's did not (docs/t3-protocol-notes.md):
  * `pullRequests`, `branchPullRequest`, `activityRunStartedAt`, `lastErrorClass`,
  * `usageLimitResetAt`, `latestUserAuthoredMessageAt`, `providerInstanceHistory`, `limitRecovery`,
  * `autoSettleDisabledAt`, `activeOrderKey`.

@@ -127,7 +127,7 @@ const DEFAULT_PROMPTS: Record<string, string> = {
   "mcp-elicitation": "The docs-search server asks which API region to use.",
 };
 
-/** A provider asks for an approval or a user_input answer; the run stays `running` (§8). */
+/** A provider asks for an approval or a user_input answer; the run stays `running`. */
 export function openRuntimeRequest(tx: Tx, run: Run, spec: RequestSpec): RuntimeRequest {
   const attempt = currentAttempt(tx.record, run);
   const requestId = `runtime-request:${tx.store.ids.uuid()}`;
@@ -285,7 +285,7 @@ function finishProviderTurn(tx: Tx, run: Run, status: "completed" | "interrupted
     tx.providerSession({ ...session, status: "ready", updatedAt: tx.now });
 }
 
-/** The provider turn ended; the checkpoint capture is still pending (§8 `waiting`). */
+/** The provider turn ended; the checkpoint capture is still pending (the run is `waiting`). */
 export function enterWaiting(tx: Tx, run: Run): Run {
   finishProviderTurn(tx, run, "completed");
   return tx.run({ ...run, status: "waiting" });

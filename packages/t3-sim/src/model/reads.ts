@@ -1,5 +1,5 @@
 /**
- * Read RPCs and HTTP reads: thread detail, the bounded snapshot and history pages (§3.1),
+ * Read RPCs and HTTP reads: thread detail, the bounded snapshot and history pages,
  * getThreadProjection, searchThreads, diffs and workflow scripts.
  */
 import { z } from "zod";
@@ -91,7 +91,7 @@ export class ThreadReads {
 
   /**
    * `orchestration.getTurnItem {threadId, itemId, revision?}` → `{item}`: one stored item in
-   * full, command output included (t3-current-upstream §4). The sim keeps no item revisions, so
+   * full, command output included. The sim keeps no item revisions, so
    * `revision` is accepted and ignored.
    */
   getTurnItem(payload: unknown): RpcOutcome {

@@ -1,6 +1,6 @@
 /**
  * Wire shapes of T3 Code's Orchestrator V2 objects, as the simulator stores them.
- * Field names and order follow the real captures (../shared/reference/t3-fixtures) first and
+ * Field names and order follow the real captures (fixtures/t3-0.0.31) first and
  * the V2 contract second. Stored objects are treated as immutable: every change replaces the
  * object, so an event payload can share the object it was built from.
  */
@@ -95,7 +95,7 @@ export interface AppThread {
   pinOrderKey?: string | null;
   /**
    * Set by the newer `thread.active.reorder` / `thread.auto-settle.set` commands; names as in
-   * upstream's newer contract (t3-current-upstream.md §4); present only once set.
+   * upstream's newer contract; present only once set.
    */
   activeOrderKey?: string | null;
   autoSettleDisabledAt?: Iso | null;

@@ -27,7 +27,7 @@ export function emptyNotFound(): HttpAnswer {
 /**
  * A request the HTTP API's schema could not decode (protocol header missing or wrong, a required
  * query parameter missing): current upstream answers 400 with an empty body
- * (t3-current-upstream.md §5).
+ * (docs/t3-protocol-notes.md).
  */
 export function emptyBadRequest(): HttpAnswer {
   return { status: 400, headers: { ...CORS } };

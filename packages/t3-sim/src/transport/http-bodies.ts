@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** T3's tagged JSON error bodies (t3-protocol §2.5, fixtures 06, 10a, 10b, 43-45). */
+/** T3's tagged JSON error bodies (fixtures 06, 10a, 10b, 43-45). */
 
 export function traceId(): string {
   return randomBytes(16).toString("hex");

@@ -18,7 +18,7 @@ import { authInvalidBody, internalErrorBody, requestInvalidBody, scopeRequiredBo
 import { SCOPE_OPERATE, SCOPE_READ } from "./scopes.js";
 import { spaFallbackAnswer } from "./spa-fallback.js";
 
-/** The header protocol-2 clients send on orchestration reads (t3-protocol §1). */
+/** The header protocol-2 clients send on orchestration reads. */
 export const ORCHESTRATION_PROTOCOL_HEADER = "x-t3-orchestration-protocol";
 
 export interface ParsedRequest {
@@ -65,7 +65,7 @@ export async function routeRequest(ctx: EnvironmentContext, request: ParsedReque
 
 interface OrchestrationRead {
   readonly route: OrchestrationReadRoute;
-  /** The `reason` of T3's 500 body for this endpoint (t3-protocol §2.5). */
+  /** The `reason` of T3's 500 body for this endpoint. */
   readonly failureReason: string;
   readonly run: () => HttpOutcome;
   /** The history route's `cursor` query parameter is required (protocol 2). */

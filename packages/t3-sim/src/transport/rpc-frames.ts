@@ -1,7 +1,7 @@
 import { LIFECYCLE_STREAM_INTERRUPT_DEFECT, THREAD_STREAM_INTERRUPT_DEFECT } from "../model/errors.js";
 
 /**
- * Effect-RPC JSON framing (t3-protocol §4.2): a text frame holds one message or an array of
+ * Effect-RPC JSON framing: a text frame holds one message or an array of
  * messages. Server messages are built here so every byte-relevant shape lives in one file.
  */
 
@@ -97,7 +97,7 @@ export function authorizationFailure(requiredScope: string): FailureCause {
 }
 
 /**
- * What the real server answers when a client interrupts a stream (fixture README surprise 17).
+ * What the real server answers when a client interrupts a stream (fixtures 37, 54-56, 81).
  * Most streams answer with an Interrupt cause; for these the server fails to encode its own
  * interrupt cause against the method's error union and sends this Die instead.
  */

@@ -20,7 +20,7 @@ export const KNOWN_SCOPES: readonly string[] = [
   "plugins:manage",
 ];
 
-/** What `t3 auth pairing create` grants by default (fixture README, surprise 3). */
+/** What `t3 auth pairing create` grants by default (fixture 05). */
 export const STANDARD_CLIENT_SCOPES: readonly string[] = [
   "orchestration:read",
   "orchestration:operate",

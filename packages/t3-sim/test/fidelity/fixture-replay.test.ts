@@ -1,5 +1,5 @@
 /**
- * Fidelity test: replays every request of the real 0.0.31 capture (reference/t3-fixtures) against
+ * Fidelity test: replays every request of the real 0.0.31 capture (fixtures/t3-0.0.31) against
  * a simulator environment playing that build (`compat: "0.0.31"`, run from source like the capture:
  * no web build) over real sockets and compares the answers' shapes.
  */

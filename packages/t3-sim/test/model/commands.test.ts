@@ -54,7 +54,7 @@ describe("orchestration.dispatchCommand", () => {
     expect(model.receivedCommands).toHaveLength(0);
   });
 
-  it("fails the same commandId on another thread as a conflict, applying nothing (t3-protocol §5.1)", async () => {
+  it("fails the same commandId on another thread as a conflict, applying nothing", async () => {
     const { model, threadId, project } = withThread();
     model.addThread({ id: "thread-b", projectId: project.id });
     const first = sequenceOf(
@@ -188,7 +188,7 @@ describe("orchestration.dispatchCommand", () => {
   });
 });
 
-describe("overlays (§8, fixture README 20)", () => {
+describe("overlays (fixtures 23-25)", () => {
   it("settle, snooze and pin keep the status and settling keeps snoozedUntil", async () => {
     const { model, threadId } = withThread();
     const until = "2026-12-03T13:00:00.000Z";

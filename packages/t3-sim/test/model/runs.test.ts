@@ -1,4 +1,4 @@
-/** The run engine and the dispatch modes of §8, driven by a manual SimClock. */
+/** The run engine and the dispatch modes of message.dispatch, driven by a manual SimClock. */
 import { describe, expect, it } from "vitest";
 import { SimClock } from "../../src/clock.js";
 import { createEnvironmentModel, type SimEnvironmentModel } from "../../src/model/index.js";
@@ -236,7 +236,7 @@ describe("a scripted run", () => {
   });
 });
 
-describe("dispatch modes (§8)", () => {
+describe("dispatch modes", () => {
   it("queues start_immediately and queue_after_active behind a busy run, then starts them in order keeping their ids", async () => {
     const { model, clock, threadId } = withThread();
     await send(model, threadId, "first [[sim:delay=1000]]");

@@ -1,4 +1,4 @@
-/** Stream RPCs (fixtures 36, 50-58) and the bounded/history HTTP reads (§3.1). */
+/** Stream RPCs (fixtures 36, 50-58) and the bounded/history HTTP reads. */
 import { describe, expect, it } from "vitest";
 import { THREAD_RESUME_MAX_REPLAY_EVENTS, THREAD_STREAM_INTERRUPT_DEFECT } from "../../src/model/index.js";
 import {

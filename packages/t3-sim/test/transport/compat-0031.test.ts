@@ -1,5 +1,5 @@
 /**
- * The 0.0.31 profile over real sockets (reference/t3-older-servers.md §1-§2, fixtures 01, 33b,
+ * The 0.0.31 profile over real sockets (fixtures 01, 33b,
  * 47, 49, 61), next to a protocol-2 environment in the same simulator.
  */
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Shapes current upstream settled (t3-current-upstream.md §4; [copy] 70102248590 for the shell
+ * Shapes current upstream settled (its V2 contracts for the shell
  * row and `thread.auto-settle-set`, threadPullRequest.ts for links), over real sockets; 0.0.31
  * keeps its captured row.
  */

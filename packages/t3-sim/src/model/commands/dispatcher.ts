@@ -4,7 +4,7 @@
  * Receipts are keyed on commandId (fixtures 31/32): a repeat on the same thread answers the
  * original sequence with no new events, even when the repeat is a different command, and a
  * commandId that was rejected fails again with the same error. The same commandId on another
- * thread fails as a conflict (t3-protocol §5.1; the facts quote no text, see receipts.ts).
+ * thread fails as a conflict (T3's text for it is unknown, see receipts.ts).
  */
 import type { RpcOutcome } from "../contract.js";
 import { DomainError, dispatchCommandError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
- * T3's command receipts (t3-protocol §5.1): the commandId is the idempotency key. A receipt
+ * T3's command receipts: the commandId is the idempotency key (docs/t3-protocol-notes.md). A receipt
  * remembers the thread the command named, because the same commandId on another thread is a
- * conflict. The facts say "fails (conflict)" without quoting T3's error, so the simulator answers
+ * conflict. No text of T3's for that failure is known, so the simulator answers
  * the dispatch error every command failure has, with a message that says conflict.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Commands that drive runs: message.dispatch with its five dispatch modes (§8), interrupts,
+ * Commands that drive runs: message.dispatch with its five dispatch modes, interrupts,
  * the queue, runtime-request answers, prepared runs, checkpoints and provider sessions.
  */
 import { cwdOf } from "../engine.js";
@@ -28,7 +28,7 @@ function requireRun(record: ThreadRecord, runId: string): Run {
   return run;
 }
 
-/** Dispatching to a settled or snoozed thread lifts those overlays first (§8). */
+/** Dispatching to a settled or snoozed thread lifts those overlays first. */
 function liftOverlays(tx: Tx): void {
   const thread = tx.record.thread;
   if (thread.settledAt || thread.settledOverride === "settled") {
@@ -115,7 +115,7 @@ export function dispatchMessage(
 export const messageDispatch: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const requested = c.dispatchMode as DispatchMode;
-  // Newer servers resolve `deliveryIntent` against the thread state (t3-protocol.md §5.3).
+  // Newer servers resolve `deliveryIntent` against the thread state.
   let dispatchMode = requested;
   const active = activeRun(record);
   if (c.deliveryIntent === "steer" && active) dispatchMode = { type: "steer_active", targetRunId: active.id };
@@ -250,7 +250,7 @@ export const runtimeRequestRespond: CommandHandler = (ctx, c) => {
   return sequence;
 };
 
-/** Only questions answered by message can be dismissed (t3-protocol.md §5.3). */
+/** Only questions answered by message can be dismissed. */
 export const userInputDismiss: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const request = record.runtimeRequests.get(str(c, "requestId"));

@@ -1,6 +1,6 @@
 /**
- * One zod schema per `orchestration.dispatchCommand` command type (t3-protocol.md §5.2, plus the
- * client-relevant §5.3 additions). Field lists follow the V2 contract; `strict` also rejects
+ * One zod schema per `orchestration.dispatchCommand` command type (plus the
+ * client-relevant newer additions). Field lists follow the V2 contract; `strict` also rejects
  * unknown keys (T3 itself ignores them).
  */
 import { z } from "zod";
@@ -136,7 +136,7 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
       worktreePath: idString().nullable().optional(),
       expectedWorktreePath: idString().nullable().optional(),
       linkedPullRequest: linkedPullRequest(k).nullable().optional(),
-      // Sent by the connector (contract §C.1): refuse when the thread already has messages.
+      // Sent by the connector: refuse when the thread already has messages.
       expectedEmpty: z.boolean().optional(),
     }),
   ],
@@ -220,7 +220,7 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
   ],
   [
     "checkpoint.rollback",
-    // restoreFiles: sent by the connector (contract §C.1), not in the 0.0.31 contract.
+    // restoreFiles: sent by the connector, not in the 0.0.31 contract.
     () => ({
       threadId: idString(),
       scopeId: idString(),
@@ -299,7 +299,7 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
     }),
   ],
   ["provider.switch", (k) => ({ threadId: idString(), modelSelection: modelSelection(k) })],
-  // Newer additions (t3-protocol.md §5.3) the connector sends.
+  // Newer additions the connector sends.
   ["thread.pin.reorder", () => ({ threadId: idString(), orderKey: idString() })],
   [
     "thread.auto-settle",

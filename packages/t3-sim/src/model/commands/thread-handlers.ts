@@ -1,6 +1,6 @@
 /**
- * Thread commands: creation, archive/delete, and the overlays of §8 (settle, snooze, pin,
- * visit). Overlays never change `status` (fixture README 20); snooze expiry needs no event.
+ * Thread commands: creation, archive/delete, and the overlays (settle, snooze, pin,
+ * visit). Overlays never change `status` (fixtures 23-25, 90); snooze expiry needs no event.
  */
 import { newThreadRecord } from "../store.js";
 import type { AppThread, LinkedPullRequest, ModelSelection, ThreadPullRequestLink } from "../types.js";
@@ -206,7 +206,7 @@ export const threadPinReorder = simple((ctx, threadId, c) => {
   );
 });
 
-/** Newer command (§5.3): the position of a thread in the active list, a fractional index. */
+/** Newer command: the position of a thread in the active list, a fractional index. */
 export const threadActiveReorder = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
   return ctx.store.transact(
@@ -218,7 +218,7 @@ export const threadActiveReorder = simple((ctx, threadId, c) => {
 
 /**
  * Newer command: turns automatic settling of one thread on or off. Upstream's event is
- * `thread.auto-settle-set` with the whole thread; off is `autoSettleDisabledAt` (t3-current-upstream §4).
+ * `thread.auto-settle-set` with the whole thread; off is `autoSettleDisabledAt`.
  */
 export const threadAutoSettleSet = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
