@@ -1,5 +1,5 @@
 /**
- * Reads the gate's per-boot relay capability (`<stateDir>/relay-capability`, contract §D.4).
+ * Reads the gate's per-boot relay capability (`<stateDir>/relay-capability`).
  * Called on every relay call: a gate restart writes a new capability, and a file that someone else
  * could have read or swapped is worthless as a secret, so anything doubtful is `gate_unavailable`.
  */

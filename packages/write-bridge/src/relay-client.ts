@@ -1,6 +1,6 @@
 /**
  * The bridge's only way out: `POST /relay` on the gate's loopback port with the per-boot
- * capability (contract §D.4). The bridge holds no T3 token and never opens the journal; it re-reads
+ * capability. The bridge holds no T3 token and never opens the journal; it re-reads
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
  */
 import { request as httpRequest } from "node:http";

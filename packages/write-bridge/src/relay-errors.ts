@@ -49,7 +49,7 @@ export function gateUnavailable(
 }
 
 /**
- * The client-facing code of a relay error code. The old Portuguese gate's codes (contract §D.1)
+ * The client-facing code of a relay error code. The old Portuguese gate's codes
  * are not renamed any more: this bridge only talks to this project's gate (it reads that gate's
  * per-boot capability file), which has never sent them, so such a code is passed on as it is.
  */

@@ -10,7 +10,7 @@ import { fetchThreadProjection } from "./thread-projection.js";
 import type { ThreadReadOutput } from "./thread-read-schema.js";
 import { findVisibleThread } from "./visible-thread.js";
 
-/** Projections read at the same time in one environment (contract §A.8). */
+/** Projections read at the same time in one environment. */
 export const BATCH_PROJECTIONS_PER_ENVIRONMENT = 4;
 export const BATCH_MAX_TARGETS = 20;
 export const BATCH_TIMEOUT_MS = { min: 1_000, max: 30_000, default: 10_000 } as const;

@@ -127,7 +127,7 @@ export const latestResponseSchema = z.object({
 
 export const historySchema = z.strictObject({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
 
-/** The detail fields of `t3_thread` beyond the summary (contract §B.5). */
+/** The detail fields of `t3_thread` beyond the summary. */
 export const threadDetailShape = {
   pendingRequests: z.array(pendingRequestSchema),
   providerSession: z

@@ -14,7 +14,7 @@ function visibleFilter(view: ShellView): ListedThreadFilter {
   return { allowedProjects: view.allowedProjects, includeNoRun: true };
 }
 
-/** Contract §A.5's candidates: needing intervention, or failed and not settled. */
+/** Attention candidates: needing intervention, or failed and not settled. */
 export function attentionRows(view: ShellView): ThreadShell[] {
   const index = threadIndexOf(view);
   const filter = visibleFilter(view);
@@ -34,7 +34,7 @@ const LISTED_STATES: readonly ThreadState[] = [
 ];
 
 /**
- * Contract §A.6's candidates and counts: rows that can land in `needsIntervention`, `running` or
+ * Control-plane candidates and counts: rows that can land in `needsIntervention`, `running` or
  * `ready` (a ready row either ended unsettled, or carries a snooze time: only those can be woke),
  * every visible row counted per state.
  */

@@ -41,7 +41,7 @@ export const threadStateSchema = z.enum(THREAD_STATES);
 
 const nullableString = z.string().nullable();
 
-/** Which signal decided a thread's `state` (contract §B.2). */
+/** Which signal decided a thread's `state`. */
 export const stateSourceSchema = z.enum([
   "pending_request",
   "active_run",
@@ -58,8 +58,8 @@ export const modelSummarySchema = z.strictObject({
 });
 
 /**
- * The thread summary of contract §B.3 (`threadSummary` in core/state) with the state fields of
- * §B.2, field by field. The one definition for listed threads and threads read by id; its nested
+ * The thread summary (`threadSummary` in core/state) with its state fields,
+ * field by field. The one definition for listed threads and threads read by id; its nested
  * objects are strict so that a field core gains without a schema entry fails the output check.
  */
 export const threadSummaryShape = {

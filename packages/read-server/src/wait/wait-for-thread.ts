@@ -23,7 +23,7 @@ export interface WaitForThreadOptions {
 }
 
 /**
- * `t3_aguardar_thread` (contract §A.11). One real timer bounds the whole call: locating the
+ * `t3_aguardar_thread`. One real timer bounds the whole call: locating the
  * thread, the socket, the snapshot and the events. The shell read decides what can be answered
  * at once (no run, an ended run, a pending request); otherwise the thread stream is followed.
  * It never takes a lease, never dispatches, never interrupts a run: it only reads.

@@ -1,7 +1,7 @@
 /**
  * Every read tool against a real-shaped 0.0.31 server: one whose bounded and history routes
  * answer the web app's HTML page (an installed T3) or a 503 text page (T3 run from source)
- * instead of a 404 (t3-older-servers §1). The by-id tools fall back to the full snapshot after
+ * instead of a 404. The by-id tools fall back to the full snapshot after
  * asking once per connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * `t3_escrever_thread_conditional_send` (contract §C.4): "when run R ends, optionally switch the
+ * `t3_escrever_thread_conditional_send`: "when run R ends, optionally switch the
  * model, then send". Relayed as the gate's own `conditional_send` op, never as two plain writes:
  * only the gate can re-check the run right before the send, which is what makes it safe.
  */

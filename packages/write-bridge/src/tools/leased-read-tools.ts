@@ -1,5 +1,5 @@
 /**
- * Reads under the write lease (contract §D.11), under the read server's tool names. The gate
+ * Reads under the write lease, under the read server's tool names. The gate
  * limits them to the lease's environment and projects and re-checks the lease around the read;
  * the bridge only shapes the answer with core's state projection and keeps it small.
  */

@@ -2,7 +2,7 @@
  * Through the bridge, over a protocol-2 and a 0.0.31 environment behind the real gate: an action
  * the 0.0.31 environment's T3 lacks reaches the client as the gate's own `action_unsupported`,
  * naming the environment and its T3 version, with nothing sent; the protocol-2 one runs it
- * (ADR 0009, t3-older-servers §2).
+ * (ADR 0009).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";

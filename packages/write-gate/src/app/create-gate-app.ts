@@ -1,5 +1,5 @@
 /**
- * @module The gate's HTTP surface (connector-contract §D.5): the approval page, its JSON routes,
+ * @module The gate's HTTP surface: the approval page, its JSON routes,
  * and a slot for the machine side's `POST /relay`. Every answer carries the security headers;
  * every request must name `Host: localhost:<port>`; everything but the four static GETs is a
  * POST with the gate's exact `Origin` and a JSON body, so no GET can change anything.
@@ -34,7 +34,7 @@ import { leaseStatus } from "./lease-status.js";
 import * as bodies from "./schemas.js";
 import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
 
-/** Page routes take at most 64 KiB; the relay 128 KiB (contract §D.4/§D.5). */
+/** Page routes take at most 64 KiB; the relay 128 KiB. */
 export const PAGE_BODY_LIMIT = 65_536;
 export const RELAY_BODY_LIMIT = 131_072;
 
@@ -79,7 +79,7 @@ export interface GateApp {
   readonly events: GateEvents;
 }
 
-/** Dead approval requests answer 410, a never-seen id 404 (contract §1); the rest by their nature. */
+/** Dead approval requests answer 410, a never-seen id 404; the rest by their nature. */
 /** The HTTP status of each code a page route answers with; any other code answers 400. */
 const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 | 429 | 500>>> = {
   origin_or_method_invalid: 403,

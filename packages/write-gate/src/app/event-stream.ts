@@ -1,5 +1,5 @@
 /**
- * @module `GET /api/events` (contract §4): server-sent events that nudge an open approval page
+ * @module `GET /api/events`: server-sent events that nudge an open approval page
  * to read `POST /api/state` again. A GET, so it sits before the POST-only checks; it has its own:
  * the Host check like every route, and a cross-site request is refused (a `Sec-Fetch-Site` other
  * than same-origin/none, or an `Origin` other than the gate's). At most 8 streams at once.

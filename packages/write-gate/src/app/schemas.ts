@@ -13,7 +13,7 @@ export const requestOptionsBody = z.strictObject({
   selection: selectionSchema.optional(),
 });
 export const approveBody = z.strictObject({ requestId: opaqueId, response: webauthnResponse });
-/** The passkey's name (contract §5): trimmed, 1 to 64 characters; the gate numbers it when absent. */
+/** The passkey's name: trimmed, 1 to 64 characters; the gate numbers it when absent. */
 const passkeyName = z.string().trim().min(1).max(64).optional();
 export const enrollmentOptionsBody = z.union([
   z.strictObject({ code: z.string().max(64), name: passkeyName }),

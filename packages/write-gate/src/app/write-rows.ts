@@ -1,5 +1,5 @@
 /**
- * @module A lease's writes as the page lists them (contract §3): the keeper keeps ids; the page
+ * @module A lease's writes as the page lists them: the keeper keeps ids; the page
  * gets the environment's alias, the thread's title where the gate's inventory saw it, and the
  * action's label from the catalogue. Never message text.
  */

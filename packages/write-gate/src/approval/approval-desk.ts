@@ -1,5 +1,5 @@
 /**
- * @module Pending approval requests (connector-contract §D.3, ADR 0017): built from the live
+ * @module Pending approval requests (ADR 0017): built from the live
  * inventory, 120 s each, at most 32, one WebAuthn challenge each. A request is consumed BEFORE its
  * assertion is verified (no replay, no double grant), and a close of the lease while an approval
  * is verifying (revoke, audit failure) makes that approval grant nothing. A client may propose
@@ -71,7 +71,7 @@ interface PendingRequest {
   challenge?: { readonly value: string; readonly scope: LeaseScope };
 }
 
-/** What the page shows for one request (contract §1). */
+/** What the page shows for one request. */
 export interface RequestView {
   readonly requestId: string;
   readonly scope: LeaseScope;

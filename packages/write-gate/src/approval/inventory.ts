@@ -1,5 +1,5 @@
 /**
- * @module Builds each environment's grant from its LIVE shell (connector-contract §D.2): every
+ * @module Builds each environment's grant from its LIVE shell: every
  * non-deleted project, with every catalogue action that environment's T3 version can run (the
  * others are listed apart, never granted: ADR 0009). Nothing here comes from the client.
  */

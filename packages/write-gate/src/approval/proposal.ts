@@ -107,7 +107,7 @@ function few(names: readonly string[]): string {
 }
 
 /**
- * The first ticks (contract §1): the proposal intersected with the live inventory; what the
+ * The first ticks: the proposal intersected with the live inventory; what the
  * proposal leaves open defaults to every environment and project and the non-destructive actions.
  * A destructive action is never ticked unless the client proposed it.
  */

@@ -1,5 +1,5 @@
 /**
- * @module What became of recent approval requests, so a dead link says why (contract §1): a
+ * @module What became of recent approval requests, so a dead link says why: a
  * reload after approving says "used", an old link "expired", never the same "invalid" as an id
  * that was never issued. Bounded: the oldest entries fall off first.
  */

@@ -1,5 +1,5 @@
 /**
- * @module The gate's in-process nudges for the approval page (contract §4): the approval desk,
+ * @module The gate's in-process nudges for the approval page: the approval desk,
  * the lease keeper and the relay's write rows publish here; `GET /api/events` relays them as
  * server-sent events. An event only says "something changed, read POST /api/state again": the
  * state route stays the truth, so a lost event costs a moment, never a wrong picture.

@@ -1,5 +1,5 @@
 /**
- * @module The one in-memory lease (connector-contract §D.3). A restarted gate starts closed.
+ * @module The one in-memory lease. A restarted gate starts closed.
  * Expiry is checked against two deadlines, a monotonic one and a wall-clock one, so that neither
  * a wall-clock jump back nor a suspended process can stretch a lease past 60 minutes.
  */
@@ -17,7 +17,7 @@ import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;
 /** The page lists the latest writes; older ones stay in the audit log. */
 export const MAX_LISTED_WRITES = 200;
-/** Closed leases the page keeps showing after a revoke or expiry (contract §3). */
+/** Closed leases the page keeps showing after a revoke or expiry. */
 export const LEASE_HISTORY_LENGTH = 5;
 
 /** A lease that closed, with the writes made under it (newest first). */

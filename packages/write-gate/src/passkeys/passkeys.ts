@@ -1,5 +1,5 @@
 /**
- * @module The passkey ceremonies (connector-contract §D.6) over `@simplewebauthn/server`:
+ * @module The passkey ceremonies over `@simplewebauthn/server`:
  * rpID `localhost`, origin `http://localhost:<port>`, user verification required on both
  * ceremonies, resident key required, attestation none. Verifications run one at a time so that
  * two assertions can never both pass the counter check against the same stored value.

@@ -1,5 +1,5 @@
 /**
- * Reads under a lease (contract §D.11), kept small: the shell rows of the lease's projects in one
+ * Reads under a lease, kept small: the shell rows of the lease's projects in one
  * environment, or one thread inside them. The lease is checked before and after the read; a result
  * fetched while the lease closed is discarded. Other projects and their threads do not exist here.
  * Archived threads are not in the shell (current T3, 0.0.31): a listing that asks for them, and a

@@ -39,7 +39,7 @@ export const dispatchOp = z.strictObject({
   action: z.string().min(1).max(128),
   input: z.unknown(),
 });
-/** "When run R ends, optionally switch the model, then send" (contract §C.4). */
+/** "When run R ends, optionally switch the model, then send". */
 export const conditionalSendOp = z.strictObject({
   op: z.literal("conditional_send"),
   leaseId: id,
@@ -90,7 +90,7 @@ export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;
 export type RelayRequest = z.output<typeof relayRequest> | ReconcileOp;
 
-/** The largest body the relay reads (the bridge's own cap, contract §D.4). */
+/** The largest body the relay reads (the bridge's own cap). */
 export const MAX_RELAY_BODY_BYTES = 131_072;
 
 export function parseRelayRequest(body: unknown): RelayRequest | null {

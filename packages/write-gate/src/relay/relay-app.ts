@@ -1,5 +1,5 @@
 /**
- * `POST /relay`: the one door the write bridge has into the gate (contract §D.4). Authenticated by
+ * `POST /relay`: the one door the write bridge has into the gate. Authenticated by
  * the per-boot capability before anything acts on the body; every op is a strict schema. Nothing
  * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */

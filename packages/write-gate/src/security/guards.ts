@@ -1,5 +1,5 @@
 /**
- * @module The request checks every gate route passes (connector-contract §D.5), each a small
+ * @module The request checks every gate route passes, each a small
  * middleware factory. The socket only listens on 127.0.0.1 (the process's job); these stop a
  * page on another origin, or a DNS-rebound name, from reaching the gate through the browser.
  */

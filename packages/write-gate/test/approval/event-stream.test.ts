@@ -1,5 +1,5 @@
 /**
- * `GET /api/events` over a real socket (contract §4): a real HTTP client reads the nudges the
+ * `GET /api/events` over a real socket: a real HTTP client reads the nudges the
  * approval desk, the lease keeper and the relay's write rows publish, and another site cannot
  * open the stream.
  */

@@ -1,5 +1,5 @@
 /**
- * The approval page's API over real sockets (contract §1-§4): what a request shows (proposal,
+ * The approval page's API over real sockets: what a request shows (proposal,
  * first ticks, words for actions), deny, why a dead request is dead, the state's rows and history.
  * The gate runs over a real simulator; the page calls are real HTTP POSTs with the gate's Origin.
  */

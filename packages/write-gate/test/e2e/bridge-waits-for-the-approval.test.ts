@@ -205,7 +205,7 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
     await closeLease();
     const page = tab.page;
     await page.goto(`${pageOrigin(gate().gate)}/`);
-    // Enrollment with the code the gate printed, and a name (contract §5).
+    // Enrollment with the code the gate printed, and a name.
     const begun = await pagePost(page, "/api/enrollment/options", {
       code: gate().enrollmentCode,
       name: "Test key",
