@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { REAL_FIXTURES_DIR } from "../../../../test/support/real-fixtures.js";
 import {
   attentionThreads,
   type ControlPlaneCandidate,
@@ -17,9 +17,8 @@ import {
   threadSummary,
 } from "../../src/state/index.js";
 
-// The real captures live beside the repository (CI has shared/ next to it).
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const fixtures = path.resolve(repoRoot, "../shared/reference/t3-fixtures");
+// The real captures of a 0.0.31 server (fixtures/t3-0.0.31).
+const fixtures = REAL_FIXTURES_DIR;
 
 interface ShellBody {
   threads: ShellThreadInput[];

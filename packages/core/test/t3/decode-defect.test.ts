@@ -1,15 +1,10 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { realFixturePath } from "../../../../test/support/real-fixtures.js";
 import { parseAcceptedCommandTypes } from "../../src/t3/index.js";
 
 /** The real 0.0.31 answer to an unknown command type (t3-older-servers.md §2, fixture 33b). */
-const FIXTURE_33B = fileURLToPath(
-  new URL(
-    "../../../../../shared/reference/t3-fixtures/33b-ws-dispatch-unknown-command-type.json",
-    import.meta.url,
-  ),
-);
+const FIXTURE_33B = realFixturePath("33b-ws-dispatch-unknown-command-type.json");
 
 // The 37 command types a 0.0.31 server lists in its decode defect (t3-older-servers.md §2).
 const ACCEPTED_ON_0_0_31 = [

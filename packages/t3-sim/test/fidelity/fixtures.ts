@@ -1,11 +1,9 @@
-/** Loads the real captures of reference/t3-fixtures (0.0.31, a transitional V2 server). */
+/** Loads the real captures in fixtures/t3-0.0.31 (0.0.31, a transitional V2 server). */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REAL_FIXTURES_DIR } from "../../../../test/support/real-fixtures.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-/** CI checks `shared/` out beside the repository. */
-export const FIXTURES_DIR = path.resolve(repoRoot, "../shared/reference/t3-fixtures");
+export const FIXTURES_DIR = REAL_FIXTURES_DIR;
 
 export type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** Shared helpers for the model tests: a manual clock, fixture loading and shape comparison. */
-import { readFileSync } from "node:fs";
+import { readRealFixture } from "../../../../test/support/real-fixtures.js";
 import { SimClock } from "../../src/clock.js";
 import type { RpcOutcome, StreamSink } from "../../src/model/contract.js";
 import {
@@ -8,13 +8,11 @@ import {
   type SimEnvironmentModel,
 } from "../../src/model/index.js";
 
-export const FIXTURES = "/work/shared/reference/t3-fixtures";
-
 // biome-ignore lint/suspicious/noExplicitAny: fixtures and wire JSON are untyped; tests read them freely.
 export type Json = any;
 
 export function fixture(name: string): Json {
-  return JSON.parse(readFileSync(`${FIXTURES}/${name}`, "utf8"));
+  return readRealFixture(name);
 }
 
 /** The value of the first received `Exit` frame of a ws fixture. */

@@ -1,14 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readRealFixture } from "../../../../test/support/real-fixtures.js";
 import { checkModelSelection, type ModelSelection, SAMPLE_INPUTS } from "../../src/actions/index.js";
 
-// The real capture of server.getConfig (CI has shared/ next to the repository).
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const capture = JSON.parse(
-  readFileSync(path.resolve(repoRoot, "../shared/reference/t3-fixtures/62-ws-server-getConfig.json"), "utf8"),
-) as { response: { ws_frames_received: { frame: { exit: { value: unknown } } }[] } };
+// The real capture of server.getConfig (fixtures/t3-0.0.31).
+const capture = readRealFixture<{
+  response: { ws_frames_received: { frame: { exit: { value: unknown } } }[] };
+}>("62-ws-server-getConfig.json");
 const CONFIG = capture.response.ws_frames_received[0]?.frame.exit.value;
 
 function reason(selection: ModelSelection, config: unknown = CONFIG): unknown {
