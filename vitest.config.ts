@@ -13,6 +13,10 @@ export default defineConfig({
         find: /^@t3-connector\/core\/([a-z0-9-]+)$/,
         replacement: fileURLToPath(new URL("./packages/core/src/$1/index.ts", import.meta.url)),
       },
+      {
+        find: /^@t3-connector\/write-engine\/([a-z0-9-]+)$/,
+        replacement: fileURLToPath(new URL("./packages/write-engine/src/$1/index.ts", import.meta.url)),
+      },
       { find: /^@t3-connector\/mcp-tools$/, replacement: src("mcp-tools") },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },

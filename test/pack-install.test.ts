@@ -44,6 +44,7 @@ beforeAll(async () => {
     `t3-connector-read-server-${await version("read-server")}.tgz`,
     `t3-connector-t3-sim-${await version("t3-sim")}.tgz`,
     `t3-connector-write-bridge-${await version("write-bridge")}.tgz`,
+    `t3-connector-write-engine-${await version("write-engine")}.tgz`,
     `t3-connector-write-gate-${await version("write-gate")}.tgz`,
   ]);
   await run(

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { errorCode, type JournalFs } from "@t3-connector/core/journal";
+import { errorCode, type JournalFs } from "@t3-connector/core/durable";
 
 /*
  * The two file-system reads the outbox needs beyond core's journal primitives (`writeFileDurably`,

@@ -7,7 +7,7 @@ import {
   nodeJournalFs,
   syncDirectory,
   writeFileDurably,
-} from "@t3-connector/core/journal";
+} from "@t3-connector/core/durable";
 import { listDirectory, readJsonFile } from "./durable-dir.js";
 import { EVENT_ID_PATTERN } from "./event-id.js";
 import type { EventType, WebhookEvent } from "./event-types.js";

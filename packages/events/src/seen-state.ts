@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
-import { DurableJsonFile, type JournalFs, nodeJournalFs } from "@t3-connector/core/journal";
+import { DurableJsonFile, type JournalFs, nodeJournalFs } from "@t3-connector/core/durable";
 import type { ThreadSeen } from "./derive.js";
 
 export const SEEN_FILE = "seen.json";

@@ -2,14 +2,14 @@ import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
 import { type Clock, ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
-import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import {
   acquireJournalLock,
   ensurePrivateDirectory,
   type JournalFs,
   type JournalLock,
   nodeJournalFs,
-} from "@t3-connector/core/journal";
+} from "@t3-connector/core/durable";
+import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import { ShellMirrors } from "@t3-connector/core/mirror";
 import { systemTimers, type TimerHandle, type Timers } from "@t3-connector/core/t3";
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./backoff.js";

@@ -4,22 +4,22 @@
  * (namespace, environment, operationId) carries the same derived ids, and T3 replays its receipt.
  */
 import { ConnectorError } from "@t3-connector/core";
+import { addArchivedThreads, type ConnectedEnvironment } from "@t3-connector/core/environments";
+import { resolveNow, threadSummary } from "@t3-connector/core/state";
+import type { ShellSnapshot } from "@t3-connector/core/t3";
 import {
   type ActionId,
   getAction,
   isActionId,
   type PreparedAction,
   prepareAction,
-} from "@t3-connector/core/actions";
+} from "@t3-connector/write-engine/actions";
 import {
   actionUnsupportedError,
   type CommandSupportCache,
   supportFromDefect,
   supportsAction,
-} from "@t3-connector/core/capabilities";
-import { addArchivedThreads, type ConnectedEnvironment } from "@t3-connector/core/environments";
-import { resolveNow, threadSummary } from "@t3-connector/core/state";
-import type { ShellSnapshot } from "@t3-connector/core/t3";
+} from "@t3-connector/write-engine/capabilities";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";

@@ -1,6 +1,6 @@
 /** `actions`: every action (`act`) and every read (`query`), with its kind and description. */
-import { ACTIONS, type ActionGroup } from "@t3-connector/core/actions";
-import { type CommandSupport, supportsAction } from "@t3-connector/core/capabilities";
+import { ACTIONS, type ActionGroup } from "@t3-connector/write-engine/actions";
+import { type CommandSupport, supportsAction } from "@t3-connector/write-engine/capabilities";
 import { QUERY_NAMES, queryTool } from "./queries.js";
 
 export interface CatalogueEntry {

@@ -9,10 +9,10 @@
  * that ends with `done(value, render?)`; usage errors are `ConnectorError("invalid_input", …)`.
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/core/actions";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
 import { readPairingCode } from "@t3-connector/core/pairing";
 import { THREAD_STATES } from "@t3-connector/core/state";
+import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { Command, CommanderError, Option } from "commander";
 import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";

@@ -8,9 +8,9 @@
  * receipts. The result is confirmed by reading the thread's shell row afterwards.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { type ActionId, type ModelSelection, prepareAction } from "@t3-connector/core/actions";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import type { ThreadShell } from "@t3-connector/core/t3";
+import { type ActionId, type ModelSelection, prepareAction } from "@t3-connector/write-engine/actions";
 import { type ActResult, act } from "./act.js";
 import { effortOption } from "./create.js";
 import type { OpsEnvironments } from "./environments.js";

@@ -5,10 +5,10 @@
  * (effort included) is checked against `server.getConfig` before anything is sent.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { getAction, type ModelSelection, prepareAction } from "@t3-connector/core/actions";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { resolveNow } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot } from "@t3-connector/core/t3";
+import { getAction, type ModelSelection, prepareAction } from "@t3-connector/write-engine/actions";
 import { type ConfirmedThread, confirmedThreads, sendPrepared } from "./act.js";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";

@@ -3,7 +3,7 @@
  * (namespace, environmentId, operationId) and the action, so a repeat carries the same commandId
  * and T3 replays its receipt instead of applying the command again.
  */
-import { deriveOperationKey } from "@t3-connector/core/actions";
+import { deriveOperationKey } from "@t3-connector/write-engine/actions";
 
 export const DEFAULT_NAMESPACE = "t3-connector-ops";
 

@@ -4,7 +4,7 @@
  * thread as read back — archived threads included, from the archived shell snapshot.
  */
 import { ConnectorError } from "@t3-connector/core";
-import type { ActionId } from "@t3-connector/core/actions";
+import type { ActionId } from "@t3-connector/write-engine/actions";
 import { type ActResult, act, type ConfirmedThread } from "./act.js";
 import type { OpsEnvironments } from "./environments.js";
 import { resolveThread } from "./references.js";

@@ -5,6 +5,8 @@
  * operator owns the environment, so the approved workspaces are every project root and worktree.
  */
 import { ConnectorError } from "@t3-connector/core";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import {
   type AnyActionDefinition,
   checkLocalGuards,
@@ -12,9 +14,7 @@ import {
   type ModelSelection,
   type ThreadStateView,
   valueAtPath,
-} from "@t3-connector/core/actions";
-import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+} from "@t3-connector/write-engine/actions";
 
 export function liveThreads(shell: ShellSnapshot): Map<string, ThreadShell> {
   const rows = [...shell.threads, ...(shell.archivedThreads ?? [])].filter((thread) => !thread.deletedAt);

@@ -4,8 +4,8 @@
  * defect or a lost answer leaves the outcome unknown.
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import type { BuiltPayload } from "@t3-connector/core/actions";
 import type { T3RpcClient } from "@t3-connector/core/t3";
+import type { BuiltPayload } from "@t3-connector/write-engine/actions";
 
 export type SendOutcome =
   | { readonly kind: "not_sent"; readonly error: ConnectorError }

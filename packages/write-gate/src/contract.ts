@@ -3,8 +3,8 @@
  * machine side (relay for the bridge, dispatch, audit). The human side implements these; the
  * machine side only consumes them, so no code path on the machine side can grant a lease.
  */
-import type { EnvironmentGrant, LeaseScope } from "@t3-connector/core/actions";
-import type { LeaseCheck } from "@t3-connector/core/dispatch";
+import type { EnvironmentGrant, LeaseScope } from "@t3-connector/write-engine/actions";
+import type { LeaseCheck } from "@t3-connector/write-engine/dispatch";
 
 /** One write made under a lease, shown on the approval page (never message text). */
 export interface LeaseWrite {

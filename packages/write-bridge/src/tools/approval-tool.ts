@@ -7,7 +7,7 @@
  * URL-mode elicitation, the link is also presented through `elicitation/create`.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { LEASE_DURATION_MINUTES } from "@t3-connector/core/actions";
+import { LEASE_DURATION_MINUTES } from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
 import { RELAY_TIMEOUT_MS } from "../relay-client.js";

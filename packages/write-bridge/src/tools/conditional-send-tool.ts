@@ -8,7 +8,7 @@ import {
   CONDITIONAL_SEND_TOOL,
   type ConditionalSendStepName,
   writeEnvelopeSchema,
-} from "@t3-connector/core/actions";
+} from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { defineBridgeTool } from "../bridge-tool.js";
 

@@ -3,7 +3,7 @@
  * destructive hints come from the catalogue table itself (ACTIONS, literal `toolName`s), so the
  * bridge, the gate and the operator CLI can never disagree on what a tool is called or accepts.
  */
-import { ACTIONS, type AnyActionDefinition, writeEnvelopeSchema } from "@t3-connector/core/actions";
+import { ACTIONS, type AnyActionDefinition, writeEnvelopeSchema } from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { type BridgeToolDefinition, defineBridgeTool } from "../bridge-tool.js";
 

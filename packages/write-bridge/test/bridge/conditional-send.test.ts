@@ -4,7 +4,7 @@
  * over the simulator: pending while the run is active, sent once after it ended, never resent.
  */
 
-import { CONDITIONAL_SEND_TOOL, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/core/actions";
+import { CONDITIONAL_SEND_TOOL, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";

@@ -1,4 +1,4 @@
-import { ACTIONS, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/core/actions";
+import { ACTIONS, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
 import { type BridgeSession, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";

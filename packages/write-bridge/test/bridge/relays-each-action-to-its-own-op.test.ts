@@ -1,4 +1,4 @@
-import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/core/actions";
+import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 
 const SAMPLE_OPERATION_ID = SAMPLE_IDS.operationId;
 

@@ -1,5 +1,5 @@
 /** @module What the page (and the relay's status op) shows of the lease: never a secret. */
-import type { LeaseScope } from "@t3-connector/core/actions";
+import type { LeaseScope } from "@t3-connector/write-engine/actions";
 import type { LeaseWrite } from "../contract.js";
 import type { GateLeaseKeeper } from "../lease/index.js";
 

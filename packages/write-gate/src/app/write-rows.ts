@@ -3,7 +3,7 @@
  * gets the environment's alias, the thread's title where the gate's inventory saw it, and the
  * action's label from the catalogue. Never message text.
  */
-import { actionLabel } from "@t3-connector/core/actions";
+import { actionLabel } from "@t3-connector/write-engine/actions";
 import type { LeaseWrite } from "../contract.js";
 import type { WriteRow } from "../events/index.js";
 import type { ClosedLease, GateLeaseKeeper } from "../lease/index.js";

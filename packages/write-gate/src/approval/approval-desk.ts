@@ -19,7 +19,7 @@ import {
   LEASE_DURATION_MINUTES,
   type LeaseScope,
   SCOPE_VERSION,
-} from "@t3-connector/core/actions";
+} from "@t3-connector/write-engine/actions";
 import type {
   ApprovalAsk,
   ApprovalDesk,

@@ -3,18 +3,19 @@
  * non-deleted project, with every catalogue action that environment's T3 version can run (the
  * others are listed apart, never granted: ADR 0009). Nothing here comes from the client.
  */
+
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import {
   ACTION_IDS,
   type ActionId,
   type EnvironmentGrant,
   isNormalizedAbsolutePath,
-} from "@t3-connector/core/actions";
+} from "@t3-connector/write-engine/actions";
 import {
   type CommandSupportCache,
   supportedActions,
   unsupportedActions,
-} from "@t3-connector/core/capabilities";
-import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+} from "@t3-connector/write-engine/capabilities";
 import type { EnvironmentLeftOut } from "../contract.js";
 
 /** Each environment gets this long to connect and answer its shell (contract: 15 s). */

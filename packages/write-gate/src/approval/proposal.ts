@@ -6,7 +6,7 @@
  * a client that misnamed what it needs should learn it before a human approves the wrong thing.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { ACTIONS, isActionId, type LeaseScope } from "@t3-connector/core/actions";
+import { ACTIONS, isActionId, type LeaseScope } from "@t3-connector/write-engine/actions";
 import type { EnvironmentLeftOut } from "../contract.js";
 import type { InventoryThread } from "./inventory.js";
 

@@ -3,7 +3,7 @@
  * selection can only remove environments, projects and actions from the pending scope.
  */
 import { canonicalJson, sha256Hex } from "@t3-connector/core";
-import { type EnvironmentGrant, type LeaseScope, parseLeaseScope } from "@t3-connector/core/actions";
+import { type EnvironmentGrant, type LeaseScope, parseLeaseScope } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
 export function scopeFingerprint(scope: LeaseScope): string {

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Clock } from "@t3-connector/core";
-import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/core/actions";
+import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/write-engine/actions";
 import {
   type LeaseRequest,
   type LeaseVerdict,
   scopeVerdict,
   type UncertainSend,
-} from "@t3-connector/core/dispatch";
+} from "@t3-connector/write-engine/dispatch";
 import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;

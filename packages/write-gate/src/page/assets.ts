@@ -8,7 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ACTION_IDS, actionInfo } from "@t3-connector/core/actions";
+import { ACTION_IDS, actionInfo } from "@t3-connector/write-engine/actions";
 
 export interface PageAsset {
   readonly body: string;

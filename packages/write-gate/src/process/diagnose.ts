@@ -1,6 +1,6 @@
-import { ACTION_IDS } from "@t3-connector/core/actions";
 import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
 
 export const DIAGNOSE_TIMEOUT_MS = 15_000;

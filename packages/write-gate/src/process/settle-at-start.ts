@@ -4,8 +4,8 @@
  * so that the start-up line counts only writes that are still open afterwards. Each attempt is
  * audited like a reconciliation through the relay. A failure leaves the record as it was.
  */
-import type { Dispatcher } from "@t3-connector/core/dispatch";
-import type { Journal } from "@t3-connector/core/journal";
+import type { Dispatcher } from "@t3-connector/write-engine/dispatch";
+import type { Journal } from "@t3-connector/write-engine/journal";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 
 export interface StartSettlement {

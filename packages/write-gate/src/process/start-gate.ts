@@ -13,21 +13,21 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
-import { CommandSupportCache } from "@t3-connector/core/capabilities";
 import type { WriteConfig } from "@t3-connector/core/config";
+import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
   conditionalSend,
   createDispatcher,
   type Dispatcher,
   type WorkspaceVerifier,
-} from "@t3-connector/core/dispatch";
-import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+} from "@t3-connector/write-engine/dispatch";
 import {
   type Journal,
   type JournalFs,
   LIFT_UNKNOWN_LOSS_COMMAND,
   openJournal,
-} from "@t3-connector/core/journal";
+} from "@t3-connector/write-engine/journal";
 import type { Context, Hono } from "hono";
 import { type AuditFs, type AuditLog, auditLeaseChanges, openAuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";

@@ -6,9 +6,9 @@
  * read of a thread the shell does not list, add the archived shell snapshot.
  */
 import { ConnectorError } from "@t3-connector/core";
-import type { EnvironmentGrant } from "@t3-connector/core/actions";
 import { addArchivedThreads, type EnvironmentRegistry } from "@t3-connector/core/environments";
 import { fetchThreadWindow } from "@t3-connector/core/t3";
+import type { EnvironmentGrant } from "@t3-connector/write-engine/actions";
 import type { LeaseKeeper } from "../contract.js";
 import type { LeasedReadOp } from "./ops.js";
 

@@ -5,10 +5,14 @@
  */
 
 import { type Clock, isConnectorError } from "@t3-connector/core";
-import type { CommandSupportCache } from "@t3-connector/core/capabilities";
-import type { ConditionalSendRequest, ConditionalSendResult, Dispatcher } from "@t3-connector/core/dispatch";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { JournalRecord } from "@t3-connector/core/journal";
+import type { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
+import type {
+  ConditionalSendRequest,
+  ConditionalSendResult,
+  Dispatcher,
+} from "@t3-connector/write-engine/dispatch";
+import type { JournalRecord } from "@t3-connector/write-engine/journal";
 import { type Context, Hono } from "hono";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";

@@ -5,20 +5,20 @@
  */
 
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
-import { conditionalSendInput, getAction, isActionId } from "@t3-connector/core/actions";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { conditionalSendInput, getAction, isActionId } from "@t3-connector/write-engine/actions";
 import {
   actionUnsupportedError,
   type CommandSupportCache,
   supportsAction,
-} from "@t3-connector/core/capabilities";
+} from "@t3-connector/write-engine/capabilities";
 import type {
   ConditionalSendRequest,
   ConditionalSendResult,
   Dispatcher,
   ReconcileOutcome,
-} from "@t3-connector/core/dispatch";
-import type { EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { JournalRecord } from "@t3-connector/core/journal";
+} from "@t3-connector/write-engine/dispatch";
+import type { JournalRecord } from "@t3-connector/write-engine/journal";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";

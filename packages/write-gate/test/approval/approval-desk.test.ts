@@ -1,4 +1,4 @@
-import { ACTION_IDS } from "@t3-connector/core/actions";
+import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_PENDING_REQUESTS, REQUEST_TTL_MS, registryInventory } from "../../src/approval/index.js";
 import { type SimGate, startSimGate } from "./support/sim-gate.js";

@@ -2,7 +2,7 @@
  * The proposal rules as pure functions over an inventory view (ADR 0017): cleaning the client's
  * words, the first ticks, and the refusal of names the inventory does not list.
  */
-import { ACTION_IDS, type EnvironmentGrant, SCOPE_VERSION } from "@t3-connector/core/actions";
+import { ACTION_IDS, type EnvironmentGrant, SCOPE_VERSION } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
 import { checkProposal, cleanText, type InventoryView, preselect } from "../../src/approval/index.js";
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ACTIONS, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
+import { ACTIONS, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
 import { AUDIT_FILE } from "../../src/audit/index.js";

@@ -1,4 +1,4 @@
-import { ACTION_IDS, type LeaseScope, leaseScopeSchema } from "@t3-connector/core/actions";
+import { ACTION_IDS, type LeaseScope, leaseScopeSchema } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
 import { grantFromShell, narrowScope, scopeFingerprint } from "../../src/approval/index.js";
 

@@ -4,7 +4,7 @@
  * proposal, actions by label in risk groups, a phone-width screen and a keyboard-only approval.
  * Screenshots of the request and of the open lease go to test-output/screenshots/.
  */
-import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
+import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { SimGate } from "../approval/support/sim-gate.js";

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/core/actions";
+import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ENROLLMENT_CODE, type SimGate } from "../approval/support/sim-gate.js";

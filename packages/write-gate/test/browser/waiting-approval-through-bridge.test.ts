@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { actionLabel } from "@t3-connector/core/actions";
+import { actionLabel } from "@t3-connector/write-engine/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";

@@ -10,10 +10,10 @@ import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { openJournal } from "@t3-connector/core/journal";
+import { openJournal } from "@t3-connector/write-engine/journal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The previous version's journal, as core's journal tests use it (one fixture for both).
-import { installPreviousFormatJournal } from "../../../core/test/journal/support/damaged-journal.js";
+import { installPreviousFormatJournal } from "../../../write-engine/test/journal/support/damaged-journal.js";
 import { runCli } from "../../src/cli.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { type SimWorld, startSimWorld } from "../support/sim-world.js";

@@ -1,4 +1,4 @@
-import { ACTION_IDS, type LeaseScope, parseLeaseScope } from "@t3-connector/core/actions";
+import { ACTION_IDS, type LeaseScope, parseLeaseScope } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
 import { GateLeaseKeeper, LEASE_TTL_MS, MAX_LISTED_WRITES } from "../../src/lease/index.js";
 import { ManualClock } from "../security/support/gate.js";

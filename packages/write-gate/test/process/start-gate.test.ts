@@ -3,7 +3,7 @@ import { access } from "node:fs/promises";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { openJournal } from "@t3-connector/core/journal";
+import { openJournal } from "@t3-connector/write-engine/journal";
 import { afterEach, describe, expect, it } from "vitest";
 import { startGate } from "../../src/process/index.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";

@@ -1,4 +1,4 @@
-import { SAMPLE_IDS } from "@t3-connector/core/actions";
+import { SAMPLE_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { IDLE_THREAD } from "../support/sim-world.js";

@@ -6,8 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LeaseScope } from "@t3-connector/core/actions";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import type { LeaseScope } from "@t3-connector/write-engine/actions";
 import { registryInventory, scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
 import { type RunningGate, type StartGateOptions, startGate } from "../../src/process/index.js";

@@ -6,7 +6,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SAMPLE_IDS } from "@t3-connector/core/actions";
 import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
 import { findFreePort } from "@t3-connector/core/environments";
 import {
@@ -15,6 +14,7 @@ import {
   type SimulatorEnvironmentOptions,
   startSimulator,
 } from "@t3-connector/t3-sim";
+import { SAMPLE_IDS } from "@t3-connector/write-engine/actions";
 
 export const LEASED_PROJECT = SAMPLE_IDS.projectId;
 export const OTHER_PROJECT = "project-outside-lease";

@@ -1,0 +1,227 @@
+/**
+ * The write-action catalogue: the 42 actions in registration order.
+ * One table drives the write bridge's MCP tools, the gate's checks and the operator CLI.
+ */
+
+import { ConnectorError } from "@t3-connector/core";
+import { z } from "zod";
+import { CONDITIONAL_SEND_TOOL } from "./conditional-send.js";
+import { idString } from "./fields.js";
+import { deriveIdSet } from "./ids.js";
+import {
+  threadLaunch,
+  threadMetadataUpdate,
+  threadPullRequestLink,
+  threadPullRequestUnlink,
+  threadSend,
+} from "./launch-send.js";
+import {
+  delegatedTaskCompletionDeliveryAcknowledge,
+  delegatedTaskCompletionDeliveryDispose,
+  delegatedTaskRequest,
+  delegatedTaskWakePolicy,
+  threadFork,
+  threadMergeBack,
+} from "./lineage.js";
+import {
+  checkpointRollback,
+  preparedRunRelease,
+  providerSessionDetach,
+  providerSwitch,
+  queuedMessagePromoteToSteer,
+  queuedRunCancel,
+  queuedRunEdit,
+  queuedRunReorder,
+  queueResume,
+  runInterrupt,
+  runtimeRequestAnswer,
+  runtimeRequestApprove,
+  threadModelSelectionSet,
+  threadUserInputDismiss,
+} from "./run-control.js";
+import {
+  threadActiveReorder,
+  threadArchive,
+  threadAutoSettleSet,
+  threadDelete,
+  threadInteractionModeSet,
+  threadMarkUnread,
+  threadPin,
+  threadPinReorder,
+  threadRuntimeModeSet,
+  threadSettle,
+  threadSnooze,
+  threadTitle,
+  threadUnarchive,
+  threadUnpin,
+  threadUnsettle,
+  threadUnsnooze,
+  threadVisit,
+} from "./thread-state.js";
+import type { ActionDefinition, ActionGroup, BuiltPayload, DerivedIds } from "./types.js";
+
+export const ACTIONS = [
+  threadArchive,
+  threadUnarchive,
+  threadDelete,
+  threadSettle,
+  threadPin,
+  threadUnpin,
+  threadUnsnooze,
+  threadMarkUnread,
+  threadUnsettle,
+  threadSnooze,
+  threadAutoSettleSet,
+  threadPinReorder,
+  threadActiveReorder,
+  threadVisit,
+  threadTitle,
+  threadRuntimeModeSet,
+  threadInteractionModeSet,
+  threadModelSelectionSet,
+  providerSwitch,
+  providerSessionDetach,
+  runInterrupt,
+  preparedRunRelease,
+  queueResume,
+  queuedRunCancel,
+  queuedRunReorder,
+  queuedRunEdit,
+  queuedMessagePromoteToSteer,
+  runtimeRequestApprove,
+  runtimeRequestAnswer,
+  threadUserInputDismiss,
+  checkpointRollback,
+  threadLaunch,
+  threadSend,
+  threadMetadataUpdate,
+  threadPullRequestLink,
+  threadPullRequestUnlink,
+  threadFork,
+  threadMergeBack,
+  delegatedTaskRequest,
+  delegatedTaskWakePolicy,
+  delegatedTaskCompletionDeliveryAcknowledge,
+  delegatedTaskCompletionDeliveryDispose,
+] as const;
+
+export type ActionId = (typeof ACTIONS)[number]["action"];
+export type WriteToolName = (typeof ACTIONS)[number]["toolName"];
+/** The definition of one action, with its input type. */
+export type ActionOf<A extends ActionId> = Extract<(typeof ACTIONS)[number], { action: A }>;
+/** Parsed (output) input of one action. */
+export type ActionInput<A extends ActionId> = z.output<ActionOf<A>["inputSchema"]>;
+export type AnyActionDefinition = ActionDefinition<ActionId, z.ZodType>;
+
+export const ACTION_IDS: readonly ActionId[] = ACTIONS.map((entry) => entry.action);
+
+const BY_ACTION: ReadonlyMap<string, AnyActionDefinition> = new Map(
+  ACTIONS.map((entry): [string, AnyActionDefinition] => [entry.action, entry]),
+);
+const BY_TOOL: ReadonlyMap<string, AnyActionDefinition> = new Map(
+  ACTIONS.map((entry): [string, AnyActionDefinition] => [entry.toolName, entry]),
+);
+
+export function isActionId(value: string): value is ActionId {
+  return BY_ACTION.has(value);
+}
+
+export function getAction(action: string): AnyActionDefinition {
+  const entry = BY_ACTION.get(action);
+  if (entry === undefined) throw new ConnectorError("invalid_input", `unknown write action: ${action}`);
+  return entry;
+}
+
+export function getActionByToolName(toolName: string): AnyActionDefinition | undefined {
+  return BY_TOOL.get(toolName);
+}
+
+/** How a person sees one action (approval page, operator CLI): from the catalogue table itself. */
+export interface ActionInfo {
+  readonly action: ActionId;
+  readonly label: string;
+  readonly description: string;
+  readonly group: ActionGroup;
+}
+
+/** The people-facing line of one action. */
+export function actionInfo(action: string): ActionInfo {
+  const entry = getAction(action);
+  return { action: entry.action, label: entry.label, description: entry.description, group: entry.group };
+}
+
+/** The label of a catalogue action (or of the composite conditional send); the id itself when unknown. */
+export function actionLabel(action: string): string {
+  if (action === CONDITIONAL_SEND_TOOL.action) return CONDITIONAL_SEND_TOOL.title;
+  return BY_ACTION.get(action)?.label ?? action;
+}
+
+/** Catalogue ids whose effect cannot be undone: never pre-selected unless the client proposed them. */
+export const DESTRUCTIVE_ACTIONS: readonly ActionId[] = ACTIONS.filter(
+  (entry) => entry.group === "destructive",
+).map((entry) => entry.action);
+
+export interface DeriveIdsOptions {
+  /** For thread.send: the caller's clientRequestId (= operationId), kept with the ids for the journal. */
+  readonly clientRequestId?: string;
+}
+
+/** Every id the action sends to T3, derived from the operation key. */
+export function deriveIds(
+  operationKey: string,
+  action: ActionId,
+  options: DeriveIdsOptions = {},
+): DerivedIds {
+  const entry = getAction(action);
+  const clientRequestId = action === "thread.send" ? options.clientRequestId : undefined;
+  return deriveIdSet(operationKey, action, entry.extraIds, clientRequestId);
+}
+
+export interface PreparedAction {
+  readonly action: ActionId;
+  /** The strictly parsed input (defaults applied, strings trimmed). */
+  readonly input: unknown;
+  readonly ids: DerivedIds;
+  readonly payload: BuiltPayload;
+}
+
+/**
+ * Parses a raw tool input strictly and builds the one payload to send. A schema failure is
+ * `invalid_input` with zod's issues in `details`; nothing is built.
+ */
+export function prepareAction(action: ActionId, rawInput: unknown, operationKey: string): PreparedAction {
+  const entry = getAction(action);
+  const parsed = entry.inputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String),
+      message: issue.message,
+    }));
+    const first = issues[0];
+    throw new ConnectorError(
+      "invalid_input",
+      first === undefined ? "invalid input" : `${first.path.join(".") || "input"}: ${first.message}`,
+      {
+        details: { action, issues },
+      },
+    );
+  }
+  const clientRequestId =
+    action === "thread.send"
+      ? String((parsed.data as { clientRequestId: string }).clientRequestId)
+      : undefined;
+  const ids = deriveIds(operationKey, action, clientRequestId === undefined ? {} : { clientRequestId });
+  return { action, input: parsed.data, ids, payload: entry.build(parsed.data, ids) };
+}
+
+/** The envelope every `t3_escrever_*` tool takes around its action input. */
+export function writeEnvelopeSchema<S extends z.ZodType>(input: S) {
+  return z.strictObject({
+    leaseId: idString,
+    /** An alias or an environmentId; mandatory, there is no default environment for writes. */
+    environment: z.string().trim().min(1).max(1024),
+    /** The idempotency key: a repeat in the same environment never resends. */
+    operationId: idString,
+    input,
+  });
+}

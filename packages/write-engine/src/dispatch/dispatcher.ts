@@ -1,0 +1,427 @@
+/**
+ * The write engine. One dispatch runs, in this order:
+ *
+ *   admission lease check (environment, action; no I/O)
+ *   → fresh shell read → scope lease check (project of every referenced thread)
+ *   → journal reserve (conflict / replay / own it)
+ *   → preflight on fresh reads (guards, model selection, workspace)
+ *   → journal `uncertain` with every derived id
+ *   → final lease check and the one send, with no `await` between them
+ *   → `completed` | `refused` | `uncertain`.
+ *
+ * A refusal is a refusal: a typed `Fail` or an older server's decode defect proves the handler
+ * never ran (`refused`, final). Any other defect is decided by reading the thread. Only a lost
+ * answer leaves the write `uncertain`; settlement (reconcile.ts) then reads T3 and, if the effect
+ * is not there, sends the same journaled command again, which T3 dedupes by its commandId. A client
+ * repeat of an uncertain operationId runs that settlement.
+ *
+ * Lease refusals before the reservation leave no record and say nothing about the operation.
+ * Every refusal after it is recorded `refused` first, so "not sent" is only claimed once durable.
+ */
+
+import { ConnectorError } from "@t3-connector/core";
+import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
+import {
+  type AnyActionDefinition,
+  checkLocalGuards,
+  getAction,
+  type PreparedAction,
+  prepareAction,
+} from "../actions/index.js";
+import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
+import { derivedRecord, sentIds } from "./derived-record.js";
+import { projectsOf, readFreshThreads } from "./fresh-shell.js";
+import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { runPreflight } from "./preflight.js";
+import {
+  DEFAULT_RESEND_WINDOW_MS,
+  journalCommandOf,
+  type ReconcileDeps,
+  type ReconcileOptions,
+  reconcileRecord,
+} from "./reconcile.js";
+import { sendOnce } from "./send.js";
+import type {
+  DispatchCompleted,
+  Dispatcher,
+  DispatcherOptions,
+  DispatchRequest,
+  LeaseRequest,
+  LeaseVerdict,
+  ReconcileOutcome,
+  WorkspaceVerifier,
+} from "./types.js";
+import { executionDomainVerifier } from "./workspace-verifier.js";
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  if (typeof options.channel !== "string" || options.channel.trim() === "") {
+    throw new ConnectorError("invalid_input", "the dispatcher needs a stable, non-empty channel identity");
+  }
+  return new WriteDispatcher(options);
+}
+
+/** Everything one dispatch carries from step to step. */
+interface Operation {
+  readonly request: DispatchRequest;
+  readonly entry: AnyActionDefinition;
+  readonly handle: EnvironmentHandle;
+  readonly environmentId: string;
+  readonly destination: string;
+  readonly key: string;
+  readonly prepared: PreparedAction;
+}
+
+export function destinationOf(environmentId: string): string {
+  return `t3://${environmentId}`;
+}
+
+/** A copy of `error` with more details (ConnectorError's fields are read-only). */
+export function withDetails(error: ConnectorError, extra: Record<string, unknown>): ConnectorError {
+  return new ConnectorError(error.code, error.message, {
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.t3 === undefined ? {} : { t3: error.t3 }),
+    details: { ...error.details, ...extra },
+    cause: error,
+  });
+}
+
+function asConnectorError(error: unknown): ConnectorError {
+  if (error instanceof ConnectorError) return error;
+  return new ConnectorError("internal", "the write failed unexpectedly", { cause: error });
+}
+
+export function reconciliationRequired(
+  record: JournalRecord,
+  replayed: boolean,
+  reason?: string,
+): ConnectorError {
+  return new ConnectorError(
+    "reconciliation_required",
+    `operation ${record.operationId} may or may not have reached T3; T3 could not settle it yet: reconcile it later`,
+    {
+      details: {
+        state: "uncertain",
+        replayed,
+        operationId: record.operationId,
+        key: record.key,
+        ...(reason === undefined ? {} : { reason }),
+        ...(record.error === null ? {} : { lastError: { ...record.error } }),
+      },
+    },
+  );
+}
+
+/**
+ * The per-operation lock is shared by every dispatcher on one journal, so an existing `preparing`
+ * record seen under it can only be one that a stopped process left behind.
+ */
+const OPERATION_LOCKS = new WeakMap<Journal, KeyedLock>();
+
+export function operationLockOf(journal: Journal): KeyedLock {
+  let lock = OPERATION_LOCKS.get(journal);
+  if (lock === undefined) {
+    lock = new KeyedLock();
+    OPERATION_LOCKS.set(journal, lock);
+  }
+  return lock;
+}
+
+class WriteDispatcher implements Dispatcher {
+  readonly #options: DispatcherOptions;
+  readonly #journal: Journal;
+  /** One execution per operation key at a time (concurrent duplicates wait, then replay). */
+  readonly #operations: KeyedLock;
+  readonly #verifyWorkspace: WorkspaceVerifier;
+  /** Project-scoped writes (launch, fork) one at a time per `[environmentId, projects]`. */
+  readonly #projects = new KeyedLock();
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    this.#journal = options.journal;
+    this.#operations = operationLockOf(options.journal);
+    this.#verifyWorkspace = options.verifyWorkspace ?? executionDomainVerifier();
+  }
+
+  operationKey(environment: string, operationId: string): string {
+    const handle = this.#options.registry.resolve(environment);
+    return journalKey({
+      environmentId: handle.environmentId,
+      destination: destinationOf(handle.environmentId),
+      caller: this.#options.channel,
+      operationId,
+    });
+  }
+
+  async dispatch(request: DispatchRequest): Promise<DispatchCompleted> {
+    if (typeof request.operationId !== "string" || request.operationId.trim() === "") {
+      throw new ConnectorError("invalid_input", "operationId must be a non-empty string");
+    }
+    if (typeof request.leaseId !== "string" || request.leaseId === "") {
+      throw new ConnectorError("lease_closed", "a write needs a leaseId");
+    }
+    const entry = getAction(request.action);
+    const handle = this.#options.registry.resolve(request.environment);
+    const environmentId = handle.environmentId;
+    const destination = destinationOf(environmentId);
+    const key = journalKey({
+      environmentId,
+      destination,
+      caller: this.#options.channel,
+      operationId: request.operationId,
+    });
+    // Strict parse before anything else: a bad input is refused without a record.
+    const prepared = prepareAction(entry.action, request.input, key);
+    const mismatch = checkLocalGuards(
+      entry.guards.filter((guard) => guard.kind === "client_request_id_equals_operation_id"),
+      prepared.input,
+      { operationId: request.operationId, thread: () => undefined, approvedWorkspaceRoots: [] },
+    );
+    if (mismatch !== null) throw withDetails(mismatch, { recorded: false });
+    const operation: Operation = { request, entry, handle, environmentId, destination, key, prepared };
+    this.#admit(operation, "admission", []);
+    return this.#operations.run(key, () => this.#run(operation));
+  }
+
+  reconcile(key: string): Promise<ReconcileOutcome> {
+    // Under the operation's lock: never observe a record while its own dispatch is still writing it.
+    return this.#operations.run(key, () => this.#settle(key));
+  }
+
+  /** Settlement of an uncertain record; the caller holds the operation's lock. */
+  #settle(key: string, options: ReconcileOptions = {}): Promise<ReconcileOutcome> {
+    const deps: ReconcileDeps = {
+      journal: this.#journal,
+      clock: this.#options.clock,
+      registry: this.#options.registry,
+      readTimeoutMs: this.#options.reconcileReadTimeoutMs ?? 10_000,
+      resendWindowMs: this.#options.resendWindowMs ?? DEFAULT_RESEND_WINDOW_MS,
+    };
+    return reconcileRecord(key, deps, options);
+  }
+
+  #leaseRequest(operation: Operation, stage: LeaseRequest["stage"], projectIds: readonly string[]) {
+    return {
+      stage,
+      leaseId: operation.request.leaseId,
+      environmentId: operation.environmentId,
+      destination: operation.destination,
+      action: operation.entry.action,
+      projectIds,
+    } satisfies LeaseRequest;
+  }
+
+  /** A lease refusal before the reservation: thrown as is, nothing recorded. */
+  #admit(operation: Operation, stage: "admission" | "scope", projectIds: readonly string[]) {
+    const verdict = this.#options.lease.check(this.#leaseRequest(operation, stage, projectIds));
+    if (verdict.ok) return verdict;
+    throw new ConnectorError(verdict.code, verdict.message, {
+      details: { reason: verdict.code, stage, recorded: false },
+    });
+  }
+
+  async #run(operation: Operation): Promise<DispatchCompleted> {
+    const { entry, prepared, key } = operation;
+    const environment = await operation.handle.connect();
+    if (!environment.scopes.includes("orchestration:operate")) {
+      throw new ConnectorError(
+        "insufficient_scope",
+        `environment ${environment.alias} has no operate token`,
+        {
+          details: { recorded: false },
+        },
+      );
+    }
+    const targets = entry.targets(prepared.input);
+    const seen = await readFreshThreads(environment, targets.threadIds);
+    const projectIds = projectsOf(seen, targets.projectIds);
+    const verdict = this.#admit(operation, "scope", projectIds);
+
+    const reservation = await this.#journal.reserve({
+      environmentId: operation.environmentId,
+      destination: operation.destination,
+      caller: this.#options.channel,
+      operationId: operation.request.operationId,
+      action: entry.action,
+      input: prepared.input,
+    });
+    // A `preparing` record found under our own lock was left by a process that stopped before
+    // any send (`uncertain` is always durable before a send), so it is safe to carry on with it.
+    if (reservation.kind === "existing" && reservation.record.state === "uncertain") {
+      return this.#settleRepeat(operation, projectIds);
+    }
+    if (reservation.kind === "existing" && reservation.record.state !== "preparing") {
+      return this.#replay(operation, reservation.record);
+    }
+    try {
+      const owned = () => this.#preflightAndSend(operation, environment, projectIds, verdict);
+      if (!entry.serializeByProject) return await owned();
+      return await this.#projects.run(JSON.stringify([operation.environmentId, ...projectIds]), owned);
+    } catch (error) {
+      throw await this.#refuseIfPreparing(key, asConnectorError(error));
+    }
+  }
+
+  /** Any failure while the record is still `preparing` means nothing was sent: record `refused`. */
+  async #refuseIfPreparing(key: string, error: ConnectorError): Promise<ConnectorError> {
+    if (error.details?.state !== undefined) return error;
+    try {
+      const record = await this.#journal.get(key);
+      if (record?.state !== "preparing") return error;
+      await this.#journal.refuse(key, journalErrorOf(error));
+      return withDetails(error, { state: "refused", sent: false, operationId: record.operationId });
+    } catch {
+      return error;
+    }
+  }
+
+  /**
+   * A repeat (same input) of an uncertain operation settles it: read T3, and if the effect is not
+   * there send the same command again under the same ids, after the lease's final check.
+   */
+  async #settleRepeat(operation: Operation, projectIds: readonly string[]): Promise<DispatchCompleted> {
+    const settled = await this.#settle(operation.key, {
+      payload: operation.prepared.payload,
+      finalCheck: () => this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+    });
+    return this.#answerSettlement(operation, settled);
+  }
+
+  /** `sentNow`: this call made the first send itself (a defect it then settled by reading). */
+  #answerSettlement(operation: Operation, settled: ReconcileOutcome, sentNow = false): DispatchCompleted {
+    const { record } = settled;
+    const resent = sentNow || settled.resend?.sent === true;
+    if (record.state === "completed") {
+      return {
+        ...this.#replay(operation, record),
+        replayed: !resent,
+        ...(settled.settled ? { reconciled: true } : {}),
+      };
+    }
+    if (record.state === "refused") {
+      throw withDetails(errorFromRefusedRecord(record), {
+        replayed: !resent,
+        reconciled: settled.settled,
+        sent: true,
+      });
+    }
+    throw reconciliationRequired(record, !resent, settled.observation?.reason);
+  }
+
+  #replay(operation: Operation, record: JournalRecord): DispatchCompleted {
+    if (record.state === "completed") {
+      return {
+        state: "completed",
+        operationId: record.operationId,
+        environmentId: record.environmentId,
+        action: operation.entry.action,
+        key: record.key,
+        replayed: true,
+        receipt: { ...(record.receipt ?? {}) },
+        derivedIds: sentIds(record.derivedIds),
+      };
+    }
+    if (record.state === "refused") throw errorFromRefusedRecord(record);
+    throw reconciliationRequired(record, true);
+  }
+
+  async #preflightAndSend(
+    operation: Operation,
+    environment: ConnectedEnvironment,
+    projectIds: readonly string[],
+    verdict: Extract<LeaseVerdict, { ok: true }>,
+  ): Promise<DispatchCompleted> {
+    const { entry, prepared, key } = operation;
+    const targets = entry.targets(prepared.input);
+    // Read again now that the operation is ours: the guards judge T3 as it is right before the send.
+    const fresh = await readFreshThreads(environment, targets.threadIds);
+    const refusal = await runPreflight({
+      entry,
+      input: prepared.input,
+      operationId: operation.request.operationId,
+      fresh,
+      approvedWorkspaceRoots: verdict.approvedWorkspaceRoots,
+      environment,
+      transport: operation.handle.transport,
+      verifyWorkspace: this.#verifyWorkspace,
+    });
+    if (refusal !== null) {
+      await this.#journal.refuse(key, journalErrorOf(refusal));
+      throw withDetails(refusal, {
+        state: "refused",
+        sent: false,
+        operationId: operation.request.operationId,
+      });
+    }
+    const client = await environment.rpc();
+    await this.#journal.markUncertain(
+      key,
+      derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence),
+      journalCommandOf(prepared.payload),
+    );
+    const outcome = await sendOnce(client, prepared.payload, () =>
+      this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+    );
+    const base = { operationId: operation.request.operationId };
+    switch (outcome.kind) {
+      case "completed": {
+        const record = await this.#journal.complete(key, outcome.receipt);
+        return {
+          state: "completed",
+          operationId: record.operationId,
+          environmentId: record.environmentId,
+          action: entry.action,
+          key,
+          replayed: false,
+          receipt: { ...(record.receipt ?? {}) },
+          derivedIds: sentIds(record.derivedIds),
+        };
+      }
+      case "not_sent":
+        await this.#journal.refuse(key, journalErrorOf(outcome.error));
+        throw withDetails(outcome.error, { ...base, state: "refused", sent: false });
+      case "refused":
+        // T3 proved it never ran the handler: the lease and the connection stay up.
+        await this.#journal.refuse(key, journalErrorOf(outcome.error));
+        throw withDetails(outcome.error, { ...base, state: "refused", sent: true });
+      case "conflict": {
+        const record = await this.#journal.recordError(key, {
+          code: "rpc_failure/conflict",
+          message: outcome.error.message,
+        });
+        throw reconciliationRequired(record, false, outcome.error.message);
+      }
+      case "defect": {
+        // T3 answered, but a defect does not prove the handler never ran: read the thread.
+        await this.#journal.recordError(key, {
+          code: outcome.error.code,
+          message: outcome.error.message,
+        });
+        return this.#answerSettlement(operation, await this.#settle(key, { resend: false }), true);
+      }
+      case "lost": {
+        this.#notifyUncertain(operation, outcome.error);
+        const record = await this.#journal.recordError(key, {
+          code: outcome.error.code,
+          message: outcome.error.message,
+        });
+        throw reconciliationRequired(record, false);
+      }
+    }
+  }
+
+  #notifyUncertain(operation: Operation, error: ConnectorError): void {
+    try {
+      this.#options.lease.onUncertainSend({
+        leaseId: operation.request.leaseId,
+        environmentId: operation.environmentId,
+        operationId: operation.request.operationId,
+        action: operation.entry.action,
+        key: operation.key,
+        error,
+      });
+    } catch {
+      // The gate's own failure must not hide that the write is uncertain.
+    }
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The shapes around one write: what the gate's lease must answer, what a caller asks, and what a
+ * dispatch or a reconciliation returns. The engine (dispatcher.ts) owns the order of the steps;
+ * the gate (a later part) owns leases, passkeys and the relay, and plugs in through `LeaseCheck`.
+ */
+
+import type { Clock, ConnectorError } from "@t3-connector/core";
+import type { Transport } from "@t3-connector/core/config";
+import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { ActionId } from "../actions/index.js";
+import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
+
+/**
+ * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
+ * `projectIds` is empty). `scope`: after a fresh shell read, with the project of every referenced
+ * thread. `send`: the final check; the one outbound send follows it with no `await` in between.
+ */
+export type LeaseStage = "admission" | "scope" | "send";
+
+export interface LeaseRequest {
+  readonly stage: LeaseStage;
+  readonly leaseId: string;
+  readonly environmentId: string;
+  /** `t3://<environmentId>`. */
+  readonly destination: string;
+  readonly action: ActionId;
+  /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
+  readonly projectIds: readonly string[];
+}
+
+export type LeaseRefusalCode = "lease_closed" | "environment_not_in_lease" | "scope_denied";
+
+export type LeaseVerdict =
+  | {
+      readonly ok: true;
+      /** Approved `workspaceRoots` of the lease's projects in this environment (workspace guard). */
+      readonly approvedWorkspaceRoots: readonly string[];
+    }
+  | { readonly ok: false; readonly code: LeaseRefusalCode; readonly message: string };
+
+/** Details of a send whose outcome is unknown (the socket was lost or the call timed out). */
+export interface UncertainSend {
+  readonly leaseId: string;
+  readonly environmentId: string;
+  readonly operationId: string;
+  readonly action: ActionId;
+  readonly key: string;
+  readonly error: ConnectorError;
+}
+
+/** What the gate implements. `check` is synchronous on purpose: the final check must not yield. */
+export interface LeaseCheck {
+  check(request: LeaseRequest): LeaseVerdict;
+  /** A send may have reached T3 but its answer was lost: the gate closes the lease. */
+  onUncertainSend(event: UncertainSend): void;
+}
+
+/** Where a workspace path is checked: the environment and how it is reached. */
+export interface WorkspaceTarget {
+  readonly environment: ConnectedEnvironment;
+  readonly transport: Transport;
+}
+
+/** Checks a workspace path where the environment runs; answers the canonical path, or null. */
+export type WorkspaceVerifier = (target: WorkspaceTarget, path: string) => Promise<string | null>;
+
+export interface DispatcherOptions {
+  /** Built with `OPERATE_SCOPES`. */
+  readonly registry: EnvironmentRegistry;
+  readonly journal: Journal;
+  readonly clock: Clock;
+  /** The stable caller identity (`<subject>|<binding>`), part of every journal key; never a boot id. */
+  readonly channel: string;
+  readonly lease: LeaseCheck;
+  /** Default `executionDomainVerifier()`: local realpath for URL environments, ssh realpath for SSH ones. */
+  readonly verifyWorkspace?: WorkspaceVerifier;
+  /** Deadline of each read the reconciliation makes over the socket. Default 10 s. */
+  readonly reconcileReadTimeoutMs?: number;
+  /**
+   * How long after the original attempt (the record's `createdAt`) settlement may send the
+   * journaled command again. Default `DEFAULT_RESEND_WINDOW_MS` (one hour; ADR 0006).
+   */
+  readonly resendWindowMs?: number;
+}
+
+export interface DispatchRequest {
+  readonly leaseId: string;
+  /** Alias or environmentId; mandatory. */
+  readonly environment: string;
+  readonly operationId: string;
+  readonly action: string;
+  readonly input: unknown;
+}
+
+/** The only successful answer: T3 acknowledged the one send (now, or in the replayed record). */
+export interface DispatchCompleted {
+  readonly state: "completed";
+  readonly operationId: string;
+  readonly environmentId: string;
+  readonly action: ActionId;
+  readonly key: string;
+  /** True when the journal already held this outcome and nothing was sent now. */
+  readonly replayed: boolean;
+  /** True when this call settled an `uncertain` record (read T3, or sent the same command again). */
+  readonly reconciled?: boolean;
+  /** `{sequence}` for a command, `{threadId, resumed}` for a launch. */
+  readonly receipt: JournalReceipt;
+  readonly derivedIds: Readonly<Record<string, string>>;
+}
+
+export interface Observation {
+  /** How the effect was looked for, e.g. `message_in_projection`, `command_event_in_thread`. */
+  readonly method: string;
+  readonly found: boolean;
+  /** When not found: T3 was read in full and shows no effect now (not a failed or partial read). */
+  readonly conclusive?: boolean;
+  /** Why it stays undecided, when not found. */
+  readonly reason?: string;
+  readonly receipt?: JournalReceipt;
+}
+
+/** What sending the journaled command again (same derived ids) answered. */
+export interface ResendReport {
+  /** False when it was not sent (outside the window, no command kept, an action T3 names ids for …). */
+  readonly sent: boolean;
+  /** `receipt`, `refused`, `conflict`, `defect`, `lost`, `not_sent`; or why nothing was sent. */
+  readonly answer: string;
+  /** The error code of a refusal or failure. */
+  readonly code?: string;
+}
+
+export interface ReconcileOutcome {
+  readonly key: string;
+  readonly operationId: string;
+  readonly environmentId: string;
+  readonly action: string;
+  /** The journal state after this call. */
+  readonly state: JournalState;
+  /** True when this call moved the record out of `uncertain`. */
+  readonly settled: boolean;
+  readonly observation: Observation | null;
+  /** When T3 was read (the injected clock), null when nothing was read. */
+  readonly observedAt: number | null;
+  /** Null when settlement did not get as far as deciding about a resend. */
+  readonly resend: ResendReport | null;
+  readonly record: JournalRecord;
+}
+
+export interface Dispatcher {
+  dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
+  /**
+   * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
+   * command again under the same derived ids (within the resend window); T3's answer decides.
+   */
+  reconcile(key: string): Promise<ReconcileOutcome>;
+  /** The journal key of `(environment, operationId)` for this dispatcher's channel. */
+  operationKey(environment: string, operationId: string): string;
+}

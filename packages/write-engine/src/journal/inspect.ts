@@ -1,0 +1,452 @@
+import { join } from "node:path";
+import { ConnectorError, isConnectorError, sha256Hex } from "@t3-connector/core";
+import type { JournalFs } from "@t3-connector/core/durable";
+import { readPrivateText } from "@t3-connector/core/durable";
+import { activeChecksum, recordIntact } from "./checksum.js";
+import {
+  MANIFEST_FILE,
+  MARKER_FILE,
+  type Manifest,
+  type ManifestSegment,
+  type Marker,
+  readManifest,
+  readMarker,
+} from "./manifest.js";
+import { parseActiveDocument, parseSegmentDocument, type SegmentDocument } from "./records.js";
+import { listSegmentIds, manifestEntry, segmentFileName } from "./segments.js";
+import type { JournalRecord } from "./types.js";
+
+export const JOURNAL_DIRECTORY = "journal";
+export const ACTIVE_FILE = "active.json";
+
+/** What a damaged file took with it, as far as the journal can tell. */
+export interface LostRange {
+  /** Records lost; null when nobody can count them (the file that knew is gone). */
+  records: number | null;
+  /** Journal keys of the lost records that can be named (the manifest lists each segment's keys). */
+  keys: string[];
+  /** operationIds read from damaged records (best effort: the record itself may be what changed). */
+  operationIds: string[];
+  /** The operationIds of the oldest and newest lost record, where known (a lost segment's range). */
+  firstOperationId: string | null;
+  lastOperationId: string | null;
+  /** When the oldest lost record was created / the newest settled, where known (epoch ms). */
+  createdFrom: number | null;
+  settledTo: number | null;
+  /** false: some lost records cannot be named, so no unknown operationId can be proven new. */
+  known: boolean;
+}
+
+export type FindingProblem = "missing" | "truncated" | "altered" | "record_altered" | "foreign";
+
+export interface JournalFinding {
+  /** Relative to the state directory: `journal/segment-00000002.json`, `journal-identity.json`. */
+  file: string;
+  problem: FindingProblem;
+  /** One sentence for the operator. */
+  detail: string;
+  lost: LostRange;
+}
+
+/** Journal files as they are on disk, checked. */
+export interface JournalContents {
+  marker: Marker | null;
+  manifest: Manifest | null;
+  /** Segments whose bytes match the manifest (or, without a manifest, whose records all verify). */
+  segments: SegmentDocument[];
+  /** Their manifest entries (rebuilt from the files when the manifest is not usable). */
+  entries: ManifestSegment[];
+  /** Active records whose checksum verifies (every record when the file is intact). */
+  activeRecords: Record<string, JournalRecord>;
+  /** Unlisted segments older than the manifest's next id: a prune removed them from the manifest first. */
+  leftovers: number[];
+  /** Unlisted, intact segments at or past the next id: a seal wrote them and stopped before the manifest. */
+  adopted: number[];
+  /** Damaged files present on disk (recovery moves them aside). */
+  damagedFiles: string[];
+  findings: JournalFinding[];
+}
+
+export type JournalInspection =
+  | { kind: "fresh"; marker: Marker | null }
+  | {
+      kind: "legacy";
+      marker: Marker | null;
+      segments: SegmentDocument[];
+      activeRecords: Record<string, JournalRecord>;
+    }
+  | ({ kind: "journal" } & JournalContents);
+
+const NOTHING: LostRange = {
+  records: 0,
+  keys: [],
+  operationIds: [],
+  firstOperationId: null,
+  lastOperationId: null,
+  createdFrom: null,
+  settledTo: null,
+  known: true,
+};
+const UNKNOWN: LostRange = { ...NOTHING, records: null, known: false };
+
+type Raw = { status: "missing" } | { status: "text"; text: string };
+
+async function readRaw(fs: JournalFs, path: string): Promise<Raw> {
+  const text = await readPrivateText(fs, path);
+  return text === null ? { status: "missing" } : { status: "text", text };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `version` of a parsed journal document, or null when it is not one. */
+function versionOf(value: unknown): number | null {
+  const version = (value as { version?: unknown } | null)?.version;
+  return typeof version === "number" ? version : null;
+}
+
+/**
+ * Read every journal file of a state directory and say what it is: never had a journal, a journal
+ * of the previous format (no manifest, no checksums), or a journal with its findings (empty when
+ * intact). Reads only; the caller holds the lock.
+ */
+export async function inspectJournal(fs: JournalFs, stateDir: string): Promise<JournalInspection> {
+  const directory = join(stateDir, JOURNAL_DIRECTORY);
+  const markerRead = await readMarker(fs, stateDir);
+  const marker = markerRead.status === "ok" ? markerRead.value : null;
+  const names = await fs.readdir(directory).catch(() => [] as string[]);
+  const segmentIds = await listSegmentIds(fs, directory).catch(() => [] as number[]);
+  const hasManifest = names.includes(MANIFEST_FILE);
+  const hasActive = names.includes(ACTIVE_FILE);
+  const active = hasActive ? await readRaw(fs, join(directory, ACTIVE_FILE)) : ({ status: "missing" } as Raw);
+  const activeValue = active.status === "text" ? parseJson(active.text) : undefined;
+
+  const nothingOnDisk = !hasManifest && !hasActive && segmentIds.length === 0;
+  if (markerRead.status === "missing" && nothingOnDisk) return { kind: "fresh", marker: null };
+  // Creation writes the marker as `creating` first and `created` last: in between, nothing was
+  // ever journaled, so finishing the creation loses nothing.
+  if (marker?.state === "creating" && segmentIds.length === 0) {
+    const records = (activeValue as { records?: object } | undefined)?.records;
+    if (records === undefined || Object.keys(records).length === 0) return { kind: "fresh", marker };
+  }
+  if (marker?.state === "migrating" || (markerRead.status === "missing" && !hasManifest)) {
+    const legacy = await readLegacy(fs, directory, segmentIds, activeValue, active.status === "text", marker);
+    if (legacy !== null) return legacy;
+  }
+  return { kind: "journal", ...(await inspectCurrent(fs, stateDir, markerRead, names, segmentIds, active)) };
+}
+
+/** A journal of the previous format: every file is version 1 (or, mid-migration, 1 or 2). */
+async function readLegacy(
+  fs: JournalFs,
+  directory: string,
+  segmentIds: number[],
+  activeValue: unknown,
+  activePresent: boolean,
+  marker: Marker | null,
+): Promise<JournalInspection | null> {
+  const migrating = marker?.state === "migrating";
+  const accepted = (value: unknown) => versionOf(value) === 1 || (migrating && versionOf(value) === 2);
+  if (activePresent && !accepted(activeValue)) return null;
+  const segments: SegmentDocument[] = [];
+  for (const id of segmentIds) {
+    const name = segmentFileName(id);
+    const raw = await readRaw(fs, join(directory, name));
+    const value = raw.status === "text" ? parseJson(raw.text) : undefined;
+    if (!accepted(value)) return null;
+    segments.push(parseLegacy(() => parseSegmentDocument(value, name), name));
+  }
+  const activeRecords = activePresent
+    ? parseLegacy(() => parseActiveDocument(activeValue).records, ACTIVE_FILE)
+    : {};
+  return { kind: "legacy", marker, segments, activeRecords };
+}
+
+function parseLegacy<T>(parse: () => T, name: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!isConnectorError(error)) throw error;
+    throw new ConnectorError(
+      "journal_damaged",
+      `the journal (previous format) cannot be migrated: ${JOURNAL_DIRECTORY}/${name} does not have the journal's format`,
+      { details: { files: [`${JOURNAL_DIRECTORY}/${name}`] } },
+    );
+  }
+}
+
+async function inspectCurrent(
+  fs: JournalFs,
+  stateDir: string,
+  markerRead: Awaited<ReturnType<typeof readMarker>>,
+  names: string[],
+  segmentIds: number[],
+  active: Raw,
+): Promise<JournalContents> {
+  const directory = join(stateDir, JOURNAL_DIRECTORY);
+  const findings: JournalFinding[] = [];
+  const damagedFiles: string[] = [];
+  const rel = (name: string) => `${JOURNAL_DIRECTORY}/${name}`;
+  const marker = markerRead.status === "ok" ? markerRead.value : null;
+  if (markerRead.status !== "ok") {
+    findings.push({
+      file: MARKER_FILE,
+      problem: markerRead.status === "missing" ? "missing" : "altered",
+      detail:
+        markerRead.status === "missing"
+          ? "the journal's identity file is missing"
+          : `the journal's identity file is damaged (${markerRead.reason})`,
+      lost: NOTHING,
+    });
+    if (markerRead.status === "damaged") damagedFiles.push(MARKER_FILE);
+  }
+
+  const manifestRead = names.includes(MANIFEST_FILE)
+    ? await readManifest(fs, directory)
+    : ({ status: "missing" } as const);
+  let manifest = manifestRead.status === "ok" ? manifestRead.value : null;
+  if (manifestRead.status !== "ok") {
+    findings.push({
+      file: rel(MANIFEST_FILE),
+      problem: manifestRead.status === "missing" ? "missing" : "altered",
+      detail:
+        (manifestRead.status === "missing"
+          ? "the manifest is missing"
+          : `the manifest is damaged (${manifestRead.reason})`) +
+        ": the list of sealed segments is lost, so a missing segment cannot be noticed or named",
+      lost: UNKNOWN,
+    });
+    if (manifestRead.status === "damaged") damagedFiles.push(rel(MANIFEST_FILE));
+  } else if (marker !== null && manifest !== null && manifest.journalId !== marker.journalId) {
+    findings.push({
+      file: rel(MANIFEST_FILE),
+      problem: "foreign",
+      detail: `the manifest belongs to another journal (${manifest.journalId}, expected ${marker.journalId})`,
+      lost: UNKNOWN,
+    });
+    manifest = null;
+  }
+
+  const segments: SegmentDocument[] = [];
+  const entries: ManifestSegment[] = [];
+  const leftovers: number[] = [];
+  const adopted: number[] = [];
+  const onDisk = new Set(segmentIds);
+  if (manifest !== null) {
+    for (const entry of manifest.segments) {
+      const raw = await readRaw(fs, join(directory, entry.file));
+      const lost = lostFromEntry(entry);
+      if (raw.status === "missing") {
+        findings.push({
+          file: rel(entry.file),
+          problem: "missing",
+          detail: describeLoss(`${entry.file} is missing`, lost),
+          lost,
+        });
+        continue;
+      }
+      if (sha256Hex(raw.text) !== entry.sha256) {
+        const problem = parseJson(raw.text) === undefined ? "truncated" : "altered";
+        findings.push({
+          file: rel(entry.file),
+          problem,
+          detail: describeLoss(
+            `${entry.file} is ${problem === "truncated" ? "truncated (not complete JSON)" : "altered (its bytes do not match the manifest's SHA-256)"}`,
+            lost,
+          ),
+          lost,
+        });
+        damagedFiles.push(rel(entry.file));
+        continue;
+      }
+      segments.push(parseSegmentDocument(JSON.parse(raw.text), entry.file));
+      entries.push(entry);
+    }
+    const listed = new Set(manifest.segments.map((entry) => entry.id));
+    for (const id of onDisk) {
+      if (listed.has(id)) continue;
+      if (id < manifest.nextSegmentId) {
+        leftovers.push(id);
+        continue;
+      }
+      const checked = await readVerifiedSegment(fs, directory, id);
+      if (checked.ok) {
+        segments.push(checked.document);
+        entries.push(checked.entry);
+        adopted.push(id);
+      } else {
+        findings.push({ ...checked.finding, file: rel(segmentFileName(id)) });
+        damagedFiles.push(rel(segmentFileName(id)));
+      }
+    }
+  } else {
+    // No manifest to compare with: each segment must at least verify record by record.
+    for (const id of onDisk) {
+      const checked = await readVerifiedSegment(fs, directory, id);
+      if (checked.ok) {
+        segments.push(checked.document);
+        entries.push(checked.entry);
+      } else {
+        findings.push({ ...checked.finding, file: rel(segmentFileName(id)) });
+        damagedFiles.push(rel(segmentFileName(id)));
+      }
+    }
+  }
+
+  const activeRecords = inspectActive(active, findings, damagedFiles, rel(ACTIVE_FILE));
+  return { marker, manifest, segments, entries, activeRecords, leftovers, adopted, damagedFiles, findings };
+}
+
+function inspectActive(
+  active: Raw,
+  findings: JournalFinding[],
+  damagedFiles: string[],
+  file: string,
+): Record<string, JournalRecord> {
+  const unknown = (problem: FindingProblem, detail: string) => {
+    findings.push({
+      file,
+      problem,
+      detail: `${detail}: every open write and the most recent settled ones were in it, and cannot be named`,
+      lost: UNKNOWN,
+    });
+    if (problem !== "missing") damagedFiles.push(file);
+    return {};
+  };
+  if (active.status === "missing") return unknown("missing", `${ACTIVE_FILE} is missing`);
+  const value = parseJson(active.text);
+  if (value === undefined) return unknown("truncated", `${ACTIVE_FILE} is truncated (not complete JSON)`);
+  let document: ReturnType<typeof parseActiveDocument>;
+  try {
+    document = parseActiveDocument(value);
+  } catch {
+    return unknown("altered", `${ACTIVE_FILE} does not have the journal's format`);
+  }
+  if (document.version !== 2)
+    return unknown("altered", `${ACTIVE_FILE} is of the previous format inside a current journal`);
+  const intact: Record<string, JournalRecord> = {};
+  const bad: JournalRecord[] = [];
+  for (const [key, record] of Object.entries(document.records)) {
+    if (recordIntact(record)) intact[key] = record;
+    else bad.push(record);
+  }
+  if (bad.length > 0) {
+    const lost: LostRange = {
+      records: bad.length,
+      keys: bad.map((record) => record.key),
+      operationIds: bad.map((record) => record.operationId),
+      firstOperationId: null,
+      lastOperationId: null,
+      createdFrom: Math.min(...bad.map((record) => record.createdAt)),
+      settledTo: null,
+      known: true,
+    };
+    findings.push({
+      file,
+      problem: "record_altered",
+      detail: describeLoss(
+        `${ACTIVE_FILE}: ${bad.length} record(s) do not match their checksum (bytes changed, or a state edited), operationId(s) ${bad
+          .map((record) => record.operationId)
+          .join(", ")}`,
+        lost,
+      ),
+      lost,
+    });
+    damagedFiles.push(file);
+  }
+  if (document.checksum !== activeChecksum(document.records)) {
+    findings.push({
+      file,
+      problem: "altered",
+      detail: `${ACTIVE_FILE}: records were removed, added or replaced (its checksum does not match): the missing ones cannot be named`,
+      lost: UNKNOWN,
+    });
+    if (!damagedFiles.includes(file)) damagedFiles.push(file);
+  }
+  return intact;
+}
+
+type Verified =
+  | { ok: true; document: SegmentDocument; entry: ManifestSegment }
+  | { ok: false; finding: Omit<JournalFinding, "file"> };
+
+/** A segment checked without the manifest: it parses, is version 2, and every record verifies. */
+async function readVerifiedSegment(fs: JournalFs, directory: string, id: number): Promise<Verified> {
+  const name = segmentFileName(id);
+  const raw = await readRaw(fs, join(directory, name));
+  if (raw.status === "missing")
+    return { ok: false, finding: { problem: "missing", detail: `${name} vanished`, lost: UNKNOWN } };
+  const value = parseJson(raw.text);
+  if (value === undefined) {
+    return {
+      ok: false,
+      finding: {
+        problem: "truncated",
+        detail: `${name} is truncated (not complete JSON); its records cannot be named`,
+        lost: UNKNOWN,
+      },
+    };
+  }
+  let document: SegmentDocument;
+  try {
+    document = parseSegmentDocument(value, name);
+  } catch {
+    return {
+      ok: false,
+      finding: { problem: "altered", detail: `${name} does not have the journal's format`, lost: UNKNOWN },
+    };
+  }
+  const bad = document.records.filter((record) => !recordIntact(record));
+  if (document.version !== 2 || document.id !== id || bad.length > 0) {
+    const lost: LostRange = {
+      records: document.records.length,
+      keys: document.records.map((record) => record.key),
+      operationIds: document.records.map((record) => record.operationId),
+      firstOperationId: null,
+      lastOperationId: null,
+      createdFrom: null,
+      settledTo: null,
+      known: true,
+    };
+    return {
+      ok: false,
+      finding: {
+        problem: "altered",
+        detail: describeLoss(`${name} is altered (${bad.length} record(s) fail their checksum)`, lost),
+        lost,
+      },
+    };
+  }
+  return { ok: true, document, entry: manifestEntry(document, sha256Hex(raw.text)) };
+}
+
+function lostFromEntry(entry: ManifestSegment): LostRange {
+  return {
+    records: entry.records,
+    keys: [...entry.keys],
+    operationIds: [],
+    firstOperationId: entry.firstOperationId,
+    lastOperationId: entry.lastOperationId,
+    createdFrom: entry.oldestCreatedAt,
+    settledTo: entry.newestSettledAt,
+    known: true,
+  };
+}
+
+function describeLoss(what: string, lost: LostRange): string {
+  if (!lost.known) return `${what}; the lost records cannot be named`;
+  const span =
+    lost.createdFrom !== null && lost.settledTo !== null
+      ? ` created from ${new Date(lost.createdFrom).toISOString()}, settled up to ${new Date(lost.settledTo).toISOString()}`
+      : "";
+  const range =
+    lost.firstOperationId !== null && lost.lastOperationId !== null
+      ? ` (operationIds ${lost.firstOperationId} … ${lost.lastOperationId})`
+      : "";
+  return `${what}: ${lost.records ?? "?"} record(s)${range}${span}, their keys known to the manifest`;
+}
