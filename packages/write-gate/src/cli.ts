@@ -3,7 +3,7 @@
  * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
  */
 
-import { CLIENT_NAMES, leveledLog } from "@t3-connector/core/cli-support";
+import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
   type CliIo,
@@ -101,8 +101,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case "bridge": {
         // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
         // loaded only for this command, and it never reads a token file or the journal.
-        console.log = console.error;
-        console.info = console.error;
+        keepConsoleOffStdout();
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
         const { runBridge } = await import("@t3-connector/write-bridge");
         const bridge = await runBridge({ log: log.error });
