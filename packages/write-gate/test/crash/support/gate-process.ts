@@ -7,13 +7,13 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { builtFile } from "../../../../../test/support/built-bins.js";
 import type { CrashPoint } from "../../../src/process/index.js";
 import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../../src/relay/index.js";
 import { postJson } from "../../support/http.js";
 import { IDLE_THREAD, type SimWorld } from "../../support/sim-world.js";
 
-const CHILD = fileURLToPath(new URL("../gate-child.mjs", import.meta.url));
+const CHILD = builtFile("packages/write-gate/test/crash/gate-child.mjs");
 
 export interface GateChild {
   process: ChildProcess;
