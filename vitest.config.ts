@@ -50,6 +50,11 @@ export default defineConfig({
           include: UNIT_INCLUDE,
           exclude: [...E2E, ...BROWSER, ...PACK, "**/node_modules/**"],
           env: { T3C_TEST_TIER: "unit" },
+          // One module graph per worker thread instead of one per file: loading the SDK, zod and
+          // hono again for each of ~170 files cost more than the tests. These tests keep no state
+          // between files (the simulator hands out copies; nothing mocks modules or stubs globals).
+          pool: "threads",
+          isolate: false,
         },
       },
       { extends: true, test: { name: "e2e", include: E2E, globalSetup: [BUILD_ONCE] } },
