@@ -4,6 +4,7 @@
  */
 
 import { CLIENT_NAMES, leveledLog } from "@t3-connector/core/cli-support";
+import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
   type CliIo,
@@ -104,14 +105,19 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         console.log = console.error;
         console.info = console.error;
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
+        // A stray rejection is logged and fails its call, never the session (ADR 0020).
+        const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
         const { runBridge } = await import("@t3-connector/write-bridge");
         const bridge = await runBridge({ log: log.error });
         log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
         await bridge.closed;
+        guard.dispose();
         return 0;
       }
       case "gate": {
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
+        // A stray rejection is logged and fails its request, never the gate (ADR 0020).
+        const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
         const config = await loadCliWriteConfig(io);
         const gate = await startGate({
           config,
@@ -121,6 +127,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           ...(io.fetch ? { fetch: io.fetch } : {}),
         });
         await gate.closed;
+        guard.dispose();
         return 0;
       }
       case "environments-add":

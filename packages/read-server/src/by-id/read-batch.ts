@@ -1,6 +1,6 @@
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { addArchivedThreads, type EnvironmentHandle } from "@t3-connector/core/environments";
-import { classifyFailure, readWithRetry } from "@t3-connector/core/fanout";
+import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import { readWholeShell } from "../listing/shells.js";
 import { allowedProjectsOf, type ReadContext } from "../read-context.js";
@@ -100,7 +100,7 @@ export async function readThreadBatch(
   let outcomes: Map<string, GroupOutcome>;
   try {
     const read = [...groups.values()].map((group) => readGroup(context, group, options, signal));
-    const settled = await untilAborted(Promise.all(read), callerSignal);
+    const settled = await stopOnAbort(Promise.all(read), callerSignal);
     outcomes = new Map(settled.map((outcome) => [outcome.environment.environmentId, outcome]));
   } catch (error) {
     if (callerSignal.aborted) throw cancelled();
@@ -220,7 +220,9 @@ async function readGroup(
   const allowed = allowedProjectsOf(context, handle.environmentId);
   const threads = new Map<string, ThreadOutcome>();
 
-  await forEachLimited(group.threadIds, BATCH_PROJECTIONS_PER_ENVIRONMENT, async (threadId) => {
+  // Nothing starts once the call's deadline has passed (core's fanOut does the same): a read
+  // begun then would only fail later, with nobody waiting for it.
+  await forEachLimited(group.threadIds, BATCH_PROJECTIONS_PER_ENVIRONMENT, signal, async (threadId) => {
     const visible = findVisibleThread(shell, threadId, allowed);
     if (visible === undefined) {
       threads.set(threadId, { ok: false, error: notFound(threadId, handle.alias) });
@@ -239,6 +241,10 @@ async function readGroup(
       threads.set(threadId, { ok: false, error: failureOf(error) });
     }
   });
+  // The threads the deadline never let start answer like the ones it cut short.
+  for (const threadId of group.threadIds) {
+    if (!threads.has(threadId)) threads.set(threadId, { ok: false, error: failureOf(CALL_DEADLINE) });
+  }
   return { environment: { ...base, status: "ok", observedAt }, threads };
 }
 
@@ -267,40 +273,33 @@ async function withEnvironmentDeadline<T>(
   callSignal: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  // Past the call's deadline nothing is started: the failure is the deadline's.
+  if (callSignal.aborted) throw callSignal.reason;
   const own = new AbortController();
   const timer = setTimeout(() => own.abort(ENVIRONMENT_DEADLINE), context.limits.perEnvironmentTimeoutMs);
   const signal = AbortSignal.any([callSignal, own.signal]);
   try {
-    return await untilAborted(work(signal), signal);
+    return await stopOnAbort(work(signal), signal);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Runs `work` over `items` with at most `limit` in flight. */
+/** Runs `work` over `items` with at most `limit` in flight; once `signal` aborts, starts no more. */
 async function forEachLimited<T>(
   items: readonly T[],
   limit: number,
+  signal: AbortSignal,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) {
-      const item = items[index] as T;
+    while (!signal.aborted && next < items.length) {
+      const item = items[next++] as T;
       await work(item);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (a hung socket never holds the call). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function cancelled(): ConnectorError {

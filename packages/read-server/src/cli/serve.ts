@@ -1,5 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
+import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { packageInfo } from "../package-info.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
@@ -35,6 +36,8 @@ export async function serve(
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
+  // No caller's input or timing may end the session for everyone (ADR 0020).
+  const guard = installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 
   let openGate: (gate: StartupGate) => void = () => {};
   const gateStarted = new Promise<StartupGate>((resolve) => {
@@ -94,5 +97,6 @@ export async function serve(
   process.stdin.off("end", stop);
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
+  guard.dispose();
   return refusal === undefined ? 0 : 1;
 }

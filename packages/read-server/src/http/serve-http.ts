@@ -5,6 +5,7 @@ import {
   type LogLevel,
   leveledLog,
 } from "@t3-connector/core/cli-support";
+import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import { startStartupGate } from "../cli/startup-gate.js";
@@ -74,6 +75,8 @@ export async function serveHttp(
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
+  // No client's input or timing may end the server for every client (ADR 0020).
+  const guard = installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 
   const gate = startStartupGate(context.registry);
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
@@ -95,6 +98,7 @@ export async function serveHttp(
     allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
+    guard.dispose();
     return fail(describeError(error));
   }
   const started: BackgroundService[] = [];
@@ -164,6 +168,7 @@ export async function serveHttp(
   await shutDownOnce();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
+  guard.dispose();
   return exitCode;
 }
 
