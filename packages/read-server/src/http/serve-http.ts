@@ -94,7 +94,7 @@ export async function serveHttp(
 
   let listener: HttpListener;
   try {
-    listener = await listenHttp(app, { host: options.host, port: options.port, inFlight });
+    listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
     allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
