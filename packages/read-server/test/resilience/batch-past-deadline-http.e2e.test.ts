@@ -23,7 +23,12 @@ let client: Client;
 let exitedEarly: number | null | undefined;
 
 beforeAll(async () => {
-  sim = await startSimulator({ environments: [{ alias: "slow", seed: "demo" }, { alias: "fast", seed: "demo" }] });
+  sim = await startSimulator({
+    environments: [
+      { alias: "slow", seed: "demo" },
+      { alias: "fast", seed: "demo" },
+    ],
+  });
   proxy = await startDelayingProxy({
     target: sim.environment("slow").url,
     delayed: (path) => path.startsWith("/api/orchestration/threads/"),
