@@ -5,11 +5,11 @@ import {
   type LogLevel,
   leveledLog,
 } from "@t3-connector/core/cli-support";
-import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import { startStartupGate } from "../cli/startup-gate.js";
 import { packageInfo } from "../package-info.js";
+import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
@@ -54,12 +54,10 @@ export async function serveHttp(
   extras: ServeHttpExtras = {},
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), extras.logLevel ?? DEFAULT_LOG_LEVEL);
-  // Stdout carries the ready line only; a stray console.log from any module would break its readers.
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
+  const guard = takeOverProcess(log);
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
+    guard.dispose();
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
@@ -75,8 +73,6 @@ export async function serveHttp(
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
-  // No client's input or timing may end the server for every client (ADR 0020).
-  const guard = installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 
   const gate = startStartupGate(context.registry);
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
@@ -98,7 +94,6 @@ export async function serveHttp(
     allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
-    guard.dispose();
     return fail(describeError(error));
   }
   const started: BackgroundService[] = [];
@@ -120,15 +115,13 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    const url = `${listener.origin}${MCP_PATH}`;
-    const ready: HttpReadyLine = {
-      url,
-      healthz: `${listener.origin}/healthz`,
-      readyz: `${listener.origin}/readyz`,
-      auth: bearerToken === undefined ? "none" : "bearer",
-      tools: definitions.length,
-      environments: config.environments.map((env) => env.alias),
-    };
+    const ready = readyLine(
+      listener.origin,
+      bearerToken !== undefined,
+      definitions.length,
+      config.environments,
+    );
+    const { url } = ready;
     io.stdout.write(`${JSON.stringify(ready)}\n`);
     log.info(
       `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
@@ -170,6 +163,22 @@ export async function serveHttp(
   await context.registry.close();
   guard.dispose();
   return exitCode;
+}
+
+function readyLine(
+  origin: string,
+  bearer: boolean,
+  tools: number,
+  environments: ReadonlyArray<{ alias: string }>,
+): HttpReadyLine {
+  return {
+    url: `${origin}${MCP_PATH}`,
+    healthz: `${origin}/healthz`,
+    readyz: `${origin}/readyz`,
+    auth: bearer ? "bearer" : "none",
+    tools,
+    environments: environments.map((env) => env.alias),
+  };
 }
 
 async function shutDown(
