@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   "invalid_request",
   "http_error",
   "invalid_response",
+  /** An answer (HTTP body or WebSocket frame) larger than the connector reads; refused unread (ADR 0020). */
+  "response_too_large",
   /** A route a newer protocol added answered like a server that does not have it (HTML, 503 text). */
   "route_absent",
   "timeout",

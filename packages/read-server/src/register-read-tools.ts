@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { runGuardedCall } from "@t3-connector/core/process-guard";
 import { registerTools } from "@t3-connector/mcp-tools";
 import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
@@ -20,7 +21,7 @@ export function registerReadTools(
   context: ReadContext,
   options: RegisterReadToolsOptions = {},
 ): void {
-  registerTools(server, definitions, {
+  registerTools(server, definitions.map(guardedDefinition), {
     kind: "read",
     context,
     legacyKeys: LEGACY_INPUT_KEYS,
@@ -39,6 +40,19 @@ export interface RegisterReadToolsOptions {
    * code of a `ConnectorError`, and the handler does not run.
    */
   beforeCall?: () => Promise<void>;
+}
+
+/**
+ * Each call's work runs as one guarded call: a failure nobody waited for is then logged with the
+ * tool's name and fails that call only, never the process (ADR 0020).
+ */
+function guardedDefinition(definition: ReadToolDefinition): ReadToolDefinition {
+  const handler = definition.handler.bind(definition);
+  return {
+    ...definition,
+    handler: (context, input, extra) =>
+      runGuardedCall(`tools/call ${definition.name}`, () => handler(context, input, extra)),
+  } as ReadToolDefinition;
 }
 
 /** The read server can never change anything, and says so in every tool's hints. */

@@ -4,6 +4,7 @@
  */
 
 import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
+import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
   type CliIo,
@@ -103,14 +104,19 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         // loaded only for this command, and it never reads a token file or the journal.
         keepConsoleOffStdout();
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
+        // A stray rejection is logged and fails its call, never the session (ADR 0020).
+        const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
         const { runBridge } = await import("@t3-connector/write-bridge");
         const bridge = await runBridge({ log: log.error });
         log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
         await bridge.closed;
+        guard.dispose();
         return 0;
       }
       case "gate": {
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
+        // A stray rejection is logged and fails its request, never the gate (ADR 0020).
+        const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
         const config = await loadCliWriteConfig(io);
         const gate = await startGate({
           config,
@@ -120,6 +126,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           ...(io.fetch ? { fetch: io.fetch } : {}),
         });
         await gate.closed;
+        guard.dispose();
         return 0;
       }
       case "environments-add":

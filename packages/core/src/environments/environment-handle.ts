@@ -180,6 +180,7 @@ export class EnvironmentHandle {
     const http = new T3HttpClient({
       baseUrl,
       token,
+      environment: this.alias,
       fetch: observedFetch,
       ...(init.httpTimeoutMs !== undefined ? { timeoutMs: init.httpTimeoutMs } : {}),
     });

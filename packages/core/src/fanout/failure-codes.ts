@@ -91,6 +91,13 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
     }
     case "invalid_response":
       return { code: "failed", reason: "the environment sent an answer that could not be read" };
+    case "response_too_large": {
+      const limit = typeof details.limitBytes === "number" ? ` (${details.limitBytes} bytes)` : "";
+      return {
+        code: "failed",
+        reason: `the environment's answer was larger than the limit${limit} and was refused`,
+      };
+    }
     default:
       return { code: "failed", reason: `the read failed (${error.code})` };
   }

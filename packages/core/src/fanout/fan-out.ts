@@ -1,6 +1,7 @@
 import type { ConnectedEnvironment } from "../environments/connection.js";
 import { ConnectorError, isTransportFailure } from "../errors.js";
 import { classifyFailure, type FanOutFailureCode } from "./failure-codes.js";
+import { stopOnAbort } from "./stop-on-abort.js";
 
 export const FAN_OUT_CONCURRENCY = 4;
 export const PER_ENVIRONMENT_TIMEOUT_MS = 4_000;
@@ -104,15 +105,6 @@ function deadlineSignal(ms: number, reason: symbol): { signal: AbortSignal; clea
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(reason), ms);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-function stopOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /**

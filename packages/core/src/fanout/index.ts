@@ -12,3 +12,4 @@ export {
   readWithRetry,
   TOTAL_TIMEOUT_MS,
 } from "./fan-out.js";
+export { stopOnAbort } from "./stop-on-abort.js";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ConnectorError, isConnectorError } from "../errors.js";
+import { MAX_T3_ANSWER_BYTES } from "./capped-body.js";
 import { type JsonRequest, requestJson } from "./http-transport.js";
 import {
   type AuthSessionState,
@@ -36,6 +37,10 @@ export interface T3HttpClientOptions {
   /** Per-request deadline, default 15 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Largest answer body read, default MAX_T3_ANSWER_BYTES; a larger one is `response_too_large`. */
+  maxBodyBytes?: number;
+  /** The environment's alias, named in errors that must say which environment misbehaved. */
+  environment?: string;
 }
 
 export interface RequestOptions {
@@ -63,6 +68,8 @@ export class T3HttpClient {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
+  readonly #maxBodyBytes: number;
+  readonly #environment: string | undefined;
   /**
    * Routes this server proved it lacks. A client lives as long as one verified connection (one
    * server version), so the absence is asked once and then answered locally.
@@ -74,6 +81,8 @@ export class T3HttpClient {
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#maxBodyBytes = options.maxBodyBytes ?? MAX_T3_ANSWER_BYTES;
+    this.#environment = options.environment;
   }
 
   getDescriptor(o: RequestOptions = {}): Promise<EnvironmentDescriptor> {
@@ -194,6 +203,8 @@ export class T3HttpClient {
       timeoutMs: this.#timeoutMs,
       signal: o.signal,
       fetch: this.#fetch,
+      maxBodyBytes: this.#maxBodyBytes,
+      environment: this.#environment,
       ...(spec.newerRoute !== undefined ? { newerRoute: true } : {}),
     };
     return requestJson(request, schema);

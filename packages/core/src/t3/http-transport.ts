@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ConnectorError } from "../errors.js";
+import { answerTooLarge, readCappedText } from "./capped-body.js";
 import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
 import { routeAbsence } from "./route-absence.js";
 import { summarizeIssues } from "./wire/stream-items.js";
@@ -14,6 +15,10 @@ export interface JsonRequest {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   fetch: typeof fetch;
+  /** Largest body read; a larger one is `response_too_large` (capped-body.ts). */
+  maxBodyBytes: number;
+  /** The environment's alias, named in a `response_too_large` error. */
+  environment?: string | undefined;
   /**
    * A route a newer protocol added: an answer proving the server lacks it (HTML, a text 503, a
    * 404 that is not T3's `thread_not_found`) is `route_absent` rather than a generic failure.
@@ -33,7 +38,7 @@ export async function requestJson<S extends z.ZodType>(
   const timeoutSignal = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([timeoutSignal, request.signal]) : timeoutSignal;
   let response: Response;
-  let text: string;
+  let text: string | undefined;
   try {
     // Called detached: some runtimes refuse a `fetch` invoked with a foreign `this`.
     const send = request.fetch;
@@ -45,10 +50,11 @@ export async function requestJson<S extends z.ZodType>(
       redirect: "manual",
       signal,
     });
-    text = await response.text();
+    text = await readCappedText(response, request.maxBodyBytes);
   } catch (error) {
     throw fetchFailure(request.route, error, timeoutSignal, request.signal, request.timeoutMs);
   }
+  if (text === undefined) throw answerTooLarge(request.environment, request.route, request.maxBodyBytes);
 
   const contentType = response.headers.get("content-type");
   if (request.newerRoute) {

@@ -1,3 +1,4 @@
+export { answerTooLarge, MAX_T3_ANSWER_BYTES, readCappedText } from "./capped-body.js";
 export { parseAcceptedCommandTypes } from "./decode-defect.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from "../clock.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
+import { MAX_T3_ANSWER_BYTES } from "./capped-body.js";
 import { DEFAULT_HTTP_TIMEOUT_MS } from "./http-client.js";
 import { requestJson } from "./http-transport.js";
 import { AccessTokenResultSchema } from "./wire/environment.js";
@@ -110,6 +111,7 @@ export async function exchangePairingCode(o: ExchangePairingCodeOptions): Promis
         timeoutMs: o.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
         signal: o.signal,
         fetch: o.fetch ?? globalThis.fetch,
+        maxBodyBytes: MAX_T3_ANSWER_BYTES,
       },
       AccessTokenResultSchema,
     );

@@ -1,9 +1,9 @@
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { addArchivedThreads, type EnvironmentHandle } from "@t3-connector/core/environments";
-import { classifyFailure, readWithRetry } from "@t3-connector/core/fanout";
+import type { EnvironmentHandle } from "@t3-connector/core/environments";
+import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
-import { readWholeShell } from "../listing/shells.js";
 import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+import { shellListing } from "./shell-listing.js";
 import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
 import { fetchThreadProjection } from "./thread-projection.js";
@@ -100,7 +100,7 @@ export async function readThreadBatch(
   let outcomes: Map<string, GroupOutcome>;
   try {
     const read = [...groups.values()].map((group) => readGroup(context, group, options, signal));
-    const settled = await untilAborted(Promise.all(read), callerSignal);
+    const settled = await stopOnAbort(Promise.all(read), callerSignal);
     outcomes = new Map(settled.map((outcome) => [outcome.environment.environmentId, outcome]));
   } catch (error) {
     if (callerSignal.aborted) throw cancelled();
@@ -201,13 +201,14 @@ async function readGroup(
     const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
       readWithRetry(
         handle,
-        async (connection, own) => {
-          const { shell } = await readWholeShell(context, connection, own, { startMirror: false });
-          // A target the shell does not list may be archived: only the archived snapshot has it.
-          const listed = new Set([...shell.threads, ...shell.archivedThreads].map((thread) => thread.id));
-          if (group.threadIds.every((threadId) => listed.has(threadId))) return shell;
-          return addArchivedThreads(connection, shell, { signal: own });
-        },
+        (connection, own) =>
+          // Every target listed, from the mirror or else T3 itself (a new thread may not be mirrored yet).
+          shellListing(context, connection, own, (candidate) => {
+            const listed = new Set(
+              [...candidate.threads, ...candidate.archivedThreads].map((thread) => thread.id),
+            );
+            return group.threadIds.every((threadId) => listed.has(threadId));
+          }),
         readSignal,
       ),
     );
@@ -220,7 +221,9 @@ async function readGroup(
   const allowed = allowedProjectsOf(context, handle.environmentId);
   const threads = new Map<string, ThreadOutcome>();
 
-  await forEachLimited(group.threadIds, BATCH_PROJECTIONS_PER_ENVIRONMENT, async (threadId) => {
+  // Nothing starts once the call's deadline has passed (core's fanOut does the same): a read
+  // begun then would only fail later, with nobody waiting for it.
+  await forEachLimited(group.threadIds, BATCH_PROJECTIONS_PER_ENVIRONMENT, signal, async (threadId) => {
     const visible = findVisibleThread(shell, threadId, allowed);
     if (visible === undefined) {
       threads.set(threadId, { ok: false, error: notFound(threadId, handle.alias) });
@@ -239,6 +242,10 @@ async function readGroup(
       threads.set(threadId, { ok: false, error: failureOf(error) });
     }
   });
+  // The threads the deadline never let start answer like the ones it cut short.
+  for (const threadId of group.threadIds) {
+    if (!threads.has(threadId)) threads.set(threadId, { ok: false, error: failureOf(CALL_DEADLINE) });
+  }
   return { environment: { ...base, status: "ok", observedAt }, threads };
 }
 
@@ -267,40 +274,33 @@ async function withEnvironmentDeadline<T>(
   callSignal: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  // Past the call's deadline nothing is started: the failure is the deadline's.
+  if (callSignal.aborted) throw callSignal.reason;
   const own = new AbortController();
   const timer = setTimeout(() => own.abort(ENVIRONMENT_DEADLINE), context.limits.perEnvironmentTimeoutMs);
   const signal = AbortSignal.any([callSignal, own.signal]);
   try {
-    return await untilAborted(work(signal), signal);
+    return await stopOnAbort(work(signal), signal);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Runs `work` over `items` with at most `limit` in flight. */
+/** Runs `work` over `items` with at most `limit` in flight; once `signal` aborts, starts no more. */
 async function forEachLimited<T>(
   items: readonly T[],
   limit: number,
+  signal: AbortSignal,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) {
-      const item = items[index] as T;
+    while (!signal.aborted && next < items.length) {
+      const item = items[next++] as T;
       await work(item);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (a hung socket never holds the call). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function cancelled(): ConnectorError {

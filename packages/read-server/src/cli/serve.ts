@@ -1,11 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  DEFAULT_LOG_LEVEL,
-  keepConsoleOffStdout,
-  type LogLevel,
-  leveledLog,
-} from "@t3-connector/core/cli-support";
+import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
 import { packageInfo } from "../package-info.js";
+import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { CliIo } from "./io.js";
@@ -28,9 +24,10 @@ export async function serve(
   logLevel: LogLevel = DEFAULT_LOG_LEVEL,
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), logLevel);
-  keepConsoleOffStdout();
+  const guard = takeOverProcess(log);
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
+    guard.dispose();
     return 1;
   };
 
@@ -96,5 +93,6 @@ export async function serve(
   process.stdin.off("end", stop);
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
+  guard.dispose();
   return refusal === undefined ? 0 : 1;
 }

@@ -5,6 +5,7 @@ import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.j
 import { type HttpLimits, MCP_PATH } from "./http-options.js";
 import { mcpEndpoint } from "./mcp-endpoint.js";
 import type { Readiness } from "./readiness.js";
+import { readMcpBody } from "./request-body.js";
 import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
 
 export interface HttpAppParts {
@@ -24,7 +25,8 @@ export interface HttpAppParts {
 
 /**
  * The HTTP face of the read server. Order of the checks on `/mcp`: Host and Origin (403), bearer
- * (401), method (405), shutdown (503), concurrency (429), declared size (413), then MCP. The probes
+ * (401), method (405), declared size (413), the body read whole (413, 400), shutdown (503),
+ * concurrency counted in calls (429; 400 for a batch larger than the limit), then MCP. The probes
  * pass the Host and Origin check too, but need no token: they say nothing a token protects.
  */
 export function createHttpApp(parts: HttpAppParts): Hono {
@@ -50,13 +52,10 @@ export function createHttpApp(parts: HttpAppParts): Hono {
   });
   app.post(
     MCP_PATH,
-    parts.inFlight.guard(parts.log),
     declaredBodyLimit(parts.limits.maxBodyBytes),
-    mcpEndpoint({
-      createServer: parts.createServer,
-      maxBodyBytes: parts.limits.maxBodyBytes,
-      log: parts.log,
-    }),
+    readMcpBody(parts.limits.maxBodyBytes),
+    parts.inFlight.guard(parts.log),
+    mcpEndpoint({ createServer: parts.createServer, log: parts.log }),
   );
 
   app.notFound((c) => c.json({ error: "not_found" }, 404));

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { ConnectorError } from "@t3-connector/core";
 import type { Hono } from "hono";
+import { limitConnections } from "./connection-budget.js";
+import type { HttpLimits } from "./http-options.js";
 import { urlHost } from "./loopback.js";
 import type { InFlightRequests } from "./request-limits.js";
 
@@ -17,22 +19,33 @@ export interface HttpListener {
   close(drainTimeoutMs: number): Promise<void>;
 }
 
-/**
- * Node's own timeouts, bounded for a server that answers within seconds: a client that sends its
- * headers or body slowly (slowloris) holds a socket for at most these.
- */
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
-const MAX_CONNECTIONS = 256;
+/** How often Node looks for connections past their timeouts; its default (30 s) doubled them. */
+const MAX_TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
+export type ListenerLimits = Pick<HttpLimits, "headersTimeoutMs" | "requestTimeoutMs" | "maxConnections">;
+
+/**
+ * Listens with Node's own timeouts bounded for a server that answers within seconds: a client
+ * that sends its headers or body slowly (slowloris) holds a connection for at most these, checked
+ * at least every second (ADR 0014 and 0020).
+ */
 export async function listenHttp(
   app: Hono,
-  options: { host: string; port: number; inFlight: InFlightRequests },
+  options: { host: string; port: number; inFlight: InFlightRequests; limits: ListenerLimits },
 ): Promise<HttpListener> {
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.maxConnections = MAX_CONNECTIONS;
+  const { limits } = options;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(MAX_TIMEOUT_CHECK_INTERVAL_MS, Math.floor(limits.headersTimeoutMs / 4)),
+      ),
+    },
+  }) as Server;
+  limitConnections(server, limits.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));
     server.listen(options.port, options.host, () => {

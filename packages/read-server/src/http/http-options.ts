@@ -21,8 +21,23 @@ export interface HttpLimits {
    * 4 KiB), so 64 KiB is generous and keeps a flood of large bodies cheap to refuse.
    */
   readonly maxBodyBytes: number;
-  /** `/mcp` requests handled at once; one more gets 429. */
+  /**
+   * Calls handled at once; one more gets 429. A JSON-RPC batch counts as its number of messages,
+   * and a batch larger than this is refused outright (ADR 0020).
+   */
   readonly maxConcurrentRequests: number;
+  /** A request's headers must have arrived within this (Node's `headersTimeout`). */
+  readonly headersTimeoutMs: number;
+  /**
+   * The whole request, headers and body, must have arrived within this (Node's `requestTimeout`).
+   * The body is read before the call takes a concurrency slot, so a slow body holds no slot.
+   */
+  readonly requestTimeoutMs: number;
+  /**
+   * Open connections. Past it, a new connection closes the oldest one still waiting for its
+   * headers or body, so connections that never finish a request cannot lock the server out.
+   */
+  readonly maxConnections: number;
   /**
    * How long shutdown waits for calls in flight. The longest read is bounded by the contract's
    * whole-call deadline (10 s; a wait is at most 5 s), so 12 s lets every call finish.
@@ -36,6 +51,9 @@ export const DEFAULT_HTTP_PORT = 8000;
 export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxBodyBytes: 64 * 1024,
   maxConcurrentRequests: 16,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 256,
   drainTimeoutMs: 12_000,
 });
 

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context } from "hono";
+import { mcpBodyOf } from "./request-body.js";
 
 /** nginx's "client closed request": the answer to a request whose client went away. */
 const CLIENT_CLOSED_REQUEST = 499;
@@ -8,8 +9,6 @@ const CLIENT_CLOSED_REQUEST = 499;
 export interface McpEndpointOptions {
   /** Builds the read server with its tools (the same construction as stdio). */
   readonly createServer: () => McpServer;
-  /** The transport counts a chunked body against this too. */
-  readonly maxBodyBytes: number;
   readonly log: (line: string) => void;
 }
 
@@ -28,7 +27,6 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
-      maxRequestBodySize: options.maxBodyBytes,
     });
     transport.onerror = (error) => options.log(`mcp over http: ${error.message}`);
     await server.connect(transport);
@@ -46,7 +44,13 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
     if (request.signal.aborted) hangUp();
     request.signal.addEventListener("abort", hangUp, { once: true });
     try {
-      return await Promise.race([transport.handleRequest(request), hungUp]);
+      // The body was read and parsed before the call took its slot (request-body.ts).
+      const body = mcpBodyOf(request);
+      const handled = transport.handleRequest(
+        request,
+        body === undefined ? undefined : { parsedBody: body.parsed },
+      );
+      return await Promise.race([handled, hungUp]);
     } finally {
       request.signal.removeEventListener("abort", hangUp);
       await server.close();

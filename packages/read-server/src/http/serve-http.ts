@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
 import {
   DEFAULT_LOG_LEVEL,
-  keepConsoleOffStdout,
   type LeveledLog,
   type LogLevel,
   leveledLog,
@@ -10,6 +9,7 @@ import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import { startStartupGate } from "../cli/startup-gate.js";
 import { packageInfo } from "../package-info.js";
+import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
@@ -54,9 +54,10 @@ export async function serveHttp(
   extras: ServeHttpExtras = {},
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), extras.logLevel ?? DEFAULT_LOG_LEVEL);
-  keepConsoleOffStdout();
+  const guard = takeOverProcess(log);
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
+    guard.dispose();
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
@@ -89,7 +90,7 @@ export async function serveHttp(
 
   let listener: HttpListener;
   try {
-    listener = await listenHttp(app, { host: options.host, port: options.port, inFlight });
+    listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
     allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
@@ -114,15 +115,13 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    const url = `${listener.origin}${MCP_PATH}`;
-    const ready: HttpReadyLine = {
-      url,
-      healthz: `${listener.origin}/healthz`,
-      readyz: `${listener.origin}/readyz`,
-      auth: bearerToken === undefined ? "none" : "bearer",
-      tools: definitions.length,
-      environments: config.environments.map((env) => env.alias),
-    };
+    const ready = readyLine(
+      listener.origin,
+      bearerToken !== undefined,
+      definitions.length,
+      config.environments,
+    );
+    const { url } = ready;
     io.stdout.write(`${JSON.stringify(ready)}\n`);
     log.info(
       `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
@@ -162,7 +161,24 @@ export async function serveHttp(
   await shutDownOnce();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
+  guard.dispose();
   return exitCode;
+}
+
+function readyLine(
+  origin: string,
+  bearer: boolean,
+  tools: number,
+  environments: ReadonlyArray<{ alias: string }>,
+): HttpReadyLine {
+  return {
+    url: `${origin}${MCP_PATH}`,
+    healthz: `${origin}/healthz`,
+    readyz: `${origin}/readyz`,
+    auth: bearer ? "bearer" : "none",
+    tools,
+    environments: environments.map((env) => env.alias),
+  };
 }
 
 async function shutDown(

@@ -14,6 +14,8 @@ export interface SimConfigOptions {
   environmentId?: Record<string, string>;
   /** Aliases to leave out of the config. */
   omit?: string[];
+  /** Per alias: the url written in the config (default: the environment's own), e.g. a proxy. */
+  url?: Record<string, string>;
 }
 
 export interface SimConfig {
@@ -45,7 +47,7 @@ export async function writeSimConfig(sim: Simulator, options: SimConfigOptions =
     const projects = options.allowedProjects?.[env.alias] ?? liveProjectIds(env);
     environments[env.alias] = {
       environmentId: options.environmentId?.[env.alias] ?? env.environmentId,
-      url: env.url,
+      url: options.url?.[env.alias] ?? env.url,
       tokenFile: tokenFile(env.alias),
       allowedProjects: projects.length > 0 ? projects : ["none"],
     };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import WebSocket from "ws";
 import { ConnectorError } from "../../errors.js";
+import { answerTooLarge } from "../capped-body.js";
 import { httpErrorFromAnswer } from "../http-errors.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./frames.js";
 
@@ -45,8 +46,15 @@ class NodeWebSocket implements WebSocketLike {
     this.#socket.on("close", (code, reason) =>
       this.#emit("close", { code, reason: reason.toString("utf8") }),
     );
-    this.#socket.on("error", (error) => {
-      if (!this.#refused) this.#emit("error", { error, message: error.message });
+    this.#socket.on("error", (error: Error & { code?: string }) => {
+      if (this.#refused) return;
+      // ws stops reading a frame past maxPayload and closes with 1009: say what happened, typed.
+      if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+        const tooLarge = answerTooLarge(undefined, "GET /ws frame", DEFAULT_MAX_FRAME_BYTES);
+        this.#emit("error", { error: tooLarge, message: tooLarge.message });
+        return;
+      }
+      this.#emit("error", { error, message: error.message });
     });
     this.#socket.on("unexpected-response", (_request, response) => this.#refuse(response));
   }
