@@ -4,7 +4,16 @@ import { defineConfig } from "vitest/config";
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 // Tests import workspace packages from their sources, so a test run never depends on a stale build.
-// End-to-end tests that spawn a CLI use the built `dist/`: the global setup builds it once per run.
+// End-to-end tests that spawn a CLI use the built `dist/`: their tiers' global setup builds it once.
+const UNIT_INCLUDE = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
+/** Tests that spawn the built CLIs or launchers: named `*.e2e.test.ts`, or under a `test/e2e/` folder. */
+const E2E = ["**/*.e2e.test.ts", "packages/*/test/e2e/**/*.test.ts"];
+/** The approval page in real headless Chromium. */
+const BROWSER = ["packages/*/test/browser/**/*.test.ts"];
+/** Every package packed into a tarball and installed with npm, as a user would. */
+const PACK = ["test/pack/**/*.test.ts"];
+const BUILD_ONCE = "test/support/build-once.ts";
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -26,10 +35,31 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    globalSetup: ["test/support/build-once.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
+    // Four tiers, each runnable alone (`pnpm test:unit`, `test:e2e`, `test:browser`, `test:pack`);
+    // `pnpm test` runs them all. Only the tiers that run the built code build it first
+    // (test/support/build-once.ts); the unit tier runs from the sources and refuses a built bin
+    // (test/support/built-bins.ts), so it never needs a build and never runs a stale one.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: UNIT_INCLUDE,
+          exclude: [...E2E, ...BROWSER, ...PACK, "**/node_modules/**"],
+          env: { T3C_TEST_TIER: "unit" },
+          // One module graph per worker thread instead of one per file: loading the SDK, zod and
+          // hono again for each of ~170 files cost more than the tests. These tests keep no state
+          // between files (the simulator hands out copies; nothing mocks modules or stubs globals).
+          pool: "threads",
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "e2e", include: E2E, globalSetup: [BUILD_ONCE] } },
+      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: [BUILD_ONCE] } },
+      { extends: true, test: { name: "pack", include: PACK, globalSetup: [BUILD_ONCE] } },
+    ],
   },
 });

@@ -20,10 +20,10 @@ import {
   supportFromDefect,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
+import { sendWithoutLease } from "@t3-connector/write-engine/dispatch";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
-import { sendOnce } from "./send-once.js";
 import { stateRow } from "./shell-rows.js";
 
 export interface ActOptions {
@@ -94,8 +94,9 @@ export function confirmedThreads(
 }
 
 /**
- * Sends a prepared payload exactly once. A typed refusal is thrown as is; a lost or undecodable
- * answer is `connection_lost` with `details.uncertain: true` (T3 may have applied it).
+ * Sends a prepared payload exactly once, under the engine's operator policy (no lease, no journal).
+ * A refusal is thrown as is; a lost or undecodable answer is `connection_lost` with
+ * `details.uncertain: true` (T3 may have applied it).
  */
 export async function sendPrepared(
   connection: ConnectedEnvironment,
@@ -104,34 +105,28 @@ export async function sendPrepared(
   commandSupport?: CommandSupportCache,
 ): Promise<Record<string, unknown>> {
   const rpc = await connection.rpc();
-  const outcome = await sendOnce(rpc, prepared.payload);
-  if (outcome.kind === "uncertain") {
-    // An older server's decode defect lists the types it accepts: when ours is not among them,
-    // nothing was decoded, so nothing was applied.
-    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error);
+  const outcome = await sendWithoutLease(rpc, prepared.payload);
+  if (outcome.kind === "completed") return { ...outcome.receipt };
+  if (outcome.kind === "refused") {
+    // An older server's decode defect lists the types it accepts: learn them, and name the
+    // environment in the refusal.
+    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error.cause);
     if (listed !== undefined) {
       commandSupport?.learn(listed);
       if (!supportsAction(listed, prepared.action)) {
         throw actionUnsupportedError(listed, connection.alias, prepared.action);
       }
     }
+    throw outcome.error;
   }
-  switch (outcome.kind) {
-    case "completed":
-      return { ...outcome.receipt };
-    case "not_sent":
-    case "refused":
-      throw outcome.error;
-    case "uncertain":
-      throw new ConnectorError(
-        "connection_lost",
-        `the outcome of ${prepared.action} is unknown (${outcome.error.message}); read the thread before repeating, or repeat the same operationId`,
-        {
-          details: { uncertain: true, commandId: prepared.ids.commandId, operationId },
-          cause: outcome.error,
-        },
-      );
-  }
+  throw new ConnectorError(
+    "connection_lost",
+    `the outcome of ${prepared.action} is unknown (${outcome.error.message}); read the thread before repeating, or repeat the same operationId`,
+    {
+      details: { uncertain: true, commandId: prepared.ids.commandId, operationId },
+      cause: outcome.error,
+    },
+  );
 }
 
 /**

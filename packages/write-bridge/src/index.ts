@@ -2,8 +2,6 @@ export type { BridgeContext, BridgeToolDefinition, ToolAnnotations } from "./bri
 export { readCapability } from "./capability-file.js";
 export {
   createRelayClient,
-  RELAY_HEADER,
-  RELAY_TIMEOUT_MS,
   type RelayBody,
   type RelayClient,
   type RelayClientOptions,

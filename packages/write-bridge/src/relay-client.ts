@@ -5,17 +5,19 @@
  */
 import { request as httpRequest } from "node:http";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import {
+  MAX_RELAY_ANSWER_BYTES,
+  MAX_RELAY_BODY_BYTES,
+  RELAY_HEADER,
+  RELAY_PATH,
+  RELAY_TIMEOUT_MS,
+  type RelayRequestInput,
+} from "@t3-connector/write-engine/relay-contract";
 import { type CapabilityReadOptions, readCapability } from "./capability-file.js";
 import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
 
-export const RELAY_HEADER = "x-t3-private-relay";
-export const RELAY_TIMEOUT_MS = 20_000;
-export const MAX_RELAY_BODY_BYTES = 131_072;
-/** An answer larger than this is not a relay answer (leased reads are capped well below). */
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
-
-/** One relay op body, e.g. `{op:'dispatch', action, leaseId, environment, operationId, input}`. */
-export type RelayBody = { readonly op: string } & Record<string, unknown>;
+/** One relay op body, typed by the relay contract the gate parses it with. */
+export type RelayBody = RelayRequestInput;
 
 export interface RelayCallOptions {
   /** This call's own deadline (a call that waits for the human needs longer than the default). */
@@ -82,7 +84,7 @@ function post(
       {
         host,
         port,
-        path: "/relay",
+        path: RELAY_PATH,
         method: "POST",
         // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
         headers: {
@@ -98,7 +100,7 @@ function post(
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
+          if (size > MAX_RELAY_ANSWER_BYTES) {
             req.destroy(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
             return;
           }

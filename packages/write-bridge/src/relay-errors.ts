@@ -4,8 +4,8 @@
  * core does not know (e.g. `rate_limited`) still reaches the client as itself.
  */
 import { ConnectorError, ERROR_CODES, type ErrorCode, type T3ErrorDetail } from "@t3-connector/core";
+import { relayDetailsOf, STABLE_RELAY_CODE } from "@t3-connector/write-engine/relay-contract";
 
-const STABLE = /^[a-z][a-z0-9_]*$/;
 const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
 
 /**
@@ -13,22 +13,6 @@ const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
  * capability; a body the gate cannot read means bridge and gate run different versions).
  */
 const CHANNEL_CODES: ReadonlySet<string> = new Set(["channel_unverified", "content_type_invalid"]);
-
-/** Detail keys the bridge passes on to the client: states, ids and reasons only. */
-const PASSED_DETAILS = [
-  "state",
-  "sent",
-  "recorded",
-  "replayed",
-  "reconciled",
-  "operationId",
-  "reason",
-  "stage",
-  "aliases",
-  "commandType",
-  "unknown",
-  "valid",
-];
 
 /**
  * Why no answer came, for a caller that acts on it (the reconcile CLI falls back to the journal
@@ -54,7 +38,7 @@ export function gateUnavailable(
  * per-boot capability file), which has never sent them, so such a code is passed on as it is.
  */
 export function clientCodeOf(relayCode: string): string {
-  return STABLE.test(relayCode) ? relayCode : "gate_rejected";
+  return STABLE_RELAY_CODE.test(relayCode) ? relayCode : "gate_rejected";
 }
 
 export function relayErrorToConnectorError(status: number, body: unknown): ConnectorError {
@@ -73,7 +57,7 @@ export function relayErrorToConnectorError(status: number, body: unknown): Conne
   const given = (
     typeof record.details === "object" && record.details !== null ? record.details : {}
   ) as Record<string, unknown>;
-  for (const key of PASSED_DETAILS) if (given[key] !== undefined) details[key] = given[key];
+  Object.assign(details, relayDetailsOf(given));
   const code: ErrorCode = KNOWN.has(gateCode) ? (gateCode as ErrorCode) : "guard_refused";
   const t3 = t3DetailOf(record.t3);
   return new ConnectorError(code, withAliases(message, details.aliases), {

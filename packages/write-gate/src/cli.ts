@@ -3,7 +3,7 @@
  * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
  */
 
-import { CLIENT_NAMES, leveledLog } from "@t3-connector/core/cli-support";
+import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
@@ -102,8 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case "bridge": {
         // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
         // loaded only for this command, and it never reads a token file or the journal.
-        console.log = console.error;
-        console.info = console.error;
+        keepConsoleOffStdout();
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
         // A stray rejection is logged and fails its call, never the session (ADR 0020).
         const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });

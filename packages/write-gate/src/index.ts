@@ -9,7 +9,6 @@ export {
   type LeaseStatus,
   leaseStatus,
   PAGE_BODY_LIMIT,
-  RELAY_BODY_LIMIT,
 } from "./app/index.js";
 export {
   GateApprovalDesk,
@@ -37,17 +36,10 @@ export {
 } from "./process/index.js";
 export {
   CAPABILITY_FILE,
-  CAPABILITY_HEADER,
   capabilityMatches,
-  createRelayApp,
   handleRelay,
-  MAX_RELAY_BODY_BYTES,
-  parseRelayRequest,
-  RELAY_PATH,
   type RelayAnswer,
   type RelayDeps,
-  type RelayErrorBody,
-  type RelayRequest,
   relayErrorOf,
   relayHandler,
 } from "./relay/index.js";

@@ -35,4 +35,5 @@ export {
   leveledLog,
 } from "./log-level.js";
 export { readPackageVersion } from "./package-version.js";
+export { keepConsoleOffStdout } from "./stdout-guard.js";
 export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";

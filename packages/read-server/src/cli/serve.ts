@@ -1,5 +1,10 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
+import {
+  DEFAULT_LOG_LEVEL,
+  keepConsoleOffStdout,
+  type LogLevel,
+  leveledLog,
+} from "@t3-connector/core/cli-support";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { packageInfo } from "../package-info.js";
 import type { ReadToolDefinition } from "../read-tool.js";
@@ -24,10 +29,7 @@ export async function serve(
   logLevel: LogLevel = DEFAULT_LOG_LEVEL,
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), logLevel);
-  // stdout carries MCP frames only; a stray console.log from any module would corrupt the stream.
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
+  keepConsoleOffStdout();
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
     return 1;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import {
   DEFAULT_LOG_LEVEL,
+  keepConsoleOffStdout,
   type LeveledLog,
   type LogLevel,
   leveledLog,
@@ -54,10 +55,7 @@ export async function serveHttp(
   extras: ServeHttpExtras = {},
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), extras.logLevel ?? DEFAULT_LOG_LEVEL);
-  // Stdout carries the ready line only; a stray console.log from any module would break its readers.
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
+  keepConsoleOffStdout();
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
     return 1;

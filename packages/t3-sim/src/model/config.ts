@@ -122,7 +122,15 @@ function notInstalled(
   });
 }
 
+/**
+ * A fresh copy on every call: the model and descriptor objects above are shared module state, and a
+ * caller (a test, a profile) that edits the answer must not change what the next caller is served.
+ */
 export function providers(checkedAt: string): Record<string, unknown>[] {
+  return structuredClone(providerList(checkedAt));
+}
+
+function providerList(checkedAt: string): Record<string, unknown>[] {
   return [
     provider("claudeAgent", "Claude", checkedAt, { models: claudeModels }),
     provider("codex", "Codex", checkedAt, { models: codexModels }),
@@ -198,7 +206,7 @@ export function serverConfig(inputs: ConfigInputs): Record<string, unknown> {
     },
     cwd: inputs.cwd,
     keybindingsConfigPath: `${inputs.homeDir}/.t3/userdata/keybindings.json`,
-    keybindings: KEYBINDINGS,
+    keybindings: structuredClone(KEYBINDINGS),
     issues: [],
     providers: providers(inputs.startedAt),
     availableEditors: [],

@@ -8,9 +8,9 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES } from "@t3-connector/write-engine/actions";
+import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
-import { RELAY_TIMEOUT_MS } from "../relay-client.js";
 
 /** How often a waiting call reports progress: well inside any client timeout worth having. */
 const PROGRESS_INTERVAL_MS = 5_000;

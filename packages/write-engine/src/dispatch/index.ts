@@ -9,6 +9,7 @@ export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
+export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
 export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {

@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
+import { MAX_RELAY_BODY_BYTES } from "@t3-connector/write-engine/relay-contract";
 import { type Context, Hono } from "hono";
 import type { z } from "zod";
 import { cleanText, GateApprovalDesk, type Inventory } from "../approval/index.js";
@@ -34,9 +35,8 @@ import { leaseStatus } from "./lease-status.js";
 import * as bodies from "./schemas.js";
 import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
 
-/** Page routes take at most 64 KiB; the relay 128 KiB. */
+/** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
 export const PAGE_BODY_LIMIT = 65_536;
-export const RELAY_BODY_LIMIT = 131_072;
 
 /**
  * The machine side's handler for `POST /relay`. It authenticates the caller first and only then
@@ -145,7 +145,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     app.post("/relay", async (c) =>
       relay(c, async () => {
         relayBudget.charge(c);
-        return readJsonBody(c, RELAY_BODY_LIMIT);
+        return readJsonBody(c, MAX_RELAY_BODY_BYTES);
       }),
     );
   }

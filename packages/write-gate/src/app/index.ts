@@ -3,7 +3,6 @@ export {
   type GateApp,
   type GateAppDeps,
   PAGE_BODY_LIMIT,
-  RELAY_BODY_LIMIT,
   type RelayHandler,
 } from "./create-gate-app.js";
 export { type LeaseStatus, leaseStatus } from "./lease-status.js";

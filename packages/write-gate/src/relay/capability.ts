@@ -5,8 +5,6 @@ import { join } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
 
 export const CAPABILITY_FILE = "relay-capability";
-/** The header the bridge sends the capability in. */
-export const CAPABILITY_HEADER = "x-t3-private-relay";
 
 /** A fresh per-boot capability: 32 random bytes, base64url (43 characters). */
 export function generateCapability(): string {

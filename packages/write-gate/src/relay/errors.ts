@@ -1,36 +1,9 @@
 import { isConnectorError } from "@t3-connector/core";
-
-/** What a relay error answer carries: a stable code the bridge maps for its client. */
-export interface RelayErrorBody {
-  readonly error: string;
-  readonly message: string;
-  /** T3's own answer when T3 refused the write (`tag` is T3's error tag). */
-  readonly t3?: { readonly tag?: string; readonly code?: string };
-  readonly details?: Record<string, unknown>;
-}
-
-/** Lower-case snake codes (`t3_refused` has a digit); anything else becomes `relay_rejected`. */
-const STABLE = /^[a-z][a-z0-9_]*$/;
-
-/** Detail keys passed through: states, ids, reasons (the engine never puts message text there). */
-const DETAIL_KEYS = [
-  "state",
-  "sent",
-  "recorded",
-  "replayed",
-  "reconciled",
-  "operationId",
-  "key",
-  "reason",
-  "stage",
-  "lastError",
-  "aliases",
-  "commandType",
-  "acceptedCommandTypes",
-  // proposal_invalid: the names the live inventory does not list, and the valid ones.
-  "unknown",
-  "valid",
-] as const;
+import {
+  type RelayErrorBody,
+  relayDetailsOf,
+  STABLE_RELAY_CODE,
+} from "@t3-connector/write-engine/relay-contract";
 
 /**
  * Maps any failure to a relay error body. A ConnectorError keeps its code (environment_required,
@@ -45,13 +18,9 @@ export function relayErrorOf(error: unknown): RelayErrorBody {
     if (code !== null) return { error: code, message: (error as Error).message };
     return { error: "internal", message: "the gate failed unexpectedly" };
   }
-  const details: Record<string, unknown> = {};
-  for (const key of DETAIL_KEYS) {
-    const value = error.details?.[key];
-    if (value !== undefined) details[key] = value;
-  }
+  const details = relayDetailsOf(error.details);
   const body: { -readonly [K in keyof RelayErrorBody]: RelayErrorBody[K] } = {
-    error: STABLE.test(error.code) ? error.code : "relay_rejected",
+    error: STABLE_RELAY_CODE.test(error.code) ? error.code : "relay_rejected",
     message: error.message,
   };
   if (error.t3 !== undefined) {
@@ -68,7 +37,7 @@ export function relayErrorOf(error: unknown): RelayErrorBody {
 export function typedCodeOf(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
   const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && STABLE.test(code) ? code : null;
+  return typeof code === "string" && STABLE_RELAY_CODE.test(code) ? code : null;
 }
 
 /** The code to record in the audit log for a failure. */

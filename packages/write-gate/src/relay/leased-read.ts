@@ -9,8 +9,8 @@ import { ConnectorError } from "@t3-connector/core";
 import { addArchivedThreads, type EnvironmentRegistry } from "@t3-connector/core/environments";
 import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { EnvironmentGrant } from "@t3-connector/write-engine/actions";
+import type { LeasedReadOp } from "@t3-connector/write-engine/relay-contract";
 import type { LeaseKeeper } from "../contract.js";
-import type { LeasedReadOp } from "./ops.js";
 
 export const LEASED_READ_TIMEOUT_MS = 15_000;
 

@@ -13,13 +13,17 @@ import type {
   Dispatcher,
 } from "@t3-connector/write-engine/dispatch";
 import type { JournalRecord } from "@t3-connector/write-engine/journal";
-import { type Context, Hono } from "hono";
+import {
+  parseRelayRequest,
+  RELAY_HEADER,
+  type RelayRequest,
+} from "@t3-connector/write-engine/relay-contract";
+import type { Context } from "hono";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
-import { CAPABILITY_HEADER, capabilityMatches } from "./capability.js";
+import { capabilityMatches } from "./capability.js";
 import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
-import { MAX_RELAY_BODY_BYTES, parseRelayRequest, type RelayRequest } from "./ops.js";
 import {
   conditionalSendOp,
   dispatchOp,
@@ -46,7 +50,6 @@ export interface RelayDeps {
   readonly clock: Clock;
 }
 
-export const RELAY_PATH = "/relay";
 const KNOWN_OPS = [
   "environments",
   "lease",
@@ -101,37 +104,11 @@ export function relayHandler(
   deps: RelayDeps,
 ): (c: Context, readBody: () => Promise<unknown>) => Promise<Response> {
   return async (c, readBody) => {
-    const presented = c.req.header(CAPABILITY_HEADER);
+    const presented = c.req.header(RELAY_HEADER);
     if (!capabilityMatches(deps.capability(), presented)) return c.json(UNVERIFIED, 401);
     const answer = await handleRelay(deps, presented, await readBody());
     return c.json(answer.body, answer.status);
   };
-}
-
-/** A standalone Hono app with `POST /relay` (reads and caps the body itself). */
-export function createRelayApp(deps: RelayDeps): Hono {
-  const app = new Hono();
-  app.post(RELAY_PATH, async (c) => {
-    if (!capabilityMatches(deps.capability(), c.req.header(CAPABILITY_HEADER))) {
-      return c.json(UNVERIFIED, 401);
-    }
-    const type = c.req.header("content-type") ?? "";
-    if (!/^application\/json(\s*;|$)/i.test(type)) return c.json({ error: "content_type_invalid" }, 415);
-    if (Number(c.req.header("content-length") ?? "0") > MAX_RELAY_BODY_BYTES) {
-      return c.json({ error: "body_too_large" }, 413);
-    }
-    const raw = await c.req.arrayBuffer();
-    if (raw.byteLength > MAX_RELAY_BODY_BYTES) return c.json({ error: "body_too_large" }, 413);
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
-    } catch {
-      return c.json({ error: "invalid_request", message: "the body is not JSON" }, 400);
-    }
-    const answer = await handleRelay(deps, c.req.header(CAPABILITY_HEADER), body);
-    return c.json(answer.body, answer.status);
-  });
-  return app;
 }
 
 async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {

@@ -19,10 +19,15 @@ import type {
   ReconcileOutcome,
 } from "@t3-connector/write-engine/dispatch";
 import type { JournalRecord } from "@t3-connector/write-engine/journal";
+import type {
+  ConditionalSendOp,
+  DispatchOp,
+  ReconcileOp,
+  RequestApprovalOp,
+} from "@t3-connector/write-engine/relay-contract";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
-import type { ConditionalSendOp, DispatchOp, ReconcileOp, RequestApprovalOp } from "./ops.js";
 
 interface OpDeps {
   readonly registry: EnvironmentRegistry;

@@ -1,15 +1,9 @@
-/**
- * Issue 10's "Done when", as a client and a person meet it: the real `t3-connector-write bridge`
- * spawned over stdio (MCP SDK client) asks with a purpose, one proposed action and waitSeconds;
- * the already open gate page in headless Chromium shows the request live; the person's Deny or
- * passkey approval ends the waiting call. Nothing here calls the desk or the keeper directly.
- */
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { actionLabel } from "@t3-connector/write-engine/actions";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import {
@@ -20,7 +14,7 @@ import {
 } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 const PURPOSE = "pin the release thread";
 
 let browser: Browser | undefined;

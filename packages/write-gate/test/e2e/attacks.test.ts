@@ -6,10 +6,10 @@
  * virtual authenticator; the approval requests come through the relay as the bridge sends them.
  */
 import { randomBytes } from "node:crypto";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LEASE_TTL_MS } from "../../src/lease/index.js";
-import { CAPABILITY_HEADER } from "../../src/relay/index.js";
 import {
   type AuthenticatorPage,
   launchChromium,
@@ -69,7 +69,7 @@ async function relayHeaders(): Promise<Record<string, string>> {
   return {
     host: `localhost:${real.gate.port}`,
     "content-type": "application/json",
-    [CAPABILITY_HEADER]: await real.capability(),
+    [RELAY_HEADER]: await real.capability(),
   };
 }
 

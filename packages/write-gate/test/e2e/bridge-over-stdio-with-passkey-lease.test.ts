@@ -1,20 +1,14 @@
-/**
- * The whole write path as a client sees it: the real `t3-connector-write bridge` spawned over
- * stdio and driven by the MCP SDK client, relaying to the real gate over the simulator, with the
- * lease approved in headless Chromium with a virtual passkey. The bridge finds the gate through
- * the gate's own write.json (T3_CONNECTOR_WRITE_CONFIG); nothing here grants a lease directly.
- */
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
 import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 
 let browser: Browser | undefined;
 let real: RealGate | undefined;

@@ -8,7 +8,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -18,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { AUDIT_FILE } from "../../src/audit/index.js";
 import { openEventStream } from "../approval/support/event-stream-client.js";
 import {
@@ -32,7 +32,7 @@ import { postJson } from "../support/http.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 
 let browser: Browser | undefined;
 let real: RealGate | undefined;

@@ -8,10 +8,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import type { LeaseScope } from "@t3-connector/write-engine/actions";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { registryInventory, scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
 import { type RunningGate, type StartGateOptions, startGate } from "../../src/process/index.js";
-import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../src/relay/index.js";
+import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { type HttpAnswer, postJson } from "./http.js";
 import { LEASED_PROJECT, type SimWorld, startSimWorld } from "./sim-world.js";
 
@@ -71,7 +72,7 @@ export async function startGateHarness(
     capability,
     async relay(body, given) {
       const value = given === undefined ? await capability() : given;
-      return postJson(gate.port, "/relay", body, value === null ? {} : { [CAPABILITY_HEADER]: value });
+      return postJson(gate.port, "/relay", body, value === null ? {} : { [RELAY_HEADER]: value });
     },
     async grantLease(grantOptions = {}) {
       if (!(gate.lease instanceof GateLeaseKeeper))

@@ -5,8 +5,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { writeTokenFile } from "@t3-connector/core/config";
+import { builtBin } from "../../../../../test/support/built-bins.js";
 import type { HttpReadyLine } from "../../../src/http/serve-http.js";
-import { bin } from "../../e2e/support/spawned-serve.js";
 
 export interface SpawnedHttpServe {
   readonly child: ChildProcess;
@@ -27,7 +27,7 @@ export interface SpawnedHttpServe {
  * line on stdout. When the process exits first (start-up refused), rejects with what it printed.
  */
 export function spawnHttpServe(configPath: string, args: readonly string[]): Promise<SpawnedHttpServe> {
-  const child = spawn(process.execPath, [bin, "serve", "--http", ...args], {
+  const child = spawn(process.execPath, [builtBin("t3-connector"), "serve", "--http", ...args], {
     env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -76,7 +76,7 @@ export async function httpServeUntilExit(
   configPath: string,
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, "serve", "--http", ...args], {
+  const child = spawn(process.execPath, [builtBin("t3-connector"), "serve", "--http", ...args], {
     env: { ...process.env, T3_CONNECTOR_CONFIG: configPath },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -7,13 +7,14 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
+import { builtFile } from "../../../../../test/support/built-bins.js";
 import type { CrashPoint } from "../../../src/process/index.js";
-import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../../src/relay/index.js";
+import { CAPABILITY_FILE } from "../../../src/relay/index.js";
 import { postJson } from "../../support/http.js";
 import { IDLE_THREAD, type SimWorld } from "../../support/sim-world.js";
 
-const CHILD = fileURLToPath(new URL("../gate-child.mjs", import.meta.url));
+const CHILD = builtFile("packages/write-gate/test/crash/gate-child.mjs");
 
 export interface GateChild {
   process: ChildProcess;
@@ -82,7 +83,7 @@ export class GateProcesses {
   /** POST /relay with the capability the running gate wrote. */
   async relay(port: number, body: unknown, stateDir = this.#world.stateDir) {
     const capability = await readFile(join(stateDir, CAPABILITY_FILE), "utf8");
-    return postJson(port, "/relay", body, { [CAPABILITY_HEADER]: capability });
+    return postJson(port, "/relay", body, { [RELAY_HEADER]: capability });
   }
 
   /** Commands the simulator accepted for this operation (its title is unique to it). */

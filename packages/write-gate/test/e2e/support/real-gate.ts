@@ -7,10 +7,11 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { scopeFingerprint } from "../../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../../src/lease/index.js";
 import { type RunningGate, startGate } from "../../../src/process/index.js";
-import { CAPABILITY_FILE, CAPABILITY_HEADER } from "../../../src/relay/index.js";
+import { CAPABILITY_FILE } from "../../../src/relay/index.js";
 import { OffsetClock } from "../../approval/support/sim-gate.js";
 import { leaseScopeFor, simulatorWorkspace } from "../../support/gate-harness.js";
 import { type HttpAnswer, postJson } from "../../support/http.js";
@@ -89,7 +90,7 @@ export async function startRealGate(): Promise<RealGate> {
       capability,
       async relay(body, given) {
         const value = given === undefined ? await capability() : given;
-        return postJson(real.gate.port, "/relay", body, value === null ? {} : { [CAPABILITY_HEADER]: value });
+        return postJson(real.gate.port, "/relay", body, value === null ? {} : { [RELAY_HEADER]: value });
       },
       async grantLease() {
         const keeper = real.gate.lease;

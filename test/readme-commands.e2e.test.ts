@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "./support/built-bins.js";
 
 // The README's commands that need no real T3, run as written (through a shell, from the checkout)
 // against the simulator. Each command is first found verbatim in README.md, so the two cannot
@@ -93,7 +94,7 @@ describe("the README's commands", () => {
     const snippet = await readmeCommand("pnpm exec t3-connector client-config claude-desktop", {}, config);
     expect(JSON.parse(snippet.stdout).mcpServers["t3-connector"]).toMatchObject({
       command: process.execPath,
-      args: [path.join(root, "packages/read-server/bin/t3-connector.js"), "serve"],
+      args: [builtBin("t3-connector"), "serve"],
       env: config,
     });
   });

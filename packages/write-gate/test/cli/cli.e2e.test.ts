@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
 import { afterEach, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
 import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 
 let world: SimWorld | undefined;
 afterEach(async () => {

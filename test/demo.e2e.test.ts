@@ -3,12 +3,13 @@ import { access, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { builtFile } from "./support/built-bins.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/demo.mjs"), "--exit-when-ready"], {
+    const child = spawn(process.execPath, [builtFile("scripts/demo.mjs"), "--exit-when-ready"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });

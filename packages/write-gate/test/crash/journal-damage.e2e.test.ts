@@ -8,10 +8,10 @@
 import { execFile } from "node:child_process";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openJournal } from "@t3-connector/write-engine/journal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 // The previous version's journal, as core's journal tests use it (one fixture for both).
 import { installPreviousFormatJournal } from "../../../write-engine/test/journal/support/damaged-journal.js";
 import { runCli } from "../../src/cli.js";
@@ -19,7 +19,7 @@ import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 import { GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 
 let world: SimWorld;
 let scenario = 0;

@@ -6,16 +6,16 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtFile } from "../../../../test/support/built-bins.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
 import { straceWorks, traceProofVerdict } from "../support/strace.js";
 
-const LAUNCHER = fileURLToPath(new URL("../support/launch-bridge.mjs", import.meta.url));
+const LAUNCHER = builtFile("packages/write-bridge/test/support/launch-bridge.mjs");
 const verdict = traceProofVerdict(await straceWorks(), process.env);
 
 let h: GateHarness;

@@ -1,9 +1,11 @@
 /**
- * The relay's request bodies: one strict schema per `op`. Unknown keys are refused, so a bridge
- * and a gate of different versions fail loudly instead of ignoring a field.
+ * The relay's request bodies: one strict schema per `op`, used by the bridge to type what it sends
+ * and by the gate to parse what it receives. Unknown keys are refused, so a bridge and a gate of
+ * different versions fail loudly instead of ignoring a field.
  */
 import { findReservedKeys } from "@t3-connector/core/schema";
 import { z } from "zod";
+import { MAX_APPROVAL_WAIT_MS } from "./limits.js";
 
 const id = z.string().min(1).max(256);
 /** Alias or environmentId; optional in the schema so a missing one is `environment_required`. */
@@ -11,8 +13,6 @@ const environment = z.string().max(256).optional();
 
 export const environmentsOp = z.strictObject({ op: z.literal("environments") });
 export const leaseOp = z.strictObject({ op: z.literal("lease") });
-/** The longest a relay call may wait for the human (well under the tunnel's 10-minute connection TTL). */
-export const MAX_APPROVAL_WAIT_MS = 300_000;
 const names = z.array(id).max(256);
 export const requestApprovalOp = z.strictObject({
   op: z.literal("request_approval"),
@@ -89,9 +89,9 @@ export type ReconcileOp = z.output<typeof reconcileOp>;
 export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;
 export type RelayRequest = z.output<typeof relayRequest> | ReconcileOp;
-
-/** The largest body the relay reads (the bridge's own cap). */
-export const MAX_RELAY_BODY_BYTES = 131_072;
+/** What a sender writes for one op (optional fields may be left out). */
+export type RelayRequestInput = z.input<typeof relayRequest> | z.input<typeof reconcileOp>;
+export type RelayOpName = RelayRequest["op"];
 
 export function parseRelayRequest(body: unknown): RelayRequest | null {
   // A prototype-named key would be dropped by a record's copy rather than refused (see core/schema).

@@ -1,16 +1,16 @@
 import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 const run = promisify(execFile);
-const bin = fileURLToPath(new URL("../../bin/t3-connector.js", import.meta.url));
+const bin = builtBin("t3-connector");
 const packageVersion = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // npm into an empty prefix, and the installed bins run from there. Only the npm registry is
 // reached, for the third-party dependencies.
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
 let work: string;
 let prefix: string;

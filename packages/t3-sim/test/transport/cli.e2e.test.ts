@@ -6,13 +6,14 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 
 /**
  * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which the
  * global setup builds once per run (the bin only launches `dist/cli.js`).
  */
 const repo = fileURLToPath(new URL("../../../../", import.meta.url));
-const bin = join(repo, "packages/t3-sim/bin/t3-sim.js");
+const bin = builtBin("t3-sim");
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 

@@ -4,15 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../test/support/built-bins.js";
 
 // The built bins, spawned: `t3-sim serve --environments 2 --config-out DIR`, an ops.json made from
 // the write.json it wrote (same environments, operate tokens), and `t3-connector-ops` over it.
 // The run's global setup has built them (test/support/build-once.ts).
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const opsBin = path.join(repoRoot, "packages/ops/bin/t3-connector-ops.js");
-const simBin = path.join(repoRoot, "packages/t3-sim/bin/t3-sim.js");
+const opsBin = builtBin("t3-connector-ops");
+const simBin = builtBin("t3-sim");
 
 let dir: string;
 let sim: ChildProcess;
