@@ -1,9 +1,8 @@
-import { addArchivedThreads } from "@t3-connector/core/environments";
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
-import { readWholeShell } from "../listing/shells.js";
 import type { ReadContext } from "../read-context.js";
 import { readScope } from "../scope/read-scope.js";
+import { shellListing } from "./shell-listing.js";
 import {
   ambiguousThread,
   incompleteScope,
@@ -52,14 +51,14 @@ export async function locateThread(
     context,
     environment,
     async ({ connection, allowedProjects }, readSignal) => {
-      // A mirror a listing already keeps answers; a by-id read alone never starts one.
-      let { shell } = await readWholeShell(context, connection, readSignal, { startMirror: false });
-      let visible = findVisibleThread(shell, threadId, allowedProjects);
-      if (visible === undefined) {
-        // Not in the shell: it may be archived, which only the archived snapshot lists.
-        shell = await addArchivedThreads(connection, shell, { signal: readSignal });
-        visible = findVisibleThread(shell, threadId, allowedProjects);
-      }
+      // A mirror a listing already keeps answers; when it lacks the thread, T3 itself is asked.
+      const shell = await shellListing(
+        context,
+        connection,
+        readSignal,
+        (candidate) => findVisibleThread(candidate, threadId, allowedProjects) !== undefined,
+      );
+      const visible = findVisibleThread(shell, threadId, allowedProjects);
       return { shell, visible, observedAt: context.clock.now() };
     },
     { signal, countFound: (lookup) => (lookup.visible ? 1 : 0) },

@@ -1,9 +1,9 @@
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { addArchivedThreads, type EnvironmentHandle } from "@t3-connector/core/environments";
+import type { EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
-import { readWholeShell } from "../listing/shells.js";
 import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+import { shellListing } from "./shell-listing.js";
 import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
 import { fetchThreadProjection } from "./thread-projection.js";
@@ -201,13 +201,14 @@ async function readGroup(
     const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
       readWithRetry(
         handle,
-        async (connection, own) => {
-          const { shell } = await readWholeShell(context, connection, own, { startMirror: false });
-          // A target the shell does not list may be archived: only the archived snapshot has it.
-          const listed = new Set([...shell.threads, ...shell.archivedThreads].map((thread) => thread.id));
-          if (group.threadIds.every((threadId) => listed.has(threadId))) return shell;
-          return addArchivedThreads(connection, shell, { signal: own });
-        },
+        (connection, own) =>
+          // Every target listed, from the mirror or else T3 itself (a new thread may not be mirrored yet).
+          shellListing(context, connection, own, (candidate) => {
+            const listed = new Set(
+              [...candidate.threads, ...candidate.archivedThreads].map((thread) => thread.id),
+            );
+            return group.threadIds.every((threadId) => listed.has(threadId));
+          }),
         readSignal,
       ),
     );
