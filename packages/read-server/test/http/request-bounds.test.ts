@@ -1,0 +1,127 @@
+import { connect, type Socket } from "node:net";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
+import { readToolDefinitions } from "../../src/tools/index.js";
+import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { captureStreams } from "./support/captured-io.js";
+import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
+
+// What a hostile local process can send to `serve --http` (issue 20, Low findings): slow bodies,
+// half-open headers, JSON-RPC batches. serveHttp runs in this process so its limits can be
+// narrowed: two call slots, eight connections, a 2 s header and request timeout.
+let sim: Simulator;
+let config: SimConfig;
+let ready: HttpReadyLine;
+let stop: (signal: string) => void;
+let exitCode: Promise<number>;
+const opened: Socket[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
+  config = await writeSimConfig(sim);
+  const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
+  exitCode = serveHttp(
+    streams.io,
+    readToolDefinitions,
+    { host: "127.0.0.1", port: 0, allowedHosts: [], allowedOrigins: [] },
+    {
+      limits: {
+        maxConcurrentRequests: 2,
+        maxConnections: 8,
+        headersTimeoutMs: 2_000,
+        requestTimeoutMs: 2_000,
+      },
+      stopSignal: new Promise((resolve) => {
+        stop = resolve;
+      }),
+    },
+  );
+  ready = JSON.parse(await streams.stdoutLine()) as HttpReadyLine;
+}, 60_000);
+
+afterAll(async () => {
+  for (const socket of opened) socket.destroy();
+  stop?.("test end");
+  await exitCode;
+  await sim?.close();
+  await config?.remove();
+});
+
+const host = () => new URL(ready.url).host;
+
+/** A raw connection that has written `text` and stays open; resolves once connected. */
+async function openWriting(text: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const url = new URL(ready.url);
+  const socket = connect(Number(url.port), url.hostname);
+  opened.push(socket);
+  socket.on("error", () => undefined);
+  socket.resume();
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  socket.write(text);
+  return { socket, closed };
+}
+
+function call(id: number) {
+  return rawRequest(ready.url, {
+    method: "POST",
+    headers: mcpHeaders(),
+    body: toolCallBody(id, "t3_ambientes", { check: false }),
+  });
+}
+
+describe("serve --http under what a hostile local process sends", () => {
+  it("slow bodies hold no call slot, and the request timeout cuts them", async () => {
+    const slow = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        openWriting(
+          `POST /mcp HTTP/1.1\r\nHost: ${host()}\r\ncontent-type: application/json\r\n` +
+            "accept: application/json, text/event-stream\r\ncontent-length: 100\r\n\r\n{",
+        ),
+      ),
+    );
+    // Four bodies still arriving, two call slots: a call is served all the same.
+    expect((await call(1)).status).toBe(200);
+    // The server ends each slow request itself once its timeout passed.
+    await Promise.all(slow.map((connection) => connection.closed));
+  }, 15_000);
+
+  it("half-open header connections cannot lock the server out", async () => {
+    const halfOpen: Array<{ closed: Promise<void> }> = [];
+    for (let index = 0; index < 20; index++) {
+      halfOpen.push(await openWriting(`POST /mcp HTTP/1.1\r\nHost: ${host()}\r\n`));
+    }
+    // Twenty connections that never finish their headers, eight allowed: the oldest made room.
+    expect((await call(2)).status).toBe(200);
+    let closedCount = 0;
+    for (const connection of halfOpen) void connection.closed.then(() => closedCount++);
+    await Promise.all(halfOpen.slice(0, 12).map((connection) => connection.closed));
+    expect(closedCount).toBeGreaterThanOrEqual(12);
+  }, 15_000);
+
+  it("counts a JSON-RPC batch as its calls: within the limit it runs, past it a JSON-RPC error", async () => {
+    const batch = (size: number) =>
+      JSON.stringify(
+        Array.from({ length: size }, (_, index) => ({
+          jsonrpc: "2.0",
+          id: 10 + index,
+          method: "tools/call",
+          params: { name: "t3_ambientes", arguments: { check: false } },
+        })),
+      );
+    const fits = await rawRequest(ready.url, { method: "POST", headers: mcpHeaders(), body: batch(2) });
+    expect(fits.status).toBe(200);
+    expect(JSON.parse(fits.body)).toHaveLength(2);
+
+    const tooMany = await rawRequest(ready.url, { method: "POST", headers: mcpHeaders(), body: batch(3) });
+    expect(tooMany.status).toBe(400);
+    expect(JSON.parse(tooMany.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+  });
+
+  it("answers JSON that does not parse with JSON-RPC -32700, before taking a slot", async () => {
+    const answer = await rawRequest(ready.url, { method: "POST", headers: mcpHeaders(), body: "{not json" });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32700 } });
+  });
+});
