@@ -85,6 +85,11 @@ export class T3HttpClient {
     this.#environment = options.environment;
   }
 
+  /** The environment's alias this client was built for, when the registry built it. */
+  get environment(): string | undefined {
+    return this.#environment;
+  }
+
   getDescriptor(o: RequestOptions = {}): Promise<EnvironmentDescriptor> {
     return this.#send(
       { method: "GET", path: "/.well-known/t3/environment", authenticated: false, orchestration: false },
