@@ -63,21 +63,25 @@ export async function readCappedText(
   }
   if (response.body === null) return { text: "" };
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // Each chunk is decoded as it arrives and dropped: one copy of the answer is held while it is
+  // read, and a second only while the parts are joined.
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
   let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (size + value.byteLength > maxBytes || !(budget?.take(value.byteLength) ?? true)) {
-        chunks.length = 0;
+        parts.length = 0;
         await reader.cancel().catch(() => undefined);
         return { refused: size + value.byteLength > maxBytes ? "answer" : "budget" };
       }
       size += value.byteLength;
-      chunks.push(value);
+      parts.push(decoder.decode(value, { stream: true }));
     }
-    return { text: new TextDecoder().decode(Buffer.concat(chunks, size)) };
+    parts.push(decoder.decode());
+    return { text: parts.join("") };
   } finally {
     budget?.release(size);
   }

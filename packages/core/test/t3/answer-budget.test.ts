@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isConnectorError } from "../../src/errors.js";
+import { readCappedText } from "../../src/t3/capped-body.js";
 import { T3HttpClient } from "../../src/t3/http-client.js";
 
 // One hostile environment answering many reads at once, each under the per-answer cap: its
@@ -80,5 +81,22 @@ describe("one environment's budget for answers read at once", () => {
     // Every byte was given back: an honest answer is read as usual.
     mode = "honest";
     await expect(client.getDescriptor()).resolves.toMatchObject({ environmentId: "env-1" });
+  });
+});
+
+describe("an answer read chunk by chunk", () => {
+  it("decodes a character split across two chunks whole", async () => {
+    const bytes = new TextEncoder().encode('{"title":"café ✓"}');
+    // Cut inside "é" (two bytes) and inside "✓" (three bytes).
+    const cuts = [bytes.indexOf(0xc3) + 1, bytes.indexOf(0xe2) + 2];
+    const pieces = [bytes.slice(0, cuts[0]), bytes.slice(cuts[0], cuts[1]), bytes.slice(cuts[1])];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+    const read = await readCappedText(new Response(body), 1024);
+    expect(read).toEqual({ text: '{"title":"café ✓"}' });
   });
 });
