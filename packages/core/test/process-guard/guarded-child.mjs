@@ -7,7 +7,6 @@ import { installProcessGuard, runGuardedCall } from "../../dist/process-guard/in
 let now = 0;
 const clock = { now: () => now, monotonic: () => now };
 const lines = [];
-const waiters = [];
 const log = (line) => {
   lines.push(line);
   process.stderr.write(`${line}\n`);
