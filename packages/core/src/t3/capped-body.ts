@@ -63,25 +63,21 @@ export async function readCappedText(
   }
   if (response.body === null) return { text: "" };
   const reader = response.body.getReader();
-  // Each chunk is decoded as it arrives and dropped: one copy of the answer is held while it is
-  // read, and a second only while the parts are joined.
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (size + value.byteLength > maxBytes || !(budget?.take(value.byteLength) ?? true)) {
-        parts.length = 0;
+        chunks.length = 0;
         await reader.cancel().catch(() => undefined);
         return { refused: size + value.byteLength > maxBytes ? "answer" : "budget" };
       }
       size += value.byteLength;
-      parts.push(decoder.decode(value, { stream: true }));
+      chunks.push(value);
     }
-    parts.push(decoder.decode());
-    return { text: parts.join("") };
+    return { text: new TextDecoder().decode(Buffer.concat(chunks, size)) };
   } finally {
     budget?.release(size);
   }
