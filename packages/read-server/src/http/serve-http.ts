@@ -118,27 +118,13 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    const url = `${listener.origin}${MCP_PATH}`;
-    const ready: HttpReadyLine = {
-      url,
-      healthz: `${listener.origin}/healthz`,
-      readyz: `${listener.origin}/readyz`,
+    announceReady(io, log, {
+      listener,
+      options,
       auth: bearerToken === undefined ? "none" : "bearer",
       tools: definitions.length,
-      environments: config.environments.map((env) => env.alias),
-    };
-    io.stdout.write(`${JSON.stringify(ready)}\n`);
-    log.info(
-      `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
-        `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${definitions.length} tools, ` +
-        `environments ${ready.environments.join(", ")} (config ${config.path})`,
-    );
-    if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
-      log.warn(
-        `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
-          "another name or address get 403 until it is passed with --allowed-host",
-      );
-    }
+      config,
+    });
     let stopping = false;
     void gate.done.then((check) => {
       if (stopping || check.refusals.length > 0) return;
@@ -168,6 +154,41 @@ export async function serveHttp(
   await context.registry.close();
   guard.dispose();
   return exitCode;
+}
+
+/** The JSON ready line on stdout, then the same in words (and any warning) on stderr. */
+function announceReady(
+  io: CliIo,
+  log: LeveledLog,
+  o: {
+    listener: HttpListener;
+    options: HttpServeOptions;
+    auth: HttpReadyLine["auth"];
+    tools: number;
+    config: { environments: ReadonlyArray<{ alias: string }>; path: string };
+  },
+): void {
+  const url = `${o.listener.origin}${MCP_PATH}`;
+  const ready: HttpReadyLine = {
+    url,
+    healthz: `${o.listener.origin}/healthz`,
+    readyz: `${o.listener.origin}/readyz`,
+    auth: o.auth,
+    tools: o.tools,
+    environments: o.config.environments.map((env) => env.alias),
+  };
+  io.stdout.write(`${JSON.stringify(ready)}\n`);
+  log.info(
+    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
+      `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${o.tools} tools, ` +
+      `environments ${ready.environments.join(", ")} (config ${o.config.path})`,
+  );
+  if (isWildcardHost(o.options.host) && o.options.allowedHosts.length === 0) {
+    log.warn(
+      `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
+        "another name or address get 403 until it is passed with --allowed-host",
+    );
+  }
 }
 
 async function shutDown(
