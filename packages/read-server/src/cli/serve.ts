@@ -1,12 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  DEFAULT_LOG_LEVEL,
-  keepConsoleOffStdout,
-  type LogLevel,
-  leveledLog,
-} from "@t3-connector/core/cli-support";
-import { installProcessGuard } from "@t3-connector/core/process-guard";
+import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
 import { packageInfo } from "../package-info.js";
+import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { CliIo } from "./io.js";
@@ -29,17 +24,16 @@ export async function serve(
   logLevel: LogLevel = DEFAULT_LOG_LEVEL,
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), logLevel);
-  keepConsoleOffStdout();
+  const guard = takeOverProcess(log);
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
+    guard.dispose();
     return 1;
   };
 
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
-  // No caller's input or timing may end the session for everyone (ADR 0020).
-  const guard = installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 
   let openGate: (gate: StartupGate) => void = () => {};
   const gateStarted = new Promise<StartupGate>((resolve) => {

@@ -1,16 +1,15 @@
 import { resolve } from "node:path";
 import {
   DEFAULT_LOG_LEVEL,
-  keepConsoleOffStdout,
   type LeveledLog,
   type LogLevel,
   leveledLog,
 } from "@t3-connector/core/cli-support";
-import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import { startStartupGate } from "../cli/startup-gate.js";
 import { packageInfo } from "../package-info.js";
+import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
@@ -55,9 +54,10 @@ export async function serveHttp(
   extras: ServeHttpExtras = {},
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), extras.logLevel ?? DEFAULT_LOG_LEVEL);
-  keepConsoleOffStdout();
+  const guard = takeOverProcess(log);
   const fail = (line: string) => {
     log.error(`${READ_SERVER_NAME}: ${line}`);
+    guard.dispose();
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
@@ -73,8 +73,6 @@ export async function serveHttp(
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
-  // No client's input or timing may end the server for every client (ADR 0020).
-  const guard = installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 
   const gate = startStartupGate(context.registry);
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
@@ -96,7 +94,6 @@ export async function serveHttp(
     allowlist = buildAllowlist({ ...options, port: listener.port });
   } catch (error) {
     await context.registry.close();
-    guard.dispose();
     return fail(describeError(error));
   }
   const started: BackgroundService[] = [];
@@ -118,13 +115,25 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    announceReady(io, log, {
-      listener,
-      options,
-      auth: bearerToken === undefined ? "none" : "bearer",
-      tools: definitions.length,
-      config,
-    });
+    const ready = readyLine(
+      listener.origin,
+      bearerToken !== undefined,
+      definitions.length,
+      config.environments,
+    );
+    const { url } = ready;
+    io.stdout.write(`${JSON.stringify(ready)}\n`);
+    log.info(
+      `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
+        `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${definitions.length} tools, ` +
+        `environments ${ready.environments.join(", ")} (config ${config.path})`,
+    );
+    if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
+      log.warn(
+        `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
+          "another name or address get 403 until it is passed with --allowed-host",
+      );
+    }
     let stopping = false;
     void gate.done.then((check) => {
       if (stopping || check.refusals.length > 0) return;
@@ -156,39 +165,20 @@ export async function serveHttp(
   return exitCode;
 }
 
-/** The JSON ready line on stdout, then the same in words (and any warning) on stderr. */
-function announceReady(
-  io: CliIo,
-  log: LeveledLog,
-  o: {
-    listener: HttpListener;
-    options: HttpServeOptions;
-    auth: HttpReadyLine["auth"];
-    tools: number;
-    config: { environments: ReadonlyArray<{ alias: string }>; path: string };
-  },
-): void {
-  const url = `${o.listener.origin}${MCP_PATH}`;
-  const ready: HttpReadyLine = {
-    url,
-    healthz: `${o.listener.origin}/healthz`,
-    readyz: `${o.listener.origin}/readyz`,
-    auth: o.auth,
-    tools: o.tools,
-    environments: o.config.environments.map((env) => env.alias),
+function readyLine(
+  origin: string,
+  bearer: boolean,
+  tools: number,
+  environments: ReadonlyArray<{ alias: string }>,
+): HttpReadyLine {
+  return {
+    url: `${origin}${MCP_PATH}`,
+    healthz: `${origin}/healthz`,
+    readyz: `${origin}/readyz`,
+    auth: bearer ? "bearer" : "none",
+    tools,
+    environments: environments.map((env) => env.alias),
   };
-  io.stdout.write(`${JSON.stringify(ready)}\n`);
-  log.info(
-    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
-      `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${o.tools} tools, ` +
-      `environments ${ready.environments.join(", ")} (config ${o.config.path})`,
-  );
-  if (isWildcardHost(o.options.host) && o.options.allowedHosts.length === 0) {
-    log.warn(
-      `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
-        "another name or address get 403 until it is passed with --allowed-host",
-    );
-  }
 }
 
 async function shutDown(
