@@ -1,4 +1,4 @@
-import type { LeveledLog } from "@t3-connector/core/cli-support";
+import { keepConsoleOffStdout, type LeveledLog } from "@t3-connector/core/cli-support";
 import { installProcessGuard, type ProcessGuard } from "@t3-connector/core/process-guard";
 import { READ_SERVER_NAME } from "./server.js";
 
@@ -9,8 +9,6 @@ import { READ_SERVER_NAME } from "./server.js";
  * logs a stray rejection, fails its call and keeps serving (ADR 0020). Dispose the guard on exit.
  */
 export function takeOverProcess(log: LeveledLog): ProcessGuard {
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
+  keepConsoleOffStdout();
   return installProcessGuard({ processName: READ_SERVER_NAME, log: (line) => log.error(line) });
 }
