@@ -93,10 +93,11 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
       return { code: "failed", reason: "the environment sent an answer that could not be read" };
     case "response_too_large": {
       const limit = typeof details.limitBytes === "number" ? ` (${details.limitBytes} bytes)` : "";
-      return {
-        code: "failed",
-        reason: `the environment's answer was larger than the limit${limit} and was refused`,
-      };
+      const what =
+        details.limit === "environment_in_flight"
+          ? "the environment's answers being read at once passed the limit"
+          : "the environment's answer was larger than the limit";
+      return { code: "failed", reason: `${what}${limit} and it was refused` };
     }
     default:
       return { code: "failed", reason: `the read failed (${error.code})` };

@@ -9,32 +9,78 @@ import { ConnectorError } from "../errors.js";
 export const MAX_T3_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /**
- * Reads `response`'s body as UTF-8, chunk by chunk, and gives up as soon as it passes
- * `maxBytes` (or its declared length does): the process never holds more than `maxBytes` of it.
- * Returns undefined when the body was too large; a stream error (abort, reset) is thrown as is.
+ * What one environment's answers may hold at once while they are read: four answers at the cap.
+ * The per-answer cap alone would let one environment multiply it by its reads in flight (a batch
+ * reads four projections at a time, `serve --http` runs 16 calls); the budget bounds that
+ * environment's share of the process whatever the concurrency, and only its own reads are
+ * refused when it is spent (ADR 0020).
  */
-export async function readCappedText(response: Response, maxBytes: number): Promise<string | undefined> {
+export const MAX_T3_ANSWER_BYTES_IN_FLIGHT = 4 * MAX_T3_ANSWER_BYTES;
+
+/** Bytes held by the answers of one environment (one T3 client) being read now. */
+export class AnswerBudget {
+  readonly maxBytes: number;
+  #held = 0;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Takes `bytes` if they fit; false (nothing taken) if they would pass the budget. */
+  take(bytes: number): boolean {
+    if (this.#held + bytes > this.maxBytes) return false;
+    this.#held += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.#held = Math.max(0, this.#held - bytes);
+  }
+}
+
+/** An answer read whole, or why it was refused unread: its own size, or its environment's budget. */
+export type CappedText = { readonly text: string } | { readonly refused: "answer" | "budget" };
+
+/**
+ * Reads `response`'s body as UTF-8, chunk by chunk, and gives up as soon as it passes
+ * `maxBytes` (or its declared length does), or as soon as a chunk does not fit `budget`: the
+ * process never holds more than `maxBytes` of one answer, nor more than the budget of one
+ * environment's answers. A stream error (abort, reset) is thrown as is.
+ */
+export async function readCappedText(
+  response: Response,
+  maxBytes: number,
+  budget?: AnswerBudget,
+): Promise<CappedText> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    return undefined;
+    return { refused: "answer" };
   }
-  if (response.body === null) return "";
+  if (response.body === null) return { text: "" };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      chunks.length = 0;
-      await reader.cancel().catch(() => undefined);
-      return undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > maxBytes || !(budget?.take(value.byteLength) ?? true)) {
+        chunks.length = 0;
+        await reader.cancel().catch(() => undefined);
+        return { refused: size + value.byteLength > maxBytes ? "answer" : "budget" };
+      }
+      size += value.byteLength;
+      chunks.push(value);
     }
-    chunks.push(value);
+    return { text: new TextDecoder().decode(Buffer.concat(chunks, size)) };
+  } finally {
+    budget?.release(size);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 /** `response_too_large`, naming the environment (when known), the route and the limit. */
@@ -48,5 +94,26 @@ export function answerTooLarge(
     "response_too_large",
     `${where}${route}: T3 answered more than ${maxBytes} bytes (${Math.round(maxBytes / 1024 / 1024)} MiB), the most the connector reads; the answer was refused unread`,
     { details: { ...(environment === undefined ? {} : { environment }), route, limitBytes: maxBytes } },
+  );
+}
+
+/** `response_too_large` for an answer refused because its environment's budget was spent. */
+export function budgetSpent(
+  environment: string | undefined,
+  route: string,
+  budget: AnswerBudget,
+): ConnectorError {
+  const where = environment === undefined ? "" : `environment "${environment}": `;
+  return new ConnectorError(
+    "response_too_large",
+    `${where}${route}: this environment's answers being read at once passed ${budget.maxBytes} bytes (${Math.round(budget.maxBytes / 1024 / 1024)} MiB), the most the connector holds for one environment; the answer was refused unread`,
+    {
+      details: {
+        ...(environment === undefined ? {} : { environment }),
+        route,
+        limitBytes: budget.maxBytes,
+        limit: "environment_in_flight",
+      },
+    },
   );
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ConnectorError, isConnectorError } from "../errors.js";
-import { MAX_T3_ANSWER_BYTES } from "./capped-body.js";
+import { AnswerBudget, MAX_T3_ANSWER_BYTES, MAX_T3_ANSWER_BYTES_IN_FLIGHT } from "./capped-body.js";
 import { type JsonRequest, requestJson } from "./http-transport.js";
 import {
   type AuthSessionState,
@@ -39,6 +39,11 @@ export interface T3HttpClientOptions {
   fetch?: typeof fetch;
   /** Largest answer body read, default MAX_T3_ANSWER_BYTES; a larger one is `response_too_large`. */
   maxBodyBytes?: number;
+  /**
+   * What this client's answers may hold at once while read, default MAX_T3_ANSWER_BYTES_IN_FLIGHT;
+   * past it an answer is `response_too_large` too.
+   */
+  maxBytesInFlight?: number;
   /** The environment's alias, named in errors that must say which environment misbehaved. */
   environment?: string;
 }
@@ -69,6 +74,7 @@ export class T3HttpClient {
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
   readonly #maxBodyBytes: number;
+  readonly #budget: AnswerBudget;
   readonly #environment: string | undefined;
   /**
    * Routes this server proved it lacks. A client lives as long as one verified connection (one
@@ -82,7 +88,13 @@ export class T3HttpClient {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#maxBodyBytes = options.maxBodyBytes ?? MAX_T3_ANSWER_BYTES;
+    this.#budget = new AnswerBudget(options.maxBytesInFlight ?? MAX_T3_ANSWER_BYTES_IN_FLIGHT);
     this.#environment = options.environment;
+  }
+
+  /** The environment's alias this client was built for, when the registry built it. */
+  get environment(): string | undefined {
+    return this.#environment;
   }
 
   getDescriptor(o: RequestOptions = {}): Promise<EnvironmentDescriptor> {
@@ -204,6 +216,7 @@ export class T3HttpClient {
       signal: o.signal,
       fetch: this.#fetch,
       maxBodyBytes: this.#maxBodyBytes,
+      budget: this.#budget,
       environment: this.#environment,
       ...(spec.newerRoute !== undefined ? { newerRoute: true } : {}),
     };

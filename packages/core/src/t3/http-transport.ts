@@ -1,6 +1,12 @@
 import type { z } from "zod";
 import { ConnectorError } from "../errors.js";
-import { answerTooLarge, readCappedText } from "./capped-body.js";
+import {
+  type AnswerBudget,
+  answerTooLarge,
+  budgetSpent,
+  type CappedText,
+  readCappedText,
+} from "./capped-body.js";
 import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
 import { routeAbsence } from "./route-absence.js";
 import { summarizeIssues } from "./wire/stream-items.js";
@@ -17,6 +23,8 @@ export interface JsonRequest {
   fetch: typeof fetch;
   /** Largest body read; a larger one is `response_too_large` (capped-body.ts). */
   maxBodyBytes: number;
+  /** What the environment's answers may hold at once; shared by its client's requests. */
+  budget?: AnswerBudget | undefined;
   /** The environment's alias, named in a `response_too_large` error. */
   environment?: string | undefined;
   /**
@@ -38,7 +46,7 @@ export async function requestJson<S extends z.ZodType>(
   const timeoutSignal = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([timeoutSignal, request.signal]) : timeoutSignal;
   let response: Response;
-  let text: string | undefined;
+  let read: CappedText;
   try {
     // Called detached: some runtimes refuse a `fetch` invoked with a foreign `this`.
     const send = request.fetch;
@@ -50,11 +58,17 @@ export async function requestJson<S extends z.ZodType>(
       redirect: "manual",
       signal,
     });
-    text = await readCappedText(response, request.maxBodyBytes);
+    read = await readCappedText(response, request.maxBodyBytes, request.budget);
   } catch (error) {
     throw fetchFailure(request.route, error, timeoutSignal, request.signal, request.timeoutMs);
   }
-  if (text === undefined) throw answerTooLarge(request.environment, request.route, request.maxBodyBytes);
+  if ("refused" in read) {
+    if (read.refused === "budget" && request.budget !== undefined) {
+      throw budgetSpent(request.environment, request.route, request.budget);
+    }
+    throw answerTooLarge(request.environment, request.route, request.maxBodyBytes);
+  }
+  const { text } = read;
 
   const contentType = response.headers.get("content-type");
   if (request.newerRoute) {

@@ -1,4 +1,11 @@
-export { answerTooLarge, MAX_T3_ANSWER_BYTES, readCappedText } from "./capped-body.js";
+export {
+  AnswerBudget,
+  answerTooLarge,
+  type CappedText,
+  MAX_T3_ANSWER_BYTES,
+  MAX_T3_ANSWER_BYTES_IN_FLIGHT,
+  readCappedText,
+} from "./capped-body.js";
 export { parseAcceptedCommandTypes } from "./decode-defect.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";

@@ -76,4 +76,17 @@ describe("sweep failure codes", () => {
       "refused the token",
     );
   });
+  it("says whether an environment's answer or its answers at once passed the limit", () => {
+    const one = new ConnectorError("response_too_large", "x", { details: { limitBytes: 1024 } });
+    expect(classifyFailure(one)).toEqual({
+      code: "failed",
+      reason: "the environment's answer was larger than the limit (1024 bytes) and it was refused",
+    });
+    const together = new ConnectorError("response_too_large", "x", {
+      details: { limitBytes: 4096, limit: "environment_in_flight" },
+    });
+    expect(classifyFailure(together).reason).toBe(
+      "the environment's answers being read at once passed the limit (4096 bytes) and it was refused",
+    );
+  });
 });

@@ -42,7 +42,10 @@ export interface T3RpcConnectOptions {
   maxInFlight?: number;
   /** Keepalive cadence (default 10 s); 0 disables it. */
   pingIntervalMs?: number;
+  /** Largest frame read; a larger one fails the connection as `response_too_large` (ADR 0020). */
   maxFrameBytes?: number;
+  /** The environment's alias, named in errors; default the `http` client's. */
+  environment?: string;
   /**
    * `ticket` (default): `POST /api/auth/websocket-ticket`, then `/ws?wsTicket=…`, so the bearer
    * never travels in a URL. `bearer`: an `Authorization: Bearer` header on the upgrade (for
@@ -103,14 +106,16 @@ export class T3RpcClient {
     url.searchParams.set("orchestrationProtocol", String(ORCHESTRATION_PROTOCOL_VERSION));
 
     const factory = o.webSocketFactory ?? nodeWebSocketFactory;
-    const socket = await openSocket(factory(url.toString(), headers), timers, connectTimeoutMs);
+    const maxFrameBytes = o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    const limits = { maxFrameBytes, environment: o.environment ?? o.http?.environment };
+    const socket = await openSocket(factory(url.toString(), headers, limits), timers, connectTimeoutMs);
     const connection = new RpcConnection(socket, {
       clock: o.clock ?? systemClock,
       timers,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       maxInFlight: o.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
       pingIntervalMs: o.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
-      maxFrameBytes: o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      maxFrameBytes,
       onFrame: o.onFrame,
     });
     return new T3RpcClient(connection);

@@ -89,6 +89,10 @@ export class RpcConnection {
     });
     socket.addEventListener("error", (event) => {
       const cause = socketError(event);
+      // A frame over the limit will be over it again on a new socket: say so, typed, so nothing
+      // reconnects to read it once more. A write in flight still counts as lost (its outcome is
+      // unknown), as for any code that is not a refusal.
+      if (cause.code === "response_too_large") return this.#fail(cause);
       this.#fail(new ConnectorError("connection_lost", `the T3 socket failed: ${cause.message}`, { cause }));
     });
     this.#keepalive = new Keepalive({

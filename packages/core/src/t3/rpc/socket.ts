@@ -21,7 +21,18 @@ export interface WebSocketLike {
   addEventListener(type: "error", listener: (event: { error?: unknown; message?: string }) => void): void;
 }
 
-export type WebSocketFactory = (url: string, headers: Record<string, string>) => WebSocketLike;
+/** How a socket is opened: the largest frame it accepts, and whose it is (named in errors). */
+export interface WebSocketLimits {
+  /** A frame past this is refused unread as `response_too_large`; default DEFAULT_MAX_FRAME_BYTES. */
+  readonly maxFrameBytes?: number;
+  readonly environment?: string | undefined;
+}
+
+export type WebSocketFactory = (
+  url: string,
+  headers: Record<string, string>,
+  limits?: WebSocketLimits,
+) => WebSocketLike;
 
 type Listener = (event: never) => void;
 
@@ -33,10 +44,12 @@ class NodeWebSocket implements WebSocketLike {
   readonly #listeners = new Map<string, Listener[]>();
   #refused = false;
 
-  constructor(url: string, headers: Record<string, string>) {
+  constructor(url: string, headers: Record<string, string>, limits: WebSocketLimits = {}) {
+    const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.#socket = new WebSocket(url, {
       headers,
-      maxPayload: DEFAULT_MAX_FRAME_BYTES,
+      // ws stops reading a frame at its header once it declares more than this (ADR 0020).
+      maxPayload: maxFrameBytes,
       perMessageDeflate: false,
     });
     this.#socket.on("open", () => this.#emit("open", undefined));
@@ -50,7 +63,7 @@ class NodeWebSocket implements WebSocketLike {
       if (this.#refused) return;
       // ws stops reading a frame past maxPayload and closes with 1009: say what happened, typed.
       if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
-        const tooLarge = answerTooLarge(undefined, "GET /ws frame", DEFAULT_MAX_FRAME_BYTES);
+        const tooLarge = answerTooLarge(limits.environment, "GET /ws frame", maxFrameBytes);
         this.#emit("error", { error: tooLarge, message: tooLarge.message });
         return;
       }
@@ -107,7 +120,8 @@ function headerValue(response: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-export const nodeWebSocketFactory: WebSocketFactory = (url, headers) => new NodeWebSocket(url, headers);
+export const nodeWebSocketFactory: WebSocketFactory = (url, headers, limits) =>
+  new NodeWebSocket(url, headers, limits);
 
 /** The error a socket reported, typed: a refused upgrade keeps its own code, anything else is `unavailable`. */
 export function socketError(event: { error?: unknown; message?: string } | undefined): ConnectorError {
