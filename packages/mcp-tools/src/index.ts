@@ -10,5 +10,12 @@ export {
   type ToolInputErrorResult,
   toolInputErrorResult,
 } from "./tool-input.js";
+export {
+  TOOL_ERROR_META_KEY,
+  type ToolErrorInfo,
+  type ToolErrorResult,
+  toolErrorResult,
+  withoutStructuredContent,
+} from "./tool-error-result.js";
 export { toolJsonSchema } from "./tool-json-schema.js";
 export { toolSuccess } from "./tool-success.js";
