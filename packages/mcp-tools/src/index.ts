@@ -1,6 +1,13 @@
 export { type RegisterToolsOptions, registerTools } from "./register-tools.js";
 export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
 export {
+  TOOL_ERROR_META_KEY,
+  type ToolErrorInfo,
+  type ToolErrorResult,
+  toolErrorResult,
+  withoutStructuredContent,
+} from "./tool-error-result.js";
+export {
   checkToolInput,
   describeInputIssues,
   lenientCallToolRequestSchema,
@@ -10,12 +17,5 @@ export {
   type ToolInputErrorResult,
   toolInputErrorResult,
 } from "./tool-input.js";
-export {
-  TOOL_ERROR_META_KEY,
-  type ToolErrorInfo,
-  type ToolErrorResult,
-  toolErrorResult,
-  withoutStructuredContent,
-} from "./tool-error-result.js";
 export { toolJsonSchema } from "./tool-json-schema.js";
 export { toolSuccess } from "./tool-success.js";

@@ -13,8 +13,8 @@ import { isConnectorError } from "@t3-connector/core";
 import { findLooseObject } from "@t3-connector/core/schema";
 import * as z from "zod";
 import type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
-import { checkToolInput, lenientCallToolRequestSchema, toolInputErrorResult } from "./tool-input.js";
 import { toolErrorResult, withoutStructuredContent } from "./tool-error-result.js";
+import { checkToolInput, lenientCallToolRequestSchema, toolInputErrorResult } from "./tool-input.js";
 import { toolJsonSchema } from "./tool-json-schema.js";
 import { toolSuccess } from "./tool-success.js";
 

@@ -17,7 +17,10 @@ export const CANCELLED_ERROR_TEXT = "cancelled: the client cancelled the request
 export function toolError(error: unknown, signal: AbortSignal): CallToolResult {
   if (isConnectorError(error)) return toolErrorResult({ code: error.code, message: error.message });
   if (signal.aborted) {
-    return toolErrorResult({ code: "cancelled", message: "the client cancelled the request" }, CANCELLED_ERROR_TEXT);
+    return toolErrorResult(
+      { code: "cancelled", message: "the client cancelled the request" },
+      CANCELLED_ERROR_TEXT,
+    );
   }
   return toolErrorResult({ code: "internal", message: "failed to query T3" }, INTERNAL_ERROR_TEXT);
 }
