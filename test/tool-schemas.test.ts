@@ -1,29 +1,15 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { parseReadConfig } from "@t3-connector/core/config";
-import { createReadServer, readToolDefinitions } from "@t3-connector/read-server";
-import { createBridgeServer } from "@t3-connector/write-bridge";
+import { readToolDefinitions } from "@t3-connector/read-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { createProcessReadContext } from "../packages/read-server/src/read-context.js";
-import { createRelayClient } from "../packages/write-bridge/src/relay-client.js";
+import { type Listing, listBridgeServer, listReadServer } from "./support/tool-listing.js";
 
 // Function-calling converters (OpenAI's among them) reject a recursive `$ref` and `propertyNames`
-// in a tool's parameters. Every input schema both servers list must be free of them.
+// in a tool's parameters. Every input schema both servers list must be free of them. (Every other
+// change to what `tools/list` says is caught by the snapshots: tool-snapshots.test.ts.)
 
-const closers: Array<() => Promise<void>> = [];
+const listings: Listing[] = [];
 afterAll(async () => {
-  for (const close of closers) await close();
+  for (const listing of listings) await listing.close();
 });
-
-async function listed(server: McpServer) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "schema-check", version: "0.0.0" });
-  await client.connect(clientSide);
-  closers.push(() => client.close());
-  return { client, ...(await client.listTools()), instructions: client.getInstructions() };
-}
 
 function forbiddenKeys(node: unknown, at = "inputSchema"): string[] {
   if (Array.isArray(node)) return node.flatMap((item, index) => forbiddenKeys(item, `${at}[${index}]`));
@@ -36,29 +22,11 @@ function forbiddenKeys(node: unknown, at = "inputSchema"): string[] {
   ]);
 }
 
-function readServer() {
-  // Listing needs no environment; the config only has to be valid.
-  const config = parseReadConfig(
-    {
-      environments: {
-        local: {
-          environmentId: "env-local",
-          url: "http://127.0.0.1:9",
-          tokenFile: "/nonexistent/local.read.token",
-          allowedProjects: ["p"],
-        },
-      },
-    },
-    { path: "inline" },
-  );
-  const context = createProcessReadContext({ config, log: () => undefined });
-  closers.push(() => context.registry.close());
-  return createReadServer(readToolDefinitions, context);
-}
-
 describe("tool input schemas of both servers", () => {
   it("list every read tool with an input schema free of $ref and propertyNames, and send instructions", async () => {
-    const { tools, instructions } = await listed(readServer());
+    const listing = await listReadServer();
+    listings.push(listing);
+    const { tools, instructions } = listing;
     expect(tools).toHaveLength(readToolDefinitions.length);
     for (const tool of tools) {
       expect(forbiddenKeys(tool.inputSchema), tool.name).toEqual([]);
@@ -68,8 +36,9 @@ describe("tool input schemas of both servers", () => {
   });
 
   it("list every bridge tool with an input schema free of $ref and propertyNames, and send instructions", async () => {
-    const relay = createRelayClient({ port: 9, stateDir: "/nonexistent" });
-    const { tools, instructions } = await listed(createBridgeServer({ relay, log: () => undefined }));
+    const listing = await listBridgeServer();
+    listings.push(listing);
+    const { tools, instructions } = listing;
     expect(tools.length).toBeGreaterThan(40);
     for (const tool of tools) {
       expect(forbiddenKeys(tool.inputSchema), tool.name).toEqual([]);

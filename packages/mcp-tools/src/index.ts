@@ -1,6 +1,13 @@
 export { type RegisterToolsOptions, registerTools } from "./register-tools.js";
 export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
 export {
+  TOOL_ERROR_META_KEY,
+  type ToolErrorInfo,
+  type ToolErrorResult,
+  toolErrorResult,
+  withoutStructuredContent,
+} from "./tool-error-result.js";
+export {
   checkToolInput,
   describeInputIssues,
   lenientCallToolRequestSchema,

@@ -13,6 +13,7 @@ import { isConnectorError } from "@t3-connector/core";
 import { findLooseObject } from "@t3-connector/core/schema";
 import * as z from "zod";
 import type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
+import { toolErrorResult, withoutStructuredContent } from "./tool-error-result.js";
 import { checkToolInput, lenientCallToolRequestSchema, toolInputErrorResult } from "./tool-input.js";
 import { toolJsonSchema } from "./tool-json-schema.js";
 import { toolSuccess } from "./tool-success.js";
@@ -30,7 +31,10 @@ export interface RegisterToolsOptions<Context, Definition extends ToolDefinition
    * call's tool error (through `toolError`), and the handler does not run.
    */
   beforeCall?: () => Promise<void>;
-  /** A thrown error as the tool error the model reads; the server's own codes and next steps. */
+  /**
+   * A thrown error as the tool error the model reads; the server's own codes and next steps
+   * (built with `toolErrorResult`). Any `structuredContent` on it is dropped (ADR 0021).
+   */
   toolError: (error: unknown, signal: AbortSignal) => CallToolResult;
   /** The text of a result that failed its own output schema (a handler bug): says nothing of the cause. */
   internalErrorText: string;
@@ -46,8 +50,9 @@ export interface RegisterToolsOptions<Context, Definition extends ToolDefinition
  *
  * Why not `McpServer.registerTool`: in SDK 1.32 it reports a schema failure as the text "MCP
  * error -32602: …", which names neither our error code nor the fix, and it turns `arguments: null`
- * into a protocol error. Our contract (ADR 0004) is a tool result with `isError: true`, a text
- * naming the code and the fix, and `structuredContent.error {code, message, hint}`. Owning both
+ * into a protocol error. Our contract (ADR 0004, ADR 0021) is a tool result with `isError: true`,
+ * a text naming the code and the fix, the same facts in `_meta["t3-connector/error"]`, and no
+ * `structuredContent` (a client checks that against the output schema, even on an error). Owning both
  * handlers has a useful side effect: a later `registerTool` on the same server throws (the
  * handlers already exist), so no tool can bypass the checks below.
  *
@@ -130,7 +135,7 @@ async function runTool<Context, Definition extends ToolDefinition<Context>>(
         `${options.kind} tool ${definition.name} failed unexpectedly: ${describeUnexpected(error)}`,
       );
     }
-    return options.toolError(error, extra.signal);
+    return withoutStructuredContent(options.toolError(error, extra.signal));
   }
   const checked = await definition.outputSchema.safeParseAsync(output);
   if (!checked.success) {
@@ -138,9 +143,17 @@ async function runTool<Context, Definition extends ToolDefinition<Context>>(
     options.log(
       `${options.kind} tool ${definition.name} returned an invalid result: ${describeIssues(checked.error)}`,
     );
-    return { isError: true, content: [{ type: "text", text: options.internalErrorText }] };
+    return internalError(options.internalErrorText);
   }
   return toolSuccess(checked.data);
+}
+
+/** A server's fixed internal-error text (`<code>: <message>`) as a tool error result. */
+function internalError(text: string): CallToolResult {
+  const colon = text.indexOf(": ");
+  return colon < 0
+    ? toolErrorResult({ code: "internal", message: text }, text)
+    : toolErrorResult({ code: text.slice(0, colon), message: text.slice(colon + 2) }, text);
 }
 
 /** What every tool must be before it is listed: strict inputs, an object output, words for people. */

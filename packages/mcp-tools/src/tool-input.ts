@@ -1,5 +1,6 @@
-import { findReservedKeys } from "@t3-connector/core/schema";
+import { findReservedKeys, isTooDeep, MAX_JSON_INPUT_DEPTH } from "@t3-connector/core/schema";
 import * as z from "zod";
+import { type ToolErrorResult, toolErrorResult } from "./tool-error-result.js";
 
 /**
  * Input validation of MCP tool calls, shared by the read server and the write bridge.
@@ -7,8 +8,9 @@ import * as z from "zod";
  * The negotiated MCP revision (2025-11-25, SEP-1303) treats a bad argument as a tool execution
  * error, not a JSON-RPC protocol error: the model then reads the text and can correct its call.
  * So a failed check becomes a tool result with `isError: true`, a text naming the code and the
- * fix, and `structuredContent.error {code, message, hint}` (ADR 0004). An unknown tool name stays
- * a protocol error: there is no tool whose result could carry it.
+ * fix (ADR 0004), and the same facts as fields in `_meta["t3-connector/error"]` (ADR 0021: not in
+ * `structuredContent`, which clients check against the tool's output schema). An unknown tool name
+ * stays a protocol error: there is no tool whose result could carry it.
  */
 export const TOOL_INPUT_ERROR_CODE = "invalid_input";
 
@@ -20,13 +22,8 @@ export interface ToolInputError {
   hint: string;
 }
 
-/** A tool result as MCP shapes it; structurally a `CallToolResult` of the SDK. */
-export interface ToolInputErrorResult {
-  [key: string]: unknown;
-  isError: true;
-  content: Array<{ type: "text"; text: string }>;
-  structuredContent: { error: ToolInputError };
-}
+/** A refused input as a tool result; structurally a `CallToolResult` of the SDK. */
+export type ToolInputErrorResult = ToolErrorResult;
 
 export type ToolInputCheck<T> = { ok: true; data: T } | { ok: false; error: ToolInputError };
 
@@ -50,6 +47,18 @@ export async function checkToolInput<S extends z.ZodType>(
         code: TOOL_INPUT_ERROR_CODE,
         message: `${toolName} takes an object of named arguments, not ${got}`,
         hint: `Send "arguments" as a JSON object ({} when you set no parameter).`,
+      },
+    };
+  }
+  // Before anything that walks the value recursively (the reserved-key scan, the schema), which a
+  // deep enough value would take past the stack's end.
+  if (isTooDeep(rawArguments)) {
+    return {
+      ok: false,
+      error: {
+        code: TOOL_INPUT_ERROR_CODE,
+        message: `${toolName}: the arguments are nested deeper than ${MAX_JSON_INPUT_DEPTH} levels`,
+        hint: `Send the parameters the tool takes, each as flat as its schema says. ${schemaHint(toolName)}`,
       },
     };
   }
@@ -109,13 +118,9 @@ export function describeInputIssues(
   };
 }
 
-/** The tool result for a failed input check: readable text and the same facts as structure. */
+/** The tool result for a failed input check: `<code>: <message>. <hint>` and the same facts in `_meta`. */
 export function toolInputErrorResult(error: ToolInputError): ToolInputErrorResult {
-  return {
-    isError: true,
-    content: [{ type: "text", text: `${error.code}: ${error.message}. ${error.hint}` }],
-    structuredContent: { error },
-  };
+  return toolErrorResult(error);
 }
 
 /**

@@ -5,7 +5,13 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { type RegisterToolsOptions, registerTools, type ToolDefinition } from "../src/index.js";
+import {
+  type RegisterToolsOptions,
+  registerTools,
+  TOOL_ERROR_META_KEY,
+  type ToolDefinition,
+  toolErrorResult,
+} from "../src/index.js";
 
 // The behaviour both servers rely on is tested through them (read-server/test/framework,
 // write-bridge/test/bridge); these cover the options that differ between the two.
@@ -95,6 +101,47 @@ describe("registerTools", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: "text", text: "environment_unavailable: not checked yet" }]);
     expect(ran).toBe(false);
+  });
+
+  it("never sends structuredContent on an error, even when a server's toolError adds it (ADR 0021)", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const failing = {
+      ...echo,
+      async handler(): Promise<never> {
+        throw new ConnectorError("thread_not_found", "no such thread");
+      },
+    };
+    registerTools(server, [failing], {
+      ...options(),
+      toolError: (error) => ({
+        ...toolErrorResult({ code: "thread_not_found", message: (error as Error).message }),
+        structuredContent: { error: "does not match the output schema" },
+      }),
+    });
+    const connectedClient = await connected(server);
+    // Listing first: callTool then checks any structuredContent against the output schema.
+    await connectedClient.listTools();
+    const result = await connectedClient.callTool({ name: "test_echo", arguments: { text: "hi" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content).toEqual([{ type: "text", text: "thread_not_found: no such thread" }]);
+    expect(result._meta?.[TOOL_ERROR_META_KEY]).toEqual({
+      code: "thread_not_found",
+      message: "no such thread",
+    });
+  });
+
+  it("answers a result that fails its own output schema with the internal text, as fields too", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const broken = { ...echo, handler: async () => ({ text: 42 }) };
+    registerTools(server, [broken], options({ internalErrorText: "internal: failed to query T3" }));
+    const connectedClient = await connected(server);
+    await connectedClient.listTools();
+    const result = await connectedClient.callTool({ name: "test_echo", arguments: { text: "hi" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content).toEqual([{ type: "text", text: "internal: failed to query T3" }]);
+    expect(result._meta?.[TOOL_ERROR_META_KEY]).toEqual({ code: "internal", message: "failed to query T3" });
   });
 
   it("refuses a server's own rule and a loose input, naming the server's kind", () => {

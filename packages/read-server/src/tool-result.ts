@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
+import { toolErrorResult } from "@t3-connector/mcp-tools";
 
 export { toolSuccess } from "@t3-connector/mcp-tools";
 
@@ -11,11 +12,15 @@ export const CANCELLED_ERROR_TEXT = "cancelled: the client cancelled the request
  * A failed call as an MCP tool error. A `ConnectorError` keeps its stable code at the start of
  * the text (`"<code>: <message>"`) so a client can branch on it; anything else is a bug or an
  * unexpected failure and gets a fixed text, never its message or stack, which could carry paths
- * or T3 internals.
+ * or T3 internals. The same code and message travel as fields in `_meta` (ADR 0021).
  */
 export function toolError(error: unknown, signal: AbortSignal): CallToolResult {
-  let text = INTERNAL_ERROR_TEXT;
-  if (isConnectorError(error)) text = error.toString();
-  else if (signal.aborted) text = CANCELLED_ERROR_TEXT;
-  return { isError: true, content: [{ type: "text", text }] };
+  if (isConnectorError(error)) return toolErrorResult({ code: error.code, message: error.message });
+  if (signal.aborted) {
+    return toolErrorResult(
+      { code: "cancelled", message: "the client cancelled the request" },
+      CANCELLED_ERROR_TEXT,
+    );
+  }
+  return toolErrorResult({ code: "internal", message: "failed to query T3" }, INTERNAL_ERROR_TEXT);
 }

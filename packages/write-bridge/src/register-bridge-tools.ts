@@ -15,7 +15,7 @@ const LEGACY_KEYS: Readonly<Record<string, string>> = {
  * Registers the write tools on `server` through the one registration module of both MCP servers
  * (`@t3-connector/mcp-tools`, ADR 0016). A bad argument (unknown or legacy key, wrong type, out of
  * range, `arguments: null`) is answered as a tool error the model can read (`isError: true`, the
- * code and the fix, `structuredContent.error`; ADR 0004) and never reaches the gate. What is the
+ * code and the fix, the same in `_meta`; ADR 0004, ADR 0021) and never reaches the gate. What is the
  * bridge's own: its legacy keys, its error texts with the next step per code, the title repeated
  * in the annotations.
  */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectorError } from "@t3-connector/core";
+import { toolErrorResult } from "@t3-connector/mcp-tools";
 
 export const INTERNAL_ERROR_TEXT = "internal: the write bridge failed unexpectedly";
 
@@ -26,24 +27,40 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
 /**
  * A tool error whose text starts with the stable code (the gate's own code when the gate refused,
  * so codes core does not list still arrive as themselves), then the message and the next step.
+ * The same facts travel as fields in `_meta` (ADR 0021).
  */
 export function toolError(error: unknown): CallToolResult {
-  if (!isConnectorError(error))
-    return { isError: true, content: [{ type: "text", text: INTERNAL_ERROR_TEXT }] };
+  if (!isConnectorError(error)) {
+    return toolErrorResult(
+      { code: "internal", message: "the write bridge failed unexpectedly" },
+      INTERNAL_ERROR_TEXT,
+    );
+  }
   const gateCode = error.details?.gateCode;
   const code = typeof gateCode === "string" ? gateCode : error.code;
   const t3 = error.t3?.code ?? error.t3?.tag;
   const parts = [`${code}: ${error.message}`];
   // The gate's reason refines a broad code (invalid_input → request_id_mismatch, guard_refused →
   // thread_pending_request, …); a client can branch on it as well.
-  const reason = error.details?.reason;
-  if (typeof reason === "string" && /^[a-z][a-z0-9_]*$/.test(reason)) parts.push(`[reason: ${reason}]`);
+  const given = error.details?.reason;
+  const reason = typeof given === "string" && /^[a-z][a-z0-9_]*$/.test(given) ? given : undefined;
+  if (reason !== undefined) parts.push(`[reason: ${reason}]`);
   if (t3 !== undefined) parts.push(`(T3: ${t3})`);
-  const next = NEXT_STEP[code];
   // Said once: a message that already tells the next step (the bridge's own gate_unavailable
   // names the command to start) does not get it again.
-  if (next !== undefined && !saysNextStepAlready(code, error.message)) parts.push(next);
-  return { isError: true, content: [{ type: "text", text: parts.join(" ") }] };
+  const next = NEXT_STEP[code];
+  const hint = next !== undefined && !saysNextStepAlready(code, error.message) ? next : undefined;
+  if (hint !== undefined) parts.push(hint);
+  return toolErrorResult(
+    {
+      code,
+      message: error.message,
+      ...(hint === undefined ? {} : { hint }),
+      ...(reason === undefined ? {} : { reason }),
+      ...(t3 === undefined ? {} : { t3 }),
+    },
+    parts.join(" "),
+  );
 }
 
 function saysNextStepAlready(code: string, message: string): boolean {

@@ -6,6 +6,7 @@
 
 import { type Clock, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { isTooDeep, MAX_JSON_INPUT_DEPTH } from "@t3-connector/core/schema";
 import type { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import type {
   ConditionalSendRequest,
@@ -77,6 +78,16 @@ export async function handleRelay(
   // Authenticate first: an unauthenticated caller learns nothing, not even whether its body parses.
   if (!capabilityMatches(deps.capability(), presented)) {
     return { status: 401, body: UNVERIFIED };
+  }
+  // Before the schema and the reserved-key scan, which recurse and would overflow the stack.
+  if (isTooDeep(body)) {
+    return {
+      status: 400,
+      body: {
+        error: "invalid_input",
+        message: `the body is nested deeper than ${MAX_JSON_INPUT_DEPTH} levels`,
+      },
+    };
   }
   const request = parseRelayRequest(body);
   if (request === null) {
