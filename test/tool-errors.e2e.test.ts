@@ -7,7 +7,6 @@
  * back as a result instead, its code and fix in the text.
  */
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
@@ -15,10 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READ_TOOL_NAMES } from "../packages/read-server/src/read-tool-list.js";
 import { type SimConfig, writeSimConfig } from "../packages/read-server/test/support/sim-config.js";
 import { type RealGate, startRealGate } from "../packages/write-gate/test/e2e/support/real-gate.js";
+import { builtBin } from "./support/built-bins.js";
 import { toolInputError } from "./support/tool-input-error.js";
 
-const READ_BIN = fileURLToPath(new URL("../packages/read-server/bin/t3-connector.js", import.meta.url));
-const WRITE_BIN = fileURLToPath(new URL("../packages/write-gate/bin/t3-connector-write.js", import.meta.url));
+const READ_BIN = builtBin("t3-connector");
+const WRITE_BIN = builtBin("t3-connector-write");
 const ERROR_META_KEY = "t3-connector/error";
 
 let sim: Simulator | undefined;
