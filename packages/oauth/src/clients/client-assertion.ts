@@ -10,7 +10,7 @@ import type { OAuthClient } from "./client-record.js";
 export const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 const MAX_ASSERTION_LIFETIME_S = 600;
 const MAX_REMEMBERED_JTI = 10_000;
-const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+export const SIGNING_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
 export class ClientAssertions {
   readonly #clock: Clock;
@@ -34,7 +34,7 @@ export class ClientAssertions {
         issuer: client.clientId,
         subject: client.clientId,
         audience: this.#audiences,
-        algorithms: ALGORITHMS,
+        algorithms: SIGNING_ALGORITHMS,
         requiredClaims: ["exp", "jti"],
         currentDate: new Date(this.#clock.now()),
         clockTolerance: 30,

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import {
   type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
+  type AuthenticatorTransport,
   generateAuthenticationOptions,
   generateRegistrationOptions,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -70,7 +70,7 @@ export class PasskeyStore {
         id: credential.id,
         ...(credential.transports === undefined
           ? {}
-          : { transports: credential.transports as AuthenticatorTransportFuture[] }),
+          : { transports: credential.transports as AuthenticatorTransport[] }),
       })),
     });
   }
@@ -113,7 +113,7 @@ export class PasskeyStore {
         id: credential.id,
         ...(credential.transports === undefined
           ? {}
-          : { transports: credential.transports as AuthenticatorTransportFuture[] }),
+          : { transports: credential.transports as AuthenticatorTransport[] }),
       })),
     });
   }
@@ -138,7 +138,7 @@ export class PasskeyStore {
             counter: credential.counter,
             ...(credential.transports === undefined
               ? {}
-              : { transports: credential.transports as AuthenticatorTransportFuture[] }),
+              : { transports: credential.transports as AuthenticatorTransport[] }),
           },
         });
       } catch {
