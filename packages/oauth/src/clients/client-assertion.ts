@@ -10,7 +10,18 @@ import type { OAuthClient } from "./client-record.js";
 export const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 const MAX_ASSERTION_LIFETIME_S = 600;
 const MAX_REMEMBERED_JTI = 10_000;
-export const SIGNING_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+export const SIGNING_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+];
 
 export class ClientAssertions {
   readonly #clock: Clock;
@@ -23,7 +34,11 @@ export class ClientAssertions {
     this.#audiences = [options.issuer, options.tokenEndpoint];
   }
 
-  async verify(client: OAuthClient, assertionType: string | undefined, assertion: string | undefined): Promise<void> {
+  async verify(
+    client: OAuthClient,
+    assertionType: string | undefined,
+    assertion: string | undefined,
+  ): Promise<void> {
     if (assertionType !== CLIENT_ASSERTION_TYPE || assertion === undefined || client.jwks === undefined) {
       throw invalidClient("this client authenticates with private_key_jwt (client_assertion)");
     }
@@ -43,11 +58,13 @@ export class ClientAssertions {
       throw invalidClient("the client assertion did not verify");
     }
     const exp = payload.exp as number;
-    if (exp - nowS > MAX_ASSERTION_LIFETIME_S) throw invalidClient("the client assertion lives longer than 10 minutes");
+    if (exp - nowS > MAX_ASSERTION_LIFETIME_S)
+      throw invalidClient("the client assertion lives longer than 10 minutes");
     const key = `${client.clientId} ${String(payload.jti)}`;
     this.#prune(nowS);
     if (this.#seen.has(key)) throw invalidClient("the client assertion was already used");
-    if (this.#seen.size >= MAX_REMEMBERED_JTI) throw invalidClient("too many client assertions; try again shortly");
+    if (this.#seen.size >= MAX_REMEMBERED_JTI)
+      throw invalidClient("too many client assertions; try again shortly");
     this.#seen.set(key, exp);
   }
 

@@ -16,7 +16,12 @@ import { cimdRedirectProblem } from "./redirect-policy.js";
 const MIN_CACHE_MS = 60_000;
 const MAX_CACHE_MS = 24 * 3_600_000;
 
-const jwkSetSchema = z.looseObject({ keys: z.array(z.looseObject({ kty: z.string() })).min(1).max(16) });
+const jwkSetSchema = z.looseObject({
+  keys: z
+    .array(z.looseObject({ kty: z.string() }))
+    .min(1)
+    .max(16),
+});
 
 const documentSchema = z.looseObject({
   client_id: z.string(),
@@ -68,7 +73,8 @@ export class MetadataDocuments {
     const fetched = await this.#fetcher(clientId).catch((error: unknown) => {
       throw asInvalidClient(error);
     });
-    if (fetched.status !== 200) throw invalidClient(`the client's metadata document answered ${fetched.status}`);
+    if (fetched.status !== 200)
+      throw invalidClient(`the client's metadata document answered ${fetched.status}`);
     const parsed = documentSchema.safeParse(safeJson(fetched.body));
     if (!parsed.success)
       throw invalidClient("the client's metadata document lacks client_id, client_name or redirect_uris");
@@ -103,7 +109,8 @@ export class MetadataDocuments {
       throw asInvalidClient(error);
     });
     const parsed = jwkSetSchema.safeParse(safeJson(fetched.body));
-    if (fetched.status !== 200 || !parsed.success) throw invalidClient("the client's jwks_uri holds no key set");
+    if (fetched.status !== 200 || !parsed.success)
+      throw invalidClient("the client's jwks_uri holds no key set");
     return parsed.data as JSONWebKeySet;
   }
 }
@@ -127,7 +134,8 @@ function invalidClient(message: string): ConnectorError {
 }
 
 function asInvalidClient(error: unknown): ConnectorError {
-  const message = error instanceof ConnectorError ? error.message : "the client's metadata document is unavailable";
+  const message =
+    error instanceof ConnectorError ? error.message : "the client's metadata document is unavailable";
   return invalidClient(message);
 }
 

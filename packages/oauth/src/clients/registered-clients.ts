@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
-import { CLIENTS_FILE } from "../state/session-files.js";
 import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
+import { CLIENTS_FILE } from "../state/session-files.js";
 import type { OAuthClient } from "./client-record.js";
 import { dcrRedirectProblem } from "./redirect-policy.js";
 

@@ -89,7 +89,8 @@ export class PasskeyStore {
       } catch {
         throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
       }
-      if (!verified.verified) throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
+      if (!verified.verified)
+        throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
       const { credential } = verified.registrationInfo;
       const stored: StoredCredential = {
         id: credential.id,
@@ -144,7 +145,8 @@ export class PasskeyStore {
       } catch {
         throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
       }
-      if (!verified.verified) throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
+      if (!verified.verified)
+        throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
       const newCounter = verified.authenticationInfo.newCounter;
       if (newCounter !== credential.counter) {
         const next = this.#credentials.map((candidate) =>

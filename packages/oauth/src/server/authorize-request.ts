@@ -24,7 +24,8 @@ export async function checkAuthorizeRequest(
   try {
     client = await findClient(clientId);
   } catch (error) {
-    if (error instanceof ConnectorError) return { kind: "page", message: `The client cannot sign in here: ${error.message}.` };
+    if (error instanceof ConnectorError)
+      return { kind: "page", message: `The client cannot sign in here: ${error.message}.` };
     throw error;
   }
   const redirectUri = query.get("redirect_uri");
@@ -36,7 +37,8 @@ export async function checkAuthorizeRequest(
     kind: "redirect",
     location: callbackUrl(redirectUri, settings, { error, error_description: description, state }),
   });
-  if (query.get("response_type") !== "code") return refuse("unsupported_response_type", "only response_type=code");
+  if (query.get("response_type") !== "code")
+    return refuse("unsupported_response_type", "only response_type=code");
   const challenge = query.get("code_challenge");
   if (challenge === null || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
     return refuse("invalid_request", "PKCE is required: code_challenge with code_challenge_method=S256");
@@ -61,7 +63,8 @@ export function callbackUrl(
   params: Record<string, string | undefined>,
 ): string {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(key, value);
   url.searchParams.set("iss", settings.issuer);
   return url.href;
 }

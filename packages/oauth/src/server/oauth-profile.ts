@@ -38,7 +38,10 @@ export interface OAuthProfile {
   enrollmentCode(): string | undefined;
 }
 
-export async function openOAuthProfile(settings: OAuthSettings, options: OAuthProfileOptions): Promise<OAuthProfile> {
+export async function openOAuthProfile(
+  settings: OAuthSettings,
+  options: OAuthProfileOptions,
+): Promise<OAuthProfile> {
   const clock = options.clock ?? systemClock;
   await ensureStateDir(settings.stateDir);
   const sessions = await SessionBook.open(settings, clock, options.log);

@@ -15,7 +15,8 @@ export class OneTimeChallenges<T> {
   add(challenge: string, value: T): string {
     const now = this.options.clock.monotonic();
     for (const [id, entry] of this.#entries) if (now >= entry.deadline) this.#entries.delete(id);
-    if (this.#entries.size >= MAX_PENDING) throw new ConnectorError("rate_limited", "too many ceremonies at once");
+    if (this.#entries.size >= MAX_PENDING)
+      throw new ConnectorError("rate_limited", "too many ceremonies at once");
     const id = randomBytes(24).toString("base64url");
     this.#entries.set(id, { challenge, value, deadline: now + this.options.ttlMs });
     return id;

@@ -3,25 +3,26 @@
  * code), sign in with a passkey, then approve or deny with a click. Every POST must come from the
  * issuer's own origin as JSON and carry the transaction's cookie (CSRF); GET never grants.
  */
-import { ConnectorError } from "@t3-connector/core";
+
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { Clock } from "@t3-connector/core";
+import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { secureHeaders } from "hono/secure-headers";
 import { z } from "zod";
-import type { ClientDirectory } from "./client-directory.js";
 import { isLoopbackRedirect } from "../clients/redirect-policy.js";
+import { errorPage, PAGE_CSS, PAGE_JS, signInPage } from "../page/sign-in-page.js";
 import type { EnrollmentCode } from "../passkeys/enrollment-code.js";
 import type { PasskeyStore } from "../passkeys/passkey-store.js";
-import { errorPage, PAGE_CSS, PAGE_JS, signInPage } from "../page/sign-in-page.js";
 import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";
 import { callbackUrl, checkAuthorizeRequest } from "./authorize-request.js";
+import type { ClientDirectory } from "./client-directory.js";
 import { clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
-import type { AuthorizationCodes, Transactions } from "./pending.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
+import type { AuthorizationCodes, Transactions } from "./pending.js";
 import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
-import type { Clock } from "@t3-connector/core";
 
 export interface PageRouteParts {
   readonly settings: OAuthSettings;
@@ -61,12 +62,20 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
   const cookieName = https ? "__Host-t3c-oauth" : "t3c-oauth";
   const authorizeBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.authorize });
   const ceremonyBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
-  const registrations = new OneTimeChallenges<{ code: string }>({ clock: parts.clock, ttlMs: settings.lifetimes.ceremonyMs });
-  const signIns = new OneTimeChallenges<{ transactionId: string }>({ clock: parts.clock, ttlMs: settings.lifetimes.ceremonyMs });
+  const registrations = new OneTimeChallenges<{ code: string }>({
+    clock: parts.clock,
+    ttlMs: settings.lifetimes.ceremonyMs,
+  });
+  const signIns = new OneTimeChallenges<{ transactionId: string }>({
+    clock: parts.clock,
+    ttlMs: settings.lifetimes.ceremonyMs,
+  });
 
   app.use("/authorize", pageHeaders);
   app.use("/oauth/*", pageHeaders);
-  app.get("/oauth/page.js", (c) => c.body(PAGE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
+  app.get("/oauth/page.js", (c) =>
+    c.body(PAGE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
   app.get("/oauth/page.css", (c) => c.body(PAGE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }));
 
   app.get("/authorize", async (c) => {
@@ -116,7 +125,10 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
     const id = typeof body?.transaction === "string" ? body.transaction : "";
     const transaction = parts.transactions.get(id, getCookie(c, cookieName));
     if (transaction === undefined || parts.sessions.revokedSince(transaction.createdAt)) {
-      throw new ConnectorError("access_denied", "this sign-in expired or belongs to another browser; start again from the client");
+      throw new ConnectorError(
+        "access_denied",
+        "this sign-in expired or belongs to another browser; start again from the client",
+      );
     }
     return { transaction, body: body as Record<string, unknown> };
   };
@@ -133,7 +145,8 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
     guarded(async (c) => {
       const { body } = await pageCall(c);
       const code = typeof body.code === "string" ? body.code : "";
-      if (parts.passkeys.hasAny()) throw new ConnectorError("invalid_request", "a passkey is already enrolled; sign in");
+      if (parts.passkeys.hasAny())
+        throw new ConnectorError("invalid_request", "a passkey is already enrolled; sign in");
       if (!parts.enrollmentCode.matches(code)) {
         throw new ConnectorError("invalid_request", "the enrollment code is wrong or was used");
       }
@@ -148,12 +161,16 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
       const { body } = await pageCall(c);
       const pending = registrations.take(String(body.registrationId ?? ""));
       const response = webauthnResponse.safeParse(body.response);
-      if (pending === undefined || !response.success) throw new ConnectorError("invalid_request", "unknown or expired enrollment");
+      if (pending === undefined || !response.success)
+        throw new ConnectorError("invalid_request", "unknown or expired enrollment");
       // The code is spent before the registration is verified, so it serves once whatever happens.
       if (parts.passkeys.hasAny() || !parts.enrollmentCode.consume(pending.value.code)) {
         throw new ConnectorError("invalid_request", "the enrollment code was used");
       }
-      await parts.passkeys.verifyRegistration(response.data as unknown as RegistrationResponseJSON, pending.challenge);
+      await parts.passkeys.verifyRegistration(
+        response.data as unknown as RegistrationResponseJSON,
+        pending.challenge,
+      );
       parts.log("oauth: the first passkey was enrolled");
       return c.json({ enrolled: true });
     }),
@@ -199,7 +216,8 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
         });
         return c.json({ redirect });
       }
-      if (body.decision !== "approve") throw new ConnectorError("invalid_request", "decision is approve or deny");
+      if (body.decision !== "approve")
+        throw new ConnectorError("invalid_request", "decision is approve or deny");
       if (transaction.signedInWith === undefined) {
         throw new ConnectorError("access_denied", "sign in with your passkey before allowing a client");
       }
@@ -214,7 +232,9 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
         credentialId: transaction.signedInWith,
         issuedAt: parts.clock.now(),
       });
-      parts.log(`oauth: ${request.client.clientName} allowed (redirect host ${new URL(request.redirectUri).host})`);
+      parts.log(
+        `oauth: ${request.client.clientName} allowed (redirect host ${new URL(request.redirectUri).host})`,
+      );
       return c.json({ redirect: callbackUrl(request.redirectUri, settings, { code, state: request.state }) });
     }),
   );
@@ -223,7 +243,8 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
 function sessionLength(settings: OAuthSettings): string {
   const idle = `ends after ${Math.round(settings.idleMs / 60_000)} minutes without a tool call`;
   const max =
-    settings.maxAgeMs === undefined ? "no maximum age" : `at most ${Math.round(settings.maxAgeMs / 3_600_000)} hours`;
+    settings.maxAgeMs === undefined
+      ? "no maximum age"
+      : `at most ${Math.round(settings.maxAgeMs / 3_600_000)} hours`;
   return `${idle}; ${max}; you can end it any time with t3-connector oauth revoke`;
 }
-

@@ -65,6 +65,9 @@ function callsATool(text: string): boolean {
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   return messages.some(
-    (message) => typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/call",
+    (message) =>
+      typeof message === "object" &&
+      message !== null &&
+      (message as { method?: unknown }).method === "tools/call",
   );
 }

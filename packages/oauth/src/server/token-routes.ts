@@ -119,8 +119,10 @@ async function exchangeCode(
   if (redemption.kind === "unknown") throw new ConnectorError("invalid_grant", "unknown or expired code");
   const { grant } = redemption;
   await parts.sessions.syncRevocations();
-  if (parts.sessions.revokedSince(grant.issuedAt)) throw new ConnectorError("invalid_grant", "the code was revoked");
-  if (grant.clientId !== clientId) throw new ConnectorError("invalid_grant", "the code was issued to another client");
+  if (parts.sessions.revokedSince(grant.issuedAt))
+    throw new ConnectorError("invalid_grant", "the code was revoked");
+  if (grant.clientId !== clientId)
+    throw new ConnectorError("invalid_grant", "the code was issued to another client");
   if (params.get("redirect_uri") !== grant.redirectUri) {
     throw new ConnectorError("invalid_grant", "redirect_uri differs from the authorization request's");
   }

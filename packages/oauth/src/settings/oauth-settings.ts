@@ -75,8 +75,17 @@ function sectionSchema(homeDir: string) {
     loopbackRedirects: z.boolean().optional(),
     clientIdUrls: z.array(z.string().trim().min(1)).optional(),
     dynamicRegistration: z.boolean().optional(),
-    idleMinutes: z.number().int().min(1).max(24 * 60).optional(),
-    maxAgeHours: z.number().positive().max(24 * 90).optional(),
+    idleMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
+    maxAgeHours: z
+      .number()
+      .positive()
+      .max(24 * 90)
+      .optional(),
   });
 }
 
@@ -164,7 +173,8 @@ export function issuerProblem(value: string): string | undefined {
 function redirectUriProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return `"${value}" is not a URL`;
   const url = new URL(value);
-  if (url.protocol !== "https:") return "a configured redirect URI must be https (loopback ones: loopbackRedirects)";
+  if (url.protocol !== "https:")
+    return "a configured redirect URI must be https (loopback ones: loopbackRedirects)";
   if (url.hash !== "") return "a redirect URI has no fragment";
   return undefined;
 }

@@ -4,8 +4,9 @@
  * `/revoke`, or a revocation from the terminal. Access tokens live in memory only (60 s; a
  * restart makes clients refresh); sessions with the hash of their refresh token live on disk.
  */
-import { stat } from "node:fs/promises";
+
 import { randomBytes } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { OAuthSettings } from "../settings/index.js";
 import { newSecret, SECRET_PREFIX, secretHash } from "../tokens/index.js";
@@ -49,13 +50,7 @@ interface AccessRecord {
   readonly expiresAt: number;
 }
 
-export type SessionEndReason =
-  | "revoked"
-  | "refresh_reused"
-  | "code_reused"
-  | "idle"
-  | "max_age"
-  | "terminal";
+export type SessionEndReason = "revoked" | "refresh_reused" | "code_reused" | "idle" | "max_age" | "terminal";
 
 export class SessionBook {
   readonly #settings: OAuthSettings;
@@ -76,7 +71,11 @@ export class SessionBook {
     this.#log = log;
   }
 
-  static async open(settings: OAuthSettings, clock: Clock, log: (line: string) => void): Promise<SessionBook> {
+  static async open(
+    settings: OAuthSettings,
+    clock: Clock,
+    log: (line: string) => void,
+  ): Promise<SessionBook> {
     const book = new SessionBook(settings, clock, log);
     const stored = await readPrivateJson(book.#files.sessions, sessionsFileSchema, {
       version: 1,
@@ -202,7 +201,8 @@ export class SessionBook {
     let sessionId = access?.sessionId;
     if (sessionId === undefined) {
       for (const session of this.#sessions.values()) {
-        if (session.refreshHash === hash || session.retiredRefreshHashes.includes(hash)) sessionId = session.id;
+        if (session.refreshHash === hash || session.retiredRefreshHashes.includes(hash))
+          sessionId = session.id;
       }
     }
     if (sessionId === undefined) return false;

@@ -56,7 +56,10 @@ export function sessionFiles(stateDir: string) {
 }
 
 /** Whether a revocation list ends this session. */
-export function isRevoked(revocations: Revocations, session: Pick<SessionRecord, "id" | "createdAt">): boolean {
+export function isRevoked(
+  revocations: Revocations,
+  session: Pick<SessionRecord, "id" | "createdAt">,
+): boolean {
   if (revocations.revokedIds.includes(session.id)) return true;
   return revocations.revokedBefore !== null && session.createdAt <= revocations.revokedBefore;
 }

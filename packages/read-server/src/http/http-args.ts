@@ -33,7 +33,11 @@ export function withHttpServeOptions(command: Command): Command {
       repeated("--allowed-origin"),
     )
     .option("--oauth", "require OAuth (the OAuth session profile; on by itself with an oauth config section)")
-    .option("--issuer <url>", "the OAuth issuer: the public https origin (or http://localhost:PORT)", valueOnce("--issuer"));
+    .option(
+      "--issuer <url>",
+      "the OAuth issuer: the public https origin (or http://localhost:PORT)",
+      valueOnce("--issuer"),
+    );
 }
 
 /**

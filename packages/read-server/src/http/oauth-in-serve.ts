@@ -16,7 +16,10 @@ export async function oauthForServe(
   extras: { maxBodyBytes: number; log: (line: string) => void },
 ): Promise<OAuthProfile | undefined> {
   if (config.oauth === undefined && options.oauth === undefined) return undefined;
-  const section = { ...(config.oauth ?? {}), ...(options.oauth?.issuer === undefined ? {} : { issuer: options.oauth.issuer }) };
+  const section = {
+    ...(config.oauth ?? {}),
+    ...(options.oauth?.issuer === undefined ? {} : { issuer: options.oauth.issuer }),
+  };
   const settings = parseOAuthSettings(section, {
     configPath: config.path,
     ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),

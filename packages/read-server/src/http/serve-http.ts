@@ -17,8 +17,8 @@ import { buildAllowlist, type HostOriginAllowlist } from "./host-origin-guard.js
 import { createHttpApp } from "./http-app.js";
 import { type HttpListener, listenHttp } from "./http-listener.js";
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type HttpServeOptions, MCP_PATH } from "./http-options.js";
-import { Readiness } from "./readiness.js";
 import { issuerAllowances, oauthForServe } from "./oauth-in-serve.js";
+import { Readiness } from "./readiness.js";
 import { InFlightRequests } from "./request-limits.js";
 
 export interface ServeHttpExtras {
@@ -154,10 +154,13 @@ export async function serveHttp(
         `environments ${ready.environments.join(", ")} (config ${config.path})`,
     );
     if (oauth !== undefined) {
-      log.info(`${READ_SERVER_NAME}: OAuth issuer ${oauth.settings.issuer}; clients connect to ${oauth.settings.resource}`);
+      log.info(
+        `${READ_SERVER_NAME}: OAuth issuer ${oauth.settings.issuer}; clients connect to ${oauth.settings.resource}`,
+      );
       const code = oauth.enrollmentCode();
       // The one secret printed on purpose: only the terminal that runs the server may enroll.
-      if (code !== undefined) log.warn(`${READ_SERVER_NAME}: no passkey enrolled yet; enrollment code (one use): ${code}`);
+      if (code !== undefined)
+        log.warn(`${READ_SERVER_NAME}: no passkey enrolled yet; enrollment code (one use): ${code}`);
     }
     if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
       log.warn(
