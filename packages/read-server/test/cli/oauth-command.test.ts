@@ -48,8 +48,16 @@ describe("serve --http --oauth and the oauth command", () => {
       let stdout = "";
       let stderr = "";
       const code = await runCli(argv, {
-        stdout: { write: (text: string) => void (stdout += text) },
-        stderr: { write: (text: string) => void (stderr += text) },
+        stdout: {
+          write: (text: string) => {
+            stdout += text;
+          },
+        },
+        stderr: {
+          write: (text: string) => {
+            stderr += text;
+          },
+        },
         env: { T3_CONNECTOR_CONFIG: configPath },
       });
       return { code, stdout, stderr };
