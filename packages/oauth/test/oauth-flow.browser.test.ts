@@ -238,6 +238,29 @@ describe("serve --http with the OAuth session profile", () => {
     expect(wrongRedirect.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
 
+  it("pins Host to the issuer and refuses a foreign Origin on /mcp before any token check", async () => {
+    const { request } = await import("node:http");
+    const statusFor = (headers: Record<string, string>, pathName = "/mcp") =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(server.issuer);
+        const outgoing = request(
+          { host: "127.0.0.1", port: url.port, path: pathName, method: "POST", headers },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        outgoing.on("error", reject);
+        outgoing.end("{}");
+      });
+    const host = new URL(server.issuer).host;
+    expect(await statusFor({ Host: host })).toBe(401);
+    expect(await statusFor({ Host: host, Origin: "https://evil.example" })).toBe(403);
+    // 127.0.0.1 reaches the socket, but it is not the issuer's name: no token is even asked for.
+    expect(await statusFor({ Host: `127.0.0.1:${new URL(server.issuer).port}` })).toBe(403);
+    expect(await statusFor({ Host: `127.0.0.1:${new URL(server.issuer).port}` }, "/token")).toBe(403);
+  });
+
   it("refuses a DCR redirect URI that is not on the allowlist", async () => {
     const response = await fetch(`${server.issuer}/register`, {
       method: "POST",

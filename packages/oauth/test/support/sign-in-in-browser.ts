@@ -17,4 +17,7 @@ export async function signInAndDecide(
   }
   await page.click("[data-testid=sign-in]");
   await page.click(`[data-testid=consent-${options.decision}]`);
+  // The page leaves for the client's callback: wait until it got there, so the next sign-in's
+  // navigation is never cut by this one.
+  await page.waitForURL((url) => url.pathname === "/callback");
 }
