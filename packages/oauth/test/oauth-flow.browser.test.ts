@@ -93,6 +93,7 @@ describe("serve --http with the OAuth session profile", () => {
     );
     expect(challenge).toContain('scope="t3:read"');
     expect(server.ready.auth).toBe("oauth");
+    expect(server.ready.url).toBe(server.mcpUrl);
     const metadata = (await (
       await fetch(`${server.issuer}/.well-known/openid-configuration`)
     ).json()) as Record<string, unknown>;
@@ -269,5 +270,13 @@ describe("serve --http with the OAuth session profile", () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toBe("invalid_redirect_uri");
+  });
+
+  // Runs last: every flow above has logged by now (at debug level).
+  it("logs sessions and clients but never a token, code, state or cookie", () => {
+    const logged = server.stderr().replace(/enrollment code \(one use\): \S+/, "");
+    expect(logged).toContain("oauth: session s_");
+    for (const secret of ["t3c_at_", "t3c_rt_", "t3c_code_", "t3c_tx_", "state-"])
+      expect(logged).not.toContain(secret);
   });
 });

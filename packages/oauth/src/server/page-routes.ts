@@ -208,7 +208,7 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
       const { request } = transaction;
       if (body.decision === "deny") {
         parts.transactions.close(transaction.id);
-        parts.log(`oauth: sign-in for ${request.client.clientName} denied`);
+        parts.log(`oauth: sign-in for ${JSON.stringify(request.client.clientName)} denied`);
         const redirect = callbackUrl(request.redirectUri, settings, {
           error: "access_denied",
           error_description: "the owner denied this client",
@@ -233,7 +233,7 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
         issuedAt: parts.clock.now(),
       });
       parts.log(
-        `oauth: ${request.client.clientName} allowed (redirect host ${new URL(request.redirectUri).host})`,
+        `oauth: ${JSON.stringify(request.client.clientName)} allowed (redirect host ${new URL(request.redirectUri).host})`,
       );
       return c.json({ redirect: callbackUrl(request.redirectUri, settings, { code, state: request.state }) });
     }),

@@ -68,7 +68,8 @@ export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
     try {
       registerBudget.charge(clientAddress(c));
       const { client, issuedAt } = await parts.clients.registered.register(await readJson(c));
-      parts.log(`oauth: client "${client.clientName}" registered`);
+      // The name is the client's own text: quoted as JSON, so it cannot forge a log line.
+      parts.log(`oauth: client ${JSON.stringify(client.clientName)} registered`);
       return c.json(
         {
           client_id: client.clientId,

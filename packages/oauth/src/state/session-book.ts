@@ -117,7 +117,7 @@ export class SessionBook {
     };
     this.#sessions.set(session.id, session);
     await this.#persist();
-    this.#log(`oauth: session ${session.id} started for ${session.clientName}`);
+    this.#log(`oauth: session ${session.id} started for ${JSON.stringify(session.clientName)}`);
     return { session, tokens: this.#issueAccess(session, refreshToken) };
   }
 

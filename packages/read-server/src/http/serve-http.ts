@@ -138,7 +138,8 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    const url = `${listener.origin}${MCP_PATH}`;
+    // With OAuth, clients must use the issuer's name (the Host is pinned to it).
+    const url = oauth?.settings.resource ?? `${listener.origin}${MCP_PATH}`;
     const ready: HttpReadyLine = {
       url,
       healthz: `${listener.origin}/healthz`,
