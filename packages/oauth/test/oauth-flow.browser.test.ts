@@ -262,6 +262,30 @@ describe("serve --http with the OAuth session profile", () => {
     expect(await statusFor({ Host: `127.0.0.1:${new URL(server.issuer).port}` }, "/token")).toBe(403);
   });
 
+  it("refuses a consent call without the transaction's cookie, and GET never grants", async () => {
+    const provider = new MemoryProvider(callback.url);
+    await auth(provider, { serverUrl: server.mcpUrl });
+    const page = await fetch(provider.authorizationUrl as URL);
+    const transaction = /data-transaction="([^"]+)"/.exec(await page.text())?.[1];
+    expect(transaction).toBeDefined();
+    const consent = await fetch(`${server.issuer}/oauth/consent`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.issuer },
+      body: JSON.stringify({ transaction, decision: "approve" }),
+    });
+    expect(consent.status).toBe(400);
+    expect(((await consent.json()) as { error: string }).error).toBe("access_denied");
+    const cookie = page.headers.get("set-cookie")?.split(";")[0] ?? "";
+    const unsigned = await fetch(`${server.issuer}/oauth/consent`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.issuer, Cookie: cookie },
+      body: JSON.stringify({ transaction, decision: "approve" }),
+    });
+    // The right cookie, but nobody signed in with a passkey: still no code.
+    expect(((await unsigned.json()) as { error: string }).error).toBe("access_denied");
+    expect((await fetch(`${server.issuer}/oauth/consent?decision=approve`)).status).toBe(404);
+  });
+
   it("refuses a DCR redirect URI that is not on the allowlist", async () => {
     const response = await fetch(`${server.issuer}/register`, {
       method: "POST",
