@@ -32,6 +32,7 @@ export default defineConfig({
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
       { find: /^@t3-connector\/events$/, replacement: src("events") },
+      { find: /^@t3-connector\/oauth$/, replacement: src("oauth") },
     ],
   },
   test: {

@@ -40,6 +40,7 @@ beforeAll(async () => {
     `t3-connector-core-${await version("core")}.tgz`,
     `t3-connector-events-${await version("events")}.tgz`,
     `t3-connector-mcp-tools-${await version("mcp-tools")}.tgz`,
+    `t3-connector-oauth-${await version("oauth")}.tgz`,
     `t3-connector-ops-${await version("ops")}.tgz`,
     `t3-connector-read-server-${await version("read-server")}.tgz`,
     `t3-connector-t3-sim-${await version("t3-sim")}.tgz`,

@@ -45,6 +45,22 @@ export const ERROR_CODES = [
   // serving over HTTP
   /** A non-loopback bind without a bearer token file: anyone reaching the port could read. */
   "auth_token_required",
+  // the OAuth session profile of `serve --http` (packages/oauth); the codes OAuth itself names
+  // (RFC 6749 §5.2, RFC 8707, RFC 6750) are answered under the same names on the wire
+  "invalid_grant",
+  "invalid_client",
+  /** A `resource` other than this server's `/mcp` (RFC 8707). */
+  "invalid_target",
+  "access_denied",
+  "unsupported_grant_type",
+  "unsupported_response_type",
+  "invalid_redirect_uri",
+  "invalid_client_metadata",
+  /** A bearer token that is unknown, expired, for another resource, or whose session ended. */
+  "invalid_token",
+  "session_unknown",
+  /** A client-id metadata document (CIMD) could not be fetched or is not valid. */
+  "client_metadata_unavailable",
   // reads
   "invalid_input",
   "invalid_cursor",

@@ -37,6 +37,9 @@ Commands:
   client-config <client> --http [--url U]
                                Print the config that reaches a running serve --http at U
                                (default http://127.0.0.1:8000/mcp) with a bearer token
+  oauth sessions | revoke <id> | revoke-all
+                               List or end the OAuth sessions of serve --http (JSON); effective
+                               on the server's next request (docs/adr/0024)
   events --hook-url URL --hook-secret-file F [--state-dir D] [--environment L] [--project L]
          [--type L] [--max-attempts N] [--max-age-hours H] [--retry-base-ms MS]
                                POST signed run and thread events (Standard Webhooks) to URL until stopped
@@ -103,6 +106,8 @@ export async function runCli(
         return await (await import("./cli/events.js")).eventsCommand(io, command.request);
       case "events-status":
         return await (await import("./cli/events.js")).eventsStatusCommand(io, command.stateDir);
+      case "oauth":
+        return await (await import("./cli/oauth-sessions.js")).oauthSessionsCommand(io, command);
       case "events-retry":
         return await (await import("./cli/events.js")).eventsRetryCommand(io, command.id, command.stateDir);
     }

@@ -43,6 +43,11 @@ export interface ReadConfig {
   /** In the order of the file. */
   environments: ReadEnvironmentConfig[];
   events?: ReadEventsConfig;
+  /**
+   * The optional `oauth` section of `serve --http` (the OAuth session profile). Kept as written:
+   * the oauth package owns its fields and checks them (naming `oauth.<field>` on a problem).
+   */
+  oauth?: Record<string, unknown>;
 }
 
 function eventsSectionSchema(homeDir: string) {
@@ -73,6 +78,7 @@ function readConfigSchema(homeDir: string) {
       default: z.string().optional(),
       environments: z.record(z.string(), environment),
       events: eventsSectionSchema(homeDir).optional(),
+      oauth: z.record(z.string(), z.unknown()).optional(),
     })
     .superRefine(refineEnvironments)
     .superRefine((config, context) => {
@@ -102,12 +108,13 @@ export function parseReadConfig(raw: unknown, options: { path: string; homeDir?:
     allowedProjects: environment.allowedProjects,
   }));
   const first = environments[0]?.alias ?? "";
-  const { events } = parsed.data;
+  const { events, oauth } = parsed.data;
   return {
     path: options.path,
     default: parsed.data.default ?? first,
     environments,
     ...(events === undefined ? {} : { events: withoutUndefined(events) }),
+    ...(oauth === undefined ? {} : { oauth }),
   };
 }
 

@@ -45,6 +45,8 @@ export type CliCommand =
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string }
   | EventsCliCommand
+  | { kind: "oauth"; action: "sessions" | "revoke-all" }
+  | { kind: "oauth"; action: "revoke"; id: string }
   | { kind: "version" }
   | { kind: "help" }
   | { kind: "usage-error"; problem: string };
@@ -114,6 +116,14 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   });
 
   defineEventsCommands(program, found);
+
+  const oauth = program.command("oauth");
+  oauth.command("sessions").action(() => found({ kind: "oauth", action: "sessions" }));
+  oauth.command("revoke-all").action(() => found({ kind: "oauth", action: "revoke-all" }));
+  oauth.command("revoke [id]").action((id: string | undefined) => {
+    if (id === undefined) throw usageProblem("oauth revoke needs a session id (see oauth sessions)");
+    found({ kind: "oauth", action: "revoke", id });
+  });
 }
 
 interface EnvironmentFlags {

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bearerGuard } from "./bearer-auth.js";
 import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
 import { type HttpLimits, MCP_PATH } from "./http-options.js";
@@ -8,11 +8,22 @@ import type { Readiness } from "./readiness.js";
 import { readMcpBody } from "./request-body.js";
 import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
 
+/** An authorization layer for `/mcp` that brings its own routes (the OAuth session profile). */
+export interface HttpAuthProvider {
+  mount(app: Hono): void;
+  readonly mcpGuard: MiddlewareHandler;
+}
+
 export interface HttpAppParts {
   /** Read on each request: it names the bound port, known only once the socket listens. */
   readonly allowlist: () => HostOriginAllowlist | undefined;
   /** Absent: no authentication (loopback only; the caller enforces that). */
   readonly bearerToken?: string;
+  /**
+   * Absent: no OAuth. Present (the oauth package's profile): its routes are mounted and its guard
+   * stands in front of `/mcp` instead of the static bearer (the two are never both on).
+   */
+  readonly auth?: HttpAuthProvider;
   readonly limits: HttpLimits;
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
@@ -44,7 +55,9 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     return c.json(report, report.status === "ready" ? 200 : 503);
   });
 
-  if (parts.bearerToken !== undefined) app.use(MCP_PATH, bearerGuard(parts.bearerToken));
+  parts.auth?.mount(app);
+  if (parts.auth !== undefined) app.use(MCP_PATH, parts.auth.mcpGuard);
+  else if (parts.bearerToken !== undefined) app.use(MCP_PATH, bearerGuard(parts.bearerToken));
   // Stateless: no SSE stream to open with GET and no session to end with DELETE.
   app.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, (c) => {
     c.header("Allow", "POST");

@@ -12,6 +12,8 @@ export interface HttpServeFlags {
   authTokenFile?: string;
   allowedHost?: string[];
   allowedOrigin?: string[];
+  oauth?: boolean;
+  issuer?: string;
 }
 
 /**
@@ -29,6 +31,12 @@ export function withHttpServeOptions(command: Command): Command {
       "--allowed-origin <origin>",
       "a browser Origin to accept (repeatable)",
       repeated("--allowed-origin"),
+    )
+    .option("--oauth", "require OAuth (the OAuth session profile; on by itself with an oauth config section)")
+    .option(
+      "--issuer <url>",
+      "the OAuth issuer: the public https origin (or http://localhost:PORT)",
+      valueOnce("--issuer"),
     );
 }
 
@@ -45,6 +53,8 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
         ["--auth-token-file", flags.authTokenFile],
         ["--allowed-host", flags.allowedHost],
         ["--allowed-origin", flags.allowedOrigin],
+        ["--oauth", flags.oauth],
+        ["--issuer", flags.issuer],
       ] as const
     ).find(([, value]) => value !== undefined);
     if (stray !== undefined) throw usageProblem(`${stray[0]} needs --http`);
@@ -60,12 +70,17 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
     allowedHosts.map(allowedHostProblem).find((found) => found !== undefined) ??
     allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined);
   if (problem !== undefined) throw usageProblem(problem);
+  if (flags.issuer !== undefined && flags.oauth !== true) throw usageProblem("--issuer needs --oauth");
+  if (flags.oauth === true && flags.authTokenFile !== undefined) {
+    throw usageProblem("--oauth and --auth-token-file exclude each other: choose one");
+  }
   return {
     host: flags.host ?? DEFAULT_HTTP_HOST,
     port,
     ...(flags.authTokenFile === undefined ? {} : { authTokenFile: flags.authTokenFile }),
     allowedHosts,
     allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
+    ...(flags.oauth === true ? { oauth: flags.issuer === undefined ? {} : { issuer: flags.issuer } } : {}),
   };
 }
 

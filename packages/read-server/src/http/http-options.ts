@@ -13,6 +13,11 @@ export interface HttpServeOptions {
   readonly allowedHosts: readonly string[];
   /** Extra browser origins, e.g. `https://chatgpt.com` (`scheme://host[:port]`). */
   readonly allowedOrigins: readonly string[];
+  /**
+   * `--oauth [--issuer URL]`: the OAuth session profile even without an `oauth` section (which
+   * turns it on by itself); `issuer` overrides the section's.
+   */
+  readonly oauth?: { readonly issuer?: string };
 }
 
 export interface HttpLimits {

@@ -18,6 +18,7 @@ import { buildAllowlist, type HostOriginAllowlist } from "./host-origin-guard.js
 import { createHttpApp } from "./http-app.js";
 import { type HttpListener, listenHttp } from "./http-listener.js";
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type HttpServeOptions, MCP_PATH } from "./http-options.js";
+import { issuerAllowances, oauthForServe } from "./oauth-in-serve.js";
 import { Readiness } from "./readiness.js";
 import { InFlightRequests } from "./request-limits.js";
 
@@ -36,7 +37,7 @@ export interface HttpReadyLine {
   url: string;
   healthz: string;
   readyz: string;
-  auth: "bearer" | "none";
+  auth: "bearer" | "none" | "oauth";
   tools: number;
   environments: string[];
 }
@@ -64,7 +65,8 @@ export async function serveHttp(
 
   let bearerToken: string | undefined;
   try {
-    assertBindIsProtected(options.host, options.authTokenFile);
+    // With --oauth every /mcp request needs an OAuth token instead.
+    if (options.oauth === undefined) assertBindIsProtected(options.host, options.authTokenFile);
     if (options.authTokenFile !== undefined)
       bearerToken = await loadBearerToken(resolve(options.authTokenFile));
   } catch (error) {
@@ -73,6 +75,19 @@ export async function serveHttp(
   const prepared = await prepareServe(io, definitions, log);
   if ("problem" in prepared) return fail(prepared.problem);
   const { config, context } = prepared;
+  let oauth: Awaited<ReturnType<typeof oauthForServe>>;
+  try {
+    oauth = await oauthForServe(io, config, options, {
+      maxBodyBytes: limits.maxBodyBytes,
+      log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+    });
+    if (oauth !== undefined && bearerToken !== undefined) {
+      throw new Error("--auth-token-file and the oauth profile exclude each other: choose one");
+    }
+  } catch (error) {
+    await context.registry.close();
+    return fail(`refusing to start: ${describeError(error)}`);
+  }
 
   const gate = startStartupGate(context.registry);
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
@@ -80,6 +95,7 @@ export async function serveHttp(
   const app = createHttpApp({
     allowlist: () => allowlist,
     ...(bearerToken === undefined ? {} : { bearerToken }),
+    ...(oauth === undefined ? {} : { auth: oauth }),
     limits,
     inFlight,
     readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),
@@ -91,7 +107,13 @@ export async function serveHttp(
   let listener: HttpListener;
   try {
     listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
-    allowlist = buildAllowlist({ ...options, port: listener.port });
+    const issuer = issuerAllowances(oauth);
+    allowlist = buildAllowlist({
+      ...options,
+      port: listener.port,
+      allowedHosts: [...options.allowedHosts, ...issuer.hosts],
+      allowedOrigins: [...options.allowedOrigins, ...issuer.origins],
+    });
   } catch (error) {
     await context.registry.close();
     return fail(describeError(error));
@@ -115,19 +137,25 @@ export async function serveHttp(
   }
 
   if (exitCode === 0) {
-    const ready = readyLine(
-      listener.origin,
-      bearerToken !== undefined,
-      definitions.length,
-      config.environments,
-    );
-    const { url } = ready;
+    // With OAuth, clients must use the issuer's name (the Host is pinned to it).
+    const url = oauth?.settings.resource ?? `${listener.origin}${MCP_PATH}`;
+    const auth = authKind(oauth !== undefined, bearerToken);
+    const ready = readyLine(listener.origin, url, auth, definitions.length, config.environments);
     io.stdout.write(`${JSON.stringify(ready)}\n`);
     log.info(
       `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
-        `${ready.auth === "bearer" ? "bearer token required" : "no token: loopback only"}), ${definitions.length} tools, ` +
+        `${AUTH_LABEL[ready.auth]}), ${definitions.length} tools, ` +
         `environments ${ready.environments.join(", ")} (config ${config.path})`,
     );
+    if (oauth !== undefined) {
+      log.info(
+        `${READ_SERVER_NAME}: OAuth issuer ${oauth.settings.issuer}; clients connect to ${oauth.settings.resource}`,
+      );
+      const code = oauth.enrollmentCode();
+      // The one secret printed on purpose: only the terminal that runs the server may enroll.
+      if (code !== undefined)
+        log.warn(`${READ_SERVER_NAME}: no passkey enrolled yet; enrollment code (one use): ${code}`);
+    }
     if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
       log.warn(
         `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
@@ -165,17 +193,23 @@ export async function serveHttp(
   return exitCode;
 }
 
+function authKind(oauth: boolean, bearerToken: string | undefined): HttpReadyLine["auth"] {
+  if (oauth) return "oauth";
+  return bearerToken === undefined ? "none" : "bearer";
+}
+
 function readyLine(
   origin: string,
-  bearer: boolean,
+  url: string,
+  auth: HttpReadyLine["auth"],
   tools: number,
   environments: ReadonlyArray<{ alias: string }>,
 ): HttpReadyLine {
   return {
-    url: `${origin}${MCP_PATH}`,
+    url,
     healthz: `${origin}/healthz`,
     readyz: `${origin}/readyz`,
-    auth: bearer ? "bearer" : "none",
+    auth,
     tools,
     environments: environments.map((env) => env.alias),
   };
@@ -194,6 +228,12 @@ async function shutDown(
     });
   }
 }
+
+const AUTH_LABEL: Record<HttpReadyLine["auth"], string> = {
+  bearer: "bearer token required",
+  none: "no token: loopback only",
+  oauth: "OAuth session profile",
+};
 
 /** `0.0.0.0` or `::`: no client sends that as its Host, so the operator must name the real one. */
 function isWildcardHost(host: string): boolean {

@@ -1,0 +1,180 @@
+/**
+ * @module The sign-in and consent page, rendered on the server with every value escaped. Its
+ * script and style are separate files (the CSP allows no inline code); both are strings here so
+ * the bundled CLI carries them.
+ */
+export interface ConsentFacts {
+  readonly transactionId: string;
+  readonly clientName: string;
+  readonly clientKind: "dcr" | "cimd";
+  readonly clientId: string;
+  readonly redirectHost: string;
+  readonly loopbackRedirect: boolean;
+  readonly scopes: readonly string[];
+  readonly resource: string;
+  readonly sessionLength: string;
+  readonly enrolled: boolean;
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+export function signInPage(facts: ConsentFacts): string {
+  const e = escapeHtml;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>T3 Connector - sign in</title>
+<link rel="stylesheet" href="/oauth/page.css">
+<script src="/oauth/page.js" type="module"></script>
+</head>
+<body data-transaction="${e(facts.transactionId)}" data-enrolled="${facts.enrolled}">
+<main>
+<h1>Sign in to T3 Connector</h1>
+<section aria-labelledby="who">
+<h2 id="who">${e(facts.clientName)} asks to read your T3 threads</h2>
+<dl>
+<dt>Client</dt><dd data-testid="consent-client">${e(facts.clientName)} <small>(${facts.clientKind === "cimd" ? e(facts.clientId) : "registered by the client itself"})</small></dd>
+<dt>Sends you back to</dt><dd data-testid="consent-redirect-host">${e(facts.redirectHost)}</dd>
+<dt>Access</dt><dd data-testid="consent-scopes">${facts.scopes.map(e).join(", ")} (every read tool; no writes)</dd>
+<dt>Resource</dt><dd data-testid="consent-resource">${e(facts.resource)}</dd>
+<dt>Session</dt><dd data-testid="consent-session">${e(facts.sessionLength)}</dd>
+</dl>
+${facts.loopbackRedirect ? '<p class="warn">The callback is on this computer (loopback): any program here could receive it. Approve only if you started this sign-in.</p>' : ""}
+</section>
+<p id="message" role="status" aria-live="polite" data-testid="message"></p>
+<section id="enroll" ${facts.enrolled ? "hidden" : ""}>
+<h2>Add the first passkey</h2>
+<p>Enter the enrollment code the server printed on its terminal.</p>
+<label for="enroll-code">Enrollment code</label>
+<input id="enroll-code" data-testid="enroll-code" autocomplete="one-time-code" spellcheck="false">
+<button type="button" id="enroll-button" data-testid="enroll">Create passkey</button>
+</section>
+<section id="sign-in" ${facts.enrolled ? "" : "hidden"}>
+<button type="button" id="sign-in-button" data-testid="sign-in">Sign in with your passkey</button>
+</section>
+<section id="consent" hidden>
+<h2>Allow ${e(facts.clientName)}?</h2>
+<button type="button" id="approve" data-testid="consent-approve">Allow</button>
+<button type="button" id="deny" data-testid="consent-deny">Deny</button>
+</section>
+</main>
+</body>
+</html>
+`;
+}
+
+export function errorPage(message: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>T3 Connector - sign-in refused</title>
+<link rel="stylesheet" href="/oauth/page.css"></head>
+<body><main><h1>This sign-in cannot go on</h1><p data-testid="error">${escapeHtml(message)}</p></main></body></html>
+`;
+}
+
+export const PAGE_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1b1b1b}
+main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:8px}
+dt{font-weight:600;margin-top:.5rem}dd{margin:0;overflow-wrap:anywhere}
+button{font-size:1rem;padding:.6rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
+input{font-size:1rem;padding:.4rem;margin:.25rem 0;width:100%;box-sizing:border-box}
+.warn{background:#fff3cd;padding:.5rem;border-radius:4px}
+#message:empty{display:none}#message{background:#eef;padding:.5rem;border-radius:4px}
+`;
+
+/** The page's script: base64url <-> ArrayBuffer around navigator.credentials, no library. */
+export const PAGE_JS = `const body = document.body;
+const transaction = body.dataset.transaction;
+const message = document.getElementById("message");
+const show = (id, visible) => { document.getElementById(id).hidden = !visible; };
+const say = (text) => { message.textContent = text; };
+const toBytes = (text) => {
+  const base64 = text.replaceAll("-", "+").replaceAll("_", "/");
+  const raw = atob(base64 + "===".slice((base64.length + 3) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+};
+const toText = (buffer) => {
+  let raw = "";
+  for (const byte of new Uint8Array(buffer)) raw += String.fromCharCode(byte);
+  return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+};
+async function post(path, payload) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ transaction, ...payload }),
+    credentials: "same-origin",
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error_description || answer.error || "refused");
+  return answer;
+}
+function creationOptions(o) {
+  return { ...o, challenge: toBytes(o.challenge), user: { ...o.user, id: toBytes(o.user.id) },
+    excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) };
+}
+function requestOptions(o) {
+  return { ...o, challenge: toBytes(o.challenge),
+    allowCredentials: (o.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) };
+}
+function registrationJson(credential) {
+  const r = credential.response;
+  return { id: credential.id, rawId: toText(credential.rawId), type: credential.type,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    authenticatorAttachment: credential.authenticatorAttachment || undefined,
+    response: { clientDataJSON: toText(r.clientDataJSON), attestationObject: toText(r.attestationObject),
+      transports: r.getTransports ? r.getTransports() : [] } };
+}
+function assertionJson(credential) {
+  const r = credential.response;
+  return { id: credential.id, rawId: toText(credential.rawId), type: credential.type,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    authenticatorAttachment: credential.authenticatorAttachment || undefined,
+    response: { clientDataJSON: toText(r.clientDataJSON), authenticatorData: toText(r.authenticatorData),
+      signature: toText(r.signature), userHandle: r.userHandle ? toText(r.userHandle) : undefined } };
+}
+document.getElementById("enroll-button").addEventListener("click", async () => {
+  try {
+    const code = document.getElementById("enroll-code").value;
+    const started = await post("/oauth/enroll/options", { code });
+    const credential = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
+    await post("/oauth/enroll/verify", { registrationId: started.registrationId, response: registrationJson(credential) });
+    show("enroll", false);
+    show("sign-in", true);
+    say("Passkey created. Now sign in with it.");
+  } catch (error) {
+    say("Enrollment failed: " + error.message);
+  }
+});
+document.getElementById("sign-in-button").addEventListener("click", async () => {
+  try {
+    const started = await post("/oauth/sign-in/options", {});
+    const credential = await navigator.credentials.get({ publicKey: requestOptions(started.options) });
+    await post("/oauth/sign-in/verify", { ticketId: started.ticketId, response: assertionJson(credential) });
+    show("sign-in", false);
+    show("consent", true);
+    say("Signed in. Allow or deny this client.");
+  } catch (error) {
+    say("Sign-in failed: " + error.message);
+  }
+});
+for (const [id, decision] of [["approve", "approve"], ["deny", "deny"]]) {
+  document.getElementById(id).addEventListener("click", async () => {
+    try {
+      const answer = await post("/oauth/consent", { decision });
+      say(decision === "approve" ? "Allowed. Returning to the client..." : "Denied. Returning to the client...");
+      window.location.assign(answer.redirect);
+    } catch (error) {
+      say("Consent failed: " + error.message);
+    }
+  });
+}
+body.dataset.ready = "true";
+`;

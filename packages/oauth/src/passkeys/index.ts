@@ -1,0 +1,2 @@
+export * from "./enrollment-code.js";
+export * from "./passkey-store.js";

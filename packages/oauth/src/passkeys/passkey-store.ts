@@ -1,0 +1,161 @@
+/**
+ * @module The passkeys that may sign in: `passkeys.json` in the state directory. RP ID is the
+ * issuer's host name and the only origin is the issuer, so a credential made here works nowhere
+ * else, and the write gate's passkeys (RP ID `localhost`) are separate from these.
+ * User verification is required on both ceremonies; verifications run one at a time so that two
+ * assertions can never both pass the counter check against the same stored value.
+ */
+import { join } from "node:path";
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { type Clock, ConnectorError } from "@t3-connector/core";
+import { z } from "zod";
+import type { OAuthSettings } from "../settings/index.js";
+import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
+import { PASSKEYS_FILE } from "../state/session-files.js";
+
+const credentialSchema = z.strictObject({
+  id: z.string().min(1).max(1024),
+  publicKey: z.string().min(1),
+  counter: z.number().int().nonnegative(),
+  transports: z.array(z.string()).optional(),
+  createdAt: z.string(),
+});
+type StoredCredential = z.output<typeof credentialSchema>;
+const fileSchema = z.strictObject({ version: z.literal(1), credentials: z.array(credentialSchema) });
+
+export class PasskeyStore {
+  readonly #settings: OAuthSettings;
+  readonly #clock: Clock;
+  readonly #path: string;
+  readonly #writes = new SerialWrites();
+  #credentials: StoredCredential[];
+
+  private constructor(settings: OAuthSettings, clock: Clock, credentials: StoredCredential[]) {
+    this.#settings = settings;
+    this.#clock = clock;
+    this.#path = join(settings.stateDir, PASSKEYS_FILE);
+    this.#credentials = credentials;
+  }
+
+  static async open(settings: OAuthSettings, clock: Clock): Promise<PasskeyStore> {
+    const stored = await readPrivateJson(join(settings.stateDir, PASSKEYS_FILE), fileSchema, {
+      version: 1,
+      credentials: [],
+    });
+    return new PasskeyStore(settings, clock, stored.credentials);
+  }
+
+  hasAny(): boolean {
+    return this.#credentials.length > 0;
+  }
+
+  registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return generateRegistrationOptions({
+      rpName: "T3 Connector",
+      rpID: this.#settings.rpId,
+      userName: "t3-connector",
+      attestationType: "none",
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+      excludeCredentials: this.#credentials.map((credential) => ({
+        id: credential.id,
+        ...(credential.transports === undefined
+          ? {}
+          : { transports: credential.transports as AuthenticatorTransport[] }),
+      })),
+    });
+  }
+
+  verifyRegistration(response: RegistrationResponseJSON, expectedChallenge: string): Promise<string> {
+    return this.#writes.run(async () => {
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response,
+          expectedChallenge,
+          expectedOrigin: this.#settings.issuer,
+          expectedRPID: this.#settings.rpId,
+          requireUserVerification: true,
+        });
+      } catch {
+        throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
+      }
+      if (!verified.verified)
+        throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
+      const { credential } = verified.registrationInfo;
+      const stored: StoredCredential = {
+        id: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        counter: credential.counter,
+        ...(credential.transports === undefined ? {} : { transports: [...credential.transports] }),
+        createdAt: new Date(this.#clock.now()).toISOString(),
+      };
+      const next = [...this.#credentials.filter((existing) => existing.id !== stored.id), stored];
+      await writePrivateJson(this.#path, { version: 1, credentials: next });
+      this.#credentials = next;
+      return stored.id;
+    });
+  }
+
+  authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return generateAuthenticationOptions({
+      rpID: this.#settings.rpId,
+      userVerification: "required",
+      allowCredentials: this.#credentials.map((credential) => ({
+        id: credential.id,
+        ...(credential.transports === undefined
+          ? {}
+          : { transports: credential.transports as AuthenticatorTransport[] }),
+      })),
+    });
+  }
+
+  /** Verifies an assertion for `challenge`; stores the new counter; answers the credential id. */
+  verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
+    return this.#writes.run(async () => {
+      const credential = this.#credentials.find((candidate) => candidate.id === response.id);
+      if (credential === undefined) throw new ConnectorError("credential_unknown", "unknown passkey");
+      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      try {
+        // A stored counter of 0 with a new counter of 0 passes: synced passkeys never count.
+        verified = await verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: this.#settings.issuer,
+          expectedRPID: this.#settings.rpId,
+          requireUserVerification: true,
+          credential: {
+            id: credential.id,
+            publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+            counter: credential.counter,
+            ...(credential.transports === undefined
+              ? {}
+              : { transports: credential.transports as AuthenticatorTransport[] }),
+          },
+        });
+      } catch {
+        throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
+      }
+      if (!verified.verified)
+        throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
+      const newCounter = verified.authenticationInfo.newCounter;
+      if (newCounter !== credential.counter) {
+        const next = this.#credentials.map((candidate) =>
+          candidate.id === credential.id ? { ...candidate, counter: newCounter } : candidate,
+        );
+        await writePrivateJson(this.#path, { version: 1, credentials: next });
+        this.#credentials = next;
+      }
+      return credential.id;
+    });
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * @module Checking `GET /authorize`. A bad client or redirect URI is answered on a page (never by
+ * redirecting to a URI we could not verify); every other problem goes back to the client's
+ * callback with `error`, `state` and `iss` (RFC 9207).
+ */
+import { ConnectorError } from "@t3-connector/core";
+import type { OAuthClient } from "../clients/client-record.js";
+import { type OAuthSettings, READ_SCOPE, SCOPES_SUPPORTED } from "../settings/index.js";
+import type { AuthorizationRequest } from "./pending.js";
+
+export type AuthorizeOutcome =
+  | { kind: "ok"; request: AuthorizationRequest }
+  | { kind: "page"; message: string }
+  | { kind: "redirect"; location: string };
+
+export async function checkAuthorizeRequest(
+  query: URLSearchParams,
+  settings: OAuthSettings,
+  findClient: (clientId: string) => Promise<OAuthClient>,
+): Promise<AuthorizeOutcome> {
+  const clientId = query.get("client_id");
+  if (clientId === null || clientId === "") return { kind: "page", message: "The request names no client." };
+  let client: OAuthClient;
+  try {
+    client = await findClient(clientId);
+  } catch (error) {
+    if (error instanceof ConnectorError)
+      return { kind: "page", message: `The client cannot sign in here: ${error.message}.` };
+    throw error;
+  }
+  const redirectUri = query.get("redirect_uri");
+  if (redirectUri === null || !client.redirectUris.includes(redirectUri)) {
+    return { kind: "page", message: "The redirect URI is not one this client registered." };
+  }
+  const state = query.get("state") ?? undefined;
+  const refuse = (error: string, description: string): AuthorizeOutcome => ({
+    kind: "redirect",
+    location: callbackUrl(redirectUri, settings, { error, error_description: description, state }),
+  });
+  if (query.get("response_type") !== "code")
+    return refuse("unsupported_response_type", "only response_type=code");
+  const challenge = query.get("code_challenge");
+  if (challenge === null || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
+    return refuse("invalid_request", "PKCE is required: code_challenge with code_challenge_method=S256");
+  }
+  if (query.get("code_challenge_method") !== "S256") {
+    return refuse("invalid_request", "only code_challenge_method=S256 is accepted");
+  }
+  const resource = query.get("resource");
+  if (resource !== settings.resource) {
+    return refuse("invalid_target", `resource must be ${settings.resource}`);
+  }
+  // Unknown scopes are dropped; none left (or none asked, as ChatGPT does on Reconnect): the default.
+  const asked = (query.get("scope") ?? "").split(" ").filter((scope) => SCOPES_SUPPORTED.includes(scope));
+  const scope = asked.length > 0 ? [...new Set(asked)] : [READ_SCOPE];
+  return { kind: "ok", request: { client, redirectUri, state, codeChallenge: challenge, scope, resource } };
+}
+
+/** The client's callback with our answer, `state` echoed and `iss` always (RFC 9207). */
+export function callbackUrl(
+  redirectUri: string,
+  settings: OAuthSettings,
+  params: Record<string, string | undefined>,
+): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.set(key, value);
+  url.searchParams.set("iss", settings.issuer);
+  return url.href;
+}

@@ -1,0 +1,73 @@
+/**
+ * @module The resource server's check on every `/mcp` request: the issuer's Host only, a bearer
+ * token in the header (never the query) that this server issued for exactly this resource, from a
+ * live session, with the read scope. A `tools/call` restarts the session's idle window; nothing
+ * else does (not `initialize`, `tools/list`, `ping` or a refresh).
+ */
+import { ConnectorError } from "@t3-connector/core";
+import type { MiddlewareHandler } from "hono";
+import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
+import type { SessionBook } from "../state/session-book.js";
+import { readBoundedText } from "./http-helpers.js";
+import { endpoints } from "./metadata.js";
+
+export function resourceGuard(options: {
+  settings: OAuthSettings;
+  sessions: SessionBook;
+  maxBodyBytes: number;
+}): MiddlewareHandler {
+  const { settings, sessions } = options;
+  const metadataUrl = endpoints(settings).resourceMetadata;
+  const challenge = (error?: string) =>
+    `Bearer ${error === undefined ? "" : `error="${error}", `}resource_metadata="${metadataUrl}", scope="${READ_SCOPE}"`;
+  return async function checkAccessToken(c, next) {
+    if (c.req.header("host") !== settings.host) return c.body(null, 403);
+    const presented = /^Bearer +([\x21-\x7e]+) *$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (presented === undefined) {
+      c.header("WWW-Authenticate", challenge());
+      return c.json({ error: "unauthorized" }, 401);
+    }
+    const access = await sessions.verifyAccess(presented);
+    // Audience: a token is only good for the one resource it was bound to (RFC 8707).
+    if (access === undefined || access.resource !== settings.resource) {
+      c.header("WWW-Authenticate", challenge("invalid_token"));
+      return c.json({ error: "invalid_token" }, 401);
+    }
+    if (!access.scope.includes(READ_SCOPE)) {
+      c.header("WWW-Authenticate", challenge("insufficient_scope"));
+      return c.json({ error: "insufficient_scope" }, 403);
+    }
+    if (c.req.method === "POST") {
+      let text: string;
+      try {
+        text = await readBoundedText(c.req.raw, options.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof ConnectorError && error.code === "body_too_large") {
+          return c.json({ error: "body_too_large" }, 413);
+        }
+        throw error;
+      }
+      if (callsATool(text)) await sessions.touch(access.sessionId);
+      // The transport reads the body again: hand it the same bytes, same signal.
+      c.req.raw = new Request(c.req.raw, { body: text });
+    }
+    await next();
+  };
+}
+
+/** Whether a JSON-RPC message (or batch) holds a `tools/call`. */
+function callsATool(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.some(
+    (message) =>
+      typeof message === "object" &&
+      message !== null &&
+      (message as { method?: unknown }).method === "tools/call",
+  );
+}

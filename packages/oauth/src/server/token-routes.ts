@@ -1,0 +1,157 @@
+/**
+ * @module The machine endpoints: discovery documents, `/token` (code + PKCE S256, rotating
+ * refresh), `/register` (DCR on the redirect allowlist) and `/revoke` (RFC 7009). Bounded bodies
+ * and a rate budget per endpoint; answers are `no-store` (the HTTP app sets it on everything).
+ */
+import { type Clock, ConnectorError } from "@t3-connector/core";
+import type { Context, Hono } from "hono";
+import type { OAuthSettings } from "../settings/index.js";
+import type { SessionBook } from "../state/session-book.js";
+import { pkceMatches } from "../tokens/index.js";
+import type { ClientDirectory } from "./client-directory.js";
+import { clientAddress, oauthErrorResponse, readForm, readJson } from "./http-helpers.js";
+import {
+  AUTHORIZATION_SERVER_PATH,
+  authorizationServerMetadata,
+  OPENID_CONFIGURATION_PATH,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+} from "./metadata.js";
+import type { AuthorizationCodes } from "./pending.js";
+import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+
+export interface TokenRouteParts {
+  readonly settings: OAuthSettings;
+  readonly clock: Clock;
+  readonly clients: ClientDirectory;
+  readonly codes: AuthorizationCodes;
+  readonly sessions: SessionBook;
+  readonly log: (line: string) => void;
+}
+
+export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
+  const { settings, sessions } = parts;
+  const tokenBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.token });
+  const registerBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.register });
+
+  const resourceMetadata = protectedResourceMetadata(settings);
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, (c) => c.json(resourceMetadata));
+  app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(resourceMetadata));
+  const serverMetadata = authorizationServerMetadata(settings);
+  app.get(AUTHORIZATION_SERVER_PATH, (c) => c.json(serverMetadata));
+  app.get(OPENID_CONFIGURATION_PATH, (c) => c.json(serverMetadata));
+
+  app.post("/token", async (c) => {
+    try {
+      tokenBudget.charge(clientAddress(c));
+      const params = await readForm(c);
+      const client = await parts.clients.authenticate(params);
+      const resource = params.get("resource");
+      if (resource !== null && resource !== settings.resource) {
+        throw new ConnectorError("invalid_target", `resource must be ${settings.resource}`);
+      }
+      const grantType = params.get("grant_type");
+      if (grantType === "authorization_code") return await exchangeCode(c, params, client.clientId, parts);
+      if (grantType === "refresh_token") {
+        const refreshToken = params.get("refresh_token");
+        if (refreshToken === null) throw new ConnectorError("invalid_request", "refresh_token is missing");
+        return tokenAnswer(c, await sessions.refresh(refreshToken, client.clientId));
+      }
+      throw new ConnectorError("unsupported_grant_type", "authorization_code or refresh_token");
+    } catch (error) {
+      return oauthErrorResponse(c, error);
+    }
+  });
+
+  app.post("/register", async (c) => {
+    if (!settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
+    try {
+      registerBudget.charge(clientAddress(c));
+      const { client, issuedAt } = await parts.clients.registered.register(await readJson(c));
+      // The name is the client's own text: quoted as JSON, so it cannot forge a log line.
+      parts.log(`oauth: client ${JSON.stringify(client.clientName)} registered`);
+      return c.json(
+        {
+          client_id: client.clientId,
+          client_id_issued_at: Math.floor(issuedAt / 1000),
+          client_name: client.clientName,
+          redirect_uris: client.redirectUris,
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+        },
+        201,
+      );
+    } catch (error) {
+      return oauthErrorResponse(c, error);
+    }
+  });
+
+  app.post("/revoke", async (c) => {
+    try {
+      tokenBudget.charge(clientAddress(c));
+      const params = await readForm(c);
+      await parts.clients.authenticate(params);
+      const token = params.get("token");
+      if (token === null) throw new ConnectorError("invalid_request", "token is missing");
+      // RFC 7009 §2.2: an unknown token is answered 200 as well.
+      await sessions.revokeByToken(token);
+      return c.body(null, 200);
+    } catch (error) {
+      return oauthErrorResponse(c, error);
+    }
+  });
+}
+
+async function exchangeCode(
+  c: Context,
+  params: URLSearchParams,
+  clientId: string,
+  parts: TokenRouteParts,
+): Promise<Response> {
+  const code = params.get("code");
+  if (code === null) throw new ConnectorError("invalid_request", "code is missing");
+  const redemption = parts.codes.redeem(code);
+  if (redemption.kind === "reused") {
+    // Someone else holds this code: whatever it started is no longer trusted.
+    if (redemption.sessionId !== undefined) await parts.sessions.end(redemption.sessionId, "code_reused");
+    throw new ConnectorError("invalid_grant", "the code was already used");
+  }
+  if (redemption.kind === "unknown") throw new ConnectorError("invalid_grant", "unknown or expired code");
+  const { grant } = redemption;
+  await parts.sessions.syncRevocations();
+  if (parts.sessions.revokedSince(grant.issuedAt))
+    throw new ConnectorError("invalid_grant", "the code was revoked");
+  if (grant.clientId !== clientId)
+    throw new ConnectorError("invalid_grant", "the code was issued to another client");
+  if (params.get("redirect_uri") !== grant.redirectUri) {
+    throw new ConnectorError("invalid_grant", "redirect_uri differs from the authorization request's");
+  }
+  const verifier = params.get("code_verifier");
+  if (verifier === null || !pkceMatches(verifier, grant.codeChallenge)) {
+    throw new ConnectorError("invalid_grant", "code_verifier does not match the code_challenge");
+  }
+  const { session, tokens } = await parts.sessions.create({
+    clientId: grant.clientId,
+    clientName: grant.clientName,
+    scope: grant.scope,
+    resource: grant.resource,
+    credentialId: grant.credentialId,
+  });
+  redemption.bind(session.id);
+  return tokenAnswer(c, tokens);
+}
+
+function tokenAnswer(
+  c: Context,
+  tokens: { accessToken: string; refreshToken: string; expiresIn: number; scope: readonly string[] },
+): Response {
+  c.header("Pragma", "no-cache");
+  return c.json({
+    access_token: tokens.accessToken,
+    token_type: "Bearer",
+    expires_in: tokens.expiresIn,
+    refresh_token: tokens.refreshToken,
+    scope: tokens.scope.join(" "),
+  });
+}

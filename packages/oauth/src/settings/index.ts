@@ -1,0 +1,2 @@
+export * from "./known-clients.js";
+export * from "./oauth-settings.js";

@@ -1,0 +1,4 @@
+export * from "./private-json.js";
+export * from "./session-book.js";
+export * from "./session-files.js";
+export * from "./terminal-sessions.js";

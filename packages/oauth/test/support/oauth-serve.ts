@@ -1,0 +1,121 @@
+/**
+ * `serveHttp` in this process with an `oauth` section (issuer `http://localhost:<port>`, loopback
+ * redirects on) against the simulator, plus a loopback callback server that records what the
+ * authorization server sends back, as a native client's would.
+ */
+
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type HttpReadyLine, serveHttp } from "@t3-connector/read-server";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { readToolDefinitions } from "../../../read-server/src/tools/index.js";
+import { captureStreams } from "../../../read-server/test/http/support/captured-io.js";
+import { type SimConfig, writeSimConfig } from "../../../read-server/test/support/sim-config.js";
+
+export interface OAuthServe {
+  readonly issuer: string;
+  readonly mcpUrl: string;
+  readonly stateDir: string;
+  readonly enrollmentCode: string;
+  readonly ready: HttpReadyLine;
+  readonly sim: Simulator;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** A free port on localhost: the issuer names it before the server listens. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export async function startOAuthServe(oauth: Record<string, unknown> = {}): Promise<OAuthServe> {
+  const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
+  const config: SimConfig = await writeSimConfig(sim);
+  const stateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
+  await rm(stateDir, { recursive: true });
+  const port = await freePort();
+  const issuer = `http://localhost:${port}`;
+  const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
+  written.oauth = { issuer, stateDir, loopbackRedirects: true, ...oauth };
+  await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
+  const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
+  let stop: (signal: string) => void = () => {};
+  const exitCode = serveHttp(
+    streams.io,
+    readToolDefinitions,
+    { host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] },
+    { logLevel: "debug", stopSignal: new Promise((resolve) => (stop = resolve)) },
+  );
+  const line = await Promise.race([
+    streams.stdoutLine(),
+    exitCode.then((code) => {
+      throw new Error(`serveHttp exited ${code}: ${streams.stderr()}`);
+    }),
+  ]);
+  const ready = JSON.parse(line) as HttpReadyLine;
+  await streams.stderrContains("enrollment code (one use): ");
+  const enrollmentCode = /enrollment code \(one use\): (\S+)/.exec(streams.stderr())?.[1] ?? "";
+  return {
+    issuer,
+    mcpUrl: `${issuer}/mcp`,
+    stateDir,
+    enrollmentCode,
+    ready,
+    sim,
+    stderr: streams.stderr,
+    async close() {
+      stop("test end");
+      await exitCode;
+      await sim.close();
+      await config.remove();
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A loopback callback: every request's query is recorded and answered 200. */
+export interface CallbackServer {
+  readonly url: string;
+  /** Resolves with the next callback's query parameters. */
+  next(): Promise<URLSearchParams>;
+  close(): Promise<void>;
+}
+
+export async function startCallbackServer(): Promise<CallbackServer> {
+  const waiting: Array<(query: URLSearchParams) => void> = [];
+  const arrived: URLSearchParams[] = [];
+  const server: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    // The browser also asks for /favicon.ico: only the callback path counts.
+    if (url.pathname !== "/callback") {
+      response.writeHead(404).end();
+      return;
+    }
+    const query = url.searchParams;
+    const waiter = waiting.shift();
+    if (waiter === undefined) arrived.push(query);
+    else waiter(query);
+    response.writeHead(200, { "Content-Type": "text/plain" }).end("You may close this tab.");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/callback`,
+    next: () => {
+      const ready = arrived.shift();
+      return ready !== undefined ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
