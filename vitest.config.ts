@@ -8,8 +8,8 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 const UNIT_INCLUDE = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 /** Tests that spawn the built CLIs or launchers: named `*.e2e.test.ts`, or under a `test/e2e/` folder. */
 const E2E = ["**/*.e2e.test.ts", "packages/*/test/e2e/**/*.test.ts"];
-/** The approval page in real headless Chromium. */
-const BROWSER = ["packages/*/test/browser/**/*.test.ts"];
+/** Pages in real headless Chromium (the approval page, OAuth sign-in): under `test/browser/` or `*.browser.test.ts`. */
+const BROWSER = ["packages/*/test/browser/**/*.test.ts", "**/*.browser.test.ts"];
 /** Every package packed into a tarball and installed with npm, as a user would. */
 const PACK = ["test/pack/**/*.test.ts"];
 const BUILD_ONCE = "test/support/build-once.ts";
