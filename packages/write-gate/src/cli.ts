@@ -4,6 +4,7 @@
  */
 
 import { CLIENT_NAMES, leveledLog } from "@t3-connector/core/cli-support";
+import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
   type CliIo,
@@ -113,6 +114,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case "gate": {
         const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
         const config = await loadCliWriteConfig(io);
+        // Not a refusal: the page still opens (passkey enrollment needs no environment).
+        if (config.environments.length === 0) {
+          io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
+        }
         const gate = await startGate({
           config,
           log: log.info,
