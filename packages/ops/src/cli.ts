@@ -10,6 +10,7 @@
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
+import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { readPairingCode } from "@t3-connector/core/pairing";
 import { THREAD_STATES } from "@t3-connector/core/state";
 import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
@@ -74,21 +75,16 @@ function integerOption(name: string) {
   };
 }
 
-function requireEnv(env: string | undefined): string {
-  if (env === undefined || env.trim() === "") {
-    throw new ConnectorError(
-      "environment_required",
-      "this command runs in one environment: name it first (t3-connector-ops <env> ...) or with --env",
-    );
-  }
-  return env;
+/** The named environment, or the only one configured (see OpsEnvironments.implicit). */
+function requireEnv(env: string | undefined, ops: Ops): string {
+  return ops.environments.implicit(env);
 }
 
 const EXAMPLES = {
   root: `
 Examples:
   t3-connector-ops ls                       every environment's threads, by project
-  t3-connector-ops ls --json | jq '.environments[].projects[].threads[] | select(.status=="needs_you")'
+  t3-connector-ops ls --json | jq '.environments[].projects[].threads[] | select(.state=="needs_intervention")'
   t3-connector-ops thread "parser"          one thread by id, title or unique part of a title
   t3-connector-ops alpha create --project website --title "Fix footer" --instance codex \\
       --model gpt-5.6-sol --client-request-id footer-1 < brief.md
@@ -154,6 +150,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     outcome = { value, human, exitCode };
   };
   type Globals = { json?: boolean; env?: string; config?: string };
+  /** An empty config is a state: the listing answers (empty) and stderr says how to add one. */
+  const hintNoEnvironments = (opened: Ops) => {
+    io.stderr.write(`${noEnvironmentsMessage("ops", opened.environments.config.path)}\n`);
+  };
   const globals = (command: Command) => command.optsWithGlobals() as Globals;
 
   const program = new Command("t3-connector-ops")
@@ -184,6 +184,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .description("list the configured environments and probe each")
     .action(async (_options, command: Command) => {
       const opened = await openOps(globals(command).config);
+      if (opened.environments.config.environments.length === 0) hintNoEnvironments(opened);
       done(await opened.environmentStatus(), renderEnvironments);
     });
   environmentsCommand
@@ -250,13 +251,14 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.ls)
     .action(async (options, command: Command) => {
       const opened = await openOps(globals(command).config);
-      done(
-        await opened.list({
-          ...(options.settled === true ? { settled: true } : {}),
-          ...(options.archived === true ? { archived: true } : {}),
-        }),
-        renderListing,
-      );
+      const listing = await opened.list({
+        ...(options.settled === true ? { settled: true } : {}),
+        ...(options.archived === true ? { archived: true } : {}),
+      });
+      if (opened.environments.config.environments.length === 0) hintNoEnvironments(opened);
+      // Every environment failed: nothing was listed, and an empty list must not read as "no threads".
+      const allFailed = listing.environments.length === 0 && listing.unreachable.length > 0;
+      done(listing, renderListing, allFailed ? EXIT_CODES.unavailable : EXIT_CODES.ok);
     });
 
   program
@@ -317,13 +319,14 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.list)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
       if (options.woke === true && options.notWoke === true) {
         throw new ConnectorError("invalid_input", "give at most one of --woke and --not-woke");
       }
       const woke = options.woke === true ? true : options.notWoke === true ? false : undefined;
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       done(
-        await (await openOps(config)).threads(environment, {
+        await opened.threads(environment, {
           ...(options.project === undefined ? {} : { project: options.project as string }),
           ...(options.state === undefined ? {} : { state: options.state as string }),
           ...(options.includeNoRun === true ? { includeNoRun: true } : {}),
@@ -342,9 +345,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.projects)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const search = options.search as string | undefined;
-      done(await (await openOps(config)).projects(environment, search === undefined ? {} : { search }));
+      done(await opened.projects(environment, search === undefined ? {} : { search }));
     });
 
   program
@@ -353,7 +357,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.providers)
     .action(async (_options, command: Command) => {
       const { config, env } = globals(command);
-      done(await (await openOps(config)).providers(requireEnv(env)));
+      const opened = await openOps(config);
+      done(await opened.providers(requireEnv(env, opened)));
     });
 
   program
@@ -370,9 +375,9 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.create)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
-      const brief = (await stdinText())?.trim();
       const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
+      const brief = (await stdinText())?.trim();
       const result = await opened.create(environment, {
         project: options.project,
         title: options.title,
@@ -534,10 +539,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.act)
     .action(async (action: string, options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const text = (options.input as string | undefined) ?? (await stdinText()) ?? "{}";
       const input = parseJsonInput(text, "the action input");
-      const opened = await openOps(config);
       done(
         await opened.act(environment, action, input, {
           operationId: options.operationId,
@@ -553,10 +558,11 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.query)
     .action(async (name: string, options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const text = (options.input as string | undefined) ?? (await stdinText());
       const input = text === undefined || text.trim() === "" ? {} : parseJsonInput(text, "the query input");
-      done(await (await openOps(config)).query(environment, name, input));
+      done(await opened.query(environment, name, input));
     });
 
   program

@@ -49,8 +49,10 @@ describe("t3-connector-ops CLI", () => {
         "icon",
         "settled",
         "state",
-        "status",
         "statusRun",
+        "pinned",
+        "snoozedUntil",
+        "woke",
         "threadId",
         "title",
         "updatedAt",
@@ -61,6 +63,14 @@ describe("t3-connector-ops CLI", () => {
     expect(table.stdout).toContain("● ");
     const forced = await runOps(["ls", "--json"], { env, tty: true });
     expect(() => forced.json()).not.toThrow();
+  });
+
+  it("ls exits 69 when every environment failed, so an empty listing never reads as no threads", async () => {
+    await setup.env("alpha").stop();
+    await setup.env("beta").stop();
+    const run = await runOps(["ls"], { env });
+    expect(run.code).toBe(EXIT_CODES.unavailable);
+    expect((run.json() as { unreachable: unknown[] }).unreachable).toHaveLength(2);
   });
 
   it("creates from a brief on stdin, and a repeat says created: false without a second command", async () => {
@@ -125,7 +135,7 @@ describe("t3-connector-ops CLI", () => {
     expect(badJson.code).toBe(EXIT_CODES.usage);
     expect(badJson.stderr).toMatch(/^invalid_input: /);
     const noEnv = await runOps(["act", "thread.pin", "--operation-id", "o", "--input", "{}"], { env });
-    expect(noEnv.stderr).toMatch(/^environment_required: /);
+    expect(noEnv.stderr).toMatch(/^environment_required: .*2 are configured/);
     expect(noEnv.code).toBe(EXIT_CODES.usage);
     const missingOption = await runOps(["alpha", "create", "--title", "T"], { env });
     expect(missingOption.code).toBe(EXIT_CODES.usage);
@@ -179,5 +189,41 @@ describe("t3-connector-ops CLI", () => {
     const unknown = await runOps(["gamma", "query", "thread", "--input", "{}"], { env });
     expect(unknown.code).toBe(EXIT_CODES.notFound);
     expect(unknown.stderr).toMatch(/^environment_unknown: /);
+  });
+});
+
+describe("t3-connector-ops with one or no environment configured", () => {
+  async function configWith(aliases: string[]): Promise<Record<string, string>> {
+    const { readFile, writeFile } = await import("node:fs/promises");
+    const document = JSON.parse(await readFile(setup.configPath, "utf8")) as {
+      environments: Record<string, unknown>;
+    };
+    const kept = Object.fromEntries(Object.entries(document.environments).filter(([a]) => aliases.includes(a)));
+    const path = `${setup.dir}/ops-${aliases.length}.json`;
+    await writeFile(path, JSON.stringify({ environments: kept }), { mode: 0o600 });
+    return { T3_CONNECTOR_OPS_CONFIG: path };
+  }
+
+  it("runs a one-environment command in the only environment configured without naming it", async () => {
+    const only = await configWith(["alpha"]);
+    const run = await runOps(["projects"], { env: only });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(JSON.stringify(run.json())).toContain("website");
+  });
+
+  it("answers ls and environments with an empty config, and says how to add an environment", async () => {
+    const none = await configWith([]);
+    const ls = await runOps(["ls"], { env: none });
+    expect(ls.code).toBe(0);
+    expect(ls.json()).toMatchObject({ environments: [], unreachable: [] });
+    expect(ls.stderr).toContain("t3-connector-ops environments add <alias> --url URL");
+    const environments = await runOps(["environments"], { env: none });
+    expect(environments.code).toBe(0);
+    expect(environments.json()).toEqual([]);
+    expect(environments.stderr).toContain("no environment is configured in");
+    const projects = await runOps(["projects"], { env: none });
+    expect(projects.code).toBe(EXIT_CODES.config);
+    expect(projects.stderr).toMatch(/^no_environments: .*environments add/);
   });
 });
