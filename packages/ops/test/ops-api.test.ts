@@ -266,6 +266,9 @@ describe("snooze and interrupt", () => {
     const refused = await failure(setup.ops.snooze("alpha", "Long migration run", until));
     expect(refused).toMatchObject({ code: "guard_refused", details: { reason: "thread_run_active" } });
     expect((await failure(setup.ops.snooze("alpha", "Empty draft", "tomorrow"))).code).toBe("invalid_input");
+    // A bare date is the usual mistake: the message shows a date-time that works.
+    const bareDate = await failure(setup.ops.snooze("alpha", "Empty draft", "2026-12-04"));
+    expect(bareDate.message).toContain("e.g. 2026-12-04T09:00:00+01:00");
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 
