@@ -3,13 +3,13 @@
  * (the operator's own token, no lease). Names resolve by entry alias, extra alias, then environmentId.
  */
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
+import { noEnvironmentsError } from "@t3-connector/core/config";
 import {
   type ConnectedEnvironment,
   type EnvironmentHandle,
   EnvironmentRegistry,
   OPERATE_SCOPES,
 } from "@t3-connector/core/environments";
-import { noEnvironmentsError } from "@t3-connector/core/config";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import type { OpsConfig, OpsEnvironmentConfig } from "./config.js";
 

@@ -4,12 +4,12 @@
  * does not answer is reported in `unreachable` and never hides the others.
  */
 import { addArchivedThreads } from "@t3-connector/core/environments";
+import type { ThreadState } from "@t3-connector/core/state";
 import { isListableThread, parseInstant, resolveNow, threadSummary } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import type { OpsEnvironments, ResolvedEnvironment } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import { stateRow } from "./shell-rows.js";
-import type { ThreadState } from "@t3-connector/core/state";
 import { STATE_ICON } from "./status-icons.js";
 
 export interface ListedThread {

@@ -198,7 +198,9 @@ describe("t3-connector-ops with one or no environment configured", () => {
     const document = JSON.parse(await readFile(setup.configPath, "utf8")) as {
       environments: Record<string, unknown>;
     };
-    const kept = Object.fromEntries(Object.entries(document.environments).filter(([a]) => aliases.includes(a)));
+    const kept = Object.fromEntries(
+      Object.entries(document.environments).filter(([a]) => aliases.includes(a)),
+    );
     const path = `${setup.dir}/ops-${aliases.length}.json`;
     await writeFile(path, JSON.stringify({ environments: kept }), { mode: 0o600 });
     return { T3_CONNECTOR_OPS_CONFIG: path };

@@ -93,7 +93,11 @@ export async function readTokenFile(path: string, options: TokenFileOptions = {}
     const token = (await handle.readFile("utf8")).trim();
     if (token === "") throw invalid(path, "is empty; pair the environment again", options.what);
     if (!isTokenShaped(token))
-      throw invalid(path, "does not hold a single token (it contains spaces or control characters)", options.what);
+      throw invalid(
+        path,
+        "does not hold a single token (it contains spaces or control characters)",
+        options.what,
+      );
     return token;
   } finally {
     await handle.close();

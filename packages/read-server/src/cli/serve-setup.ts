@@ -28,6 +28,7 @@ export async function prepareServe(
     return { problem: describeError(error) };
   }
   // Not a refusal: the server starts (the client sees its tools), and every call says the same.
-  if (config.environments.length === 0) log.warn(`t3-connector: ${noEnvironmentsMessage("read", config.path)}`);
+  if (config.environments.length === 0)
+    log.warn(`t3-connector: ${noEnvironmentsMessage("read", config.path)}`);
   return { config, context: createProcessReadContext({ config, log: (line) => log.error(line) }) };
 }
