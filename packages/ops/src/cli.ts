@@ -17,6 +17,7 @@ import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/act
 import { Command, CommanderError, Option } from "commander";
 import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";
+import { removeEnvironment } from "./environments-remove.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { Ops } from "./ops.js";
 import type { OrganizeChange } from "./organize.js";
@@ -241,6 +242,24 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
         },
       );
       done(result);
+    });
+
+  environmentsCommand
+    .command("remove <alias>")
+    .description("take an environment out of the ops config and delete its token file")
+    .action(async (alias: string, _options, command: Command) => {
+      const configPath =
+        globals(command).config ??
+        opsConfigPath({
+          ...(io.env === undefined ? {} : { env: io.env }),
+          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+        });
+      done(
+        await removeEnvironment(alias, {
+          configPath,
+          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+        }),
+      );
     });
 
   program

@@ -228,4 +228,20 @@ describe("t3-connector-ops with one or no environment configured", () => {
     expect(projects.code).toBe(EXIT_CODES.config);
     expect(projects.stderr).toMatch(/^no_environments: .*environments add/);
   });
+
+  it("environments remove takes the entry out and deletes its token file, down to an empty config", async () => {
+    const { readFile, stat } = await import("node:fs/promises");
+    const both = await configWith(["alpha", "beta"]);
+    const path = both.T3_CONNECTOR_OPS_CONFIG as string;
+    const first = await runOps(["environments", "remove", "beta"], { env: both });
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({ removed: "beta", environmentsLeft: 1 });
+    const tokenFile = (first.json() as { tokenFileRemoved: string }).tokenFileRemoved;
+    await expect(stat(tokenFile)).rejects.toMatchObject({ code: "ENOENT" });
+    const last = await runOps(["environments", "remove", "alpha"], { env: both });
+    expect(last.json()).toMatchObject({ removed: "alpha", environmentsLeft: 0 });
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ environments: {} });
+    const unknown = await runOps(["environments", "remove", "alpha"], { env: both });
+    expect(unknown.code).toBe(EXIT_CODES.notFound);
+  });
 });
