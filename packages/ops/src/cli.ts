@@ -110,7 +110,8 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
     '\nExamples:\n  t3-connector-ops configure alpha:parser --model gpt-5.6-luna --effort high --operation-id cfg-1\n  t3-connector-ops configure "Fix footer" --runtime-mode approval-required --interaction-mode plan --operation-id cfg-2\n  (omitted --instance/--model keep the current ones; a repeat with the same --operation-id replays T3\'s receipts)',
   projects:
     "\nExamples:\n  t3-connector-ops alpha projects\n  t3-connector-ops alpha projects --search web --json",
-  providers: "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'",
+  providers:
+    "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'\n  t3-connector-ops alpha providers --instance codex --json | jq '.providers[].models[].slug'",
   list: "\nExamples:\n  t3-connector-ops alpha list --project website --state needs_intervention\n  t3-connector-ops alpha list --search footer --limit 5",
   read: '\nExamples:\n  t3-connector-ops alpha read parser\n  t3-connector-ops read alpha:"Fix footer" --max-characters 2000',
   timeline:
@@ -373,11 +374,13 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
   program
     .command("providers")
     .description("one environment's provider instances, models and options (as t3_providers)")
+    .option("--instance <id>", "only this provider instance")
     .addHelpText("after", EXAMPLES.providers)
-    .action(async (_options, command: Command) => {
+    .action(async (options, command: Command) => {
       const { config, env } = globals(command);
       const opened = await openOps(config);
-      done(await opened.providers(requireEnv(env, opened)));
+      const instanceId = options.instance as string | undefined;
+      done(await opened.providers(requireEnv(env, opened), instanceId === undefined ? {} : { instanceId }));
     });
 
   program

@@ -212,6 +212,12 @@ describe("t3-connector-ops with one or no environment configured", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
     expect(JSON.stringify(run.json())).toContain("website");
+    // providers lists models: create and configure need one.
+    const providers = await runOps(["providers", "--instance", "codex"], { env: only });
+    expect(providers.code).toBe(0);
+    const listed = providers.json() as { providers: { instanceId: string; models?: { slug: string }[] }[] };
+    expect(listed.providers.map((provider) => provider.instanceId)).toEqual(["codex"]);
+    expect(listed.providers[0]?.models?.map((model) => model.slug)).toContain("gpt-5.6-sol");
   });
 
   it("answers ls and environments with an empty config, and says how to add an environment", async () => {
