@@ -23,6 +23,13 @@ import { Ops } from "./ops.js";
 import type { OrganizeChange } from "./organize.js";
 import { opsVersion } from "./package-info.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
+import {
+  renderProjects,
+  renderProviders,
+  renderThread,
+  renderThreadList,
+  renderTimeline,
+} from "./render-reads.js";
 import { SEND_DELIVERIES, type SendDelivery } from "./send.js";
 import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
 
@@ -289,7 +296,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.thread)
     .action(async (ref: string, _options, command: Command) => {
       const { config, env } = globals(command);
-      done(await (await openOps(config)).thread(ref, env));
+      done(await (await openOps(config)).thread(ref, env), renderThread);
     });
 
   program
@@ -306,6 +313,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       const maxCharacters = options.maxCharacters as number | undefined;
       done(
         await (await openOps(config)).thread(ref, env, maxCharacters === undefined ? {} : { maxCharacters }),
+        renderThread,
       );
     });
 
@@ -322,6 +330,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...(options.limit === undefined ? {} : { limit: options.limit as number }),
           ...(options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters as number }),
         }),
+        renderTimeline,
       );
     });
 
@@ -355,6 +364,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...(options.limit === undefined ? {} : { limit: options.limit as number }),
           ...(options.cursor === undefined ? {} : { cursor: options.cursor as string }),
         }),
+        renderThreadList,
       );
     });
 
@@ -368,7 +378,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       const opened = await openOps(config);
       const environment = requireEnv(env, opened);
       const search = options.search as string | undefined;
-      done(await opened.projects(environment, search === undefined ? {} : { search }));
+      done(await opened.projects(environment, search === undefined ? {} : { search }), renderProjects);
     });
 
   program
@@ -380,7 +390,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       const { config, env } = globals(command);
       const opened = await openOps(config);
       const instanceId = options.instance as string | undefined;
-      done(await opened.providers(requireEnv(env, opened), instanceId === undefined ? {} : { instanceId }));
+      done(
+        await opened.providers(requireEnv(env, opened), instanceId === undefined ? {} : { instanceId }),
+        renderProviders,
+      );
     });
 
   program

@@ -65,6 +65,24 @@ describe("t3-connector-ops CLI", () => {
     expect(() => forced.json()).not.toThrow();
   });
 
+  it("prints every read as lines for a person on a terminal, and as JSON otherwise", async () => {
+    const reads: [string[], string][] = [
+      [["thread", "alpha:Run the test suite?"], "◆ needs_intervention"],
+      [["alpha", "list", "--limit", "3"], "● running"],
+      [["alpha", "projects"], "website"],
+      [["alpha", "providers", "--instance", "codex"], "gpt-5.6-sol"],
+      [["timeline", "alpha:Run the test suite?"], "user: "],
+    ];
+    for (const [argv, expected] of reads) {
+      const table = await runOps(argv, { env, tty: true });
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain(expected);
+      expect(() => JSON.parse(table.stdout)).toThrow();
+      const piped = await runOps(argv, { env });
+      expect(() => piped.json()).not.toThrow();
+    }
+  });
+
   it("ls exits 69 when every environment failed, so an empty listing never reads as no threads", async () => {
     await setup.env("alpha").stop();
     await setup.env("beta").stop();
