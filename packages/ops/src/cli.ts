@@ -10,16 +10,18 @@
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
-import { noEnvironmentsMessage } from "@t3-connector/core/config";
-import { readPairingCode } from "@t3-connector/core/pairing";
-import { THREAD_STATES } from "@t3-connector/core/state";
-import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { Command, CommanderError, Option } from "commander";
-import { loadOpsConfig, opsConfigPath } from "./config.js";
-import { addEnvironment } from "./environments-add.js";
-import { removeEnvironment } from "./environments-remove.js";
+import {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  INTERACTION_MODE_NAMES,
+  RUNTIME_MODE_NAMES,
+  SEND_DELIVERIES,
+  type SendDelivery,
+  THREAD_STATE_NAMES,
+} from "./command-constants.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
-import { Ops } from "./ops.js";
+// The operations are loaded when a command runs, not to parse a command line (bench/ops-startup).
+import type { Ops } from "./ops.js";
 import type { OrganizeChange } from "./organize.js";
 import { opsVersion } from "./package-info.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
@@ -30,8 +32,6 @@ import {
   renderThreadList,
   renderTimeline,
 } from "./render-reads.js";
-import { SEND_DELIVERIES, type SendDelivery } from "./send.js";
-import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
 
 export interface OpsCliIo extends CliIo {
   /** Whether stdout is a terminal (tables) or not (JSON). */
@@ -141,6 +141,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
       ...(configPath === undefined ? {} : { path: configPath }),
     };
+    const { Ops } = await import("./ops.js");
+    const { loadOpsConfig } = await import("./config.js");
     ops = new Ops({
       config: await loadOpsConfig(context),
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
@@ -160,8 +162,19 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
   };
   type Globals = { json?: boolean; env?: string; config?: string };
   /** An empty config is a state: the listing answers (empty) and stderr says how to add one. */
-  const hintNoEnvironments = (opened: Ops) => {
+  const hintNoEnvironments = async (opened: Ops) => {
+    const { noEnvironmentsMessage } = await import("@t3-connector/core/config");
     io.stderr.write(`${noEnvironmentsMessage("ops", opened.environments.config.path)}\n`);
+  };
+  const configPathOf = async (command: Command): Promise<string> => {
+    const { opsConfigPath } = await import("./config.js");
+    return (
+      globals(command).config ??
+      opsConfigPath({
+        ...(io.env === undefined ? {} : { env: io.env }),
+        ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+      })
+    );
   };
   const globals = (command: Command) => command.optsWithGlobals() as Globals;
 
@@ -193,7 +206,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .description("list the configured environments and probe each")
     .action(async (_options, command: Command) => {
       const opened = await openOps(globals(command).config);
-      if (opened.environments.config.environments.length === 0) hintNoEnvironments(opened);
+      if (opened.environments.config.environments.length === 0) await hintNoEnvironments(opened);
       done(await opened.environmentStatus(), renderEnvironments);
     });
   environmentsCommand
@@ -215,15 +228,12 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .option("--insecure-http", "allow plain http to another host (a network that encrypts by itself)")
     .addHelpText("after", EXAMPLES.environments)
     .action(async (alias: string, options, command: Command) => {
-      const configPath =
-        globals(command).config ??
-        opsConfigPath({
-          ...(io.env === undefined ? {} : { env: io.env }),
-          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-        });
+      const configPath = await configPathOf(command);
       if ((options.url === undefined) === (options.ssh === undefined)) {
         throw new ConnectorError("invalid_input", "give exactly one of --url and --ssh");
       }
+      const { readPairingCode } = await import("@t3-connector/core/pairing");
+      const { addEnvironment } = await import("./environments-add.js");
       const code = await readPairingCode(io);
       const result = await addEnvironment(
         {
@@ -256,12 +266,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .command("remove <alias>")
     .description("take an environment out of the ops config and delete its token file")
     .action(async (alias: string, _options, command: Command) => {
-      const configPath =
-        globals(command).config ??
-        opsConfigPath({
-          ...(io.env === undefined ? {} : { env: io.env }),
-          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-        });
+      const configPath = await configPathOf(command);
+      const { removeEnvironment } = await import("./environments-remove.js");
       done(
         await removeEnvironment(alias, {
           configPath,
@@ -282,7 +288,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
         ...(options.settled === true ? { settled: true } : {}),
         ...(options.archived === true ? { archived: true } : {}),
       });
-      if (opened.environments.config.environments.length === 0) hintNoEnvironments(opened);
+      if (opened.environments.config.environments.length === 0) await hintNoEnvironments(opened);
       // Every environment failed: nothing was listed, and an empty list must not read as "no threads".
       const allFailed = listing.environments.length === 0 && listing.unreachable.length > 0;
       done(listing, renderListing, allFailed ? EXIT_CODES.unavailable : EXIT_CODES.ok);
@@ -338,7 +344,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .command("list")
     .description("one environment's threads (as t3_threads), with its filters")
     .option("--project <project>", "projectId, workspace root or unique title")
-    .option("--state <state>", `one canonical state: ${THREAD_STATES.join(", ")}`)
+    .option("--state <state>", `one canonical state: ${THREAD_STATE_NAMES.join(", ")}`)
     .option("--include-no-run", "without --state: also threads that never ran")
     .option("--woke", "only threads T3 marks Woke")
     .option("--not-woke", "only threads T3 does not mark Woke")
@@ -505,8 +511,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .option("--model <model>", "model slug offered by the instance")
     .option("--effort <effort>", "reasoning effort, mapped to the model's option")
     .option("--option <id=value>", "a model option (repeatable)", collectOption, [])
-    .option("--runtime-mode <mode>", `one of ${RUNTIME_MODES.join(", ")}`)
-    .option("--interaction-mode <mode>", `one of ${INTERACTION_MODES.join(", ")}`)
+    .option("--runtime-mode <mode>", `one of ${RUNTIME_MODE_NAMES.join(", ")}`)
+    .option("--interaction-mode <mode>", `one of ${INTERACTION_MODE_NAMES.join(", ")}`)
     .option("--namespace <ns>", "namespace of the derived ids")
     .addHelpText("after", EXAMPLES.configure)
     .action(async (ref: string, options, command: Command) => {
@@ -608,7 +614,9 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .action(async (_options, command: Command) => {
       const { config, env } = globals(command);
       const opened =
-        env === undefined ? new Ops({ config: { path: "", environments: [] } }) : await openOps(config);
+        env === undefined
+          ? new (await import("./ops.js")).Ops({ config: { path: "", environments: [] } })
+          : await openOps(config);
       done(await opened.actions(env), renderCatalogue);
     });
 
