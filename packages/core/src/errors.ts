@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   "state_dir_invalid",
   // environments and transports
   "environment_required",
+  /** The config lists no environment yet (a valid state): the message says how to add one. */
+  "no_environments",
   "environment_unknown",
   "environment_mismatch",
   "environment_unavailable",

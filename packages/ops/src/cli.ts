@@ -10,19 +10,28 @@
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
-import { readPairingCode } from "@t3-connector/core/pairing";
-import { THREAD_STATES } from "@t3-connector/core/state";
-import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { Command, CommanderError, Option } from "commander";
-import { loadOpsConfig, opsConfigPath } from "./config.js";
-import { addEnvironment } from "./environments-add.js";
+import {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  INTERACTION_MODE_NAMES,
+  RUNTIME_MODE_NAMES,
+  SEND_DELIVERIES,
+  type SendDelivery,
+  THREAD_STATE_NAMES,
+} from "./command-constants.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
-import { Ops } from "./ops.js";
+// The operations are loaded when a command runs, not to parse a command line (bench/ops-startup).
+import type { Ops } from "./ops.js";
 import type { OrganizeChange } from "./organize.js";
 import { opsVersion } from "./package-info.js";
 import { renderCatalogue, renderEnvironments, renderListing, renderValue } from "./render.js";
-import { SEND_DELIVERIES, type SendDelivery } from "./send.js";
-import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
+import {
+  renderProjects,
+  renderProviders,
+  renderThread,
+  renderThreadList,
+  renderTimeline,
+} from "./render-reads.js";
 
 export interface OpsCliIo extends CliIo {
   /** Whether stdout is a terminal (tables) or not (JSON). */
@@ -74,21 +83,16 @@ function integerOption(name: string) {
   };
 }
 
-function requireEnv(env: string | undefined): string {
-  if (env === undefined || env.trim() === "") {
-    throw new ConnectorError(
-      "environment_required",
-      "this command runs in one environment: name it first (t3-connector-ops <env> ...) or with --env",
-    );
-  }
-  return env;
+/** The named environment, or the only one configured (see OpsEnvironments.implicit). */
+function requireEnv(env: string | undefined, ops: Ops): string {
+  return ops.environments.implicit(env);
 }
 
 const EXAMPLES = {
   root: `
 Examples:
   t3-connector-ops ls                       every environment's threads, by project
-  t3-connector-ops ls --json | jq '.environments[].projects[].threads[] | select(.status=="needs_you")'
+  t3-connector-ops ls --json | jq '.environments[].projects[].threads[] | select(.state=="needs_intervention")'
   t3-connector-ops thread "parser"          one thread by id, title or unique part of a title
   t3-connector-ops alpha create --project website --title "Fix footer" --instance codex \\
       --model gpt-5.6-sol --client-request-id footer-1 < brief.md
@@ -113,7 +117,8 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
     '\nExamples:\n  t3-connector-ops configure alpha:parser --model gpt-5.6-luna --effort high --operation-id cfg-1\n  t3-connector-ops configure "Fix footer" --runtime-mode approval-required --interaction-mode plan --operation-id cfg-2\n  (omitted --instance/--model keep the current ones; a repeat with the same --operation-id replays T3\'s receipts)',
   projects:
     "\nExamples:\n  t3-connector-ops alpha projects\n  t3-connector-ops alpha projects --search web --json",
-  providers: "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'",
+  providers:
+    "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'\n  t3-connector-ops alpha providers --instance codex --json | jq '.providers[].models[].slug'",
   list: "\nExamples:\n  t3-connector-ops alpha list --project website --state needs_intervention\n  t3-connector-ops alpha list --search footer --limit 5",
   read: '\nExamples:\n  t3-connector-ops alpha read parser\n  t3-connector-ops read alpha:"Fix footer" --max-characters 2000',
   timeline:
@@ -136,6 +141,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
       ...(configPath === undefined ? {} : { path: configPath }),
     };
+    const { Ops } = await import("./ops.js");
+    const { loadOpsConfig } = await import("./config.js");
     ops = new Ops({
       config: await loadOpsConfig(context),
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
@@ -154,6 +161,21 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     outcome = { value, human, exitCode };
   };
   type Globals = { json?: boolean; env?: string; config?: string };
+  /** An empty config is a state: the listing answers (empty) and stderr says how to add one. */
+  const hintNoEnvironments = async (opened: Ops) => {
+    const { noEnvironmentsMessage } = await import("@t3-connector/core/config");
+    io.stderr.write(`${noEnvironmentsMessage("ops", opened.environments.config.path)}\n`);
+  };
+  const configPathOf = async (command: Command): Promise<string> => {
+    const { opsConfigPath } = await import("./config.js");
+    return (
+      globals(command).config ??
+      opsConfigPath({
+        ...(io.env === undefined ? {} : { env: io.env }),
+        ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+      })
+    );
+  };
   const globals = (command: Command) => command.optsWithGlobals() as Globals;
 
   const program = new Command("t3-connector-ops")
@@ -184,6 +206,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .description("list the configured environments and probe each")
     .action(async (_options, command: Command) => {
       const opened = await openOps(globals(command).config);
+      if (opened.environments.config.environments.length === 0) await hintNoEnvironments(opened);
       done(await opened.environmentStatus(), renderEnvironments);
     });
   environmentsCommand
@@ -205,15 +228,12 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .option("--insecure-http", "allow plain http to another host (a network that encrypts by itself)")
     .addHelpText("after", EXAMPLES.environments)
     .action(async (alias: string, options, command: Command) => {
-      const configPath =
-        globals(command).config ??
-        opsConfigPath({
-          ...(io.env === undefined ? {} : { env: io.env }),
-          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-        });
+      const configPath = await configPathOf(command);
       if ((options.url === undefined) === (options.ssh === undefined)) {
         throw new ConnectorError("invalid_input", "give exactly one of --url and --ssh");
       }
+      const { readPairingCode } = await import("@t3-connector/core/pairing");
+      const { addEnvironment } = await import("./environments-add.js");
       const code = await readPairingCode(io);
       const result = await addEnvironment(
         {
@@ -242,6 +262,20 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       done(result);
     });
 
+  environmentsCommand
+    .command("remove <alias>")
+    .description("take an environment out of the ops config and delete its token file")
+    .action(async (alias: string, _options, command: Command) => {
+      const configPath = await configPathOf(command);
+      const { removeEnvironment } = await import("./environments-remove.js");
+      done(
+        await removeEnvironment(alias, {
+          configPath,
+          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+        }),
+      );
+    });
+
   program
     .command("ls")
     .description("every environment's threads, grouped by environment and project, with status icons and age")
@@ -250,13 +284,14 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.ls)
     .action(async (options, command: Command) => {
       const opened = await openOps(globals(command).config);
-      done(
-        await opened.list({
-          ...(options.settled === true ? { settled: true } : {}),
-          ...(options.archived === true ? { archived: true } : {}),
-        }),
-        renderListing,
-      );
+      const listing = await opened.list({
+        ...(options.settled === true ? { settled: true } : {}),
+        ...(options.archived === true ? { archived: true } : {}),
+      });
+      if (opened.environments.config.environments.length === 0) await hintNoEnvironments(opened);
+      // Every environment failed: nothing was listed, and an empty list must not read as "no threads".
+      const allFailed = listing.environments.length === 0 && listing.unreachable.length > 0;
+      done(listing, renderListing, allFailed ? EXIT_CODES.unavailable : EXIT_CODES.ok);
     });
 
   program
@@ -267,7 +302,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.thread)
     .action(async (ref: string, _options, command: Command) => {
       const { config, env } = globals(command);
-      done(await (await openOps(config)).thread(ref, env));
+      done(await (await openOps(config)).thread(ref, env), renderThread);
     });
 
   program
@@ -284,6 +319,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       const maxCharacters = options.maxCharacters as number | undefined;
       done(
         await (await openOps(config)).thread(ref, env, maxCharacters === undefined ? {} : { maxCharacters }),
+        renderThread,
       );
     });
 
@@ -300,6 +336,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...(options.limit === undefined ? {} : { limit: options.limit as number }),
           ...(options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters as number }),
         }),
+        renderTimeline,
       );
     });
 
@@ -307,7 +344,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .command("list")
     .description("one environment's threads (as t3_threads), with its filters")
     .option("--project <project>", "projectId, workspace root or unique title")
-    .option("--state <state>", `one canonical state: ${THREAD_STATES.join(", ")}`)
+    .option("--state <state>", `one canonical state: ${THREAD_STATE_NAMES.join(", ")}`)
     .option("--include-no-run", "without --state: also threads that never ran")
     .option("--woke", "only threads T3 marks Woke")
     .option("--not-woke", "only threads T3 does not mark Woke")
@@ -317,13 +354,14 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.list)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
       if (options.woke === true && options.notWoke === true) {
         throw new ConnectorError("invalid_input", "give at most one of --woke and --not-woke");
       }
       const woke = options.woke === true ? true : options.notWoke === true ? false : undefined;
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       done(
-        await (await openOps(config)).threads(environment, {
+        await opened.threads(environment, {
           ...(options.project === undefined ? {} : { project: options.project as string }),
           ...(options.state === undefined ? {} : { state: options.state as string }),
           ...(options.includeNoRun === true ? { includeNoRun: true } : {}),
@@ -332,6 +370,7 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
           ...(options.limit === undefined ? {} : { limit: options.limit as number }),
           ...(options.cursor === undefined ? {} : { cursor: options.cursor as string }),
         }),
+        renderThreadList,
       );
     });
 
@@ -342,18 +381,25 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.projects)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const search = options.search as string | undefined;
-      done(await (await openOps(config)).projects(environment, search === undefined ? {} : { search }));
+      done(await opened.projects(environment, search === undefined ? {} : { search }), renderProjects);
     });
 
   program
     .command("providers")
     .description("one environment's provider instances, models and options (as t3_providers)")
+    .option("--instance <id>", "only this provider instance")
     .addHelpText("after", EXAMPLES.providers)
-    .action(async (_options, command: Command) => {
+    .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      done(await (await openOps(config)).providers(requireEnv(env)));
+      const opened = await openOps(config);
+      const instanceId = options.instance as string | undefined;
+      done(
+        await opened.providers(requireEnv(env, opened), instanceId === undefined ? {} : { instanceId }),
+        renderProviders,
+      );
     });
 
   program
@@ -370,9 +416,9 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.create)
     .action(async (options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
-      const brief = (await stdinText())?.trim();
       const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
+      const brief = (await stdinText())?.trim();
       const result = await opened.create(environment, {
         project: options.project,
         title: options.title,
@@ -465,8 +511,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .option("--model <model>", "model slug offered by the instance")
     .option("--effort <effort>", "reasoning effort, mapped to the model's option")
     .option("--option <id=value>", "a model option (repeatable)", collectOption, [])
-    .option("--runtime-mode <mode>", `one of ${RUNTIME_MODES.join(", ")}`)
-    .option("--interaction-mode <mode>", `one of ${INTERACTION_MODES.join(", ")}`)
+    .option("--runtime-mode <mode>", `one of ${RUNTIME_MODE_NAMES.join(", ")}`)
+    .option("--interaction-mode <mode>", `one of ${INTERACTION_MODE_NAMES.join(", ")}`)
     .option("--namespace <ns>", "namespace of the derived ids")
     .addHelpText("after", EXAMPLES.configure)
     .action(async (ref: string, options, command: Command) => {
@@ -534,10 +580,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.act)
     .action(async (action: string, options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const text = (options.input as string | undefined) ?? (await stdinText()) ?? "{}";
       const input = parseJsonInput(text, "the action input");
-      const opened = await openOps(config);
       done(
         await opened.act(environment, action, input, {
           operationId: options.operationId,
@@ -553,10 +599,11 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .addHelpText("after", EXAMPLES.query)
     .action(async (name: string, options, command: Command) => {
       const { config, env } = globals(command);
-      const environment = requireEnv(env);
+      const opened = await openOps(config);
+      const environment = requireEnv(env, opened);
       const text = (options.input as string | undefined) ?? (await stdinText());
       const input = text === undefined || text.trim() === "" ? {} : parseJsonInput(text, "the query input");
-      done(await (await openOps(config)).query(environment, name, input));
+      done(await opened.query(environment, name, input));
     });
 
   program
@@ -567,7 +614,9 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .action(async (_options, command: Command) => {
       const { config, env } = globals(command);
       const opened =
-        env === undefined ? new Ops({ config: { path: "", environments: [] } }) : await openOps(config);
+        env === undefined
+          ? new (await import("./ops.js")).Ops({ config: { path: "", environments: [] } })
+          : await openOps(config);
       done(await opened.actions(env), renderCatalogue);
     });
 

@@ -3,6 +3,7 @@
  * (the operator's own token, no lease). Names resolve by entry alias, extra alias, then environmentId.
  */
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
+import { noEnvironmentsError } from "@t3-connector/core/config";
 import {
   type ConnectedEnvironment,
   type EnvironmentHandle,
@@ -62,7 +63,31 @@ export class OpsEnvironments {
     return config === undefined ? undefined : this.#pair(config);
   }
 
+  /**
+   * The environment a one-environment command runs in when none is named: the only one configured.
+   * With several, naming one stays required (a guess could act on the wrong machine); with none,
+   * the error says how to add one.
+   */
+  implicit(named: string | undefined): string {
+    if (named !== undefined && named.trim() !== "") return named;
+    this.requireSome();
+    const [only, ...others] = this.config.environments;
+    if (only !== undefined && others.length === 0) return only.alias;
+    throw new ConnectorError(
+      "environment_required",
+      `this command runs in one environment and ${this.config.environments.length} are configured: ` +
+        `name one first (t3-connector-ops <env> ...) or with --env; configured: ${this.names().join(", ")}.`,
+      { details: { aliases: this.names() } },
+    );
+  }
+
+  /** Throws `no_environments` (naming the file and the command that adds one) when none is configured. */
+  requireSome(): void {
+    if (this.config.environments.length === 0) throw noEnvironmentsError("ops", this.config.path);
+  }
+
   resolve(name: string): ResolvedEnvironment {
+    this.requireSome();
     const found = this.find(name);
     if (found === undefined) {
       throw new ConnectorError(

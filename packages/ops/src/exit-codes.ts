@@ -19,6 +19,7 @@ export const EXIT_CODES = {
 const BY_CODE: Readonly<Record<string, number>> = {
   invalid_input: EXIT_CODES.usage,
   environment_required: EXIT_CODES.usage,
+  no_environments: EXIT_CODES.config,
   ambiguous_thread: EXIT_CODES.ambiguous,
   thread_not_found: EXIT_CODES.notFound,
   not_found: EXIT_CODES.notFound,

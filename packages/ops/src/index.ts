@@ -47,5 +47,5 @@ export {
 } from "./send.js";
 export { type SettleResult, settleThread } from "./settle.js";
 export { type InterruptResult, interruptThread, snoozeThread } from "./snooze-interrupt.js";
-export { DISPLAY_STATUSES, type DisplayStatus, displayStatus, STATUS_ICON } from "./status-icons.js";
+export { organisationMarks, STATE_ICON } from "./status-icons.js";
 export { WAIT_OUTCOMES, type WaitOutcome, type WaitResult, waitForThread } from "./wait.js";

@@ -4,21 +4,26 @@
  * does not answer is reported in `unreachable` and never hides the others.
  */
 import { addArchivedThreads } from "@t3-connector/core/environments";
+import type { ThreadState } from "@t3-connector/core/state";
 import { isListableThread, parseInstant, resolveNow, threadSummary } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import type { OpsEnvironments, ResolvedEnvironment } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import { stateRow } from "./shell-rows.js";
-import { type DisplayStatus, displayStatus, STATUS_ICON } from "./status-icons.js";
+import { STATE_ICON } from "./status-icons.js";
 
 export interface ListedThread {
   threadId: string;
   title: string;
-  status: DisplayStatus;
+  /** The canonical state of core/state, the same word `t3_threads` gives this thread. */
+  state: ThreadState;
   icon: string;
-  state: string;
   statusRun: string | null;
   settled: boolean;
+  pinned: boolean;
+  /** While snoozed: when it wakes. */
+  snoozedUntil: string | null;
+  woke: boolean | null;
   updatedAt: string | null;
   /** Seconds since updatedAt at the time of the listing; null when unknown. */
   ageSeconds: number | null;
@@ -65,16 +70,17 @@ export function listedThread(
   now: number,
 ): ListedThread {
   const summary = threadSummary(stateRow(thread), { now, project });
-  const status = displayStatus(summary);
   const updated = parseInstant(thread.updatedAt);
   return {
     threadId: thread.id,
     title: thread.title,
-    status,
-    icon: STATUS_ICON[status],
     state: summary.state,
+    icon: STATE_ICON[summary.state],
     statusRun: summary.statusRun,
     settled: summary.settled,
+    pinned: summary.pinned,
+    snoozedUntil: summary.snoozedUntil,
+    woke: summary.woke,
     updatedAt: thread.updatedAt ?? null,
     ageSeconds: updated === null ? null : Math.max(0, Math.floor((now - updated) / 1000)),
   };

@@ -105,8 +105,8 @@ export class Ops {
     return listProjects(this.environments, environment, filters);
   }
 
-  providers(environment: string): Promise<unknown> {
-    return listProviders(this.environments, environment);
+  providers(environment: string, filters: { instanceId?: string } = {}): Promise<unknown> {
+    return listProviders(this.environments, environment, filters);
   }
 
   timeline(

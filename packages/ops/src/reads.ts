@@ -48,8 +48,17 @@ export function listProjects(
   return runQuery(environments, environment, "projects", defined(filters));
 }
 
-export function listProviders(environments: OpsEnvironments, environment: string): Promise<unknown> {
-  return runQuery(environments, environment, "providers", {});
+/**
+ * The environment's provider instances with their models and options: `create` and `configure`
+ * need a model, so the listing that is meant to find one must show them (t3_providers leaves them
+ * out unless asked, to keep an MCP answer small).
+ */
+export function listProviders(
+  environments: OpsEnvironments,
+  environment: string,
+  filters: { instanceId?: string } = {},
+): Promise<unknown> {
+  return runQuery(environments, environment, "providers", { ...defined(filters), includeModels: true });
 }
 
 /** `timeline <ref>`: the thread's latest messages, as t3_mensagens returns them. */

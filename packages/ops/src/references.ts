@@ -94,6 +94,7 @@ export async function resolveThread(
   environment?: string,
   options: { archived?: boolean } = {},
 ): Promise<ResolvedThread> {
+  environments.requireSome();
   const split = splitReference(environments, reference);
   const scope = environment ?? split.environment;
   const targets = scope === undefined ? environments.all() : [environments.resolve(scope)];

@@ -2,6 +2,7 @@
 import type { CatalogueEntry } from "./catalogue-list.js";
 import type { ThreadListing } from "./listing.js";
 import type { EnvironmentStatus } from "./ops.js";
+import { organisationMarks } from "./status-icons.js";
 
 export function formatAge(seconds: number | null): string {
   if (seconds === null) return "?";
@@ -19,8 +20,10 @@ export function renderListing(listing: ThreadListing): string {
     for (const project of env.projects) {
       lines.push(`  ${project.title ?? project.projectId ?? "(no project)"}`);
       for (const thread of project.threads) {
+        const marks = organisationMarks(thread);
+        const suffix = marks.length === 0 ? "" : `  [${marks.join(", ")}]`;
         lines.push(
-          `    ${thread.icon} ${formatAge(thread.ageSeconds).padStart(4)}  ${thread.status.padEnd(9)} ${thread.title}  ${thread.threadId}`,
+          `    ${thread.icon} ${formatAge(thread.ageSeconds).padStart(4)}  ${thread.state.padEnd(18)} ${thread.title}  ${thread.threadId}${suffix}`,
         );
       }
     }

@@ -4,11 +4,11 @@
  * `queued` when it waits behind an active run, `unconfirmed` otherwise (the receipt stands).
  */
 import { type ActResult, act } from "./act.js";
+import type { SendDelivery } from "./command-constants.js";
 import type { OpsEnvironments } from "./environments.js";
 import { resolveThread } from "./references.js";
 
-export const SEND_DELIVERIES = ["start_immediately", "queue_after_active"] as const;
-export type SendDelivery = (typeof SEND_DELIVERIES)[number];
+export { SEND_DELIVERIES, type SendDelivery } from "./command-constants.js";
 
 export interface SendRequest {
   /** A thread reference (id, title, unique substring, optionally alias:ref). */

@@ -4,6 +4,7 @@
  * operationId from the thread and the date; interrupt stops the thread's active run (or the one
  * named) and says so plainly when there is none, sending nothing.
  */
+import { ConnectorError } from "@t3-connector/core";
 import { type ActResult, act } from "./act.js";
 import type { OpsEnvironments } from "./environments.js";
 import { resolveThread } from "./references.js";
@@ -15,6 +16,7 @@ export async function snoozeThread(
   until: string,
   options: { namespace?: string } = {},
 ): Promise<ActResult> {
+  checkSnoozeInstant(until);
   const { env, thread } = await resolveThread(environments, reference, environment);
   return act(
     environments,
@@ -26,6 +28,20 @@ export async function snoozeThread(
       ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
     },
   );
+}
+
+/**
+ * T3 takes an ISO date-time with a time zone; a bare date such as 2026-12-04 is the usual mistake.
+ * Refused here, before any read, with an example of what works.
+ */
+function checkSnoozeInstant(until: string): void {
+  const isoWithZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+  if (!isoWithZone.test(until) || Number.isNaN(Date.parse(until))) {
+    throw new ConnectorError(
+      "invalid_input",
+      `snooze needs an ISO date-time with a time zone, e.g. 2026-12-04T09:00:00+01:00 or 2026-12-04T08:00:00Z (got "${until}").`,
+    );
+  }
 }
 
 export type InterruptResult =

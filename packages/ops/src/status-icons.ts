@@ -1,31 +1,28 @@
 /**
- * One display status per thread, most urgent first (t3ctl's rule): a thread that is both running
- * and settled shows as running. Derived only from the canonical state of core/state.
+ * One icon per canonical state of core/state: `ops ls` shows the same state word as the read tools
+ * (`t3_threads`), never a second vocabulary of its own.
  */
-import type { ThreadSummary } from "@t3-connector/core/state";
+import type { ThreadState } from "@t3-connector/core/state";
 
-export const DISPLAY_STATUSES = ["needs_you", "failed", "running", "queued", "idle", "settled"] as const;
-export type DisplayStatus = (typeof DISPLAY_STATUSES)[number];
-
-export const STATUS_ICON: Readonly<Record<DisplayStatus, string>> = {
+export const STATE_ICON: Readonly<Record<ThreadState, string>> = {
   running: "●",
-  needs_you: "◆",
+  needs_intervention: "◆",
   failed: "✕",
-  queued: "○",
-  idle: "·",
-  settled: "✓",
+  cancelled: "⊘",
+  completed: "✓",
+  no_run: "·",
+  unknown: "?",
 };
 
-const QUEUED_RUN_STATUSES = new Set(["preparing", "queued", "starting"]);
-
-export function displayStatus(
-  summary: Pick<ThreadSummary, "state" | "statusRun" | "settled">,
-): DisplayStatus {
-  if (summary.state === "needs_intervention") return "needs_you";
-  if (summary.state === "running") {
-    return summary.statusRun !== null && QUEUED_RUN_STATUSES.has(summary.statusRun) ? "queued" : "running";
-  }
-  if (summary.settled) return "settled";
-  if (summary.state === "failed") return "failed";
-  return "idle";
+/** The organisation marks a listing shows beside the state: pinned, snoozed, settled. */
+export function organisationMarks(thread: {
+  pinned: boolean;
+  settled: boolean;
+  snoozedUntil: string | null;
+}): string[] {
+  return [
+    ...(thread.pinned ? ["pinned"] : []),
+    ...(thread.snoozedUntil === null ? [] : [`snoozed until ${thread.snoozedUntil}`]),
+    ...(thread.settled ? ["settled"] : []),
+  ];
 }

@@ -12,7 +12,10 @@ export const WAIT_OUTCOMES = { done: 0, needs_human: 2, failed: 3, timeout: 4 } 
 export type WaitOutcome = keyof typeof WAIT_OUTCOMES;
 /** The read tool's own ceiling per call. */
 const SLICE_MS = 5_000;
-export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+
+import { DEFAULT_WAIT_TIMEOUT_MS } from "./command-constants.js";
+
+export { DEFAULT_WAIT_TIMEOUT_MS } from "./command-constants.js";
 
 interface WaitSlice {
   state: string;

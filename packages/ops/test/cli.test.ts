@@ -49,8 +49,10 @@ describe("t3-connector-ops CLI", () => {
         "icon",
         "settled",
         "state",
-        "status",
         "statusRun",
+        "pinned",
+        "snoozedUntil",
+        "woke",
         "threadId",
         "title",
         "updatedAt",
@@ -61,6 +63,32 @@ describe("t3-connector-ops CLI", () => {
     expect(table.stdout).toContain("● ");
     const forced = await runOps(["ls", "--json"], { env, tty: true });
     expect(() => forced.json()).not.toThrow();
+  });
+
+  it("prints every read as lines for a person on a terminal, and as JSON otherwise", async () => {
+    const reads: [string[], string][] = [
+      [["thread", "alpha:Run the test suite?"], "◆ needs_intervention"],
+      [["alpha", "list", "--limit", "3"], "● running"],
+      [["alpha", "projects"], "website"],
+      [["alpha", "providers", "--instance", "codex"], "gpt-5.6-sol"],
+      [["timeline", "alpha:Run the test suite?"], "user: "],
+    ];
+    for (const [argv, expected] of reads) {
+      const table = await runOps(argv, { env, tty: true });
+      expect(table.code).toBe(0);
+      expect(table.stdout).toContain(expected);
+      expect(() => JSON.parse(table.stdout)).toThrow();
+      const piped = await runOps(argv, { env });
+      expect(() => piped.json()).not.toThrow();
+    }
+  });
+
+  it("ls exits 69 when every environment failed, so an empty listing never reads as no threads", async () => {
+    await setup.env("alpha").stop();
+    await setup.env("beta").stop();
+    const run = await runOps(["ls"], { env });
+    expect(run.code).toBe(EXIT_CODES.unavailable);
+    expect((run.json() as { unreachable: unknown[] }).unreachable).toHaveLength(2);
   });
 
   it("creates from a brief on stdin, and a repeat says created: false without a second command", async () => {
@@ -125,7 +153,7 @@ describe("t3-connector-ops CLI", () => {
     expect(badJson.code).toBe(EXIT_CODES.usage);
     expect(badJson.stderr).toMatch(/^invalid_input: /);
     const noEnv = await runOps(["act", "thread.pin", "--operation-id", "o", "--input", "{}"], { env });
-    expect(noEnv.stderr).toMatch(/^environment_required: /);
+    expect(noEnv.stderr).toMatch(/^environment_required: .*2 are configured/);
     expect(noEnv.code).toBe(EXIT_CODES.usage);
     const missingOption = await runOps(["alpha", "create", "--title", "T"], { env });
     expect(missingOption.code).toBe(EXIT_CODES.usage);
@@ -179,5 +207,65 @@ describe("t3-connector-ops CLI", () => {
     const unknown = await runOps(["gamma", "query", "thread", "--input", "{}"], { env });
     expect(unknown.code).toBe(EXIT_CODES.notFound);
     expect(unknown.stderr).toMatch(/^environment_unknown: /);
+  });
+});
+
+describe("t3-connector-ops with one or no environment configured", () => {
+  async function configWith(aliases: string[]): Promise<Record<string, string>> {
+    const { readFile, writeFile } = await import("node:fs/promises");
+    const document = JSON.parse(await readFile(setup.configPath, "utf8")) as {
+      environments: Record<string, unknown>;
+    };
+    const kept = Object.fromEntries(
+      Object.entries(document.environments).filter(([a]) => aliases.includes(a)),
+    );
+    const path = `${setup.dir}/ops-${aliases.length}.json`;
+    await writeFile(path, JSON.stringify({ environments: kept }), { mode: 0o600 });
+    return { T3_CONNECTOR_OPS_CONFIG: path };
+  }
+
+  it("runs a one-environment command in the only environment configured without naming it", async () => {
+    const only = await configWith(["alpha"]);
+    const run = await runOps(["projects"], { env: only });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(JSON.stringify(run.json())).toContain("website");
+    // providers lists models: create and configure need one.
+    const providers = await runOps(["providers", "--instance", "codex"], { env: only });
+    expect(providers.code).toBe(0);
+    const listed = providers.json() as { providers: { instanceId: string; models?: { slug: string }[] }[] };
+    expect(listed.providers.map((provider) => provider.instanceId)).toEqual(["codex"]);
+    expect(listed.providers[0]?.models?.map((model) => model.slug)).toContain("gpt-5.6-sol");
+  });
+
+  it("answers ls and environments with an empty config, and says how to add an environment", async () => {
+    const none = await configWith([]);
+    const ls = await runOps(["ls"], { env: none });
+    expect(ls.code).toBe(0);
+    expect(ls.json()).toMatchObject({ environments: [], unreachable: [] });
+    expect(ls.stderr).toContain("t3-connector-ops environments add <alias> --url URL");
+    const environments = await runOps(["environments"], { env: none });
+    expect(environments.code).toBe(0);
+    expect(environments.json()).toEqual([]);
+    expect(environments.stderr).toContain("no environment is configured in");
+    const projects = await runOps(["projects"], { env: none });
+    expect(projects.code).toBe(EXIT_CODES.config);
+    expect(projects.stderr).toMatch(/^no_environments: .*environments add/);
+  });
+
+  it("environments remove takes the entry out and deletes its token file, down to an empty config", async () => {
+    const { readFile, stat } = await import("node:fs/promises");
+    const both = await configWith(["alpha", "beta"]);
+    const path = both.T3_CONNECTOR_OPS_CONFIG as string;
+    const first = await runOps(["environments", "remove", "beta"], { env: both });
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({ removed: "beta", environmentsLeft: 1 });
+    const tokenFile = (first.json() as { tokenFileRemoved: string }).tokenFileRemoved;
+    await expect(stat(tokenFile)).rejects.toMatchObject({ code: "ENOENT" });
+    const last = await runOps(["environments", "remove", "alpha"], { env: both });
+    expect(last.json()).toMatchObject({ removed: "alpha", environmentsLeft: 0 });
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ environments: {} });
+    const unknown = await runOps(["environments", "remove", "alpha"], { env: both });
+    expect(unknown.code).toBe(EXIT_CODES.notFound);
   });
 });

@@ -31,7 +31,7 @@ const launch = {
 };
 
 describe("ls", () => {
-  it("lists every environment's threads grouped by project, each with a status icon and an age", async () => {
+  it("lists every environment's threads grouped by project, each with its canonical state, icon and age", async () => {
     const listing = await setup.ops.list();
     expect(listing.unreachable).toEqual([]);
     expect(listing.environments.map((env) => env.alias)).toEqual(["alpha", "beta"]);
@@ -42,10 +42,13 @@ describe("ls", () => {
     }
     const alpha = listing.environments[0]?.projects.flatMap((project) => project.threads) ?? [];
     const byTitle = (title: string) => alpha.find((thread) => thread.title === title);
-    expect(byTitle("Long migration run")).toMatchObject({ status: "running", icon: "●" });
-    expect(byTitle("Run the test suite?")).toMatchObject({ status: "needs_you", icon: "◆" });
-    expect(byTitle("Old experiment")).toMatchObject({ status: "settled", icon: "✓" });
-    expect(byTitle("Empty draft")).toMatchObject({ status: "idle", icon: "·" });
+    expect(byTitle("Long migration run")).toMatchObject({ state: "running", icon: "●" });
+    expect(byTitle("Run the test suite?")).toMatchObject({ state: "needs_intervention", icon: "◆" });
+    expect(byTitle("Old experiment")).toMatchObject({ settled: true });
+    expect(byTitle("Empty draft")).toMatchObject({ state: "no_run", icon: "·" });
+    // Pin and snooze are shown, not only settle.
+    expect(byTitle("Release checklist")).toMatchObject({ pinned: true });
+    expect(byTitle("Revisit the footer")?.snoozedUntil).toEqual(expect.any(String));
     expect(alpha.every((thread) => thread.ageSeconds === null || thread.ageSeconds >= 0)).toBe(true);
     // Archived threads are not listed.
     expect(byTitle("Archived spike")).toBeUndefined();
@@ -263,6 +266,9 @@ describe("snooze and interrupt", () => {
     const refused = await failure(setup.ops.snooze("alpha", "Long migration run", until));
     expect(refused).toMatchObject({ code: "guard_refused", details: { reason: "thread_run_active" } });
     expect((await failure(setup.ops.snooze("alpha", "Empty draft", "tomorrow"))).code).toBe("invalid_input");
+    // A bare date is the usual mistake: the message shows a date-time that works.
+    const bareDate = await failure(setup.ops.snooze("alpha", "Empty draft", "2026-12-04"));
+    expect(bareDate.message).toContain("e.g. 2026-12-04T09:00:00+01:00");
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 

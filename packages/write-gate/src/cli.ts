@@ -4,6 +4,7 @@
  */
 
 import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
+import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
 import {
@@ -118,6 +119,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         // A stray rejection is logged and fails its request, never the gate (ADR 0020).
         const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
         const config = await loadCliWriteConfig(io);
+        // Not a refusal: the page still opens (passkey enrollment needs no environment).
+        if (config.environments.length === 0) {
+          io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
+        }
         const gate = await startGate({
           config,
           log: log.info,

@@ -1,6 +1,12 @@
 export { type ConfigKind, refuseLegacyKeys, refuseWriteAllowlists } from "./legacy-keys.js";
 export { loadJsonFile } from "./load-json.js";
 export {
+  addEnvironmentCommandLine,
+  type ConfigOwner,
+  noEnvironmentsError,
+  noEnvironmentsMessage,
+} from "./no-environments.js";
+export {
   expandHome,
   isAnchoredPath,
   type PathContext,

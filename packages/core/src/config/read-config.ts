@@ -38,8 +38,12 @@ export interface ReadEventsConfig {
 export interface ReadConfig {
   /** The file it came from (for messages). */
   path: string;
-  /** Informational only (CLI banner): reads have no default environment. */
-  default: string;
+  /**
+   * Informational only, and present only when the file has one: reads have no default
+   * environment, so nothing may invent one (a listing that showed the first alias as "default"
+   * contradicted the docs).
+   */
+  default?: string;
   /** In the order of the file. */
   environments: ReadEnvironmentConfig[];
   events?: ReadEventsConfig;
@@ -107,11 +111,10 @@ export function parseReadConfig(raw: unknown, options: { path: string; homeDir?:
     ...toEnvironmentConfig(alias, environment),
     allowedProjects: environment.allowedProjects,
   }));
-  const first = environments[0]?.alias ?? "";
   const { events, oauth } = parsed.data;
   return {
     path: options.path,
-    default: parsed.data.default ?? first,
+    ...(parsed.data.default === undefined ? {} : { default: parsed.data.default }),
     environments,
     ...(events === undefined ? {} : { events: withoutUndefined(events) }),
     ...(oauth === undefined ? {} : { oauth }),

@@ -111,15 +111,16 @@ export function toEnvironmentConfig(alias: string, environment: RawEnvironment):
   return { alias, environmentId: environment.environmentId, transport, tokenFile: environment.tokenFile };
 }
 
-/** Aliases, uniqueness of environmentIds and the `default` alias, checked on the parsed record. */
+/**
+ * Aliases, uniqueness of environmentIds and the `default` alias, checked on the parsed record.
+ * No environment at all is a valid state (the one `environments remove` leaves, and the one a new
+ * user starts from): each command then says how to add one instead of refusing the file.
+ */
 export function refineEnvironments(
   value: { default?: string | undefined; environments: Record<string, RawEnvironment> },
   context: z.RefinementCtx,
 ): void {
   const aliases = Object.keys(value.environments);
-  if (aliases.length === 0) {
-    context.addIssue({ code: "custom", path: ["environments"], message: "needs at least one environment" });
-  }
   for (const alias of aliases) {
     if (!ALIAS_PATTERN.test(alias)) {
       context.addIssue({

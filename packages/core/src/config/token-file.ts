@@ -10,10 +10,16 @@ const MAX_TOKEN_FILE_BYTES = 16 * 1024;
 export interface TokenFileOptions {
   /** Owner the file must have; defaults to the uid of this process. Injected for tests. */
   currentUid?: number;
+  /** What the file is, for messages (default "token file"; e.g. "webhook secret file"). */
+  what?: string;
+  /** The fix when the file does not exist (default: pair the environment first). */
+  whenMissing?: string;
 }
 
-function invalid(path: string, problem: string): ConnectorError {
-  return new ConnectorError("token_file_invalid", `token file ${path} ${problem}`, { details: { path } });
+const invalidAs = (path: string, problem: string, what?: string) => invalid(path, problem, what);
+
+function invalid(path: string, problem: string, what = "token file"): ConnectorError {
+  return new ConnectorError("token_file_invalid", `${what} ${path} ${problem}`, { details: { path } });
 }
 
 function currentUid(options: TokenFileOptions): number | undefined {
@@ -24,7 +30,8 @@ function octal(mode: number): string {
   return (mode & 0o777).toString(8).padStart(3, "0");
 }
 
-function checkFileStats(path: string, stats: Stats, uid: number | undefined): void {
+function checkFileStats(path: string, stats: Stats, uid: number | undefined, what?: string): void {
+  const invalid = (p: string, problem: string) => invalidAs(p, problem, what);
   if (stats.isSymbolicLink()) throw invalid(path, "is a symbolic link; point tokenFile at the real file");
   if (!stats.isFile()) throw invalid(path, "is not a regular file");
   if (uid !== undefined && stats.uid !== uid) {
@@ -37,7 +44,8 @@ function checkFileStats(path: string, stats: Stats, uid: number | undefined): vo
   if (stats.size > MAX_TOKEN_FILE_BYTES) throw invalid(path, "is too large to be a token");
 }
 
-async function checkDirectory(directory: string, tokenPath: string): Promise<void> {
+async function checkDirectory(directory: string, tokenPath: string, what?: string): Promise<void> {
+  const invalid = (p: string, problem: string) => invalidAs(p, problem, what);
   const stats = await stat(directory);
   if ((stats.mode & 0o077) !== 0) {
     throw invalid(
@@ -65,24 +73,31 @@ export async function readTokenFile(path: string, options: TokenFileOptions = {}
     const code = (error as NodeJS.ErrnoException).code;
     throw invalid(
       path,
-      code === "ENOENT" ? "does not exist; pair the environment first" : `cannot be read (${code})`,
+      code === "ENOENT"
+        ? `does not exist; ${options.whenMissing ?? "pair the environment first"}`
+        : `cannot be read (${code})`,
+      options.what,
     );
   }
-  checkFileStats(path, linkStats, uid);
-  await checkDirectory(dirname(path), path);
+  checkFileStats(path, linkStats, uid, options.what);
+  await checkDirectory(dirname(path), path, options.what);
   // O_NOFOLLOW and a second check on the open descriptor close the gap between lstat and read.
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    throw invalid(path, `cannot be opened (${(error as NodeJS.ErrnoException).code})`);
+    throw invalid(path, `cannot be opened (${(error as NodeJS.ErrnoException).code})`, options.what);
   }
   try {
-    checkFileStats(path, await handle.stat(), uid);
+    checkFileStats(path, await handle.stat(), uid, options.what);
     const token = (await handle.readFile("utf8")).trim();
-    if (token === "") throw invalid(path, "is empty; pair the environment again");
+    if (token === "") throw invalid(path, "is empty; pair the environment again", options.what);
     if (!isTokenShaped(token))
-      throw invalid(path, "does not hold a single token (it contains spaces or control characters)");
+      throw invalid(
+        path,
+        "does not hold a single token (it contains spaces or control characters)",
+        options.what,
+      );
     return token;
   } finally {
     await handle.close();

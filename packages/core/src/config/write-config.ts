@@ -23,8 +23,8 @@ export interface WriteConfig {
   stateDir: string;
   channel?: { organization: string; tunnelId: string };
   passkey?: { rpName?: string; userName?: string };
-  /** Informational only: writes always name their environment. */
-  default: string;
+  /** Informational only, present only when the file has one: writes always name their environment. */
+  default?: string;
   environments: EnvironmentConfig[];
 }
 
@@ -63,9 +63,9 @@ export function parseWriteConfig(raw: unknown, options: { path: string; homeDir?
     path: options.path,
     port: data.port,
     stateDir: data.stateDir,
-    default: data.default ?? environments[0]?.alias ?? "",
     environments,
   };
+  if (data.default !== undefined) config.default = data.default;
   if (data.channel !== undefined) config.channel = data.channel;
   if (data.passkey !== undefined) {
     config.passkey = {};

@@ -30,8 +30,6 @@ export type ControlPlaneItem = ThreadSummary & {
   environment: EnvironmentRef;
   activeRun: ActiveRunRef | null;
   pendingRequest: ControlPlanePendingRequest | null;
-  /** Only while the thread is still snoozed. */
-  snoozedUntil?: string;
   /** Ready items only. */
   readyReasons?: ReadyReason[];
   blockers?: ReadyBlocker[];
@@ -82,7 +80,7 @@ function pendingRequestOf(thread: ShellThreadInput): ControlPlanePendingRequest 
   };
 }
 
-function itemOf(candidate: ControlPlaneCandidate, snoozed: boolean): ControlPlaneItem {
+function itemOf(candidate: ControlPlaneCandidate): ControlPlaneItem {
   const { environment, thread, summary } = candidate;
   const item: ControlPlaneItem = {
     ...summary,
@@ -91,7 +89,6 @@ function itemOf(candidate: ControlPlaneCandidate, snoozed: boolean): ControlPlan
     pendingRequest: pendingRequestOf(thread),
     next: { tool: "t3_thread", input: { environment: environment.alias, threadId: summary.threadId } },
   };
-  if (snoozed && thread.snoozedUntil) item.snoozedUntil = thread.snoozedUntil;
   return item;
 }
 
@@ -121,16 +118,16 @@ export function controlPlaneLists(
     const snoozed = isSnoozed(candidate.thread, nowMs);
     const { state } = candidate.summary;
     if (state === "needs_intervention") {
-      needsIntervention.push(itemOf(candidate, snoozed));
+      needsIntervention.push(itemOf(candidate));
     } else if (state === "running") {
-      running.push(itemOf(candidate, snoozed));
+      running.push(itemOf(candidate));
     } else {
       const reasons = readyReasons(candidate.summary, snoozed);
       if (reasons.length === 0) continue;
       const blockers: ReadyBlocker[] =
         (candidate.thread.pendingBackgroundTasks ?? []).length > 0 ? ["background_work_pending"] : [];
       ready.push({
-        ...itemOf(candidate, snoozed),
+        ...itemOf(candidate),
         readyReasons: reasons,
         blockers,
         actionableNow: blockers.length === 0,

@@ -2,7 +2,7 @@ import { type ModelSummary, modelSummary } from "./model.js";
 import { type PendingRequestRef, type ThreadStateFields, threadState } from "./thread-state.js";
 import { type NowInput, resolveNow } from "./time.js";
 import type { Maybe, ProjectInput, ShellThreadInput } from "./types.js";
-import { type WokeMarker, wokeMarker } from "./woke.js";
+import { isSnoozed, type WokeMarker, wokeMarker } from "./woke.js";
 
 export type ProjectRef = { projectId: string | null; title: string } | { projectId: string | null };
 
@@ -18,6 +18,10 @@ export type ThreadSummary = {
 } & ThreadStateFields & {
     updatedAt: string | null;
     settled: boolean;
+    /** Pinned in T3's sidebar (`pinnedAt` set). */
+    pinned: boolean;
+    /** While the thread sleeps: when it wakes (ISO). Null when not snoozed or already awake. */
+    snoozedUntil: string | null;
   } & WokeMarker;
 
 export interface SummaryOptions {
@@ -26,6 +30,11 @@ export interface SummaryOptions {
   project?: Maybe<ProjectInput>;
   /** The projection's pending requests (thread reads only; rule 1b of the state precedence). */
   pending?: readonly PendingRequestRef[];
+}
+
+/** The wake instant while the thread still sleeps (T3's "effectively snoozed"), else null. */
+function snoozedUntil(thread: ShellThreadInput, now: number): string | null {
+  return isSnoozed(thread, now) ? (thread.snoozedUntil ?? null) : null;
 }
 
 /** `settled` is `settledAt` being set; a pin or new work clears it on T3's side. */
@@ -52,6 +61,8 @@ export function threadSummary(thread: ShellThreadInput, options: SummaryOptions)
     ...threadState(thread, options.pending ?? []),
     updatedAt: thread.updatedAt ?? null,
     settled: isSettled(thread),
+    pinned: Boolean(thread.pinnedAt),
+    snoozedUntil: snoozedUntil(thread, resolveNow(options.now)),
     ...wokeMarker(thread, resolveNow(options.now)),
   };
 }

@@ -83,6 +83,7 @@ export interface ShellThreadInput {
   settledAt?: Maybe<string>;
   snoozedUntil?: Maybe<string>;
   snoozedAt?: Maybe<string>;
+  pinnedAt?: Maybe<string>;
   lastVisitedAt?: Maybe<string>;
 }
 

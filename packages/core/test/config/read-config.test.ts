@@ -32,7 +32,7 @@ function failure(raw: unknown): ConnectorError {
 }
 
 describe("read config", () => {
-  it("accepts url and ssh environments, expands ~ and defaults remotePort and default", () => {
+  it("accepts url and ssh environments, expands ~, defaults remotePort and invents no default", () => {
     const config = parse({
       environments: {
         local: environment({ url: "http://127.0.0.1:3773/" }),
@@ -44,7 +44,7 @@ describe("read config", () => {
         },
       },
     });
-    expect(config.default).toBe("local");
+    expect(config.default).toBeUndefined();
     expect(config.environments).toEqual([
       {
         alias: "local",
@@ -169,11 +169,13 @@ describe("read config", () => {
     expect(error.message).toContain("environments.Local_1: alias must match");
   });
 
-  it("refuses duplicate environmentIds and an empty environment list", () => {
+  it("refuses duplicate environmentIds", () => {
     const duplicate = failure({ environments: { a: environment(), b: environment() } });
     expect(duplicate.message).toContain('environments.b.environmentId: duplicates the environmentId of "a"');
-    const empty = failure({ environments: {} });
-    expect(empty.message).toContain("environments: needs at least one environment");
+  });
+
+  it("accepts a config with no environment: the state the last `environments remove` leaves", () => {
+    expect(parse({ environments: {} })).toEqual({ path: "/cfg/config.json", environments: [] });
   });
 });
 

@@ -124,6 +124,17 @@ describe("reading a token file", () => {
     await chmod(join(dir, "sub"), 0o600);
     expect((await refusal(readTokenFile(join(dir, "sub")))).message).toContain("not a regular file");
   });
+
+  it("names what the file is and the fix its caller gives, e.g. a missing --auth-token-file", async () => {
+    const path = join(dir, "bearer");
+    const error = await refusal(
+      readTokenFile(path, { what: "--auth-token-file", whenMissing: "create it with: openssl rand -hex 32" }),
+    );
+    expect(error.message).toBe(
+      `--auth-token-file ${path} does not exist; create it with: openssl rand -hex 32`,
+    );
+    expect(error.message).not.toContain("pair the environment");
+  });
 });
 
 describe("writing a token file", () => {

@@ -26,6 +26,12 @@ function failure(raw: unknown): ConnectorError {
 }
 
 describe("write config", () => {
+  it("accepts no environment at all, so the gate can start and say how to add one", () => {
+    const config = parseWriteConfig(base({ environments: {} }), { path: "/cfg/write.json", homeDir: HOME });
+    expect(config.environments).toEqual([]);
+    expect(config.default).toBeUndefined();
+  });
+
   it("parses port, stateDir, channel, passkey and environments", () => {
     const config = parseWriteConfig(
       base({
@@ -40,7 +46,6 @@ describe("write config", () => {
       stateDir: "/home/tester/.local/state/t3-connector-write",
       channel: { organization: "acme", tunnelId: "tunnel_Ab12" },
       passkey: { rpName: "T3 gate", userName: "me" },
-      default: "local",
       environments: [
         {
           alias: "local",

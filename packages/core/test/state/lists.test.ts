@@ -199,7 +199,7 @@ describe("controlPlaneLists (t3_control_plane)", () => {
       woke: true,
       wokeAt: T.snoozedUntil,
     });
-    expect(after.ready.threads[0]).not.toHaveProperty("snoozedUntil");
+    expect(after.ready.threads[0]?.snoozedUntil).toBeNull();
   });
 
   it("a snoozed thread that needs intervention shows when its snooze ends", () => {

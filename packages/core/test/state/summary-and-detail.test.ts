@@ -41,9 +41,23 @@ describe("threadSummary", () => {
       runId: RUN_1,
       updatedAt: T.later,
       settled: false,
+      pinned: false,
+      snoozedUntil: null,
       woke: false,
       wokeAt: null,
     });
+  });
+
+  it("shows a pin, and a snooze only while the thread still sleeps", () => {
+    const sleeping = threadSummary(
+      shellRow({ pinnedAt: T.created, snoozedAt: T.snoozedAt, snoozedUntil: T.snoozedUntil }),
+      { now: ms(T.afterSnooze) },
+    );
+    expect(sleeping).toMatchObject({ pinned: true, snoozedUntil: T.snoozedUntil });
+    const awake = threadSummary(shellRow({ snoozedAt: T.snoozedAt, snoozedUntil: T.snoozedUntil }), {
+      now: ms(T.later),
+    });
+    expect(awake).toMatchObject({ pinned: false, snoozedUntil: null });
   });
 
   it("prefers the worktree as directory and names only the projectId without a project row", () => {

@@ -1,5 +1,10 @@
 import { ConnectorError } from "@t3-connector/core";
-import { loadReadConfig, type ReadConfig, type ReadEnvironmentConfig } from "@t3-connector/core/config";
+import {
+  loadReadConfig,
+  noEnvironmentsError,
+  type ReadConfig,
+  type ReadEnvironmentConfig,
+} from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import type { CliIo } from "./io.js";
 
@@ -27,6 +32,7 @@ export function cliRegistry(
 
 /** The configured environment named by alias or environmentId; never another one. */
 export function findEnvironment(config: ReadConfig, reference: string): ReadEnvironmentConfig {
+  if (config.environments.length === 0) throw noEnvironmentsError("read", config.path);
   const found =
     config.environments.find((env) => env.alias === reference) ??
     config.environments.find((env) => env.environmentId === reference);

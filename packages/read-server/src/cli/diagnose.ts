@@ -1,4 +1,4 @@
-import type { ReadEnvironmentConfig } from "@t3-connector/core/config";
+import { noEnvironmentsError, type ReadEnvironmentConfig } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { cliRegistry, errorJson, findEnvironment, loadCliConfig } from "./config-access.js";
 import { type CliIo, writeJson } from "./io.js";
@@ -28,6 +28,7 @@ export interface EnvironmentDiagnosis {
  */
 export async function diagnoseCommand(io: CliIo, environment: string | undefined): Promise<number> {
   const config = await loadCliConfig(io);
+  if (config.environments.length === 0) throw noEnvironmentsError("read", config.path);
   const selected = environment === undefined ? config.environments : [findEnvironment(config, environment)];
   const diagnoses = await diagnoseEnvironments(io, selected);
   const ok = diagnoses.every((diagnosis) => diagnosis.ok);

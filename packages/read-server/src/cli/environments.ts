@@ -1,4 +1,4 @@
-import type { ReadConfig } from "@t3-connector/core/config";
+import { noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import { cliRegistry, errorJson, loadCliConfig } from "./config-access.js";
 import { type CliIo, writeJson } from "./io.js";
 
@@ -6,11 +6,13 @@ import { type CliIo, writeJson } from "./io.js";
 export const ENVIRONMENTS_CHECK_TIMEOUT_MS = 15_000;
 
 export interface EnvironmentListing {
-  default: string;
+  /** The file listed, so a user with several configs knows which one this is. */
+  config: string;
+  /** Only when the file has one: reads have no default environment. */
+  default?: string;
   environments: Array<{
     alias: string;
     environmentId: string;
-    default: boolean;
     transport: string;
     allowedProjectCount: number;
     available: boolean;
@@ -20,10 +22,14 @@ export interface EnvironmentListing {
   }>;
 }
 
-/** The configured environments with availability, as JSON on stdout. Always exit 0: it is a listing. */
+/**
+ * The configured environments with availability, as JSON on stdout. Always exit 0: it is a
+ * listing, and an empty one is a state (stderr then says how to add the first environment).
+ */
 export async function environmentsCommand(io: CliIo): Promise<number> {
   const config = await loadCliConfig(io);
   writeJson(io, await listEnvironments(io, config));
+  if (config.environments.length === 0) io.stderr.write(`${noEnvironmentsMessage("read", config.path)}\n`);
   return 0;
 }
 
@@ -35,7 +41,6 @@ export async function listEnvironments(io: CliIo, config: ReadConfig): Promise<E
         const base = {
           alias: handle.alias,
           environmentId: handle.environmentId,
-          default: handle.alias === config.default,
           transport: handle.transportLabel,
           allowedProjectCount: config.environments[index]?.allowedProjects.length ?? 0,
         };
@@ -47,7 +52,11 @@ export async function listEnvironments(io: CliIo, config: ReadConfig): Promise<E
         }
       }),
     );
-    return { default: config.default, environments };
+    return {
+      config: config.path,
+      ...(config.default === undefined ? {} : { default: config.default }),
+      environments,
+    };
   } finally {
     await registry.close();
   }

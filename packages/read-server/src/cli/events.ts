@@ -36,7 +36,10 @@ export async function serviceOptions(io: CliIo, request: EventsRunRequest) {
   const log = (line: string) => void io.stderr.write(`${line}\n`);
   return {
     hookUrl: request.hookUrl,
-    secret: await readTokenFile(request.hookSecretFile),
+    secret: await readTokenFile(request.hookSecretFile, {
+      what: "webhook secret file",
+      whenMissing: "write the receiver's signing secret there (mode 600, in a directory with mode 700)",
+    }),
     stateDir: eventsStateDir(io, request.stateDir),
     filters: request.filters,
     policy: {
@@ -72,7 +75,9 @@ export async function eventsCommand(io: CliIo, flags: EventsFlags): Promise<numb
 
 /** `events status`: outbox depth, last success and dead letters, as JSON. */
 export async function eventsStatusCommand(io: CliIo, stateDir: string | undefined): Promise<number> {
-  writeJson(io, await readOutboxStatus(await configuredStateDir(io, stateDir)));
+  const directory = await configuredStateDir(io, stateDir);
+  // Which directory was read: a status of the wrong one looks like a quiet, healthy outbox.
+  writeJson(io, { stateDir: directory, ...(await readOutboxStatus(directory)) });
   return 0;
 }
 

@@ -1,5 +1,5 @@
 import type { LeveledLog } from "@t3-connector/core/cli-support";
-import { loadReadConfig, type ReadConfig } from "@t3-connector/core/config";
+import { loadReadConfig, noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import { createProcessReadContext, type ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { readToolListProblems } from "../read-tool-list.js";
@@ -27,5 +27,8 @@ export async function prepareServe(
   } catch (error) {
     return { problem: describeError(error) };
   }
+  // Not a refusal: the server starts (the client sees its tools), and every call says the same.
+  if (config.environments.length === 0)
+    log.warn(`t3-connector: ${noEnvironmentsMessage("read", config.path)}`);
   return { config, context: createProcessReadContext({ config, log: (line) => log.error(line) }) };
 }

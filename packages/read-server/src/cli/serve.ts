@@ -57,7 +57,7 @@ export async function serve(
   process.stdin.once("end", stop);
 
   await server.connect(transport);
-  const aliases = config.environments.map((env) => env.alias).join(", ");
+  const aliases = config.environments.map((env) => env.alias).join(", ") || "(none yet)";
   log.info(
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
       `environments ${aliases} (config ${config.path})`,

@@ -1,4 +1,5 @@
-import type { ConnectorError } from "@t3-connector/core";
+import { ConnectorError } from "@t3-connector/core";
+import { addEnvironmentCommandLine } from "@t3-connector/core/config";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import { checkEnvironmentsAtStartup, STARTUP_VERIFY_TIMEOUT_MS, type StartupCheck } from "./startup-check.js";
 
@@ -27,6 +28,7 @@ export function startStartupGate(
   registry: EnvironmentRegistry,
   timeoutMs: number = STARTUP_VERIFY_TIMEOUT_MS,
 ): StartupGate {
+  if (registry.environments.length === 0) return emptyGate();
   let refuse: (refusal: StartupRefusal) => void = () => {};
   const refused = new Promise<StartupRefusal>((resolve) => {
     refuse = resolve;
@@ -45,4 +47,20 @@ export function startStartupGate(
   // Nobody may be waiting when a refusal arrives; the refusal is handled through `refused`.
   passed.catch(() => undefined);
   return { passed, refused, done };
+}
+
+/**
+ * No environment configured: the session still starts (a valid state, e.g. after removing the
+ * last one), and every tool call answers `no_environments` with the command that adds one,
+ * instead of an empty listing that would read as "no threads".
+ */
+function emptyGate(): StartupGate {
+  const error = new ConnectorError(
+    "no_environments",
+    `no environment is configured; add one with: ${addEnvironmentCommandLine("read")} ` +
+      "(pairing code on stdin), then restart this MCP server.",
+  );
+  const passed = Promise.reject(error);
+  passed.catch(() => undefined);
+  return { passed, refused: new Promise(() => {}), done: Promise.resolve({ refusals: [], warnings: [] }) };
 }

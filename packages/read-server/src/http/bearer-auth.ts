@@ -15,7 +15,11 @@ export const MIN_BEARER_TOKEN_LENGTH = 32;
  * file, owned by this user, mode 600, directory 700), then refuses a token too short to be secret.
  */
 export async function loadBearerToken(path: string, options: TokenFileOptions = {}): Promise<string> {
-  const token = await readTokenFile(path, options);
+  const token = await readTokenFile(path, {
+    what: "--auth-token-file",
+    whenMissing: `create it with: (umask 077; openssl rand -hex 32 > ${path})`,
+    ...options,
+  });
   if (token.length < MIN_BEARER_TOKEN_LENGTH) {
     throw new ConnectorError(
       "token_file_invalid",

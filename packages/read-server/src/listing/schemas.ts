@@ -92,6 +92,8 @@ export const threadSummaryShape = {
   errorClass: nullableString.optional(),
   updatedAt: nullableString,
   settled: z.boolean(),
+  pinned: z.boolean(),
+  snoozedUntil: nullableString,
   woke: z.boolean().nullable(),
   wokeAt: nullableString,
 };

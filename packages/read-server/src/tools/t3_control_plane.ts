@@ -48,7 +48,6 @@ const controlPlaneItemSchema = threadItemSchema.extend({
       contentInThreadRead: z.literal(true),
     })
     .nullable(),
-  snoozedUntil: z.string().optional(),
   readyReasons: z
     .array(
       z.enum([

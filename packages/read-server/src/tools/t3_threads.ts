@@ -40,7 +40,9 @@ const inputSchema = z.strictObject({
   includeNoRun: z
     .boolean()
     .optional()
-    .describe("Without state: also list threads that never ran (default false)."),
+    .describe(
+      "Without state: also list threads that never ran (default false: they are left out and counted in hiddenNoRun).",
+    ),
   woke: z.boolean().optional().describe("true: only threads T3 marks Woke; false: only the others."),
   search: z
     .string()
@@ -60,9 +62,17 @@ const outputSchema = z.object({
   nextCursor: z.string().optional(),
   changedSinceStart: z.number().int().min(1).optional(),
   hiddenNoRun: z.number().int().min(1).optional(),
+  /** With hiddenNoRun: what was left out and the input that lists it, in one sentence. */
+  note: z.string().optional(),
   ...scopeEnvelopeShape,
   threads: z.array(threadItemSchema),
 });
+
+/** Said in the answer, not only counted: a person asking for "my threads" must learn some were left out. */
+function hiddenNoRunNote(hidden: number): string {
+  const threads = hidden === 1 ? "1 thread that never ran is" : `${hidden} threads that never ran are`;
+  return `${threads} not listed; call again with includeNoRun: true to list them too.`;
+}
 
 export const t3ThreadsTool = defineReadTool({
   name: TOOL,
@@ -71,7 +81,8 @@ export const t3ThreadsTool = defineReadTool({
     "Lists visible threads (authorized projects, not archived) newest first, across every environment unless " +
     "environment is given; each carries its environment and canonical state. total comes before the list; when " +
     "truncated, call again with cursor=nextCursor and the same inputs. complete:false means some environment " +
-    "did not answer (see environmentFailures). For a needs_intervention thread read t3_thread in its environment.",
+    "did not answer (see environmentFailures). Threads that never ran are left out unless includeNoRun is true; " +
+    "hiddenNoRun counts them. For a needs_intervention thread read t3_thread in its environment.",
   inputSchema,
   outputSchema,
   annotations: READ_ONLY_ANNOTATIONS,
@@ -101,7 +112,7 @@ export const t3ThreadsTool = defineReadTool({
       ...(environment === undefined ? {} : { environment }),
       ...pageFields(page.page),
       ...(input.search === undefined ? {} : { search: input.search }),
-      ...(hiddenNoRun > 0 ? { hiddenNoRun } : {}),
+      ...(hiddenNoRun > 0 ? { hiddenNoRun, note: hiddenNoRunNote(hiddenNoRun) } : {}),
       ...scope,
       threads: page.page.items,
     };

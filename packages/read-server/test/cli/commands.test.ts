@@ -41,18 +41,18 @@ describe("t3-connector environments", () => {
   it("prints every configured environment with its transport and availability as JSON", async () => {
     const run = captureIo(env());
     expect(await runCli(["environments"], run.io)).toBe(0);
-    const listing = run.json() as { default: string; environments: Array<Record<string, unknown>> };
+    const listing = run.json() as { default?: string; environments: Array<Record<string, unknown>> };
+    // Printed as the file has it (and left out when it has none: see the empty config below).
     expect(listing.default).toBe("alpha");
     expect(listing.environments).toEqual([
       expect.objectContaining({
         alias: "alpha",
         environmentId: sim.environment("alpha").environmentId,
-        default: true,
         transport: "url",
         available: true,
         name: sim.environment("alpha").label,
       }),
-      expect.objectContaining({ alias: "beta", default: false, available: true }),
+      expect.objectContaining({ alias: "beta", available: true }),
     ]);
   });
 
@@ -66,6 +66,22 @@ describe("t3-connector environments", () => {
     } finally {
       sim.environment("beta").faults.clear();
     }
+  });
+});
+
+describe("t3-connector with no environment configured", () => {
+  it("environments lists none and says how to add one; diagnose says the same as its error", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const emptyPath = path.join(config.dir, "empty.json");
+    await writeFile(emptyPath, JSON.stringify({ environments: {} }), { mode: 0o600 });
+    const listing = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
+    expect(await runCli(["environments"], listing.io)).toBe(0);
+    expect(listing.json()).toEqual({ config: emptyPath, environments: [] });
+    expect(listing.stderr()).toContain(`no environment is configured in ${emptyPath}`);
+    expect(listing.stderr()).toContain("t3-connector environments add <alias> --url URL");
+    const diagnose = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
+    expect(await runCli(["diagnose"], diagnose.io)).not.toBe(0);
+    expect(diagnose.stderr()).toContain("no_environments: ");
   });
 });
 

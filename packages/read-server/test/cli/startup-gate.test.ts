@@ -97,7 +97,7 @@ describe("tool calls behind the gate", () => {
   async function connectGated(beforeCall: () => Promise<void>) {
     calls.length = 0;
     const context = createProcessReadContext({
-      config: { path: "(test)", default: "", environments: [] },
+      config: { path: "(test)", environments: [] },
       log: () => undefined,
     });
     const server = createReadServer([recordingTool], context, { beforeCall });
@@ -137,6 +137,20 @@ describe("tool calls behind the gate", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: "text", text: refusal.toString() }]);
     expect(calls).toEqual([]);
+  });
+
+  it("with no environment configured, starts and answers every call with how to add one", async () => {
+    const empty = new EnvironmentRegistry({ environments: [], requiredScopes: READ_SCOPES });
+    const gate = startStartupGate(empty);
+    const client = await connectGated(() => gate.passed);
+    const result = await client.callTool({ name: "test_record", arguments: { text: "never" } });
+    expect(result.isError).toBe(true);
+    const [content] = result.content as Array<{ text: string }>;
+    expect(content?.text).toMatch(/^no_environments: .*t3-connector environments add <alias> --url URL/);
+    expect(calls).toEqual([]);
+    // Not a refusal: the session stays up.
+    const outcome = await Promise.race([gate.refused.then(() => "refused"), gate.done.then(() => "done")]);
+    expect(outcome).toBe("done");
   });
 
   it("still answers an invalid input before waiting on the gate", async () => {

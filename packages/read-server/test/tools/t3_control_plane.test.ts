@@ -108,7 +108,7 @@ describe("t3_control_plane over two environments", () => {
       actionableNow: true,
       woke: true,
     });
-    expect(byTitle("Snoozed and woken")?.snoozedUntil).toBeUndefined();
+    expect(byTitle("Snoozed and woken")?.snoozedUntil).toBeNull();
     expect(byTitle("Deploy preview")).toMatchObject({
       readyReasons: ["latest_run_failed_unsettled"],
       state: "failed",

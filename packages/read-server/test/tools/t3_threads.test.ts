@@ -59,6 +59,9 @@ describe("t3_threads over two environments", () => {
     // 14 listable demo threads per environment, one of them never ran (hidden by default).
     expect(result.total).toBe(26);
     expect(result.hiddenNoRun).toBe(2);
+    expect(result.note).toBe(
+      "2 threads that never ran are not listed; call again with includeNoRun: true to list them too.",
+    );
     expect(result.returned).toBe(20);
     expect(result.truncated).toBe(true);
     expect(typeof result.nextCursor).toBe("string");

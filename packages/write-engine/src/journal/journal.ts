@@ -160,7 +160,8 @@ export class Journal {
       if (entry.inputHash !== inputHash) {
         throw new ConnectorError(
           "operation_conflict",
-          `operationId ${request.operationId} was already used with a different action or input`,
+          `operationId ${request.operationId} was already used with a different action or input; ` +
+            "give this write a new operationId.",
           { details: { operationId: request.operationId, state: entry.state } },
         );
       }

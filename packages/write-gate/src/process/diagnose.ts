@@ -1,4 +1,4 @@
-import type { EnvironmentConfig } from "@t3-connector/core/config";
+import { type EnvironmentConfig, noEnvironmentsError } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
@@ -24,6 +24,7 @@ export interface WriteEnvironmentDiagnosis {
  */
 export async function diagnoseCommand(io: CliIo, withProjects: boolean): Promise<number> {
   const config = await loadCliWriteConfig(io);
+  if (config.environments.length === 0) throw noEnvironmentsError("write", config.path);
   const environments = await diagnoseWriteEnvironments(io, config.environments, withProjects);
   const ok = environments.every((diagnosis) => diagnosis.ok);
   writeJson(io, { ok, environments });

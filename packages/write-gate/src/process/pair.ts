@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { type EnvironmentConfig, loadReadConfig } from "@t3-connector/core/config";
+import { type EnvironmentConfig, loadReadConfig, noEnvironmentsError } from "@t3-connector/core/config";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { pairEnvironment, readPairingCode } from "@t3-connector/core/pairing";
 import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";
@@ -17,6 +17,7 @@ export { PAIR_TIMEOUT_MS } from "@t3-connector/core/pairing";
  */
 export async function pairCommand(io: CliIo, reference: string): Promise<number> {
   const config = await loadCliWriteConfig(io);
+  if (config.environments.length === 0) throw noEnvironmentsError("write", config.path);
   const entry =
     config.environments.find((env) => env.alias === reference) ??
     config.environments.find((env) => env.environmentId === reference);

@@ -116,4 +116,20 @@ describe("t3-connector-write environments add, remove and the gate's port", () =
     const again = await run(["environments", "remove", "mine"]);
     expect(again.stderr).toMatch(/environment_unknown: .* has no environment "mine"/);
   });
+
+  it("after the last environment is removed, diagnose says how to add one and add works again", async () => {
+    // The read side emptied too: the write CLI reads it only to refuse a shared token file.
+    await writeFile(path.join(dir, "no-read-config.json"), JSON.stringify({ environments: {} }), {
+      mode: 0o600,
+    });
+    const diagnose = await run(["diagnose"]);
+    expect(diagnose.code).not.toBe(0);
+    expect(diagnose.stderr).toContain(`no_environments: no environment is configured in ${writeConfig}`);
+    expect(diagnose.stderr).toContain("t3-connector-write environments add <alias> --url URL");
+    const alpha = sim.environment("alpha");
+    const added = await run(["environments", "add", "again", "--url", alpha.url], alpha.createPairingCode());
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect(Object.keys(JSON.parse(await readFile(writeConfig, "utf8")).environments)).toEqual(["again"]);
+  });
 });
