@@ -12,6 +12,7 @@ export * from "./model.js";
 export * from "./ordering.js";
 export * from "./pending-requests.js";
 export * from "./request-content.js";
+export * from "./secret-requests.js";
 export * from "./summary.js";
 export { ELLIPSIS, keepEnd, keepStart } from "./text.js";
 export * from "./thread-list.js";

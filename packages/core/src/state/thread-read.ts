@@ -1,5 +1,6 @@
 import { type ThreadDetailFields, threadDetailFields } from "./detail.js";
 import { type PendingRequest, pendingRequests } from "./pending-requests.js";
+import { projectionSecretRequests } from "./secret-requests.js";
 import { type ThreadSummary, threadSummary } from "./summary.js";
 import type { NowInput } from "./time.js";
 import type {
@@ -35,7 +36,8 @@ export function threadRead(
   options: ThreadReadOptions,
 ): ThreadRead {
   const pending = pendingRequests(shell, projection);
-  const summary = threadSummary(shell, { now: options.now, project: options.project, pending });
+  const secrets = projectionSecretRequests(projection);
+  const summary = threadSummary(shell, { now: options.now, project: options.project, pending, secrets });
   const detailOptions = options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters };
   return {
     ...summary,
