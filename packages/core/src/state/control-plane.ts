@@ -1,10 +1,10 @@
 import { type ActiveRunRef, activeRunFromShell } from "./active-run.js";
 import { CONTROL_PLANE_LIMIT } from "./bounds.js";
 import { type EnvironmentRef, type LimitedList, limitedList } from "./ordering.js";
+import { SECRET_REQUEST_KIND, SECRET_REQUEST_REASON, shellSecretRequest } from "./secret-requests.js";
 import type { ThreadSummary } from "./summary.js";
 import { requestReason, THREAD_STATES, type ThreadState } from "./thread-state.js";
 import { type NowInput, resolveNow } from "./time.js";
-import { SECRET_REQUEST_KIND, SECRET_REQUEST_REASON, shellSecretRequest } from "./secret-requests.js";
 import type { ShellThreadInput } from "./types.js";
 import { isSnoozed } from "./woke.js";
 

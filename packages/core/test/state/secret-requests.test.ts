@@ -62,17 +62,20 @@ describe("a pending secret request", () => {
         ],
       }),
       null,
-      { now: T.now },
+      { now: Date.parse(T.later) },
     );
-    expect(read).toMatchObject({ stateSource: "secret_request", identifier: { secretRequestId: "secret-9" } });
+    expect(read).toMatchObject({
+      stateSource: "secret_request",
+      identifier: { secretRequestId: "secret-9" },
+    });
   });
 
   it("lists the thread in t3_atencao and in the control plane's needsIntervention, even when settled", () => {
     const waiting = threadSummary(
       finishedRow("completed", { id: "waiting", pendingSecretRequest: SECRET, settledAt: T.created }),
-      { now: T.now },
+      { now: Date.parse(T.later) },
     );
-    const done = threadSummary(finishedRow("completed", { id: "done" }), { now: T.now });
+    const done = threadSummary(finishedRow("completed", { id: "done" }), { now: Date.parse(T.later) });
     expect(attentionThreads([waiting, done]).map((t) => t.threadId)).toEqual(["waiting"]);
     const lists = controlPlaneLists(
       [
@@ -82,7 +85,7 @@ describe("a pending secret request", () => {
           summary: waiting,
         },
       ],
-      { now: T.now },
+      { now: Date.parse(T.later) },
     );
     expect(lists.needsIntervention.items).toEqual([
       expect.objectContaining({
