@@ -87,7 +87,7 @@ describe("a pending secret request", () => {
       ],
       { now: Date.parse(T.later) },
     );
-    expect(lists.needsIntervention.items).toEqual([
+    expect(lists.needsIntervention.threads).toEqual([
       expect.objectContaining({
         threadId: "waiting",
         pendingRequest: expect.objectContaining({ requestId: "secret-1", kind: "secret_request" }),
