@@ -12,7 +12,6 @@
 import type { Clock } from "@t3-connector/core";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ThreadShell } from "@t3-connector/core/t3";
 import {
   type ActionId,
   CONDITIONAL_SEND_TIMING,
@@ -39,7 +38,7 @@ import {
   stepNamed,
 } from "./conditional-send-steps.js";
 import { destinationOf, withDetails } from "./dispatcher.js";
-import { readFreshThreads } from "./fresh-shell.js";
+import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { Dispatcher, LeaseCheck, LeaseStage } from "./types.js";
 
@@ -277,7 +276,7 @@ async function preconditionView(run: Run) {
   };
 }
 
-async function freshThread(run: Run): Promise<ThreadShell> {
+async function freshThread(run: Run): Promise<FreshThread> {
   const fresh = await readFreshThreads(run.environment, [run.input.threadId]);
   const thread = fresh.found.get(run.input.threadId);
   if (thread === undefined) {
