@@ -267,6 +267,14 @@ async function dispatchStep(run: Run, target: StepTarget): Promise<StepTruth> {
   return readStep(target);
 }
 
+/** Codes of a refusal T3 itself answered (the frame reached it, nothing was applied). */
+const T3_REFUSAL_CODES = [
+  "t3_refused",
+  "action_unsupported",
+  "subagent_thread_read_only",
+  "above_mode_limit",
+];
+
 async function preconditionView(run: Run) {
   const thread = await freshThread(run);
   return {
@@ -343,7 +351,7 @@ async function fromStep(
       }
       const code = truth.record.error?.code ?? "";
       const sentByT3 =
-        truth.closedAs === null && (code.startsWith("t3_refused") || code.startsWith("action_unsupported"));
+        truth.closedAs === null && T3_REFUSAL_CODES.some((refusal) => code.startsWith(refusal));
       return answer(run, "failed", replayed, {
         ...failed,
         reason: truth.reason,
