@@ -11,6 +11,7 @@ export * from "./messages.js";
 export * from "./model.js";
 export * from "./ordering.js";
 export * from "./pending-requests.js";
+export * from "./pull-requests.js";
 export * from "./request-content.js";
 export * from "./secret-requests.js";
 export * from "./summary.js";
