@@ -69,7 +69,7 @@ export function settleSecretRequest(
 ): void {
   const record = requireLive(store, threadId);
   const item = record.turnItems.get(secretItemIdFor(requestId));
-  if (!item || item.secretStatus !== "pending") throw new Error(`no pending secret request ${requestId}`);
+  if (item?.secretStatus !== "pending") throw new Error(`no pending secret request ${requestId}`);
   store.transact(record, null, (tx) => {
     tx.item({
       ...item,
