@@ -21,7 +21,8 @@ const text = (value: unknown): string | null => (typeof value === "string" ? val
 
 export function pullRequestsOf(thread: ShellThreadInput): PullRequestRef[] | undefined {
   const raw = (thread as { pullRequests?: unknown }).pullRequests;
-  if (!Array.isArray(raw)) return undefined;
+  // Left out when there are none, so a thread reads the same on servers with and without the list.
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
   return raw
     .filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object")
     .map((entry) => {

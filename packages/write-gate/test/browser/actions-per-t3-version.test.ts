@@ -53,7 +53,7 @@ describe("the approval page over a protocol-2 and a 0.0.31 environment", () => {
     expect(await offered(current)).toBe(44);
     expect(await offered(older)).toBe(35);
     expect(await page.locator(`[data-testid="unsupported-${older}"]`).textContent()).toBe(
-      "Not supported by T3 0.0.31 (7)",
+      "Not supported by T3 0.0.31 (9)",
     );
     const named = await page
       .locator(`fieldset[data-environment="${older}"] ul.unsupported li`)
