@@ -32,7 +32,7 @@ const [
   dist("t3-sim", "index.js"),
   dist("core", "config/index.js"),
   dist("core", "environments/index.js"),
-  dist("core", "actions/index.js"),
+  dist("write-engine", "actions/index.js"),
 ]);
 const [{ startGate }, { registryInventory, scopeFingerprint }, { CAPABILITY_FILE, CAPABILITY_HEADER }] =
   await Promise.all([

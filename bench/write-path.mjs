@@ -48,7 +48,7 @@ const [
   dist("t3-sim", "index.js"),
   dist("core", "config/index.js"),
   dist("core", "environments/index.js"),
-  dist("core", "actions/index.js"),
+  dist("write-engine", "actions/index.js"),
   dist("write-gate", "process/index.js"),
   dist("write-gate", "approval/index.js"),
   sdk("client/index.js"),

@@ -78,6 +78,10 @@ export const ERROR_CODES = [
   "operation_conflict",
   "reconciliation_required",
   "t3_refused",
+  /** T3 refused: a subagent thread the provider spawned takes no messages (OrchestratorSubagentThreadReadOnlyError). */
+  "subagent_thread_read_only",
+  /** T3 refused: the thread would run above the mode its ceiling allows (OrchestratorThreadAboveModeLimitError). */
+  "above_mode_limit",
   /** The environment's T3 version does not accept this command type (nothing was applied). */
   "action_unsupported",
   "journal_unavailable",

@@ -1,4 +1,9 @@
-import { activeRunFromShell, type ShellThreadInput, TERMINAL_RUN_STATUSES } from "@t3-connector/core/state";
+import {
+  activeRunFromShell,
+  SECRET_REQUEST_KIND,
+  type ShellThreadInput,
+  TERMINAL_RUN_STATUSES,
+} from "@t3-connector/core/state";
 import type { Run, ThreadShell } from "@t3-connector/core/t3";
 import { type EventType, RUN_END_EVENTS } from "./event-types.js";
 
@@ -9,6 +14,8 @@ export interface ThreadSeen {
   status: string | null;
   /** The runtime request pending when last seen (the shell shows one at a time). */
   requestId: string | null;
+  /** The secret request pending when last seen (newer servers); absent in older saved state. */
+  secretRequestId?: string | null;
   /** Runs last seen still going: their end must be found even if the shell never shows it. */
   openRuns: string[];
   /**
@@ -115,6 +122,21 @@ export function deriveTransitions(
     });
   }
 
+  const secret = row.pendingSecretRequest as { id?: unknown; createdAt?: unknown } | null | undefined;
+  const secretId = typeof secret?.id === "string" ? secret.id : null;
+  if (secretId !== null && secretId !== (previous.secretRequestId ?? null)) {
+    const active = activeRunFromShell(stateRow(row));
+    const createdAt = typeof secret?.createdAt === "string" ? secret.createdAt : null;
+    transitions.push({
+      type: "thread.needs_secret",
+      runId: active?.runId ?? row.latestRunId ?? null,
+      status: active?.status ?? row.status,
+      occurredAt: createdAt,
+      transition: `thread.needs_secret:${secretId}`,
+      request: { id: secretId, kind: SECRET_REQUEST_KIND, createdAt },
+    });
+  }
+
   const lost = previous.openRuns.filter((runId) => !runs.has(runId));
   const replaced =
     options.catchingUp && previous.latestRunId !== null && previous.latestRunId !== (row.latestRunId ?? null);
@@ -130,6 +152,7 @@ export function deriveTransitions(
       latestRunId: row.latestRunId ?? null,
       status: row.status,
       requestId: request?.id ?? null,
+      ...(secretId === null ? {} : { secretRequestId: secretId }),
       // Lost runs stay remembered until the thread's runs say how they ended.
       openRuns: [...new Set([...open, ...lost])].slice(0, MAX_OPEN_RUNS),
       ...(runsCheck === undefined ? {} : { runsCheck }),

@@ -5,6 +5,8 @@ export const EVENT_TYPES = [
   "run.failed",
   "thread.needs_input",
   "thread.needs_approval",
+  /** Newer T3 servers: the agent asked for a secret, answered only in T3's own app. */
+  "thread.needs_secret",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -34,7 +36,11 @@ export interface EventData {
   occurredAt: string | null;
   /** When this process saw it. */
   detectedAt: string;
-  /** `thread.needs_input` / `thread.needs_approval`: the pending runtime request (answer it by id). */
+  /**
+   * `thread.needs_input` / `thread.needs_approval`: the pending runtime request (answer it by id).
+   * `thread.needs_secret`: the pending secret request (kind `secret_request`), answered in T3 itself;
+   * the value never travels through the connector.
+   */
   request?: { id: string; kind: string | null; createdAt: string | null };
   /** `run.failed`: T3's last error of the thread, when it has one. */
   error?: string | null;

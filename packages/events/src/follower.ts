@@ -341,6 +341,7 @@ function sameSeen(a: ThreadSeen, b: ThreadSeen): boolean {
     a.latestRunId === b.latestRunId &&
     a.status === b.status &&
     a.requestId === b.requestId &&
+    (a.secretRequestId ?? null) === (b.secretRequestId ?? null) &&
     a.openRuns.length === b.openRuns.length &&
     a.openRuns.every((id, index) => b.openRuns[index] === id)
   );

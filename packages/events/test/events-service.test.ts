@@ -154,6 +154,28 @@ describe("events service against the simulator", () => {
     });
   });
 
+  it("a secret the agent asks for becomes one thread.needs_secret, with the request and no value", async () => {
+    await start();
+    const threadId = addThread(simEvents.env, "Needs a token");
+    const requestId = simEvents.env.model.requestSecret(threadId, { name: "GITHUB_TOKEN" });
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.acceptedOfType("thread.needs_secret").length === 1);
+    const [secret] = receiver.acceptedOfType("thread.needs_secret");
+    expect(secret?.data).toMatchObject({
+      thread: { id: threadId, title: "Needs a token" },
+      state: "needs_intervention",
+      request: { id: requestId, kind: "secret_request", createdAt: expect.any(String) },
+    });
+    // Answered in T3's app: the request leaves the row and no second event is derived from it.
+    simEvents.env.model.answerSecretRequest(threadId, requestId, "saved");
+    simEvents.env.clock.advance(1_000);
+    const marker = await completedRunOn("Marker");
+    await receiver.until(() =>
+      receiver.acceptedOfType("run.completed").some((e) => e.data.thread.id === marker.threadId),
+    );
+    expect(receiver.acceptedOfType("thread.needs_secret")).toHaveLength(1);
+  });
+
   it("events of a project outside allowedProjects or outside the filters are not sent", async () => {
     await start({ filters: { types: ["run.failed"] } });
     const failing = addThread(simEvents.env, "Fails");

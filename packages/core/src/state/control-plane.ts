@@ -1,6 +1,7 @@
 import { type ActiveRunRef, activeRunFromShell } from "./active-run.js";
 import { CONTROL_PLANE_LIMIT } from "./bounds.js";
 import { type EnvironmentRef, type LimitedList, limitedList } from "./ordering.js";
+import { SECRET_REQUEST_KIND, SECRET_REQUEST_REASON, shellSecretRequest } from "./secret-requests.js";
 import type { ThreadSummary } from "./summary.js";
 import { requestReason, THREAD_STATES, type ThreadState } from "./thread-state.js";
 import { type NowInput, resolveNow } from "./time.js";
@@ -70,12 +71,25 @@ export function readyReasons(summary: ThreadSummary, snoozed: boolean): ReadyRea
 
 function pendingRequestOf(thread: ShellThreadInput): ControlPlanePendingRequest | null {
   const request = thread.pendingRuntimeRequest;
-  if (!request) return null;
+  if (!request) return secretRequestOf(thread);
   return {
     requestId: request.id ?? null,
     kind: request.kind ?? null,
     reason: requestReason(request.kind),
     since: request.createdAt ?? null,
+    contentInThreadRead: true,
+  };
+}
+
+/** A pending secret request in the same compact form; the item's `nextAction` says where to answer it. */
+function secretRequestOf(thread: ShellThreadInput): ControlPlanePendingRequest | null {
+  const secret = shellSecretRequest(thread);
+  if (!secret) return null;
+  return {
+    requestId: secret.secretRequestId,
+    kind: SECRET_REQUEST_KIND,
+    reason: SECRET_REQUEST_REASON,
+    since: secret.since,
     contentInThreadRead: true,
   };
 }

@@ -1,4 +1,5 @@
 import { type ModelSummary, modelSummary } from "./model.js";
+import type { SecretRequestRef } from "./secret-requests.js";
 import { type PendingRequestRef, type ThreadStateFields, threadState } from "./thread-state.js";
 import { type NowInput, resolveNow } from "./time.js";
 import type { Maybe, ProjectInput, ShellThreadInput } from "./types.js";
@@ -30,6 +31,8 @@ export interface SummaryOptions {
   project?: Maybe<ProjectInput>;
   /** The projection's pending requests (thread reads only; rule 1b of the state precedence). */
   pending?: readonly PendingRequestRef[];
+  /** The projection's pending secret requests (thread reads only), when the row has none. */
+  secrets?: readonly SecretRequestRef[];
 }
 
 /** The wake instant while the thread still sleeps (T3's "effectively snoozed"), else null. */
@@ -58,7 +61,7 @@ export function threadSummary(thread: ShellThreadInput, options: SummaryOptions)
     branch: thread.branch ?? null,
     model: modelSummary(thread.modelSelection, thread.providerInstanceId),
     runtimeMode: thread.runtimeMode ?? null,
-    ...threadState(thread, options.pending ?? []),
+    ...threadState(thread, options.pending ?? [], options.secrets ?? []),
     updatedAt: thread.updatedAt ?? null,
     settled: isSettled(thread),
     pinned: Boolean(thread.pinnedAt),

@@ -1,5 +1,7 @@
 import { type ThreadDetailFields, threadDetailFields } from "./detail.js";
 import { type PendingRequest, pendingRequests } from "./pending-requests.js";
+import { type PullRequestRef, pullRequestsOf } from "./pull-requests.js";
+import { projectionSecretRequests } from "./secret-requests.js";
 import { type ThreadSummary, threadSummary } from "./summary.js";
 import type { NowInput } from "./time.js";
 import type {
@@ -14,6 +16,8 @@ export type ThreadRead = ThreadSummary & {
   /** Present (true) only for an archived thread, which a read by id also shows. */
   archived?: true;
   pendingRequests: PendingRequest[];
+  /** Newer servers only: the linked pull requests and their watches. */
+  pullRequests?: PullRequestRef[];
 } & ThreadDetailFields;
 
 export interface ThreadReadOptions {
@@ -35,12 +39,15 @@ export function threadRead(
   options: ThreadReadOptions,
 ): ThreadRead {
   const pending = pendingRequests(shell, projection);
-  const summary = threadSummary(shell, { now: options.now, project: options.project, pending });
+  const secrets = projectionSecretRequests(projection);
+  const pullRequests = pullRequestsOf(shell);
+  const summary = threadSummary(shell, { now: options.now, project: options.project, pending, secrets });
   const detailOptions = options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters };
   return {
     ...summary,
     ...(shell.archivedAt ? { archived: true as const } : {}),
     pendingRequests: pending,
+    ...(pullRequests === undefined ? {} : { pullRequests }),
     ...threadDetailFields(shell, projection, bounds, { ...detailOptions, threadModel: summary.model }),
   };
 }

@@ -1,5 +1,13 @@
 import { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES as TERMINAL_RUNS } from "../run-status.js";
 import { activeRunFromShell } from "./active-run.js";
+import {
+  SECRET_REQUEST_KIND,
+  SECRET_REQUEST_NEXT_ACTION,
+  SECRET_REQUEST_REASON,
+  type SecretRequestNextAction,
+  type SecretRequestRef,
+  shellSecretRequest,
+} from "./secret-requests.js";
 import type { ShellThreadInput } from "./types.js";
 
 /** The canonical states (also the `state` filter of `t3_threads`). */
@@ -17,6 +25,8 @@ export type ThreadState = (typeof THREAD_STATES)[number];
 /** The signal that decided `state`. */
 export type StateSource =
   | "pending_request"
+  /** Newer servers: a secret the agent asked for, answered only in T3's own app. */
+  | "secret_request"
   | "active_run"
   | "usage_limit"
   | "proposed_plan"
@@ -25,7 +35,10 @@ export type StateSource =
 
 export type InterventionKind = string;
 
-export type StateIdentifier = { runtimeRequestId: string | null } | { runId: string | null };
+export type StateIdentifier =
+  | { runtimeRequestId: string | null }
+  | { secretRequestId: string | null }
+  | { runId: string | null };
 
 export interface BackgroundTask {
   kind: string | null;
@@ -59,6 +72,8 @@ export interface ThreadStateFields {
   /** `failed`. */
   error?: string | null;
   errorClass?: string | null;
+  /** `secret_request`: answered in T3 itself, never through the connector. */
+  nextAction?: SecretRequestNextAction;
 }
 
 /** A pending request already known from the projection (rule 1b); `pendingRequests()` entries fit. */
@@ -136,13 +151,14 @@ function backgroundTasks(thread: ShellThreadInput): BackgroundTask[] {
 
 /**
  * Sources of truth: the first matching signal wins —
- * pending request, active run, usage limit or proposed plan, then the latest run's outcome.
+ * pending request, pending secret request, active run, usage limit or proposed plan, then the latest run's outcome.
  * `pending` are the projection's pending requests, passed by the thread read (rule 1b).
  * Unknown run statuses never throw: they give `unknown` (unless an active run is reported).
  */
 export function threadState(
   thread: ShellThreadInput,
   pending: readonly PendingRequestRef[] = [],
+  secrets: readonly SecretRequestRef[] = [],
 ): ThreadStateFields {
   const active = activeRunFromShell(thread);
   const latestRunId = thread.latestRunId ?? null;
@@ -190,6 +206,21 @@ export function threadState(
       kind: projectionRequest.kind ?? "unknown",
       identifier: { runtimeRequestId: projectionRequest.runtimeRequestId },
       since: projectionRequest.since,
+    });
+  }
+
+  // After runtime requests (which a write can answer), before the run: it also needs a person.
+  const secret = shellSecretRequest(thread) ?? secrets[0];
+  if (secret) {
+    return withNotes({
+      state: "needs_intervention",
+      stateSource: "secret_request",
+      ...base,
+      reason: secret.name ? `${SECRET_REQUEST_REASON} (${secret.name})` : SECRET_REQUEST_REASON,
+      kind: SECRET_REQUEST_KIND,
+      identifier: { secretRequestId: secret.secretRequestId },
+      since: secret.since,
+      nextAction: { ...SECRET_REQUEST_NEXT_ACTION },
     });
   }
 

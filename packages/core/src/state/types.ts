@@ -31,6 +31,16 @@ export interface ShellPendingRuntimeRequestInput {
   createdAt?: Maybe<string>;
 }
 
+/**
+ * Newer servers: the oldest pending secret request of the thread (the simulator's name for the
+ * row field, docs/t3-protocol-notes.md). Answered only in T3's own app.
+ */
+export interface ShellPendingSecretRequestInput {
+  id?: Maybe<string>;
+  name?: Maybe<string>;
+  createdAt?: Maybe<string>;
+}
+
 export interface BackgroundTaskInput {
   taskId?: Maybe<string>;
   description?: Maybe<string>;
@@ -74,6 +84,7 @@ export interface ShellThreadInput {
   usageLimitResetAt?: Maybe<string>;
   limitRecovery?: Maybe<LimitRecoveryInput>;
   pendingRuntimeRequest?: Maybe<ShellPendingRuntimeRequestInput>;
+  pendingSecretRequest?: Maybe<ShellPendingSecretRequestInput>;
   hasActionableProposedPlan?: Maybe<boolean>;
   pendingBackgroundTasks?: Maybe<ReadonlyArray<BackgroundTaskInput>>;
   updatedAt?: Maybe<string>;
@@ -127,6 +138,10 @@ export interface TurnItemInput {
   requestId?: Maybe<string>;
   /** `approval_request` items. */
   requestKind?: Maybe<string>;
+  /** `secret_request` items (newer servers): `pending | saved | declined | cancelled`. */
+  secretStatus?: Maybe<string>;
+  name?: unknown;
+  startedAt?: Maybe<string>;
   prompt?: unknown;
   appName?: unknown;
   options?: unknown;

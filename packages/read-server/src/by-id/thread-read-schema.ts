@@ -130,6 +130,18 @@ export const historySchema = z.strictObject({ complete: z.boolean(), payloadBudg
 /** The detail fields of `t3_thread` beyond the summary. */
 export const threadDetailShape = {
   pendingRequests: z.array(pendingRequestSchema),
+  pullRequests: z
+    .array(
+      z.strictObject({
+        host: nullableString,
+        repository: nullableString,
+        number: z.number().nullable(),
+        url: nullableString,
+        state: nullableString,
+        watch: z.strictObject({ startedAt: nullableString, paused: z.boolean() }).nullable(),
+      }),
+    )
+    .optional(),
   providerSession: z
     .object({
       status: nullableString,

@@ -1,4 +1,4 @@
-import { THREAD_STATES } from "@t3-connector/core/state";
+import { SECRET_REQUEST_NEXT_ACTION_MESSAGE, THREAD_STATES } from "@t3-connector/core/state";
 import * as z from "zod";
 
 /**
@@ -44,6 +44,7 @@ const nullableString = z.string().nullable();
 /** Which signal decided a thread's `state`. */
 export const stateSourceSchema = z.enum([
   "pending_request",
+  "secret_request",
   "active_run",
   "usage_limit",
   "proposed_plan",
@@ -80,7 +81,11 @@ export const threadSummaryShape = {
   reason: z.string().optional(),
   kind: z.string().optional(),
   identifier: z
-    .union([z.strictObject({ runtimeRequestId: nullableString }), z.strictObject({ runId: nullableString })])
+    .union([
+      z.strictObject({ runtimeRequestId: nullableString }),
+      z.strictObject({ secretRequestId: nullableString }),
+      z.strictObject({ runId: nullableString }),
+    ])
     .optional(),
   since: nullableString.optional(),
   resetAt: nullableString.optional(),
@@ -90,6 +95,14 @@ export const threadSummaryShape = {
     .optional(),
   error: nullableString.optional(),
   errorClass: nullableString.optional(),
+  /** A pending secret request: answered in T3 itself, never through the connector. */
+  nextAction: z
+    .strictObject({
+      type: z.literal("answer_in_t3"),
+      reason: z.literal("secret_request"),
+      message: z.literal(SECRET_REQUEST_NEXT_ACTION_MESSAGE),
+    })
+    .optional(),
   updatedAt: nullableString,
   settled: z.boolean(),
   pinned: z.boolean(),

@@ -61,12 +61,14 @@ export const ACCEPTED_COMMAND_TYPES_0031: readonly string[] = ACCEPTED_0031.map(
 
 /** Commands the connector's write catalogue sends that 0.0.31 answers with the decode `Die`. */
 export const ABSENT_COMMAND_TYPES_0031: readonly string[] = [
+  "prepared-run.retry",
   "queue.resume",
   "thread.active.reorder",
   "thread.auto-settle.set",
   "thread.pin.reorder",
   "thread.pull-request.link",
   "thread.pull-request.unlink",
+  "thread.pull-request.watch",
   "thread.user-input.dismiss",
 ];
 

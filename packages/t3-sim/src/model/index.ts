@@ -1,7 +1,7 @@
 /** The simulated T3 environment's domain model (consumed by ../transport and tests). */
 
 export type { ReceivedCommand } from "./commands/dispatcher.js";
-export { COMMAND_TYPES } from "./commands/schemas.js";
+export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./commands/schemas.js";
 export type {
   EnvironmentDescriptor,
   EnvironmentModel,

@@ -30,6 +30,12 @@ import {
 import { ProjectMutations } from "./projects.js";
 import { getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
+import {
+  cancelBackgroundWorkOnRestart,
+  recordSecretRequest,
+  type SecretRequestSpec,
+  settleSecretRequest,
+} from "./secret-requests.js";
 import { seedDemoInto } from "./seed-demo.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
@@ -41,7 +47,7 @@ import {
   openShellStream,
   openThreadStream,
 } from "./streams.js";
-import type { ModelSelection, ProjectRecord, StoredEvent } from "./types.js";
+import type { ModelSelection, ProjectRecord, RestartCancelledBackgroundWork, StoredEvent } from "./types.js";
 
 export interface EnvironmentModelOptions {
   environmentId: string;
@@ -132,6 +138,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       store: this.store,
       engine: this.engine,
       clockTimer: (delayMs, callback) => void options.clock.setTimer(delayMs, callback),
+      newer: !this.#transitional,
     };
     this.engine.onRunEnded((record) => reportDelegatedOutcome(this.#ctx, record));
     this.#dispatcher = new CommandDispatcher(this.#ctx, options.strictCommands ?? false);
@@ -330,6 +337,25 @@ export class SimEnvironmentModel implements EnvironmentModel {
       for (const project of this.store.projects.values())
         if (roots.includes(project.workspaceRoot)) project.repositoryIdentity = options.repositoryIdentity;
     this.store.announceEnrichment(roots);
+  }
+
+  /**
+   * Plays the server recording a secret request on a thread (upstream's internal
+   * `secret_request.record`); answers the request id. Only `answerSecretRequest` settles it, as
+   * only T3's own app can.
+   */
+  requestSecret(threadId: string, spec: SecretRequestSpec): string {
+    return recordSecretRequest(this.store, threadId, spec);
+  }
+
+  /** Plays the person answering (saved) or dismissing a secret request in T3's own app. */
+  answerSecretRequest(threadId: string, requestId: string, status: "saved" | "declined" | "cancelled"): void {
+    settleSecretRequest(this.store, threadId, requestId, status);
+  }
+
+  /** Plays restart recovery cancelling background work of the thread's latest run. */
+  cancelBackgroundWorkOnRestart(threadId: string, work: readonly RestartCancelledBackgroundWork[]): void {
+    cancelBackgroundWorkOnRestart(this.store, threadId, work);
   }
 
   /** Stops every scripted run (timers stay on the clock, which the simulator disposes). */

@@ -3,6 +3,7 @@
  * getThreadProjection, thread-stream snapshot), the shell row (sidebar), and the project shells.
  * Shapes follow fixtures 40/42/71/90/91 key for key.
  */
+import { pendingSecretRequest } from "./secret-requests.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import {
   BLOCKING_RUN_STATUSES,
@@ -148,6 +149,8 @@ export function buildShellThread(record: ThreadRecord, newer = true): Record<str
     if (key === "worktreePath") {
       withNewer.pullRequests = t.pullRequests ?? [];
       withNewer.branchPullRequest = null;
+    } else if (key === "pendingRuntimeRequest") {
+      withNewer.pendingSecretRequest = pendingSecretRequest(record);
     } else if (key === "activeRunId") {
       withNewer.activityRunStartedAt = active ? (active.startedAt ?? active.requestedAt) : null;
     } else if (key === "lastError") {

@@ -337,7 +337,13 @@ export function completeWithCheckpoint(tx: Tx, run: Run): Run {
   return tx.run({ ...run, status: "completed", completedAt: tx.now, checkpointId });
 }
 
-export function failRun(tx: Tx, run: Run, message: string, failureClass: string): Run {
+export function failRun(
+  tx: Tx,
+  run: Run,
+  message: string,
+  failureClass: string,
+  code: string | null = null,
+): Run {
   const attempt = currentAttempt(tx.record, run);
   tx.item({
     id: errorItemIdFor(run.id, attempt?.attemptOrdinal ?? 1),
@@ -355,7 +361,7 @@ export function failRun(tx: Tx, run: Run, message: string, failureClass: string)
     completedAt: tx.now,
     updatedAt: tx.now,
     type: "error",
-    failure: { class: failureClass, message, code: null, retryable: false },
+    failure: { class: failureClass, message, code, retryable: false },
   });
   cancelOpenWork(tx, run, "failed");
   finishProviderTurn(tx, run, "failed");

@@ -11,6 +11,8 @@ export interface UserMessageInput {
   attachments: unknown[];
   createdBy: ConversationMessage["createdBy"];
   creationSource: ConversationMessage["creationSource"];
+  /** A delegated task's completion delivered to its parent (message.dispatch field). */
+  delegatedCompletion?: ConversationMessage["delegatedCompletion"];
 }
 
 export function rootNode(

@@ -119,6 +119,9 @@ export function createRun(tx: Tx, options: NewRunOptions): Run {
     streaming: false,
     createdAt: tx.now,
     updatedAt: tx.now,
+    ...(options.message.delegatedCompletion
+      ? { delegatedCompletion: options.message.delegatedCompletion }
+      : {}),
   };
   tx.message(message);
   tx.item(userItem(tx, message, run, queued ? "queued_turn" : "turn_start"));

@@ -4,11 +4,13 @@
  * nothing lands in `receivedCommands` and no receipt is stored.
  */
 import type { CommandContext } from "./commands/context.js";
+import { failPrepareItem, WORKSPACE_PREPARATION_FAILURE_CODE } from "./commands/newer-handlers.js";
 import { dispatchMessage } from "./commands/run-handlers.js";
 import { createThread } from "./commands/thread-handlers.js";
 import { activeRun } from "./projection.js";
-import { interruptRun } from "./provider-steps.js";
+import { failRun, interruptRun } from "./provider-steps.js";
 import type { RunScript } from "./scripts.js";
+import { recordSecretRequest } from "./secret-requests.js";
 import type { ThreadRecord } from "./store.js";
 import type { AppThread, ModelSelection } from "./types.js";
 
@@ -22,7 +24,11 @@ export type ThreadState =
   | "proposed_plan"
   | "queued"
   | "interrupted"
-  | "stalled";
+  | "stalled"
+  /** Newer servers: a deferred start whose workspace preparation failed (prepared-run.retry). */
+  | "preparation_failed"
+  /** Newer servers: a completed run, then a pending secret request answered only in T3. */
+  | "waiting_secret";
 
 export interface ThreadSpec {
   id?: string;
@@ -57,7 +63,11 @@ const SCRIPTS: Record<ThreadState, RunScript | undefined> = {
   queued: { outcome: "hang" },
   interrupted: { outcome: "hang" },
   stalled: { stall: true },
+  preparation_failed: undefined,
+  waiting_secret: {},
 };
+
+const PREPARATION_FAILURE = "git worktree add failed: a branch with that name already exists";
 
 const HISTORY_SPAN_MS = 30_000;
 
@@ -104,6 +114,28 @@ export function addThread(ctx: CommandContext, spec: ThreadSpec): string {
       send(ctx, record, text, { ...script, ...(spec.reply ? { reply: spec.reply } : {}) }),
     );
   }
+  if (state === "preparation_failed") {
+    store.at(at + 1_000, () => {
+      dispatchMessage(ctx, record, null, {
+        messageId: store.ids.uuid(),
+        text: spec.message ?? "Please look at the failing test and fix it.",
+        attachments: [],
+        createdBy: "user",
+        creationSource: record.thread.creationSource,
+        dispatchMode: { type: "defer_start" },
+      });
+    });
+    const run = activeRun(record);
+    if (run)
+      store.at(at + 2_000, () =>
+        store.transact(record, null, (tx) => {
+          failPrepareItem(tx, run, PREPARATION_FAILURE);
+          failRun(tx, run, PREPARATION_FAILURE, "unknown", WORKSPACE_PREPARATION_FAILURE_CODE);
+        }),
+      );
+  }
+  if (state === "waiting_secret")
+    store.at(at + 20_000, () => recordSecretRequest(store, id, { name: "GITHUB_TOKEN" }));
   store.at(at + HISTORY_SPAN_MS, () => {
     if (state === "queued") send(ctx, record, "After that, update the changelog.", {});
     if (state === "interrupted") {

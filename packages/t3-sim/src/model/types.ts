@@ -53,8 +53,43 @@ export interface ThreadPullRequestLink {
   url: string;
   source: "manual" | "created" | "agent" | "stack" | "stack-dismissed";
   linkedAt: Iso;
-  snapshot: null;
-  stack: null;
+  /** Set by the server's `thread.pull-request-link.sync`; null until the first refresh. */
+  snapshot: PullRequestSnapshot | null;
+  stack: unknown;
+  /** Newer servers: "Watch for changes" on this pull request (`thread.pull-request.watch`). */
+  watch?: PullRequestWatch | null;
+}
+
+/** What a refresh of one linked pull request reports (`thread.pull-request-link.sync`). */
+export interface PullRequestSnapshot {
+  state: string;
+  title: string;
+  headBranch: string;
+  baseBranch: string;
+  isDraft: boolean;
+  updatedAt: Iso;
+  syncedAt: Iso;
+}
+
+/** A pull-request watch; field names as upstream's newer contract lists them. */
+export interface PullRequestWatch {
+  startedAt: Iso;
+  headSha: string | null;
+  failedChecks: string[];
+  passed: boolean;
+  passedChecks: string[];
+  remarksThrough: Iso | null;
+  remarkIds: string[];
+  conflicting: boolean;
+  wakes: number;
+  paused?: boolean;
+}
+
+/** Background work restart recovery cancelled (`run.background-work-cancelled`). */
+export interface RestartCancelledBackgroundWork {
+  kind: "subagent" | "shell" | "monitor" | "task";
+  label: string;
+  id?: string;
 }
 
 export interface LinkedPullRequest {
@@ -101,6 +136,11 @@ export interface AppThread {
   autoSettleDisabledAt?: Iso | null;
   /** Newer pull-request links keyed {host, repository, number} (threadPullRequest.ts). */
   pullRequests?: ThreadPullRequestLink[];
+  /** Newer servers: the pull request found for the thread's branch (`thread.pull-request.sync`). */
+  branchPullRequest?: LinkedPullRequest | null;
+  /** Newer servers: the latest accepted rollback, and its failure after every retry. */
+  rollbackRequestId?: string;
+  rollbackFailure?: { requestId: string; message: string } | null;
   lastVisitedAt: Iso | null;
   /** Absent on `thread.created` payloads and fresh launch projections (fixtures 56, 79). */
   titleRegeneration?: { requestId: string; startedAt: Iso } | null;
@@ -126,6 +166,10 @@ export interface Run {
   contextHandoffId: string | null;
   /** Newer servers (D): set on queued runs while `run.interrupt {holdQueue:true}` holds the queue. */
   queueHeld?: boolean;
+  /** Newer servers: how this run's workspace is prepared; `prepared-run.retry` repeats it. */
+  workspacePreparation?: Record<string, unknown>;
+  /** Newer servers: background work restart recovery cancelled, told to the next provider turn. */
+  restartCancelledBackgroundWork?: RestartCancelledBackgroundWork[];
 }
 
 export interface RunAttempt {
@@ -244,6 +288,8 @@ export interface ConversationMessage {
   streaming: boolean;
   createdAt: Iso;
   updatedAt: Iso;
+  /** Present only on a message that delivers delegated tasks' completions. */
+  delegatedCompletion?: { parentRunId: string; generation: number; taskIds: string[] };
 }
 
 /** Common turn item fields; per-type fields are carried as extra keys. */

@@ -45,12 +45,29 @@ describe("orchestration.dispatchCommand", () => {
   });
 
   it("fails a previously rejected commandId again, even once the command would succeed", async () => {
-    const { model, project } = withThread();
+    // A transitional (0.0.31-like) build answers the very same failure again.
+    const { model, project } = withThread({ transitional: true });
     const command = { type: "thread.settle", commandId: "late", threadId: "thread-late" };
     const first = await model.callUnary("orchestration.dispatchCommand", command);
     expect(first.kind).toBe("fail");
     model.addThread({ id: "thread-late", projectId: project.id });
     expect(await model.callUnary("orchestration.dispatchCommand", command)).toEqual(first);
+    expect(model.receivedCommands).toHaveLength(0);
+  });
+
+  it("fails a previously rejected commandId again on current upstream too, naming it previously rejected", async () => {
+    const { model, project } = withThread();
+    const command = { type: "thread.settle", commandId: "late", threadId: "thread-late" };
+    const first = await model.callUnary("orchestration.dispatchCommand", command);
+    expect(first.kind).toBe("fail");
+    model.addThread({ id: "thread-late", projectId: project.id });
+    const again = await model.callUnary("orchestration.dispatchCommand", command);
+    expect(again).toMatchObject({
+      kind: "fail",
+      error: { _tag: "OrchestrationV2DispatchCommandError", commandId: "late", commandType: "thread.settle" },
+    });
+    expect(JSON.stringify(again)).toContain("OrchestratorCommandPreviouslyRejectedError");
+    expect(model.getThread("thread-late")?.shell.settledAt).toBeNull();
     expect(model.receivedCommands).toHaveLength(0);
   });
 

@@ -20,8 +20,8 @@ describe("tools/list", () => {
       ...ACTIONS.map((entry) => entry.toolName),
       CONDITIONAL_SEND_TOOL_NAME,
     ]);
-    expect(writes).toHaveLength(43);
-    expect(tools).toHaveLength(50);
+    expect(writes).toHaveLength(45);
+    expect(tools).toHaveLength(52);
     for (const entry of ACTIONS) {
       const tool = byName.get(entry.toolName);
       // The page, the operator CLI and the tool agree on the words: label as title, description first.

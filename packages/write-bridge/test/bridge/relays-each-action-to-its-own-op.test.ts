@@ -15,7 +15,7 @@ useBridgeOverFakeGate((started, session) => {
 });
 
 describe("write tools", () => {
-  it("relay each of the 42 actions as a dispatch of that action, with the client's input unchanged", async () => {
+  it("relay each of the 44 actions as a dispatch of that action, with the client's input unchanged", async () => {
     gate.answer = ({ body }) => ({
       status: 200,
       body: {

@@ -1,5 +1,5 @@
 /**
- * The write-action catalogue: the 42 actions in registration order.
+ * The write-action catalogue: the 44 actions in registration order.
  * One table drives the write bridge's MCP tools, the gate's checks and the operator CLI.
  */
 
@@ -13,6 +13,7 @@ import {
   threadMetadataUpdate,
   threadPullRequestLink,
   threadPullRequestUnlink,
+  threadPullRequestWatch,
   threadSend,
 } from "./launch-send.js";
 import {
@@ -26,6 +27,7 @@ import {
 import {
   checkpointRollback,
   preparedRunRelease,
+  preparedRunRetry,
   providerSessionDetach,
   providerSwitch,
   queuedMessagePromoteToSteer,
@@ -83,6 +85,7 @@ export const ACTIONS = [
   providerSessionDetach,
   runInterrupt,
   preparedRunRelease,
+  preparedRunRetry,
   queueResume,
   queuedRunCancel,
   queuedRunReorder,
@@ -97,6 +100,7 @@ export const ACTIONS = [
   threadMetadataUpdate,
   threadPullRequestLink,
   threadPullRequestUnlink,
+  threadPullRequestWatch,
   threadFork,
   threadMergeBack,
   delegatedTaskRequest,

@@ -248,3 +248,47 @@ export const threadPullRequestUnlink = defineAction({
       number: input.number,
     }),
 });
+
+/**
+ * Newer T3 servers only: "Watch for changes" on a pull request (checks, reviews, conflicts wake the
+ * thread). Watching one that is not linked links it in the same command when `link` is given.
+ * Confirmed by reading the thread's `pullRequests[].watch`, never by an event name.
+ */
+export const threadPullRequestWatch = defineAction({
+  action: "thread.pull-request.watch",
+  toolName: "t3_escrever_thread_pull_request_watch",
+  label: "Watch a pull request",
+  group: "organize",
+  description:
+    "Starts or stops watching a pull request of the thread for changes (checks, reviews, conflicts).",
+  toolNotes:
+    "watching: true starts, false stops; link {url, source} links an unlinked pull request in the same command. Needs a T3 that accepts thread.pull-request.watch.",
+  annotations: hints(false),
+  inputSchema: threadInput({
+    ...pullRequestRef,
+    watching: z.boolean(),
+    link: z
+      .strictObject({
+        url: z.url({ protocol: /^https?$/ }).max(MAX_ID_CHARS),
+        source: z.enum(["agent", "manual"]),
+      })
+      .optional(),
+    paused: z.boolean().optional(),
+  }),
+  commandType: "thread.pull-request.watch",
+  payloadKind: "dispatch",
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("thread.pull-request.watch", ids, {
+      threadId: input.threadId,
+      host: input.host,
+      repository: input.repository,
+      number: input.number,
+      watching: input.watching,
+      link: input.link,
+      paused: input.paused,
+    }),
+});

@@ -122,6 +122,30 @@ export const preparedRunRelease = defineAction({
     dispatch("prepared-run.release", ids, { threadId: input.threadId, runId: input.runId }),
 });
 
+/**
+ * Newer T3 servers only: a failed workspace preparation is tried again and the run goes back to
+ * `preparing`. Confirmed by reading the thread (the run's status), never by an event name.
+ */
+export const preparedRunRetry = defineAction({
+  action: "prepared-run.retry",
+  toolName: "t3_escrever_prepared_run_retry",
+  label: "Retry a failed workspace preparation",
+  group: "run",
+  description:
+    "Prepares the workspace of a run whose preparation failed again; the run goes back to preparing.",
+  toolNotes: "Only for a run whose workspace preparation failed; needs a T3 that accepts prepared-run.retry.",
+  annotations: hints(false),
+  inputSchema: threadInput({ runId: idString }),
+  commandType: "prepared-run.retry",
+  payloadKind: "dispatch",
+  extraIds: NO_IDS,
+  guards: [],
+  serializeByProject: false,
+  targets: (input) => oneThread(input.threadId),
+  build: (input, ids) =>
+    dispatch("prepared-run.retry", ids, { threadId: input.threadId, runId: input.runId }),
+});
+
 export const queueResume = defineAction({
   action: "queue.resume",
   toolName: "t3_escrever_queue_resume",

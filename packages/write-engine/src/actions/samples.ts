@@ -63,6 +63,7 @@ export const SAMPLE_INPUTS: Readonly<Record<ActionId, Readonly<Record<string, un
   },
   "run.interrupt": { threadId: SAMPLE_THREAD_ID, runId: SAMPLE_RUN_ID, reason: "user stop", holdQueue: true },
   "prepared-run.release": { threadId: SAMPLE_THREAD_ID, runId: SAMPLE_RUN_ID },
+  "prepared-run.retry": { threadId: SAMPLE_THREAD_ID, runId: SAMPLE_RUN_ID },
   "queue.resume": { threadId: SAMPLE_THREAD_ID },
   "queued-run.cancel": { threadId: SAMPLE_THREAD_ID, runId: SAMPLE_QUEUED_RUN_ID },
   "queued-run.reorder": { threadId: SAMPLE_THREAD_ID, runId: SAMPLE_QUEUED_RUN_ID, beforeRunId: null },
@@ -126,6 +127,14 @@ export const SAMPLE_INPUTS: Readonly<Record<ActionId, Readonly<Record<string, un
     host: "github.com",
     repository: "acme/widgets",
     number: 42,
+  },
+  "thread.pull-request.watch": {
+    threadId: SAMPLE_THREAD_ID,
+    host: "github.com",
+    repository: "acme/widgets",
+    number: 42,
+    watching: true,
+    link: { url: "https://github.com/acme/widgets/pull/42", source: "manual" },
   },
   "thread.fork": {
     sourceThreadId: SAMPLE_THREAD_ID,

@@ -12,7 +12,6 @@
 import type { Clock } from "@t3-connector/core";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ThreadShell } from "@t3-connector/core/t3";
 import {
   type ActionId,
   CONDITIONAL_SEND_TIMING,
@@ -39,7 +38,7 @@ import {
   stepNamed,
 } from "./conditional-send-steps.js";
 import { destinationOf, withDetails } from "./dispatcher.js";
-import { readFreshThreads } from "./fresh-shell.js";
+import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { Dispatcher, LeaseCheck, LeaseStage } from "./types.js";
 
@@ -268,6 +267,14 @@ async function dispatchStep(run: Run, target: StepTarget): Promise<StepTruth> {
   return readStep(target);
 }
 
+/** Codes of a refusal T3 itself answered (the frame reached it, nothing was applied). */
+const T3_REFUSAL_CODES = [
+  "t3_refused",
+  "action_unsupported",
+  "subagent_thread_read_only",
+  "above_mode_limit",
+];
+
 async function preconditionView(run: Run) {
   const thread = await freshThread(run);
   return {
@@ -277,7 +284,7 @@ async function preconditionView(run: Run) {
   };
 }
 
-async function freshThread(run: Run): Promise<ThreadShell> {
+async function freshThread(run: Run): Promise<FreshThread> {
   const fresh = await readFreshThreads(run.environment, [run.input.threadId]);
   const thread = fresh.found.get(run.input.threadId);
   if (thread === undefined) {
@@ -344,7 +351,7 @@ async function fromStep(
       }
       const code = truth.record.error?.code ?? "";
       const sentByT3 =
-        truth.closedAs === null && (code.startsWith("t3_refused") || code.startsWith("action_unsupported"));
+        truth.closedAs === null && T3_REFUSAL_CODES.some((refusal) => code.startsWith(refusal));
       return answer(run, "failed", replayed, {
         ...failed,
         reason: truth.reason,

@@ -334,7 +334,7 @@ class WriteDispatcher implements Dispatcher {
     const { entry, prepared, key } = operation;
     const targets = entry.targets(prepared.input);
     // Read again now that the operation is ours: the guards judge T3 as it is right before the send.
-    const fresh = await readFreshThreads(environment, targets.threadIds);
+    const fresh = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
     const refusal = await runPreflight({
       entry,
       input: prepared.input,

@@ -49,6 +49,7 @@ function start(client: T3RpcClient, payload: BuiltPayload): Promise<JournalRecei
  */
 export function isReceiptConflict(error: ConnectorError): boolean {
   if (!isConnectorError(error, "rpc_failure")) return false;
+  if (error.details?.orchestratorError === "OrchestratorCommandIdConflictError") return true;
   const said = typeof error.details?.message === "string" ? error.details.message : error.message;
   return /conflict/i.test(said);
 }
@@ -89,8 +90,19 @@ export function failedSendOutcome(
   return { kind: "lost", error: lost };
 }
 
+/**
+ * Newer servers' typed orchestrator errors that say more than "refused" (the innermost error of
+ * T3's cause chain, read by the RPC client); every other refusal is `t3_refused`.
+ */
+const REFUSAL_CODES: Readonly<Record<string, "subagent_thread_read_only" | "above_mode_limit">> = {
+  OrchestratorSubagentThreadReadOnlyError: "subagent_thread_read_only",
+  OrchestratorThreadAboveModeLimitError: "above_mode_limit",
+};
+
 function t3Refusal(error: ConnectorError): ConnectorError {
-  return new ConnectorError("t3_refused", `T3 refused the write: ${error.message}`, {
+  const named = error.details?.orchestratorError;
+  const code = (typeof named === "string" ? REFUSAL_CODES[named] : undefined) ?? "t3_refused";
+  return new ConnectorError(code, `T3 refused the write: ${error.message}`, {
     ...(error.t3 === undefined ? {} : { t3: error.t3 }),
     details: { ...error.details },
     cause: error,

@@ -37,6 +37,7 @@ const CONTRACT_ORDER = [
   "provider-session.detach",
   "run.interrupt",
   "prepared-run.release",
+  "prepared-run.retry",
   "queue.resume",
   "queued-run.cancel",
   "queued-run.reorder",
@@ -51,6 +52,7 @@ const CONTRACT_ORDER = [
   "thread.metadata.update",
   "thread.pull-request.link",
   "thread.pull-request.unlink",
+  "thread.pull-request.watch",
   "thread.fork",
   "thread.merge_back",
   "delegated_task.request",
@@ -77,14 +79,14 @@ const LEGACY_NAMES = [
 const KEY = "a".repeat(64);
 
 describe("the write-action table", () => {
-  it("lists exactly the 42 contract actions in registration order", () => {
-    expect(ACTIONS).toHaveLength(42);
+  it("lists exactly the 44 contract actions in registration order", () => {
+    expect(ACTIONS).toHaveLength(44);
     expect(ACTION_IDS).toEqual(CONTRACT_ORDER);
   });
 
   it("gives every action a unique literal tool name that follows the naming rule", () => {
     const names = ACTIONS.map((entry) => entry.toolName);
-    expect(new Set(names).size).toBe(42);
+    expect(new Set(names).size).toBe(44);
     for (const entry of ACTIONS) {
       expect(entry.toolName).toMatch(/^t3_escrever_[a-z_]+$/);
       expect(entry.toolName).toBe(`t3_escrever_${entry.action.replace(/[.-]/g, "_")}`);

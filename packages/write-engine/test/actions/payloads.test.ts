@@ -74,6 +74,7 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
   "run.interrupt": (ids) =>
     cmd("run.interrupt", ids, { threadId: T, runId: R1, reason: "user stop", holdQueue: true }),
   "prepared-run.release": (ids) => cmd("prepared-run.release", ids, { threadId: T, runId: R1 }),
+  "prepared-run.retry": (ids) => cmd("prepared-run.retry", ids, { threadId: T, runId: R1 }),
   "queue.resume": (ids) => cmd("queue.resume", ids, { threadId: T }),
   "queued-run.cancel": (ids) => cmd("queued-run.cancel", ids, { threadId: T, runId: R2 }),
   "queued-run.reorder": (ids) =>
@@ -156,6 +157,15 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
       host: "github.com",
       repository: "acme/widgets",
       number: 42,
+    }),
+  "thread.pull-request.watch": (ids) =>
+    cmd("thread.pull-request.watch", ids, {
+      threadId: T,
+      host: "github.com",
+      repository: "acme/widgets",
+      number: 42,
+      watching: true,
+      link: { url: "https://github.com/acme/widgets/pull/42", source: "manual" },
     }),
   "thread.fork": (ids) =>
     cmd("thread.fork", ids, {
@@ -242,6 +252,11 @@ const V2_FIELDS: Record<string, { required: string[]; optional?: string[] }> = {
     ],
   },
   "prepared-run.release": { required: ["threadId", "runId"] },
+  "prepared-run.retry": { required: ["threadId", "runId"] },
+  "thread.pull-request.watch": {
+    required: ["threadId", "host", "repository", "number", "watching"],
+    optional: ["link", "paused"],
+  },
   "run.interrupt": {
     required: ["threadId", "runId"],
     optional: ["reason", "holdQueue", "keepDelegatedCompletions"],

@@ -1,5 +1,5 @@
 /**
- * On a 0.0.31 server every one of the 42 catalogue actions either runs (its command type is one
+ * On a 0.0.31 server every one of the 44 catalogue actions either runs (its command type is one
  * the server decodes, learned by the harmless probe) or is named unsupported; the probe itself
  * applies nothing. The gate refuses the unsupported ones before the journal (see the gate's
  * relay tests); here each supported action goes through the whole engine exactly once.
@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 describe("command support learned from a 0.0.31 server", () => {
-  it("lists the server's own 37 command types and names the 7 actions it cannot run", () => {
+  it("lists the server's own 37 command types and names the 9 actions it cannot run", () => {
     expect(support.source).toBe("server_list");
     expect(support.serverVersion).toBe("0.0.31");
     expect(support.acceptedTypes === "all" ? 0 : support.acceptedTypes.size).toBe(37);
@@ -75,7 +75,7 @@ describe("command support learned from a 0.0.31 server", () => {
 });
 
 describe("command support of a protocol-2 server", () => {
-  it("covers all 42 actions", async () => {
+  it("covers all 44 actions", async () => {
     const current = await startHarness({ aliases: ["current"], clock: "manual" });
     try {
       const found = await probeCommandSupport(await current.registry.resolve("current").connect());

@@ -1,5 +1,5 @@
 /**
- * Every one of the 42 actions, with its sample input, goes through the whole engine against a
+ * Every one of the 44 actions, with its sample input, goes through the whole engine against a
  * strict simulator (unknown fields rejected) and lands as exactly one command carrying the
  * commandId derived from the operation key; a repeat with the same operationId sends nothing.
  */

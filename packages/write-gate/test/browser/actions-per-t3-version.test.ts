@@ -1,6 +1,6 @@
 /**
  * The approval page offers, per environment, only the actions that environment's T3 version can
- * run, and names the others as unsupported by that version (ADR 0009): 42 for a protocol-2
+ * run, and names the others as unsupported by that version (ADR 0009): 44 for a protocol-2
  * environment, 35 for a 0.0.31 one. Real Chromium with a virtual authenticator.
  */
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe("the approval page over a protocol-2 and a 0.0.31 environment", () => {
-  it("offers 42 actions for the protocol-2 environment and 35 for the 0.0.31 one, naming the 7 others", async () => {
+  it("offers 44 actions for the protocol-2 environment and 35 for the 0.0.31 one, naming the 9 others", async () => {
     const { page } = tab;
     await page.goto(`${gate.origin}/`);
     await page.waitForSelector("body[data-ready=true]");
@@ -50,10 +50,10 @@ describe("the approval page over a protocol-2 and a 0.0.31 environment", () => {
 
     const offered = (environmentId: string) =>
       page.locator(`fieldset[data-environment="${environmentId}"] input[data-kind=action]`).count();
-    expect(await offered(current)).toBe(42);
+    expect(await offered(current)).toBe(44);
     expect(await offered(older)).toBe(35);
     expect(await page.locator(`[data-testid="unsupported-${older}"]`).textContent()).toBe(
-      "Not supported by T3 0.0.31 (7)",
+      "Not supported by T3 0.0.31 (9)",
     );
     const named = await page
       .locator(`fieldset[data-environment="${older}"] ul.unsupported li`)

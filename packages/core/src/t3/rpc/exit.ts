@@ -80,6 +80,8 @@ function errorFromTypedFailure(method: string, error: unknown): ConnectorError {
     if (typeof value === "string") details[key] = clip(value);
     else if (typeof value === "number" || typeof value === "boolean") details[key] = value;
   }
+  const orchestrator = orchestratorErrorOf(record.cause);
+  if (orchestrator !== undefined) Object.assign(details, orchestrator);
   const said = `${tag ?? "typed error"}${message ? `: ${message}` : ""}`;
   if (tag === "EnvironmentAuthorizationError") {
     return new ConnectorError("insufficient_scope", `${method}: the token lacks a scope (${said})`, {
@@ -88,6 +90,38 @@ function errorFromTypedFailure(method: string, error: unknown): ConnectorError {
     });
   }
   return new ConnectorError("rpc_failure", `${method} failed: ${said}`, { t3, details });
+}
+
+/** The fields of a typed orchestrator error that may travel on (scalars naming modes and threads). */
+const ORCHESTRATOR_FIELDS = [
+  "mode",
+  "runtimeMode",
+  "interactionMode",
+  "detail",
+  "receiptThreadId",
+  "commandThreadId",
+] as const;
+
+/**
+ * The innermost `Orchestrator…Error` of T3's nested `cause` chain: its name (as
+ * `orchestratorError`) and its own scalar fields, nothing else of the chain. How newer servers
+ * render these in a `Fail` is not verified (docs/t3-protocol-notes.md); unknown shapes give nothing.
+ */
+function orchestratorErrorOf(cause: unknown): Record<string, string> | undefined {
+  let found: Record<string, unknown> | undefined;
+  let current = cause;
+  for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
+    const record = current as Record<string, unknown>;
+    if (typeof record.name === "string" && /^Orchestrator\w+Error$/.test(record.name)) found = record;
+    current = record.cause;
+  }
+  if (found === undefined) return undefined;
+  const fields: Record<string, string> = { orchestratorError: String(found.name) };
+  for (const key of ORCHESTRATOR_FIELDS) {
+    const value = found[key];
+    if (typeof value === "string") fields[key] = clip(value);
+  }
+  return fields;
 }
 
 function describeDefect(defect: unknown): string {

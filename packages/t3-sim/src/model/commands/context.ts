@@ -9,6 +9,11 @@ export interface CommandContext {
   readonly engine: RunEngine;
   /** Ends scheduled work of a deleted thread (title regeneration timers, run programs). */
   readonly clockTimer: (delayMs: number, callback: () => void) => void;
+  /**
+   * Plays current upstream (protocol 2): the newer commands' rules and typed errors apply. False
+   * for transitional builds and the 0.0.31 profile, which keep what 0.0.31 does.
+   */
+  readonly newer: boolean;
 }
 
 /** Handlers validate first, then commit; they return the sequence of their (last) commit. */

@@ -10,7 +10,8 @@ import type { RpcOutcome } from "../contract.js";
 import { DomainError, dispatchCommandError } from "../errors.js";
 import type { CommandContext, CommandHandler } from "./context.js";
 import * as lineage from "./lineage-handlers.js";
-import { commandThreadOf, type Receipt, receiptConflict } from "./receipts.js";
+import * as newer from "./newer-handlers.js";
+import { commandThreadOf, previouslyRejected, type Receipt, receiptConflict } from "./receipts.js";
 import * as runs from "./run-handlers.js";
 import { CommandDecoder, type DecodedCommand } from "./schemas.js";
 import * as threads from "./thread-handlers.js";
@@ -68,6 +69,11 @@ const HANDLERS: Record<string, CommandHandler> = {
   "delegated_task.completion-delivery.acknowledge": lineage.delegatedTaskAcknowledge,
   "delegated_task.completion-delivery.dispose": lineage.delegatedTaskDispose,
   "thread.created.record": lineage.threadCreatedRecord,
+  "prepared-run.retry": newer.preparedRunRetry,
+  "thread.pull-request.watch": newer.pullRequestWatch,
+  "thread.pull-request-link.sync": newer.pullRequestLinkSync,
+  "thread.pull-request.sync": newer.pullRequestSync,
+  "notification.delivery.accept": newer.notificationDeliveryAccept,
 };
 
 export class CommandDispatcher {
@@ -91,10 +97,10 @@ export class CommandDispatcher {
     if (receipt && receipt.threadId !== thread) {
       return {
         kind: "fail",
-        error: receiptConflict(command.commandId, command.type, receipt.threadId, thread),
+        error: receiptConflict(command.commandId, command.type, receipt.threadId, thread, this.ctx.newer),
       };
     }
-    if (receipt) return this.#answer(receipt);
+    if (receipt) return this.#answer(receipt, this.ctx.newer);
     const handler = HANDLERS[command.type];
     if (!handler) return { kind: "die", defect: `Unhandled command type ${command.type}` };
     const outcome = this.#run(handler, command, thread);
@@ -129,9 +135,9 @@ export class CommandDispatcher {
     }
   }
 
-  #answer(receipt: Receipt): RpcOutcome {
-    return receipt.kind === "accepted"
-      ? { kind: "success", value: { sequence: receipt.sequence } }
-      : { kind: "fail", error: receipt.error };
+  /** A repeat of a refused commandId: current upstream names it previously rejected. */
+  #answer(receipt: Receipt, repeat = false): RpcOutcome {
+    if (receipt.kind === "accepted") return { kind: "success", value: { sequence: receipt.sequence } };
+    return { kind: "fail", error: repeat ? previouslyRejected(receipt.error) : receipt.error };
   }
 }

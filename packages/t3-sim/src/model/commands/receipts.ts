@@ -5,6 +5,12 @@
  * the dispatch error every command failure has, with a message that says conflict.
  */
 
+import {
+  commandIdConflict,
+  commandPreviouslyRejected,
+  wrapOrchestratorError,
+} from "../orchestrator-errors.js";
+
 export type Receipt =
   | { readonly kind: "accepted"; readonly sequence: number; readonly threadId: string | null }
   | { readonly kind: "rejected"; readonly error: Record<string, unknown>; readonly threadId: string | null };
@@ -25,8 +31,11 @@ export function receiptConflict(
   commandType: string,
   receivedOn: string | null,
   repeatedOn: string | null,
+  newer = false,
 ): Record<string, unknown> {
   const message = `Command ${commandId} conflicts with a command already received for thread ${receivedOn ?? "(none)"}; it cannot be dispatched to thread ${repeatedOn ?? "(none)"}.`;
+  if (newer)
+    return wrapOrchestratorError(commandId, commandType, message, commandIdConflict(receivedOn, repeatedOn));
   return {
     _tag: "OrchestrationV2DispatchCommandError",
     commandId,
@@ -34,4 +43,15 @@ export function receiptConflict(
     message,
     detail: message,
   };
+}
+
+/** The refusal a repeat of a refused commandId gets on current upstream (orchestrator-errors.ts). */
+export function previouslyRejected(original: Record<string, unknown>): Record<string, unknown> {
+  const detail = typeof original.message === "string" ? original.message : "rejected";
+  return wrapOrchestratorError(
+    String(original.commandId),
+    String(original.commandType),
+    detail,
+    commandPreviouslyRejected(detail),
+  );
 }

@@ -4,6 +4,7 @@
  */
 import { cwdOf } from "../engine.js";
 import { projectNotFoundForRun } from "../errors.js";
+import { subagentThreadReadOnly } from "../orchestrator-errors.js";
 import { activeRun, latestRun, queuedRuns } from "../projection.js";
 import { closeRuntimeRequest, failRun, interruptRun } from "../provider-steps.js";
 import {
@@ -19,8 +20,14 @@ import {
 import type { ThreadRecord, Tx } from "../store.js";
 import { type ModelSelection, type Run, TERMINAL_RUN_STATUSES } from "../types.js";
 import { type CommandContext, type CommandHandler, reject, requireThread, str } from "./context.js";
+import {
+  failPrepareItem,
+  openPrepareItem,
+  prepareItemIdFor,
+  WORKSPACE_PREPARATION_FAILURE_CODE,
+} from "./newer-handlers.js";
 
-type DispatchMode = { type: string; targetRunId?: string };
+type DispatchMode = { type: string; targetRunId?: string; workspaceStrategy?: Record<string, unknown> };
 
 function requireRun(record: ThreadRecord, runId: string): Run {
   const run = record.runs.get(runId);
@@ -104,6 +111,11 @@ export function dispatchMessage(
       spec.sourcePlanRef?.threadId === thread.id ? record.plans.get(spec.sourcePlanRef.planId) : undefined;
     if (plan?.status === "active") tx.plan({ ...plan, status: "completed" });
     run = createRun(tx, { message, modelSelection: model, initialStatus, cwd });
+    // Current upstream shows a deferred start's workspace preparation as a command item.
+    if (ctx.newer && run.status === "preparing") {
+      if (mode.workspaceStrategy) run = tx.run({ ...run, workspacePreparation: mode.workspaceStrategy });
+      openPrepareItem(tx, run);
+    }
   });
   if (run) {
     ctx.engine.assign(thread.id, run.id, model, spec.text);
@@ -112,8 +124,15 @@ export function dispatchMessage(
   return sequence;
 }
 
+/** A subagent the provider spawned owns its conversation (upstream's isProviderNativeSubagentThread). */
+function isProviderNativeSubagent(record: ThreadRecord): boolean {
+  const thread = record.thread;
+  return thread.lineage.relationshipToParent === "subagent" && thread.creationSource === "provider";
+}
+
 export const messageDispatch: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
+  if (ctx.newer && isProviderNativeSubagent(record)) throw subagentThreadReadOnly(record.thread.id);
   const requested = c.dispatchMode as DispatchMode;
   // Newer servers resolve `deliveryIntent` against the thread state.
   let dispatchMode = requested;
@@ -136,6 +155,9 @@ export const messageDispatch: CommandHandler = (ctx, c) => {
     modelSelection: c.modelSelection as ModelSelection | undefined,
     titleSeed: c.titleSeed as string | undefined,
     sourcePlanRef: c.sourcePlanRef as MessageSpec["sourcePlanRef"],
+    ...(c.delegatedCompletion
+      ? { delegatedCompletion: c.delegatedCompletion as UserMessageInput["delegatedCompletion"] }
+      : {}),
     dispatchMode,
   });
 };
@@ -276,6 +298,9 @@ export const preparedRunRelease: CommandHandler = (ctx, c) => {
   const run = requirePrepared(record, str(c, "runId"));
   let started: Run | undefined;
   const sequence = ctx.store.transact(record, c.commandId, (tx) => {
+    const prepared = tx.record.turnItems.get(prepareItemIdFor(run.id));
+    if (prepared?.status === "running")
+      tx.item({ ...prepared, status: "completed", exitCode: 0, completedAt: tx.now, updatedAt: tx.now });
     started = promoteToStarting(tx, run, cwdOf(ctx.store, record));
   });
   if (started) ctx.engine.start(record, started);
@@ -310,15 +335,41 @@ export const preparedRunProgress: CommandHandler = (ctx, c) => {
 export const preparedRunFail: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
   const run = requirePrepared(record, str(c, "runId"));
-  const failure = c.failure as { message: string; class: string };
-  const sequence = ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void failRun(tx, run, failure.message, failure.class),
-  );
+  const failure = c.failure as { message: string; class: string; code: string | null };
+  const sequence = ctx.store.transact(record, c.commandId, (tx) => {
+    const preparing = tx.record.turnItems.has(prepareItemIdFor(run.id));
+    if (preparing) failPrepareItem(tx, run, failure.message);
+    failRun(
+      tx,
+      run,
+      failure.message,
+      failure.class,
+      preparing ? WORKSPACE_PREPARATION_FAILURE_CODE : (failure.code ?? null),
+    );
+  });
   ctx.engine.runEnded(record);
   return sequence;
 };
+
+/** The folder a thread works in: its own worktree, or its project's root. */
+function workspaceOf(ctx: CommandContext, record: ThreadRecord): string | null {
+  return record.thread.worktreePath ?? ctx.store.projects.get(record.thread.projectId)?.workspaceRoot ?? null;
+}
+
+/**
+ * Current upstream refuses to restore files in a workspace another thread works in. The
+ * simulator's reading (docs/simulator-fidelity.md): a dedicated worktree (`worktreePath`) that
+ * another live, unarchived thread also names.
+ */
+function sharedWorktree(ctx: CommandContext, record: ThreadRecord): string | null {
+  const path = record.thread.worktreePath;
+  if (!path) return null;
+  for (const other of ctx.store.threads.values()) {
+    if (other === record || other.thread.deletedAt || other.thread.archivedAt) continue;
+    if (other.thread.worktreePath === path) return other.thread.id;
+  }
+  return null;
+}
 
 export const checkpointRollback: CommandHandler = (ctx, c) => {
   const record = requireThread(ctx, c.threadId);
@@ -327,7 +378,18 @@ export const checkpointRollback: CommandHandler = (ctx, c) => {
     reject(`Rollback target ${str(c, "checkpointId")} is unavailable for thread ${record.thread.id}.`);
   }
   if (activeRun(record)) reject(`Thread ${record.thread.id} has an active run.`);
+  const restoreFiles = c.restoreFiles !== false;
+  if (ctx.newer && restoreFiles) {
+    const sharer = sharedWorktree(ctx, record);
+    if (sharer)
+      reject(
+        `Thread ${record.thread.id} shares its workspace ${workspaceOf(ctx, record)} with thread ${sharer}; files cannot be restored there.`,
+      );
+  }
   return ctx.store.transact(record, c.commandId, (tx) => {
+    // Current upstream records the accepted rollback on the thread first.
+    if (ctx.newer)
+      tx.thread("thread.metadata-updated", { rollbackRequestId: c.commandId, rollbackFailure: null });
     tx.emit("checkpoint.rollback-requested", {
       scopeId: checkpoint.scopeId,
       checkpointId: checkpoint.id,
@@ -339,7 +401,8 @@ export const checkpointRollback: CommandHandler = (ctx, c) => {
       if (run.ordinal > anchor && run.status === "completed") tx.run({ ...run, status: "rolled_back" });
     }
     const latest = latestRun(record);
-    if (latest && latest.ordinal === anchor && tx.pending.length === 1) tx.run({ ...latest });
+    const emitted = ctx.newer ? 2 : 1;
+    if (latest && latest.ordinal === anchor && tx.pending.length === emitted) tx.run({ ...latest });
   });
 };
 

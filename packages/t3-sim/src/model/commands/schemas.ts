@@ -84,7 +84,11 @@ const failure = (k: SchemaKit) =>
 
 const dispatchMode = (k: SchemaKit) =>
   z.discriminatedUnion("type", [
-    k.object({ type: z.literal("defer_start") }),
+    // Current upstream: `defer_start` may say how to prepare the workspace before the run starts.
+    k.object({
+      type: z.literal("defer_start"),
+      workspaceStrategy: z.record(z.string(), z.unknown()).optional(),
+    }),
     k.object({ type: z.literal("steer_active"), targetRunId: idString() }),
     k.object({ type: z.literal("restart_active"), targetRunId: idString() }),
     k.object({ type: z.literal("queue_after_active") }),
@@ -329,6 +333,65 @@ const COMMANDS: [type: string, shape: ShapeBuilder, literalHint?: string][] = [
       number: z.number().int().min(1),
     }),
   ],
+  // The five newer command types (docs/t3-protocol-notes.md). Two are user actions; the other
+  // three are sent only by the server itself and nothing of the connector offers them.
+  ["prepared-run.retry", () => ({ threadId: idString(), runId: idString() })],
+  [
+    "thread.pull-request.watch",
+    (k) => ({
+      threadId: idString(),
+      host: idString(),
+      repository: idString(),
+      number: z.number().int().min(1),
+      watching: z.boolean(),
+      link: k.object({ url: z.string(), source: z.enum(["agent", "manual"]) }).optional(),
+      paused: z.boolean().optional(),
+    }),
+  ],
+  [
+    "thread.pull-request-link.sync",
+    (k) => ({
+      threadId: idString(),
+      host: idString(),
+      repository: idString(),
+      number: z.number().int().min(1),
+      snapshot: k.object({
+        state: idString(),
+        title: z.string(),
+        headBranch: z.string(),
+        baseBranch: z.string(),
+        isDraft: z.boolean(),
+        updatedAt: dateTimeString(),
+        syncedAt: dateTimeString(),
+      }),
+      stack: z.unknown().nullable(),
+    }),
+  ],
+  [
+    "thread.pull-request.sync",
+    (k) => ({
+      threadId: idString(),
+      projectId: idString(),
+      snapshotSequence: z.number().int().min(0),
+      expected: k.object({
+        workspaceRoot: idString(),
+        branch: idString().nullable(),
+        worktreePath: idString().nullable(),
+        linkedPullRequest: linkedPullRequest(k).nullable(),
+        branchPullRequest: linkedPullRequest(k).nullable(),
+      }),
+      branchPullRequest: linkedPullRequest(k).nullable(),
+      linkedPullRequest: linkedPullRequest(k).nullable().optional(),
+    }),
+  ],
+  ["notification.delivery.accept", () => ({ threadId: idString(), messageId: idString() })],
+];
+
+/** The newer command types only the server sends: decoded, never offered by the connector. */
+export const SERVER_ONLY_COMMAND_TYPES: readonly string[] = [
+  "thread.pull-request-link.sync",
+  "thread.pull-request.sync",
+  "notification.delivery.accept",
 ];
 
 export const COMMAND_TYPES: readonly string[] = COMMANDS.map(([type]) => type);

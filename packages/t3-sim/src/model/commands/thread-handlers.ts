@@ -2,6 +2,7 @@
  * Thread commands: creation, archive/delete, and the overlays (settle, snooze, pin,
  * visit). Overlays never change `status` (fixtures 23-25, 90); snooze expiry needs no event.
  */
+import { runtimeModeRank, threadAboveModeLimit } from "../orchestrator-errors.js";
 import { newThreadRecord } from "../store.js";
 import type { AppThread, LinkedPullRequest, ModelSelection, ThreadPullRequestLink } from "../types.js";
 import { type CommandContext, type CommandHandler, opt, reject, requireThread, str } from "./context.js";
@@ -308,8 +309,21 @@ export const threadTitleRegenerationComplete = simple((ctx, threadId, c) => {
   );
 });
 
+/**
+ * A delegated task's thread cannot run above its parent's mode (the simulator's reading of
+ * upstream's `OrchestratorThreadAboveModeLimitError`, docs/simulator-fidelity.md).
+ */
+function modeCeiling(ctx: CommandContext, thread: AppThread): string | null {
+  if (thread.lineage.relationshipToParent !== "subagent" || !thread.lineage.parentThreadId) return null;
+  return ctx.store.liveThread(thread.lineage.parentThreadId)?.thread.runtimeMode ?? null;
+}
+
 export const threadRuntimeModeSet = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
+  const ceiling = ctx.newer ? modeCeiling(ctx, record.thread) : null;
+  if (ceiling !== null && runtimeModeRank(str(c, "runtimeMode")) > runtimeModeRank(ceiling)) {
+    throw threadAboveModeLimit(threadId, ceiling, str(c, "runtimeMode"), record.thread.interactionMode);
+  }
   return ctx.store.transact(
     record,
     c.commandId,

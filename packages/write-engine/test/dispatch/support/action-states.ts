@@ -1,5 +1,5 @@
 /**
- * For each of the 42 actions: puts a simulator environment into a state where the action's
+ * For each of the 44 actions: puts a simulator environment into a state where the action's
  * SAMPLE_INPUTS apply, and returns the input to send. Thread, project and run ids are the samples'
  * own (the simulator names runs `run:thread:<id>:ordinal:<n>` like T3). Ids that only the server
  * mints (runtime request, provider session, checkpoint, delegated task) cannot be chosen through
@@ -107,6 +107,7 @@ const SEEDERS: Record<ActionId, Seeder> = {
     });
     return {};
   },
+  "prepared-run.retry": inState({ state: "preparation_failed" }),
   "queue.resume": async (env) => {
     thread(env, { state: "queued" });
     await seedCommand(env, { type: "run.interrupt", threadId: T, runId: SAMPLE_IDS.runId, holdQueue: true });
@@ -147,6 +148,7 @@ const SEEDERS: Record<ActionId, Seeder> = {
     await seedCommand(env, { type: "thread.pull-request.link", threadId: T, ...link });
     return {};
   },
+  "thread.pull-request.watch": idle,
   "thread.fork": idle,
   "thread.merge_back": (env) => {
     thread(env, { state: "completed" });
