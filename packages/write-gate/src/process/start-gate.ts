@@ -29,7 +29,7 @@ import {
   openJournal,
 } from "@t3-connector/write-engine/journal";
 import type { Context, Hono } from "hono";
-import { type AuditFs, type AuditLog, auditLeaseChanges, openAuditLog } from "../audit/index.js";
+import { type AuditFs, type AuditLog, auditLeaseChanges, auditWitness, openAuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
@@ -143,6 +143,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
       onUnavailable: () => keeper?.closeAll("journal_failed"),
+      // The audit log's chain and the generation its lines recorded are checked with the journal's
+      // own files: an older journal put back, or a journal deleted with its marker, does not open.
+      witness: auditWitness(config.stateDir),
       // A damaged journal rejects here with journal_damaged (files, loss, way forward): no start.
       onMigrated: ({ records, segments }) =>
         announce(
@@ -156,6 +159,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.auditFs === undefined ? {} : { fs: options.auditFs }),
       onFailure: () => keeper?.closeAll("audit_failed"),
+      journalGeneration: () => opened.durableGeneration,
     });
     cleanups.push(() => audit.close());
     const registry = new EnvironmentRegistry({
@@ -244,6 +248,8 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId,
       environments: registry.environments.map((h) => h.environmentId),
     });
+    // The marker records the generations and where the audit chain stands (ADR 0006 §14–§15).
+    await opened.stampMarker(audit.anchor());
     // Signals are handled before the URL is printed: whoever reacts to it can already stop us.
     let resolveClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => {
@@ -254,6 +260,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       closing ??= (async () => {
         lease.closeAll("gate_stopped");
         await audit.append({ event: "gate_stopped", bootId, reason }).catch(() => undefined);
+        if (!audit.failed) await opened.stampMarker(audit.anchor()).catch(() => undefined);
         await cleanup();
         resolveClosed();
       })();
