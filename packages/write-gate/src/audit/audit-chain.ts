@@ -24,7 +24,7 @@ export interface AuditCheck {
   problems: string[];
   /** Complete lines (those written before the chain included). */
   lines: number;
-  /** The hash of the last chained line (GENESIS when none). */
+  /** What the next line's `prev` must be: the last line's hash (GENESIS, or the unchained lines' SHA-256, when none is chained). */
   head: string;
   /** Lines written before the chain existed, when no chained line follows them yet. */
   unchained: number;
@@ -106,6 +106,8 @@ export function checkAuditText(text: string | null): AuditCheck {
   }
   result.lines = lines.length;
   result.unchained = chained ? 0 : result.hashes.length;
+  // Only lines from before the chain: the first chained line must cover their bytes.
+  if (!chained && legacyText !== "") result.head = sha256Hex(legacyText);
   if (result.problems.length > 0) result.status = "damaged";
   return result;
 }

@@ -64,7 +64,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> 
         {
           file: AUDIT_FILE,
           problem: "altered",
-          detail: `${AUDIT_FILE}: ${check.problems.join("; ")}`,
+          detail: check.problems.join("; "),
           lost: {
             records: null,
             keys: [],
