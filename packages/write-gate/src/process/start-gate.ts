@@ -38,6 +38,7 @@ import {
   removeCapabilityFile,
   writeCapabilityFile,
 } from "../relay/index.js";
+import { checkEnvironmentsAtStart, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
 import { settleAtStart } from "./settle-at-start.js";
@@ -115,6 +116,11 @@ export interface RunningGate {
   readonly audit: AuditLog;
   /** Resolves when the gate has closed (by `close()` or a signal). */
   readonly closed: Promise<void>;
+  /**
+   * The start-up check of every environment (a wrong environmentId, a token that cannot operate),
+   * run in the background after the gate listens; each warning is also announced on its terminal.
+   */
+  readonly environmentWarnings: Promise<readonly EnvironmentWarning[]>;
   close(reason?: string): Promise<void>;
 }
 
@@ -314,7 +320,18 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       );
     }
 
-    return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close };
+    // Not awaited: a slow or unreachable environment must not hold the gate's start.
+    const checking = new AbortController();
+    cleanups.unshift(async () => checking.abort());
+    const environmentWarnings = checkEnvironmentsAtStart(registry, checking.signal).then(
+      (warnings) => {
+        if (!checking.signal.aborted) for (const warning of warnings) announce(warning.line);
+        return warnings;
+      },
+      () => [],
+    );
+
+    return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close, environmentWarnings };
   } catch (error) {
     await cleanup();
     throw error;
