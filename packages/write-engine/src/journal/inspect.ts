@@ -39,7 +39,13 @@ export interface LostRange {
 }
 
 /** `rolled_back`: an older copy of a file that only moves forward (ADR 0006 §14). */
-export type FindingProblem = "missing" | "truncated" | "altered" | "record_altered" | "foreign" | "rolled_back";
+export type FindingProblem =
+  | "missing"
+  | "truncated"
+  | "altered"
+  | "record_altered"
+  | "foreign"
+  | "rolled_back";
 
 export interface JournalFinding {
   /** Relative to the state directory: `journal/segment-00000002.json`, `journal-identity.json`. */
@@ -145,7 +151,8 @@ export async function inspectJournal(
   if (markerRead.status === "missing" && nothingOnDisk) {
     // Nothing journaled and nothing else here either: a first start. But an audit log with lines
     // or enrolled passkeys mean a gate ran here, and a gate always had a journal: it was deleted.
-    if (witnessed.evidence.length === 0 && witnessed.findings.length === 0) return { kind: "fresh", marker: null };
+    if (witnessed.evidence.length === 0 && witnessed.findings.length === 0)
+      return { kind: "fresh", marker: null };
     return { kind: "journal", ...erased(witnessed) };
   }
   // Creation writes the marker as `creating` first and `created` last: in between, nothing was

@@ -5,9 +5,9 @@ import type { DurableJsonFile, JournalLock } from "@t3-connector/core/durable";
 import { type JournalFs, journalUnavailable } from "@t3-connector/core/durable";
 import type { Low } from "lowdb";
 import { sealRecord } from "./checksum.js";
+import type { Generations } from "./generations.js";
 import { journalKey } from "./key.js";
 import type { LostRegister } from "./lost.js";
-import type { Generations } from "./generations.js";
 import {
   type AuditAnchor,
   type Manifest,

@@ -13,8 +13,8 @@ import {
 import { Low } from "lowdb";
 import { activeChecksum } from "./checksum.js";
 import { journalDamaged } from "./damage.js";
-import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
 import { Generations } from "./generations.js";
+import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
 import { type IndexEntry, Journal, type JournalPolicy } from "./journal.js";
 import { LostRegister } from "./lost.js";
 import { type Manifest, type Marker, removeMarkerTemps } from "./manifest.js";

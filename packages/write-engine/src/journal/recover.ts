@@ -12,7 +12,6 @@ import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding } from "./inspec
 import {
   type LostKey,
   type LostOperation,
-  MARKER_FILE,
   type Manifest,
   newJournalId,
   newMarker,
@@ -85,7 +84,14 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   return withLock(options, async (fs, stateDir) => {
     const { report, inspection } = await inspectWithReport(fs, stateDir, options.witness);
-    const nothing = { report, recovered: false, lostKeys: [], unknownLoss: null, movedAside: [], generation: 0 };
+    const nothing = {
+      report,
+      recovered: false,
+      lostKeys: [],
+      unknownLoss: null,
+      movedAside: [],
+      generation: 0,
+    };
     if (inspection.kind !== "journal" || inspection.findings.length === 0) return nothing;
     const now = Math.floor(clock.now());
     const until = now + retentionMs;
@@ -308,8 +314,7 @@ export async function liftUnknownLoss(
     }
     const uncovered = inForce.filter(
       (loss) =>
-        manifest.auditRestartedAt !== undefined &&
-        manifest.auditRestartedAt > loss.recoveredAt - retentionMs,
+        manifest.auditRestartedAt !== undefined && manifest.auditRestartedAt > loss.recoveredAt - retentionMs,
     );
     if (uncovered.length > 0) {
       throw new ConnectorError(
@@ -317,7 +322,13 @@ export async function liftUnknownLoss(
         `the audit log was damaged and set aside on ${iso(manifest.auditRestartedAt ?? 0)}, so it cannot name the ` +
           `writes made before the loss of ${uncovered.flatMap((loss) => loss.files).join(", ")}: lifting the loss would let ` +
           `them be sent again. The refusal ends on its own at ${iso(Math.max(...uncovered.map((loss) => loss.until)))}`,
-        { details: { stateDir, auditRestartedAt: iso(manifest.auditRestartedAt ?? 0), reason: "audit_not_covering" } },
+        {
+          details: {
+            stateDir,
+            auditRestartedAt: iso(manifest.auditRestartedAt ?? 0),
+            reason: "audit_not_covering",
+          },
+        },
       );
     }
     const held = new Set(
@@ -360,11 +371,16 @@ export async function liftUnknownLoss(
     await writeMarker(
       fs,
       stateDir,
-      newMarker(inspection.marker?.journalId ?? manifest.journalId, inspection.marker?.createdAt ?? manifest.createdAt, "created", {
-        activeGeneration,
-        manifestGeneration,
-        audit: inspection.marker?.audit,
-      }),
+      newMarker(
+        inspection.marker?.journalId ?? manifest.journalId,
+        inspection.marker?.createdAt ?? manifest.createdAt,
+        "created",
+        {
+          activeGeneration,
+          manifestGeneration,
+          audit: inspection.marker?.audit,
+        },
+      ),
     );
     return { lifted: inForce, stillRefused, generation: activeGeneration };
   });

@@ -35,7 +35,12 @@ async function writeSome(prefix: string, count: number): Promise<void> {
 }
 
 async function openError(witness?: JournalWitness) {
-  const caught = await openJournal({ stateDir: temp.stateDir, clock, ...SMALL_SEGMENTS, ...(witness ? { witness } : {}) }).then(
+  const caught = await openJournal({
+    stateDir: temp.stateDir,
+    clock,
+    ...SMALL_SEGMENTS,
+    ...(witness ? { witness } : {}),
+  }).then(
     async (journal) => {
       await journal.close();
       throw new Error("the journal opened");
@@ -110,7 +115,9 @@ describe("journal generations", () => {
     // The recovery writes past every generation recorded: the witness is no longer ahead.
     const recovered = await recoverJournal({ stateDir: temp.stateDir, clock, witness });
     expect(recovered.generation).toBe(6);
-    expect(await verifyJournal({ stateDir: temp.stateDir, clock, witness })).toMatchObject({ status: "intact" });
+    expect(await verifyJournal({ stateDir: temp.stateDir, clock, witness })).toMatchObject({
+      status: "intact",
+    });
   });
 
   it("a journal deleted with its marker is damage when the witness has evidence, a first start when nothing does", async () => {
@@ -128,7 +135,11 @@ describe("journal generations", () => {
     };
     const findings = await openError(evidence);
     expect(findings).toEqual([
-      expect.objectContaining({ file: "journal/", problem: "missing", detail: expect.stringContaining("credentials.json") }),
+      expect.objectContaining({
+        file: "journal/",
+        problem: "missing",
+        detail: expect.stringContaining("credentials.json"),
+      }),
     ]);
     // With no witness evidence at all the state directory is new: the journal is created.
     const journal = await openJournal({ stateDir: temp.stateDir, clock });

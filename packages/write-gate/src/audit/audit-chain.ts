@@ -69,7 +69,8 @@ export function checkAuditText(text: string | null): AuditCheck {
     let value: Record<string, unknown>;
     try {
       value = JSON.parse(line) as Record<string, unknown>;
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not an object");
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new Error("not an object");
     } catch {
       result.problems.push(`line ${number} is not a JSON object (edited or corrupted)`);
       break;

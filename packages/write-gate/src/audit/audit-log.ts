@@ -3,7 +3,7 @@ import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import { type AuditAnchor, journalDamaged } from "@t3-connector/write-engine/journal";
-import { checkAuditText, chainedLine } from "./audit-chain.js";
+import { chainedLine, checkAuditText } from "./audit-chain.js";
 import type { AuditEvent } from "./events.js";
 
 export const AUDIT_FILE = "audit.log";
@@ -106,7 +106,13 @@ class FileAuditLog implements AuditLog {
   #lines: number;
   #head: string;
 
-  constructor(handle: nodeFs.FileHandle, clock: Clock, options: AuditLogOptions, lines: number, head: string) {
+  constructor(
+    handle: nodeFs.FileHandle,
+    clock: Clock,
+    options: AuditLogOptions,
+    lines: number,
+    head: string,
+  ) {
     this.#handle = handle;
     this.#clock = clock;
     this.#onFailure = options.onFailure;

@@ -6,7 +6,12 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { AuditAnchor, JournalFinding, JournalWitness, WitnessReport } from "@t3-connector/write-engine/journal";
+import type {
+  AuditAnchor,
+  JournalFinding,
+  JournalWitness,
+  WitnessReport,
+} from "@t3-connector/write-engine/journal";
 import { CREDENTIALS_FILE } from "../passkeys/credential-store.js";
 import { anchorProblem, checkAuditText } from "./audit-chain.js";
 import { AUDIT_FILE } from "./audit-log.js";
@@ -43,16 +48,25 @@ export function auditWitness(stateDir: string): JournalWitness {
       if (check.lines > 0) evidence.push(`${AUDIT_FILE} (${check.lines} line(s))`);
       if (credentials) evidence.push(`${CREDENTIALS_FILE} (enrolled passkeys)`);
       const findings: JournalFinding[] = [];
-      const consequence =
-        "; it names the writes a recovery keeps refused, so it cannot be trusted any more";
+      const consequence = "; it names the writes a recovery keeps refused, so it cannot be trusted any more";
       for (const problem of check.problems) {
-        findings.push({ file: AUDIT_FILE, problem: "altered", detail: `${AUDIT_FILE}: ${problem}${consequence}`, lost: UNKNOWN_LOSS });
+        findings.push({
+          file: AUDIT_FILE,
+          problem: "altered",
+          detail: `${AUDIT_FILE}: ${problem}${consequence}`,
+          lost: UNKNOWN_LOSS,
+        });
       }
       const behind = check.status === "damaged" ? null : anchorProblem(check, anchor);
       if (behind !== null) {
         findings.push({
           file: AUDIT_FILE,
-          problem: check.status === "missing" ? "missing" : check.lines < (anchor?.lines ?? 0) ? "truncated" : "altered",
+          problem:
+            check.status === "missing"
+              ? "missing"
+              : check.lines < (anchor?.lines ?? 0)
+                ? "truncated"
+                : "altered",
           detail: `${AUDIT_FILE}: ${behind}${consequence}`,
           lost: UNKNOWN_LOSS,
         });
@@ -68,7 +82,8 @@ export function auditWitness(stateDir: string): JournalWitness {
         findings,
         damagedFiles: findings.length > 0 && check.status !== "missing" ? [AUDIT_FILE] : [],
         evidence,
-        generation: check.journalGeneration === null ? null : { value: check.journalGeneration, file: AUDIT_FILE },
+        generation:
+          check.journalGeneration === null ? null : { value: check.journalGeneration, file: AUDIT_FILE },
         coversFrom: check.firstAt,
       };
     },

@@ -10,7 +10,12 @@ import { isConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 
 /** The failures that will not go away by waiting: the config or the token is wrong. */
-const CANNOT_OPERATE = new Set(["environment_mismatch", "scope_mismatch", "unauthorized", "insufficient_scope"]);
+const CANNOT_OPERATE = new Set([
+  "environment_mismatch",
+  "scope_mismatch",
+  "unauthorized",
+  "insufficient_scope",
+]);
 
 export interface EnvironmentWarning {
   readonly alias: string;

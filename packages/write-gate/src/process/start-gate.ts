@@ -29,7 +29,13 @@ import {
   openJournal,
 } from "@t3-connector/write-engine/journal";
 import type { Context, Hono } from "hono";
-import { type AuditFs, type AuditLog, auditLeaseChanges, auditWitness, openAuditLog } from "../audit/index.js";
+import {
+  type AuditFs,
+  type AuditLog,
+  auditLeaseChanges,
+  auditWitness,
+  openAuditLog,
+} from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
@@ -331,7 +337,18 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       () => [],
     );
 
-    return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close, environmentWarnings };
+    return {
+      url,
+      port,
+      bootId,
+      capabilityPath,
+      lease,
+      dispatcher,
+      audit,
+      closed,
+      close,
+      environmentWarnings,
+    };
   } catch (error) {
     await cleanup();
     throw error;

@@ -8,7 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AUDIT_FILE, anchorProblem, auditWitness, checkAuditText, openAuditLog } from "../../src/audit/index.js";
+import {
+  AUDIT_FILE,
+  anchorProblem,
+  auditWitness,
+  checkAuditText,
+  openAuditLog,
+} from "../../src/audit/index.js";
 
 let stateDir: string;
 beforeEach(async () => {
@@ -41,7 +47,10 @@ describe("the audit log's chain", () => {
     await writeFile(path(), text.replace('"op-old"', '"op-odd"'));
     const edited = await auditWitness(stateDir).check(null);
     expect(edited.findings).toEqual([
-      expect.objectContaining({ file: AUDIT_FILE, detail: expect.stringContaining("line 3 does not follow") }),
+      expect.objectContaining({
+        file: AUDIT_FILE,
+        detail: expect.stringContaining("line 3 does not follow"),
+      }),
     ]);
     await expect(openAuditLog({ stateDir })).rejects.toMatchObject({ code: "journal_damaged" });
   });
@@ -54,12 +63,17 @@ describe("the audit log's chain", () => {
     const reopened = await openAuditLog({ stateDir });
     await reopened.append({ event: "gate_stopped", bootId: "b1", reason: "stopped" });
     await reopened.close();
-    expect(checkAuditText(await readFile(path(), "utf8"))).toMatchObject({ status: "intact", lines: 2, torn: false });
+    expect(checkAuditText(await readFile(path(), "utf8"))).toMatchObject({
+      status: "intact",
+      lines: 2,
+      torn: false,
+    });
   });
 
   it("an anchor catches lines cut from the end, which the chain alone cannot", async () => {
     const log = await openAuditLog({ stateDir });
-    for (const bootId of ["b1", "b2", "b3"]) await log.append({ event: "gate_started", bootId, environments: [] });
+    for (const bootId of ["b1", "b2", "b3"])
+      await log.append({ event: "gate_started", bootId, environments: [] });
     const anchor = log.anchor();
     await log.close();
     const lines = (await readFile(path(), "utf8")).trimEnd().split("\n");

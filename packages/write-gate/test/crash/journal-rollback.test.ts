@@ -102,7 +102,8 @@ async function copy(stateDir: string, files: string[], to: string): Promise<void
 }
 
 async function putBack(stateDir: string, files: string[], from: string): Promise<void> {
-  for (const file of files) await nodeFs.copyFile(join(from, file.replaceAll("/", "__")), join(stateDir, file));
+  for (const file of files)
+    await nodeFs.copyFile(join(from, file.replaceAll("/", "__")), join(stateDir, file));
 }
 
 describe("an older copy of the journal put back is journal_damaged", () => {
@@ -119,10 +120,17 @@ describe("an older copy of the journal put back is journal_damaged", () => {
 
     const recovered = await spawnCli(scene.configPath, ["journal", "recover", "--accept-loss", "--json"]);
     expect(recovered.code).toBe(0);
-    expect(JSON.parse(recovered.stdout)).toMatchObject({ recovered: true, unknownLoss: { files: ["journal/active.json"] } });
+    expect(JSON.parse(recovered.stdout)).toMatchObject({
+      recovered: true,
+      unknownLoss: { files: ["journal/active.json"] },
+    });
     expect((await spawnCli(scene.configPath, ["journal", "verify"])).code).toBe(0);
     const gate = await scene.gates.start();
-    const retry = await scene.gates.relay(gate.port, titleWrite(gate.leaseId, "op-after-backup"), scene.stateDir);
+    const retry = await scene.gates.relay(
+      gate.port,
+      titleWrite(gate.leaseId, "op-after-backup"),
+      scene.stateDir,
+    );
     expect(retry.body).toMatchObject({ error: "operation_lost" });
     expect(scene.gates.commandsFor("op-after-backup")).toBe(1);
     gate.process.kill("SIGTERM");
@@ -162,7 +170,10 @@ describe("an audit log edited, cut or deleted is journal_damaged", () => {
       "a line edited",
       async (path) => {
         const text = await nodeFs.readFile(path, "utf8");
-        await nodeFs.writeFile(path, text.replace('"operationId":"op-audit-1"', '"operationId":"op-audit-X"'));
+        await nodeFs.writeFile(
+          path,
+          text.replace('"operationId":"op-audit-1"', '"operationId":"op-audit-X"'),
+        );
       },
       "altered",
     ],

@@ -62,4 +62,3 @@ describe("start-up warnings about environments", () => {
     expect(lines.some((line) => line.includes("WARNING"))).toBe(false);
   });
 });
-
