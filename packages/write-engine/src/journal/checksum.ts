@@ -22,15 +22,28 @@ export function recordIntact(record: JournalRecord): boolean {
   return record.checksum !== undefined && record.checksum === recordChecksum(record);
 }
 
+/** The active segment's generations (ADR 0006 §14); absent in files written before they existed. */
+export interface ActiveGenerations {
+  generation?: number | undefined;
+  manifestGeneration?: number | undefined;
+}
+
 /**
- * The active segment's own checksum: over its sorted `(key, record checksum)` pairs. A record
- * removed, added or swapped changes it; a byte changed inside one record changes only that
- * record's checksum, so the damage can be named (and that one key refused) rather than lost whole.
+ * The active segment's own checksum: over its sorted `(key, record checksum)` pairs and, when the
+ * file carries them, its generations. A record removed, added or swapped changes it; a byte changed
+ * inside one record changes only that record's checksum, so the damage can be named (and that one
+ * key refused) rather than lost whole. A file from before generations keeps the old formula.
  */
-export function activeChecksum(records: Record<string, JournalRecord>): string {
+export function activeChecksum(
+  records: Record<string, JournalRecord>,
+  generations: ActiveGenerations = {},
+): string {
   const pairs = Object.keys(records)
     .sort()
     .map((key) => `${key}:${records[key]?.checksum ?? ""}`);
+  if (generations.generation !== undefined) {
+    pairs.push(`generation:${generations.generation}`, `manifest:${generations.manifestGeneration ?? 0}`);
+  }
   return sha256Hex(pairs.join("\n"));
 }
 

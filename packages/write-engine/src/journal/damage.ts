@@ -7,7 +7,9 @@ export const RECOVER_COMMAND = "t3-connector-write journal recover --accept-loss
 export const LIFT_UNKNOWN_LOSS_COMMAND = "t3-connector-write journal accept-unknown-loss --checked-t3";
 
 export const WAY_FORWARD =
-  `Restore the files from a backup if you have one; otherwise run \`${VERIFY_COMMAND}\` for the full report ` +
+  "Restore a missing or altered sealed segment from a backup if you have one (segments never change; an older " +
+  "active.json, manifest or audit log is itself noticed as rolled back, so a backup cannot replace those); " +
+  `otherwise run \`${VERIFY_COMMAND}\` for the full report ` +
   `and \`${RECOVER_COMMAND}\` to rebuild the journal from what survives (recorded in the audit log; ` +
   "a retry of any operation that may have been lost is then refused, never sent again).";
 

@@ -21,7 +21,13 @@ export {
 export type { FindingProblem, JournalFinding, LostRange } from "./inspect.js";
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
-export { type LostOperation, MANIFEST_FILE, MARKER_FILE, type UnknownLoss } from "./manifest.js";
+export {
+  type AuditAnchor,
+  type LostOperation,
+  MANIFEST_FILE,
+  MARKER_FILE,
+  type UnknownLoss,
+} from "./manifest.js";
 export {
   ACTIVE_FILE,
   DEFAULT_RECENT_RECORDS,
@@ -43,3 +49,4 @@ export {
 } from "./recover.js";
 export { type JournalOperation, TRANSITIONS } from "./transitions.js";
 export * from "./types.js";
+export { type JournalWitness, NO_WITNESS, type WitnessReport } from "./witness.js";

@@ -15,6 +15,7 @@ import {
 import { parseActiveDocument, parseSegmentDocument, type SegmentDocument } from "./records.js";
 import { listSegmentIds, manifestEntry, segmentFileName } from "./segments.js";
 import type { JournalRecord } from "./types.js";
+import { type JournalWitness, NO_WITNESS, type WitnessReport } from "./witness.js";
 
 export const JOURNAL_DIRECTORY = "journal";
 export const ACTIVE_FILE = "active.json";
@@ -37,7 +38,14 @@ export interface LostRange {
   known: boolean;
 }
 
-export type FindingProblem = "missing" | "truncated" | "altered" | "record_altered" | "foreign";
+/** `rolled_back`: an older copy of a file that only moves forward (ADR 0006 §14). */
+export type FindingProblem =
+  | "missing"
+  | "truncated"
+  | "altered"
+  | "record_altered"
+  | "foreign"
+  | "rolled_back";
 
 export interface JournalFinding {
   /** Relative to the state directory: `journal/segment-00000002.json`, `journal-identity.json`. */
@@ -58,6 +66,14 @@ export interface JournalContents {
   entries: ManifestSegment[];
   /** Active records whose checksum verifies (every record when the file is intact). */
   activeRecords: Record<string, JournalRecord>;
+  /** The generations of the active segment and manifest as read (0 when absent or unreadable). */
+  generations: { active: number; manifest: number };
+  /** The highest generation any file recorded of each (what a recovery must write past). */
+  highest: { active: number; manifest: number };
+  /** The active segment is an older copy: its `preparing` records may in truth have been sent. */
+  activeRolledBack: boolean;
+  /** What the witness (the audit log) said. */
+  witness: WitnessReport;
   /** Unlisted segments older than the manifest's next id: a prune removed them from the manifest first. */
   leftovers: number[];
   /** Unlisted, intact segments at or past the next id: a seal wrote them and stopped before the manifest. */
@@ -115,10 +131,15 @@ function versionOf(value: unknown): number | null {
  * of the previous format (no manifest, no checksums), or a journal with its findings (empty when
  * intact). Reads only; the caller holds the lock.
  */
-export async function inspectJournal(fs: JournalFs, stateDir: string): Promise<JournalInspection> {
+export async function inspectJournal(
+  fs: JournalFs,
+  stateDir: string,
+  witness: JournalWitness = NO_WITNESS,
+): Promise<JournalInspection> {
   const directory = join(stateDir, JOURNAL_DIRECTORY);
   const markerRead = await readMarker(fs, stateDir);
   const marker = markerRead.status === "ok" ? markerRead.value : null;
+  const witnessed = await witness.check(marker?.audit ?? null);
   const names = await fs.readdir(directory).catch(() => [] as string[]);
   const segmentIds = await listSegmentIds(fs, directory).catch(() => [] as number[]);
   const hasManifest = names.includes(MANIFEST_FILE);
@@ -127,7 +148,13 @@ export async function inspectJournal(fs: JournalFs, stateDir: string): Promise<J
   const activeValue = active.status === "text" ? parseJson(active.text) : undefined;
 
   const nothingOnDisk = !hasManifest && !hasActive && segmentIds.length === 0;
-  if (markerRead.status === "missing" && nothingOnDisk) return { kind: "fresh", marker: null };
+  if (markerRead.status === "missing" && nothingOnDisk) {
+    // Nothing journaled and nothing else here either: a first start. But an audit log with lines
+    // or enrolled passkeys mean a gate ran here, and a gate always had a journal: it was deleted.
+    if (witnessed.evidence.length === 0 && witnessed.findings.length === 0)
+      return { kind: "fresh", marker: null };
+    return { kind: "journal", ...erased(witnessed) };
+  }
   // Creation writes the marker as `creating` first and `created` last: in between, nothing was
   // ever journaled, so finishing the creation loses nothing.
   if (marker?.state === "creating" && segmentIds.length === 0) {
@@ -138,7 +165,42 @@ export async function inspectJournal(fs: JournalFs, stateDir: string): Promise<J
     const legacy = await readLegacy(fs, directory, segmentIds, activeValue, active.status === "text", marker);
     if (legacy !== null) return legacy;
   }
-  return { kind: "journal", ...(await inspectCurrent(fs, stateDir, markerRead, names, segmentIds, active)) };
+  return {
+    kind: "journal",
+    ...(await inspectCurrent(fs, stateDir, markerRead, names, segmentIds, active, witnessed)),
+  };
+}
+
+/** The journal and its marker are gone, but the witness shows a journal existed. */
+function erased(witness: WitnessReport): JournalContents {
+  const findings: JournalFinding[] = [];
+  if (witness.evidence.length > 0) {
+    findings.push({
+      file: `${JOURNAL_DIRECTORY}/`,
+      problem: "missing",
+      detail:
+        `the journal and its identity file (${MARKER_FILE}) are gone, but ${witness.evidence.join(" and ")} ` +
+        "show a gate ran here with a journal: it was deleted, and every write it held cannot be named",
+      lost: UNKNOWN,
+    });
+  }
+  findings.push(...witness.findings);
+  const highest = { active: witness.generation?.value ?? 0, manifest: 0 };
+  return {
+    marker: null,
+    manifest: null,
+    segments: [],
+    entries: [],
+    activeRecords: {},
+    leftovers: [],
+    adopted: [],
+    damagedFiles: [...witness.damagedFiles],
+    findings,
+    generations: { active: 0, manifest: 0 },
+    highest,
+    activeRolledBack: false,
+    witness,
+  };
 }
 
 /** A journal of the previous format: every file is version 1 (or, mid-migration, 1 or 2). */
@@ -187,6 +249,7 @@ async function inspectCurrent(
   names: string[],
   segmentIds: number[],
   active: Raw,
+  witness: WitnessReport,
 ): Promise<JournalContents> {
   const directory = join(stateDir, JOURNAL_DIRECTORY);
   const findings: JournalFinding[] = [];
@@ -298,8 +361,91 @@ async function inspectCurrent(
     }
   }
 
-  const activeRecords = inspectActive(active, findings, damagedFiles, rel(ACTIVE_FILE));
-  return { marker, manifest, segments, entries, activeRecords, leftovers, adopted, damagedFiles, findings };
+  const activeRead = inspectActive(active, findings, damagedFiles, rel(ACTIVE_FILE));
+  const generations = {
+    active: activeRead.generation ?? 0,
+    manifest: manifest?.generation ?? 0,
+  };
+  const activeWitnesses: Witnessed[] = [
+    { value: marker?.activeGeneration, file: MARKER_FILE },
+    { value: manifest?.activeGeneration, file: rel(MANIFEST_FILE) },
+    { value: witness.generation?.value, file: witness.generation?.file ?? "" },
+  ];
+  const manifestWitnesses: Witnessed[] = [
+    { value: marker?.manifestGeneration, file: MARKER_FILE },
+    { value: activeRead.manifestGeneration, file: rel(ACTIVE_FILE) },
+  ];
+  let activeRolledBack = false;
+  if (activeRead.generation !== null) {
+    const ahead = aheadOf(activeRead.generation, activeWitnesses);
+    if (ahead !== null) {
+      activeRolledBack = true;
+      findings.push({
+        file: rel(ACTIVE_FILE),
+        problem: "rolled_back",
+        detail:
+          `${ACTIVE_FILE} is an older copy (generation ${activeRead.generation}, but ${ahead}): ` +
+          "it was put back from a backup or an older copy, and every write journaled after that copy " +
+          "was taken is missing and cannot be named",
+        lost: UNKNOWN,
+      });
+      if (!damagedFiles.includes(rel(ACTIVE_FILE))) damagedFiles.push(rel(ACTIVE_FILE));
+    }
+  }
+  if (manifest !== null) {
+    const ahead = aheadOf(manifest.generation ?? 0, manifestWitnesses);
+    if (ahead !== null) {
+      findings.push({
+        file: rel(MANIFEST_FILE),
+        problem: "rolled_back",
+        detail:
+          `the manifest is an older copy (generation ${manifest.generation ?? 0}, but ${ahead}): ` +
+          "the segments sealed and the refusals recorded after that copy was taken cannot be known",
+        lost: UNKNOWN,
+      });
+      damagedFiles.push(rel(MANIFEST_FILE));
+    }
+  }
+  findings.push(...witness.findings);
+  damagedFiles.push(...witness.damagedFiles);
+  const highest = {
+    active: Math.max(generations.active, ...activeWitnesses.map((seen) => seen.value ?? 0)),
+    manifest: Math.max(generations.manifest, ...manifestWitnesses.map((seen) => seen.value ?? 0)),
+  };
+  return {
+    marker,
+    manifest,
+    segments,
+    entries,
+    activeRecords: activeRead.records,
+    leftovers,
+    adopted,
+    damagedFiles,
+    findings,
+    generations,
+    highest,
+    activeRolledBack,
+    witness,
+  };
+}
+
+interface Witnessed {
+  value: number | undefined;
+  file: string;
+}
+
+/** "<file> recorded generation N" for every witness past `generation`, or null when none is. */
+function aheadOf(generation: number, witnesses: readonly Witnessed[]): string | null {
+  const ahead = witnesses.filter((seen) => seen.value !== undefined && seen.value > generation);
+  if (ahead.length === 0) return null;
+  return ahead.map((seen) => `${seen.file} recorded generation ${seen.value}`).join(" and ");
+}
+
+interface ActiveRead {
+  records: Record<string, JournalRecord>;
+  /** null when the file is missing or unreadable; 0 when it predates generations. */
+  generation: number | null;
+  manifestGeneration: number | undefined;
 }
 
 function inspectActive(
@@ -307,8 +453,8 @@ function inspectActive(
   findings: JournalFinding[],
   damagedFiles: string[],
   file: string,
-): Record<string, JournalRecord> {
-  const unknown = (problem: FindingProblem, detail: string) => {
+): ActiveRead {
+  const unknown = (problem: FindingProblem, detail: string): ActiveRead => {
     findings.push({
       file,
       problem,
@@ -316,7 +462,7 @@ function inspectActive(
       lost: UNKNOWN,
     });
     if (problem !== "missing") damagedFiles.push(file);
-    return {};
+    return { records: {}, generation: null, manifestGeneration: undefined };
   };
   if (active.status === "missing") return unknown("missing", `${ACTIVE_FILE} is missing`);
   const value = parseJson(active.text);
@@ -359,7 +505,7 @@ function inspectActive(
     });
     damagedFiles.push(file);
   }
-  if (document.checksum !== activeChecksum(document.records)) {
+  if (document.checksum !== activeChecksum(document.records, document)) {
     findings.push({
       file,
       problem: "altered",
@@ -368,7 +514,11 @@ function inspectActive(
     });
     if (!damagedFiles.includes(file)) damagedFiles.push(file);
   }
-  return intact;
+  return {
+    records: intact,
+    generation: document.generation ?? 0,
+    manifestGeneration: document.manifestGeneration,
+  };
 }
 
 type Verified =

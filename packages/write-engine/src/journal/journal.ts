@@ -1,12 +1,22 @@
+import { dirname } from "node:path";
 import type { Clock } from "@t3-connector/core";
 import { ConnectorError, hashInput, isConnectorError } from "@t3-connector/core";
 import type { DurableJsonFile, JournalLock } from "@t3-connector/core/durable";
 import { type JournalFs, journalUnavailable } from "@t3-connector/core/durable";
 import type { Low } from "lowdb";
 import { sealRecord } from "./checksum.js";
+import type { Generations } from "./generations.js";
 import { journalKey } from "./key.js";
 import type { LostRegister } from "./lost.js";
-import { type Manifest, type UnknownLoss, writeManifest } from "./manifest.js";
+import {
+  type AuditAnchor,
+  type Manifest,
+  type Marker,
+  newMarker,
+  type UnknownLoss,
+  writeManifest,
+  writeMarker,
+} from "./manifest.js";
 import {
   type ActiveDocument,
   copyRecord,
@@ -67,6 +77,9 @@ export interface JournalParts {
   directory: string;
   /** What the journal should contain; rewritten (durably) whenever the set of segments changes. */
   manifest: Manifest;
+  /** The identity marker as read at open; restamped with the generations at each gate start and stop. */
+  marker: Marker;
+  generations: Generations;
   lost: LostRegister;
 }
 
@@ -96,6 +109,10 @@ export class Journal {
   readonly #directory: string;
   readonly #manifest: Manifest;
   readonly #lost: LostRegister;
+  readonly #marker: Marker;
+  readonly #generations: Generations;
+  /** The last audit anchor handed to `stampMarker`, kept by the stamp at close. */
+  #anchor: AuditAnchor | undefined;
   /** A reserve changed memory only: the next write (or close) carries it. */
   #dirty = false;
   /** The last write that carries each key's latest change, until it is durable. */
@@ -121,6 +138,9 @@ export class Journal {
     this.#directory = parts.directory;
     this.#manifest = parts.manifest;
     this.#lost = parts.lost;
+    this.#marker = parts.marker;
+    this.#generations = parts.generations;
+    this.#anchor = parts.marker.audit;
     this.#nextSegmentId = Math.max(
       parts.manifest.nextSegmentId,
       Math.max(0, ...parts.segmentInfo.keys()) + 1,
@@ -130,6 +150,40 @@ export class Journal {
   /** Unknown losses an operator accepted that still refuse every operationId the journal does not hold. */
   unknownLossesInForce(): readonly UnknownLoss[] {
     return this.#lost.unknownInForce(this.#now());
+  }
+
+  /**
+   * The active segment's generation known to be on disk: the audit log records it on every line,
+   * so an older `active.json` put back later is behind it (ADR 0006 §14).
+   */
+  get durableGeneration(): number {
+    return this.#generations.durable;
+  }
+
+  /**
+   * Rewrite the identity marker with the generations on disk now and, when given, where the audit
+   * log's chain stands (its line count and last line's hash). The gate calls it after its start
+   * and stop lines; `close()` stamps again with the last anchor. An older `active.json`, manifest
+   * or audit log found later is behind what the marker recorded.
+   */
+  async stampMarker(anchor?: AuditAnchor): Promise<void> {
+    this.#assertUsable();
+    if (anchor !== undefined) this.#anchor = anchor;
+    await this.#enqueue(() => this.#stamp());
+  }
+
+  async #stamp(): Promise<void> {
+    await Promise.all(this.#pending.values());
+    const marker = newMarker(this.#marker.journalId, this.#marker.createdAt, "created", {
+      activeGeneration: this.#generations.durable,
+      manifestGeneration: this.#generations.manifest,
+      audit: this.#anchor,
+    });
+    try {
+      await writeMarker(this.#fs, dirname(this.#directory), marker);
+    } catch (error) {
+      throw journalUnavailable("write the identity marker", error);
+    }
   }
 
   /** The published retention of settled records, in milliseconds. Open records are never pruned. */
@@ -308,6 +362,8 @@ export class Journal {
       await Promise.allSettled(this.#pending.values());
       // A clean stop keeps reservations no write carried yet (a crash may lose them: they were unsent).
       if (this.#dirty && this.#failure === null) await this.#commit(null).catch(() => undefined);
+      // The marker records the generations a clean stop left: an older copy put back is behind them.
+      if (this.#failure === null) await this.#stamp().catch(() => undefined);
       await this.#activeFile.close().catch(() => undefined);
       await this.#lock.release();
     })();
@@ -349,9 +405,13 @@ export class Journal {
   /** Write the active segment; `key`'s change is durable when this resolves. */
   async #commit(key: string | null): Promise<void> {
     this.#dirty = false;
-    const write = this.#db.write().catch((error: unknown) => {
-      throw this.#fail(error);
-    });
+    const generation = this.#generations.upcoming();
+    const write = this.#db.write().then(
+      () => this.#generations.markDurable(generation),
+      (error: unknown) => {
+        throw this.#fail(error);
+      },
+    );
     if (key !== null) this.#pending.set(key, write);
     try {
       await write;
@@ -459,9 +519,12 @@ export class Journal {
   }
 
   async #writeManifest(): Promise<void> {
-    Object.assign(this.#manifest, this.#lost.toManifest(), { writtenAt: this.#now() });
+    Object.assign(this.#manifest, this.#lost.toManifest(), {
+      writtenAt: this.#now(),
+      activeGeneration: this.#generations.durable,
+    });
     try {
-      await writeManifest(this.#fs, this.#directory, this.#manifest);
+      this.#generations.manifest = await writeManifest(this.#fs, this.#directory, this.#manifest);
     } catch (error) {
       throw journalUnavailable("write the manifest", error);
     }

@@ -60,12 +60,25 @@ const unknownLossSchema = z.strictObject({
   until: epochMs,
 });
 
+const generation = z.number().int().nonnegative();
+
 const manifestSchema = z.strictObject({
   format: z.literal(MANIFEST_FORMAT),
   version: z.literal(1),
   journalId: z.string().min(1),
   createdAt: epochMs,
   writtenAt: epochMs,
+  /**
+   * How many times the manifest was written, this write included, and the active segment's
+   * generation that was durable then (ADR 0006 §14). Absent in manifests written before them.
+   */
+  generation: generation.optional(),
+  activeGeneration: generation.optional(),
+  /**
+   * When a recovery moved a damaged audit log aside: the writes it named before then cannot be
+   * checked any more, so an unknown loss whose window reaches back before it cannot be lifted.
+   */
+  auditRestartedAt: epochMs.optional(),
   nextSegmentId: z.number().int().positive(),
   segments: z.array(segmentEntrySchema),
   lostKeys: z.array(lostKeySchema),
@@ -74,12 +87,22 @@ const manifestSchema = z.strictObject({
   checksum: hex64,
 });
 
+/**
+ * Where the audit log's hash chain stood when the marker was written: its line count and the hash
+ * of its last line. A later audit log must still hold that line at that place (ADR 0006 §15).
+ */
+const auditAnchorSchema = z.strictObject({ lines: z.number().int().nonnegative(), head: hex64 });
+
 const markerSchema = z.strictObject({
   format: z.literal(MARKER_FORMAT),
   journalId: z.string().min(1),
   createdAt: epochMs,
   /** `creating`/`migrating` until the journal's files are complete; then `created`. */
   state: z.enum(["creating", "migrating", "created"]),
+  /** The generations durable when the marker was written (at creation, each gate start and stop, recovery). */
+  activeGeneration: generation.optional(),
+  manifestGeneration: generation.optional(),
+  audit: auditAnchorSchema.optional(),
 });
 
 export type ManifestSegment = z.infer<typeof segmentEntrySchema>;
@@ -90,6 +113,7 @@ export type LostOperation = z.infer<typeof lostOperationSchema>;
 export type UnknownLoss = z.infer<typeof unknownLossSchema>;
 export type Manifest = Omit<z.infer<typeof manifestSchema>, "checksum">;
 export type Marker = z.infer<typeof markerSchema>;
+export type AuditAnchor = z.infer<typeof auditAnchorSchema>;
 
 export type ReadResult<T> =
   | { status: "missing" }
@@ -107,6 +131,8 @@ export function emptyManifest(journalId: string, now: number): Manifest {
     journalId,
     createdAt: now,
     writtenAt: now,
+    generation: 0,
+    activeGeneration: 0,
     nextSegmentId: 1,
     segments: [],
     lostKeys: [],
@@ -125,13 +151,25 @@ export function serializeManifest(manifest: Manifest): string {
   return JSON.stringify({ ...body, checksum: sha256Hex(text) });
 }
 
+/**
+ * Write the manifest durably as its next generation: `manifest.generation` is advanced on the
+ * object itself (the caller keeps the manifest it wrote) and answered.
+ */
 export async function writeManifest(
   fs: JournalFs,
   directory: string,
   manifest: Manifest,
   handle?: DirectoryHandle,
-): Promise<void> {
-  await writeFileDurably(fs, join(directory, MANIFEST_FILE), serializeManifest(manifest), handle);
+): Promise<number> {
+  const generation = (manifest.generation ?? 0) + 1;
+  await writeFileDurably(
+    fs,
+    join(directory, MANIFEST_FILE),
+    serializeManifest({ ...manifest, generation }),
+    handle,
+  );
+  manifest.generation = generation;
+  return generation;
 }
 
 export async function readManifest(fs: JournalFs, directory: string): Promise<ReadResult<Manifest>> {
@@ -160,8 +198,17 @@ export async function writeMarker(fs: JournalFs, stateDir: string, marker: Marke
   await writeFileDurably(fs, join(stateDir, MARKER_FILE), JSON.stringify(marker));
 }
 
-export function newMarker(journalId: string, now: number, state: Marker["state"]): Marker {
-  return { format: MARKER_FORMAT, journalId, createdAt: now, state };
+export function newMarker(
+  journalId: string,
+  now: number,
+  state: Marker["state"],
+  stamp: Pick<Marker, "activeGeneration" | "manifestGeneration" | "audit"> = {},
+): Marker {
+  return { format: MARKER_FORMAT, journalId, createdAt: now, state, ...definedOnly(stamp) };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 /** A marker write a crash interrupted leaves `.journal-identity.json.<pid>.<n>.tmp`; we hold the lock. */

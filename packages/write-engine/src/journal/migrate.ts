@@ -31,9 +31,17 @@ export async function createJournalFiles(
   const journalId = marker?.journalId ?? newJournalId();
   const directory = join(stateDir, JOURNAL_DIRECTORY);
   await writeMarker(fs, stateDir, newMarker(journalId, now, "creating"));
-  await writeManifest(fs, directory, emptyManifest(journalId, now));
-  await writeActive(fs, directory, {});
-  await writeMarker(fs, stateDir, newMarker(journalId, marker?.createdAt ?? now, "created"));
+  const manifestGeneration = await writeManifest(fs, directory, emptyManifest(journalId, now));
+  const generations = { generation: 1, manifestGeneration };
+  await writeActive(fs, directory, {}, generations);
+  await writeMarker(
+    fs,
+    stateDir,
+    newMarker(journalId, marker?.createdAt ?? now, "created", {
+      activeGeneration: generations.generation,
+      manifestGeneration,
+    }),
+  );
 }
 
 /**
@@ -74,22 +82,30 @@ export async function migrateLegacyJournal(
   }
   const active: Record<string, JournalRecord> = {};
   for (const [key, record] of Object.entries(legacy.activeRecords)) active[key] = sealRecord({ ...record });
-  await writeActive(fs, directory, active);
+  await writeActive(fs, directory, active, { generation: 1, manifestGeneration: 0 });
   records += Object.keys(active).length;
-  await writeManifest(fs, directory, manifest);
-  await writeMarker(fs, stateDir, newMarker(journalId, now, "created"));
+  manifest.activeGeneration = 1;
+  const manifestGeneration = await writeManifest(fs, directory, manifest);
+  await writeMarker(
+    fs,
+    stateDir,
+    newMarker(journalId, now, "created", { activeGeneration: 1, manifestGeneration }),
+  );
   return { records, segments: legacy.segments.length };
 }
 
+/** Write the active segment outside a running journal (creation, migration, recovery). */
 export async function writeActive(
   fs: JournalFs,
   directory: string,
   records: Record<string, JournalRecord>,
+  generations: { generation: number; manifestGeneration: number },
 ): Promise<void> {
   const document: ActiveDocument = {
     format: ACTIVE_FORMAT,
     version: 2,
-    checksum: activeChecksum(records),
+    ...generations,
+    checksum: activeChecksum(records, generations),
     records,
   };
   await writeFileDurably(fs, join(directory, ACTIVE_FILE), JSON.stringify(document));

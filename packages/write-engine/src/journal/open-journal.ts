@@ -13,14 +13,16 @@ import {
 import { Low } from "lowdb";
 import { activeChecksum } from "./checksum.js";
 import { journalDamaged } from "./damage.js";
+import { Generations } from "./generations.js";
 import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
 import { type IndexEntry, Journal, type JournalPolicy } from "./journal.js";
 import { LostRegister } from "./lost.js";
-import { type Manifest, removeMarkerTemps } from "./manifest.js";
+import { type Manifest, type Marker, removeMarkerTemps } from "./manifest.js";
 import { createJournalFiles, migrateLegacyJournal } from "./migrate.js";
 import { type ActiveDocument, parseActiveDocument, type SegmentDocument } from "./records.js";
 import { describeSegment, type SegmentInfo, SegmentStore } from "./segments.js";
 import type { JournalRecord } from "./types.js";
+import type { JournalWitness } from "./witness.js";
 
 export { ACTIVE_FILE, JOURNAL_DIRECTORY } from "./inspect.js";
 
@@ -47,6 +49,12 @@ export interface JournalOptions {
   onUnavailable?: (error: ConnectorError) => void;
   /** Told once when a journal of the previous format was migrated by this open. */
   onMigrated?: (summary: { records: number; segments: number }) => void;
+  /**
+   * What files outside the journal say about it (the gate's audit log, ADR 0006 §14–§15): its
+   * findings stop the open like the journal's own, and the generation it recorded must not be
+   * ahead of the journal's. Without one, only the journal's own files are compared.
+   */
+  witness?: JournalWitness;
 }
 
 /**
@@ -68,19 +76,19 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     await ensurePrivateDirectory(fs, directory, "journal directory");
     await removeLeftoverTemps(fs, directory);
     await removeMarkerTemps(fs, stateDir);
-    let inspection = await inspectJournal(fs, stateDir);
+    let inspection = await inspectJournal(fs, stateDir, options.witness);
     if (inspection.kind === "fresh") {
       await createJournalFiles(fs, stateDir, Math.floor(clock.now()), inspection.marker);
-      inspection = await inspectJournal(fs, stateDir);
+      inspection = await inspectJournal(fs, stateDir, options.witness);
     } else if (inspection.kind === "legacy") {
       const summary = await migrateLegacyJournal(fs, stateDir, Math.floor(clock.now()), inspection);
       options.onMigrated?.(summary);
-      inspection = await inspectJournal(fs, stateDir);
+      inspection = await inspectJournal(fs, stateDir, options.witness);
     }
     if (inspection.kind === "journal" && inspection.findings.length > 0) {
       throw journalDamaged(stateDir, inspection.findings);
     }
-    if (inspection.kind !== "journal" || inspection.manifest === null) {
+    if (inspection.kind !== "journal" || inspection.manifest === null || inspection.marker === null) {
       throw new ConnectorError("internal", "the journal was created or migrated but does not read back");
     }
     const manifest: Manifest = inspection.manifest;
@@ -97,6 +105,8 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       lock,
       directory,
       manifest,
+      marker: inspection.marker,
+      generations: inspection.generations,
       segments: inspection.segments,
       activeRecords: inspection.activeRecords,
       leftovers: inspection.leftovers,
@@ -118,6 +128,8 @@ interface Assembly {
   lock: JournalLock;
   directory: string;
   manifest: Manifest;
+  marker: Marker;
+  generations: { active: number; manifest: number };
   segments: SegmentDocument[];
   activeRecords: Record<string, JournalRecord>;
   leftovers: number[];
@@ -140,11 +152,12 @@ async function assemble(parts: Assembly): Promise<Journal> {
       index.set(record.key, { inputHash: record.inputHash, state: record.state, segment: document.id });
     }
   }
+  const generations = new Generations(parts.generations.active, parts.generations.manifest);
   const activeFile = new DurableJsonFile<ActiveDocument>(
     fs,
     join(directory, ACTIVE_FILE),
     (value) => ({ ...emptyActive(), records: parseActiveDocument(value).records }),
-    serializeActive,
+    (document) => serializeActive(document, generations),
   );
   const db = new Low<ActiveDocument>(activeFile, emptyActive());
   db.data.records = { ...parts.activeRecords };
@@ -170,6 +183,8 @@ async function assemble(parts: Assembly): Promise<Journal> {
     fs,
     directory,
     manifest,
+    marker: parts.marker,
+    generations,
     lost: new LostRegister(manifest),
   });
   await journal.finishOpen({
@@ -181,12 +196,24 @@ async function assemble(parts: Assembly): Promise<Journal> {
 }
 
 export function emptyActive(): ActiveDocument {
-  return { format: "t3-connector/journal-active", version: 2, checksum: "", records: {} };
+  return {
+    format: "t3-connector/journal-active",
+    version: 2,
+    generation: 0,
+    manifestGeneration: 0,
+    checksum: "",
+    records: {},
+  };
 }
 
-/** The active segment's text, with the checksum of exactly the records it holds. */
-export function serializeActive(document: ActiveDocument): string {
-  document.checksum = activeChecksum(document.records);
+/**
+ * The active segment's text as its next generation (it runs when a write starts: the snapshot),
+ * with the manifest's durable generation and the checksum of exactly what it holds.
+ */
+function serializeActive(document: ActiveDocument, generations: Generations): string {
+  document.generation = generations.nextActive();
+  document.manifestGeneration = generations.manifest;
+  document.checksum = activeChecksum(document.records, document);
   return JSON.stringify(document);
 }
 

@@ -51,7 +51,15 @@ export const LEGACY_FORMAT_VERSION = 1;
 export interface ActiveDocument {
   format: typeof ACTIVE_FORMAT;
   version: 2;
-  /** `activeChecksum(records)`, computed when the document is serialised. */
+  /**
+   * How many times the active segment was written, this write included (ADR 0006 §14): it only
+   * grows, and the manifest, the identity marker and the audit log each record the value they saw,
+   * so an older copy put back is noticed. Files written before it existed read as 0.
+   */
+  generation: number;
+  /** The manifest's generation when this was written: an older manifest put back is noticed. */
+  manifestGeneration: number;
+  /** `activeChecksum(records, generations)`, computed when the document is serialised. */
   checksum: string;
   records: Record<string, JournalRecord>;
 }
@@ -65,9 +73,13 @@ export interface SegmentDocument {
   records: JournalRecord[];
 }
 
+const generationSchema = z.number().int().nonnegative();
+
 const activeSchema = z.strictObject({
   format: z.literal(ACTIVE_FORMAT),
   version: z.union([z.literal(1), z.literal(2)]),
+  generation: generationSchema.optional(),
+  manifestGeneration: generationSchema.optional(),
   checksum: hex64.optional(),
   records: z.record(hex64, recordSchema),
 });
@@ -80,22 +92,23 @@ const segmentSchema = z.strictObject({
   records: z.array(recordSchema),
 });
 
-export function emptyActiveDocument(): ActiveDocument {
-  return { format: ACTIVE_FORMAT, version: 2, checksum: "", records: {} };
-}
-
 /** Structure only (either version); checksums are checked by the caller, which names the damage. */
-export function parseActiveDocument(value: unknown): {
+export interface ParsedActive {
   version: 1 | 2;
+  /** Absent in files written before generations existed. */
+  generation?: number;
+  manifestGeneration?: number;
   checksum?: string;
   records: Record<string, JournalRecord>;
-} {
+}
+
+export function parseActiveDocument(value: unknown): ParsedActive {
   const parsed = activeSchema.safeParse(value);
   if (!parsed.success) throw corrupt("the active journal segment");
   for (const [key, record] of Object.entries(parsed.data.records)) {
     if (record.key !== key) throw corrupt("the active journal segment");
   }
-  return parsed.data as { version: 1 | 2; checksum?: string; records: Record<string, JournalRecord> };
+  return parsed.data as ParsedActive;
 }
 
 export function parseSegmentDocument(value: unknown, name: string): SegmentDocument {

@@ -12,7 +12,6 @@ import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding } from "./inspec
 import {
   type LostKey,
   type LostOperation,
-  MARKER_FILE,
   type Manifest,
   newJournalId,
   newMarker,
@@ -24,6 +23,7 @@ import {
 import { writeActive } from "./migrate.js";
 import { DEFAULT_RETENTION_MS, removeLeftoverTemps } from "./open-journal.js";
 import type { JournalRecord } from "./types.js";
+import type { JournalWitness } from "./witness.js";
 
 export interface JournalCheckOptions {
   stateDir: string;
@@ -31,6 +31,8 @@ export interface JournalCheckOptions {
   fs?: JournalFs;
   /** How long a recovery refuses what it lost (default: the published retention, 7 days). */
   retentionMs?: number;
+  /** The gate's audit log (ADR 0006 §14–§15): checked with the journal's own files. */
+  witness?: JournalWitness;
 }
 
 /** What `journal verify` reports (and `journal recover` reports before it acts). */
@@ -55,11 +57,16 @@ export interface RecoveryResult {
   unknownLoss: UnknownLoss | null;
   /** Damaged files, kept for forensics under `<name>.damaged-<time>`. */
   movedAside: string[];
+  /** The active segment's generation the recovery wrote (the audit line about it records it). */
+  generation: number;
 }
 
 /** Check every journal file without changing anything (takes the lock: no gate may be running). */
 export async function verifyJournal(options: JournalCheckOptions): Promise<JournalReport> {
-  return withLock(options, async (fs, stateDir) => (await inspectWithReport(fs, stateDir)).report);
+  return withLock(
+    options,
+    async (fs, stateDir) => (await inspectWithReport(fs, stateDir, options.witness)).report,
+  );
 }
 
 /**
@@ -76,8 +83,15 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
   const clock = options.clock ?? systemClock;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   return withLock(options, async (fs, stateDir) => {
-    const { report, inspection } = await inspectWithReport(fs, stateDir);
-    const nothing = { report, recovered: false, lostKeys: [], unknownLoss: null, movedAside: [] };
+    const { report, inspection } = await inspectWithReport(fs, stateDir, options.witness);
+    const nothing = {
+      report,
+      recovered: false,
+      lostKeys: [],
+      unknownLoss: null,
+      movedAside: [],
+      generation: 0,
+    };
     if (inspection.kind !== "journal" || inspection.findings.length === 0) return nothing;
     const now = Math.floor(clock.now());
     const until = now + retentionMs;
@@ -85,11 +99,24 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
 
     const sealedKeys = new Set(inspection.segments.flatMap((document) => document.records.map((r) => r.key)));
     const active: Record<string, JournalRecord> = {};
+    const lostKeys: LostKey[] = [];
     for (const [key, record] of Object.entries(inspection.activeRecords)) {
-      if (!sealedKeys.has(key)) active[key] = record;
+      if (sealedKeys.has(key)) continue;
+      // In an older copy, `preparing` says only that it was not sent THEN: it may have been since,
+      // so it is refused by name instead of being adopted and sent by a retry.
+      if (inspection.activeRolledBack && record.state === "preparing") {
+        lostKeys.push({
+          key,
+          operationId: record.operationId,
+          file: `${JOURNAL_DIRECTORY}/active.json`,
+          recoveredAt: now,
+          until,
+        });
+        continue;
+      }
+      active[key] = record;
     }
     const held = (key: string) => sealedKeys.has(key) || active[key] !== undefined;
-    const lostKeys: LostKey[] = [];
     for (const finding of inspection.findings) {
       finding.lost.keys.forEach((key, index) => {
         if (held(key) || lostKeys.some((lost) => lost.key === key)) return;
@@ -111,8 +138,13 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
     }
     if (movedAside.length > 0) {
       await syncDirectory(fs, directory);
-      if (inspection.damagedFiles.includes(MARKER_FILE)) await syncDirectory(fs, stateDir);
+      if (inspection.damagedFiles.some((file) => !file.startsWith(`${JOURNAL_DIRECTORY}/`))) {
+        await syncDirectory(fs, stateDir);
+      }
     }
+    // The audit log failed its check (moved aside, or missing): the writes it named before now
+    // cannot be checked any more, which `accept-unknown-loss` must know (ADR 0006 §15).
+    const auditRestarted = inspection.witness.findings.length > 0;
 
     const previous = inspection.manifest;
     const journalId = inspection.marker?.journalId ?? previous?.journalId ?? newJournalId();
@@ -120,12 +152,18 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
       .map((finding) => /segment-(\d{8})\.json$/.exec(finding.file)?.[1])
       .filter((id): id is string => id !== undefined)
       .map(Number);
+    // Written past every generation any file recorded: the rebuilt files are the newest.
+    const activeGeneration = inspection.highest.active + 1;
+    const restartedAt = auditRestarted ? now : previous?.auditRestartedAt;
     const manifest: Manifest = {
       format: "t3-connector/journal-manifest",
       version: 1,
       journalId,
       createdAt: previous?.createdAt ?? inspection.marker?.createdAt ?? now,
       writtenAt: now,
+      generation: inspection.highest.manifest,
+      activeGeneration: inspection.highest.active,
+      ...(restartedAt === undefined ? {} : { auditRestartedAt: restartedAt }),
       nextSegmentId: Math.max(
         previous?.nextSegmentId ?? 1,
         ...inspection.entries.map((entry) => entry.id + 1),
@@ -139,14 +177,20 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
         ...(unknownLoss === null ? [] : [unknownLoss]),
       ],
     };
-    await writeManifest(fs, directory, manifest);
-    await writeActive(fs, directory, active);
+    const manifestGeneration = await writeManifest(fs, directory, manifest);
+    await writeActive(fs, directory, active, { generation: activeGeneration, manifestGeneration });
+    // The audit anchor stays only while the audit log it points into is the one still in place.
+    const anchor = auditRestarted ? undefined : inspection.marker?.audit;
     await writeMarker(
       fs,
       stateDir,
-      newMarker(journalId, inspection.marker?.createdAt ?? manifest.createdAt, "created"),
+      newMarker(journalId, inspection.marker?.createdAt ?? manifest.createdAt, "created", {
+        activeGeneration,
+        manifestGeneration,
+        audit: anchor,
+      }),
     );
-    return { report, recovered: true, lostKeys, unknownLoss, movedAside };
+    return { report, recovered: true, lostKeys, unknownLoss, movedAside, generation: activeGeneration };
   });
 }
 
@@ -170,8 +214,8 @@ async function withLock<T>(
   }
 }
 
-async function inspectWithReport(fs: JournalFs, stateDir: string) {
-  const inspection = await inspectJournal(fs, stateDir);
+async function inspectWithReport(fs: JournalFs, stateDir: string, witness: JournalWitness | undefined) {
+  const inspection = await inspectJournal(fs, stateDir, witness);
   const base = { stateDir, findings: [] as JournalFinding[] };
   if (inspection.kind === "fresh") {
     return {
@@ -234,6 +278,8 @@ export interface LiftResult {
   lifted: UnknownLoss[];
   /** Audit-named operations the journal does not hold: still refused until each loss's `until`. */
   stillRefused: LostOperation[];
+  /** The active segment's generation the lift wrote (the audit line about it records it). */
+  generation: number;
 }
 
 /**
@@ -250,7 +296,8 @@ export async function liftUnknownLoss(
   const clock = options.clock ?? systemClock;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   return withLock(options, async (fs, stateDir) => {
-    const { inspection } = await inspectWithReport(fs, stateDir);
+    const { inspection } = await inspectWithReport(fs, stateDir, options.witness);
+    // The audit log is the evidence of what stays refused: it must pass its check first.
     if (inspection.kind === "journal" && inspection.findings.length > 0) {
       throw journalDamaged(stateDir, inspection.findings);
     }
@@ -264,6 +311,25 @@ export async function liftUnknownLoss(
       inForce.length === 0
     ) {
       throw new ConnectorError("invalid_input", "no unknown loss is in force: there is nothing to lift");
+    }
+    const uncovered = inForce.filter(
+      (loss) =>
+        manifest.auditRestartedAt !== undefined && manifest.auditRestartedAt > loss.recoveredAt - retentionMs,
+    );
+    if (uncovered.length > 0) {
+      throw new ConnectorError(
+        "journal_damaged",
+        `the audit log was damaged and set aside on ${iso(manifest.auditRestartedAt ?? 0)}, so it cannot name the ` +
+          `writes made before the loss of ${uncovered.flatMap((loss) => loss.files).join(", ")}: lifting the loss would let ` +
+          `them be sent again. The refusal ends on its own at ${iso(Math.max(...uncovered.map((loss) => loss.until)))}`,
+        {
+          details: {
+            stateDir,
+            auditRestartedAt: iso(manifest.auditRestartedAt ?? 0),
+            reason: "audit_not_covering",
+          },
+        },
+      );
     }
     const held = new Set(
       [
@@ -288,12 +354,38 @@ export async function liftUnknownLoss(
       }
     }
     const directory = join(stateDir, JOURNAL_DIRECTORY);
-    await writeManifest(fs, directory, {
+    const activeGeneration = inspection.highest.active + 1;
+    const manifestGeneration = await writeManifest(fs, directory, {
       ...manifest,
       writtenAt: now,
+      activeGeneration: inspection.highest.active,
       lostOperations: [...manifest.lostOperations.filter((lost) => lost.until > now), ...stillRefused],
       unknownLosses: [],
     });
-    return { lifted: inForce, stillRefused };
+    // The active segment and the marker record the new manifest: the one that still held the loss
+    // is then an older copy, and putting it back is noticed.
+    await writeActive(fs, directory, inspection.activeRecords, {
+      generation: activeGeneration,
+      manifestGeneration,
+    });
+    await writeMarker(
+      fs,
+      stateDir,
+      newMarker(
+        inspection.marker?.journalId ?? manifest.journalId,
+        inspection.marker?.createdAt ?? manifest.createdAt,
+        "created",
+        {
+          activeGeneration,
+          manifestGeneration,
+          audit: inspection.marker?.audit,
+        },
+      ),
+    );
+    return { lifted: inForce, stillRefused, generation: activeGeneration };
   });
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }

@@ -24,7 +24,7 @@ import {
   type UnknownLoss,
   verifyJournal,
 } from "@t3-connector/write-engine/journal";
-import { type AuditEvent, openAuditLog } from "../audit/index.js";
+import { type AuditEvent, auditWitness, openAuditLog } from "../audit/index.js";
 import { readAuditedOperations } from "./audited-operations.js";
 import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";
 
@@ -34,7 +34,7 @@ export interface JournalCommandOptions {
 
 export async function journalVerifyCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
   const config = await loadCliWriteConfig(io);
-  const report = await verifyJournal({ stateDir: config.stateDir });
+  const report = await verifyJournal({ stateDir: config.stateDir, witness: auditWitness(config.stateDir) });
   // With an unknown loss in force, the writes to check in T3 before lifting it.
   const toCheck =
     report.refused.unknownLosses.length === 0
@@ -49,8 +49,17 @@ export async function journalVerifyCommand(io: CliIo, options: JournalCommandOpt
 export async function journalLiftCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
   const config = await loadCliWriteConfig(io);
   const audited = await readAuditedOperations(config.stateDir);
-  const result = await liftUnknownLoss({ stateDir: config.stateDir, audited });
-  const audit = await openAuditLog({ stateDir: config.stateDir, clock: systemClock });
+  // The audit log is checked (chain, anchor) under the lock before anything is lifted.
+  const result = await liftUnknownLoss({
+    stateDir: config.stateDir,
+    audited,
+    witness: auditWitness(config.stateDir),
+  });
+  const audit = await openAuditLog({
+    stateDir: config.stateDir,
+    clock: systemClock,
+    journalGeneration: () => result.generation,
+  });
   try {
     await audit.append(liftedEvent(result));
   } finally {
@@ -121,9 +130,13 @@ function liftText(result: LiftResult): string {
 
 export async function journalRecoverCommand(io: CliIo, options: JournalCommandOptions): Promise<number> {
   const config = await loadCliWriteConfig(io);
-  const result = await recoverJournal({ stateDir: config.stateDir });
+  const result = await recoverJournal({ stateDir: config.stateDir, witness: auditWitness(config.stateDir) });
   if (result.recovered) {
-    const audit = await openAuditLog({ stateDir: config.stateDir, clock: systemClock });
+    const audit = await openAuditLog({
+      stateDir: config.stateDir,
+      clock: systemClock,
+      journalGeneration: () => result.generation,
+    });
     try {
       await audit.append(recoveredEvent(result));
     } finally {

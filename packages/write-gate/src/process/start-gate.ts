@@ -29,7 +29,13 @@ import {
   openJournal,
 } from "@t3-connector/write-engine/journal";
 import type { Context, Hono } from "hono";
-import { type AuditFs, type AuditLog, auditLeaseChanges, openAuditLog } from "../audit/index.js";
+import {
+  type AuditFs,
+  type AuditLog,
+  auditLeaseChanges,
+  auditWitness,
+  openAuditLog,
+} from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
@@ -38,6 +44,7 @@ import {
   removeCapabilityFile,
   writeCapabilityFile,
 } from "../relay/index.js";
+import { checkEnvironmentsAtStart, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
 import { settleAtStart } from "./settle-at-start.js";
@@ -115,6 +122,11 @@ export interface RunningGate {
   readonly audit: AuditLog;
   /** Resolves when the gate has closed (by `close()` or a signal). */
   readonly closed: Promise<void>;
+  /**
+   * The start-up check of every environment (a wrong environmentId, a token that cannot operate),
+   * run in the background after the gate listens; each warning is also announced on its terminal.
+   */
+  readonly environmentWarnings: Promise<readonly EnvironmentWarning[]>;
   close(reason?: string): Promise<void>;
 }
 
@@ -143,6 +155,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
       onUnavailable: () => keeper?.closeAll("journal_failed"),
+      // The audit log's chain and the generation its lines recorded are checked with the journal's
+      // own files: an older journal put back, or a journal deleted with its marker, does not open.
+      witness: auditWitness(config.stateDir),
       // A damaged journal rejects here with journal_damaged (files, loss, way forward): no start.
       onMigrated: ({ records, segments }) =>
         announce(
@@ -156,6 +171,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       clock,
       ...(options.auditFs === undefined ? {} : { fs: options.auditFs }),
       onFailure: () => keeper?.closeAll("audit_failed"),
+      journalGeneration: () => opened.durableGeneration,
     });
     cleanups.push(() => audit.close());
     const registry = new EnvironmentRegistry({
@@ -244,6 +260,8 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId,
       environments: registry.environments.map((h) => h.environmentId),
     });
+    // The marker records the generations and where the audit chain stands (ADR 0006 §14–§15).
+    await opened.stampMarker(audit.anchor());
     // Signals are handled before the URL is printed: whoever reacts to it can already stop us.
     let resolveClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => {
@@ -254,6 +272,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       closing ??= (async () => {
         lease.closeAll("gate_stopped");
         await audit.append({ event: "gate_stopped", bootId, reason }).catch(() => undefined);
+        if (!audit.failed) await opened.stampMarker(audit.anchor()).catch(() => undefined);
         await cleanup();
         resolveClosed();
       })();
@@ -307,7 +326,29 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       );
     }
 
-    return { url, port, bootId, capabilityPath, lease, dispatcher, audit, closed, close };
+    // Not awaited: a slow or unreachable environment must not hold the gate's start.
+    const checking = new AbortController();
+    cleanups.unshift(async () => checking.abort());
+    const environmentWarnings = checkEnvironmentsAtStart(registry, checking.signal).then(
+      (warnings) => {
+        if (!checking.signal.aborted) for (const warning of warnings) announce(warning.line);
+        return warnings;
+      },
+      () => [],
+    );
+
+    return {
+      url,
+      port,
+      bootId,
+      capabilityPath,
+      lease,
+      dispatcher,
+      audit,
+      closed,
+      close,
+      environmentWarnings,
+    };
   } catch (error) {
     await cleanup();
     throw error;
