@@ -9,14 +9,14 @@
 import { execFile } from "node:child_process";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 import { GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const BIN = builtBin("t3-connector-write");
 const run = promisify(execFile);
 // Each case runs two or three gates and several CLI processes on a shared, busy machine.
 vi.setConfig({ testTimeout: 120_000 });
