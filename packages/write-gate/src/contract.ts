@@ -3,7 +3,7 @@
  * machine side (relay for the bridge, dispatch, audit). The human side implements these; the
  * machine side only consumes them, so no code path on the machine side can grant a lease.
  */
-import type { EnvironmentGrant, LeaseScope } from "@t3-connector/write-engine/actions";
+import type { EnvironmentGrant, LeaseScope, RuntimeMode } from "@t3-connector/write-engine/actions";
 import type { LeaseCheck } from "@t3-connector/write-engine/dispatch";
 
 /** One write made under a lease, shown on the approval page (never message text). */
@@ -52,6 +52,8 @@ export interface ApprovalAsk {
   readonly actions?: readonly string[];
   /** Thread ids; they tick their projects. */
   readonly threads?: readonly string[];
+  /** The highest runtime mode a write may run an agent in; `approval-required` when absent (ADR 0022). */
+  readonly runtimeCeiling?: RuntimeMode;
   /** The client's reason, shown on the page as its own words (at most 280 characters). */
   readonly purpose?: string;
   /** The MCP clientInfo the bridge received at initialize. */

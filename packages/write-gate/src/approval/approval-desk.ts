@@ -16,8 +16,13 @@ import {
   ACTIONS,
   type ActionInfo,
   actionInfo,
+  DEFAULT_RUNTIME_CEILING,
   LEASE_DURATION_MINUTES,
   type LeaseScope,
+  RUNTIME_MODES,
+  type RuntimeMode,
+  runtimeCeilingWords,
+  runtimeModeRank,
   SCOPE_VERSION,
 } from "@t3-connector/write-engine/actions";
 import type {
@@ -88,7 +93,26 @@ export interface RequestView {
   readonly preselected: Preselection;
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
+  /** The ceilings the person may choose, highest (the request's own) first, with their words. */
+  readonly ceilingChoices: readonly CeilingChoice[];
   readonly serverNow: string;
+}
+
+/** One runtime ceiling the page offers: per environment, what it lets an agent do (ADR 0022). */
+export interface CeilingChoice {
+  readonly mode: RuntimeMode;
+  readonly words: Readonly<Record<string, string>>;
+}
+
+function ceilingChoices(scope: LeaseScope): CeilingChoice[] {
+  return RUNTIME_MODES.filter((mode) => runtimeModeRank(mode) <= runtimeModeRank(scope.runtimeMode))
+    .reverse()
+    .map((mode) => ({
+      mode,
+      words: Object.fromEntries(
+        scope.environments.map((grant) => [grant.environmentId, runtimeCeilingWords(mode, grant.alias)]),
+      ),
+    }));
 }
 
 /** One row of `pendingRequests` in the page's state. */
@@ -167,7 +191,8 @@ export class GateApprovalDesk implements ApprovalDesk {
     for (const seen of [...grants, ...leftOut]) this.#aliases.set(seen.environmentId, seen.alias);
     const scope: LeaseScope = {
       scopeVersion: SCOPE_VERSION,
-      runtimeMode: "full-access",
+      // The ceiling the client proposed, else the lowest; the person may only lower it.
+      runtimeMode: ask.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
       environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
     };
     const inventory: InventoryView = { scope, leftOut, threads };
@@ -250,6 +275,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
         actionInfo(entry.action),
       ),
+      ceilingChoices: ceilingChoices(pending.scope),
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }

@@ -3,6 +3,7 @@
  * and a gate of different versions fail loudly instead of ignoring a field.
  */
 import { findReservedKeys } from "@t3-connector/core/schema";
+import { RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
 const id = z.string().min(1).max(256);
@@ -21,6 +22,8 @@ export const requestApprovalOp = z.strictObject({
   projects: names.optional(),
   actions: z.array(z.string().min(1).max(128)).max(64).optional(),
   threads: names.optional(),
+  /** The highest runtime mode writes under the lease may run an agent in (ADR 0022). */
+  runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
   /** The client's own words; cleaned and clipped to 280 characters by the desk. */
   purpose: z.string().max(2000).optional(),
   client: z.strictObject({ name: z.string().max(256), version: z.string().max(256).optional() }).optional(),

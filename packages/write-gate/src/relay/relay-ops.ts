@@ -79,7 +79,15 @@ export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Prom
 /** The ask as the desk takes it: only the fields the client gave. */
 function askOf(op: RequestApprovalOp): ApprovalAsk {
   const ask: { -readonly [K in keyof ApprovalAsk]: ApprovalAsk[K] } = {};
-  for (const key of ["environments", "projects", "actions", "threads", "purpose", "bridge"] as const) {
+  for (const key of [
+    "environments",
+    "projects",
+    "actions",
+    "threads",
+    "runtimeCeiling",
+    "purpose",
+    "bridge",
+  ] as const) {
     const value = op[key];
     if (value !== undefined) (ask as Record<string, unknown>)[key] = value;
   }

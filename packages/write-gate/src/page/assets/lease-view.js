@@ -50,6 +50,14 @@ const GROUP_NAMES = [
 
 function scopeSummary(scope, catalogue) {
   const box = element("div", undefined, { class: "scope-summary" });
+  if (typeof scope.runtimeMode === "string") {
+    box.append(
+      element("p", `Runtime ceiling: ${scope.runtimeMode} (agents it starts run at most in this mode)`, {
+        class: "ceiling-line",
+        "data-testid": "lease-ceiling",
+      }),
+    );
+  }
   for (const grant of scope.environments) {
     const part = element("div", undefined, { "data-environment": grant.environmentId });
     part.append(element("h4", `${grant.alias} — ${grant.label}`));
