@@ -12,7 +12,7 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
 import { readPairingCode } from "@t3-connector/core/pairing";
 import { THREAD_STATES } from "@t3-connector/core/state";
-import { INTERACTION_MODES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
+import { INTERACTION_MODES, RUNTIME_MODES, type RuntimeMode } from "@t3-connector/write-engine/actions";
 import { Command, CommanderError, Option } from "commander";
 import { loadOpsConfig, opsConfigPath } from "./config.js";
 import { addEnvironment } from "./environments-add.js";
@@ -136,8 +136,10 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
       ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
       ...(configPath === undefined ? {} : { path: configPath }),
     };
+    const loaded = await loadOpsConfig(context);
+    const ceiling = (program.opts() as { maxRuntimeMode?: RuntimeMode }).maxRuntimeMode;
     ops = new Ops({
-      config: await loadOpsConfig(context),
+      config: ceiling === undefined ? loaded : { ...loaded, maxRuntimeMode: ceiling },
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     });
     return ops;
@@ -161,6 +163,12 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .version(opsVersion(), "--version", "print the version")
     .option("--json", "print JSON even on a terminal")
     .option("--env <name>", "the environment (alias, extra alias or environmentId)")
+    .addOption(
+      new Option(
+        "--max-runtime-mode <mode>",
+        "refuse writes that would run an agent above this runtime mode (default: the config's maxRuntimeMode, else full-access)",
+      ).choices([...RUNTIME_MODES]),
+    )
     .option(
       "--config <path>",
       "the ops config file (default $T3_CONNECTOR_OPS_CONFIG or ~/.config/t3-connector/ops.json)",
