@@ -33,6 +33,8 @@ export interface LeaseKeeper extends LeaseCheck {
   current(): ActiveLease | null;
   recordWrite(write: LeaseWrite): void;
   writes(): readonly LeaseWrite[];
+  /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
+  heldBy(leaseId: string, secret: string | undefined): boolean;
   /** Closes the lease (revoke, audit/journal failure, uncertain send) and invalidates approvals in flight. */
   closeAll(reason: string): void;
   onChange(listener: (lease: ActiveLease | null, reason: string) => void): () => void;
@@ -83,6 +85,11 @@ export interface ApprovalLink {
   readonly leftOut: readonly EnvironmentLeftOut[];
   /** The fingerprint of the request's whole scope (the page shows the one of what is ticked). */
   readonly scopeFingerprint: string;
+  /**
+   * Handed only to the relay call that created the request; the lease it becomes answers only to
+   * calls presenting it (ADR 0022). Never on the page, never in a wait's answer.
+   */
+  readonly leaseSecret?: string;
 }
 
 /**

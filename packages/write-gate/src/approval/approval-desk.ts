@@ -33,7 +33,7 @@ import type {
   RequestDecision,
 } from "../contract.js";
 import type { GateEvents } from "../events/index.js";
-import type { GateLeaseKeeper, GrantedLease } from "../lease/index.js";
+import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/index.js";
 import type { Passkeys } from "../passkeys/index.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
 import {
@@ -70,6 +70,8 @@ interface PendingRequest {
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
   readonly bridge?: string;
+  /** SHA-256 of the secret the creating call received; the lease keeps it (ADR 0022). */
+  readonly holderHash: string;
   readonly waiters: Set<(decision: RequestDecision) => void>;
   readonly expiryTimer: ReturnType<typeof setTimeout>;
   /** Set once: the challenge and the narrowed scope it approves. */
@@ -216,6 +218,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       }
     }
     const id = randomBytes(32).toString("base64url");
+    const leaseSecret = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
     const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const purpose = cleanText(ask.purpose);
@@ -237,6 +240,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(proposal === undefined ? {} : { proposal }),
       preselected: preselect(proposal, inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
+      holderHash: holderHashOf(leaseSecret),
       waiters: new Set(),
       expiryTimer,
     });
@@ -254,6 +258,7 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionCount: grant.actions.length,
       })),
       leftOut,
+      leaseSecret,
     };
   }
 
@@ -411,6 +416,8 @@ export class GateApprovalDesk implements ApprovalDesk {
         scope: bound.scope,
         scopeFingerprint: scopeFingerprint(bound.scope),
         credentialId,
+        holderHash: pending.holderHash,
+        ...(pending.client === undefined ? {} : { client: pending.client }),
       });
     } catch (error) {
       // The attempt used the request up; a client waiting on it must not wait for nothing.

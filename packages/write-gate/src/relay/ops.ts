@@ -10,8 +10,10 @@ const id = z.string().min(1).max(256);
 /** Alias or environmentId; optional in the schema so a missing one is `environment_required`. */
 const environment = z.string().max(256).optional();
 
+/** The holder's secret of a lease (ADR 0022), kept by the bridge that created the request. */
+const leaseSecret = z.string().min(1).max(256).optional();
 export const environmentsOp = z.strictObject({ op: z.literal("environments") });
-export const leaseOp = z.strictObject({ op: z.literal("lease") });
+export const leaseOp = z.strictObject({ op: z.literal("lease"), leaseSecret });
 /** The longest a relay call may wait for the human (well under the tunnel's 10-minute connection TTL). */
 export const MAX_APPROVAL_WAIT_MS = 300_000;
 const names = z.array(id).max(256);
@@ -29,6 +31,8 @@ export const requestApprovalOp = z.strictObject({
   client: z.strictObject({ name: z.string().max(256), version: z.string().max(256).optional() }).optional(),
   /** The asking bridge process (a random id per process): its newer request supersedes its older one. */
   bridge: z.string().min(8).max(128).optional(),
+  /** The secret of a lease this bridge holds: the open lease is answered only to its holder. */
+  leaseSecret,
   /** Wait on this existing request instead of creating one. */
   requestId: id.optional(),
   /** How long to wait for the decision (0: answer at once). */
@@ -37,6 +41,7 @@ export const requestApprovalOp = z.strictObject({
 export const dispatchOp = z.strictObject({
   op: z.literal("dispatch"),
   leaseId: id,
+  leaseSecret,
   environment,
   operationId: id,
   action: z.string().min(1).max(128),
@@ -46,6 +51,7 @@ export const dispatchOp = z.strictObject({
 export const conditionalSendOp = z.strictObject({
   op: z.literal("conditional_send"),
   leaseId: id,
+  leaseSecret,
   environment,
   operationId: id,
   input: z.unknown(),
@@ -56,18 +62,21 @@ export const reconcileOp = z.union([
   z.strictObject({
     op: z.literal("reconcile"),
     leaseId: id.optional(),
+    leaseSecret,
     environment,
     operationId: id,
   }),
   z.strictObject({
     op: z.literal("reconcile"),
     leaseId: id.optional(),
+    leaseSecret,
     key: z.string().regex(/^[0-9a-f]{64}$/),
   }),
 ]);
 export const leasedReadOp = z.strictObject({
   op: z.literal("leased_read"),
   leaseId: id,
+  leaseSecret,
   environment,
   read: z.enum(["projects", "threads", "thread"]),
   projectId: id.optional(),

@@ -63,7 +63,11 @@ export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
  */
 export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
-  if (deps.lease.current() !== null) return leaseSummary(deps.lease, deps.clock);
+  // The open lease answers only its holder; any other client gets a request of its own (ADR 0022).
+  const open = deps.lease.current();
+  if (open !== null && deps.lease.heldBy(open.leaseId, op.leaseSecret)) {
+    return leaseSummary(deps.lease, deps.clock);
+  }
   const link = await deps.approvals.request(askOf(op));
   await deps.audit.append({
     event: "approval_requested",
@@ -73,7 +77,26 @@ export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Prom
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
   const answer = (await decided(link.requestId, op.waitMs, deps)) as Record<string, unknown>;
-  return answer.active === true ? answer : { active: false, ...link, ...answer };
+  // The secret goes back on the creating call only, whatever its wait ended with.
+  return answer.active === true
+    ? { ...answer, leaseSecret: link.leaseSecret }
+    : { active: false, ...link, ...answer };
+}
+
+/**
+ * A call naming an open lease it does not hold (another client's leaseId) is refused like a closed
+ * lease, before anything is read, journaled or sent.
+ */
+export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret: string | undefined): void {
+  const open = keeper.current();
+  if (open === null || open.leaseId !== leaseId) return; // the dispatcher answers lease_closed itself
+  if (!keeper.heldBy(leaseId, secret)) {
+    throw new ConnectorError(
+      "lease_closed",
+      "this lease was approved for another client: call t3_pedir_aprovacao to ask for your own",
+      { details: { reason: "lease_not_held", recorded: false } },
+    );
+  }
 }
 
 /** The ask as the desk takes it: only the fields the client gave. */
@@ -167,6 +190,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   const thread = threadOf(op);
   try {
+    refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     await refuseUnsupported(op, deps);
     const result = await deps.dispatcher.dispatch({
       leaseId: op.leaseId,
@@ -221,6 +245,7 @@ export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Pr
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
   try {
+    refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     const result = await run({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -291,6 +316,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
   if (op.leaseId !== undefined && deps.lease.current()?.leaseId !== op.leaseId) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }
+  if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {

@@ -11,6 +11,7 @@ import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
+import { IDLE_THREAD } from "../support/sim-world.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 
@@ -20,19 +21,26 @@ let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 let real: RealGate | undefined;
 let tab: AuthenticatorPage | undefined;
 let client: Client | undefined;
+let other: Client | undefined;
+
+async function spawnBridge(gate: RealGate, name: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "bridge"],
+    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+    stderr: "pipe",
+  });
+  const connected = new Client({ name, version: "1.0.0" });
+  await connected.connect(transport);
+  return connected;
+}
 
 beforeAll(async () => {
   browser = await launchChromium();
   real = await startRealGate();
   tab = await openWithAuthenticator(browser);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "bridge"],
-    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: real.config.path },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "ceiling-client", version: "1.0.0" });
-  await client.connect(transport);
+  client = await spawnBridge(real, "ceiling-client");
+  other = await spawnBridge(real, "second-client");
   const page = tab.page;
   await page.goto(`${pageOrigin(real.gate)}/`);
   await page.waitForSelector("body[data-ready=true][data-live=true]");
@@ -44,6 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
+  await other?.close();
   await tab?.context.close();
   await browser?.close();
   await real?.close();
@@ -52,9 +61,9 @@ afterAll(async () => {
 type Body = Record<string, unknown>;
 type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
 
-function call(name: string, args: Body): Promise<ToolAnswer> {
-  if (client === undefined) throw new Error("the bridge client did not connect");
-  return client.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
+function call(name: string, args: Body, by: Client | undefined = client): Promise<ToolAnswer> {
+  if (by === undefined) throw new Error("the bridge client did not connect");
+  return by.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
 }
 const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
 const textOf = (answer: ToolAnswer) =>
@@ -158,6 +167,59 @@ describe("the runtime ceiling of a lease", () => {
     expect(real.world.commandCount()).toBe(before);
     const completed = await launch(leaseId, "op-narrowed-ok", "auto-accept-edits");
     expect(completed.isError, textOf(completed)).toBeFalsy();
+    expect(real.world.commandCount()).toBe(before + 1);
+  }, 60_000);
+});
+
+describe("a lease belongs to the client that asked", () => {
+  it("a second bridge asking gets a request of its own, and its write with the first client's leaseId is refused", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    if (real.gate.lease.current() !== null) {
+      await page.click("[data-testid=revoke]");
+      await page.locator("#lease[hidden]").waitFor({ state: "attached" });
+    }
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "pin for the first client",
+      actions: ["thread.pin"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "pin for the first client");
+    await page.click("[data-testid=approve]");
+    const granted = await waiting;
+    expect(granted.isError, textOf(granted)).toBeFalsy();
+    const leaseId = structured(granted).leaseId as string;
+    await page
+      .locator("[data-testid=lease-holder]")
+      .filter({ hasText: "says it is ceiling-client 1.0.0 (not verified)" })
+      .waitFor();
+
+    const asked = await call("t3_pedir_aprovacao", {}, other);
+    expect(asked.isError, textOf(asked)).toBeFalsy();
+    expect(structured(asked)).toMatchObject({ authorized: false, decision: "pending" });
+    expect(structured(asked).leaseId).toBeUndefined();
+    expect(structured(asked).approvalUrl).toMatch(/\?request=/);
+
+    const before = real.world.commandCount();
+    const foreign = await call(
+      "t3_escrever_thread_pin",
+      { leaseId, environment: "alpha", operationId: "op-foreign-pin", input: { threadId: IDLE_THREAD } },
+      other,
+    );
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toMatch(/^lease_closed: this lease was approved for another client/);
+    expect(real.world.commandCount()).toBe(before);
+
+    // The holder still gets its own lease back and can use it.
+    const again = await call("t3_pedir_aprovacao", {});
+    expect(structured(again)).toMatchObject({ authorized: true, leaseId });
+    const pin = await call("t3_escrever_thread_pin", {
+      leaseId,
+      environment: "alpha",
+      operationId: "op-holder-pin",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(pin.isError, textOf(pin)).toBeFalsy();
     expect(real.world.commandCount()).toBe(before + 1);
   }, 60_000);
 });

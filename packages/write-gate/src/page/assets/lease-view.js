@@ -86,6 +86,11 @@ export function showLease(state, catalogue) {
   section.hidden = lease === null;
   if (lease !== null) {
     byId("lease-fingerprint").textContent = lease.scopeFingerprint;
+    const holder = lease.client;
+    byId("lease-holder").textContent =
+      holder === undefined
+        ? "Held by the client that asked for it (it did not name itself); only that client can use it."
+        : `Held by the client that says it is ${holder.version ? `${holder.name} ${holder.version}` : holder.name} (not verified); only that client can use it.`;
     byId("lease-scope").replaceChildren(scopeSummary(lease.scope, catalogue));
     const writes = lease.writes ?? [];
     byId("writes").replaceChildren(...writes.map(writeRow));
