@@ -77,7 +77,7 @@ async function requestOnPage(page: Page, purpose: string): Promise<void> {
 async function offeredCeilings(page: Page): Promise<string[]> {
   return page
     .locator("[data-testid=ceiling] input[type=radio]")
-    .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    .evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
 }
 
 function launch(leaseId: string, operationId: string, runtimeMode: string): Promise<ToolAnswer> {
