@@ -60,6 +60,8 @@ export interface ApprovalAsk {
   readonly purpose?: string;
   /** The MCP clientInfo the bridge received at initialize. */
   readonly client?: { readonly name: string; readonly version?: string };
+  /** The open lease the asking client holds: approving this request replaces it (ADR 0022). */
+  readonly replaces?: string;
   /** The asking bridge process: its newer request supersedes its older pending one. */
   readonly bridge?: string;
 }

@@ -70,6 +70,8 @@ interface PendingRequest {
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
   readonly bridge?: string;
+  /** The holder's open lease this request replaces when approved. */
+  readonly replaces?: string;
   /** SHA-256 of the secret the creating call received; the lease keeps it (ADR 0022). */
   readonly holderHash: string;
   readonly waiters: Set<(decision: RequestDecision) => void>;
@@ -95,6 +97,8 @@ export interface RequestView {
   readonly preselected: Preselection;
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
+  /** True when approving replaces the asking client's own open lease. */
+  readonly replacesLease: boolean;
   /** The ceilings the person may choose, highest (the request's own) first, with their words. */
   readonly ceilingChoices: readonly CeilingChoice[];
   readonly serverNow: string;
@@ -241,6 +245,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       preselected: preselect(proposal, inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       holderHash: holderHashOf(leaseSecret),
+      ...(ask.replaces === undefined ? {} : { replaces: ask.replaces }),
       waiters: new Set(),
       expiryTimer,
     });
@@ -281,6 +286,8 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionInfo(entry.action),
       ),
       ceilingChoices: ceilingChoices(pending.scope),
+      replacesLease:
+        pending.replaces !== undefined && this.#options.keeper.current()?.leaseId === pending.replaces,
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -409,7 +416,10 @@ export class GateApprovalDesk implements ApprovalDesk {
           { status: 410 },
         );
       }
-      if (keeper.current() !== null) {
+      const open = keeper.current();
+      // The holder's own request for more replaces its lease; anyone else's waits for it to end.
+      if (open !== null && open.leaseId === pending.replaces) keeper.closeAll("replaced");
+      else if (open !== null) {
         throw new ConnectorError("lease_already_active", "a lease is already open");
       }
       lease = keeper.grant({

@@ -65,10 +65,12 @@ export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Prom
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
   // The open lease answers only its holder; any other client gets a request of its own (ADR 0022).
   const open = deps.lease.current();
-  if (open !== null && deps.lease.heldBy(open.leaseId, op.leaseSecret)) {
-    return leaseSummary(deps.lease, deps.clock);
-  }
-  const link = await deps.approvals.request(askOf(op));
+  const held = open !== null && deps.lease.heldBy(open.leaseId, op.leaseSecret);
+  // The holder asking with nothing proposed gets its lease; asking for something is a new request,
+  // validated like any other, whose approval replaces the holder's lease (ADR 0022).
+  if (held && !proposesAnything(op)) return leaseSummary(deps.lease, deps.clock);
+  const ask = askOf(op);
+  const link = await deps.approvals.request(held && open !== null ? { ...ask, replaces: open.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
     requestId: link.requestId,
@@ -97,6 +99,12 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
       { details: { reason: "lease_not_held", recorded: false } },
     );
   }
+}
+
+function proposesAnything(op: RequestApprovalOp): boolean {
+  return (["environments", "projects", "actions", "threads", "runtimeCeiling"] as const).some(
+    (key) => op[key] !== undefined,
+  );
 }
 
 /** The ask as the desk takes it: only the fields the client gave. */

@@ -222,4 +222,37 @@ describe("a lease belongs to the client that asked", () => {
     expect(pin.isError, textOf(pin)).toBeFalsy();
     expect(real.world.commandCount()).toBe(before + 1);
   }, 60_000);
+
+  it("the holder asking for what its lease lacks gets a new link, validated, whose approval replaces its lease", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const held = structured(await call("t3_pedir_aprovacao", {}));
+    expect(held).toMatchObject({ authorized: true });
+    const oldLease = held.leaseId as string;
+
+    const misnamed = await call("t3_pedir_aprovacao", { actions: ["thread.pinn"] });
+    expect(misnamed.isError).toBe(true);
+    expect(textOf(misnamed)).toMatch(/^proposal_invalid: /);
+
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "archive the release thread too",
+      actions: ["thread.archive"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "archive the release thread too");
+    await page.locator("[data-testid=request-hint]").filter({ hasText: "approving replaces it" }).waitFor();
+    await page.click("[data-testid=approve]");
+    const replaced = structured(await waiting);
+    expect(replaced).toMatchObject({ authorized: true });
+    expect(replaced.leaseId).not.toBe(oldLease);
+    const before = real.world.commandCount();
+    const stale = await call("t3_escrever_thread_pin", {
+      leaseId: oldLease,
+      environment: "alpha",
+      operationId: "op-stale-pin",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(textOf(stale)).toMatch(/^lease_closed: /);
+    expect(real.world.commandCount()).toBe(before);
+  }, 60_000);
 });

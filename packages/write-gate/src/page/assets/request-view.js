@@ -55,6 +55,10 @@ export function showRequest(view) {
     view.proposal === undefined
       ? "The client proposed nothing in particular: everything is ticked except destructive actions. Untick what this lease must not cover; only what is ticked is granted."
       : "Ticked below is what the client proposed. Narrow or widen it within what the gate found; only what is ticked is granted.";
+  if (view.replacesLease === true) {
+    byId("request-hint").textContent +=
+      " This client already holds a lease: approving replaces it with this one (the old lease ends).";
+  }
   const info = new Map((view.actionInfo ?? []).map((entry) => [entry.action, entry]));
   const container = byId("request-scope");
   container.replaceChildren();
