@@ -75,6 +75,8 @@ export const ERROR_CODES = [
   "lease_closed",
   "environment_not_in_lease",
   "scope_denied",
+  /** The write would run an agent in a runtime mode above the lease's (or ops') ceiling; nothing was sent. */
+  "runtime_mode_above_lease",
   "operation_conflict",
   "reconciliation_required",
   "t3_refused",

@@ -24,6 +24,7 @@ import { sendWithoutLease } from "@t3-connector/write-engine/dispatch";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
+import { refuseAboveOpsCeiling } from "./runtime-ceiling.js";
 import { stateRow } from "./shell-rows.js";
 
 export interface ActOptions {
@@ -161,6 +162,7 @@ export async function act(
   );
   // Bad input stops here: nothing is connected to, nothing is sent.
   const prepared = prepareAction(id, rawInput, operationKey);
+  refuseAboveOpsCeiling(environments.config, prepared);
   const entry = getAction(id);
   const connection = await env.handle.connect();
   // An action this server's version cannot decode is refused here, per environment, unsent.

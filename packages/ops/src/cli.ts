@@ -143,8 +143,11 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     };
     const { Ops } = await import("./ops.js");
     const { loadOpsConfig } = await import("./config.js");
+    const loaded = await loadOpsConfig(context);
+    const ceiling = (program.opts() as { maxRuntimeMode?: (typeof RUNTIME_MODE_NAMES)[number] })
+      .maxRuntimeMode;
     ops = new Ops({
-      config: await loadOpsConfig(context),
+      config: ceiling === undefined ? loaded : { ...loaded, maxRuntimeMode: ceiling },
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     });
     return ops;
@@ -183,6 +186,12 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     .version(opsVersion(), "--version", "print the version")
     .option("--json", "print JSON even on a terminal")
     .option("--env <name>", "the environment (alias, extra alias or environmentId)")
+    .addOption(
+      new Option(
+        "--max-runtime-mode <mode>",
+        "refuse writes that would run an agent above this runtime mode (default: the config's maxRuntimeMode, else full-access)",
+      ).choices([...RUNTIME_MODE_NAMES]),
+    )
     .option(
       "--config <path>",
       "the ops config file (default $T3_CONNECTOR_OPS_CONFIG or ~/.config/t3-connector/ops.json)",

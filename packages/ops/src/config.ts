@@ -21,6 +21,7 @@ import {
   sshSchema,
   toEnvironmentConfig,
 } from "@t3-connector/core/config";
+import { RUNTIME_MODES, type RuntimeMode } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
 export const OPS_CONFIG_ENV = "T3_CONNECTOR_OPS_CONFIG";
@@ -36,6 +37,8 @@ export interface OpsConfig {
   /** The file it came from, or `$T3_CONNECTOR_OPS_ENVIRONMENTS` (for messages). */
   path: string;
   environments: OpsEnvironmentConfig[];
+  /** The highest runtime mode a write may run an agent in (`--max-runtime-mode` overrides it). */
+  maxRuntimeMode?: RuntimeMode;
 }
 
 function opsConfigSchema(homeDir: string) {
@@ -71,7 +74,10 @@ function opsConfigSchema(homeDir: string) {
     })
     .superRefine(refineTransport);
   return z
-    .strictObject({ environments: z.record(z.string(), environment) })
+    .strictObject({
+      environments: z.record(z.string(), environment),
+      maxRuntimeMode: z.enum(RUNTIME_MODES).optional(),
+    })
     .superRefine(refineEnvironments)
     .superRefine(refineAliases);
 }
@@ -125,7 +131,8 @@ export function parseOpsConfig(raw: unknown, options: { path: string; homeDir?: 
     aliases: environment.aliases ?? [],
     insecureHttp: environment.insecureHttp === true,
   }));
-  return { path: options.path, environments };
+  const ceiling = parsed.data.maxRuntimeMode;
+  return { path: options.path, environments, ...(ceiling === undefined ? {} : { maxRuntimeMode: ceiling }) };
 }
 
 /** The file the config comes from when T3_CONNECTOR_OPS_ENVIRONMENTS is not set. */

@@ -13,6 +13,7 @@ import { type ConfirmedThread, confirmedThreads, sendPrepared } from "./act.js";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
+import { refuseAboveOpsCeiling } from "./runtime-ceiling.js";
 
 export interface CreateRequest {
   /** A projectId, a workspace root or a unique project title. */
@@ -113,7 +114,10 @@ export async function createThread(
     ...(request.brief === undefined ? {} : { text: request.brief }),
   });
   // The input is checked once before any read, with a placeholder project, so bad input costs nothing.
-  prepareAction("thread.launch", input("project", request.options), operationKey);
+  refuseAboveOpsCeiling(
+    environments.config,
+    prepareAction("thread.launch", input("project", request.options), operationKey),
+  );
   const connection = await env.handle.connect();
   const shell = await connection.http.getShell();
   const project = resolveProject(shell, request.project);

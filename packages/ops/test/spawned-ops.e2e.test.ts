@@ -88,6 +88,46 @@ describe("t3-connector-ops against t3-sim serve", () => {
     expect(titles.filter((title) => title === "E2E")).toHaveLength(1);
   });
 
+  it("--max-runtime-mode refuses a launch above it before anything is sent; at or below it, it completes", async () => {
+    const titles = async () => {
+      const list = JSON.parse((await ops(["ls"])).stdout) as {
+        environments: { projects: { threads: { title: string }[] }[] }[];
+      };
+      return list.environments[0]?.projects.flatMap((p) => p.threads.map((t) => t.title)) ?? [];
+    };
+    const create = (runtimeMode: string, id: string) =>
+      ops(
+        [
+          "alpha",
+          "create",
+          "--project",
+          "website",
+          "--title",
+          `Ceiling ${id}`,
+          "--instance",
+          "codex",
+          "--model",
+          "gpt-5.6-sol",
+          "--runtime-mode",
+          runtimeMode,
+          "--client-request-id",
+          id,
+          "--max-runtime-mode",
+          "approval-required",
+        ],
+        "the brief\n",
+      );
+    const refused = await create("full-access", "ceiling-1");
+    expect(refused.code, refused.stderr).toBe(67);
+    expect(refused.stderr.split("\n")[0]).toMatch(
+      /^runtime_mode_above_lease: .*ceiling approval-required.*--max-runtime-mode full-access/,
+    );
+    expect(await titles()).not.toContain("Ceiling ceiling-1");
+    const completed = await create("approval-required", "ceiling-2");
+    expect(completed.code, completed.stderr).toBe(0);
+    expect(await titles()).toContain("Ceiling ceiling-2");
+  }, 120_000);
+
   it("an ambiguous reference exits non-zero and lists both threads", async () => {
     const { code, stderr } = await ops(["alpha", "thread", "e"]);
     expect(code).toBe(65);

@@ -41,10 +41,11 @@ export interface RelayClientOptions extends CapabilityReadOptions {
 
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
+  const secrets = new LeaseSecrets();
   return {
     async call(body, signal, callOptions) {
       const capability = await readCapability(options.stateDir, options);
-      const payload = JSON.stringify(body);
+      const payload = JSON.stringify(secrets.attach(body));
       if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
@@ -59,11 +60,52 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         throw gateUnavailable(`the process on port ${options.port} did not answer like a gate`);
       }
       if (answer.status === 200 && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-        return parsed as Record<string, unknown>;
+        return secrets.keep(parsed as Record<string, unknown>);
       }
       throw relayErrorToConnectorError(answer.status, parsed);
     },
   };
+}
+
+/**
+ * The holder secrets of this bridge process (ADR 0022): the gate hands a request's secret only to
+ * the call that created it; it is kept here, in memory, and presented on every call naming the
+ * lease. It never reaches a tool's answer, so the model (and any other client) never sees it.
+ */
+class LeaseSecrets {
+  readonly #byRequest = new Map<string, string>();
+  readonly #byLease = new Map<string, string>();
+  #latest: string | undefined;
+
+  attach(body: RelayBody): RelayBody {
+    const leaseId = "leaseId" in body && typeof body.leaseId === "string" ? body.leaseId : undefined;
+    const secret = leaseId === undefined ? undefined : this.#byLease.get(leaseId);
+    // Every op that names a lease takes `leaseSecret` in the relay contract.
+    if (secret !== undefined) return { ...body, leaseSecret: secret } as RelayBody;
+    // Asking again (or asking for the lease) presents the newest lease this process holds.
+    if ((body.op === "request_approval" || body.op === "lease") && this.#latest !== undefined) {
+      return { ...body, leaseSecret: this.#latest };
+    }
+    return body;
+  }
+
+  /** Remembers a secret handed back, and binds it to the lease once approved; strips it. */
+  keep(answer: Record<string, unknown>): Record<string, unknown> {
+    const { leaseSecret, ...rest } = answer;
+    const requestId = typeof rest.requestId === "string" ? rest.requestId : undefined;
+    if (typeof leaseSecret === "string" && requestId !== undefined) {
+      this.#byRequest.set(requestId, leaseSecret);
+      // Bounded: a process asks a handful of times; the oldest requests go first.
+      if (this.#byRequest.size > 64) this.#byRequest.delete(this.#byRequest.keys().next().value as string);
+    }
+    const held = requestId === undefined ? undefined : this.#byRequest.get(requestId);
+    if (rest.active === true && typeof rest.leaseId === "string" && held !== undefined) {
+      this.#byLease.set(rest.leaseId, held);
+      this.#latest = held;
+      if (this.#byLease.size > 64) this.#byLease.delete(this.#byLease.keys().next().value as string);
+    }
+    return rest;
+  }
 }
 
 interface RawAnswer {

@@ -21,6 +21,8 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
   environment_not_in_lease:
     "This lease does not cover that environment: call t3_pedir_aprovacao after the lease ends to ask for it.",
   scope_denied: "The lease does not allow this action or project; ask the user for a lease that covers it.",
+  runtime_mode_above_lease:
+    "Give a runtimeMode at or below the lease's ceiling (named above), or ask the user for a new lease with a higher runtimeCeiling.",
   request_invalid: "Call t3_pedir_aprovacao without requestId for a new approval link.",
 };
 

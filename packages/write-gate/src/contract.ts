@@ -3,7 +3,7 @@
  * machine side (relay for the bridge, dispatch, audit). The human side implements these; the
  * machine side only consumes them, so no code path on the machine side can grant a lease.
  */
-import type { EnvironmentGrant, LeaseScope } from "@t3-connector/write-engine/actions";
+import type { EnvironmentGrant, LeaseScope, RuntimeMode } from "@t3-connector/write-engine/actions";
 import type { LeaseCheck } from "@t3-connector/write-engine/dispatch";
 
 /** One write made under a lease, shown on the approval page (never message text). */
@@ -33,6 +33,8 @@ export interface LeaseKeeper extends LeaseCheck {
   current(): ActiveLease | null;
   recordWrite(write: LeaseWrite): void;
   writes(): readonly LeaseWrite[];
+  /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
+  heldBy(leaseId: string, secret: string | undefined): boolean;
   /** Closes the lease (revoke, audit/journal failure, uncertain send) and invalidates approvals in flight. */
   closeAll(reason: string): void;
   onChange(listener: (lease: ActiveLease | null, reason: string) => void): () => void;
@@ -52,10 +54,14 @@ export interface ApprovalAsk {
   readonly actions?: readonly string[];
   /** Thread ids; they tick their projects. */
   readonly threads?: readonly string[];
+  /** The highest runtime mode a write may run an agent in; `approval-required` when absent (ADR 0022). */
+  readonly runtimeCeiling?: RuntimeMode;
   /** The client's reason, shown on the page as its own words (at most 280 characters). */
   readonly purpose?: string;
   /** The MCP clientInfo the bridge received at initialize. */
   readonly client?: { readonly name: string; readonly version?: string };
+  /** The open lease the asking client holds: approving this request replaces it (ADR 0022). */
+  readonly replaces?: string;
   /** The asking bridge process: its newer request supersedes its older pending one. */
   readonly bridge?: string;
 }
@@ -81,6 +87,11 @@ export interface ApprovalLink {
   readonly leftOut: readonly EnvironmentLeftOut[];
   /** The fingerprint of the request's whole scope (the page shows the one of what is ticked). */
   readonly scopeFingerprint: string;
+  /**
+   * Handed only to the relay call that created the request; the lease it becomes answers only to
+   * calls presenting it (ADR 0022). Never on the page, never in a wait's answer.
+   */
+  readonly leaseSecret?: string;
 }
 
 /**

@@ -7,7 +7,7 @@
  * URL-mode elicitation, the link is also presented through `elicitation/create`.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { LEASE_DURATION_MINUTES } from "@t3-connector/write-engine/actions";
+import { LEASE_DURATION_MINUTES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
@@ -67,6 +67,12 @@ const approvalInput = z.strictObject({
     "Catalogue action ids you need, e.g. thread.pin; destructive ones are only ticked if you name them.",
   ),
   threads: names("Thread ids you will touch; their projects are ticked."),
+  runtimeCeiling: z
+    .enum(RUNTIME_MODES)
+    .optional()
+    .describe(
+      "The highest runtime mode a thread you launch (or switch) may run in: approval-required (default) < auto-accept-edits < auto < full-access. The user may lower it.",
+    ),
   waitSeconds: z
     .number()
     .int()
@@ -114,9 +120,9 @@ export const approvalTool = defineBridgeTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(context, input, extra) {
     if (input.requestId !== undefined) {
-      const proposed = (["purpose", "environments", "projects", "actions", "threads"] as const).filter(
-        (key) => input[key] !== undefined,
-      );
+      const proposed = (
+        ["purpose", "environments", "projects", "actions", "threads", "runtimeCeiling"] as const
+      ).filter((key) => input[key] !== undefined);
       if (proposed.length > 0) {
         throw new ConnectorError(
           "invalid_input",
@@ -155,6 +161,7 @@ function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string
     ...(input.projects === undefined ? {} : { projects: input.projects }),
     ...(input.actions === undefined ? {} : { actions: input.actions }),
     ...(input.threads === undefined ? {} : { threads: input.threads }),
+    ...(input.runtimeCeiling === undefined ? {} : { runtimeCeiling: input.runtimeCeiling }),
     ...(client === undefined ? {} : { client }),
     bridge: context.bridgeId,
   };

@@ -104,6 +104,15 @@ export {
   scopeRequestSchema,
 } from "./lease-scope.js";
 export { checkModelSelection } from "./model-selection.js";
+export {
+  DEFAULT_RUNTIME_CEILING,
+  isRuntimeMode,
+  lowerRuntimeMode,
+  requestedRuntimeMode,
+  runtimeCeilingRefusal,
+  runtimeCeilingWords,
+  runtimeModeRank,
+} from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
 export {
   ACTION_GROUPS,

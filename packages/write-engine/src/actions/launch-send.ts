@@ -43,6 +43,7 @@ export const threadLaunch = defineAction({
   payloadKind: "launch",
   extraIds: ["threadId", "messageId"],
   guards: [MODEL_SELECTION_GUARD, workspacePath("workspaceStrategy", "worktreePath")],
+  runtimeModeField: "runtimeMode",
   serializeByProject: true,
   targets: (input) => ({ threadIds: [], projectIds: [input.projectId] }),
   build: (input, ids) => ({

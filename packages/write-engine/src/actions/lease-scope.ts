@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ACTION_IDS, type ActionId } from "./catalogue.js";
-import { idString } from "./fields.js";
+import { idString, RUNTIME_MODES, type RuntimeMode } from "./fields.js";
 import { isNormalizedAbsolutePath } from "./guards.js";
 
 export const SCOPE_VERSION = 2;
@@ -92,7 +92,8 @@ export type EnvironmentGrant = Omit<z.output<typeof environmentGrantSchema>, "ac
 
 const scopeShape = {
   scopeVersion: z.literal(SCOPE_VERSION),
-  runtimeMode: z.literal("full-access"),
+  /** The ceiling: the highest runtime mode a write under the lease may run an agent in (ADR 0022). */
+  runtimeMode: z.enum(RUNTIME_MODES),
   environments: z.array(environmentGrantSchema).min(1),
 };
 
@@ -116,7 +117,7 @@ function checkEnvironments(
 export const leaseScopeSchema = z.strictObject(scopeShape).superRefine(checkEnvironments);
 export type LeaseScope = {
   readonly scopeVersion: typeof SCOPE_VERSION;
-  readonly runtimeMode: "full-access";
+  readonly runtimeMode: RuntimeMode;
   readonly environments: readonly EnvironmentGrant[];
 };
 

@@ -86,6 +86,7 @@ export const delegatedTaskRequest = defineAction({
   payloadKind: "dispatch",
   extraIds: [],
   guards: [MODEL_SELECTION_GUARD],
+  runtimeModeField: "runtimeMode",
   serializeByProject: false,
   targets: (input) => oneThread(input.parentThreadId),
   build: (input, ids) =>

@@ -300,6 +300,7 @@ export const threadRuntimeModeSet = defineAction({
   annotations: hints(true),
   // No default here: a settings write must say which mode it sets.
   inputSchema: threadInput({ runtimeMode }),
+  runtimeModeField: "runtimeMode",
   commandType: "thread.runtime-mode.set",
   payloadKind: "dispatch",
   extraIds: NO_IDS,

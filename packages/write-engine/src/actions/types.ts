@@ -101,6 +101,11 @@ export interface ActionDefinition<A extends string = string, S extends z.ZodType
   readonly extraIds: readonly Exclude<IdKind, "commandId">[];
   /** Checks the gate runs before sending, in order. */
   readonly guards: readonly Guard[];
+  /**
+   * The input field holding the runtime mode an agent will run in (launch, delegated task, mode
+   * switch). Absent: the action chooses no mode. The lease's runtime ceiling caps it (ADR 0022).
+   */
+  readonly runtimeModeField?: string;
   /** Project-scoped writes are serialised per `[environmentId, sorted projectIds]` in the gate. */
   readonly serializeByProject: boolean;
   // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.

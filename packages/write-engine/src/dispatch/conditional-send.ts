@@ -194,7 +194,7 @@ function admit(
     });
     if (!verdict.ok) {
       throw new ConnectorError(verdict.code, verdict.message, {
-        details: { reason: verdict.code, stage, recorded: false },
+        details: { ...verdict.details, reason: verdict.code, stage, recorded: false },
       });
     }
   }

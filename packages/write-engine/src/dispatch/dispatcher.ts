@@ -27,6 +27,8 @@ import {
   getAction,
   type PreparedAction,
   prepareAction,
+  type RuntimeMode,
+  requestedRuntimeMode,
 } from "../actions/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
@@ -70,6 +72,12 @@ interface Operation {
   readonly destination: string;
   readonly key: string;
   readonly prepared: PreparedAction;
+}
+
+/** The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration. */
+function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
+  const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
+  return mode === undefined ? {} : { runtimeMode: mode };
 }
 
 export function destinationOf(environmentId: string): string {
@@ -208,6 +216,7 @@ class WriteDispatcher implements Dispatcher {
       destination: operation.destination,
       action: operation.entry.action,
       projectIds,
+      ...runtimeModeOf(operation),
     } satisfies LeaseRequest;
   }
 
@@ -216,7 +225,7 @@ class WriteDispatcher implements Dispatcher {
     const verdict = this.#options.lease.check(this.#leaseRequest(operation, stage, projectIds));
     if (verdict.ok) return verdict;
     throw new ConnectorError(verdict.code, verdict.message, {
-      details: { reason: verdict.code, stage, recorded: false },
+      details: { ...verdict.details, reason: verdict.code, stage, recorded: false },
     });
   }
 

@@ -3,7 +3,12 @@
  * the gate can wrap with its own state (open/closed, expiry). The grant must match both the
  * environmentId and the destination, list the action, and cover every project.
  */
-import { approvedWorkspaceRoots, findGrant, type LeaseScope } from "../actions/index.js";
+import {
+  approvedWorkspaceRoots,
+  findGrant,
+  type LeaseScope,
+  runtimeCeilingRefusal,
+} from "../actions/index.js";
 import type { LeaseRequest, LeaseVerdict } from "./types.js";
 
 export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVerdict {
@@ -17,6 +22,16 @@ export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVer
   }
   if (!grant.actions.includes(request.action)) {
     return { ok: false, code: "scope_denied", message: `the lease does not grant ${request.action}` };
+  }
+  // The ceiling before any I/O: a launch above it never reaches the fresh reads or the journal.
+  const aboveCeiling = runtimeCeilingRefusal(request.action, request.runtimeMode, scope.runtimeMode);
+  if (aboveCeiling !== null) {
+    return {
+      ok: false,
+      code: "runtime_mode_above_lease",
+      message: aboveCeiling.message,
+      ...(aboveCeiling.details === undefined ? {} : { details: aboveCeiling.details }),
+    };
   }
   const granted = new Set(grant.projects.map((project) => project.id));
   const outside = request.projectIds.filter((projectId) => !granted.has(projectId));

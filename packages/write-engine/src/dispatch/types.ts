@@ -7,7 +7,7 @@
 import type { Clock, ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ActionId } from "../actions/index.js";
+import type { ActionId, RuntimeMode } from "../actions/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
 
 /**
@@ -26,9 +26,15 @@ export interface LeaseRequest {
   readonly action: ActionId;
   /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
   readonly projectIds: readonly string[];
+  /** The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any. */
+  readonly runtimeMode?: RuntimeMode;
 }
 
-export type LeaseRefusalCode = "lease_closed" | "environment_not_in_lease" | "scope_denied";
+export type LeaseRefusalCode =
+  | "lease_closed"
+  | "environment_not_in_lease"
+  | "scope_denied"
+  | "runtime_mode_above_lease";
 
 export type LeaseVerdict =
   | {
@@ -36,7 +42,13 @@ export type LeaseVerdict =
       /** Approved `workspaceRoots` of the lease's projects in this environment (workspace guard). */
       readonly approvedWorkspaceRoots: readonly string[];
     }
-  | { readonly ok: false; readonly code: LeaseRefusalCode; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: LeaseRefusalCode;
+      readonly message: string;
+      /** What the refusal names (the ceiling and the requested mode for runtime_mode_above_lease). */
+      readonly details?: Readonly<Record<string, unknown>>;
+    };
 
 /** Details of a send whose outcome is unknown (the socket was lost or the call timed out). */
 export interface UncertainSend {

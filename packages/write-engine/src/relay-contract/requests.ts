@@ -5,14 +5,17 @@
  */
 import { findReservedKeys } from "@t3-connector/core/schema";
 import { z } from "zod";
+import { RUNTIME_MODES } from "../actions/index.js";
 import { MAX_APPROVAL_WAIT_MS } from "./limits.js";
 
 const id = z.string().min(1).max(256);
 /** Alias or environmentId; optional in the schema so a missing one is `environment_required`. */
 const environment = z.string().max(256).optional();
 
+/** The holder's secret of a lease (ADR 0022), kept by the bridge that created the request. */
+const leaseSecret = z.string().min(1).max(256).optional();
 export const environmentsOp = z.strictObject({ op: z.literal("environments") });
-export const leaseOp = z.strictObject({ op: z.literal("lease") });
+export const leaseOp = z.strictObject({ op: z.literal("lease"), leaseSecret });
 const names = z.array(id).max(256);
 export const requestApprovalOp = z.strictObject({
   op: z.literal("request_approval"),
@@ -21,11 +24,15 @@ export const requestApprovalOp = z.strictObject({
   projects: names.optional(),
   actions: z.array(z.string().min(1).max(128)).max(64).optional(),
   threads: names.optional(),
+  /** The highest runtime mode writes under the lease may run an agent in (ADR 0022). */
+  runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
   /** The client's own words; cleaned and clipped to 280 characters by the desk. */
   purpose: z.string().max(2000).optional(),
   client: z.strictObject({ name: z.string().max(256), version: z.string().max(256).optional() }).optional(),
   /** The asking bridge process (a random id per process): its newer request supersedes its older one. */
   bridge: z.string().min(8).max(128).optional(),
+  /** The secret of a lease this bridge holds: the open lease is answered only to its holder. */
+  leaseSecret,
   /** Wait on this existing request instead of creating one. */
   requestId: id.optional(),
   /** How long to wait for the decision (0: answer at once). */
@@ -34,6 +41,7 @@ export const requestApprovalOp = z.strictObject({
 export const dispatchOp = z.strictObject({
   op: z.literal("dispatch"),
   leaseId: id,
+  leaseSecret,
   environment,
   operationId: id,
   action: z.string().min(1).max(128),
@@ -43,6 +51,7 @@ export const dispatchOp = z.strictObject({
 export const conditionalSendOp = z.strictObject({
   op: z.literal("conditional_send"),
   leaseId: id,
+  leaseSecret,
   environment,
   operationId: id,
   input: z.unknown(),
@@ -53,18 +62,21 @@ export const reconcileOp = z.union([
   z.strictObject({
     op: z.literal("reconcile"),
     leaseId: id.optional(),
+    leaseSecret,
     environment,
     operationId: id,
   }),
   z.strictObject({
     op: z.literal("reconcile"),
     leaseId: id.optional(),
+    leaseSecret,
     key: z.string().regex(/^[0-9a-f]{64}$/),
   }),
 ]);
 export const leasedReadOp = z.strictObject({
   op: z.literal("leased_read"),
   leaseId: id,
+  leaseSecret,
   environment,
   read: z.enum(["projects", "threads", "thread"]),
   projectId: id.optional(),

@@ -35,7 +35,9 @@ describe("lease scope", () => {
 
   it("refuses another version, runtime mode, an empty list or unknown keys", () => {
     expect(leaseScopeSchema.safeParse({ ...scope(), scopeVersion: 1 }).success).toBe(false);
-    expect(leaseScopeSchema.safeParse({ ...scope(), runtimeMode: "auto" }).success).toBe(false);
+    // runtimeMode is the lease's ceiling (ADR 0022): any of T3's four modes, nothing else.
+    expect(leaseScopeSchema.safeParse({ ...scope(), runtimeMode: "auto" }).success).toBe(true);
+    expect(leaseScopeSchema.safeParse({ ...scope(), runtimeMode: "yolo" }).success).toBe(false);
     expect(leaseScopeSchema.safeParse(scope([])).success).toBe(false);
     expect(leaseScopeSchema.safeParse({ ...scope(), ambientes: [] }).success).toBe(false);
     expect(leaseScopeSchema.safeParse(scope([grant({ acoes: [] })])).success).toBe(false);

@@ -14,6 +14,8 @@ export type LeaseStatus =
       readonly scope: LeaseScope;
       readonly scopeFingerprint: string;
       readonly writes: readonly LeaseWrite[];
+      /** What the holding client says it is (unverified): only its bridge can use the lease. */
+      readonly client?: { readonly name: string; readonly version?: string };
     };
 
 export function leaseStatus(keeper: GateLeaseKeeper): LeaseStatus {
@@ -28,5 +30,6 @@ export function leaseStatus(keeper: GateLeaseKeeper): LeaseStatus {
     scope: lease.scope,
     scopeFingerprint: lease.scopeFingerprint,
     writes: keeper.writes(),
+    ...(lease.client === undefined ? {} : { client: lease.client }),
   };
 }

@@ -16,8 +16,13 @@ import {
   ACTIONS,
   type ActionInfo,
   actionInfo,
+  DEFAULT_RUNTIME_CEILING,
   LEASE_DURATION_MINUTES,
   type LeaseScope,
+  RUNTIME_MODES,
+  type RuntimeMode,
+  runtimeCeilingWords,
+  runtimeModeRank,
   SCOPE_VERSION,
 } from "@t3-connector/write-engine/actions";
 import type {
@@ -28,7 +33,7 @@ import type {
   RequestDecision,
 } from "../contract.js";
 import type { GateEvents } from "../events/index.js";
-import type { GateLeaseKeeper, GrantedLease } from "../lease/index.js";
+import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/index.js";
 import type { Passkeys } from "../passkeys/index.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
 import {
@@ -65,6 +70,10 @@ interface PendingRequest {
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
   readonly bridge?: string;
+  /** The holder's open lease this request replaces when approved. */
+  readonly replaces?: string;
+  /** SHA-256 of the secret the creating call received; the lease keeps it (ADR 0022). */
+  readonly holderHash: string;
   readonly waiters: Set<(decision: RequestDecision) => void>;
   readonly expiryTimer: ReturnType<typeof setTimeout>;
   /** Set once: the challenge and the narrowed scope it approves. */
@@ -88,7 +97,28 @@ export interface RequestView {
   readonly preselected: Preselection;
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
+  /** True when approving replaces the asking client's own open lease. */
+  readonly replacesLease: boolean;
+  /** The ceilings the person may choose, highest (the request's own) first, with their words. */
+  readonly ceilingChoices: readonly CeilingChoice[];
   readonly serverNow: string;
+}
+
+/** One runtime ceiling the page offers: per environment, what it lets an agent do (ADR 0022). */
+export interface CeilingChoice {
+  readonly mode: RuntimeMode;
+  readonly words: Readonly<Record<string, string>>;
+}
+
+function ceilingChoices(scope: LeaseScope): CeilingChoice[] {
+  return RUNTIME_MODES.filter((mode) => runtimeModeRank(mode) <= runtimeModeRank(scope.runtimeMode))
+    .reverse()
+    .map((mode) => ({
+      mode,
+      words: Object.fromEntries(
+        scope.environments.map((grant) => [grant.environmentId, runtimeCeilingWords(mode, grant.alias)]),
+      ),
+    }));
 }
 
 /** One row of `pendingRequests` in the page's state. */
@@ -167,7 +197,8 @@ export class GateApprovalDesk implements ApprovalDesk {
     for (const seen of [...grants, ...leftOut]) this.#aliases.set(seen.environmentId, seen.alias);
     const scope: LeaseScope = {
       scopeVersion: SCOPE_VERSION,
-      runtimeMode: "full-access",
+      // The ceiling the client proposed, else the lowest; the person may only lower it.
+      runtimeMode: ask.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
       environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
     };
     const inventory: InventoryView = { scope, leftOut, threads };
@@ -191,6 +222,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       }
     }
     const id = randomBytes(32).toString("base64url");
+    const leaseSecret = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
     const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const purpose = cleanText(ask.purpose);
@@ -212,6 +244,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(proposal === undefined ? {} : { proposal }),
       preselected: preselect(proposal, inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
+      holderHash: holderHashOf(leaseSecret),
+      ...(ask.replaces === undefined ? {} : { replaces: ask.replaces }),
       waiters: new Set(),
       expiryTimer,
     });
@@ -229,6 +263,7 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionCount: grant.actions.length,
       })),
       leftOut,
+      leaseSecret,
     };
   }
 
@@ -250,6 +285,9 @@ export class GateApprovalDesk implements ApprovalDesk {
       actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
         actionInfo(entry.action),
       ),
+      ceilingChoices: ceilingChoices(pending.scope),
+      replacesLease:
+        pending.replaces !== undefined && this.#options.keeper.current()?.leaseId === pending.replaces,
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -378,13 +416,18 @@ export class GateApprovalDesk implements ApprovalDesk {
           { status: 410 },
         );
       }
-      if (keeper.current() !== null) {
+      const open = keeper.current();
+      // The holder's own request for more replaces its lease; anyone else's waits for it to end.
+      if (open !== null && open.leaseId === pending.replaces) keeper.closeAll("replaced");
+      else if (open !== null) {
         throw new ConnectorError("lease_already_active", "a lease is already open");
       }
       lease = keeper.grant({
         scope: bound.scope,
         scopeFingerprint: scopeFingerprint(bound.scope),
         credentialId,
+        holderHash: pending.holderHash,
+        ...(pending.client === undefined ? {} : { client: pending.client }),
       });
     } catch (error) {
       // The attempt used the request up; a client waiting on it must not wait for nothing.

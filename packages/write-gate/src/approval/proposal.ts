@@ -36,11 +36,18 @@ export interface Preselection {
 
 // Control characters, and the bidirectional overrides that can make text read as something else.
 const UNSAFE_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+// Invisible format characters (zero-width space and joiners, word joiner, BOM, soft hyphen, tags):
+// removed, so two texts that look the same on the page are the same text.
+const INVISIBLE_CHARACTERS = /[\p{Cf}\u115f\u1160\u3164\uffa0]+/gu;
 
 /** Untrusted text for the page: control characters become spaces, trimmed, at most 280 characters. */
 export function cleanText(text: string | undefined, max = PURPOSE_MAX_CHARS): string | undefined {
   if (text === undefined) return undefined;
-  const cleaned = text.replace(UNSAFE_CHARACTERS, " ").replace(/\s+/g, " ").trim();
+  const cleaned = text
+    .replace(UNSAFE_CHARACTERS, " ")
+    .replace(INVISIBLE_CHARACTERS, "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (cleaned === "") return undefined;
   return [...cleaned].slice(0, max).join("");
 }

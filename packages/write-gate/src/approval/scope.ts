@@ -3,7 +3,13 @@
  * selection can only remove environments, projects and actions from the pending scope.
  */
 import { canonicalJson, sha256Hex } from "@t3-connector/core";
-import { type EnvironmentGrant, type LeaseScope, parseLeaseScope } from "@t3-connector/write-engine/actions";
+import {
+  type EnvironmentGrant,
+  type LeaseScope,
+  parseLeaseScope,
+  RUNTIME_MODES,
+  runtimeModeRank,
+} from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
 export function scopeFingerprint(scope: LeaseScope): string {
@@ -18,11 +24,16 @@ export const selectionSchema = z.strictObject({
     .array(z.strictObject({ environmentId: z.string().min(1).max(256), projectIds: idList, actions: idList }))
     .min(1)
     .max(256),
+  /** The runtime ceiling kept; at most the request's own (absent: the request's). */
+  runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
 });
 export type Selection = z.output<typeof selectionSchema>;
 
 /** The narrowed scope, or null when the selection names anything outside `scope` or keeps nothing. */
 export function narrowScope(scope: LeaseScope, selection: Selection): LeaseScope | null {
+  const ceiling = selection.runtimeCeiling ?? scope.runtimeMode;
+  // Narrowing only: a selection can never raise the ceiling the request showed.
+  if (runtimeModeRank(ceiling) > runtimeModeRank(scope.runtimeMode)) return null;
   const seen = new Set<string>();
   const grants: EnvironmentGrant[] = [];
   for (const kept of selection.environments) {
@@ -46,7 +57,11 @@ export function narrowScope(scope: LeaseScope, selection: Selection): LeaseScope
   }
   // Parsing again keeps the lease exactly in core's schema (sorted, unique, non-empty).
   try {
-    return parseLeaseScope({ ...scope, environments: grants.sort((a, b) => (a.alias < b.alias ? -1 : 1)) });
+    return parseLeaseScope({
+      ...scope,
+      runtimeMode: ceiling,
+      environments: grants.sort((a, b) => (a.alias < b.alias ? -1 : 1)),
+    });
   } catch {
     return null;
   }

@@ -2,6 +2,7 @@ export {
   type ClosedLease,
   GateLeaseKeeper,
   type GrantedLease,
+  holderHashOf,
   LEASE_HISTORY_LENGTH,
   LEASE_TTL_MS,
   MAX_LISTED_WRITES,

@@ -3,7 +3,7 @@
  * Expiry is checked against two deadlines, a monotonic one and a wall-clock one, so that neither
  * a wall-clock jump back nor a suspended process can stretch a lease past 60 minutes.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Clock } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/write-engine/actions";
 import {
@@ -33,6 +33,19 @@ export interface ClosedLease {
 export interface GrantedLease extends ActiveLease {
   /** The passkey that approved it. */
   readonly credentialId: string;
+  /**
+   * SHA-256 of the secret handed only to the bridge call that created the request (ADR 0022):
+   * every relay call under the lease must present it. Absent only for leases granted directly
+   * through the keeper (the test harness seam); the approval desk always sets it.
+   */
+  readonly holderHash?: string;
+  /** What the requesting client says it is (unverified), for the page. */
+  readonly client?: { readonly name: string; readonly version?: string };
+}
+
+/** The hash a lease keeps of its holder's secret. */
+export function holderHashOf(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 interface OpenLease {
@@ -87,7 +100,13 @@ export class GateLeaseKeeper implements LeaseKeeper {
   }
 
   /** Opens a lease; only the approval desk calls this, after a verified passkey assertion. */
-  grant(input: { scope: LeaseScope; scopeFingerprint: string; credentialId: string }): GrantedLease {
+  grant(input: {
+    scope: LeaseScope;
+    scopeFingerprint: string;
+    credentialId: string;
+    holderHash?: string;
+    client?: GrantedLease["client"];
+  }): GrantedLease {
     if (this.current() !== null) throw new Error("a lease is already open");
     const now = this.#clock.now();
     const lease: GrantedLease = {
@@ -95,6 +114,8 @@ export class GateLeaseKeeper implements LeaseKeeper {
       scope: input.scope,
       scopeFingerprint: input.scopeFingerprint,
       credentialId: input.credentialId,
+      ...(input.holderHash === undefined ? {} : { holderHash: input.holderHash }),
+      ...(input.client === undefined ? {} : { client: input.client }),
       grantedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + LEASE_TTL_MS).toISOString(),
     };
@@ -114,6 +135,19 @@ export class GateLeaseKeeper implements LeaseKeeper {
       return { ok: false, code: "lease_closed", message: "no open lease with this id" };
     }
     return scopeVerdict(lease.scope, request);
+  }
+
+  /**
+   * Whether `secret` is the holder's secret of the open lease `leaseId`. A lease granted without a
+   * holder (the test seam) is held by any caller of the relay.
+   */
+  heldBy(leaseId: string, secret: string | undefined): boolean {
+    const lease = this.current();
+    if (lease === null || lease.leaseId !== leaseId) return false;
+    if (lease.holderHash === undefined) return true;
+    if (secret === undefined) return false;
+    const presented = Buffer.from(holderHashOf(secret), "hex");
+    return timingSafeEqual(presented, Buffer.from(lease.holderHash, "hex"));
   }
 
   onUncertainSend(_event: UncertainSend): void {

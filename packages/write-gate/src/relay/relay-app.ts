@@ -31,6 +31,7 @@ import {
   leaseSummary,
   listUncertainOp,
   reconcileOp,
+  refuseForeignLease,
   requestApproval,
 } from "./relay-ops.js";
 
@@ -132,8 +133,13 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {
           label: handle.alias,
         })),
       };
-    case "lease":
-      return leaseSummary(deps.lease, deps.clock);
+    case "lease": {
+      // Only the holder learns the open lease's id (ADR 0022).
+      const open = deps.lease.current();
+      return open !== null && deps.lease.heldBy(open.leaseId, request.leaseSecret)
+        ? leaseSummary(deps.lease, deps.clock)
+        : { active: false };
+    }
     case "request_approval":
       return requestApproval(request, deps);
     case "dispatch":
@@ -145,6 +151,7 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {
     case "reconcile":
       return reconcileOp(request, deps);
     case "leased_read":
+      refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
       return leasedRead(request, deps);
   }
 }

@@ -68,8 +68,14 @@ export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
  */
 export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
-  if (deps.lease.current() !== null) return leaseSummary(deps.lease, deps.clock);
-  const link = await deps.approvals.request(askOf(op));
+  // The open lease answers only its holder; any other client gets a request of its own (ADR 0022).
+  const open = deps.lease.current();
+  const held = open !== null && deps.lease.heldBy(open.leaseId, op.leaseSecret);
+  // The holder asking with nothing proposed gets its lease; asking for something is a new request,
+  // validated like any other, whose approval replaces the holder's lease (ADR 0022).
+  if (held && !proposesAnything(op)) return leaseSummary(deps.lease, deps.clock);
+  const ask = askOf(op);
+  const link = await deps.approvals.request(held && open !== null ? { ...ask, replaces: open.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
     requestId: link.requestId,
@@ -78,13 +84,46 @@ export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Prom
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
   const answer = (await decided(link.requestId, op.waitMs, deps)) as Record<string, unknown>;
-  return answer.active === true ? answer : { active: false, ...link, ...answer };
+  // The secret goes back on the creating call only, whatever its wait ended with.
+  return answer.active === true
+    ? { ...answer, leaseSecret: link.leaseSecret }
+    : { active: false, ...link, ...answer };
+}
+
+/**
+ * A call naming an open lease it does not hold (another client's leaseId) is refused like a closed
+ * lease, before anything is read, journaled or sent.
+ */
+export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret: string | undefined): void {
+  const open = keeper.current();
+  if (open === null || open.leaseId !== leaseId) return; // the dispatcher answers lease_closed itself
+  if (!keeper.heldBy(leaseId, secret)) {
+    throw new ConnectorError(
+      "lease_closed",
+      "this lease was approved for another client: call t3_pedir_aprovacao to ask for your own",
+      { details: { reason: "lease_not_held", recorded: false } },
+    );
+  }
+}
+
+function proposesAnything(op: RequestApprovalOp): boolean {
+  return (["environments", "projects", "actions", "threads", "runtimeCeiling"] as const).some(
+    (key) => op[key] !== undefined,
+  );
 }
 
 /** The ask as the desk takes it: only the fields the client gave. */
 function askOf(op: RequestApprovalOp): ApprovalAsk {
   const ask: { -readonly [K in keyof ApprovalAsk]: ApprovalAsk[K] } = {};
-  for (const key of ["environments", "projects", "actions", "threads", "purpose", "bridge"] as const) {
+  for (const key of [
+    "environments",
+    "projects",
+    "actions",
+    "threads",
+    "runtimeCeiling",
+    "purpose",
+    "bridge",
+  ] as const) {
     const value = op[key];
     if (value !== undefined) (ask as Record<string, unknown>)[key] = value;
   }
@@ -164,6 +203,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown>
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   const thread = threadOf(op);
   try {
+    refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     await refuseUnsupported(op, deps);
     const result = await deps.dispatcher.dispatch({
       leaseId: op.leaseId,
@@ -218,6 +258,7 @@ export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Pr
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
   try {
+    refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     const result = await run({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -288,6 +329,7 @@ export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknow
   if (op.leaseId !== undefined && deps.lease.current()?.leaseId !== op.leaseId) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }
+  if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {

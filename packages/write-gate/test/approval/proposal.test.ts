@@ -38,6 +38,9 @@ describe("the client's words", () => {
   it("turns control characters and direction overrides into spaces, trims, and clips at 280 characters", () => {
     expect(cleanText(" a\u0000b\u202ec\n\td ")).toBe("a b c d");
     expect(cleanText("\u0007\u200f ")).toBeUndefined();
+    // Invisible characters go: what the page shows is all there is.
+    expect(cleanText("pin\u200bthe\u2060 release\ufeff\u00ad")).toBe("pinthe release");
+    expect(cleanText("\u200b\u200d")).toBeUndefined();
     expect(cleanText("é".repeat(300))).toHaveLength(280);
   });
 });

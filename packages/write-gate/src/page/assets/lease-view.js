@@ -50,6 +50,14 @@ const GROUP_NAMES = [
 
 function scopeSummary(scope, catalogue) {
   const box = element("div", undefined, { class: "scope-summary" });
+  if (typeof scope.runtimeMode === "string") {
+    box.append(
+      element("p", `Runtime ceiling: ${scope.runtimeMode} (agents it starts run at most in this mode)`, {
+        class: "ceiling-line",
+        "data-testid": "lease-ceiling",
+      }),
+    );
+  }
   for (const grant of scope.environments) {
     const part = element("div", undefined, { "data-environment": grant.environmentId });
     part.append(element("h4", `${grant.alias} — ${grant.label}`));
@@ -78,6 +86,11 @@ export function showLease(state, catalogue) {
   section.hidden = lease === null;
   if (lease !== null) {
     byId("lease-fingerprint").textContent = lease.scopeFingerprint;
+    const holder = lease.client;
+    byId("lease-holder").textContent =
+      holder === undefined
+        ? "Held by the client that asked for it (it did not name itself); only that client can use it."
+        : `Held by the client that says it is ${holder.version ? `${holder.name} ${holder.version}` : holder.name} (not verified); only that client can use it.`;
     byId("lease-scope").replaceChildren(scopeSummary(lease.scope, catalogue));
     const writes = lease.writes ?? [];
     byId("writes").replaceChildren(...writes.map(writeRow));

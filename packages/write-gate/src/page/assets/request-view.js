@@ -55,9 +55,15 @@ export function showRequest(view) {
     view.proposal === undefined
       ? "The client proposed nothing in particular: everything is ticked except destructive actions. Untick what this lease must not cover; only what is ticked is granted."
       : "Ticked below is what the client proposed. Narrow or widen it within what the gate found; only what is ticked is granted.";
+  if (view.replacesLease === true) {
+    byId("request-hint").textContent +=
+      " This client already holds a lease: approving replaces it with this one (the old lease ends).";
+  }
   const info = new Map((view.actionInfo ?? []).map((entry) => [entry.action, entry]));
   const container = byId("request-scope");
   container.replaceChildren();
+  const ceilings = view.ceilingChoices ?? [];
+  if (ceilings.length > 0) container.append(ceilingBox(ceilings));
   for (const grant of view.scope.environments) {
     const picked = view.preselected
       ? view.preselected.environments.find((entry) => entry.environmentId === grant.environmentId)
@@ -65,6 +71,7 @@ export function showRequest(view) {
     container.append(environmentTree(grant, picked, info));
   }
   renderUnsupported(container, view.unsupported ?? []);
+  showCeilingWords();
   const leftOut = byId("left-out");
   leftOut.replaceChildren();
   for (const environment of view.leftOut ?? []) {
@@ -122,6 +129,16 @@ function actionGroup(grant, group, actions, pickedActions, info) {
   legend.append(`${group.title} (${actions.length})`);
   box.append(legend);
   if (group.line !== "") box.append(element("p", group.line, { class: "group-line" }));
+  if (group.id === "run") {
+    // The ceiling's words where the risk lives: what an agent this lease starts may do here.
+    box.append(
+      element("p", "", {
+        class: "ceiling-line",
+        "data-ceiling-environment": grant.environmentId,
+        "data-testid": `ceiling-words-${grant.alias}`,
+      }),
+    );
+  }
   const inputs = [];
   const count = element("span", "", {
     class: "group-count",
@@ -186,6 +203,53 @@ function actionGroup(grant, group, actions, pickedActions, info) {
   return box;
 }
 
+/**
+ * The runtime ceiling: one for the whole lease, highest offered first (what the client asked),
+ * lower ones to narrow it. The words under each Run group follow the choice.
+ */
+function ceilingBox(ceilings) {
+  const box = element("fieldset", undefined, { class: "ceiling group-run", "data-testid": "ceiling" });
+  box.append(element("legend", "How far agents may act on their own"));
+  box.append(
+    element(
+      "p",
+      "Launches, delegated tasks and mode switches under this lease may run an agent at most in the mode ticked here.",
+      { class: "group-line" },
+    ),
+  );
+  ceilings.forEach((choice, index) => {
+    const label = element("label", undefined, { class: "check" });
+    const input = element("input", undefined, {
+      type: "radio",
+      name: "runtime-ceiling",
+      value: choice.mode,
+      "data-testid": `ceiling-${choice.mode}`,
+    });
+    input.checked = index === 0;
+    input.addEventListener("change", showCeilingWords);
+    const words = element("span", undefined, { class: "check-words" });
+    words.append(
+      element("code", choice.mode, { class: "action-id" }),
+      element("span", ` — ${Object.values(choice.words).join("; ")}`, { class: "action-line" }),
+    );
+    label.append(input, words);
+    box.append(label);
+  });
+  return box;
+}
+
+function chosenCeiling() {
+  return byId("request-scope").querySelector('input[name="runtime-ceiling"]:checked')?.value;
+}
+
+function showCeilingWords() {
+  const choice = (current?.ceilingChoices ?? []).find((entry) => entry.mode === chosenCeiling());
+  for (const line of byId("request-scope").querySelectorAll("p[data-ceiling-environment]")) {
+    const words = choice?.words?.[line.dataset.ceilingEnvironment];
+    line.textContent = words === undefined ? "" : `Ceiling ${choice.mode}: ${words}.`;
+  }
+}
+
 // Actions this environment's T3 version cannot run: named, so the person knows why they are
 // missing, but never offered as a choice.
 function renderUnsupported(container, unsupported) {
@@ -233,7 +297,8 @@ export function readSelection() {
     environments.push(entry);
   }
   if (environments.length === 0) return { problem: "Tick at least one environment, or deny the request." };
-  return { selection: { environments } };
+  const runtimeCeiling = chosenCeiling();
+  return { selection: { environments, ...(runtimeCeiling === undefined ? {} : { runtimeCeiling }) } };
 }
 
 /** Updates the request's countdown; answers false once it has run out. */

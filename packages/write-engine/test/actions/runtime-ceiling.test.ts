@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import {
+  ACTIONS,
+  prepareAction,
+  requestedRuntimeMode,
+  runtimeCeilingRefusal,
+  runtimeCeilingWords,
+  SAMPLE_INPUTS,
+} from "../../src/actions/index.js";
+import { scopeVerdict } from "../../src/dispatch/index.js";
+
+const KEY = "a".repeat(64);
+
+describe("the runtime ceiling, from the catalogue's one declaration", () => {
+  it("is declared by exactly the actions whose input chooses the mode an agent runs in", () => {
+    const declared = ACTIONS.filter((entry) => entry.runtimeModeField !== undefined).map(
+      (entry) => entry.action,
+    );
+    expect(declared.sort()).toEqual(["delegated_task.request", "thread.launch", "thread.runtime-mode.set"]);
+    // Each sits in the run group, where the page shows the ceiling's words.
+    for (const entry of ACTIONS.filter((candidate) => candidate.runtimeModeField !== undefined)) {
+      expect(entry.group).toBe("run");
+    }
+  });
+
+  it("reads T3's own default for a launch that names no mode, so an omitted mode is not a way around", () => {
+    const { runtimeMode: _omitted, ...input } = SAMPLE_INPUTS["thread.launch"];
+    const prepared = prepareAction("thread.launch", input, KEY);
+    expect(requestedRuntimeMode("thread.launch", prepared.input)).toBe("full-access");
+    expect(
+      requestedRuntimeMode("thread.pin", prepareAction("thread.pin", SAMPLE_INPUTS["thread.pin"], KEY).input),
+    ).toBe(undefined);
+  });
+
+  it("refuses above the ceiling naming it, and allows at or below it", () => {
+    const refusal = runtimeCeilingRefusal("thread.launch", "full-access", "approval-required");
+    expect(refusal?.code).toBe("runtime_mode_above_lease");
+    expect(refusal?.message).toContain("ceiling approval-required");
+    expect(refusal?.details).toMatchObject({ requested: "full-access", ceiling: "approval-required" });
+    expect(runtimeCeilingRefusal("thread.launch", "auto", "auto")).toBeNull();
+    expect(runtimeCeilingRefusal("thread.launch", "approval-required", "full-access")).toBeNull();
+  });
+
+  it("is part of the lease's verdict before any project is looked at", () => {
+    const scope = {
+      scopeVersion: 2 as const,
+      runtimeMode: "auto-accept-edits" as const,
+      environments: [
+        {
+          alias: "alpha",
+          environmentId: "env-alpha",
+          label: "alpha",
+          destination: "t3://env-alpha",
+          projects: [{ id: "p1", name: "p1", directory: "/work/p1", workspaceRoots: ["/work/p1"] }],
+          actions: ["thread.launch" as const],
+          readProjectIds: [],
+        },
+      ],
+    };
+    const request = {
+      stage: "admission" as const,
+      leaseId: "lease",
+      environmentId: "env-alpha",
+      destination: "t3://env-alpha",
+      action: "thread.launch" as const,
+      projectIds: [],
+    };
+    expect(scopeVerdict(scope, { ...request, runtimeMode: "auto" })).toMatchObject({
+      ok: false,
+      code: "runtime_mode_above_lease",
+      details: { ceiling: "auto-accept-edits" },
+    });
+    expect(
+      scopeVerdict(scope, { ...request, projectIds: ["p1"], runtimeMode: "auto-accept-edits" }),
+    ).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("says in plain words what full-access allows", () => {
+    expect(runtimeCeilingWords("full-access", "laptop")).toBe("can run any command on laptop without asking");
+  });
+});

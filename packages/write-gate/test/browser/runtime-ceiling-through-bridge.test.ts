@@ -1,0 +1,258 @@
+/**
+ * Issue 21's runtime ceiling as a client and a person meet it: the spawned bridge asks for a
+ * thread.launch lease, the page in headless Chromium shows the ceiling in words (default
+ * approval-required; full-access when proposed, narrowed by the person), and a launch above the
+ * ceiling is refused `runtime_mode_above_lease` with nothing reaching the simulator.
+ */
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
+import { IDLE_THREAD } from "../support/sim-world.js";
+import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
+import { waitForMessage } from "./support/gate-page.js";
+
+const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+let real: RealGate | undefined;
+let tab: AuthenticatorPage | undefined;
+let client: Client | undefined;
+let other: Client | undefined;
+
+async function spawnBridge(gate: RealGate, name: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "bridge"],
+    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+    stderr: "pipe",
+  });
+  const connected = new Client({ name, version: "1.0.0" });
+  await connected.connect(transport);
+  return connected;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  real = await startRealGate();
+  tab = await openWithAuthenticator(browser);
+  client = await spawnBridge(real, "ceiling-client");
+  other = await spawnBridge(real, "second-client");
+  const page = tab.page;
+  await page.goto(`${pageOrigin(real.gate)}/`);
+  await page.waitForSelector("body[data-ready=true][data-live=true]");
+  await page.fill("[data-testid=passkey-name]", "test laptop");
+  await page.fill("[data-testid=enroll-code]", real.enrollmentCode);
+  await page.click("[data-testid=enroll-submit]");
+  await waitForMessage(page, "Passkey registered.");
+}, 180_000);
+
+afterAll(async () => {
+  await client?.close();
+  await other?.close();
+  await tab?.context.close();
+  await browser?.close();
+  await real?.close();
+});
+
+type Body = Record<string, unknown>;
+type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
+
+function call(name: string, args: Body, by: Client | undefined = client): Promise<ToolAnswer> {
+  if (by === undefined) throw new Error("the bridge client did not connect");
+  return by.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
+}
+const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
+const textOf = (answer: ToolAnswer) =>
+  (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
+
+async function requestOnPage(page: Page, purpose: string): Promise<void> {
+  await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
+}
+
+/** The ceilings the page offers, in order. */
+async function offeredCeilings(page: Page): Promise<string[]> {
+  return page
+    .locator("[data-testid=ceiling] input[type=radio]")
+    .evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+}
+
+function launch(leaseId: string, operationId: string, runtimeMode: string): Promise<ToolAnswer> {
+  return call("t3_escrever_thread_launch", {
+    leaseId,
+    environment: "alpha",
+    operationId,
+    input: {
+      ...SAMPLE_INPUTS["thread.launch"],
+      workspaceStrategy: { type: "root" },
+      runtimeMode,
+    },
+  });
+}
+
+describe("the runtime ceiling of a lease", () => {
+  it("defaults to approval-required: a full-access launch is refused before T3, an approval-required one completes", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "start a review",
+      actions: ["thread.launch"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "start a review");
+    expect(await offeredCeilings(page)).toEqual(["approval-required"]);
+    expect(await page.locator("[data-testid=ceiling-words-alpha]").textContent()).toContain(
+      "ask in T3 before every command and file change",
+    );
+    await page.click("[data-testid=approve]");
+    const answer = await waiting;
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    const leaseId = structured(answer).leaseId as string;
+    expect(leaseId).toBeTypeOf("string");
+    await page.locator("[data-testid=lease-ceiling]").filter({ hasText: "approval-required" }).waitFor();
+
+    const before = real.world.commandCount();
+    const refused = await launch(leaseId, "op-ceiling-full", "full-access");
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^runtime_mode_above_lease: .*ceiling approval-required/);
+    expect(real.world.commandCount()).toBe(before);
+
+    const completed = await launch(leaseId, "op-ceiling-ok", "approval-required");
+    expect(completed.isError, textOf(completed)).toBeFalsy();
+    expect(structured(completed)).toMatchObject({ state: "completed", action: "thread.launch" });
+    expect(real.world.commandCount()).toBe(before + 1);
+    await page.click("[data-testid=revoke]");
+    await page.locator("#lease[hidden]").waitFor({ state: "attached" });
+  }, 60_000);
+
+  it("shows the full-access words when proposed, and the person's narrowing is what the lease enforces", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "start an unattended review",
+      actions: ["thread.launch"],
+      runtimeCeiling: "full-access",
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "start an unattended review");
+    expect(await offeredCeilings(page)).toEqual([
+      "full-access",
+      "auto",
+      "auto-accept-edits",
+      "approval-required",
+    ]);
+    const words = page.locator("[data-testid=ceiling-words-alpha]");
+    expect(await words.textContent()).toContain("can run any command on alpha without asking");
+    await page.check("[data-testid=ceiling-auto-accept-edits]");
+    expect(await words.textContent()).toContain("may change files without asking");
+    await page.click("[data-testid=approve]");
+    const answer = await waiting;
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    const leaseId = structured(answer).leaseId as string;
+
+    const before = real.world.commandCount();
+    const refused = await launch(leaseId, "op-narrowed-full", "full-access");
+    expect(textOf(refused)).toMatch(/^runtime_mode_above_lease: .*ceiling auto-accept-edits/);
+    const modeSwitch = await call("t3_escrever_thread_runtime_mode_set", {
+      leaseId,
+      environment: "alpha",
+      operationId: "op-narrowed-switch",
+      input: { threadId: SAMPLE_INPUTS["thread.runtime-mode.set"].threadId, runtimeMode: "auto" },
+    });
+    // Not granted at all: the lease covers only thread.launch.
+    expect(textOf(modeSwitch)).toMatch(/^scope_denied: /);
+    expect(real.world.commandCount()).toBe(before);
+    const completed = await launch(leaseId, "op-narrowed-ok", "auto-accept-edits");
+    expect(completed.isError, textOf(completed)).toBeFalsy();
+    expect(real.world.commandCount()).toBe(before + 1);
+  }, 60_000);
+});
+
+describe("a lease belongs to the client that asked", () => {
+  it("a second bridge asking gets a request of its own, and its write with the first client's leaseId is refused", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    if (real.gate.lease.current() !== null) {
+      await page.click("[data-testid=revoke]");
+      await page.locator("#lease[hidden]").waitFor({ state: "attached" });
+    }
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "pin for the first client",
+      actions: ["thread.pin"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "pin for the first client");
+    await page.click("[data-testid=approve]");
+    const granted = await waiting;
+    expect(granted.isError, textOf(granted)).toBeFalsy();
+    const leaseId = structured(granted).leaseId as string;
+    await page
+      .locator("[data-testid=lease-holder]")
+      .filter({ hasText: "says it is ceiling-client 1.0.0 (not verified)" })
+      .waitFor();
+
+    const asked = await call("t3_pedir_aprovacao", {}, other);
+    expect(asked.isError, textOf(asked)).toBeFalsy();
+    expect(structured(asked)).toMatchObject({ authorized: false, decision: "pending" });
+    expect(structured(asked).leaseId).toBeUndefined();
+    expect(structured(asked).approvalUrl).toMatch(/\?request=/);
+
+    const before = real.world.commandCount();
+    const foreign = await call(
+      "t3_escrever_thread_pin",
+      { leaseId, environment: "alpha", operationId: "op-foreign-pin", input: { threadId: IDLE_THREAD } },
+      other,
+    );
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toMatch(/^lease_closed: this lease was approved for another client/);
+    expect(real.world.commandCount()).toBe(before);
+
+    // The holder still gets its own lease back and can use it.
+    const again = await call("t3_pedir_aprovacao", {});
+    expect(structured(again)).toMatchObject({ authorized: true, leaseId });
+    const pin = await call("t3_escrever_thread_pin", {
+      leaseId,
+      environment: "alpha",
+      operationId: "op-holder-pin",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(pin.isError, textOf(pin)).toBeFalsy();
+    expect(real.world.commandCount()).toBe(before + 1);
+  }, 60_000);
+
+  it("the holder asking for what its lease lacks gets a new link, validated, whose approval replaces its lease", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const held = structured(await call("t3_pedir_aprovacao", {}));
+    expect(held).toMatchObject({ authorized: true });
+    const oldLease = held.leaseId as string;
+
+    const misnamed = await call("t3_pedir_aprovacao", { actions: ["thread.pinn"] });
+    expect(misnamed.isError).toBe(true);
+    expect(textOf(misnamed)).toMatch(/^proposal_invalid: /);
+
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "archive the release thread too",
+      actions: ["thread.archive"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "archive the release thread too");
+    await page.locator("[data-testid=request-hint]").filter({ hasText: "approving replaces it" }).waitFor();
+    await page.click("[data-testid=approve]");
+    const replaced = structured(await waiting);
+    expect(replaced).toMatchObject({ authorized: true });
+    expect(replaced.leaseId).not.toBe(oldLease);
+    const before = real.world.commandCount();
+    const stale = await call("t3_escrever_thread_pin", {
+      leaseId: oldLease,
+      environment: "alpha",
+      operationId: "op-stale-pin",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(textOf(stale)).toMatch(/^lease_closed: /);
+    expect(real.world.commandCount()).toBe(before);
+  }, 60_000);
+});
