@@ -27,7 +27,13 @@ afterEach(async () => {
 
 async function start(options: { enrolled: boolean; enroll?: boolean }): Promise<GateHarness> {
   const world = await startSimWorld();
-  if (options.enrolled) await saveCredentials(join(world.stateDir, CREDENTIALS_FILE), ENROLLED);
+  if (options.enrolled) {
+    // A passkey is only ever enrolled on a gate that ran, and so left its journal and audit log
+    // (a state directory with credentials but no journal is a deleted journal: ADR 0006 §14).
+    const first = await startGateHarness({ world });
+    await first.close();
+    await saveCredentials(join(world.stateDir, CREDENTIALS_FILE), ENROLLED);
+  }
   h = await startGateHarness({ world, ...(options.enroll === true ? { enroll: true } : {}) });
   return h;
 }
