@@ -76,15 +76,19 @@ class LeaseSecrets {
   readonly #byRequest = new Map<string, string>();
   readonly #byLease = new Map<string, string>();
   #latest: string | undefined;
+  #newestRequest: string | undefined;
 
   attach(body: RelayBody): RelayBody {
     const leaseId = "leaseId" in body && typeof body.leaseId === "string" ? body.leaseId : undefined;
     const secret = leaseId === undefined ? undefined : this.#byLease.get(leaseId);
     // Every op that names a lease takes `leaseSecret` in the relay contract.
     if (secret !== undefined) return { ...body, leaseSecret: secret } as RelayBody;
-    // Asking again (or asking for the lease) presents the newest lease this process holds.
-    if ((body.op === "request_approval" || body.op === "lease") && this.#latest !== undefined) {
-      return { ...body, leaseSecret: this.#latest };
+    // Asking again (or asking for the lease) presents the newest lease this process holds or,
+    // before it has seen one approved, the secret of its newest request: the person may have
+    // approved that request since this process last asked.
+    const presented = this.#latest ?? this.#newestRequest;
+    if ((body.op === "request_approval" || body.op === "lease") && presented !== undefined) {
+      return { ...body, leaseSecret: presented };
     }
     return body;
   }
@@ -95,11 +99,16 @@ class LeaseSecrets {
     const requestId = typeof rest.requestId === "string" ? rest.requestId : undefined;
     if (typeof leaseSecret === "string" && requestId !== undefined) {
       this.#byRequest.set(requestId, leaseSecret);
+      this.#newestRequest = leaseSecret;
       // Bounded: a process asks a handful of times; the oldest requests go first.
       if (this.#byRequest.size > 64) this.#byRequest.delete(this.#byRequest.keys().next().value as string);
     }
-    const held = requestId === undefined ? undefined : this.#byRequest.get(requestId);
-    if (rest.active === true && typeof rest.leaseId === "string" && held !== undefined) {
+    // The gate answers an open lease only to the caller that presented its holder's secret: the
+    // request's own, or (asking again) the one `attach` sent, the newest this process holds.
+    const presented = this.#latest ?? this.#newestRequest;
+    const held = (requestId === undefined ? undefined : this.#byRequest.get(requestId)) ?? presented;
+    const open = rest.active === true || rest.authorized === true;
+    if (open && typeof rest.leaseId === "string" && held !== undefined) {
       this.#byLease.set(rest.leaseId, held);
       this.#latest = held;
       if (this.#byLease.size > 64) this.#byLease.delete(this.#byLease.keys().next().value as string);

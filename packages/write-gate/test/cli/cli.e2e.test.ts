@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
+import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtBin } from "../../../../test/support/built-bins.js";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
@@ -102,7 +103,7 @@ describe("t3-connector-write command line", () => {
       environmentId: world.env("alpha").environmentId,
       scopes: [...OPERATE_SCOPES].sort(),
       projectCount: 2,
-      actionCount: 42,
+      actionCount: ACTION_IDS.length,
     });
     expect(report.environments[0]?.inventory).toHaveLength(2);
   });

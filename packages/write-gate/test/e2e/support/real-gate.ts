@@ -75,6 +75,7 @@ export async function startRealGate(): Promise<RealGate> {
         verifyWorkspace: simulatorWorkspace,
       });
     const capability = () => readFile(join(config.stateDir, CAPABILITY_FILE), "utf8");
+    let heldSecret: string | undefined;
     const real: RealGate = {
       world,
       config,
@@ -90,7 +91,18 @@ export async function startRealGate(): Promise<RealGate> {
       capability,
       async relay(body, given) {
         const value = given === undefined ? await capability() : given;
-        return postJson(real.gate.port, "/relay", body, value === null ? {} : { [RELAY_HEADER]: value });
+        // Like one bridge: the holder secret a request hands back goes with every later call that
+        // can name a lease (ADR 0022), unless the test sends its own.
+        const sent = withHeldSecret(body, heldSecret);
+        const answer = await postJson(
+          real.gate.port,
+          "/relay",
+          sent,
+          value === null ? {} : { [RELAY_HEADER]: value },
+        );
+        const secret = (answer.body as { leaseSecret?: unknown } | null)?.leaseSecret;
+        if (typeof secret === "string") heldSecret = secret;
+        return answer;
       },
       async grantLease() {
         const keeper = real.gate.lease;
@@ -122,4 +134,13 @@ export async function startRealGate(): Promise<RealGate> {
 /** The page's origin as the gate requires it (never 127.0.0.1: the Host check refuses that). */
 export function pageOrigin(gate: RunningGate): string {
   return `http://localhost:${gate.port}`;
+}
+
+/** Ops that never name a lease take no holder secret. */
+const OPS_WITHOUT_SECRET = new Set(["environments", "list_uncertain"]);
+
+function withHeldSecret(body: unknown, secret: string | undefined): unknown {
+  if (secret === undefined || typeof body !== "object" || body === null || "leaseSecret" in body) return body;
+  const op = (body as { op?: unknown }).op;
+  return typeof op === "string" && !OPS_WITHOUT_SECRET.has(op) ? { ...body, leaseSecret: secret } : body;
 }
