@@ -1,4 +1,5 @@
 import type { ConnectorError } from "../errors.js";
+import { stopOnAbort } from "../fanout/stop-on-abort.js";
 
 /**
  * Settles with `promise`, or rejects with `makeError()` as soon as `signal` aborts. The work behind
@@ -9,22 +10,7 @@ export function abortable<T>(
   signal: AbortSignal,
   makeError: () => ConnectorError,
 ): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(makeError());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(makeError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+  return stopOnAbort(promise, signal).catch((error: unknown) => {
+    throw signal.aborted && error === signal.reason ? makeError() : error;
   });
 }
