@@ -20,7 +20,7 @@ import {
   supportFromDefect,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
-import { sendWithoutLease } from "@t3-connector/write-engine/dispatch";
+import { sendWithoutLease } from "@t3-connector/write-engine/engine";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";

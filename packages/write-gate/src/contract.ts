@@ -4,7 +4,7 @@
  * machine side only consumes them, so no code path on the machine side can grant a lease.
  */
 import type { EnvironmentGrant, LeaseScope, RuntimeMode } from "@t3-connector/write-engine/actions";
-import type { LeaseCheck } from "@t3-connector/write-engine/dispatch";
+import type { LeaseCheck } from "@t3-connector/write-engine/engine";
 
 /** One write made under a lease, shown on the approval page (never message text). */
 export interface LeaseWrite {

@@ -7,7 +7,7 @@
  * lines cut from the end before the last gate start or stop are noticed too.
  */
 import { sha256Hex } from "@t3-connector/core";
-import type { AuditAnchor } from "@t3-connector/write-engine/journal";
+import type { AuditAnchor } from "@t3-connector/write-engine/engine";
 
 export const GENESIS = "0".repeat(64);
 

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
-import { type AuditAnchor, journalDamaged } from "@t3-connector/write-engine/journal";
+import { type AuditAnchor, journalDamaged } from "@t3-connector/write-engine/engine";
 import { chainedLine, checkAuditText } from "./audit-chain.js";
 import type { AuditEvent } from "./events.js";
 

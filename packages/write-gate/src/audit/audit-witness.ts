@@ -11,7 +11,7 @@ import type {
   JournalFinding,
   JournalWitness,
   WitnessReport,
-} from "@t3-connector/write-engine/journal";
+} from "@t3-connector/write-engine/engine";
 import { CREDENTIALS_FILE } from "../passkeys/credential-store.js";
 import { anchorProblem, checkAuditText } from "./audit-chain.js";
 import { AUDIT_FILE } from "./audit-log.js";

@@ -3,7 +3,7 @@
  * states, counts. Never a token, a pairing or enrollment code, the relay capability or message
  * text — the builders below take only those fields, so a caller cannot pass anything else through.
  */
-import type { ReconcileOutcome } from "@t3-connector/write-engine/dispatch";
+import type { ReconcileOutcome } from "@t3-connector/write-engine/engine";
 
 export type AuditEvent =
   | { readonly event: "gate_started"; readonly bootId: string; readonly environments: readonly string[] }

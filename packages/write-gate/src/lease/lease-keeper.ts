@@ -11,7 +11,7 @@ import {
   type LeaseVerdict,
   scopeVerdict,
   type UncertainSend,
-} from "@t3-connector/write-engine/dispatch";
+} from "@t3-connector/write-engine/engine";
 import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AuditedOperation } from "@t3-connector/write-engine/journal";
+import type { AuditedOperation } from "@t3-connector/write-engine/engine";
 import { AUDIT_FILE } from "../audit/index.js";
 
 const WRITE_EVENTS = new Set(["dispatch", "conditional_send", "reconciled"]);

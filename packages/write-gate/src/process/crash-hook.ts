@@ -10,7 +10,7 @@
  * - `after_send`: T3 acknowledged the send, `completed` is not written yet;
  * - `after_completed`: `completed` is durable, the answer never reached the caller.
  */
-import type { Journal } from "@t3-connector/write-engine/journal";
+import type { Journal } from "@t3-connector/write-engine/engine";
 
 export const CRASH_ENV = "T3C_GATE_CRASH_AT";
 export const CRASH_POINTS = ["after_reserve", "after_uncertain", "after_send", "after_completed"] as const;

@@ -23,7 +23,7 @@ import {
   recoverJournal,
   type UnknownLoss,
   verifyJournal,
-} from "@t3-connector/write-engine/journal";
+} from "@t3-connector/write-engine/engine";
 import { type AuditEvent, auditWitness, openAuditLog } from "../audit/index.js";
 import { readAuditedOperations } from "./audited-operations.js";
 import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";

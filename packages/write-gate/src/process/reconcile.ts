@@ -11,8 +11,7 @@ import { join } from "node:path";
 import { ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
-import { createDispatcher, type LeaseCheck } from "@t3-connector/write-engine/dispatch";
-import { type JournalRecord, openJournal } from "@t3-connector/write-engine/journal";
+import { type JournalRecord, NO_NEW_WRITES, openWriteEngine } from "@t3-connector/write-engine/engine";
 import { CAPABILITY_FILE } from "../relay/capability.js";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
 import { channelIdentity } from "./start-gate.js";
@@ -47,19 +46,12 @@ export interface ReconcileRow {
 /** What both paths offer: the uncertain records, and a reconcile by journal key. */
 interface Settler {
   readonly via: "gate" | "journal";
-  listUncertain(): Promise<Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">[]>;
+  listUncertain(): Promise<
+    readonly Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">[]
+  >;
   reconcile(key: string): Promise<Omit<ReconcileRow, "key">>;
   close(): Promise<void>;
 }
-
-/**
- * Reconciliation never takes a new write through a lease: it only settles writes a lease already
- * admitted (a resend is the same journaled command, which T3 applies at most once).
- */
-const NO_WRITES: LeaseCheck = {
-  check: () => ({ ok: false, code: "lease_closed", message: "the reconcile command takes no new write" }),
-  onUncertainSend: () => undefined,
-};
 
 export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Promise<number> {
   const config = await loadCliWriteConfig(io);
@@ -170,24 +162,28 @@ async function gateSettler(config: WriteConfig, relayTimeoutMs: number | undefin
 }
 
 async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> {
-  const journal = await openJournal({ stateDir: config.stateDir });
   const registry = new EnvironmentRegistry({
     environments: config.environments,
     requiredScopes: OPERATE_SCOPES,
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
   });
-  const dispatcher = createDispatcher({
+  // Reconciliation never takes a new write through a lease: it only settles writes a lease already
+  // admitted (a resend is the same journaled command, which T3 applies at most once).
+  const engine = await openWriteEngine({
+    stateDir: config.stateDir,
     registry,
-    journal,
-    clock: systemClock,
     channel: channelIdentity(config),
-    lease: NO_WRITES,
+    lease: NO_NEW_WRITES,
+    clock: systemClock,
+  }).catch(async (error: unknown) => {
+    await registry.close();
+    throw error;
   });
   return {
     via: "journal",
-    listUncertain: () => journal.listUncertain(),
+    listUncertain: () => engine.listUncertain(),
     reconcile: async (key) => {
-      const outcome = await dispatcher.reconcile(key);
+      const outcome = await engine.reconcile(key);
       return {
         environmentId: outcome.environmentId,
         operationId: outcome.operationId,
@@ -203,7 +199,7 @@ async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> 
     },
     close: async () => {
       await registry.close();
-      await journal.close();
+      await engine.close();
     },
   };
 }

@@ -1,11 +1,10 @@
 /**
- * At start-up the gate tries to settle every `uncertain` write its journal holds (the dispatcher's
+ * At start-up the gate tries to settle every `uncertain` write its journal holds (the engine's
  * reconcile: read T3, then the same command again under the same ids within the resend window),
  * so that the start-up line counts only writes that are still open afterwards. Each attempt is
  * audited like a reconciliation through the relay. A failure leaves the record as it was.
  */
-import type { Dispatcher } from "@t3-connector/write-engine/dispatch";
-import type { Journal } from "@t3-connector/write-engine/journal";
+import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 
 export interface StartSettlement {
@@ -15,16 +14,15 @@ export interface StartSettlement {
 }
 
 export async function settleAtStart(
-  journal: Journal,
-  dispatcher: Dispatcher,
+  engine: Pick<WriteEngine, "listUncertain" | "reconcile">,
   audit: AuditLog,
 ): Promise<StartSettlement> {
   let completed = 0;
   let refused = 0;
-  const records = await journal.listUncertain();
+  const records = await engine.listUncertain();
   for (const record of records) {
     try {
-      const outcome = await dispatcher.reconcile(record.key);
+      const outcome = await engine.reconcile(record.key);
       if (outcome.settled && outcome.state === "completed") completed += 1;
       if (outcome.settled && outcome.state === "refused") refused += 1;
       await audit.append(reconciledEvent(outcome)).catch(() => undefined);

@@ -17,17 +17,13 @@ import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
-  conditionalSend,
-  createDispatcher,
-  type Dispatcher,
-  type WorkspaceVerifier,
-} from "@t3-connector/write-engine/dispatch";
-import {
-  type Journal,
   type JournalFs,
+  type LeaseCheck,
   LIFT_UNKNOWN_LOSS_COMMAND,
-  openJournal,
-} from "@t3-connector/write-engine/journal";
+  openWriteEngine,
+  type WorkspaceVerifier,
+  type WriteEngine,
+} from "@t3-connector/write-engine/engine";
 import type { Context, Hono } from "hono";
 import {
   type AuditFs,
@@ -47,7 +43,7 @@ import {
 import { checkEnvironmentsAtStart, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
-import { settleAtStart } from "./settle-at-start.js";
+import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
 
 /** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
 export interface GateParts {
@@ -118,7 +114,8 @@ export interface RunningGate {
   readonly bootId: string;
   readonly capabilityPath: string;
   readonly lease: LeaseKeeper;
-  readonly dispatcher: Dispatcher;
+  /** The write engine (journal and dispatcher) this gate opened for its state directory. */
+  readonly engine: WriteEngine;
   readonly audit: AuditLog;
   /** Resolves when the gate has closed (by `close()` or a signal). */
   readonly closed: Promise<void>;
@@ -136,223 +133,342 @@ export function channelIdentity(config: WriteConfig): string {
   return `canal:${config.channel.organization}|securetunnel:${config.channel.tunnelId}`;
 }
 
+/** Steps to undo on close or on a failed start, run newest first. */
+class Cleanups {
+  readonly #steps: Array<() => Promise<void>> = [];
+  push(step: () => Promise<void>): void {
+    this.#steps.push(step);
+  }
+  /** A step that runs after every other one, whenever it was added (signal handlers, the background check). */
+  last(step: () => Promise<void>): void {
+    this.#steps.unshift(step);
+  }
+  async run(): Promise<void> {
+    for (const step of this.#steps.reverse()) await step().catch(() => undefined);
+    this.#steps.length = 0;
+  }
+}
+
+/** What the machine side opened before the human side exists. */
+interface MachineSide {
+  readonly registry: EnvironmentRegistry;
+  readonly engine: WriteEngine;
+  readonly audit: AuditLog;
+}
+
+interface Started {
+  readonly options: StartGateOptions;
+  readonly clock: Clock;
+  readonly log: (line: string) => void;
+  readonly announce: (line: string) => void;
+  readonly bootId: string;
+  readonly cleanups: Cleanups;
+}
+
 export async function startGate(options: StartGateOptions): Promise<RunningGate> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const announce = options.announce ?? log;
-  const bootId = randomUUID();
-  const cleanups: Array<() => Promise<void>> = [];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) await step().catch(() => undefined);
-    cleanups.length = 0;
+  const started: Started = {
+    options,
+    clock: options.clock ?? systemClock,
+    log,
+    announce: options.announce ?? log,
+    bootId: randomUUID(),
+    cleanups: new Cleanups(),
   };
   // Set once the human side exists; a journal or audit failure before that has no lease to close.
-  let keeper: LeaseKeeper | null = null;
+  const keeper: { current: LeaseKeeper | null } = { current: null };
   try {
-    const opened = await openJournal({
-      stateDir: config.stateDir,
-      clock,
-      ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
-      onUnavailable: () => keeper?.closeAll("journal_failed"),
-      // The audit log's chain and the generation its lines recorded are checked with the journal's
-      // own files: an older journal put back, or a journal deleted with its marker, does not open.
-      witness: auditWitness(config.stateDir),
-      // A damaged journal rejects here with journal_damaged (files, loss, way forward): no start.
-      onMigrated: ({ records, segments }) =>
-        announce(
-          `t3-connector-write gate: journal migrated to the checksummed format (${records} record(s), ${segments} sealed segment(s))`,
-        ),
-    });
-    cleanups.push(() => opened.close());
-    const journal: Journal = options.journalHook?.(opened) ?? opened;
-    const audit = await openAuditLog({
-      stateDir: config.stateDir,
-      clock,
-      ...(options.auditFs === undefined ? {} : { fs: options.auditFs }),
-      onFailure: () => keeper?.closeAll("audit_failed"),
-      journalGeneration: () => opened.durableGeneration,
-    });
-    cleanups.push(() => audit.close());
-    const registry = new EnvironmentRegistry({
-      environments: config.environments,
-      requiredScopes: OPERATE_SCOPES,
-      clock,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
-    });
-    cleanups.push(() => registry.close());
-
+    const machine = await openMachineSide(started, keeper);
     const commandSupport = options.commandSupport ?? new CommandSupportCache();
     const enrollmentCode = generateEnrollmentCode();
-    // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
-    // is bound late; until then it refuses.
-    let relay: RelayHandler = async (c) => c.json({ error: "gate_unavailable" }, 403);
-    const parts: GateParts = {
-      config,
-      port: config.port,
-      clock,
-      registry,
+    const relay = lateRelay();
+    const human = await (options.humanSide ?? gateHumanSide)({
+      config: options.config,
+      port: options.config.port,
+      clock: started.clock,
+      registry: machine.registry,
       commandSupport,
-      audit,
+      audit: machine.audit,
       enrollmentCode,
       enroll: options.enroll === true,
-      bootId,
+      bootId: started.bootId,
       log,
-      relay: (c, readBody) => relay(c, readBody),
-    };
-    const human = await (options.humanSide ?? gateHumanSide)(parts);
-    if (human.close !== undefined) cleanups.push(() => human.close?.() ?? Promise.resolve());
-    keeper = human.lease;
-    const lease = human.lease;
-    const stopAuditingLeases = auditLeaseChanges(lease, audit);
-    cleanups.push(async () => stopAuditingLeases());
-
-    const dispatcher = createDispatcher({
-      registry,
-      journal,
-      clock,
-      channel: channelIdentity(config),
-      lease,
-      ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
+      relay: relay.handler,
     });
-    const capability = generateCapability();
-    const capabilityPath = await writeCapabilityFile(config.stateDir, capability);
-    cleanups.push(() => removeCapabilityFile(config.stateDir));
-    relay = relayHandler({
+    if (human.close !== undefined) started.cleanups.push(() => human.close?.() ?? Promise.resolve());
+    keeper.current = human.lease;
+    const stopAuditingLeases = auditLeaseChanges(human.lease, machine.audit);
+    started.cleanups.push(async () => stopAuditingLeases());
+    const capabilityPath = await bindRelay(started, machine, human, commandSupport, relay);
+    const port = await listen(started, human.app);
+    return await openForBusiness(started, machine, human, { port, capabilityPath, enrollmentCode });
+  } catch (error) {
+    await started.cleanups.run();
+    throw error;
+  }
+}
+
+/**
+ * The registry, the engine (its journal checked whole: a damaged one rejects with
+ * journal_damaged, so the gate does not start) and the audit log, the engine's witness.
+ */
+async function openMachineSide(
+  started: Started,
+  keeper: { readonly current: LeaseKeeper | null },
+): Promise<MachineSide> {
+  const { options, clock, cleanups } = started;
+  const { config } = options;
+  const registry = new EnvironmentRegistry({
+    environments: config.environments,
+    requiredScopes: OPERATE_SCOPES,
+    clock,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
+  });
+  cleanups.push(() => registry.close());
+  const engine = await openWriteEngine({
+    stateDir: config.stateDir,
+    registry,
+    channel: channelIdentity(config),
+    lease: keeperLease(keeper),
+    clock,
+    ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
+    ...(options.journalHook === undefined ? {} : { journalHook: options.journalHook }),
+    ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
+    onUnavailable: () => keeper.current?.closeAll("journal_failed"),
+    // The audit log's chain and the generation its lines recorded are checked with the journal's
+    // own files: an older journal put back, or a journal deleted with its marker, does not open.
+    witness: auditWitness(config.stateDir),
+    onMigrated: ({ records, segments }) =>
+      started.announce(
+        `t3-connector-write gate: journal migrated to the checksummed format (${records} record(s), ${segments} sealed segment(s))`,
+      ),
+  });
+  cleanups.push(() => engine.close());
+  const audit = await openAuditLog({
+    stateDir: config.stateDir,
+    clock,
+    ...(options.auditFs === undefined ? {} : { fs: options.auditFs }),
+    onFailure: () => keeper.current?.closeAll("audit_failed"),
+    journalGeneration: () => engine.durableGeneration,
+  });
+  cleanups.push(() => audit.close());
+  return { registry, engine, audit };
+}
+
+/**
+ * The engine is opened before the human side (the audit log, which the page needs, records the
+ * journal's generation), so its lease is the keeper's once it exists; until then no write passes.
+ */
+function keeperLease(keeper: { readonly current: LeaseKeeper | null }): LeaseCheck {
+  return {
+    check: (request) =>
+      keeper.current?.check(request) ?? {
+        ok: false,
+        code: "lease_closed",
+        message: "the gate is still starting: no lease is open",
+      },
+    onUncertainSend: (event) => keeper.current?.onUncertainSend(event),
+  };
+}
+
+/** The app is built before the relay's parts exist, so its slot is bound late; until then it refuses. */
+function lateRelay(): { handler: RelayHandler; bind(handler: RelayHandler): void } {
+  let bound: RelayHandler = async (c) => c.json({ error: "gate_unavailable" }, 403);
+  return {
+    handler: (c, readBody) => bound(c, readBody),
+    bind: (handler) => {
+      bound = handler;
+    },
+  };
+}
+
+/** Writes this boot's capability file and binds `POST /relay` to the engine; answers the file's path. */
+async function bindRelay(
+  started: Started,
+  machine: MachineSide,
+  human: HumanSide,
+  commandSupport: CommandSupportCache,
+  relay: ReturnType<typeof lateRelay>,
+): Promise<string> {
+  const { stateDir } = started.options.config;
+  const { engine, registry, audit } = machine;
+  const capability = generateCapability();
+  const capabilityPath = await writeCapabilityFile(stateDir, capability);
+  started.cleanups.push(() => removeCapabilityFile(stateDir));
+  relay.bind(
+    relayHandler({
       capability: () => capability,
       registry,
       commandSupport,
-      dispatcher,
-      conditionalSend: (request) =>
-        conditionalSend(
-          { dispatcher, journal, registry, channel: channelIdentity(config), clock, lease },
-          request,
-        ),
-      listUncertain: () => journal.listUncertain(),
-      lease,
+      dispatcher: engine,
+      conditionalSend: (request) => engine.conditionalSend(request),
+      listUncertain: () => engine.listUncertain(),
+      lease: human.lease,
       approvals: human.approvals,
       audit,
-      clock,
-    });
-    const app = human.app;
+      clock: started.clock,
+    }),
+  );
+  return capabilityPath;
+}
 
-    const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
-      server.listen(config.port, "127.0.0.1", () => {
-        server.removeAllListeners("error");
-        resolve();
-      });
+/** Listens on 127.0.0.1 only; answers the port (the configured one, or the one the OS chose for 0). */
+async function listen(started: Started, app: Hono): Promise<number> {
+  const { config } = started.options;
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
+    server.listen(config.port, "127.0.0.1", () => {
+      server.removeAllListeners("error");
+      resolve();
     });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        }),
-    );
-    const port = (server.address() as AddressInfo).port;
-    const url = `http://localhost:${port}/`;
+  });
+  started.cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  );
+  return (server.address() as AddressInfo).port;
+}
 
-    await audit.append({
-      event: "gate_started",
-      bootId,
-      environments: registry.environments.map((h) => h.environmentId),
-    });
-    // The marker records the generations and where the audit chain stands (ADR 0006 §14–§15).
-    await opened.stampMarker(audit.anchor());
-    // Signals are handled before the URL is printed: whoever reacts to it can already stop us.
-    let resolveClosed: () => void = () => undefined;
-    const closed = new Promise<void>((resolve) => {
-      resolveClosed = resolve;
-    });
-    let closing: Promise<void> | null = null;
-    const close = (reason = "stopped") => {
-      closing ??= (async () => {
-        lease.closeAll("gate_stopped");
-        await audit.append({ event: "gate_stopped", bootId, reason }).catch(() => undefined);
-        if (!audit.failed) await opened.stampMarker(audit.anchor()).catch(() => undefined);
-        await cleanup();
-        resolveClosed();
-      })();
-      return closing;
+/**
+ * Audits the start, stamps the journal's marker with the audit chain's anchor (ADR 0006 §14–§15),
+ * handles signals, settles what it can, then tells the terminal: the URL, the enrollment code and
+ * what the journal still holds open.
+ */
+async function openForBusiness(
+  started: Started,
+  machine: MachineSide,
+  human: HumanSide,
+  bound: { readonly port: number; readonly capabilityPath: string; readonly enrollmentCode: string },
+): Promise<RunningGate> {
+  const { options, bootId } = started;
+  const { engine, audit, registry } = machine;
+  await audit.append({
+    event: "gate_started",
+    bootId,
+    environments: registry.environments.map((h) => h.environmentId),
+  });
+  await engine.stampMarker(audit.anchor());
+  // Signals are handled before the URL is printed: whoever reacts to it can already stop us.
+  const closing = closer(started, machine, human.lease);
+  const settlement = (options.settleAtStart ?? true) ? await settleAtStart(engine, audit) : null;
+  const url = `http://localhost:${bound.port}/`;
+  await announceStart(started, engine, { url, settlement, enrollmentCode: bound.enrollmentCode, human });
+  return {
+    url,
+    port: bound.port,
+    bootId,
+    capabilityPath: bound.capabilityPath,
+    lease: human.lease,
+    engine,
+    audit,
+    closed: closing.closed,
+    close: closing.close,
+    environmentWarnings: checkInBackground(started, registry),
+  };
+}
+
+/** `close()` (once, however often called) and SIGINT/SIGTERM when the gate handles signals. */
+function closer(
+  started: Started,
+  machine: MachineSide,
+  lease: LeaseKeeper,
+): { closed: Promise<void>; close: (reason?: string) => Promise<void> } {
+  const { engine, audit } = machine;
+  let resolveClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let closing: Promise<void> | null = null;
+  const close = (reason = "stopped") => {
+    closing ??= (async () => {
+      lease.closeAll("gate_stopped");
+      await audit.append({ event: "gate_stopped", bootId: started.bootId, reason }).catch(() => undefined);
+      if (!audit.failed) await engine.stampMarker(audit.anchor()).catch(() => undefined);
+      await started.cleanups.run();
+      resolveClosed();
+    })();
+    return closing;
+  };
+  if (started.options.handleSignals ?? true) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      started.log(`t3-connector-write gate: ${signal}, closing`);
+      void close(signal);
     };
-    if (options.handleSignals ?? true) {
-      const onSignal = (signal: NodeJS.Signals) => {
-        log(`t3-connector-write gate: ${signal}, closing`);
-        void close(signal);
-      };
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      cleanups.unshift(async () => {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-      });
-    }
-    const settlement =
-      (options.settleAtStart ?? true) ? await settleAtStart(journal, dispatcher, audit) : null;
-    const stats = journal.stats();
-    const uncertain = (await journal.listUncertain()).length;
-    announce(`t3-connector-write gate: listening on ${url} (127.0.0.1 only)`);
-    // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
-    if (options.enroll === true || human.enrolled?.() !== true) {
-      announce(`t3-connector-write gate: one-time passkey enrollment code: ${enrollmentCode}`);
-    } else {
-      announce(
-        "t3-connector-write gate: a passkey is enrolled, so no enrollment code is printed " +
-          "(add another from the page with an existing one, or start with `gate --enroll`)",
-      );
-    }
-    if (settlement !== null && settlement.attempted > 0) {
-      announce(
-        `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +
-          `uncertain write(s) at start (${settlement.completed} completed, ${settlement.refused} refused)`,
-      );
-    }
-    if (stats.open > 0) {
-      announce(
-        `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
-          "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
-      );
-    }
-
-    for (const loss of journal.unknownLossesInForce()) {
-      announce(
-        `t3-connector-write gate: the journal lost records it cannot name (${loss.files.join(", ")}): every operationId it ` +
-          `does not hold is refused (operation_lost) until ${new Date(loss.until).toISOString()}. Check T3 for the writes ` +
-          `made before the loss (\`t3-connector-write journal verify\` lists the ones the audit log names), then run ` +
-          `\`${LIFT_UNKNOWN_LOSS_COMMAND}\` with the gate stopped`,
-      );
-    }
-
-    // Not awaited: a slow or unreachable environment must not hold the gate's start.
-    const checking = new AbortController();
-    cleanups.unshift(async () => checking.abort());
-    const environmentWarnings = checkEnvironmentsAtStart(registry, checking.signal).then(
-      (warnings) => {
-        if (!checking.signal.aborted) for (const warning of warnings) announce(warning.line);
-        return warnings;
-      },
-      () => [],
-    );
-
-    return {
-      url,
-      port,
-      bootId,
-      capabilityPath,
-      lease,
-      dispatcher,
-      audit,
-      closed,
-      close,
-      environmentWarnings,
-    };
-  } catch (error) {
-    await cleanup();
-    throw error;
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    started.cleanups.last(async () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    });
   }
+  return { closed, close };
+}
+
+async function announceStart(
+  started: Started,
+  engine: WriteEngine,
+  shown: {
+    readonly url: string;
+    readonly settlement: StartSettlement | null;
+    readonly enrollmentCode: string;
+    readonly human: HumanSide;
+  },
+): Promise<void> {
+  const { announce, options } = started;
+  const stats = engine.stats();
+  const uncertain = (await engine.listUncertain()).length;
+  announce(`t3-connector-write gate: listening on ${shown.url} (127.0.0.1 only)`);
+  // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
+  if (options.enroll === true || shown.human.enrolled?.() !== true) {
+    announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
+  } else {
+    announce(
+      "t3-connector-write gate: a passkey is enrolled, so no enrollment code is printed " +
+        "(add another from the page with an existing one, or start with `gate --enroll`)",
+    );
+  }
+  const settlement = shown.settlement;
+  if (settlement !== null && settlement.attempted > 0) {
+    announce(
+      `t3-connector-write gate: settled ${settlement.completed + settlement.refused} of ${settlement.attempted} ` +
+        `uncertain write(s) at start (${settlement.completed} completed, ${settlement.refused} refused)`,
+    );
+  }
+  if (stats.open > 0) {
+    announce(
+      `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
+        "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+    );
+  }
+  for (const loss of engine.unknownLossesInForce()) {
+    announce(
+      `t3-connector-write gate: the journal lost records it cannot name (${loss.files.join(", ")}): every operationId it ` +
+        `does not hold is refused (operation_lost) until ${new Date(loss.until).toISOString()}. Check T3 for the writes ` +
+        `made before the loss (\`t3-connector-write journal verify\` lists the ones the audit log names), then run ` +
+        `\`${LIFT_UNKNOWN_LOSS_COMMAND}\` with the gate stopped`,
+    );
+  }
+}
+
+/** Not awaited: a slow or unreachable environment must not hold the gate's start. */
+function checkInBackground(
+  started: Started,
+  registry: EnvironmentRegistry,
+): Promise<readonly EnvironmentWarning[]> {
+  const checking = new AbortController();
+  started.cleanups.last(async () => checking.abort());
+  return checkEnvironmentsAtStart(registry, checking.signal).then(
+    (warnings) => {
+      if (!checking.signal.aborted) for (const warning of warnings) started.announce(warning.line);
+      return warnings;
+    },
+    () => [],
+  );
 }
 
 /** A busy or forbidden port names the setting that chooses it, and the file it lives in. */

@@ -12,8 +12,8 @@ import type {
   ConditionalSendRequest,
   ConditionalSendResult,
   Dispatcher,
-} from "@t3-connector/write-engine/dispatch";
-import type { JournalRecord } from "@t3-connector/write-engine/journal";
+  JournalRecord,
+} from "@t3-connector/write-engine/engine";
 import {
   parseRelayRequest,
   RELAY_HEADER,

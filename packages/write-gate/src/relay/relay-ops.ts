@@ -16,9 +16,9 @@ import type {
   ConditionalSendRequest,
   ConditionalSendResult,
   Dispatcher,
+  JournalRecord,
   ReconcileOutcome,
-} from "@t3-connector/write-engine/dispatch";
-import type { JournalRecord } from "@t3-connector/write-engine/journal";
+} from "@t3-connector/write-engine/engine";
 import type {
   ConditionalSendOp,
   DispatchOp,

@@ -9,7 +9,7 @@ import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environm
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
 import { ACTION_IDS, type LeaseScope } from "@t3-connector/write-engine/actions";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
-import { JOURNAL_DIRECTORY } from "@t3-connector/write-engine/journal";
+import { JOURNAL_DIRECTORY } from "@t3-connector/write-engine/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryInventory } from "../../src/approval/index.js";
 import { scopeFingerprint } from "../../src/approval/scope.js";

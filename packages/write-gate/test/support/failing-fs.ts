@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs/promises";
-import type { JournalFs } from "@t3-connector/write-engine/journal";
+import type { JournalFs } from "@t3-connector/write-engine/engine";
 import type { AuditFs } from "../../src/audit/index.js";
 
 function eio(): Error {

@@ -1,0 +1,131 @@
+/**
+ * The write engine opened for one state directory: the journal and the dispatcher behind one
+ * object, so that the gate and the reconcile command never hold either part on their own. The
+ * engine owns the journal (opened here, closed by `close`); the caller owns the environment
+ * registry and the lease, and hands both in. Clock, file system and workspace checks are injected.
+ */
+
+import { type Clock, type ConnectorError, systemClock } from "@t3-connector/core";
+import type { JournalFs } from "@t3-connector/core/durable";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import {
+  type ConditionalSendRequest,
+  type ConditionalSendResult,
+  conditionalSend,
+} from "../dispatch/conditional-send.js";
+import { createDispatcher } from "../dispatch/dispatcher.js";
+import type {
+  DispatchCompleted,
+  Dispatcher,
+  DispatchRequest,
+  LeaseCheck,
+  ReconcileOutcome,
+  WorkspaceVerifier,
+} from "../dispatch/types.js";
+import type { Journal } from "../journal/journal.js";
+import type { AuditAnchor, UnknownLoss } from "../journal/manifest.js";
+import { openJournal } from "../journal/open-journal.js";
+import type { JournalRecord, JournalStats } from "../journal/types.js";
+import type { JournalWitness } from "../journal/witness.js";
+
+export interface WriteEngineOptions {
+  /** The state directory; the journal lives in `<stateDir>/journal/` and is locked while open. */
+  readonly stateDir: string;
+  /** Built with `OPERATE_SCOPES`; the caller creates and closes it. */
+  readonly registry: EnvironmentRegistry;
+  /** The stable caller identity in every journal key (never a boot id). */
+  readonly channel: string;
+  /** What admits each write; the reconcile command passes one that admits none. */
+  readonly lease: LeaseCheck;
+  readonly clock?: Clock;
+  /** Tests only: a file system that fails. */
+  readonly fs?: JournalFs;
+  /** Files outside the journal that vouch for it (the gate's audit log). */
+  readonly witness?: JournalWitness;
+  /** Called once when a journal write fails: from then on the engine admits nothing. */
+  readonly onUnavailable?: (error: ConnectorError) => void;
+  /** Told once when a journal of the previous format was migrated by this open. */
+  readonly onMigrated?: (summary: { records: number; segments: number }) => void;
+  /** Tests only: wraps the journal (the crash test's kill points). */
+  readonly journalHook?: (journal: Journal) => Journal;
+  /** Default: a realpath where the environment runs (local or over ssh). */
+  readonly verifyWorkspace?: WorkspaceVerifier;
+}
+
+/** An uncertain or preparing write as the engine lists it: ids, action, state, codes; never input. */
+export type OpenWrite = JournalRecord;
+
+export interface WriteEngine extends Dispatcher {
+  dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
+  /** "When run R ends, optionally switch the model, then send" (every step journaled). */
+  conditionalSend(request: ConditionalSendRequest): Promise<ConditionalSendResult>;
+  reconcile(key: string): Promise<ReconcileOutcome>;
+  operationKey(environment: string, operationId: string): string;
+  /** The writes whose outcome is unknown: what `reconcile` settles. */
+  listUncertain(): Promise<readonly OpenWrite[]>;
+  stats(): JournalStats;
+  /** Losses recovery could not name: unknown operationIds are refused until each one's `until`. */
+  unknownLossesInForce(): readonly UnknownLoss[];
+  /** The journal's durable generation, recorded on every audit line (the witness's evidence). */
+  readonly durableGeneration: number;
+  /** Records in the journal's marker where the witness's chain stands (start and stop of a gate). */
+  stampMarker(anchor: AuditAnchor): Promise<void>;
+  /** Closes the journal and releases its lock; the registry stays the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * Open the engine: the journal is checked whole (a damaged one rejects with `journal_damaged`,
+ * changing nothing), then the dispatcher is bound to it with the caller's lease.
+ */
+export async function openWriteEngine(options: WriteEngineOptions): Promise<WriteEngine> {
+  const clock = options.clock ?? systemClock;
+  const opened = await openJournal({
+    stateDir: options.stateDir,
+    clock,
+    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    ...(options.witness === undefined ? {} : { witness: options.witness }),
+    ...(options.onUnavailable === undefined ? {} : { onUnavailable: options.onUnavailable }),
+    ...(options.onMigrated === undefined ? {} : { onMigrated: options.onMigrated }),
+  });
+  try {
+    return bindEngine(opened, options, clock);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock): WriteEngine {
+  const journal = options.journalHook?.(opened) ?? opened;
+  const { registry, channel, lease } = options;
+  const dispatcher = createDispatcher({
+    registry,
+    journal,
+    clock,
+    channel,
+    lease,
+    ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
+  });
+  return {
+    dispatch: (request) => dispatcher.dispatch(request),
+    conditionalSend: (request) =>
+      conditionalSend({ dispatcher, journal, registry, channel, clock, lease }, request),
+    reconcile: (key) => dispatcher.reconcile(key),
+    operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
+    listUncertain: () => journal.listUncertain(),
+    stats: () => journal.stats(),
+    unknownLossesInForce: () => journal.unknownLossesInForce(),
+    get durableGeneration() {
+      return opened.durableGeneration;
+    },
+    stampMarker: (anchor) => opened.stampMarker(anchor),
+    close: () => opened.close(),
+  };
+}
+
+/** A lease that admits no new write: settling writes a lease already admitted needs none. */
+export const NO_NEW_WRITES: LeaseCheck = Object.freeze({
+  check: () => ({ ok: false, code: "lease_closed", message: "this engine takes no new write" }) as const,
+  onUncertainSend: () => undefined,
+});
