@@ -43,7 +43,7 @@ import {
   type ReconcileOptions,
   reconcileRecord,
 } from "./reconcile.js";
-import { sendOnce } from "./send.js";
+import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
   Dispatcher,
@@ -371,6 +371,12 @@ class WriteDispatcher implements Dispatcher {
     const outcome = await sendOnce(client, prepared.payload, () =>
       this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
     );
+    return this.#recordSend(operation, outcome);
+  }
+
+  /** What T3's answer to the one send means, made durable: completed, refused, or still uncertain. */
+  async #recordSend(operation: Operation, outcome: SendOutcome): Promise<DispatchCompleted> {
+    const { key } = operation;
     const base = { operationId: operation.request.operationId };
     switch (outcome.kind) {
       case "completed": {
@@ -379,7 +385,7 @@ class WriteDispatcher implements Dispatcher {
           state: "completed",
           operationId: record.operationId,
           environmentId: record.environmentId,
-          action: entry.action,
+          action: operation.entry.action,
           key,
           replayed: false,
           receipt: { ...(record.receipt ?? {}) },

@@ -242,6 +242,14 @@ function parseLegacy<T>(parse: () => T, name: string): T {
   }
 }
 
+/** What the checks found wrong so far: each step adds its findings and the damaged files on disk. */
+interface Damage {
+  readonly findings: JournalFinding[];
+  readonly damagedFiles: string[];
+}
+
+const rel = (name: string) => `${JOURNAL_DIRECTORY}/${name}`;
+
 async function inspectCurrent(
   fs: JournalFs,
   stateDir: string,
@@ -252,29 +260,59 @@ async function inspectCurrent(
   witness: WitnessReport,
 ): Promise<JournalContents> {
   const directory = join(stateDir, JOURNAL_DIRECTORY);
-  const findings: JournalFinding[] = [];
-  const damagedFiles: string[] = [];
-  const rel = (name: string) => `${JOURNAL_DIRECTORY}/${name}`;
-  const marker = markerRead.status === "ok" ? markerRead.value : null;
-  if (markerRead.status !== "ok") {
-    findings.push({
-      file: MARKER_FILE,
-      problem: markerRead.status === "missing" ? "missing" : "altered",
-      detail:
-        markerRead.status === "missing"
-          ? "the journal's identity file is missing"
-          : `the journal's identity file is damaged (${markerRead.reason})`,
-      lost: NOTHING,
-    });
-    if (markerRead.status === "damaged") damagedFiles.push(MARKER_FILE);
-  }
+  const damage: Damage = { findings: [], damagedFiles: [] };
+  const marker = checkMarker(markerRead, damage);
+  const manifest = await checkManifest(fs, directory, names, marker, damage);
+  // Without a manifest nothing is adopted: a recovery lists what verifies, the open refuses.
+  const sealed =
+    manifest === null
+      ? { ...(await readUnlistedSegments(fs, directory, segmentIds, damage)), adopted: [] }
+      : await readListedSegments(fs, directory, manifest, segmentIds, damage);
+  const activeRead = inspectActive(active, damage.findings, damage.damagedFiles, rel(ACTIVE_FILE));
+  const rollback = checkGenerations(activeRead, manifest, marker, witness, damage);
+  damage.findings.push(...witness.findings);
+  damage.damagedFiles.push(...witness.damagedFiles);
+  return {
+    marker,
+    manifest,
+    ...sealed,
+    activeRecords: activeRead.records,
+    damagedFiles: damage.damagedFiles,
+    findings: damage.findings,
+    ...rollback,
+    witness,
+  };
+}
 
+/** The journal's identity file; a missing or damaged one is a finding (nothing is lost by it alone). */
+function checkMarker(markerRead: Awaited<ReturnType<typeof readMarker>>, damage: Damage): Marker | null {
+  if (markerRead.status === "ok") return markerRead.value;
+  damage.findings.push({
+    file: MARKER_FILE,
+    problem: markerRead.status === "missing" ? "missing" : "altered",
+    detail:
+      markerRead.status === "missing"
+        ? "the journal's identity file is missing"
+        : `the journal's identity file is damaged (${markerRead.reason})`,
+    lost: NOTHING,
+  });
+  if (markerRead.status === "damaged") damage.damagedFiles.push(MARKER_FILE);
+  return null;
+}
+
+/** The manifest, or null when it is missing, damaged or another journal's (each a finding). */
+async function checkManifest(
+  fs: JournalFs,
+  directory: string,
+  names: readonly string[],
+  marker: Marker | null,
+  damage: Damage,
+): Promise<Manifest | null> {
   const manifestRead = names.includes(MANIFEST_FILE)
     ? await readManifest(fs, directory)
     : ({ status: "missing" } as const);
-  let manifest = manifestRead.status === "ok" ? manifestRead.value : null;
   if (manifestRead.status !== "ok") {
-    findings.push({
+    damage.findings.push({
       file: rel(MANIFEST_FILE),
       problem: manifestRead.status === "missing" ? "missing" : "altered",
       detail:
@@ -284,88 +322,108 @@ async function inspectCurrent(
         ": the list of sealed segments is lost, so a missing segment cannot be noticed or named",
       lost: UNKNOWN,
     });
-    if (manifestRead.status === "damaged") damagedFiles.push(rel(MANIFEST_FILE));
-  } else if (marker !== null && manifest !== null && manifest.journalId !== marker.journalId) {
-    findings.push({
+    if (manifestRead.status === "damaged") damage.damagedFiles.push(rel(MANIFEST_FILE));
+    return null;
+  }
+  const manifest = manifestRead.value;
+  if (marker !== null && manifest.journalId !== marker.journalId) {
+    damage.findings.push({
       file: rel(MANIFEST_FILE),
       problem: "foreign",
       detail: `the manifest belongs to another journal (${manifest.journalId}, expected ${marker.journalId})`,
       lost: UNKNOWN,
     });
-    manifest = null;
+    return null;
   }
+  return manifest;
+}
 
-  const segments: SegmentDocument[] = [];
-  const entries: ManifestSegment[] = [];
-  const leftovers: number[] = [];
-  const adopted: number[] = [];
-  const onDisk = new Set(segmentIds);
-  if (manifest !== null) {
-    for (const entry of manifest.segments) {
-      const raw = await readRaw(fs, join(directory, entry.file));
-      const lost = lostFromEntry(entry);
-      if (raw.status === "missing") {
-        findings.push({
-          file: rel(entry.file),
-          problem: "missing",
-          detail: describeLoss(`${entry.file} is missing`, lost),
-          lost,
-        });
-        continue;
-      }
-      if (sha256Hex(raw.text) !== entry.sha256) {
-        const problem = parseJson(raw.text) === undefined ? "truncated" : "altered";
-        findings.push({
-          file: rel(entry.file),
-          problem,
-          detail: describeLoss(
-            `${entry.file} is ${problem === "truncated" ? "truncated (not complete JSON)" : "altered (its bytes do not match the manifest's SHA-256)"}`,
-            lost,
-          ),
-          lost,
-        });
-        damagedFiles.push(rel(entry.file));
-        continue;
-      }
-      segments.push(parseSegmentDocument(JSON.parse(raw.text), entry.file));
-      entries.push(entry);
+/** The sealed segments that read back intact, with their entries and the ids left over or adopted. */
+interface SealedRead {
+  segments: SegmentDocument[];
+  entries: ManifestSegment[];
+  leftovers: number[];
+  adopted: number[];
+}
+
+/** Every segment the manifest lists, byte for byte against its SHA-256; then the unlisted ones. */
+async function readListedSegments(
+  fs: JournalFs,
+  directory: string,
+  manifest: Manifest,
+  segmentIds: readonly number[],
+  damage: Damage,
+): Promise<SealedRead> {
+  const sealed: SealedRead = { segments: [], entries: [], leftovers: [], adopted: [] };
+  for (const entry of manifest.segments) {
+    const raw = await readRaw(fs, join(directory, entry.file));
+    const lost = lostFromEntry(entry);
+    if (raw.status === "missing") {
+      const detail = describeLoss(`${entry.file} is missing`, lost);
+      damage.findings.push({ file: rel(entry.file), problem: "missing", detail, lost });
+      continue;
     }
-    const listed = new Set(manifest.segments.map((entry) => entry.id));
-    for (const id of onDisk) {
-      if (listed.has(id)) continue;
-      if (id < manifest.nextSegmentId) {
-        leftovers.push(id);
-        continue;
-      }
-      const checked = await readVerifiedSegment(fs, directory, id);
-      if (checked.ok) {
-        segments.push(checked.document);
-        entries.push(checked.entry);
-        adopted.push(id);
-      } else {
-        findings.push({ ...checked.finding, file: rel(segmentFileName(id)) });
-        damagedFiles.push(rel(segmentFileName(id)));
-      }
+    if (sha256Hex(raw.text) !== entry.sha256) {
+      const problem = parseJson(raw.text) === undefined ? "truncated" : "altered";
+      const what =
+        problem === "truncated"
+          ? "truncated (not complete JSON)"
+          : "altered (its bytes do not match the manifest's SHA-256)";
+      const detail = describeLoss(`${entry.file} is ${what}`, lost);
+      damage.findings.push({ file: rel(entry.file), problem, detail, lost });
+      damage.damagedFiles.push(rel(entry.file));
+      continue;
     }
-  } else {
-    // No manifest to compare with: each segment must at least verify record by record.
-    for (const id of onDisk) {
-      const checked = await readVerifiedSegment(fs, directory, id);
-      if (checked.ok) {
-        segments.push(checked.document);
-        entries.push(checked.entry);
-      } else {
-        findings.push({ ...checked.finding, file: rel(segmentFileName(id)) });
-        damagedFiles.push(rel(segmentFileName(id)));
-      }
+    sealed.segments.push(parseSegmentDocument(JSON.parse(raw.text), entry.file));
+    sealed.entries.push(entry);
+  }
+  const listed = new Set(manifest.segments.map((entry) => entry.id));
+  const unlisted = segmentIds.filter((id) => !listed.has(id));
+  // Older than the next id: a prune removed it from the manifest first. Newer: a seal wrote it and
+  // stopped before the manifest; adopted when it verifies record by record.
+  sealed.leftovers.push(...unlisted.filter((id) => id < manifest.nextSegmentId));
+  const newer = unlisted.filter((id) => id >= manifest.nextSegmentId);
+  const verified = await readUnlistedSegments(fs, directory, newer, damage);
+  sealed.segments.push(...verified.segments);
+  sealed.entries.push(...verified.entries);
+  sealed.adopted.push(...verified.adopted);
+  return sealed;
+}
+
+/** Segments with no manifest entry to compare with: each must at least verify record by record. */
+async function readUnlistedSegments(
+  fs: JournalFs,
+  directory: string,
+  segmentIds: readonly number[],
+  damage: Damage,
+): Promise<SealedRead> {
+  const sealed: SealedRead = { segments: [], entries: [], leftovers: [], adopted: [] };
+  for (const id of segmentIds) {
+    const checked = await readVerifiedSegment(fs, directory, id);
+    if (checked.ok) {
+      sealed.segments.push(checked.document);
+      sealed.entries.push(checked.entry);
+      sealed.adopted.push(id);
+    } else {
+      damage.findings.push({ ...checked.finding, file: rel(segmentFileName(id)) });
+      damage.damagedFiles.push(rel(segmentFileName(id)));
     }
   }
+  return sealed;
+}
 
-  const activeRead = inspectActive(active, findings, damagedFiles, rel(ACTIVE_FILE));
-  const generations = {
-    active: activeRead.generation ?? 0,
-    manifest: manifest?.generation ?? 0,
-  };
+/**
+ * The active segment and the manifest against every file that recorded their generation: a file
+ * behind any of them is an older copy put back (rolled back), and what was written after it is lost.
+ */
+function checkGenerations(
+  activeRead: ActiveRead,
+  manifest: Manifest | null,
+  marker: Marker | null,
+  witness: WitnessReport,
+  damage: Damage,
+): Pick<JournalContents, "generations" | "highest" | "activeRolledBack"> {
+  const generations = { active: activeRead.generation ?? 0, manifest: manifest?.generation ?? 0 };
   const activeWitnesses: Witnessed[] = [
     { value: marker?.activeGeneration, file: MARKER_FILE },
     { value: manifest?.activeGeneration, file: rel(MANIFEST_FILE) },
@@ -375,58 +433,36 @@ async function inspectCurrent(
     { value: marker?.manifestGeneration, file: MARKER_FILE },
     { value: activeRead.manifestGeneration, file: rel(ACTIVE_FILE) },
   ];
-  let activeRolledBack = false;
-  if (activeRead.generation !== null) {
-    const ahead = aheadOf(activeRead.generation, activeWitnesses);
-    if (ahead !== null) {
-      activeRolledBack = true;
-      findings.push({
-        file: rel(ACTIVE_FILE),
-        problem: "rolled_back",
-        detail:
-          `${ACTIVE_FILE} is an older copy (generation ${activeRead.generation}, but ${ahead}): ` +
-          "it was put back from a backup or an older copy, and every write journaled after that copy " +
-          "was taken is missing and cannot be named",
-        lost: UNKNOWN,
-      });
-      if (!damagedFiles.includes(rel(ACTIVE_FILE))) damagedFiles.push(rel(ACTIVE_FILE));
-    }
+  const activeAhead = activeRead.generation === null ? null : aheadOf(activeRead.generation, activeWitnesses);
+  if (activeAhead !== null) {
+    damage.findings.push({
+      file: rel(ACTIVE_FILE),
+      problem: "rolled_back",
+      detail:
+        `${ACTIVE_FILE} is an older copy (generation ${activeRead.generation}, but ${activeAhead}): ` +
+        "it was put back from a backup or an older copy, and every write journaled after that copy " +
+        "was taken is missing and cannot be named",
+      lost: UNKNOWN,
+    });
+    if (!damage.damagedFiles.includes(rel(ACTIVE_FILE))) damage.damagedFiles.push(rel(ACTIVE_FILE));
   }
-  if (manifest !== null) {
-    const ahead = aheadOf(manifest.generation ?? 0, manifestWitnesses);
-    if (ahead !== null) {
-      findings.push({
-        file: rel(MANIFEST_FILE),
-        problem: "rolled_back",
-        detail:
-          `the manifest is an older copy (generation ${manifest.generation ?? 0}, but ${ahead}): ` +
-          "the segments sealed and the refusals recorded after that copy was taken cannot be known",
-        lost: UNKNOWN,
-      });
-      damagedFiles.push(rel(MANIFEST_FILE));
-    }
+  const manifestAhead = manifest === null ? null : aheadOf(manifest.generation ?? 0, manifestWitnesses);
+  if (manifestAhead !== null) {
+    damage.findings.push({
+      file: rel(MANIFEST_FILE),
+      problem: "rolled_back",
+      detail:
+        `the manifest is an older copy (generation ${manifest?.generation ?? 0}, but ${manifestAhead}): ` +
+        "the segments sealed and the refusals recorded after that copy was taken cannot be known",
+      lost: UNKNOWN,
+    });
+    damage.damagedFiles.push(rel(MANIFEST_FILE));
   }
-  findings.push(...witness.findings);
-  damagedFiles.push(...witness.damagedFiles);
   const highest = {
     active: Math.max(generations.active, ...activeWitnesses.map((seen) => seen.value ?? 0)),
     manifest: Math.max(generations.manifest, ...manifestWitnesses.map((seen) => seen.value ?? 0)),
   };
-  return {
-    marker,
-    manifest,
-    segments,
-    entries,
-    activeRecords: activeRead.records,
-    leftovers,
-    adopted,
-    damagedFiles,
-    findings,
-    generations,
-    highest,
-    activeRolledBack,
-    witness,
-  };
+  return { generations, highest, activeRolledBack: activeAhead !== null };
 }
 
 interface Witnessed {

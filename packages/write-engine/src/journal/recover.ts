@@ -8,7 +8,7 @@ import {
   syncDirectory,
 } from "@t3-connector/core/durable";
 import { journalDamaged } from "./damage.js";
-import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding } from "./inspect.js";
+import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding, type JournalInspection } from "./inspect.js";
 import {
   type LostKey,
   type LostOperation,
@@ -84,114 +84,153 @@ export async function recoverJournal(options: JournalCheckOptions): Promise<Reco
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   return withLock(options, async (fs, stateDir) => {
     const { report, inspection } = await inspectWithReport(fs, stateDir, options.witness);
-    const nothing = {
-      report,
-      recovered: false,
-      lostKeys: [],
-      unknownLoss: null,
-      movedAside: [],
-      generation: 0,
-    };
-    if (inspection.kind !== "journal" || inspection.findings.length === 0) return nothing;
+    if (inspection.kind !== "journal" || inspection.findings.length === 0) {
+      return { report, recovered: false, lostKeys: [], unknownLoss: null, movedAside: [], generation: 0 };
+    }
     const now = Math.floor(clock.now());
     const until = now + retentionMs;
-    const directory = join(stateDir, JOURNAL_DIRECTORY);
-
-    const sealedKeys = new Set(inspection.segments.flatMap((document) => document.records.map((r) => r.key)));
-    const active: Record<string, JournalRecord> = {};
-    const lostKeys: LostKey[] = [];
-    for (const [key, record] of Object.entries(inspection.activeRecords)) {
-      if (sealedKeys.has(key)) continue;
-      // In an older copy, `preparing` says only that it was not sent THEN: it may have been since,
-      // so it is refused by name instead of being adopted and sent by a retry.
-      if (inspection.activeRolledBack && record.state === "preparing") {
-        lostKeys.push({
-          key,
-          operationId: record.operationId,
-          file: `${JOURNAL_DIRECTORY}/active.json`,
-          recoveredAt: now,
-          until,
-        });
-        continue;
-      }
-      active[key] = record;
-    }
-    const held = (key: string) => sealedKeys.has(key) || active[key] !== undefined;
-    for (const finding of inspection.findings) {
-      finding.lost.keys.forEach((key, index) => {
-        if (held(key) || lostKeys.some((lost) => lost.key === key)) return;
-        const operationId = finding.lost.operationIds[index] ?? null;
-        lostKeys.push({ key, operationId, file: finding.file, recoveredAt: now, until });
-      });
-    }
+    const { active, lostKeys } = survivingRecords(inspection, now, until);
     const unknownFiles = inspection.findings.filter((finding) => !finding.lost.known).map((f) => f.file);
     const unknownLoss: UnknownLoss | null =
       unknownFiles.length === 0 ? null : { files: unknownFiles, recoveredAt: now, until };
-
-    const stamp = new Date(now).toISOString().replace(/[:.]/g, "-");
-    const movedAside: string[] = [];
-    for (const file of inspection.damagedFiles) {
-      const from = join(stateDir, file);
-      const to = `${from}.damaged-${stamp}`;
-      await fs.rename(from, to);
-      movedAside.push(`${file}.damaged-${stamp}`);
-    }
-    if (movedAside.length > 0) {
-      await syncDirectory(fs, directory);
-      if (inspection.damagedFiles.some((file) => !file.startsWith(`${JOURNAL_DIRECTORY}/`))) {
-        await syncDirectory(fs, stateDir);
-      }
-    }
-    // The audit log failed its check (moved aside, or missing): the writes it named before now
-    // cannot be checked any more, which `accept-unknown-loss` must know (ADR 0006 §15).
-    const auditRestarted = inspection.witness.findings.length > 0;
-
-    const previous = inspection.manifest;
-    const journalId = inspection.marker?.journalId ?? previous?.journalId ?? newJournalId();
-    const onDiskIds = inspection.findings
-      .map((finding) => /segment-(\d{8})\.json$/.exec(finding.file)?.[1])
-      .filter((id): id is string => id !== undefined)
-      .map(Number);
-    // Written past every generation any file recorded: the rebuilt files are the newest.
-    const activeGeneration = inspection.highest.active + 1;
-    const restartedAt = auditRestarted ? now : previous?.auditRestartedAt;
-    const manifest: Manifest = {
-      format: "t3-connector/journal-manifest",
-      version: 1,
-      journalId,
-      createdAt: previous?.createdAt ?? inspection.marker?.createdAt ?? now,
-      writtenAt: now,
-      generation: inspection.highest.manifest,
-      activeGeneration: inspection.highest.active,
-      ...(restartedAt === undefined ? {} : { auditRestartedAt: restartedAt }),
-      nextSegmentId: Math.max(
-        previous?.nextSegmentId ?? 1,
-        ...inspection.entries.map((entry) => entry.id + 1),
-        ...onDiskIds.map((id) => id + 1),
-      ),
-      segments: inspection.entries,
-      lostKeys: [...(previous?.lostKeys ?? []).filter((lost) => lost.until > now), ...lostKeys],
-      lostOperations: (previous?.lostOperations ?? []).filter((lost) => lost.until > now),
-      unknownLosses: [
-        ...(previous?.unknownLosses ?? []).filter((loss) => loss.until > now),
-        ...(unknownLoss === null ? [] : [unknownLoss]),
-      ],
-    };
-    const manifestGeneration = await writeManifest(fs, directory, manifest);
-    await writeActive(fs, directory, active, { generation: activeGeneration, manifestGeneration });
-    // The audit anchor stays only while the audit log it points into is the one still in place.
-    const anchor = auditRestarted ? undefined : inspection.marker?.audit;
-    await writeMarker(
-      fs,
-      stateDir,
-      newMarker(journalId, inspection.marker?.createdAt ?? manifest.createdAt, "created", {
-        activeGeneration,
-        manifestGeneration,
-        audit: anchor,
-      }),
-    );
-    return { report, recovered: true, lostKeys, unknownLoss, movedAside, generation: activeGeneration };
+    const movedAside = await moveDamagedAside(fs, stateDir, inspection, now);
+    const generation = await writeRebuiltJournal(fs, stateDir, inspection, {
+      now,
+      active,
+      lostKeys,
+      unknownLoss,
+    });
+    return { report, recovered: true, lostKeys, unknownLoss, movedAside, generation };
   });
+}
+
+type CurrentInspection = Extract<JournalInspection, { kind: "journal" }>;
+
+/**
+ * The active records a recovery keeps, and the keys it refuses by name from now on: a `preparing`
+ * record of an older copy (it may have been sent since), then every key a finding names that no
+ * intact file holds.
+ */
+function survivingRecords(
+  inspection: CurrentInspection,
+  now: number,
+  until: number,
+): { active: Record<string, JournalRecord>; lostKeys: LostKey[] } {
+  const sealedKeys = new Set(inspection.segments.flatMap((document) => document.records.map((r) => r.key)));
+  const active: Record<string, JournalRecord> = {};
+  const lostKeys: LostKey[] = [];
+  for (const [key, record] of Object.entries(inspection.activeRecords)) {
+    if (sealedKeys.has(key)) continue;
+    // In an older copy, `preparing` says only that it was not sent THEN: it may have been since,
+    // so it is refused by name instead of being adopted and sent by a retry.
+    if (inspection.activeRolledBack && record.state === "preparing") {
+      const file = `${JOURNAL_DIRECTORY}/active.json`;
+      lostKeys.push({ key, operationId: record.operationId, file, recoveredAt: now, until });
+      continue;
+    }
+    active[key] = record;
+  }
+  const held = (key: string) => sealedKeys.has(key) || active[key] !== undefined;
+  for (const finding of inspection.findings) {
+    finding.lost.keys.forEach((key, index) => {
+      if (held(key) || lostKeys.some((lost) => lost.key === key)) return;
+      const operationId = finding.lost.operationIds[index] ?? null;
+      lostKeys.push({ key, operationId, file: finding.file, recoveredAt: now, until });
+    });
+  }
+  return { active, lostKeys };
+}
+
+/** Each damaged file renamed `<name>.damaged-<time>`: kept for forensics, out of the journal's way. */
+async function moveDamagedAside(
+  fs: JournalFs,
+  stateDir: string,
+  inspection: CurrentInspection,
+  now: number,
+): Promise<string[]> {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, "-");
+  const movedAside: string[] = [];
+  for (const file of inspection.damagedFiles) {
+    const from = join(stateDir, file);
+    await fs.rename(from, `${from}.damaged-${stamp}`);
+    movedAside.push(`${file}.damaged-${stamp}`);
+  }
+  if (movedAside.length > 0) {
+    await syncDirectory(fs, join(stateDir, JOURNAL_DIRECTORY));
+    if (inspection.damagedFiles.some((file) => !file.startsWith(`${JOURNAL_DIRECTORY}/`))) {
+      await syncDirectory(fs, stateDir);
+    }
+  }
+  return movedAside;
+}
+
+interface Rebuilt {
+  readonly now: number;
+  readonly active: Record<string, JournalRecord>;
+  readonly lostKeys: LostKey[];
+  readonly unknownLoss: UnknownLoss | null;
+}
+
+/** The manifest, the active segment and the marker, written past every generation any file recorded. */
+async function writeRebuiltJournal(
+  fs: JournalFs,
+  stateDir: string,
+  inspection: CurrentInspection,
+  rebuilt: Rebuilt,
+): Promise<number> {
+  // The audit log failed its check (moved aside, or missing): the writes it named before now
+  // cannot be checked any more, which `accept-unknown-loss` must know (ADR 0006 §15).
+  const auditRestarted = inspection.witness.findings.length > 0;
+  const manifest = rebuiltManifest(inspection, rebuilt, auditRestarted);
+  const directory = join(stateDir, JOURNAL_DIRECTORY);
+  const activeGeneration = inspection.highest.active + 1;
+  const manifestGeneration = await writeManifest(fs, directory, manifest);
+  await writeActive(fs, directory, rebuilt.active, { generation: activeGeneration, manifestGeneration });
+  // The audit anchor stays only while the audit log it points into is the one still in place.
+  const anchor = auditRestarted ? undefined : inspection.marker?.audit;
+  await writeMarker(
+    fs,
+    stateDir,
+    newMarker(manifest.journalId, inspection.marker?.createdAt ?? manifest.createdAt, "created", {
+      activeGeneration,
+      manifestGeneration,
+      audit: anchor,
+    }),
+  );
+  return activeGeneration;
+}
+
+/** The intact segments, and every refusal still in force plus the ones this recovery adds. */
+function rebuiltManifest(inspection: CurrentInspection, rebuilt: Rebuilt, auditRestarted: boolean): Manifest {
+  const { now, lostKeys, unknownLoss } = rebuilt;
+  const previous = inspection.manifest;
+  const onDiskIds = inspection.findings
+    .map((finding) => /segment-(\d{8})\.json$/.exec(finding.file)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map(Number);
+  const restartedAt = auditRestarted ? now : previous?.auditRestartedAt;
+  return {
+    format: "t3-connector/journal-manifest",
+    version: 1,
+    journalId: inspection.marker?.journalId ?? previous?.journalId ?? newJournalId(),
+    createdAt: previous?.createdAt ?? inspection.marker?.createdAt ?? now,
+    writtenAt: now,
+    generation: inspection.highest.manifest,
+    activeGeneration: inspection.highest.active,
+    ...(restartedAt === undefined ? {} : { auditRestartedAt: restartedAt }),
+    nextSegmentId: Math.max(
+      previous?.nextSegmentId ?? 1,
+      ...inspection.entries.map((entry) => entry.id + 1),
+      ...onDiskIds.map((id) => id + 1),
+    ),
+    segments: inspection.entries,
+    lostKeys: [...(previous?.lostKeys ?? []).filter((lost) => lost.until > now), ...lostKeys],
+    lostOperations: (previous?.lostOperations ?? []).filter((lost) => lost.until > now),
+    unknownLosses: [
+      ...(previous?.unknownLosses ?? []).filter((loss) => loss.until > now),
+      ...(unknownLoss === null ? [] : [unknownLoss]),
+    ],
+  };
 }
 
 async function withLock<T>(
@@ -297,93 +336,121 @@ export async function liftUnknownLoss(
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   return withLock(options, async (fs, stateDir) => {
     const { inspection } = await inspectWithReport(fs, stateDir, options.witness);
-    // The audit log is the evidence of what stays refused: it must pass its check first.
-    if (inspection.kind === "journal" && inspection.findings.length > 0) {
-      throw journalDamaged(stateDir, inspection.findings);
-    }
     const now = Math.floor(clock.now());
-    const manifest = inspection.kind === "journal" ? inspection.manifest : null;
-    const inForce = (manifest?.unknownLosses ?? []).filter((loss) => loss.until > now);
-    if (
-      inspection.kind !== "journal" ||
-      manifest === null ||
-      manifest === undefined ||
-      inForce.length === 0
-    ) {
-      throw new ConnectorError("invalid_input", "no unknown loss is in force: there is nothing to lift");
-    }
-    const uncovered = inForce.filter(
-      (loss) =>
-        manifest.auditRestartedAt !== undefined && manifest.auditRestartedAt > loss.recoveredAt - retentionMs,
-    );
-    if (uncovered.length > 0) {
-      throw new ConnectorError(
-        "journal_damaged",
-        `the audit log was damaged and set aside on ${iso(manifest.auditRestartedAt ?? 0)}, so it cannot name the ` +
-          `writes made before the loss of ${uncovered.flatMap((loss) => loss.files).join(", ")}: lifting the loss would let ` +
-          `them be sent again. The refusal ends on its own at ${iso(Math.max(...uncovered.map((loss) => loss.until)))}`,
-        {
-          details: {
-            stateDir,
-            auditRestartedAt: iso(manifest.auditRestartedAt ?? 0),
-            reason: "audit_not_covering",
-          },
-        },
-      );
-    }
-    const held = new Set(
-      [
-        ...inspection.segments.flatMap((document) => document.records),
-        ...Object.values(inspection.activeRecords),
-      ].map((record) => `${record.environmentId}\u0000${record.operationId}`),
-    );
-    const stillRefused: LostOperation[] = [];
-    for (const loss of inForce) {
-      for (const seen of options.audited) {
-        const id = `${seen.environmentId}\u0000${seen.operationId}`;
-        const before = seen.at <= loss.recoveredAt && seen.at > loss.recoveredAt - retentionMs;
-        if (!before || held.has(id)) continue;
-        if (stillRefused.some((lost) => `${lost.environmentId}\u0000${lost.operationId}` === id)) continue;
-        stillRefused.push({
-          environmentId: seen.environmentId,
-          operationId: seen.operationId,
-          source: "audit",
-          recoveredAt: loss.recoveredAt,
-          until: loss.until,
-        });
-      }
-    }
-    const directory = join(stateDir, JOURNAL_DIRECTORY);
-    const activeGeneration = inspection.highest.active + 1;
-    const manifestGeneration = await writeManifest(fs, directory, {
+    const { current, manifest, inForce } = lossesToLift(inspection, stateDir, now, retentionMs);
+    const stillRefused = auditNamedBeforeLoss(current, inForce, options.audited, retentionMs);
+    const generation = await writeLifted(fs, stateDir, current, {
       ...manifest,
       writtenAt: now,
-      activeGeneration: inspection.highest.active,
+      activeGeneration: current.highest.active,
       lostOperations: [...manifest.lostOperations.filter((lost) => lost.until > now), ...stillRefused],
       unknownLosses: [],
     });
-    // The active segment and the marker record the new manifest: the one that still held the loss
-    // is then an older copy, and putting it back is noticed.
-    await writeActive(fs, directory, inspection.activeRecords, {
-      generation: activeGeneration,
-      manifestGeneration,
-    });
-    await writeMarker(
-      fs,
-      stateDir,
-      newMarker(
-        inspection.marker?.journalId ?? manifest.journalId,
-        inspection.marker?.createdAt ?? manifest.createdAt,
-        "created",
-        {
-          activeGeneration,
-          manifestGeneration,
-          audit: inspection.marker?.audit,
-        },
-      ),
-    );
-    return { lifted: inForce, stillRefused, generation: activeGeneration };
+    return { lifted: inForce, stillRefused, generation };
   });
+}
+
+/**
+ * The unknown losses in force, once the journal and the audit log (the evidence of what stays
+ * refused) pass their checks and the audit log covers the retention window before each loss.
+ */
+function lossesToLift(
+  inspection: JournalInspection,
+  stateDir: string,
+  now: number,
+  retentionMs: number,
+): { current: CurrentInspection; manifest: Manifest; inForce: UnknownLoss[] } {
+  if (inspection.kind === "journal" && inspection.findings.length > 0) {
+    throw journalDamaged(stateDir, inspection.findings);
+  }
+  const manifest = inspection.kind === "journal" ? inspection.manifest : null;
+  const inForce = (manifest?.unknownLosses ?? []).filter((loss) => loss.until > now);
+  if (inspection.kind !== "journal" || manifest === null || manifest === undefined || inForce.length === 0) {
+    throw new ConnectorError("invalid_input", "no unknown loss is in force: there is nothing to lift");
+  }
+  const uncovered = inForce.filter(
+    (loss) =>
+      manifest.auditRestartedAt !== undefined && manifest.auditRestartedAt > loss.recoveredAt - retentionMs,
+  );
+  if (uncovered.length > 0) {
+    throw new ConnectorError(
+      "journal_damaged",
+      `the audit log was damaged and set aside on ${iso(manifest.auditRestartedAt ?? 0)}, so it cannot name the ` +
+        `writes made before the loss of ${uncovered.flatMap((loss) => loss.files).join(", ")}: lifting the loss would let ` +
+        `them be sent again. The refusal ends on its own at ${iso(Math.max(...uncovered.map((loss) => loss.until)))}`,
+      {
+        details: {
+          stateDir,
+          auditRestartedAt: iso(manifest.auditRestartedAt ?? 0),
+          reason: "audit_not_covering",
+        },
+      },
+    );
+  }
+  return { current: inspection, manifest, inForce };
+}
+
+/** What the audit log names as dispatched in the window before a loss, and the journal does not hold. */
+function auditNamedBeforeLoss(
+  inspection: CurrentInspection,
+  inForce: readonly UnknownLoss[],
+  audited: readonly AuditedOperation[],
+  retentionMs: number,
+): LostOperation[] {
+  const idOf = (seen: { environmentId: string; operationId: string }) =>
+    `${seen.environmentId}\u0000${seen.operationId}`;
+  const held = new Set(
+    [
+      ...inspection.segments.flatMap((document) => document.records),
+      ...Object.values(inspection.activeRecords),
+    ].map(idOf),
+  );
+  const stillRefused: LostOperation[] = [];
+  for (const loss of inForce) {
+    for (const seen of audited) {
+      const before = seen.at <= loss.recoveredAt && seen.at > loss.recoveredAt - retentionMs;
+      if (!before || held.has(idOf(seen))) continue;
+      if (stillRefused.some((lost) => idOf(lost) === idOf(seen))) continue;
+      stillRefused.push({
+        environmentId: seen.environmentId,
+        operationId: seen.operationId,
+        source: "audit",
+        recoveredAt: loss.recoveredAt,
+        until: loss.until,
+      });
+    }
+  }
+  return stillRefused;
+}
+
+/**
+ * The manifest without the lifted losses, then the active segment and the marker recording it:
+ * the manifest that still held the loss is then an older copy, and putting it back is noticed.
+ */
+async function writeLifted(
+  fs: JournalFs,
+  stateDir: string,
+  inspection: CurrentInspection,
+  manifest: Manifest,
+): Promise<number> {
+  const directory = join(stateDir, JOURNAL_DIRECTORY);
+  const activeGeneration = inspection.highest.active + 1;
+  const manifestGeneration = await writeManifest(fs, directory, manifest);
+  await writeActive(fs, directory, inspection.activeRecords, {
+    generation: activeGeneration,
+    manifestGeneration,
+  });
+  await writeMarker(
+    fs,
+    stateDir,
+    newMarker(
+      inspection.marker?.journalId ?? manifest.journalId,
+      inspection.marker?.createdAt ?? manifest.createdAt,
+      "created",
+      { activeGeneration, manifestGeneration, audit: inspection.marker?.audit },
+    ),
+  );
+  return activeGeneration;
 }
 
 function iso(ms: number): string {
