@@ -72,6 +72,8 @@ export const ERROR_CODES = [
   "incomplete_scope",
   // writes
   "gate_unavailable",
+  /** The gate's answer lacks a field (or has one of another type) that the relay contract requires: versions differ. */
+  "relay_answer_invalid",
   "lease_closed",
   "environment_not_in_lease",
   "scope_denied",

@@ -8,9 +8,11 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import {
   MAX_RELAY_ANSWER_BYTES,
   MAX_RELAY_BODY_BYTES,
+  parseRelayResult,
   RELAY_HEADER,
   RELAY_PATH,
   RELAY_TIMEOUT_MS,
+  type RelayParsedResultOf,
   type RelayRequestInput,
 } from "@t3-connector/write-engine/relay-contract";
 import { type CapabilityReadOptions, readCapability } from "./capability-file.js";
@@ -25,8 +27,15 @@ export interface RelayCallOptions {
 }
 
 export interface RelayClient {
-  /** Sends one op; resolves with the 200 answer, or throws a ConnectorError. */
-  call(body: RelayBody, signal?: AbortSignal, options?: RelayCallOptions): Promise<Record<string, unknown>>;
+  /**
+   * Sends one op; resolves with the 200 answer parsed by the op's result schema in the relay
+   * contract, or throws a ConnectorError (`relay_answer_invalid` when the answer breaks it).
+   */
+  call<B extends RelayBody>(
+    body: B,
+    signal?: AbortSignal,
+    options?: RelayCallOptions,
+  ): Promise<RelayParsedResultOf<B["op"]>>;
 }
 
 export interface RelayClientOptions extends CapabilityReadOptions {
@@ -60,11 +69,23 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         throw gateUnavailable(`the process on port ${options.port} did not answer like a gate`);
       }
       if (answer.status === 200 && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-        return secrets.keep(parsed as Record<string, unknown>);
+        return resultOf<(typeof body)["op"]>(body.op, secrets.keep(parsed as Record<string, unknown>));
       }
       throw relayErrorToConnectorError(answer.status, parsed);
     },
   };
+}
+
+/** The answer as the contract types it, or `relay_answer_invalid` naming the first field that breaks it. */
+function resultOf<Op extends RelayBody["op"]>(op: Op, answer: unknown): RelayParsedResultOf<Op> {
+  const checked = parseRelayResult(op, answer);
+  if (checked.ok) return checked.value;
+  throw new ConnectorError(
+    "relay_answer_invalid",
+    `the gate's answer to ${op} does not match the relay contract (${checked.problem}); ` +
+      "the bridge and the gate come from different versions: restart both from the same install",
+    { details: { op, reason: "answer_invalid" } },
+  );
 }
 
 /**

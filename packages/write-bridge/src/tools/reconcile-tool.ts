@@ -47,17 +47,24 @@ export const reconcileTool = defineBridgeTool({
       },
       extra.signal,
     );
-    const error = answer.error as { code?: unknown } | null | undefined;
+    const resend = answer.resend;
     return {
       operationId: answer.operationId,
       environmentId: answer.environmentId,
       action: answer.action,
       state: answer.state,
       settled: answer.settled,
-      observation: answer.observation ?? null,
-      resend: (answer.resend as { sent: boolean; answer: string; code?: string } | null | undefined) ?? null,
-      receipt: answer.receipt ?? null,
-      error: typeof error?.code === "string" ? { code: error.code } : null,
+      observation: answer.observation,
+      resend:
+        resend === null
+          ? null
+          : {
+              sent: resend.sent,
+              answer: resend.answer,
+              ...(resend.code === undefined ? {} : { code: resend.code }),
+            },
+      receipt: answer.receipt,
+      error: answer.error === null ? null : { code: answer.error.code },
     };
   },
 });

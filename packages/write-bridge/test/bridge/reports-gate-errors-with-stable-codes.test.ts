@@ -75,8 +75,9 @@ describe("gate_unavailable", () => {
   });
 
   it("re-reads the capability on every call: a restarted gate's new capability is used", async () => {
-    // `{}` is not an approval answer: the bridge says so instead of inventing a link.
-    expect(await errorText("t3_pedir_aprovacao", {})).toMatch(/^invalid_response: /);
+    // `{}` is not an approval answer (the relay contract requires `active`): the bridge says so
+    // instead of inventing a link.
+    expect(await errorText("t3_pedir_aprovacao", {})).toMatch(/^relay_answer_invalid: /);
     const first = gate.requests[0]?.headers["x-t3-private-relay"];
     await gate.writeCapability();
     await errorText("t3_pedir_aprovacao", {});

@@ -15,6 +15,7 @@ export type {
 } from "../dispatch/conditional-send.js";
 export type { Delivery } from "../dispatch/conditional-send-steps.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "../dispatch/operator-send.js";
+export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "../dispatch/outcome.js";
 export { scopeVerdict } from "../dispatch/scope-verdict.js";
 export type {
   DispatchCompleted,

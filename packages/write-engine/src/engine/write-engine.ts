@@ -14,6 +14,7 @@ import {
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
+import { type DispatchOutcome, dispatchOutcome } from "../dispatch/outcome.js";
 import type {
   DispatchCompleted,
   Dispatcher,
@@ -56,7 +57,10 @@ export interface WriteEngineOptions {
 export type OpenWrite = JournalRecord;
 
 export interface WriteEngine extends Dispatcher {
+  /** Answers the completed write, or throws the refusal the client reads (its state in details). */
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
+  /** The same dispatch, answered as a typed union: completed, refused, uncertain or not recorded. */
+  dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /** "When run R ends, optionally switch the model, then send" (every step journaled). */
   conditionalSend(request: ConditionalSendRequest): Promise<ConditionalSendResult>;
   reconcile(key: string): Promise<ReconcileOutcome>;
@@ -109,6 +113,7 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
   });
   return {
     dispatch: (request) => dispatcher.dispatch(request),
+    dispatchOutcome: (request) => dispatchOutcome(() => dispatcher.dispatch(request)),
     conditionalSend: (request) =>
       conditionalSend({ dispatcher, journal, registry, channel, clock, lease }, request),
     reconcile: (key) => dispatcher.reconcile(key),

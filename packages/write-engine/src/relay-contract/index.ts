@@ -1,6 +1,6 @@
 /**
  * The bridge↔gate relay contract, imported by both sides: the wire's limits and header, each op's
- * request schema, and the error body with the detail keys that may cross.
+ * request and success result schemas, and the error body with the detail keys that may cross.
  */
 export { RELAY_DETAIL_KEYS, type RelayErrorBody, relayDetailsOf, STABLE_RELAY_CODE } from "./errors.js";
 export {
@@ -22,3 +22,14 @@ export {
   type RelayRequestInput,
   type RequestApprovalOp,
 } from "./requests.js";
+export {
+  type ConditionalSendAnswer,
+  type DispatchResult,
+  type ListUncertainResult,
+  parseRelayResult,
+  RELAY_RESULTS,
+  type ReconcileResult,
+  type RelayParsedResultOf,
+  type RelayResultCheck,
+  type RelayResultOf,
+} from "./results.js";

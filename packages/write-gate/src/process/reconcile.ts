@@ -130,7 +130,7 @@ async function gateSettler(config: WriteConfig, relayTimeoutMs: number | undefin
   });
   let records: Awaited<ReturnType<Settler["listUncertain"]>>;
   try {
-    records = (await relay.call({ op: "list_uncertain" })).records as typeof records;
+    records = (await relay.call({ op: "list_uncertain" })).records;
   } catch (error) {
     // A capability left by a gate that died: nobody listens, so the journal is ours to open.
     if (isConnectorError(error, "gate_unavailable") && error.details?.reason === "not_listening") return null;
@@ -141,20 +141,17 @@ async function gateSettler(config: WriteConfig, relayTimeoutMs: number | undefin
     listUncertain: async () => records,
     reconcile: async (key) => {
       const answer = await relay.call({ op: "reconcile", key });
-      const observation = answer.observation as { method?: string; found?: boolean; reason?: string } | null;
-      const resend = answer.resend as { sent?: boolean; answer?: string } | null;
-      const error = answer.error as { code?: string } | null;
       return {
-        environmentId: String(answer.environmentId),
-        operationId: String(answer.operationId),
-        action: String(answer.action),
-        state: String(answer.state),
-        settled: answer.settled === true,
-        method: observation?.method ?? null,
-        found: observation?.found ?? null,
-        reason: observation?.reason ?? null,
-        resent: resend?.sent === true ? (resend.answer ?? null) : null,
-        code: error?.code ?? null,
+        environmentId: answer.environmentId,
+        operationId: answer.operationId,
+        action: answer.action,
+        state: answer.state,
+        settled: answer.settled,
+        method: answer.observation?.method ?? null,
+        found: answer.observation?.found ?? null,
+        reason: answer.observation?.reason ?? null,
+        resent: answer.resend?.sent === true ? answer.resend.answer : null,
+        code: answer.error?.code ?? null,
       };
     },
     close: async () => undefined,

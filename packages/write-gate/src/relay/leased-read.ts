@@ -9,7 +9,7 @@ import { ConnectorError } from "@t3-connector/core";
 import { addArchivedThreads, type EnvironmentRegistry } from "@t3-connector/core/environments";
 import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { EnvironmentGrant } from "@t3-connector/write-engine/actions";
-import type { LeasedReadOp } from "@t3-connector/write-engine/relay-contract";
+import type { LeasedReadOp, RelayResultOf } from "@t3-connector/write-engine/relay-contract";
 import type { LeaseKeeper } from "../contract.js";
 
 export const LEASED_READ_TIMEOUT_MS = 15_000;
@@ -32,7 +32,7 @@ function leasedGrant(keeper: LeaseKeeper, leaseId: string, environmentId: string
 export async function leasedRead(
   op: LeasedReadOp,
   deps: { registry: EnvironmentRegistry; lease: LeaseKeeper },
-): Promise<unknown> {
+): Promise<RelayResultOf<"leased_read">> {
   const handle = deps.registry.resolve(op.environment);
   const before = leasedGrant(deps.lease, op.leaseId, handle.environmentId);
   const readable = new Set(before.readProjectIds);

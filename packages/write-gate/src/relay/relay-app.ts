@@ -11,13 +11,15 @@ import type { CommandSupportCache } from "@t3-connector/write-engine/capabilitie
 import type {
   ConditionalSendRequest,
   ConditionalSendResult,
-  Dispatcher,
   JournalRecord,
+  WriteEngine,
 } from "@t3-connector/write-engine/engine";
 import {
   parseRelayRequest,
   RELAY_HEADER,
+  type RelayOpName,
   type RelayRequest,
+  type RelayResultOf,
 } from "@t3-connector/write-engine/relay-contract";
 import type { Context } from "hono";
 import type { AuditLog } from "../audit/index.js";
@@ -41,7 +43,7 @@ export interface RelayDeps {
   readonly registry: EnvironmentRegistry;
   /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
   readonly commandSupport?: CommandSupportCache;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
   /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
   /** The journal's uncertain records; without it the op is unavailable. */
@@ -101,7 +103,7 @@ export async function handleRelay(
         };
   }
   try {
-    return { status: 200, body: (await runOp(request, deps)) as object };
+    return { status: 200, body: await runOp(request, deps) };
   } catch (error) {
     const answer = relayErrorOf(error);
     return { status: isConnectorError(error) || answer.error !== "internal" ? 403 : 500, body: answer };
@@ -123,7 +125,7 @@ export function relayHandler(
   };
 }
 
-async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {
+async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResultOf<RelayOpName>> {
   switch (request.op) {
     case "environments":
       return {

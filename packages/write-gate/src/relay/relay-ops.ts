@@ -12,17 +12,20 @@ import {
   type CommandSupportCache,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
-import type {
-  ConditionalSendRequest,
-  ConditionalSendResult,
-  Dispatcher,
-  JournalRecord,
-  ReconcileOutcome,
+import {
+  type ConditionalSendRequest,
+  type ConditionalSendResult,
+  type DispatchOutcome,
+  dispatchFailureOf,
+  type JournalRecord,
+  type ReconcileOutcome,
+  type WriteEngine,
 } from "@t3-connector/write-engine/engine";
 import type {
   ConditionalSendOp,
   DispatchOp,
   ReconcileOp,
+  RelayResultOf,
   RequestApprovalOp,
 } from "@t3-connector/write-engine/relay-contract";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
@@ -32,7 +35,7 @@ import { auditCodeOf } from "./errors.js";
 interface OpDeps {
   readonly registry: EnvironmentRegistry;
   readonly commandSupport?: CommandSupportCache;
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
@@ -41,7 +44,7 @@ interface OpDeps {
   readonly clock: Clock;
 }
 
-export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
+export function leaseSummary(keeper: LeaseKeeper, clock: Clock): RelayResultOf<"lease"> {
   const lease = keeper.current();
   if (lease === null) return { active: false };
   return {
@@ -66,7 +69,10 @@ export function leaseSummary(keeper: LeaseKeeper, clock: Clock): unknown {
  * `requestId` the call creates nothing and waits on that request; with `waitMs` the answer comes
  * as soon as the human decides (or with `pending` when the wait runs out).
  */
-export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Promise<unknown> {
+export async function requestApproval(
+  op: RequestApprovalOp,
+  deps: OpDeps,
+): Promise<RelayResultOf<"request_approval">> {
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
   // The open lease answers only its holder; any other client gets a request of its own (ADR 0022).
   const open = deps.lease.current();
@@ -83,11 +89,9 @@ export async function requestApproval(op: RequestApprovalOp, deps: OpDeps): Prom
     leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
-  const answer = (await decided(link.requestId, op.waitMs, deps)) as Record<string, unknown>;
+  const answer = await decided(link.requestId, op.waitMs, deps);
   // The secret goes back on the creating call only, whatever its wait ended with.
-  return answer.active === true
-    ? { ...answer, leaseSecret: link.leaseSecret }
-    : { active: false, ...link, ...answer };
+  return answer.active === true ? { ...answer, leaseSecret: link.leaseSecret } : { ...link, ...answer };
 }
 
 /**
@@ -137,22 +141,17 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
 }
 
 /** Waits on one request; an approval answers the lease it opened, anything else the decision. */
-async function decided(requestId: string, waitMs: number, deps: OpDeps): Promise<unknown> {
+async function decided(
+  requestId: string,
+  waitMs: number,
+  deps: OpDeps,
+): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
-    return { ...(leaseSummary(deps.lease, deps.clock) as object), requestId, decision: "approved" };
+    return { ...leaseSummary(deps.lease, deps.clock), requestId, decision: "approved" };
   }
   const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
   return { active: false, requestId, ...(link ?? {}), decision: decision.outcome };
-}
-
-/** The journal state a dispatch error left, from the engine's details. */
-function stateOfError(error: unknown): "refused" | "uncertain" | "not_recorded" {
-  if (!isConnectorError(error)) return "not_recorded";
-  const state = error.details?.state;
-  if (state === "refused" || state === "uncertain") return state;
-  if (error.code === "reconciliation_required") return "uncertain";
-  return "not_recorded";
 }
 
 /**
@@ -198,59 +197,72 @@ function threadOf(op: DispatchOp): { threadId?: string } {
   return threadId === undefined ? {} : { threadId };
 }
 
-export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<unknown> {
+export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<RelayResultOf<"dispatch">> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   const thread = threadOf(op);
+  let outcome: DispatchOutcome;
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     await refuseUnsupported(op, deps);
-    const result = await deps.dispatcher.dispatch({
+    outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
       operationId: op.operationId,
       action: op.action,
       input: op.input,
     });
-    if (!result.replayed)
+  } catch (error) {
+    outcome = dispatchFailureOf(error);
+  }
+  if (outcome.state === "completed") {
+    if (!outcome.replayed)
       record(deps.lease, deps.clock, {
         ...base,
         ...thread,
-        environmentId: result.environmentId,
+        environmentId: outcome.environmentId,
         state: "completed",
       });
     await auditQuietly(deps.audit, {
       event: "dispatch",
       ...base,
-      environmentId: result.environmentId,
+      environmentId: outcome.environmentId,
       state: "completed",
       code: null,
-      replayed: result.replayed,
+      replayed: outcome.replayed,
     });
     return {
-      state: result.state,
-      operationId: result.operationId,
-      environmentId: result.environmentId,
-      action: result.action,
-      replayed: result.replayed,
-      ...(result.reconciled === true ? { reconciled: true } : {}),
-      receipt: result.receipt,
-      derivedIds: result.derivedIds,
+      state: outcome.state,
+      operationId: outcome.operationId,
+      environmentId: outcome.environmentId,
+      action: outcome.action,
+      replayed: outcome.replayed,
+      ...(outcome.reconciled === true ? { reconciled: true } : {}),
+      receipt: outcome.receipt,
+      derivedIds: outcome.derivedIds,
     };
-  } catch (error) {
-    await learnFromRefusal(op, deps, error).catch(() => undefined);
-    const state = stateOfError(error);
-    const code = auditCodeOf(error);
-    const replayed = isConnectorError(error) && error.details?.replayed === true;
-    if (state !== "not_recorded" && !replayed && environmentId !== null) {
-      record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state, code });
-    }
-    await auditQuietly(deps.audit, { event: "dispatch", ...base, environmentId, state, code, replayed });
-    throw error;
   }
+  await learnFromRefusal(op, deps, outcome.error).catch(() => undefined);
+  const code = auditCodeOf(outcome.error);
+  const replayed = outcome.state !== "not_recorded" && outcome.replayed;
+  if (outcome.state !== "not_recorded" && !replayed && environmentId !== null) {
+    record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state: outcome.state, code });
+  }
+  await auditQuietly(deps.audit, {
+    event: "dispatch",
+    ...base,
+    environmentId,
+    state: outcome.state,
+    code,
+    replayed,
+  });
+  throw outcome.error;
 }
 
-export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Promise<unknown> {
+export async function conditionalSendOp(
+  op: ConditionalSendOp,
+  deps: OpDeps,
+): Promise<RelayResultOf<"conditional_send">> {
   const run = deps.conditionalSend;
   if (run === undefined) {
     throw new ConnectorError("invalid_request", "this gate does not run conditional sends");
@@ -300,7 +312,7 @@ export async function conditionalSendOp(op: ConditionalSendOp, deps: OpDeps): Pr
 }
 
 /** Ids, actions, states and error codes only: a record never holds an input or message text. */
-export async function listUncertainOp(deps: OpDeps): Promise<unknown> {
+export async function listUncertainOp(deps: OpDeps): Promise<RelayResultOf<"list_uncertain">> {
   if (deps.listUncertain === undefined) {
     throw new ConnectorError("invalid_request", "this gate does not list its journal");
   }
@@ -325,7 +337,7 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
   return state === "precondition_pending" ? null : "refused";
 }
 
-export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<unknown> {
+export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<RelayResultOf<"reconcile">> {
   if (op.leaseId !== undefined && deps.lease.current()?.leaseId !== op.leaseId) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }

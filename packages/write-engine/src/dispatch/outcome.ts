@@ -1,0 +1,41 @@
+/**
+ * What one dispatch left, as a typed union for the caller that must record and audit it (the gate's
+ * relay, its page's write list). The dispatcher answers a refusal by throwing the ConnectorError the
+ * client will read; the journal state that refusal left travels in that error's details, which
+ * only this file reads, next to the dispatcher that writes them.
+ */
+import { type ConnectorError, isConnectorError } from "@t3-connector/core";
+import type { DispatchCompleted } from "./types.js";
+
+export type DispatchFailure =
+  /** Refused before the journal reserved anything (lease, input, unknown environment): no record. */
+  | { readonly state: "not_recorded"; readonly error: unknown }
+  | {
+      /** `refused`: durably not applied (or T3 refused it); `uncertain`: it may have reached T3. */
+      readonly state: "refused" | "uncertain";
+      /** True when the journal already held this answer and nothing ran now. */
+      readonly replayed: boolean;
+      readonly error: ConnectorError;
+    };
+
+export type DispatchOutcome = DispatchCompleted | DispatchFailure;
+
+/** The journal state a thrown dispatch error left, and whether it was a replay. */
+export function dispatchFailureOf(error: unknown): DispatchFailure {
+  if (!isConnectorError(error)) return { state: "not_recorded", error };
+  const replayed = error.details?.replayed === true;
+  const state = error.details?.state;
+  if (state === "refused" || state === "uncertain") return { state, replayed, error };
+  // An uncertain record met again before it was settled: still uncertain, nothing sent now.
+  if (error.code === "reconciliation_required") return { state: "uncertain", replayed, error };
+  return { state: "not_recorded", error };
+}
+
+/** Runs one dispatch and answers its outcome instead of throwing a refusal. */
+export async function dispatchOutcome(run: () => Promise<DispatchCompleted>): Promise<DispatchOutcome> {
+  try {
+    return await run();
+  } catch (error) {
+    return dispatchFailureOf(error);
+  }
+}
