@@ -59,8 +59,8 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
         action: answer.action,
         replayed: answer.replayed,
         ...(answer.reconciled === true ? { reconciled: true } : {}),
-        receipt: answer.receipt ?? null,
-        derivedIds: answer.derivedIds ?? {},
+        receipt: answer.receipt,
+        derivedIds: answer.derivedIds,
       };
     },
   });
