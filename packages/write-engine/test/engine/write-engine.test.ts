@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { isConnectorError } from "@t3-connector/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
-import { NO_NEW_WRITES, openWriteEngine, type WriteEngine } from "../../src/engine/index.js";
+import { type LeaseCheck, NO_NEW_WRITES, openWriteEngine, type WriteEngine } from "../../src/engine/index.js";
 import {
   CHANNEL,
   commandsSince,
@@ -41,7 +41,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function open(lease = harness.lease): Promise<WriteEngine> {
+async function open(lease: LeaseCheck = harness.lease): Promise<WriteEngine> {
   stateDir ??= await mkdtemp(join(tmpdir(), "t3c-engine-"));
   const engine = await openWriteEngine({
     stateDir,
