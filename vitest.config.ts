@@ -31,6 +31,12 @@ export default defineConfig({
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
+      {
+        find: /^@t3-connector\/write-bridge\/tool-faces$/,
+        replacement: fileURLToPath(
+          new URL("./packages/write-bridge/src/tools/write-tool-faces.ts", import.meta.url),
+        ),
+      },
       { find: /^@t3-connector\/events$/, replacement: src("events") },
       { find: /^@t3-connector\/oauth$/, replacement: src("oauth") },
     ],

@@ -1,25 +1,85 @@
-/** Small helpers that keep each action entry short without hiding its literal name or payload. */
+/**
+ * Small helpers that keep each action entry short without hiding its literal name or payload.
+ * An entry says only what differs from the defaults below; the command type is written once
+ * (it is the action id unless the entry names another).
+ */
 
 import { ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
 import { compact, idString } from "./fields.js";
+import type { Guard } from "./guards.js";
 import type {
   ActionDefinition,
+  ActionGroup,
   ActionTargets,
   BuiltPayload,
   DerivedIds,
   IdKind,
-  WriteAnnotations,
+  WireLaunchInput,
 } from "./types.js";
 
-export function defineAction<const A extends string, S extends z.ZodType>(
-  definition: ActionDefinition<A, S>,
-): ActionDefinition<A, S> {
-  return Object.freeze(definition);
+/** What most actions do: no derived id besides commandId, no pre-send check, no per-project queue. */
+const ACTION_DEFAULTS = {
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+} as const satisfies Pick<ActionDefinition, "extraIds" | "guards" | "serializeByProject">;
+
+/** The fields every entry states, and the ones it states only when it differs from the defaults. */
+interface ActionSpec<A extends string, S extends z.ZodType> {
+  readonly action: A;
+  readonly label: string;
+  readonly group: ActionGroup;
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly extraIds?: readonly Exclude<IdKind, "commandId">[];
+  readonly guards?: readonly Guard[];
+  readonly runtimeModeField?: string;
+  readonly serializeByProject?: boolean;
+  // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.
+  targets(input: z.output<S>): ActionTargets;
 }
 
-export function hints(destructive: boolean): WriteAnnotations {
-  return { readOnlyHint: false, destructiveHint: destructive, idempotentHint: true, openWorldHint: false };
+/** An action sent as one `orchestration.dispatchCommand`. */
+export interface DispatchActionSpec<A extends string, S extends z.ZodType> extends ActionSpec<A, S> {
+  /** The T3 command `type`, only when it is not the action id itself. */
+  readonly commandType?: string;
+  /** The command's own fields; `type` and `commandId` are added, undefined fields left out. */
+  fields(input: z.output<S>, ids: DerivedIds): Record<string, unknown>;
+}
+
+/** An action sent as `orchestration.launchThread` (an RPC, not a command). */
+export interface LaunchActionSpec<A extends string, S extends z.ZodType> extends ActionSpec<A, S> {
+  launch(input: z.output<S>, ids: DerivedIds): WireLaunchInput;
+}
+
+export function defineAction<const A extends string, S extends z.ZodType>(
+  spec: DispatchActionSpec<A, S>,
+): ActionDefinition<A, S> {
+  const { fields, commandType = spec.action, ...rest } = spec;
+  return Object.freeze({
+    ...ACTION_DEFAULTS,
+    ...rest,
+    commandType,
+    payloadKind: "dispatch",
+    build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
+  });
+}
+
+export function defineLaunchAction<const A extends string, S extends z.ZodType>(
+  spec: LaunchActionSpec<A, S>,
+): ActionDefinition<A, S> {
+  const { launch, ...rest } = spec;
+  return Object.freeze({
+    ...ACTION_DEFAULTS,
+    ...rest,
+    commandType: null,
+    payloadKind: "launch",
+    build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({
+      kind: "launch",
+      input: compact(launch(input, ids)),
+    }),
+  });
 }
 
 /** `{threadId}` plus the given fields, strict. */
