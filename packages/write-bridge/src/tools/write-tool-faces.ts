@@ -168,8 +168,6 @@ export const WRITE_TOOL_FACES = {
   "thread.conditional-send": { name: "t3_escrever_thread_conditional_send" },
 } as const satisfies FaceTable;
 
-export type WriteToolName = (typeof WRITE_TOOL_FACES)[keyof typeof WRITE_TOOL_FACES]["name"];
-
 /** The four MCP tool hints of one write tool, all explicit. */
 export interface WriteAnnotations {
   readonly readOnlyHint: false;
