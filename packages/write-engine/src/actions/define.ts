@@ -36,30 +36,46 @@ interface ActionSpec<A extends string, S extends z.ZodType> {
   readonly guards?: readonly Guard[];
   readonly runtimeModeField?: string;
   readonly serializeByProject?: boolean;
-  // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.
-  targets(input: z.output<S>): ActionTargets;
 }
+
+/**
+ * What the write touches. An input with a `threadId` touches that one thread unless the entry says
+ * otherwise; any other input must say. (Method syntax: parameters stay bivariant so every entry
+ * fits one table type.)
+ */
+type TargetsSpec<S extends z.ZodType> =
+  z.output<S> extends { readonly threadId: string }
+    ? { targets?(input: z.output<S>): ActionTargets }
+    : { targets(input: z.output<S>): ActionTargets };
 
 /** An action sent as one `orchestration.dispatchCommand`. */
-export interface DispatchActionSpec<A extends string, S extends z.ZodType> extends ActionSpec<A, S> {
-  /** The T3 command `type`, only when it is not the action id itself. */
-  readonly commandType?: string;
-  /** The command's own fields; `type` and `commandId` are added, undefined fields left out. */
-  fields(input: z.output<S>, ids: DerivedIds): Record<string, unknown>;
-}
+export type DispatchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
+  TargetsSpec<S> & {
+    /** The T3 command `type`, only when it is not the action id itself. */
+    readonly commandType?: string;
+    /** The command's own fields; `type` and `commandId` are added, undefined fields left out. */
+    fields(input: z.output<S>, ids: DerivedIds): Record<string, unknown>;
+  };
 
 /** An action sent as `orchestration.launchThread` (an RPC, not a command). */
-export interface LaunchActionSpec<A extends string, S extends z.ZodType> extends ActionSpec<A, S> {
-  launch(input: z.output<S>, ids: DerivedIds): WireLaunchInput;
+export type LaunchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
+  TargetsSpec<S> & {
+    launch(input: z.output<S>, ids: DerivedIds): WireLaunchInput;
+  };
+
+/** The default target: the one thread the input names. */
+function theInputThread(input: unknown): ActionTargets {
+  return oneThread((input as { threadId: string }).threadId);
 }
 
 export function defineAction<const A extends string, S extends z.ZodType>(
   spec: DispatchActionSpec<A, S>,
 ): ActionDefinition<A, S> {
-  const { fields, commandType = spec.action, ...rest } = spec;
+  const { fields, commandType = spec.action, targets = theInputThread, ...rest } = spec;
   return Object.freeze({
     ...ACTION_DEFAULTS,
     ...rest,
+    targets,
     commandType,
     payloadKind: "dispatch",
     build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
@@ -69,10 +85,11 @@ export function defineAction<const A extends string, S extends z.ZodType>(
 export function defineLaunchAction<const A extends string, S extends z.ZodType>(
   spec: LaunchActionSpec<A, S>,
 ): ActionDefinition<A, S> {
-  const { launch, ...rest } = spec;
+  const { launch, targets = theInputThread, ...rest } = spec;
   return Object.freeze({
     ...ACTION_DEFAULTS,
     ...rest,
+    targets,
     commandType: null,
     payloadKind: "launch",
     build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({

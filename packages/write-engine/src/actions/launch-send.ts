@@ -1,6 +1,6 @@
 /** Actions 32-36: launching a thread, sending a message, metadata and pull-request links. */
 import { z } from "zod";
-import { defineAction, defineLaunchAction, oneThread, PROVENANCE, requireId, threadInput } from "./define.js";
+import { defineAction, defineLaunchAction, PROVENANCE, requireId, threadInput } from "./define.js";
 import {
   attachments,
   DEFAULT_RUNTIME_MODE,
@@ -119,7 +119,6 @@ export const threadSend = defineAction({
   commandType: "message.dispatch",
   extraIds: ["messageId"],
   guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
-  targets: (input) => oneThread(input.threadId),
   fields: (input, ids) => ({
     ...PROVENANCE,
     threadId: input.threadId,
@@ -155,7 +154,6 @@ export const threadMetadataUpdate = defineAction({
       path: ["regenerateTitle"],
     }),
   guards: [workspacePath("worktreePath")],
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     title: input.title,
@@ -182,7 +180,6 @@ export const threadPullRequestLink = defineAction({
     url: z.url({ protocol: /^https?$/ }).max(MAX_ID_CHARS),
     source: z.enum(PULL_REQUEST_SOURCES),
   }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     host: input.host,
@@ -199,7 +196,6 @@ export const threadPullRequestUnlink = defineAction({
   group: "organize",
   description: "Removes a pull-request link from the thread.",
   inputSchema: threadInput(pullRequestRef),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     host: input.host,
@@ -230,7 +226,6 @@ export const threadPullRequestWatch = defineAction({
       .optional(),
     paused: z.boolean().optional(),
   }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     host: input.host,

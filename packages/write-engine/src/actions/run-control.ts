@@ -1,6 +1,6 @@
 /** Actions 18-31: model and provider, runs and the queue, runtime requests, checkpoints. */
 import { z } from "zod";
-import { defineAction, oneThread, threadInput } from "./define.js";
+import { defineAction, threadInput } from "./define.js";
 import {
   APPROVAL_DECISIONS,
   answers,
@@ -19,7 +19,6 @@ export const threadModelSelectionSet = defineAction({
   description: "Sets the model (and its options) the thread's next run uses.",
   inputSchema: threadInput({ modelSelection }),
   guards: [MODEL_SELECTION_GUARD],
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     modelSelection: input.modelSelection,
@@ -33,7 +32,6 @@ export const providerSwitch = defineAction({
   description: "Moves the thread to another provider instance and model.",
   inputSchema: threadInput({ modelSelection }),
   guards: [MODEL_SELECTION_GUARD],
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, modelSelection: input.modelSelection }),
 });
 
@@ -43,7 +41,6 @@ export const providerSessionDetach = defineAction({
   group: "run",
   description: "Detaches the thread's provider session, ending its process.",
   inputSchema: threadInput({ providerSessionId: idString, reason: reasonText.optional() }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     providerSessionId: input.providerSessionId,
@@ -61,7 +58,6 @@ export const runInterrupt = defineAction({
     reason: reasonText.optional(),
     holdQueue: z.boolean().optional(),
   }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     runId: input.runId,
@@ -76,7 +72,6 @@ export const preparedRunRelease = defineAction({
   group: "run",
   description: "Lets a prepared run start.",
   inputSchema: threadInput({ runId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, runId: input.runId }),
 });
 
@@ -91,7 +86,6 @@ export const preparedRunRetry = defineAction({
   description:
     "Prepares the workspace of a run whose preparation failed again; the run goes back to preparing.",
   inputSchema: threadInput({ runId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, runId: input.runId }),
 });
 
@@ -101,7 +95,6 @@ export const queueResume = defineAction({
   group: "run",
   description: "Lets runs held in the thread's queue start again.",
   inputSchema: threadInput({}),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -111,7 +104,6 @@ export const queuedRunCancel = defineAction({
   group: "run",
   description: "Removes a queued message before it starts.",
   inputSchema: threadInput({ runId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, runId: input.runId }),
 });
 
@@ -121,7 +113,6 @@ export const queuedRunReorder = defineAction({
   group: "run",
   description: "Moves a queued message earlier or later in the queue.",
   inputSchema: threadInput({ runId: idString, beforeRunId: idString.nullable() }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     runId: input.runId,
@@ -135,7 +126,6 @@ export const queuedRunEdit = defineAction({
   group: "run",
   description: "Replaces the text (and attachments) of a queued message before it starts.",
   inputSchema: threadInput({ runId: idString, text: messageText, attachments: attachments.optional() }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     runId: input.runId,
@@ -150,7 +140,6 @@ export const queuedMessagePromoteToSteer = defineAction({
   group: "run",
   description: "Delivers a queued message into the running turn now instead of after it.",
   inputSchema: threadInput({ queuedRunId: idString, targetRunId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     queuedRunId: input.queuedRunId,
@@ -165,7 +154,6 @@ export const runtimeRequestApprove = defineAction({
   description: "Accepts or declines something the agent asked permission for (a command, an edit).",
   inputSchema: threadInput({ requestId: idString, decision: z.enum(APPROVAL_DECISIONS) }),
   commandType: "runtime-request.respond",
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     requestId: input.requestId,
@@ -180,7 +168,6 @@ export const runtimeRequestAnswer = defineAction({
   description: "Answers a question the agent asked.",
   inputSchema: threadInput({ requestId: idString, answers }),
   commandType: "runtime-request.respond",
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     requestId: input.requestId,
@@ -194,7 +181,6 @@ export const threadUserInputDismiss = defineAction({
   group: "run",
   description: "Dismisses a pending question without answering it.",
   inputSchema: threadInput({ requestId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, requestId: input.requestId }),
 });
 
@@ -205,7 +191,6 @@ export const checkpointRollback = defineAction({
   description:
     "Rolls the thread back to an earlier checkpoint, discarding what came after (and the files, when asked).",
   inputSchema: threadInput({ scopeId: idString, checkpointId: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     scopeId: input.scopeId,

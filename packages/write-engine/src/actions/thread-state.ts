@@ -1,6 +1,6 @@
 /** Actions 1-17: a thread's lifecycle, overlays (settle, snooze, pin, visit) and settings. */
 import { z } from "zod";
-import { defineAction, oneThread, threadInput, threadOnlyInput } from "./define.js";
+import { defineAction, threadInput, threadOnlyInput } from "./define.js";
 import { idString, interactionMode, isoDateTime, runtimeMode, titleText, toUtcIso } from "./fields.js";
 import { noActiveRun, noPendingRequest } from "./guards.js";
 
@@ -10,7 +10,6 @@ export const threadArchive = defineAction({
   group: "organize",
   description: "Moves the thread to the archive; it can be brought back.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -20,7 +19,6 @@ export const threadUnarchive = defineAction({
   group: "organize",
   description: "Brings an archived thread back to the active list.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -30,7 +28,6 @@ export const threadDelete = defineAction({
   group: "destructive",
   description: "Deletes the thread and its conversation; this cannot be undone.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -48,7 +45,6 @@ export const threadSettle = defineAction({
   description: "Marks the thread as settled (done) so it leaves the work list.",
   inputSchema: quietThreadInput,
   guards: quietThreadGuards,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -58,7 +54,6 @@ export const threadPin = defineAction({
   group: "organize",
   description: "Pins the thread to the top of the sidebar.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -68,7 +63,6 @@ export const threadUnpin = defineAction({
   group: "organize",
   description: "Removes the thread's pin.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -78,7 +72,6 @@ export const threadUnsnooze = defineAction({
   group: "organize",
   description: "Ends the thread's snooze now.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, reason: "user" }),
 });
 
@@ -88,7 +81,6 @@ export const threadMarkUnread = defineAction({
   group: "organize",
   description: "Marks the thread as unread.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId }),
 });
 
@@ -98,7 +90,6 @@ export const threadUnsettle = defineAction({
   group: "organize",
   description: "Returns a settled thread to the active work list.",
   inputSchema: threadOnlyInput,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, reason: "user" }),
 });
 
@@ -113,7 +104,6 @@ export const threadSnooze = defineAction({
     allowPendingRequest: z.boolean().optional(),
   }),
   guards: quietThreadGuards,
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, snoozedUntil: toUtcIso(input.snoozedUntil) }),
 });
 
@@ -123,7 +113,6 @@ export const threadAutoSettleSet = defineAction({
   group: "organize",
   description: "Turns automatic settling of the thread on or off.",
   inputSchema: threadInput({ enabled: z.boolean() }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, enabled: input.enabled }),
 });
 
@@ -133,7 +122,6 @@ export const threadPinReorder = defineAction({
   group: "organize",
   description: "Moves a pinned thread to another place among the pinned ones.",
   inputSchema: threadInput({ orderKey: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, orderKey: input.orderKey }),
 });
 
@@ -143,7 +131,6 @@ export const threadActiveReorder = defineAction({
   group: "organize",
   description: "Moves the thread to another place in the active list.",
   inputSchema: threadInput({ orderKey: idString }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, orderKey: input.orderKey }),
 });
 
@@ -153,7 +140,6 @@ export const threadVisit = defineAction({
   group: "organize",
   description: "Records that the thread was read at a given time.",
   inputSchema: threadInput({ visitedAt: isoDateTime }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, visitedAt: toUtcIso(input.visitedAt) }),
 });
 
@@ -164,7 +150,6 @@ export const threadTitle = defineAction({
   description: "Sets the thread's title.",
   inputSchema: threadInput({ title: titleText }),
   commandType: "thread.metadata.update",
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, title: input.title }),
 });
 
@@ -176,7 +161,6 @@ export const threadRuntimeModeSet = defineAction({
   // No default here: a settings write must say which mode it sets.
   inputSchema: threadInput({ runtimeMode }),
   runtimeModeField: "runtimeMode",
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({ threadId: input.threadId, runtimeMode: input.runtimeMode }),
 });
 
@@ -186,7 +170,6 @@ export const threadInteractionModeSet = defineAction({
   group: "run",
   description: "Switches the thread between default and plan interaction.",
   inputSchema: threadInput({ interactionMode }),
-  targets: (input) => oneThread(input.threadId),
   fields: (input) => ({
     threadId: input.threadId,
     interactionMode: input.interactionMode,

@@ -90,14 +90,13 @@ describe("the write-action table", () => {
     }
   });
 
-  it("fills what an entry leaves out with the defaults, and sends the action id as the command type", () => {
+  it("fills what an entry leaves out with the defaults: its input's thread as target, the action id as command type", () => {
     const example = defineAction({
       action: "thread.example",
       label: "Example",
       group: "organize",
       description: "Example.",
       inputSchema: threadOnlyInput,
-      targets: (input) => oneThread(input.threadId),
       fields: (input) => ({ threadId: input.threadId, unset: undefined }),
     });
     expect(example).toMatchObject({
@@ -107,6 +106,7 @@ describe("the write-action table", () => {
       guards: [],
       serializeByProject: false,
     });
+    expect(example.targets({ threadId: "t-1" })).toEqual(oneThread("t-1"));
     expect(example.build({ threadId: "t-1" }, { commandId: "c-1" })).toEqual({
       kind: "dispatch",
       command: { type: "thread.example", commandId: "c-1", threadId: "t-1" },
