@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -31,6 +32,12 @@ export default defineConfig({
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
+      {
+        find: /^@t3-connector\/write-bridge\/tool-faces$/,
+        replacement: fileURLToPath(
+          new URL("./packages/write-bridge/src/tools/write-tool-faces.ts", import.meta.url),
+        ),
+      },
       { find: /^@t3-connector\/events$/, replacement: src("events") },
       { find: /^@t3-connector\/oauth$/, replacement: src("oauth") },
     ],
@@ -56,6 +63,10 @@ export default defineConfig({
           // between files (the simulator hands out copies; nothing mocks modules or stubs globals).
           pool: "threads",
           isolate: false,
+          // Vitest's default (cores − 1) is one worker on a 2-core machine: the tier then runs its
+          // files one after another while most of them wait on sockets, the simulator and
+          // deadlines. Two workers overlap those waits; bigger machines keep cores − 1.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
         },
       },
       { extends: true, test: { name: "e2e", include: E2E, globalSetup: [BUILD_ONCE] } },

@@ -47,6 +47,8 @@ export type ElicitationAction = "accept" | "decline" | "cancel";
 export interface BridgeContext {
   readonly relay: RelayClient;
   readonly now: () => number;
+  /** How often a call that waits for the person reports progress (APPROVAL_PROGRESS_MS in production). */
+  readonly approvalProgressMs: number;
   /** A random id of this bridge process: its newer approval request supersedes its older one. */
   readonly bridgeId: string;
   readonly client: () => ClientSide;

@@ -4,6 +4,7 @@ import { readPackageVersion } from "@t3-connector/core/cli-support";
 import type { BridgeContext } from "./bridge-tool.js";
 import { registerBridgeTools } from "./register-bridge-tools.js";
 import type { RelayClient } from "./relay-client.js";
+import { APPROVAL_PROGRESS_MS } from "./tools/approval-tool.js";
 import { BRIDGE_TOOLS } from "./tools/index.js";
 
 export const BRIDGE_SERVER_NAME = "t3-connector-write";
@@ -17,6 +18,8 @@ export function bridgeVersion(): string {
 export interface BridgeServerOptions {
   readonly relay: RelayClient;
   readonly now?: () => number;
+  /** How often a wait for the person's decision reports progress; APPROVAL_PROGRESS_MS by default. */
+  readonly approvalProgressMs?: number;
   /** stderr by default: stdout is the protocol. */
   readonly log?: (line: string) => void;
 }
@@ -37,6 +40,7 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
   const context: BridgeContext = {
     relay: options.relay,
     now: options.now ?? Date.now,
+    approvalProgressMs: options.approvalProgressMs ?? APPROVAL_PROGRESS_MS,
     bridgeId: randomUUID(),
     client: () => {
       const info = protocol.getClientVersion();

@@ -6,6 +6,12 @@ import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 const TOOL = "t3_aguardar_thread";
 const PROJECT = "project-wait";
+/**
+ * A wait that is meant to run out. It must still cover locating the thread (a shell read over the
+ * socket), which took more than 300 ms while the unit tier shared a loaded machine: then the call
+ * found no state at all instead of timing out on the run.
+ */
+const TIMES_OUT_MS = 1_000;
 const OTHER_PROJECT = "project-hidden";
 
 let setup: SimReadSetup;
@@ -200,7 +206,7 @@ describe("t3_aguardar_thread", () => {
       creationSource: "mcp",
       dispatchMode: { type: "start_immediately" },
     });
-    const result = await waitCall({ threadId, timeoutMs: 300, includeLatestResponse: true });
+    const result = await waitCall({ threadId, timeoutMs: TIMES_OUT_MS, includeLatestResponse: true });
     expect(result).toMatchObject({ returnReason: "timeout", timedOut: true, latestResponse: null });
     await subscriptionsClosed();
   });
@@ -244,10 +250,10 @@ describe("t3_aguardar_thread", () => {
     const shell = shellOf(threadId) as { activeRunId: string; latestRunId: string; status: string };
     expect(shell.activeRunId).not.toBe(shell.latestRunId);
 
-    const active = await waitCall({ threadId, timeoutMs: 300 });
+    const active = await waitCall({ threadId, timeoutMs: TIMES_OUT_MS });
     expect(active).toMatchObject({ runId: shell.activeRunId, state: "running", timedOut: true });
 
-    const queued = await waitCall({ threadId, runId: shell.latestRunId, timeoutMs: 300 });
+    const queued = await waitCall({ threadId, runId: shell.latestRunId, timeoutMs: TIMES_OUT_MS });
     expect(queued).toMatchObject({
       runId: shell.latestRunId,
       statusRun: "queued",

@@ -250,9 +250,11 @@ describe("t3_thread and the projection routes", () => {
 describe("t3_thread with an environment that does not answer", () => {
   let hanging: SimReadSetup;
   beforeAll(async () => {
+    // The answering environments must still answer within the deadline on a loaded machine
+    // running two test workers, which 400 ms did not always allow.
     hanging = await startByIdSetup([t3ThreadTool], {
       gamma: true,
-      limits: { perEnvironmentTimeoutMs: 400, totalTimeoutMs: 1_500 },
+      limits: { perEnvironmentTimeoutMs: 1_500, totalTimeoutMs: 3_000 },
     });
     hanging.sim.environment("gamma").faults.set({ hang: true });
   });

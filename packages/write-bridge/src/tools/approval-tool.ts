@@ -13,7 +13,7 @@ import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
 
 /** How often a waiting call reports progress: well inside any client timeout worth having. */
-const PROGRESS_INTERVAL_MS = 5_000;
+export const APPROVAL_PROGRESS_MS = 5_000;
 
 /** Well under the tunnel's 10-minute connection TTL; the request's own 120 s usually ends it first. */
 export const MAX_WAIT_SECONDS = 300;
@@ -169,7 +169,7 @@ function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string
 
 /**
  * One relay call; a wait gets its own deadline past the wait, so the relay does not cut it short.
- * While it waits, a progress notification every PROGRESS_INTERVAL_MS keeps a client that resets
+ * While it waits, a progress notification every `context.approvalProgressMs` keeps a client that resets
  * its timeout on progress (the SDK's `resetTimeoutOnProgress`) from giving up at its default 60 s.
  */
 async function relayApproval(
@@ -179,15 +179,15 @@ async function relayApproval(
   extra: BridgeToolExtra,
 ): Promise<Record<string, unknown>> {
   const waitMs = waitSeconds * 1000;
-  const started = Date.now();
+  const started = context.now();
   const timer =
     waitMs > 0
       ? setInterval(() => {
-          const left = Math.max(0, Math.round((waitMs - (Date.now() - started)) / 1000));
+          const left = Math.max(0, Math.round((waitMs - (context.now() - started)) / 1000));
           void extra.progress(
             `waiting for the person to approve or deny on the gate's page (${left} s left)`,
           );
-        }, PROGRESS_INTERVAL_MS)
+        }, context.approvalProgressMs)
       : undefined;
   timer?.unref();
   try {

@@ -4,13 +4,16 @@
  * only the gate can re-check the run right before the send, which is what makes it safe.
  */
 import {
+  CONDITIONAL_SEND,
   CONDITIONAL_SEND_STATES,
-  CONDITIONAL_SEND_TOOL,
   type ConditionalSendStepName,
   writeEnvelopeSchema,
 } from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { defineBridgeTool } from "../bridge-tool.js";
+import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
+
+const FACE = writeToolFace(CONDITIONAL_SEND.action);
 
 const WHAT_TO_DO =
   "Needs an open lease (t3_pedir_aprovacao) granting thread.send (and thread.model-selection.set with modelSelection); " +
@@ -53,12 +56,12 @@ export const conditionalSendResultSchema = z.object({
 });
 
 export const conditionalSendTool = defineBridgeTool({
-  name: CONDITIONAL_SEND_TOOL.toolName,
-  title: CONDITIONAL_SEND_TOOL.title,
-  description: `${CONDITIONAL_SEND_TOOL.description} ${WHAT_TO_DO}`,
-  inputSchema: writeEnvelopeSchema(CONDITIONAL_SEND_TOOL.inputSchema),
+  name: FACE.name,
+  title: CONDITIONAL_SEND.label,
+  description: `${CONDITIONAL_SEND.description} ${WHAT_TO_DO}`,
+  inputSchema: writeEnvelopeSchema(CONDITIONAL_SEND.inputSchema),
   outputSchema: conditionalSendResultSchema,
-  annotations: { ...CONDITIONAL_SEND_TOOL.annotations },
+  annotations: writeToolAnnotations(FACE),
   async handler(context, envelope, extra) {
     // As for the plain writes: the gate parses the client's input as sent (defaults included),
     // so both sides validate and hash the same thing.

@@ -1,11 +1,13 @@
 /**
- * The 42 `t3_escrever_<action>` tools, one per catalogue entry. Names, titles, input schemas and
- * destructive hints come from the catalogue table itself (ACTIONS, literal `toolName`s), so the
- * bridge, the gate and the operator CLI can never disagree on what a tool is called or accepts.
+ * The `t3_escrever_<action>` tools, one per catalogue entry. Titles, descriptions and input
+ * schemas come from the catalogue itself (ACTIONS), so the bridge, the gate and the operator CLI
+ * can never disagree on what an action accepts; the literal names, the destructive hints and the
+ * notes for the model come from the bridge's own table (write-tool-faces.ts), read by action id.
  */
 import { ACTIONS, type AnyActionDefinition, writeEnvelopeSchema } from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { type BridgeToolDefinition, defineBridgeTool } from "../bridge-tool.js";
+import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
 
 const HOW_TO_CALL =
   "Needs an open lease (t3_pedir_aprovacao) and the environment named explicitly. Use a fresh operationId per intended write; " +
@@ -29,14 +31,15 @@ export const writeResultSchema = z.object({
 });
 
 export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
+  const face = writeToolFace(entry.action);
   return defineBridgeTool({
-    name: entry.toolName,
+    name: face.name,
     // The catalogue's label and plain description, the very words the approval page shows.
     title: entry.label,
-    description: [entry.description, entry.toolNotes, HOW_TO_CALL].filter(Boolean).join(" "),
+    description: [entry.description, face.notes, HOW_TO_CALL].filter(Boolean).join(" "),
     inputSchema: writeEnvelopeSchema(entry.inputSchema),
     outputSchema: writeResultSchema,
-    annotations: { ...entry.annotations },
+    annotations: writeToolAnnotations(face),
     async handler(context, envelope, extra) {
       // The gate parses the action input again with the same catalogue schema; it gets the
       // client's input as sent (already validated here), so both sides hash the same thing.

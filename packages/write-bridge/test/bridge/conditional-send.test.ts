@@ -4,13 +4,15 @@
  * over the simulator: pending while the run is active, sent once after it ended, never resent.
  */
 
-import { CONDITIONAL_SEND_TOOL, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/write-engine/actions";
+import { CONDITIONAL_SEND } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
 import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
 import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
+
+const CONDITIONAL_SEND_TOOL_NAME = "t3_escrever_thread_conditional_send";
 
 type Body = Record<string, unknown>;
 const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
@@ -46,7 +48,7 @@ describe("the conditional send before the gate", () => {
   it("is listed with the catalogue's literal name, title, hints and a strict envelope", async () => {
     const { tools } = await bridge.client.listTools();
     const tool = tools.find((candidate) => candidate.name === "t3_escrever_thread_conditional_send");
-    expect(tool?.title).toBe(CONDITIONAL_SEND_TOOL.title);
+    expect(tool?.title).toBe(CONDITIONAL_SEND.label);
     expect(tool?.annotations).toMatchObject({
       readOnlyHint: false,
       destructiveHint: false,

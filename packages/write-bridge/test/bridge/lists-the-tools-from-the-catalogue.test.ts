@@ -1,5 +1,6 @@
-import { ACTIONS, CONDITIONAL_SEND_TOOL_NAME } from "@t3-connector/write-engine/actions";
+import { ACTIONS } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
+import { writeToolAnnotations, writeToolFace } from "../../src/tools/write-tool-faces.js";
 import { type BridgeSession, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 
@@ -17,19 +18,20 @@ describe("tools/list", () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const writes = tools.filter((tool) => tool.name.startsWith("t3_escrever_"));
     expect(writes.map((tool) => tool.name)).toEqual([
-      ...ACTIONS.map((entry) => entry.toolName),
-      CONDITIONAL_SEND_TOOL_NAME,
+      ...ACTIONS.map((entry) => writeToolFace(entry.action).name),
+      "t3_escrever_thread_conditional_send",
     ]);
     expect(writes).toHaveLength(45);
     expect(tools).toHaveLength(52);
     for (const entry of ACTIONS) {
-      const tool = byName.get(entry.toolName);
+      const face = writeToolFace(entry.action);
+      const tool = byName.get(face.name);
       // The page, the operator CLI and the tool agree on the words: label as title, description first.
       expect(tool?.title).toBe(entry.label);
       expect(tool?.description?.startsWith(entry.description)).toBe(true);
       expect(tool?.annotations).toMatchObject({
         readOnlyHint: false,
-        destructiveHint: entry.annotations.destructiveHint,
+        destructiveHint: writeToolAnnotations(face).destructiveHint,
         idempotentHint: true,
       });
       expect(tool?.inputSchema.required).toEqual(["leaseId", "environment", "operationId", "input"]);

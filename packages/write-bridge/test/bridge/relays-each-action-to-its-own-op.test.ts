@@ -3,6 +3,7 @@ import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/a
 const SAMPLE_OPERATION_ID = SAMPLE_IDS.operationId;
 
 import { describe, expect, it } from "vitest";
+import { writeToolFace } from "../../src/tools/write-tool-faces.js";
 import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 
@@ -31,13 +32,14 @@ describe("write tools", () => {
     for (const entry of ACTIONS) {
       gate.requests.length = 0;
       const input = SAMPLE_INPUTS[entry.action];
-      const result = await bridge.call(entry.toolName, {
+      const toolName = writeToolFace(entry.action).name;
+      const result = await bridge.call(toolName, {
         leaseId: "lease-1",
         environment: "alpha",
         operationId: SAMPLE_OPERATION_ID,
         input,
       });
-      expect(result.isError, `${entry.toolName}: ${textOf(result)}`).toBeFalsy();
+      expect(result.isError, `${toolName}: ${textOf(result)}`).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ action: entry.action, state: "completed" });
       expect(gate.requests.map((request) => request.body)).toEqual([
         {

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll } from "vitest";
-import { createBridgeServer } from "../../src/index.js";
+import { type BridgeServerOptions, createBridgeServer } from "../../src/index.js";
 import { createRelayClient } from "../../src/relay-client.js";
 import { type FakeGate, startFakeGate } from "./fake-gate.js";
 
@@ -14,11 +14,15 @@ export interface BridgeSession {
 }
 
 /** The bridge server over an in-memory MCP transport, relaying to `port` / `stateDir`. */
-export async function connectBridge(target: { port: number; stateDir: string }): Promise<BridgeSession> {
+export async function connectBridge(
+  target: { port: number; stateDir: string },
+  options: Pick<BridgeServerOptions, "approvalProgressMs" | "now"> = {},
+): Promise<BridgeSession> {
   const logs: string[] = [];
   const server = createBridgeServer({
     relay: createRelayClient({ port: target.port, stateDir: target.stateDir, timeoutMs: 10_000 }),
     log: (line) => logs.push(line),
+    ...options,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "bridge-test", version: "0.0.0" });

@@ -1,11 +1,12 @@
 /**
  * The write-action catalogue: the 44 actions in registration order.
- * One table drives the write bridge's MCP tools, the gate's checks and the operator CLI.
+ * One table drives the gate's checks, the operator CLI and the write bridge's tools (which add
+ * their client-facing names and hints from their own table, keyed by action id).
  */
 
 import { ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
-import { CONDITIONAL_SEND_TOOL } from "./conditional-send.js";
+import { CONDITIONAL_SEND } from "./conditional-send.js";
 import { idString } from "./fields.js";
 import { deriveIdSet } from "./ids.js";
 import {
@@ -110,7 +111,6 @@ export const ACTIONS = [
 ] as const;
 
 export type ActionId = (typeof ACTIONS)[number]["action"];
-export type WriteToolName = (typeof ACTIONS)[number]["toolName"];
 /** The definition of one action, with its input type. */
 export type ActionOf<A extends ActionId> = Extract<(typeof ACTIONS)[number], { action: A }>;
 /** Parsed (output) input of one action. */
@@ -122,9 +122,6 @@ export const ACTION_IDS: readonly ActionId[] = ACTIONS.map((entry) => entry.acti
 const BY_ACTION: ReadonlyMap<string, AnyActionDefinition> = new Map(
   ACTIONS.map((entry): [string, AnyActionDefinition] => [entry.action, entry]),
 );
-const BY_TOOL: ReadonlyMap<string, AnyActionDefinition> = new Map(
-  ACTIONS.map((entry): [string, AnyActionDefinition] => [entry.toolName, entry]),
-);
 
 export function isActionId(value: string): value is ActionId {
   return BY_ACTION.has(value);
@@ -134,10 +131,6 @@ export function getAction(action: string): AnyActionDefinition {
   const entry = BY_ACTION.get(action);
   if (entry === undefined) throw new ConnectorError("invalid_input", `unknown write action: ${action}`);
   return entry;
-}
-
-export function getActionByToolName(toolName: string): AnyActionDefinition | undefined {
-  return BY_TOOL.get(toolName);
 }
 
 /** How a person sees one action (approval page, operator CLI): from the catalogue table itself. */
@@ -156,7 +149,7 @@ export function actionInfo(action: string): ActionInfo {
 
 /** The label of a catalogue action (or of the composite conditional send); the id itself when unknown. */
 export function actionLabel(action: string): string {
-  if (action === CONDITIONAL_SEND_TOOL.action) return CONDITIONAL_SEND_TOOL.title;
+  if (action === CONDITIONAL_SEND.action) return CONDITIONAL_SEND.label;
   return BY_ACTION.get(action)?.label ?? action;
 }
 
@@ -218,7 +211,7 @@ export function prepareAction(action: ActionId, rawInput: unknown, operationKey:
   return { action, input: parsed.data, ids, payload: entry.build(parsed.data, ids) };
 }
 
-/** The envelope every `t3_escrever_*` tool takes around its action input. */
+/** The envelope of one write request around its action input: the lease, the place, the key. */
 export function writeEnvelopeSchema<S extends z.ZodType>(input: S) {
   return z.strictObject({
     leaseId: idString,

@@ -7,13 +7,11 @@
 
 import { TERMINAL_RUN_STATUSES } from "@t3-connector/core";
 import { z } from "zod";
-import { hints } from "./define.js";
 import { idString, MAX_ID_CHARS, messageText, modelSelection } from "./fields.js";
 import { REQUEST_ID_GUARD } from "./guards.js";
 import type { ThreadSendInput } from "./launch-send.js";
 
 export const CONDITIONAL_SEND_ACTION = "thread.conditional-send";
-export const CONDITIONAL_SEND_TOOL_NAME = "t3_escrever_thread_conditional_send";
 export const CONDITIONAL_SEND_MANIFEST_KIND = "conditional-send-v1";
 
 export const CONDITIONAL_SEND_TIMING = {
@@ -46,13 +44,12 @@ export const conditionalSendInput = z.strictObject({
 });
 export type ConditionalSendInput = z.output<typeof conditionalSendInput>;
 
-export const CONDITIONAL_SEND_TOOL = {
+/** The composite request as the catalogue's entries are: its words for people, its schema, its checks. */
+export const CONDITIONAL_SEND = {
   action: CONDITIONAL_SEND_ACTION,
-  toolName: CONDITIONAL_SEND_TOOL_NAME,
-  title: "Send after run ends",
+  label: "Send after run ends",
   description:
     "When afterRunId has ended and no other run is active, optionally set the model, then send text with start_immediately. Never steers, queues or restarts.",
-  annotations: hints(false),
   inputSchema: conditionalSendInput,
   /** Checked on the request itself; each step then runs its own action's guards. */
   guards: [REQUEST_ID_GUARD],

@@ -1,25 +1,102 @@
-/** Small helpers that keep each action entry short without hiding its literal name or payload. */
+/**
+ * Small helpers that keep each action entry short without hiding its literal name or payload.
+ * An entry says only what differs from the defaults below; the command type is written once
+ * (it is the action id unless the entry names another).
+ */
 
 import { ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
 import { compact, idString } from "./fields.js";
+import type { Guard } from "./guards.js";
 import type {
   ActionDefinition,
+  ActionGroup,
   ActionTargets,
   BuiltPayload,
   DerivedIds,
   IdKind,
-  WriteAnnotations,
+  WireLaunchInput,
 } from "./types.js";
 
-export function defineAction<const A extends string, S extends z.ZodType>(
-  definition: ActionDefinition<A, S>,
-): ActionDefinition<A, S> {
-  return Object.freeze(definition);
+/** What most actions do: no derived id besides commandId, no pre-send check, no per-project queue. */
+const ACTION_DEFAULTS = {
+  extraIds: [],
+  guards: [],
+  serializeByProject: false,
+} as const satisfies Pick<ActionDefinition, "extraIds" | "guards" | "serializeByProject">;
+
+/** The fields every entry states, and the ones it states only when it differs from the defaults. */
+interface ActionSpec<A extends string, S extends z.ZodType> {
+  readonly action: A;
+  readonly label: string;
+  readonly group: ActionGroup;
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly extraIds?: readonly Exclude<IdKind, "commandId">[];
+  readonly guards?: readonly Guard[];
+  readonly runtimeModeField?: string;
+  readonly serializeByProject?: boolean;
 }
 
-export function hints(destructive: boolean): WriteAnnotations {
-  return { readOnlyHint: false, destructiveHint: destructive, idempotentHint: true, openWorldHint: false };
+/**
+ * What the write touches. An input with a `threadId` touches that one thread unless the entry says
+ * otherwise; any other input must say. (Method syntax: parameters stay bivariant so every entry
+ * fits one table type.)
+ */
+type TargetsSpec<S extends z.ZodType> =
+  z.output<S> extends { readonly threadId: string }
+    ? { targets?(input: z.output<S>): ActionTargets }
+    : { targets(input: z.output<S>): ActionTargets };
+
+/** An action sent as one `orchestration.dispatchCommand`. */
+export type DispatchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
+  TargetsSpec<S> & {
+    /** The T3 command `type`, only when it is not the action id itself. */
+    readonly commandType?: string;
+    /** The command's own fields; `type` and `commandId` are added, undefined fields left out. */
+    fields(input: z.output<S>, ids: DerivedIds): Record<string, unknown>;
+  };
+
+/** An action sent as `orchestration.launchThread` (an RPC, not a command). */
+export type LaunchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
+  TargetsSpec<S> & {
+    launch(input: z.output<S>, ids: DerivedIds): WireLaunchInput;
+  };
+
+/** The default target: the one thread the input names. */
+function theInputThread(input: unknown): ActionTargets {
+  return oneThread((input as { threadId: string }).threadId);
+}
+
+export function defineAction<const A extends string, S extends z.ZodType>(
+  spec: DispatchActionSpec<A, S>,
+): ActionDefinition<A, S> {
+  const { fields, commandType = spec.action, targets = theInputThread, ...rest } = spec;
+  return Object.freeze({
+    ...ACTION_DEFAULTS,
+    ...rest,
+    targets,
+    commandType,
+    payloadKind: "dispatch",
+    build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
+  });
+}
+
+export function defineLaunchAction<const A extends string, S extends z.ZodType>(
+  spec: LaunchActionSpec<A, S>,
+): ActionDefinition<A, S> {
+  const { launch, targets = theInputThread, ...rest } = spec;
+  return Object.freeze({
+    ...ACTION_DEFAULTS,
+    ...rest,
+    targets,
+    commandType: null,
+    payloadKind: "launch",
+    build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({
+      kind: "launch",
+      input: compact(launch(input, ids)),
+    }),
+  });
 }
 
 /** `{threadId}` plus the given fields, strict. */

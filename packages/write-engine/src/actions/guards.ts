@@ -4,6 +4,9 @@
  * `model_selection_offered` needs a fresh `server.getConfig` and is evaluated by the gate.
  */
 import { ACTIVE_RUN_STATUSES, ConnectorError, type ErrorCode } from "@t3-connector/core";
+// The tools that answer a pending request are named where a thread's next action is projected, so
+// that a refusal here and a read's nextAction can never name different tools.
+import { ANSWER_REQUEST_TOOL, APPROVE_REQUEST_TOOL } from "@t3-connector/core/state";
 
 /** Run statuses that mean work is in flight on a thread. */
 export { ACTIVE_RUN_STATUSES };
@@ -11,17 +14,17 @@ export { ACTIVE_RUN_STATUSES };
 /** The write tool that resolves a pending runtime request of a kind, or null: inspect it in T3. */
 export interface AnswerRoute {
   readonly action: "runtime-request.answer" | "runtime-request.approve";
-  readonly tool: "t3_escrever_runtime_request_answer" | "t3_escrever_runtime_request_approve";
+  readonly tool: typeof ANSWER_REQUEST_TOOL | typeof APPROVE_REQUEST_TOOL;
   readonly responseField: "answers" | "decision";
 }
 const ANSWER: AnswerRoute = {
   action: "runtime-request.answer",
-  tool: "t3_escrever_runtime_request_answer",
+  tool: ANSWER_REQUEST_TOOL,
   responseField: "answers",
 };
 const APPROVE: AnswerRoute = {
   action: "runtime-request.approve",
-  tool: "t3_escrever_runtime_request_approve",
+  tool: APPROVE_REQUEST_TOOL,
   responseField: "decision",
 };
 /** Runtime request kinds and how each is answered. */

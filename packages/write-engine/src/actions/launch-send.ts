@@ -1,9 +1,8 @@
 /** Actions 32-36: launching a thread, sending a message, metadata and pull-request links. */
 import { z } from "zod";
-import { defineAction, dispatch, hints, oneThread, PROVENANCE, requireId, threadInput } from "./define.js";
+import { defineAction, defineLaunchAction, PROVENANCE, requireId, threadInput } from "./define.js";
 import {
   attachments,
-  compact,
   DEFAULT_RUNTIME_MODE,
   idString,
   MAX_ID_CHARS,
@@ -17,14 +16,11 @@ import {
 } from "./fields.js";
 import { MODEL_SELECTION_GUARD, noPendingRequest, REQUEST_ID_GUARD, workspacePath } from "./guards.js";
 
-export const threadLaunch = defineAction({
+export const threadLaunch = defineLaunchAction({
   action: "thread.launch",
-  toolName: "t3_escrever_thread_launch",
   label: "Start a new thread",
   group: "run",
   description: "Creates a thread in a project with a model and workspace, optionally with a first message.",
-  toolNotes: "Sent as orchestration.launchThread.",
-  annotations: hints(false),
   inputSchema: z
     .strictObject({
       projectId: idString,
@@ -39,34 +35,29 @@ export const threadLaunch = defineAction({
       message: "attachments need a text: they travel in the first message",
       path: ["attachments"],
     }),
-  commandType: null,
-  payloadKind: "launch",
   extraIds: ["threadId", "messageId"],
   guards: [MODEL_SELECTION_GUARD, workspacePath("workspaceStrategy", "worktreePath")],
   runtimeModeField: "runtimeMode",
   serializeByProject: true,
   targets: (input) => ({ threadIds: [], projectIds: [input.projectId] }),
-  build: (input, ids) => ({
-    kind: "launch",
-    input: compact({
-      commandId: ids.commandId,
-      creationSource: PROVENANCE.creationSource,
-      threadId: requireId(ids, "threadId", "thread.launch"),
-      projectId: input.projectId,
-      title: input.title,
-      modelSelection: input.modelSelection,
-      runtimeMode: input.runtimeMode,
-      interactionMode: "default",
-      workspaceStrategy: input.workspaceStrategy,
-      initialMessage:
-        input.text === undefined
-          ? undefined
-          : {
-              messageId: requireId(ids, "messageId", "thread.launch"),
-              text: input.text,
-              attachments: input.attachments ?? [],
-            },
-    }),
+  launch: (input, ids) => ({
+    commandId: ids.commandId,
+    creationSource: PROVENANCE.creationSource,
+    threadId: requireId(ids, "threadId", "thread.launch"),
+    projectId: input.projectId,
+    title: input.title,
+    modelSelection: input.modelSelection,
+    runtimeMode: input.runtimeMode,
+    interactionMode: "default",
+    workspaceStrategy: input.workspaceStrategy,
+    initialMessage:
+      input.text === undefined
+        ? undefined
+        : {
+            messageId: requireId(ids, "messageId", "thread.launch"),
+            text: input.text,
+            attachments: input.attachments ?? [],
+          },
   }),
 });
 
@@ -121,40 +112,28 @@ function dispatchMode(input: ThreadSendInput): Record<string, string> {
 
 export const threadSend = defineAction({
   action: "thread.send",
-  toolName: "t3_escrever_thread_send",
   label: "Send a message",
   group: "run",
   description: "Sends a message to the thread's agent, which may start or redirect a run.",
-  toolNotes:
-    "Delivery is explicit: steer_active, start_immediately, restart_active (interrupts the current attempt) or queue_after_active. It never answers a pending request; use the runtime-request tools.",
-  // restart_active interrupts the current attempt.
-  annotations: hints(true),
   inputSchema: threadSendInput,
   commandType: "message.dispatch",
-  payloadKind: "dispatch",
   extraIds: ["messageId"],
   guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
-  serializeByProject: false,
-  targets: (input) => oneThread(input.threadId),
-  build: (input, ids) =>
-    dispatch("message.dispatch", ids, {
-      ...PROVENANCE,
-      threadId: input.threadId,
-      messageId: requireId(ids, "messageId", "thread.send"),
-      text: input.text,
-      attachments: input.attachments ?? [],
-      dispatchMode: dispatchMode(input),
-    }),
+  fields: (input, ids) => ({
+    ...PROVENANCE,
+    threadId: input.threadId,
+    messageId: requireId(ids, "messageId", "thread.send"),
+    text: input.text,
+    attachments: input.attachments ?? [],
+    dispatchMode: dispatchMode(input),
+  }),
 });
 
 export const threadMetadataUpdate = defineAction({
   action: "thread.metadata.update",
-  toolName: "t3_escrever_thread_metadata_update",
   label: "Change branch, worktree or title",
   group: "run",
   description: "Changes the thread's title, branch or worktree path.",
-  toolNotes: "regenerateTitle asks T3 for a title; expectedWorktreePath guards against a concurrent change.",
-  annotations: hints(true),
   inputSchema: threadInput({
     title: titleText.optional(),
     regenerateTitle: z.boolean().optional(),
@@ -174,21 +153,15 @@ export const threadMetadataUpdate = defineAction({
       message: "title and regenerateTitle: true exclude each other",
       path: ["regenerateTitle"],
     }),
-  commandType: "thread.metadata.update",
-  payloadKind: "dispatch",
-  extraIds: [],
   guards: [workspacePath("worktreePath")],
-  serializeByProject: false,
-  targets: (input) => oneThread(input.threadId),
-  build: (input, ids) =>
-    dispatch("thread.metadata.update", ids, {
-      threadId: input.threadId,
-      title: input.title,
-      regenerateTitle: input.regenerateTitle,
-      branch: input.branch,
-      worktreePath: input.worktreePath,
-      expectedWorktreePath: input.expectedWorktreePath,
-    }),
+  fields: (input) => ({
+    threadId: input.threadId,
+    title: input.title,
+    regenerateTitle: input.regenerateTitle,
+    branch: input.branch,
+    worktreePath: input.worktreePath,
+    expectedWorktreePath: input.expectedWorktreePath,
+  }),
 });
 
 const pullRequestRef = {
@@ -199,55 +172,36 @@ const pullRequestRef = {
 
 export const threadPullRequestLink = defineAction({
   action: "thread.pull-request.link",
-  toolName: "t3_escrever_thread_pull_request_link",
   label: "Link a pull request",
   group: "organize",
   description: "Links a pull request to the thread.",
-  toolNotes: "Needs host, repository, number and url.",
-  annotations: hints(false),
   inputSchema: threadInput({
     ...pullRequestRef,
     url: z.url({ protocol: /^https?$/ }).max(MAX_ID_CHARS),
     source: z.enum(PULL_REQUEST_SOURCES),
   }),
-  commandType: "thread.pull-request.link",
-  payloadKind: "dispatch",
-  extraIds: [],
-  guards: [],
-  serializeByProject: false,
-  targets: (input) => oneThread(input.threadId),
-  build: (input, ids) =>
-    dispatch("thread.pull-request.link", ids, {
-      threadId: input.threadId,
-      host: input.host,
-      repository: input.repository,
-      number: input.number,
-      url: input.url,
-      source: input.source,
-    }),
+  fields: (input) => ({
+    threadId: input.threadId,
+    host: input.host,
+    repository: input.repository,
+    number: input.number,
+    url: input.url,
+    source: input.source,
+  }),
 });
 
 export const threadPullRequestUnlink = defineAction({
   action: "thread.pull-request.unlink",
-  toolName: "t3_escrever_thread_pull_request_unlink",
   label: "Unlink a pull request",
   group: "organize",
   description: "Removes a pull-request link from the thread.",
-  annotations: hints(false),
   inputSchema: threadInput(pullRequestRef),
-  commandType: "thread.pull-request.unlink",
-  payloadKind: "dispatch",
-  extraIds: [],
-  guards: [],
-  serializeByProject: false,
-  targets: (input) => oneThread(input.threadId),
-  build: (input, ids) =>
-    dispatch("thread.pull-request.unlink", ids, {
-      threadId: input.threadId,
-      host: input.host,
-      repository: input.repository,
-      number: input.number,
-    }),
+  fields: (input) => ({
+    threadId: input.threadId,
+    host: input.host,
+    repository: input.repository,
+    number: input.number,
+  }),
 });
 
 /**
@@ -257,14 +211,10 @@ export const threadPullRequestUnlink = defineAction({
  */
 export const threadPullRequestWatch = defineAction({
   action: "thread.pull-request.watch",
-  toolName: "t3_escrever_thread_pull_request_watch",
   label: "Watch a pull request",
   group: "organize",
   description:
     "Starts or stops watching a pull request of the thread for changes (checks, reviews, conflicts).",
-  toolNotes:
-    "watching: true starts, false stops; link {url, source} links an unlinked pull request in the same command. Needs a T3 that accepts thread.pull-request.watch.",
-  annotations: hints(false),
   inputSchema: threadInput({
     ...pullRequestRef,
     watching: z.boolean(),
@@ -276,20 +226,13 @@ export const threadPullRequestWatch = defineAction({
       .optional(),
     paused: z.boolean().optional(),
   }),
-  commandType: "thread.pull-request.watch",
-  payloadKind: "dispatch",
-  extraIds: [],
-  guards: [],
-  serializeByProject: false,
-  targets: (input) => oneThread(input.threadId),
-  build: (input, ids) =>
-    dispatch("thread.pull-request.watch", ids, {
-      threadId: input.threadId,
-      host: input.host,
-      repository: input.repository,
-      number: input.number,
-      watching: input.watching,
-      link: input.link,
-      paused: input.paused,
-    }),
+  fields: (input) => ({
+    threadId: input.threadId,
+    host: input.host,
+    repository: input.repository,
+    number: input.number,
+    watching: input.watching,
+    link: input.link,
+    paused: input.paused,
+  }),
 });

@@ -1,28 +1,10 @@
 /**
- * The shape of one write action: everything the write bridge (MCP tool), the gate (checks and
- * send) and the operator CLI need, declared as data.
+ * The shape of one write action: what the gate (checks and send), the operator CLI and the write
+ * bridge need, declared as data. How a client protocol presents an action (tool names, hints,
+ * notes for a model) is not here: the bridge keeps that in its own table, keyed by action id.
  */
 import type { z } from "zod";
 import type { Guard } from "./guards.js";
-
-/** `a.b-c` → `a_b_c`: the compiler checks that every literal tool name follows the naming rule. */
-export type Underscored<S extends string> = S extends `${infer H}.${infer T}`
-  ? Underscored<`${H}_${T}`>
-  : S extends `${infer H}-${infer T}`
-    ? Underscored<`${H}_${T}`>
-    : S;
-export type ToolNameOf<A extends string> = `t3_escrever_${Underscored<A>}`;
-
-/** The four MCP tool hints, all explicit. */
-export interface WriteAnnotations {
-  readonly readOnlyHint: false;
-  /** False only for writes that merely add or flag (pin, visit, …) and can be undone. */
-  readonly destructiveHint: boolean;
-  /** Every write is deduplicated by `(environment, operationId)` and by derived T3 ids. */
-  readonly idempotentHint: true;
-  /** The effect is confined to one known T3 environment. */
-  readonly openWorldHint: false;
-}
 
 /** The kinds of id the connector derives from the operation key and sends to T3. */
 export const ID_KINDS = ["commandId", "messageId", "threadId", "targetThreadId"] as const;
@@ -83,15 +65,11 @@ export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
 export interface ActionDefinition<A extends string = string, S extends z.ZodType = z.ZodType> {
   readonly action: A;
-  readonly toolName: ToolNameOf<A>;
-  /** Plain-language name a person approving a lease understands (also the MCP tool title). */
+  /** Plain-language name a person approving a lease understands (the page, the CLI, the bridge). */
   readonly label: string;
   readonly group: ActionGroup;
-  /** One plain line of what the action does, for people (page, operator CLI) and the tool description. */
+  /** One plain line of what the action does, for people (page, operator CLI) and clients. */
   readonly description: string;
-  /** What only a client needs besides the description (field names, guards); appended to the tool's description. */
-  readonly toolNotes?: string;
-  readonly annotations: WriteAnnotations;
   /** Strict schema of the tool's `input` object. */
   readonly inputSchema: S;
   /** The T3 command `type` sent, or `null` for thread.launch (an RPC, not a command). */

@@ -14,8 +14,8 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
 import {
   type ActionId,
+  CONDITIONAL_SEND,
   CONDITIONAL_SEND_TIMING,
-  CONDITIONAL_SEND_TOOL,
   type ConditionalSendInput,
   type ConditionalSendState,
   type ConditionalSendStep,
@@ -132,7 +132,7 @@ export async function conditionalSend(
     );
   }
   const input = parsed.data;
-  const mismatch = checkLocalGuards(CONDITIONAL_SEND_TOOL.guards, input, {
+  const mismatch = checkLocalGuards(CONDITIONAL_SEND.guards, input, {
     operationId: request.operationId,
     thread: () => undefined,
     approvedWorkspaceRoots: [],

@@ -1,13 +1,12 @@
 import { isConnectorError } from "@t3-connector/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineAction, hints, oneThread, threadOnlyInput } from "../../src/actions/define.js";
+import { defineAction, oneThread, threadOnlyInput } from "../../src/actions/define.js";
 import {
   ACTION_IDS,
   ACTIONS,
   deriveIds,
   getAction,
-  getActionByToolName,
   prepareAction,
   SAMPLE_INPUTS,
   writeEnvelopeSchema,
@@ -84,70 +83,61 @@ describe("the write-action table", () => {
     expect(ACTION_IDS).toEqual(CONTRACT_ORDER);
   });
 
-  it("gives every action a unique literal tool name that follows the naming rule", () => {
-    const names = ACTIONS.map((entry) => entry.toolName);
-    expect(new Set(names).size).toBe(44);
+  it("declares English labels and short descriptions on every action", () => {
     for (const entry of ACTIONS) {
-      expect(entry.toolName).toMatch(/^t3_escrever_[a-z_]+$/);
-      expect(entry.toolName).toBe(`t3_escrever_${entry.action.replace(/[.-]/g, "_")}`);
-      expect(getActionByToolName(entry.toolName)?.action).toBe(entry.action);
+      expect(entry.label.length).toBeGreaterThan(3);
+      expect(entry.description.length).toBeLessThanOrEqual(240);
     }
   });
 
-  it("makes a tool name that does not follow its action id a compile error", () => {
-    const wrong = defineAction({
-      action: "thread.example-action",
-      // @ts-expect-error the name must be t3_escrever_thread_example_action
-      toolName: "t3_escrever_thread_example",
+  it("fills what an entry leaves out with the defaults: its input's thread as target, the action id as command type", () => {
+    const example = defineAction({
+      action: "thread.example",
       label: "Example",
       group: "organize",
       description: "Example.",
-      annotations: hints(false),
       inputSchema: threadOnlyInput,
+      fields: (input) => ({ threadId: input.threadId, unset: undefined }),
+    });
+    expect(example).toMatchObject({
       commandType: "thread.example",
       payloadKind: "dispatch",
       extraIds: [],
       guards: [],
       serializeByProject: false,
-      targets: (input) => oneThread(input.threadId),
-      build: () => ({ kind: "dispatch", command: { type: "thread.example", commandId: "c" } }),
     });
-    expect(wrong.toolName).not.toBe(`t3_escrever_${wrong.action.replace(/[.-]/g, "_")}`);
+    expect(example.targets({ threadId: "t-1" })).toEqual(oneThread("t-1"));
+    expect(example.build({ threadId: "t-1" }, { commandId: "c-1" })).toEqual({
+      kind: "dispatch",
+      command: { type: "thread.example", commandId: "c-1", threadId: "t-1" },
+    });
+    expect(Object.isFrozen(example)).toBe(true);
   });
 
-  it("declares English labels, short descriptions and all four hints on every tool", () => {
-    for (const entry of ACTIONS) {
-      expect(entry.label.length).toBeGreaterThan(3);
-      expect(entry.description.length).toBeLessThanOrEqual(240);
-      expect(entry.annotations).toEqual({
-        readOnlyHint: false,
-        destructiveHint: expect.any(Boolean),
-        idempotentHint: true,
-        openWorldHint: false,
-      });
-    }
-  });
-
-  it("marks harmless overlays as non-destructive and irreversible ones as destructive", () => {
-    const destructive = (action: string) => getAction(action).annotations.destructiveHint;
-    for (const action of [
-      "thread.pin",
-      "thread.unpin",
-      "thread.visit",
-      "thread.mark-unread",
-      "thread.snooze",
-    ]) {
-      expect(destructive(action)).toBe(false);
-    }
-    for (const action of [
-      "thread.delete",
-      "run.interrupt",
-      "checkpoint.rollback",
-      "queued-run.cancel",
-      "thread.send",
-    ]) {
-      expect(destructive(action)).toBe(true);
-    }
+  it("keeps what an entry says instead of a default, and names another command type only where T3's differs", () => {
+    const send = getAction("thread.send");
+    expect(send).toMatchObject({
+      commandType: "message.dispatch",
+      extraIds: ["messageId"],
+      serializeByProject: false,
+    });
+    expect(send.guards.map((guard) => guard.kind)).toEqual([
+      "client_request_id_equals_operation_id",
+      "no_pending_request",
+    ]);
+    expect(getAction("thread.fork")).toMatchObject({
+      extraIds: ["targetThreadId"],
+      serializeByProject: true,
+    });
+    const renamed = ACTIONS.filter(
+      (entry) => entry.commandType !== null && entry.commandType !== entry.action,
+    );
+    expect(renamed.map((entry) => [entry.action, entry.commandType])).toEqual([
+      ["thread.title", "thread.metadata.update"],
+      ["runtime-request.approve", "runtime-request.respond"],
+      ["runtime-request.answer", "runtime-request.respond"],
+      ["thread.send", "message.dispatch"],
+    ]);
   });
 
   it("sends thread.launch over launchThread and every other action as a dispatched command", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  actionLabel,
+  CONDITIONAL_SEND,
   CONDITIONAL_SEND_STATES,
-  CONDITIONAL_SEND_TOOL,
   conditionalSendInput,
   conditionalSendRequiredActions,
   conditionalSendSteps,
@@ -34,9 +35,9 @@ describe("conditional send input", () => {
     );
   });
 
-  it("is described as its own literal tool", () => {
-    expect(CONDITIONAL_SEND_TOOL.toolName).toBe("t3_escrever_thread_conditional_send");
-    expect(CONDITIONAL_SEND_TOOL.annotations.idempotentHint).toBe(true);
+  it("is described for people like a catalogue entry, with its own label and final states", () => {
+    expect(CONDITIONAL_SEND.label).toBe("Send after run ends");
+    expect(actionLabel(CONDITIONAL_SEND.action)).toBe(CONDITIONAL_SEND.label);
     expect(CONDITIONAL_SEND_STATES).toEqual([
       "precondition_pending",
       "precondition_failed",
