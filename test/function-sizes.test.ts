@@ -18,7 +18,6 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/write-gate/src/process/start-gate.ts:startGate": 218,
   "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 211,
   "packages/write-engine/src/journal/inspect.ts:inspectCurrent": 186,
-  "packages/events/src/service.ts:startEventsService": 116,
   "packages/write-engine/src/journal/recover.ts:recoverJournal": 114,
   "packages/write-engine/src/journal/recover.ts:(anonymous)": 110,
   "packages/t3-sim/src/model/projection.ts:buildShellThread": 100,
