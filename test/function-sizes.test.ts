@@ -22,10 +22,8 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/write-engine/src/journal/recover.ts:(anonymous)": 110,
   "packages/write-engine/src/journal/recover.ts:liftUnknownLoss": 95,
   "packages/write-gate/src/approval/approval-desk.ts:request": 91,
-  "packages/read-server/src/wait/follow-stream.ts:followThreadStream": 86,
   "packages/write-gate/src/process/cli-args.ts:defineCommands": 85,
   "packages/write-engine/src/dispatch/dispatcher.ts:#preflightAndSend": 84,
-  "packages/read-server/src/wait/follow-stream.ts:(anonymous)": 81,
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
