@@ -16,6 +16,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { SerialWrites } from "@t3-connector/core/durable";
 import { loadCredentials, type StoredCredential, saveCredentials } from "./credential-store.js";
 
 export const RP_ID = "localhost";
@@ -55,7 +56,7 @@ export class Passkeys {
   readonly #options: PasskeysOptions;
   #credentials: StoredCredential[];
   /** Serialises every read-modify-write of the credential list (counter safety). */
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #writes = new SerialWrites();
 
   private constructor(options: PasskeysOptions, credentials: StoredCredential[]) {
     this.#options = options;
@@ -189,9 +190,7 @@ export class Passkeys {
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(work, work);
-    this.#chain = run.catch(() => {});
-    return run;
+    return this.#writes.run(work);
   }
 }
 
