@@ -6,6 +6,7 @@
  */
 
 import type { Clock } from "@t3-connector/core";
+import { PASSKEY_PAGE_CSP } from "@t3-connector/core/passkeys";
 import type { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { PAGE_CSS, PAGE_JS } from "../page/sign-in-page.js";
@@ -34,16 +35,7 @@ export interface PageRouteParts {
 
 /** The page loads only its own files, is framed by nobody and submits no form anywhere. */
 const pageHeaders = secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'none'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    frameAncestors: ["'none'"],
-    baseUri: ["'none'"],
-    formAction: ["'none'"],
-  },
+  contentSecurityPolicy: { ...PASSKEY_PAGE_CSP },
   xFrameOptions: "DENY",
   referrerPolicy: "no-referrer",
 });

@@ -7,21 +7,12 @@
 import { readFile } from "node:fs/promises";
 import { ConnectorError } from "@t3-connector/core";
 import { readPrivateFileText, replacePrivateFile } from "@t3-connector/core/durable";
+import { type StoredCredential, storedCredentialSchema } from "@t3-connector/core/passkeys";
 import { z } from "zod";
 
 export const CREDENTIALS_FILE = "credentials.json";
 
-export const storedCredentialSchema = z.strictObject({
-  id: z.string().min(1).max(1024),
-  /** COSE public key, base64url. */
-  publicKey: z.string().min(1),
-  counter: z.number().int().nonnegative(),
-  transports: z.array(z.string()).optional(),
-  createdAt: z.string(),
-  /** The name the person gave it at enrollment (files from before names have none). */
-  name: z.string().min(1).max(64).optional(),
-});
-export type StoredCredential = z.output<typeof storedCredentialSchema>;
+export { type StoredCredential, storedCredentialSchema } from "@t3-connector/core/passkeys";
 
 const fileSchema = z.array(storedCredentialSchema);
 

@@ -4,6 +4,7 @@
  * page on another origin, or a DNS-rebound name, from reaching the gate through the browser.
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { PASSKEY_PAGE_CSP, passkeyPageCspHeader } from "@t3-connector/core/passkeys";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
@@ -163,17 +164,8 @@ function clientAddress(c: Context): string {
   return socketAddress(c) ?? "local";
 }
 
-/** The page loads only its own files, is framed by nobody and submits nowhere. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+/** The page loads only its own files, is framed by nobody and submits nowhere (core's passkey page policy). */
+export const CONTENT_SECURITY_POLICY = passkeyPageCspHeader();
 
 /**
  * Set on every answer, errors included: Hono's secure headers (nosniff, no-referrer, COOP and CORP
@@ -182,17 +174,8 @@ export const CONTENT_SECURITY_POLICY = [
  */
 export function securityHeaders(): MiddlewareHandler {
   const secure = secureHeaders({
-    // The same directives as CONTENT_SECURITY_POLICY, which a test compares with the header sent.
-    contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'none'"],
-    },
+    // The directives of CONTENT_SECURITY_POLICY, which a test compares with the header sent.
+    contentSecurityPolicy: { ...PASSKEY_PAGE_CSP },
     xFrameOptions: "DENY",
     strictTransportSecurity: false,
   });
