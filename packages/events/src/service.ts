@@ -90,21 +90,7 @@ export async function startEventsService(options: EventsServiceOptions): Promise
     );
   }
   const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...options.policy };
-  const filters = options.filters ?? {};
-
-  await ensurePrivateDirectory(fs, options.stateDir, "events state directory");
-  const lock = await lockStateDir(fs, options.stateDir, clock);
-  let outbox: Outbox;
-  let seen: SeenState;
-  try {
-    outbox = await Outbox.open(options.stateDir, fs);
-    seen = await SeenState.open(options.stateDir, fs);
-    await outbox.prune(clock.now(), policy.retentionMs);
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-
+  const { lock, outbox, seen } = await openStateDir(fs, options.stateDir, clock, policy);
   const deliverer = new Deliverer({
     outbox,
     url: url.href,
@@ -116,13 +102,69 @@ export async function startEventsService(options: EventsServiceOptions): Promise
     fetch: options.fetch ?? globalThis.fetch,
     log,
   });
+  const pendingWatch = watchPending(options, outbox, () => deliverer.wake(), { timers, log });
+  const following = startFollowing(options, {
+    seen,
+    outbox,
+    clock,
+    timers,
+    log,
+    wake: () => deliverer.wake(),
+  });
+  deliverer.wake(); // what a previous run left pending
 
-  // `events retry` (another process) puts files into pending/: watched, and read again now and then.
+  let stopping: Promise<void> | undefined;
+  return {
+    status: () => readOutboxStatus(options.stateDir, fs),
+    stop() {
+      stopping ??= (async () => {
+        pendingWatch.stop();
+        await following.stopFollowing();
+        await deliverer.stop();
+        await seen.close();
+        await following.closeOwnConnections();
+        await lock.release();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Locks the state directory (0700), opens the outbox and the last-seen state, prunes old events. */
+async function openStateDir(
+  fs: JournalFs,
+  stateDir: string,
+  clock: Clock,
+  policy: DeliveryPolicy,
+): Promise<{ lock: JournalLock; outbox: Outbox; seen: SeenState }> {
+  await ensurePrivateDirectory(fs, stateDir, "events state directory");
+  const lock = await lockStateDir(fs, stateDir, clock);
+  try {
+    const outbox = await Outbox.open(stateDir, fs);
+    const seen = await SeenState.open(stateDir, fs);
+    await outbox.prune(clock.now(), policy.retentionMs);
+    return { lock, outbox, seen };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/**
+ * `events retry` (another process) puts files into pending/: watched, and read again now and
+ * then, since a watch may be missing or miss a change. Anything new wakes the deliverer.
+ */
+function watchPending(
+  options: EventsServiceOptions,
+  outbox: Outbox,
+  wake: () => void,
+  deps: { timers: Timers; log: (line: string) => void },
+): { stop(): void } {
   const rescan = () =>
     void outbox.rescan().then(
-      (added) => (added > 0 ? deliverer.wake() : undefined),
+      (added) => (added > 0 ? wake() : undefined),
       (error: unknown) =>
-        log(`events: reading the outbox failed: ${error instanceof Error ? error.message : error}`),
+        deps.log(`events: reading the outbox failed: ${error instanceof Error ? error.message : error}`),
     );
   let watcher: FSWatcher | undefined;
   try {
@@ -132,14 +174,39 @@ export async function startEventsService(options: EventsServiceOptions): Promise
   }
   let rescanTimer: TimerHandle | undefined;
   const scheduleRescan = () => {
-    rescanTimer = timers.setTimeout(() => {
+    rescanTimer = deps.timers.setTimeout(() => {
       rescan();
       scheduleRescan();
     }, options.rescanIntervalMs ?? 5_000);
   };
   scheduleRescan();
+  return {
+    stop: () => {
+      watcher?.close();
+      rescanTimer?.cancel();
+    },
+  };
+}
 
-  const ownRegistry = options.registry === undefined;
+interface FollowingDeps {
+  seen: SeenState;
+  outbox: Outbox;
+  clock: Clock;
+  timers: Timers;
+  log: (line: string) => void;
+  wake: () => void;
+}
+
+/**
+ * One follower per environment the filters want, over the host's registry and mirrors when it
+ * shares them, else over the service's own (closed when it stops; a host's are left open).
+ */
+function startFollowing(
+  options: EventsServiceOptions,
+  deps: FollowingDeps,
+): { stopFollowing(): Promise<void>; closeOwnConnections(): Promise<void> } {
+  const { clock, log } = deps;
+  const filters = options.filters ?? {};
   const registry =
     options.registry ??
     new EnvironmentRegistry({
@@ -147,7 +214,6 @@ export async function startEventsService(options: EventsServiceOptions): Promise
       requiredScopes: READ_SCOPES,
       clock,
     });
-  const ownMirrors = options.mirrors === undefined;
   const mirrors = options.mirrors ?? new ShellMirrors({ log });
   const allowed = new Map(
     options.config.environments.map((environment) => [
@@ -161,34 +227,24 @@ export async function startEventsService(options: EventsServiceOptions): Promise
     .map(
       (handle) =>
         new EnvironmentFollower(handle, mirrors, {
-          seen,
-          outbox,
+          seen: deps.seen,
+          outbox: deps.outbox,
           clock,
-          timers,
+          timers: deps.timers,
           log,
           accept,
-          enqueued: () => deliverer.wake(),
+          enqueued: deps.wake,
           ...(options.onReady ? { onReady: options.onReady } : {}),
           ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
         }),
     );
-  deliverer.wake(); // what a previous run left pending
-
-  let stopping: Promise<void> | undefined;
   return {
-    status: () => readOutboxStatus(options.stateDir, fs),
-    stop() {
-      stopping ??= (async () => {
-        watcher?.close();
-        rescanTimer?.cancel();
-        if (ownMirrors) mirrors.close();
-        await Promise.all(followers.map((follower) => follower.stop()));
-        await deliverer.stop();
-        await seen.close();
-        if (ownRegistry) await registry.close();
-        await lock.release();
-      })();
-      return stopping;
+    stopFollowing: async () => {
+      if (options.mirrors === undefined) mirrors.close();
+      await Promise.all(followers.map((follower) => follower.stop()));
+    },
+    closeOwnConnections: async () => {
+      if (options.registry === undefined) await registry.close();
     },
   };
 }

@@ -123,43 +123,12 @@ export async function configureThread(
   reference: string,
   request: ConfigureRequest,
 ): Promise<ConfigureResult> {
-  const asked = [
-    request.instance,
-    request.model,
-    request.effort,
-    request.runtimeMode,
-    request.interactionMode,
-  ];
-  if (asked.every((value) => value === undefined) && (request.options ?? []).length === 0) {
-    throw new ConnectorError(
-      "invalid_input",
-      "configure needs at least one of --instance, --model, --effort, --option, --runtime-mode, --interaction-mode",
-    );
-  }
+  assertSomethingAsked(request);
   const { env, thread } = await resolveThread(environments, reference, environment);
   const { alias, environmentId } = env.config;
   const before = configurationOf(thread);
   const selection = await targetSelection(() => env.handle.connect(), before.modelSelection, request);
-  const steps: { action: ActionId; input: Record<string, unknown> }[] = [];
-  if (selection !== undefined) {
-    const sameInstance = selection.instanceId === before.modelSelection?.instanceId;
-    steps.push({
-      action: sameInstance ? "thread.model-selection.set" : "provider.switch",
-      input: { threadId: thread.id, modelSelection: selection },
-    });
-  }
-  if (request.runtimeMode !== undefined) {
-    steps.push({
-      action: "thread.runtime-mode.set",
-      input: { threadId: thread.id, runtimeMode: request.runtimeMode },
-    });
-  }
-  if (request.interactionMode !== undefined) {
-    steps.push({
-      action: "thread.interaction-mode.set",
-      input: { threadId: thread.id, interactionMode: request.interactionMode },
-    });
-  }
+  const steps = configureSteps(thread.id, before, selection, request);
   // Every step is validated, and the selection checked against server.getConfig, before the first send.
   const namespace = request.namespace ?? DEFAULT_NAMESPACE;
   const key = opsOperationKey(environmentId, request.operationId, namespace);
@@ -181,21 +150,7 @@ export async function configureThread(
       }),
     );
   }
-  const shell = await (await env.handle.connect()).http.getShell();
-  const row = liveThreads(shell).get(thread.id);
-  const after = row === undefined ? null : configurationOf(row);
-  const unconfirmed =
-    after === null ||
-    (selection !== undefined && !sameSelection(after.modelSelection, selection)) ||
-    (request.runtimeMode !== undefined && after.runtimeMode !== request.runtimeMode) ||
-    (request.interactionMode !== undefined && after.interactionMode !== request.interactionMode);
-  if (unconfirmed || after === null) {
-    throw new ConnectorError(
-      "connection_lost",
-      `T3 accepted the configuration of ${thread.id} but the thread does not read back with it`,
-      { details: { uncertain: true, threadId: thread.id, operationId: request.operationId, after } },
-    );
-  }
+  const after = await readBackConfiguration(env, thread.id, selection, request);
   return {
     environment: { alias, environmentId },
     threadId: thread.id,
@@ -205,4 +160,77 @@ export async function configureThread(
     before,
     after,
   };
+}
+
+function assertSomethingAsked(request: ConfigureRequest): void {
+  const asked = [
+    request.instance,
+    request.model,
+    request.effort,
+    request.runtimeMode,
+    request.interactionMode,
+  ];
+  if (asked.every((value) => value === undefined) && (request.options ?? []).length === 0) {
+    throw new ConnectorError(
+      "invalid_input",
+      "configure needs at least one of --instance, --model, --effort, --option, --runtime-mode, --interaction-mode",
+    );
+  }
+}
+
+interface ConfigureStep {
+  action: ActionId;
+  input: Record<string, unknown>;
+}
+
+/** The commands, in order: the selection (same instance: a set; another: a switch), then the modes. */
+function configureSteps(
+  threadId: string,
+  before: ThreadConfiguration,
+  selection: ModelSelection | undefined,
+  request: ConfigureRequest,
+): ConfigureStep[] {
+  const steps: ConfigureStep[] = [];
+  if (selection !== undefined) {
+    const sameInstance = selection.instanceId === before.modelSelection?.instanceId;
+    steps.push({
+      action: sameInstance ? "thread.model-selection.set" : "provider.switch",
+      input: { threadId, modelSelection: selection },
+    });
+  }
+  if (request.runtimeMode !== undefined) {
+    steps.push({ action: "thread.runtime-mode.set", input: { threadId, runtimeMode: request.runtimeMode } });
+  }
+  if (request.interactionMode !== undefined) {
+    steps.push({
+      action: "thread.interaction-mode.set",
+      input: { threadId, interactionMode: request.interactionMode },
+    });
+  }
+  return steps;
+}
+
+/** The thread's configuration read back from the shell; not what was asked: uncertain, said so. */
+async function readBackConfiguration(
+  env: { handle: { connect(): Promise<ConnectedEnvironment> } },
+  threadId: string,
+  selection: ModelSelection | undefined,
+  request: ConfigureRequest,
+): Promise<ThreadConfiguration> {
+  const shell = await (await env.handle.connect()).http.getShell();
+  const row = liveThreads(shell).get(threadId);
+  const after = row === undefined ? null : configurationOf(row);
+  const unconfirmed =
+    after === null ||
+    (selection !== undefined && !sameSelection(after.modelSelection, selection)) ||
+    (request.runtimeMode !== undefined && after.runtimeMode !== request.runtimeMode) ||
+    (request.interactionMode !== undefined && after.interactionMode !== request.interactionMode);
+  if (unconfirmed || after === null) {
+    throw new ConnectorError(
+      "connection_lost",
+      `T3 accepted the configuration of ${threadId} but the thread does not read back with it`,
+      { details: { uncertain: true, threadId, operationId: request.operationId, after } },
+    );
+  }
+  return after;
 }

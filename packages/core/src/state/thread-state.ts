@@ -161,13 +161,24 @@ export function threadState(
   secrets: readonly SecretRequestRef[] = [],
 ): ThreadStateFields {
   const active = activeRunFromShell(thread);
-  const latestRunId = thread.latestRunId ?? null;
-  const status = active ? active.status : (thread.status ?? null);
-  const runId = active ? active.runId : latestRunId;
+  const { base, notes } = runFields(thread, active);
+  const fields =
+    requestState(thread, pending, secrets, base) ??
+    liveRunState(thread, active, base, notes) ??
+    outcomeState(thread, base);
+  if (notes.length > 0) fields.note = notes.join(" ");
+  return fields;
+}
 
-  const base: Pick<ThreadStateFields, "statusRun" | "runId" | "latestRunId" | "latestRunStatus" | "note"> = {
-    statusRun: status,
-    runId,
+type ActiveRun = ReturnType<typeof activeRunFromShell>;
+type RunFields = Pick<ThreadStateFields, "statusRun" | "runId" | "latestRunId" | "latestRunStatus" | "note">;
+
+/** The run `state` describes (the active one, else the newest), and the notes about the other. */
+function runFields(thread: ShellThreadInput, active: ActiveRun): { base: RunFields; notes: string[] } {
+  const latestRunId = thread.latestRunId ?? null;
+  const base: RunFields = {
+    statusRun: active ? active.status : (thread.status ?? null),
+    runId: active ? active.runId : latestRunId,
   };
   // The contract has one `note` field; when both notes apply (newest run differs AND waiting) they
   // are joined into one sentence pair rather than one hiding the other.
@@ -179,14 +190,19 @@ export function threadState(
       `The newest run ${latestRunId} is ${thread.status ?? "of unknown status"}; state follows the active run, which continues.`,
     );
   }
-  const withNotes = (fields: ThreadStateFields): ThreadStateFields => {
-    if (notes.length > 0) fields.note = notes.join(" ");
-    return fields;
-  };
+  return { base, notes };
+}
 
+/** A pending runtime request (the shell's, else the projection's oldest), then a secret request. */
+function requestState(
+  thread: ShellThreadInput,
+  pending: readonly PendingRequestRef[],
+  secrets: readonly SecretRequestRef[],
+  base: RunFields,
+): ThreadStateFields | undefined {
   const shellRequest = thread.pendingRuntimeRequest;
   if (shellRequest) {
-    return withNotes({
+    return {
       state: "needs_intervention",
       stateSource: "pending_request",
       ...base,
@@ -194,11 +210,11 @@ export function threadState(
       kind: shellRequest.kind ?? "unknown",
       identifier: { runtimeRequestId: shellRequest.id ?? null },
       since: shellRequest.createdAt ?? null,
-    });
+    };
   }
   const projectionRequest = oldest(pending);
   if (projectionRequest) {
-    return withNotes({
+    return {
       state: "needs_intervention",
       stateSource: "pending_request",
       ...base,
@@ -206,24 +222,31 @@ export function threadState(
       kind: projectionRequest.kind ?? "unknown",
       identifier: { runtimeRequestId: projectionRequest.runtimeRequestId },
       since: projectionRequest.since,
-    });
+    };
   }
-
   // After runtime requests (which a write can answer), before the run: it also needs a person.
   const secret = shellSecretRequest(thread) ?? secrets[0];
-  if (secret) {
-    return withNotes({
-      state: "needs_intervention",
-      stateSource: "secret_request",
-      ...base,
-      reason: secret.name ? `${SECRET_REQUEST_REASON} (${secret.name})` : SECRET_REQUEST_REASON,
-      kind: SECRET_REQUEST_KIND,
-      identifier: { secretRequestId: secret.secretRequestId },
-      since: secret.since,
-      nextAction: { ...SECRET_REQUEST_NEXT_ACTION },
-    });
-  }
+  if (!secret) return undefined;
+  return {
+    state: "needs_intervention",
+    stateSource: "secret_request",
+    ...base,
+    reason: secret.name ? `${SECRET_REQUEST_REASON} (${secret.name})` : SECRET_REQUEST_REASON,
+    kind: SECRET_REQUEST_KIND,
+    identifier: { secretRequestId: secret.secretRequestId },
+    since: secret.since,
+    nextAction: { ...SECRET_REQUEST_NEXT_ACTION },
+  };
+}
 
+/** A run still working, else a usage limit without automatic resume, else a plan awaiting a decision. */
+function liveRunState(
+  thread: ShellThreadInput,
+  active: ActiveRun,
+  base: RunFields,
+  notes: string[],
+): ThreadStateFields | undefined {
+  const status = base.statusRun ?? null;
   const recovery = thread.limitRecovery ?? null;
   if (active || (status !== null && WORKING_RUN_STATUSES.has(status))) {
     if (status === "waiting") notes.push("The run is waiting and no pending request is visible.");
@@ -233,12 +256,12 @@ export function threadState(
       ...base,
     };
     if (recovery?.autoResume === true) fields.resumeAt = recovery.resumeAt ?? null;
-    return withNotes(fields);
+    return fields;
   }
   // "Without automatic resume": a record that does not say `autoResume: true` is treated as manual,
   // the safe reading (the user is asked rather than told the thread will resume by itself).
   if (recovery && recovery.autoResume !== true) {
-    return withNotes({
+    return {
       state: "needs_intervention",
       stateSource: "usage_limit",
       ...base,
@@ -247,24 +270,28 @@ export function threadState(
       identifier: { runId: recovery.runId ?? null },
       since: null,
       resetAt: recovery.resetAt ?? thread.usageLimitResetAt ?? null,
-    });
+    };
   }
-  if (thread.hasActionableProposedPlan === true) {
-    return withNotes({
-      state: "needs_intervention",
-      stateSource: "proposed_plan",
-      ...base,
-      reason: PROPOSED_PLAN_REASON,
-      kind: "proposed_plan",
-      identifier: { runId: latestRunId },
-      since: thread.latestRunCompletedAt ?? null,
-    });
-  }
+  if (thread.hasActionableProposedPlan !== true) return undefined;
+  return {
+    state: "needs_intervention",
+    stateSource: "proposed_plan",
+    ...base,
+    reason: PROPOSED_PLAN_REASON,
+    kind: "proposed_plan",
+    identifier: { runId: thread.latestRunId ?? null },
+    since: thread.latestRunCompletedAt ?? null,
+  };
+}
+
+/** The finished run's outcome: completed, failed, cancelled, never ran, or a status not known. */
+function outcomeState(thread: ShellThreadInput, base: RunFields): ThreadStateFields {
+  const status = base.statusRun ?? null;
   if (status === "completed") {
     const fields: ThreadStateFields = { state: "completed", stateSource: "latest_run", ...base };
     const tasks = backgroundTasks(thread);
     if (tasks.length > 0) fields.backgroundTasks = tasks;
-    return withNotes(fields);
+    return fields;
   }
   if (status === "failed") {
     const fields: ThreadStateFields = {
@@ -275,13 +302,11 @@ export function threadState(
     };
     // Newer servers say when a usage limit resets; older ones do not, and then nothing is added.
     if (thread.usageLimitResetAt) fields.resetAt = thread.usageLimitResetAt;
-    return withNotes(fields);
+    return fields;
   }
   if (status !== null && CANCELLED_RUN_STATUSES.has(status)) {
-    return withNotes({ state: "cancelled", stateSource: "latest_run", ...base });
+    return { state: "cancelled", stateSource: "latest_run", ...base };
   }
-  if (status === "idle") {
-    return withNotes({ state: "no_run", stateSource: "no_run", ...base, runId: null });
-  }
-  return withNotes({ state: "unknown", stateSource: "latest_run", ...base });
+  if (status === "idle") return { state: "no_run", stateSource: "no_run", ...base, runId: null };
+  return { state: "unknown", stateSource: "latest_run", ...base };
 }

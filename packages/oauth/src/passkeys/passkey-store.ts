@@ -18,19 +18,22 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import {
+  credentialDescriptors,
+  type StoredCredential,
+  storedCredentialOf,
+  storedCredentialSchema,
+  verifiableCredential,
+  withCounter,
+  withCredential,
+} from "@t3-connector/core/passkeys";
 import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
 import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
 import { PASSKEYS_FILE } from "../state/session-files.js";
 
-const credentialSchema = z.strictObject({
-  id: z.string().min(1).max(1024),
-  publicKey: z.string().min(1),
-  counter: z.number().int().nonnegative(),
-  transports: z.array(z.string()).optional(),
-  createdAt: z.string(),
-});
-type StoredCredential = z.output<typeof credentialSchema>;
+// The OAuth file's credentials carry no name (the sign-in page asks for none).
+const credentialSchema = storedCredentialSchema.omit({ name: true });
 const fileSchema = z.strictObject({ version: z.literal(1), credentials: z.array(credentialSchema) });
 
 export class PasskeyStore {
@@ -66,12 +69,7 @@ export class PasskeyStore {
       userName: "t3-connector",
       attestationType: "none",
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
-      excludeCredentials: this.#credentials.map((credential) => ({
-        id: credential.id,
-        ...(credential.transports === undefined
-          ? {}
-          : { transports: credential.transports as AuthenticatorTransport[] }),
-      })),
+      excludeCredentials: credentialDescriptors<AuthenticatorTransport>(this.#credentials),
     });
   }
 
@@ -91,15 +89,8 @@ export class PasskeyStore {
       }
       if (!verified.verified)
         throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
-      const { credential } = verified.registrationInfo;
-      const stored: StoredCredential = {
-        id: credential.id,
-        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-        counter: credential.counter,
-        ...(credential.transports === undefined ? {} : { transports: [...credential.transports] }),
-        createdAt: new Date(this.#clock.now()).toISOString(),
-      };
-      const next = [...this.#credentials.filter((existing) => existing.id !== stored.id), stored];
+      const stored = storedCredentialOf(verified.registrationInfo.credential, this.#clock.now());
+      const next = withCredential(this.#credentials, stored);
       await writePrivateJson(this.#path, { version: 1, credentials: next });
       this.#credentials = next;
       return stored.id;
@@ -110,12 +101,7 @@ export class PasskeyStore {
     return generateAuthenticationOptions({
       rpID: this.#settings.rpId,
       userVerification: "required",
-      allowCredentials: this.#credentials.map((credential) => ({
-        id: credential.id,
-        ...(credential.transports === undefined
-          ? {}
-          : { transports: credential.transports as AuthenticatorTransport[] }),
-      })),
+      allowCredentials: credentialDescriptors<AuthenticatorTransport>(this.#credentials),
     });
   }
 
@@ -133,25 +119,15 @@ export class PasskeyStore {
           expectedOrigin: this.#settings.issuer,
           expectedRPID: this.#settings.rpId,
           requireUserVerification: true,
-          credential: {
-            id: credential.id,
-            publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
-            counter: credential.counter,
-            ...(credential.transports === undefined
-              ? {}
-              : { transports: credential.transports as AuthenticatorTransport[] }),
-          },
+          credential: verifiableCredential<AuthenticatorTransport>(credential),
         });
       } catch {
         throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
       }
       if (!verified.verified)
         throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
-      const newCounter = verified.authenticationInfo.newCounter;
-      if (newCounter !== credential.counter) {
-        const next = this.#credentials.map((candidate) =>
-          candidate.id === credential.id ? { ...candidate, counter: newCounter } : candidate,
-        );
+      const next = withCounter(this.#credentials, credential.id, verified.authenticationInfo.newCounter);
+      if (next !== undefined) {
         await writePrivateJson(this.#path, { version: 1, credentials: next });
         this.#credentials = next;
       }

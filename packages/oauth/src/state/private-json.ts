@@ -1,13 +1,18 @@
 /**
  * @module The profile's durable files: JSON in a private directory (0700), each file 0600, written
- * atomically (temp file, fsync, rename, directory fsync), never through a symlink.
+ * atomically, never through a symlink. The file rules are core's (`durable/private-file.ts`, shared
+ * with the gate's passkey credentials); what is OAuth's own is the schema check and its error code.
  */
-import { constants } from "node:fs";
-import { lstat, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
-import { ensurePrivateDirectory, nodeJournalFs } from "@t3-connector/core/durable";
+import {
+  ensurePrivateDirectory,
+  nodeJournalFs,
+  readPrivateFileText,
+  replacePrivateFile,
+} from "@t3-connector/core/durable";
 import type { z } from "zod";
+
+export { SerialWrites } from "@t3-connector/core/durable";
 
 export function ensureStateDir(path: string): Promise<void> {
   return ensurePrivateDirectory(nodeJournalFs, path, "oauth state directory");
@@ -15,22 +20,8 @@ export function ensureStateDir(path: string): Promise<void> {
 
 /** The parsed file, or `fallback` when there is none. A damaged or open file is refused. */
 export async function readPrivateJson<T>(path: string, schema: z.ZodType<T>, fallback: T): Promise<T> {
-  let stats: Awaited<ReturnType<typeof lstat>>;
-  try {
-    stats = await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return fallback;
-    throw error;
-  }
-  if (stats.isSymbolicLink() || !stats.isFile()) throw invalid(`${path} is not a regular file`);
-  if ((stats.mode & 0o077) !== 0) throw invalid(`${path} must not be readable by other users (mode 600)`);
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  let text: string;
-  try {
-    text = await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
+  const text = await readPrivateFileText(path, invalid);
+  if (text === null) return fallback;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -43,41 +34,10 @@ export async function readPrivateJson<T>(path: string, schema: z.ZodType<T>, fal
 }
 
 /** Replaces the file with `value`; a resolved promise means it is on disk. */
-export async function writePrivateJson(path: string, value: unknown): Promise<void> {
-  const directory = dirname(path);
-  const temp = join(directory, `.${basename(path)}.next-${process.pid}`);
-  await unlink(temp).catch(() => {});
-  const handle = await open(
-    temp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
-  const dir = await open(directory, constants.O_RDONLY);
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
+export function writePrivateJson(path: string, value: unknown): Promise<void> {
+  return replacePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`, invalid);
 }
 
 function invalid(message: string): ConnectorError {
   return new ConnectorError("state_dir_invalid", message);
-}
-
-/** Runs writes one after another, so two never interleave on one file. */
-export class SerialWrites {
-  #chain: Promise<unknown> = Promise.resolve();
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#chain.then(work, work);
-    this.#chain = next.catch(() => {});
-    return next;
-  }
 }

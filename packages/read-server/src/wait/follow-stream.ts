@@ -34,19 +34,41 @@ export interface FollowStreamOutcome {
  * A dropped socket is resumed from the last sequence seen, so no event is missed or seen twice.
  */
 export function followThreadStream(o: FollowStreamOptions): Promise<FollowStreamOutcome> {
-  const observed = new ObservedThread();
-  let followed: FollowedRun = { runId: o.followed.runId ?? null, status: o.followed.status };
-
+  if (o.signal.aborted) return Promise.reject(cancelledError());
   return new Promise<FollowStreamOutcome>((resolve, reject) => {
-    let settled = false;
-    let checkScheduled = false;
-    const cancelledError = () => new ConnectorError("cancelled", "the wait was cancelled by the caller");
-    if (o.signal.aborted) {
-      reject(cancelledError());
-      return;
-    }
+    new StreamFollower(o, resolve, reject).start();
+  });
+}
 
-    const subscription = resumableThreadSubscription({
+const cancelledError = () => new ConnectorError("cancelled", "the wait was cancelled by the caller");
+
+type Ending = { reason: WaitReturnReason; error?: ConnectorError } | { fail: unknown };
+
+/** One follow: the subscription, what it observed, and the one way it settles (finish). */
+class StreamFollower {
+  readonly #o: FollowStreamOptions;
+  readonly #resolve: (outcome: FollowStreamOutcome) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #observed = new ObservedThread();
+  #followed: FollowedRun;
+  #settled = false;
+  #checkScheduled = false;
+  #subscription: ReturnType<typeof resumableThreadSubscription> | undefined;
+
+  constructor(
+    o: FollowStreamOptions,
+    resolve: (outcome: FollowStreamOutcome) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#o = o;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#followed = { runId: o.followed.runId ?? null, status: o.followed.status };
+  }
+
+  start(): void {
+    const o = this.#o;
+    this.#subscription = resumableThreadSubscription({
       connect: o.connect,
       threadId: o.threadId,
       requestCompletionMarker: true,
@@ -54,68 +76,77 @@ export function followThreadStream(o: FollowStreamOptions): Promise<FollowStream
       onReconnect: ({ attempt, error }) =>
         o.log(`t3_aguardar_thread: resubscribing to a thread after ${error.code} (attempt ${attempt})`),
       onItem: (item) => {
-        observed.apply(item);
+        this.#observed.apply(item);
         // One decision per Chunk: a commit's events travel together (a run that completes and
         // its plan), and deciding in the middle of one would report half of it.
-        if (!checkScheduled) {
-          checkScheduled = true;
-          setImmediate(check);
+        if (!this.#checkScheduled) {
+          this.#checkScheduled = true;
+          setImmediate(() => this.#check());
         }
       },
     });
+    o.signal.addEventListener("abort", this.#onCancel, { once: true });
+    o.deadline.addEventListener("abort", this.#onDeadline, { once: true });
+    if (o.deadline.aborted) this.#onDeadline();
+    this.#subscription.done.then(this.#onStreamEnded, this.#onStreamFailed);
+  }
 
-    const finish = (outcome: { reason: WaitReturnReason; error?: ConnectorError } | { fail: unknown }) => {
-      if (settled) return;
-      settled = true;
-      o.signal.removeEventListener("abort", onCancel);
-      o.deadline.removeEventListener("abort", onDeadline);
-      subscription.close();
-      if ("fail" in outcome) {
-        reject(outcome.fail);
-        return;
-      }
-      const result: FollowStreamOutcome = { observed, followed, reason: outcome.reason };
-      if (outcome.error)
-        result.subscriptionError = { code: outcome.error.code, message: outcome.error.message };
-      resolve(result);
-    };
-
-    function check(): void {
-      checkScheduled = false;
-      if (settled || !observed.snapshotSeen) return;
-      try {
-        const decision = decideFromStream(observed, o.threadId, o.followed, o.requestedRunId);
-        followed = decision.followed;
-        if (decision.reason !== undefined) finish({ reason: decision.reason });
-      } catch (error) {
-        finish({ fail: error });
-      }
+  #check(): void {
+    this.#checkScheduled = false;
+    if (this.#settled || !this.#observed.snapshotSeen) return;
+    try {
+      const decision = decideFromStream(
+        this.#observed,
+        this.#o.threadId,
+        this.#o.followed,
+        this.#o.requestedRunId,
+      );
+      this.#followed = decision.followed;
+      if (decision.reason !== undefined) this.#finish({ reason: decision.reason });
+    } catch (error) {
+      this.#finish({ fail: error });
     }
+  }
 
-    const onCancel = () => finish({ fail: cancelledError() });
-    const onDeadline = () => {
-      // A batch that arrived just before the deadline may hold the answer: judge it first.
-      check();
-      finish({ reason: "timeout" });
+  readonly #onCancel = () => this.#finish({ fail: cancelledError() });
+
+  readonly #onDeadline = () => {
+    // A batch that arrived just before the deadline may hold the answer: judge it first.
+    this.#check();
+    this.#finish({ reason: "timeout" });
+  };
+
+  // Likewise for items that arrived just before the stream ended.
+  readonly #onStreamEnded = () => {
+    this.#check();
+    this.#finish({ reason: "subscription_closed" });
+  };
+
+  readonly #onStreamFailed = (error: unknown) => {
+    this.#check();
+    const typed = isConnectorError(error)
+      ? error
+      : new ConnectorError("internal", "the thread subscription failed", { cause: error });
+    this.#o.log(`t3_aguardar_thread: the thread subscription ended: ${typed.code}`);
+    this.#finish({ reason: "subscription_closed", error: typed });
+  };
+
+  #finish(ending: Ending): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#o.signal.removeEventListener("abort", this.#onCancel);
+    this.#o.deadline.removeEventListener("abort", this.#onDeadline);
+    this.#subscription?.close();
+    if ("fail" in ending) {
+      this.#reject(ending.fail);
+      return;
+    }
+    const result: FollowStreamOutcome = {
+      observed: this.#observed,
+      followed: this.#followed,
+      reason: ending.reason,
     };
-    o.signal.addEventListener("abort", onCancel, { once: true });
-    o.deadline.addEventListener("abort", onDeadline, { once: true });
-    if (o.deadline.aborted) onDeadline();
-
-    // Likewise for items that arrived just before the stream ended.
-    subscription.done.then(
-      () => {
-        check();
-        finish({ reason: "subscription_closed" });
-      },
-      (error: unknown) => {
-        check();
-        const typed = isConnectorError(error)
-          ? error
-          : new ConnectorError("internal", "the thread subscription failed", { cause: error });
-        o.log(`t3_aguardar_thread: the thread subscription ended: ${typed.code}`);
-        finish({ reason: "subscription_closed", error: typed });
-      },
-    );
-  });
+    if (ending.error) result.subscriptionError = { code: ending.error.code, message: ending.error.message };
+    this.#resolve(result);
+  }
 }

@@ -128,21 +128,28 @@ function providerInstanceHistory(record: ThreadRecord): string[] {
  * `autoSettleDisabledAt`, `activeOrderKey`.
  */
 export function buildShellThread(record: ThreadRecord, newer = true): Record<string, unknown> {
+  const row = olderShellRow(record);
+  return newer ? withNewerFields(row, record) : row;
+}
+
+/** The visible messages, oldest update first (the shell's "latest" fields read from the end). */
+function messagesByUpdate(record: ThreadRecord) {
+  return values(record.messages)
+    .filter((message) => message.text.length > 0)
+    .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+}
+
+/**
+ * A newer build's row: the older row with each newer field inserted after the field it follows
+ * on the wire (key order matters to a reader comparing captures), and `activeOrderKey` last.
+ */
+function withNewerFields(row: Record<string, unknown>, record: ThreadRecord): Record<string, unknown> {
   const t = record.thread;
   const latest = latestRun(record);
   const active = activeRun(record);
-  const pending = values(record.runtimeRequests)
-    .filter((request) => request.status === "pending")
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
-  const messages = values(record.messages).filter((message) => message.text.length > 0);
-  const latestMessage = messages.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
-  const latestUser = messages.filter((message) => message.role === "user").at(-1);
-  const latestAuthored = messages
+  const latestAuthored = messagesByUpdate(record)
     .filter((message) => message.role === "user" && message.createdBy === "user")
     .at(-1);
-  const visibleCount = record.inherited.length + record.turnItems.size;
-  if (!newer) return olderShellRow();
-  const row = olderShellRow();
   const withNewer: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
     withNewer[key] = value;
@@ -168,64 +175,81 @@ export function buildShellThread(record: ThreadRecord, newer = true): Record<str
   }
   withNewer.activeOrderKey = t.activeOrderKey ?? null;
   return withNewer;
+}
 
-  function olderShellRow(): Record<string, unknown> {
-    return {
-      createdBy: t.createdBy,
-      creationSource: t.creationSource,
-      id: t.id,
-      projectId: t.projectId,
-      title: t.title,
-      providerInstanceId: t.providerInstanceId,
-      modelSelection: t.modelSelection,
-      runtimeMode: t.runtimeMode,
-      interactionMode: t.interactionMode,
-      branch: t.branch,
-      worktreePath: t.worktreePath,
-      ...(t.linkedPullRequest !== undefined ? { linkedPullRequest: t.linkedPullRequest } : {}),
-      lineage: t.lineage,
-      forkedFrom: t.forkedFrom,
-      activeProviderThreadId: t.activeProviderThreadId,
-      latestRunId: latest?.id ?? null,
-      latestRunRequestedAt: latest?.requestedAt ?? null,
-      latestRunStartedAt: latest?.startedAt ?? null,
-      latestRunCompletedAt: latest?.completedAt ?? null,
-      // A waiting run (provider turn done, checkpoint pending) is not the "active" run.
-      activeRunId: active && active.status !== "waiting" ? active.id : null,
-      activityRunStatus: active?.status ?? null,
-      status: latest?.status ?? "idle",
-      lastError: lastError(record, latest),
-      pendingRuntimeRequest: pending
-        ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt }
-        : null,
-      latestVisibleMessage: latestMessage
-        ? {
-            id: latestMessage.id,
-            role: latestMessage.role,
-            text: latestMessage.text,
-            updatedAt: latestMessage.updatedAt,
-          }
-        : null,
-      latestUserMessageAt: latestUser?.createdAt ?? null,
-      hasActionableProposedPlan: hasActionableProposedPlan(record, latest),
-      pendingBackgroundTasks: [],
-      itemCount: record.turnItems.size,
-      visibleItemCount: visibleCount,
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-      archivedAt: t.archivedAt,
-      settledOverride: t.settledOverride,
-      settledAt: t.settledAt,
-      ...(t.unsettledAt !== undefined ? { unsettledAt: t.unsettledAt } : {}),
-      snoozedUntil: t.snoozedUntil,
-      snoozedAt: t.snoozedAt,
-      pinnedAt: t.pinnedAt ?? null,
-      ...(t.pinOrderKey ? { pinOrderKey: t.pinOrderKey } : {}),
-      lastVisitedAt: t.lastVisitedAt,
-      titleRegeneration: t.titleRegeneration ?? null,
-      deletedAt: t.deletedAt,
-    };
-  }
+/** The row an older build (0.0.31) sends: identity, then activity, then lifecycle, in wire order. */
+function olderShellRow(record: ThreadRecord): Record<string, unknown> {
+  const t = record.thread;
+  return {
+    createdBy: t.createdBy,
+    creationSource: t.creationSource,
+    id: t.id,
+    projectId: t.projectId,
+    title: t.title,
+    providerInstanceId: t.providerInstanceId,
+    modelSelection: t.modelSelection,
+    runtimeMode: t.runtimeMode,
+    interactionMode: t.interactionMode,
+    branch: t.branch,
+    worktreePath: t.worktreePath,
+    ...(t.linkedPullRequest !== undefined ? { linkedPullRequest: t.linkedPullRequest } : {}),
+    lineage: t.lineage,
+    forkedFrom: t.forkedFrom,
+    activeProviderThreadId: t.activeProviderThreadId,
+    ...activityFields(record),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    archivedAt: t.archivedAt,
+    settledOverride: t.settledOverride,
+    settledAt: t.settledAt,
+    ...(t.unsettledAt !== undefined ? { unsettledAt: t.unsettledAt } : {}),
+    snoozedUntil: t.snoozedUntil,
+    snoozedAt: t.snoozedAt,
+    pinnedAt: t.pinnedAt ?? null,
+    ...(t.pinOrderKey ? { pinOrderKey: t.pinOrderKey } : {}),
+    lastVisitedAt: t.lastVisitedAt,
+    titleRegeneration: t.titleRegeneration ?? null,
+    deletedAt: t.deletedAt,
+  };
+}
+
+/** The runs, the oldest pending request, the latest messages and the item counts. */
+function activityFields(record: ThreadRecord): Record<string, unknown> {
+  const latest = latestRun(record);
+  const active = activeRun(record);
+  const pending = values(record.runtimeRequests)
+    .filter((request) => request.status === "pending")
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+  const messages = messagesByUpdate(record);
+  const latestMessage = messages.at(-1);
+  const latestUser = messages.filter((message) => message.role === "user").at(-1);
+  return {
+    latestRunId: latest?.id ?? null,
+    latestRunRequestedAt: latest?.requestedAt ?? null,
+    latestRunStartedAt: latest?.startedAt ?? null,
+    latestRunCompletedAt: latest?.completedAt ?? null,
+    // A waiting run (provider turn done, checkpoint pending) is not the "active" run.
+    activeRunId: active && active.status !== "waiting" ? active.id : null,
+    activityRunStatus: active?.status ?? null,
+    status: latest?.status ?? "idle",
+    lastError: lastError(record, latest),
+    pendingRuntimeRequest: pending
+      ? { id: pending.id, kind: pending.kind, createdAt: pending.createdAt }
+      : null,
+    latestVisibleMessage: latestMessage
+      ? {
+          id: latestMessage.id,
+          role: latestMessage.role,
+          text: latestMessage.text,
+          updatedAt: latestMessage.updatedAt,
+        }
+      : null,
+    latestUserMessageAt: latestUser?.createdAt ?? null,
+    hasActionableProposedPlan: hasActionableProposedPlan(record, latest),
+    pendingBackgroundTasks: [],
+    itemCount: record.turnItems.size,
+    visibleItemCount: record.inherited.length + record.turnItems.size,
+  };
 }
 
 /** `OrchestrationProjectShell` as the shell snapshot carries it (no faviconPath/deletedAt). */

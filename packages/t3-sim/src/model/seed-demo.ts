@@ -11,30 +11,48 @@ const DAY = 24 * HOUR;
 
 export function seedDemoInto(model: SimEnvironmentModel): void {
   const now = model.store.now();
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const connector = model.addProject({ title: "t3-connector", workspaceRoot: "/home/sim/code/t3-connector" });
-  const website = model.addProject({
-    title: "website",
-    workspaceRoot: "/home/sim/code/website",
-    defaultModelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
-  });
-  const scratch = model.addProject({ title: "scratch", workspaceRoot: "/tmp/sim-scratch" });
-  const claude = {
-    instanceId: "claudeAgent",
-    model: "claude-fable-5",
-    options: [{ id: "effort", value: "high" }],
+  const projects: DemoProjects = {
+    connector: model.addProject({ title: "t3-connector", workspaceRoot: "/home/sim/code/t3-connector" }).id,
+    website: model.addProject({
+      title: "website",
+      workspaceRoot: "/home/sim/code/website",
+      defaultModelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
+    }).id,
+    scratch: model.addProject({ title: "scratch", workspaceRoot: "/tmp/sim-scratch" }).id,
   };
-  const threads: ThreadSpec[] = [
+  // In the order of their `at`, oldest first.
+  for (const spec of [...finishedThreads(projects, now), ...liveThreads(projects, now)])
+    model.addThread(spec);
+}
+
+interface DemoProjects {
+  readonly connector: string;
+  readonly website: string;
+  readonly scratch: string;
+}
+
+/** A fresh selection per thread: no two threads (or environments) share one object. */
+const claude = () => ({
+  instanceId: "claudeAgent",
+  model: "claude-fable-5",
+  options: [{ id: "effort", value: "high" }],
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Threads whose run ended: archived, settled, snoozed, pinned, completed and failed. */
+function finishedThreads({ connector, website }: DemoProjects, now: number): ThreadSpec[] {
+  return [
     {
-      projectId: connector.id,
+      projectId: connector,
       title: "Archived spike",
       state: "completed",
       at: now - 2 * DAY,
       archived: true,
     },
-    { projectId: connector.id, title: "Old experiment", state: "completed", at: now - DAY, settled: true },
+    { projectId: connector, title: "Old experiment", state: "completed", at: now - DAY, settled: true },
     {
-      projectId: connector.id,
+      projectId: connector,
       title: "Snoozed and woken",
       state: "completed",
       at: now - 6 * HOUR,
@@ -42,23 +60,23 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
       lastVisitedAt: "updated",
     },
     {
-      projectId: website.id,
+      projectId: website,
       title: "Release checklist",
       state: "completed",
       at: now - 5 * HOUR,
       pinned: true,
-      modelSelection: claude,
+      modelSelection: claude(),
     },
     {
-      projectId: website.id,
+      projectId: website,
       title: "Revisit the footer",
       state: "completed",
       at: now - 4 * HOUR,
       snoozedUntil: iso(now + DAY),
-      modelSelection: claude,
+      modelSelection: claude(),
     },
     {
-      projectId: connector.id,
+      projectId: connector,
       title: "Fix flaky parser test",
       state: "completed",
       at: now - 3 * HOUR,
@@ -67,7 +85,7 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
       lastVisitedAt: "updated",
     },
     {
-      projectId: connector.id,
+      projectId: connector,
       title: "Refactor auth middleware",
       state: "completed",
       at: now - 2 * HOUR,
@@ -75,32 +93,37 @@ export function seedDemoInto(model: SimEnvironmentModel): void {
       lastVisitedAt: iso(now - 2 * HOUR),
     },
     {
-      projectId: website.id,
+      projectId: website,
       title: "Deploy preview",
       state: "failed",
       at: now - HOUR,
-      modelSelection: claude,
+      modelSelection: claude(),
     },
-    { projectId: connector.id, title: "Plan: split packages", state: "proposed_plan", at: now - 40 * MINUTE },
-    { projectId: scratch.id, title: "Interrupted build", state: "interrupted", at: now - 30 * MINUTE },
-    { projectId: connector.id, title: "Long migration run", state: "running", at: now - 20 * MINUTE },
+  ];
+}
+
+/** Threads a person may act on: a plan, an interrupted, running, waiting, queued and idle run. */
+function liveThreads({ connector, website, scratch }: DemoProjects, now: number): ThreadSpec[] {
+  return [
+    { projectId: connector, title: "Plan: split packages", state: "proposed_plan", at: now - 40 * MINUTE },
+    { projectId: scratch, title: "Interrupted build", state: "interrupted", at: now - 30 * MINUTE },
+    { projectId: connector, title: "Long migration run", state: "running", at: now - 20 * MINUTE },
     {
-      projectId: connector.id,
+      projectId: connector,
       title: "Choose test scope",
       state: "waiting_user_input",
       at: now - 15 * MINUTE,
     },
     {
-      projectId: website.id,
+      projectId: website,
       title: "Run the test suite?",
       state: "waiting_approval",
       at: now - 10 * MINUTE,
-      modelSelection: claude,
+      modelSelection: claude(),
     },
-    { projectId: connector.id, title: "Docs rewrite", state: "queued", at: now - 5 * MINUTE },
-    { projectId: scratch.id, title: "Empty draft", state: "idle", at: now - MINUTE },
+    { projectId: connector, title: "Docs rewrite", state: "queued", at: now - 5 * MINUTE },
+    { projectId: scratch, title: "Empty draft", state: "idle", at: now - MINUTE },
   ];
-  for (const spec of threads) model.addThread(spec);
 }
 
 /**

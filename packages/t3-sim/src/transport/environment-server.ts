@@ -37,135 +37,168 @@ export interface EnvironmentServer {
   close(): Promise<void>;
 }
 
+/** What one server holds open, so that close() ends all of it; `closed` stops late answers. */
+interface Held {
+  readonly timers: Set<ReturnType<typeof setTimeout>>;
+  readonly sockets: Set<Socket | Duplex>;
+  readonly connections: Set<RpcConnection>;
+  readonly httpRequests: { method: string; path: string }[];
+  closed: boolean;
+}
+
 /** One simulated environment on its own loopback port: the HTTP routes and `/ws`. */
 export async function startEnvironmentServer(options: EnvironmentServerOptions): Promise<EnvironmentServer> {
-  const auth = new AuthStore(options.clock);
-  const httpRequests: { method: string; path: string }[] = [];
-  const faults = new FaultController();
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  const sockets = new Set<Socket | Duplex>();
-  const connections = new Set<RpcConnection>();
-  let closed = false;
-  let fiberId = 2600;
+  const held: Held = {
+    timers: new Set(),
+    sockets: new Set(),
+    connections: new Set(),
+    httpRequests: [],
+    closed: false,
+  };
   let port = 0;
+  const ctx = environmentContext(options, held, () => port);
+  const wss = new WebSocketServer({ noServer: true });
+  const server: Server = createServer((request, response) => {
+    void handleHttp(ctx, held, request, response);
+  });
+  server.on("connection", (socket) => track(held, socket));
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    track(held, socket);
+    socket.on("error", () => socket.destroy());
+    void handleUpgrade(ctx, held, wss, { request, socket, head });
+  });
+  port = await listenOnLoopback(server, options.port ?? 0);
 
-  const ctx: EnvironmentContext = {
+  const dropSockets = () => {
+    for (const connection of [...held.connections]) connection.terminate();
+    held.connections.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    auth: ctx.auth,
+    faults: ctx.faults,
+    httpRequests: held.httpRequests,
+    dropSockets,
+    close: async () => {
+      if (held.closed) return;
+      held.closed = true;
+      for (const timer of held.timers) clearTimeout(timer);
+      held.timers.clear();
+      dropSockets();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of held.sockets) socket.destroy();
+      held.sockets.clear();
+      wss.close();
+      await stopped;
+    },
+  };
+}
+
+/** What routes and RPC handlers see of this server; its delays are timers close() clears. */
+function environmentContext(
+  options: EnvironmentServerOptions,
+  held: Held,
+  port: () => number,
+): EnvironmentContext {
+  let fiberId = 2600;
+  return {
     model: options.model,
     clock: options.clock,
-    auth,
-    faults,
+    auth: new AuthStore(options.clock),
+    faults: new FaultController(),
     transitional: (options.transitional ?? false) || options.compat !== undefined,
     servesRead: (route) => options.compat !== "0.0.31" || HTTP_READ_ROUTES_0031.has(route),
     spaFallback: (options.webBuild ?? options.compat !== undefined) ? "web-build" : "no-web-build",
-    port: () => port,
+    port,
     nextFiberId: () => fiberId++,
     delay: (ms) =>
       new Promise<void>((resolve) => {
         if (ms <= 0) return resolve();
         const timer = setTimeout(() => {
-          timers.delete(timer);
+          held.timers.delete(timer);
           resolve();
         }, ms);
-        timers.add(timer);
+        held.timers.add(timer);
       }),
   };
+}
 
-  const wss = new WebSocketServer({ noServer: true });
-  const server: Server = createServer((request, response) => {
-    void handleHttp(ctx, request, response);
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    void (async () => {
-      if (faults.current.hang) return faults.reportHeld("upgrade"); // held open, never answered
-      await ctx.delay(faults.current.latencyMs ?? 0);
-      if (closed || socket.destroyed) return;
-      const decision = checkUpgrade(ctx, request);
-      if (!decision.ok) return refuseUpgrade(socket, decision.answer);
-      acceptUpgrade(wss, request, socket, head, (ws) => {
-        if (closed) return ws.terminate();
-        const connection = new RpcConnection(ctx, ws, decision.session);
-        connections.add(connection);
-        ws.on("close", () => connections.delete(connection));
-      });
-    })();
-  });
+function track(held: Held, socket: Socket | Duplex): void {
+  held.sockets.add(socket);
+  socket.on("close", () => held.sockets.delete(socket));
+}
 
-  await new Promise<void>((resolve, reject) => {
+function listenOnLoopback(server: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve();
+      resolve((server.address() as AddressInfo).port);
     });
   });
-  port = (server.address() as AddressInfo).port;
-
-  const dropSockets = () => {
-    for (const connection of [...connections]) connection.terminate();
-    connections.clear();
-  };
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    auth,
-    faults,
-    httpRequests,
-    dropSockets,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      dropSockets();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      wss.close();
-      await stopped;
-    },
-  };
-
-  async function handleHttp(context: EnvironmentContext, request: IncomingMessage, response: ServerResponse) {
-    const body = await readBody(request);
-    if (body === undefined) return;
-    if (faults.current.hang) return faults.reportHeld("http"); // a hanging server never answers
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    httpRequests.push({ method: request.method ?? "GET", path: url.pathname });
-    let answer: HttpAnswer;
-    try {
-      answer = await routeRequest(context, {
-        method: request.method ?? "GET",
-        url,
-        headers: request.headers,
-        body,
-      });
-    } catch (error) {
-      process.stderr.write(
-        `t3-sim: route failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      answer = {
-        status: 500,
-        headers: { "content-type": "application/json", "access-control-allow-origin": "*" },
-        body: JSON.stringify({
-          _tag: "EnvironmentInternalError",
-          code: "internal_error",
-          reason: "internal_error",
-        }),
-      };
-    }
-    await context.delay(faults.current.latencyMs ?? 0);
-    if (closed || response.destroyed) return;
-    response.writeHead(answer.status, answer.headers);
-    response.end(answer.body);
-  }
 }
+
+/** `/ws`: checked like T3 checks it, then one RpcConnection per accepted socket. */
+async function handleUpgrade(
+  ctx: EnvironmentContext,
+  held: Held,
+  wss: WebSocketServer,
+  upgrade: { request: IncomingMessage; socket: Duplex; head: Buffer },
+): Promise<void> {
+  const { request, socket, head } = upgrade;
+  if (ctx.faults.current.hang) return ctx.faults.reportHeld("upgrade"); // held open, never answered
+  await ctx.delay(ctx.faults.current.latencyMs ?? 0);
+  if (held.closed || socket.destroyed) return;
+  const decision = checkUpgrade(ctx, request);
+  if (!decision.ok) return refuseUpgrade(socket, decision.answer);
+  acceptUpgrade(wss, request, socket, head, (ws) => {
+    if (held.closed) return ws.terminate();
+    const connection = new RpcConnection(ctx, ws, decision.session);
+    held.connections.add(connection);
+    ws.on("close", () => held.connections.delete(connection));
+  });
+}
+
+async function handleHttp(
+  context: EnvironmentContext,
+  held: Held,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const { faults } = context;
+  const body = await readBody(request);
+  if (body === undefined) return;
+  if (faults.current.hang) return faults.reportHeld("http"); // a hanging server never answers
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  held.httpRequests.push({ method: request.method ?? "GET", path: url.pathname });
+  let answer: HttpAnswer;
+  try {
+    answer = await routeRequest(context, {
+      method: request.method ?? "GET",
+      url,
+      headers: request.headers,
+      body,
+    });
+  } catch (error) {
+    process.stderr.write(`t3-sim: route failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    answer = INTERNAL_ERROR;
+  }
+  await context.delay(faults.current.latencyMs ?? 0);
+  if (held.closed || response.destroyed) return;
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
+const INTERNAL_ERROR: HttpAnswer = {
+  status: 500,
+  headers: { "content-type": "application/json", "access-control-allow-origin": "*" },
+  body: JSON.stringify({
+    _tag: "EnvironmentInternalError",
+    code: "internal_error",
+    reason: "internal_error",
+  }),
+};
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve) => {

@@ -16,6 +16,14 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { SerialWrites } from "@t3-connector/core/durable";
+import {
+  credentialDescriptors,
+  storedCredentialOf,
+  verifiableCredential,
+  withCounter,
+  withCredential,
+} from "@t3-connector/core/passkeys";
 import { loadCredentials, type StoredCredential, saveCredentials } from "./credential-store.js";
 
 export const RP_ID = "localhost";
@@ -55,7 +63,7 @@ export class Passkeys {
   readonly #options: PasskeysOptions;
   #credentials: StoredCredential[];
   /** Serialises every read-modify-write of the credential list (counter safety). */
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #writes = new SerialWrites();
 
   private constructor(options: PasskeysOptions, credentials: StoredCredential[]) {
     this.#options = options;
@@ -82,10 +90,7 @@ export class Passkeys {
       userName: this.#options.userName ?? "t3-connector",
       attestationType: "none",
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
-      excludeCredentials: this.#credentials.map((credential) => ({
-        id: credential.id,
-        ...(credential.transports === undefined ? {} : { transports: credential.transports }),
-      })),
+      excludeCredentials: credentialDescriptors<AuthenticatorTransport>(this.#credentials),
     });
   }
 
@@ -110,16 +115,11 @@ export class Passkeys {
       }
       if (!verified.verified)
         throw new ConnectorError("registration_invalid", "the registration did not verify");
-      const { credential } = verified.registrationInfo;
       const stored: StoredCredential = {
-        id: credential.id,
-        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-        counter: credential.counter,
-        ...(credential.transports === undefined ? {} : { transports: [...credential.transports] }),
-        createdAt: new Date(this.#options.clock.now()).toISOString(),
+        ...storedCredentialOf(verified.registrationInfo.credential, this.#options.clock.now()),
         ...(name === undefined ? {} : { name }),
       };
-      const next = [...this.#credentials.filter((existing) => existing.id !== stored.id), stored];
+      const next = withCredential(this.#credentials, stored);
       await saveCredentials(this.#options.path, next);
       this.#credentials = next;
       return infoOf(stored);
@@ -132,12 +132,7 @@ export class Passkeys {
       rpID: RP_ID,
       userVerification: "required",
       challenge: new Uint8Array(challenge),
-      allowCredentials: this.#credentials.map((credential) => ({
-        id: credential.id,
-        ...(credential.transports === undefined
-          ? {}
-          : { transports: credential.transports as AuthenticatorTransport[] }),
-      })),
+      allowCredentials: credentialDescriptors<AuthenticatorTransport>(this.#credentials),
     });
   }
 
@@ -155,22 +150,14 @@ export class Passkeys {
           expectedOrigin: this.origin,
           expectedRPID: RP_ID,
           requireUserVerification: true,
-          credential: {
-            id: credential.id,
-            publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
-            counter: credential.counter,
-            ...(credential.transports === undefined ? {} : { transports: credential.transports }),
-          },
+          credential: verifiableCredential<AuthenticatorTransport>(credential),
         });
       } catch (error) {
         throw new ConnectorError("assertion_invalid", messageOf(error));
       }
       if (!verified.verified) throw new ConnectorError("assertion_invalid", "the assertion did not verify");
-      const newCounter = verified.authenticationInfo.newCounter;
-      if (newCounter !== credential.counter) {
-        const next = this.#credentials.map((candidate) =>
-          candidate.id === credential.id ? { ...candidate, counter: newCounter } : candidate,
-        );
+      const next = withCounter(this.#credentials, credential.id, verified.authenticationInfo.newCounter);
+      if (next !== undefined) {
         await saveCredentials(this.#options.path, next);
         this.#credentials = next;
       }
@@ -189,9 +176,7 @@ export class Passkeys {
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(work, work);
-    this.#chain = run.catch(() => {});
-    return run;
+    return this.#writes.run(work);
   }
 }
 

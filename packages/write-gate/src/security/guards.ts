@@ -4,6 +4,7 @@
  * page on another origin, or a DNS-rebound name, from reaching the gate through the browser.
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { PASSKEY_PAGE_CSP, passkeyPageCspHeader, RequestBudget } from "@t3-connector/core/passkeys";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
@@ -109,46 +110,25 @@ export interface RateLimitOptions {
 }
 
 /**
- * A fixed-window counter per client address, with a capped table. Each budget is its own table:
- * the page and the relay each get one, so neither can spend the other's requests. Callers charge
- * it only for requests that already passed every check, so a refused request costs nothing.
+ * The gate's budgets: core's per-address `RequestBudget` (shared with the OAuth routes, ADR 0033)
+ * keyed by the request's socket address. The page and the relay each get one, so neither can
+ * spend the other's requests. Callers charge it only for requests that already passed every
+ * check, so a refused request costs nothing.
  */
 export class RateBudget {
-  private readonly table = new Map<string, { start: number; count: number }>();
-  private readonly clock: Clock;
-  private readonly limit: number;
-  private readonly windowMs: number;
-  private readonly maxEntries: number;
+  readonly #budget: RequestBudget;
 
   constructor(options: RateLimitOptions) {
-    this.clock = options.clock;
-    this.limit = options.limit ?? 60;
-    this.windowMs = options.windowMs ?? 60_000;
-    this.maxEntries = options.maxEntries ?? 1000;
+    this.#budget = new RequestBudget({
+      ...options,
+      limit: options.limit ?? 60,
+      message: "too many requests from this address; try again in a minute",
+    });
   }
 
   /** Counts one request from this client; throws 429 `rate_limited` past the limit. */
   charge(c: Context): void {
-    const now = this.clock.monotonic();
-    const key = clientAddress(c);
-    let entry = this.table.get(key);
-    if (entry === undefined || now - entry.start >= this.windowMs) {
-      if (entry === undefined && this.table.size >= this.maxEntries) {
-        for (const [address, old] of this.table)
-          if (now - old.start >= this.windowMs) this.table.delete(address);
-        // Still full: every other address is busy right now, so the newcomer waits its turn.
-        if (this.table.size >= this.maxEntries)
-          throw new ConnectorError(
-            "rate_limited",
-            "too many requests from this address; try again in a minute",
-          );
-      }
-      entry = { start: now, count: 0 };
-      this.table.set(key, entry);
-    }
-    entry.count += 1;
-    if (entry.count > this.limit)
-      throw new ConnectorError("rate_limited", "too many requests from this address; try again in a minute");
+    this.#budget.charge(clientAddress(c));
   }
 }
 
@@ -163,17 +143,8 @@ function clientAddress(c: Context): string {
   return socketAddress(c) ?? "local";
 }
 
-/** The page loads only its own files, is framed by nobody and submits nowhere. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+/** The page loads only its own files, is framed by nobody and submits nowhere (core's passkey page policy). */
+export const CONTENT_SECURITY_POLICY = passkeyPageCspHeader();
 
 /**
  * Set on every answer, errors included: Hono's secure headers (nosniff, no-referrer, COOP and CORP
@@ -182,17 +153,8 @@ export const CONTENT_SECURITY_POLICY = [
  */
 export function securityHeaders(): MiddlewareHandler {
   const secure = secureHeaders({
-    // The same directives as CONTENT_SECURITY_POLICY, which a test compares with the header sent.
-    contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'none'"],
-    },
+    // The directives of CONTENT_SECURITY_POLICY, which a test compares with the header sent.
+    contentSecurityPolicy: { ...PASSKEY_PAGE_CSP },
     xFrameOptions: "DENY",
     strictTransportSecurity: false,
   });

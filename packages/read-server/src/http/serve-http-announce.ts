@@ -1,0 +1,88 @@
+/**
+ * What `serve --http` says once it listens: the JSON ready line on stdout (the only thing stdout
+ * carries) and, on stderr, the human summary, the one-use enrollment code and the warnings.
+ */
+import type { LeveledLog } from "@t3-connector/core/cli-support";
+import type { CliIo } from "../cli/io.js";
+import { packageInfo } from "../package-info.js";
+import { READ_SERVER_NAME } from "../server.js";
+import type { HttpListener } from "./http-listener.js";
+import { type HttpServeOptions, MCP_PATH } from "./http-options.js";
+import type { HttpServeSetup } from "./serve-http-setup.js";
+
+/** The one line `serve --http` prints on stdout once it listens (t3-sim prints its own the same way). */
+export interface HttpReadyLine {
+  url: string;
+  healthz: string;
+  readyz: string;
+  auth: "bearer" | "none" | "oauth";
+  tools: number;
+  environments: string[];
+}
+
+export function announceListening(
+  io: CliIo,
+  log: LeveledLog,
+  served: { setup: HttpServeSetup; listener: HttpListener; options: HttpServeOptions; tools: number },
+): void {
+  const { setup, listener, options, tools } = served;
+  const { oauth, config } = setup;
+  // With OAuth, clients must use the issuer's name (the Host is pinned to it).
+  const url = oauth?.settings.resource ?? `${listener.origin}${MCP_PATH}`;
+  const auth = authKind(oauth !== undefined, setup.bearerToken);
+  const ready = readyLine(listener.origin, url, auth, tools, config.environments);
+  io.stdout.write(`${JSON.stringify(ready)}\n`);
+  log.info(
+    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
+      `${AUTH_LABEL[ready.auth]}), ${tools} tools, ` +
+      `environments ${ready.environments.join(", ")} (config ${config.path})`,
+  );
+  if (oauth !== undefined) {
+    log.info(
+      `${READ_SERVER_NAME}: OAuth issuer ${oauth.settings.issuer}; clients connect to ${oauth.settings.resource}`,
+    );
+    const code = oauth.enrollmentCode();
+    // The one secret printed on purpose: only the terminal that runs the server may enroll.
+    if (code !== undefined)
+      log.warn(`${READ_SERVER_NAME}: no passkey enrolled yet; enrollment code (one use): ${code}`);
+  }
+  if (isWildcardHost(options.host) && options.allowedHosts.length === 0) {
+    log.warn(
+      `${READ_SERVER_NAME}: warning: listening on every address of this machine; clients reaching it by ` +
+        "another name or address get 403 until it is passed with --allowed-host",
+    );
+  }
+}
+
+function authKind(oauth: boolean, bearerToken: string | undefined): HttpReadyLine["auth"] {
+  if (oauth) return "oauth";
+  return bearerToken === undefined ? "none" : "bearer";
+}
+
+function readyLine(
+  origin: string,
+  url: string,
+  auth: HttpReadyLine["auth"],
+  tools: number,
+  environments: ReadonlyArray<{ alias: string }>,
+): HttpReadyLine {
+  return {
+    url,
+    healthz: `${origin}/healthz`,
+    readyz: `${origin}/readyz`,
+    auth,
+    tools,
+    environments: environments.map((env) => env.alias),
+  };
+}
+
+const AUTH_LABEL: Record<HttpReadyLine["auth"], string> = {
+  bearer: "bearer token required",
+  none: "no token: loopback only",
+  oauth: "OAuth session profile",
+};
+
+/** `0.0.0.0` or `::`: no client sends that as its Host, so the operator must name the real one. */
+function isWildcardHost(host: string): boolean {
+  return ["0.0.0.0", "::", "[::]"].includes(host);
+}

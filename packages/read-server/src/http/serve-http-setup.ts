@@ -1,0 +1,57 @@
+/**
+ * What `serve --http` settles before it listens: the bearer token (or the refusal to listen
+ * unprotected), the read config and context, and the OAuth profile. A problem comes back as the
+ * line to print, with anything already opened closed again.
+ */
+import { resolve } from "node:path";
+import type { LeveledLog } from "@t3-connector/core/cli-support";
+import type { ReadConfig } from "@t3-connector/core/config";
+import { type CliIo, describeError } from "../cli/io.js";
+import { prepareServe } from "../cli/serve-setup.js";
+import type { ReadContext } from "../read-context.js";
+import type { ReadToolDefinition } from "../read-tool.js";
+import { READ_SERVER_NAME } from "../server.js";
+import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
+import type { HttpLimits, HttpServeOptions } from "./http-options.js";
+import { oauthForServe } from "./oauth-in-serve.js";
+
+export interface HttpServeSetup {
+  readonly config: ReadConfig;
+  readonly context: ReadContext;
+  readonly bearerToken: string | undefined;
+  readonly oauth: Awaited<ReturnType<typeof oauthForServe>>;
+}
+
+export async function setUpHttpServe(
+  io: CliIo,
+  definitions: readonly ReadToolDefinition[],
+  options: HttpServeOptions,
+  limits: HttpLimits,
+  log: LeveledLog,
+): Promise<HttpServeSetup | { problem: string }> {
+  let bearerToken: string | undefined;
+  try {
+    // With --oauth every /mcp request needs an OAuth token instead.
+    if (options.oauth === undefined) assertBindIsProtected(options.host, options.authTokenFile);
+    if (options.authTokenFile !== undefined)
+      bearerToken = await loadBearerToken(resolve(options.authTokenFile));
+  } catch (error) {
+    return { problem: `refusing to start: ${describeError(error)}` };
+  }
+  const prepared = await prepareServe(io, definitions, log);
+  if ("problem" in prepared) return prepared;
+  const { config, context } = prepared;
+  try {
+    const oauth = await oauthForServe(io, config, options, {
+      maxBodyBytes: limits.maxBodyBytes,
+      log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+    });
+    if (oauth !== undefined && bearerToken !== undefined) {
+      throw new Error("--auth-token-file and the oauth profile exclude each other: choose one");
+    }
+    return { config, context, bearerToken, oauth };
+  } catch (error) {
+    await context.registry.close();
+    return { problem: `refusing to start: ${describeError(error)}` };
+  }
+}
