@@ -3,7 +3,16 @@
  * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
  */
 
-import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
+import {
+  CLIENT_NAMES,
+  EXIT_CODES,
+  exitCodeOf,
+  helpText,
+  keepConsoleOffStdout,
+  leveledLog,
+  noCommandOutput,
+  usageErrorText,
+} from "@t3-connector/core/cli-support";
 import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
@@ -31,7 +40,7 @@ export type { CliIo } from "./process/cli-io.js";
 export const CLI_NAME = "t3-connector-write";
 
 // The commands are declared in ./process/cli-args.ts (how to add one is at its top); keep this text in step.
-export const USAGE = `Usage: ${CLI_NAME} <command>
+export const USAGE = `Usage: ${CLI_NAME} <command>   (${CLI_NAME} <command> --help: that command's own help)
 
 Commands:
   gate [--log-level L] [--enroll]
@@ -65,23 +74,33 @@ Options:
   --version     Print the version and exit
   -h, --help    Show this help and exit
 
+With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected or a verdict (reconcile,
+journal verify), 64 usage, 66 not found, 67 refused, 69 unavailable, 75 outcome unknown, 78 config
+or token file (docs/cli.md).
 The write config is ~/.config/t3-connector/write.json, or the file named by T3_CONNECTOR_WRITE_CONFIG.
 `;
 
-export const USAGE_EXIT_CODE = 2;
+/** Exit code of a usage error: the one table of every CLI (docs/cli.md). */
+export const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const command = parseCliArgs(argv);
+  for (const warning of command.warnings ?? []) io.stderr.write(`${CLI_NAME}: warning: ${warning}\n`);
   try {
     switch (command.kind) {
       case "version":
         io.stdout.write(`${packageVersion()}\n`);
         return 0;
       case "help":
-        io.stdout.write(USAGE);
+        io.stdout.write(helpText(CLI_NAME, USAGE, command));
         return 0;
+      case "no-command": {
+        const output = noCommandOutput(CLI_NAME, USAGE, io.stdinIsTTY === true, "bridge");
+        io[output.stream].write(output.text);
+        return output.exitCode;
+      }
       case "usage-error":
-        io.stderr.write(`${CLI_NAME}: ${command.problem}\n\n${USAGE}`);
+        io.stderr.write(usageErrorText(CLI_NAME, command.problem, command.command));
         return USAGE_EXIT_CODE;
       case "diagnose":
         return await diagnoseCommand(io, command.projects);
@@ -143,6 +162,6 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     }
   } catch (error) {
     io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);
-    return 1;
+    return exitCodeOf(error);
   }
 }
