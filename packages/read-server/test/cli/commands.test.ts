@@ -76,7 +76,7 @@ describe("t3-connector with no environment configured", () => {
     await writeFile(emptyPath, JSON.stringify({ environments: {} }), { mode: 0o600 });
     const listing = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
     expect(await runCli(["environments"], listing.io)).toBe(0);
-    expect(listing.json()).toEqual({ config: emptyPath, environments: [] });
+    expect(listing.json()).toEqual({ configPath: emptyPath, environments: [] });
     expect(listing.stderr()).toContain(`no environment is configured in ${emptyPath}`);
     expect(listing.stderr()).toContain("t3-connector environments add <alias> --url URL");
     const diagnose = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
