@@ -32,7 +32,6 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/write-gate/src/approval/approval-desk.ts:request": 91,
   "packages/ops/src/configure.ts:configureThread": 89,
   "packages/read-server/src/wait/follow-stream.ts:followThreadStream": 86,
-  "packages/write-gate/src/process/cli-args.ts:defineCommands": 85,
   "packages/write-engine/src/dispatch/dispatcher.ts:#preflightAndSend": 84,
   "packages/read-server/src/wait/follow-stream.ts:(anonymous)": 81,
 };

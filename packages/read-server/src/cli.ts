@@ -1,10 +1,9 @@
 import {
+  answerCommandLine,
   CLIENT_NAMES,
   EXIT_CODES,
   exitCodeOf,
-  helpText,
-  noCommandOutput,
-  usageErrorText,
+  isCommandLineExtra,
 } from "@t3-connector/core/cli-support";
 import { parseCliArgs } from "./cli/args.js";
 import { clientConfigCommand } from "./cli/client-config.js";
@@ -76,23 +75,18 @@ export async function runCli(
   definitions: readonly ReadToolDefinition[] = readToolDefinitions,
 ): Promise<number> {
   const command = parseCliArgs(argv);
+  if (isCommandLineExtra(command)) {
+    const version = () => packageInfo().version;
+    return answerCommandLine(command, io, {
+      cli: READ_SERVER_NAME,
+      usage: USAGE,
+      version,
+      serverCommand: "serve",
+    });
+  }
   for (const warning of command.warnings ?? []) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
   try {
     switch (command.kind) {
-      case "version":
-        io.stdout.write(`${packageInfo().version}\n`);
-        return 0;
-      case "help":
-        io.stdout.write(helpText(READ_SERVER_NAME, USAGE, command));
-        return 0;
-      case "no-command": {
-        const output = noCommandOutput(READ_SERVER_NAME, USAGE, io.stdinIsTTY === true, "serve");
-        io[output.stream].write(output.text);
-        return output.exitCode;
-      }
-      case "usage-error":
-        io.stderr.write(usageErrorText(READ_SERVER_NAME, command.problem, command.command));
-        return USAGE_EXIT_CODE;
       case "serve":
         if (command.http !== undefined) {
           // Loaded only for --http, so the stdio server's start-up does not pay for Hono.

@@ -4,14 +4,14 @@
  */
 
 import {
+  answerCommandLine,
   CLIENT_NAMES,
   EXIT_CODES,
   exitCodeOf,
-  helpText,
+  isCommandLineExtra,
   keepConsoleOffStdout,
+  type LogLevel,
   leveledLog,
-  noCommandOutput,
-  usageErrorText,
 } from "@t3-connector/core/cli-support";
 import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
@@ -85,23 +85,13 @@ export const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const command = parseCliArgs(argv);
+  if (isCommandLineExtra(command)) {
+    const context = { cli: CLI_NAME, usage: USAGE, version: packageVersion, serverCommand: "bridge" };
+    return answerCommandLine(command, io, context);
+  }
   for (const warning of command.warnings ?? []) io.stderr.write(`${CLI_NAME}: warning: ${warning}\n`);
   try {
     switch (command.kind) {
-      case "version":
-        io.stdout.write(`${packageVersion()}\n`);
-        return 0;
-      case "help":
-        io.stdout.write(helpText(CLI_NAME, USAGE, command));
-        return 0;
-      case "no-command": {
-        const output = noCommandOutput(CLI_NAME, USAGE, io.stdinIsTTY === true, "bridge");
-        io[output.stream].write(output.text);
-        return output.exitCode;
-      }
-      case "usage-error":
-        io.stderr.write(usageErrorText(CLI_NAME, command.problem, command.command));
-        return USAGE_EXIT_CODE;
       case "diagnose":
         return await diagnoseCommand(io, command.projects);
       case "pair":
@@ -119,40 +109,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await journalRecoverCommand(io, { json: command.json });
       case "journal-lift":
         return await journalLiftCommand(io, { json: command.json });
-      case "bridge": {
-        // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
-        // loaded only for this command, and it never reads a token file or the journal.
-        keepConsoleOffStdout();
-        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
-        // A stray rejection is logged and fails its call, never the session (ADR 0020).
-        const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
-        const { runBridge } = await import("@t3-connector/write-bridge");
-        const bridge = await runBridge({ log: log.error });
-        log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
-        await bridge.closed;
-        guard.dispose();
-        return 0;
-      }
-      case "gate": {
-        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
-        // A stray rejection is logged and fails its request, never the gate (ADR 0020).
-        const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
-        const config = await loadCliWriteConfig(io);
-        // Not a refusal: the page still opens (passkey enrollment needs no environment).
-        if (config.environments.length === 0) {
-          io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
-        }
-        const gate = await startGate({
-          config,
-          log: log.info,
-          announce: (line) => io.stderr.write(`${line}\n`),
-          ...(command.enroll === true ? { enroll: true } : {}),
-          ...(io.fetch ? { fetch: io.fetch } : {}),
-        });
-        await gate.closed;
-        guard.dispose();
-        return 0;
-      }
+      case "bridge":
+        return await runBridge(io, command.logLevel);
+      case "gate":
+        return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
         return await addWriteEnvironmentCommand(io, { alias: command.alias, transport: command.transport });
       case "environments-remove":
@@ -164,4 +124,40 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);
     return exitCodeOf(error);
   }
+}
+
+async function runBridge(io: CliIo, logLevel: LogLevel): Promise<number> {
+  // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
+  // loaded only for this command, and it never reads a token file or the journal.
+  keepConsoleOffStdout();
+  const log = leveledLog((text) => io.stderr.write(text), logLevel);
+  // A stray rejection is logged and fails its call, never the session (ADR 0020).
+  const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
+  const { runBridge: startBridge } = await import("@t3-connector/write-bridge");
+  const bridge = await startBridge({ log: log.error });
+  log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
+  await bridge.closed;
+  guard.dispose();
+  return 0;
+}
+
+async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<number> {
+  const log = leveledLog((text) => io.stderr.write(text), logLevel);
+  // A stray rejection is logged and fails its request, never the gate (ADR 0020).
+  const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
+  const config = await loadCliWriteConfig(io);
+  // Not a refusal: the page still opens (passkey enrollment needs no environment).
+  if (config.environments.length === 0) {
+    io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
+  }
+  const gate = await startGate({
+    config,
+    log: log.info,
+    announce: (line) => io.stderr.write(`${line}\n`),
+    ...(enroll ? { enroll: true } : {}),
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  await gate.closed;
+  guard.dispose();
+  return 0;
 }

@@ -42,8 +42,11 @@ export { keepConsoleOffStdout } from "./stdout-guard.js";
 export { suggestionFor } from "./suggest.js";
 export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
 export {
+  answerCommandLine,
+  type CommandLineAnswerContext,
   type HelpRequest,
   helpText,
+  isCommandLineExtra,
   type NoCommandOutput,
   noCommandOutput,
   usageErrorText,

@@ -3,6 +3,7 @@
  * three read alike (ADR 0030). A usage problem is two lines on stderr — the problem, then where
  * the help is — never the whole usage: the problem stays on screen.
  */
+import type { CommandLineExtra } from "./command-line.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** `cli: invalid_input: problem` and a pointer to the help of the command it belongs to. */
@@ -47,4 +48,55 @@ export function noCommandOutput(
     text: usageErrorText(cli, `a command is required; an MCP client runs '${cli} ${serverCommand}'`, []),
     exitCode: EXIT_CODES.usage,
   };
+}
+
+const EXTRA_KINDS: ReadonlySet<string> = new Set(["usage-error", "help", "version", "no-command"]);
+
+/** Whether a parsed command is one every CLI answers the same way (see answerCommandLine). */
+export function isCommandLineExtra(command: { kind: string }): command is CommandLineExtra {
+  return EXTRA_KINDS.has(command.kind);
+}
+
+export interface CommandLineAnswerContext {
+  cli: string;
+  usage: string;
+  version: () => string;
+  /** What an MCP client runs (`serve`, `bridge`): named when no command was given. */
+  serverCommand: string;
+}
+
+/**
+ * The answer every CLI gives to `--version`, `--help` / `X --help` / `help X`, no arguments and a
+ * usage problem, and its exit code: the house style lives here, not in each CLI.
+ */
+export function answerCommandLine(
+  command: CommandLineExtra,
+  io: {
+    stdout: { write(text: string): unknown };
+    stderr: { write(text: string): unknown };
+    stdinIsTTY?: boolean;
+  },
+  context: CommandLineAnswerContext,
+): number {
+  switch (command.kind) {
+    case "version":
+      io.stdout.write(`${context.version()}\n`);
+      return EXIT_CODES.ok;
+    case "help":
+      io.stdout.write(helpText(context.cli, context.usage, command));
+      return EXIT_CODES.ok;
+    case "no-command": {
+      const output = noCommandOutput(
+        context.cli,
+        context.usage,
+        io.stdinIsTTY === true,
+        context.serverCommand,
+      );
+      io[output.stream].write(output.text);
+      return output.exitCode;
+    }
+    case "usage-error":
+      io.stderr.write(usageErrorText(context.cli, command.problem, command.command));
+      return EXIT_CODES.usage;
+  }
 }

@@ -71,6 +71,18 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
     found(http === undefined ? { kind: "serve", logLevel } : { kind: "serve", logLevel, http });
   });
 
+  defineEnvironmentsCommands(program, found, warn);
+  defineSetupCommands(program, found);
+  defineEventsCommands(program, found);
+  defineOauthCommands(program, found);
+}
+
+/** `environments`, `environments add`, `environments remove`. */
+function defineEnvironmentsCommands(
+  program: Command,
+  found: (command: CliCommand) => void,
+  warn: Warn,
+): void {
   const environments = program
     .command("environments")
     .alias("ambientes")
@@ -106,7 +118,10 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+}
 
+/** `client-config`, `diagnose`, `pair`. */
+function defineSetupCommands(program: Command, found: (command: CliCommand) => void): void {
   withClientConfigHttpOptions(
     program
       .command("client-config [client]")
@@ -140,9 +155,10 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
     }
     found({ kind: "pair", environment });
   });
+}
 
-  defineEventsCommands(program, found);
-
+/** `oauth sessions`, `oauth revoke <id>`, `oauth revoke-all`. */
+function defineOauthCommands(program: Command, found: (command: CliCommand) => void): void {
   const oauth = program.command("oauth").description("list or end the OAuth sessions of serve --http");
   oauth
     .command("sessions")

@@ -112,7 +112,14 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
     const [diagnosis] = await diagnoseEnvironments(io, [entry]);
     const ok = diagnosis?.ok === true;
     // The same keys as every CLI's `environments add` (docs/cli.md): alias, configPath, tokenFile.
-    writeJson(io, { alias: request.alias, configPath: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
+    writeJson(io, {
+      alias: request.alias,
+      configPath: path,
+      tokenFile,
+      scopes: paired.scopes,
+      ok,
+      diagnosis,
+    });
     return ok ? 0 : 1;
   } finally {
     prompt?.close();

@@ -32,8 +32,18 @@ describe("t3-connector command line", () => {
     [["--version"], { kind: "version" }],
     [["-h"], { kind: "help", command: [], text: expect.stringContaining("Usage: t3-connector") }],
     [["help"], { kind: "help", command: [], text: "" }],
-    [["help", "environments", "add"], { kind: "help", command: ["environments", "add"], text: expect.stringContaining("--ssh <host[:port]>") }],
-    [["serve", "--help"], { kind: "help", command: ["serve"], text: expect.stringContaining("--allowed-host") }],
+    [
+      ["help", "environments", "add"],
+      {
+        kind: "help",
+        command: ["environments", "add"],
+        text: expect.stringContaining("--ssh <host[:port]>"),
+      },
+    ],
+    [
+      ["serve", "--help"],
+      { kind: "help", command: ["serve"], text: expect.stringContaining("--allowed-host") },
+    ],
     [
       ["environments", "add", "box", "--ssh", "build-box", "--remote-port", "4000"],
       {

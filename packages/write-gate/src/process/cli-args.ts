@@ -71,6 +71,17 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
       found({ kind: "bridge", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
     );
 
+  defineEnvironmentsCommands(program, found, warn);
+  defineSetupCommands(program, found);
+  defineJournalCommands(program, found);
+}
+
+/** `environments add`, `environments remove`. */
+function defineEnvironmentsCommands(
+  program: Command,
+  found: (command: CliCommand) => void,
+  warn: Warn,
+): void {
   const environments = program
     .command("environments")
     .description("add or remove an environment of write.json")
@@ -93,7 +104,10 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+}
 
+/** `client-config`, `diagnose`, `pair`, `reconcile`. */
+function defineSetupCommands(program: Command, found: (command: CliCommand) => void): void {
   program
     .command("client-config [client]")
     .description("print the config that starts the bridge in an MCP client, with this machine's paths")
@@ -144,8 +158,6 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
         });
       },
     );
-
-  defineJournalCommands(program, found);
 }
 
 /**

@@ -94,7 +94,7 @@ export async function addWriteEnvironmentCommand(
   const [diagnosis] = await diagnoseWriteEnvironments(io, [entry], false);
   const ok = diagnosis?.ok === true;
   // The same keys as every CLI's `environments add` (docs/cli.md): alias, configPath, tokenFile.
-    writeJson(io, { alias: request.alias, configPath: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
+  writeJson(io, { alias: request.alias, configPath: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
   return ok ? 0 : 1;
 }
 

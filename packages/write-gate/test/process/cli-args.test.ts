@@ -7,8 +7,14 @@ describe("t3-connector-write command line", () => {
     [[], { kind: "no-command" }],
     [["help"], { kind: "help", command: [], text: "" }],
     [["-h"], { kind: "help", command: [], text: expect.stringContaining("Usage: t3-connector-write") }],
-    [["help", "reconcile"], { kind: "help", command: ["reconcile"], text: expect.stringContaining("--all-uncertain") }],
-    [["journal", "verify", "--help"], { kind: "help", command: ["journal", "verify"], text: expect.stringContaining("--json") }],
+    [
+      ["help", "reconcile"],
+      { kind: "help", command: ["reconcile"], text: expect.stringContaining("--all-uncertain") },
+    ],
+    [
+      ["journal", "verify", "--help"],
+      { kind: "help", command: ["journal", "verify"], text: expect.stringContaining("--json") },
+    ],
     [
       ["environments", "add", "box", "--ssh", "box", "--remote-port=4000"],
       {
@@ -51,7 +57,10 @@ describe("t3-connector-write command line", () => {
 
   it.each([
     [["brigde"], "unknown command or argument: brigde (did you mean bridge?)"],
-    [["reconcile", "--all-uncertian"], "unknown command or argument: --all-uncertian (did you mean --all-uncertain?)"],
+    [
+      ["reconcile", "--all-uncertian"],
+      "unknown command or argument: --all-uncertian (did you mean --all-uncertain?)",
+    ],
     [["--version", "x"], "unknown command or argument: x"],
     [["frobnicate"], "unknown command or argument: frobnicate"],
     [["gate", "x"], "unknown command or argument: x"],
