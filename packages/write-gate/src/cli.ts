@@ -23,17 +23,6 @@ import {
   packageVersion,
   processIo,
 } from "./process/cli-io.js";
-import { clientConfigCommand } from "./process/client-config.js";
-import { diagnoseCommand } from "./process/diagnose.js";
-import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
-import {
-  journalLiftCommand,
-  journalRecoverCommand,
-  journalVerifyCommand,
-} from "./process/journal-command.js";
-import { pairCommand } from "./process/pair.js";
-import { reconcileCommand } from "./process/reconcile.js";
-import { startGate } from "./process/start-gate.js";
 
 export type { CliIo } from "./process/cli-io.js";
 
@@ -90,35 +79,39 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     return answerCommandLine(command, io, context);
   }
   for (const warning of command.warnings ?? []) io.stderr.write(`${CLI_NAME}: warning: ${warning}\n`);
+  // Each command's module is loaded when it runs: help, a typo or --version pay for none of them.
   try {
     switch (command.kind) {
       case "diagnose":
-        return await diagnoseCommand(io, command.projects);
+        return await (await import("./process/diagnose.js")).diagnoseCommand(io, command.projects);
       case "pair":
-        return await pairCommand(io, command.environment);
+        return await (await import("./process/pair.js")).pairCommand(io, command.environment);
       case "reconcile":
-        return await reconcileCommand(io, {
+        return await (await import("./process/reconcile.js")).reconcileCommand(io, {
           ...(command.environment === undefined ? {} : { environment: command.environment }),
           ...(command.operationId === undefined ? {} : { operationId: command.operationId }),
           allUncertain: command.allUncertain,
           json: command.json,
         });
       case "journal-verify":
-        return await journalVerifyCommand(io, { json: command.json });
+        return await (await import("./process/journal-command.js")).journalVerifyCommand(io, command);
       case "journal-recover":
-        return await journalRecoverCommand(io, { json: command.json });
+        return await (await import("./process/journal-command.js")).journalRecoverCommand(io, command);
       case "journal-lift":
-        return await journalLiftCommand(io, { json: command.json });
+        return await (await import("./process/journal-command.js")).journalLiftCommand(io, command);
       case "bridge":
         return await runBridge(io, command.logLevel);
       case "gate":
         return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
-        return await addWriteEnvironmentCommand(io, { alias: command.alias, transport: command.transport });
+        return await (await import("./process/environments-edit.js")).addWriteEnvironmentCommand(io, command);
       case "environments-remove":
-        return await removeWriteEnvironmentCommand(io, command.alias);
+        return await (await import("./process/environments-edit.js")).removeWriteEnvironmentCommand(
+          io,
+          command.alias,
+        );
       case "client-config":
-        return clientConfigCommand(io, command.client);
+        return (await import("./process/client-config.js")).clientConfigCommand(io, command.client);
     }
   } catch (error) {
     io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);
@@ -150,6 +143,7 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   if (config.environments.length === 0) {
     io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
   }
+  const { startGate } = await import("./process/start-gate.js");
   const gate = await startGate({
     config,
     log: log.info,
