@@ -116,7 +116,7 @@ describe("docs/webhook-receiver.md", () => {
       `#!/bin/sh\nexec '${process.execPath}' '${builtBin("t3-connector")}' "$@"\n`,
     );
     await chmod(path.join(bin, "t3-connector"), 0o755);
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: home,
       PATH: `${bin}:${process.env.PATH ?? ""}`,
