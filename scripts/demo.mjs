@@ -193,7 +193,7 @@ async function addEnvironmentTheUsualWay() {
   if (added.code !== 0) throw new Error(`environments add failed: ${added.stderr.trim()}`);
   const report = JSON.parse(added.stdout);
   say(
-    `  added "${report.added}": environmentId ${report.diagnosis.environmentId}, token scopes ${report.scopes.join(" ")}, ` +
+    `  added "${report.alias}": environmentId ${report.diagnosis.environmentId}, token scopes ${report.scopes.join(" ")}, ` +
       `${report.diagnosis.authorizedProjects.length} projects, ${report.diagnosis.visibleThreadCount} visible threads, verified ${report.ok ? "ok" : "with problems"}`,
   );
   say(`  (the code is now spent; T3_CONNECTOR_CONFIG=${ownConfig} t3-connector environments lists it)`);

@@ -17,7 +17,6 @@ const NEVER_OVER = 120;
 const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 211,
   "packages/write-gate/src/approval/approval-desk.ts:request": 91,
-  "packages/write-gate/src/process/cli-args.ts:defineCommands": 85,
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

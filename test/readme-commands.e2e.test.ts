@@ -86,7 +86,7 @@ describe("the README's commands", () => {
       { "<pairingCode>": env.pairingCode, "<url>": env.url },
       config,
     );
-    expect(JSON.parse(added.stdout)).toMatchObject({ added: "mine", ok: true });
+    expect(JSON.parse(added.stdout)).toMatchObject({ alias: "mine", ok: true });
     const listed = JSON.parse(
       (await readmeCommand("pnpm exec t3-connector environments", {}, config)).stdout,
     );
@@ -117,7 +117,7 @@ describe("the README's commands", () => {
       },
     );
     expect(JSON.parse(added.stdout)).toMatchObject({
-      added: "laptop",
+      alias: "laptop",
       ok: true,
       scopes: ["orchestration:operate", "orchestration:read"],
     });

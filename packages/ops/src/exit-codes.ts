@@ -1,53 +1,5 @@
 /**
- * Documented exit codes (README "Operator CLI"). `wait` adds 2 (needs a human), 3 (failed) and
- * 4 (timeout); every error maps by its code to one of the rest.
+ * The exit codes are one table for every CLI (core's cli-support, docs/cli.md); ops re-exports it
+ * under the name its modules already import.
  */
-import { isConnectorError } from "@t3-connector/core";
-
-export const EXIT_CODES = {
-  ok: 0,
-  failure: 1,
-  usage: 64,
-  ambiguous: 65,
-  notFound: 66,
-  refused: 67,
-  unavailable: 69,
-  uncertain: 75,
-  config: 78,
-} as const;
-
-const BY_CODE: Readonly<Record<string, number>> = {
-  invalid_input: EXIT_CODES.usage,
-  environment_required: EXIT_CODES.usage,
-  no_environments: EXIT_CODES.config,
-  ambiguous_thread: EXIT_CODES.ambiguous,
-  thread_not_found: EXIT_CODES.notFound,
-  not_found: EXIT_CODES.notFound,
-  environment_unknown: EXIT_CODES.notFound,
-  guard_refused: EXIT_CODES.refused,
-  t3_refused: EXIT_CODES.refused,
-  scope_denied: EXIT_CODES.refused,
-  runtime_mode_above_lease: EXIT_CODES.refused,
-  insufficient_scope: EXIT_CODES.refused,
-  scope_not_granted: EXIT_CODES.refused,
-  action_unsupported: EXIT_CODES.refused,
-  pairing_failed: EXIT_CODES.refused,
-  unavailable: EXIT_CODES.unavailable,
-  environment_unavailable: EXIT_CODES.unavailable,
-  timeout: EXIT_CODES.unavailable,
-  tunnel_failed: EXIT_CODES.unavailable,
-  http_error: EXIT_CODES.unavailable,
-  unauthorized: EXIT_CODES.unavailable,
-  protocol_unsupported: EXIT_CODES.unavailable,
-  too_many_in_flight: EXIT_CODES.unavailable,
-  connection_lost: EXIT_CODES.uncertain,
-  config_not_found: EXIT_CODES.config,
-  config_invalid: EXIT_CODES.config,
-  token_file_invalid: EXIT_CODES.config,
-  scope_mismatch: EXIT_CODES.config,
-  environment_mismatch: EXIT_CODES.config,
-};
-
-export function exitCodeOf(error: unknown): number {
-  return isConnectorError(error) ? (BY_CODE[error.code] ?? EXIT_CODES.failure) : EXIT_CODES.failure;
-}
+export { EXIT_CODES, exitCodeOf } from "@t3-connector/core/cli-support";

@@ -1,4 +1,10 @@
-import { CLIENT_NAMES } from "@t3-connector/core/cli-support";
+import {
+  answerCommandLine,
+  CLIENT_NAMES,
+  EXIT_CODES,
+  exitCodeOf,
+  isCommandLineExtra,
+} from "@t3-connector/core/cli-support";
 import { parseCliArgs } from "./cli/args.js";
 import { clientConfigCommand } from "./cli/client-config.js";
 import { diagnoseCommand } from "./cli/diagnose.js";
@@ -15,10 +21,10 @@ import { readToolDefinitions } from "./tools/index.js";
 export type { CliIo } from "./cli/io.js";
 
 // The commands are declared in ./cli/args.ts (how to add one is at its top); keep this text in step.
-export const USAGE = `Usage: ${READ_SERVER_NAME} [command]
+export const USAGE = `Usage: ${READ_SERVER_NAME} <command>   (${READ_SERVER_NAME} <command> --help: that command's own help)
 
 Commands:
-  serve [--log-level L]        Run the read-only MCP server over stdio (the default);
+  serve [--log-level L]        Run the read-only MCP server over stdio;
                                L is error, warn, info (default) or debug
   serve --http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]... [--allowed-origin O]...
                                The same read tools over MCP Streamable HTTP at /mcp, with /healthz
@@ -50,11 +56,13 @@ Options:
   --version     Print the version and exit
   -h, --help    Show this help and exit
 
+With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected, 64 usage, 66 not found,
+67 refused, 69 unavailable, 75 outcome unknown, 78 config or token file (docs/cli.md).
 The read config is ~/.config/t3-connector/config.json, or the file named by T3_CONNECTOR_CONFIG.
 `;
 
-/** Exit code of a usage error, as for most Unix tools. */
-export const USAGE_EXIT_CODE = 2;
+/** Exit code of a usage error: the one table of every CLI (docs/cli.md). */
+export const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
 /**
  * Runs the `t3-connector` command line and resolves with the exit code. `serve` resolves only when
@@ -67,17 +75,18 @@ export async function runCli(
   definitions: readonly ReadToolDefinition[] = readToolDefinitions,
 ): Promise<number> {
   const command = parseCliArgs(argv);
+  if (isCommandLineExtra(command)) {
+    const version = () => packageInfo().version;
+    return answerCommandLine(command, io, {
+      cli: READ_SERVER_NAME,
+      usage: USAGE,
+      version,
+      serverCommand: "serve",
+    });
+  }
+  for (const warning of command.warnings ?? []) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
   try {
     switch (command.kind) {
-      case "version":
-        io.stdout.write(`${packageInfo().version}\n`);
-        return 0;
-      case "help":
-        io.stdout.write(USAGE);
-        return 0;
-      case "usage-error":
-        io.stderr.write(`${READ_SERVER_NAME}: ${command.problem}\n\n${USAGE}`);
-        return USAGE_EXIT_CODE;
       case "serve":
         if (command.http !== undefined) {
           // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
@@ -113,6 +122,6 @@ export async function runCli(
     }
   } catch (error) {
     io.stderr.write(`${READ_SERVER_NAME}: ${describeError(error)}\n`);
-    return 1;
+    return exitCodeOf(error);
   }
 }

@@ -99,6 +99,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       return outcome.value;
     case "problem":
       return { command: "error", message: outcome.problem };
+    case "none":
+      return { command: "help" };
     default:
       return { command: outcome.kind };
   }

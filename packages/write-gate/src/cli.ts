@@ -3,7 +3,16 @@
  * messages, the gate's URL and its one-time enrollment code go to stderr (the gate's terminal).
  */
 
-import { CLIENT_NAMES, keepConsoleOffStdout, leveledLog } from "@t3-connector/core/cli-support";
+import {
+  answerCommandLine,
+  CLIENT_NAMES,
+  EXIT_CODES,
+  exitCodeOf,
+  isCommandLineExtra,
+  keepConsoleOffStdout,
+  type LogLevel,
+  leveledLog,
+} from "@t3-connector/core/cli-support";
 import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
@@ -14,24 +23,13 @@ import {
   packageVersion,
   processIo,
 } from "./process/cli-io.js";
-import { clientConfigCommand } from "./process/client-config.js";
-import { diagnoseCommand } from "./process/diagnose.js";
-import { addWriteEnvironmentCommand, removeWriteEnvironmentCommand } from "./process/environments-edit.js";
-import {
-  journalLiftCommand,
-  journalRecoverCommand,
-  journalVerifyCommand,
-} from "./process/journal-command.js";
-import { pairCommand } from "./process/pair.js";
-import { reconcileCommand } from "./process/reconcile.js";
-import { startGate } from "./process/start-gate.js";
 
 export type { CliIo } from "./process/cli-io.js";
 
 export const CLI_NAME = "t3-connector-write";
 
 // The commands are declared in ./process/cli-args.ts (how to add one is at its top); keep this text in step.
-export const USAGE = `Usage: ${CLI_NAME} <command>
+export const USAGE = `Usage: ${CLI_NAME} <command>   (${CLI_NAME} <command> --help: that command's own help)
 
 Commands:
   gate [--log-level L] [--enroll]
@@ -65,84 +63,95 @@ Options:
   --version     Print the version and exit
   -h, --help    Show this help and exit
 
+With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected or a verdict (reconcile,
+journal verify), 64 usage, 66 not found, 67 refused, 69 unavailable, 75 outcome unknown, 78 config
+or token file (docs/cli.md).
 The write config is ~/.config/t3-connector/write.json, or the file named by T3_CONNECTOR_WRITE_CONFIG.
 `;
 
-export const USAGE_EXIT_CODE = 2;
+/** Exit code of a usage error: the one table of every CLI (docs/cli.md). */
+export const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const command = parseCliArgs(argv);
+  if (isCommandLineExtra(command)) {
+    const context = { cli: CLI_NAME, usage: USAGE, version: packageVersion, serverCommand: "bridge" };
+    return answerCommandLine(command, io, context);
+  }
+  for (const warning of command.warnings ?? []) io.stderr.write(`${CLI_NAME}: warning: ${warning}\n`);
+  // Each command's module is loaded when it runs: help, a typo or --version pay for none of them.
   try {
     switch (command.kind) {
-      case "version":
-        io.stdout.write(`${packageVersion()}\n`);
-        return 0;
-      case "help":
-        io.stdout.write(USAGE);
-        return 0;
-      case "usage-error":
-        io.stderr.write(`${CLI_NAME}: ${command.problem}\n\n${USAGE}`);
-        return USAGE_EXIT_CODE;
       case "diagnose":
-        return await diagnoseCommand(io, command.projects);
+        return await (await import("./process/diagnose.js")).diagnoseCommand(io, command.projects);
       case "pair":
-        return await pairCommand(io, command.environment);
+        return await (await import("./process/pair.js")).pairCommand(io, command.environment);
       case "reconcile":
-        return await reconcileCommand(io, {
+        return await (await import("./process/reconcile.js")).reconcileCommand(io, {
           ...(command.environment === undefined ? {} : { environment: command.environment }),
           ...(command.operationId === undefined ? {} : { operationId: command.operationId }),
           allUncertain: command.allUncertain,
           json: command.json,
         });
       case "journal-verify":
-        return await journalVerifyCommand(io, { json: command.json });
+        return await (await import("./process/journal-command.js")).journalVerifyCommand(io, command);
       case "journal-recover":
-        return await journalRecoverCommand(io, { json: command.json });
+        return await (await import("./process/journal-command.js")).journalRecoverCommand(io, command);
       case "journal-lift":
-        return await journalLiftCommand(io, { json: command.json });
-      case "bridge": {
-        // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
-        // loaded only for this command, and it never reads a token file or the journal.
-        keepConsoleOffStdout();
-        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
-        // A stray rejection is logged and fails its call, never the session (ADR 0020).
-        const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
-        const { runBridge } = await import("@t3-connector/write-bridge");
-        const bridge = await runBridge({ log: log.error });
-        log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
-        await bridge.closed;
-        guard.dispose();
-        return 0;
-      }
-      case "gate": {
-        const log = leveledLog((text) => io.stderr.write(text), command.logLevel);
-        // A stray rejection is logged and fails its request, never the gate (ADR 0020).
-        const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
-        const config = await loadCliWriteConfig(io);
-        // Not a refusal: the page still opens (passkey enrollment needs no environment).
-        if (config.environments.length === 0) {
-          io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
-        }
-        const gate = await startGate({
-          config,
-          log: log.info,
-          announce: (line) => io.stderr.write(`${line}\n`),
-          ...(command.enroll === true ? { enroll: true } : {}),
-          ...(io.fetch ? { fetch: io.fetch } : {}),
-        });
-        await gate.closed;
-        guard.dispose();
-        return 0;
-      }
+        return await (await import("./process/journal-command.js")).journalLiftCommand(io, command);
+      case "bridge":
+        return await runBridge(io, command.logLevel);
+      case "gate":
+        return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
-        return await addWriteEnvironmentCommand(io, { alias: command.alias, transport: command.transport });
+        return await (await import("./process/environments-edit.js")).addWriteEnvironmentCommand(io, command);
       case "environments-remove":
-        return await removeWriteEnvironmentCommand(io, command.alias);
+        return await (await import("./process/environments-edit.js")).removeWriteEnvironmentCommand(
+          io,
+          command.alias,
+        );
       case "client-config":
-        return clientConfigCommand(io, command.client);
+        return (await import("./process/client-config.js")).clientConfigCommand(io, command.client);
     }
   } catch (error) {
     io.stderr.write(`${CLI_NAME}: ${describeError(error)}\n`);
-    return 1;
+    return exitCodeOf(error);
   }
+}
+
+async function runBridge(io: CliIo, logLevel: LogLevel): Promise<number> {
+  // stdout is the MCP protocol from here on: nothing else may write to it. The bridge is
+  // loaded only for this command, and it never reads a token file or the journal.
+  keepConsoleOffStdout();
+  const log = leveledLog((text) => io.stderr.write(text), logLevel);
+  // A stray rejection is logged and fails its call, never the session (ADR 0020).
+  const guard = installProcessGuard({ processName: `${CLI_NAME} bridge`, log: log.error });
+  const { runBridge: startBridge } = await import("@t3-connector/write-bridge");
+  const bridge = await startBridge({ log: log.error });
+  log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
+  await bridge.closed;
+  guard.dispose();
+  return 0;
+}
+
+async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<number> {
+  const log = leveledLog((text) => io.stderr.write(text), logLevel);
+  // A stray rejection is logged and fails its request, never the gate (ADR 0020).
+  const guard = installProcessGuard({ processName: `${CLI_NAME} gate`, log: log.error });
+  const config = await loadCliWriteConfig(io);
+  // Not a refusal: the page still opens (passkey enrollment needs no environment).
+  if (config.environments.length === 0) {
+    io.stderr.write(`${CLI_NAME}: ${noEnvironmentsMessage("write", config.path)}\n`);
+  }
+  const { startGate } = await import("./process/start-gate.js");
+  const gate = await startGate({
+    config,
+    log: log.info,
+    announce: (line) => io.stderr.write(`${line}\n`),
+    ...(enroll ? { enroll: true } : {}),
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  await gate.closed;
+  guard.dispose();
+  return 0;
 }

@@ -17,10 +17,18 @@ export interface CliIo {
   /** The user's home directory, for `~` in the config. */
   homeDir?: string;
   fetch?: typeof fetch;
+  /** Whether stdin is a terminal: a person is there (help on no arguments, ADR 0030). */
+  stdinIsTTY?: boolean;
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    stdinIsTTY: process.stdin.isTTY === true,
+  };
 }
 
 /** JSON for people and scripts: two-space indented, one trailing newline. */

@@ -14,6 +14,7 @@ export {
   type StdioServerLaunch,
 } from "./client-config.js";
 export {
+  type CommandLineExtra,
   type CommandLineOptions,
   type CommandLineOutcome,
   commandOf,
@@ -24,8 +25,10 @@ export {
   UsageProblem,
   usageProblem,
   valueOnce,
+  type Warn,
   withTransportOptions,
 } from "./command-line.js";
+export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 export {
   DEFAULT_LOG_LEVEL,
   isLogLevel,
@@ -36,4 +39,15 @@ export {
 } from "./log-level.js";
 export { readPackageVersion } from "./package-version.js";
 export { keepConsoleOffStdout } from "./stdout-guard.js";
+export { suggestionFor } from "./suggest.js";
 export { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
+export {
+  answerCommandLine,
+  type CommandLineAnswerContext,
+  type HelpRequest,
+  helpText,
+  isCommandLineExtra,
+  type NoCommandOutput,
+  noCommandOutput,
+  usageErrorText,
+} from "./usage-output.js";

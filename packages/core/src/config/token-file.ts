@@ -1,6 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { ConnectorError } from "../errors.js";
 import { writeFileAtomically } from "./atomic-write.js";
 
@@ -80,7 +80,8 @@ export async function readTokenFile(path: string, options: TokenFileOptions = {}
     );
   }
   checkFileStats(path, linkStats, uid, options.what);
-  await checkDirectory(dirname(path), path, options.what);
+  // Resolved, so a relative path's message names the directory (not ".").
+  await checkDirectory(dirname(resolve(path)), path, options.what);
   // O_NOFOLLOW and a second check on the open descriptor close the gap between lstat and read.
   let handle: Awaited<ReturnType<typeof open>>;
   try {

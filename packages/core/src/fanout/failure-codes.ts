@@ -7,6 +7,8 @@ export type FanOutFailureCode =
   | "unavailable"
   | "environment_mismatch"
   | `http_${number}`
+  /** The environment refused the token (HTTP 401 or an unauthenticated session): `diagnose` says the same. */
+  | "unauthorized"
   | "connection_refused"
   | "refused"
   | "failed";
@@ -37,7 +39,6 @@ function scopeList(value: unknown): string {
 }
 
 function httpReason(status: number): string {
-  if (status === 401) return "the environment refused the token (HTTP 401); pair it again";
   if (status === 403) return "the environment refused the token: it lacks a required scope (HTTP 403)";
   return `the environment answered HTTP ${status}`;
 }
@@ -63,11 +64,14 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (REFUSED.has(error.code)) {
     return { code: "refused", reason: error.message.slice(0, REFUSED_REASON_MAX) };
   }
+  // One word for a wrong or revoked token whichever path met it (HTTP 401, or the WebSocket's
+  // session refusal), the word `diagnose` uses, so a person reads the same fix everywhere.
+  if (error.code === "unauthorized" || error.status === 401) {
+    return { code: "unauthorized", reason: "the environment refused the token; pair it again" };
+  }
   if (typeof error.status === "number")
     return { code: `http_${error.status}`, reason: httpReason(error.status) };
   switch (error.code) {
-    case "unauthorized":
-      return { code: "connection_refused", reason: "the environment refused the token; pair it again" };
     case "scope_mismatch": {
       const missing = scopeList(details.missing);
       const extra = scopeList(details.extra);

@@ -13,11 +13,11 @@ describe("sweep failure codes", () => {
       new ConnectorError("environment_mismatch", "x", { details: { expected: "a", actual: "b" } }),
       "environment_mismatch",
     ],
-    [new ConnectorError("unauthorized", "401", { status: 401 }), "http_401"],
+    [new ConnectorError("unauthorized", "401", { status: 401 }), "unauthorized"],
     [new ConnectorError("insufficient_scope", "403", { status: 403 }), "http_403"],
     [new ConnectorError("http_error", "503", { status: 503 }), "http_503"],
     [new ConnectorError("thread_not_found", "404", { status: 404 }), "http_404"],
-    [new ConnectorError("unauthorized", "session not authenticated"), "connection_refused"],
+    [new ConnectorError("unauthorized", "session not authenticated"), "unauthorized"],
     [
       new ConnectorError("scope_mismatch", "x", {
         details: { missing: [], extra: ["orchestration:operate"] },

@@ -201,6 +201,17 @@ describe("fan-out", () => {
     expect(refusedOnce.environmentFailures[0]?.code).toBe("connection_refused");
   });
 
+  it("reads a wrong token as unauthorized, the word diagnose uses", async () => {
+    const reg = await registry(["zulu", "yankee"], {
+      zulu: { tokenFile: await tokens.write("zulu-wrong", "not-a-token-t3-issued") },
+    });
+    const result = await fanOut(reg.environments, readThreadCount);
+    expect(
+      result.environmentFailures.map((failure) => [failure.alias, failure.code, failure.reason]),
+    ).toEqual([["zulu", "unauthorized", "the environment refused the token; pair it again"]]);
+    expect(result.queriedEnvironments.map((queried) => queried.alias)).toEqual(["yankee"]);
+  });
+
   it("retries once when the socket drops under a read in flight, on a fresh socket", async () => {
     const reg = await registry(["zulu"]);
     const sockets: unknown[] = [];
@@ -283,8 +294,8 @@ describe("fan-out", () => {
       {
         alias: "zulu",
         environmentId: "env-1",
-        code: "http_401",
-        reason: "the environment refused the token (HTTP 401); pair it again",
+        code: "unauthorized",
+        reason: "the environment refused the token; pair it again",
       },
     ]);
   });

@@ -3,7 +3,8 @@
  * `parseCommandLine`, like every CLI here). Pure, so every spelling is tested without a process.
  *
  * To add a command: declare it in `defineCommands` (`program.command(...).action(... found(...))`),
- * add its kind to `CliCommand`, a line to USAGE in ../cli.ts and a case to `runCli`. To add a
+ * with a `.description` (its own `--help` shows it), add its kind to `CliCommand`, a line to USAGE
+ * in ../cli.ts and a case to `runCli`. To add a
  * flag: `.option("--flag <value>", "…", valueOnce("--flag"))` on its command.
  *
  * The Portuguese names of the previous contract (`ambientes`, `diagnostico`, `--ambiente`) stay
@@ -11,6 +12,7 @@
  * an alias cannot be silently dropped.
  */
 import {
+  type CommandLineExtra,
   commandOf,
   DEFAULT_LOG_LEVEL,
   type LogLevel,
@@ -19,6 +21,7 @@ import {
   transportFromOptions,
   usageProblem,
   valueOnce,
+  type Warn,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
@@ -47,83 +50,131 @@ export type CliCommand =
   | EventsCliCommand
   | { kind: "oauth"; action: "sessions" | "revoke-all" }
   | { kind: "oauth"; action: "revoke"; id: string }
-  | { kind: "version" }
-  | { kind: "help" }
-  | { kind: "usage-error"; problem: string };
+  | CommandLineExtra;
 
-export function parseCliArgs(argv: readonly string[]): CliCommand {
+export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
     parseCommandLine(argv, defineCommands, { name: "t3-connector", versionFlags: ["-v", "--version"] }),
   );
 }
 
-function defineCommands(program: Command, found: (command: CliCommand) => void): void {
-  // `t3-connector` and `t3-connector --log-level warn` are `serve` too: serve is the default command.
-  withHttpServeOptions(program.command("serve", { isDefault: true }).addOption(logLevelOption())).action(
-    (options: { logLevel?: LogLevel } & HttpServeFlags) => {
-      const http = httpServeOptionsOf(options);
-      const logLevel = options.logLevel ?? DEFAULT_LOG_LEVEL;
-      found(http === undefined ? { kind: "serve", logLevel } : { kind: "serve", logLevel, http });
-    },
-  );
+function defineCommands(program: Command, found: (command: CliCommand) => void, warn: Warn): void {
+  // `serve` is always named: with no arguments the CLI helps instead (ADR 0030).
+  withHttpServeOptions(
+    program
+      .command("serve")
+      .description("run the read-only MCP server over stdio, or over Streamable HTTP with --http")
+      .addOption(logLevelOption()),
+  ).action((options: { logLevel?: LogLevel } & HttpServeFlags) => {
+    const http = httpServeOptionsOf(options);
+    const logLevel = options.logLevel ?? DEFAULT_LOG_LEVEL;
+    found(http === undefined ? { kind: "serve", logLevel } : { kind: "serve", logLevel, http });
+  });
 
-  program.command("help").action(() => found({ kind: "help" }));
+  defineEnvironmentsCommands(program, found, warn);
+  defineSetupCommands(program, found);
+  defineEventsCommands(program, found);
+  defineOauthCommands(program, found);
+}
 
+/** `environments`, `environments add`, `environments remove`. */
+function defineEnvironmentsCommands(
+  program: Command,
+  found: (command: CliCommand) => void,
+  warn: Warn,
+): void {
   const environments = program
     .command("environments")
     .alias("ambientes")
+    .description("print the configured environments and whether each answers (JSON); add or remove one")
     .action(() => found({ kind: "environments" }));
-  withTransportOptions(environments.command("add [alias]"))
+  withTransportOptions(
+    environments
+      .command("add [alias]")
+      .description(
+        "pair a new environment (pairing code on stdin or at the prompt), pick its projects, verify",
+      ),
+  )
     .option("--projects <all|ids>", "all, or a comma-separated list of projectIds", valueOnce("--projects"))
-    .action((alias: string | undefined, options: { url?: string; ssh?: string; projects?: string }) => {
-      const request: AddEnvironmentRequest = {
-        alias: requireAlias("add", alias),
-        transport: transportFromOptions(options) satisfies TransportOption,
-      };
-      const projects = projectsOption(options.projects);
-      found({
-        kind: "environments-add",
-        request: projects === undefined ? request : { ...request, projects },
-      });
-    });
+    .action(
+      (
+        alias: string | undefined,
+        options: { url?: string; ssh?: string; remotePort?: string; projects?: string },
+      ) => {
+        const request: AddEnvironmentRequest = {
+          alias: requireAlias("add", alias),
+          transport: transportFromOptions(options, warn) satisfies TransportOption,
+        };
+        const projects = projectsOption(options.projects);
+        found({
+          kind: "environments-add",
+          request: projects === undefined ? request : { ...request, projects },
+        });
+      },
+    );
   environments
     .command("remove [alias]")
+    .description("take an environment out of the config and delete its token file")
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+}
 
-  withClientConfigHttpOptions(program.command("client-config [client]")).action(
-    (client: string | undefined, options: { http?: boolean; url?: string }) => {
-      if (client === undefined) {
-        throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
-      }
-      const http = clientConfigHttpOf(options);
-      found(http === undefined ? { kind: "client-config", client } : { kind: "client-config", client, http });
-    },
-  );
+/** `client-config`, `diagnose`, `pair`. */
+function defineSetupCommands(program: Command, found: (command: CliCommand) => void): void {
+  withClientConfigHttpOptions(
+    program
+      .command("client-config [client]")
+      .description(`print the config that starts this server in an MCP client: ${CLIENT_NAMES.join(", ")}`),
+  ).action((client: string | undefined, options: { http?: boolean; url?: string }) => {
+    if (client === undefined) {
+      throw usageProblem(`client-config needs a client: ${CLIENT_NAMES.join(", ")}`);
+    }
+    const http = clientConfigHttpOf(options);
+    found(http === undefined ? { kind: "client-config", client } : { kind: "client-config", client, http });
+  });
 
-  environmentFlags(program.command("diagnose").alias("diagnostico")).action((options: EnvironmentFlags) => {
+  environmentFlags(
+    program
+      .command("diagnose")
+      .alias("diagnostico")
+      .description("check identity, token scopes and expiry, projects and visible threads (JSON)"),
+  ).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);
     found(environment === undefined ? { kind: "diagnose" } : { kind: "diagnose", environment });
   });
 
-  environmentFlags(program.command("pair")).action((options: EnvironmentFlags) => {
+  environmentFlags(
+    program
+      .command("pair")
+      .description("save a read-only token for an environment; the pairing code is read from stdin"),
+  ).action((options: EnvironmentFlags) => {
     const environment = environmentOf(options);
     if (environment === undefined) {
       throw usageProblem("pair needs --environment <alias or environmentId>");
     }
     found({ kind: "pair", environment });
   });
+}
 
-  defineEventsCommands(program, found);
-
-  const oauth = program.command("oauth");
-  oauth.command("sessions").action(() => found({ kind: "oauth", action: "sessions" }));
-  oauth.command("revoke-all").action(() => found({ kind: "oauth", action: "revoke-all" }));
-  oauth.command("revoke [id]").action((id: string | undefined) => {
-    if (id === undefined) throw usageProblem("oauth revoke needs a session id (see oauth sessions)");
-    found({ kind: "oauth", action: "revoke", id });
-  });
+/** `oauth sessions`, `oauth revoke <id>`, `oauth revoke-all`. */
+function defineOauthCommands(program: Command, found: (command: CliCommand) => void): void {
+  const oauth = program.command("oauth").description("list or end the OAuth sessions of serve --http");
+  oauth
+    .command("sessions")
+    .description("list the OAuth sessions (JSON)")
+    .action(() => found({ kind: "oauth", action: "sessions" }));
+  oauth
+    .command("revoke-all")
+    .description("end every OAuth session")
+    .action(() => found({ kind: "oauth", action: "revoke-all" }));
+  oauth
+    .command("revoke [id]")
+    .description("end one OAuth session (its id from oauth sessions)")
+    .action((id: string | undefined) => {
+      if (id === undefined) throw usageProblem("oauth revoke needs a session id (see oauth sessions)");
+      found({ kind: "oauth", action: "revoke", id });
+    });
 }
 
 interface EnvironmentFlags {

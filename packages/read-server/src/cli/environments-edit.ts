@@ -111,7 +111,15 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
     }
     const [diagnosis] = await diagnoseEnvironments(io, [entry]);
     const ok = diagnosis?.ok === true;
-    writeJson(io, { added: request.alias, config: path, tokenFile, scopes: paired.scopes, ok, diagnosis });
+    // The same keys as every CLI's `environments add` (docs/cli.md): alias, configPath, tokenFile.
+    writeJson(io, {
+      alias: request.alias,
+      configPath: path,
+      tokenFile,
+      scopes: paired.scopes,
+      ok,
+      diagnosis,
+    });
     return ok ? 0 : 1;
   } finally {
     prompt?.close();
@@ -149,7 +157,7 @@ export async function removeEnvironmentCommand(io: CliIo, alias: string): Promis
   if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
   writeJson(io, {
     removed: alias,
-    config: path,
+    configPath: path,
     tokenFileRemoved: tokenFile ?? null,
     environmentsLeft: left,
     note: "The token stays valid on the T3 machine until you revoke it there.",

@@ -7,7 +7,7 @@ export const ENVIRONMENTS_CHECK_TIMEOUT_MS = 15_000;
 
 export interface EnvironmentListing {
   /** The file listed, so a user with several configs knows which one this is. */
-  config: string;
+  configPath: string;
   /** Only when the file has one: reads have no default environment. */
   default?: string;
   environments: Array<{
@@ -53,7 +53,7 @@ export async function listEnvironments(io: CliIo, config: ReadConfig): Promise<E
       }),
     );
     return {
-      config: config.path,
+      configPath: config.path,
       ...(config.default === undefined ? {} : { default: config.default }),
       environments,
     };

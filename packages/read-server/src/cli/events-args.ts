@@ -45,6 +45,7 @@ interface RunFlags {
 export function defineEventsCommands(program: Command, found: (command: EventsCliCommand) => void): void {
   const events = program
     .command("events")
+    .description("POST signed run and thread events (Standard Webhooks) to a URL until stopped")
     .option("--hook-url <url>", "where events are POSTed", valueOnce("--hook-url"))
     .option(
       "--hook-secret-file <file>",
@@ -70,11 +71,13 @@ export function defineEventsCommands(program: Command, found: (command: EventsCl
 
   events
     .command("status")
+    .description("outbox depth, last success and dead letters, and the state directory read (JSON)")
     .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
     .action((flags: { stateDir?: string }) => found({ kind: "events-status", ...stateDirOf(flags) }));
 
   events
     .command("retry [id]")
+    .description("move a dead letter back to the outbox")
     .option("--state-dir <dir>", "outbox and last-seen state", valueOnce("--state-dir"))
     .action((id: string | undefined, flags: { stateDir?: string }) => {
       if (id === undefined)

@@ -43,20 +43,45 @@ export function buildAllowlist(options: {
 }
 
 /**
- * 403 with an empty body when `Host` is not allowed, or when an `Origin` is sent and not allowed
- * (MCP clients outside a browser send none). Runs before authentication, so a rebinding page
- * learns nothing, not even whether a token is required.
+ * 403 when `Host` is not allowed, or when an `Origin` is sent and not allowed (MCP clients outside
+ * a browser send none), with a JSON body naming the header and the flag that allows it: the
+ * operator behind a tunnel or a proxy reads the fix from the client's error. Runs before
+ * authentication, so a rebinding page learns nothing it did not send, not even whether a token is
+ * required.
  */
 export function hostOriginGuard(current: () => HostOriginAllowlist | undefined): MiddlewareHandler {
   return async function checkHostAndOrigin(c, next) {
     // Not listening yet: nothing is allowed.
     const allowlist = current();
-    if (allowlist === undefined) return c.body(null, 403);
+    if (allowlist === undefined) {
+      return c.json({ error: "forbidden", message: "the server is not listening yet; try again" }, 403);
+    }
     const host = c.req.header("host")?.toLowerCase();
     const origin = c.req.header("origin")?.toLowerCase();
-    if (host === undefined || !allowlist.hosts.has(host)) return c.body(null, 403);
-    if (origin !== undefined && !allowlist.origins.has(origin)) return c.body(null, 403);
+    if (host === undefined || !allowlist.hosts.has(host)) return c.json(refusedHost(host), 403);
+    if (origin !== undefined && !allowlist.origins.has(origin)) return c.json(refusedOrigin(origin), 403);
     await next();
+  };
+}
+
+/** What a refused Host answers: the header, its value, and the flag that would allow it. */
+export function refusedHost(host: string | undefined): { error: string; header: string; message: string } {
+  if (host === undefined) {
+    return { error: "host_not_allowed", header: "Host", message: "the request has no Host header" };
+  }
+  const name = JSON.stringify(host);
+  return {
+    error: "host_not_allowed",
+    header: "Host",
+    message: `Host ${name} is not allowed: restart serve --http with --allowed-host ${host} if this server is meant to answer to that name.`,
+  };
+}
+
+function refusedOrigin(origin: string): { error: string; header: string; message: string } {
+  return {
+    error: "origin_not_allowed",
+    header: "Origin",
+    message: `Origin ${JSON.stringify(origin)} is not allowed: restart serve --http with --allowed-origin ${origin} if that page should reach this server.`,
   };
 }
 

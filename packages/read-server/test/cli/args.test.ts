@@ -3,10 +3,10 @@ import { parseCliArgs } from "../../src/cli/args.js";
 
 describe("t3-connector command line", () => {
   it.each([
-    [[], { kind: "serve", logLevel: "info" }],
+    [[], { kind: "no-command" }],
     [["serve"], { kind: "serve", logLevel: "info" }],
     [["serve", "--log-level", "warn"], { kind: "serve", logLevel: "warn" }],
-    [["--log-level=debug"], { kind: "serve", logLevel: "debug" }],
+    [["serve", "--log-level=debug"], { kind: "serve", logLevel: "debug" }],
     [
       ["environments", "add", "mine", "--url", "http://127.0.0.1:3773", "--projects", "all"],
       {
@@ -30,7 +30,28 @@ describe("t3-connector command line", () => {
     [["diagnose", "--environment=laptop"], { kind: "diagnose", environment: "laptop" }],
     [["pair", "--environment", "server"], { kind: "pair", environment: "server" }],
     [["--version"], { kind: "version" }],
-    [["-h"], { kind: "help" }],
+    [["-h"], { kind: "help", command: [], text: expect.stringContaining("Usage: t3-connector") }],
+    [["help"], { kind: "help", command: [], text: "" }],
+    [
+      ["help", "environments", "add"],
+      {
+        kind: "help",
+        command: ["environments", "add"],
+        text: expect.stringContaining("--ssh <host[:port]>"),
+      },
+    ],
+    [
+      ["serve", "--help"],
+      { kind: "help", command: ["serve"], text: expect.stringContaining("--allowed-host") },
+    ],
+    [
+      ["environments", "add", "box", "--ssh", "build-box", "--remote-port", "4000"],
+      {
+        kind: "environments-add",
+        request: { alias: "box", transport: { ssh: "build-box:4000" } },
+        warnings: ["--remote-port is deprecated: write --ssh build-box:4000"],
+      },
+    ],
   ])("reads %j", (argv, expected) => {
     expect(parseCliArgs(argv)).toEqual(expected);
   });
@@ -42,6 +63,13 @@ describe("t3-connector command line", () => {
     [["diagnose", "--projects"], "unknown command or argument: --projects"],
     [["environments", "extra"], "unknown command or argument: extra"],
     [["frobnicate"], "unknown command or argument: frobnicate"],
+    [["--log-level=debug"], "unknown command or argument: --log-level=debug"],
+    [["environmnts"], "unknown command or argument: environmnts (did you mean environments?)"],
+    [["serve", "--htp"], "unknown command or argument: --htp (did you mean --http?)"],
+    [["events", "stauts"], "unknown command or argument: stauts (did you mean status?)"],
+    [["help", "sevre"], "unknown command or argument: sevre (did you mean serve?)"],
+    [["environments", "add", "b", "--ssh", "h:22", "--remote-port", "4000"], "give the port once"],
+    [["environments", "add", "b", "--url", "https://a", "--remote-port", "4000"], "goes with --ssh"],
     [["serve", "--log-level", "loud"], "--log-level takes one of error, warn, info, debug"],
     [["environments", "add", "mine"], "exactly one of --url URL or --ssh HOST[:PORT]"],
     [["environments", "add", "mine", "--url", "https://a", "--ssh", "b"], "exactly one of"],

@@ -76,7 +76,7 @@ describe("t3-connector with no environment configured", () => {
     await writeFile(emptyPath, JSON.stringify({ environments: {} }), { mode: 0o600 });
     const listing = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
     expect(await runCli(["environments"], listing.io)).toBe(0);
-    expect(listing.json()).toEqual({ config: emptyPath, environments: [] });
+    expect(listing.json()).toEqual({ configPath: emptyPath, environments: [] });
     expect(listing.stderr()).toContain(`no environment is configured in ${emptyPath}`);
     expect(listing.stderr()).toContain("t3-connector environments add <alias> --url URL");
     const diagnose = captureIo({ T3_CONNECTOR_CONFIG: emptyPath });
@@ -118,16 +118,16 @@ describe("t3-connector diagnose", () => {
     });
   });
 
-  it("exits 1 with environment_unknown for an environment that is not configured", async () => {
+  it("exits 66 (not found) with environment_unknown for an environment that is not configured", async () => {
     const run = captureIo(env());
-    expect(await runCli(["diagnose", "--environment", "gamma"], run.io)).toBe(1);
+    expect(await runCli(["diagnose", "--environment", "gamma"], run.io)).toBe(66);
     expect(run.stdout()).toBe("");
     expect(run.stderr()).toContain("environment_unknown");
   });
 
-  it("exits 1 with config_not_found when the config file does not exist", async () => {
+  it("exits 78 (config) with config_not_found when the config file does not exist", async () => {
     const run = captureIo({ T3_CONNECTOR_CONFIG: path.join(config.dir, "nope.json") });
-    expect(await runCli(["diagnose"], run.io)).toBe(1);
+    expect(await runCli(["diagnose"], run.io)).toBe(78);
     expect(run.stderr()).toContain("config_not_found");
   });
 });
@@ -170,7 +170,7 @@ describe("t3-connector pair", () => {
     alpha.faults.set({ wrongEnvironmentId: "someone-else" });
     try {
       const run = captureIo(env(), code);
-      expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(1);
+      expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(78);
       expect(run.stderr()).toContain("environment_mismatch");
       expect(run.stdout()).toBe("");
     } finally {
@@ -184,7 +184,7 @@ describe("t3-connector pair", () => {
   it("refuses a code that is unknown or already used, saving nothing new", async () => {
     const before = await readTokenFile(config.tokenFile("beta"));
     const run = captureIo(env(), "ABCDEFGH2345");
-    expect(await runCli(["pair", "--environment", "beta"], run.io)).toBe(1);
+    expect(await runCli(["pair", "--environment", "beta"], run.io)).toBe(67);
     expect(run.stderr()).toContain("pairing_failed");
     expect(run.stderr()).not.toContain("ABCDEFGH2345");
     expect(await readTokenFile(config.tokenFile("beta"))).toBe(before);
@@ -192,13 +192,13 @@ describe("t3-connector pair", () => {
 
   it("refuses empty input as invalid_input", async () => {
     const run = captureIo(env(), "   \n");
-    expect(await runCli(["pair", "--environment", "beta"], run.io)).toBe(1);
+    expect(await runCli(["pair", "--environment", "beta"], run.io)).toBe(64);
     expect(run.stderr()).toContain("invalid_input");
   });
 
   it("needs --environment", async () => {
     const run = captureIo(env(), "X");
-    expect(await runCli(["pair"], run.io)).toBe(2);
+    expect(await runCli(["pair"], run.io)).toBe(64);
     expect(run.stderr()).toContain("--environment");
   });
 });

@@ -45,8 +45,8 @@ describe("t3-connector environments add and remove", () => {
     expect(added.code).toBe(0);
     const report = added.json();
     expect(report).toMatchObject({
-      added: "mine",
-      config: configPath,
+      alias: "mine",
+      configPath,
       ok: true,
       scopes: ["orchestration:read"],
     });
@@ -75,7 +75,7 @@ describe("t3-connector environments add and remove", () => {
     const beta = sim.environment("beta");
     const code = beta.createPairingCode();
     const existing = await run(["environments", "add", "mine", "--url", beta.url, "--projects", "all"], code);
-    expect(existing.code).toBe(1);
+    expect(existing.code).toBe(78);
     expect(existing.stderr()).toMatch(/environment_exists: .*already has an environment "mine"/);
     const wrongUrl = await run(
       ["environments", "add", "b", "--url", "http://example.com", "--projects", "all"],
@@ -111,7 +111,7 @@ describe("t3-connector environments add and remove", () => {
     );
     expect((await run(["environments", "remove", "b"])).code).toBe(0);
     const reused = await run(["environments", "add", "b", "--url", beta.url, "--projects", "all"], code);
-    expect(reused.code).toBe(1);
+    expect(reused.code).toBe(67);
     expect(reused.stderr()).toMatch(
       /pairing_failed: T3 refused the pairing code: it is unknown, expired or already used/,
     );
@@ -127,7 +127,7 @@ describe("t3-connector environments add and remove", () => {
       ["environments", "add", "b", "--url", beta.url, "--projects", "no-such-project"],
       beta.createPairingCode(),
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(64);
     expect(result.stderr()).toMatch(
       /invalid_input: --projects names no-such-project, which the environment does not have/,
     );

@@ -37,20 +37,22 @@ describe("the t3-connector bin", () => {
     expect(stderr).toBe("");
   });
 
-  it("exits 2 with usage on stderr for an unknown command", async () => {
+  it("exits 64 naming the problem and the way to the help for an unknown command", async () => {
     const failure = await run(process.execPath, [bin, "frobnicate"]).then(
       () => undefined,
       (error: { code?: number; stdout?: string; stderr?: string }) => error,
     );
-    expect(failure?.code).toBe(2);
+    expect(failure?.code).toBe(64);
     expect(failure?.stdout).toBe("");
-    expect(failure?.stderr).toContain("Usage: t3-connector");
+    expect(failure?.stderr).toBe(
+      "t3-connector: invalid_input: unknown command or argument: frobnicate\nRun 't3-connector --help' for its usage.\n",
+    );
   });
 
-  it("serves MCP over stdio by default: initialize and tools/list, banner on stderr", async () => {
+  it("serves MCP over stdio with serve: initialize and tools/list, banner on stderr", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin],
+      args: [bin, "serve"],
       env: childEnv as Record<string, string>,
       stderr: "pipe",
     });

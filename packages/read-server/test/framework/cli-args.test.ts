@@ -35,13 +35,14 @@ describe("t3-connector arguments", () => {
   });
 
   it.each([["bogus"], ["--verbose"], ["serve", "--now"], ["--version", "extra"]])(
-    "prints usage on stderr and exits 2 for %s",
+    "names the problem and where the help is on stderr, exit 64, for %s",
     async (...argv: string[]) => {
       const run = capture();
-      expect(await runCli(argv, run.io)).toBe(2);
+      expect(await runCli(argv, run.io)).toBe(64);
       expect(run.stdout()).toBe("");
       expect(run.stderr()).toContain("unknown command or argument");
-      expect(run.stderr()).toContain("Usage: t3-connector");
+      expect(run.stderr()).toMatch(/Run 't3-connector( serve)? --help' for its usage\.\n$/);
+      expect(run.stderr().split("\n")).toHaveLength(3);
     },
   );
 });

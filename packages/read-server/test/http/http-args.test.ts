@@ -149,7 +149,7 @@ describe("client-config <client> --http", () => {
     expect(chatgpt).toContain(`      url: ${url}\n`);
     expect(chatgpt).toContain("    Authorization: env:T3_CONNECTOR_HTTP_AUTHORIZATION\n");
     const desktop = await print("claude-desktop");
-    expect(desktop.code).toBe(1);
+    expect(desktop.code).toBe(64);
     expect(desktop.err).toContain("stdio servers only");
   });
 });

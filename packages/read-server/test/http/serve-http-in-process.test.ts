@@ -142,6 +142,28 @@ describe("serveHttp with narrowed limits", () => {
     expect((await call({ origin: "https://chatgpt.com.evil.example" })).status).toBe(403);
   });
 
+  it("answers a refused Host or Origin with a JSON body naming the header and the flag that allows it", async () => {
+    const call = (headers: Record<string, string>) =>
+      rawRequest(ready.url, {
+        method: "POST",
+        headers: mcpHeaders(headers),
+        body: toolCallBody(7, "t3_ambientes", { check: false }),
+      });
+    const host = await call({ host: "tunnel.example.net" });
+    expect(host.status).toBe(403);
+    expect(host.headers["content-type"]).toContain("application/json");
+    expect(JSON.parse(host.body)).toEqual({
+      error: "host_not_allowed",
+      header: "Host",
+      message:
+        'Host "tunnel.example.net" is not allowed: restart serve --http with --allowed-host tunnel.example.net if this server is meant to answer to that name.',
+    });
+    const origin = await call({ origin: "https://page.example" });
+    expect(origin.status).toBe(403);
+    expect(JSON.parse(origin.body)).toMatchObject({ error: "origin_not_allowed", header: "Origin" });
+    expect(JSON.parse(origin.body).message).toContain("--allowed-origin https://page.example");
+  });
+
   it("a client that hangs up aborts its call and frees its slot at once (no 429 left behind)", async () => {
     const accepted = streams.stderrCount(IN_FLIGHT);
     const answered = streams.stderrCount(ANSWERED);

@@ -28,8 +28,15 @@ export function requiredId(code: string) {
 export const messageText = z.string().min(1).max(MAX_TEXT_CHARS);
 export const titleText = z.string().trim().min(1).max(MAX_TITLE_CHARS);
 export const reasonText = z.string().trim().min(1).max(MAX_REASON_CHARS);
-/** ISO 8601 date-time with `Z` or an offset; builders normalise it to UTC before sending. */
-export const isoDateTime = z.iso.datetime({ offset: true });
+/**
+ * ISO 8601 date-time with `Z` or an offset; builders normalise it to UTC before sending. A date
+ * alone is refused, not guessed (which day's end, in which zone?): the message shows the form.
+ */
+export const isoDateTime = z.iso.datetime({
+  offset: true,
+  error:
+    "expected an ISO date-time with a time zone, such as 2026-12-04T18:00:00Z or 2026-12-04T18:00:00+01:00",
+});
 
 export const RUNTIME_MODES = ["approval-required", "auto-accept-edits", "auto", "full-access"] as const;
 export const runtimeMode = z.enum(RUNTIME_MODES);

@@ -340,6 +340,18 @@ describe("prepareAction", () => {
     }
   });
 
+  it("refuses a date without a time, showing the date-time form it expects", () => {
+    try {
+      prepareAction("thread.snooze", { threadId: "t", snoozedUntil: "2026-12-04" }, KEY);
+      expect.unreachable();
+    } catch (error) {
+      expect(isConnectorError(error, "invalid_input")).toBe(true);
+      expect((error as Error).message).toContain(
+        "expected an ISO date-time with a time zone, such as 2026-12-04T18:00:00Z",
+      );
+    }
+  });
+
   it("keeps thread.send's clientRequestId with the derived ids", () => {
     const prepared = prepareAction("thread.send", SAMPLE_INPUTS["thread.send"], KEY);
     expect(prepared.ids).toEqual({ ...deriveIds(KEY, "thread.send"), clientRequestId: "op-sample-0001" });

@@ -3,11 +3,13 @@
  * `parseCommandLine`, like every CLI here). Pure, so every spelling is tested without a process.
  *
  * To add a command: declare it in `defineCommands` (`program.command(...).action(... found(...))`),
- * add its kind to `CliCommand`, a line to USAGE in ../cli.ts and a case to `runCli`. To add a
+ * with a `.description` (its own `--help` shows it), add its kind to `CliCommand`, a line to USAGE
+ * in ../cli.ts and a case to `runCli`. To add a
  * flag: `.option("--flag <value>", "…", valueOnce("--flag"))` on its command (a switch:
  * `.option("--flag", "…")`).
  */
 import {
+  type CommandLineExtra,
   commandOf,
   DEFAULT_LOG_LEVEL,
   type LogLevel,
@@ -16,14 +18,14 @@ import {
   transportFromOptions,
   usageProblem,
   valueOnce,
+  type Warn,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
 import type { TransportOption } from "@t3-connector/core/pairing";
 import type { Command } from "commander";
 
 export type CliCommand =
-  | { kind: "help" }
-  | { kind: "version" }
+  | CommandLineExtra
   | { kind: "gate"; logLevel: LogLevel; enroll?: true }
   | { kind: "bridge"; logLevel: LogLevel }
   | { kind: "environments-add"; alias: string; transport: TransportOption }
@@ -40,20 +42,18 @@ export type CliCommand =
     }
   | { kind: "journal-verify"; json: boolean }
   | { kind: "journal-recover"; json: boolean }
-  | { kind: "journal-lift"; json: boolean }
-  | { kind: "usage-error"; problem: string };
+  | { kind: "journal-lift"; json: boolean };
 
-export function parseCliArgs(argv: readonly string[]): CliCommand {
+export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
     parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: ["--version"] }),
   );
 }
 
-function defineCommands(program: Command, found: (command: CliCommand) => void): void {
-  program.command("help").action(() => found({ kind: "help" }));
-
+function defineCommands(program: Command, found: (command: CliCommand) => void, warn: Warn): void {
   program
     .command("gate")
+    .description("run the approval page and the write relay on 127.0.0.1 (Ctrl-C stops it)")
     .addOption(logLevelOption())
     .option("--enroll", "print an enrollment code even when a passkey is enrolled (to add one)")
     .action((options: { logLevel?: LogLevel; enroll?: boolean }) =>
@@ -65,35 +65,60 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     );
   program
     .command("bridge")
+    .description("serve the write tools over MCP stdio; every call is relayed to the gate")
     .addOption(logLevelOption())
     .action((options: { logLevel?: LogLevel }) =>
       found({ kind: "bridge", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
     );
 
-  const environments = program.command("environments").action(() => {
-    throw usageProblem(
-      "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
-    );
+  defineEnvironmentsCommands(program, found, warn);
+  defineSetupCommands(program, found);
+  defineJournalCommands(program, found);
+}
+
+/** `environments add`, `environments remove`. */
+function defineEnvironmentsCommands(
+  program: Command,
+  found: (command: CliCommand) => void,
+  warn: Warn,
+): void {
+  const environments = program
+    .command("environments")
+    .description("add or remove an environment of write.json")
+    .action(() => {
+      throw usageProblem(
+        "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
+      );
+    });
+  withTransportOptions(
+    environments
+      .command("add [alias]")
+      .description("pair a new environment for writes (pairing code on stdin or at the prompt), verify it"),
+  ).action((alias: string | undefined, options: { url?: string; ssh?: string; remotePort?: string }) => {
+    const named = requireAlias("add", alias);
+    found({ kind: "environments-add", alias: named, transport: transportFromOptions(options, warn) });
   });
-  withTransportOptions(environments.command("add [alias]")).action(
-    (alias: string | undefined, options: { url?: string; ssh?: string }) => {
-      const named = requireAlias("add", alias);
-      found({ kind: "environments-add", alias: named, transport: transportFromOptions(options) });
-    },
-  );
   environments
     .command("remove [alias]")
+    .description("take an environment out of write.json and delete its token file")
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+}
 
-  program.command("client-config [client]").action((client: string | undefined) => {
-    if (client === undefined) throw usageProblem("client-config needs a client (see --help)");
-    found({ kind: "client-config", client });
-  });
+/** `client-config`, `diagnose`, `pair`, `reconcile`. */
+function defineSetupCommands(program: Command, found: (command: CliCommand) => void): void {
+  program
+    .command("client-config [client]")
+    .description("print the config that starts the bridge in an MCP client, with this machine's paths")
+    .action((client: string | undefined) => {
+      if (client === undefined) throw usageProblem("client-config needs a client (see --help)");
+      found({ kind: "client-config", client });
+    });
 
   program
     .command("diagnose")
+    .description("per environment: identity, token scopes and expiry, inventory (JSON)")
     .option("--projects", "list each environment's projects")
     .action((options: { projects?: boolean }) =>
       found({ kind: "diagnose", projects: options.projects === true }),
@@ -101,6 +126,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
 
   program
     .command("pair")
+    .description("save a read + operate token for an environment; the pairing code is read from stdin")
     .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
     .action((options: { environment?: string }) => {
       if (options.environment === undefined) throw usageProblem("pair needs --environment X");
@@ -109,6 +135,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
 
   program
     .command("reconcile")
+    .description("settle uncertain writes by reading T3; exit 1 if any stays uncertain")
     .option("--operation <id>", "the operationId to settle", valueOnce("--operation"))
     .option("--all-uncertain", "every uncertain write")
     .option("--environment <alias>", "only this environment", valueOnce("--environment"))
@@ -131,8 +158,6 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
         });
       },
     );
-
-  defineJournalCommands(program, found);
 }
 
 /**
@@ -140,17 +165,22 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
  * `journal accept-unknown-loss --checked-t3 [--json]` (ADR 0006 §10–11).
  */
 function defineJournalCommands(program: Command, found: (command: CliCommand) => void): void {
-  const journal = program.command("journal").action(() => {
-    throw usageProblem(
-      "journal verify [--json], journal recover --accept-loss [--json] or journal accept-unknown-loss --checked-t3 [--json]",
-    );
-  });
+  const journal = program
+    .command("journal")
+    .description("verify the journal, or recover from a damaged one")
+    .action(() => {
+      throw usageProblem(
+        "journal verify [--json], journal recover --accept-loss [--json] or journal accept-unknown-loss --checked-t3 [--json]",
+      );
+    });
   journal
     .command("verify")
+    .description("check every journal file and record; exit 1 if anything is missing, truncated or altered")
     .option("--json", "print JSON")
     .action((options: { json?: boolean }) => found({ kind: "journal-verify", json: options.json === true }));
   journal
     .command("recover")
+    .description("rebuild a damaged journal from what survives; lost operations are then refused")
     .option("--accept-loss", "continue without what the journal lost")
     .option("--json", "print JSON")
     .action((options: { acceptLoss?: boolean; json?: boolean }) => {
@@ -163,6 +193,7 @@ function defineJournalCommands(program: Command, found: (command: CliCommand) =>
     });
   journal
     .command("accept-unknown-loss")
+    .description("after a loss the journal cannot name and a check of T3, let new operationIds through")
     .option("--checked-t3", "the writes made before the loss were checked in T3")
     .option("--json", "print JSON")
     .action((options: { checkedT3?: boolean; json?: boolean }) => {

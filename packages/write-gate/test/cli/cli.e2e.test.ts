@@ -75,7 +75,7 @@ describe("t3-connector-write command line", () => {
     expect(help.out.join("")).toContain("pair --environment X");
   });
 
-  it("exits 2 on usage errors", async () => {
+  it("exits with the usage code (64) on usage errors", async () => {
     for (const argv of [
       [],
       ["frobnicate"],
@@ -143,7 +143,7 @@ describe("t3-connector-write command line", () => {
     const before = await readFile(entry.tokenFile, "utf8");
     const code = world.env("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
     const run = io({ env, stdin: [code] });
-    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(1);
+    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(78);
     expect(run.err.join("")).toContain("token_file_invalid");
     expect(await readFile(entry.tokenFile, "utf8")).toBe(before);
   });
@@ -154,7 +154,7 @@ describe("t3-connector-write command line", () => {
     const before = await readFile(entry.tokenFile, "utf8");
     const code = world.env("alpha").createPairingCode({ scopes: READ_SCOPES });
     const run = io({ env, stdin: [code] });
-    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(1);
+    expect(await runCli(["pair", "--environment", "alpha"], run.io)).toBe(67);
     expect(await readFile(entry.tokenFile, "utf8")).toBe(before);
   });
 

@@ -195,7 +195,7 @@ describe("t3-connector-write reconcile", () => {
     expect(JSON.parse(run.out.join(""))).toEqual({ via: "journal", results: [] });
   });
 
-  it("refuses incomplete or contradictory arguments with exit 2", async () => {
+  it("refuses incomplete or contradictory arguments with the usage exit code", async () => {
     for (const argv of [
       ["reconcile"],
       ["reconcile", "--json"],

@@ -197,7 +197,7 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
     expect(verify.stdout).toContain("journal/active.json [record_altered]");
     expect(verify.stdout).toContain("op-flip-lost");
 
-    expect((await cli(scene.configPath, ["journal", "recover"])).code).toBe(2);
+    expect((await cli(scene.configPath, ["journal", "recover"])).code).toBe(64);
     const recovered = await cli(scene.configPath, ["journal", "recover", "--accept-loss", "--json"]);
     expect(recovered.code).toBe(0);
     expect(JSON.parse(recovered.stdout)).toMatchObject({
@@ -287,7 +287,7 @@ describe("journal accept-unknown-loss --checked-t3: the way forward after a loss
       expect.objectContaining({ operationId: "op-audited" }),
     ]);
 
-    expect((await cli(scene.configPath, ["journal", "accept-unknown-loss"])).code).toBe(2);
+    expect((await cli(scene.configPath, ["journal", "accept-unknown-loss"])).code).toBe(64);
     const lifted = await cli(scene.configPath, ["journal", "accept-unknown-loss", "--checked-t3", "--json"]);
     expect(lifted.code).toBe(0);
     expect(JSON.parse(lifted.stdout)).toMatchObject({

@@ -4,8 +4,26 @@ import { parseCliArgs } from "../../src/process/cli-args.js";
 describe("t3-connector-write command line", () => {
   it.each([
     [["--version"], { kind: "version" }],
-    [["help"], { kind: "help" }],
-    [["-h"], { kind: "help" }],
+    [[], { kind: "no-command" }],
+    [["help"], { kind: "help", command: [], text: "" }],
+    [["-h"], { kind: "help", command: [], text: expect.stringContaining("Usage: t3-connector-write") }],
+    [
+      ["help", "reconcile"],
+      { kind: "help", command: ["reconcile"], text: expect.stringContaining("--all-uncertain") },
+    ],
+    [
+      ["journal", "verify", "--help"],
+      { kind: "help", command: ["journal", "verify"], text: expect.stringContaining("--json") },
+    ],
+    [
+      ["environments", "add", "box", "--ssh", "box", "--remote-port=4000"],
+      {
+        kind: "environments-add",
+        alias: "box",
+        transport: { ssh: "box:4000" },
+        warnings: ["--remote-port is deprecated: write --ssh box:4000"],
+      },
+    ],
     [["gate", "--log-level=debug"], { kind: "gate", logLevel: "debug" }],
     [
       ["environments", "add", "box", "--url=http://127.0.0.1:3773"],
@@ -38,7 +56,11 @@ describe("t3-connector-write command line", () => {
   });
 
   it.each([
-    [[], "a command is required"],
+    [["brigde"], "unknown command or argument: brigde (did you mean bridge?)"],
+    [
+      ["reconcile", "--all-uncertian"],
+      "unknown command or argument: --all-uncertian (did you mean --all-uncertain?)",
+    ],
     [["--version", "x"], "unknown command or argument: x"],
     [["frobnicate"], "unknown command or argument: frobnicate"],
     [["gate", "x"], "unknown command or argument: x"],

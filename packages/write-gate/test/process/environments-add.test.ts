@@ -58,7 +58,7 @@ describe("t3-connector-write environments add, remove and the gate's port", () =
     expect(added.code).toBe(0);
     const report = JSON.parse(added.stdout);
     expect(report).toMatchObject({
-      added: "mine",
+      alias: "mine",
       ok: true,
       scopes: ["orchestration:operate", "orchestration:read"],
       diagnosis: { ok: true, environmentId: alpha.environmentId },
@@ -97,7 +97,7 @@ describe("t3-connector-write environments add, remove and the gate's port", () =
       const config = JSON.parse(await readFile(writeConfig, "utf8"));
       await writeFile(writeConfig, JSON.stringify({ ...config, port }), { mode: 0o600 });
       const gate = await run(["gate"]);
-      expect(gate.code).toBe(1);
+      expect(gate.code).toBe(69);
       expect(gate.stderr).toContain(
         `port_in_use: port ${port} on 127.0.0.1 is already in use (another gate?); stop that process or change "port" in ${writeConfig}`,
       );

@@ -1,0 +1,219 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli as runReadCli } from "../packages/read-server/src/cli.js";
+import { type BuiltBinName, builtBin } from "./support/built-bins.js";
+
+// The house style of the command lines (ADR 0030, docs/cli.md), held on the built CLIs as a user
+// runs them: each command's own help, a suggestion and exit 64 for a typo, help on no arguments,
+// one spelling of --ssh, and the same keys for the same answer.
+
+let work: string;
+let sim: Simulator;
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), "t3-connector-house-style-"));
+  sim = await startSimulator({ environments: [{ alias: "alpha", seed: "demo" }] });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built CLI with stdin a pipe (not a terminal), as a client or a script starts it. */
+function run(
+  bin: BuiltBinName,
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+) {
+  return new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, [builtBin(bin), ...args], {
+      env: {
+        ...process.env,
+        T3_CONNECTOR_CONFIG: path.join(work, "config.json"),
+        T3_CONNECTOR_WRITE_CONFIG: path.join(work, "write.json"),
+        T3_CONNECTOR_OPS_CONFIG: path.join(work, "ops.json"),
+        ...options.env,
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+describe("each command has its own help", () => {
+  it.each<[BuiltBinName, string[], string]>([
+    ["t3-connector", ["serve"], "--allowed-host"],
+    ["t3-connector", ["environments", "add"], "--ssh <host[:port]>"],
+    ["t3-connector", ["events", "status"], "--state-dir"],
+    ["t3-connector", ["oauth", "revoke"], "Usage: t3-connector oauth revoke"],
+    ["t3-connector-write", ["gate"], "--enroll"],
+    ["t3-connector-write", ["reconcile"], "--all-uncertain"],
+    ["t3-connector-write", ["journal", "verify"], "--json"],
+    ["t3-connector-write", ["environments", "add"], "--ssh <host[:port]>"],
+  ])("%s %j: X --help and help X print X's help, not the global one", async (bin, command, mark) => {
+    const global = await run(bin, ["--help"]);
+    const asFlag = await run(bin, [...command, "--help"]);
+    const asCommand = await run(bin, ["help", ...command]);
+    for (const answer of [asFlag, asCommand]) {
+      expect(answer.code).toBe(0);
+      expect(answer.stderr).toBe("");
+      expect(answer.stdout).toContain(`Usage: ${bin} ${command.join(" ")}`);
+      expect(answer.stdout).toContain(mark);
+      expect(answer.stdout).not.toBe(global.stdout);
+    }
+    expect(asFlag.stdout).toBe(asCommand.stdout);
+  });
+});
+
+describe("a typo gets a suggestion, exit 64 and a pointer to the help, not the usage", () => {
+  it.each<[BuiltBinName, string[], string, string]>([
+    ["t3-connector", ["environmnts"], "environmnts (did you mean environments?)", ""],
+    ["t3-connector", ["serve", "--htp"], "--htp (did you mean --http?)", " serve"],
+    ["t3-connector", ["events", "stauts"], "stauts (did you mean status?)", " events"],
+    ["t3-connector-write", ["brigde"], "brigde (did you mean bridge?)", ""],
+    [
+      "t3-connector-write",
+      ["reconcile", "--all-uncertian"],
+      "--all-uncertian (did you mean --all-uncertain?)",
+      " reconcile",
+    ],
+    ["t3-connector-write", ["help", "jornal"], "jornal (did you mean journal?)", ""],
+  ])("%s %j", async (bin, argv, problem, command) => {
+    const answer = await run(bin, argv);
+    expect(answer.code).toBe(64);
+    expect(answer.stdout).toBe("");
+    expect(answer.stderr).toBe(
+      `${bin}: invalid_input: unknown command or argument: ${problem}\nRun '${bin}${command} --help' for its usage.\n`,
+    );
+  });
+
+  it("t3-connector-ops answers a typo with the same exit code", async () => {
+    expect((await run("t3-connector-ops", ["lss"])).code).toBe(64);
+  });
+});
+
+describe("no arguments", () => {
+  it.each<[BuiltBinName, string]>([
+    ["t3-connector", "serve"],
+    ["t3-connector-write", "bridge"],
+  ])(
+    "%s started without a terminal names the command a client runs, exit 64, nothing on stdout",
+    async (bin, server) => {
+      const answer = await run(bin, []);
+      expect(answer.code).toBe(64);
+      expect(answer.stdout).toBe("");
+      expect(answer.stderr).toContain(`an MCP client runs '${bin} ${server}'`);
+      expect(answer.stderr).toContain(`Run '${bin} --help'`);
+    },
+  );
+
+  it("t3-connector at a terminal prints its help and exits 0", async () => {
+    let stdout = "";
+    const io = {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: () => true },
+      stdinIsTTY: true,
+    };
+    expect(await runReadCli([], io)).toBe(0);
+    expect(stdout).toContain("Usage: t3-connector <command>");
+  });
+});
+
+describe("--ssh HOST[:PORT] is the one spelling", () => {
+  it.each<BuiltBinName>(["t3-connector", "t3-connector-write"])(
+    "%s accepts --remote-port as a deprecated alias, warning on stderr with the new spelling",
+    async (bin) => {
+      const answer = await run(bin, [
+        "environments",
+        "add",
+        "box",
+        "--ssh",
+        "nohost.invalid",
+        "--remote-port",
+        "4000",
+      ]);
+      expect(answer.stderr).toContain(
+        `${bin}: warning: --remote-port is deprecated: write --ssh nohost.invalid:4000`,
+      );
+      // It went on to the (unreachable) host: the alias was read as --ssh nohost.invalid:4000.
+      expect(answer.stderr).toContain("tunnel_failed");
+    },
+  );
+
+  it.each<BuiltBinName>(["t3-connector", "t3-connector-write"])(
+    "%s refuses --remote-port with --url",
+    async (bin) => {
+      const answer = await run(bin, [
+        "environments",
+        "add",
+        "box",
+        "--url",
+        "http://127.0.0.1:9",
+        "--remote-port",
+        "4000",
+      ]);
+      expect(answer.code).toBe(64);
+      expect(answer.stderr).toContain("--remote-port goes with --ssh, not --url");
+    },
+  );
+});
+
+describe("the same keys for the same answer", () => {
+  it("environments add answers alias and configPath in t3-connector, t3-connector-write and t3-connector-ops", async () => {
+    const alpha = sim.environment("alpha");
+    const read = await run(
+      "t3-connector",
+      ["environments", "add", "mine", "--url", alpha.url, "--projects", "all"],
+      {
+        stdin: alpha.createPairingCode(),
+      },
+    );
+    const write = await run("t3-connector-write", ["environments", "add", "mine", "--url", alpha.url], {
+      stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
+    });
+    const ops = await run(
+      "t3-connector-ops",
+      [
+        "environments",
+        "add",
+        "mine",
+        "--url",
+        alpha.url,
+        "--token-file",
+        path.join(work, "tokens", "mine.ops"),
+      ],
+      { stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }) },
+    );
+    const answers = [read, write, ops].map((answer) => {
+      expect(answer.code, answer.stderr).toBe(0);
+      return JSON.parse(answer.stdout) as Record<string, unknown>;
+    });
+    expect(answers.map((answer) => [answer.alias, answer.configPath])).toEqual([
+      ["mine", path.join(work, "config.json")],
+      ["mine", path.join(work, "write.json")],
+      ["mine", path.join(work, "ops.json")],
+    ]);
+    for (const answer of answers) expect(answer.tokenFile).toEqual(expect.any(String));
+  });
+});
