@@ -23,3 +23,14 @@ export {
   pairEnvironment,
   readPairingCode,
 } from "./pair-environment.js";
+export {
+  NEW_WRITE_CONFIG_PORT,
+  OPERATE_CONFIG_NAMES,
+  type OperateConfigName,
+  type OperateConfigPlan,
+  type PairOperateConfigsOptions,
+  type PlanOperateConfigsOptions,
+  pairOperateConfigs,
+  planOperateConfigs,
+} from "./operate-configs.js";
+export { readPairingCodes } from "./read-codes.js";

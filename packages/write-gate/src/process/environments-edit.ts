@@ -15,6 +15,7 @@ import {
   discardTokenFile,
   environmentsOf,
   loadConfigDocument,
+  NEW_WRITE_CONFIG_PORT,
   parseTransportOption,
   probeEnvironmentId,
   readPairingCode,
@@ -29,8 +30,7 @@ import { type CliIo, writeJson } from "./cli-io.js";
 import { diagnoseWriteEnvironments } from "./diagnose.js";
 import { pairWriteEnvironment, refuseReadTokenPath } from "./pair.js";
 
-/** The gate's port in a write config that `environments add` creates. */
-export const NEW_WRITE_CONFIG_PORT = 7433;
+export { NEW_WRITE_CONFIG_PORT };
 
 function configContext(io: CliIo) {
   return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
