@@ -26,9 +26,11 @@ Commands:
                                the bearer token, required when H is not loopback. Prints one JSON
                                line with the URL on stdout when ready (docs/adr/0014)
   environments                 Print the configured environments and whether each answers (JSON)
-  environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID]
+  environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID] [--also write,ops|none]
                                Pair a new environment (pairing code or URL on stdin, or at the
-                               prompt), pick its projects, write the token and the config, verify
+                               prompt), pick its projects, write the token and the config, verify.
+                               --also (asked on a terminal) fills write.json and ops.json too, with
+                               an operate token from a second code (stdin: one code per line)
   environments remove <alias>  Take an environment out of the config and delete its token file
   diagnose [--environment X]   Check identity, token scopes and expiry, projects and visible threads (JSON)
   pair --environment X         Save a read-only token for X; the pairing code is read from stdin

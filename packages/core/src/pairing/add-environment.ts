@@ -185,7 +185,11 @@ export function refuseExisting(
  * keeps its operate token under its own name, so that beside write.json it never shares a file
  * with the gate's.
  */
-export function defaultTokenFile(configPath: string, alias: string, kind: "read" | "operate" | "ops"): string {
+export function defaultTokenFile(
+  configPath: string,
+  alias: string,
+  kind: "read" | "operate" | "ops",
+): string {
   return join(dirname(configPath), "tokens", `${alias}.${kind}.token`);
 }
 

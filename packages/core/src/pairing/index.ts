@@ -16,14 +16,6 @@ export {
   withoutEnvironment,
 } from "./add-environment.js";
 export {
-  PAIR_TIMEOUT_MS,
-  type PairEnvironmentOptions,
-  type PairingOutcome,
-  type PairingWording,
-  pairEnvironment,
-  readPairingCode,
-} from "./pair-environment.js";
-export {
   NEW_WRITE_CONFIG_PORT,
   OPERATE_CONFIG_NAMES,
   type OperateConfigName,
@@ -33,4 +25,12 @@ export {
   pairOperateConfigs,
   planOperateConfigs,
 } from "./operate-configs.js";
+export {
+  PAIR_TIMEOUT_MS,
+  type PairEnvironmentOptions,
+  type PairingOutcome,
+  type PairingWording,
+  pairEnvironment,
+  readPairingCode,
+} from "./pair-environment.js";
 export { readPairingCodes } from "./read-codes.js";

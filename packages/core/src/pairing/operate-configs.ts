@@ -81,7 +81,11 @@ function withEntry(
   options: PlanOperateConfigsOptions,
   tokenFile: string,
 ): Record<string, unknown> {
-  const entry = { environmentId: options.environmentId, ...transportConfigKeys(options.transport), tokenFile };
+  const entry = {
+    environmentId: options.environmentId,
+    ...transportConfigKeys(options.transport),
+    tokenFile,
+  };
   return { ...document, environments: { ...environmentsOf(document), [options.alias]: entry } };
 }
 

@@ -31,6 +31,7 @@ import {
   withHttpServeOptions,
 } from "../http/http-args.js";
 import type { HttpServeOptions } from "../http/http-options.js";
+import { parseAlsoOption } from "./also-option.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
@@ -75,17 +76,29 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     .action(() => found({ kind: "environments" }));
   withTransportOptions(environments.command("add [alias]"))
     .option("--projects <all|ids>", "all, or a comma-separated list of projectIds", valueOnce("--projects"))
-    .action((alias: string | undefined, options: { url?: string; ssh?: string; projects?: string }) => {
-      const request: AddEnvironmentRequest = {
-        alias: requireAlias("add", alias),
-        transport: transportFromOptions(options) satisfies TransportOption,
-      };
-      const projects = projectsOption(options.projects);
-      found({
-        kind: "environments-add",
-        request: projects === undefined ? request : { ...request, projects },
-      });
-    });
+    .option(
+      "--also <write,ops|none>",
+      "also fill write.json and ops.json (operate token)",
+      valueOnce("--also"),
+    )
+    .action(
+      (
+        alias: string | undefined,
+        options: { url?: string; ssh?: string; projects?: string; also?: string },
+      ) => {
+        const also = parseAlsoOption(options.also);
+        const request: AddEnvironmentRequest = {
+          alias: requireAlias("add", alias),
+          transport: transportFromOptions(options) satisfies TransportOption,
+          ...(also === undefined ? {} : { also }),
+        };
+        const projects = projectsOption(options.projects);
+        found({
+          kind: "environments-add",
+          request: projects === undefined ? request : { ...request, projects },
+        });
+      },
+    );
   environments
     .command("remove [alias]")
     .action((alias: string | undefined) =>

@@ -1,4 +1,3 @@
-import { hostname } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
 import type { ReadEnvironmentConfig } from "@t3-connector/core/config";
 import { READ_SCOPES } from "@t3-connector/core/environments";
@@ -8,6 +7,7 @@ import {
   pairEnvironment as pairWithScopes,
   readPairingCode,
 } from "@t3-connector/core/pairing";
+import { readClientLabel } from "./also-configs.js";
 import { findEnvironment, loadCliConfig } from "./config-access.js";
 import { type CliIo, writeJson } from "./io.js";
 
@@ -38,7 +38,7 @@ export function pairEnvironment(
     scopes: READ_SCOPES,
     ...(io.fetch ? { fetch: io.fetch } : {}),
     wording: {
-      clientLabel: `t3-connector (${hostname()})`,
+      clientLabel: readClientLabel(),
       environmentMismatch: (expected, actual) =>
         new ConnectorError(
           "environment_mismatch",
