@@ -236,6 +236,11 @@ export function withoutEnvironment(
   return { document: next, removed };
 }
 
+/** What `environments remove` says: deleting the token file ends nothing on the T3 side. */
+export const REVOKE_AT_T3_NOTE =
+  "The token stays valid on the T3 machine until you revoke it there: on that machine, " +
+  "`t3 auth session list` shows it by the label it was paired with, and `t3 auth session revoke <session-id>` ends it.";
+
 /** Deletes a token file we wrote, when a later step failed; a missing file is fine. */
 export async function discardTokenFile(path: string): Promise<void> {
   await unlink(path).catch(() => undefined);

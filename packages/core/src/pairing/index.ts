@@ -8,6 +8,7 @@ export {
   PROBE_TIMEOUT_MS,
   parseTransportOption,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   refuseExisting,
   saveConfigDocument,
   type TransportOption,

@@ -20,6 +20,7 @@ import {
   parseTransportOption,
   planOperateConfigs,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   readPairingCode,
   readPairingCodes,
   refuseExisting,
@@ -227,7 +228,7 @@ export async function removeEnvironmentCommand(io: CliIo, alias: string): Promis
     config: path,
     tokenFileRemoved: tokenFile ?? null,
     environmentsLeft: left,
-    note: "The token stays valid on the T3 machine until you revoke it there.",
+    note: REVOKE_AT_T3_NOTE,
   });
   return 0;
 }

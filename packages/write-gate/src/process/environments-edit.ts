@@ -18,6 +18,7 @@ import {
   NEW_WRITE_CONFIG_PORT,
   parseTransportOption,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   readPairingCode,
   refuseExisting,
   saveConfigDocument,
@@ -113,7 +114,7 @@ export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): P
     config: path,
     tokenFileRemoved: tokenFile ?? null,
     environmentsLeft: left,
-    note: "The token stays valid on the T3 machine until you revoke it there.",
+    note: REVOKE_AT_T3_NOTE,
   });
   return 0;
 }
