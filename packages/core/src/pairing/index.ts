@@ -26,6 +26,7 @@ export {
   pairOperateConfigs,
   planOperateConfigs,
 } from "./operate-configs.js";
+export { type PlanOperateRenewalOptions, planOperateRenewal } from "./operate-renewal.js";
 export {
   PAIR_TIMEOUT_MS,
   type PairEnvironmentOptions,

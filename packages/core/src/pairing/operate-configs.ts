@@ -41,10 +41,11 @@ export const NEW_WRITE_CONFIG_PORT = 7433;
 export interface OperateConfigPlan {
   name: OperateConfigName;
   path: string;
+  /** The environment's alias in this config. */
+  alias: string;
   tokenFile: string;
-  /** The config document with the new environment, already validated. */
-  next: Record<string, unknown>;
-  validate(document: unknown): void;
+  /** A new environment: the config with it, already validated. Absent when only the token is renewed. */
+  added?: { next: Record<string, unknown>; validate(document: unknown): void };
 }
 
 export interface PlanOperateConfigsOptions {
@@ -104,7 +105,7 @@ async function planWrite(options: PlanOperateConfigsOptions): Promise<OperateCon
   const tokenFile = defaultTokenFile(path, options.alias, "operate");
   const next = withEntry(document, options, tokenFile);
   validate(next);
-  return { name: "write", path, tokenFile, next, validate };
+  return { name: "write", path, alias: options.alias, tokenFile, added: { next, validate } };
 }
 
 /**
@@ -140,7 +141,7 @@ async function planOps(options: PlanOperateConfigsOptions): Promise<OperateConfi
     if (!parsed.success) throw configInvalid(path, parsed.error);
   };
   validate(next);
-  return { name: "ops", path, tokenFile, next, validate };
+  return { name: "ops", path, alias: options.alias, tokenFile, added: { next, validate } };
 }
 
 function homeOf(context: PathContext): { homeDir?: string } {
@@ -159,8 +160,8 @@ export interface PairOperateConfigsOptions {
 
 /**
  * Spends `code` on one operate token (verified like every pairing: right server, exactly read +
- * operate), stores it in each plan's token file, then writes each config. A config that could not
- * be written leaves no token file behind.
+ * operate), stores it in each plan's token file, then writes each new config. A new config that
+ * could not be written leaves no token file behind; a renewed token file is never deleted.
  */
 export async function pairOperateConfigs(options: PairOperateConfigsOptions): Promise<PairingOutcome> {
   const [first, ...rest] = options.plans;
@@ -177,13 +178,13 @@ export async function pairOperateConfigs(options: PairOperateConfigsOptions): Pr
     wording: options.wording,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const pending = [...options.plans];
+  const pending = options.plans.filter((plan) => plan.added !== undefined);
   try {
     const token = await readTokenFile(first.tokenFile);
     for (const plan of rest) await writeTokenFile(plan.tokenFile, token);
     while (pending.length > 0) {
-      const plan = pending[0] as OperateConfigPlan;
-      await saveConfigDocument(plan.path, plan.next, plan.validate);
+      const plan = pending[0] as OperateConfigPlan & Required<Pick<OperateConfigPlan, "added">>;
+      await saveConfigDocument(plan.path, plan.added.next, plan.added.validate);
       pending.shift();
     }
   } catch (error) {

@@ -59,9 +59,17 @@ export function revokeAdvice(token: "read" | "operate", tokenFiles: readonly str
   };
 }
 
+/** What to run when `environments add --also` added the read side but not the operate side. */
+export function addFailedHint(alias: string): string {
+  return (
+    "The read side was added. Create a new pairing code for each, then run " +
+    `\`t3-connector-write environments add ${alias} …\` and \`t3-connector-ops environments add ${alias} …\`.`
+  );
+}
+
 export interface OperateOutcome {
   ok: boolean;
-  /** Merged into the command's JSON: `alsoAdded`, and `alsoFailed` when the operate side failed. */
+  /** Merged into the command's JSON: `<key>` (what was written), `<key>Failed` when it failed. */
   report: Record<string, unknown>;
   revoke: ReturnType<typeof revokeAdvice>[];
 }
@@ -72,11 +80,16 @@ export interface OperateSide {
   transport: Transport;
   plans: readonly OperateConfigPlan[];
   code: string;
+  /** The report's key: `alsoAdded` for environments add, `alsoPaired` for pair. */
+  key: "alsoAdded" | "alsoPaired";
+  /** What to do instead when the operate side fails (the read side has already succeeded). */
+  ifFailed: string;
 }
 
 /**
- * Pairs and writes the operate configs. Called after the read config was saved, so a failure here
- * is reported beside the read side's success (with what to run instead), not thrown over it.
+ * Pairs the operate token into the plans' token files (and writes the new configs). Called after
+ * the read side succeeded, so a failure here is reported beside that success (with what to run
+ * instead), not thrown over it.
  */
 export async function addOperateConfigs(
   io: Pick<CliIo, "fetch">,
@@ -98,26 +111,20 @@ export async function addOperateConfigs(
       },
     });
     const scopes = [...outcome.scopes].sort();
-    const alsoAdded = side.plans.map((plan) => ({
+    const written = side.plans.map((plan) => ({
       config: plan.name,
       path: plan.path,
-      alias: side.alias,
+      alias: plan.alias,
       tokenFile: plan.tokenFile,
       scopes,
     }));
     const tokenFiles = side.plans.map((plan) => plan.tokenFile);
-    return { ok: true, report: { alsoAdded }, revoke: [revokeAdvice("operate", tokenFiles)] };
+    return { ok: true, report: { [side.key]: written }, revoke: [revokeAdvice("operate", tokenFiles)] };
   } catch (error) {
     const failure = isConnectorError(error)
       ? { code: error.code, message: error.message }
       : { code: "internal", message: `the operate side failed: ${(error as Error).message}` };
-    const alsoFailed = {
-      ...failure,
-      configs: side.plans.map((plan) => plan.path),
-      next:
-        "The read side was added. Create a new pairing code for each, then run " +
-        `\`t3-connector-write environments add ${side.alias} …\` and \`t3-connector-ops environments add ${side.alias} …\`.`,
-    };
-    return { ok: false, report: { alsoAdded: [], alsoFailed }, revoke: [] };
+    const failed = { ...failure, configs: side.plans.map((plan) => plan.path), next: side.ifFailed };
+    return { ok: false, report: { [side.key]: [], [`${side.key}Failed`]: failed }, revoke: [] };
   }
 }

@@ -31,7 +31,13 @@ import {
   withoutEnvironment,
 } from "@t3-connector/core/pairing";
 import { T3HttpClient } from "@t3-connector/core/t3";
-import { addOperateConfigs, CODE_PURPOSES, chooseOperateConfigs, revokeAdvice } from "./also-configs.js";
+import {
+  addFailedHint,
+  addOperateConfigs,
+  CODE_PURPOSES,
+  chooseOperateConfigs,
+  revokeAdvice,
+} from "./also-configs.js";
 import { diagnoseEnvironments } from "./diagnose.js";
 import { type CliIo, writeJson } from "./io.js";
 import { pairEnvironment } from "./pair.js";
@@ -111,6 +117,8 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
             transport,
             plans,
             code: operateCode,
+            key: "alsoAdded",
+            ifFailed: addFailedHint(request.alias),
           });
     const [diagnosis] = await diagnoseEnvironments(io, [entry]);
     const ok = diagnosis?.ok === true && operate?.ok !== false;
