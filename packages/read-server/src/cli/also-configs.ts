@@ -69,7 +69,7 @@ export function addFailedHint(alias: string): string {
 
 export interface OperateOutcome {
   ok: boolean;
-  /** Merged into the command's JSON: `<key>` (what was written), `<key>Failed` when it failed. */
+  /** Merged into the command's JSON: `<key>` (what was written), `alsoFailed` when it failed. */
   report: Record<string, unknown>;
   revoke: ReturnType<typeof revokeAdvice>[];
 }
@@ -125,6 +125,6 @@ export async function addOperateConfigs(
       ? { code: error.code, message: error.message }
       : { code: "internal", message: `the operate side failed: ${(error as Error).message}` };
     const failed = { ...failure, configs: side.plans.map((plan) => plan.path), next: side.ifFailed };
-    return { ok: false, report: { [side.key]: [], [`${side.key}Failed`]: failed }, revoke: [] };
+    return { ok: false, report: { [side.key]: [], alsoFailed: failed }, revoke: [] };
   }
 }
