@@ -10,7 +10,7 @@ import { parsePairingInput } from "../t3/index.js";
  * Every code is parsed before any is spent.
  */
 export async function readPairingCodes(
-  io: Pick<CliIo, "stdin">,
+  io: Pick<CliIo, "stdin" | "stderr">,
   purposes: readonly string[],
   prompt?: TerminalPrompt,
 ): Promise<string[]> {
@@ -23,6 +23,12 @@ export async function readPairingCodes(
   }
   if (io.stdin === undefined) {
     throw new ConnectorError("invalid_input", "the pairing codes are read from stdin, one per line");
+  }
+  if ((io.stdin as { isTTY?: boolean }).isTTY) {
+    io.stderr.write(
+      `Paste ${purposes.length} pairing codes (or their URLs), one per line, in this order: ${purposes.join("; ")}. ` +
+        "Then press Ctrl-D. They stay visible on the terminal; piping them in avoids that.\n",
+    );
   }
   const lines = (await readAll(io.stdin)).split(/\r?\n/).filter((line) => line.trim() !== "");
   if (lines.length !== purposes.length) {

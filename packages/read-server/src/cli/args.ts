@@ -21,7 +21,7 @@ import {
   valueOnce,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
-import type { TransportOption } from "@t3-connector/core/pairing";
+import type { OperateConfigName, TransportOption } from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
 import {
   clientConfigHttpOf,
@@ -44,7 +44,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
-  | { kind: "pair"; environment: string }
+  | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
   | { kind: "oauth"; action: "sessions" | "revoke-all" }
   | { kind: "oauth"; action: "revoke"; id: string }
@@ -120,13 +120,20 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     found(environment === undefined ? { kind: "diagnose" } : { kind: "diagnose", environment });
   });
 
-  environmentFlags(program.command("pair")).action((options: EnvironmentFlags) => {
-    const environment = environmentOf(options);
-    if (environment === undefined) {
-      throw usageProblem("pair needs --environment <alias or environmentId>");
-    }
-    found({ kind: "pair", environment });
-  });
+  environmentFlags(program.command("pair"))
+    .option(
+      "--also <write,ops>",
+      "also renew the operate token of write.json and ops.json",
+      valueOnce("--also"),
+    )
+    .action((options: EnvironmentFlags & { also?: string }) => {
+      const environment = environmentOf(options);
+      if (environment === undefined) {
+        throw usageProblem("pair needs --environment <alias or environmentId>");
+      }
+      const also = parseAlsoOption(options.also) ?? [];
+      found(also.length === 0 ? { kind: "pair", environment } : { kind: "pair", environment, also });
+    });
 
   defineEventsCommands(program, found);
 

@@ -164,6 +164,48 @@ describe("environments add --also", () => {
   });
 });
 
+describe("pair --also", () => {
+  it("renews the read token and the operate token that write.json and ops.json name, rewriting no config", async () => {
+    const { env } = machine();
+    const alpha = sim.environment("alpha");
+    const first = [alpha.createPairingCode(), alpha.createPairingCode()];
+    expect((await add(env, "write,ops", `${first.join("\n")}\n`)).code).toBe(0);
+    const configs = [env.T3_CONNECTOR_CONFIG, env.T3_CONNECTOR_WRITE_CONFIG, env.T3_CONNECTOR_OPS_CONFIG];
+    const before = await Promise.all(configs.map((file) => readFile(file, "utf8")));
+    const added = JSON.parse(before[1] as string).environments.laptop.tokenFile as string;
+    const oldOperate = await readFile(added, "utf8");
+
+    const captured = captureIo(env, `${alpha.createPairingCode()}\n${alpha.createPairingCode()}\n`);
+    expect(await runCli(["pair", "--environment", "laptop", "--also", "write,ops"], captured.io)).toBe(0);
+    const report = captured.json();
+    expect(report).toMatchObject({ environment: "laptop", scopes: ["orchestration:read"] });
+    expect(
+      (report.alsoPaired as { config: string; alias: string }[]).map((row) => [row.config, row.alias]),
+    ).toEqual([
+      ["write", "laptop"],
+      ["ops", "laptop"],
+    ]);
+    expect(await Promise.all(configs.map((file) => readFile(file, "utf8")))).toEqual(before);
+    const renewed = await readFile(added, "utf8");
+    expect(renewed).not.toBe(oldOperate);
+    const opsFile = JSON.parse(before[2] as string).environments.laptop.tokenFile as string;
+    expect(await readFile(opsFile, "utf8")).toBe(renewed);
+  });
+
+  it("refuses before spending a code when write.json does not have the environment", async () => {
+    const { env } = machine();
+    const alpha = sim.environment("alpha");
+    expect((await add(env, "none", `${alpha.createPairingCode()}\n`)).code).toBe(0);
+    const codes = [alpha.createPairingCode(), alpha.createPairingCode()];
+    const captured = captureIo(env, `${codes.join("\n")}\n`);
+    expect(await runCli(["pair", "--environment", "laptop", "--also", "write"], captured.io)).toBe(1);
+    expect(captured.stderr()).toMatch(
+      /config_not_found: write config not found at .*write\.json; no pairing code was used/,
+    );
+    for (const code of codes) expect(await stillUnspent(code)).toBe(true);
+  });
+});
+
 describe("whether to fill the other configs", () => {
   function scripted(answer: string) {
     const asked: string[] = [];
@@ -197,6 +239,11 @@ describe("whether to fill the other configs", () => {
     expect(request("write,ops")).toMatchObject({ request: { also: ["write", "ops"] } });
     expect(request("ops")).toMatchObject({ request: { also: ["ops"] } });
     expect(request("none")).toMatchObject({ request: { also: [] } });
+    expect(parseCliArgs(["pair", "--environment", "a", "--also", "write"])).toEqual({
+      kind: "pair",
+      environment: "a",
+      also: ["write"],
+    });
     expect(request("read")).toMatchObject({
       kind: "usage-error",
       problem: expect.stringContaining("--also takes"),
