@@ -192,7 +192,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     ]);
   }, 120_000);
 
-  it("adds to configs that already have environments and keeps theirs", async () => {
+  it("adds to configs that already have environments, keeps theirs, and re-pairs the machine in one run", async () => {
     const m = machine("existing");
     const alpha = sim.environment("alpha");
     const beta = sim.environment("beta");
@@ -215,6 +215,18 @@ describe("one pairing for the read server, the write gate and ops", () => {
         .environments.map((env: { alias: string }) => env.alias)
         .sort(),
     ).toEqual(["build", "laptop"]);
+    // The same machine re-paired in one run: both tokens renewed, and ops still lists with its new one.
+    const before = await readFile(path.join(m.dir, "tokens", "laptop.ops.token"), "utf8");
+    const renewed = await run(
+      "t3-connector",
+      ["pair", "--environment", "laptop", "--also", "write,ops"],
+      m.env,
+      `${alpha.createPairingCode()}\n${alpha.createPairingCode()}\n`,
+    );
+    expect(renewed.code).toBe(0);
+    expect(JSON.parse(renewed.stdout).alsoPaired).toHaveLength(2);
+    expect(await readFile(path.join(m.dir, "tokens", "laptop.ops.token"), "utf8")).not.toBe(before);
+    expect((await run("t3-connector-ops", ["ls", "--json"], m.env)).code).toBe(0);
   }, 120_000);
 
   it("never clobbers an alias the write config already has: a typed error, no file changed, no code spent", async () => {
