@@ -76,29 +76,19 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     .action(() => found({ kind: "environments" }));
   withTransportOptions(environments.command("add [alias]"))
     .option("--projects <all|ids>", "all, or a comma-separated list of projectIds", valueOnce("--projects"))
-    .option(
-      "--also <write,ops|none>",
-      "also fill write.json and ops.json (operate token)",
-      valueOnce("--also"),
-    )
-    .action(
-      (
-        alias: string | undefined,
-        options: { url?: string; ssh?: string; projects?: string; also?: string },
-      ) => {
-        const also = parseAlsoOption(options.also);
-        const request: AddEnvironmentRequest = {
-          alias: requireAlias("add", alias),
-          transport: transportFromOptions(options) satisfies TransportOption,
-          ...(also === undefined ? {} : { also }),
-        };
-        const projects = projectsOption(options.projects);
-        found({
-          kind: "environments-add",
-          request: projects === undefined ? request : { ...request, projects },
-        });
-      },
-    );
+    .option("--also <write,ops|none>", "also fill write.json and ops.json", valueOnce("--also"))
+    .action((alias: string | undefined, options: AddFlags) => {
+      const request: AddEnvironmentRequest = {
+        alias: requireAlias("add", alias),
+        transport: transportFromOptions(options) satisfies TransportOption,
+        ...alsoOf(options.also),
+      };
+      const projects = projectsOption(options.projects);
+      found({
+        kind: "environments-add",
+        request: projects === undefined ? request : { ...request, projects },
+      });
+    });
   environments
     .command("remove [alias]")
     .action((alias: string | undefined) =>
@@ -121,18 +111,13 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
   });
 
   environmentFlags(program.command("pair"))
-    .option(
-      "--also <write,ops>",
-      "also renew the operate token of write.json and ops.json",
-      valueOnce("--also"),
-    )
+    .option("--also <write,ops>", "also renew write.json's and ops.json's token", valueOnce("--also"))
     .action((options: EnvironmentFlags & { also?: string }) => {
       const environment = environmentOf(options);
       if (environment === undefined) {
         throw usageProblem("pair needs --environment <alias or environmentId>");
       }
-      const also = parseAlsoOption(options.also) ?? [];
-      found(also.length === 0 ? { kind: "pair", environment } : { kind: "pair", environment, also });
+      found({ kind: "pair", environment, ...alsoOf(options.also) });
     });
 
   defineEventsCommands(program, found);
@@ -144,6 +129,14 @@ function defineCommands(program: Command, found: (command: CliCommand) => void):
     if (id === undefined) throw usageProblem("oauth revoke needs a session id (see oauth sessions)");
     found({ kind: "oauth", action: "revoke", id });
   });
+}
+
+type AddFlags = { url?: string; ssh?: string; projects?: string; also?: string };
+
+/** `--also`, spread into a command: absent when not given, `[]` for `none`. */
+function alsoOf(value: string | undefined): { also?: OperateConfigName[] } {
+  const also = parseAlsoOption(value);
+  return also === undefined ? {} : { also };
 }
 
 interface EnvironmentFlags {
