@@ -150,6 +150,35 @@ describe("environments add --also", () => {
     expect(await exists(env.T3_CONNECTOR_WRITE_CONFIG)).toBe(false);
   });
 
+  it("refuses an operate token file that is a read token file of the read config, spending no code", async () => {
+    const { dir, env } = machine();
+    const alpha = sim.environment("alpha");
+    // Another environment's read token sits where the gate's operate token would go.
+    await mkdir(path.join(dir, "tokens"), { recursive: true, mode: 0o700 });
+    const shared = path.join(dir, "tokens", "laptop.operate.token");
+    await writeFile(shared, `${alpha.issueToken({ scopes: ["orchestration:read"] })}\n`, { mode: 0o600 });
+    const read = {
+      environments: {
+        desk: {
+          environmentId: "env-desk",
+          url: "https://desk.example",
+          tokenFile: shared,
+          allowedProjects: ["p"],
+        },
+      },
+    };
+    await writeFile(env.T3_CONNECTOR_CONFIG, JSON.stringify(read), { mode: 0o600 });
+    const codes = [alpha.createPairingCode(), alpha.createPairingCode()];
+    const added = await add(env, "write", `${codes.join("\n")}\n`);
+    expect(added.code).toBe(1);
+    expect(added.stderr()).toMatch(
+      /token_file_invalid: .*laptop\.operate\.token would hold the operate token/,
+    );
+    expect(JSON.parse(await readFile(env.T3_CONNECTOR_CONFIG, "utf8"))).toEqual(read);
+    expect(await exists(env.T3_CONNECTOR_WRITE_CONFIG)).toBe(false);
+    for (const code of codes) expect(await stillUnspent(code)).toBe(true);
+  });
+
   it("with --also write fills write.json and leaves ops.json alone", async () => {
     const { env } = machine();
     const codes = [
