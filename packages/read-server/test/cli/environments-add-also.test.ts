@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { PassThrough, Writable } from "node:stream";
 import type { TerminalPrompt } from "@t3-connector/core/cli-support";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -232,6 +233,51 @@ describe("pair --also", () => {
       /config_not_found: write config not found at .*write\.json; no pairing code was used/,
     );
     for (const code of codes) expect(await stillUnspent(code)).toBe(true);
+  });
+});
+
+describe("environments add on a terminal", () => {
+  it("asks whether to fill write.json and ops.json, then for each code by name, and fills all three", async () => {
+    const { env } = machine();
+    const alpha = sim.environment("alpha");
+    // A stream that says it is a terminal: each answer is typed only once its question is on screen.
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const answers: Array<[RegExp, string]> = [
+      [/write gate \(write\.json\) and ops \(ops\.json\)\? .*\[y\/N\]/, "y"],
+      [/for the read-only token/, alpha.createPairingCode()],
+      [/for the operate token/, alpha.createPairingCode()],
+    ];
+    let screen = "";
+    const asked: string[] = [];
+    // readline needs a real stream to draw the prompt on.
+    const stderr = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        screen += chunk.toString();
+        const next = answers[0];
+        if (next?.[0].test(screen)) {
+          answers.shift();
+          asked.push(next[0].source);
+          screen = "";
+          setImmediate(() => stdin.write(`${next[1]}\n`));
+        }
+        done();
+      },
+    });
+    const out: string[] = [];
+    const io = { stdout: { write: (text: string) => out.push(text) }, stderr, stdin, env };
+    const url = alpha.url;
+    const code = await runCli(["environments", "add", "laptop", "--url", url, "--projects", "all"], io);
+    expect(asked).toHaveLength(3);
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join(""));
+    expect(report.alsoAdded.map((row: { config: string }) => row.config)).toEqual(["write", "ops"]);
+    for (const file of [
+      env.T3_CONNECTOR_CONFIG,
+      env.T3_CONNECTOR_WRITE_CONFIG,
+      env.T3_CONNECTOR_OPS_CONFIG,
+    ]) {
+      expect(await exists(file)).toBe(true);
+    }
   });
 });
 
