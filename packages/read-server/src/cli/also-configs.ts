@@ -41,13 +41,14 @@ export function readClientLabel(): string {
   return `t3-connector (${hostname()})`;
 }
 
-export function operateClientLabel(): string {
-  return `t3-connector gate+ops (${hostname()})`;
+/** The session's name at T3 says which of our processes hold it: `t3-connector gate+ops (host)`. */
+export function operateClientLabel(plans: readonly Pick<OperateConfigPlan, "name">[]): string {
+  const holders = plans.map((plan) => (plan.name === "write" ? "gate" : "ops"));
+  return `t3-connector ${holders.join("+")} (${hostname()})`;
 }
 
 /** How to end a token at T3: removing it from a config deletes the file, not the T3 session. */
-export function revokeAdvice(token: "read" | "operate", tokenFiles: readonly string[]) {
-  const clientLabel = token === "read" ? readClientLabel() : operateClientLabel();
+export function revokeAdvice(token: "read" | "operate", tokenFiles: readonly string[], clientLabel: string) {
   const shared = tokenFiles.length > 1 ? " It is one T3 session: revoking it stops every file listed." : "";
   return {
     token,
@@ -100,7 +101,7 @@ export async function addOperateConfigs(
       ...side,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       wording: {
-        clientLabel: operateClientLabel(),
+        clientLabel: operateClientLabel(side.plans),
         environmentMismatch: (expected, actual) =>
           new ConnectorError(
             "environment_mismatch",
@@ -119,7 +120,11 @@ export async function addOperateConfigs(
       scopes,
     }));
     const tokenFiles = side.plans.map((plan) => plan.tokenFile);
-    return { ok: true, report: { [side.key]: written }, revoke: [revokeAdvice("operate", tokenFiles)] };
+    return {
+      ok: true,
+      report: { [side.key]: written },
+      revoke: [revokeAdvice("operate", tokenFiles, operateClientLabel(side.plans))],
+    };
   } catch (error) {
     const failure = isConnectorError(error)
       ? { code: error.code, message: error.message }

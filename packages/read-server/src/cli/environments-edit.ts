@@ -36,6 +36,7 @@ import {
   addOperateConfigs,
   CODE_PURPOSES,
   chooseOperateConfigs,
+  readClientLabel,
   revokeAdvice,
 } from "./also-configs.js";
 import { diagnoseEnvironments } from "./diagnose.js";
@@ -130,7 +131,7 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
       ok,
       diagnosis,
       ...operate?.report,
-      revoke: [revokeAdvice("read", [tokenFile]), ...(operate?.revoke ?? [])],
+      revoke: [revokeAdvice("read", [tokenFile], readClientLabel()), ...(operate?.revoke ?? [])],
     });
     return ok ? 0 : 1;
   } finally {

@@ -1,6 +1,6 @@
 import type { ReadConfig, ReadEnvironmentConfig } from "@t3-connector/core/config";
 import { type OperateConfigName, planOperateRenewal, readPairingCodes } from "@t3-connector/core/pairing";
-import { addOperateConfigs, CODE_PURPOSES, revokeAdvice } from "./also-configs.js";
+import { addOperateConfigs, CODE_PURPOSES, readClientLabel, revokeAdvice } from "./also-configs.js";
 import { type CliIo, writeJson } from "./io.js";
 import { pairEnvironment } from "./pair.js";
 
@@ -41,7 +41,7 @@ export async function pairAlsoCommand(
   writeJson(io, {
     ...paired,
     ...operate.report,
-    revoke: [revokeAdvice("read", [paired.savedTo]), ...operate.revoke],
+    revoke: [revokeAdvice("read", [paired.savedTo], readClientLabel()), ...operate.revoke],
     note: "The tokens these files held before stay valid at T3 until you revoke them there.",
   });
   return operate.ok ? 0 : 1;

@@ -191,6 +191,10 @@ describe("environments add --also", () => {
     expect((added.json().alsoAdded as { config: string }[]).map((row) => row.config)).toEqual(["write"]);
     expect(await exists(env.T3_CONNECTOR_WRITE_CONFIG)).toBe(true);
     expect(await exists(env.T3_CONNECTOR_OPS_CONFIG)).toBe(false);
+    // The label T3 shows for the session names only the gate, the one holder of this token.
+    const revoke = added.json().revoke as { token: string; clientLabel: string }[];
+    expect(revoke.map((advice) => advice.token)).toEqual(["read", "operate"]);
+    expect(revoke[1]?.clientLabel).toMatch(/^t3-connector gate \(/);
   });
 });
 
