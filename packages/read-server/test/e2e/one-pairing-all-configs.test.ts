@@ -190,7 +190,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     expect(JSON.parse(listed.stdout).environments.map((env: { alias: string }) => env.alias)).toEqual([
       "laptop",
     ]);
-  }, 120_000);
+  }, 240_000);
 
   it("adds to configs that already have environments, keeps theirs, and re-pairs the machine in one run", async () => {
     const m = machine("existing");
@@ -227,7 +227,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     expect(JSON.parse(renewed.stdout).alsoPaired).toHaveLength(2);
     expect(await readFile(path.join(m.dir, "tokens", "laptop.ops.token"), "utf8")).not.toBe(before);
     expect((await run("t3-connector-ops", ["ls", "--json"], m.env)).code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 
   it("never clobbers an alias the write config already has: a typed error, no file changed, no code spent", async () => {
     const m = machine("clash");
@@ -265,5 +265,5 @@ describe("one pairing for the read server, the write gate and ops", () => {
       });
       expect(answer.status).toBe(200);
     }
-  }, 120_000);
+  }, 240_000);
 });
