@@ -5,7 +5,6 @@
  * unique environmentIds), plus extra aliases and `insecureHttp`.
  */
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
 import {
   ALIAS_PATTERN,
@@ -15,6 +14,8 @@ import {
   expandHome,
   isAnchoredPath,
   loadJsonFile,
+  OPS_ENVIRONMENTS_ENV,
+  opsConfigPath,
   type PathContext,
   refineEnvironments,
   refineTransport,
@@ -24,8 +25,7 @@ import {
 import { RUNTIME_MODES, type RuntimeMode } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
-export const OPS_CONFIG_ENV = "T3_CONNECTOR_OPS_CONFIG";
-export const OPS_ENVIRONMENTS_ENV = "T3_CONNECTOR_OPS_ENVIRONMENTS";
+export { OPS_CONFIG_ENV, OPS_ENVIRONMENTS_ENV, opsConfigPath } from "@t3-connector/core/config";
 
 export interface OpsEnvironmentConfig extends EnvironmentConfig {
   /** Other names this environment answers to (the key of the entry is `alias`). */
@@ -133,14 +133,6 @@ export function parseOpsConfig(raw: unknown, options: { path: string; homeDir?: 
   }));
   const ceiling = parsed.data.maxRuntimeMode;
   return { path: options.path, environments, ...(ceiling === undefined ? {} : { maxRuntimeMode: ceiling }) };
-}
-
-/** The file the config comes from when T3_CONNECTOR_OPS_ENVIRONMENTS is not set. */
-export function opsConfigPath(context: PathContext = {}): string {
-  const home = context.homeDir ?? homedir();
-  const fromEnv = (context.env ?? process.env)[OPS_CONFIG_ENV];
-  if (fromEnv !== undefined && fromEnv.trim() !== "") return expandHome(fromEnv.trim(), home);
-  return join(home, ".config", "t3-connector", "ops.json");
 }
 
 /** Loads the inline JSON of T3_CONNECTOR_OPS_ENVIRONMENTS, else the config file. */

@@ -10,6 +10,7 @@ import {
   discardTokenFile,
   environmentsOf,
   loadConfigDocument,
+  REVOKE_AT_T3_NOTE,
   saveConfigDocument,
   withoutEnvironment,
 } from "@t3-connector/core/pairing";
@@ -45,6 +46,6 @@ export async function removeEnvironment(
     configPath,
     tokenFileRemoved: tokenFile,
     environmentsLeft: Object.keys(environmentsOf(next)).length,
-    note: "The token stays valid on the T3 machine until you revoke it there.",
+    note: REVOKE_AT_T3_NOTE,
   };
 }

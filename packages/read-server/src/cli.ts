@@ -32,12 +32,17 @@ Commands:
                                the bearer token, required when H is not loopback. Prints one JSON
                                line with the URL on stdout when ready (docs/adr/0014)
   environments                 Print the configured environments and whether each answers (JSON)
-  environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID]
+  environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID] [--also write,ops|none]
                                Pair a new environment (pairing code or URL on stdin, or at the
-                               prompt), pick its projects, write the token and the config, verify
+                               prompt), pick its projects, write the token and the config, verify.
+                               --also (asked on a terminal) fills write.json and ops.json too, with
+                               an operate token from a second code (stdin: one code per line)
   environments remove <alias>  Take an environment out of the config and delete its token file
   diagnose [--environment X]   Check identity, token scopes and expiry, projects and visible threads (JSON)
-  pair --environment X         Save a read-only token for X; the pairing code is read from stdin
+  pair --environment X [--also write,ops]
+                               Save a read-only token for X; the pairing code is read from stdin.
+                               --also renews the operate token that write.json and ops.json name
+                               for X too, from a second code (one code per line)
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
   client-config <client> --http [--url U]
@@ -109,7 +114,7 @@ export async function runCli(
       case "diagnose":
         return await diagnoseCommand(io, command.environment);
       case "pair":
-        return await pairCommand(io, command.environment);
+        return await pairCommand(io, command.environment, command.also);
       // The events commands are loaded only when run, so the stdio server's start-up does not pay for them.
       case "events":
         return await (await import("./cli/events.js")).eventsCommand(io, command.request);

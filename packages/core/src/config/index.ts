@@ -9,6 +9,9 @@ export {
 export {
   expandHome,
   isAnchoredPath,
+  OPS_CONFIG_ENV,
+  OPS_ENVIRONMENTS_ENV,
+  opsConfigPath,
   type PathContext,
   READ_CONFIG_ENV,
   readConfigPath,

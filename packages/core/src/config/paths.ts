@@ -4,6 +4,9 @@ import { isAbsolute, join } from "node:path";
 /** Where the configs live unless an environment variable points elsewhere. */
 export const READ_CONFIG_ENV = "T3_CONNECTOR_CONFIG";
 export const WRITE_CONFIG_ENV = "T3_CONNECTOR_WRITE_CONFIG";
+export const OPS_CONFIG_ENV = "T3_CONNECTOR_OPS_CONFIG";
+/** Inline ops config JSON; when set, ops reads it instead of any file. */
+export const OPS_ENVIRONMENTS_ENV = "T3_CONNECTOR_OPS_ENVIRONMENTS";
 
 export interface PathContext {
   /** The user's home directory; injected so tests never depend on the real one. */
@@ -40,4 +43,9 @@ export function readConfigPath(context: PathContext = {}): string {
 
 export function writeConfigPath(context: PathContext = {}): string {
   return configPath(context, WRITE_CONFIG_ENV, "write.json");
+}
+
+/** Here rather than in ops because the read CLI's `environments add --also ops` writes this file too. */
+export function opsConfigPath(context: PathContext = {}): string {
+  return configPath(context, OPS_CONFIG_ENV, "ops.json");
 }

@@ -157,6 +157,17 @@ export function refuseExisting(
       { details: { path: configPath, alias } },
     );
   }
+  // ops entries may carry extra names (`aliases`); a new alias must not shadow one of them either.
+  for (const [other, entry] of Object.entries(environments)) {
+    const extra = entry?.aliases;
+    if (Array.isArray(extra) && extra.includes(alias)) {
+      throw new ConnectorError(
+        "environment_exists",
+        `${configPath} already uses "${alias}" as another name of "${other}"; pick another alias`,
+        { details: { path: configPath, alias: other } },
+      );
+    }
+  }
   if (environmentId === undefined) return;
   for (const [other, entry] of Object.entries(environments)) {
     if (entry?.environmentId === environmentId) {
@@ -169,8 +180,16 @@ export function refuseExisting(
   }
 }
 
-/** Where a new environment's token goes: `tokens/<alias>.<kind>.token` beside the config file. */
-export function defaultTokenFile(configPath: string, alias: string, kind: "read" | "operate"): string {
+/**
+ * Where a new environment's token goes: `tokens/<alias>.<kind>.token` beside the config file. ops
+ * keeps its operate token under its own name, so that beside write.json it never shares a file
+ * with the gate's.
+ */
+export function defaultTokenFile(
+  configPath: string,
+  alias: string,
+  kind: "read" | "operate" | "ops",
+): string {
   return join(dirname(configPath), "tokens", `${alias}.${kind}.token`);
 }
 
@@ -216,6 +235,11 @@ export function withoutEnvironment(
   if (next.default === alias) delete next.default;
   return { document: next, removed };
 }
+
+/** What `environments remove` says: deleting the token file ends nothing on the T3 side. */
+export const REVOKE_AT_T3_NOTE =
+  "The token stays valid on the T3 machine until you revoke it there: on that machine, " +
+  "`t3 auth session list` shows it by the label it was paired with, and `t3 auth session revoke <session-id>` ends it.";
 
 /** Deletes a token file we wrote, when a later step failed; a missing file is fine. */
 export async function discardTokenFile(path: string): Promise<void> {

@@ -8,6 +8,7 @@ export {
   PROBE_TIMEOUT_MS,
   parseTransportOption,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   refuseExisting,
   saveConfigDocument,
   type TransportOption,
@@ -16,6 +17,17 @@ export {
   withoutEnvironment,
 } from "./add-environment.js";
 export {
+  NEW_WRITE_CONFIG_PORT,
+  OPERATE_CONFIG_NAMES,
+  type OperateConfigName,
+  type OperateConfigPlan,
+  type PairOperateConfigsOptions,
+  type PlanOperateConfigsOptions,
+  pairOperateConfigs,
+  planOperateConfigs,
+} from "./operate-configs.js";
+export { type PlanOperateRenewalOptions, planOperateRenewal } from "./operate-renewal.js";
+export {
   PAIR_TIMEOUT_MS,
   type PairEnvironmentOptions,
   type PairingOutcome,
@@ -23,3 +35,4 @@ export {
   pairEnvironment,
   readPairingCode,
 } from "./pair-environment.js";
+export { readPairingCodes } from "./read-codes.js";

@@ -24,7 +24,7 @@ import {
   type Warn,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
-import type { TransportOption } from "@t3-connector/core/pairing";
+import type { OperateConfigName, TransportOption } from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
 import {
   clientConfigHttpOf,
@@ -34,6 +34,7 @@ import {
   withHttpServeOptions,
 } from "../http/http-args.js";
 import type { HttpServeOptions } from "../http/http-options.js";
+import { parseAlsoOption } from "./also-option.js";
 import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
@@ -46,7 +47,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
-  | { kind: "pair"; environment: string }
+  | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
   | { kind: "oauth"; action: "sessions" | "revoke-all" }
   | { kind: "oauth"; action: "revoke"; id: string }
@@ -96,22 +97,19 @@ function defineEnvironmentsCommands(
       ),
   )
     .option("--projects <all|ids>", "all, or a comma-separated list of projectIds", valueOnce("--projects"))
-    .action(
-      (
-        alias: string | undefined,
-        options: { url?: string; ssh?: string; remotePort?: string; projects?: string },
-      ) => {
-        const request: AddEnvironmentRequest = {
-          alias: requireAlias("add", alias),
-          transport: transportFromOptions(options, warn) satisfies TransportOption,
-        };
-        const projects = projectsOption(options.projects);
-        found({
-          kind: "environments-add",
-          request: projects === undefined ? request : { ...request, projects },
-        });
-      },
-    );
+    .option("--also <write,ops|none>", "also fill write.json and ops.json", valueOnce("--also"))
+    .action((alias: string | undefined, options: AddFlags) => {
+      const request: AddEnvironmentRequest = {
+        alias: requireAlias("add", alias),
+        transport: transportFromOptions(options, warn) satisfies TransportOption,
+        ...alsoOf(options.also),
+      };
+      const projects = projectsOption(options.projects);
+      found({
+        kind: "environments-add",
+        request: projects === undefined ? request : { ...request, projects },
+      });
+    });
   environments
     .command("remove [alias]")
     .description("take an environment out of the config and delete its token file")
@@ -148,13 +146,15 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
     program
       .command("pair")
       .description("save a read-only token for an environment; the pairing code is read from stdin"),
-  ).action((options: EnvironmentFlags) => {
-    const environment = environmentOf(options);
-    if (environment === undefined) {
-      throw usageProblem("pair needs --environment <alias or environmentId>");
-    }
-    found({ kind: "pair", environment });
-  });
+  )
+    .option("--also <write,ops>", "also renew write.json's and ops.json's token", valueOnce("--also"))
+    .action((options: EnvironmentFlags & { also?: string }) => {
+      const environment = environmentOf(options);
+      if (environment === undefined) {
+        throw usageProblem("pair needs --environment <alias or environmentId>");
+      }
+      found({ kind: "pair", environment, ...alsoOf(options.also) });
+    });
 }
 
 /** `oauth sessions`, `oauth revoke <id>`, `oauth revoke-all`. */
@@ -175,6 +175,14 @@ function defineOauthCommands(program: Command, found: (command: CliCommand) => v
       if (id === undefined) throw usageProblem("oauth revoke needs a session id (see oauth sessions)");
       found({ kind: "oauth", action: "revoke", id });
     });
+}
+
+type AddFlags = { url?: string; ssh?: string; remotePort?: string; projects?: string; also?: string };
+
+/** `--also`, spread into a command: absent when not given, `[]` for `none`. */
+function alsoOf(value: string | undefined): { also?: OperateConfigName[] } {
+  const also = parseAlsoOption(value);
+  return also === undefined ? {} : { also };
 }
 
 interface EnvironmentFlags {

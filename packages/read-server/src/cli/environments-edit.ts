@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
-import { terminalPrompt } from "@t3-connector/core/cli-support";
+import { type TerminalPrompt, terminalPrompt } from "@t3-connector/core/cli-support";
 import {
   expandHome,
   parseReadConfig,
@@ -15,9 +15,14 @@ import {
   discardTokenFile,
   environmentsOf,
   loadConfigDocument,
+  type OperateConfigName,
+  type OperateConfigPlan,
   parseTransportOption,
+  planOperateConfigs,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   readPairingCode,
+  readPairingCodes,
   refuseExisting,
   saveConfigDocument,
   type TransportOption,
@@ -26,6 +31,14 @@ import {
   withoutEnvironment,
 } from "@t3-connector/core/pairing";
 import { T3HttpClient } from "@t3-connector/core/t3";
+import {
+  addFailedHint,
+  addOperateConfigs,
+  CODE_PURPOSES,
+  chooseOperateConfigs,
+  readClientLabel,
+  revokeAdvice,
+} from "./also-configs.js";
 import { diagnoseEnvironments } from "./diagnose.js";
 import { type CliIo, writeJson } from "./io.js";
 import { pairEnvironment } from "./pair.js";
@@ -36,6 +49,8 @@ export interface AddEnvironmentRequest {
   transport: TransportOption;
   /** `all`, a list of projectIds, or undefined to choose in the terminal. */
   projects?: ProjectsOption;
+  /** The other configs to fill with an operate token; undefined asks on a terminal. */
+  also?: OperateConfigName[];
 }
 
 function configContext(io: CliIo) {
@@ -49,11 +64,13 @@ function validator(io: CliIo, path: string) {
 }
 
 /**
- * `t3-connector environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,…]`:
- * finds the environmentId from the server's descriptor, spends the pairing code (stdin) on a token
- * of exactly `orchestration:read`, lets the user pick the projects the read server may show, writes
- * the token file and the config atomically, then verifies the new environment like `diagnose`.
- * Nothing is spent before the alias, the address and the existing config have been checked.
+ * `t3-connector environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,…]
+ * [--also write,ops|none]`: finds the environmentId from the server's descriptor, spends the
+ * pairing code (stdin) on a token of exactly `orchestration:read`, lets the user pick the projects
+ * the read server may show, writes the token file and the config atomically, then verifies the new
+ * environment like `diagnose`. With `--also` (or a yes on a terminal) a second code becomes one
+ * operate token for write.json and ops.json (also-configs.ts). Nothing is spent before the alias,
+ * the address and every config that will change have been checked.
  */
 export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRequest): Promise<number> {
   checkNewAlias(request.alias);
@@ -86,31 +103,26 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
       tokenFile,
       allowedProjects: [],
     };
-    const code = await readPairingCode(io, prompt);
-    const paired = await pairEnvironment(io, entry, code);
-    try {
-      const live = await withBaseUrl(transport, (baseUrl) => liveProjects(baseUrl, tokenFile, fetcher));
-      entry.allowedProjects = await chooseProjects(live, request.projects, prompt, io);
-      const next = {
-        ...document,
-        environments: {
-          ...environmentsOf(document),
-          [request.alias]: {
+    const plans = await planOperateSide(io, request, entry, document, prompt);
+    const [code, operateCode] =
+      plans.length === 0
+        ? [await readPairingCode(io, prompt)]
+        : await readPairingCodes(io, [CODE_PURPOSES.read, CODE_PURPOSES.operate], prompt);
+    const paired = await addReadSide(io, { request, entry, document, path, code: code as string, prompt });
+    const operate =
+      operateCode === undefined
+        ? undefined
+        : await addOperateConfigs(io, {
+            alias: request.alias,
             environmentId,
-            ...transportConfigKeys(transport),
-            tokenFile,
-            allowedProjects: entry.allowedProjects,
-          },
-        },
-      };
-      await saveConfigDocument(path, next, validator(io, path));
-    } catch (error) {
-      // The config does not name this token: leave no orphan token file behind.
-      await discardTokenFile(tokenFile);
-      throw error;
-    }
+            transport,
+            plans,
+            code: operateCode,
+            key: "alsoAdded",
+            ifFailed: addFailedHint(request.alias),
+          });
     const [diagnosis] = await diagnoseEnvironments(io, [entry]);
-    const ok = diagnosis?.ok === true;
+    const ok = diagnosis?.ok === true && operate?.ok !== false;
     // The same keys as every CLI's `environments add` (docs/cli.md): alias, configPath, tokenFile.
     writeJson(io, {
       alias: request.alias,
@@ -119,11 +131,77 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
       scopes: paired.scopes,
       ok,
       diagnosis,
+      ...operate?.report,
+      revoke: [revokeAdvice("read", [tokenFile], readClientLabel()), ...(operate?.revoke ?? [])],
     });
     return ok ? 0 : 1;
   } finally {
     prompt?.close();
   }
+}
+
+/** Which operate configs to fill, checked against their files before any code is spent. */
+async function planOperateSide(
+  io: CliIo,
+  request: AddEnvironmentRequest,
+  entry: ReadEnvironmentConfig,
+  document: Record<string, unknown>,
+  prompt: TerminalPrompt | undefined,
+): Promise<OperateConfigPlan[]> {
+  const names = await chooseOperateConfigs(request.also, request.alias, prompt);
+  if (names.length === 0) return [];
+  const readTokenFiles = Object.values(environmentsOf(document))
+    .map((other) => other.tokenFile)
+    .filter((file): file is string => typeof file === "string")
+    .map((file) => expandHome(file, io.homeDir ?? homedir()));
+  return planOperateConfigs({
+    names,
+    alias: entry.alias,
+    environmentId: entry.environmentId,
+    transport: entry.transport,
+    readTokenFiles: [entry.tokenFile, ...readTokenFiles],
+    context: configContext(io),
+  });
+}
+
+interface ReadSide {
+  request: AddEnvironmentRequest;
+  entry: ReadEnvironmentConfig;
+  document: Record<string, unknown>;
+  path: string;
+  code: string;
+  prompt: TerminalPrompt | undefined;
+}
+
+/** Pairs the read token, lets the user choose the projects, saves the read config. */
+async function addReadSide(io: CliIo, side: ReadSide) {
+  const { request, entry, path } = side;
+  const fetcher = io.fetch ?? globalThis.fetch;
+  const paired = await pairEnvironment(io, entry, side.code);
+  try {
+    const live = await withBaseUrl(entry.transport, (baseUrl) =>
+      liveProjects(baseUrl, entry.tokenFile, fetcher),
+    );
+    entry.allowedProjects = await chooseProjects(live, request.projects, side.prompt, io);
+    const next = {
+      ...side.document,
+      environments: {
+        ...environmentsOf(side.document),
+        [request.alias]: {
+          environmentId: entry.environmentId,
+          ...transportConfigKeys(entry.transport),
+          tokenFile: entry.tokenFile,
+          allowedProjects: entry.allowedProjects,
+        },
+      },
+    };
+    await saveConfigDocument(path, next, validator(io, path));
+  } catch (error) {
+    // The config does not name this token: leave no orphan token file behind.
+    await discardTokenFile(entry.tokenFile);
+    throw error;
+  }
+  return paired;
 }
 
 /** Live (not deleted) projects, read with the new token. */
@@ -160,7 +238,7 @@ export async function removeEnvironmentCommand(io: CliIo, alias: string): Promis
     configPath: path,
     tokenFileRemoved: tokenFile ?? null,
     environmentsLeft: left,
-    note: "The token stays valid on the T3 machine until you revoke it there.",
+    note: REVOKE_AT_T3_NOTE,
   });
   return 0;
 }

@@ -1,13 +1,14 @@
-import { hostname } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
 import type { ReadEnvironmentConfig } from "@t3-connector/core/config";
 import { READ_SCOPES } from "@t3-connector/core/environments";
 import {
+  type OperateConfigName,
   PAIR_TIMEOUT_MS,
   type PairingOutcome,
   pairEnvironment as pairWithScopes,
   readPairingCode,
 } from "@t3-connector/core/pairing";
+import { readClientLabel } from "./also-configs.js";
 import { findEnvironment, loadCliConfig } from "./config-access.js";
 import { type CliIo, writeJson } from "./io.js";
 
@@ -19,9 +20,14 @@ export { PAIR_TIMEOUT_MS, type PairingOutcome };
  * echoed, and nothing is saved unless the server is the configured environment and the new
  * token verifies with exactly the read scope.
  */
-export async function pairCommand(io: CliIo, reference: string): Promise<number> {
+export async function pairCommand(
+  io: CliIo,
+  reference: string,
+  also: readonly OperateConfigName[] = [],
+): Promise<number> {
   const config = await loadCliConfig(io);
   const entry = findEnvironment(config, reference);
+  if (also.length > 0) return (await import("./pair-also.js")).pairAlsoCommand(io, config, entry, also);
   const code = await readPairingCode(io);
   writeJson(io, await pairEnvironment(io, entry, code));
   return 0;
@@ -38,7 +44,7 @@ export function pairEnvironment(
     scopes: READ_SCOPES,
     ...(io.fetch ? { fetch: io.fetch } : {}),
     wording: {
-      clientLabel: `t3-connector (${hostname()})`,
+      clientLabel: readClientLabel(),
       environmentMismatch: (expected, actual) =>
         new ConnectorError(
           "environment_mismatch",

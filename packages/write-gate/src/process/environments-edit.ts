@@ -15,8 +15,10 @@ import {
   discardTokenFile,
   environmentsOf,
   loadConfigDocument,
+  NEW_WRITE_CONFIG_PORT,
   parseTransportOption,
   probeEnvironmentId,
+  REVOKE_AT_T3_NOTE,
   readPairingCode,
   refuseExisting,
   saveConfigDocument,
@@ -29,8 +31,7 @@ import { type CliIo, writeJson } from "./cli-io.js";
 import { diagnoseWriteEnvironments } from "./diagnose.js";
 import { pairWriteEnvironment, refuseReadTokenPath } from "./pair.js";
 
-/** The gate's port in a write config that `environments add` creates. */
-export const NEW_WRITE_CONFIG_PORT = 7433;
+export { NEW_WRITE_CONFIG_PORT };
 
 function configContext(io: CliIo) {
   return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
@@ -114,7 +115,7 @@ export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): P
     configPath: path,
     tokenFileRemoved: tokenFile ?? null,
     environmentsLeft: left,
-    note: "The token stays valid on the T3 machine until you revoke it there.",
+    note: REVOKE_AT_T3_NOTE,
   });
   return 0;
 }
