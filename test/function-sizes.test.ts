@@ -17,7 +17,6 @@ const NEVER_OVER = 120;
 const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/ops/src/cli.ts:runCli": 538,
   "packages/write-gate/src/process/start-gate.ts:startGate": 218,
-  "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 211,
   "packages/write-engine/src/journal/inspect.ts:inspectCurrent": 186,
   "packages/oauth/src/server/page-routes.ts:mountPageRoutes": 184,
   "packages/read-server/src/http/serve-http.ts:serveHttp": 144,
@@ -29,7 +28,6 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/t3-sim/src/model/projection.ts:buildShellThread": 100,
   "packages/write-engine/src/journal/recover.ts:liftUnknownLoss": 95,
   "packages/t3-sim/src/model/seed-demo.ts:seedDemoInto": 93,
-  "packages/write-gate/src/approval/approval-desk.ts:request": 91,
   "packages/ops/src/configure.ts:configureThread": 89,
   "packages/read-server/src/wait/follow-stream.ts:followThreadStream": 86,
   "packages/write-gate/src/process/cli-args.ts:defineCommands": 85,

@@ -55,6 +55,13 @@ export const MAX_PENDING_REQUESTS = 32;
 export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
 
+/** What the live inventory offers a new request. */
+interface Survey {
+  readonly inventory: InventoryView;
+  readonly leftOut: readonly EnvironmentLeftOut[];
+  readonly unsupported: readonly UnsupportedActions[];
+}
+
 type Ending = Exclude<RequestDecision["outcome"], "pending">;
 
 interface PendingRequest {
@@ -178,7 +185,51 @@ export class GateApprovalDesk implements ApprovalDesk {
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
     this.#refuseWhenFull();
     const epoch = this.#options.keeper.epoch;
-    // The whole live inventory, always: the human may widen beyond what the client proposed.
+    const survey = await this.#survey(ask, signal);
+    const proposal = proposalOf(ask);
+    // Refused before anything is kept: a misnamed proposal creates no request.
+    if (proposal !== undefined) checkProposal(proposal, survey.inventory);
+    if (survey.inventory.scope.environments.length === 0) {
+      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
+        details: { leftOut: survey.leftOut },
+      });
+    }
+    // A close while the inventory ran still counts: the request must not outlive it.
+    if (epoch !== this.#options.keeper.epoch) {
+      throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
+    }
+    this.#refuseWhenFull();
+    // The same bridge asking again replaces its own older request (its link is now stale).
+    if (ask.bridge !== undefined) {
+      for (const pending of [...this.#pending.values()]) {
+        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
+      }
+    }
+    const leaseSecret = randomBytes(32).toString("base64url");
+    const pending = this.#keep(ask, survey, proposal, holderHashOf(leaseSecret));
+    this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
+    return {
+      requestId: pending.id,
+      url: this.#url(pending.id),
+      expiresAt: pending.expiresAt,
+      scopeFingerprint: pending.fingerprint,
+      covered: pending.scope.environments.map((grant) => ({
+        alias: grant.alias,
+        environmentId: grant.environmentId,
+        label: grant.label,
+        projectCount: grant.projects.length,
+        actionCount: grant.actions.length,
+      })),
+      leftOut: pending.leftOut,
+      leaseSecret,
+    };
+  }
+
+  /**
+   * The whole live inventory, always (the human may widen beyond what the client proposed), as the
+   * request's scope; the titles and aliases it saw are remembered for the page's write rows.
+   */
+  async #survey(ask: ApprovalAsk, signal: AbortSignal | undefined): Promise<Survey> {
     const outcomes = await this.#options.inventory(undefined, signal);
     const grants = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.grant] : []));
     const leftOut = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.leftOut]));
@@ -201,70 +252,43 @@ export class GateApprovalDesk implements ApprovalDesk {
       runtimeMode: ask.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
       environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
     };
-    const inventory: InventoryView = { scope, leftOut, threads };
-    const proposal = proposalOf(ask);
-    // Refused before anything is kept: a misnamed proposal creates no request.
-    if (proposal !== undefined) checkProposal(proposal, inventory);
-    if (grants.length === 0) {
-      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
-        details: { leftOut },
-      });
-    }
-    // A close while the inventory ran still counts: the request must not outlive it.
-    if (epoch !== this.#options.keeper.epoch) {
-      throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
-    }
-    this.#refuseWhenFull();
-    // The same bridge asking again replaces its own older request (its link is now stale).
-    if (ask.bridge !== undefined) {
-      for (const pending of [...this.#pending.values()]) {
-        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
-      }
-    }
+    return { inventory: { scope, leftOut, threads }, leftOut, unsupported };
+  }
+
+  /** Keeps a new pending request; its own expiry is an event too (waiters and the page learn it). */
+  #keep(
+    ask: ApprovalAsk,
+    survey: Survey,
+    proposal: Proposal | undefined,
+    holderHash: string,
+  ): PendingRequest {
     const id = randomBytes(32).toString("base64url");
-    const leaseSecret = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
-    const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
+    const { scope } = survey.inventory;
     const purpose = cleanText(ask.purpose);
     const client = clientOf(ask.client);
-    const fingerprint = scopeFingerprint(scope);
-    // The request's own expiry is an event too: a waiting client and an open page learn it on time.
     const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
     expiryTimer.unref?.();
-    this.#pending.set(id, {
+    const pending: PendingRequest = {
       id,
       scope,
-      fingerprint,
-      leftOut,
-      unsupported,
+      fingerprint: scopeFingerprint(scope),
+      leftOut: survey.leftOut,
+      unsupported: survey.unsupported,
       monotonicDeadline: clock.monotonic() + REQUEST_TTL_MS,
-      expiresAt,
+      expiresAt: new Date(clock.now() + REQUEST_TTL_MS).toISOString(),
       ...(purpose === undefined ? {} : { purpose }),
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
-      preselected: preselect(proposal, inventory),
+      preselected: preselect(proposal, survey.inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
-      holderHash: holderHashOf(leaseSecret),
+      holderHash,
       ...(ask.replaces === undefined ? {} : { replaces: ask.replaces }),
       waiters: new Set(),
       expiryTimer,
-    });
-    this.#options.events?.publish({ type: "request", data: { requestId: id } });
-    return {
-      requestId: id,
-      url: this.#url(id),
-      expiresAt,
-      scopeFingerprint: fingerprint,
-      covered: scope.environments.map((grant) => ({
-        alias: grant.alias,
-        environmentId: grant.environmentId,
-        label: grant.label,
-        projectCount: grant.projects.length,
-        actionCount: grant.actions.length,
-      })),
-      leftOut,
-      leaseSecret,
     };
+    this.#pending.set(id, pending);
+    return pending;
   }
 
   view(requestId: string): RequestView {
