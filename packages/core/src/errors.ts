@@ -109,6 +109,10 @@ export const ERROR_CODES = [
   "selection_invalid",
   "enrollment_required",
   "lease_already_active",
+  /** As many leases are open as the gate keeps at once (ADR 0028): end one on the page first. */
+  "lease_limit_reached",
+  /** One client is over its own share of a gate budget (pending requests, event streams); the details name the limit. */
+  "client_budget_exceeded",
   "enrollment_code_required",
   "enrollment_code_invalid",
   "step_up_required",

@@ -141,8 +141,8 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     alias: (environmentId) => desk.environmentAlias(environmentId),
     threadTitle: (environmentId, threadId) => desk.threadTitle(environmentId, threadId),
   };
-  keeper.onChange((lease) =>
-    events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
+  keeper.onChange(({ lease, open }) =>
+    events.publish({ type: "lease", data: { leaseId: lease.leaseId, state: open ? "open" : "closed" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
   const enrollment = new Enrollment({

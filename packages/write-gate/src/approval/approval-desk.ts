@@ -171,8 +171,9 @@ export class GateApprovalDesk implements ApprovalDesk {
 
   constructor(options: GateApprovalDeskOptions) {
     this.#options = options;
-    // A close (revoke, audit or journal failure) ends every approval that was not granted yet.
-    options.keeper.onClose(() => {
+    // Closing every lease (revoke all, audit or journal failure) ends every approval not granted yet;
+    // ending one lease leaves the other clients' requests alone (ADR 0028).
+    options.keeper.onCloseAll(() => {
       for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
     });
   }
@@ -310,8 +311,7 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionInfo(entry.action),
       ),
       ceilingChoices: ceilingChoices(pending.scope),
-      replacesLease:
-        pending.replaces !== undefined && this.#options.keeper.current()?.leaseId === pending.replaces,
+      replacesLease: pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null,
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -440,12 +440,8 @@ export class GateApprovalDesk implements ApprovalDesk {
           { status: 410 },
         );
       }
-      const open = keeper.current();
-      // The holder's own request for more replaces its lease; anyone else's waits for it to end.
-      if (open !== null && open.leaseId === pending.replaces) keeper.closeAll("replaced");
-      else if (open !== null) {
-        throw new ConnectorError("lease_already_active", "a lease is already open");
-      }
+      // The holder's own request for more replaces its lease; other clients' leases stay open.
+      if (pending.replaces !== undefined) keeper.end(pending.replaces, "replaced");
       lease = keeper.grant({
         scope: bound.scope,
         scopeFingerprint: scopeFingerprint(bound.scope),
@@ -461,8 +457,6 @@ export class GateApprovalDesk implements ApprovalDesk {
     this.#tombstones.bury(requestId, { code: "request_used", leaseId: lease.leaseId });
     for (const waiter of [...pending.waiters]) waiter({ outcome: "approved", lease });
     this.#options.events?.publish({ type: "decision", data: { requestId, outcome: "approved" } });
-    // A lease is open: every other pending request is moot (one lease at a time).
-    for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
     return lease;
   }
 
@@ -481,10 +475,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       throw new ConnectorError("request_invalid", "no approval request has this id", { status: 404 });
     }
     if (dead.code === "request_used") {
-      const lease = this.#options.keeper.current();
-      return lease !== null && lease.leaseId === dead.leaseId
-        ? { outcome: "approved", lease }
-        : { outcome: "used" };
+      const lease = dead.leaseId === undefined ? null : this.#options.keeper.get(dead.leaseId);
+      return lease !== null ? { outcome: "approved", lease } : { outcome: "used" };
     }
     const outcome = (
       { request_denied: "denied", request_expired: "expired", request_superseded: "superseded" } as const

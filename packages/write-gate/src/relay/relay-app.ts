@@ -135,10 +135,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<unknown> {
       };
     case "lease": {
       // Only the holder learns the open lease's id (ADR 0022).
-      const open = deps.lease.current();
-      return open !== null && deps.lease.heldBy(open.leaseId, request.leaseSecret)
-        ? leaseSummary(deps.lease, deps.clock)
-        : { active: false };
+      const held = deps.lease.heldLease(request.leaseSecret);
+      return held === null ? { active: false } : leaseSummary(deps.lease, held.leaseId);
     }
     case "request_approval":
       return requestApproval(request, deps);

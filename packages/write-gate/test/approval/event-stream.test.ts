@@ -65,9 +65,10 @@ describe("GET /api/events", () => {
     g.clock.offsetMs = 0;
     const third = await g.desk.request({});
     const { scope, scopeFingerprint } = g.desk.view(third.requestId);
-    g.keeper.grant({ scope, scopeFingerprint, credentialId: "cred" });
-    expect((await events.next("lease")).data).toEqual({ state: "open" });
+    const lease = g.keeper.grant({ scope, scopeFingerprint, credentialId: "cred" });
+    expect((await events.next("lease")).data).toEqual({ leaseId: lease.leaseId, state: "open" });
     g.keeper.recordWrite({
+      leaseId: g.keeper.list()[0]?.leaseId ?? "",
       at: new Date(g.clock.now()).toISOString(),
       environmentId: g.sim.environment("alpha").environmentId,
       action: "thread.pin",
@@ -85,7 +86,7 @@ describe("GET /api/events", () => {
       }),
     });
     g.keeper.closeAll("revoked");
-    expect((await events.next("lease")).data).toEqual({ state: "closed" });
+    expect((await events.next("lease")).data).toEqual({ leaseId: lease.leaseId, state: "closed" });
     expect(events.comments).toContain("connected");
   });
 

@@ -150,7 +150,7 @@ describe("audit log", () => {
     const scope = await leaseScopeFor(world);
     const first = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
     clock.advance(61 * 60_000);
-    expect(keeper.current()).toBeNull();
+    expect(keeper.list()).toEqual([]);
     const second = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
     keeper.closeAll("revoked");
     stop();
@@ -185,7 +185,7 @@ describe("audit log", () => {
     });
     const first = await harness.relay(pin("op-audit-1"));
     expect(first.status).toBe(200); // it reached T3 and the journal says so; only the audit failed
-    expect(harness.gate.lease.current()).toBeNull();
+    expect(harness.gate.lease.list()).toEqual([]);
     const count = world.env("alpha").model.receivedCommands.length;
     const second = await harness.relay(pin("op-audit-2"));
     expect((second.body as { error: string }).error).toBe("lease_closed");
@@ -208,7 +208,7 @@ describe("audit log", () => {
       input: { threadId: IDLE_THREAD },
     });
     expect((answer.body as { error: string }).error).toBe("journal_unavailable");
-    expect(harness.gate.lease.current()).toBeNull();
+    expect(harness.gate.lease.list()).toEqual([]);
     expect(world.env("alpha").model.receivedCommands).toEqual([]);
     const closed = (await auditLines(world.stateDir)).find((line) => line.event === "lease_closed");
     expect(closed).toMatchObject({ reason: "journal_failed" });

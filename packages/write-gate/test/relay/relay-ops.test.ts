@@ -106,7 +106,7 @@ describe("relay operations", () => {
     const again = await h.relay(dispatch(leaseId, "op-pin-1"));
     expect(body(again)).toMatchObject({ state: "completed", replayed: true, receipt: body(first).receipt });
     expect(alpha.model.receivedCommands.length - before).toBe(1);
-    expect(h.gate.lease.writes()).toEqual([
+    expect(h.gate.lease.writes(h.gate.lease.list()[0]?.leaseId ?? "")).toEqual([
       // The thread the input names, so the page can show its title.
       expect.objectContaining({
         operationId: "op-pin-1",

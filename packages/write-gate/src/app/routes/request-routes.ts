@@ -32,6 +32,6 @@ export function requestRoutes(parts: GateParts): Hono {
           throw error;
         });
       log(`lease granted: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`);
-      return c.json(leaseStatus(keeper));
+      return c.json(leaseStatus(keeper, lease.leaseId));
     });
 }
