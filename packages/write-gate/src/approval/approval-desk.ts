@@ -47,7 +47,7 @@ import {
   proposalOf,
 } from "./proposal.js";
 import { type DeadRequestCode, RequestTombstones } from "./request-tombstones.js";
-import { narrowScope, type Selection, scopeFingerprint } from "./scope.js";
+import { narrowScope, requestFingerprint, type Selection } from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
@@ -268,16 +268,26 @@ export class GateApprovalDesk implements ApprovalDesk {
     const { scope } = survey.inventory;
     const purpose = cleanText(ask.purpose);
     const client = clientOf(ask.client);
+    const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
     expiryTimer.unref?.();
     const pending: PendingRequest = {
       id,
       scope,
-      fingerprint: scopeFingerprint(scope),
+      fingerprint: requestFingerprint(
+        {
+          requestId: id,
+          expiresAt,
+          leaseMinutes: LEASE_DURATION_MINUTES,
+          ...(purpose === undefined ? {} : { purpose }),
+          ...(client === undefined ? {} : { client }),
+        },
+        scope,
+      ),
       leftOut: survey.leftOut,
       unsupported: survey.unsupported,
       monotonicDeadline: clock.monotonic() + REQUEST_TTL_MS,
-      expiresAt: new Date(clock.now() + REQUEST_TTL_MS).toISOString(),
+      expiresAt,
       ...(purpose === undefined ? {} : { purpose }),
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
@@ -418,7 +428,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
     pending.challenge = { value, scope };
     const options = await this.#options.passkeys.authenticationOptions(bytes);
-    return { options, scopeFingerprint: scopeFingerprint(scope) };
+    return { options, scopeFingerprint: fingerprintOf(pending, scope) };
   }
 
   /** Consumes the request, then verifies the assertion, then grants exactly the bound scope. */
@@ -444,7 +454,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (pending.replaces !== undefined) keeper.end(pending.replaces, "replaced");
       lease = keeper.grant({
         scope: bound.scope,
-        scopeFingerprint: scopeFingerprint(bound.scope),
+        scopeFingerprint: fingerprintOf(pending, bound.scope),
         credentialId,
         holderHash: pending.holderHash,
         ...(pending.client === undefined ? {} : { client: pending.client }),
@@ -528,6 +538,20 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (this.#expired(pending)) this.#end(pending.id, "expired");
     }
   }
+}
+
+/** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */
+function fingerprintOf(pending: PendingRequest, scope: LeaseScope): string {
+  return requestFingerprint(
+    {
+      requestId: pending.id,
+      expiresAt: pending.expiresAt,
+      leaseMinutes: LEASE_DURATION_MINUTES,
+      ...(pending.purpose === undefined ? {} : { purpose: pending.purpose }),
+      ...(pending.client === undefined ? {} : { client: pending.client }),
+    },
+    scope,
+  );
 }
 
 function clientOf(client: ApprovalAsk["client"]): ClientInfo | undefined {

@@ -26,4 +26,11 @@ export {
   preselect,
 } from "./proposal.js";
 export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
-export { narrowScope, type Selection, scopeFingerprint, selectionSchema } from "./scope.js";
+export {
+  narrowScope,
+  type RequestFacts,
+  requestFingerprint,
+  type Selection,
+  scopeFingerprint,
+  selectionSchema,
+} from "./scope.js";
