@@ -77,6 +77,8 @@ const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 |
   body_too_large: 413,
   rate_limited: 429,
   too_many_streams: 429,
+  client_budget_exceeded: 429,
+  lease_limit_reached: 409,
   not_found: 404,
   credential_unknown: 404,
   request_invalid: 404,
@@ -110,7 +112,10 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   app.onError((error, c) => {
     if (error instanceof ConnectorError) {
       if (error.code === "credential_store_invalid") parts.log(`gate passkey store failed: ${error.message}`);
-      return c.json({ error: error.code }, STATUS_BY_CODE[error.code] ?? 400);
+      // A budget refusal names its limit; no other detail reaches the page.
+      const limit = error.code === "client_budget_exceeded" ? error.details?.limit : undefined;
+      const named = typeof limit === "number" ? { limit } : {};
+      return c.json({ error: error.code, ...named }, STATUS_BY_CODE[error.code] ?? 400);
     }
     parts.log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
     return c.json({ error: "verification_failed" }, 400);
@@ -159,10 +164,17 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
 }
 
 /**
+ * The person's stops and the page's own reading of the state spend no shared budget (ADR 0028):
+ * whoever else spends the page's budget, Revoke all, End and the state the page shows still answer.
+ * They only close leases or read memory, so an unbudgeted flood of them grants nothing.
+ */
+const UNBUDGETED_ROUTES: ReadonlySet<string> = new Set(["/api/state", "/api/revoke", "/api/leases/end"]);
+
+/**
  * Every check runs before the budget is charged: a request another origin (or a rebound name)
- * sends is refused for free, so a flood of them cannot starve the page or its Revoke. The four
- * static GETs are not counted at all: they change nothing, come from memory, and a foreign page
- * can request them (an <img> sends no Origin), so counting them would let it block the page.
+ * sends is refused for free, so a flood of them cannot starve the page. The four static GETs are
+ * not counted at all: they change nothing, come from memory, and a foreign page can request them
+ * (an <img> sends no Origin), so counting them would let it block the page.
  */
 function pageChecks(deps: GateAppDeps, assets: PageAssets): MiddlewareHandler {
   const pageBudget = new RateBudget({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 });
@@ -171,7 +183,7 @@ function pageChecks(deps: GateAppDeps, assets: PageAssets): MiddlewareHandler {
     const asset = c.req.method === "GET" ? assets.get(c.req.path) : undefined;
     if (asset !== undefined) return c.body(asset.body, 200, { "Content-Type": asset.contentType });
     return stateChange(c, async () => {
-      pageBudget.charge(c);
+      if (!UNBUDGETED_ROUTES.has(c.req.path)) pageBudget.charge(c);
       await next();
     });
   };

@@ -51,6 +51,11 @@ import { narrowScope, requestFingerprint, type Selection } from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
+/**
+ * Pending requests one client may hold (ADR 0028), so it cannot fill the others' slots. A client
+ * is the bridge process that asks (its id), else the name it gives, else "unnamed".
+ */
+export const MAX_PENDING_PER_CLIENT = 4;
 /** Waiting calls on one request at once (each holds a relay connection). */
 export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -77,6 +82,8 @@ interface PendingRequest {
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
   readonly bridge?: string;
+  /** Whose budget the request counts against (`clientKeyOf`). */
+  readonly clientKey: string;
   /** The holder's open lease this request replaces when approved. */
   readonly replaces?: string;
   /** SHA-256 of the secret the creating call received; the lease keeps it (ADR 0022). */
@@ -184,7 +191,7 @@ export class GateApprovalDesk implements ApprovalDesk {
   }
 
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
-    this.#refuseWhenFull();
+    this.#refuseWhenFull(ask);
     const epoch = this.#options.keeper.epoch;
     const survey = await this.#survey(ask, signal);
     const proposal = proposalOf(ask);
@@ -199,13 +206,13 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
     }
-    this.#refuseWhenFull();
     // The same bridge asking again replaces its own older request (its link is now stale).
     if (ask.bridge !== undefined) {
       for (const pending of [...this.#pending.values()]) {
         if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
       }
     }
+    this.#refuseWhenFull(ask);
     const leaseSecret = randomBytes(32).toString("base64url");
     const pending = this.#keep(ask, survey, proposal, holderHashOf(leaseSecret));
     this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
@@ -293,6 +300,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(proposal === undefined ? {} : { proposal }),
       preselected: preselect(proposal, survey.inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
+      clientKey: clientKeyOf(ask),
       holderHash,
       ...(ask.replaces === undefined ? {} : { replaces: ask.replaces }),
       waiters: new Set(),
@@ -512,8 +520,18 @@ export class GateApprovalDesk implements ApprovalDesk {
     return this.#options.clock.monotonic() >= pending.monotonicDeadline;
   }
 
-  #refuseWhenFull(): void {
+  /** Refuses a request over the asking client's own budget, or over the gate's memory bound. */
+  #refuseWhenFull(ask: ApprovalAsk): void {
     this.#prune();
+    const key = clientKeyOf(ask);
+    const own = [...this.#pending.values()].filter((pending) => pending.clientKey === key).length;
+    if (own >= MAX_PENDING_PER_CLIENT) {
+      throw new ConnectorError(
+        "client_budget_exceeded",
+        `this client already has ${MAX_PENDING_PER_CLIENT} approval requests pending, its limit: wait for the person to decide one, or let one expire`,
+        { details: { budget: "pending_requests", limit: MAX_PENDING_PER_CLIENT } },
+      );
+    }
     if (this.#pending.size >= MAX_PENDING_REQUESTS) {
       throw new ConnectorError(
         "too_many_in_flight",
@@ -552,6 +570,16 @@ function fingerprintOf(pending: PendingRequest, scope: LeaseScope): string {
     },
     scope,
   );
+}
+
+/**
+ * Whose budget a request counts against: the bridge process that asks, else the name the client
+ * gives, else one shared "unnamed" client. None of these is verified (ADR 0028).
+ */
+function clientKeyOf(ask: ApprovalAsk): string {
+  if (ask.bridge !== undefined) return `bridge:${ask.bridge}`;
+  const name = cleanText(ask.client?.name, 128);
+  return name === undefined ? "unnamed" : `client:${name}`;
 }
 
 function clientOf(client: ApprovalAsk["client"]): ClientInfo | undefined {

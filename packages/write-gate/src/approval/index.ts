@@ -1,6 +1,7 @@
 export {
   GateApprovalDesk,
   type GateApprovalDeskOptions,
+  MAX_PENDING_PER_CLIENT,
   MAX_PENDING_REQUESTS,
   MAX_WAITERS_PER_REQUEST,
   type PendingRequestRow,

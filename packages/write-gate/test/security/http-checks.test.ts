@@ -176,11 +176,24 @@ describe("state-changing requests", () => {
 
 describe("rate limit", () => {
   it("answers 429 rate_limited after 60 page calls in a minute, and again after the window", async () => {
-    for (let index = 0; index < 60; index += 1) expect((await post("/api/state", {})).status).toBe(200);
-    const limited = await post("/api/revoke", {});
+    const view = () => post("/api/requests/view", { requestId: "x".repeat(43) });
+    for (let index = 0; index < 60; index += 1) expect((await view()).status).toBe(404);
+    const limited = await view();
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ error: "rate_limited" });
     gate.clock.advance(60_000);
+    expect((await view()).status).toBe(404);
+  });
+
+  it("keeps Revoke all, End and the page's state outside the budget: they answer while it is spent", async () => {
+    const lease = openLease();
+    for (let index = 0; index < 60; index += 1) {
+      await post("/api/requests/view", { requestId: "x".repeat(43) });
+    }
+    expect((await post("/api/requests/view", { requestId: "x".repeat(43) })).status).toBe(429);
+    for (let index = 0; index < 100; index += 1) expect((await post("/api/state", {})).status).toBe(200);
+    const ended = await post("/api/leases/end", { leaseId: lease.leaseId });
+    expect(await ended.json()).toEqual({ ended: true });
     expect((await post("/api/revoke", {})).status).toBe(200);
   });
 
@@ -210,11 +223,15 @@ describe("rate limit", () => {
       const { origin: _origin, ...machine } = pageHeaders();
       const relay = () => withRelay.app.request("/relay", { method: "POST", headers: machine, body: "{}" });
       const page = () =>
-        withRelay.app.request("/api/state", { method: "POST", headers: pageHeaders(), body: "{}" });
+        withRelay.app.request("/api/requests/view", {
+          method: "POST",
+          headers: pageHeaders(),
+          body: JSON.stringify({ requestId: "x".repeat(43) }),
+        });
       for (let index = 0; index < 3; index += 1) expect((await relay()).status).toBe(200);
       expect((await relay()).status).toBe(429);
-      expect((await page()).status).toBe(200);
-      expect((await page()).status).toBe(200);
+      expect((await page()).status).toBe(404);
+      expect((await page()).status).toBe(404);
       expect((await page()).status).toBe(429);
       withRelay.clock.advance(60_000);
       expect((await relay()).status).toBe(200);

@@ -178,7 +178,11 @@ function scheduleRefresh(afterAction) {
 
 function listen() {
   if (!("EventSource" in window)) return;
-  const events = new EventSource("/api/events");
+  // The gate counts event streams per page load (ADR 0028): this page's own random name.
+  const page = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+  const events = new EventSource(`/api/events?page=${page}`);
   for (const name of ["request", "decision", "lease", "write", "passkeys"]) {
     events.addEventListener(name, () => scheduleRefresh());
   }
