@@ -72,7 +72,7 @@ export interface GateApp {
 }
 
 /** The HTTP status of each code a page route answers with; any other code answers 400. */
-const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 | 429 | 500>>> = {
+const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 409 | 410 | 413 | 429 | 500>>> = {
   origin_or_method_invalid: 403,
   body_too_large: 413,
   rate_limited: 429,

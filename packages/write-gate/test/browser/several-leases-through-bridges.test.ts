@@ -120,9 +120,11 @@ describe("several leases at once, one per client", () => {
     const pinLease = structured(await call(pinner, "t3_pedir_aprovacao", {})).leaseId as string;
     const markLease = structured(await call(marker, "t3_pedir_aprovacao", {})).leaseId as string;
     const cards = page.locator("[data-testid=open-lease]");
-    await expect.poll(() => cards.count()).toBe(2);
     const pinCard = page.locator(`[data-lease-id="${pinLease}"]`);
     const markCard = page.locator(`[data-lease-id="${markLease}"]`);
+    await pinCard.waitFor();
+    await markCard.waitFor();
+    expect(await cards.count()).toBe(2);
     expect(await pinCard.locator("[data-testid=lease-holder]").textContent()).toContain(
       "says it is pin-client 1.0.0 (not verified)",
     );
@@ -130,11 +132,15 @@ describe("several leases at once, one per client", () => {
       "says it is mark-client 1.0.0 (not verified)",
     );
     expect(await pinCard.locator("[data-testid=countdown]").textContent()).toMatch(/^\d+:\d\d$/);
-    expect(await pinCard.locator("[data-testid=writes] tr").count()).toBe(1);
+    // Each card lists its own lease's writes, and only those.
+    await pinCard.locator("[data-testid=writes] tr", { hasText: "op-pin-own" }).waitFor();
+    expect(await pinCard.locator("[data-testid=writes] tr", { hasText: "op-mark-own" }).count()).toBe(0);
+    await markCard.locator("[data-testid=writes] tr", { hasText: "op-mark-own" }).waitFor();
 
     await pinCard.locator("[data-testid=end-lease]").click();
     await waitForMessage(page, "Lease ended.");
-    await expect.poll(() => cards.count()).toBe(1);
+    await pinCard.waitFor({ state: "detached" });
+    expect(await cards.count()).toBe(1);
     expect(await markCard.count()).toBe(1);
     expect(real.gate.lease.list().map((lease) => lease.leaseId)).toEqual([markLease]);
 
