@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PENDING_PER_CLIENT } from "../../src/approval/index.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import {
   IDLE_THREAD,
@@ -71,6 +72,22 @@ describe("relay operations", () => {
     const status = body(await h.relay({ op: "lease" }));
     expect(status).toMatchObject({ active: true, leaseId });
     expect(status.environments).toHaveLength(2);
+  });
+
+  it("refuses a client over its pending-request budget across the relay, naming the limit, while another client asks", async () => {
+    h.gate.lease.closeAll("test_reset");
+    const ask = (name: string) => h.relay({ op: "request_approval", client: { name } });
+    for (let index = 0; index < MAX_PENDING_PER_CLIENT; index += 1) {
+      expect((await ask("looping-client")).status).toBe(200);
+    }
+    const refused = await ask("looping-client");
+    expect(refused.status).toBe(403);
+    expect(body(refused)).toMatchObject({
+      error: "client_budget_exceeded",
+      details: { budget: "pending_requests", limit: MAX_PENDING_PER_CLIENT },
+    });
+    expect(body(await ask("other-client"))).toMatchObject({ decision: "pending" });
+    h.gate.lease.closeAll("test_reset");
   });
 
   it("requests an approval: link, every live environment covered (the proposal only ticks), fingerprint, expiry", async () => {
