@@ -100,7 +100,7 @@ export const ERROR_CODES = [
   /** Already approved (or consumed by an approval attempt). */
   "request_used",
   "request_denied",
-  /** A newer request from the same bridge replaced it, or a lease opened (or the gate closed approvals) meanwhile. */
+  /** A newer request from the same bridge replaced it, or the gate closed every lease and approval meanwhile. */
   "request_superseded",
   /** The client named an environment, project, action or thread the live inventory does not list. */
   "proposal_invalid",

@@ -156,7 +156,7 @@ const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
   request_expired: "this approval request expired; ask the client for a new one",
   request_used: "this approval request was already used",
   request_denied: "this approval request was denied",
-  request_superseded: "a newer request or an open lease replaced this approval request",
+  request_superseded: "a newer request from the same client, or Revoke all, replaced this approval request",
 };
 
 const ENDING_CODE: Readonly<Record<Ending, DeadRequestCode>> = {
