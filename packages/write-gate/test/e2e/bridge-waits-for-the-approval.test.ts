@@ -235,7 +235,7 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
         waitSeconds: 30,
       });
       const { requestId } = (await events.next("request")).data as { requestId: string };
-      // Another client's request, pending while this one is approved: the lease supersedes it.
+      // Another client's request, pending while this one is approved: it stays pending (ADR 0028).
       const other = (await gate().relay({ op: "request_approval" })).body as { requestId: string };
       const view = await pagePost(page, "/api/requests/view", { requestId });
       const preselected = view.body.preselected as { environments: { actions: string[] }[] };
@@ -257,10 +257,8 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
         scopeFingerprint: options.body.scopeFingerprint,
       });
       expect(latencyMs).toBeLessThan(1_000);
-      expect(await pageCall("/api/requests/view", { requestId: other.requestId })).toEqual({
-        status: 410,
-        body: { error: "request_superseded" },
-      });
+      const otherView = await pageCall("/api/requests/view", { requestId: other.requestId });
+      expect(otherView).toMatchObject({ status: 200, body: { requestId: other.requestId } });
       expect(await pageCall("/api/requests/view", { requestId })).toEqual({
         status: 410,
         body: { error: "request_used" },
