@@ -140,7 +140,7 @@ describe("audit log", () => {
     expect((await stat(join(world.stateDir, AUDIT_FILE))).mode & 0o777).toBe(0o600);
   });
 
-  it("records approval requests, and lease grants, expiries and revokes from the keeper", async () => {
+  it("records approval requests, and lease grants, expiries, ends and revokes from the keeper, each naming its lease", async () => {
     temp = await mkdtemp(join(tmpdir(), "t3c-audit-"));
     world = await startSimWorld(["alpha"]);
     const clock = new ManualClock();
@@ -152,15 +152,20 @@ describe("audit log", () => {
     clock.advance(61 * 60_000);
     expect(keeper.list()).toEqual([]);
     const second = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
+    const third = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
+    // Several leases at once (ADR 0028): each change names its own lease.
+    keeper.end(second.leaseId, "ended");
     keeper.closeAll("revoked");
     stop();
     await audit.close();
     const lines = await auditLines(temp);
-    expect(lines.map((line) => [line.event, line.leaseId])).toEqual([
-      ["lease_granted", first.leaseId],
-      ["lease_expired", first.leaseId],
-      ["lease_granted", second.leaseId],
-      ["lease_revoked", second.leaseId],
+    expect(lines.map((line) => [line.event, line.leaseId, line.reason])).toEqual([
+      ["lease_granted", first.leaseId, undefined],
+      ["lease_expired", first.leaseId, "expired"],
+      ["lease_granted", second.leaseId, undefined],
+      ["lease_granted", third.leaseId, undefined],
+      ["lease_closed", second.leaseId, "ended"],
+      ["lease_revoked", third.leaseId, "revoked"],
     ]);
     expect(lines[0]).toMatchObject({
       scopeFingerprint: scopeFingerprint(scope),
