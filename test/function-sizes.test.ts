@@ -14,10 +14,7 @@ const LIMIT = 80;
 const NEVER_OVER = 120;
 
 /** Today's exceptions: `file:function` → lines. Shrink them; never add one. */
-const KNOWN_LONG: Readonly<Record<string, number>> = {
-  "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 211,
-  "packages/write-gate/src/approval/approval-desk.ts:request": 91,
-};
+const KNOWN_LONG: Readonly<Record<string, number>> = {};
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -102,7 +102,7 @@ export const ERROR_CODES = [
   /** Already approved (or consumed by an approval attempt). */
   "request_used",
   "request_denied",
-  /** A newer request from the same bridge replaced it, or a lease opened (or the gate closed approvals) meanwhile. */
+  /** A newer request from the same bridge replaced it, or the gate closed every lease and approval meanwhile. */
   "request_superseded",
   /** The client named an environment, project, action or thread the live inventory does not list. */
   "proposal_invalid",
@@ -111,6 +111,10 @@ export const ERROR_CODES = [
   "selection_invalid",
   "enrollment_required",
   "lease_already_active",
+  /** As many leases are open as the gate keeps at once (ADR 0028): end one on the page first. */
+  "lease_limit_reached",
+  /** One client is over its own share of a gate budget (pending requests, event streams); the details name the limit. */
+  "client_budget_exceeded",
   "enrollment_code_required",
   "enrollment_code_invalid",
   "step_up_required",

@@ -8,6 +8,8 @@ import type { LeaseCheck } from "@t3-connector/write-engine/engine";
 
 /** One write made under a lease, shown on the approval page (never message text). */
 export interface LeaseWrite {
+  /** The lease the write was made under (ADR 0028). */
+  readonly leaseId: string;
   readonly at: string;
   readonly environmentId: string;
   readonly action: string;
@@ -27,17 +29,27 @@ export interface ActiveLease {
   readonly expiresAt: string;
 }
 
-/** The in-memory lease (a restarted gate starts closed). Also the dispatcher's `LeaseCheck`. */
+/**
+ * The in-memory leases, one per approved request (ADR 0028); a restarted gate starts closed. Also
+ * the dispatcher's `LeaseCheck`.
+ */
 export interface LeaseKeeper extends LeaseCheck {
-  /** The open lease, or null (expiry is checked against a monotonic and a wall clock). */
-  current(): ActiveLease | null;
+  /** The open lease with this id, or null (expiry is checked against a monotonic and a wall clock). */
+  get(leaseId: string): ActiveLease | null;
+  /** Every open lease, oldest first. */
+  list(): readonly ActiveLease[];
+  /** The open lease whose holder presented `secret` (ADR 0022), or null. */
+  heldLease(secret: string | undefined): ActiveLease | null;
+  /** Milliseconds left on a lease, 0 when closed. */
+  remainingMs(leaseId: string): number;
+  /** Records a write under the lease it names. */
   recordWrite(write: LeaseWrite): void;
-  writes(): readonly LeaseWrite[];
+  writes(leaseId: string): readonly LeaseWrite[];
   /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
   heldBy(leaseId: string, secret: string | undefined): boolean;
-  /** Closes the lease (revoke, audit/journal failure, uncertain send) and invalidates approvals in flight. */
+  /** Closes every lease (revoke all, audit/journal failure) and invalidates approvals in flight. */
   closeAll(reason: string): void;
-  onChange(listener: (lease: ActiveLease | null, reason: string) => void): () => void;
+  onChange(listener: (change: { lease: ActiveLease; open: boolean; reason: string }) => void): () => void;
 }
 
 /**

@@ -29,7 +29,8 @@ const listLimit = z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).defau
 
 const AFTER_LEASE_CLOSED = "On lease_closed call t3_pedir_aprovacao. This read never renews the lease.";
 
-const where = { environment: z.string(), environmentId: z.string() };
+/** Where the read ran, and the lease it ran under (ADR 0028). */
+const where = { leaseId: z.string(), environment: z.string(), environmentId: z.string() };
 const threadRow = z.object({
   threadId: z.string().nullable(),
   title: z.string().nullable(),
@@ -44,6 +45,7 @@ const threadRow = z.object({
 type ThreadRow = Omit<z.output<typeof threadRow>, "state"> & { state: ThreadState };
 
 interface ReadAnswer {
+  leaseId: string;
   environment: string;
   environmentId: string;
   [key: string]: unknown;
@@ -62,6 +64,7 @@ async function leasedRead(
   );
   return {
     ...answer,
+    leaseId: String(answer.leaseId ?? input.leaseId),
     environment: String(answer.environment ?? input.environment),
     environmentId: String(answer.environmentId ?? ""),
   };
@@ -103,6 +106,7 @@ export const leasedProjectsTool = defineBridgeTool({
     const answer = await leasedRead(context, input, "projects", extra);
     const projects = (Array.isArray(answer.projects) ? answer.projects : []) as Record<string, unknown>[];
     return {
+      leaseId: answer.leaseId,
       environment: answer.environment,
       environmentId: answer.environmentId,
       projects: projects.map((project) => ({
@@ -138,6 +142,7 @@ export const leasedThreadsTool = defineBridgeTool({
       .filter((row) => input.includeArchived || !row.archived)
       .sort(compareThreadsForListing);
     return {
+      leaseId: answer.leaseId,
       environment: answer.environment,
       environmentId: answer.environmentId,
       threads: rows.slice(0, input.limit),
@@ -165,6 +170,7 @@ export const leasedAttentionTool = defineBridgeTool({
     );
     const rows = summarize(rowsOf(answer.threads), context.now()).filter((row) => !row.archived);
     return {
+      leaseId: answer.leaseId,
       environment: answer.environment,
       environmentId: answer.environmentId,
       threads: attentionThreads(rows),
@@ -176,6 +182,7 @@ interface ThreadAnswer {
   row: ShellThreadInput;
   projection: ThreadProjectionInput;
   bounds: HistoryBoundsInput;
+  leaseId: string;
   environment: string;
   environmentId: string;
 }
@@ -191,6 +198,7 @@ async function readThread(
     row: (answer.thread ?? {}) as ShellThreadInput,
     projection: detail.projection ?? {},
     bounds: detail,
+    leaseId: answer.leaseId,
     environment: answer.environment,
     environmentId: answer.environmentId,
   };
@@ -208,6 +216,7 @@ export const leasedThreadTool = defineBridgeTool({
   async handler(context, input, extra) {
     const read = await readThread(context, input, extra);
     return {
+      leaseId: read.leaseId,
       environment: read.environment,
       environmentId: read.environmentId,
       thread: threadRead(read.row, read.projection, read.bounds, { now: context.now() }) as unknown as Record<
@@ -245,6 +254,7 @@ export const leasedMessagesTool = defineBridgeTool({
   async handler(context, input, extra) {
     const read = await readThread(context, input, extra);
     return {
+      leaseId: read.leaseId,
       environment: read.environment,
       environmentId: read.environmentId,
       threadId: input.threadId,

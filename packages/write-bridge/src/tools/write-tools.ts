@@ -19,6 +19,8 @@ const HOW_TO_CALL =
 
 export const writeResultSchema = z.object({
   state: z.string(),
+  /** The lease the write was made under (ADR 0028). */
+  leaseId: z.string(),
   operationId: z.string(),
   environmentId: z.string(),
   action: z.string(),
@@ -57,6 +59,7 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
       );
       return {
         state: answer.state,
+        leaseId: typeof answer.leaseId === "string" ? answer.leaseId : envelope.leaseId,
         operationId: answer.operationId,
         environmentId: answer.environmentId,
         action: answer.action,

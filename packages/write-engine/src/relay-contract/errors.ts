@@ -40,6 +40,9 @@ export const RELAY_DETAIL_KEYS = [
   /** proposal_invalid: the names the live inventory does not list, and the valid ones. */
   "unknown",
   "valid",
+  /** client_budget_exceeded, lease_limit_reached: which budget, and its limit. */
+  "budget",
+  "limit",
 ] as const;
 
 /** The listed detail keys of `details`, in the list's order; nothing else. */

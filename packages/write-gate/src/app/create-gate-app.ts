@@ -10,40 +10,32 @@
  * serve({ fetch: gate.app.fetch, hostname: "127.0.0.1", port });
  */
 import { join } from "node:path";
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
-import { MAX_RELAY_BODY_BYTES } from "@t3-connector/write-engine/relay-contract";
-import { type Context, Hono } from "hono";
-import type { z } from "zod";
-import { cleanText, GateApprovalDesk, type Inventory } from "../approval/index.js";
+import { Hono, type MiddlewareHandler } from "hono";
+import { GateApprovalDesk, type Inventory } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
 import { GateLeaseKeeper } from "../lease/index.js";
-import { loadPageAssets } from "../page/index.js";
+import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
 import {
   hostGuard,
   loopbackGuard,
-  machineRouteGuard,
   RateBudget,
-  readJsonBody,
   securityHeaders,
   stateChangeGuard,
 } from "../security/index.js";
 import { eventStream } from "./event-stream.js";
-import { leaseStatus } from "./lease-status.js";
-import * as bodies from "./schemas.js";
-import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
+import { leaseRoutes } from "./routes/lease-routes.js";
+import { passkeyRoutes } from "./routes/passkey-routes.js";
+import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
+import { requestRoutes } from "./routes/request-routes.js";
+import type { GateParts } from "./routes/route-kit.js";
+import { stateRoutes } from "./routes/state-routes.js";
+import { type RowNames, writeRow } from "./write-rows.js";
 
-/** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
-export const PAGE_BODY_LIMIT = 65_536;
-
-/**
- * The machine side's handler for `POST /relay`. It authenticates the caller first and only then
- * calls `readBody`, which charges the relay's own rate budget and reads (capped) and parses the
- * body: an unauthenticated caller costs nothing and learns nothing about its body.
- */
-export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Response | Promise<Response>;
+export type { RelayHandler } from "./routes/relay-route.js";
+export { PAGE_BODY_LIMIT } from "./routes/route-kit.js";
 
 export interface GateAppDeps {
   readonly port: number;
@@ -79,13 +71,14 @@ export interface GateApp {
   readonly events: GateEvents;
 }
 
-/** Dead approval requests answer 410, a never-seen id 404; the rest by their nature. */
 /** The HTTP status of each code a page route answers with; any other code answers 400. */
-const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 | 429 | 500>>> = {
+const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 409 | 410 | 413 | 429 | 500>>> = {
   origin_or_method_invalid: 403,
   body_too_large: 413,
   rate_limited: 429,
   too_many_streams: 429,
+  client_budget_exceeded: 429,
+  lease_limit_reached: 409,
   not_found: 404,
   credential_unknown: 404,
   request_invalid: 404,
@@ -98,8 +91,42 @@ const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 410 | 413 |
 };
 
 export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
+  const parts = await buildParts(deps);
+  const app = new Hono();
+  app.use(securityHeaders());
+  app.use(loopbackGuard());
+  app.use(hostGuard({ port: deps.port }));
+  if (deps.relay !== undefined) {
+    const perMinute = deps.relayRateLimitPerMinute ?? 6000;
+    app.route("/", relayRoute(deps.relay, { clock: deps.clock, perMinute }));
+  }
+  // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
+  const ping = deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs };
+  app.get("/api/events", eventStream({ port: deps.port, events: parts.events, ...ping }));
+  app.use("*", pageChecks(deps, await loadPageAssets()));
+  for (const routes of [stateRoutes, requestRoutes, leaseRoutes, passkeyRoutes])
+    app.route("/", routes(parts));
+  app.notFound(() => {
+    throw new ConnectorError("not_found", "no such page or route");
+  });
+  app.onError((error, c) => {
+    if (error instanceof ConnectorError) {
+      if (error.code === "credential_store_invalid") parts.log(`gate passkey store failed: ${error.message}`);
+      // A budget refusal names its limit; no other detail reaches the page.
+      const limit = error.code === "client_budget_exceeded" ? error.details?.limit : undefined;
+      const named = typeof limit === "number" ? { limit } : {};
+      return c.json({ error: error.code, ...named }, STATUS_BY_CODE[error.code] ?? 400);
+    }
+    parts.log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
+    return c.json({ error: "verification_failed" }, 400);
+  });
+  const { keeper, desk, passkeys, enrollment, events } = parts;
+  return { app, keeper, desk, passkeys, enrollment, events };
+}
+
+/** The passkeys, the lease keeper, the approval desk and the page's nudges, wired together. */
+async function buildParts(deps: GateAppDeps): Promise<GateParts> {
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const assets = await loadPageAssets();
   const passkeys = await Passkeys.open({
     path: join(deps.stateDir, CREDENTIALS_FILE),
     port: deps.port,
@@ -119,198 +146,45 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     alias: (environmentId) => desk.environmentAlias(environmentId),
     threadTitle: (environmentId, threadId) => desk.threadTitle(environmentId, threadId),
   };
-  keeper.onChange((lease) =>
-    events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
+  keeper.onChange(({ lease, open }) =>
+    events.publish({ type: "lease", data: { leaseId: lease.leaseId, state: open ? "open" : "closed" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
-  // A failed append closes every lease through the log's own hook; the page route still answers.
-  const audit = (event: AuditEvent) => deps.audit?.append(event).catch(() => undefined);
   const enrollment = new Enrollment({
     passkeys,
     code: new EnrollmentCode(deps.enrollmentCode),
     clock: deps.clock,
     codeAddsPasskey: deps.enroll === true,
   });
+  // A failed append closes every lease through the log's own hook; the page route still answers.
+  const audit = (event: AuditEvent) => {
+    deps.audit?.append(event).catch(() => undefined);
+  };
+  return { keeper, desk, passkeys, enrollment, events, names, audit, log };
+}
 
-  const app = new Hono();
-  app.use(securityHeaders());
-  app.use(loopbackGuard());
-  app.use(hostGuard({ port: deps.port }));
+/**
+ * The person's stops and the page's own reading of the state spend no shared budget (ADR 0028):
+ * whoever else spends the page's budget, Revoke all, End and the state the page shows still answer.
+ * They only close leases or read memory, so an unbudgeted flood of them grants nothing.
+ */
+const UNBUDGETED_ROUTES: ReadonlySet<string> = new Set(["/api/state", "/api/revoke", "/api/leases/end"]);
 
-  if (deps.relay !== undefined) {
-    const relay = deps.relay;
-    // The bridge's writes must not spend the page's budget, nor the page's the bridge's.
-    const relayBudget = new RateBudget({ clock: deps.clock, limit: deps.relayRateLimitPerMinute ?? 6000 });
-    app.use("/relay", machineRouteGuard());
-    app.post("/relay", async (c) =>
-      relay(c, async () => {
-        relayBudget.charge(c);
-        return readJsonBody(c, MAX_RELAY_BODY_BYTES);
-      }),
-    );
-  }
-
-  // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
-  app.get(
-    "/api/events",
-    eventStream({
-      port: deps.port,
-      events,
-      ...(deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs }),
-    }),
-  );
-
-  // Every check runs before the budget is charged: a request another origin (or a rebound name)
-  // sends is refused for free, so a flood of them cannot starve the page or its Revoke. The four
-  // static GETs are not counted at all: they change nothing, come from memory, and a foreign page
-  // can request them (an <img> sends no Origin), so counting them would let it block the page.
+/**
+ * Every check runs before the budget is charged: a request another origin (or a rebound name)
+ * sends is refused for free, so a flood of them cannot starve the page. The four static GETs are
+ * not counted at all: they change nothing, come from memory, and a foreign page can request them
+ * (an <img> sends no Origin), so counting them would let it block the page.
+ */
+function pageChecks(deps: GateAppDeps, assets: PageAssets): MiddlewareHandler {
   const pageBudget = new RateBudget({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 });
   const stateChange = stateChangeGuard({ port: deps.port });
-  app.use("*", async function allowStaticGets(c, next) {
+  return async function allowStaticGets(c, next) {
     const asset = c.req.method === "GET" ? assets.get(c.req.path) : undefined;
     if (asset !== undefined) return c.body(asset.body, 200, { "Content-Type": asset.contentType });
     return stateChange(c, async () => {
-      pageBudget.charge(c);
+      if (!UNBUDGETED_ROUTES.has(c.req.path)) pageBudget.charge(c);
       await next();
     });
-  });
-
-  const parse = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> => {
-    const result = schema.safeParse(await readJsonBody(c, PAGE_BODY_LIMIT));
-    if (!result.success)
-      throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
-    return result.data;
   };
-
-  app.post("/api/state", async (c) => {
-    await parse(c, bodies.emptyBody);
-    const lease = leaseStatus(keeper);
-    return c.json({
-      enrolled: passkeys.hasAny(),
-      passkeys: passkeys.list(),
-      // The open lease's writes as the page lists them (alias, title, label), newest first.
-      lease: lease.active ? { ...lease, writes: openLeaseRows(keeper, names) } : lease,
-      leaseHistory: leaseHistoryRows(keeper.history(), names),
-      pendingRequests: desk.pendingRequests(),
-    });
-  });
-
-  app.post("/api/requests/view", async (c) => {
-    const { requestId } = await parse(c, bodies.requestRef);
-    return c.json(desk.view(requestId));
-  });
-
-  app.post("/api/requests/options", async (c) => {
-    const { requestId, selection } = await parse(c, bodies.requestOptionsBody);
-    return c.json(await desk.challenge(requestId, selection));
-  });
-
-  app.post("/api/requests/deny", async (c) => {
-    const { requestId } = await parse(c, bodies.requestRef);
-    // Denying grants nothing, so it needs no passkey (like revoke).
-    desk.deny(requestId);
-    audit({ event: "approval_denied", requestId });
-    log(`approval request denied: ${requestId.slice(0, 8)}…`);
-    return c.json({ denied: true });
-  });
-
-  app.post("/api/requests/approve", async (c) => {
-    const { requestId, response } = await parse(c, bodies.approveBody);
-    const lease = await desk
-      .approve(requestId, response as unknown as AuthenticationResponseJSON)
-      .catch((error: unknown) => {
-        audit({ event: "approval_failed", requestId, code: codeOf(error) });
-        throw error;
-      });
-    log(`lease granted: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`);
-    return c.json(leaseStatus(keeper));
-  });
-
-  app.post("/api/revoke", async (c) => {
-    await parse(c, bodies.emptyBody);
-    // Closing is always safe, so a revoke needs no passkey: anyone at the page may stop writes.
-    keeper.closeAll("revoked");
-    return c.json({ active: false });
-  });
-
-  app.post("/api/enrollment/options", async (c) => {
-    const body = await parse(c, bodies.enrollmentOptionsBody);
-    const name = cleanText(body.name, 64) ?? `Passkey ${passkeys.list().length + 1}`;
-    const result = await ("code" in body
-      ? enrollment.begin({ code: body.code, name })
-      : enrollment.begin({
-          stepUp: {
-            ticketId: body.ticketId,
-            response: body.response as unknown as AuthenticationResponseJSON,
-          },
-          name,
-        })
-    ).catch((error: unknown) => {
-      audit({ event: "enrollment_failed", code: codeOf(error) });
-      throw error;
-    });
-    return c.json(result);
-  });
-
-  app.post("/api/enrollment/finish", async (c) => {
-    const { registrationId, response } = await parse(c, bodies.enrollmentFinishBody);
-    const first = !passkeys.hasAny();
-    const passkey = await enrollment
-      .finish(registrationId, response as unknown as RegistrationResponseJSON)
-      .catch((error: unknown) => {
-        audit({ event: "enrollment_failed", code: codeOf(error) });
-        throw error;
-      });
-    audit({ event: "passkey_enrolled", credentialId: passkey.id, first });
-    events.publish({ type: "passkeys", data: {} });
-    log(`passkey enrolled: ${passkey.id.slice(0, 8)}…`);
-    return c.json({ passkey, passkeys: passkeys.list() });
-  });
-
-  app.post("/api/passkeys/step-up", async (c) => {
-    const body = await parse(c, bodies.stepUpBody);
-    const purpose = body.purpose === "enroll" ? "enroll" : `remove:${body.credentialId}`;
-    return c.json(await enrollment.stepUpOptions(purpose));
-  });
-
-  app.post("/api/passkeys/remove", async (c) => {
-    const { credentialId, ticketId, response } = await parse(c, bodies.removeBody);
-    try {
-      await enrollment.redeemStepUp(
-        ticketId,
-        `remove:${credentialId}`,
-        response as unknown as AuthenticationResponseJSON,
-      );
-    } catch (error) {
-      audit({ event: "passkey_removal_failed", code: codeOf(error) });
-      throw error;
-    }
-    const removed = await passkeys.remove(credentialId);
-    if (!removed) throw new ConnectorError("credential_unknown", "no passkey has this id");
-    audit({ event: "passkey_removed", credentialId });
-    events.publish({ type: "passkeys", data: {} });
-    log(`passkey removed: ${credentialId.slice(0, 8)}…`);
-    return c.json({ passkeys: passkeys.list() });
-  });
-
-  app.notFound(() => {
-    throw new ConnectorError("not_found", "no such page or route");
-  });
-
-  app.onError((error, c) => {
-    if (error instanceof ConnectorError) {
-      if (error.code === "credential_store_invalid") log(`gate passkey store failed: ${error.message}`);
-      return c.json({ error: error.code }, STATUS_BY_CODE[error.code] ?? 400);
-    }
-    log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
-    return c.json({ error: "verification_failed" }, 400);
-  });
-
-  return { app, keeper, desk, passkeys, enrollment, events };
-}
-
-/** The stable code of a failure, for the audit log (never its message). */
-function codeOf(error: unknown): string {
-  if (error instanceof ConnectorError) return error.code;
-  return "verification_failed";
 }

@@ -2,13 +2,19 @@
  * @module `GET /api/events`: server-sent events that nudge an open approval page
  * to read `POST /api/state` again. A GET, so it sits before the POST-only checks; it has its own:
  * the Host check like every route, and a cross-site request is refused (a `Sec-Fetch-Site` other
- * than same-origin/none, or an `Origin` other than the gate's). At most 8 streams at once.
+ * than same-origin/none, or an `Origin` other than the gate's). Streams are counted per page
+ * (ADR 0028): each page load names itself (`?page=<random id>`), holds at most 2 streams, and the
+ * gate keeps at most 32 in all, so one page (or a process posing as pages) cannot take the others'.
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { Context } from "hono";
 import type { GateEvent, GateEvents } from "../events/index.js";
 
-export const MAX_EVENT_STREAMS = 8;
+/** Streams the gate keeps open in all: a memory bound. */
+export const MAX_EVENT_STREAMS = 32;
+/** Streams one page may hold (a reconnect may briefly overlap the stream it replaces). */
+export const MAX_STREAMS_PER_PAGE = 2;
+const PAGE_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export const PING_INTERVAL_MS = 15_000;
 
 export interface EventStreamOptions {
@@ -21,6 +27,7 @@ export interface EventStreamOptions {
 export function eventStream(options: EventStreamOptions): (c: Context) => Response {
   const origin = `http://localhost:${options.port}`;
   let open = 0;
+  const perPage = new Map<string, number>();
   return (c) => {
     const site = c.req.header("sec-fetch-site");
     const from = c.req.header("origin");
@@ -33,9 +40,21 @@ export function eventStream(options: EventStreamOptions): (c: Context) => Respon
         "state changes come only as JSON POSTs from the gate's own page",
       );
     }
+    // A stream that does not name its page counts against one shared "unnamed" page.
+    const named = c.req.query("page");
+    const page = named !== undefined && PAGE_ID.test(named) ? named : "unnamed";
+    const mine = perPage.get(page) ?? 0;
+    if (mine >= MAX_STREAMS_PER_PAGE) {
+      throw new ConnectorError(
+        "client_budget_exceeded",
+        `this page already holds ${MAX_STREAMS_PER_PAGE} event streams, its limit`,
+        { details: { budget: "event_streams", limit: MAX_STREAMS_PER_PAGE } },
+      );
+    }
     if (open >= MAX_EVENT_STREAMS)
       throw new ConnectorError("too_many_streams", "too many open event streams");
     open += 1;
+    perPage.set(page, mine + 1);
     const encoder = new TextEncoder();
     let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
@@ -57,6 +76,9 @@ export function eventStream(options: EventStreamOptions): (c: Context) => Respon
           if (stopped) return;
           stopped = true;
           open -= 1;
+          const left = (perPage.get(page) ?? 1) - 1;
+          if (left > 0) perPage.set(page, left);
+          else perPage.delete(page);
           unsubscribe();
           clearInterval(ping);
         };

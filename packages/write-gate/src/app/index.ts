@@ -5,4 +5,4 @@ export {
   PAGE_BODY_LIMIT,
   type RelayHandler,
 } from "./create-gate-app.js";
-export { type LeaseStatus, leaseStatus } from "./lease-status.js";
+export { type LeaseStatus, leaseStatus, type OpenLeaseStatus, openLeases } from "./lease-status.js";

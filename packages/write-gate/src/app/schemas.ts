@@ -8,6 +8,7 @@ const webauthnResponse = z.looseObject({ id: z.string().min(1).max(2048), type: 
 
 export const emptyBody = z.strictObject({});
 export const requestRef = z.strictObject({ requestId: opaqueId });
+export const leaseRef = z.strictObject({ leaseId: opaqueId });
 export const requestOptionsBody = z.strictObject({
   requestId: opaqueId,
   selection: selectionSchema.optional(),

@@ -18,6 +18,7 @@ export function writeRow(write: LeaseWrite, names: RowNames): WriteRow {
   const title =
     write.threadId === undefined ? undefined : names.threadTitle(write.environmentId, write.threadId);
   return {
+    leaseId: write.leaseId,
     at: write.at,
     environmentAlias: names.alias(write.environmentId),
     ...(write.threadId === undefined ? {} : { threadId: write.threadId }),
@@ -29,12 +30,14 @@ export function writeRow(write: LeaseWrite, names: RowNames): WriteRow {
   };
 }
 
-/** The open lease's writes, newest first. */
-export function openLeaseRows(keeper: GateLeaseKeeper, names: RowNames): WriteRow[] {
-  return [...keeper.writes()].reverse().map((write) => writeRow(write, names));
+/** One open lease's writes, newest first. */
+export function openLeaseRows(keeper: GateLeaseKeeper, leaseId: string, names: RowNames): WriteRow[] {
+  return [...keeper.writes(leaseId)].reverse().map((write) => writeRow(write, names));
 }
 
 export interface LeaseHistoryRow {
+  readonly leaseId: string;
+  readonly client?: ClosedLease["client"];
   readonly grantedAt: string;
   readonly closedAt: string;
   readonly closeReason: string;
@@ -45,6 +48,8 @@ export interface LeaseHistoryRow {
 /** The last closed leases, newest first, each with its writes newest first. */
 export function leaseHistoryRows(history: readonly ClosedLease[], names: RowNames): LeaseHistoryRow[] {
   return history.map((closed) => ({
+    leaseId: closed.leaseId,
+    ...(closed.client === undefined ? {} : { client: closed.client }),
     grantedAt: closed.grantedAt,
     closedAt: closed.closedAt,
     closeReason: closed.closeReason,

@@ -47,13 +47,25 @@ import {
   proposalOf,
 } from "./proposal.js";
 import { type DeadRequestCode, RequestTombstones } from "./request-tombstones.js";
-import { narrowScope, type Selection, scopeFingerprint } from "./scope.js";
+import { narrowScope, requestFingerprint, type Selection } from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
+/**
+ * Pending requests one client may hold (ADR 0028), so it cannot fill the others' slots. A client
+ * is the bridge process that asks (its id), else the name it gives, else "unnamed".
+ */
+export const MAX_PENDING_PER_CLIENT = 4;
 /** Waiting calls on one request at once (each holds a relay connection). */
 export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** What the live inventory offers a new request. */
+interface Survey {
+  readonly inventory: InventoryView;
+  readonly leftOut: readonly EnvironmentLeftOut[];
+  readonly unsupported: readonly UnsupportedActions[];
+}
 
 type Ending = Exclude<RequestDecision["outcome"], "pending">;
 
@@ -70,6 +82,8 @@ interface PendingRequest {
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
   readonly bridge?: string;
+  /** Whose budget the request counts against (`clientKeyOf`). */
+  readonly clientKey: string;
   /** The holder's open lease this request replaces when approved. */
   readonly replaces?: string;
   /** SHA-256 of the secret the creating call received; the lease keeps it (ADR 0022). */
@@ -142,7 +156,7 @@ const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
   request_expired: "this approval request expired; ask the client for a new one",
   request_used: "this approval request was already used",
   request_denied: "this approval request was denied",
-  request_superseded: "a newer request or an open lease replaced this approval request",
+  request_superseded: "a newer request from the same client, or Revoke all, replaced this approval request",
 };
 
 const ENDING_CODE: Readonly<Record<Ending, DeadRequestCode>> = {
@@ -164,8 +178,9 @@ export class GateApprovalDesk implements ApprovalDesk {
 
   constructor(options: GateApprovalDeskOptions) {
     this.#options = options;
-    // A close (revoke, audit or journal failure) ends every approval that was not granted yet.
-    options.keeper.onClose(() => {
+    // Closing every lease (revoke all, audit or journal failure) ends every approval not granted yet;
+    // ending one lease leaves the other clients' requests alone (ADR 0028).
+    options.keeper.onCloseAll(() => {
       for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
     });
   }
@@ -176,9 +191,53 @@ export class GateApprovalDesk implements ApprovalDesk {
   }
 
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
-    this.#refuseWhenFull();
+    this.#refuseWhenFull(ask);
     const epoch = this.#options.keeper.epoch;
-    // The whole live inventory, always: the human may widen beyond what the client proposed.
+    const survey = await this.#survey(ask, signal);
+    const proposal = proposalOf(ask);
+    // Refused before anything is kept: a misnamed proposal creates no request.
+    if (proposal !== undefined) checkProposal(proposal, survey.inventory);
+    if (survey.inventory.scope.environments.length === 0) {
+      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
+        details: { leftOut: survey.leftOut },
+      });
+    }
+    // A close while the inventory ran still counts: the request must not outlive it.
+    if (epoch !== this.#options.keeper.epoch) {
+      throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
+    }
+    // The same bridge asking again replaces its own older request (its link is now stale).
+    if (ask.bridge !== undefined) {
+      for (const pending of [...this.#pending.values()]) {
+        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
+      }
+    }
+    this.#refuseWhenFull(ask);
+    const leaseSecret = randomBytes(32).toString("base64url");
+    const pending = this.#keep(ask, survey, proposal, holderHashOf(leaseSecret));
+    this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
+    return {
+      requestId: pending.id,
+      url: this.#url(pending.id),
+      expiresAt: pending.expiresAt,
+      scopeFingerprint: pending.fingerprint,
+      covered: pending.scope.environments.map((grant) => ({
+        alias: grant.alias,
+        environmentId: grant.environmentId,
+        label: grant.label,
+        projectCount: grant.projects.length,
+        actionCount: grant.actions.length,
+      })),
+      leftOut: pending.leftOut,
+      leaseSecret,
+    };
+  }
+
+  /**
+   * The whole live inventory, always (the human may widen beyond what the client proposed), as the
+   * request's scope; the titles and aliases it saw are remembered for the page's write rows.
+   */
+  async #survey(ask: ApprovalAsk, signal: AbortSignal | undefined): Promise<Survey> {
     const outcomes = await this.#options.inventory(undefined, signal);
     const grants = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.grant] : []));
     const leftOut = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.leftOut]));
@@ -201,70 +260,54 @@ export class GateApprovalDesk implements ApprovalDesk {
       runtimeMode: ask.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
       environments: [...grants].sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0)),
     };
-    const inventory: InventoryView = { scope, leftOut, threads };
-    const proposal = proposalOf(ask);
-    // Refused before anything is kept: a misnamed proposal creates no request.
-    if (proposal !== undefined) checkProposal(proposal, inventory);
-    if (grants.length === 0) {
-      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
-        details: { leftOut },
-      });
-    }
-    // A close while the inventory ran still counts: the request must not outlive it.
-    if (epoch !== this.#options.keeper.epoch) {
-      throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
-    }
-    this.#refuseWhenFull();
-    // The same bridge asking again replaces its own older request (its link is now stale).
-    if (ask.bridge !== undefined) {
-      for (const pending of [...this.#pending.values()]) {
-        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
-      }
-    }
+    return { inventory: { scope, leftOut, threads }, leftOut, unsupported };
+  }
+
+  /** Keeps a new pending request; its own expiry is an event too (waiters and the page learn it). */
+  #keep(
+    ask: ApprovalAsk,
+    survey: Survey,
+    proposal: Proposal | undefined,
+    holderHash: string,
+  ): PendingRequest {
     const id = randomBytes(32).toString("base64url");
-    const leaseSecret = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
-    const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
+    const { scope } = survey.inventory;
     const purpose = cleanText(ask.purpose);
     const client = clientOf(ask.client);
-    const fingerprint = scopeFingerprint(scope);
-    // The request's own expiry is an event too: a waiting client and an open page learn it on time.
+    const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
     expiryTimer.unref?.();
-    this.#pending.set(id, {
+    const pending: PendingRequest = {
       id,
       scope,
-      fingerprint,
-      leftOut,
-      unsupported,
+      fingerprint: requestFingerprint(
+        {
+          requestId: id,
+          expiresAt,
+          leaseMinutes: LEASE_DURATION_MINUTES,
+          ...(purpose === undefined ? {} : { purpose }),
+          ...(client === undefined ? {} : { client }),
+        },
+        scope,
+      ),
+      leftOut: survey.leftOut,
+      unsupported: survey.unsupported,
       monotonicDeadline: clock.monotonic() + REQUEST_TTL_MS,
       expiresAt,
       ...(purpose === undefined ? {} : { purpose }),
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
-      preselected: preselect(proposal, inventory),
+      preselected: preselect(proposal, survey.inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
-      holderHash: holderHashOf(leaseSecret),
+      clientKey: clientKeyOf(ask),
+      holderHash,
       ...(ask.replaces === undefined ? {} : { replaces: ask.replaces }),
       waiters: new Set(),
       expiryTimer,
-    });
-    this.#options.events?.publish({ type: "request", data: { requestId: id } });
-    return {
-      requestId: id,
-      url: this.#url(id),
-      expiresAt,
-      scopeFingerprint: fingerprint,
-      covered: scope.environments.map((grant) => ({
-        alias: grant.alias,
-        environmentId: grant.environmentId,
-        label: grant.label,
-        projectCount: grant.projects.length,
-        actionCount: grant.actions.length,
-      })),
-      leftOut,
-      leaseSecret,
     };
+    this.#pending.set(id, pending);
+    return pending;
   }
 
   view(requestId: string): RequestView {
@@ -286,8 +329,7 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionInfo(entry.action),
       ),
       ceilingChoices: ceilingChoices(pending.scope),
-      replacesLease:
-        pending.replaces !== undefined && this.#options.keeper.current()?.leaseId === pending.replaces,
+      replacesLease: pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null,
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -394,7 +436,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
     pending.challenge = { value, scope };
     const options = await this.#options.passkeys.authenticationOptions(bytes);
-    return { options, scopeFingerprint: scopeFingerprint(scope) };
+    return { options, scopeFingerprint: fingerprintOf(pending, scope) };
   }
 
   /** Consumes the request, then verifies the assertion, then grants exactly the bound scope. */
@@ -416,15 +458,11 @@ export class GateApprovalDesk implements ApprovalDesk {
           { status: 410 },
         );
       }
-      const open = keeper.current();
-      // The holder's own request for more replaces its lease; anyone else's waits for it to end.
-      if (open !== null && open.leaseId === pending.replaces) keeper.closeAll("replaced");
-      else if (open !== null) {
-        throw new ConnectorError("lease_already_active", "a lease is already open");
-      }
+      // The holder's own request for more replaces its lease; other clients' leases stay open.
+      if (pending.replaces !== undefined) keeper.end(pending.replaces, "replaced");
       lease = keeper.grant({
         scope: bound.scope,
-        scopeFingerprint: scopeFingerprint(bound.scope),
+        scopeFingerprint: fingerprintOf(pending, bound.scope),
         credentialId,
         holderHash: pending.holderHash,
         ...(pending.client === undefined ? {} : { client: pending.client }),
@@ -437,8 +475,6 @@ export class GateApprovalDesk implements ApprovalDesk {
     this.#tombstones.bury(requestId, { code: "request_used", leaseId: lease.leaseId });
     for (const waiter of [...pending.waiters]) waiter({ outcome: "approved", lease });
     this.#options.events?.publish({ type: "decision", data: { requestId, outcome: "approved" } });
-    // A lease is open: every other pending request is moot (one lease at a time).
-    for (const id of [...this.#pending.keys()]) this.#end(id, "superseded");
     return lease;
   }
 
@@ -457,10 +493,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       throw new ConnectorError("request_invalid", "no approval request has this id", { status: 404 });
     }
     if (dead.code === "request_used") {
-      const lease = this.#options.keeper.current();
-      return lease !== null && lease.leaseId === dead.leaseId
-        ? { outcome: "approved", lease }
-        : { outcome: "used" };
+      const lease = dead.leaseId === undefined ? null : this.#options.keeper.get(dead.leaseId);
+      return lease !== null ? { outcome: "approved", lease } : { outcome: "used" };
     }
     const outcome = (
       { request_denied: "denied", request_expired: "expired", request_superseded: "superseded" } as const
@@ -486,8 +520,18 @@ export class GateApprovalDesk implements ApprovalDesk {
     return this.#options.clock.monotonic() >= pending.monotonicDeadline;
   }
 
-  #refuseWhenFull(): void {
+  /** Refuses a request over the asking client's own budget, or over the gate's memory bound. */
+  #refuseWhenFull(ask: ApprovalAsk): void {
     this.#prune();
+    const key = clientKeyOf(ask);
+    const own = [...this.#pending.values()].filter((pending) => pending.clientKey === key).length;
+    if (own >= MAX_PENDING_PER_CLIENT) {
+      throw new ConnectorError(
+        "client_budget_exceeded",
+        `this client already has ${MAX_PENDING_PER_CLIENT} approval requests pending, its limit: wait for the person to decide one, or let one expire`,
+        { details: { budget: "pending_requests", limit: MAX_PENDING_PER_CLIENT } },
+      );
+    }
     if (this.#pending.size >= MAX_PENDING_REQUESTS) {
       throw new ConnectorError(
         "too_many_in_flight",
@@ -512,6 +556,30 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (this.#expired(pending)) this.#end(pending.id, "expired");
     }
   }
+}
+
+/** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */
+function fingerprintOf(pending: PendingRequest, scope: LeaseScope): string {
+  return requestFingerprint(
+    {
+      requestId: pending.id,
+      expiresAt: pending.expiresAt,
+      leaseMinutes: LEASE_DURATION_MINUTES,
+      ...(pending.purpose === undefined ? {} : { purpose: pending.purpose }),
+      ...(pending.client === undefined ? {} : { client: pending.client }),
+    },
+    scope,
+  );
+}
+
+/**
+ * Whose budget a request counts against: the bridge process that asks, else the name the client
+ * gives, else one shared "unnamed" client. None of these is verified (ADR 0028).
+ */
+function clientKeyOf(ask: ApprovalAsk): string {
+  if (ask.bridge !== undefined) return `bridge:${ask.bridge}`;
+  const name = cleanText(ask.client?.name, 128);
+  return name === undefined ? "unnamed" : `client:${name}`;
 }
 
 function clientOf(client: ApprovalAsk["client"]): ClientInfo | undefined {

@@ -1,6 +1,7 @@
 export {
   GateApprovalDesk,
   type GateApprovalDeskOptions,
+  MAX_PENDING_PER_CLIENT,
   MAX_PENDING_REQUESTS,
   MAX_WAITERS_PER_REQUEST,
   type PendingRequestRow,
@@ -26,4 +27,11 @@ export {
   preselect,
 } from "./proposal.js";
 export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
-export { narrowScope, type Selection, scopeFingerprint, selectionSchema } from "./scope.js";
+export {
+  narrowScope,
+  type RequestFacts,
+  requestFingerprint,
+  type Selection,
+  scopeFingerprint,
+  selectionSchema,
+} from "./scope.js";

@@ -12,8 +12,39 @@ import {
 } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 
+/** The fingerprint of a scope alone (leases granted through the keeper's test seam). */
 export function scopeFingerprint(scope: LeaseScope): string {
   return sha256Hex(canonicalJson(scope));
+}
+
+/** What, besides the scope, tells one approval request from another (ADR 0028). */
+export interface RequestFacts {
+  readonly requestId: string;
+  /** The request's own expiry; the lease it may become lasts `leaseMinutes` from the approval. */
+  readonly expiresAt: string;
+  readonly leaseMinutes: number;
+  readonly purpose?: string;
+  readonly client?: { readonly name: string; readonly version?: string };
+}
+
+/**
+ * The fingerprint of the whole request the page shows: who asks, why, until when, for how long,
+ * and the scope (with its ceiling). Two requests never share one, even with the same scope; a
+ * narrowed selection gets its own, which the lease then keeps.
+ */
+export function requestFingerprint(facts: RequestFacts, scope: LeaseScope): string {
+  return sha256Hex(
+    canonicalJson({
+      request: {
+        requestId: facts.requestId,
+        expiresAt: facts.expiresAt,
+        leaseMinutes: facts.leaseMinutes,
+        purpose: facts.purpose ?? null,
+        client: facts.client ?? null,
+      },
+      scope,
+    }),
+  );
 }
 
 const idList = z.array(z.string().min(1).max(256)).max(10_000);

@@ -21,21 +21,14 @@ function grantedEvent(lease: ActiveLease): AuditEvent {
 }
 
 /**
- * Audits every lease change the keeper reports (granted, expired, revoked, closed). The reason is
- * the keeper's own short code, never user input. Returns the unsubscribe function.
+ * Audits every lease change the keeper reports (granted, expired, revoked, ended, closed), each
+ * naming its lease. The reason is the keeper's own short code, never user input. Returns the
+ * unsubscribe function.
  */
 export function auditLeaseChanges(keeper: LeaseKeeper, audit: AuditLog): () => void {
-  let previous: ActiveLease | null = keeper.current();
-  return keeper.onChange((lease, reason) => {
-    const events: AuditEvent[] = [];
-    if (previous !== null && previous.leaseId !== lease?.leaseId) {
-      events.push(closingEvent(previous.leaseId, reason));
-    }
-    if (lease !== null && lease.leaseId !== previous?.leaseId) events.push(grantedEvent(lease));
-    previous = lease;
-    for (const event of events) {
-      // A failed append closes every lease through the log's own onFailure.
-      audit.append(event).catch(() => undefined);
-    }
+  return keeper.onChange(({ lease, open, reason }) => {
+    const event = open ? grantedEvent(lease) : closingEvent(lease.leaseId, reason);
+    // A failed append closes every lease through the log's own onFailure.
+    audit.append(event).catch(() => undefined);
   });
 }

@@ -7,6 +7,8 @@
 
 /** What a write looks like on the page: ids, labels and outcome only, never message text. */
 export interface WriteRow {
+  /** The lease the write was made under. */
+  readonly leaseId: string;
   readonly at: string;
   readonly environmentAlias: string;
   readonly threadId?: string;
@@ -24,7 +26,10 @@ export type GateEvent =
       readonly type: "decision";
       readonly data: { readonly requestId: string; readonly outcome: "approved" | "denied" | "expired" };
     }
-  | { readonly type: "lease"; readonly data: { readonly state: "open" | "closed" } }
+  | {
+      readonly type: "lease";
+      readonly data: { readonly leaseId: string; readonly state: "open" | "closed" };
+    }
   | { readonly type: "write"; readonly data: { readonly row: WriteRow } }
   | { readonly type: "passkeys"; readonly data: Record<string, never> };
 

@@ -1,10 +1,11 @@
 /**
- * @module The one in-memory lease. A restarted gate starts closed.
+ * @module The open leases, in memory, one per approved request (ADR 0028): each bound to the
+ * client that asked, with its own scope, ceiling, expiry and writes. A restarted gate starts closed.
  * Expiry is checked against two deadlines, a monotonic one and a wall-clock one, so that neither
  * a wall-clock jump back nor a suspended process can stretch a lease past 60 minutes.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Clock } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/write-engine/actions";
 import {
   type LeaseRequest,
@@ -19,10 +20,16 @@ export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;
 export const MAX_LISTED_WRITES = 200;
 /** Closed leases the page keeps showing after a revoke or expiry. */
 export const LEASE_HISTORY_LENGTH = 5;
+/**
+ * Leases open at once. Each client holds at most one (asking for more replaces it), so this is a
+ * memory bound, not a grant: an approval past it is refused `lease_limit_reached`.
+ */
+export const MAX_OPEN_LEASES = 16;
 
 /** A lease that closed, with the writes made under it (newest first). */
 export interface ClosedLease {
   readonly leaseId: string;
+  readonly client?: GrantedLease["client"];
   readonly grantedAt: string;
   readonly closedAt: string;
   readonly closeReason: string;
@@ -52,21 +59,29 @@ interface OpenLease {
   readonly lease: GrantedLease;
   readonly monotonicDeadline: number;
   readonly wallDeadline: number;
+  writes: LeaseWrite[];
 }
 
-type Listener = (lease: ActiveLease | null, reason: string) => void;
+/** A lease that opened (`granted`) or closed (any other reason: `revoked`, `ended`, `expired`…). */
+export interface LeaseChange {
+  readonly lease: GrantedLease;
+  readonly open: boolean;
+  readonly reason: string;
+}
+
+type Listener = (change: LeaseChange) => void;
 
 /**
- * Implements the boundary's `LeaseKeeper` (also core's `LeaseCheck`). `epoch` moves on every
- * close, so an approval that started before a revoke can tell that it must not grant.
+ * Implements the boundary's `LeaseKeeper` (also core's `LeaseCheck`). `epoch` moves when every
+ * lease closes at once (revoke all, an audit or journal failure), so an approval that started
+ * before it can tell that it must not grant; ending one lease leaves other approvals alone.
  */
 export class GateLeaseKeeper implements LeaseKeeper {
   readonly #clock: Clock;
-  #open: OpenLease | null = null;
-  #writes: LeaseWrite[] = [];
+  readonly #open = new Map<string, OpenLease>();
   #epoch = 0;
   readonly #listeners = new Set<Listener>();
-  readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #closeAllListeners = new Set<(reason: string) => void>();
   readonly #writeListeners = new Set<(write: LeaseWrite) => void>();
   #history: ClosedLease[] = [];
 
@@ -74,25 +89,39 @@ export class GateLeaseKeeper implements LeaseKeeper {
     this.#clock = options.clock;
   }
 
-  /** Moves on every close; an approval compares it before and after its crypto await. */
+  /** Moves on every close of all leases; an approval compares it before and after its crypto await. */
   get epoch(): number {
     return this.#epoch;
   }
 
-  current(): GrantedLease | null {
-    const open = this.#open;
-    if (open === null) return null;
-    if (this.#clock.monotonic() >= open.monotonicDeadline || this.#clock.now() >= open.wallDeadline) {
-      this.closeAll("expired");
-      return null;
-    }
-    return open.lease;
+  /** The open lease with this id, or null (closed, expired, never granted). */
+  get(leaseId: string): GrantedLease | null {
+    const open = this.#live(leaseId);
+    return open === undefined ? null : open.lease;
   }
 
-  /** Milliseconds left by the nearer of the two deadlines, 0 when closed. */
-  remainingMs(): number {
-    const open = this.#open;
-    if (this.current() === null || open === null) return 0;
+  /** Every open lease, oldest first. */
+  list(): GrantedLease[] {
+    return [...this.#open.keys()].flatMap((leaseId) => {
+      const lease = this.get(leaseId);
+      return lease === null ? [] : [lease];
+    });
+  }
+
+  /**
+   * The open lease whose holder presented `secret`, or null. A lease granted without a holder (the
+   * test seam) is held by any caller, so it answers when no holder's lease matches.
+   */
+  heldLease(secret: string | undefined): GrantedLease | null {
+    const open = this.list();
+    const own = open.find((lease) => lease.holderHash !== undefined && this.heldBy(lease.leaseId, secret));
+    return own ?? open.find((lease) => lease.holderHash === undefined) ?? null;
+  }
+
+  /** Milliseconds left on a lease by the nearer of its two deadlines, 0 when closed. */
+  remainingMs(leaseId: string): number {
+    const open = this.#live(leaseId);
+    if (open === undefined) return 0;
     return Math.max(
       0,
       Math.min(open.monotonicDeadline - this.#clock.monotonic(), open.wallDeadline - this.#clock.now()),
@@ -107,7 +136,13 @@ export class GateLeaseKeeper implements LeaseKeeper {
     holderHash?: string;
     client?: GrantedLease["client"];
   }): GrantedLease {
-    if (this.current() !== null) throw new Error("a lease is already open");
+    if (this.list().length >= MAX_OPEN_LEASES) {
+      throw new ConnectorError(
+        "lease_limit_reached",
+        `at most ${MAX_OPEN_LEASES} leases may be open at once: end one on the page first`,
+        { details: { limit: MAX_OPEN_LEASES } },
+      );
+    }
     const now = this.#clock.now();
     const lease: GrantedLease = {
       leaseId: randomBytes(32).toString("base64url"),
@@ -119,21 +154,19 @@ export class GateLeaseKeeper implements LeaseKeeper {
       grantedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + LEASE_TTL_MS).toISOString(),
     };
-    this.#open = {
+    this.#open.set(lease.leaseId, {
       lease,
       monotonicDeadline: this.#clock.monotonic() + LEASE_TTL_MS,
       wallDeadline: now + LEASE_TTL_MS,
-    };
-    this.#writes = [];
-    this.#emit(lease, "granted");
+      writes: [],
+    });
+    this.#emit({ lease, open: true, reason: "granted" });
     return lease;
   }
 
   check(request: LeaseRequest): LeaseVerdict {
-    const lease = this.current();
-    if (lease === null || lease.leaseId !== request.leaseId) {
-      return { ok: false, code: "lease_closed", message: "no open lease with this id" };
-    }
+    const lease = this.get(request.leaseId);
+    if (lease === null) return { ok: false, code: "lease_closed", message: "no open lease with this id" };
     return scopeVerdict(lease.scope, request);
   }
 
@@ -142,23 +175,25 @@ export class GateLeaseKeeper implements LeaseKeeper {
    * holder (the test seam) is held by any caller of the relay.
    */
   heldBy(leaseId: string, secret: string | undefined): boolean {
-    const lease = this.current();
-    if (lease === null || lease.leaseId !== leaseId) return false;
+    const lease = this.get(leaseId);
+    if (lease === null) return false;
     if (lease.holderHash === undefined) return true;
     if (secret === undefined) return false;
     const presented = Buffer.from(holderHashOf(secret), "hex");
     return timingSafeEqual(presented, Buffer.from(lease.holderHash, "hex"));
   }
 
-  onUncertainSend(_event: UncertainSend): void {
-    this.closeAll("uncertain_send");
+  /** An uncertain send closes the lease it was made under: its client must reconcile, not retry. */
+  onUncertainSend(event: UncertainSend): void {
+    this.end(event.leaseId, "uncertain_send");
   }
 
+  /** Records a write under the lease it names; a write under a closed lease is not listed. */
   recordWrite(write: LeaseWrite): void {
-    if (this.#open === null) return;
-    this.#writes.push(write);
-    if (this.#writes.length > MAX_LISTED_WRITES)
-      this.#writes.splice(0, this.#writes.length - MAX_LISTED_WRITES);
+    const open = this.#open.get(write.leaseId);
+    if (open === undefined) return;
+    open.writes.push(write);
+    if (open.writes.length > MAX_LISTED_WRITES) open.writes.splice(0, open.writes.length - MAX_LISTED_WRITES);
     for (const listener of [...this.#writeListeners]) {
       try {
         listener(write);
@@ -168,9 +203,9 @@ export class GateLeaseKeeper implements LeaseKeeper {
     }
   }
 
-  /** The open lease's writes, oldest first. */
-  writes(): readonly LeaseWrite[] {
-    return [...this.#writes];
+  /** One open lease's writes, oldest first. */
+  writes(leaseId: string): readonly LeaseWrite[] {
+    return [...(this.#live(leaseId)?.writes ?? [])];
   }
 
   /** The last closed leases, newest first. A restarted gate starts with none (memory only). */
@@ -178,48 +213,65 @@ export class GateLeaseKeeper implements LeaseKeeper {
     return [...this.#history];
   }
 
+  /** Closes one lease (the page's End, a replacement, its expiry); the others stay open. */
+  end(leaseId: string, reason: string): boolean {
+    const open = this.#open.get(leaseId);
+    if (open === undefined) return false;
+    this.#open.delete(leaseId);
+    this.#history.unshift({
+      leaseId,
+      ...(open.lease.client === undefined ? {} : { client: open.lease.client }),
+      grantedAt: open.lease.grantedAt,
+      closedAt: new Date(this.#clock.now()).toISOString(),
+      closeReason: reason,
+      scopeFingerprint: open.lease.scopeFingerprint,
+      writes: [...open.writes].reverse(),
+    });
+    this.#history.length = Math.min(this.#history.length, LEASE_HISTORY_LENGTH);
+    this.#emit({ lease: open.lease, open: false, reason });
+    return true;
+  }
+
+  /** Closes every lease (Revoke all, audit or journal failure) and every approval in flight. */
   closeAll(reason: string): void {
     this.#epoch += 1;
-    const open = this.#open;
-    const wasOpen = open !== null;
-    if (open !== null) {
-      this.#history.unshift({
-        leaseId: open.lease.leaseId,
-        grantedAt: open.lease.grantedAt,
-        closedAt: new Date(this.#clock.now()).toISOString(),
-        closeReason: reason,
-        scopeFingerprint: open.lease.scopeFingerprint,
-        writes: [...this.#writes].reverse(),
-      });
-      this.#history.length = Math.min(this.#history.length, LEASE_HISTORY_LENGTH);
-    }
-    this.#open = null;
-    this.#writes = [];
-    for (const listener of [...this.#closeListeners]) listener(reason);
-    if (wasOpen) this.#emit(null, reason);
+    for (const leaseId of [...this.#open.keys()]) this.end(leaseId, reason);
+    for (const listener of [...this.#closeAllListeners]) listener(reason);
   }
 
-  /** Told on every close, lease open or not (the desk drops its pending approvals). */
-  onClose(listener: (reason: string) => void): () => void {
-    this.#closeListeners.add(listener);
-    return () => this.#closeListeners.delete(listener);
+  /** Told when every lease closes at once, leases open or not (the desk drops its pending approvals). */
+  onCloseAll(listener: (reason: string) => void): () => void {
+    this.#closeAllListeners.add(listener);
+    return () => this.#closeAllListeners.delete(listener);
   }
 
-  /** Told of every write recorded under the open lease. */
+  /** Told of every write recorded under an open lease. */
   onWrite(listener: (write: LeaseWrite) => void): () => void {
     this.#writeListeners.add(listener);
     return () => this.#writeListeners.delete(listener);
   }
 
+  /** Told of every lease granted and every lease closed, one change at a time. */
   onChange(listener: Listener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #emit(lease: ActiveLease | null, reason: string): void {
+  /** The open entry, closing it first when either deadline has passed. */
+  #live(leaseId: string): OpenLease | undefined {
+    const open = this.#open.get(leaseId);
+    if (open === undefined) return undefined;
+    if (this.#clock.monotonic() >= open.monotonicDeadline || this.#clock.now() >= open.wallDeadline) {
+      this.end(leaseId, "expired");
+      return undefined;
+    }
+    return open;
+  }
+
+  #emit(change: LeaseChange): void {
     for (const listener of [...this.#listeners]) {
       try {
-        listener(lease, reason);
+        listener(change);
       } catch {
         // A failing listener must not keep a lease open or stop the others from hearing the close.
       }

@@ -15,8 +15,8 @@ import type { LeaseKeeper } from "../contract.js";
 export const LEASED_READ_TIMEOUT_MS = 15_000;
 
 function leasedGrant(keeper: LeaseKeeper, leaseId: string, environmentId: string): EnvironmentGrant {
-  const lease = keeper.current();
-  if (lease === null || lease.leaseId !== leaseId) {
+  const lease = keeper.get(leaseId);
+  if (lease === null) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }
   const grant = lease.scope.environments.find((candidate) => candidate.environmentId === environmentId);
@@ -89,5 +89,11 @@ export async function leasedRead(
   if (after.readProjectIds.join("\n") !== before.readProjectIds.join("\n")) {
     throw new ConnectorError("lease_closed", "the lease changed during the read");
   }
-  return { environment: handle.alias, environmentId: handle.environmentId, ...(result as object) };
+  // The answer names the lease it was read under (ADR 0028).
+  return {
+    leaseId: op.leaseId,
+    environment: handle.alias,
+    environmentId: handle.environmentId,
+    ...(result as object),
+  };
 }

@@ -137,10 +137,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
       };
     case "lease": {
       // Only the holder learns the open lease's id (ADR 0022).
-      const open = deps.lease.current();
-      return open !== null && deps.lease.heldBy(open.leaseId, request.leaseSecret)
-        ? leaseSummary(deps.lease, deps.clock)
-        : { active: false };
+      const held = deps.lease.heldLease(request.leaseSecret);
+      return held === null ? { active: false } : leaseSummary(deps.lease, held.leaseId);
     }
     case "request_approval":
       return requestApproval(request, deps);

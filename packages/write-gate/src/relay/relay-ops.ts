@@ -44,23 +44,25 @@ interface OpDeps {
   readonly clock: Clock;
 }
 
-export function leaseSummary(keeper: LeaseKeeper, clock: Clock): RelayResultOf<"lease"> {
-  const lease = keeper.current();
+/** The status answer of one lease, naming it (`leaseId`); `{active: false}` once it closed. */
+export function leaseSummary(keeper: LeaseKeeper, leaseId: string): RelayResultOf<"lease"> {
+  const lease = keeper.get(leaseId);
   if (lease === null) return { active: false };
   return {
     active: true,
     leaseId: lease.leaseId,
     grantedAt: lease.grantedAt,
     expiresAt: lease.expiresAt,
-    remainingMs: Math.max(0, Date.parse(lease.expiresAt) - clock.now()),
+    remainingMs: keeper.remainingMs(leaseId),
     scopeFingerprint: lease.scopeFingerprint,
+    runtimeCeiling: lease.scope.runtimeMode,
     environments: lease.scope.environments.map((grant) => ({
       alias: grant.alias,
       environmentId: grant.environmentId,
       projectCount: grant.projects.length,
       actionCount: grant.actions.length,
     })),
-    writes: keeper.writes().length,
+    writes: keeper.writes(leaseId).length,
   };
 }
 
@@ -74,14 +76,13 @@ export async function requestApproval(
   deps: OpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
-  // The open lease answers only its holder; any other client gets a request of its own (ADR 0022).
-  const open = deps.lease.current();
-  const held = open !== null && deps.lease.heldBy(open.leaseId, op.leaseSecret);
+  // A lease answers only its holder; any other client gets a request of its own (ADR 0022, 0028).
+  const held = deps.lease.heldLease(op.leaseSecret);
   // The holder asking with nothing proposed gets its lease; asking for something is a new request,
   // validated like any other, whose approval replaces the holder's lease (ADR 0022).
-  if (held && !proposesAnything(op)) return leaseSummary(deps.lease, deps.clock);
+  if (held !== null && !proposesAnything(op)) return leaseSummary(deps.lease, held.leaseId);
   const ask = askOf(op);
-  const link = await deps.approvals.request(held && open !== null ? { ...ask, replaces: open.leaseId } : ask);
+  const link = await deps.approvals.request(held !== null ? { ...ask, replaces: held.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
     requestId: link.requestId,
@@ -99,8 +100,7 @@ export async function requestApproval(
  * lease, before anything is read, journaled or sent.
  */
 export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret: string | undefined): void {
-  const open = keeper.current();
-  if (open === null || open.leaseId !== leaseId) return; // the dispatcher answers lease_closed itself
+  if (keeper.get(leaseId) === null) return; // the dispatcher answers lease_closed itself
   if (!keeper.heldBy(leaseId, secret)) {
     throw new ConnectorError(
       "lease_closed",
@@ -148,7 +148,7 @@ async function decided(
 ): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
-    return { ...leaseSummary(deps.lease, deps.clock), requestId, decision: "approved" };
+    return { ...leaseSummary(deps.lease, decision.lease.leaseId), requestId, decision: "approved" };
   }
   const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
   return { active: false, requestId, ...(link ?? {}), decision: decision.outcome };
@@ -233,6 +233,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<RelayRes
     });
     return {
       state: outcome.state,
+      leaseId: op.leaseId,
       operationId: outcome.operationId,
       environmentId: outcome.environmentId,
       action: outcome.action,
@@ -281,6 +282,7 @@ export async function conditionalSendOp(
     if (!result.replayed && listed !== null) {
       const threadId = conditionalSendInput.safeParse(op.input).data?.threadId;
       record(deps.lease, deps.clock, {
+        leaseId: op.leaseId,
         environmentId: result.environmentId,
         ...(threadId === undefined ? {} : { threadId }),
         action: "thread.conditional-send",
@@ -338,7 +340,7 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
 }
 
 export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<RelayResultOf<"reconcile">> {
-  if (op.leaseId !== undefined && deps.lease.current()?.leaseId !== op.leaseId) {
+  if (op.leaseId !== undefined && deps.lease.get(op.leaseId) === null) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }
   if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);

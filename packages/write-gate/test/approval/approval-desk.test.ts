@@ -1,6 +1,11 @@
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_PENDING_REQUESTS, REQUEST_TTL_MS, registryInventory } from "../../src/approval/index.js";
+import {
+  MAX_PENDING_PER_CLIENT,
+  MAX_PENDING_REQUESTS,
+  REQUEST_TTL_MS,
+  registryInventory,
+} from "../../src/approval/index.js";
 import { type SimGate, startSimGate } from "./support/sim-gate.js";
 
 let gate: SimGate | undefined;
@@ -101,17 +106,45 @@ describe("GateApprovalDesk.request", () => {
     expect(ticked(byId.requestId)).toEqual([gate.sim.environment("alpha").environmentId]);
   });
 
-  it("keeps a request 120 s and at most 32 pending", async () => {
+  it("keeps a request 120 s and at most 32 pending in all", async () => {
     gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
-    const first = await gate.desk.request({});
-    for (let index = 1; index < MAX_PENDING_REQUESTS; index += 1) await gate.desk.request({});
-    await expect(gate.desk.request({})).rejects.toMatchObject({ code: "too_many_in_flight" });
+    const ask = (index: number) => ({ client: { name: `client-${index}` } });
+    const first = await gate.desk.request(ask(0));
+    for (let index = 1; index < MAX_PENDING_REQUESTS; index += 1) await gate.desk.request(ask(index));
+    await expect(gate.desk.request(ask(99))).rejects.toMatchObject({ code: "too_many_in_flight" });
     gate.clock.offsetMs += REQUEST_TTL_MS;
     expect(() => gate?.desk.view(first.requestId)).toThrow(
       expect.objectContaining({ code: "request_expired" }),
     );
     expect(gate.desk.pendingCount).toBe(0);
     await expect(gate.desk.request({})).resolves.toMatchObject({ leftOut: [] });
+  });
+
+  it("counts pending requests per client: one over its budget is refused naming the limit, another still asks", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    const greedy = { client: { name: "greedy" } };
+    for (let index = 0; index < MAX_PENDING_PER_CLIENT; index += 1) await gate.desk.request(greedy);
+    const refused = await gate.desk.request(greedy).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: "client_budget_exceeded",
+      details: { budget: "pending_requests", limit: MAX_PENDING_PER_CLIENT },
+    });
+    expect(String((refused as Error).message)).toContain(String(MAX_PENDING_PER_CLIENT));
+    // Refused before anything was kept, and another client is untouched by the greedy one.
+    expect(gate.desk.pendingCount).toBe(MAX_PENDING_PER_CLIENT);
+    await expect(gate.desk.request({ client: { name: "polite" } })).resolves.toMatchObject({ leftOut: [] });
+    await expect(gate.desk.request({ bridge: "bridge-polite-1" })).resolves.toMatchObject({ leftOut: [] });
+  });
+
+  it("gives two requests different fingerprints when they differ only in purpose or only in client", async () => {
+    gate = await startSimGate({ environments: [{ alias: "alpha", projects: PROJECTS }] });
+    const base = await gate.desk.request({ purpose: "pin it", client: { name: "A" } });
+    const otherPurpose = await gate.desk.request({ purpose: "archive it", client: { name: "A" } });
+    const otherClient = await gate.desk.request({ purpose: "pin it", client: { name: "B" } });
+    const fingerprints = new Set([base, otherPurpose, otherClient].map((link) => link.scopeFingerprint));
+    expect(fingerprints.size).toBe(3);
+    // The page shows the same fingerprint the client was given.
+    expect(gate.desk.view(base.requestId).scopeFingerprint).toBe(base.scopeFingerprint);
   });
 
   it("drops every pending request when the gate closes the lease", async () => {

@@ -4,7 +4,7 @@
  * open the stream.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_EVENT_STREAMS } from "../../src/app/event-stream.js";
+import { MAX_EVENT_STREAMS, MAX_STREAMS_PER_PAGE } from "../../src/app/event-stream.js";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
 import { postJson, rawRequest } from "../support/http.js";
 import { type EventStreamClient, openEventStream } from "./support/event-stream-client.js";
@@ -32,8 +32,12 @@ async function startGate(): Promise<SimGate> {
   return gate;
 }
 
-async function stream(g: SimGate, headers: Record<string, string> = {}): Promise<EventStreamClient> {
-  const opened = await openEventStream(g.port, headers);
+async function stream(
+  g: SimGate,
+  headers: Record<string, string> = {},
+  page = `page-${streams.length}-${"x".repeat(8)}`,
+): Promise<EventStreamClient> {
+  const opened = await openEventStream(g.port, headers, `/api/events?page=${page}`);
   streams.push(opened);
   return opened;
 }
@@ -65,9 +69,10 @@ describe("GET /api/events", () => {
     g.clock.offsetMs = 0;
     const third = await g.desk.request({});
     const { scope, scopeFingerprint } = g.desk.view(third.requestId);
-    g.keeper.grant({ scope, scopeFingerprint, credentialId: "cred" });
-    expect((await events.next("lease")).data).toEqual({ state: "open" });
+    const lease = g.keeper.grant({ scope, scopeFingerprint, credentialId: "cred" });
+    expect((await events.next("lease")).data).toEqual({ leaseId: lease.leaseId, state: "open" });
     g.keeper.recordWrite({
+      leaseId: g.keeper.list()[0]?.leaseId ?? "",
       at: new Date(g.clock.now()).toISOString(),
       environmentId: g.sim.environment("alpha").environmentId,
       action: "thread.pin",
@@ -85,7 +90,7 @@ describe("GET /api/events", () => {
       }),
     });
     g.keeper.closeAll("revoked");
-    expect((await events.next("lease")).data).toEqual({ state: "closed" });
+    expect((await events.next("lease")).data).toEqual({ leaseId: lease.leaseId, state: "closed" });
     expect(events.comments).toContain("connected");
   });
 
@@ -132,18 +137,40 @@ describe("GET /api/events", () => {
     expect(direct.status).toBe(200);
   });
 
-  it("serves at most 8 streams at once and frees a slot when a page goes away", async () => {
+  it("serves each page at most 2 streams, naming the limit, while another page still gets its own", async () => {
+    const g = await startGate();
+    const first = await stream(g, {}, "page-one-aaaaaaaa");
+    await stream(g, {}, "page-one-aaaaaaaa");
+    const third = await rawRequest({
+      port: g.port,
+      method: "GET",
+      path: "/api/events?page=page-one-aaaaaaaa",
+      headers: { host: `localhost:${g.port}` },
+    });
+    expect(third).toMatchObject({
+      status: 429,
+      body: { error: "client_budget_exceeded", limit: MAX_STREAMS_PER_PAGE },
+    });
+    expect((await stream(g, {}, "page-two-bbbbbbbb")).status).toBe(200);
+    // A closed stream frees its page's slot.
+    const departed = g.events.nextDeparture();
+    first.close();
+    await departed;
+    expect((await stream(g, {}, "page-one-aaaaaaaa")).status).toBe(200);
+  });
+
+  it("serves at most 32 streams in all and frees a slot when a page goes away", async () => {
     const g = await startGate();
     const open: EventStreamClient[] = [];
     for (let index = 0; index < MAX_EVENT_STREAMS; index += 1) open.push(await stream(g));
     expect(open.every((client) => client.status === 200)).toBe(true);
-    const ninth = await rawRequest({
+    const oneMore = await rawRequest({
       port: g.port,
       method: "GET",
-      path: "/api/events",
+      path: "/api/events?page=one-more-page",
       headers: { host: `localhost:${g.port}` },
     });
-    expect(ninth).toMatchObject({ status: 429, body: { error: "too_many_streams" } });
+    expect(oneMore).toMatchObject({ status: 429, body: { error: "too_many_streams" } });
     // A closed page's stream is cancelled by the server, which frees its slot.
     const departed = g.events.nextDeparture();
     open[0]?.close();

@@ -166,7 +166,7 @@ describe("dead approval requests", () => {
     });
     expect((await page("/api/requests/deny", { requestId: link.requestId })).status).toBe(410);
     expect(await page("/api/requests/options", { requestId: link.requestId })).toMatchObject({ status: 410 });
-    expect(g.keeper.current()).toBeNull();
+    expect(g.keeper.list()).toEqual([]);
     await g.audit.settled();
     const audit = await readFile(join(g.stateDir, AUDIT_FILE), "utf8");
     expect(audit).toContain(`"event":"approval_denied","requestId":"${link.requestId}"`);
@@ -267,6 +267,7 @@ describe("POST /api/state", () => {
           credentialId: "cred-named",
         });
       g.keeper.recordWrite({
+        leaseId: g.keeper.list()[0]?.leaseId ?? "",
         at: new Date(g.clock.now() + index).toISOString(),
         environmentId: alpha,
         operationId: `op-${index}`,
@@ -274,10 +275,13 @@ describe("POST /api/state", () => {
       });
     }
     const open = await page("/api/state");
-    const lease = open.body.lease as { active: boolean; writes: Body[] };
+    const leases = open.body.leases as Array<{ active: boolean; leaseId: string; writes: Body[] }>;
+    expect(leases).toHaveLength(1);
+    const lease = leases[0] as { active: boolean; leaseId: string; writes: Body[] };
     expect(lease.active).toBe(true);
     expect(lease.writes.map((row) => row.operationId)).toEqual(["op-1", "op-0"]);
     expect(lease.writes[1]).toEqual({
+      leaseId: lease.leaseId,
       at: expect.any(String),
       environmentAlias: "alpha",
       threadId: RELEASE_THREAD,
@@ -292,7 +296,7 @@ describe("POST /api/state", () => {
 
     g.keeper.closeAll("revoked");
     const closed = await page("/api/state");
-    expect(closed.body.lease).toEqual({ active: false });
+    expect(closed.body.leases).toEqual([]);
     expect(closed.body.pendingRequests).toEqual([]);
     const history = closed.body.leaseHistory as Body[];
     expect(history).toHaveLength(1);

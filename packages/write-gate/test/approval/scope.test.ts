@@ -1,6 +1,11 @@
 import { ACTION_IDS, type LeaseScope, leaseScopeSchema } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
-import { grantFromShell, narrowScope, scopeFingerprint } from "../../src/approval/index.js";
+import {
+  grantFromShell,
+  narrowScope,
+  requestFingerprint,
+  scopeFingerprint,
+} from "../../src/approval/index.js";
 
 function scopeOf(...aliases: string[]): LeaseScope {
   return {
@@ -88,5 +93,31 @@ describe("narrowScope", () => {
       JSON.stringify({ environments: scope.environments, runtimeMode: "full-access", scopeVersion: 2 }),
     );
     expect(scopeFingerprint(reordered)).toBe(scopeFingerprint(scope));
+  });
+});
+
+describe("requestFingerprint", () => {
+  const scope = scopeOf("alpha");
+  const facts = {
+    requestId: "request-1",
+    expiresAt: "2026-12-04T16:00:00.000Z",
+    leaseMinutes: 60,
+    purpose: "pin the release thread",
+    client: { name: "Claude", version: "1.0" },
+  };
+
+  it("differs for requests that differ only in purpose, client, expiry or ceiling", () => {
+    const base = requestFingerprint(facts, scope);
+    expect(requestFingerprint({ ...facts, purpose: "archive everything" }, scope)).not.toBe(base);
+    expect(requestFingerprint({ ...facts, client: { name: "ChatGPT" } }, scope)).not.toBe(base);
+    const { client: _client, ...unnamed } = facts;
+    expect(requestFingerprint(unnamed, scope)).not.toBe(base);
+    expect(requestFingerprint({ ...facts, expiresAt: "2026-12-04T16:00:00.001Z" }, scope)).not.toBe(base);
+    expect(requestFingerprint({ ...facts, leaseMinutes: 30 }, scope)).not.toBe(base);
+    expect(requestFingerprint({ ...facts, requestId: "request-2" }, scope)).not.toBe(base);
+    const lower = { ...scope, runtimeMode: "approval-required" as const };
+    expect(requestFingerprint(facts, lower)).not.toBe(base);
+    // The same request and scope always give the same fingerprint.
+    expect(requestFingerprint({ ...facts }, scope)).toBe(base);
   });
 });

@@ -140,7 +140,7 @@ describe("audit log", () => {
     expect((await stat(join(world.stateDir, AUDIT_FILE))).mode & 0o777).toBe(0o600);
   });
 
-  it("records approval requests, and lease grants, expiries and revokes from the keeper", async () => {
+  it("records approval requests, and lease grants, expiries, ends and revokes from the keeper, each naming its lease", async () => {
     temp = await mkdtemp(join(tmpdir(), "t3c-audit-"));
     world = await startSimWorld(["alpha"]);
     const clock = new ManualClock();
@@ -150,17 +150,22 @@ describe("audit log", () => {
     const scope = await leaseScopeFor(world);
     const first = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
     clock.advance(61 * 60_000);
-    expect(keeper.current()).toBeNull();
+    expect(keeper.list()).toEqual([]);
     const second = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
+    const third = keeper.grant({ scope, scopeFingerprint: scopeFingerprint(scope), credentialId: "c1" });
+    // Several leases at once (ADR 0028): each change names its own lease.
+    keeper.end(second.leaseId, "ended");
     keeper.closeAll("revoked");
     stop();
     await audit.close();
     const lines = await auditLines(temp);
-    expect(lines.map((line) => [line.event, line.leaseId])).toEqual([
-      ["lease_granted", first.leaseId],
-      ["lease_expired", first.leaseId],
-      ["lease_granted", second.leaseId],
-      ["lease_revoked", second.leaseId],
+    expect(lines.map((line) => [line.event, line.leaseId, line.reason])).toEqual([
+      ["lease_granted", first.leaseId, undefined],
+      ["lease_expired", first.leaseId, "expired"],
+      ["lease_granted", second.leaseId, undefined],
+      ["lease_granted", third.leaseId, undefined],
+      ["lease_closed", second.leaseId, "ended"],
+      ["lease_revoked", third.leaseId, "revoked"],
     ]);
     expect(lines[0]).toMatchObject({
       scopeFingerprint: scopeFingerprint(scope),
@@ -185,7 +190,7 @@ describe("audit log", () => {
     });
     const first = await harness.relay(pin("op-audit-1"));
     expect(first.status).toBe(200); // it reached T3 and the journal says so; only the audit failed
-    expect(harness.gate.lease.current()).toBeNull();
+    expect(harness.gate.lease.list()).toEqual([]);
     const count = world.env("alpha").model.receivedCommands.length;
     const second = await harness.relay(pin("op-audit-2"));
     expect((second.body as { error: string }).error).toBe("lease_closed");
@@ -208,7 +213,7 @@ describe("audit log", () => {
       input: { threadId: IDLE_THREAD },
     });
     expect((answer.body as { error: string }).error).toBe("journal_unavailable");
-    expect(harness.gate.lease.current()).toBeNull();
+    expect(harness.gate.lease.list()).toEqual([]);
     expect(world.env("alpha").model.receivedCommands).toEqual([]);
     const closed = (await auditLines(world.stateDir)).find((line) => line.event === "lease_closed");
     expect(closed).toMatchObject({ reason: "journal_failed" });

@@ -79,10 +79,11 @@ describe("the approval request page", () => {
 
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Lease granted.");
-    expect(gate.keeper.current()?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
+    expect(gate.keeper.list()[0]?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
     await page.locator("#lease:not([hidden])").waitFor();
-    expect(await page.locator("#writes-table").isHidden()).toBe(true);
+    expect(await page.locator("[data-testid=writes-table]").isHidden()).toBe(true);
     gate.keeper.recordWrite({
+      leaseId: gate.keeper.list()[0]?.leaseId ?? "",
       at: new Date().toISOString(),
       environmentId: gate.sim.environment("alpha").environmentId,
       action: "thread.pin",
@@ -138,7 +139,7 @@ describe("the approval request page", () => {
     // Nothing left to grant: the page says what to do instead of asking the gate.
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Tick at least one action in alpha");
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("fits a 390 px screen without sideways scrolling, for the request and for the open lease", async () => {
@@ -156,9 +157,10 @@ describe("the approval request page", () => {
 
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Lease granted.");
-    const lease = gate.keeper.current();
+    const lease = gate.keeper.list()[0] ?? null;
     if (lease === null) throw new Error("no lease was granted");
     gate.keeper.recordWrite({
+      leaseId: gate.keeper.list()[0]?.leaseId ?? "",
       at: new Date().toISOString(),
       environmentId: gate.sim.environment("alpha").environmentId,
       action: "thread.pin",
@@ -207,11 +209,11 @@ describe("the approval request page", () => {
     expect(await focusedTestId()).toBe("approve");
     await page.keyboard.press("Enter");
     await waitForMessage(page, "Lease granted.");
-    expect(gate.keeper.current()?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
+    expect(gate.keeper.list()[0]?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
     // Revoke is reachable too.
     await tabTo("revoke");
     await page.keyboard.press("Enter");
-    await waitForMessage(page, "Lease revoked.");
-    expect(gate.keeper.current()).toBeNull();
+    await waitForMessage(page, "Every lease revoked.");
+    expect(gate.keeper.list()).toEqual([]);
   });
 });

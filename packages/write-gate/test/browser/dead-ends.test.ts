@@ -51,7 +51,7 @@ describe("dead ends on the approval page", () => {
     expect(words.title).toBe("This request expired");
     expect(words.what).toContain("nothing was granted");
     expect(words.next).toContain("request approval again");
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("says a request was already used when its link is opened again after the approval", async () => {
@@ -78,7 +78,7 @@ describe("dead ends on the approval page", () => {
     await page.locator("#request:not([hidden])").waitFor();
     await page.click("[data-testid=deny]");
     await waitForMessage(page, "Request denied.");
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
 
     await page.goto(link.url);
     const words = await deadEnd(page, "request_denied");
@@ -86,14 +86,18 @@ describe("dead ends on the approval page", () => {
     expect(words.next).toContain("request approval again");
   });
 
-  it("says a request was superseded when a lease opened from a newer one", async () => {
+  it("says a request was superseded when the same client asked again, and another client's stays open", async () => {
     const page = await open({ enroll: true });
-    const older = await gate.desk.request({ actions: ["thread.pin"] });
-    const newer = await gate.desk.request({ actions: ["thread.title"] });
+    const bridge = "bridge-asks-twice";
+    const older = await gate.desk.request({ actions: ["thread.pin"], bridge });
+    const otherClient = await gate.desk.request({ actions: ["thread.pin"], bridge: "bridge-of-another" });
+    const newer = await gate.desk.request({ actions: ["thread.title"], bridge });
     await page.goto(newer.url);
     await page.locator("#request:not([hidden])").waitFor();
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Lease granted.");
+    // Several leases at once (ADR 0028): a lease opening does not end another client's request.
+    expect(gate.desk.view(otherClient.requestId).requestId).toBe(otherClient.requestId);
 
     await page.goto(older.url);
     const words = await deadEnd(page, "request_superseded");

@@ -90,6 +90,7 @@ describe("the open gate page follows the gate live", () => {
     await page.locator("#lease:not([hidden])").waitFor();
 
     gate.keeper.recordWrite({
+      leaseId: gate.keeper.list()[0]?.leaseId ?? "",
       at: new Date().toISOString(),
       environmentId: gate.sim.environment("alpha").environmentId,
       action: "thread.pin",
@@ -102,7 +103,7 @@ describe("the open gate page follows the gate live", () => {
     expect(await row.textContent()).toContain("completed");
 
     await page.click("[data-testid=revoke]");
-    await waitForMessage(page, "Lease revoked.");
+    await waitForMessage(page, "Every lease revoked.");
     await page.locator("#lease[hidden]").waitFor({ state: "attached" });
     const history = page.locator("[data-testid=history-lease]").first();
     await history.waitFor();
@@ -125,6 +126,7 @@ describe("the open gate page follows the gate live", () => {
     const environmentId = gate.sim.environment("alpha").environmentId;
     for (let index = 0; index < 200; index += 1) {
       gate.keeper.recordWrite({
+        leaseId: gate.keeper.list()[0]?.leaseId ?? "",
         at: new Date().toISOString(),
         environmentId,
         action: "thread.pin",
@@ -140,8 +142,8 @@ describe("the open gate page follows the gate live", () => {
       expect((stateReads[index] ?? 0) - (stateReads[index - 1] ?? 0)).toBeGreaterThan(1400);
     }
     await page.click("[data-testid=revoke]");
-    await waitForMessage(page, "Lease revoked.");
-    expect(gate.keeper.current()).toBeNull();
+    await waitForMessage(page, "Every lease revoked.");
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("asks for desktop notifications only when the button is pressed, and then notifies of the next request", async () => {

@@ -65,7 +65,7 @@ describe("passkey approval in a real browser", () => {
     await page.click("[data-testid=approve]");
     await waitForMessage(page, "Lease granted.");
 
-    const lease = gate.keeper.current();
+    const lease = gate.keeper.list()[0] ?? null;
     expect(lease).not.toBeNull();
     if (lease === null) return;
     // The signature counter the authenticator reported is stored.
@@ -204,7 +204,7 @@ describe("passkey approval in a real browser", () => {
     const crossed = await pagePost(page, "/api/requests/approve", { requestId: a.requestId, response: forB });
     expect(crossed.status).toBe(400);
     expect(crossed.body).toEqual({ error: "assertion_invalid" });
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
     // A was used up by the failed attempt: its own assertion cannot rescue it now.
     const forA = await signInPage(page, optionsA.body.options);
     expect(
@@ -215,10 +215,10 @@ describe("passkey approval in a real browser", () => {
 
     const granted = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
     expect(granted.body).toMatchObject({ active: true });
-    const leaseId = gate.keeper.current()?.leaseId;
+    const leaseId = gate.keeper.list()[0]?.leaseId;
     const replay = await pagePost(page, "/api/requests/approve", { requestId: b.requestId, response: forB });
     expect(replay.body).toEqual({ error: "request_used" });
-    expect(gate.keeper.current()?.leaseId).toBe(leaseId);
+    expect(gate.keeper.list()[0]?.leaseId).toBe(leaseId);
 
     // After a revoke, the same assertion on a fresh request grants nothing either.
     gate.keeper.closeAll("revoked");
@@ -229,7 +229,7 @@ describe("passkey approval in a real browser", () => {
     ).toEqual({
       error: "assertion_invalid",
     });
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("refuses an assertion whose signature counter went backwards (a cloned passkey)", async () => {
@@ -254,7 +254,7 @@ describe("passkey approval in a real browser", () => {
       response: cloned,
     });
     expect(refused.body).toEqual({ error: "assertion_invalid" });
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
 
     // The same key with a counter ahead of the stored one is accepted: the refusal was the counter.
     await tab.rewindSignCount((before?.signCount ?? 0) + 10);
@@ -277,7 +277,7 @@ describe("passkey approval in a real browser", () => {
     const approving = gate.desk.approve(link.requestId, response as never);
     gate.keeper.closeAll("revoked");
     await expect(approving).rejects.toMatchObject({ code: "request_superseded" });
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("grants once when the same assertion is sent twice at the same time", async () => {
@@ -287,8 +287,8 @@ describe("passkey approval in a real browser", () => {
     const options = await pagePost(page, "/api/requests/options", { requestId: link.requestId });
     const response = await signInPage(page, options.body.options);
     const grants: string[] = [];
-    gate.keeper.onChange((lease) => {
-      if (lease !== null) grants.push(lease.leaseId);
+    gate.keeper.onChange(({ lease, open }) => {
+      if (open) grants.push(lease.leaseId);
     });
     const outcomes = await Promise.allSettled([
       gate.desk.approve(link.requestId, response as never),
@@ -307,13 +307,14 @@ describe("passkey approval in a real browser", () => {
       await page.waitForSelector("body[data-ready=true]");
       await page.click("[data-testid=approve]");
       await waitForMessage(page, "Lease granted.");
-      const lease = gate.keeper.current();
+      const lease = gate.keeper.list()[0] ?? null;
       if (lease === null) throw new Error("no lease was granted");
       return lease;
     };
 
     const first = await approveOnce();
     gate.keeper.recordWrite({
+      leaseId: gate.keeper.list()[0]?.leaseId ?? "",
       at: new Date().toISOString(),
       environmentId: gate.sim.environment("alpha").environmentId,
       action: "thread.send",
@@ -324,8 +325,8 @@ describe("passkey approval in a real browser", () => {
     await page.waitForSelector("body[data-ready=true]");
     expect(await page.locator("[data-testid=writes]").textContent()).toContain("op-visible-1");
     await page.click("[data-testid=revoke]");
-    await waitForMessage(page, "Lease revoked.");
-    expect(gate.keeper.current()).toBeNull();
+    await waitForMessage(page, "Every lease revoked.");
+    expect(gate.keeper.list()).toEqual([]);
     expect(gate.keeper.check(writeRequest(first.leaseId, ["project-api"]))).toMatchObject({
       code: "lease_closed",
     });
@@ -337,6 +338,6 @@ describe("passkey approval in a real browser", () => {
     expect(gate.keeper.check(writeRequest(second.leaseId, ["project-api"]))).toMatchObject({
       code: "lease_closed",
     });
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 });

@@ -114,7 +114,7 @@ describe("a lease approved in a real browser governs writes through the relay", 
     await page.waitForSelector("body[data-ready=true]");
     expect(await page.locator("[data-testid=writes]").textContent()).toContain("op-e2e-pin");
     await page.click("[data-testid=revoke]");
-    await waitForMessage(page, "Lease revoked.");
+    await waitForMessage(page, "Every lease revoked.");
     const afterRevoke = await real.relay(pin(leaseId, "op-e2e-after-revoke", IDLE_THREAD));
     expect([afterRevoke.status, body(afterRevoke).error]).toEqual([403, "lease_closed"]);
     expect(real.world.commandCount()).toBe(1);

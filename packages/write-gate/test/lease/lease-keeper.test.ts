@@ -1,6 +1,12 @@
 import { ACTION_IDS, type LeaseScope, parseLeaseScope } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
-import { GateLeaseKeeper, LEASE_TTL_MS, MAX_LISTED_WRITES } from "../../src/lease/index.js";
+import {
+  GateLeaseKeeper,
+  holderHashOf,
+  LEASE_TTL_MS,
+  MAX_LISTED_WRITES,
+  MAX_OPEN_LEASES,
+} from "../../src/lease/index.js";
 import { ManualClock } from "../security/support/gate.js";
 
 const SCOPE: LeaseScope = parseLeaseScope({
@@ -58,7 +64,7 @@ describe("GateLeaseKeeper", () => {
     clock.wall -= 3_600_000;
     clock.mono += 1;
     expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
-    expect(keeper.current()).toBeNull();
+    expect(keeper.list()).toEqual([]);
   });
 
   it("expires when the wall clock passes its deadline even if the monotonic clock stood still (suspend)", () => {
@@ -71,49 +77,89 @@ describe("GateLeaseKeeper", () => {
     const clock = new ManualClock();
     const keeper = new GateLeaseKeeper({ clock });
     const events: string[] = [];
-    keeper.onChange((lease, reason) => events.push(`${lease === null ? "closed" : "open"}:${reason}`));
-    keeper.grant({ scope: SCOPE, scopeFingerprint: "fp", credentialId: "cred" });
+    keeper.onChange(({ open, reason }) => events.push(`${open ? "open" : "closed"}:${reason}`));
+    const first = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp", credentialId: "cred" });
     clock.wall += 10 * 60_000;
-    expect(keeper.remainingMs()).toBe(50 * 60_000);
+    expect(keeper.remainingMs(first.leaseId)).toBe(50 * 60_000);
     clock.advance(50 * 60_000);
-    expect(keeper.current()).toBeNull();
+    expect(keeper.list()).toEqual([]);
     keeper.grant({ scope: SCOPE, scopeFingerprint: "fp", credentialId: "cred" });
     keeper.closeAll("revoked");
     keeper.closeAll("revoked");
     expect(events).toEqual(["open:granted", "closed:expired", "open:granted", "closed:revoked"]);
   });
 
-  it("closes on an uncertain send and refuses a second grant while one is open", () => {
-    const { keeper, request } = setup();
-    expect(() => keeper.grant({ scope: SCOPE, scopeFingerprint: "fp", credentialId: "cred" })).toThrow();
+  it("holds several leases at once, each checked on its own, and ending one leaves the others open", () => {
+    const { keeper, lease, request } = setup();
+    const other = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-2", credentialId: "cred" });
+    expect(keeper.list().map((open) => open.leaseId)).toEqual([lease.leaseId, other.leaseId]);
     const epoch = keeper.epoch;
-    keeper.onUncertainSend({} as never);
+    expect(keeper.end(lease.leaseId, "ended")).toBe(true);
     expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
-    expect(keeper.epoch).toBeGreaterThan(epoch);
+    expect(keeper.check(request({ leaseId: other.leaseId })).ok).toBe(true);
+    // Ending one lease is not a close of everything: approvals in flight keep going.
+    expect(keeper.epoch).toBe(epoch);
+    expect(keeper.history()[0]).toMatchObject({ leaseId: lease.leaseId, closeReason: "ended" });
+    expect(keeper.end(lease.leaseId, "ended")).toBe(false);
   });
 
-  it("lists the writes made under the open lease, capped, and forgets them when it closes", () => {
+  it("finds the lease its holder's secret binds, and no other", () => {
+    const keeper = new GateLeaseKeeper({ clock: new ManualClock() });
+    keeper.grant({
+      scope: SCOPE,
+      scopeFingerprint: "fp-1",
+      credentialId: "cred",
+      holderHash: holderHashOf("secret-a"),
+    });
+    const held = keeper.grant({
+      scope: SCOPE,
+      scopeFingerprint: "fp-2",
+      credentialId: "cred",
+      holderHash: holderHashOf("secret-b"),
+    });
+    expect(keeper.heldLease("secret-b")?.leaseId).toBe(held.leaseId);
+    expect(keeper.heldLease("secret-c")).toBeNull();
+    expect(keeper.heldLease(undefined)).toBeNull();
+  });
+
+  it("refuses a grant past the open-lease limit, naming it", () => {
     const { keeper } = setup();
-    for (let index = 0; index < MAX_LISTED_WRITES + 5; index += 1) {
+    for (let index = 1; index < MAX_OPEN_LEASES; index += 1) {
+      keeper.grant({ scope: SCOPE, scopeFingerprint: `fp-${index}`, credentialId: "cred" });
+    }
+    expect(() => keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-x", credentialId: "cred" })).toThrow(
+      expect.objectContaining({ code: "lease_limit_reached", details: { limit: MAX_OPEN_LEASES } }),
+    );
+  });
+
+  it("closes the lease an uncertain send was made under, and only that one", () => {
+    const { keeper, lease, request } = setup();
+    const other = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-2", credentialId: "cred" });
+    keeper.onUncertainSend({ leaseId: lease.leaseId } as never);
+    expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
+    expect(keeper.get(other.leaseId)?.leaseId).toBe(other.leaseId);
+  });
+
+  it("lists the writes made under each open lease, capped, and forgets them when it closes", () => {
+    const { keeper, lease } = setup();
+    const other = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-2", credentialId: "cred" });
+    const write = (leaseId: string, operationId: string) =>
       keeper.recordWrite({
+        leaseId,
         at: "2026-12-02T12:00:00.000Z",
         environmentId: "env-a",
         action: "thread.send",
-        operationId: `op-${index}`,
+        operationId,
         state: "completed",
       });
-    }
-    expect(keeper.writes()).toHaveLength(MAX_LISTED_WRITES);
-    expect(keeper.writes()[0]?.operationId).toBe("op-5");
+    for (let index = 0; index < MAX_LISTED_WRITES + 5; index += 1) write(lease.leaseId, `op-${index}`);
+    write(other.leaseId, "other-op");
+    expect(keeper.writes(lease.leaseId)).toHaveLength(MAX_LISTED_WRITES);
+    expect(keeper.writes(lease.leaseId)[0]?.operationId).toBe("op-5");
+    expect(keeper.writes(other.leaseId).map((row) => row.operationId)).toEqual(["other-op"]);
     keeper.closeAll("revoked");
-    expect(keeper.writes()).toEqual([]);
-    keeper.recordWrite({
-      at: "x",
-      environmentId: "env-a",
-      action: "thread.send",
-      operationId: "late",
-      state: "completed",
-    });
-    expect(keeper.writes()).toEqual([]);
+    expect(keeper.writes(lease.leaseId)).toEqual([]);
+    write(lease.leaseId, "late");
+    expect(keeper.writes(lease.leaseId)).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ describe("the gate process", () => {
   it("starts closed, and removes its capability file when it closes", async () => {
     world = await startSimWorld(["alpha"]);
     harness = await startGateHarness({ world });
-    expect(harness.gate.lease.current()).toBeNull();
+    expect(harness.gate.lease.list()).toEqual([]);
     await harness.gate.close();
     await expect(access(join(world.stateDir, CAPABILITY_FILE))).rejects.toMatchObject({ code: "ENOENT" });
     harness = undefined;

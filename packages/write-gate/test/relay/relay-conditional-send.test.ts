@@ -73,7 +73,11 @@ describe("relay op conditional_send", () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain("linter");
     // The lease page lists the request once (the repeat was a replay).
-    expect(h.gate.lease.writes().filter((write) => write.operationId === "op-relay-cond")).toEqual([
+    expect(
+      h.gate.lease
+        .writes(h.gate.lease.list()[0]?.leaseId ?? "")
+        .filter((write) => write.operationId === "op-relay-cond"),
+    ).toEqual([
       expect.objectContaining({
         action: "thread.conditional-send",
         state: "completed",

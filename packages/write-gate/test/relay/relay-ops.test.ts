@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PENDING_PER_CLIENT } from "../../src/approval/index.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import {
   IDLE_THREAD,
@@ -73,6 +74,22 @@ describe("relay operations", () => {
     expect(status.environments).toHaveLength(2);
   });
 
+  it("refuses a client over its pending-request budget across the relay, naming the limit, while another client asks", async () => {
+    h.gate.lease.closeAll("test_reset");
+    const ask = (name: string) => h.relay({ op: "request_approval", client: { name } });
+    for (let index = 0; index < MAX_PENDING_PER_CLIENT; index += 1) {
+      expect((await ask("looping-client")).status).toBe(200);
+    }
+    const refused = await ask("looping-client");
+    expect(refused.status).toBe(403);
+    expect(body(refused)).toMatchObject({
+      error: "client_budget_exceeded",
+      details: { budget: "pending_requests", limit: MAX_PENDING_PER_CLIENT },
+    });
+    expect(body(await ask("other-client"))).toMatchObject({ decision: "pending" });
+    h.gate.lease.closeAll("test_reset");
+  });
+
   it("requests an approval: link, every live environment covered (the proposal only ticks), fingerprint, expiry", async () => {
     h.gate.lease.closeAll("test_reset");
     const answer = await h.relay({ op: "request_approval", environments: ["alpha"] });
@@ -106,7 +123,7 @@ describe("relay operations", () => {
     const again = await h.relay(dispatch(leaseId, "op-pin-1"));
     expect(body(again)).toMatchObject({ state: "completed", replayed: true, receipt: body(first).receipt });
     expect(alpha.model.receivedCommands.length - before).toBe(1);
-    expect(h.gate.lease.writes()).toEqual([
+    expect(h.gate.lease.writes(h.gate.lease.list()[0]?.leaseId ?? "")).toEqual([
       // The thread the input names, so the page can show its title.
       expect.objectContaining({
         operationId: "op-pin-1",

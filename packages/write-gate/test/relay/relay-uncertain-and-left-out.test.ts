@@ -28,7 +28,7 @@ describe("relay: uncertain sends, T3 refusals, environments left out", () => {
     const lost = await h.relay(request);
     expect(lost.status).toBe(403);
     expect(lost.body).toMatchObject({ error: "reconciliation_required", details: { state: "uncertain" } });
-    expect(h.gate.lease.current()).toBeNull();
+    expect(h.gate.lease.list()).toEqual([]);
     expect(alpha.model.receivedCommands).toHaveLength(1);
     alpha.faults.set({ dropSocketAfterDispatch: undefined });
     // A new lease, the same operationId: the repeat settles it by reading T3, sending nothing.
@@ -63,8 +63,8 @@ describe("relay: uncertain sends, T3 refusals, environments left out", () => {
       t3: { tag: "OrchestrationV2DispatchCommandError" },
       details: { state: "refused", sent: true },
     });
-    expect(h.gate.lease.current()?.leaseId).toBe(leaseId);
-    expect(h.gate.lease.writes()).toEqual([
+    expect(h.gate.lease.list()[0]?.leaseId).toBe(leaseId);
+    expect(h.gate.lease.writes(h.gate.lease.list()[0]?.leaseId ?? "")).toEqual([
       expect.objectContaining({
         operationId: "op-t3-refuses",
         state: "refused",

@@ -124,7 +124,11 @@ describe("a lease over a protocol-2 and a 0.0.31 environment", () => {
       expect(String(body(refused).message)).toContain("beta");
       expect(String(body(refused).message)).toContain("T3 0.0.31");
       expect(beta.model.receivedCommands.length).toBe(before);
-      expect(h.gate.lease.writes().some((write) => write.operationId === operationId)).toBe(false);
+      expect(
+        h.gate.lease
+          .writes(h.gate.lease.list()[0]?.leaseId ?? "")
+          .some((write) => write.operationId === operationId),
+      ).toBe(false);
       expect(body(await h.relay({ op: "list_uncertain" })).records ?? []).toEqual([]);
       expect(await journalText(h.world.stateDir)).not.toContain(operationId);
     },

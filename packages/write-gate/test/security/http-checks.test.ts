@@ -46,7 +46,7 @@ describe("Host check (DNS rebinding)", () => {
     openLease();
     const response = await post("/api/revoke", {}, { ...pageHeaders(), host: "attacker.test:7433" });
     expect(response.status).toBe(403);
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("refuses a peer that is not on loopback, and serves one that is", async () => {
@@ -73,7 +73,7 @@ describe("state-changing requests", () => {
     const response = await post("/api/revoke", {}, { ...pageHeaders(), ...change });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "origin_or_method_invalid" });
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("refuses a POST without an Origin", async () => {
@@ -81,7 +81,7 @@ describe("state-changing requests", () => {
     const { origin: _origin, ...headers } = pageHeaders();
     const response = await post("/api/revoke", {}, headers);
     expect(response.status).toBe(403);
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it.each([
@@ -93,7 +93,7 @@ describe("state-changing requests", () => {
     openLease();
     const response = await post("/api/revoke", {}, { ...pageHeaders(), "content-type": type });
     expect(response.status).toBe(403);
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("accepts JSON with a utf-8 charset", async () => {
@@ -104,7 +104,7 @@ describe("state-changing requests", () => {
       { ...pageHeaders(), "content-type": "application/json; charset=utf-8" },
     );
     expect(response.status).toBe(200);
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("never changes anything on a GET of a state-changing route", async () => {
@@ -119,14 +119,14 @@ describe("state-changing requests", () => {
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({ error: "origin_or_method_invalid" });
     }
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it.each(["PUT", "DELETE", "PATCH"])("refuses %s on the revoke route", async (method) => {
     openLease();
     const response = await gate.app.request("/api/revoke", { method, headers: pageHeaders(), body: "{}" });
     expect(response.status).toBe(403);
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("refuses a body over 64 KiB with 413 before acting on it", async () => {
@@ -134,7 +134,7 @@ describe("state-changing requests", () => {
     const response = await post("/api/revoke", { padding: "x".repeat(70_000) });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: "body_too_large" });
-    expect(gate.keeper.current()).not.toBeNull();
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("refuses a chunked body over the cap even without a Content-Length", async () => {
@@ -176,11 +176,24 @@ describe("state-changing requests", () => {
 
 describe("rate limit", () => {
   it("answers 429 rate_limited after 60 page calls in a minute, and again after the window", async () => {
-    for (let index = 0; index < 60; index += 1) expect((await post("/api/state", {})).status).toBe(200);
-    const limited = await post("/api/revoke", {});
+    const view = () => post("/api/requests/view", { requestId: "x".repeat(43) });
+    for (let index = 0; index < 60; index += 1) expect((await view()).status).toBe(404);
+    const limited = await view();
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ error: "rate_limited" });
     gate.clock.advance(60_000);
+    expect((await view()).status).toBe(404);
+  });
+
+  it("keeps Revoke all, End and the page's state outside the budget: they answer while it is spent", async () => {
+    const lease = openLease();
+    for (let index = 0; index < 60; index += 1) {
+      await post("/api/requests/view", { requestId: "x".repeat(43) });
+    }
+    expect((await post("/api/requests/view", { requestId: "x".repeat(43) })).status).toBe(429);
+    for (let index = 0; index < 100; index += 1) expect((await post("/api/state", {})).status).toBe(200);
+    const ended = await post("/api/leases/end", { leaseId: lease.leaseId });
+    expect(await ended.json()).toEqual({ ended: true });
     expect((await post("/api/revoke", {})).status).toBe(200);
   });
 
@@ -197,7 +210,7 @@ describe("rate limit", () => {
       expect((await gate.app.request("/", { headers: pageHeaders() })).status).toBe(200);
     }
     expect((await post("/api/revoke", {})).status).toBe(200);
-    expect(gate.keeper.current()).toBeNull();
+    expect(gate.keeper.list()).toEqual([]);
   });
 
   it("keeps the relay's budget apart from the page's", async () => {
@@ -210,11 +223,15 @@ describe("rate limit", () => {
       const { origin: _origin, ...machine } = pageHeaders();
       const relay = () => withRelay.app.request("/relay", { method: "POST", headers: machine, body: "{}" });
       const page = () =>
-        withRelay.app.request("/api/state", { method: "POST", headers: pageHeaders(), body: "{}" });
+        withRelay.app.request("/api/requests/view", {
+          method: "POST",
+          headers: pageHeaders(),
+          body: JSON.stringify({ requestId: "x".repeat(43) }),
+        });
       for (let index = 0; index < 3; index += 1) expect((await relay()).status).toBe(200);
       expect((await relay()).status).toBe(429);
-      expect((await page()).status).toBe(200);
-      expect((await page()).status).toBe(200);
+      expect((await page()).status).toBe(404);
+      expect((await page()).status).toBe(404);
       expect((await page()).status).toBe(429);
       withRelay.clock.advance(60_000);
       expect((await relay()).status).toBe(200);
@@ -290,7 +307,7 @@ describe("headers and page", () => {
     expect(JSON.parse(text)).toEqual({
       enrolled: false,
       passkeys: [],
-      lease: { active: false },
+      leases: [],
       leaseHistory: [],
       pendingRequests: [],
     });

@@ -107,7 +107,7 @@ function notifyNew(pending) {
 async function refresh() {
   const state = await post("/api/state");
   showPasskeys(state, onRemovePasskey);
-  showLease(state, catalogue);
+  showLease(state, catalogue, endLease);
   const pending = state.pendingRequests;
   if (pending === undefined) return state;
   notifyNew(pending);
@@ -178,7 +178,11 @@ function scheduleRefresh(afterAction) {
 
 function listen() {
   if (!("EventSource" in window)) return;
-  const events = new EventSource("/api/events");
+  // The gate counts event streams per page load (ADR 0028): this page's own random name.
+  const page = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+  const events = new EventSource(`/api/events?page=${page}`);
   for (const name of ["request", "decision", "lease", "write", "passkeys"]) {
     events.addEventListener(name, () => scheduleRefresh());
   }
@@ -289,10 +293,19 @@ byId("add-passkey").addEventListener("click", () => {
 });
 byId("approve").addEventListener("click", approve);
 byId("deny").addEventListener("click", deny);
+/** The End button of one lease: only that lease closes; the others stay open. */
+function endLease(leaseId) {
+  return post("/api/leases/end", { leaseId })
+    .then(() => {
+      say("Lease ended.", false);
+      return scheduleRefresh(true);
+    })
+    .catch((error) => say(`Ending the lease failed: ${codeOf(error)}`, true));
+}
 byId("revoke").addEventListener("click", () => {
   post("/api/revoke")
     .then(() => {
-      say("Lease revoked.", false);
+      say("Every lease revoked.", false);
       return scheduleRefresh(true);
     })
     .catch((error) => say(`Revoke failed: ${codeOf(error)}`, true));

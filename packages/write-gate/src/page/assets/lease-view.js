@@ -1,9 +1,10 @@
-// The open lease (what it covers, its writes, updating live) and the last closed leases.
+// The open leases (each: who holds it, what it covers, its writes, updating live, its own End)
+// and the last closed leases.
 
 import { byId, clockTime, element, minutesSeconds } from "./dom.js";
 
-let lease = null;
-let leaseSeenAt = 0;
+let leases = [];
+let leasesSeenAt = 0;
 
 /** One write as a row; takes the gate's WriteRow, or the older LeaseWrite shape. */
 function writeRow(write) {
@@ -78,25 +79,58 @@ function scopeSummary(scope, catalogue) {
   return box;
 }
 
-/** Renders state.lease and state.leaseHistory. */
-export function showLease(state, catalogue) {
-  lease = state.lease?.active ? state.lease : null;
-  leaseSeenAt = Date.now();
-  const section = byId("lease");
-  section.hidden = lease === null;
-  if (lease !== null) {
-    byId("lease-fingerprint").textContent = lease.scopeFingerprint;
-    const holder = lease.client;
-    byId("lease-holder").textContent =
-      holder === undefined
-        ? "Held by the client that asked for it (it did not name itself); only that client can use it."
-        : `Held by the client that says it is ${holder.version ? `${holder.name} ${holder.version}` : holder.name} (not verified); only that client can use it.`;
-    byId("lease-scope").replaceChildren(scopeSummary(lease.scope, catalogue));
-    const writes = lease.writes ?? [];
-    byId("writes").replaceChildren(...writes.map(writeRow));
-    byId("no-writes").hidden = writes.length > 0;
-    byId("writes-table").hidden = writes.length === 0;
+function holderWords(holder) {
+  if (holder === undefined) {
+    return "Held by the client that asked for it (it did not name itself); only that client can use it.";
   }
+  const name = holder.version ? `${holder.name} ${holder.version}` : holder.name;
+  return `Held by the client that says it is ${name} (not verified); only that client can use it.`;
+}
+
+/** One open lease: who holds it, time left, its fingerprint, an End button, its scope and writes. */
+function leaseCard(open, catalogue, onEnd) {
+  const card = element("article", undefined, {
+    class: "open-lease",
+    "data-testid": "open-lease",
+    "data-lease-id": open.leaseId,
+  });
+  const end = element("button", "End this lease", { type: "button", "data-testid": "end-lease" });
+  end.addEventListener("click", () => {
+    end.disabled = true;
+    onEnd(open.leaseId).finally(() => {
+      end.disabled = false;
+    });
+  });
+  const timing = element("p");
+  timing.append(
+    "Expires in ",
+    element("strong", "", { class: "countdown", "data-testid": "countdown" }),
+    " · fingerprint ",
+    element("code", open.scopeFingerprint, { "data-testid": "lease-fingerprint" }),
+  );
+  const writes = open.writes ?? [];
+  card.append(
+    element("h3", holderWords(open.client), { "data-testid": "lease-holder" }),
+    timing,
+    end,
+    scopeSummary(open.scope, catalogue),
+    element("h4", "Writes under this lease"),
+  );
+  if (writes.length === 0) card.append(element("p", "No writes yet.", { class: "hint no-writes" }));
+  else {
+    const table = writesTable(writes, "writes");
+    table.setAttribute("data-testid", "writes-table");
+    card.append(table);
+  }
+  return card;
+}
+
+/** Renders state.leases (every open lease, each with its own End) and state.leaseHistory. */
+export function showLease(state, catalogue, onEnd) {
+  leases = state.leases ?? [];
+  leasesSeenAt = Date.now();
+  byId("lease").hidden = leases.length === 0;
+  byId("lease-list").replaceChildren(...leases.map((open) => leaseCard(open, catalogue, onEnd)));
   tickLease();
 
   const history = state.leaseHistory ?? [];
@@ -106,10 +140,11 @@ export function showLease(state, catalogue) {
       const item = element("details", undefined, { "data-testid": "history-lease" });
       if (index === 0) item.open = true;
       const reason = closed.closeReason;
+      const holder = closed.client === undefined ? "" : `${closed.client.name}, `;
       item.append(
         element(
           "summary",
-          `${clockTime(closed.grantedAt)} – ${clockTime(closed.closedAt)}, ${reason}, ${closed.writes.length} write(s)`,
+          `${holder}${clockTime(closed.grantedAt)} – ${clockTime(closed.closedAt)}, ${reason}, ${closed.writes.length} write(s)`,
         ),
         element("p", `Fingerprint ${closed.scopeFingerprint}`, { class: "fingerprint" }),
         writesTable(closed.writes, "history-writes"),
@@ -119,10 +154,15 @@ export function showLease(state, catalogue) {
   );
 }
 
-/** Updates the lease countdown; answers false once the lease has run out. */
+/** Updates every lease's countdown; answers false once one of them has run out. */
 export function tickLease() {
-  if (lease === null) return true;
-  const left = Math.max(0, lease.remainingMs - (Date.now() - leaseSeenAt));
-  byId("countdown").textContent = minutesSeconds(left);
-  return left > 0;
+  let allLive = true;
+  const elapsed = Date.now() - leasesSeenAt;
+  for (const open of leases) {
+    const left = Math.max(0, open.remainingMs - elapsed);
+    const card = document.querySelector(`[data-lease-id="${CSS.escape(open.leaseId)}"] .countdown`);
+    if (card !== null) card.textContent = minutesSeconds(left);
+    if (left <= 0) allLive = false;
+  }
+  return allLive;
 }

@@ -25,6 +25,7 @@ export interface EventStreamClient {
 export function openEventStream(
   port: number,
   headers: Record<string, string> = {},
+  path = "/api/events",
 ): Promise<EventStreamClient> {
   return new Promise((resolve, reject) => {
     const received: SentEvent[] = [];
@@ -45,7 +46,7 @@ export function openEventStream(
       {
         host: "127.0.0.1",
         port,
-        path: "/api/events",
+        path,
         method: "GET",
         headers: { host: `localhost:${port}`, accept: "text/event-stream", ...headers },
       },

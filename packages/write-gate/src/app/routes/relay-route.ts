@@ -1,0 +1,29 @@
+/**
+ * @module The machine side's slot, `POST /relay`: the relay handler authenticates the caller
+ * before it reads the body, and the relay spends a rate budget of its own.
+ */
+import type { Clock } from "@t3-connector/core";
+import { MAX_RELAY_BODY_BYTES } from "@t3-connector/write-engine/relay-contract";
+import { type Context, Hono } from "hono";
+import { machineRouteGuard, RateBudget, readJsonBody } from "../../security/index.js";
+
+/**
+ * The machine side's handler for `POST /relay`. It authenticates the caller first and only then
+ * calls `readBody`, which charges the relay's own rate budget and reads (capped) and parses the
+ * body: an unauthenticated caller costs nothing and learns nothing about its body.
+ */
+export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Response | Promise<Response>;
+
+export function relayRoute(relay: RelayHandler, options: { clock: Clock; perMinute: number }): Hono {
+  // The bridge's writes must not spend the page's budget, nor the page's the bridge's.
+  const relayBudget = new RateBudget({ clock: options.clock, limit: options.perMinute });
+  const app = new Hono();
+  app.use("/relay", machineRouteGuard());
+  app.post("/relay", async (c) =>
+    relay(c, async () => {
+      relayBudget.charge(c);
+      return readJsonBody(c, MAX_RELAY_BODY_BYTES);
+    }),
+  );
+  return app;
+}

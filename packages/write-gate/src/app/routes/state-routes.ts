@@ -1,0 +1,23 @@
+/** @module `POST /api/state`: everything the page shows, read in one call (never a secret). */
+import { Hono } from "hono";
+import { openLeases } from "../lease-status.js";
+import * as bodies from "../schemas.js";
+import { leaseHistoryRows, openLeaseRows } from "../write-rows.js";
+import { type GateParts, jsonBody } from "./route-kit.js";
+
+export function stateRoutes(parts: GateParts): Hono {
+  const { keeper, passkeys, desk, names } = parts;
+  return new Hono().post("/api/state", jsonBody(bodies.emptyBody), (c) => {
+    return c.json({
+      enrolled: passkeys.hasAny(),
+      passkeys: passkeys.list(),
+      // Every open lease, oldest first, with its writes as the page lists them, newest first.
+      leases: openLeases(keeper).map((lease) => ({
+        ...lease,
+        writes: openLeaseRows(keeper, lease.leaseId, names),
+      })),
+      leaseHistory: leaseHistoryRows(keeper.history(), names),
+      pendingRequests: desk.pendingRequests(),
+    });
+  });
+}
