@@ -33,6 +33,7 @@ import {
 import { eventStream } from "./event-stream.js";
 import { leaseStatus } from "./lease-status.js";
 import * as bodies from "./schemas.js";
+import type { StartupWarnings } from "./startup-warnings.js";
 import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
 
 /** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
@@ -66,6 +67,8 @@ export interface GateAppDeps {
   readonly audit?: AuditLog;
   /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
   readonly eventPingIntervalMs?: number;
+  /** Environments the gate found it cannot operate at start, shown as a banner on the page. */
+  readonly startupWarnings?: StartupWarnings;
 }
 
 export interface GateApp {
@@ -123,6 +126,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
+  deps.startupWarnings?.onChange(() => events.publish({ type: "warnings", data: {} }));
   // A failed append closes every lease through the log's own hook; the page route still answers.
   const audit = (event: AuditEvent) => deps.audit?.append(event).catch(() => undefined);
   const enrollment = new Enrollment({
@@ -192,6 +196,11 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
       lease: lease.active ? { ...lease, writes: openLeaseRows(keeper, names) } : lease,
       leaseHistory: leaseHistoryRows(keeper.history(), names),
       pendingRequests: desk.pendingRequests(),
+      gate: {
+        // `gate --enroll`: the printed code may add a passkey even when one exists (recovery).
+        codeEnrollment: enrollment.codeAccepted(),
+        warnings: deps.startupWarnings?.list() ?? [],
+      },
     });
   });
 

@@ -26,7 +26,8 @@ export type GateEvent =
     }
   | { readonly type: "lease"; readonly data: { readonly state: "open" | "closed" } }
   | { readonly type: "write"; readonly data: { readonly row: WriteRow } }
-  | { readonly type: "passkeys"; readonly data: Record<string, never> };
+  | { readonly type: "passkeys"; readonly data: Record<string, never> }
+  | { readonly type: "warnings"; readonly data: Record<string, never> };
 
 export type GateEventListener = (event: GateEvent) => void;
 

@@ -92,6 +92,14 @@ export class Enrollment {
     this.#tickets = new OneTimeBook(book);
   }
 
+  /**
+   * Whether the printed code would register a passkey now: while none is enrolled, or under
+   * `gate --enroll` (the way back after losing every passkey), until the code is used.
+   */
+  codeAccepted(): boolean {
+    return !this.#code.used && (!this.#passkeys.hasAny() || this.#codeAddsPasskey);
+  }
+
   /** Assertion options for a step-up (`enroll` or `remove:<credentialId>`). */
   async stepUpOptions(
     purpose: string,

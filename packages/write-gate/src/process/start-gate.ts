@@ -29,6 +29,7 @@ import {
   openJournal,
 } from "@t3-connector/write-engine/journal";
 import type { Context, Hono } from "hono";
+import { StartupWarnings } from "../app/index.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -66,6 +67,8 @@ export interface GateParts {
   readonly log: (line: string) => void;
   /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
   readonly relay: RelayHandler;
+  /** Filled by the start-up check of the environments once it ends; the page shows them. */
+  readonly startupWarnings: StartupWarnings;
 }
 
 export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Promise<Response>;
@@ -188,6 +191,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
     // is bound late; until then it refuses.
     let relay: RelayHandler = async (c) => c.json({ error: "gate_unavailable" }, 403);
+    const startupWarnings = new StartupWarnings();
     const parts: GateParts = {
       config,
       port: config.port,
@@ -200,6 +204,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId,
       log,
       relay: (c, readBody) => relay(c, readBody),
+      startupWarnings,
     };
     const human = await (options.humanSide ?? gateHumanSide)(parts);
     if (human.close !== undefined) cleanups.push(() => human.close?.() ?? Promise.resolve());
@@ -331,7 +336,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     cleanups.unshift(async () => checking.abort());
     const environmentWarnings = checkEnvironmentsAtStart(registry, checking.signal).then(
       (warnings) => {
-        if (!checking.signal.aborted) for (const warning of warnings) announce(warning.line);
+        if (checking.signal.aborted) return warnings;
+        for (const warning of warnings) announce(warning.line);
+        startupWarnings.add(warnings);
         return warnings;
       },
       () => [],
