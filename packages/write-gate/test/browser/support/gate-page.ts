@@ -10,12 +10,15 @@ import {
   type ProjectSeed,
   type SimGate,
   startSimGate,
+  type ThreadSeed,
 } from "../../approval/support/sim-gate.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./browser.js";
 
 export interface OpenGatePageOptions {
   /** The projects of the one environment, `alpha`. */
   readonly projects: ProjectSeed[];
+  /** Threads of `alpha`, e.g. for a request that names one. */
+  readonly threads?: ThreadSeed[];
   readonly viewport?: { width: number; height: number };
   /** Enrolls a passkey under this name through the page's own form. */
   readonly enrollAs?: string;
@@ -54,7 +57,13 @@ export function useGatePage(): { browser(): Browser; open(options: OpenGatePageO
     browser: launched,
     async open(options) {
       const gate = await startSimGate({
-        environments: [{ alias: "alpha", projects: options.projects }],
+        environments: [
+          {
+            alias: "alpha",
+            projects: options.projects,
+            ...(options.threads === undefined ? {} : { threads: options.threads }),
+          },
+        ],
         serve: true,
       });
       current = { gate };
