@@ -14,10 +14,13 @@ export function showPasskeys(state, onRemove) {
   const enrolled = state.enrolled;
   // Older gates do not say; the code then works only for the first passkey.
   const byCode = state.gate?.codeEnrollment ?? !enrolled;
-  byId("enroll-hint").hidden = !byCode;
-  byId("enroll-hint").textContent = enrolled
-    ? "Lost your passkey? This gate was started with --enroll: enter the code printed on its terminal to register a new one here, no existing passkey needed."
-    : "Enter the enrollment code printed on the gate's terminal to register the first passkey.";
+  // Shown while the code works, and when nothing works any more (no passkey, code used).
+  byId("enroll-hint").hidden = !byCode && enrolled;
+  byId("enroll-hint").textContent = !byCode
+    ? "No passkey is registered and the enrollment code was used. Restart the gate with `t3-connector-write gate --enroll` for a new code."
+    : enrolled
+      ? "Lost your passkey? This gate was started with --enroll: enter the code printed on its terminal to register a new one here, no existing passkey needed."
+      : "Enter the enrollment code printed on the gate's terminal to register the first passkey.";
   byId("enroll-code-field").hidden = !byCode;
   byId("enroll-submit").hidden = !byCode;
   byId("enroll-submit").textContent = enrolled ? "Register a new passkey with the code" : "Register passkey";
