@@ -133,6 +133,7 @@ export const threadSend = defineAction({
   commandType: "message.dispatch",
   payloadKind: "dispatch",
   extraIds: ["messageId"],
+  runsInThreadMode: true,
   guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
   serializeByProject: false,
   targets: (input) => oneThread(input.threadId),
