@@ -2,7 +2,8 @@
  * The write engine. One dispatch runs, in this order:
  *
  *   admission lease check (environment, action; no I/O)
- *   → fresh shell read → scope lease check (project of every referenced thread)
+ *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
+ *     the current runtime mode of the thread it drives against the ceiling)
  *   → journal reserve (conflict / replay / own it)
  *   → preflight on fresh reads (guards, model selection, workspace)
  *   → journal `uncertain` with every derived id

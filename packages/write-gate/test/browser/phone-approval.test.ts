@@ -63,7 +63,9 @@ describe("the approval request on a 390 px phone", () => {
         "agents at most approval-required: agents it starts on alpha ask in T3 before every command and file change.",
     );
 
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() =>
+      (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+    );
     await screenshot(page, "phone-request-first-screen");
     const approve = await page.locator("[data-testid=approve]").boundingBox();
     if (approve === null) throw new Error("Approve is not rendered");
@@ -94,8 +96,9 @@ describe("the approval request on a 390 px phone", () => {
 
     // Squeezed to a few characters, it breaks at the dots and nowhere else.
     await id.evaluate((node) => {
-      (node as HTMLElement).style.display = "inline-block";
-      (node as HTMLElement).style.width = "7ch";
+      const { style } = node as unknown as { style: { display: string; width: string } };
+      style.display = "inline-block";
+      style.width = "7ch";
     });
     expect(await id.evaluate((node) => node.getClientRects().length)).toBe(1);
     const parts = await id.evaluate((node) =>
