@@ -20,7 +20,7 @@ import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets } from "../page/index.js";
-import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
+import { CREDENTIALS_FILE, Enrollment, Passkeys } from "../passkeys/index.js";
 import {
   hostGuard,
   loopbackGuard,
@@ -33,7 +33,7 @@ import {
 import { eventStream } from "./event-stream.js";
 import { leaseStatus } from "./lease-status.js";
 import * as bodies from "./schemas.js";
-import type { StartupWarnings } from "./startup-warnings.js";
+import { pageNotices, type StartupWarnings } from "./startup-warnings.js";
 import { leaseHistoryRows, openLeaseRows, type RowNames, writeRow } from "./write-rows.js";
 
 /** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
@@ -126,15 +126,9 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
-  deps.startupWarnings?.onChange(() => events.publish({ type: "warnings", data: {} }));
   // A failed append closes every lease through the log's own hook; the page route still answers.
   const audit = (event: AuditEvent) => deps.audit?.append(event).catch(() => undefined);
-  const enrollment = new Enrollment({
-    passkeys,
-    code: new EnrollmentCode(deps.enrollmentCode),
-    clock: deps.clock,
-    codeAddsPasskey: deps.enroll === true,
-  });
+  const enrollment = Enrollment.withCode(passkeys, deps.enrollmentCode, deps.clock, deps.enroll === true);
 
   const app = new Hono();
   app.use(securityHeaders());
@@ -196,11 +190,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
       lease: lease.active ? { ...lease, writes: openLeaseRows(keeper, names) } : lease,
       leaseHistory: leaseHistoryRows(keeper.history(), names),
       pendingRequests: desk.pendingRequests(),
-      gate: {
-        // `gate --enroll`: the printed code may add a passkey even when one exists (recovery).
-        codeEnrollment: enrollment.codeAccepted(),
-        warnings: deps.startupWarnings?.list() ?? [],
-      },
+      gate: pageNotices(enrollment, deps.startupWarnings),
     });
   });
 

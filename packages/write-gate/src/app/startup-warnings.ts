@@ -15,6 +15,20 @@ export interface StartupWarning {
   readonly advice: string;
 }
 
+/** What the page is told besides leases and passkeys (the `gate` field of `POST /api/state`). */
+export interface PageNotices {
+  /** The printed code would register a passkey now: none yet, or `gate --enroll` (recovery). */
+  readonly codeEnrollment: boolean;
+  readonly warnings: readonly StartupWarning[];
+}
+
+export function pageNotices(
+  enrollment: { codeAccepted(): boolean },
+  warnings: StartupWarnings | undefined,
+): PageNotices {
+  return { codeEnrollment: enrollment.codeAccepted(), warnings: warnings?.list() ?? [] };
+}
+
 export class StartupWarnings {
   #warnings: readonly StartupWarning[] = [];
   readonly #listeners = new Set<() => void>();

@@ -41,6 +41,24 @@ function adviceFor(code: string, alias: string): string {
   }
 }
 
+/**
+ * Runs the check in the background and hands its findings to `report` (the terminal and the
+ * page), unless the gate closed meanwhile; a failure of the check itself reports nothing.
+ */
+export function checkAndReport(
+  registry: EnvironmentRegistry,
+  signal: AbortSignal,
+  report: (warnings: readonly EnvironmentWarning[]) => void,
+): Promise<readonly EnvironmentWarning[]> {
+  return checkEnvironmentsAtStart(registry, signal).then(
+    (warnings) => {
+      if (!signal.aborted) report(warnings);
+      return warnings;
+    },
+    () => [],
+  );
+}
+
 export async function checkEnvironmentsAtStart(
   registry: EnvironmentRegistry,
   signal: AbortSignal,

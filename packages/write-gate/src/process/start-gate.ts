@@ -45,7 +45,7 @@ import {
   removeCapabilityFile,
   writeCapabilityFile,
 } from "../relay/index.js";
-import { checkEnvironmentsAtStart, type EnvironmentWarning } from "./check-environments.js";
+import { checkAndReport, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
 import { settleAtStart } from "./settle-at-start.js";
@@ -191,7 +191,6 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     // The app is built before the dispatcher (the dispatcher needs its lease), so the relay slot
     // is bound late; until then it refuses.
     let relay: RelayHandler = async (c) => c.json({ error: "gate_unavailable" }, 403);
-    const startupWarnings = new StartupWarnings();
     const parts: GateParts = {
       config,
       port: config.port,
@@ -204,7 +203,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId,
       log,
       relay: (c, readBody) => relay(c, readBody),
-      startupWarnings,
+      startupWarnings: new StartupWarnings(),
     };
     const human = await (options.humanSide ?? gateHumanSide)(parts);
     if (human.close !== undefined) cleanups.push(() => human.close?.() ?? Promise.resolve());
@@ -334,15 +333,10 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     // Not awaited: a slow or unreachable environment must not hold the gate's start.
     const checking = new AbortController();
     cleanups.unshift(async () => checking.abort());
-    const environmentWarnings = checkEnvironmentsAtStart(registry, checking.signal).then(
-      (warnings) => {
-        if (checking.signal.aborted) return warnings;
-        for (const warning of warnings) announce(warning.line);
-        startupWarnings.add(warnings);
-        return warnings;
-      },
-      () => [],
-    );
+    const environmentWarnings = checkAndReport(registry, checking.signal, (warnings) => {
+      for (const warning of warnings) announce(warning.line);
+      parts.startupWarnings.add(warnings);
+    });
 
     return {
       url,
