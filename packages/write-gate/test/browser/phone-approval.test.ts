@@ -154,4 +154,16 @@ describe("the approval request on a 390 px phone", () => {
     expect(box.y - (button.y + button.height)).toBeLessThan(80);
     expect(await page.locator("[data-testid=passkey]").count()).toBe(1);
   });
+
+  it("tells a failed removal in words under the passkey it was for, and keeps the passkey", async () => {
+    const { gate, tab, page } = await openPhone();
+    // Removing needs an assertion; a device without this gate's passkey cannot give one.
+    await tab.replaceAuthenticator();
+    await page.click("[data-testid=passkey] button");
+    const error = page.locator("[data-testid=passkey] [data-testid=remove-error]");
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^Removal failed\. .*holds no passkey for this gate/);
+    expect(await page.locator("body").textContent()).not.toContain("ERROR_");
+    expect(gate.passkeys.list()).toHaveLength(1);
+  });
 });

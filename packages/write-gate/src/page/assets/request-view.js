@@ -344,7 +344,9 @@ function renderUnsupported(container, unsupported) {
     );
     const list = element("ul", undefined, { class: "unsupported" });
     for (const action of entry.actions) {
-      list.append(element("li", action, { "data-testid": `unsupported-action-${action}` }));
+      const item = element("li", undefined, { "data-testid": `unsupported-action-${action}` });
+      item.append(identifier(action));
+      list.append(item);
     }
     set.append(list);
   }
