@@ -17,7 +17,7 @@ const NEVER_OVER = 120;
 const KNOWN_LONG: Readonly<Record<string, number>> = {
   "packages/ops/src/cli.ts:runCli": 538,
   "packages/write-gate/src/process/start-gate.ts:startGate": 216,
-  "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 207,
+  "packages/write-gate/src/app/create-gate-app.ts:createGateApp": 208,
   "packages/write-engine/src/journal/inspect.ts:inspectCurrent": 186,
   "packages/oauth/src/server/page-routes.ts:mountPageRoutes": 184,
   "packages/read-server/src/http/serve-http.ts:serveHttp": 144,

@@ -126,6 +126,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     events.publish({ type: "lease", data: { state: lease === null ? "closed" : "open" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
+  deps.startupWarnings?.onChange(() => events.publish({ type: "warnings", data: {} }));
   // A failed append closes every lease through the log's own hook; the page route still answers.
   const audit = (event: AuditEvent) => deps.audit?.append(event).catch(() => undefined);
   const enrollment = Enrollment.withCode(passkeys, deps.enrollmentCode, deps.clock, deps.enroll === true);

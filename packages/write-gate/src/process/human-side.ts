@@ -16,8 +16,6 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
   });
-  // Findings of the start-up check arrive after the page may be open: nudge it to read them.
-  parts.startupWarnings.onChange(() => gate.events.publish({ type: "warnings", data: {} }));
   return {
     lease: gate.keeper,
     approvals: gate.desk,

@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import type { StartupWarnings } from "../../../src/app/index.js";
 import {
   ENROLLMENT_CODE,
   type ProjectSeed,
@@ -17,6 +18,8 @@ import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from ".
 export interface OpenGatePageOptions {
   /** The projects of the one environment, `alpha`. */
   readonly projects: ProjectSeed[];
+  /** The gate's start-up findings, to add to while the page is open. */
+  readonly startupWarnings?: StartupWarnings;
   /** Threads of `alpha`, e.g. for a request that names one. */
   readonly threads?: ThreadSeed[];
   readonly viewport?: { width: number; height: number };
@@ -65,6 +68,7 @@ export function useGatePage(): { browser(): Browser; open(options: OpenGatePageO
           },
         ],
         serve: true,
+        ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
       });
       current = { gate };
       const tab = await openWithAuthenticator(launched(), options.viewport);
