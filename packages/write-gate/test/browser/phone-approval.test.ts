@@ -81,6 +81,10 @@ describe("the approval request on a 390 px phone", () => {
     expect(await page.locator("[data-testid=request-summary]").textContent()).toContain(
       `alpha — project API server; run control (${runtime.label}) · `,
     );
+    await page.click("[data-testid=project-project-web]");
+    expect(await page.locator("[data-testid=request-summary]").textContent()).toContain(
+      "alpha — projects API server, Web client; ",
+    );
     await page.click("[data-testid=none-alpha-run]");
     expect(await page.locator("[data-testid=request-summary]").textContent()).toContain("no action");
   });

@@ -295,9 +295,12 @@ function summaryText() {
   return `${parts.join(" · ")}.`;
 }
 
+/** Projects by name while few; past three, the count and the first three, so the line stays short. */
 function projectWords(names) {
   if (names.length === 0) return "no project";
-  return `${names.length === 1 ? "project" : "projects"} ${names.join(", ")}`;
+  if (names.length === 1) return `project ${names[0]}`;
+  if (names.length <= 3) return `projects ${names.join(", ")}`;
+  return `${names.length} projects (${names.slice(0, 3).join(", ")}, …)`;
 }
 
 /** "organize (Pin), run control (5 actions)": a group's actions named while they are few. */
