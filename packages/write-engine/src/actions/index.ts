@@ -109,6 +109,7 @@ export {
   runtimeCeilingRefusal,
   runtimeCeilingWords,
   runtimeModeRank,
+  threadModeCeilingRefusal,
 } from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
 export {

@@ -118,6 +118,7 @@ export const threadSend = defineAction({
   inputSchema: threadSendInput,
   commandType: "message.dispatch",
   extraIds: ["messageId"],
+  runsInThreadMode: true,
   guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
   fields: (input, ids) => ({
     ...PROVENANCE,

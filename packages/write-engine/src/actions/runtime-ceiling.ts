@@ -49,6 +49,38 @@ export function requestedRuntimeMode(action: string, parsedInput: unknown): Runt
   return isRuntimeMode(value) ? value : undefined;
 }
 
+/**
+ * For an action that drives a thread's agent in the mode the thread already runs in (a message):
+ * `runtime_mode_above_lease` naming that mode and the ceiling, or null when it is within it.
+ */
+export function threadModeCeilingRefusal(
+  action: string,
+  thread: { readonly threadId: string; readonly mode: RuntimeMode } | undefined,
+  ceiling: RuntimeMode,
+  holder: "lease" | "ops" = "lease",
+): ConnectorError | null {
+  if (thread === undefined || runtimeModeRank(thread.mode) <= runtimeModeRank(ceiling)) return null;
+  const widen =
+    holder === "lease"
+      ? `ask the user for a lease with runtimeCeiling ${thread.mode}`
+      : `run ops with --max-runtime-mode ${thread.mode}`;
+  return new ConnectorError(
+    "runtime_mode_above_lease",
+    `${action} would drive thread ${thread.threadId}, which runs in ${thread.mode}, above this ${holder}'s ` +
+      `ceiling ${ceiling}: switch the thread to ${ceiling} (or lower) first with thread.runtime-mode.set, ` +
+      `or ${widen}. Nothing was sent.`,
+    {
+      details: {
+        reason: "runtime_mode_above_lease",
+        action,
+        threadId: thread.threadId,
+        threadRuntimeMode: thread.mode,
+        ceiling,
+      },
+    },
+  );
+}
+
 /** `runtime_mode_above_lease` naming the ceiling, or null when the mode is within it. */
 export function runtimeCeilingRefusal(
   action: string,

@@ -84,6 +84,12 @@ export interface ActionDefinition<A extends string = string, S extends z.ZodType
    * switch). Absent: the action chooses no mode. The lease's runtime ceiling caps it (ADR 0022).
    */
   readonly runtimeModeField?: string;
+  /**
+   * The action makes the target thread's existing agent work in the mode the thread already has
+   * (a message). The lease's runtime ceiling caps that current mode too: a message to a thread in
+   * `full-access` under an `approval-required` lease would drive a full-access agent.
+   */
+  readonly runsInThreadMode?: boolean;
   /** Project-scoped writes are serialised per `[environmentId, sorted projectIds]` in the gate. */
   readonly serializeByProject: boolean;
   // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.

@@ -25,6 +25,7 @@ import {
   conditionalSendRequiredActions,
   conditionalSendSteps,
   evaluateRunPrecondition,
+  getAction,
   type PreconditionOutcome,
 } from "../actions/index.js";
 import type { Journal } from "../journal/index.js";
@@ -37,7 +38,7 @@ import {
   type StepTruth,
   stepNamed,
 } from "./conditional-send-steps.js";
-import { destinationOf, withDetails } from "./dispatcher.js";
+import { destinationOf, highestThreadMode, withDetails } from "./dispatcher.js";
 import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { Dispatcher, LeaseCheck, LeaseStage } from "./types.js";
@@ -182,8 +183,13 @@ function admit(
   environmentId: string,
   stage: Exclude<LeaseStage, "send">,
   projectIds: readonly string[],
+  thread?: FreshThread,
 ): void {
   for (const action of conditionalSendRequiredActions(input)) {
+    // The message step drives the thread's agent in its current mode: the ceiling must cover it
+    // before the model step is sent, or the send would be refused with the model already changed.
+    const drives = thread !== undefined && getAction(action).runsInThreadMode === true;
+    const threadMode = drives ? highestThreadMode([thread]) : undefined;
     const verdict = deps.lease.check({
       stage,
       leaseId: request.leaseId,
@@ -191,6 +197,7 @@ function admit(
       destination: destinationOf(environmentId),
       action: action as ActionId,
       projectIds,
+      ...(threadMode === undefined ? {} : { threadRuntimeMode: threadMode }),
     });
     if (!verdict.ok) {
       throw new ConnectorError(verdict.code, verdict.message, {
@@ -202,7 +209,7 @@ function admit(
 
 async function execute(run: Run): Promise<ConditionalSendResult> {
   const thread = await freshThread(run);
-  admit(run.deps, run.request, run.input, run.environmentId, "scope", [thread.projectId]);
+  admit(run.deps, run.request, run.input, run.environmentId, "scope", [thread.projectId], thread);
   const replay = await replayFromJournal(run);
   if (replay !== null) return replay;
 

@@ -2,7 +2,8 @@
  * The write engine. One dispatch runs, in this order:
  *
  *   admission lease check (environment, action; no I/O)
- *   → fresh shell read → scope lease check (project of every referenced thread)
+ *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
+ *     the current runtime mode of the thread it drives against the ceiling)
  *   → journal reserve (conflict / replay / own it)
  *   → preflight on fresh reads (guards, model selection, workspace)
  *   → journal `uncertain` with every derived id
@@ -29,10 +30,11 @@ import {
   prepareAction,
   type RuntimeMode,
   requestedRuntimeMode,
+  runtimeModeRank,
 } from "../actions/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
-import { projectsOf, readFreshThreads } from "./fresh-shell.js";
+import { type FreshThread, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { runPreflight } from "./preflight.js";
@@ -78,6 +80,20 @@ interface Operation {
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
   return mode === undefined ? {} : { runtimeMode: mode };
+}
+
+/** The referenced thread running in the highest mode (the one a ceiling must cover), if any says. */
+export function highestThreadMode(
+  threads: Iterable<FreshThread>,
+): { threadId: string; mode: RuntimeMode } | undefined {
+  let highest: { threadId: string; mode: RuntimeMode } | undefined;
+  for (const thread of threads) {
+    if (thread.runtimeMode === null) continue;
+    if (highest === undefined || runtimeModeRank(thread.runtimeMode) > runtimeModeRank(highest.mode)) {
+      highest = { threadId: thread.id, mode: thread.runtimeMode };
+    }
+  }
+  return highest;
 }
 
 export function destinationOf(environmentId: string): string {
@@ -208,7 +224,12 @@ class WriteDispatcher implements Dispatcher {
     return reconcileRecord(key, deps, options);
   }
 
-  #leaseRequest(operation: Operation, stage: LeaseRequest["stage"], projectIds: readonly string[]) {
+  #leaseRequest(
+    operation: Operation,
+    stage: LeaseRequest["stage"],
+    projectIds: readonly string[],
+    threadRuntimeMode?: LeaseRequest["threadRuntimeMode"],
+  ) {
     return {
       stage,
       leaseId: operation.request.leaseId,
@@ -217,12 +238,20 @@ class WriteDispatcher implements Dispatcher {
       action: operation.entry.action,
       projectIds,
       ...runtimeModeOf(operation),
+      ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
     } satisfies LeaseRequest;
   }
 
   /** A lease refusal before the reservation: thrown as is, nothing recorded. */
-  #admit(operation: Operation, stage: "admission" | "scope", projectIds: readonly string[]) {
-    const verdict = this.#options.lease.check(this.#leaseRequest(operation, stage, projectIds));
+  #admit(
+    operation: Operation,
+    stage: "admission" | "scope",
+    projectIds: readonly string[],
+    threadRuntimeMode?: LeaseRequest["threadRuntimeMode"],
+  ) {
+    const verdict = this.#options.lease.check(
+      this.#leaseRequest(operation, stage, projectIds, threadRuntimeMode),
+    );
     if (verdict.ok) return verdict;
     throw new ConnectorError(verdict.code, verdict.message, {
       details: { ...verdict.details, reason: verdict.code, stage, recorded: false },
@@ -244,7 +273,12 @@ class WriteDispatcher implements Dispatcher {
     const targets = entry.targets(prepared.input);
     const seen = await readFreshThreads(environment, targets.threadIds);
     const projectIds = projectsOf(seen, targets.projectIds);
-    const verdict = this.#admit(operation, "scope", projectIds);
+    const verdict = this.#admit(
+      operation,
+      "scope",
+      projectIds,
+      entry.runsInThreadMode === true ? highestThreadMode(seen.found.values()) : undefined,
+    );
 
     const reservation = await this.#journal.reserve({
       environmentId: operation.environmentId,

@@ -13,7 +13,7 @@
 import { ACTIVE_RUN_STATUSES, ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { fetchThreadWindow, type ThreadProjection } from "@t3-connector/core/t3";
-import type { ThreadStateView } from "../actions/index.js";
+import { isRuntimeMode, type RuntimeMode, type ThreadStateView } from "../actions/index.js";
 
 /** What the checks read of one thread, derived from its projection as the shell row would say it. */
 export interface FreshThread {
@@ -27,6 +27,8 @@ export interface FreshThread {
   readonly pendingRuntimeRequest: { readonly id: string; readonly kind: string } | null;
   /** The thread's model selection (the conditional send checks a model step landed). */
   readonly modelSelection: ThreadProjection["thread"]["modelSelection"];
+  /** The mode its agent runs in now (null when the server does not say): a message runs in it. */
+  readonly runtimeMode: RuntimeMode | null;
 }
 
 export interface FreshThreads {
@@ -62,6 +64,7 @@ export function freshThreadOf(projection: ThreadProjection): FreshThread {
     activeRunId: active?.id ?? null,
     pendingRuntimeRequest: pending === undefined ? null : { id: pending.id, kind: pending.kind ?? "unknown" },
     modelSelection: projection.thread.modelSelection,
+    runtimeMode: isRuntimeMode(projection.thread.runtimeMode) ? projection.thread.runtimeMode : null,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   findGrant,
   type LeaseScope,
   runtimeCeilingRefusal,
+  threadModeCeilingRefusal,
 } from "../actions/index.js";
 import type { LeaseRequest, LeaseVerdict } from "./types.js";
 
@@ -24,7 +25,9 @@ export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVer
     return { ok: false, code: "scope_denied", message: `the lease does not grant ${request.action}` };
   }
   // The ceiling before any I/O: a launch above it never reaches the fresh reads or the journal.
-  const aboveCeiling = runtimeCeilingRefusal(request.action, request.runtimeMode, scope.runtimeMode);
+  const aboveCeiling =
+    runtimeCeilingRefusal(request.action, request.runtimeMode, scope.runtimeMode) ??
+    threadModeCeilingRefusal(request.action, request.threadRuntimeMode, scope.runtimeMode);
   if (aboveCeiling !== null) {
     return {
       ok: false,

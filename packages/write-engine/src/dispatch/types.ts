@@ -28,6 +28,11 @@ export interface LeaseRequest {
   readonly projectIds: readonly string[];
   /** The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any. */
   readonly runtimeMode?: RuntimeMode;
+  /**
+   * For an action that drives a thread's agent in its current mode (catalogue `runsInThreadMode`),
+   * that thread and its mode from the fresh read; set at the `scope` stage only.
+   */
+  readonly threadRuntimeMode?: { readonly threadId: string; readonly mode: RuntimeMode };
 }
 
 export type LeaseRefusalCode =

@@ -26,6 +26,7 @@ import {
   stateChangeGuard,
 } from "../security/index.js";
 import { eventStream } from "./event-stream.js";
+import type { StartupWarnings } from "./startup-warnings.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
 import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
@@ -56,6 +57,8 @@ export interface GateAppDeps {
   readonly relayRateLimitPerMinute?: number;
   /** Passkey enrollments and removals, denials and failed attempts are audited here when given. */
   readonly audit?: AuditLog;
+  /** The environments' start-up findings, shown as a banner on the page. */
+  readonly startupWarnings?: StartupWarnings;
   /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
   readonly eventPingIntervalMs?: number;
 }
@@ -150,6 +153,7 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     events.publish({ type: "lease", data: { leaseId: lease.leaseId, state: open ? "open" : "closed" } }),
   );
   keeper.onWrite((write) => events.publish({ type: "write", data: { row: writeRow(write, names) } }));
+  deps.startupWarnings?.onChange(() => events.publish({ type: "warnings", data: {} }));
   const enrollment = new Enrollment({
     passkeys,
     code: new EnrollmentCode(deps.enrollmentCode),
@@ -160,7 +164,7 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
   const audit = (event: AuditEvent) => {
     deps.audit?.append(event).catch(() => undefined);
   };
-  return { keeper, desk, passkeys, enrollment, events, names, audit, log };
+  return { keeper, desk, passkeys, enrollment, events, names, audit, log, startupWarnings: deps.startupWarnings };
 }
 
 /**

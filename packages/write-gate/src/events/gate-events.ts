@@ -31,7 +31,8 @@ export type GateEvent =
       readonly data: { readonly leaseId: string; readonly state: "open" | "closed" };
     }
   | { readonly type: "write"; readonly data: { readonly row: WriteRow } }
-  | { readonly type: "passkeys"; readonly data: Record<string, never> };
+  | { readonly type: "passkeys"; readonly data: Record<string, never> }
+  | { readonly type: "warnings"; readonly data: Record<string, never> };
 
 export type GateEventListener = (event: GateEvent) => void;
 

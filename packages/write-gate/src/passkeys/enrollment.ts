@@ -92,6 +92,19 @@ export class Enrollment {
     this.#tickets = new OneTimeBook(book);
   }
 
+  /** The gate's enrollment: the printed code (kept as a hash), and whether `--enroll` was given. */
+  static withCode(passkeys: Passkeys, code: string, clock: Clock, codeAddsPasskey: boolean): Enrollment {
+    return new Enrollment({ passkeys, code: new EnrollmentCode(code), clock, codeAddsPasskey });
+  }
+
+  /**
+   * Whether the printed code would register a passkey now: while none is enrolled, or under
+   * `gate --enroll` (the way back after losing every passkey), until the code is used.
+   */
+  codeAccepted(): boolean {
+    return !this.#code.used && (!this.#passkeys.hasAny() || this.#codeAddsPasskey);
+  }
+
   /** Assertion options for a step-up (`enroll` or `remove:<credentialId>`). */
   async stepUpOptions(
     purpose: string,

@@ -8,6 +8,7 @@
  */
 import { isConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { StartupWarning } from "../app/index.js";
 
 /** The failures that will not go away by waiting: the config or the token is wrong. */
 const CANNOT_OPERATE = new Set([
@@ -17,12 +18,45 @@ const CANNOT_OPERATE = new Set([
   "insufficient_scope",
 ]);
 
-export interface EnvironmentWarning {
-  readonly alias: string;
-  readonly environmentId: string;
-  readonly code: string;
+export interface EnvironmentWarning extends StartupWarning {
   /** One line for the gate's terminal, naming the environment. */
   readonly line: string;
+}
+
+/** What to do, per failure, in words for the page (the terminal line carries the error's own fix). */
+function adviceFor(code: string, alias: string): string {
+  switch (code) {
+    case "environment_mismatch":
+      return (
+        `Set the environmentId of "${alias}" in the gate's config to the one this server reports, ` +
+        `or point "${alias}" at the server that has the expected one; then restart the gate.`
+      );
+    case "unauthorized":
+      return `Pair a new operate token for "${alias}" (this one expired or was revoked), then restart the gate.`;
+    default:
+      return (
+        `Pair an operate token for "${alias}" with exactly the operate scopes (not a read-only token, ` +
+        "and not one that grants more), then restart the gate."
+      );
+  }
+}
+
+/**
+ * Runs the check in the background and hands its findings to `report` (the terminal and the
+ * page), unless the gate closed meanwhile; a failure of the check itself reports nothing.
+ */
+export function checkAndReport(
+  registry: EnvironmentRegistry,
+  signal: AbortSignal,
+  report: (warnings: readonly EnvironmentWarning[]) => void,
+): Promise<readonly EnvironmentWarning[]> {
+  return checkEnvironmentsAtStart(registry, signal).then(
+    (warnings) => {
+      if (!signal.aborted) report(warnings);
+      return warnings;
+    },
+    () => [],
+  );
 }
 
 export async function checkEnvironmentsAtStart(
@@ -40,6 +74,8 @@ export async function checkEnvironmentsAtStart(
           alias: handle.alias,
           environmentId: handle.environmentId,
           code: error.code,
+          message: error.message,
+          advice: adviceFor(error.code, handle.alias),
           line:
             `t3-connector-write gate: WARNING environment "${handle.alias}" (environmentId ${handle.environmentId}) ` +
             `cannot be operated: ${error.code}: ${error.message}`,

@@ -14,6 +14,7 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     log: parts.log,
     relay: parts.relay,
     audit: parts.audit,
+    startupWarnings: parts.startupWarnings,
   });
   return {
     lease: gate.keeper,

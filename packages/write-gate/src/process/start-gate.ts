@@ -25,6 +25,7 @@ import {
   type WriteEngine,
 } from "@t3-connector/write-engine/engine";
 import type { Context, Hono } from "hono";
+import { StartupWarnings } from "../app/index.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -40,7 +41,7 @@ import {
   removeCapabilityFile,
   writeCapabilityFile,
 } from "../relay/index.js";
-import { checkEnvironmentsAtStart, type EnvironmentWarning } from "./check-environments.js";
+import { checkAndReport, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
@@ -62,6 +63,8 @@ export interface GateParts {
   readonly log: (line: string) => void;
   /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
   readonly relay: RelayHandler;
+  /** Filled by the start-up check of the environments once it ends; the page shows them. */
+  readonly startupWarnings: StartupWarnings;
 }
 
 export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Promise<Response>;
@@ -163,6 +166,7 @@ interface Started {
   readonly announce: (line: string) => void;
   readonly bootId: string;
   readonly cleanups: Cleanups;
+  readonly startupWarnings: StartupWarnings;
 }
 
 export async function startGate(options: StartGateOptions): Promise<RunningGate> {
@@ -174,6 +178,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     announce: options.announce ?? log,
     bootId: randomUUID(),
     cleanups: new Cleanups(),
+    startupWarnings: new StartupWarnings(),
   };
   // Set once the human side exists; a journal or audit failure before that has no lease to close.
   const keeper: { current: LeaseKeeper | null } = { current: null };
@@ -194,6 +199,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId: started.bootId,
       log,
       relay: relay.handler,
+      startupWarnings: started.startupWarnings,
     });
     if (human.close !== undefined) started.cleanups.push(() => human.close?.() ?? Promise.resolve());
     keeper.current = human.lease;
@@ -462,13 +468,10 @@ function checkInBackground(
 ): Promise<readonly EnvironmentWarning[]> {
   const checking = new AbortController();
   started.cleanups.last(async () => checking.abort());
-  return checkEnvironmentsAtStart(registry, checking.signal).then(
-    (warnings) => {
-      if (!checking.signal.aborted) for (const warning of warnings) started.announce(warning.line);
-      return warnings;
-    },
-    () => [],
-  );
+  return checkAndReport(registry, checking.signal, (warnings) => {
+    for (const warning of warnings) started.announce(warning.line);
+    started.startupWarnings.add(warnings);
+  });
 }
 
 /** A busy or forbidden port names the setting that chooses it, and the file it lives in. */

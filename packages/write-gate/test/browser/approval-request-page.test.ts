@@ -138,7 +138,10 @@ describe("the approval request page", () => {
     await page.click("[data-testid=none-alpha-run]");
     // Nothing left to grant: the page says what to do instead of asking the gate.
     await page.click("[data-testid=approve]");
-    await waitForMessage(page, "Tick at least one action in alpha");
+    await page
+      .locator("[data-testid=decision-error]")
+      .filter({ hasText: "Tick at least one action in alpha" })
+      .waitFor();
     expect(gate.keeper.list()).toEqual([]);
   });
 

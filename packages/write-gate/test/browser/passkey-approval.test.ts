@@ -101,7 +101,11 @@ describe("passkey approval in a real browser", () => {
   it("refuses the first enrollment without the code, with a wrong code, and with a used code", async () => {
     const page = await open();
     await page.click("[data-testid=enroll-submit]");
-    await waitForMessage(page, "enrollment_code_required");
+    // Said in words beside the button pressed, not as the gate's code.
+    await page
+      .locator("[data-testid=enroll-error]")
+      .filter({ hasText: "Registration failed. Type the enrollment code printed on the gate's terminal." })
+      .waitFor();
     expect((await pagePost(page, "/api/enrollment/options", { code: "AAAA-BBBB-CCCC-DDDD" })).body).toEqual({
       error: "enrollment_code_invalid",
     });

@@ -2,7 +2,8 @@
  * Issue 21's runtime ceiling as a client and a person meet it: the spawned bridge asks for a
  * thread.launch lease, the page in headless Chromium shows the ceiling in words (default
  * approval-required; full-access when proposed, narrowed by the person), and a launch above the
- * ceiling is refused `runtime_mode_above_lease` with nothing reaching the simulator.
+ * ceiling, or a message to a thread already running above it, is refused `runtime_mode_above_lease`
+ * with nothing reaching the simulator.
  */
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,7 +12,7 @@ import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
-import { IDLE_THREAD } from "../support/sim-world.js";
+import { IDLE_THREAD, LEASED_PROJECT } from "../support/sim-world.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 
@@ -123,6 +124,60 @@ describe("the runtime ceiling of a lease", () => {
     const completed = await launch(leaseId, "op-ceiling-ok", "approval-required");
     expect(completed.isError, textOf(completed)).toBeFalsy();
     expect(structured(completed)).toMatchObject({ state: "completed", action: "thread.launch" });
+    expect(real.world.commandCount()).toBe(before + 1);
+    await page.click("[data-testid=revoke]");
+    await page.locator("#lease[hidden]").waitFor({ state: "attached" });
+  }, 60_000);
+
+  it("refuses a message to a thread already running in full-access under an approval-required lease; one within it completes", async () => {
+    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
+    const page = tab.page;
+    const alpha = real.world.env("alpha");
+    // Seeded threads run in full-access (the simulator's default, as T3's own); this one asks first.
+    expect(alpha.model.getThread(IDLE_THREAD)?.shell.runtimeMode).toBe("full-access");
+    const asking = alpha.model.addThread({
+      projectId: LEASED_PROJECT,
+      title: "asks before commands",
+      state: "completed",
+      runtimeMode: "approval-required",
+    });
+    const waiting = call("t3_pedir_aprovacao", {
+      purpose: "message the review threads",
+      actions: ["thread.send"],
+      waitSeconds: 30,
+    });
+    await requestOnPage(page, "message the review threads");
+    expect(await page.locator("[data-testid=request-summary]").textContent()).toContain(
+      "agents at most approval-required",
+    );
+    await page.click("[data-testid=approve]");
+    const answer = await waiting;
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    const leaseId = structured(answer).leaseId as string;
+
+    const message = (threadId: string, operationId: string) =>
+      call("t3_escrever_thread_send", {
+        leaseId,
+        environment: "alpha",
+        operationId,
+        input: {
+          threadId,
+          clientRequestId: operationId,
+          text: "run the tests",
+          delivery: "start_immediately",
+        },
+      });
+    const before = real.world.commandCount();
+    const refused = await message(IDLE_THREAD, "op-message-full");
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(
+      /^runtime_mode_above_lease: thread\.send would drive thread \S+, which runs in full-access, above this lease's ceiling approval-required/,
+    );
+    expect(real.world.commandCount()).toBe(before);
+
+    const sent = await message(asking, "op-message-asking");
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    expect(structured(sent)).toMatchObject({ state: "completed", action: "thread.send" });
     expect(real.world.commandCount()).toBe(before + 1);
     await page.click("[data-testid=revoke]");
     await page.locator("#lease[hidden]").waitFor({ state: "attached" });

@@ -269,7 +269,11 @@ describe("attacks on the write gate: nothing reaches the simulator", () => {
   it("refuses enrollment without a code and with a wrong one: no passkey, so no lease", async () => {
     const page = await openPage();
     await page.click("[data-testid=enroll-submit]");
-    await page.locator("[data-testid=message]").filter({ hasText: "enrollment_code_required" }).waitFor();
+    // Told in words beside the button pressed.
+    await page
+      .locator("[data-testid=enroll-error]")
+      .filter({ hasText: "Type the enrollment code printed on the gate's terminal." })
+      .waitFor();
     expect((await pagePost(page, "/api/enrollment/options", { code: "" })).status).not.toBe(200);
     expect((await pagePost(page, "/api/enrollment/options", { code: "AAAA-BBBB-CCCC-DDDD" })).body).toEqual({
       error: "enrollment_code_invalid",

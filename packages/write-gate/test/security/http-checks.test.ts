@@ -310,6 +310,8 @@ describe("headers and page", () => {
       leases: [],
       leaseHistory: [],
       pendingRequests: [],
+      // The printed code would register the first passkey; no start-up warning was given.
+      gate: { codeEnrollment: true, warnings: [] },
     });
     expect(text).not.toContain("ABCD");
     expect(gate.logs.join("\n")).not.toContain("ABCD");

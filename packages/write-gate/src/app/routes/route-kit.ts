@@ -2,6 +2,7 @@
  * @module What every page sub-app shares: the parts of the human side it reads, the body validator
  * each route names, and the audit code of a failure.
  */
+import type { StartupWarnings } from "../startup-warnings.js";
 import { ConnectorError } from "@t3-connector/core";
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
@@ -27,6 +28,8 @@ export interface GateParts {
   /** Appends to the audit log when the gate has one; a failed append never fails the route. */
   readonly audit: (event: AuditEvent) => void;
   readonly log: (line: string) => void;
+  /** The environments' start-up findings the page shows as a banner (absent in some tests). */
+  readonly startupWarnings: StartupWarnings | undefined;
 }
 
 /** A route's parsed body, set by `jsonBody`. */

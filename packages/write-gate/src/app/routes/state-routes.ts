@@ -2,11 +2,12 @@
 import { Hono } from "hono";
 import { openLeases } from "../lease-status.js";
 import * as bodies from "../schemas.js";
+import { pageNotices } from "../startup-warnings.js";
 import { leaseHistoryRows, openLeaseRows } from "../write-rows.js";
 import { type GateParts, jsonBody } from "./route-kit.js";
 
 export function stateRoutes(parts: GateParts): Hono {
-  const { keeper, passkeys, desk, names } = parts;
+  const { keeper, passkeys, desk, names, enrollment, startupWarnings } = parts;
   return new Hono().post("/api/state", jsonBody(bodies.emptyBody), (c) => {
     return c.json({
       enrolled: passkeys.hasAny(),
@@ -18,6 +19,7 @@ export function stateRoutes(parts: GateParts): Hono {
       })),
       leaseHistory: leaseHistoryRows(keeper.history(), names),
       pendingRequests: desk.pendingRequests(),
+      gate: pageNotices(enrollment, startupWarnings),
     });
   });
 }

@@ -4,10 +4,12 @@
 
 import { codeOf, post } from "./api.js";
 import { DEAD_ENDS, deadEndFor } from "./dead-ends.js";
-import { byId, clockTime, element } from "./dom.js";
+import { byId, clearInlineError, clockTime, element, showInlineError } from "./dom.js";
 import { showLease, tickLease } from "./lease-view.js";
-import { enroll, removePasskey, showPasskeys, stepUp } from "./passkeys-view.js";
+import { passkeyErrorWords } from "./passkey-errors.js";
+import { enroll, removalFailed, removePasskey, showPasskeys, stepUp } from "./passkeys-view.js";
 import { clearRequest, currentRequest, readSelection, showRequest, tickRequest } from "./request-view.js";
+import { showWarnings } from "./warnings-view.js";
 
 const IDLE_TITLE = "t3-connector — write gate";
 let requestId = new URLSearchParams(window.location.search).get("request");
@@ -107,6 +109,7 @@ function notifyNew(pending) {
 async function refresh() {
   const state = await post("/api/state");
   showPasskeys(state, onRemovePasskey);
+  showWarnings(state);
   showLease(state, catalogue, endLease);
   const pending = state.pendingRequests;
   if (pending === undefined) return state;
@@ -183,7 +186,7 @@ function listen() {
     byte.toString(16).padStart(2, "0"),
   ).join("");
   const events = new EventSource(`/api/events?page=${page}`);
-  for (const name of ["request", "decision", "lease", "write", "passkeys"]) {
+  for (const name of ["request", "decision", "lease", "write", "passkeys", "warnings"]) {
     events.addEventListener(name, () => scheduleRefresh());
   }
   events.addEventListener("open", () => document.body.setAttribute("data-live", "true"));
@@ -206,25 +209,24 @@ function withButtons(run) {
   };
 }
 
+/** Beside Approve and Deny, in words: the person looks where they pressed, not at the top. */
 function decisionFailed(verb, error) {
   const code = codeOf(error);
   if (code in DEAD_ENDS) {
     clearRequest();
     showDeadEnd(code);
-  } else if (code === "challenge_already_issued") {
-    say(
-      `${verb} failed: this request already had its one passkey attempt. Ask the client to request approval again.`,
-      true,
-    );
   } else {
-    say(`${verb} failed: ${code}`, true);
+    showInlineError("decision-error", `${verb} failed. ${passkeyErrorWords(error)}`);
   }
 }
 
 const approve = withButtons(async () => {
+  clearInlineError("decision-error");
   const picked = readSelection();
   if (picked.problem) {
-    say(picked.problem, true);
+    // What is missing is in the details: unfold them so the ticks are in sight.
+    byId("request-details").open = true;
+    showInlineError("decision-error", picked.problem);
     return;
   }
   try {
@@ -239,6 +241,7 @@ const approve = withButtons(async () => {
 });
 
 const deny = withButtons(async () => {
+  clearInlineError("decision-error");
   try {
     await post("/api/requests/deny", { requestId });
     leaveRequest();
@@ -254,7 +257,7 @@ async function onRemovePasskey(credentialId) {
     say("Passkey removed.", false);
     await scheduleRefresh(true);
   } catch (error) {
-    say(`Removal failed: ${codeOf(error)}`, true);
+    removalFailed(credentialId, `Removal failed. ${passkeyErrorWords(error)}`);
   }
 }
 
@@ -274,23 +277,27 @@ function setUpNotifications() {
   });
 }
 
-byId("enroll-submit").addEventListener("click", () => {
-  enroll({ code: byId("enroll-code").value })
-    .then(() => {
-      say("Passkey registered.", false);
-      return scheduleRefresh(true);
-    })
-    .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
-});
-byId("add-passkey").addEventListener("click", () => {
-  stepUp({ purpose: "enroll" })
-    .then((proof) => enroll(proof))
-    .then(() => {
-      say("Passkey registered.", false);
-      return scheduleRefresh(true);
-    })
-    .catch((error) => say(`Enrollment failed: ${codeOf(error)}`, true));
-});
+/** Runs a passkey registration; a failure is told in words beside the button pressed. */
+function registering(errorId, run) {
+  return () => {
+    clearInlineError(errorId);
+    run()
+      .then(() => {
+        say("Passkey registered.", false);
+        return scheduleRefresh(true);
+      })
+      .catch((error) => showInlineError(errorId, `Registration failed. ${passkeyErrorWords(error)}`));
+  };
+}
+
+byId("enroll-submit").addEventListener(
+  "click",
+  registering("enroll-error", () => enroll({ code: byId("enroll-code").value })),
+);
+byId("add-passkey").addEventListener(
+  "click",
+  registering("add-passkey-error", () => stepUp({ purpose: "enroll" }).then((proof) => enroll(proof))),
+);
 byId("approve").addEventListener("click", approve);
 byId("deny").addEventListener("click", deny);
 /** The End button of one lease: only that lease closes; the others stay open. */

@@ -37,3 +37,31 @@ export function minutesSeconds(ms) {
   const total = Math.ceil(Math.max(0, ms) / 1000);
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
+
+/** Words beside the control the person pressed (a `p.inline-error` placed next to it). */
+export function showInlineError(id, text) {
+  const line = byId(id);
+  line.textContent = text;
+  line.hidden = false;
+}
+
+export function clearInlineError(id) {
+  const line = byId(id);
+  line.textContent = "";
+  line.hidden = true;
+}
+
+/**
+ * An action id or mode (`thread.runtime-mode.set`) that a narrow screen may wrap only after a dot,
+ * never inside a word or at its hyphens: each dotted part is unbreakable, with a break chance
+ * (<wbr>) after each dot. Its text stays the id itself, for comparing with what the client named.
+ */
+export function identifier(id) {
+  const code = element("code", undefined, { class: "action-id" });
+  id.split(".").forEach((part, index, parts) => {
+    const last = index === parts.length - 1;
+    code.append(element("span", last ? part : `${part}.`));
+    if (!last) code.append(document.createElement("wbr"));
+  });
+  return code;
+}

@@ -1,23 +1,33 @@
 // One approval request: who asked and why, the time left, and the tree of environments, projects
 // and actions the person ticks. The tree starts from the gate's `preselected`, nothing else.
 
-import { button, byId, checkbox, element, minutesSeconds } from "./dom.js";
+import { button, byId, checkbox, element, identifier, minutesSeconds } from "./dom.js";
 
 /** Risk groups in the order a person reads them; the destructive one is set apart. */
 const GROUPS = [
-  { id: "organize", title: "Organize", line: "Pin, rename, archive and similar: tidies up, runs nothing." },
+  {
+    id: "organize",
+    title: "Organize",
+    short: "organize",
+    line: "Pin, rename, archive and similar: tidies up, runs nothing.",
+  },
   {
     id: "run",
     title: "Run control",
+    short: "run control",
     line: "Sends messages, answers, interrupts: starts or steers agent work.",
   },
   {
     id: "destructive",
     title: "Destructive — cannot be undone",
+    short: "DESTRUCTIVE (cannot be undone)",
     line: "Deletes or rolls back. Ticked only if the client asked for it.",
   },
-  { id: "other", title: "Other actions", line: "" },
+  { id: "other", title: "Other actions", short: "other", line: "" },
 ];
+
+/** The page's narrow layout (app.css): there the details start folded so Approve is on screen. */
+const NARROW = "(max-width: 40rem)";
 
 let current = null;
 let clockOffsetMs = 0;
@@ -39,6 +49,8 @@ export function showRequest(view) {
   const serverNow = Date.parse(view.serverNow ?? "");
   clockOffsetMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now();
   byId("request").hidden = false;
+  byId("decision-error").hidden = true;
+  byId("request-details").open = !window.matchMedia(NARROW).matches;
   const client = view.client;
   byId("request-client").textContent =
     client === undefined
@@ -72,6 +84,9 @@ export function showRequest(view) {
   }
   renderUnsupported(container, view.unsupported ?? []);
   showCeilingWords();
+  // Every tick (and Select all / none, which announce a change) updates the line by Approve.
+  container.onchange = showSummary;
+  showSummary();
   const leftOut = byId("left-out");
   leftOut.replaceChildren();
   for (const environment of view.leftOut ?? []) {
@@ -152,6 +167,7 @@ function actionGroup(grant, group, actions, pickedActions, info) {
     // What was just ticked is shown, never ticked out of sight.
     if (value) fold.open = true;
     recount();
+    box.dispatchEvent(new Event("change", { bubbles: true }));
   };
   const tools = element("div", undefined, { class: "group-tools" });
   tools.append(
@@ -182,7 +198,7 @@ function actionGroup(grant, group, actions, pickedActions, info) {
         ? [element("span", action, { class: "action-label" })]
         : [
             element("span", entry.label, { class: "action-label" }),
-            element("code", action, { class: "action-id" }),
+            identifier(action),
             element("span", entry.description, { class: "action-line" }),
           ],
       { "data-kind": "action", "data-id": action, "data-testid": `action-${action}`, "data-group": group.id },
@@ -229,13 +245,78 @@ function ceilingBox(ceilings) {
     input.addEventListener("change", showCeilingWords);
     const words = element("span", undefined, { class: "check-words" });
     words.append(
-      element("code", choice.mode, { class: "action-id" }),
+      identifier(choice.mode),
       element("span", ` — ${Object.values(choice.words).join("; ")}`, { class: "action-line" }),
     );
     label.append(input, words);
     box.append(label);
   });
   return box;
+}
+
+/**
+ * One line by the Approve button saying what approving grants as ticked now: environments with
+ * their projects, the threads the client named, the action groups, and the runtime ceiling in
+ * words. On a phone the details are folded, so this line is what the person reads.
+ */
+function showSummary() {
+  byId("request-summary").textContent = summaryText();
+}
+
+function summaryText() {
+  if (current === null) return "";
+  const info = new Map((current.actionInfo ?? []).map((entry) => [entry.action, entry]));
+  const parts = [];
+  const ticked = [];
+  for (const set of byId("request-scope").querySelectorAll("fieldset[data-environment]")) {
+    if (!set.querySelector('input[data-kind="environment"]').checked) continue;
+    const grant = current.scope.environments.find((entry) => entry.environmentId === set.dataset.environment);
+    if (grant === undefined) continue;
+    ticked.push(grant.environmentId);
+    const checked = (kind) =>
+      [...set.querySelectorAll(`input[data-kind="${kind}"]`)]
+        .filter((input) => input.checked)
+        .map((input) => input.dataset.id);
+    const projectIds = new Set(checked("project"));
+    const projects = grant.projects
+      .filter((project) => projectIds.has(project.id))
+      .map((project) => project.name);
+    const actions = checked("action");
+    parts.push(`${grant.alias} — ${projectWords(projects)}; ${groupWords(actions, info)}`);
+  }
+  if (parts.length === 0) return "nothing yet: tick at least one environment, project and action.";
+  const threads = current.proposal?.threads ?? [];
+  if (threads.length > 0) parts.push(`threads the client named: ${threads.join(", ")}`);
+  const ceiling = (current.ceilingChoices ?? []).find((entry) => entry.mode === chosenCeiling());
+  if (ceiling !== undefined) {
+    const words = ticked.map((id) => ceiling.words[id]).filter((line) => line !== undefined);
+    parts.push(`agents at most ${ceiling.mode}: ${words.join("; ")}`);
+  }
+  return `${parts.join(" · ")}.`;
+}
+
+/** Projects by name while few; past three, the count and the first three, so the line stays short. */
+function projectWords(names) {
+  if (names.length === 0) return "no project";
+  if (names.length === 1) return `project ${names[0]}`;
+  if (names.length <= 3) return `projects ${names.join(", ")}`;
+  return `${names.length} projects (${names.slice(0, 3).join(", ")}, …)`;
+}
+
+/** "organize (Pin), run control (5 actions)": a group's actions named while they are few. */
+function groupWords(actions, info) {
+  if (actions.length === 0) return "no action";
+  const words = [];
+  for (const group of GROUPS) {
+    const inGroup = actions.filter((action) => (info.get(action)?.group ?? "other") === group.id);
+    if (inGroup.length === 0) continue;
+    const named =
+      inGroup.length <= 2
+        ? inGroup.map((action) => info.get(action)?.label ?? action).join(", ")
+        : `${inGroup.length} actions`;
+    words.push(`${group.short} (${named})`);
+  }
+  return words.join(", ");
 }
 
 function chosenCeiling() {
@@ -266,7 +347,9 @@ function renderUnsupported(container, unsupported) {
     );
     const list = element("ul", undefined, { class: "unsupported" });
     for (const action of entry.actions) {
-      list.append(element("li", action, { "data-testid": `unsupported-action-${action}` }));
+      const item = element("li", undefined, { "data-testid": `unsupported-action-${action}` });
+      item.append(identifier(action));
+      list.append(item);
     }
     set.append(list);
   }

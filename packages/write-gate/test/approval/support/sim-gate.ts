@@ -14,7 +14,7 @@ import { type EnvironmentConfig, writeTokenFile } from "@t3-connector/core/confi
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
-import { createGateApp, type GateApp } from "../../../src/app/index.js";
+import { createGateApp, type GateApp, type StartupWarnings } from "../../../src/app/index.js";
 import { registryInventory } from "../../../src/approval/index.js";
 import { type AuditLog, openAuditLog } from "../../../src/audit/index.js";
 import { CREDENTIALS_FILE, type StoredCredential, saveCredentials } from "../../../src/passkeys/index.js";
@@ -66,6 +66,8 @@ export async function startSimGate(options: {
   credentials?: readonly StoredCredential[];
   /** The event stream's ping interval (default 15 s). */
   eventPingIntervalMs?: number;
+  /** The start-up findings the page shows (the real gate fills them from its environment check). */
+  startupWarnings?: StartupWarnings;
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -124,6 +126,7 @@ export async function startSimGate(options: {
     ...(options.eventPingIntervalMs === undefined
       ? {}
       : { eventPingIntervalMs: options.eventPingIntervalMs }),
+    ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
   });
   handler = (request, env) => gate.app.fetch(request, env);
   return {

@@ -5,17 +5,23 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import type { StartupWarnings } from "../../../src/app/index.js";
 import {
   ENROLLMENT_CODE,
   type ProjectSeed,
   type SimGate,
   startSimGate,
+  type ThreadSeed,
 } from "../../approval/support/sim-gate.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./browser.js";
 
 export interface OpenGatePageOptions {
   /** The projects of the one environment, `alpha`. */
   readonly projects: ProjectSeed[];
+  /** The gate's start-up findings, to add to while the page is open. */
+  readonly startupWarnings?: StartupWarnings;
+  /** Threads of `alpha`, e.g. for a request that names one. */
+  readonly threads?: ThreadSeed[];
   readonly viewport?: { width: number; height: number };
   /** Enrolls a passkey under this name through the page's own form. */
   readonly enrollAs?: string;
@@ -54,8 +60,15 @@ export function useGatePage(): { browser(): Browser; open(options: OpenGatePageO
     browser: launched,
     async open(options) {
       const gate = await startSimGate({
-        environments: [{ alias: "alpha", projects: options.projects }],
+        environments: [
+          {
+            alias: "alpha",
+            projects: options.projects,
+            ...(options.threads === undefined ? {} : { threads: options.threads }),
+          },
+        ],
         serve: true,
+        ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
       });
       current = { gate };
       const tab = await openWithAuthenticator(launched(), options.viewport);

@@ -36,18 +36,23 @@ export interface RealGate {
    */
   grantLease(): Promise<string>;
   /** Stops this gate and starts a new one on the same config and state dir (a restart). */
-  restart(): Promise<void>;
+  restart(options?: { enroll?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
+export interface RealGateOptions {
+  /** Config entries whose environmentId is wrong (the server answers as another one), by alias. */
+  readonly wrongEnvironmentId?: Readonly<Record<string, string>>;
+}
+
 /** Writes the world's write config as the user would keep it, then loads it as the CLI does. */
-async function writeRealConfig(world: SimWorld): Promise<WriteConfig> {
+async function writeRealConfig(world: SimWorld, options: RealGateOptions): Promise<WriteConfig> {
   const { config } = world;
   const environments: Record<string, unknown> = {};
   for (const env of config.environments) {
     if (env.transport.kind !== "url") throw new Error("the simulator serves over a URL");
     environments[env.alias] = {
-      environmentId: env.environmentId,
+      environmentId: options.wrongEnvironmentId?.[env.alias] ?? env.environmentId,
       url: env.transport.url,
       tokenFile: env.tokenFile,
     };
@@ -60,19 +65,20 @@ async function writeRealConfig(world: SimWorld): Promise<WriteConfig> {
   return loadWriteConfig({ path: config.path });
 }
 
-export async function startRealGate(): Promise<RealGate> {
+export async function startRealGate(options: RealGateOptions = {}): Promise<RealGate> {
   const world = await startSimWorld();
   try {
-    const config = await writeRealConfig(world);
+    const config = await writeRealConfig(world, options);
     const clock = new OffsetClock();
     const logs: string[] = [];
-    const boot = () =>
+    const boot = (enroll = false) =>
       startGate({
         config,
         clock,
         log: (line) => logs.push(line),
         handleSignals: false,
         verifyWorkspace: simulatorWorkspace,
+        enroll,
       });
     const capability = () => readFile(join(config.stateDir, CAPABILITY_FILE), "utf8");
     let heldSecret: string | undefined;
@@ -115,9 +121,9 @@ export async function startRealGate(): Promise<RealGate> {
           credentialId: "test-credential",
         }).leaseId;
       },
-      async restart() {
+      async restart(restartOptions) {
         await real.gate.close();
-        real.gate = await boot();
+        real.gate = await boot(restartOptions?.enroll === true);
       },
       async close() {
         await real.gate.close();

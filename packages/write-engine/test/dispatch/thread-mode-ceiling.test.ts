@@ -1,0 +1,133 @@
+/**
+ * A message drives the thread's agent in the mode the thread already runs in, so the lease's
+ * runtime ceiling caps that current mode too: under an `approval-required` lease, a message (or a
+ * conditional send) to a thread running in `full-access` is refused `runtime_mode_above_lease`
+ * before the journal reserve, naming the thread's mode and the ceiling; nothing reaches T3.
+ */
+import { systemClock } from "@t3-connector/core";
+import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ACTIONS, SAMPLE_IDS, type ThreadSendInput } from "../../src/actions/index.js";
+import { conditionalSend } from "../../src/dispatch/index.js";
+import {
+  CHANNEL,
+  commandsSince,
+  dispatchFailure,
+  type Harness,
+  LEASE_ID,
+  leaseScope,
+  startHarness,
+} from "./support/harness.js";
+
+const ALIAS = "modes";
+const FULL = "thread-in-full-access";
+const ASKING = "thread-asking-first";
+
+let harness: Harness;
+let env: SimEnvironment;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    aliases: [ALIAS],
+    seed: (seeded) => {
+      const projectId = SAMPLE_IDS.projectId;
+      seeded.model.addThread({ id: FULL, projectId, state: "completed", runtimeMode: "full-access" });
+      seeded.model.addThread({ id: ASKING, projectId, state: "completed", runtimeMode: "approval-required" });
+    },
+  });
+  env = harness.env(ALIAS);
+});
+
+beforeEach(() => {
+  const scope = leaseScope([{ alias: ALIAS, environmentId: env.environmentId }]);
+  harness.lease.scope = { ...scope, runtimeMode: "approval-required" };
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function send(threadId: string, operationId: string): Promise<unknown> {
+  const input: ThreadSendInput = {
+    threadId,
+    clientRequestId: operationId,
+    text: "please run the tests",
+    delivery: "start_immediately",
+  };
+  return harness.dispatcher.dispatch({
+    leaseId: LEASE_ID,
+    environment: ALIAS,
+    operationId,
+    action: "thread.send",
+    input,
+  });
+}
+
+describe("the runtime ceiling over a thread's current mode", () => {
+  it("is declared by the message action only, from the catalogue", () => {
+    expect(ACTIONS.filter((entry) => entry.runsInThreadMode === true).map((entry) => entry.action)).toEqual([
+      "thread.send",
+    ]);
+  });
+
+  it("refuses a message to a full-access thread under an approval-required lease, naming both, with nothing recorded or sent", async () => {
+    const before = env.model.receivedCommands.length;
+    const refused = await dispatchFailure(send(FULL, "op-mode-full"));
+    expect(refused.code).toBe("runtime_mode_above_lease");
+    expect(refused.message).toContain(`thread ${FULL}, which runs in full-access`);
+    expect(refused.message).toContain("ceiling approval-required");
+    expect(refused.message).toContain("Nothing was sent.");
+    expect(refused.details).toMatchObject({
+      stage: "scope",
+      recorded: false,
+      threadRuntimeMode: "full-access",
+      ceiling: "approval-required",
+    });
+    expect(commandsSince(env, before)).toEqual([]);
+    expect(await harness.journal.get(harness.dispatcher.operationKey(ALIAS, "op-mode-full"))).toBeUndefined();
+  });
+
+  it("sends a message to a thread within the ceiling, and to the same full-access thread under a full-access lease", async () => {
+    const before = env.model.receivedCommands.length;
+    await expect(send(ASKING, "op-mode-asking")).resolves.toMatchObject({ state: "completed" });
+    harness.lease.scope = { ...harness.lease.scope, runtimeMode: "full-access" };
+    await expect(send(FULL, "op-mode-full-allowed")).resolves.toMatchObject({ state: "completed" });
+    expect(commandsSince(env, before).map((command) => (command as { type?: string }).type)).toEqual([
+      "message.dispatch",
+      "message.dispatch",
+    ]);
+  });
+
+  it("refuses a conditional send to a full-access thread before its model step, so nothing at all is sent", async () => {
+    const before = env.model.receivedCommands.length;
+    const latestRunId = env.model.getThread(FULL)?.shell.latestRunId;
+    const refusal = await conditionalSend(
+      {
+        dispatcher: harness.dispatcher,
+        journal: harness.journal,
+        registry: harness.registry,
+        channel: CHANNEL,
+        clock: systemClock,
+        lease: harness.lease,
+      },
+      {
+        leaseId: LEASE_ID,
+        environment: ALIAS,
+        operationId: "op-mode-conditional",
+        input: {
+          threadId: FULL,
+          clientRequestId: "op-mode-conditional",
+          afterRunId: latestRunId,
+          modelSelection: { instanceId: "codex", model: "gpt-5.6-luna" },
+          text: "then write the changelog",
+        },
+      },
+    ).then(
+      () => null,
+      (error: unknown) => error as { code?: string; message?: string },
+    );
+    expect(refusal?.code).toBe("runtime_mode_above_lease");
+    expect(refusal?.message).toContain("runs in full-access");
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+});
