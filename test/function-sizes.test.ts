@@ -14,11 +14,7 @@ const LIMIT = 80;
 const NEVER_OVER = 120;
 
 /** Today's exceptions: `file:function` → lines. Shrink them; never add one. */
-<<<<<<< HEAD
 const KNOWN_LONG: Readonly<Record<string, number>> = {};
-=======
-const KNOWN_LONG: Readonly<Record<string, number>> = {};
->>>>>>> h/page
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -35,6 +35,8 @@ interface ActionSpec<A extends string, S extends z.ZodType> {
   readonly extraIds?: readonly Exclude<IdKind, "commandId">[];
   readonly guards?: readonly Guard[];
   readonly runtimeModeField?: string;
+  /** The action drives the thread's agent in the thread's current runtime mode (ADR 0029). */
+  readonly runsInThreadMode?: boolean;
   readonly serializeByProject?: boolean;
 }
 

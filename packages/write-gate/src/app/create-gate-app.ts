@@ -26,13 +26,13 @@ import {
   stateChangeGuard,
 } from "../security/index.js";
 import { eventStream } from "./event-stream.js";
-import type { StartupWarnings } from "./startup-warnings.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
 import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
 import { requestRoutes } from "./routes/request-routes.js";
 import type { GateParts } from "./routes/route-kit.js";
 import { stateRoutes } from "./routes/state-routes.js";
+import type { StartupWarnings } from "./startup-warnings.js";
 import { type RowNames, writeRow } from "./write-rows.js";
 
 export type { RelayHandler } from "./routes/relay-route.js";
@@ -164,7 +164,17 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
   const audit = (event: AuditEvent) => {
     deps.audit?.append(event).catch(() => undefined);
   };
-  return { keeper, desk, passkeys, enrollment, events, names, audit, log, startupWarnings: deps.startupWarnings };
+  return {
+    keeper,
+    desk,
+    passkeys,
+    enrollment,
+    events,
+    names,
+    audit,
+    log,
+    startupWarnings: deps.startupWarnings,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * @module What every page sub-app shares: the parts of the human side it reads, the body validator
  * each route names, and the audit code of a failure.
  */
-import type { StartupWarnings } from "../startup-warnings.js";
+
 import { ConnectorError } from "@t3-connector/core";
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
@@ -12,6 +12,7 @@ import type { GateEvents } from "../../events/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
 import type { Enrollment, Passkeys } from "../../passkeys/index.js";
 import { readJsonBody } from "../../security/index.js";
+import type { StartupWarnings } from "../startup-warnings.js";
 import type { RowNames } from "../write-rows.js";
 
 /** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
