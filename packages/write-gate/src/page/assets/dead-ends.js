@@ -20,7 +20,7 @@ export const DEAD_ENDS = {
   },
   request_superseded: {
     title: "A newer request replaced this one",
-    what: "The same client asked again, or a lease opened meanwhile, so this link no longer approves anything.",
+    what: "The same client asked again, or Revoke all ended every request, so this link no longer approves anything.",
     next: "Use the newest request (listed under Waiting requests, if there is one), or ask the client again.",
   },
   request_invalid: {
