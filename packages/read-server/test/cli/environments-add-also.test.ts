@@ -77,7 +77,7 @@ describe("environments add --also", () => {
     expect(added.code).toBe(1);
     const report = added.json();
     expect(report).toMatchObject({
-      added: "laptop",
+      alias: "laptop",
       scopes: ["orchestration:read"],
       ok: false,
       alsoAdded: [],
@@ -104,7 +104,7 @@ describe("environments add --also", () => {
     const { env } = machine();
     const code = sim.environment("alpha").createPairingCode();
     const added = await add(env, "write,ops", `${code}\n`);
-    expect(added.code).toBe(1);
+    expect(added.code).toBe(64);
     expect(added.stderr()).toMatch(
       /invalid_input: stdin carries 1 non-empty line\(s\), but this needs 2 pairing codes/,
     );
@@ -131,7 +131,7 @@ describe("environments add --also", () => {
       sim.environment("alpha").createPairingCode(),
     ];
     const added = await add(env, "ops", `${codes.join("\n")}\n`);
-    expect(added.code).toBe(1);
+    expect(added.code).toBe(78);
     expect(added.stderr()).toMatch(
       /environment_exists: .*ops\.json already uses "laptop" as another name of "desk"/,
     );
@@ -146,7 +146,7 @@ describe("environments add --also", () => {
       sim.environment("alpha").createPairingCode(),
     ];
     const added = await add(env, "write,ops", `${codes.join("\n")}\n`);
-    expect(added.code).toBe(1);
+    expect(added.code).toBe(64);
     expect(added.stderr()).toMatch(/invalid_input: T3_CONNECTOR_OPS_ENVIRONMENTS is set/);
     expect(await exists(env.T3_CONNECTOR_WRITE_CONFIG)).toBe(false);
   });
@@ -171,7 +171,7 @@ describe("environments add --also", () => {
     await writeFile(env.T3_CONNECTOR_CONFIG, JSON.stringify(read), { mode: 0o600 });
     const codes = [alpha.createPairingCode(), alpha.createPairingCode()];
     const added = await add(env, "write", `${codes.join("\n")}\n`);
-    expect(added.code).toBe(1);
+    expect(added.code).toBe(78);
     expect(added.stderr()).toMatch(
       /token_file_invalid: .*laptop\.operate\.token would hold the operate token/,
     );
@@ -232,7 +232,7 @@ describe("pair --also", () => {
     expect((await add(env, "none", `${alpha.createPairingCode()}\n`)).code).toBe(0);
     const codes = [alpha.createPairingCode(), alpha.createPairingCode()];
     const captured = captureIo(env, `${codes.join("\n")}\n`);
-    expect(await runCli(["pair", "--environment", "laptop", "--also", "write"], captured.io)).toBe(1);
+    expect(await runCli(["pair", "--environment", "laptop", "--also", "write"], captured.io)).toBe(78);
     expect(captured.stderr()).toMatch(
       /config_not_found: write config not found at .*write\.json; no pairing code was used/,
     );

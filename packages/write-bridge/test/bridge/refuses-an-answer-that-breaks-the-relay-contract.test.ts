@@ -37,7 +37,7 @@ describe("the bridge parses each relay answer with its op's result schema", () =
     gate.answer = () => ({ status: 200, body: { ...COMPLETED, addedByANewerGate: true } });
     const result = await bridge.call("t3_escrever_thread_pin", pin);
     expect(result.isError).not.toBe(true);
-    expect(result.structuredContent).toEqual({ ...COMPLETED, receipt: { sequence: 7 } });
+    expect(result.structuredContent).toEqual({ ...COMPLETED, leaseId: "lease-1", receipt: { sequence: 7 } });
   });
 
   it("refuses a dispatch answer missing derivedIds as relay_answer_invalid, naming the field", async () => {

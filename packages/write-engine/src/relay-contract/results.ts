@@ -53,8 +53,8 @@ export const requestApprovalResult = z.looseObject({
 /** The only success of a write: T3 acknowledged the one send (now, or replayed from the journal). */
 export const dispatchResult = z.object({
   state: z.literal("completed"),
-  /** The lease the write went under (the gate holds several at once). */
-  leaseId: z.string(),
+  /** The lease the write went under (the gate holds several at once); the bridge falls back to the one it sent. */
+  leaseId: z.string().optional(),
   operationId: z.string(),
   environmentId: z.string(),
   action: z.string(),
