@@ -147,7 +147,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     const gateToken = path.join(m.dir, "tokens", "laptop.operate.token");
     const opsToken = path.join(m.dir, "tokens", "laptop.ops.token");
     const operate = ["orchestration:operate", "orchestration:read"];
-    expect(report).toMatchObject({ added: "laptop", config: m.read, tokenFile: readToken, ok: true });
+    expect(report).toMatchObject({ alias: "laptop", configPath: m.read, tokenFile: readToken, ok: true });
     expect(report.scopes).toEqual(["orchestration:read"]);
     expect(report.alsoAdded).toEqual([
       { config: "write", path: m.write, alias: "laptop", tokenFile: gateToken, scopes: operate },
