@@ -1,5 +1,6 @@
 import type { ConnectedEnvironment } from "../environments/connection.js";
 import { ConnectorError, isTransportFailure } from "../errors.js";
+import { type FanOutDeadlines, realDeadlines } from "./deadlines.js";
 import { classifyFailure, type FanOutFailureCode } from "./failure-codes.js";
 import { stopOnAbort } from "./stop-on-abort.js";
 
@@ -32,6 +33,8 @@ export interface FanOutOptions<T> extends AttemptOptions {
   concurrency?: number;
   perEnvironmentTimeoutMs?: number;
   totalTimeoutMs?: number;
+  /** Where the per-environment and call deadlines come from; default real timers. */
+  deadlines?: FanOutDeadlines;
   /** How many items a value holds, for `queriedEnvironments[].found`; default array length, else 1. */
   countFound?: (value: T) => number;
 }
@@ -101,12 +104,6 @@ type Outcome<T> =
   | { ok: true; connection: ConnectedEnvironment; value: T }
   | { ok: false; code: FanOutFailureCode; reason: string };
 
-function deadlineSignal(ms: number, reason: symbol): { signal: AbortSignal; clear: () => void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(reason), ms);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
 /**
  * Runs one read over many environments: a bounded number at a time, each under its own deadline
  * and all under one deadline for the call. Failures become flagged entries, never errors; only the
@@ -124,12 +121,13 @@ export async function fanOut<T>(
   );
   const concurrency = Math.max(1, options.concurrency ?? FAN_OUT_CONCURRENCY);
   const perEnvironmentMs = options.perEnvironmentTimeoutMs ?? PER_ENVIRONMENT_TIMEOUT_MS;
-  const call = deadlineSignal(options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS, CALL_DEADLINE);
+  const deadlines = options.deadlines ?? realDeadlines;
+  const call = deadlines.start(options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS, CALL_DEADLINE, {});
   const callSignal = callerSignal ? AbortSignal.any([callerSignal, call.signal]) : call.signal;
   const outcomes: Array<Outcome<T> | undefined> = new Array(ordered.length);
 
   const runOne = async (environment: FanOutEnvironment): Promise<Outcome<T>> => {
-    const own = deadlineSignal(perEnvironmentMs, ENVIRONMENT_DEADLINE);
+    const own = deadlines.start(perEnvironmentMs, ENVIRONMENT_DEADLINE, { alias: environment.alias });
     const signal = AbortSignal.any([callSignal, own.signal]);
     try {
       const { connection, value } = await stopOnAbort(

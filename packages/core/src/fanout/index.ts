@@ -1,3 +1,4 @@
+export { type Deadline, type DeadlineScope, type FanOutDeadlines, realDeadlines } from "./deadlines.js";
 export { type ClassifiedFailure, classifyFailure, type FanOutFailureCode } from "./failure-codes.js";
 export {
   type AttemptOptions,

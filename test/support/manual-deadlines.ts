@@ -1,0 +1,50 @@
+import type { Deadline, DeadlineScope, FanOutDeadlines } from "@t3-connector/core/fanout";
+
+interface Armed {
+  readonly alias: string | undefined;
+  readonly controller: AbortController;
+  readonly reason: unknown;
+}
+
+/**
+ * Deadlines that expire only when a test says so. A test stalls an environment, waits until the
+ * environment has held the request, then expires that environment's deadline: the read times out
+ * at once and deterministically, and a healthy environment's deadline never fires by accident on
+ * a loaded machine. The `ms` a read asks for is ignored.
+ */
+export class ManualDeadlines implements FanOutDeadlines {
+  readonly #armed = new Set<Armed>();
+
+  start(_ms: number, reason: unknown, scope: DeadlineScope): Deadline {
+    const armed: Armed = { alias: scope.alias, controller: new AbortController(), reason };
+    this.#armed.add(armed);
+    return { signal: armed.controller.signal, clear: () => this.#armed.delete(armed) };
+  }
+
+  /** How many deadlines of `alias` (or, with no alias, of whole calls) are running now. */
+  running(alias?: string): number {
+    return [...this.#armed].filter((armed) => armed.alias === alias).length;
+  }
+
+  /**
+   * Expires every running deadline of the environment `alias`. Throws when none runs: a test
+   * that expires nothing would prove nothing.
+   */
+  expire(alias: string): void {
+    this.#expireWhere(alias, `no deadline of "${alias}" is running`);
+  }
+
+  /** Expires every running deadline of a whole call; throws when none runs. */
+  expireCall(): void {
+    this.#expireWhere(undefined, "no call deadline is running");
+  }
+
+  #expireWhere(alias: string | undefined, nothing: string): void {
+    const due = [...this.#armed].filter((armed) => armed.alias === alias);
+    if (due.length === 0) throw new Error(nothing);
+    for (const armed of due) {
+      this.#armed.delete(armed);
+      armed.controller.abort(armed.reason);
+    }
+  }
+}
