@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
+import { type FanOutDeadlines, realDeadlines } from "@t3-connector/core/fanout";
 import { ShellMirrors } from "@t3-connector/core/mirror";
 import { type CursorCodec, createCursorCodec } from "@t3-connector/core/pagination";
 
@@ -35,6 +36,11 @@ export interface ReadContext {
   /** Signs and checks this process's pagination cursors. */
   readonly cursors: CursorCodec;
   readonly limits: ReadLimits;
+  /**
+   * Where the deadlines of `limits` come from; absent: real timers. A test injects a source it
+   * expires on demand, so a stalled environment times out without waiting real time.
+   */
+  readonly deadlines?: FanOutDeadlines;
   /** Live shell mirrors, one per verified connection; absent: every whole-shell read is an HTTP GET. */
   readonly mirrors?: ShellMirrors;
 }
@@ -46,6 +52,8 @@ export interface ProcessReadContextOptions {
   /** Defaults to a registry over `config` that requires exactly `orchestration:read`. */
   registry?: EnvironmentRegistry;
   limits?: Partial<ReadLimits>;
+  /** Defaults to real timers. */
+  deadlines?: FanOutDeadlines;
   /** Defaults to mirrors logging to `log`; `null` turns them off. */
   mirrors?: ShellMirrors | null;
 }
@@ -68,8 +76,14 @@ export function createProcessReadContext(options: ProcessReadContextOptions): Re
     registry,
     cursors: createCursorCodec(),
     limits: { ...CONTRACT_READ_LIMITS, ...options.limits },
+    deadlines: options.deadlines ?? realDeadlines,
     ...(options.mirrors === null ? {} : { mirrors: options.mirrors ?? new ShellMirrors({ log }) }),
   };
+}
+
+/** The deadline source of `context`: the injected one, else real timers. */
+export function deadlinesOf(context: ReadContext): FanOutDeadlines {
+  return context.deadlines ?? realDeadlines;
 }
 
 /** The projects an environment may show (its ACL); unknown environments allow nothing. */

@@ -2,7 +2,7 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
-import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
 import { shellListing } from "./shell-listing.js";
 import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
@@ -92,8 +92,7 @@ export async function readThreadBatch(
 ): Promise<BatchResult> {
   const callerSignal = options.signal;
   if (callerSignal.aborted) throw cancelled();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(CALL_DEADLINE), options.timeoutMs);
+  const deadline = deadlinesOf(context).start(options.timeoutMs, CALL_DEADLINE, {});
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
 
   const { handles, groups } = groupByEnvironment(context, targets);
@@ -106,7 +105,7 @@ export async function readThreadBatch(
     if (callerSignal.aborted) throw cancelled();
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
 
   const items = targets.map((target, index) => {
@@ -198,7 +197,7 @@ async function readGroup(
   let shell: ShellSnapshot;
   let observedMs: number;
   try {
-    const answer = await withEnvironmentDeadline(context, signal, (readSignal) =>
+    const answer = await withEnvironmentDeadline(context, handle.alias, signal, (readSignal) =>
       readWithRetry(
         handle,
         (connection, own) =>
@@ -230,7 +229,7 @@ async function readGroup(
       return;
     }
     try {
-      const { value } = await withEnvironmentDeadline(context, signal, (readSignal) =>
+      const { value } = await withEnvironmentDeadline(context, handle.alias, signal, (readSignal) =>
         readWithRetry(
           handle,
           (connection, own) => fetchThreadProjection(connection, threadId, own),
@@ -271,18 +270,20 @@ function failureOf(error: unknown): BatchItemError {
  */
 async function withEnvironmentDeadline<T>(
   context: ReadContext,
+  alias: string,
   callSignal: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   // Past the call's deadline nothing is started: the failure is the deadline's.
   if (callSignal.aborted) throw callSignal.reason;
-  const own = new AbortController();
-  const timer = setTimeout(() => own.abort(ENVIRONMENT_DEADLINE), context.limits.perEnvironmentTimeoutMs);
+  const own = deadlinesOf(context).start(context.limits.perEnvironmentTimeoutMs, ENVIRONMENT_DEADLINE, {
+    alias,
+  });
   const signal = AbortSignal.any([callSignal, own.signal]);
   try {
     return await stopOnAbort(work(signal), signal);
   } finally {
-    clearTimeout(timer);
+    own.clear();
   }
 }
 

@@ -7,7 +7,7 @@ import {
   threadRead,
 } from "@t3-connector/core/state";
 import type { ReadContext } from "../read-context.js";
-import { withDeadline } from "../scope/read-scope.js";
+import { environmentDeadline, withDeadline } from "../scope/read-scope.js";
 import type { LocatedThread } from "./locate-thread.js";
 import { type FetchedProjection, fetchThreadProjection } from "./thread-projection.js";
 import type { ThreadReadOutput } from "./thread-read-schema.js";
@@ -53,7 +53,7 @@ export async function readLocatedProjection(
 ): Promise<FetchedProjection> {
   const handle = context.registry.resolve(thread.environment.alias);
   const threadId = thread.visible.thread.id;
-  const { value } = await withDeadline(context.limits.perEnvironmentTimeoutMs, signal, (deadline) =>
+  const { value } = await withDeadline(environmentDeadline(context, handle.alias), signal, (deadline) =>
     readWithRetry(
       handle,
       (connection, readSignal) => fetchThreadProjection(connection, threadId, readSignal),

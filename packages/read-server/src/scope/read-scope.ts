@@ -1,7 +1,13 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import { type EnvironmentRef, type FanOutResult, fanOut, readWithRetry } from "@t3-connector/core/fanout";
-import { allowedProjectsOf, type ReadContext } from "../read-context.js";
+import {
+  type EnvironmentRef,
+  type FanOutDeadlines,
+  type FanOutResult,
+  fanOut,
+  readWithRetry,
+} from "@t3-connector/core/fanout";
+import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
 
 /** A connected environment together with the projects it may show. */
 export interface ScopedEnvironment {
@@ -56,6 +62,7 @@ export async function readScope<T>(
       concurrency: context.limits.concurrency,
       perEnvironmentTimeoutMs: context.limits.perEnvironmentTimeoutMs,
       totalTimeoutMs: context.limits.totalTimeoutMs,
+      deadlines: deadlinesOf(context),
       ...(options.countFound ? { countFound: options.countFound } : {}),
     });
     return {
@@ -69,7 +76,7 @@ export async function readScope<T>(
   }
 
   const handle = context.registry.resolve(environment);
-  const value = await withDeadline(context.limits.perEnvironmentTimeoutMs, options.signal, (signal) =>
+  const value = await withDeadline(environmentDeadline(context, handle.alias), options.signal, (signal) =>
     readWithRetry(handle, scoped, signal),
   );
   const ref: EnvironmentRef = {
@@ -93,15 +100,29 @@ function defaultCount(value: unknown): number {
   return Array.isArray(value) ? value.length : 1;
 }
 
+/** One environment's deadline: its length and the source that runs it. */
+export interface EnvironmentDeadline {
+  readonly ms: number;
+  readonly alias: string;
+  readonly deadlines: FanOutDeadlines;
+}
+
+/** The per-environment deadline of `context` for the environment `alias`. */
+export function environmentDeadline(context: ReadContext, alias: string): EnvironmentDeadline {
+  return { ms: context.limits.perEnvironmentTimeoutMs, alias, deadlines: deadlinesOf(context) };
+}
+
+const ENVIRONMENT_DEADLINE = Symbol("environment deadline");
+
 /** Runs `work` under the caller's signal and a deadline; the deadline becomes a typed `timeout`. */
 export async function withDeadline<T>(
-  ms: number,
+  { ms, alias, deadlines }: EnvironmentDeadline,
   callerSignal: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   if (callerSignal.aborted) throw new ConnectorError("cancelled", "the read was cancelled by the caller");
-  const deadline = AbortSignal.timeout(ms);
-  const signal = AbortSignal.any([callerSignal, deadline]);
+  const deadline = deadlines.start(ms, ENVIRONMENT_DEADLINE, { alias });
+  const signal = AbortSignal.any([callerSignal, deadline.signal]);
   return await new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       reject(
@@ -113,6 +134,9 @@ export async function withDeadline<T>(
     signal.addEventListener("abort", onAbort, { once: true });
     work(signal)
       .then(resolve, reject)
-      .finally(() => signal.removeEventListener("abort", onAbort));
+      .finally(() => {
+        signal.removeEventListener("abort", onAbort);
+        deadline.clear();
+      });
   });
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { parseReadConfig, writeTokenFile } from "@t3-connector/core/config";
+import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@t3-connector/t3-sim";
 import { createProcessReadContext, type ReadContext, type ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
@@ -31,6 +32,8 @@ export interface SimReadOptions {
   /** Per alias: which token the config points at (default the read token). */
   token?: Record<string, "read" | "operate" | string>;
   limits?: Partial<ReadLimits>;
+  /** Where the read deadlines come from (e.g. `ManualDeadlines`); default real timers. */
+  deadlines?: FanOutDeadlines;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startSimRead(options: SimReadOptions): Promise<SimReadSetu
     config,
     log: (line) => logs.push(line),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   });
   const server = createReadServer(options.definitions, context);
   const client = new Client({ name: "read-test", version: "0.0.0" });
