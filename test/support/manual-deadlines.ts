@@ -14,11 +14,26 @@ interface Armed {
  */
 export class ManualDeadlines implements FanOutDeadlines {
   readonly #armed = new Set<Armed>();
+  readonly #onStart = new Set<(alias: string | undefined) => void>();
 
   start(_ms: number, reason: unknown, scope: DeadlineScope): Deadline {
     const armed: Armed = { alias: scope.alias, controller: new AbortController(), reason };
     this.#armed.add(armed);
+    for (const listener of [...this.#onStart]) listener(scope.alias);
     return { signal: armed.controller.signal, clear: () => this.#armed.delete(armed) };
+  }
+
+  /** Resolves once a deadline of `alias` (no alias: of a whole call) runs, at once if one does. */
+  started(alias?: string): Promise<void> {
+    if (this.running(alias) > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listener = (started: string | undefined) => {
+        if (started !== alias) return;
+        this.#onStart.delete(listener);
+        resolve();
+      };
+      this.#onStart.add(listener);
+    });
   }
 
   /** How many deadlines of `alias` (or, with no alias, of whole calls) are running now. */

@@ -123,20 +123,22 @@ export async function withDeadline<T>(
   if (callerSignal.aborted) throw new ConnectorError("cancelled", "the read was cancelled by the caller");
   const deadline = deadlines.start(ms, ENVIRONMENT_DEADLINE, { alias });
   const signal = AbortSignal.any([callerSignal, deadline.signal]);
-  return await new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      reject(
-        callerSignal.aborted
-          ? new ConnectorError("cancelled", "the read was cancelled by the caller")
-          : new ConnectorError("timeout", `the environment did not answer within ${ms} ms`),
-      );
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work(signal)
-      .then(resolve, reject)
-      .finally(() => {
-        signal.removeEventListener("abort", onAbort);
-        deadline.clear();
-      });
-  });
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        reject(
+          callerSignal.aborted
+            ? new ConnectorError("cancelled", "the read was cancelled by the caller")
+            : new ConnectorError("timeout", `the environment did not answer within ${ms} ms`),
+        );
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      work(signal)
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  } finally {
+    // Disarmed when the answer is settled, even if a stalled `work` never settles itself.
+    deadline.clear();
+  }
 }

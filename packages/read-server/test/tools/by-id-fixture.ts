@@ -1,5 +1,7 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
+import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
@@ -20,6 +22,8 @@ const MINUTE = 60_000;
 
 export interface ByIdSetupOptions {
   limits?: Partial<ReadLimits>;
+  /** Where the read deadlines come from; default real timers. */
+  deadlines?: FanOutDeadlines;
   /** Adds a third, empty environment "gamma" (project p-gamma), e.g. to hang while two answer. */
   gamma?: boolean;
   /** Plays alpha and beta as an older T3 build (e.g. `{ compat: "0.0.31" }`), default protocol 2. */
@@ -42,6 +46,7 @@ export async function startByIdSetup(
     definitions,
     allowedProjects: { alpha: ["p-main"], beta: ["p-beta"], ...(gamma ? { gamma: ["p-gamma"] } : {}) },
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   });
   const past = Date.now() - 30 * MINUTE;
   const alpha = setup.sim.environment("alpha").model;
@@ -133,4 +138,21 @@ export function nextHeld(setup: SimReadSetup, alias: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * Runs `call` and expires the deadline of the stalled environment `alias` as soon as it runs (and
+ * `seen` has resolved, e.g. the environment has held the request): the environment times out at
+ * once instead of after real time. Its `hang` fault must be set, or the test proves nothing.
+ */
+export async function timingOut<T>(
+  deadlines: ManualDeadlines,
+  alias: string,
+  call: () => Promise<T>,
+  seen: Promise<unknown> = Promise.resolve(),
+): Promise<T> {
+  const answer = call();
+  await Promise.all([seen, deadlines.started(alias)]);
+  deadlines.expire(alias);
+  return await answer;
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { LONG_REPLY_END, nextHeld, startByIdSetup } from "./by-id-fixture.js";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
+import { LONG_REPLY_END, nextHeld, startByIdSetup, timingOut } from "./by-id-fixture.js";
 
 interface PendingRequestOut {
   requestId: string;
@@ -249,33 +250,32 @@ describe("t3_thread and the projection routes", () => {
 
 describe("t3_thread with an environment that does not answer", () => {
   let hanging: SimReadSetup;
+  // gamma's deadline expires when the test has seen gamma hold the request; the answering
+  // environments' deadlines never fire, however loaded the machine.
+  const deadlines = new ManualDeadlines();
   beforeAll(async () => {
-    // The answering environments must still answer within the deadline on a loaded machine
-    // running two test workers, which 400 ms did not always allow.
-    hanging = await startByIdSetup([t3ThreadTool], {
-      gamma: true,
-      limits: { perEnvironmentTimeoutMs: 1_500, totalTimeoutMs: 3_000 },
-    });
+    hanging = await startByIdSetup([t3ThreadTool], { gamma: true, deadlines });
     hanging.sim.environment("gamma").faults.set({ hang: true });
   });
   afterAll(async () => {
     await hanging?.close();
   });
+  const gammaTimingOut = <T>(call: () => Promise<T>, seen?: Promise<void>) =>
+    timingOut(deadlines, "gamma", call, seen);
 
   it("refuses instead of claiming absence, and names where the id was found", async () => {
     const held = nextHeld(hanging, "gamma");
-    const text = await hanging.callError("t3_thread", { threadId: "t-question" });
-    await held;
+    const text = await gammaTimingOut(() => hanging.callError("t3_thread", { threadId: "t-question" }), held);
     expect(text).toMatch(/^incomplete_scope: /);
     expect(text).toContain('found in "alpha"');
     expect(text).toContain('"gamma" (timeout)');
-    const unknown = await hanging.callError("t3_thread", { threadId: "t-nowhere" });
+    const unknown = await gammaTimingOut(() => hanging.callError("t3_thread", { threadId: "t-nowhere" }));
     expect(unknown).toMatch(/^incomplete_scope: /);
     expect(unknown).toContain("not found in the environments that answered");
   });
 
   it("still refuses an id two answering environments hold as ambiguous, naming the silent one", async () => {
-    const text = await hanging.callError("t3_thread", { threadId: "t-shared" });
+    const text = await gammaTimingOut(() => hanging.callError("t3_thread", { threadId: "t-shared" }));
     expect(text).toMatch(/^ambiguous_thread: /);
     expect(text).toContain('"alpha", "beta"');
     expect(text).toContain('"gamma" (timeout)');
@@ -287,7 +287,30 @@ describe("t3_thread with an environment that does not answer", () => {
   });
 
   it("turns the named environment's silence into the tool's error", async () => {
-    const text = await hanging.callError("t3_thread", { environment: "gamma", threadId: "t-anything" });
+    const text = await gammaTimingOut(() =>
+      hanging.callError("t3_thread", { environment: "gamma", threadId: "t-anything" }),
+    );
     expect(text).toMatch(/^timeout: /);
+  });
+});
+
+describe("t3_thread with an environment that does not answer, on real timers", () => {
+  let hanging: SimReadSetup;
+  beforeAll(async () => {
+    // The real default: a short deadline, and only the stalled environment is read, so no
+    // healthy environment can miss it on a loaded machine.
+    hanging = await startByIdSetup([t3ThreadTool], { gamma: true, limits: { perEnvironmentTimeoutMs: 200 } });
+    hanging.sim.environment("gamma").faults.set({ hang: true });
+  });
+  afterAll(async () => {
+    await hanging?.close();
+  });
+
+  it("times out the named environment's silence on the real deadline", async () => {
+    const held = nextHeld(hanging, "gamma");
+    const text = await hanging.callError("t3_thread", { environment: "gamma", threadId: "t-anything" });
+    await held;
+    expect(text).toMatch(/^timeout: /);
+    expect(text).toContain("200 ms");
   });
 });
