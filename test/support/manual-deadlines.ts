@@ -36,6 +36,23 @@ export class ManualDeadlines implements FanOutDeadlines {
     });
   }
 
+  /**
+   * Runs `call` and expires the deadline of the stalled environment `alias` as soon as one runs
+   * (and `seen` has resolved, e.g. the environment has held the request): the environment times
+   * out at once instead of after real time. Its requests must be held (the simulator's `hang`
+   * fault), or the test proves nothing.
+   */
+  async timingOut<T>(
+    alias: string,
+    call: () => Promise<T>,
+    seen: Promise<unknown> = Promise.resolve(),
+  ): Promise<T> {
+    const answer = call();
+    await Promise.all([seen, this.started(alias)]);
+    this.expire(alias);
+    return await answer;
+  }
+
   /** How many deadlines of `alias` (or, with no alias, of whole calls) are running now. */
   running(alias?: string): number {
     return [...this.#armed].filter((armed) => armed.alias === alias).length;

@@ -1,7 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
-import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
@@ -138,21 +137,4 @@ export function nextHeld(setup: SimReadSetup, alias: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/**
- * Runs `call` and expires the deadline of the stalled environment `alias` as soon as it runs (and
- * `seen` has resolved, e.g. the environment has held the request): the environment times out at
- * once instead of after real time. Its `hang` fault must be set, or the test proves nothing.
- */
-export async function timingOut<T>(
-  deadlines: ManualDeadlines,
-  alias: string,
-  call: () => Promise<T>,
-  seen: Promise<unknown> = Promise.resolve(),
-): Promise<T> {
-  const answer = call();
-  await Promise.all([seen, deadlines.started(alias)]);
-  deadlines.expire(alias);
-  return await answer;
 }

@@ -1,3 +1,4 @@
+import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import type { ReadLimits } from "../../src/read-context.js";
@@ -48,13 +49,18 @@ export async function demoAclWith(extra: Record<string, string[]>): Promise<Reco
 /** Two simulated environments with the demo seed, read through `definitions`. */
 export function startTwoEnvironments(
   definitions: readonly ReadToolDefinition[],
-  options: { allowedProjects?: Record<string, string[]>; limits?: Partial<ReadLimits> } = {},
+  options: {
+    allowedProjects?: Record<string, string[]>;
+    limits?: Partial<ReadLimits>;
+    deadlines?: FanOutDeadlines;
+  } = {},
 ): Promise<SimReadSetup> {
   return startSimRead({
     simulator: { environments: ENVIRONMENTS },
     definitions,
     ...(options.allowedProjects ? { allowedProjects: options.allowedProjects } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   });
 }
 

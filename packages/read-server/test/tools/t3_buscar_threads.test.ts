@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3BuscarThreadsTool } from "../../src/tools/t3_buscar_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
@@ -7,6 +8,7 @@ import {
   demoProjectIds,
   invalidInput,
   itemsOf,
+  nextHeld,
   projectIdByTitle,
   startTwoEnvironments,
   threadIdByTitle,
@@ -17,8 +19,11 @@ const definitions = [t3BuscarThreadsTool];
 
 describe("t3_buscar_threads over two environments", () => {
   let setup: SimReadSetup;
+  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
+  let deadlines: ManualDeadlines;
   beforeEach(async () => {
-    setup = await startTwoEnvironments(definitions, { limits: { perEnvironmentTimeoutMs: 2_500 } });
+    deadlines = new ManualDeadlines();
+    setup = await startTwoEnvironments(definitions, { deadlines });
   });
   afterEach(async () => {
     await setup.close();
@@ -166,10 +171,14 @@ describe("t3_buscar_threads over two environments", () => {
         /^invalid_cursor: /,
       );
     }
-    setup.sim.environment("beta").faults.set({ hang: true });
-    expect(await setup.callError(TOOL, { search: "lote", limit: 5, cursor: first.nextCursor })).toMatch(
-      /^coverage_changed: /,
+    const beta = setup.sim.environment("beta");
+    beta.faults.set({ hang: true });
+    const text = await deadlines.timingOut(
+      "beta",
+      () => setup.callError(TOOL, { search: "lote", limit: 5, cursor: first.nextCursor }),
+      nextHeld(beta), // beta really was asked and stayed silent
     );
+    expect(text).toMatch(/^coverage_changed: /);
   });
 
   it("returns what the answering environment has when the other one fails", async () => {

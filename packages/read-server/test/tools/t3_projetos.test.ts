@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3ProjetosTool } from "../../src/tools/t3_projetos.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
@@ -8,6 +9,7 @@ import {
   demoProjectIds,
   invalidInput,
   itemsOf,
+  nextHeld,
   startTwoEnvironments,
 } from "./listing-support.js";
 
@@ -19,11 +21,14 @@ const label = (item: { title?: unknown; environment: { alias: string } }) =>
 
 describe("t3_projetos over two environments", () => {
   let setup: SimReadSetup;
+  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
+  let deadlines: ManualDeadlines;
   const added = Array.from({ length: 9 }, (_, i) => `added-project-${i}`);
   beforeEach(async () => {
+    deadlines = new ManualDeadlines();
     setup = await startTwoEnvironments(definitions, {
       allowedProjects: await demoAclWith({ beta: added }),
-      limits: { perEnvironmentTimeoutMs: 2_500 },
+      deadlines,
     });
   });
   afterEach(async () => {
@@ -139,10 +144,14 @@ describe("t3_projetos over two environments", () => {
 
   it("says the coverage changed when an environment stops answering between pages", async () => {
     const first = await setup.call(TOOL, { limit: 2 });
-    setup.sim.environment("alpha").faults.set({ hang: true });
-    expect(await setup.callError(TOOL, { limit: 2, cursor: first.nextCursor })).toMatch(
-      /^coverage_changed: /,
+    const alpha = setup.sim.environment("alpha");
+    alpha.faults.set({ hang: true });
+    const text = await deadlines.timingOut(
+      "alpha",
+      () => setup.callError(TOOL, { limit: 2, cursor: first.nextCursor }),
+      nextHeld(alpha), // alpha really was asked and stayed silent
     );
+    expect(text).toMatch(/^coverage_changed: /);
   });
 
   it("returns the projects of the environment that answered when the other fails", async () => {

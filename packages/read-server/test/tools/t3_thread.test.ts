@@ -1,10 +1,10 @@
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { LONG_REPLY_END, nextHeld, startByIdSetup, timingOut } from "./by-id-fixture.js";
+import { LONG_REPLY_END, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 interface PendingRequestOut {
   requestId: string;
@@ -261,7 +261,7 @@ describe("t3_thread with an environment that does not answer", () => {
     await hanging?.close();
   });
   const gammaTimingOut = <T>(call: () => Promise<T>, seen?: Promise<void>) =>
-    timingOut(deadlines, "gamma", call, seen);
+    deadlines.timingOut("gamma", call, seen);
 
   it("refuses instead of claiming absence, and names where the id was found", async () => {
     const held = nextHeld(hanging, "gamma");

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
@@ -44,8 +45,11 @@ async function allPages(setup: SimReadSetup, args: Record<string, unknown>) {
 
 describe("t3_threads over two environments", () => {
   let setup: SimReadSetup;
+  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
+  let deadlines: ManualDeadlines;
   beforeEach(async () => {
-    setup = await startTwoEnvironments(definitions, { limits: { perEnvironmentTimeoutMs: 2_500 } });
+    deadlines = new ManualDeadlines();
+    setup = await startTwoEnvironments(definitions, { deadlines });
   });
   afterEach(async () => {
     await setup.close();
@@ -218,9 +222,11 @@ describe("t3_threads over two environments", () => {
     expect(first.complete).toBe(true);
     const beta = setup.sim.environment("beta");
     beta.faults.set({ hang: true });
-    const held = nextHeld(beta);
-    const text = await setup.callError(TOOL, { limit: 4, cursor: first.nextCursor });
-    await held; // beta really was asked and stayed silent
+    const text = await deadlines.timingOut(
+      "beta",
+      () => setup.callError(TOOL, { limit: 4, cursor: first.nextCursor }),
+      nextHeld(beta), // beta really was asked and stayed silent
+    );
     expect(text).toMatch(/^coverage_changed: /);
   });
 
