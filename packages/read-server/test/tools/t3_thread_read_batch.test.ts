@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3ThreadReadBatchTool } from "../../src/tools/t3_thread_read_batch.js";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { countReads, startByIdSetup } from "./by-id-fixture.js";
+import { countReads, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 interface ItemOut {
   index: number;
@@ -190,10 +191,10 @@ describe("t3_thread_read_batch with an environment that does not answer", () => 
 
 describe("t3_thread_read_batch with an environment slower than its own deadline", () => {
   let slow: SimReadSetup;
+  // alpha's deadline expires once alpha holds the request; beta's never fires, however loaded the machine.
+  const deadlines = new ManualDeadlines();
   beforeAll(async () => {
-    // beta must still answer within the deadline on a loaded machine running two test workers,
-    // which 400 ms did not always allow.
-    slow = await startByIdSetup([t3ThreadReadBatchTool], { limits: { perEnvironmentTimeoutMs: 1_500 } });
+    slow = await startByIdSetup([t3ThreadReadBatchTool], { deadlines });
     slow.sim.environment("alpha").faults.set({ hang: true });
   });
   afterAll(async () => {
@@ -201,14 +202,19 @@ describe("t3_thread_read_batch with an environment slower than its own deadline"
   });
 
   it("reports the environment's timeout on each of its items and keeps the others", async () => {
-    const out = (await slow.call("t3_thread_read_batch", {
-      items: [
-        { environment: "alpha", threadId: "t-question" },
-        { environment: "beta", threadId: "t-beta" },
-        { environment: "alpha", threadId: "t-approval" },
-      ],
-      timeoutMs: 10_000,
-    })) as unknown as BatchOut;
+    const out = (await deadlines.timingOut(
+      "alpha",
+      () =>
+        slow.call("t3_thread_read_batch", {
+          items: [
+            { environment: "alpha", threadId: "t-question" },
+            { environment: "beta", threadId: "t-beta" },
+            { environment: "alpha", threadId: "t-approval" },
+          ],
+          timeoutMs: 10_000,
+        }),
+      nextHeld(slow, "alpha"),
+    )) as unknown as BatchOut;
     expect(out.items.map((item) => item.error?.code ?? item.status)).toEqual(["timeout", "ok", "timeout"]);
     expect(out.summary).toEqual({ ok: 1, error: 2 });
     expect(out.complete).toBe(false);
