@@ -1,5 +1,6 @@
 import { startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
@@ -77,7 +78,19 @@ describe("fan-out", () => {
     sim.environment("yankee").faults.set({ hang: true });
     sim.environment("xray").faults.set({ wrongEnvironmentId: "env-impostor" });
     const reg = await registry(["xray", "yankee", "zulu"]);
-    const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 2_000 });
+    // yankee's deadline expires once it holds the read; zulu's never fires, however loaded the machine.
+    const deadlines = new ManualDeadlines();
+    const held = new Promise<void>((resolve) => {
+      const stop = sim.environment("yankee").faults.onHeld(() => {
+        stop();
+        resolve();
+      });
+    });
+    const result = await deadlines.timingOut(
+      "yankee",
+      () => fanOut(reg.environments, readThreadCount, { deadlines }),
+      held,
+    );
 
     expect(result.complete).toBe(false);
     expect(result.results.map((r) => r.environment)).toEqual([
@@ -149,6 +162,15 @@ describe("fan-out", () => {
     expect(result.complete).toBe(true);
     expect(result.results).toHaveLength(ENVIRONMENTS.length);
     expect(maxInFlight).toBe(bound);
+  });
+
+  it("aborts a stalled environment on the real timer by default", async () => {
+    sim.environment("yankee").faults.set({ hang: true });
+    const reg = await registry(["yankee"]);
+    const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 200 });
+    expect(result.complete).toBe(false);
+    expect(result.results).toEqual([]);
+    expect(result.environmentFailures.map((f) => [f.alias, f.code])).toEqual([["yankee", "timeout"]]);
   });
 
   it("stops at the call deadline: the running and the never-started environments are global timeouts", async () => {
