@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3AmbientesTool } from "../../src/tools/t3_ambientes.js";
 import { t3AtencaoTool } from "../../src/tools/t3_atencao.js";
 import { t3BuscarThreadsTool } from "../../src/tools/t3_buscar_threads.js";
@@ -23,7 +24,8 @@ describe("t3_ambientes", () => {
   beforeEach(async () => {
     setup = await startTwoEnvironments(LISTING_TOOLS, {
       allowedProjects: { alpha: ["only-one"] },
-      limits: { perEnvironmentTimeoutMs: 2_500 },
+      // No test here waits for a deadline: none expires, however loaded the machine.
+      deadlines: new ManualDeadlines(),
     });
   });
   afterEach(async () => {

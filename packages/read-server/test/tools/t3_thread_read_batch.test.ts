@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3ThreadReadBatchTool } from "../../src/tools/t3_thread_read_batch.js";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import { countReads, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
