@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ProvidersTool } from "../../src/tools/t3_providers.js";
 import type { SimReadSetup } from "../support/sim-context.js";
-import { startByIdSetup } from "./by-id-fixture.js";
+import { nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 type Raw = Record<string, unknown>;
 
@@ -150,13 +151,10 @@ describe("t3_providers", () => {
 
 describe("t3_providers with an environment that does not answer", () => {
   let hanging: SimReadSetup;
+  // beta's deadline expires once beta holds the request; alpha's never fires, however loaded the machine.
+  const deadlines = new ManualDeadlines();
   beforeAll(async () => {
-    hanging = await startByIdSetup([t3ProvidersTool], {
-      limits: {
-        perEnvironmentTimeoutMs: 400,
-        totalTimeoutMs: 1_500,
-      },
-    });
+    hanging = await startByIdSetup([t3ProvidersTool], { deadlines });
     hanging.sim.environment("beta").faults.set({ hang: true });
   });
   afterAll(async () => {
@@ -164,7 +162,11 @@ describe("t3_providers with an environment that does not answer", () => {
   });
 
   it("flags the sweep as partial and keeps the answering environment's instances", async () => {
-    const out = await hanging.call("t3_providers", {});
+    const out = await deadlines.timingOut(
+      "beta",
+      () => hanging.call("t3_providers", {}),
+      nextHeld(hanging, "beta"),
+    );
     expect(out.complete).toBe(false);
     expect(out.environmentFailures).toEqual([
       expect.objectContaining({ alias: "beta", environmentId: "env-beta", code: "timeout" }),
@@ -174,7 +176,9 @@ describe("t3_providers with an environment that does not answer", () => {
   });
 
   it("fails the call when the named environment does not answer", async () => {
-    const text = await hanging.callError("t3_providers", { environment: "beta" });
+    const text = await deadlines.timingOut("beta", () =>
+      hanging.callError("t3_providers", { environment: "beta" }),
+    );
     expect(text).toMatch(/^timeout: /);
   });
 });
