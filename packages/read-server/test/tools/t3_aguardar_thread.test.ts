@@ -1,9 +1,8 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
-import { ManualTimers } from "../../../core/test/t3/support.js";
-import { createT3AguardarThreadTool } from "../../src/tools/t3_aguardar_thread.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
+import { WaitDeadlines } from "../support/wait-deadlines.js";
 
 const TOOL = "t3_aguardar_thread";
 const PROJECT = "project-wait";
@@ -11,7 +10,7 @@ const OTHER_PROJECT = "project-hidden";
 
 let setup: SimReadSetup;
 let env: SimEnvironment;
-let deadlines: ManualTimers;
+let deadlines: WaitDeadlines;
 let counter = 0;
 
 beforeEach(async () => {
@@ -19,10 +18,10 @@ beforeEach(async () => {
   // not a race. The wait's deadline is a timer the test fires by hand once the wait is where the
   // test wants it (subscribed, or resubscribing), so a timeout costs no real time and never
   // races locating the thread.
-  deadlines = new ManualTimers();
+  deadlines = new WaitDeadlines();
   setup = await startSimRead({
     simulator: { environments: [{ alias: "alpha", seed: "empty" }], clock: "manual" },
-    definitions: [createT3AguardarThreadTool({ timers: deadlines })],
+    definitions: [deadlines.tool],
     allowedProjects: { alpha: [PROJECT] },
   });
   env = setup.sim.environment("alpha");
@@ -76,12 +75,6 @@ async function untilSubscribed(count = 1): Promise<void> {
   await vi.waitFor(() => expect(threadListeners()).toBe(count), { timeout: 2_000, interval: 5 });
 }
 
-/** The deadline of the one wait in flight (armed with `timeoutMs`) passes now. */
-async function deadlinePasses(timeoutMs: number): Promise<void> {
-  await vi.waitFor(() => expect(deadlines.count(timeoutMs)).toBe(1), { timeout: 2_000, interval: 5 });
-  deadlines.fire(timeoutMs);
-}
-
 /** Resolves when the environment swallows a request, an upgrade or a frame under the `hang` fault. */
 function heldByHangingServer(): Promise<void> {
   return new Promise((resolve) => {
@@ -124,7 +117,7 @@ describe("t3_aguardar_thread", () => {
     const threadId = await threadWithPendingRun();
     const waiting = waitCall({ threadId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlinePasses(1_000);
+    await deadlines.pass(1_000);
     const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",
@@ -226,7 +219,7 @@ describe("t3_aguardar_thread", () => {
     });
     const waiting = waitCall({ threadId, timeoutMs: 1_000, includeLatestResponse: true });
     await untilSubscribed();
-    await deadlinePasses(1_000);
+    await deadlines.pass(1_000);
     const result = await waiting;
     expect(result).toMatchObject({ returnReason: "timeout", timedOut: true, latestResponse: null });
     await subscriptionsClosed();
@@ -273,13 +266,13 @@ describe("t3_aguardar_thread", () => {
 
     const activeWait = waitCall({ threadId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlinePasses(1_000);
+    await deadlines.pass(1_000);
     expect(await activeWait).toMatchObject({ runId: shell.activeRunId, state: "running", timedOut: true });
     await subscriptionsClosed();
 
     const queuedWait = waitCall({ threadId, runId: shell.latestRunId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlinePasses(1_000);
+    await deadlines.pass(1_000);
     const queued = await queuedWait;
     expect(queued).toMatchObject({
       runId: shell.latestRunId,
@@ -338,7 +331,7 @@ describe("t3_aguardar_thread", () => {
       interval: 5,
     });
     await held;
-    await deadlinePasses(2_000);
+    await deadlines.pass(2_000);
     const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",
