@@ -31,6 +31,11 @@ export interface FollowerContext {
   reconnectDelayMs?: number;
   /** Deadline of reading a thread's runs when the shell cannot tell how they ended (default 5 s). */
   runsTimeoutMs?: number;
+  /**
+   * Delay before a thread is compared again after its events could not be written to the outbox,
+   * and before its runs are read again after a failed read (default 2 s).
+   */
+  retryDelayMs?: number;
 }
 
 export interface FollowerReady {
@@ -42,7 +47,7 @@ export interface FollowerReady {
 }
 
 const MAX_RECONNECT_DELAY_MS = 30_000;
-const RUNS_RETRY_DELAY_MS = 2_000;
+const RETRY_DELAY_MS = 2_000;
 const RUNS_CHECK_DELAY_MS = 200;
 
 /**
@@ -288,7 +293,7 @@ export class EnvironmentFollower {
       if (!this.#stop.signal.aborted && mirror.ready) {
         this.#schedule(threadId, () => this.#evaluate(connection, mirror, threadId, true));
       }
-    }, RUNS_RETRY_DELAY_MS);
+    }, this.#ctx.retryDelayMs ?? RETRY_DELAY_MS);
     this.#stop.signal.addEventListener("abort", () => timer.cancel(), { once: true });
   }
 
@@ -302,7 +307,7 @@ export class EnvironmentFollower {
 
   /** Checks a thread's runs again later (they could not be read); only while it is followed. */
   #retryLater(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string): void {
-    this.#checkRunsAfter(connection, mirror, threadId, RUNS_RETRY_DELAY_MS);
+    this.#checkRunsAfter(connection, mirror, threadId, this.#ctx.retryDelayMs ?? RETRY_DELAY_MS);
   }
 
   #checkRunsAfter(connection: ConnectedEnvironment, mirror: ShellMirror, threadId: string, ms: number): void {

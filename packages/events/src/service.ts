@@ -44,6 +44,8 @@ export interface EventsServiceOptions {
   rescanIntervalMs?: number;
   /** Delay before following an environment again after it dropped (default 1 s, doubling). */
   reconnectDelayMs?: number;
+  /** Delay before a thread whose events could not be recorded, or runs read, is tried again (default 2 s). */
+  retryDelayMs?: number;
 }
 
 export interface EventsService {
@@ -236,6 +238,7 @@ function startFollowing(
           enqueued: deps.wake,
           ...(options.onReady ? { onReady: options.onReady } : {}),
           ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
+          ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
         }),
     );
   return {

@@ -30,7 +30,7 @@ let tempCounter = 0;
 export async function writeFileDurably(
   fs: JournalFs,
   target: string,
-  text: string,
+  text: string | Uint8Array,
   directory?: DirectoryHandle,
 ): Promise<void> {
   const temp = await writeSyncedTemp(fs, target, text);
@@ -47,7 +47,11 @@ export async function writeFileDurably(
 }
 
 /** Steps 1–2 above: a fsynced 0600 temp file next to `target`; returns its path. */
-export async function writeSyncedTemp(fs: JournalFs, target: string, text: string): Promise<string> {
+export async function writeSyncedTemp(
+  fs: JournalFs,
+  target: string,
+  text: string | Uint8Array,
+): Promise<string> {
   tempCounter += 1;
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${tempCounter}.tmp`);
   // 0600 at creation (a umask can only remove bits), so the file is never readable by others.
@@ -138,19 +142,22 @@ export class DurableJsonFile<T> implements Adapter<T> {
   readonly #fs: JournalFs;
   readonly #path: string;
   readonly #parse: (value: unknown) => T;
-  readonly #serialize: (data: T) => string;
+  readonly #serialize: (data: T) => string | Uint8Array;
   #next: (Batch & { data: T }) | null = null;
   #writing = false;
   #failure: ConnectorError | null = null;
   /** Kept open between writes: one fsync per write instead of open + fsync + close. */
   #directory: DirectoryHandle | null = null;
 
-  /** `serialize` runs when a write starts (the snapshot), so it may stamp a checksum of that state. */
+  /**
+   * `serialize` runs when a write starts (the snapshot), so it may stamp a checksum of that state.
+   * It may answer UTF-8 bytes instead of text, so a caller can reuse what did not change.
+   */
   constructor(
     fs: JournalFs,
     path: string,
     parse: (value: unknown) => T,
-    serialize: (data: T) => string = (data) => JSON.stringify(data),
+    serialize: (data: T) => string | Uint8Array = (data) => JSON.stringify(data),
   ) {
     this.#fs = fs;
     this.#path = path;

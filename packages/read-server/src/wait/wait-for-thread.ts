@@ -1,5 +1,6 @@
 import { ConnectorError } from "@t3-connector/core";
 import { WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
+import { systemTimers, type Timers } from "@t3-connector/core/t3";
 import { locateThread } from "../by-id/index.js";
 import type { ReadContext } from "../read-context.js";
 import { followThreadStream } from "./follow-stream.js";
@@ -20,10 +21,12 @@ export interface WaitForThreadOptions {
   signal: AbortSignal;
   /** Delay before resubscribing after a dropped socket (tests and benches may shorten it). */
   reconnectDelayMs?: number;
+  /** Arms the call's deadline (a test fires it by hand instead of waiting it out). */
+  timers?: Timers;
 }
 
 /**
- * `t3_aguardar_thread`. One real timer bounds the whole call: locating the
+ * `t3_aguardar_thread`. One timer (real unless injected) bounds the whole call: locating the
  * thread, the socket, the snapshot and the events. The shell read decides what can be answered
  * at once (no run, an ended run, a pending request); otherwise the thread stream is followed.
  * It never takes a lease, never dispatches, never interrupts a run: it only reads.
@@ -37,7 +40,7 @@ export async function waitForThread(
   if (signal.aborted) throw new ConnectorError("cancelled", "the wait was cancelled by the caller");
   const startedAt = context.clock.monotonic();
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), input.timeoutMs);
+  const timer = (options.timers ?? systemTimers).setTimeout(() => deadline.abort(), input.timeoutMs);
   try {
     // Located like the reads by id (same ACL, same refusals), always in the one named environment.
     const located = await locateThread(
@@ -97,6 +100,6 @@ export async function waitForThread(
       ...(subscriptionError ? { subscriptionError } : {}),
     });
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
   }
 }

@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HttpLimits } from "../../src/http/http-options.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
@@ -9,58 +10,78 @@ import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-ser
 
 // What a hostile local process can send to `serve --http` (issue 20, Low findings): slow bodies,
 // half-open headers, JSON-RPC batches. serveHttp runs in this process so its limits can be
-// narrowed: two call slots, eight connections, a 2 s header and request timeout.
+// narrowed: two call slots, eight connections, a 2 s header and request timeout. A second server
+// with a 200 ms request timeout shows the timeout cutting a slow body without 2 s of waiting.
 let sim: Simulator;
 let config: SimConfig;
 let ready: HttpReadyLine;
-let stop: (signal: string) => void;
-let exitCode: Promise<number>;
+const servers: Array<{ stop: (signal: string) => void; exitCode: Promise<number> }> = [];
 const opened: Socket[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
-  config = await writeSimConfig(sim);
+async function startServe(limits: Partial<HttpLimits>): Promise<HttpReadyLine> {
   const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
-  exitCode = serveHttp(
+  let stop: (signal: string) => void = () => undefined;
+  const exitCode = serveHttp(
     streams.io,
     readToolDefinitions,
     { host: "127.0.0.1", port: 0, allowedHosts: [], allowedOrigins: [] },
     {
-      limits: {
-        maxConcurrentRequests: 2,
-        maxConnections: 8,
-        headersTimeoutMs: 2_000,
-        requestTimeoutMs: 2_000,
-      },
+      limits,
       stopSignal: new Promise((resolve) => {
         stop = resolve;
       }),
     },
   );
-  ready = JSON.parse(await streams.stdoutLine()) as HttpReadyLine;
+  servers.push({ stop, exitCode });
+  return JSON.parse(await streams.stdoutLine()) as HttpReadyLine;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
+  config = await writeSimConfig(sim);
+  ready = await startServe({
+    maxConcurrentRequests: 2,
+    maxConnections: 8,
+    headersTimeoutMs: 2_000,
+    requestTimeoutMs: 2_000,
+  });
 }, 60_000);
 
 afterAll(async () => {
   for (const socket of opened) socket.destroy();
-  stop?.("test end");
-  await exitCode;
+  for (const server of servers) server.stop("test end");
+  await Promise.all(servers.map((server) => server.exitCode));
   await sim?.close();
   await config?.remove();
 });
 
-const host = () => new URL(ready.url).host;
+const host = (url = ready.url) => new URL(url).host;
+
+/** A POST whose body (100 bytes announced) has sent one byte so far and sends no more. */
+const slowBody = (url = ready.url) =>
+  `POST /mcp HTTP/1.1\r\nHost: ${host(url)}\r\ncontent-type: application/json\r\n` +
+  "accept: application/json, text/event-stream\r\ncontent-length: 100\r\n\r\n{";
 
 /** A raw connection that has written `text` and stays open; resolves once connected. */
-async function openWriting(text: string): Promise<{ socket: Socket; closed: Promise<void> }> {
-  const url = new URL(ready.url);
+async function openWriting(
+  text: string,
+  serverUrl = ready.url,
+): Promise<{ socket: Socket; closed: Promise<void>; isClosed(): boolean }> {
+  const url = new URL(serverUrl);
   const socket = connect(Number(url.port), url.hostname);
   opened.push(socket);
   socket.on("error", () => undefined);
   socket.resume();
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.once("close", () => {
+      isClosed = true;
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   socket.write(text);
-  return { socket, closed };
+  return { socket, closed, isClosed: () => isClosed };
 }
 
 function call(id: number) {
@@ -72,19 +93,33 @@ function call(id: number) {
 }
 
 describe("serve --http under what a hostile local process sends", () => {
-  it("slow bodies hold no call slot, and the request timeout cuts them", async () => {
-    const slow = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        openWriting(
-          `POST /mcp HTTP/1.1\r\nHost: ${host()}\r\ncontent-type: application/json\r\n` +
-            "accept: application/json, text/event-stream\r\ncontent-length: 100\r\n\r\n{",
-        ),
-      ),
-    );
+  it("slow bodies hold no call slot", async () => {
+    const slow = await Promise.all(Array.from({ length: 4 }, () => openWriting(slowBody())));
     // Four bodies still arriving, two call slots: a call is served all the same.
     expect((await call(1)).status).toBe(200);
-    // The server ends each slow request itself once its timeout passed.
+    expect(slow.filter((connection) => connection.isClosed())).toEqual([]);
+    // Not left to the 2 s timeout: the next test needs the connection budget free.
+    for (const connection of slow) connection.socket.destroy();
     await Promise.all(slow.map((connection) => connection.closed));
+  });
+
+  it("the request timeout cuts slow bodies, and the server serves on", async () => {
+    const quick = await startServe({
+      maxConcurrentRequests: 2,
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 200,
+    });
+    const slow = await Promise.all(
+      Array.from({ length: 4 }, () => openWriting(slowBody(quick.url), quick.url)),
+    );
+    // The server ends each slow request itself (the test never closes them) once its timeout passed.
+    await Promise.all(slow.map((connection) => connection.closed));
+    const answer = await rawRequest(quick.url, {
+      method: "POST",
+      headers: mcpHeaders(),
+      body: toolCallBody(1, "t3_ambientes", { check: false }),
+    });
+    expect(answer.status).toBe(200);
   }, 15_000);
 
   it("half-open header connections cannot lock the server out", async () => {

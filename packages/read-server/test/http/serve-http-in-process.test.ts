@@ -1,11 +1,12 @@
 import { request } from "node:http";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BackgroundService } from "../../src/http/background-service.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { threadIdByTitle } from "../e2e/support/scenario.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { WaitDeadlines } from "../support/wait-deadlines.js";
 import { captureStreams } from "./support/captured-io.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 
@@ -18,6 +19,8 @@ let ready: HttpReadyLine;
 let stop: (signal: string) => void;
 let exitCode: Promise<number>;
 const serviceEvents: string[] = [];
+/** Calls to `t3_aguardar_thread` stay in flight until the test passes their deadline. */
+const deadlines = new WaitDeadlines();
 
 const service: BackgroundService = {
   name: "recorder",
@@ -35,7 +38,7 @@ beforeAll(async () => {
   streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
   exitCode = serveHttp(
     streams.io,
-    readToolDefinitions,
+    deadlines.bind(readToolDefinitions),
     {
       host: "127.0.0.1",
       port: 0,
@@ -66,6 +69,13 @@ afterAll(async () => {
 
 const IN_FLIGHT = "POST /mcp accepted (in flight: 1)";
 const ANSWERED = "POST /mcp answered (in flight: 0)";
+
+/** Resolves once a wait follows the thread's stream: its deadline then times out the run, not the lookup. */
+const untilWaitSubscribed = () =>
+  vi.waitFor(() => expect(sim.environment("beta").model.store.listenerCount).toBe(1), {
+    timeout: 5_000,
+    interval: 5,
+  });
 
 const wait = (id: number, timeoutMs: number) =>
   rawRequest(ready.url, {
@@ -101,6 +111,8 @@ describe("serveHttp with narrowed limits", () => {
     });
     expect(second.status).toBe(429);
     expect(second.headers["retry-after"]).toBe("1");
+    await untilWaitSubscribed();
+    await deadlines.pass(1_000);
     expect((await first).status).toBe(200);
     const third = await rawRequest(ready.url, {
       method: "POST",
@@ -195,6 +207,11 @@ describe("serveHttp with narrowed limits", () => {
     const inFlight = wait(7, 1_000);
     await streams.stderrContainsTimes(IN_FLIGHT, accepted + 1);
     stop("SIGTERM");
+    // The server has begun to stop with the call still in flight; then the call's deadline passes.
+    await streams.stderrContains("SIGTERM: finishing the calls in flight");
+    expect(serviceEvents).toEqual(["start"]);
+    await untilWaitSubscribed();
+    await deadlines.pass(1_000);
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({

@@ -1,29 +1,27 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
-import { t3AguardarThreadTool } from "../../src/tools/t3_aguardar_thread.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
+import { WaitDeadlines } from "../support/wait-deadlines.js";
 
 const TOOL = "t3_aguardar_thread";
 const PROJECT = "project-wait";
-/**
- * A wait that is meant to run out. It must still cover locating the thread (a shell read over the
- * socket), which took more than 300 ms while the unit tier shared a loaded machine: then the call
- * found no state at all instead of timing out on the run.
- */
-const TIMES_OUT_MS = 1_000;
 const OTHER_PROJECT = "project-hidden";
 
 let setup: SimReadSetup;
 let env: SimEnvironment;
+let deadlines: WaitDeadlines;
 let counter = 0;
 
 beforeEach(async () => {
   // A manual clock: a run moves only when the test advances it, so "still running" is a fact,
-  // not a race, and the wait's own deadline (a real timer) is the only thing that ends it.
+  // not a race. The wait's deadline is a timer the test fires by hand once the wait is where the
+  // test wants it (subscribed, or resubscribing), so a timeout costs no real time and never
+  // races locating the thread.
+  deadlines = new WaitDeadlines();
   setup = await startSimRead({
     simulator: { environments: [{ alias: "alpha", seed: "empty" }], clock: "manual" },
-    definitions: [t3AguardarThreadTool],
+    definitions: [deadlines.tool],
     allowedProjects: { alpha: [PROJECT] },
   });
   env = setup.sim.environment("alpha");
@@ -77,6 +75,16 @@ async function untilSubscribed(count = 1): Promise<void> {
   await vi.waitFor(() => expect(threadListeners()).toBe(count), { timeout: 2_000, interval: 5 });
 }
 
+/** Resolves when the environment swallows a request, an upgrade or a frame under the `hang` fault. */
+function heldByHangingServer(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = env.faults.onHeld(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
 describe("t3_aguardar_thread", () => {
   it("is woken by the run completing and reports the completed state", async () => {
     const threadId = await threadWithPendingRun({ reply: "Parser fixed." });
@@ -107,7 +115,10 @@ describe("t3_aguardar_thread", () => {
 
   it("returns timedOut true on a run that is still going when the deadline passes", async () => {
     const threadId = await threadWithPendingRun();
-    const result = await waitCall({ threadId, timeoutMs: 1_000 });
+    const waiting = waitCall({ threadId, timeoutMs: 1_000 });
+    await untilSubscribed();
+    await deadlines.pass(1_000);
+    const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",
       timedOut: true,
@@ -206,7 +217,10 @@ describe("t3_aguardar_thread", () => {
       creationSource: "mcp",
       dispatchMode: { type: "start_immediately" },
     });
-    const result = await waitCall({ threadId, timeoutMs: TIMES_OUT_MS, includeLatestResponse: true });
+    const waiting = waitCall({ threadId, timeoutMs: 1_000, includeLatestResponse: true });
+    await untilSubscribed();
+    await deadlines.pass(1_000);
+    const result = await waiting;
     expect(result).toMatchObject({ returnReason: "timeout", timedOut: true, latestResponse: null });
     await subscriptionsClosed();
   });
@@ -250,10 +264,16 @@ describe("t3_aguardar_thread", () => {
     const shell = shellOf(threadId) as { activeRunId: string; latestRunId: string; status: string };
     expect(shell.activeRunId).not.toBe(shell.latestRunId);
 
-    const active = await waitCall({ threadId, timeoutMs: TIMES_OUT_MS });
-    expect(active).toMatchObject({ runId: shell.activeRunId, state: "running", timedOut: true });
+    const activeWait = waitCall({ threadId, timeoutMs: 1_000 });
+    await untilSubscribed();
+    await deadlines.pass(1_000);
+    expect(await activeWait).toMatchObject({ runId: shell.activeRunId, state: "running", timedOut: true });
+    await subscriptionsClosed();
 
-    const queued = await waitCall({ threadId, runId: shell.latestRunId, timeoutMs: TIMES_OUT_MS });
+    const queuedWait = waitCall({ threadId, runId: shell.latestRunId, timeoutMs: 1_000 });
+    await untilSubscribed();
+    await deadlines.pass(1_000);
+    const queued = await queuedWait;
     expect(queued).toMatchObject({
       runId: shell.latestRunId,
       statusRun: "queued",
@@ -302,8 +322,16 @@ describe("t3_aguardar_thread", () => {
     const threadId = await threadWithPendingRun();
     const waiting = waitCall({ threadId, timeoutMs: 2_000 });
     await untilSubscribed();
+    const held = heldByHangingServer();
     env.faults.set({ hang: true });
     env.dropSockets();
+    // The wait has tried to come back and the environment stays silent; only then does time run out.
+    await vi.waitFor(() => expect(setup.logs.join("\n")).toMatch(/resubscribing to a thread/), {
+      timeout: 2_000,
+      interval: 5,
+    });
+    await held;
+    await deadlines.pass(2_000);
     const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { CommandContext } from "./commands/context.js";
-import { decodeWith, idString, schemaKit } from "./commands/decode.js";
+import { decodeWith, idString, oncePerStrictness, schemaKit } from "./commands/decode.js";
 import type { CommandDispatcher } from "./commands/dispatcher.js";
 import { dispatchMessage } from "./commands/run-handlers.js";
 import { createThread } from "./commands/thread-handlers.js";
@@ -51,6 +51,8 @@ function launchSchema(strict: boolean) {
   });
 }
 
+const launchSchemaOf = oncePerStrictness(launchSchema);
+
 type LaunchInput = z.infer<ReturnType<typeof launchSchema>>;
 
 export class ThreadLauncher {
@@ -65,7 +67,7 @@ export class ThreadLauncher {
     private readonly dispatcher: CommandDispatcher,
     strict: boolean,
   ) {
-    this.#schema = launchSchema(strict);
+    this.#schema = launchSchemaOf(strict);
   }
 
   launch(payload: unknown): RpcOutcome {

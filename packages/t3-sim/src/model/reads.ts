@@ -82,7 +82,7 @@ export class ThreadReads {
   }
 
   getThreadProjection(payload: unknown): RpcOutcome {
-    const input = decodeWith(z.object({ threadId: idString() }), payload);
+    const input = decodeWith(projectionInput, payload);
     if (!input.ok) return { kind: "die", defect: input.defect };
     const record = this.store.liveThread(input.value.threadId);
     if (!record) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
@@ -95,10 +95,7 @@ export class ThreadReads {
    * `revision` is accepted and ignored.
    */
   getTurnItem(payload: unknown): RpcOutcome {
-    const input = decodeWith(
-      z.object({ threadId: idString(), itemId: idString(), revision: z.unknown().optional() }),
-      payload,
-    );
+    const input = decodeWith(turnItemInput, payload);
     if (!input.ok) return { kind: "die", defect: input.defect };
     const record = this.store.liveThread(input.value.threadId);
     const item = record?.turnItems.get(input.value.itemId);
@@ -133,6 +130,13 @@ function latestLocalOrdinal(record: ThreadRecord): number | null {
   for (const item of record.turnItems.values()) if (max === null || item.ordinal > max) max = item.ordinal;
   return max;
 }
+
+const projectionInput = z.object({ threadId: idString() });
+const turnItemInput = z.object({
+  threadId: idString(),
+  itemId: idString(),
+  revision: z.unknown().optional(),
+});
 
 const searchInput = z.object({
   query: z.string().min(2).max(200),

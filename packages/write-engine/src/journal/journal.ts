@@ -120,6 +120,11 @@ export class Journal {
   /** Sealing and pruning, one at a time, off the mutations' path. */
   #maintenance: Promise<void> = Promise.resolve();
   #sealScheduled = false;
+  /**
+   * Settled records in the active segment, kept as they come and go so that a settlement does not
+   * count the whole segment again to learn whether a seal is due (the seal itself recounts).
+   */
+  #settledInActiveCount: number;
   #nextSegmentId: number;
   #failure: ConnectorError | null = null;
   #closing: Promise<void> | null = null;
@@ -141,6 +146,9 @@ export class Journal {
     this.#marker = parts.marker;
     this.#generations = parts.generations;
     this.#anchor = parts.marker.audit;
+    this.#settledInActiveCount = Object.values(parts.db.data.records).filter((record) =>
+      isSettled(record.state),
+    ).length;
     this.#nextSegmentId = Math.max(
       parts.manifest.nextSegmentId,
       Math.max(0, ...parts.segmentInfo.keys()) + 1,
@@ -391,6 +399,8 @@ export class Journal {
     record.state = to;
     record.updatedAt = now;
     if (isSettled(to)) {
+      // Every legal source state is open: this record joins the settled ones.
+      this.#settledInActiveCount += 1;
       record.settledAt = now;
       // What was sent (message text included) leaves the journal as soon as the outcome is known.
       delete record.command;
@@ -447,9 +457,7 @@ export class Journal {
   #scheduleSeal(): void {
     if (this.#sealScheduled) return;
     const threshold = this.#policy.segmentRecords + this.#policy.recentRecords;
-    let settled = 0;
-    for (const record of Object.values(this.#db.data.records)) if (isSettled(record.state)) settled += 1;
-    if (settled < threshold) return;
+    if (this.#settledInActiveCount < threshold) return;
     this.#sealScheduled = true;
     // Failures are recorded by #enqueue (the journal becomes unavailable); nobody awaits this.
     this.#enqueue(() => this.#seal()).catch(() => undefined);
@@ -478,6 +486,7 @@ export class Journal {
       this.#segmentInfo.set(id, describeSegment(entry));
       for (const record of batch) {
         delete this.#db.data.records[record.key];
+        this.#settledInActiveCount -= 1;
         const entry = this.#index.get(record.key);
         if (entry !== undefined) entry.segment = id;
       }
@@ -511,6 +520,7 @@ export class Journal {
     for (const record of Object.values(this.#db.data.records)) {
       if (!isSettled(record.state) || record.settledAt === null || record.settledAt >= cutoff) continue;
       delete this.#db.data.records[record.key];
+      this.#settledInActiveCount -= 1;
       this.#index.delete(record.key);
       records += 1;
     }

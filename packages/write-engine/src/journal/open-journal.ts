@@ -11,6 +11,7 @@ import {
   TEMP_FILE_PATTERN,
 } from "@t3-connector/core/durable";
 import { Low } from "lowdb";
+import { ActiveSegmentBytes } from "./active-bytes.js";
 import { activeChecksum } from "./checksum.js";
 import { journalDamaged } from "./damage.js";
 import { Generations } from "./generations.js";
@@ -153,11 +154,12 @@ async function assemble(parts: Assembly): Promise<Journal> {
     }
   }
   const generations = new Generations(parts.generations.active, parts.generations.manifest);
+  const activeBytes = new ActiveSegmentBytes();
   const activeFile = new DurableJsonFile<ActiveDocument>(
     fs,
     join(directory, ACTIVE_FILE),
     (value) => ({ ...emptyActive(), records: parseActiveDocument(value).records }),
-    (document) => serializeActive(document, generations),
+    (document) => serializeActive(document, generations, activeBytes),
   );
   const db = new Low<ActiveDocument>(activeFile, emptyActive());
   db.data.records = { ...parts.activeRecords };
@@ -207,14 +209,18 @@ export function emptyActive(): ActiveDocument {
 }
 
 /**
- * The active segment's text as its next generation (it runs when a write starts: the snapshot),
+ * The active segment's bytes as its next generation (it runs when a write starts: the snapshot),
  * with the manifest's durable generation and the checksum of exactly what it holds.
  */
-function serializeActive(document: ActiveDocument, generations: Generations): string {
+function serializeActive(
+  document: ActiveDocument,
+  generations: Generations,
+  bytes: ActiveSegmentBytes,
+): Uint8Array {
   document.generation = generations.nextActive();
   document.manifestGeneration = generations.manifest;
   document.checksum = activeChecksum(document.records, document);
-  return JSON.stringify(document);
+  return bytes.of(document);
 }
 
 function readPolicy(options: JournalOptions): JournalPolicy {

@@ -87,6 +87,23 @@ export function schemaKit(strict: boolean): SchemaKit {
   };
 }
 
+/**
+ * `build` run at most once per strictness for the whole module: zod schemas are immutable, and
+ * building the command and launch schemas again for every simulator cost more CPU across the unit
+ * tier than most of its tests.
+ */
+export function oncePerStrictness<T>(build: (strict: boolean) => T): (strict: boolean) => T {
+  const built = new Map<boolean, T>();
+  return (strict) => {
+    let value = built.get(strict);
+    if (value === undefined) {
+      value = build(strict);
+      built.set(strict, value);
+    }
+    return value;
+  };
+}
+
 /** Branded ids in T3 are trimmed non-empty strings. */
 export const idString = () =>
   z

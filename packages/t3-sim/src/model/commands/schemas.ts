@@ -9,6 +9,7 @@ import {
   dateTimeString,
   decodeWith,
   idString,
+  oncePerStrictness,
   type SchemaKit,
   schemaKit,
 } from "./decode.js";
@@ -409,22 +410,31 @@ export interface DecodedCommand {
   [field: string]: unknown;
 }
 
+const commandSchemas = oncePerStrictness((strict): ReadonlyMap<string, z.ZodType> => {
+  const kit = schemaKit(strict);
+  return new Map(
+    COMMANDS.map(([type, shape]) => [
+      type,
+      kit.object({ type: z.literal(type), commandId: idString(), ...shape(kit) }),
+    ]),
+  );
+});
+
+const UNION_DEFECT = unionDefect();
+
+/** Decodes a dispatched command with the schemas of its strictness (shared by every simulator). */
 export class CommandDecoder {
-  readonly #schemas = new Map<string, z.ZodType>();
-  readonly #unionDefect = unionDefect();
+  readonly #schemas: ReadonlyMap<string, z.ZodType>;
 
   constructor(strict: boolean) {
-    const kit = schemaKit(strict);
-    for (const [type, shape] of COMMANDS) {
-      this.#schemas.set(type, kit.object({ type: z.literal(type), commandId: idString(), ...shape(kit) }));
-    }
+    this.#schemas = commandSchemas(strict);
   }
 
   decode(payload: unknown): DecodeResult<DecodedCommand> {
     const type =
       payload !== null && typeof payload === "object" ? (payload as Record<string, unknown>).type : undefined;
     const schema = typeof type === "string" ? this.#schemas.get(type) : undefined;
-    if (!schema) return { ok: false, defect: this.#unionDefect };
+    if (!schema) return { ok: false, defect: UNION_DEFECT };
     return decodeWith(schema as z.ZodType<DecodedCommand>, payload);
   }
 }
