@@ -24,7 +24,7 @@ import { sendWithoutLease } from "@t3-connector/write-engine/engine";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
-import { refuseAboveOpsCeiling } from "./runtime-ceiling.js";
+import { refuseAboveOpsCeiling, refuseThreadModeAboveOpsCeiling } from "./runtime-ceiling.js";
 import { stateRow } from "./shell-rows.js";
 
 export interface ActOptions {
@@ -170,6 +170,7 @@ export async function act(
   if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);
+  refuseThreadModeAboveOpsCeiling(environments.config, id, shell, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
   const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];

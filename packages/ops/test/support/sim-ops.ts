@@ -26,11 +26,19 @@ export interface SimOps {
 
 const DEFAULT_SIM: SimulatorOptions = { environments: [{ alias: "alpha" }, { alias: "beta" }] };
 
+/** Top-level ops.json keys besides the environments (e.g. `maxRuntimeMode`). */
+export interface SimOpsConfig {
+  readonly maxRuntimeMode?: string;
+}
+
 /**
  * The simulator (two environments unless told), an ops.json with real operate token files
  * (0600 in a 0700 directory) pointing at it, and an Ops over that config.
  */
-export async function startSimOps(options: SimulatorOptions = DEFAULT_SIM): Promise<SimOps> {
+export async function startSimOps(
+  options: SimulatorOptions = DEFAULT_SIM,
+  config: SimOpsConfig = {},
+): Promise<SimOps> {
   const sim = await startSimulator(options);
   const dir = await mkdtemp(path.join(os.tmpdir(), "t3-ops-test-"));
   const environments: Record<string, unknown> = {};
@@ -44,7 +52,7 @@ export async function startSimOps(options: SimulatorOptions = DEFAULT_SIM): Prom
       aliases: [`${env.alias}-box`],
     };
   }
-  const document = { environments };
+  const document = { ...config, environments };
   const configPath = path.join(dir, "ops.json");
   await writeFile(configPath, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
   const ops = new Ops({ config: parseOpsConfig(document, { path: configPath }) });

@@ -3,14 +3,10 @@
  * model, then send". Relayed as the gate's own `conditional_send` op, never as two plain writes:
  * only the gate can re-check the run right before the send, which is what makes it safe.
  */
-import {
-  CONDITIONAL_SEND,
-  CONDITIONAL_SEND_STATES,
-  type ConditionalSendStepName,
-  writeEnvelopeSchema,
-} from "@t3-connector/write-engine/actions";
-import * as z from "zod";
+import { CONDITIONAL_SEND, writeEnvelopeSchema } from "@t3-connector/write-engine/actions";
+import { RELAY_RESULTS } from "@t3-connector/write-engine/relay-contract";
 import { defineBridgeTool } from "../bridge-tool.js";
+import { absentAsNull, absentAsNullSchema } from "./absent-as-null.js";
 import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
 
 const FACE = writeToolFace(CONDITIONAL_SEND.action);
@@ -26,34 +22,8 @@ const WHAT_TO_DO =
   "completed: sent exactly once; delivery.deliveredAs is started or queued_behind_active. " +
   "Always follow nextAction.";
 
-const STEP_NAMES = ["model-selection", "send"] as const satisfies readonly ConditionalSendStepName[];
-
-const deliverySchema = z.object({
-  observed: z.boolean(),
-  messageId: z.string().nullable(),
-  runId: z.string().nullable(),
-  runStatus: z.string().nullable(),
-  deliveredAs: z.enum(["started", "queued_behind_active"]),
-});
-
-export const conditionalSendResultSchema = z.object({
-  state: z.enum(CONDITIONAL_SEND_STATES),
-  operationId: z.string(),
-  environmentId: z.string(),
-  threadId: z.string(),
-  afterRunId: z.string(),
-  /** True when the gate read the answer back from its journal and nothing ran now. */
-  replayed: z.boolean(),
-  reason: z.string().nullable(),
-  failedStep: z.enum(STEP_NAMES).nullable(),
-  /** The step's own operationId: the one to reconcile when the state is `uncertain`. */
-  failedOperationId: z.string().nullable(),
-  /** Whether the message may have reached T3; null when the gate did not say. */
-  sent: z.boolean().nullable(),
-  detail: z.string().nullable(),
-  delivery: deliverySchema.nullable(),
-  nextAction: z.string(),
-});
+/** The contract's answer, each field the gate may leave out answered as null (absent-as-null.ts). */
+export const conditionalSendResultSchema = absentAsNullSchema(RELAY_RESULTS.conditional_send);
 
 export const conditionalSendTool = defineBridgeTool({
   name: FACE.name,
@@ -75,21 +45,6 @@ export const conditionalSendTool = defineBridgeTool({
       },
       extra.signal,
     );
-    // Absent fields become null so the output schema lists every key a client may branch on.
-    return {
-      state: answer.state,
-      operationId: answer.operationId,
-      environmentId: answer.environmentId,
-      threadId: answer.threadId,
-      afterRunId: answer.afterRunId,
-      replayed: answer.replayed,
-      reason: answer.reason ?? null,
-      failedStep: answer.failedStep ?? null,
-      failedOperationId: answer.failedOperationId ?? null,
-      sent: answer.sent ?? null,
-      detail: answer.detail ?? null,
-      delivery: answer.delivery ?? null,
-      nextAction: answer.nextAction,
-    };
+    return absentAsNull(conditionalSendResultSchema, answer);
   },
 });

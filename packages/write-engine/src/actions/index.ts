@@ -103,12 +103,14 @@ export {
 export { checkModelSelection } from "./model-selection.js";
 export {
   DEFAULT_RUNTIME_CEILING,
+  drivenThreadMode,
   isRuntimeMode,
   lowerRuntimeMode,
   requestedRuntimeMode,
   runtimeCeilingRefusal,
   runtimeCeilingWords,
   runtimeModeRank,
+  type ThreadModeView,
   threadModeCeilingRefusal,
 } from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";

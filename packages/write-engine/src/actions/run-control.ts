@@ -77,7 +77,9 @@ export const preparedRunRelease = defineAction({
 
 /**
  * Newer T3 servers only: a failed workspace preparation is tried again and the run goes back to
- * `preparing`. Confirmed by reading the thread (the run's status), never by an event name.
+ * `preparing`. Confirmed by reading the thread (the run's status), never by an event name. Once
+ * prepared, the run starts in the thread's mode at that moment (a run records its model, not a
+ * mode), so the lease's ceiling caps the thread's current mode, as for a message (ADR 0036).
  */
 export const preparedRunRetry = defineAction({
   action: "prepared-run.retry",
@@ -86,15 +88,18 @@ export const preparedRunRetry = defineAction({
   description:
     "Prepares the workspace of a run whose preparation failed again; the run goes back to preparing.",
   inputSchema: threadInput({ runId: idString }),
+  runsInThreadMode: true,
   fields: (input) => ({ threadId: input.threadId, runId: input.runId }),
 });
 
+/** The held runs start in the thread's current mode: the ceiling caps it, as for a message (ADR 0036). */
 export const queueResume = defineAction({
   action: "queue.resume",
   label: "Resume the queue",
   group: "run",
   description: "Lets runs held in the thread's queue start again.",
   inputSchema: threadInput({}),
+  runsInThreadMode: true,
   fields: (input) => ({ threadId: input.threadId }),
 });
 

@@ -49,8 +49,36 @@ export function requestedRuntimeMode(action: string, parsedInput: unknown): Runt
   return isRuntimeMode(value) ? value : undefined;
 }
 
+/** A target thread as the ceiling sees it: the mode its agent runs in now (null when T3 does not say). */
+export interface ThreadModeView {
+  readonly id: string;
+  readonly runtimeMode: RuntimeMode | null;
+}
+
 /**
- * For an action that drives a thread's agent in the mode the thread already runs in (a message):
+ * The current mode an action would make its target threads' agents run in: for an entry declared
+ * `runsInThreadMode`, the highest mode among the threads (the one a ceiling must cover); undefined
+ * for any other action, or when no thread says its mode. The gate, the conditional send and ops
+ * all ask this, then `threadModeCeilingRefusal`.
+ */
+export function drivenThreadMode(
+  action: string,
+  threads: Iterable<ThreadModeView>,
+): { threadId: string; mode: RuntimeMode } | undefined {
+  if (getAction(action).runsInThreadMode !== true) return undefined;
+  let highest: { threadId: string; mode: RuntimeMode } | undefined;
+  for (const thread of threads) {
+    if (thread.runtimeMode === null) continue;
+    if (highest === undefined || runtimeModeRank(thread.runtimeMode) > runtimeModeRank(highest.mode)) {
+      highest = { threadId: thread.id, mode: thread.runtimeMode };
+    }
+  }
+  return highest;
+}
+
+/**
+ * For an action that drives a thread's agent in the mode the thread already runs in (a message,
+ * resuming a held queue, retrying a run's preparation; see `drivenThreadMode`):
  * `runtime_mode_above_lease` naming that mode and the ceiling, or null when it is within it.
  */
 export function threadModeCeilingRefusal(

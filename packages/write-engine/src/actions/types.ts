@@ -85,9 +85,10 @@ export interface ActionDefinition<A extends string = string, S extends z.ZodType
    */
   readonly runtimeModeField?: string;
   /**
-   * The action makes the target thread's existing agent work in the mode the thread already has
-   * (a message). The lease's runtime ceiling caps that current mode too: a message to a thread in
-   * `full-access` under an `approval-required` lease would drive a full-access agent.
+   * The action makes the target thread's agent work in the mode the thread already has (a
+   * message; a resumed queue or a retried preparation, whose runs start in it, ADR 0036). The
+   * lease's runtime ceiling caps that current mode too: a message to a thread in `full-access`
+   * under an `approval-required` lease would drive a full-access agent.
    */
   readonly runsInThreadMode?: boolean;
   /** Project-scoped writes are serialised per `[environmentId, sorted projectIds]` in the gate. */

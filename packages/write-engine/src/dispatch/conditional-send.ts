@@ -24,8 +24,8 @@ import {
   conditionalSendInput,
   conditionalSendRequiredActions,
   conditionalSendSteps,
+  drivenThreadMode,
   evaluateRunPrecondition,
-  getAction,
   type PreconditionOutcome,
 } from "../actions/index.js";
 import type { Journal } from "../journal/index.js";
@@ -38,7 +38,7 @@ import {
   type StepTruth,
   stepNamed,
 } from "./conditional-send-steps.js";
-import { destinationOf, highestThreadMode, withDetails } from "./dispatcher.js";
+import { destinationOf, withDetails } from "./dispatcher.js";
 import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { Dispatcher, LeaseCheck, LeaseStage } from "./types.js";
@@ -188,8 +188,7 @@ function admit(
   for (const action of conditionalSendRequiredActions(input)) {
     // The message step drives the thread's agent in its current mode: the ceiling must cover it
     // before the model step is sent, or the send would be refused with the model already changed.
-    const drives = thread !== undefined && getAction(action).runsInThreadMode === true;
-    const threadMode = drives ? highestThreadMode([thread]) : undefined;
+    const threadMode = drivenThreadMode(action, thread === undefined ? [] : [thread]);
     const verdict = deps.lease.check({
       stage,
       leaseId: request.leaseId,

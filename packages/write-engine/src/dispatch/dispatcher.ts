@@ -25,16 +25,16 @@ import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core
 import {
   type AnyActionDefinition,
   checkLocalGuards,
+  drivenThreadMode,
   getAction,
   type PreparedAction,
   prepareAction,
   type RuntimeMode,
   requestedRuntimeMode,
-  runtimeModeRank,
 } from "../actions/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
-import { type FreshThread, projectsOf, readFreshThreads } from "./fresh-shell.js";
+import { projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { runPreflight } from "./preflight.js";
@@ -80,20 +80,6 @@ interface Operation {
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
   return mode === undefined ? {} : { runtimeMode: mode };
-}
-
-/** The referenced thread running in the highest mode (the one a ceiling must cover), if any says. */
-export function highestThreadMode(
-  threads: Iterable<FreshThread>,
-): { threadId: string; mode: RuntimeMode } | undefined {
-  let highest: { threadId: string; mode: RuntimeMode } | undefined;
-  for (const thread of threads) {
-    if (thread.runtimeMode === null) continue;
-    if (highest === undefined || runtimeModeRank(thread.runtimeMode) > runtimeModeRank(highest.mode)) {
-      highest = { threadId: thread.id, mode: thread.runtimeMode };
-    }
-  }
-  return highest;
 }
 
 export function destinationOf(environmentId: string): string {
@@ -277,7 +263,7 @@ class WriteDispatcher implements Dispatcher {
       operation,
       "scope",
       projectIds,
-      entry.runsInThreadMode === true ? highestThreadMode(seen.found.values()) : undefined,
+      drivenThreadMode(entry.action, seen.found.values()),
     );
 
     const reservation = await this.#journal.reserve({

@@ -6,62 +6,13 @@
  * - `openWriteEngine`: dispatch, conditional send, reconcile, list the uncertain writes, close.
  * - `verifyJournal` / `recoverJournal` / `liftUnknownLoss`: what an operator runs on a stopped gate.
  * - `sendWithoutLease`: the operator's policy (no lease, no journal), same send rules.
+ *
+ * What the face shows of the dispatcher and of the journal is listed once, in each folder's
+ * `engine-face.ts`, which that folder's index re-exports too.
  */
 
-export type { JournalFs } from "@t3-connector/core/durable";
-export type {
-  ConditionalSendRequest,
-  ConditionalSendResult,
-} from "../dispatch/conditional-send.js";
-export type { Delivery } from "../dispatch/conditional-send-steps.js";
-export { type OperatorSendOutcome, sendWithoutLease } from "../dispatch/operator-send.js";
-export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "../dispatch/outcome.js";
-export { scopeVerdict } from "../dispatch/scope-verdict.js";
-export type {
-  DispatchCompleted,
-  Dispatcher,
-  DispatchRequest,
-  LeaseCheck,
-  LeaseRefusalCode,
-  LeaseRequest,
-  LeaseStage,
-  LeaseVerdict,
-  Observation,
-  ReconcileOutcome,
-  ResendReport,
-  UncertainSend,
-  WorkspaceTarget,
-  WorkspaceVerifier,
-} from "../dispatch/types.js";
-export {
-  findingsJson,
-  journalDamaged,
-  LIFT_UNKNOWN_LOSS_COMMAND,
-  RECOVER_COMMAND,
-  VERIFY_COMMAND,
-} from "../journal/damage.js";
-export type { FindingProblem, JournalFinding, LostRange } from "../journal/inspect.js";
-export type { Journal } from "../journal/journal.js";
-export type { AuditAnchor, LostOperation, UnknownLoss } from "../journal/manifest.js";
-export { DEFAULT_RETENTION_MS, JOURNAL_DIRECTORY } from "../journal/open-journal.js";
-export {
-  type AuditedOperation,
-  type JournalCheckOptions,
-  type JournalReport,
-  type LiftResult,
-  liftUnknownLoss,
-  type RecoveryResult,
-  recoverJournal,
-  verifyJournal,
-} from "../journal/recover.js";
-export type {
-  JournalError,
-  JournalReceipt,
-  JournalRecord,
-  JournalState,
-  JournalStats,
-} from "../journal/types.js";
-export type { JournalWitness, WitnessReport } from "../journal/witness.js";
+export * from "../dispatch/engine-face.js";
+export * from "../journal/engine-face.js";
 export {
   NO_NEW_WRITES,
   type OpenWrite,

@@ -75,17 +75,23 @@ export const deliveryResult = z.object({
   deliveredAs: z.enum(["started", "queued_behind_active"]),
 });
 
-/** Every state of a conditional send is an answer (only a bad request or a lease refusal is an error). */
+/**
+ * Every state of a conditional send is an answer (only a bad request or a lease refusal is an error).
+ * The bridge's tool answers this schema with each absent field as null (its output schema is derived from it).
+ */
 export const conditionalSendResult = z.object({
   state: z.enum(CONDITIONAL_SEND_STATES),
   operationId: z.string(),
   environmentId: z.string(),
   threadId: z.string(),
   afterRunId: z.string(),
+  /** True when the gate read the answer back from its journal and nothing ran now. */
   replayed: z.boolean(),
   reason: z.string().optional(),
   failedStep: z.enum(STEP_NAMES).optional(),
+  /** The step's own operationId: the one to reconcile when the state is `uncertain`. */
   failedOperationId: z.string().optional(),
+  /** Whether the message may have reached T3; absent when the gate did not say. */
   sent: z.boolean().optional(),
   detail: z.string().optional(),
   delivery: deliveryResult.optional(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ACTIONS,
+  drivenThreadMode,
   prepareAction,
   requestedRuntimeMode,
   runtimeCeilingRefusal,
@@ -79,5 +80,21 @@ describe("the runtime ceiling, from the catalogue's one declaration", () => {
 
   it("says in plain words what full-access allows", () => {
     expect(runtimeCeilingWords("full-access", "laptop")).toBe("can run any command on laptop without asking");
+  });
+
+  it("takes the highest current mode among the target threads, for an action that makes them run only", () => {
+    const threads = [
+      { id: "asks", runtimeMode: "approval-required" as const },
+      { id: "unattended", runtimeMode: "full-access" as const },
+      { id: "unknown", runtimeMode: null },
+    ];
+    for (const action of ["thread.send", "queue.resume", "prepared-run.retry"]) {
+      expect(drivenThreadMode(action, threads), action).toEqual({
+        threadId: "unattended",
+        mode: "full-access",
+      });
+    }
+    expect(drivenThreadMode("thread.pin", threads)).toBeUndefined();
+    expect(drivenThreadMode("queue.resume", [{ id: "unknown", runtimeMode: null }])).toBeUndefined();
   });
 });

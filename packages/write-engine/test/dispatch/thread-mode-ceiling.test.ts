@@ -2,8 +2,11 @@
  * A message drives the thread's agent in the mode the thread already runs in, so the lease's
  * runtime ceiling caps that current mode too: under an `approval-required` lease, a message (or a
  * conditional send) to a thread running in `full-access` is refused `runtime_mode_above_lease`
- * before the journal reserve, naming the thread's mode and the ceiling; nothing reaches T3.
+ * before the journal reserve, naming the thread's mode and the ceiling; nothing reaches T3. So are
+ * resuming a held queue and retrying a run's preparation, whose runs start in that mode (ADR 0036).
  */
+
+import { randomUUID } from "node:crypto";
 import { systemClock } from "@t3-connector/core";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -22,6 +25,8 @@ import {
 const ALIAS = "modes";
 const FULL = "thread-in-full-access";
 const ASKING = "thread-asking-first";
+const HELD_ASKING = "held-queue-asking-first";
+const FAILED_ASKING = "preparation-failed-asking-first";
 
 let harness: Harness;
 let env: SimEnvironment;
@@ -33,6 +38,18 @@ beforeAll(async () => {
       const projectId = SAMPLE_IDS.projectId;
       seeded.model.addThread({ id: FULL, projectId, state: "completed", runtimeMode: "full-access" });
       seeded.model.addThread({ id: ASKING, projectId, state: "completed", runtimeMode: "approval-required" });
+      seeded.model.addThread({
+        id: HELD_ASKING,
+        projectId,
+        state: "queued",
+        runtimeMode: "approval-required",
+      });
+      seeded.model.addThread({
+        id: FAILED_ASKING,
+        projectId,
+        state: "preparation_failed",
+        runtimeMode: "approval-required",
+      });
     },
   });
   env = harness.env(ALIAS);
@@ -64,8 +81,10 @@ function send(threadId: string, operationId: string): Promise<unknown> {
 }
 
 describe("the runtime ceiling over a thread's current mode", () => {
-  it("is declared by the message action only, from the catalogue", () => {
+  it("is declared by the actions that make the thread's agent run, from the catalogue", () => {
     expect(ACTIONS.filter((entry) => entry.runsInThreadMode === true).map((entry) => entry.action)).toEqual([
+      "prepared-run.retry",
+      "queue.resume",
       "thread.send",
     ]);
   });
@@ -129,5 +148,62 @@ describe("the runtime ceiling over a thread's current mode", () => {
     expect(refusal?.code).toBe("runtime_mode_above_lease");
     expect(refusal?.message).toContain("runs in full-access");
     expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("refuses resuming the queue and retrying a preparation of a full-access thread, with nothing recorded or sent", async () => {
+    const before = env.model.receivedCommands.length;
+    const writes = [
+      { action: "queue.resume", operationId: "op-mode-resume", input: { threadId: FULL } },
+      {
+        action: "prepared-run.retry",
+        operationId: "op-mode-retry",
+        input: { threadId: FULL, runId: SAMPLE_IDS.runId },
+      },
+    ] as const;
+    for (const write of writes) {
+      const refused = await dispatchFailure(
+        harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment: ALIAS, ...write }),
+      );
+      expect(refused.code, write.action).toBe("runtime_mode_above_lease");
+      expect(refused.message).toContain(
+        `${write.action} would drive thread ${FULL}, which runs in full-access`,
+      );
+      expect(refused.details).toMatchObject({
+        stage: "scope",
+        recorded: false,
+        threadRuntimeMode: "full-access",
+      });
+      const key = harness.dispatcher.operationKey(ALIAS, write.operationId);
+      expect(await harness.journal.get(key)).toBeUndefined();
+    }
+    expect(commandsSince(env, before)).toEqual([]);
+  });
+
+  it("resumes a held queue and retries a preparation of threads within the ceiling", async () => {
+    const heldRun = env.model.getThread(HELD_ASKING)?.shell.activeRunId;
+    const hold = await env.model.callUnary("orchestration.dispatchCommand", {
+      type: "run.interrupt",
+      commandId: randomUUID(),
+      threadId: HELD_ASKING,
+      runId: heldRun,
+      holdQueue: true,
+    });
+    expect(hold.kind).toBe("success");
+    const failedRun = env.model.getThread(FAILED_ASKING)?.shell.latestRunId;
+    const before = env.model.receivedCommands.length;
+    const dispatch = (action: string, operationId: string, input: Record<string, unknown>) =>
+      harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment: ALIAS, operationId, action, input });
+    await expect(
+      dispatch("queue.resume", "op-mode-resume-ok", { threadId: HELD_ASKING }),
+    ).resolves.toMatchObject({
+      state: "completed",
+    });
+    await expect(
+      dispatch("prepared-run.retry", "op-mode-retry-ok", { threadId: FAILED_ASKING, runId: failedRun }),
+    ).resolves.toMatchObject({ state: "completed" });
+    expect(commandsSince(env, before).map((command) => (command as { type?: string }).type)).toEqual([
+      "queue.resume",
+      "prepared-run.retry",
+    ]);
   });
 });

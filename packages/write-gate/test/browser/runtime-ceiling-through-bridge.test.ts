@@ -5,73 +5,27 @@
  * ceiling, or a message to a thread already running above it, is refused `runtime_mode_above_lease`
  * with nothing reaching the simulator.
  */
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
+import { describe, expect, it } from "vitest";
 import { IDLE_THREAD, LEASED_PROJECT } from "../support/sim-world.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
-import { waitForMessage } from "./support/gate-page.js";
+import {
+  type Body,
+  callTool,
+  requestOnPage,
+  structured,
+  type ToolAnswer,
+  textOf,
+  useGateWithBridges,
+} from "./support/gate-with-bridges.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const started = useGateWithBridges([{ name: "ceiling-client" }, { name: "second-client" }]);
 
-let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
-let real: RealGate | undefined;
-let tab: AuthenticatorPage | undefined;
-let client: Client | undefined;
-let other: Client | undefined;
-
-async function spawnBridge(gate: RealGate, name: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "bridge"],
-    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
-    stderr: "pipe",
-  });
-  const connected = new Client({ name, version: "1.0.0" });
-  await connected.connect(transport);
-  return connected;
-}
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  real = await startRealGate();
-  tab = await openWithAuthenticator(browser);
-  client = await spawnBridge(real, "ceiling-client");
-  other = await spawnBridge(real, "second-client");
-  const page = tab.page;
-  await page.goto(`${pageOrigin(real.gate)}/`);
-  await page.waitForSelector("body[data-ready=true][data-live=true]");
-  await page.fill("[data-testid=passkey-name]", "test laptop");
-  await page.fill("[data-testid=enroll-code]", real.enrollmentCode);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-}, 180_000);
-
-afterAll(async () => {
-  await client?.close();
-  await other?.close();
-  await tab?.context.close();
-  await browser?.close();
-  await real?.close();
-});
-
-type Body = Record<string, unknown>;
-type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
-
-function call(name: string, args: Body, by: Client | undefined = client): Promise<ToolAnswer> {
-  if (by === undefined) throw new Error("the bridge client did not connect");
-  return by.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
-}
-const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
-const textOf = (answer: ToolAnswer) =>
-  (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
-
-async function requestOnPage(page: Page, purpose: string): Promise<void> {
-  await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
+/** A tool call through the first client's bridge, or through `by`. */
+function call(name: string, args: Body, by?: Client): Promise<ToolAnswer> {
+  return callTool(by ?? started().client(0), name, args);
 }
 
 /** The ceilings the page offers, in order. */
@@ -96,8 +50,7 @@ function launch(leaseId: string, operationId: string, runtimeMode: string): Prom
 
 describe("the runtime ceiling of a lease", () => {
   it("defaults to approval-required: a full-access launch is refused before T3, an approval-required one completes", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const waiting = call("t3_pedir_aprovacao", {
       purpose: "start a review",
       actions: ["thread.launch"],
@@ -130,8 +83,7 @@ describe("the runtime ceiling of a lease", () => {
   }, 60_000);
 
   it("refuses a message to a thread already running in full-access under an approval-required lease; one within it completes", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const alpha = real.world.env("alpha");
     // Seeded threads run in full-access (the simulator's default, as T3's own); this one asks first.
     expect(alpha.model.getThread(IDLE_THREAD)?.shell.runtimeMode).toBe("full-access");
@@ -184,8 +136,7 @@ describe("the runtime ceiling of a lease", () => {
   }, 60_000);
 
   it("shows the full-access words when proposed, and the person's narrowing is what the lease enforces", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const waiting = call("t3_pedir_aprovacao", {
       purpose: "start an unattended review",
       actions: ["thread.launch"],
@@ -228,8 +179,7 @@ describe("the runtime ceiling of a lease", () => {
 
 describe("a lease belongs to the client that asked", () => {
   it("a second bridge asking gets a request of its own, and its write with the first client's leaseId is refused", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     if (real.gate.lease.list().length > 0) {
       await page.click("[data-testid=revoke]");
       await page.locator("#lease[hidden]").waitFor({ state: "attached" });
@@ -249,6 +199,7 @@ describe("a lease belongs to the client that asked", () => {
       .filter({ hasText: "says it is ceiling-client 1.0.0 (not verified)" })
       .waitFor();
 
+    const other = started().client(1);
     const asked = await call("t3_pedir_aprovacao", {}, other);
     expect(asked.isError, textOf(asked)).toBeFalsy();
     expect(structured(asked)).toMatchObject({ authorized: false, decision: "pending" });
@@ -279,8 +230,7 @@ describe("a lease belongs to the client that asked", () => {
   }, 60_000);
 
   it("the holder asking for what its lease lacks gets a new link, validated, whose approval replaces its lease", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const held = structured(await call("t3_pedir_aprovacao", {}));
     expect(held).toMatchObject({ authorized: true });
     const oldLease = held.leaseId as string;

@@ -4,78 +4,31 @@
  * passes only under its own lease; the page lists both leases with their holders, and ending one
  * there leaves the other working.
  */
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
+import { describe, expect, it } from "vitest";
 import { IDLE_THREAD } from "../support/sim-world.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
+import {
+  callTool,
+  requestOnPage,
+  structured,
+  textOf,
+  useGateWithBridges,
+} from "./support/gate-with-bridges.js";
 
-const BIN = fileURLToPath(new URL("../../bin/t3-connector-write.js", import.meta.url));
+const started = useGateWithBridges([{ name: "pin-client" }, { name: "mark-client" }]);
+/** The two clients: the first asks to pin, the second to mark unread. */
+const clients = () => [started().client(0), started().client(1)] as const;
 
-let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
-let real: RealGate | undefined;
-let tab: AuthenticatorPage | undefined;
-let pinner: Client | undefined;
-let marker: Client | undefined;
-
-async function spawnBridge(gate: RealGate, name: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "bridge"],
-    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
-    stderr: "pipe",
-  });
-  const connected = new Client({ name, version: "1.0.0" });
-  await connected.connect(transport);
-  return connected;
-}
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  real = await startRealGate();
-  tab = await openWithAuthenticator(browser);
-  pinner = await spawnBridge(real, "pin-client");
-  marker = await spawnBridge(real, "mark-client");
-  const page = tab.page;
-  await page.goto(`${pageOrigin(real.gate)}/`);
-  await page.waitForSelector("body[data-ready=true][data-live=true]");
-  await page.fill("[data-testid=passkey-name]", "test laptop");
-  await page.fill("[data-testid=enroll-code]", real.enrollmentCode);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-}, 180_000);
-
-afterAll(async () => {
-  await pinner?.close();
-  await marker?.close();
-  await tab?.context.close();
-  await browser?.close();
-  await real?.close();
-});
-
-type Body = Record<string, unknown>;
-type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
-
-function call(by: Client | undefined, name: string, args: Body): Promise<ToolAnswer> {
-  if (by === undefined) throw new Error("the bridge client did not connect");
-  return by.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
-}
-const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
-const textOf = (answer: ToolAnswer) =>
-  (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
-
-function write(by: Client | undefined, tool: string, leaseId: string, operationId: string) {
-  return call(by, tool, { leaseId, environment: "alpha", operationId, input: { threadId: IDLE_THREAD } });
+function write(by: Client, tool: string, leaseId: string, operationId: string) {
+  return callTool(by, tool, { leaseId, environment: "alpha", operationId, input: { threadId: IDLE_THREAD } });
 }
 
 /** Asks through `by`, approves what it proposed on the page, and answers the granted leaseId. */
-async function approvedLease(page: Page, by: Client | undefined, purpose: string, action: string) {
-  const waiting = call(by, "t3_pedir_aprovacao", { purpose, actions: [action], waitSeconds: 30 });
-  await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
+async function approvedLease(page: Page, by: Client, purpose: string, action: string) {
+  const waiting = callTool(by, "t3_pedir_aprovacao", { purpose, actions: [action], waitSeconds: 30 });
+  await requestOnPage(page, purpose);
   await page.click("[data-testid=approve]");
   const answer = await waiting;
   expect(answer.isError, textOf(answer)).toBeFalsy();
@@ -85,15 +38,17 @@ async function approvedLease(page: Page, by: Client | undefined, purpose: string
 
 describe("several leases at once, one per client", () => {
   it("gives each bridge its own lease and scope, each write passing only under its own lease", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
+    const [pinner, marker] = clients();
     const pinLease = await approvedLease(page, pinner, "pin the idle thread", "thread.pin");
     const markLease = await approvedLease(page, marker, "mark the idle thread unread", "thread.mark-unread");
     expect(markLease).not.toBe(pinLease);
 
     // Each client asking again gets its own lease back, never the other's.
-    expect(structured(await call(pinner, "t3_pedir_aprovacao", {}))).toMatchObject({ leaseId: pinLease });
-    expect(structured(await call(marker, "t3_pedir_aprovacao", {}))).toMatchObject({ leaseId: markLease });
+    expect(structured(await callTool(pinner, "t3_pedir_aprovacao", {}))).toMatchObject({ leaseId: pinLease });
+    expect(structured(await callTool(marker, "t3_pedir_aprovacao", {}))).toMatchObject({
+      leaseId: markLease,
+    });
 
     const before = real.world.commandCount();
     const pinned = await write(pinner, "t3_escrever_thread_pin", pinLease, "op-pin-own");
@@ -115,10 +70,10 @@ describe("several leases at once, one per client", () => {
   }, 90_000);
 
   it("lists both leases with their holders on the page, and ending one there leaves the other working", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
-    const pinLease = structured(await call(pinner, "t3_pedir_aprovacao", {})).leaseId as string;
-    const markLease = structured(await call(marker, "t3_pedir_aprovacao", {})).leaseId as string;
+    const { real, page } = started();
+    const [pinner, marker] = clients();
+    const pinLease = structured(await callTool(pinner, "t3_pedir_aprovacao", {})).leaseId as string;
+    const markLease = structured(await callTool(marker, "t3_pedir_aprovacao", {})).leaseId as string;
     const cards = page.locator("[data-testid=open-lease]");
     const pinCard = page.locator(`[data-lease-id="${pinLease}"]`);
     const markCard = page.locator(`[data-lease-id="${markLease}"]`);
@@ -151,7 +106,7 @@ describe("several leases at once, one per client", () => {
     expect(still.isError, textOf(still)).toBeFalsy();
     expect(real.world.commandCount()).toBe(before + 1);
     // The client whose lease ended is asked to get a new one; it never inherits the other's.
-    const askedAgain = structured(await call(pinner, "t3_pedir_aprovacao", {}));
+    const askedAgain = structured(await callTool(pinner, "t3_pedir_aprovacao", {}));
     expect(askedAgain).toMatchObject({ authorized: false });
     expect(askedAgain.leaseId).toBeUndefined();
   }, 90_000);

@@ -1,67 +1,31 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+/**
+ * A client waiting on t3_pedir_aprovacao through a spawned bridge while the person decides on the
+ * page in headless Chromium: a denial answers the waiting call and grants nothing; an approval
+ * answers it within a second and the lease passes only the action it granted.
+ */
 import { actionLabel } from "@t3-connector/write-engine/actions";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { IDLE_THREAD } from "../support/sim-world.js";
-import {
-  type AuthenticatorPage,
-  checkedIds,
-  launchChromium,
-  openWithAuthenticator,
-} from "./support/browser.js";
+import { checkedIds } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
+import {
+  type Body,
+  callTool,
+  requestOnPage,
+  structured,
+  type ToolAnswer,
+  textOf,
+  useGateWithBridges,
+} from "./support/gate-with-bridges.js";
 
-const BIN = builtBin("t3-connector-write");
 const PURPOSE = "pin the release thread";
 
-let browser: Browser | undefined;
-let real: RealGate | undefined;
-let tab: AuthenticatorPage | undefined;
-let client: Client | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  real = await startRealGate();
-  tab = await openWithAuthenticator(browser);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "bridge"],
-    env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: real.config.path },
-    stderr: "pipe",
-  });
-  client = new Client({ name: "done-when-client", version: "3.1.4" });
-  await client.connect(transport);
-
-  // The person's page is open before any request exists, with a passkey enrolled.
-  const page = tab.page;
-  await page.goto(`${pageOrigin(real.gate)}/`);
-  await page.waitForSelector("body[data-ready=true][data-live=true]");
-  await page.fill("[data-testid=passkey-name]", "test laptop");
-  await page.fill("[data-testid=enroll-code]", real.enrollmentCode);
-  await page.click("[data-testid=enroll-submit]");
-  await waitForMessage(page, "Passkey registered.");
-}, 180_000);
-
-afterAll(async () => {
-  await client?.close();
-  await tab?.context.close();
-  await browser?.close();
-  await real?.close();
-});
-
-type Body = Record<string, unknown>;
-type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
+const started = useGateWithBridges([{ name: "done-when-client", version: "3.1.4" }]);
 
 function call(name: string, args: Body): Promise<ToolAnswer> {
-  if (client === undefined) throw new Error("the bridge client did not connect");
-  return client.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
+  return callTool(started().client(0), name, args);
 }
-const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
-const textOf = (answer: ToolAnswer) =>
-  (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
 
 /** The distinct ids of the ticked action checkboxes. */
 async function tickedActions(page: Page): Promise<string[]> {
@@ -69,15 +33,9 @@ async function tickedActions(page: Page): Promise<string[]> {
   return [...new Set(ids)].sort();
 }
 
-/** Waits until the open page shows the request with this purpose. */
-async function requestOnPage(page: Page, purpose: string): Promise<void> {
-  await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
-}
-
 describe("a client waits for the person's decision on the gate page", () => {
   it("returns denied to the waiting call when the person presses Deny, and grants nothing", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const waiting = call("t3_pedir_aprovacao", {
       purpose: "archive every thread",
       actions: ["thread.archive"],
@@ -94,8 +52,7 @@ describe("a client waits for the person's decision on the gate page", () => {
   }, 60_000);
 
   it("shows the purpose and only thread.pin ticked, returns the lease within a second of the approval, and refuses thread.archive under it", async () => {
-    if (real === undefined || tab === undefined) throw new Error("setup did not finish");
-    const page = tab.page;
+    const { real, page } = started();
     const waiting = call("t3_pedir_aprovacao", {
       purpose: PURPOSE,
       actions: ["thread.pin"],

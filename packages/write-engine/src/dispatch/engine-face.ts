@@ -1,0 +1,29 @@
+/**
+ * What the engine's public face (`../engine/index.ts`, ADR 0027) shows of the dispatcher, listed
+ * here once: the face and this folder's index both re-export this module, so a name moves on or
+ * off the face by one edit here. The dispatcher's other names stay in `index.ts`, for the engine.
+ */
+export type {
+  ConditionalSendRequest,
+  ConditionalSendResult,
+} from "./conditional-send.js";
+export type { Delivery } from "./conditional-send-steps.js";
+export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
+export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
+export { scopeVerdict } from "./scope-verdict.js";
+export type {
+  DispatchCompleted,
+  Dispatcher,
+  DispatchRequest,
+  LeaseCheck,
+  LeaseRefusalCode,
+  LeaseRequest,
+  LeaseStage,
+  LeaseVerdict,
+  Observation,
+  ReconcileOutcome,
+  ResendReport,
+  UncertainSend,
+  WorkspaceTarget,
+  WorkspaceVerifier,
+} from "./types.js";
