@@ -192,17 +192,9 @@ describe("the same keys for the same answer", () => {
     const write = await run("t3-connector-write", ["environments", "add", "mine", "--url", alpha.url], {
       stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
     });
-    const ops = await run(
-      "t3-connector-ops",
-      [
-        "environments",
-        "add",
-        "mine",
-        "--url",
-        alpha.url,
-      ],
-      { stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }) },
-    );
+    const ops = await run("t3-connector-ops", ["environments", "add", "mine", "--url", alpha.url], {
+      stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
+    });
     const answers = [read, write, ops].map((answer) => {
       expect(answer.code, answer.stderr).toBe(0);
       return JSON.parse(answer.stdout) as Record<string, unknown>;

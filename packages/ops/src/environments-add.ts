@@ -92,7 +92,9 @@ export async function addEnvironment(
   const environmentId = await probedEnvironmentId(transport, request.environmentId, fetcher);
   refuseExisting(document, request.alias, environmentId, configPath);
   const next = withEntry(entryKeys(environmentId));
-  const entry = validate(next).environments.find((env) => env.alias === request.alias) as OpsEnvironmentConfig;
+  const entry = validate(next).environments.find(
+    (env) => env.alias === request.alias,
+  ) as OpsEnvironmentConfig;
   const outcome = await pairOps(entry, await request.readCode(), fetcher);
   try {
     await saveConfigDocument(configPath, next, validate);

@@ -113,7 +113,10 @@ describe("environments add's command line (the shared parser)", () => {
     [["--ssh", "h:22", "--remote-port", "4000"], "give the port once: --ssh HOST:PORT"],
     [["--url", "https://a.example", "--remote-port", "4000"], "--remote-port goes with --ssh, not --url"],
     [[], "environments add needs exactly one of --url URL or --ssh HOST[:PORT]"],
-    [["--url", "https://a.example", "--ssh", "b"], "environments add needs exactly one of --url URL or --ssh"],
+    [
+      ["--url", "https://a.example", "--ssh", "b"],
+      "environments add needs exactly one of --url URL or --ssh",
+    ],
     [["--ssh", "bad host"], "--ssh bad host must be HOST or HOST:PORT"],
     [["--url", "https://a.example", "--url", "https://b.example"], "--url given twice"],
   ])("refuses %j with a usage error and writes nothing", async (flags, problem) => {
@@ -129,7 +132,9 @@ describe("environments add's command line (the shared parser)", () => {
       env,
       stdin: operateCode(),
     });
-    expect(run.stderr).toContain("t3-connector-ops: warning: --remote-port is deprecated: write --ssh bad!host:4000");
+    expect(run.stderr).toContain(
+      "t3-connector-ops: warning: --remote-port is deprecated: write --ssh bad!host:4000",
+    );
     expect(run.stderr).toContain("invalid_input: --ssh bad!host:4000 must be HOST or HOST:PORT");
     expect(run.code).toBe(EXIT_CODES.usage);
   });
