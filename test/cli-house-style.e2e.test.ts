@@ -141,7 +141,7 @@ describe("no arguments", () => {
 });
 
 describe("--ssh HOST[:PORT] is the one spelling", () => {
-  it.each<BuiltBinName>(["t3-connector", "t3-connector-write"])(
+  it.each<BuiltBinName>(["t3-connector", "t3-connector-write", "t3-connector-ops"])(
     "%s accepts --remote-port as a deprecated alias, warning on stderr with the new spelling",
     async (bin) => {
       const answer = await run(bin, [
@@ -161,7 +161,7 @@ describe("--ssh HOST[:PORT] is the one spelling", () => {
     },
   );
 
-  it.each<BuiltBinName>(["t3-connector", "t3-connector-write"])(
+  it.each<BuiltBinName>(["t3-connector", "t3-connector-write", "t3-connector-ops"])(
     "%s refuses --remote-port with --url",
     async (bin) => {
       const answer = await run(bin, [
@@ -192,19 +192,9 @@ describe("the same keys for the same answer", () => {
     const write = await run("t3-connector-write", ["environments", "add", "mine", "--url", alpha.url], {
       stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
     });
-    const ops = await run(
-      "t3-connector-ops",
-      [
-        "environments",
-        "add",
-        "mine",
-        "--url",
-        alpha.url,
-        "--token-file",
-        path.join(work, "tokens", "mine.ops"),
-      ],
-      { stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }) },
-    );
+    const ops = await run("t3-connector-ops", ["environments", "add", "mine", "--url", alpha.url], {
+      stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
+    });
     const answers = [read, write, ops].map((answer) => {
       expect(answer.code, answer.stderr).toBe(0);
       return JSON.parse(answer.stdout) as Record<string, unknown>;
@@ -214,6 +204,9 @@ describe("the same keys for the same answer", () => {
       ["mine", path.join(work, "write.json")],
       ["mine", path.join(work, "ops.json")],
     ]);
-    for (const answer of answers) expect(answer.tokenFile).toEqual(expect.any(String));
+    // Each CLI chooses the path the same way: tokens/<alias>.<kind>.token beside its config.
+    expect(answers.map((answer) => answer.tokenFile)).toEqual(
+      ["read", "operate", "ops"].map((kind) => path.join(work, "tokens", `mine.${kind}.token`)),
+    );
   });
 });

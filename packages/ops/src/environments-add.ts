@@ -1,31 +1,49 @@
 /**
- * `environments add`: registers one environment in ops.json like the read and write sides do:
- * probe the server for its environmentId, spend a pairing code for exactly read + operate, save
- * the token file (0600 in a 0700 directory), then write the config. Nothing is written unless
- * the pairing succeeded, and the config is validated with the new entry before the code is spent.
+ * `environments add`: registers one environment in ops.json the way the read and write CLIs do,
+ * with the same steps from core's pairing module: check the alias and the transport (`--url URL`
+ * or `--ssh HOST[:PORT]`), find the environmentId from the server's descriptor (over our own ssh
+ * tunnel for ssh), spend the pairing code on exactly read + operate, save the token file (0600 in
+ * a 0700 directory, `tokens/<alias>.ops.token` beside ops.json unless told otherwise), then write
+ * the config atomically. The config is validated with the new entry before the code is spent, and
+ * a config that cannot be written leaves no token file behind.
  */
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rename } from "node:fs/promises";
-import { hostname } from "node:os";
-import { dirname, join } from "node:path";
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { loadJsonFile } from "@t3-connector/core/config";
+import { homedir, hostname } from "node:os";
+import { ConnectorError } from "@t3-connector/core";
+import { expandHome, type Transport } from "@t3-connector/core/config";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
-import { pairEnvironment } from "@t3-connector/core/pairing";
-import { T3HttpClient } from "@t3-connector/core/t3";
+import {
+  checkNewAlias,
+  defaultTokenFile,
+  describeTransport,
+  discardTokenFile,
+  environmentsOf,
+  loadConfigDocument,
+  pairEnvironment,
+  parseTransportOption,
+  probeEnvironmentId,
+  refuseExisting,
+  saveConfigDocument,
+  type TransportOption,
+  transportConfigKeys,
+  withBaseUrl,
+} from "@t3-connector/core/pairing";
 import { type OpsEnvironmentConfig, parseOpsConfig } from "./config.js";
 
 export interface AddEnvironmentRequest {
   alias: string;
-  url?: string;
-  ssh?: { host: string; remotePort?: number };
-  tokenFile: string;
-  /** Required with ssh (the probe goes over HTTP); with url it is read from the server. */
+  /** `--url URL` or `--ssh HOST[:PORT]`, as typed. */
+  transport: TransportOption;
+  /** Where the token goes; default `tokens/<alias>.ops.token` beside the config. */
+  tokenFile?: string;
+  /** The environmentId expected; the server's descriptor must announce the same one. */
   environmentId?: string;
   aliases?: string[];
   insecureHttp?: boolean;
-  /** The pairing code (the code, its JSON or its URL already parsed to the code). */
-  code: string;
+  /**
+   * Reads the pairing code (the code, its JSON or its URL already parsed to the code); called
+   * only once the alias, the address and the server's environmentId have passed every check.
+   */
+  readCode: () => Promise<string>;
 }
 
 export interface AddEnvironmentContext {
@@ -43,88 +61,90 @@ export interface AddEnvironmentResult {
   expiresAt: string | null;
 }
 
-async function existingDocument(path: string): Promise<{ environments: Record<string, unknown> }> {
-  try {
-    const raw = (await loadJsonFile(path, "ops config")) as { environments?: Record<string, unknown> };
-    return { ...raw, environments: { ...(raw.environments ?? {}) } };
-  } catch (error) {
-    if (isConnectorError(error, "config_not_found")) return { environments: {} };
-    throw error;
-  }
-}
-
-async function probeEnvironmentId(url: string, fetcher: typeof fetch): Promise<string> {
-  const descriptor = await new T3HttpClient({ baseUrl: url, fetch: fetcher }).getDescriptor({
-    signal: AbortSignal.timeout(15_000),
-  });
-  return descriptor.environmentId;
-}
-
-/** Writes through a temporary file and a rename, so a reader never sees half a config. */
-async function writePrivateJson(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = join(dirname(path), `.ops.json-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const handle = await open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, "utf8");
-  } finally {
-    await handle.close();
-  }
-  await chmod(temp, 0o600);
-  await rename(temp, path);
-}
+type EntryKeys = Record<string, unknown>;
 
 export async function addEnvironment(
   request: AddEnvironmentRequest,
   context: AddEnvironmentContext,
 ): Promise<AddEnvironmentResult> {
-  const fetcher = context.fetch ?? globalThis.fetch;
-  const document = await existingDocument(context.configPath);
-  if (Object.hasOwn(document.environments, request.alias)) {
-    throw new ConnectorError(
-      "invalid_input",
-      `environment "${request.alias}" is already in ${context.configPath}`,
-    );
-  }
-  if (request.url === undefined && request.environmentId === undefined) {
-    throw new ConnectorError(
-      "invalid_input",
-      "an ssh environment needs --environment-id (the probe runs over url)",
-    );
-  }
-  const entry = (environmentId: string) => ({
+  const { configPath } = context;
+  checkNewAlias(request.alias);
+  const transport = transportOf(request);
+  const document = await loadConfigDocument(configPath, "ops config", () => ({ environments: {} }));
+  refuseExisting(document, request.alias, undefined, configPath);
+  const tokenFile = request.tokenFile ?? defaultTokenFile(configPath, request.alias, "ops");
+  const entryKeys = (environmentId: string): EntryKeys => ({
     environmentId,
-    ...(request.url === undefined ? {} : { url: request.url }),
-    ...(request.ssh === undefined ? {} : { ssh: request.ssh }),
-    tokenFile: request.tokenFile,
+    ...transportConfigKeys(transport),
+    tokenFile,
     ...(request.aliases === undefined || request.aliases.length === 0 ? {} : { aliases: request.aliases }),
     ...(request.insecureHttp === true ? { insecureHttp: true } : {}),
   });
-  const homeOption = context.homeDir === undefined ? {} : { homeDir: context.homeDir };
-  const parse = (environmentId: string) =>
-    parseOpsConfig(
-      { ...document, environments: { ...document.environments, [request.alias]: entry(environmentId) } },
-      { path: context.configPath, ...homeOption },
-    );
-  // Validate the shape before contacting anything (a placeholder id until the probe answers).
-  const draft = parse(request.environmentId ?? "probing");
-  const draftEntry = draft.environments.find((env) => env.alias === request.alias) as OpsEnvironmentConfig;
-  const probed =
-    draftEntry.transport.kind === "url"
-      ? await probeEnvironmentId(draftEntry.transport.url, fetcher)
-      : undefined;
-  if (request.environmentId !== undefined && probed !== undefined && probed !== request.environmentId) {
+  const withEntry = (keys: EntryKeys) => ({
+    ...document,
+    environments: { ...environmentsOf(document), [request.alias]: keys },
+  });
+  const home = context.homeDir ?? homedir();
+  const validate = (candidate: unknown) => parseOpsConfig(candidate, { path: configPath, homeDir: home });
+  // The whole file with the new entry must load before anything is contacted (a placeholder id).
+  validate(withEntry(entryKeys(request.environmentId ?? "probing")));
+  const fetcher = context.fetch ?? globalThis.fetch;
+  const environmentId = await probedEnvironmentId(transport, request.environmentId, fetcher);
+  refuseExisting(document, request.alias, environmentId, configPath);
+  const next = withEntry(entryKeys(environmentId));
+  const entry = validate(next).environments.find(
+    (env) => env.alias === request.alias,
+  ) as OpsEnvironmentConfig;
+  const outcome = await pairOps(entry, await request.readCode(), fetcher);
+  try {
+    await saveConfigDocument(configPath, next, validate);
+  } catch (error) {
+    await discardTokenFile(expandHome(tokenFile, home));
+    throw error;
+  }
+  return {
+    alias: request.alias,
+    environmentId,
+    configPath,
+    tokenFile: outcome.savedTo,
+    scopes: [...outcome.scopes].sort(),
+    expiresAt: outcome.expiresAt,
+  };
+}
+
+/**
+ * The transport checked by the rules every config shares, except a URL with `--insecure-http`:
+ * ops' own schema checks that one (plain http to another host allowed) before anything is contacted.
+ */
+function transportOf(request: AddEnvironmentRequest): Transport {
+  if ("url" in request.transport && request.insecureHttp === true) {
+    return { kind: "url", url: request.transport.url };
+  }
+  return parseTransportOption(request.transport);
+}
+
+/** The environmentId the server announces; when one was expected, it must be that one. */
+async function probedEnvironmentId(
+  transport: Transport,
+  expected: string | undefined,
+  fetcher: typeof fetch,
+): Promise<string> {
+  const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
+    probeEnvironmentId(baseUrl, describeTransport(transport), fetcher),
+  );
+  if (expected !== undefined && expected !== environmentId) {
     throw new ConnectorError(
       "environment_mismatch",
-      `the server answers as ${probed}, not ${request.environmentId}; nothing was saved and the pairing code was not used`,
+      `the server answers as ${environmentId}, not ${expected}; nothing was saved and the pairing code was not used`,
     );
   }
-  const environmentId = request.environmentId ?? (probed as string);
-  const config = parse(environmentId);
-  const configured = config.environments.find((env) => env.alias === request.alias) as OpsEnvironmentConfig;
-  const outcome = await pairEnvironment({
-    entry: configured,
-    code: request.code,
+  return environmentId;
+}
+
+function pairOps(entry: OpsEnvironmentConfig, code: string, fetcher: typeof fetch) {
+  return pairEnvironment({
+    entry,
+    code,
     scopes: OPERATE_SCOPES,
     fetch: fetcher,
     wording: {
@@ -137,16 +157,4 @@ export async function addEnvironment(
       scopeMismatchMessage: "T3 granted a different scope set than read + operate",
     },
   });
-  await writePrivateJson(context.configPath, {
-    ...document,
-    environments: { ...document.environments, [request.alias]: entry(environmentId) },
-  });
-  return {
-    alias: request.alias,
-    environmentId,
-    configPath: context.configPath,
-    tokenFile: outcome.savedTo,
-    scopes: [...outcome.scopes].sort(),
-    expiresAt: outcome.expiresAt,
-  };
 }

@@ -23,11 +23,13 @@ afterEach(async () => {
 
 function addArgs(alias = "mac") {
   const alpha = sim.environment("alpha");
-  const tokenFile = path.join(dir, "tokens", `${alias}.operate.token`);
-  return {
-    tokenFile,
-    args: ["environments", "add", alias, "--url", alpha.url, "--token-file", tokenFile, "--alias", "laptop"],
-  };
+  // The token file defaults as in the read and write CLIs: tokens/<alias>.ops.token beside ops.json.
+  const tokenFile = path.join(dir, "tokens", `${alias}.ops.token`);
+  return { tokenFile, args: ["environments", "add", alias, "--url", alpha.url, "--alias", "laptop"] };
+}
+
+function operateCode(): string {
+  return sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
 }
 
 describe("environments add", () => {
@@ -40,6 +42,7 @@ describe("environments add", () => {
     expect(run.json()).toMatchObject({
       alias: "mac",
       environmentId: sim.environment("alpha").environmentId,
+      configPath: path.join(dir, "ops.json"),
       tokenFile,
       scopes: [...OPERATE_SCOPES].sort(),
     });
@@ -68,7 +71,71 @@ describe("environments add", () => {
       env,
       stdin: sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES }),
     });
-    expect(again.code).toBe(EXIT_CODES.usage);
-    expect(again.stderr).toMatch(/^invalid_input: environment "mac" is already/);
+    expect(again.code).toBe(EXIT_CODES.config);
+    expect(again.stderr).toMatch(/^environment_exists: .*already has an environment "mac"/);
+  });
+
+  it("saves the token where --token-file says, and refuses the same machine under a second alias", async () => {
+    const tokenFile = path.join(dir, "elsewhere", "mac.token");
+    const alpha = sim.environment("alpha");
+    const run = await runOps(["environments", "add", "mac", "--url", alpha.url, "--token-file", tokenFile], {
+      env,
+      stdin: operateCode(),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json()).toMatchObject({ alias: "mac", tokenFile });
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    const code = operateCode();
+    const twice = await runOps(["environments", "add", "other", "--url", alpha.url], { env, stdin: code });
+    expect(twice.code).toBe(EXIT_CODES.config);
+    expect(twice.stderr).toMatch(/^environment_exists: .*as "mac"; the pairing code was not used/);
+    // The code refused above is still good: nothing spent it.
+    const third = await runOps(["environments", "add", "third", "--url", sim.environment("alpha").url], {
+      env: { T3_CONNECTOR_OPS_CONFIG: path.join(dir, "another.json") },
+      stdin: code,
+    });
+    expect(third.code, third.stderr).toBe(0);
+  });
+
+  it("refuses an expected --environment-id the server does not announce, before the code is spent", async () => {
+    const code = operateCode();
+    const { args } = addArgs();
+    const refused = await runOps([...args, "--environment-id", "someone-else"], { env, stdin: code });
+    expect(refused.code).toBe(EXIT_CODES.config);
+    expect(refused.stderr).toMatch(/^environment_mismatch: the server answers as .* not someone-else/);
+    await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
+    expect((await runOps(args, { env, stdin: code })).code).toBe(0);
+  });
+});
+
+describe("environments add's command line (the shared parser)", () => {
+  it.each([
+    [["--ssh", "h:22", "--remote-port", "4000"], "give the port once: --ssh HOST:PORT"],
+    [["--url", "https://a.example", "--remote-port", "4000"], "--remote-port goes with --ssh, not --url"],
+    [[], "environments add needs exactly one of --url URL or --ssh HOST[:PORT]"],
+    [
+      ["--url", "https://a.example", "--ssh", "b"],
+      "environments add needs exactly one of --url URL or --ssh",
+    ],
+    [["--ssh", "bad host"], "--ssh bad host must be HOST or HOST:PORT"],
+    [["--url", "https://a.example", "--url", "https://b.example"], "--url given twice"],
+  ])("refuses %j with a usage error and writes nothing", async (flags, problem) => {
+    const run = await runOps(["environments", "add", "box", ...flags], { env, stdin: operateCode() });
+    expect(run.code).toBe(EXIT_CODES.usage);
+    expect(run.stderr).toContain(`invalid_input: ${problem}`);
+    await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
+  });
+
+  it("still takes --ssh HOST --remote-port P, warning with the new spelling", async () => {
+    // A host the transport check refuses stops it right after the parser, before any ssh is started.
+    const run = await runOps(["environments", "add", "box", "--ssh", "bad!host", "--remote-port", "4000"], {
+      env,
+      stdin: operateCode(),
+    });
+    expect(run.stderr).toContain(
+      "t3-connector-ops: warning: --remote-port is deprecated: write --ssh bad!host:4000",
+    );
+    expect(run.stderr).toContain("invalid_input: --ssh bad!host:4000 must be HOST or HOST:PORT");
+    expect(run.code).toBe(EXIT_CODES.usage);
   });
 });

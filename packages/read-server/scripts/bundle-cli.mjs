@@ -4,8 +4,13 @@
 // of the time from spawn to the answer to `initialize` (see bench/read-startup.mjs). Run it after
 // `tsc -b` (it reads dist/, not src/); the root `pnpm build` does.
 //
-// `serve --http` loads its modules (Hono, the HTTP transport) with import(): they go to their own
-// chunk beside the bundle, so the stdio server's start-up neither parses nor evaluates them.
+// Every command is loaded with import() when it runs (src/cli.ts), so `--version`, `--help` and a
+// typo load only the bundle and the few small chunks of the command-line parser. Left to itself the
+// bundler would then split `serve` (stdio) into a dozen chunks shared with other commands, and the
+// MCP start-up would pay for loading each: so a first pass finds the modules the stdio server
+// needs beyond what the bundle already loaded, and the real pass puts them in one chunk
+// (`serve`). `serve --http` (Hono, the HTTP transport) and `events` keep their own chunks, so the
+// stdio server's start-up neither parses nor evaluates them.
 //
 // The files are written beside their final names and renamed into place, chunks first and the
 // bundle last, so a process starting the bin while a build runs (parallel test files do this)
@@ -23,19 +28,65 @@ const name = "t3-connector.bundle.js";
 const chunkPrefix = "t3-connector.chunk-";
 // A sibling of dist/ at the same depth, so the source map's relative paths stay right after the move.
 const staging = await mkdtemp(path.join(pkg, ".bundle-"));
+// The modules that start the stdio server: the command and the read tools it serves by default.
+const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "tools", "index.js")];
+
+const options = (extra) => ({
+  input: path.join(dist, "cli.js"),
+  platform: "node",
+  logLevel: "warn",
+  // The serve chunk may import what the bundle already holds from the bundle itself (which then
+  // exports a little more than runCli); rolldown requires saying so for the grouping below.
+  preserveEntrySignatures: "allow-extension",
+  output: {
+    dir: staging,
+    entryFileNames: name,
+    chunkFileNames: `${chunkPrefix}[name]-[hash].js`,
+    format: "esm",
+    sourcemap: true,
+    ...extra,
+  },
+});
+
+/** The modules `serve` loads after the bundle's own static imports: one chunk for them. */
+async function serveModules() {
+  const { output } = await build({ ...options(), write: false });
+  const chunks = new Map(
+    output.filter((item) => item.type === "chunk").map((chunk) => [chunk.fileName, chunk]),
+  );
+  const reached = (starts) => {
+    const seen = new Set();
+    const stack = [...starts];
+    while (stack.length > 0) {
+      const file = stack.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      // Only our own chunks: `imports` also names node: built-ins.
+      stack.push(...chunks.get(file).imports.filter((imported) => chunks.has(imported)));
+    }
+    return new Set([...seen].flatMap((file) => chunks.get(file).moduleIds));
+  };
+  const loadedFirst = reached([name]);
+  const serveChunks = [...chunks.values()].filter((chunk) =>
+    SERVE_ENTRIES.includes(chunk.facadeModuleId ?? ""),
+  );
+  if (serveChunks.length !== SERVE_ENTRIES.length) throw new Error("bundle-cli: the serve entries moved");
+  return new Set(
+    [...reached(serveChunks.map((chunk) => chunk.fileName))].filter((id) => !loadedFirst.has(id)),
+  );
+}
+
 try {
-  await build({
-    input: path.join(dist, "cli.js"),
-    platform: "node",
-    logLevel: "warn",
-    output: {
-      dir: staging,
-      entryFileNames: name,
-      chunkFileNames: `${chunkPrefix}[name]-[hash].js`,
-      format: "esm",
-      sourcemap: true,
-    },
-  });
+  const serve = await serveModules();
+  await build(
+    options({
+      codeSplitting: {
+        // Only the modules named: their dependencies the bundle already loaded stay where they are.
+        includeDependenciesRecursively: false,
+        groups: [{ name: "serve", test: (id) => serve.has(id) }],
+      },
+    }),
+  );
   const written = await readdir(staging);
   const chunks = written.filter((file) => file.startsWith(chunkPrefix));
   for (const file of chunks) await rename(path.join(staging, file), path.join(dist, file));

@@ -1,22 +1,16 @@
 import {
   answerCommandLine,
   CLIENT_NAMES,
+  type CommandLineExtra,
   EXIT_CODES,
   exitCodeOf,
   isCommandLineExtra,
 } from "@t3-connector/core/cli-support";
-import { parseCliArgs } from "./cli/args.js";
-import { clientConfigCommand } from "./cli/client-config.js";
-import { diagnoseCommand } from "./cli/diagnose.js";
-import { environmentsCommand } from "./cli/environments.js";
-import { addEnvironmentCommand, removeEnvironmentCommand } from "./cli/environments-edit.js";
+import { type CliCommand, parseCliArgs } from "./cli/args.js";
 import { type CliIo, describeError, processIo } from "./cli/io.js";
-import { pairCommand } from "./cli/pair.js";
-import { serve } from "./cli/serve.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadToolDefinition } from "./read-tool.js";
-import { READ_SERVER_NAME } from "./server.js";
-import { readToolDefinitions } from "./tools/index.js";
+import { READ_SERVER_NAME } from "./server-name.js";
 
 export type { CliIo } from "./cli/io.js";
 
@@ -72,12 +66,13 @@ export const USAGE_EXIT_CODE = EXIT_CODES.usage;
 /**
  * Runs the `t3-connector` command line and resolves with the exit code. `serve` resolves only when
  * the MCP session ends (stdin closed or a termination signal). Machine output goes to stdout as
- * JSON; messages and errors go to stderr.
+ * JSON; messages and errors go to stderr. `definitions` defaults to every read tool, loaded only
+ * when `serve` runs.
  */
 export async function runCli(
   argv: readonly string[],
   io: CliIo = processIo(),
-  definitions: readonly ReadToolDefinition[] = readToolDefinitions,
+  definitions?: readonly ReadToolDefinition[],
 ): Promise<number> {
   const command = parseCliArgs(argv);
   if (isCommandLineExtra(command)) {
@@ -91,42 +86,67 @@ export async function runCli(
   }
   for (const warning of command.warnings ?? []) io.stderr.write(`${READ_SERVER_NAME}: warning: ${warning}\n`);
   try {
-    switch (command.kind) {
-      case "serve":
-        if (command.http !== undefined) {
-          // Loaded only for --http, so the stdio server's start-up does not pay for Hono.
-          const { serveHttp } = await import("./http/serve-http.js");
-          const { eventsFromConfig } = await import("./cli/events-in-serve.js");
-          return await serveHttp(io, definitions, command.http, {
-            logLevel: command.logLevel,
-            services: eventsFromConfig(io),
-          });
-        }
-        return await serve(io, definitions, command.logLevel);
-      case "environments":
-        return await environmentsCommand(io);
-      case "environments-add":
-        return await addEnvironmentCommand(io, command.request);
-      case "environments-remove":
-        return await removeEnvironmentCommand(io, command.alias);
-      case "client-config":
-        return clientConfigCommand(io, command.client, command.http);
-      case "diagnose":
-        return await diagnoseCommand(io, command.environment);
-      case "pair":
-        return await pairCommand(io, command.environment, command.also);
-      // The events commands are loaded only when run, so the stdio server's start-up does not pay for them.
-      case "events":
-        return await (await import("./cli/events.js")).eventsCommand(io, command.request);
-      case "events-status":
-        return await (await import("./cli/events.js")).eventsStatusCommand(io, command.stateDir);
-      case "oauth":
-        return await (await import("./cli/oauth-sessions.js")).oauthSessionsCommand(io, command);
-      case "events-retry":
-        return await (await import("./cli/events.js")).eventsRetryCommand(io, command.id, command.stateDir);
-    }
+    return await runCommand(command, io, definitions);
   } catch (error) {
     io.stderr.write(`${READ_SERVER_NAME}: ${describeError(error)}\n`);
     return exitCodeOf(error);
   }
+}
+
+type ParsedCommand = Exclude<CliCommand, CommandLineExtra>;
+
+/**
+ * Each command's module is loaded when it runs (as in t3-connector-write): help, a typo or
+ * `--version` load none of them, nor the MCP SDK and the read tools they import.
+ */
+async function runCommand(
+  command: ParsedCommand,
+  io: CliIo,
+  definitions: readonly ReadToolDefinition[] | undefined,
+): Promise<number> {
+  switch (command.kind) {
+    case "serve":
+      return await runServe(
+        command,
+        io,
+        definitions ?? (await import("./tools/index.js")).readToolDefinitions,
+      );
+    case "environments":
+      return await (await import("./cli/environments.js")).environmentsCommand(io);
+    case "environments-add":
+      return await (await import("./cli/environments-edit.js")).addEnvironmentCommand(io, command.request);
+    case "environments-remove":
+      return await (await import("./cli/environments-edit.js")).removeEnvironmentCommand(io, command.alias);
+    case "client-config":
+      return (await import("./cli/client-config.js")).clientConfigCommand(io, command.client, command.http);
+    case "diagnose":
+      return await (await import("./cli/diagnose.js")).diagnoseCommand(io, command.environment);
+    case "pair":
+      return await (await import("./cli/pair.js")).pairCommand(io, command.environment, command.also);
+    case "events":
+      return await (await import("./cli/events.js")).eventsCommand(io, command.request);
+    case "events-status":
+      return await (await import("./cli/events.js")).eventsStatusCommand(io, command.stateDir);
+    case "oauth":
+      return await (await import("./cli/oauth-sessions.js")).oauthSessionsCommand(io, command);
+    case "events-retry":
+      return await (await import("./cli/events.js")).eventsRetryCommand(io, command.id, command.stateDir);
+  }
+}
+
+/** `serve` over stdio, or `serve --http` (Hono and the HTTP transport only then). */
+async function runServe(
+  command: Extract<ParsedCommand, { kind: "serve" }>,
+  io: CliIo,
+  definitions: readonly ReadToolDefinition[],
+): Promise<number> {
+  if (command.http !== undefined) {
+    const { serveHttp } = await import("./http/serve-http.js");
+    const { eventsFromConfig } = await import("./cli/events-in-serve.js");
+    return await serveHttp(io, definitions, command.http, {
+      logLevel: command.logLevel,
+      services: eventsFromConfig(io),
+    });
+  }
+  return await (await import("./cli/serve.js")).serve(io, definitions, command.logLevel);
 }

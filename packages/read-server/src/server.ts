@@ -4,9 +4,9 @@ import { packageInfo } from "./package-info.js";
 import type { ReadContext } from "./read-context.js";
 import type { ReadToolDefinition } from "./read-tool.js";
 import { type RegisterReadToolsOptions, registerReadTools } from "./register-read-tools.js";
+import { READ_SERVER_NAME } from "./server-name.js";
 
-/** MCP server name, kept from the contract so configured clients recognise it. */
-export const READ_SERVER_NAME = "t3-connector";
+export { READ_SERVER_NAME };
 
 /**
  * Sent in the `initialize` answer: how to use the tools well, in the fewest words a model needs.

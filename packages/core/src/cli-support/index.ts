@@ -1,3 +1,5 @@
+// The names `--also` takes, from a module with no imports (pairing itself loads when a command runs).
+export { OPERATE_CONFIG_NAMES, type OperateConfigName } from "../pairing/operate-config-names.js";
 export {
   type CliInput,
   type CliIo,

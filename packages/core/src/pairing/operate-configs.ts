@@ -22,6 +22,7 @@ import {
   saveConfigDocument,
   transportConfigKeys,
 } from "./add-environment.js";
+import { OPERATE_CONFIG_NAMES, type OperateConfigName } from "./operate-config-names.js";
 import { type PairingOutcome, type PairingWording, pairEnvironment } from "./pair-environment.js";
 
 /**
@@ -32,8 +33,7 @@ import { type PairingOutcome, type PairingWording, pairEnvironment } from "./pai
  * read token's) is refused by `planOperateConfigs`, before any pairing code is spent.
  */
 
-export const OPERATE_CONFIG_NAMES = ["write", "ops"] as const;
-export type OperateConfigName = (typeof OPERATE_CONFIG_NAMES)[number];
+export { OPERATE_CONFIG_NAMES, type OperateConfigName };
 
 /** The gate's port in a write config that `environments add` creates. */
 export const NEW_WRITE_CONFIG_PORT = 7433;

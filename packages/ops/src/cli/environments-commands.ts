@@ -1,5 +1,5 @@
 /** `environments [list]`, `environments add`, `environments remove`: the ops config's environments. */
-import { ConnectorError } from "@t3-connector/core";
+import { transportFromOptions, valueOnce, withTransportOptions } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { renderEnvironments } from "../render.js";
 import type { RegisterCommand } from "./command-table.js";
@@ -36,16 +36,19 @@ export const registerEnvironmentCommands: RegisterCommand = (program, session) =
 };
 
 function registerAdd(environments: Command, session: CliSession): void {
-  environments
-    .command("add <alias>")
-    .description(
-      "probe a server, pair for read + operate with a code from stdin, save the token and the config",
+  withTransportOptions(
+    environments
+      .command("add <alias>")
+      .description(
+        "probe a server, pair for read + operate with a code from stdin, save the token and the config",
+      ),
+  )
+    .option(
+      "--token-file <path>",
+      "where the operate token is saved (default tokens/<alias>.ops.token beside ops.json)",
+      valueOnce("--token-file"),
     )
-    .option("--url <url>", "https URL (plain http: loopback, or with --insecure-http)")
-    .option("--ssh <host>", "reach the server through an ssh tunnel to this host")
-    .option("--remote-port <port>", "T3's port on the ssh host (default 3773)")
-    .requiredOption("--token-file <path>", "where the operate token is saved (absolute or ~/)")
-    .option("--environment-id <id>", "expected environmentId (required with --ssh)")
+    .option("--environment-id <id>", "the environmentId expected (the server must announce it)")
     .option(
       "--alias <name>",
       "an extra name for this environment (repeatable)",
@@ -54,22 +57,18 @@ function registerAdd(environments: Command, session: CliSession): void {
     )
     .option("--insecure-http", "allow plain http to another host (a network that encrypts by itself)")
     .addHelpText("after", EXAMPLES.environments)
-    .action(async (alias: string, options, command: Command) => {
+    .action(async (alias: string, options: AddOptions, command: Command) => {
+      const transport = transportFromOptions(options, (message) => session.warn(message));
       const configPath = await session.configPathOf(command);
-      if ((options.url === undefined) === (options.ssh === undefined)) {
-        throw new ConnectorError("invalid_input", "give exactly one of --url and --ssh");
-      }
       const { readPairingCode } = await import("@t3-connector/core/pairing");
       const { addEnvironment } = await import("../environments-add.js");
-      const code = await readPairingCode(session.io);
       const { io } = session;
       const result = await addEnvironment(
         {
           alias,
-          tokenFile: options.tokenFile,
-          code,
-          ...(options.url === undefined ? {} : { url: options.url }),
-          ...(options.ssh === undefined ? {} : { ssh: sshTarget(options.ssh, options.remotePort) }),
+          transport,
+          readCode: () => readPairingCode(io),
+          ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }),
           ...(options.environmentId === undefined ? {} : { environmentId: options.environmentId }),
           ...(options.alias.length === 0 ? {} : { aliases: options.alias }),
           ...(options.insecureHttp === true ? { insecureHttp: true } : {}),
@@ -84,6 +83,12 @@ function registerAdd(environments: Command, session: CliSession): void {
     });
 }
 
-function sshTarget(host: string, remotePort: string | undefined): { host: string; remotePort?: number } {
-  return { host, ...(remotePort === undefined ? {} : { remotePort: Number(remotePort) }) };
+interface AddOptions {
+  url?: string;
+  ssh?: string;
+  remotePort?: string;
+  tokenFile?: string;
+  environmentId?: string;
+  alias: string[];
+  insecureHttp?: boolean;
 }

@@ -78,6 +78,11 @@ export class CliSession {
     this.io.stderr.write(`${noEnvironmentsMessage("ops", opened.environments.config.path)}\n`);
   }
 
+  /** A deprecated spelling was accepted: say the new one on stderr, as every CLI here does. */
+  warn(message: string): void {
+    this.io.stderr.write(`t3-connector-ops: warning: ${message}\n`);
+  }
+
   /** Every command ends here: the value to print, how to show it on a terminal, the exit code. */
   done(
     value: unknown,

@@ -1,5 +1,4 @@
-import { usageProblem } from "@t3-connector/core/cli-support";
-import { OPERATE_CONFIG_NAMES, type OperateConfigName } from "@t3-connector/core/pairing";
+import { OPERATE_CONFIG_NAMES, type OperateConfigName, usageProblem } from "@t3-connector/core/cli-support";
 
 /**
  * `environments add --also write,ops|write|ops|none`: the other configs of this machine that the

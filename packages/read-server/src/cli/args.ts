@@ -12,6 +12,7 @@
  * an alias cannot be silently dropped.
  */
 import {
+  CLIENT_NAMES,
   type CommandLineExtra,
   commandOf,
   DEFAULT_LOG_LEVEL,
@@ -35,7 +36,6 @@ import {
 } from "../http/http-args.js";
 import type { HttpServeOptions } from "../http/http-options.js";
 import { parseAlsoOption } from "./also-option.js";
-import { CLIENT_NAMES } from "./client-config.js";
 import type { AddEnvironmentRequest } from "./environments-edit.js";
 import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
 import type { ProjectsOption } from "./project-choice.js";
