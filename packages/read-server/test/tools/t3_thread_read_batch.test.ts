@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
@@ -164,8 +164,11 @@ describe("t3_thread_read_batch", () => {
 
 describe("t3_thread_read_batch with an environment that does not answer", () => {
   let hanging: SimReadSetup;
+  // The call's deadline expires once beta holds its request and alpha has answered: no real
+  // time is waited, and alpha never races the deadline on a loaded machine.
+  const deadlines = new ManualDeadlines();
   beforeAll(async () => {
-    hanging = await startByIdSetup([t3ThreadReadBatchTool]);
+    hanging = await startByIdSetup([t3ThreadReadBatchTool], { deadlines });
     hanging.sim.environment("beta").faults.set({ hang: true });
   });
   afterAll(async () => {
@@ -173,13 +176,26 @@ describe("t3_thread_read_batch with an environment that does not answer", () => 
   });
 
   it("fails only that environment's items, as a transient failure", async () => {
-    const out = (await hanging.call("t3_thread_read_batch", {
+    const alphaReads = countReads(hanging.sim.environment("alpha").model);
+    // alpha is done once its projection was served and no read of alpha holds a deadline any more.
+    const alphaAnswered = vi.waitFor(
+      () => {
+        expect(alphaReads.bounded.get("t-approval")).toBe(1);
+        expect(deadlines.running("alpha")).toBe(0);
+      },
+      { timeout: 5_000, interval: 5 },
+    );
+    const betaHeld = nextHeld(hanging, "beta");
+    const answer = hanging.call("t3_thread_read_batch", {
       items: [
         { environment: "beta", threadId: "t-beta" },
         { environment: "alpha", threadId: "t-approval" },
       ],
       timeoutMs: 1_000,
-    })) as unknown as BatchOut;
+    });
+    await Promise.all([betaHeld, alphaAnswered, deadlines.started()]);
+    deadlines.expireCall();
+    const out = (await answer) as unknown as BatchOut;
     expect(out.items[0]?.status).toBe("error");
     expect(out.items[0]?.error?.code).toBe("global_timeout");
     expect(out.items[1]?.status).toBe("ok");
