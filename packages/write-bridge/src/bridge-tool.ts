@@ -2,6 +2,7 @@
  * One bridge tool, as data: a strict input schema (validated before anything is relayed), MCP
  * annotations spelled out, and a handler that talks to the gate through the relay client only.
  */
+import type { Timers } from "@t3-connector/core/t3";
 import type * as z from "zod";
 import type { RelayClient } from "./relay-client.js";
 
@@ -47,8 +48,8 @@ export type ElicitationAction = "accept" | "decline" | "cancel";
 export interface BridgeContext {
   readonly relay: RelayClient;
   readonly now: () => number;
-  /** How often a call that waits for the person reports progress (APPROVAL_PROGRESS_MS in production). */
-  readonly approvalProgressMs: number;
+  /** Where a call that waits for the person arms its progress reports (real, unref'd timers in production). */
+  readonly timers: Timers;
   /** A random id of this bridge process: its newer approval request supersedes its older one. */
   readonly bridgeId: string;
   readonly client: () => ClientSide;

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { readPackageVersion } from "@t3-connector/core/cli-support";
+import { systemTimers, type Timers } from "@t3-connector/core/t3";
 import type { BridgeContext } from "./bridge-tool.js";
 import { registerBridgeTools } from "./register-bridge-tools.js";
 import type { RelayClient } from "./relay-client.js";
-import { APPROVAL_PROGRESS_MS } from "./tools/approval-tool.js";
 import { BRIDGE_TOOLS } from "./tools/index.js";
 
 export const BRIDGE_SERVER_NAME = "t3-connector-write";
@@ -18,8 +18,11 @@ export function bridgeVersion(): string {
 export interface BridgeServerOptions {
   readonly relay: RelayClient;
   readonly now?: () => number;
-  /** How often a wait for the person's decision reports progress; APPROVAL_PROGRESS_MS by default. */
-  readonly approvalProgressMs?: number;
+  /**
+   * Where a wait for the person's decision arms its progress reports (every APPROVAL_PROGRESS_MS);
+   * real timers by default. A test fires the reports by hand.
+   */
+  readonly timers?: Timers;
   /** stderr by default: stdout is the protocol. */
   readonly log?: (line: string) => void;
 }
@@ -40,7 +43,7 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
   const context: BridgeContext = {
     relay: options.relay,
     now: options.now ?? Date.now,
-    approvalProgressMs: options.approvalProgressMs ?? APPROVAL_PROGRESS_MS,
+    timers: options.timers ?? systemTimers,
     bridgeId: randomUUID(),
     client: () => {
       const info = protocol.getClientVersion();

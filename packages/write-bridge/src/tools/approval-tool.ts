@@ -7,6 +7,7 @@
  * URL-mode elicitation, the link is also presented through `elicitation/create`.
  */
 import { ConnectorError } from "@t3-connector/core";
+import type { TimerHandle } from "@t3-connector/core/t3";
 import { LEASE_DURATION_MINUTES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
@@ -169,7 +170,7 @@ function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string
 
 /**
  * One relay call; a wait gets its own deadline past the wait, so the relay does not cut it short.
- * While it waits, a progress notification every `context.approvalProgressMs` keeps a client that resets
+ * While it waits, a progress notification every APPROVAL_PROGRESS_MS keeps a client that resets
  * its timeout on progress (the SDK's `resetTimeoutOnProgress`) from giving up at its default 60 s.
  */
 async function relayApproval(
@@ -179,17 +180,7 @@ async function relayApproval(
   extra: BridgeToolExtra,
 ): Promise<Record<string, unknown>> {
   const waitMs = waitSeconds * 1000;
-  const started = context.now();
-  const timer =
-    waitMs > 0
-      ? setInterval(() => {
-          const left = Math.max(0, Math.round((waitMs - (context.now() - started)) / 1000));
-          void extra.progress(
-            `waiting for the person to approve or deny on the gate's page (${left} s left)`,
-          );
-        }, context.approvalProgressMs)
-      : undefined;
-  timer?.unref();
+  const reports = waitMs > 0 ? reportProgress(context, extra, waitMs) : undefined;
   try {
     return await context.relay.call(
       { op: "request_approval", ...fields, ...(waitMs > 0 ? { waitMs } : {}) },
@@ -197,8 +188,21 @@ async function relayApproval(
       { timeoutMs: waitMs + RELAY_TIMEOUT_MS },
     );
   } finally {
-    clearInterval(timer);
+    reports?.cancel();
   }
+}
+
+/** A progress report every APPROVAL_PROGRESS_MS on the context's timers, each armed by the one before. */
+function reportProgress(context: BridgeContext, extra: BridgeToolExtra, waitMs: number): TimerHandle {
+  const started = context.now();
+  let next: TimerHandle;
+  const report = () => {
+    const left = Math.max(0, Math.round((waitMs - (context.now() - started)) / 1000));
+    void extra.progress(`waiting for the person to approve or deny on the gate's page (${left} s left)`);
+    next = context.timers.setTimeout(report, APPROVAL_PROGRESS_MS);
+  };
+  next = context.timers.setTimeout(report, APPROVAL_PROGRESS_MS);
+  return { cancel: () => next.cancel() };
 }
 
 function linkOf(answer: Record<string, unknown>): { requestId: string; url: string } {

@@ -16,7 +16,7 @@ export interface BridgeSession {
 /** The bridge server over an in-memory MCP transport, relaying to `port` / `stateDir`. */
 export async function connectBridge(
   target: { port: number; stateDir: string },
-  options: Pick<BridgeServerOptions, "approvalProgressMs" | "now"> = {},
+  options: Pick<BridgeServerOptions, "timers" | "now"> = {},
 ): Promise<BridgeSession> {
   const logs: string[] = [];
   const server = createBridgeServer({
