@@ -1,6 +1,7 @@
 import type { Deadline, DeadlineScope, FanOutDeadlines } from "@t3-connector/core/fanout";
 
 interface Armed {
+  readonly ms: number;
   readonly alias: string | undefined;
   readonly controller: AbortController;
   readonly reason: unknown;
@@ -10,14 +11,15 @@ interface Armed {
  * Deadlines that expire only when a test says so. A test stalls an environment, waits until the
  * environment has held the request, then expires that environment's deadline: the read times out
  * at once and deterministically, and a healthy environment's deadline never fires by accident on
- * a loaded machine. The `ms` a read asks for is ignored.
+ * a loaded machine. The `ms` a read asks for never runs out; a test may check it when it expires
+ * a call's deadline.
  */
 export class ManualDeadlines implements FanOutDeadlines {
   readonly #armed = new Set<Armed>();
   readonly #onStart = new Set<(alias: string | undefined) => void>();
 
-  start(_ms: number, reason: unknown, scope: DeadlineScope): Deadline {
-    const armed: Armed = { alias: scope.alias, controller: new AbortController(), reason };
+  start(ms: number, reason: unknown, scope: DeadlineScope): Deadline {
+    const armed: Armed = { ms, alias: scope.alias, controller: new AbortController(), reason };
     this.#armed.add(armed);
     for (const listener of [...this.#onStart]) listener(scope.alias);
     return { signal: armed.controller.signal, clear: () => this.#armed.delete(armed) };
@@ -66,13 +68,19 @@ export class ManualDeadlines implements FanOutDeadlines {
     this.#expireWhere(alias, `no deadline of "${alias}" is running`);
   }
 
-  /** Expires every running deadline of a whole call; throws when none runs. */
-  expireCall(): void {
-    this.#expireWhere(undefined, "no call deadline is running");
+  /**
+   * Expires every running deadline of a whole call, or with `ms` only those the call asked to
+   * last `ms` (e.g. a wait's `timeoutMs`). Throws when none runs.
+   */
+  expireCall(ms?: number): void {
+    const of = ms === undefined ? "" : ` of ${ms} ms`;
+    this.#expireWhere(undefined, `no call deadline${of} is running`, ms);
   }
 
-  #expireWhere(alias: string | undefined, nothing: string): void {
-    const due = [...this.#armed].filter((armed) => armed.alias === alias);
+  #expireWhere(alias: string | undefined, nothing: string, ms?: number): void {
+    const due = [...this.#armed].filter(
+      (armed) => armed.alias === alias && (ms === undefined || armed.ms === ms),
+    );
     if (due.length === 0) throw new Error(nothing);
     for (const armed of due) {
       this.#armed.delete(armed);

@@ -1,6 +1,10 @@
 import type { LeveledLog } from "@t3-connector/core/cli-support";
 import { loadReadConfig, noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
-import { createProcessReadContext, type ReadContext } from "../read-context.js";
+import {
+  createProcessReadContext,
+  type ProcessReadContextOptions,
+  type ReadContext,
+} from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { readToolListProblems } from "../read-tool-list.js";
 import { type CliIo, describeError } from "./io.js";
@@ -8,11 +12,13 @@ import { type CliIo, describeError } from "./io.js";
 /**
  * What both `serve` transports (stdio and `--http`) do before serving: check the tool list, load
  * the read config, build the process's read context. A problem comes back as the line to print.
+ * `timing` is for tests: where the context's deadlines come from (real timers by default).
  */
 export async function prepareServe(
   io: CliIo,
   definitions: readonly ReadToolDefinition[],
   log: LeveledLog,
+  timing: Pick<ProcessReadContextOptions, "deadlines"> = {},
 ): Promise<{ config: ReadConfig; context: ReadContext } | { problem: string }> {
   const listProblems = readToolListProblems(definitions);
   if (listProblems.length > 0) {
@@ -30,5 +36,5 @@ export async function prepareServe(
   // Not a refusal: the server starts (the client sees its tools), and every call says the same.
   if (config.environments.length === 0)
     log.warn(`t3-connector: ${noEnvironmentsMessage("read", config.path)}`);
-  return { config, context: createProcessReadContext({ config, log: (line) => log.error(line) }) };
+  return { config, context: createProcessReadContext({ ...timing, config, log: (line) => log.error(line) }) };
 }

@@ -8,7 +8,7 @@ import type { LeveledLog } from "@t3-connector/core/cli-support";
 import type { ReadConfig } from "@t3-connector/core/config";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
-import type { ReadContext } from "../read-context.js";
+import type { ProcessReadContextOptions, ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { READ_SERVER_NAME } from "../server.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
@@ -28,6 +28,7 @@ export async function setUpHttpServe(
   options: HttpServeOptions,
   limits: HttpLimits,
   log: LeveledLog,
+  timing: Pick<ProcessReadContextOptions, "deadlines"> = {},
 ): Promise<HttpServeSetup | { problem: string }> {
   let bearerToken: string | undefined;
   try {
@@ -38,7 +39,7 @@ export async function setUpHttpServe(
   } catch (error) {
     return { problem: `refusing to start: ${describeError(error)}` };
   }
-  const prepared = await prepareServe(io, definitions, log);
+  const prepared = await prepareServe(io, definitions, log, timing);
   if ("problem" in prepared) return prepared;
   const { config, context } = prepared;
   try {

@@ -4,6 +4,7 @@ import {
   type LogLevel,
   leveledLog,
 } from "@t3-connector/core/cli-support";
+import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
 import { takeOverProcess } from "../process-takeover.js";
@@ -28,6 +29,8 @@ export interface ServeHttpExtras {
   readonly logLevel?: LogLevel;
   /** Tests narrow these to reach them; the CLI uses the defaults. */
   readonly limits?: Partial<HttpLimits>;
+  /** Where the read context's deadlines come from (a test expires them by hand); real timers by default. */
+  readonly deadlines?: FanOutDeadlines;
   /** Run beside the server (e.g. the events follower); see BackgroundService. */
   readonly services?: BackgroundServices;
   /** Resolves to stop; default: the first SIGINT or SIGTERM. */
@@ -54,7 +57,8 @@ export async function serveHttp(
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
-  const setup = await setUpHttpServe(io, definitions, options, limits, log);
+  const timing = extras.deadlines === undefined ? {} : { deadlines: extras.deadlines };
+  const setup = await setUpHttpServe(io, definitions, options, limits, log, timing);
   if ("problem" in setup) return fail(setup.problem);
   const { context } = setup;
   const gate = startStartupGate(context.registry);

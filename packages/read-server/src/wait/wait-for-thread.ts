@@ -1,8 +1,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import { WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
-import { systemTimers, type Timers } from "@t3-connector/core/t3";
 import { locateThread } from "../by-id/index.js";
-import type { ReadContext } from "../read-context.js";
+import { deadlinesOf, type ReadContext } from "../read-context.js";
 import { followThreadStream } from "./follow-stream.js";
 import { decideFromShell, followedFromShell, type WaitReturnReason } from "./followed-run.js";
 import type { ObservedThread } from "./observed-thread.js";
@@ -19,16 +18,14 @@ export interface WaitForThreadInput {
 
 export interface WaitForThreadOptions {
   signal: AbortSignal;
-  /** Delay before resubscribing after a dropped socket (tests and benches may shorten it). */
-  reconnectDelayMs?: number;
-  /** Arms the call's deadline (a test fires it by hand instead of waiting it out). */
-  timers?: Timers;
 }
 
 /**
- * `t3_aguardar_thread`. One timer (real unless injected) bounds the whole call: locating the
- * thread, the socket, the snapshot and the events. The shell read decides what can be answered
- * at once (no run, an ended run, a pending request); otherwise the thread stream is followed.
+ * `t3_aguardar_thread`. One deadline bounds the whole call: locating the thread, the socket, the
+ * snapshot and the events. It is a call deadline of the context's source, like the read batch's
+ * (real timers unless a test injects a source it expires by hand). The shell read decides what
+ * can be answered at once (no run, an ended run, a pending request); otherwise the thread stream
+ * is followed.
  * It never takes a lease, never dispatches, never interrupts a run: it only reads.
  */
 export async function waitForThread(
@@ -39,8 +36,8 @@ export async function waitForThread(
   const { signal } = options;
   if (signal.aborted) throw new ConnectorError("cancelled", "the wait was cancelled by the caller");
   const startedAt = context.clock.monotonic();
-  const deadline = new AbortController();
-  const timer = (options.timers ?? systemTimers).setTimeout(() => deadline.abort(), input.timeoutMs);
+  // No reason of its own: the signal aborts with the default one, and only `aborted` is read.
+  const deadline = deadlinesOf(context).start(input.timeoutMs, undefined, {});
   try {
     // Located like the reads by id (same ACL, same refusals), always in the one named environment.
     const located = await locateThread(
@@ -82,7 +79,6 @@ export async function waitForThread(
         signal,
         deadline: deadline.signal,
         log: (line) => context.log(line),
-        ...(options.reconnectDelayMs !== undefined ? { reconnectDelayMs: options.reconnectDelayMs } : {}),
       });
       ({ reason, followed, observed, subscriptionError } = outcome);
     }
@@ -100,6 +96,6 @@ export async function waitForThread(
       ...(subscriptionError ? { subscriptionError } : {}),
     });
   } finally {
-    timer.cancel();
+    deadline.clear();
   }
 }

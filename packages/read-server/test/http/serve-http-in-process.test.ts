@@ -1,12 +1,12 @@
 import { request } from "node:http";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { BackgroundService } from "../../src/http/background-service.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { threadIdByTitle } from "../e2e/support/scenario.js";
 import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { WaitDeadlines } from "../support/wait-deadlines.js";
 import { captureStreams } from "./support/captured-io.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 
@@ -19,8 +19,8 @@ let ready: HttpReadyLine;
 let stop: (signal: string) => void;
 let exitCode: Promise<number>;
 const serviceEvents: string[] = [];
-/** Calls to `t3_aguardar_thread` stay in flight until the test passes their deadline. */
-const deadlines = new WaitDeadlines();
+/** Calls to `t3_aguardar_thread` stay in flight until the test expires their deadline. */
+const deadlines = new ManualDeadlines();
 
 const service: BackgroundService = {
   name: "recorder",
@@ -38,7 +38,7 @@ beforeAll(async () => {
   streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
   exitCode = serveHttp(
     streams.io,
-    deadlines.bind(readToolDefinitions),
+    readToolDefinitions,
     {
       host: "127.0.0.1",
       port: 0,
@@ -48,6 +48,7 @@ beforeAll(async () => {
     {
       logLevel: "debug",
       limits: { maxConcurrentRequests: 1, maxBodyBytes: 4096 },
+      deadlines,
       services: (context) => {
         expect(context.registry.environments.map((env) => env.alias)).toEqual(["beta"]);
         return [service];
@@ -112,7 +113,7 @@ describe("serveHttp with narrowed limits", () => {
     expect(second.status).toBe(429);
     expect(second.headers["retry-after"]).toBe("1");
     await untilWaitSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     expect((await first).status).toBe(200);
     const third = await rawRequest(ready.url, {
       method: "POST",
@@ -211,7 +212,7 @@ describe("serveHttp with narrowed limits", () => {
     await streams.stderrContains("SIGTERM: finishing the calls in flight");
     expect(serviceEvents).toEqual(["start"]);
     await untilWaitSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({

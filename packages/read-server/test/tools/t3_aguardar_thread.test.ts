@@ -1,8 +1,9 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
+import { t3AguardarThreadTool } from "../../src/tools/t3_aguardar_thread.js";
 import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
-import { WaitDeadlines } from "../support/wait-deadlines.js";
 
 const TOOL = "t3_aguardar_thread";
 const PROJECT = "project-wait";
@@ -10,18 +11,19 @@ const OTHER_PROJECT = "project-hidden";
 
 let setup: SimReadSetup;
 let env: SimEnvironment;
-let deadlines: WaitDeadlines;
+let deadlines: ManualDeadlines;
 let counter = 0;
 
 beforeEach(async () => {
   // A manual clock: a run moves only when the test advances it, so "still running" is a fact,
-  // not a race. The wait's deadline is a timer the test fires by hand once the wait is where the
-  // test wants it (subscribed, or resubscribing), so a timeout costs no real time and never
-  // races locating the thread.
-  deadlines = new WaitDeadlines();
+  // not a race. The wait's deadline (a call deadline of the context's source) expires when the
+  // test says, once the wait is where the test wants it (subscribed, or resubscribing), so a
+  // timeout costs no real time and never races locating the thread.
+  deadlines = new ManualDeadlines();
   setup = await startSimRead({
     simulator: { environments: [{ alias: "alpha", seed: "empty" }], clock: "manual" },
-    definitions: [deadlines.tool],
+    definitions: [t3AguardarThreadTool],
+    deadlines,
     allowedProjects: { alpha: [PROJECT] },
   });
   env = setup.sim.environment("alpha");
@@ -117,7 +119,7 @@ describe("t3_aguardar_thread", () => {
     const threadId = await threadWithPendingRun();
     const waiting = waitCall({ threadId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",
@@ -219,7 +221,7 @@ describe("t3_aguardar_thread", () => {
     });
     const waiting = waitCall({ threadId, timeoutMs: 1_000, includeLatestResponse: true });
     await untilSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     const result = await waiting;
     expect(result).toMatchObject({ returnReason: "timeout", timedOut: true, latestResponse: null });
     await subscriptionsClosed();
@@ -266,13 +268,13 @@ describe("t3_aguardar_thread", () => {
 
     const activeWait = waitCall({ threadId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     expect(await activeWait).toMatchObject({ runId: shell.activeRunId, state: "running", timedOut: true });
     await subscriptionsClosed();
 
     const queuedWait = waitCall({ threadId, runId: shell.latestRunId, timeoutMs: 1_000 });
     await untilSubscribed();
-    await deadlines.pass(1_000);
+    deadlines.expireCall(1_000);
     const queued = await queuedWait;
     expect(queued).toMatchObject({
       runId: shell.latestRunId,
@@ -331,7 +333,7 @@ describe("t3_aguardar_thread", () => {
       interval: 5,
     });
     await held;
-    await deadlines.pass(2_000);
+    deadlines.expireCall(2_000);
     const result = await waiting;
     expect(result).toMatchObject({
       returnReason: "timeout",
