@@ -20,15 +20,14 @@ import {
   parseTransportOption,
   planOperateConfigs,
   probeEnvironmentId,
-  REVOKE_AT_T3_NOTE,
   readPairingCode,
   readPairingCodes,
   refuseExisting,
+  removeEnvironmentFromConfig,
   saveConfigDocument,
   type TransportOption,
   transportConfigKeys,
   withBaseUrl,
-  withoutEnvironment,
 } from "@t3-connector/core/pairing";
 import { T3HttpClient } from "@t3-connector/core/t3";
 import {
@@ -57,8 +56,10 @@ function configContext(io: CliIo) {
   return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
 }
 
+/** The config loader's check; a config that names no environment (yet, or any more) is left as is. */
 function validator(io: CliIo, path: string) {
   return (document: unknown) => {
+    if (Object.keys(environmentsOf(document as Record<string, unknown>)).length === 0) return;
     parseReadConfig(document, { path, ...(io.homeDir ? { homeDir: io.homeDir } : {}) });
   };
 }
@@ -77,7 +78,7 @@ export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRe
   const transport = parseTransportOption(request.transport);
   const path = readConfigPath(configContext(io));
   const document = await loadConfigDocument(path, "read config", () => ({ environments: {} }));
-  if (Object.keys(environmentsOf(document)).length > 0) validator(io, path)(document);
+  validator(io, path)(document);
   refuseExisting(document, request.alias, undefined, path);
 
   const where = describeTransport(transport);
@@ -224,21 +225,16 @@ async function liveProjects(
  * named it) and deletes its token file. The token stays valid on the T3 side until revoked there.
  */
 export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  const path = readConfigPath(configContext(io));
-  const document = await loadConfigDocument(path, "read config", () => {
-    throw new ConnectorError("config_not_found", `read config not found at ${path}`, { details: { path } });
-  });
-  const { document: next, removed } = withoutEnvironment(document, alias, path);
-  const left = Object.keys(environmentsOf(next)).length;
-  await saveConfigDocument(path, next, left > 0 ? validator(io, path) : () => undefined);
-  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : undefined;
-  if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
-  writeJson(io, {
-    removed: alias,
-    configPath: path,
-    tokenFileRemoved: tokenFile ?? null,
-    environmentsLeft: left,
-    note: REVOKE_AT_T3_NOTE,
-  });
+  const configPath = readConfigPath(configContext(io));
+  writeJson(
+    io,
+    await removeEnvironmentFromConfig({
+      alias,
+      configPath,
+      configName: "read config",
+      ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+      validate: validator(io, configPath),
+    }),
+  );
   return 0;
 }
