@@ -27,7 +27,7 @@ import {
   type UserInputQuestion,
 } from "./scripts.js";
 import type { Tx } from "./store.js";
-import type { Run, RuntimeRequest } from "./types.js";
+import type { Run, RunAttempt, RuntimeRequest } from "./types.js";
 
 export function beginProviderTurn(tx: Tx, run: Run): Run {
   const attempt = currentAttempt(tx.record, run);
@@ -69,6 +69,18 @@ export function beginProviderTurn(tx: Tx, run: Run): Run {
   return tx.run({ ...run, status: "running", startedAt: run.startedAt ?? tx.now });
 }
 
+/** Where a turn item of the run's current attempt sits: thread, run, node and provider turn. */
+function attemptItemPlace(tx: Tx, run: Run, attempt: RunAttempt | undefined, nodeId = run.rootNodeId) {
+  return {
+    threadId: tx.threadId,
+    runId: run.id,
+    nodeId,
+    providerThreadId: run.providerThreadId,
+    providerTurnId: attempt?.providerTurnId ?? null,
+    nativeItemRef: null,
+  };
+}
+
 /** Upserts the run's assistant message (whole-row upserts, streaming true then false). */
 export function upsertAssistant(tx: Tx, run: Run, messageId: string, text: string, streaming: boolean): void {
   const attempt = currentAttempt(tx.record, run);
@@ -91,12 +103,7 @@ export function upsertAssistant(tx: Tx, run: Run, messageId: string, text: strin
   const previousItem = tx.record.turnItems.get(itemId);
   tx.item({
     id: itemId,
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     parentItemId: null,
     ordinal: previousItem?.ordinal ?? tx.nextItemOrdinal(),
     status: streaming ? "running" : "completed",
@@ -170,12 +177,7 @@ export function openRuntimeRequest(tx: Tx, run: Run, spec: RequestSpec): Runtime
   });
   const base = {
     id: requestItemIdFor(requestId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt, nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "waiting",
@@ -248,12 +250,7 @@ export function proposePlan(tx: Tx, run: Run, markdown: string | undefined): voi
   });
   tx.item({
     id: planItemIdFor(planId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: currentAttempt(tx.record, run)?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, currentAttempt(tx.record, run), nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "completed",
@@ -314,12 +311,7 @@ export function completeWithCheckpoint(tx: Tx, run: Run): Run {
   });
   tx.item({
     id: checkpointItemIdFor(checkpointId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: currentAttempt(record, run)?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, currentAttempt(record, run), nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "completed",
@@ -347,12 +339,7 @@ export function failRun(
   const attempt = currentAttempt(tx.record, run);
   tx.item({
     id: errorItemIdFor(run.id, attempt?.attemptOrdinal ?? 1),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "failed",
@@ -390,12 +377,7 @@ export function interruptRun(tx: Tx, run: Run, reason: string | undefined): Run 
   const started = attempt?.status === "running";
   const requestItemId = signalItemIdFor(run.id, "interrupt-request");
   const base = {
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     startedAt: tx.now,
     completedAt: tx.now,
     updatedAt: tx.now,
