@@ -18,7 +18,7 @@ import {
   sharedSessionIdFor,
   signalItemIdFor,
 } from "./ids.js";
-import { currentAttempt, driverOf, rootNode } from "./run-records.js";
+import { attemptItemPlace, currentAttempt, driverOf, rootNode } from "./run-records.js";
 import {
   type ApprovalKind,
   DEFAULT_APPROVAL_OPTIONS,
@@ -27,7 +27,7 @@ import {
   type UserInputQuestion,
 } from "./scripts.js";
 import type { Tx } from "./store.js";
-import type { Run, RunAttempt, RuntimeRequest } from "./types.js";
+import type { Run, RuntimeRequest } from "./types.js";
 
 export function beginProviderTurn(tx: Tx, run: Run): Run {
   const attempt = currentAttempt(tx.record, run);
@@ -67,18 +67,6 @@ export function beginProviderTurn(tx: Tx, run: Run): Run {
   tx.attempt({ ...attempt, status: "running", startedAt: tx.now, providerTurnId: turnId });
   tx.node({ ...rootNode(tx, run, "running", turnId), startedAt: tx.now });
   return tx.run({ ...run, status: "running", startedAt: run.startedAt ?? tx.now });
-}
-
-/** Where a turn item of the run's current attempt sits: thread, run, node and provider turn. */
-function attemptItemPlace(tx: Tx, run: Run, attempt: RunAttempt | undefined, nodeId = run.rootNodeId) {
-  return {
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
-  };
 }
 
 /** Upserts the run's assistant message (whole-row upserts, streaming true then false). */
