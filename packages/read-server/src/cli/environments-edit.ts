@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
-import { type TerminalPrompt, terminalPrompt } from "@t3-connector/core/cli-support";
+import { configPathContext, type TerminalPrompt, terminalPrompt } from "@t3-connector/core/cli-support";
 import {
   expandHome,
   parseReadConfig,
@@ -52,10 +52,6 @@ export interface AddEnvironmentRequest {
   also?: OperateConfigName[];
 }
 
-function configContext(io: CliIo) {
-  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
-}
-
 /** The config loader's check; a config that names no environment (yet, or any more) is left as is. */
 function validator(io: CliIo, path: string) {
   return (document: unknown) => {
@@ -76,7 +72,7 @@ function validator(io: CliIo, path: string) {
 export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRequest): Promise<number> {
   checkNewAlias(request.alias);
   const transport = parseTransportOption(request.transport);
-  const path = readConfigPath(configContext(io));
+  const path = readConfigPath(configPathContext(io));
   const document = await loadConfigDocument(path, "read config", () => ({ environments: {} }));
   validator(io, path)(document);
   refuseExisting(document, request.alias, undefined, path);
@@ -161,7 +157,7 @@ async function planOperateSide(
     environmentId: entry.environmentId,
     transport: entry.transport,
     readTokenFiles: [entry.tokenFile, ...readTokenFiles],
-    context: configContext(io),
+    context: configPathContext(io),
   });
 }
 
@@ -225,7 +221,7 @@ async function liveProjects(
  * named it) and deletes its token file. The token stays valid on the T3 side until revoked there.
  */
 export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  const configPath = readConfigPath(configContext(io));
+  const configPath = readConfigPath(configPathContext(io));
   writeJson(
     io,
     await removeEnvironmentFromConfig({

@@ -1,4 +1,5 @@
 import type { LeveledLog } from "@t3-connector/core/cli-support";
+import { configPathContext } from "@t3-connector/core/cli-support";
 import { loadReadConfig, noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import { createProcessReadContext, type ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
@@ -20,10 +21,7 @@ export async function prepareServe(
   }
   let config: ReadConfig;
   try {
-    config = await loadReadConfig({
-      ...(io.env ? { env: io.env } : {}),
-      ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-    });
+    config = await loadReadConfig(configPathContext(io));
   } catch (error) {
     return { problem: describeError(error) };
   }

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import { terminalPrompt } from "@t3-connector/core/cli-support";
+import { configPathContext, terminalPrompt } from "@t3-connector/core/cli-support";
 import { type EnvironmentConfig, parseWriteConfig, writeConfigPath } from "@t3-connector/core/config";
 import {
   checkNewAlias,
@@ -25,10 +25,6 @@ import { pairWriteEnvironment, refuseReadTokenPath } from "./pair.js";
 
 export { NEW_WRITE_CONFIG_PORT };
 
-function configContext(io: CliIo) {
-  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
-}
-
 /** The config loader's check; a config that names no environment (yet, or any more) is left as is. */
 function validator(io: CliIo, path: string) {
   return (document: unknown) => {
@@ -50,7 +46,7 @@ export async function addWriteEnvironmentCommand(
 ): Promise<number> {
   checkNewAlias(request.alias);
   const transport = parseTransportOption(request.transport);
-  const path = writeConfigPath(configContext(io));
+  const path = writeConfigPath(configPathContext(io));
   const document = await loadConfigDocument(path, "write config", () => ({
     port: NEW_WRITE_CONFIG_PORT,
     stateDir: join(dirname(path), "state"),
@@ -95,7 +91,7 @@ export async function addWriteEnvironmentCommand(
 
 /** `t3-connector-write environments remove <alias>`: out of write.json, operate token file deleted. */
 export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  const configPath = writeConfigPath(configContext(io));
+  const configPath = writeConfigPath(configPathContext(io));
   writeJson(
     io,
     await removeEnvironmentFromConfig({
