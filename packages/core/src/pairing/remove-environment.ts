@@ -25,8 +25,8 @@ export interface RemoveEnvironmentRequest {
   configPath: string;
   /** How the not-found message names the file: `read config`, `write config`, `ops config`. */
   configName: string;
-  /** For `~` in the token file's path. */
-  homeDir?: string;
+  /** For `~` in the token file's path; the user's home when not given. */
+  homeDir?: string | undefined;
   /** The config loader's check of the document to write, also when no environment is left. */
   validate: (document: unknown) => void;
 }

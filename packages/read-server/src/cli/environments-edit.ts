@@ -222,15 +222,8 @@ async function liveProjects(
  */
 export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
   const configPath = readConfigPath(configPathContext(io));
-  writeJson(
-    io,
-    await removeEnvironmentFromConfig({
-      alias,
-      configPath,
-      configName: "read config",
-      ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-      validate: validator(io, configPath),
-    }),
-  );
+  const validate = validator(io, configPath);
+  const request = { alias, configPath, configName: "read config", homeDir: io.homeDir, validate };
+  writeJson(io, await removeEnvironmentFromConfig(request));
   return 0;
 }

@@ -92,15 +92,8 @@ export async function addWriteEnvironmentCommand(
 /** `t3-connector-write environments remove <alias>`: out of write.json, operate token file deleted. */
 export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
   const configPath = writeConfigPath(configPathContext(io));
-  writeJson(
-    io,
-    await removeEnvironmentFromConfig({
-      alias,
-      configPath,
-      configName: "write config",
-      ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-      validate: validator(io, configPath),
-    }),
-  );
+  const validate = validator(io, configPath);
+  const request = { alias, configPath, configName: "write config", homeDir: io.homeDir, validate };
+  writeJson(io, await removeEnvironmentFromConfig(request));
   return 0;
 }
