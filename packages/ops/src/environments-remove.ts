@@ -4,25 +4,11 @@
  * valid at T3 until revoked there, which the answer says.
  */
 import { homedir } from "node:os";
-import { ConnectorError } from "@t3-connector/core";
 import { expandHome } from "@t3-connector/core/config";
-import {
-  discardTokenFile,
-  environmentsOf,
-  loadConfigDocument,
-  REVOKE_AT_T3_NOTE,
-  saveConfigDocument,
-  withoutEnvironment,
-} from "@t3-connector/core/pairing";
+import { type RemovedEnvironment, removeEnvironmentFromConfig } from "@t3-connector/core/pairing";
 import { parseOpsConfig } from "./config.js";
 
-export interface RemoveEnvironmentResult {
-  removed: string;
-  configPath: string;
-  tokenFileRemoved: string | null;
-  environmentsLeft: number;
-  note: string;
-}
+export type RemoveEnvironmentResult = RemovedEnvironment;
 
 export async function removeEnvironment(
   alias: string,
@@ -30,22 +16,16 @@ export async function removeEnvironment(
 ): Promise<RemoveEnvironmentResult> {
   const { configPath } = context;
   const home = context.homeDir ?? homedir();
-  const document = await loadConfigDocument(configPath, "ops config", () => {
-    throw new ConnectorError("config_not_found", `ops config not found at ${configPath}`, {
-      details: { path: configPath },
-    });
-  });
-  const { document: next, removed } = withoutEnvironment(document, alias, configPath);
-  await saveConfigDocument(configPath, next, (candidate) => {
-    parseOpsConfig(candidate, { path: configPath, homeDir: home });
-  });
-  const tokenFile = typeof removed.tokenFile === "string" ? expandHome(removed.tokenFile, home) : null;
-  if (tokenFile !== null) await discardTokenFile(tokenFile);
-  return {
-    removed: alias,
+  const result = await removeEnvironmentFromConfig({
+    alias,
     configPath,
-    tokenFileRemoved: tokenFile,
-    environmentsLeft: Object.keys(environmentsOf(next)).length,
-    note: REVOKE_AT_T3_NOTE,
-  };
+    configName: "ops config",
+    homeDir: home,
+    validate: (candidate) => {
+      parseOpsConfig(candidate, { path: configPath, homeDir: home });
+    },
+  });
+  // ops names the file it deleted with `~` expanded.
+  const removed = result.tokenFileRemoved;
+  return { ...result, tokenFileRemoved: removed === null ? null : expandHome(removed, home) };
 }

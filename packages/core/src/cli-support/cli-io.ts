@@ -1,3 +1,4 @@
+import type { PathContext } from "../config/paths.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
 
 /** A source of bytes the CLI reads from (the process stdin, or an array in tests). */
@@ -19,6 +20,11 @@ export interface CliIo {
   fetch?: typeof fetch;
   /** Whether stdin is a terminal: a person is there (help on no arguments, ADR 0030). */
   stdinIsTTY?: boolean;
+}
+
+/** Where a command looks for the config files: the injected environment and home, when given. */
+export function configPathContext(io: CliIo): PathContext {
+  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
 }
 
 export function processIo(): CliIo {

@@ -3,6 +3,7 @@ export { OPERATE_CONFIG_NAMES, type OperateConfigName } from "../pairing/operate
 export {
   type CliInput,
   type CliIo,
+  configPathContext,
   describeError,
   processIo,
   readAll,

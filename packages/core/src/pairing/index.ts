@@ -36,3 +36,8 @@ export {
   readPairingCode,
 } from "./pair-environment.js";
 export { readPairingCodes } from "./read-codes.js";
+export {
+  type RemovedEnvironment,
+  type RemoveEnvironmentRequest,
+  removeEnvironmentFromConfig,
+} from "./remove-environment.js";

@@ -4,6 +4,7 @@
  * the real fetcher.
  */
 import { ConnectorError } from "@t3-connector/core";
+import { readBoundedBytes } from "../http/bounded-body.js";
 
 export interface FetchedDocument {
   readonly status: number;
@@ -29,25 +30,13 @@ export const httpsMetadataFetcher: MetadataFetcher = async (url) => {
   } catch (error) {
     throw unavailable(`${url} could not be fetched (${error instanceof Error ? error.name : "error"})`);
   }
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > METADATA_FETCH_LIMITS.maxBytes) throw unavailable(`${url} is larger than 64 KiB`);
-  const reader = response.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > METADATA_FETCH_LIMITS.maxBytes) {
-      await reader.cancel();
-      throw unavailable(`${url} is larger than 64 KiB`);
-    }
-    chunks.push(value);
-  }
+  const body = await readBoundedBytes(response, METADATA_FETCH_LIMITS.maxBytes, () =>
+    unavailable(`${url} is larger than 64 KiB`),
+  );
   return {
     status: response.status,
     cacheControl: response.headers.get("cache-control") ?? undefined,
-    body: Buffer.concat(chunks).toString("utf8"),
+    body: body.toString("utf8"),
   };
 };
 

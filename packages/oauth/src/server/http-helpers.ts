@@ -4,29 +4,16 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { Context } from "hono";
+import { readBoundedBytes } from "../http/bounded-body.js";
 
 /** A token, revocation or registration request is a few hundred bytes; 16 KiB is generous. */
 export const MAX_FORM_BYTES = 16 * 1024;
 
 /** Reads at most `maxBytes` of the body (a declared length over it is refused unread). */
 export async function readBoundedText(request: Request, maxBytes: number): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
+  const bytes = await readBoundedBytes(request, maxBytes, tooLarge);
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new ConnectorError("invalid_request", "the request body is not UTF-8");
   }

@@ -1,4 +1,4 @@
-import { clientConfigSnippet } from "@t3-connector/core/cli-support";
+import { clientConfigSnippet, configPathContext } from "@t3-connector/core/cli-support";
 import { readConfigPath } from "@t3-connector/core/config";
 import { httpClientConfigSnippet } from "../http/http-client-config.js";
 import { binPath } from "../package-info.js";
@@ -17,10 +17,7 @@ export function clientConfigCommand(io: CliIo, client: string, http?: { url: str
     io.stdout.write(httpClientConfigSnippet(client, { name: READ_SERVER_NAME, url: http.url }));
     return 0;
   }
-  const configPath = readConfigPath({
-    ...(io.env ? { env: io.env } : {}),
-    ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-  });
+  const configPath = readConfigPath(configPathContext(io));
   io.stdout.write(
     clientConfigSnippet(client, {
       name: READ_SERVER_NAME,

@@ -1,4 +1,5 @@
 import { ConnectorError } from "@t3-connector/core";
+import { configPathContext } from "@t3-connector/core/cli-support";
 import {
   loadReadConfig,
   noEnvironmentsError,
@@ -10,10 +11,7 @@ import type { CliIo } from "./io.js";
 
 /** The read config the CLI was pointed at (`T3_CONNECTOR_CONFIG` or the default path). */
 export function loadCliConfig(io: CliIo): Promise<ReadConfig> {
-  return loadReadConfig({
-    ...(io.env ? { env: io.env } : {}),
-    ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-  });
+  return loadReadConfig(configPathContext(io));
 }
 
 /** A registry over `environments` that accepts only tokens scoped to exactly `orchestration:read`. */

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { ConnectorError } from "@t3-connector/core";
-import { type TerminalPrompt, terminalPrompt } from "@t3-connector/core/cli-support";
+import { configPathContext, type TerminalPrompt, terminalPrompt } from "@t3-connector/core/cli-support";
 import {
   expandHome,
   parseReadConfig,
@@ -20,15 +20,14 @@ import {
   parseTransportOption,
   planOperateConfigs,
   probeEnvironmentId,
-  REVOKE_AT_T3_NOTE,
   readPairingCode,
   readPairingCodes,
   refuseExisting,
+  removeEnvironmentFromConfig,
   saveConfigDocument,
   type TransportOption,
   transportConfigKeys,
   withBaseUrl,
-  withoutEnvironment,
 } from "@t3-connector/core/pairing";
 import { T3HttpClient } from "@t3-connector/core/t3";
 import {
@@ -53,12 +52,10 @@ export interface AddEnvironmentRequest {
   also?: OperateConfigName[];
 }
 
-function configContext(io: CliIo) {
-  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
-}
-
+/** The config loader's check; a config that names no environment (yet, or any more) is left as is. */
 function validator(io: CliIo, path: string) {
   return (document: unknown) => {
+    if (Object.keys(environmentsOf(document as Record<string, unknown>)).length === 0) return;
     parseReadConfig(document, { path, ...(io.homeDir ? { homeDir: io.homeDir } : {}) });
   };
 }
@@ -75,9 +72,9 @@ function validator(io: CliIo, path: string) {
 export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRequest): Promise<number> {
   checkNewAlias(request.alias);
   const transport = parseTransportOption(request.transport);
-  const path = readConfigPath(configContext(io));
+  const path = readConfigPath(configPathContext(io));
   const document = await loadConfigDocument(path, "read config", () => ({ environments: {} }));
-  if (Object.keys(environmentsOf(document)).length > 0) validator(io, path)(document);
+  validator(io, path)(document);
   refuseExisting(document, request.alias, undefined, path);
 
   const where = describeTransport(transport);
@@ -160,7 +157,7 @@ async function planOperateSide(
     environmentId: entry.environmentId,
     transport: entry.transport,
     readTokenFiles: [entry.tokenFile, ...readTokenFiles],
-    context: configContext(io),
+    context: configPathContext(io),
   });
 }
 
@@ -224,21 +221,9 @@ async function liveProjects(
  * named it) and deletes its token file. The token stays valid on the T3 side until revoked there.
  */
 export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  const path = readConfigPath(configContext(io));
-  const document = await loadConfigDocument(path, "read config", () => {
-    throw new ConnectorError("config_not_found", `read config not found at ${path}`, { details: { path } });
-  });
-  const { document: next, removed } = withoutEnvironment(document, alias, path);
-  const left = Object.keys(environmentsOf(next)).length;
-  await saveConfigDocument(path, next, left > 0 ? validator(io, path) : () => undefined);
-  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : undefined;
-  if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
-  writeJson(io, {
-    removed: alias,
-    configPath: path,
-    tokenFileRemoved: tokenFile ?? null,
-    environmentsLeft: left,
-    note: REVOKE_AT_T3_NOTE,
-  });
+  const configPath = readConfigPath(configPathContext(io));
+  const validate = validator(io, configPath);
+  const request = { alias, configPath, configName: "read config", homeDir: io.homeDir, validate };
+  writeJson(io, await removeEnvironmentFromConfig(request));
   return 0;
 }

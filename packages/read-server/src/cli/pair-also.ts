@@ -1,3 +1,4 @@
+import { configPathContext } from "@t3-connector/core/cli-support";
 import type { ReadConfig, ReadEnvironmentConfig } from "@t3-connector/core/config";
 import { type OperateConfigName, planOperateRenewal, readPairingCodes } from "@t3-connector/core/pairing";
 import { addOperateConfigs, CODE_PURPOSES, readClientLabel, revokeAdvice } from "./also-configs.js";
@@ -20,7 +21,7 @@ export async function pairAlsoCommand(
     names: also,
     environmentId: entry.environmentId,
     readTokenFiles: config.environments.map((env) => env.tokenFile),
-    context: { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) },
+    context: configPathContext(io),
   });
   const [code = "", operateCode = ""] = await readPairingCodes(io, [
     CODE_PURPOSES.read,

@@ -1,4 +1,5 @@
 import type { LeveledLog } from "@t3-connector/core/cli-support";
+import { configPathContext } from "@t3-connector/core/cli-support";
 import { loadReadConfig, noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import {
   createProcessReadContext,
@@ -26,10 +27,7 @@ export async function prepareServe(
   }
   let config: ReadConfig;
   try {
-    config = await loadReadConfig({
-      ...(io.env ? { env: io.env } : {}),
-      ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-    });
+    config = await loadReadConfig(configPathContext(io));
   } catch (error) {
     return { problem: describeError(error) };
   }

@@ -30,6 +30,19 @@ export const environmentFailureSchema = z.strictObject({
   reason: z.string(),
 });
 
+/**
+ * The head of a searchable listing page, in the order it is answered: the environment the call
+ * named, then the page fields (`pageFields`) with the search term between total and returned.
+ */
+export const searchedPageShape = {
+  environment: calledEnvironmentSchema.optional(),
+  total: z.number().int().min(0),
+  search: z.string().optional(),
+  returned: z.number().int().min(0),
+  truncated: z.boolean(),
+  nextCursor: z.string().optional(),
+};
+
 /** The scope envelope fields, in the order they are answered. */
 export const scopeEnvelopeShape = {
   complete: z.boolean(),

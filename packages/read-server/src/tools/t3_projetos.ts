@@ -4,11 +4,11 @@ import { threadState } from "@t3-connector/core/state";
 import * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
 import {
-  calledEnvironmentSchema,
   cursorInput,
   environmentInput,
   itemEnvironmentSchema,
   scopeEnvelopeShape,
+  searchedPageShape,
 } from "../listing/schemas.js";
 import {
   type ItemEnvironment,
@@ -43,12 +43,7 @@ const projectItemSchema = z.object({
 type ProjectItem = z.output<typeof projectItemSchema>;
 
 const outputSchema = z.object({
-  environment: calledEnvironmentSchema.optional(),
-  total: z.number().int().min(0),
-  search: z.string().optional(),
-  returned: z.number().int().min(0),
-  truncated: z.boolean(),
-  nextCursor: z.string().optional(),
+  ...searchedPageShape,
   ...scopeEnvelopeShape,
   projects: z.array(projectItemSchema),
 });

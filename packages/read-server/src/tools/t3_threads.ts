@@ -11,10 +11,10 @@ import * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
 import { projectNotAvailable, projectNotAvailableAnywhere, showsProject } from "../listing/project-filter.js";
 import {
-  calledEnvironmentSchema,
   cursorInput,
   environmentInput,
   scopeEnvelopeShape,
+  searchedPageShape,
   THREAD_PAGE_DEFAULT_LIMIT,
   threadItemSchema,
   threadPageLimitInput,
@@ -54,12 +54,7 @@ const inputSchema = z.strictObject({
 });
 
 const outputSchema = z.object({
-  environment: calledEnvironmentSchema.optional(),
-  total: z.number().int().min(0),
-  search: z.string().optional(),
-  returned: z.number().int().min(0),
-  truncated: z.boolean(),
-  nextCursor: z.string().optional(),
+  ...searchedPageShape,
   changedSinceStart: z.number().int().min(1).optional(),
   hiddenNoRun: z.number().int().min(1).optional(),
   /** With hiddenNoRun: what was left out and the input that lists it, in one sentence. */

@@ -18,7 +18,7 @@ import {
   sharedSessionIdFor,
   signalItemIdFor,
 } from "./ids.js";
-import { currentAttempt, driverOf, rootNode } from "./run-records.js";
+import { attemptItemPlace, currentAttempt, driverOf, rootNode } from "./run-records.js";
 import {
   type ApprovalKind,
   DEFAULT_APPROVAL_OPTIONS,
@@ -91,12 +91,7 @@ export function upsertAssistant(tx: Tx, run: Run, messageId: string, text: strin
   const previousItem = tx.record.turnItems.get(itemId);
   tx.item({
     id: itemId,
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     parentItemId: null,
     ordinal: previousItem?.ordinal ?? tx.nextItemOrdinal(),
     status: streaming ? "running" : "completed",
@@ -170,12 +165,7 @@ export function openRuntimeRequest(tx: Tx, run: Run, spec: RequestSpec): Runtime
   });
   const base = {
     id: requestItemIdFor(requestId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt, nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "waiting",
@@ -248,12 +238,7 @@ export function proposePlan(tx: Tx, run: Run, markdown: string | undefined): voi
   });
   tx.item({
     id: planItemIdFor(planId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: currentAttempt(tx.record, run)?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, currentAttempt(tx.record, run), nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "completed",
@@ -314,12 +299,7 @@ export function completeWithCheckpoint(tx: Tx, run: Run): Run {
   });
   tx.item({
     id: checkpointItemIdFor(checkpointId),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: currentAttempt(record, run)?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, currentAttempt(record, run), nodeId),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "completed",
@@ -347,12 +327,7 @@ export function failRun(
   const attempt = currentAttempt(tx.record, run);
   tx.item({
     id: errorItemIdFor(run.id, attempt?.attemptOrdinal ?? 1),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "failed",
@@ -390,12 +365,7 @@ export function interruptRun(tx: Tx, run: Run, reason: string | undefined): Run 
   const started = attempt?.status === "running";
   const requestItemId = signalItemIdFor(run.id, "interrupt-request");
   const base = {
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: run.rootNodeId,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: attempt?.providerTurnId ?? null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, attempt),
     startedAt: tx.now,
     completedAt: tx.now,
     updatedAt: tx.now,

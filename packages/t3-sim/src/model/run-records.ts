@@ -15,6 +15,21 @@ export interface UserMessageInput {
   delegatedCompletion?: ConversationMessage["delegatedCompletion"];
 }
 
+/**
+ * Where a turn item of a run sits: thread, run, node and the current attempt's provider turn. An
+ * item written before any attempt passes none, and no node.
+ */
+export function attemptItemPlace(tx: Tx, run: Run, attempt: RunAttempt | undefined, nodeId = run.rootNodeId) {
+  return {
+    threadId: tx.threadId,
+    runId: run.id,
+    nodeId,
+    providerThreadId: run.providerThreadId,
+    providerTurnId: attempt?.providerTurnId ?? null,
+    nativeItemRef: null,
+  };
+}
+
 export function rootNode(
   tx: Tx,
   run: Run,

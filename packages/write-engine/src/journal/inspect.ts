@@ -103,7 +103,8 @@ const NOTHING: LostRange = {
   settledTo: null,
   known: true,
 };
-const UNKNOWN: LostRange = { ...NOTHING, records: null, known: false };
+/** A loss that cannot be measured: which records, keys and operations went is not known. */
+export const UNKNOWN_LOST_RANGE: LostRange = { ...NOTHING, records: null, known: false };
 
 type Raw = { status: "missing" } | { status: "text"; text: string };
 
@@ -181,7 +182,7 @@ function erased(witness: WitnessReport): JournalContents {
       detail:
         `the journal and its identity file (${MARKER_FILE}) are gone, but ${witness.evidence.join(" and ")} ` +
         "show a gate ran here with a journal: it was deleted, and every write it held cannot be named",
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
   }
   findings.push(...witness.findings);
@@ -320,7 +321,7 @@ async function checkManifest(
           ? "the manifest is missing"
           : `the manifest is damaged (${manifestRead.reason})`) +
         ": the list of sealed segments is lost, so a missing segment cannot be noticed or named",
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     if (manifestRead.status === "damaged") damage.damagedFiles.push(rel(MANIFEST_FILE));
     return null;
@@ -331,7 +332,7 @@ async function checkManifest(
       file: rel(MANIFEST_FILE),
       problem: "foreign",
       detail: `the manifest belongs to another journal (${manifest.journalId}, expected ${marker.journalId})`,
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     return null;
   }
@@ -442,7 +443,7 @@ function checkGenerations(
         `${ACTIVE_FILE} is an older copy (generation ${activeRead.generation}, but ${activeAhead}): ` +
         "it was put back from a backup or an older copy, and every write journaled after that copy " +
         "was taken is missing and cannot be named",
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     if (!damage.damagedFiles.includes(rel(ACTIVE_FILE))) damage.damagedFiles.push(rel(ACTIVE_FILE));
   }
@@ -454,7 +455,7 @@ function checkGenerations(
       detail:
         `the manifest is an older copy (generation ${manifest?.generation ?? 0}, but ${manifestAhead}): ` +
         "the segments sealed and the refusals recorded after that copy was taken cannot be known",
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     damage.damagedFiles.push(rel(MANIFEST_FILE));
   }
@@ -495,7 +496,7 @@ function inspectActive(
       file,
       problem,
       detail: `${detail}: every open write and the most recent settled ones were in it, and cannot be named`,
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     if (problem !== "missing") damagedFiles.push(file);
     return { records: {}, generation: null, manifestGeneration: undefined };
@@ -546,7 +547,7 @@ function inspectActive(
       file,
       problem: "altered",
       detail: `${ACTIVE_FILE}: records were removed, added or replaced (its checksum does not match): the missing ones cannot be named`,
-      lost: UNKNOWN,
+      lost: UNKNOWN_LOST_RANGE,
     });
     if (!damagedFiles.includes(file)) damagedFiles.push(file);
   }
@@ -566,7 +567,10 @@ async function readVerifiedSegment(fs: JournalFs, directory: string, id: number)
   const name = segmentFileName(id);
   const raw = await readRaw(fs, join(directory, name));
   if (raw.status === "missing")
-    return { ok: false, finding: { problem: "missing", detail: `${name} vanished`, lost: UNKNOWN } };
+    return {
+      ok: false,
+      finding: { problem: "missing", detail: `${name} vanished`, lost: UNKNOWN_LOST_RANGE },
+    };
   const value = parseJson(raw.text);
   if (value === undefined) {
     return {
@@ -574,7 +578,7 @@ async function readVerifiedSegment(fs: JournalFs, directory: string, id: number)
       finding: {
         problem: "truncated",
         detail: `${name} is truncated (not complete JSON); its records cannot be named`,
-        lost: UNKNOWN,
+        lost: UNKNOWN_LOST_RANGE,
       },
     };
   }
@@ -584,7 +588,11 @@ async function readVerifiedSegment(fs: JournalFs, directory: string, id: number)
   } catch {
     return {
       ok: false,
-      finding: { problem: "altered", detail: `${name} does not have the journal's format`, lost: UNKNOWN },
+      finding: {
+        problem: "altered",
+        detail: `${name} does not have the journal's format`,
+        lost: UNKNOWN_LOST_RANGE,
+      },
     };
   }
   const bad = document.records.filter((record) => !recordIntact(record));

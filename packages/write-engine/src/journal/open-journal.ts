@@ -66,17 +66,9 @@ export interface JournalOptions {
  * one; a journal of the previous format is migrated first. Then the retention applies.
  */
 export async function openJournal(options: JournalOptions): Promise<Journal> {
-  const fs = options.fs ?? nodeJournalFs;
-  const clock = options.clock ?? systemClock;
   const policy = readPolicy(options);
-  const stateDir = resolve(options.stateDir);
-  await ensurePrivateDirectory(fs, stateDir, "state directory");
-  const lock = await acquireJournalLock(fs, stateDir, clock);
+  const { fs, clock, stateDir, directory, lock } = await lockJournalDirectory(options);
   try {
-    const directory = join(stateDir, JOURNAL_DIRECTORY);
-    await ensurePrivateDirectory(fs, directory, "journal directory");
-    await removeLeftoverTemps(fs, directory);
-    await removeMarkerTemps(fs, stateDir);
     let inspection = await inspectJournal(fs, stateDir, options.witness);
     if (inspection.kind === "fresh") {
       await createJournalFiles(fs, stateDir, Math.floor(clock.now()), inspection.marker);
@@ -243,6 +235,43 @@ function readPolicy(options: JournalOptions): JournalPolicy {
     throw new ConnectorError("invalid_input", "recentRecords must be a non-negative integer");
   }
   return policy;
+}
+
+/** A state directory's journal, held under its lock and cleared of what a crash left. */
+export interface LockedJournalDirectory {
+  readonly fs: JournalFs;
+  readonly clock: Clock;
+  /** Absolute. */
+  readonly stateDir: string;
+  readonly directory: string;
+  readonly lock: JournalLock;
+}
+
+/**
+ * Takes the journal's lock for a state directory (created private when missing), makes sure the
+ * journal directory exists and removes the temp files an interrupted write left. A failure after
+ * the lock was taken releases it; on success the caller releases it.
+ */
+export async function lockJournalDirectory(options: {
+  stateDir: string;
+  fs?: JournalFs;
+  clock?: Clock;
+}): Promise<LockedJournalDirectory> {
+  const fs = options.fs ?? nodeJournalFs;
+  const clock = options.clock ?? systemClock;
+  const stateDir = resolve(options.stateDir);
+  await ensurePrivateDirectory(fs, stateDir, "state directory");
+  const lock = await acquireJournalLock(fs, stateDir, clock);
+  try {
+    const directory = join(stateDir, JOURNAL_DIRECTORY);
+    await ensurePrivateDirectory(fs, directory, "journal directory");
+    await removeLeftoverTemps(fs, directory);
+    await removeMarkerTemps(fs, stateDir);
+    return { fs, clock, stateDir, directory, lock };
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** We hold the lock, so any temp file here is a write that a crash interrupted before its rename. */

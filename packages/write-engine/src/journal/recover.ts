@@ -1,12 +1,6 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
-import {
-  acquireJournalLock,
-  ensurePrivateDirectory,
-  type JournalFs,
-  nodeJournalFs,
-  syncDirectory,
-} from "@t3-connector/core/durable";
+import { type JournalFs, syncDirectory } from "@t3-connector/core/durable";
 import { journalDamaged } from "./damage.js";
 import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding, type JournalInspection } from "./inspect.js";
 import {
@@ -15,13 +9,12 @@ import {
   type Manifest,
   newJournalId,
   newMarker,
-  removeMarkerTemps,
   type UnknownLoss,
   writeManifest,
   writeMarker,
 } from "./manifest.js";
 import { writeActive } from "./migrate.js";
-import { DEFAULT_RETENTION_MS, removeLeftoverTemps } from "./open-journal.js";
+import { DEFAULT_RETENTION_MS, lockJournalDirectory } from "./open-journal.js";
 import type { JournalRecord } from "./types.js";
 import type { JournalWitness } from "./witness.js";
 
@@ -237,16 +230,8 @@ async function withLock<T>(
   options: JournalCheckOptions,
   run: (fs: JournalFs, stateDir: string) => Promise<T>,
 ): Promise<T> {
-  const fs = options.fs ?? nodeJournalFs;
-  const clock = options.clock ?? systemClock;
-  const stateDir = resolve(options.stateDir);
-  await ensurePrivateDirectory(fs, stateDir, "state directory");
-  const lock = await acquireJournalLock(fs, stateDir, clock);
+  const { fs, stateDir, lock } = await lockJournalDirectory(options);
   try {
-    const directory = join(stateDir, JOURNAL_DIRECTORY);
-    await ensurePrivateDirectory(fs, directory, "journal directory");
-    await removeLeftoverTemps(fs, directory);
-    await removeMarkerTemps(fs, stateDir);
     return await run(fs, stateDir);
   } finally {
     await lock.release().catch(() => undefined);

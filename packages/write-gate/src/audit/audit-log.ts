@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
-import { type AuditAnchor, journalDamaged } from "@t3-connector/write-engine/engine";
+import { type AuditAnchor, journalDamaged, UNKNOWN_LOST_RANGE } from "@t3-connector/write-engine/engine";
 import { chainedLine, checkAuditText } from "./audit-chain.js";
 import type { AuditEvent } from "./events.js";
 
@@ -65,16 +65,7 @@ export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> 
           file: AUDIT_FILE,
           problem: "altered",
           detail: check.problems.join("; "),
-          lost: {
-            records: null,
-            keys: [],
-            operationIds: [],
-            firstOperationId: null,
-            lastOperationId: null,
-            createdFrom: null,
-            settledTo: null,
-            known: false,
-          },
+          lost: UNKNOWN_LOST_RANGE,
         },
       ]);
     }

@@ -6,26 +6,16 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type {
-  AuditAnchor,
-  JournalFinding,
-  JournalWitness,
-  WitnessReport,
+import {
+  type AuditAnchor,
+  type JournalFinding,
+  type JournalWitness,
+  UNKNOWN_LOST_RANGE,
+  type WitnessReport,
 } from "@t3-connector/write-engine/engine";
 import { CREDENTIALS_FILE } from "../passkeys/credential-store.js";
 import { anchorProblem, checkAuditText } from "./audit-chain.js";
 import { AUDIT_FILE } from "./audit-log.js";
-
-const UNKNOWN_LOSS = {
-  records: null,
-  keys: [],
-  operationIds: [],
-  firstOperationId: null,
-  lastOperationId: null,
-  createdFrom: null,
-  settledTo: null,
-  known: false,
-};
 
 export async function readAuditText(stateDir: string): Promise<string | null> {
   try {
@@ -54,7 +44,7 @@ export function auditWitness(stateDir: string): JournalWitness {
           file: AUDIT_FILE,
           problem: "altered",
           detail: `${AUDIT_FILE}: ${problem}${consequence}`,
-          lost: UNKNOWN_LOSS,
+          lost: UNKNOWN_LOST_RANGE,
         });
       }
       const behind = check.status === "damaged" ? null : anchorProblem(check, anchor);
@@ -68,14 +58,14 @@ export function auditWitness(stateDir: string): JournalWitness {
                 ? "truncated"
                 : "altered",
           detail: `${AUDIT_FILE}: ${behind}${consequence}`,
-          lost: UNKNOWN_LOSS,
+          lost: UNKNOWN_LOST_RANGE,
         });
       } else if (check.status === "missing" && credentials) {
         findings.push({
           file: AUDIT_FILE,
           problem: "missing",
           detail: `${AUDIT_FILE} is missing, but ${CREDENTIALS_FILE} shows a gate ran here and enrolled passkeys: it was deleted`,
-          lost: UNKNOWN_LOSS,
+          lost: UNKNOWN_LOST_RANGE,
         });
       }
       return {

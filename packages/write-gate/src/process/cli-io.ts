@@ -1,5 +1,5 @@
 import { isConnectorError } from "@t3-connector/core";
-import { type CliIo, readPackageVersion } from "@t3-connector/core/cli-support";
+import { type CliIo, configPathContext, readPackageVersion } from "@t3-connector/core/cli-support";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 
 // The shared CLI plumbing; this module adds what only the write CLI needs.
@@ -17,10 +17,7 @@ export function errorJson(error: unknown): { code: string; message: string } {
 }
 
 export function loadCliWriteConfig(io: CliIo): Promise<WriteConfig> {
-  return loadWriteConfig({
-    ...(io.env ? { env: io.env } : {}),
-    ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-  });
+  return loadWriteConfig(configPathContext(io));
 }
 
 /** From package.json: `src/process/` and `dist/process/` both sit two levels below the package root. */

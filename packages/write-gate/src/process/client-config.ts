@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { clientConfigSnippet } from "@t3-connector/core/cli-support";
+import { clientConfigSnippet, configPathContext } from "@t3-connector/core/cli-support";
 import { writeConfigPath } from "@t3-connector/core/config";
 import type { CliIo } from "./cli-io.js";
 
@@ -9,10 +9,7 @@ import type { CliIo } from "./cli-io.js";
  * beside it in its own terminal (`t3-connector-write gate`).
  */
 export function clientConfigCommand(io: CliIo, client: string): number {
-  const configPath = writeConfigPath({
-    ...(io.env ? { env: io.env } : {}),
-    ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-  });
+  const configPath = writeConfigPath(configPathContext(io));
   io.stdout.write(
     clientConfigSnippet(client, {
       name: "t3-connector-write",

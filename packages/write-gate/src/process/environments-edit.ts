@@ -1,13 +1,6 @@
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { ConnectorError } from "@t3-connector/core";
-import { terminalPrompt } from "@t3-connector/core/cli-support";
-import {
-  type EnvironmentConfig,
-  expandHome,
-  parseWriteConfig,
-  writeConfigPath,
-} from "@t3-connector/core/config";
+import { configPathContext, terminalPrompt } from "@t3-connector/core/cli-support";
+import { type EnvironmentConfig, parseWriteConfig, writeConfigPath } from "@t3-connector/core/config";
 import {
   checkNewAlias,
   defaultTokenFile,
@@ -18,14 +11,13 @@ import {
   NEW_WRITE_CONFIG_PORT,
   parseTransportOption,
   probeEnvironmentId,
-  REVOKE_AT_T3_NOTE,
   readPairingCode,
   refuseExisting,
+  removeEnvironmentFromConfig,
   saveConfigDocument,
   type TransportOption,
   transportConfigKeys,
   withBaseUrl,
-  withoutEnvironment,
 } from "@t3-connector/core/pairing";
 import { type CliIo, writeJson } from "./cli-io.js";
 import { diagnoseWriteEnvironments } from "./diagnose.js";
@@ -33,12 +25,10 @@ import { pairWriteEnvironment, refuseReadTokenPath } from "./pair.js";
 
 export { NEW_WRITE_CONFIG_PORT };
 
-function configContext(io: CliIo) {
-  return { ...(io.env ? { env: io.env } : {}), ...(io.homeDir ? { homeDir: io.homeDir } : {}) };
-}
-
+/** The config loader's check; a config that names no environment (yet, or any more) is left as is. */
 function validator(io: CliIo, path: string) {
   return (document: unknown) => {
+    if (Object.keys(environmentsOf(document as Record<string, unknown>)).length === 0) return;
     parseWriteConfig(document, { path, ...(io.homeDir ? { homeDir: io.homeDir } : {}) });
   };
 }
@@ -56,13 +46,13 @@ export async function addWriteEnvironmentCommand(
 ): Promise<number> {
   checkNewAlias(request.alias);
   const transport = parseTransportOption(request.transport);
-  const path = writeConfigPath(configContext(io));
+  const path = writeConfigPath(configPathContext(io));
   const document = await loadConfigDocument(path, "write config", () => ({
     port: NEW_WRITE_CONFIG_PORT,
     stateDir: join(dirname(path), "state"),
     environments: {},
   }));
-  if (Object.keys(environmentsOf(document)).length > 0) validator(io, path)(document);
+  validator(io, path)(document);
   refuseExisting(document, request.alias, undefined, path);
   const fetcher = io.fetch ?? globalThis.fetch;
   const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
@@ -101,21 +91,9 @@ export async function addWriteEnvironmentCommand(
 
 /** `t3-connector-write environments remove <alias>`: out of write.json, operate token file deleted. */
 export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  const path = writeConfigPath(configContext(io));
-  const document = await loadConfigDocument(path, "write config", () => {
-    throw new ConnectorError("config_not_found", `write config not found at ${path}`, { details: { path } });
-  });
-  const { document: next, removed } = withoutEnvironment(document, alias, path);
-  const left = Object.keys(environmentsOf(next)).length;
-  await saveConfigDocument(path, next, left > 0 ? validator(io, path) : () => undefined);
-  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : undefined;
-  if (tokenFile !== undefined) await discardTokenFile(expandHome(tokenFile, io.homeDir ?? homedir()));
-  writeJson(io, {
-    removed: alias,
-    configPath: path,
-    tokenFileRemoved: tokenFile ?? null,
-    environmentsLeft: left,
-    note: REVOKE_AT_T3_NOTE,
-  });
+  const configPath = writeConfigPath(configPathContext(io));
+  const validate = validator(io, configPath);
+  const request = { alias, configPath, configName: "write config", homeDir: io.homeDir, validate };
+  writeJson(io, await removeEnvironmentFromConfig(request));
   return 0;
 }

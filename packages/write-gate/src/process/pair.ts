@@ -2,6 +2,7 @@ import { realpath } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { configPathContext } from "@t3-connector/core/cli-support";
 import { type EnvironmentConfig, loadReadConfig, noEnvironmentsError } from "@t3-connector/core/config";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { pairEnvironment, readPairingCode } from "@t3-connector/core/pairing";
@@ -45,10 +46,7 @@ async function canonical(path: string): Promise<string> {
 export async function refuseReadTokenPath(io: CliIo, tokenFile: string): Promise<void> {
   let readPaths: string[];
   try {
-    const read = await loadReadConfig({
-      ...(io.env ? { env: io.env } : {}),
-      ...(io.homeDir ? { homeDir: io.homeDir } : {}),
-    });
+    const read = await loadReadConfig(configPathContext(io));
     readPaths = read.environments.map((env) => env.tokenFile);
   } catch (error) {
     if (isConnectorError(error, "config_not_found")) return;

@@ -4,16 +4,8 @@
  * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */
 
-import { type Clock, isConnectorError } from "@t3-connector/core";
-import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { isConnectorError } from "@t3-connector/core";
 import { isTooDeep, MAX_JSON_INPUT_DEPTH } from "@t3-connector/core/schema";
-import type { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
-import type {
-  ConditionalSendRequest,
-  ConditionalSendResult,
-  JournalRecord,
-  WriteEngine,
-} from "@t3-connector/write-engine/engine";
 import {
   parseRelayRequest,
   RELAY_HEADER,
@@ -22,8 +14,6 @@ import {
   type RelayResultOf,
 } from "@t3-connector/write-engine/relay-contract";
 import type { Context } from "hono";
-import type { AuditLog } from "../audit/index.js";
-import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { capabilityMatches } from "./capability.js";
 import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
@@ -32,26 +22,15 @@ import {
   dispatchOp,
   leaseSummary,
   listUncertainOp,
+  type RelayOpDeps,
   reconcileOp,
   refuseForeignLease,
   requestApproval,
 } from "./relay-ops.js";
 
-export interface RelayDeps {
+export interface RelayDeps extends RelayOpDeps {
   /** The capability of this boot (a restart makes the old one worthless). */
   readonly capability: () => string;
-  readonly registry: EnvironmentRegistry;
-  /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
-  readonly commandSupport?: CommandSupportCache;
-  readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
-  /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
-  readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
-  /** The journal's uncertain records; without it the op is unavailable. */
-  readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
-  readonly lease: LeaseKeeper;
-  readonly approvals: ApprovalDesk;
-  readonly audit: AuditLog;
-  readonly clock: Clock;
 }
 
 const KNOWN_OPS = [

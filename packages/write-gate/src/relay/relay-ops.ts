@@ -32,11 +32,15 @@ import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
 
-interface OpDeps {
+/** What the ops reach: everything the relay holds but its capability. */
+export interface RelayOpDeps {
   readonly registry: EnvironmentRegistry;
+  /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
   readonly commandSupport?: CommandSupportCache;
   readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
+  /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
+  /** The journal's uncertain records; without it the op is unavailable. */
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
   readonly approvals: ApprovalDesk;
@@ -73,7 +77,7 @@ export function leaseSummary(keeper: LeaseKeeper, leaseId: string): RelayResultO
  */
 export async function requestApproval(
   op: RequestApprovalOp,
-  deps: OpDeps,
+  deps: RelayOpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
   if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
   // A lease answers only its holder; any other client gets a request of its own (ADR 0022, 0028).
@@ -144,7 +148,7 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
 async function decided(
   requestId: string,
   waitMs: number,
-  deps: OpDeps,
+  deps: RelayOpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
@@ -158,7 +162,7 @@ async function decided(
  * An action the environment's T3 version does not decode is refused here, before the journal
  * sees it: the client learns at once, nothing is recorded and nothing is sent (ADR 0009).
  */
-async function refuseUnsupported(op: DispatchOp, deps: OpDeps): Promise<void> {
+async function refuseUnsupported(op: DispatchOp, deps: RelayOpDeps): Promise<void> {
   if (deps.commandSupport === undefined || !isActionId(op.action)) return;
   const handle = deps.registry.find(op.environment ?? "");
   if (handle === undefined) return; // the dispatcher names the unknown environment
@@ -171,7 +175,7 @@ async function refuseUnsupported(op: DispatchOp, deps: OpDeps): Promise<void> {
  * its decode defect: the list it gave then replaces the assumption, so the next request for that
  * action is refused before the journal and the page stops offering it.
  */
-async function learnFromRefusal(op: DispatchOp, deps: OpDeps, error: unknown): Promise<void> {
+async function learnFromRefusal(op: DispatchOp, deps: RelayOpDeps, error: unknown): Promise<void> {
   if (deps.commandSupport === undefined || !isConnectorError(error, "action_unsupported")) return;
   const listed = error.details?.acceptedCommandTypes;
   const handle = deps.registry.find(op.environment ?? "");
@@ -197,7 +201,7 @@ function threadOf(op: DispatchOp): { threadId?: string } {
   return threadId === undefined ? {} : { threadId };
 }
 
-export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<RelayResultOf<"dispatch">> {
+export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<RelayResultOf<"dispatch">> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   const thread = threadOf(op);
@@ -262,7 +266,7 @@ export async function dispatchOp(op: DispatchOp, deps: OpDeps): Promise<RelayRes
 
 export async function conditionalSendOp(
   op: ConditionalSendOp,
-  deps: OpDeps,
+  deps: RelayOpDeps,
 ): Promise<RelayResultOf<"conditional_send">> {
   const run = deps.conditionalSend;
   if (run === undefined) {
@@ -314,7 +318,7 @@ export async function conditionalSendOp(
 }
 
 /** Ids, actions, states and error codes only: a record never holds an input or message text. */
-export async function listUncertainOp(deps: OpDeps): Promise<RelayResultOf<"list_uncertain">> {
+export async function listUncertainOp(deps: RelayOpDeps): Promise<RelayResultOf<"list_uncertain">> {
   if (deps.listUncertain === undefined) {
     throw new ConnectorError("invalid_request", "this gate does not list its journal");
   }
@@ -339,7 +343,7 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
   return state === "precondition_pending" ? null : "refused";
 }
 
-export async function reconcileOp(op: ReconcileOp, deps: OpDeps): Promise<RelayResultOf<"reconcile">> {
+export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<RelayResultOf<"reconcile">> {
   if (op.leaseId !== undefined && deps.lease.get(op.leaseId) === null) {
     throw new ConnectorError("lease_closed", "no open lease has this id");
   }

@@ -9,6 +9,7 @@
  * pull-request link/watch events of its own).
  */
 import { activeRun } from "../projection.js";
+import { attemptItemPlace } from "../run-records.js";
 import type { ThreadRecord, Tx } from "../store.js";
 import type {
   LinkedPullRequest,
@@ -36,12 +37,7 @@ export function openPrepareItem(tx: Tx, run: Run): TurnItem {
   }
   return tx.item({
     id: prepareItemIdFor(run.id),
-    threadId: tx.threadId,
-    runId: run.id,
-    nodeId: null,
-    providerThreadId: run.providerThreadId,
-    providerTurnId: null,
-    nativeItemRef: null,
+    ...attemptItemPlace(tx, run, undefined, null),
     parentItemId: null,
     ordinal: tx.nextItemOrdinal(),
     status: "running",

@@ -7,6 +7,7 @@ import { projectNotFoundForRun } from "../errors.js";
 import { subagentThreadReadOnly } from "../orchestrator-errors.js";
 import { activeRun, latestRun, queuedRuns } from "../projection.js";
 import { closeRuntimeRequest, failRun, interruptRun } from "../provider-steps.js";
+import { attemptItemPlace } from "../run-records.js";
 import {
   addSteerMessage,
   createRun,
@@ -313,12 +314,7 @@ export const preparedRunProgress: CommandHandler = (ctx, c) => {
   return ctx.store.transact(record, c.commandId, (tx) => {
     tx.item({
       id: `turn-item:run:${encodeURIComponent(run.id)}:prepare:${str(c, "phase")}`,
-      threadId: tx.threadId,
-      runId: run.id,
-      nodeId: null,
-      providerThreadId: run.providerThreadId,
-      providerTurnId: null,
-      nativeItemRef: null,
+      ...attemptItemPlace(tx, run, undefined, null),
       parentItemId: null,
       ordinal: tx.nextItemOrdinal(),
       status: "completed",

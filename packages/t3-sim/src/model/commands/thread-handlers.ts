@@ -3,7 +3,7 @@
  * visit). Overlays never change `status` (fixtures 23-25, 90); snooze expiry needs no event.
  */
 import { runtimeModeRank, threadAboveModeLimit } from "../orchestrator-errors.js";
-import { newThreadRecord } from "../store.js";
+import { newThreadRecord, type ThreadRecord } from "../store.js";
 import type { AppThread, LinkedPullRequest, ModelSelection, ThreadPullRequestLink } from "../types.js";
 import { type CommandContext, type CommandHandler, opt, reject, requireThread, str } from "./context.js";
 
@@ -78,32 +78,36 @@ export function createThread(ctx: CommandContext, commandId: string | null, fiel
   return ctx.store.transact(record, commandId, (tx) => void tx.thread("thread.created", {}), true);
 }
 
+type Command = Parameters<CommandHandler>[1];
+
 const simple =
-  (
-    apply: (ctx: CommandContext, threadId: string, c: Parameters<CommandHandler>[1]) => number,
-  ): CommandHandler =>
+  (apply: (ctx: CommandContext, threadId: string, c: Command) => number): CommandHandler =>
   (ctx, c) =>
     apply(ctx, str(c, "threadId"), c);
 
-export const threadArchive = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  // Repeats are accepted without change, like unpin (fixture 52).
-  const archivedAt = record.thread.archivedAt;
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.archived", { archivedAt: archivedAt ?? tx.now }),
-  );
-});
+/**
+ * Most thread commands: the thread must exist and one event patches it. `patchOf` may refuse the
+ * command (`reject`); `now` is the commit's time. Nothing is stored until it answers.
+ */
+const patchThread = (
+  event: string,
+  patchOf: (record: ThreadRecord, c: Command, now: string, ctx: CommandContext) => Partial<AppThread>,
+): CommandHandler =>
+  simple((ctx, threadId, c) => {
+    const record = requireThread(ctx, threadId);
+    return ctx.store.transact(
+      record,
+      c.commandId,
+      (tx) => void tx.thread(event, patchOf(record, c, tx.now, ctx)),
+    );
+  });
 
-export const threadUnarchive = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.unarchived", { archivedAt: null }),
-  );
-});
+// Repeats are accepted without change, like unpin (fixture 52).
+export const threadArchive = patchThread("thread.archived", (record, _c, now) => ({
+  archivedAt: record.thread.archivedAt ?? now,
+}));
+
+export const threadUnarchive = patchThread("thread.unarchived", () => ({ archivedAt: null }));
 
 export const threadDelete = simple((ctx, threadId, c) => {
   const record = requireThread(ctx, threadId);
@@ -115,142 +119,72 @@ export const threadDelete = simple((ctx, threadId, c) => {
   );
 });
 
-export const threadSettle = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  const settledAt = opt<string>(c, "settledAt");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    // Settling clears the pin on 0.0.31 (fixture 50: the settled T4 lost its pinnedAt).
-    (tx) =>
-      void tx.thread("thread.settled", {
-        settledOverride: "settled",
-        settledAt: settledAt ?? tx.now,
-        ...unpinned(record.thread),
-      }),
-  );
-});
+// Settling clears the pin on 0.0.31 (fixture 50: the settled T4 lost its pinnedAt).
+export const threadSettle = patchThread("thread.settled", (record, c, now) => ({
+  settledOverride: "settled",
+  settledAt: opt<string>(c, "settledAt") ?? now,
+  ...unpinned(record.thread),
+}));
 
 /** Server-internal (#8600): refused when the thread changed after snapshotAt or has an override. */
-export const threadAutoSettle = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const threadAutoSettle = patchThread("thread.settled", (record, c, now) => {
+  const threadId = record.thread.id;
   if (record.thread.settledOverride !== null)
     reject(`Thread ${threadId} has an explicit settlement override.`);
   if (Date.parse(record.thread.updatedAt) > Date.parse(str(c, "snapshotAt"))) {
     reject(`Thread ${threadId} changed after the settlement snapshot.`);
   }
-  const settledAt = opt<string>(c, "settledAt");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.settled", { settledAt: settledAt ?? tx.now, ...unpinned(record.thread) }),
-  );
+  return { settledAt: opt<string>(c, "settledAt") ?? now, ...unpinned(record.thread) };
 });
 
-export const threadUnsettle = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.unsettled", { settledOverride: "active", settledAt: null, unsettledAt: tx.now }),
-  );
-});
+export const threadUnsettle = patchThread("thread.unsettled", (_record, _c, now) => ({
+  settledOverride: "active",
+  settledAt: null,
+  unsettledAt: now,
+}));
 
-export const threadSnooze = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  const snoozedUntil = str(c, "snoozedUntil");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.snoozed", { snoozedUntil, snoozedAt: tx.now }),
-  );
-});
+export const threadSnooze = patchThread("thread.snoozed", (_record, c, now) => ({
+  snoozedUntil: str(c, "snoozedUntil"),
+  snoozedAt: now,
+}));
 
-export const threadUnsnooze = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.unsnoozed", { snoozedUntil: null, snoozedAt: null }),
-  );
-});
+export const threadUnsnooze = patchThread("thread.unsnoozed", () => ({
+  snoozedUntil: null,
+  snoozedAt: null,
+}));
 
-export const threadPin = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const threadPin = patchThread("thread.pinned", (_record, c, now) => {
   const orderKey = opt<string>(c, "orderKey");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.pinned", { pinnedAt: tx.now, ...(orderKey ? { pinOrderKey: orderKey } : {}) }),
-  );
+  return { pinnedAt: now, ...(orderKey ? { pinOrderKey: orderKey } : {}) };
 });
 
-export const threadUnpin = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  // Accepted even when not pinned (fixture 52): a new sequence, no change.
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.unpinned", { pinnedAt: null, pinOrderKey: undefined }),
-  );
-});
+// Accepted even when not pinned (fixture 52): a new sequence, no change.
+export const threadUnpin = patchThread("thread.unpinned", () => ({ pinnedAt: null, pinOrderKey: undefined }));
 
-export const threadPinReorder = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  if (!record.thread.pinnedAt) reject(`Thread ${threadId} is not pinned.`);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.pin-reordered", { pinOrderKey: str(c, "orderKey") }),
-  );
+export const threadPinReorder = patchThread("thread.pin-reordered", (record, c) => {
+  if (!record.thread.pinnedAt) reject(`Thread ${record.thread.id} is not pinned.`);
+  return { pinOrderKey: str(c, "orderKey") };
 });
 
 /** Newer command: the position of a thread in the active list, a fractional index. */
-export const threadActiveReorder = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.active-reordered", { activeOrderKey: str(c, "orderKey") }),
-  );
-});
+export const threadActiveReorder = patchThread("thread.active-reordered", (_record, c) => ({
+  activeOrderKey: str(c, "orderKey"),
+}));
 
 /**
  * Newer command: turns automatic settling of one thread on or off. Upstream's event is
  * `thread.auto-settle-set` with the whole thread; off is `autoSettleDisabledAt`.
  */
-export const threadAutoSettleSet = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  const disabledAt = c.enabled === true ? null : (record.thread.autoSettleDisabledAt ?? ctx.store.iso());
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.auto-settle-set", { autoSettleDisabledAt: disabledAt }),
-  );
-});
+export const threadAutoSettleSet = patchThread("thread.auto-settle-set", (record, c, _now, ctx) => ({
+  autoSettleDisabledAt: c.enabled === true ? null : (record.thread.autoSettleDisabledAt ?? ctx.store.iso()),
+}));
 
 /** The server keeps the maximum of the stored and the supplied watermark. */
-export const threadVisit = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  const visitedAt = str(c, "visitedAt");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.visited", { lastVisitedAt: maxIso(record.thread.lastVisitedAt, visitedAt) }),
-  );
-});
+export const threadVisit = patchThread("thread.visited", (record, c) => ({
+  lastVisitedAt: maxIso(record.thread.lastVisitedAt, str(c, "visitedAt")),
+}));
 
-export const threadMarkUnread = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.marked-unread", { lastVisitedAt: null }),
-  );
-});
+export const threadMarkUnread = patchThread("thread.marked-unread", () => ({ lastVisitedAt: null }));
 
 const REGENERATION_DELAY_MS = 20;
 
@@ -295,18 +229,12 @@ export const threadMetadataUpdate = simple((ctx, threadId, c) => {
   return sequence;
 });
 
-export const threadTitleRegenerationComplete = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const threadTitleRegenerationComplete = patchThread("thread.metadata-updated", (record, c) => {
   if (record.thread.titleRegeneration?.requestId !== str(c, "requestId")) {
     reject(`No title regeneration ${str(c, "requestId")} is in flight.`);
   }
   const title = opt<string>(c, "title");
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.metadata-updated", { ...(title ? { title } : {}), titleRegeneration: null }),
-  );
+  return { ...(title ? { title } : {}), titleRegeneration: null };
 });
 
 /**
@@ -318,56 +246,37 @@ function modeCeiling(ctx: CommandContext, thread: AppThread): string | null {
   return ctx.store.liveThread(thread.lineage.parentThreadId)?.thread.runtimeMode ?? null;
 }
 
-export const threadRuntimeModeSet = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const threadRuntimeModeSet = patchThread("thread.runtime-mode-updated", (record, c, _now, ctx) => {
   const ceiling = ctx.newer ? modeCeiling(ctx, record.thread) : null;
   if (ceiling !== null && runtimeModeRank(str(c, "runtimeMode")) > runtimeModeRank(ceiling)) {
-    throw threadAboveModeLimit(threadId, ceiling, str(c, "runtimeMode"), record.thread.interactionMode);
+    throw threadAboveModeLimit(
+      record.thread.id,
+      ceiling,
+      str(c, "runtimeMode"),
+      record.thread.interactionMode,
+    );
   }
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.runtime-mode-updated", { runtimeMode: str(c, "runtimeMode") }),
-  );
+  return { runtimeMode: str(c, "runtimeMode") };
 });
 
-export const threadInteractionModeSet = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.interaction-mode-updated", { interactionMode: str(c, "interactionMode") }),
-  );
-});
+export const threadInteractionModeSet = patchThread("thread.interaction-mode-updated", (_record, c) => ({
+  interactionMode: str(c, "interactionMode"),
+}));
 
 /** Same provider instance only; switching instances is `provider.switch`. */
-export const threadModelSelectionSet = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const threadModelSelectionSet = patchThread("thread.model-selection-updated", (record, c) => {
   const modelSelection = c.modelSelection as ModelSelection;
   if (modelSelection.instanceId !== record.thread.providerInstanceId) {
     reject(
       `Model selection instance ${modelSelection.instanceId} differs from the thread's provider instance ${record.thread.providerInstanceId}; use provider.switch.`,
     );
   }
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) => void tx.thread("thread.model-selection-updated", { modelSelection }),
-  );
+  return { modelSelection };
 });
 
-export const providerSwitch = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const providerSwitch = patchThread("thread.provider-switched", (_record, c) => {
   const modelSelection = c.modelSelection as ModelSelection;
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.provider-switched", {
-        modelSelection,
-        providerInstanceId: modelSelection.instanceId,
-      }),
-  );
+  return { modelSelection, providerInstanceId: modelSelection.instanceId };
 });
 
 const sameKey = (link: ThreadPullRequestLink, c: Record<string, unknown>) =>
@@ -380,8 +289,7 @@ const legacyLink = (projectId: string, links: ThreadPullRequestLink[]): LinkedPu
 };
 
 /** Links keyed {host, repository, number}, plus url and source; a repeat replaces the link. */
-export const pullRequestLink = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const pullRequestLink = patchThread("thread.metadata-updated", (record, c, _now, ctx) => {
   const link: ThreadPullRequestLink = {
     host: str(c, "host"),
     repository: str(c, "repository"),
@@ -393,31 +301,16 @@ export const pullRequestLink = simple((ctx, threadId, c) => {
     stack: null,
   };
   const links = [...(record.thread.pullRequests ?? []).filter((other) => !sameKey(other, c)), link];
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.metadata-updated", {
-        pullRequests: links,
-        linkedPullRequest: legacyLink(record.thread.projectId, links),
-      }),
-  );
+  return { pullRequests: links, linkedPullRequest: legacyLink(record.thread.projectId, links) };
 });
 
-export const pullRequestUnlink = simple((ctx, threadId, c) => {
-  const record = requireThread(ctx, threadId);
+export const pullRequestUnlink = patchThread("thread.metadata-updated", (record, c) => {
   const current = record.thread.pullRequests ?? [];
   if (!current.some((link) => sameKey(link, c))) {
-    reject(`Pull request ${str(c, "repository")}#${String(c.number)} is not linked to thread ${threadId}.`);
+    reject(
+      `Pull request ${str(c, "repository")}#${String(c.number)} is not linked to thread ${record.thread.id}.`,
+    );
   }
   const links = current.filter((link) => !sameKey(link, c));
-  return ctx.store.transact(
-    record,
-    c.commandId,
-    (tx) =>
-      void tx.thread("thread.metadata-updated", {
-        pullRequests: links,
-        linkedPullRequest: legacyLink(record.thread.projectId, links),
-      }),
-  );
+  return { pullRequests: links, linkedPullRequest: legacyLink(record.thread.projectId, links) };
 });
