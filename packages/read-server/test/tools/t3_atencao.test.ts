@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { t3AtencaoTool } from "../../src/tools/t3_atencao.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
@@ -7,7 +7,7 @@ import {
   demoProjectIds,
   invalidInput,
   itemsOf,
-  startTwoEnvironments,
+  useTwoEnvironments,
 } from "./listing-support.js";
 
 const TOOL = "t3_atencao";
@@ -22,11 +22,8 @@ function expectNewestFirst(items: Array<Record<string, unknown>>): void {
 
 describe("t3_atencao over two environments", () => {
   let setup: SimReadSetup;
-  beforeEach(async () => {
-    setup = await startTwoEnvironments(definitions);
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironments(definitions, (started) => {
+    setup = started;
   });
 
   it("lists interventions and unsettled failures of every environment, newest first", async () => {
@@ -98,15 +95,16 @@ describe("t3_atencao over two environments", () => {
 
 describe("t3_atencao and the project ACL", () => {
   let setup: SimReadSetup;
-  beforeEach(async () => {
-    const alpha = (await demoProjectIds()).alpha ?? {};
-    setup = await startTwoEnvironments(definitions, {
-      allowedProjects: { alpha: [alpha["t3-connector"] ?? ""] },
-    });
-  });
-  afterEach(async () => {
-    await setup.close();
-  });
+  useTwoEnvironments(
+    definitions,
+    (started) => {
+      setup = started;
+    },
+    async () => {
+      const alpha = (await demoProjectIds()).alpha ?? {};
+      return { allowedProjects: { alpha: [alpha["t3-connector"] ?? ""] } };
+    },
+  );
 
   it("leaves out threads of projects outside the environment's ACL", async () => {
     const result = await setup.call(TOOL, {});

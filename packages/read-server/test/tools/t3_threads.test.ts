@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
+import { describe, expect, it } from "vitest";
+import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
@@ -11,8 +11,9 @@ import {
   itemsOf,
   nextHeld,
   projectIdByTitle,
-  startTwoEnvironments,
   threadIdByTitle,
+  useTwoEnvironments,
+  useTwoEnvironmentsOnManualDeadlines,
 } from "./listing-support.js";
 
 const TOOL = "t3_threads";
@@ -45,14 +46,9 @@ async function allPages(setup: SimReadSetup, args: Record<string, unknown>) {
 
 describe("t3_threads over two environments", () => {
   let setup: SimReadSetup;
-  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
   let deadlines: ManualDeadlines;
-  beforeEach(async () => {
-    deadlines = new ManualDeadlines();
-    setup = await startTwoEnvironments(definitions, { deadlines });
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironmentsOnManualDeadlines(definitions, (started) => {
+    ({ setup, deadlines } = started);
   });
 
   it("sweeps every environment, answers total before the list and orders newest first", async () => {
@@ -272,17 +268,18 @@ describe("t3_threads over two environments", () => {
 describe("t3_threads and the project ACL", () => {
   let setup: SimReadSetup;
   let ids: Record<string, Record<string, string>>;
-  beforeEach(async () => {
-    ids = await demoProjectIds();
-    const alpha = ids.alpha ?? {};
-    // alpha hides "website"; beta shows everything.
-    setup = await startTwoEnvironments(definitions, {
-      allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] },
-    });
-  });
-  afterEach(async () => {
-    await setup.close();
-  });
+  useTwoEnvironments(
+    definitions,
+    (started) => {
+      setup = started;
+    },
+    async () => {
+      ids = await demoProjectIds();
+      const alpha = ids.alpha ?? {};
+      // alpha hides "website"; beta shows everything.
+      return { allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] } };
+    },
+  );
 
   it("never lists threads of a project outside the environment's ACL", async () => {
     const result = await setup.call(TOOL, { environment: "alpha", limit: 50 });
