@@ -2,7 +2,8 @@ import { startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES, READ_SCOPES } from "../../src/environments/index.js";
-import { ConnectorError } from "../../src/errors.js";
+import type { ConnectorError } from "../../src/errors.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
@@ -72,16 +73,6 @@ function registry(
   return created;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
-
 describe("environment registry", () => {
   it("verifies a protocol-2 environment and exposes its label, version and an HTTP client", async () => {
     const reg = registry([await config("alpha")]);
@@ -115,14 +106,14 @@ describe("environment registry", () => {
 
   it("fails closed when the server answers as another environment, naming both ids", async () => {
     const reg = registry([await config("alpha", "read", { environmentId: "env-expected" })]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("environment_mismatch");
     expect(error.message).toContain("env-alpha");
     expect(error.message).toContain("env-expected");
 
     simEnvironment("beta").faults.set({ wrongEnvironmentId: "env-impostor" });
     const reg2 = registry([await config("beta")]);
-    const second = await failure(reg2.connect("beta"));
+    const second = await caughtConnectorError(reg2.connect("beta"));
     expect(second.code).toBe("environment_mismatch");
     expect(second.message).toContain("env-impostor");
   });
@@ -135,7 +126,7 @@ describe("environment registry", () => {
 
   it("refuses a token with more scopes than required, naming the extra scope but not the token", async () => {
     const reg = registry([await config("alpha", "operate")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.message).toContain("orchestration:operate");
     expect(error.message).not.toContain(simEnvironment("alpha").operateToken);
@@ -145,14 +136,14 @@ describe("environment registry", () => {
   it("refuses scopes added by the server (faults.extraScopes)", async () => {
     simEnvironment("alpha").faults.set({ extraScopes: ["terminal:operate"] });
     const reg = registry([await config("alpha")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.message).toContain("terminal:operate");
   });
 
   it("refuses a token that lacks a required scope (a read token for the gate)", async () => {
     const reg = registry([await config("alpha", "read")], { requiredScopes: OPERATE_SCOPES });
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.details).toMatchObject({ missing: ["orchestration:operate"], extra: [] });
     const gate = registry([await config("alpha", "operate")], { requiredScopes: OPERATE_SCOPES });
@@ -162,7 +153,7 @@ describe("environment registry", () => {
   it("refuses an expired token without printing it", async () => {
     simEnvironment("alpha").faults.set({ expireTokens: true });
     const reg = registry([await config("alpha")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("unauthorized");
     expect(error.message).not.toContain(simEnvironment("alpha").readToken);
   });
@@ -217,7 +208,7 @@ describe("environment registry", () => {
   it("bounds opening a connection by its own deadline", async () => {
     simEnvironment("alpha").faults.set({ hang: true });
     const reg = registry([await config("alpha")], { connectTimeoutMs: 300 });
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("timeout");
   });
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { T3HttpClient } from "../../src/t3/index.js";
-import { caughtConnectorError } from "./caught-connector-error.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 
 let server: Server;
 let baseUrl: string;

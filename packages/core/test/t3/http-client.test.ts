@@ -4,8 +4,8 @@ import { createServer } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantedScopes, T3HttpClient, T3RpcClient } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
-import { caughtConnectorError } from "./caught-connector-error.js";
 
 let env: SimEnvironment;
 let transitional: SimEnvironment;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exchangePairingCode, grantedScopes, T3HttpClient } from "../../src/t3/index.js";
-import { caughtConnectorError } from "./caught-connector-error.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 
 const READ = ["orchestration:read"];
 

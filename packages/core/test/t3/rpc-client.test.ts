@@ -10,8 +10,8 @@ import {
   type T3RpcConnectOptions,
   type ThreadStreamItem,
 } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
-import { caughtConnectorError } from "./caught-connector-error.js";
 import { deferred, ItemLog, ManualTimers } from "./support.js";
 
 let env: SimEnvironment;
