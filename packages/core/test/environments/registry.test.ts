@@ -1,37 +1,27 @@
 import { startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES, READ_SCOPES } from "../../src/environments/index.js";
 import type { ConnectorError } from "../../src/errors.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
-import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
-
-type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+import { type Simulator, useSimulatedEnvironments } from "./support/simulated-environments.js";
+import type { TokenFiles } from "./support/token-files.js";
 
 let sim: Simulator;
 let tokens: TokenFiles;
-const registries: EnvironmentRegistry[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({
+const registries = useSimulatedEnvironments(
+  {
     environments: [
       { alias: "alpha", environmentId: "env-alpha", seed: "demo" },
       { alias: "beta", environmentId: "env-beta", seed: "empty", transitional: true },
     ],
     clock: "real",
-  });
-  tokens = await createTokenFiles();
-});
-
-afterEach(async () => {
-  await Promise.all(registries.splice(0).map((registry) => registry.close()));
-  for (const environment of sim.environments) environment.faults.clear();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await tokens.remove();
-});
+  },
+  (started) => {
+    ({ sim, tokens } = started);
+  },
+);
 
 function simEnvironment(alias: string) {
   return sim.environment(alias);
@@ -68,9 +58,7 @@ function registry(
   environments: EnvironmentConfig[],
   options: Partial<ConstructorParameters<typeof EnvironmentRegistry>[0]> = {},
 ) {
-  const created = new EnvironmentRegistry({ environments, requiredScopes: READ_SCOPES, ...options });
-  registries.push(created);
-  return created;
+  return registries.keep(new EnvironmentRegistry({ environments, requiredScopes: READ_SCOPES, ...options }));
 }
 
 describe("environment registry", () => {
