@@ -10,7 +10,7 @@ import { SERVER_ONLY_COMMAND_TYPES } from "@t3-connector/t3-sim";
 import { describe, expect, it } from "vitest";
 import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
-import type { BridgeSession } from "../support/bridge-client.js";
+import { type Body, type BridgeSession, structured } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
@@ -20,9 +20,6 @@ useBridgeOverRealGate((harness, session) => {
   h = harness;
   bridge = session;
 });
-
-type Body = Record<string, unknown>;
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
 
 async function readThread(leaseId: string, threadId: string): Promise<Body> {
   const result = await bridge.call("t3_thread", { leaseId, environment: "alpha", threadId });

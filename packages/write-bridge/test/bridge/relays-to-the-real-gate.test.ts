@@ -11,7 +11,7 @@ import {
   OUTSIDE_THREAD,
   RUNNING_THREAD,
 } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, textOf } from "../support/bridge-client.js";
+import { type Body, type BridgeSession, structured, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
@@ -22,9 +22,7 @@ useBridgeOverRealGate((harness, session) => {
   bridge = session;
 });
 
-type Body = Record<string, unknown>;
 const WAITING_THREAD = "5b0c6f2e-3f5d-4d8e-9a51-0c7a9e2d4b11";
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
 
 describe("the bridge against the real gate relay", () => {
   it("offers an approval link covering every environment when no lease is open", async () => {
