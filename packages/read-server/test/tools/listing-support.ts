@@ -108,6 +108,27 @@ export function useTwoEnvironmentsOnManualDeadlines(
   );
 }
 
+/**
+ * useTwoEnvironments with alpha's ACL narrowed to the demo projects titled `alphaProjects` (beta
+ * shows everything); `ready` also gets the demo project ids per alias and title.
+ */
+export function useTwoEnvironmentsWithAlphaAcl(
+  definitions: readonly ReadToolDefinition[],
+  alphaProjects: readonly string[],
+  ready: (started: { setup: SimReadSetup; ids: Record<string, Record<string, string>> }) => void,
+): void {
+  let ids: Record<string, Record<string, string>> = {};
+  useTwoEnvironments(
+    definitions,
+    (setup) => ready({ setup, ids }),
+    async () => {
+      ids = await demoProjectIds();
+      const alpha = ids.alpha ?? {};
+      return { allowedProjects: { alpha: alphaProjects.map((title) => alpha[title] ?? "") } };
+    },
+  );
+}
+
 /** The JSON-RPC error of a call the SDK refused before any handler ran. */
 /** The tool error a bad argument gets (`isError: true`, ADR 0004); the handler never runs. */
 export function invalidInput(setup: SimReadSetup, name: string, args: Record<string, unknown>) {

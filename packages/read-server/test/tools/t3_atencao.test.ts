@@ -4,10 +4,10 @@ import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   invalidInput,
   itemsOf,
   useTwoEnvironments,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_atencao";
@@ -95,16 +95,9 @@ describe("t3_atencao over two environments", () => {
 
 describe("t3_atencao and the project ACL", () => {
   let setup: SimReadSetup;
-  useTwoEnvironments(
-    definitions,
-    (started) => {
-      setup = started;
-    },
-    async () => {
-      const alpha = (await demoProjectIds()).alpha ?? {};
-      return { allowedProjects: { alpha: [alpha["t3-connector"] ?? ""] } };
-    },
-  );
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector"], (started) => {
+    ({ setup } = started);
+  });
 
   it("leaves out threads of projects outside the environment's ACL", async () => {
     const result = await setup.call(TOOL, {});

@@ -5,14 +5,13 @@ import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   invalidInput,
   itemsOf,
   nextHeld,
   projectIdByTitle,
   threadIdByTitle,
-  useTwoEnvironments,
   useTwoEnvironmentsOnManualDeadlines,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_buscar_threads";
@@ -190,17 +189,9 @@ describe("t3_buscar_threads over two environments", () => {
 
 describe("t3_buscar_threads and the project ACL", () => {
   let setup: SimReadSetup;
-  useTwoEnvironments(
-    definitions,
-    (started) => {
-      setup = started;
-    },
-    async () => {
-      const ids = await demoProjectIds();
-      const alpha = ids.alpha ?? {};
-      return { allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] } };
-    },
-  );
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector", "scratch"], (started) => {
+    ({ setup } = started);
+  });
 
   it("never finds a thread of a project outside the ACL, and answers its id like an unknown one", async () => {
     const result = await setup.call(TOOL, { search: "deploy preview" });

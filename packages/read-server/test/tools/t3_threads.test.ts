@@ -5,15 +5,14 @@ import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   dropVisitedWatermark,
   invalidInput,
   itemsOf,
   nextHeld,
   projectIdByTitle,
   threadIdByTitle,
-  useTwoEnvironments,
   useTwoEnvironmentsOnManualDeadlines,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_threads";
@@ -268,18 +267,10 @@ describe("t3_threads over two environments", () => {
 describe("t3_threads and the project ACL", () => {
   let setup: SimReadSetup;
   let ids: Record<string, Record<string, string>>;
-  useTwoEnvironments(
-    definitions,
-    (started) => {
-      setup = started;
-    },
-    async () => {
-      ids = await demoProjectIds();
-      const alpha = ids.alpha ?? {};
-      // alpha hides "website"; beta shows everything.
-      return { allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] } };
-    },
-  );
+  // alpha hides "website"; beta shows everything.
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector", "scratch"], (started) => {
+    ({ setup, ids } = started);
+  });
 
   it("never lists threads of a project outside the environment's ACL", async () => {
     const result = await setup.call(TOOL, { environment: "alpha", limit: 50 });
