@@ -22,44 +22,37 @@ export interface JournalDir {
 
 /** Registers the per-test set-up and clean-up; `defaults` are the file's open options. */
 export function useJournalDir(defaults: Omit<JournalOptions, "stateDir" | "clock"> = {}): JournalDir {
-  let temp: TempDir | undefined;
-  let clock: ManualClock | undefined;
+  let made: { temp: TempDir; clock: ManualClock } | undefined;
   const journals: Journal[] = [];
 
   beforeEach(async () => {
-    temp = await makeTempDir();
-    clock = new ManualClock();
+    made = { temp: await makeTempDir(), clock: new ManualClock() };
   });
   afterEach(async () => {
     await Promise.all(journals.splice(0).map((journal) => journal.close()));
-    await temp?.remove();
+    await made?.temp.remove();
   });
 
-  const current = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error("the journal dir is made in beforeEach");
-    return value;
+  const current = () => {
+    if (made === undefined) throw new Error("the journal dir is made in beforeEach");
+    return made;
   };
 
   const dir: JournalDir = {
     get temp() {
-      return current(temp);
+      return current().temp;
     },
     get stateDir() {
-      return current(temp).stateDir;
+      return current().temp.stateDir;
     },
     get clock() {
-      return current(clock);
+      return current().clock;
     },
     get options() {
       return { stateDir: dir.stateDir, clock: dir.clock };
     },
     async open(options = {}) {
-      const journal = await openJournal({
-        stateDir: dir.stateDir,
-        clock: dir.clock,
-        ...defaults,
-        ...options,
-      });
+      const journal = await openJournal({ ...dir.options, ...defaults, ...options });
       journals.push(journal);
       return journal;
     },
