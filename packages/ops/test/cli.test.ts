@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
-import { type SimOps, startSimOps } from "./support/sim-ops.js";
+import type { SimOps } from "./support/sim-ops.js";
+import { useSimOpsPerTest } from "./support/sim-ops-per-test.js";
 
 let setup: SimOps;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  setup = await startSimOps();
-  env = { T3_CONNECTOR_OPS_CONFIG: setup.configPath };
-});
-afterEach(async () => {
-  await setup.close();
+useSimOpsPerTest((started) => {
+  setup = started;
+  env = { T3_CONNECTOR_OPS_CONFIG: started.configPath };
 });
 
 const createArgs = (id: string, title = "T") => [

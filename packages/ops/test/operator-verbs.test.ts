@@ -1,29 +1,17 @@
-import { isConnectorError } from "@t3-connector/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
-import { type SimOps, startSimOps } from "./support/sim-ops.js";
+import { connectorFailure } from "./support/connector-failure.js";
+import type { SimOps } from "./support/sim-ops.js";
+import { useSimOpsPerTest } from "./support/sim-ops-per-test.js";
 
 let setup: SimOps;
 let env: Record<string, string>;
 
-beforeEach(async () => {
-  setup = await startSimOps();
-  env = { T3_CONNECTOR_OPS_CONFIG: setup.configPath };
+useSimOpsPerTest((started) => {
+  setup = started;
+  env = { T3_CONNECTOR_OPS_CONFIG: started.configPath };
 });
-afterEach(async () => {
-  await setup.close();
-});
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isConnectorError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** A fresh idle thread in alpha on codex / gpt-5.6-sol with effort low. */
 async function freshThread(title = "Configure me") {
@@ -159,11 +147,11 @@ describe("configure", () => {
   it("refuses a model the instance does not offer, an unknown mode and an empty request, sending nothing", async () => {
     const threadId = await freshThread();
     const before = sent();
-    const unoffered = await failure(
+    const unoffered = await connectorFailure(
       setup.ops.configure("alpha", threadId, { model: "gpt-0-imaginary", operationId: "bad-1" }),
     );
     expect(unoffered).toMatchObject({ code: "guard_refused" });
-    const noEffort = await failure(
+    const noEffort = await connectorFailure(
       setup.ops.configure("alpha", threadId, {
         instance: "grok",
         model: "grok-build",
@@ -172,7 +160,7 @@ describe("configure", () => {
       }),
     );
     expect(noEffort).toMatchObject({ code: "guard_refused" });
-    const badMode = await failure(
+    const badMode = await connectorFailure(
       setup.ops.configure("alpha", threadId, {
         model: "gpt-5.6-luna",
         runtimeMode: "yolo",
@@ -180,7 +168,7 @@ describe("configure", () => {
       }),
     );
     expect(badMode).toMatchObject({ code: "invalid_input" });
-    const empty = await failure(setup.ops.configure("alpha", threadId, { operationId: "bad-4" }));
+    const empty = await connectorFailure(setup.ops.configure("alpha", threadId, { operationId: "bad-4" }));
     expect(empty).toMatchObject({ code: "invalid_input" });
     expect(sent()).toBe(before);
   });

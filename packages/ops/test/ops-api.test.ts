@@ -1,25 +1,13 @@
-import { isConnectorError } from "@t3-connector/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type SimOps, startSimOps } from "./support/sim-ops.js";
+import { describe, expect, it } from "vitest";
+import { connectorFailure } from "./support/connector-failure.js";
+import type { SimOps } from "./support/sim-ops.js";
+import { useSimOpsPerTest } from "./support/sim-ops-per-test.js";
 
 let setup: SimOps;
 
-beforeEach(async () => {
-  setup = await startSimOps();
+useSimOpsPerTest((started) => {
+  setup = started;
 });
-afterEach(async () => {
-  await setup.close();
-});
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isConnectorError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 const launch = {
   project: "website",
@@ -99,7 +87,7 @@ describe("create", () => {
     expect(withEffort.created).toBe(true);
     expect(sent.modelSelection?.options).toEqual([{ id: "reasoningEffort", value: "high" }]);
     const before = setup.env("alpha").model.receivedCommands.length;
-    const refused = await failure(
+    const refused = await connectorFailure(
       setup.ops.create("alpha", { ...launch, model: "no-such-model", clientRequestId: "m" }),
     );
     expect(refused.code).toBe("guard_refused");
@@ -109,8 +97,12 @@ describe("create", () => {
 
   it("refuses bad input and an unknown project with nothing sent", async () => {
     const before = setup.env("alpha").model.receivedCommands.length;
-    expect((await failure(setup.ops.create("alpha", { ...launch, title: "" }))).code).toBe("invalid_input");
-    expect((await failure(setup.ops.create("alpha", { ...launch, project: "nope" }))).code).toBe("not_found");
+    expect((await connectorFailure(setup.ops.create("alpha", { ...launch, title: "" }))).code).toBe(
+      "invalid_input",
+    );
+    expect((await connectorFailure(setup.ops.create("alpha", { ...launch, project: "nope" }))).code).toBe(
+      "not_found",
+    );
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 });
@@ -129,14 +121,14 @@ describe("thread references", () => {
   it("lists every candidate of an ambiguous reference instead of guessing", async () => {
     await setup.ops.create("alpha", { ...launch, title: "Footer fix one", clientRequestId: "a" });
     await setup.ops.create("alpha", { ...launch, title: "Footer fix two", clientRequestId: "b" });
-    const error = await failure(setup.ops.resolve("footer fix", "alpha"));
+    const error = await connectorFailure(setup.ops.resolve("footer fix", "alpha"));
     expect(error.code).toBe("ambiguous_thread");
     const candidates = (error.details?.candidates ?? []) as { title: string }[];
     expect(candidates.map((c) => c.title).sort()).toEqual(["Footer fix one", "Footer fix two"]);
   });
 
   it("is ambiguous across environments when both have the title", async () => {
-    const error = await failure(setup.ops.resolve("Long migration run"));
+    const error = await connectorFailure(setup.ops.resolve("Long migration run"));
     expect(error.code).toBe("ambiguous_thread");
     expect(
       ((error.details?.candidates ?? []) as { environment: string }[]).map((c) => c.environment),
@@ -159,9 +151,9 @@ describe("send, settle, act, query", () => {
 
   it("settles an idle thread, and refuses a running thread and one with a pending request", async () => {
     const before = setup.env("alpha").model.receivedCommands.length;
-    const running = await failure(setup.ops.settle("alpha", "Long migration run"));
+    const running = await connectorFailure(setup.ops.settle("alpha", "Long migration run"));
     expect(running).toMatchObject({ code: "guard_refused", details: { reason: "thread_run_active" } });
-    const pending = await failure(setup.ops.settle("alpha", "Run the test suite?"));
+    const pending = await connectorFailure(setup.ops.settle("alpha", "Run the test suite?"));
     expect(pending.code).toBe("guard_refused");
     expect(["thread_run_active", "thread_pending_request"]).toContain(pending.details?.reason);
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
@@ -203,7 +195,7 @@ describe("send, settle, act, query", () => {
   it("refuses bad action input with the write tools' codes and sends nothing", async () => {
     const before = setup.env("alpha").model.receivedCommands.length;
     const { thread } = await setup.ops.resolve("Empty draft", "alpha");
-    const steer = await failure(
+    const steer = await connectorFailure(
       setup.ops.act(
         "alpha",
         "thread.send",
@@ -213,7 +205,7 @@ describe("send, settle, act, query", () => {
     );
     expect(steer.code).toBe("invalid_input");
     expect(steer.message).toContain("target_run_id_required");
-    const mismatch = await failure(
+    const mismatch = await connectorFailure(
       setup.ops.act(
         "alpha",
         "thread.send",
@@ -222,9 +214,9 @@ describe("send, settle, act, query", () => {
       ),
     );
     expect(mismatch).toMatchObject({ code: "invalid_input", details: { reason: "request_id_mismatch" } });
-    expect((await failure(setup.ops.act("alpha", "thread.nope", {}, { operationId: "x" }))).code).toBe(
-      "invalid_input",
-    );
+    expect(
+      (await connectorFailure(setup.ops.act("alpha", "thread.nope", {}, { operationId: "x" }))).code,
+    ).toBe("invalid_input");
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 
@@ -245,8 +237,10 @@ describe("send, settle, act, query", () => {
       unknown
     >;
     expect(read).toMatchObject({ threadId: thread.id, state: "needs_intervention" });
-    expect((await failure(setup.ops.query("alpha", "nope", {}))).code).toBe("invalid_input");
-    expect((await failure(setup.ops.query("alpha", "thread", { threadId: 3 }))).code).toBe("invalid_input");
+    expect((await connectorFailure(setup.ops.query("alpha", "nope", {}))).code).toBe("invalid_input");
+    expect((await connectorFailure(setup.ops.query("alpha", "thread", { threadId: 3 }))).code).toBe(
+      "invalid_input",
+    );
   });
 
   it("lists every catalogue action and every read with kind and description", async () => {
@@ -263,11 +257,13 @@ describe("snooze and interrupt", () => {
     const snoozed = await setup.ops.snooze("alpha", "Empty draft", until);
     expect(snoozed.confirmation[0]?.snoozedUntil).toBe("2030-01-02T02:04:05.000Z");
     const before = setup.env("alpha").model.receivedCommands.length;
-    const refused = await failure(setup.ops.snooze("alpha", "Long migration run", until));
+    const refused = await connectorFailure(setup.ops.snooze("alpha", "Long migration run", until));
     expect(refused).toMatchObject({ code: "guard_refused", details: { reason: "thread_run_active" } });
-    expect((await failure(setup.ops.snooze("alpha", "Empty draft", "tomorrow"))).code).toBe("invalid_input");
+    expect((await connectorFailure(setup.ops.snooze("alpha", "Empty draft", "tomorrow"))).code).toBe(
+      "invalid_input",
+    );
     // A bare date is the usual mistake: the message shows a date-time that works.
-    const bareDate = await failure(setup.ops.snooze("alpha", "Empty draft", "2026-12-04"));
+    const bareDate = await connectorFailure(setup.ops.snooze("alpha", "Empty draft", "2026-12-04"));
     expect(bareDate.message).toContain("e.g. 2026-12-04T09:00:00+01:00");
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });

@@ -5,10 +5,10 @@
  * with nothing sent to the simulator, by the same catalogue rule as the gate; the same message to
  * a thread within the ceiling is sent, and without a ceiling ops sends to any thread as before.
  */
-import { isConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
+import { connectorFailure } from "./support/connector-failure.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
 
 const ONE_ENVIRONMENT = { environments: [{ alias: "alpha" }] };
@@ -18,16 +18,6 @@ afterEach(async () => {
   await setup?.close();
   setup = undefined;
 });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isConnectorError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** Two idle threads of the first project: one in full-access (T3's default), one that asks first. */
 function seedThreads(started: SimOps): { full: string; asking: string } {
@@ -51,7 +41,7 @@ describe("ops' runtime ceiling over the thread's current mode", () => {
     const received = () => setup?.env("alpha").model.receivedCommands.length;
     const before = received();
 
-    const message = await failure(
+    const message = await connectorFailure(
       setup.ops.send("alpha", { thread: full, text: "run the tests", messageId: "m-full" }),
     );
     expect(message.code).toBe("runtime_mode_above_lease");
@@ -59,11 +49,11 @@ describe("ops' runtime ceiling over the thread's current mode", () => {
       /^thread\.send would drive thread \S+, which runs in full-access, above this ops's ceiling approval-required: .*run ops with --max-runtime-mode full-access\. Nothing was sent\.$/,
     );
     expect(message.details).toMatchObject({ threadId: full, threadRuntimeMode: "full-access" });
-    const resume = await failure(
+    const resume = await connectorFailure(
       setup.ops.act("alpha", "queue.resume", { threadId: full }, { operationId: "resume-1" }),
     );
     expect(resume.code).toBe("runtime_mode_above_lease");
-    const retry = await failure(
+    const retry = await connectorFailure(
       setup.ops.act(
         "alpha",
         "prepared-run.retry",

@@ -1,36 +1,27 @@
 import { startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES, READ_SCOPES } from "../../src/environments/index.js";
-import { ConnectorError } from "../../src/errors.js";
-import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
-
-type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+import type { ConnectorError } from "../../src/errors.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
+import { type Simulator, useSimulatedEnvironments } from "./support/simulated-environments.js";
+import type { TokenFiles } from "./support/token-files.js";
 
 let sim: Simulator;
 let tokens: TokenFiles;
-const registries: EnvironmentRegistry[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({
+const registries = useSimulatedEnvironments(
+  {
     environments: [
       { alias: "alpha", environmentId: "env-alpha", seed: "demo" },
       { alias: "beta", environmentId: "env-beta", seed: "empty", transitional: true },
     ],
     clock: "real",
-  });
-  tokens = await createTokenFiles();
-});
-
-afterEach(async () => {
-  await Promise.all(registries.splice(0).map((registry) => registry.close()));
-  for (const environment of sim.environments) environment.faults.clear();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await tokens.remove();
-});
+  },
+  (started) => {
+    ({ sim, tokens } = started);
+  },
+);
 
 function simEnvironment(alias: string) {
   return sim.environment(alias);
@@ -67,19 +58,7 @@ function registry(
   environments: EnvironmentConfig[],
   options: Partial<ConstructorParameters<typeof EnvironmentRegistry>[0]> = {},
 ) {
-  const created = new EnvironmentRegistry({ environments, requiredScopes: READ_SCOPES, ...options });
-  registries.push(created);
-  return created;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
+  return registries.keep(new EnvironmentRegistry({ environments, requiredScopes: READ_SCOPES, ...options }));
 }
 
 describe("environment registry", () => {
@@ -115,14 +94,14 @@ describe("environment registry", () => {
 
   it("fails closed when the server answers as another environment, naming both ids", async () => {
     const reg = registry([await config("alpha", "read", { environmentId: "env-expected" })]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("environment_mismatch");
     expect(error.message).toContain("env-alpha");
     expect(error.message).toContain("env-expected");
 
     simEnvironment("beta").faults.set({ wrongEnvironmentId: "env-impostor" });
     const reg2 = registry([await config("beta")]);
-    const second = await failure(reg2.connect("beta"));
+    const second = await caughtConnectorError(reg2.connect("beta"));
     expect(second.code).toBe("environment_mismatch");
     expect(second.message).toContain("env-impostor");
   });
@@ -135,7 +114,7 @@ describe("environment registry", () => {
 
   it("refuses a token with more scopes than required, naming the extra scope but not the token", async () => {
     const reg = registry([await config("alpha", "operate")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.message).toContain("orchestration:operate");
     expect(error.message).not.toContain(simEnvironment("alpha").operateToken);
@@ -145,14 +124,14 @@ describe("environment registry", () => {
   it("refuses scopes added by the server (faults.extraScopes)", async () => {
     simEnvironment("alpha").faults.set({ extraScopes: ["terminal:operate"] });
     const reg = registry([await config("alpha")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.message).toContain("terminal:operate");
   });
 
   it("refuses a token that lacks a required scope (a read token for the gate)", async () => {
     const reg = registry([await config("alpha", "read")], { requiredScopes: OPERATE_SCOPES });
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("scope_mismatch");
     expect(error.details).toMatchObject({ missing: ["orchestration:operate"], extra: [] });
     const gate = registry([await config("alpha", "operate")], { requiredScopes: OPERATE_SCOPES });
@@ -162,7 +141,7 @@ describe("environment registry", () => {
   it("refuses an expired token without printing it", async () => {
     simEnvironment("alpha").faults.set({ expireTokens: true });
     const reg = registry([await config("alpha")]);
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("unauthorized");
     expect(error.message).not.toContain(simEnvironment("alpha").readToken);
   });
@@ -217,7 +196,7 @@ describe("environment registry", () => {
   it("bounds opening a connection by its own deadline", async () => {
     simEnvironment("alpha").faults.set({ hang: true });
     const reg = registry([await config("alpha")], { connectTimeoutMs: 300 });
-    const error = await failure(reg.connect("alpha"));
+    const error = await caughtConnectorError(reg.connect("alpha"));
     expect(error.code).toBe("timeout");
   });
 

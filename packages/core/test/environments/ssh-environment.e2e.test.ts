@@ -1,35 +1,20 @@
-import { startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
-import { createFakeSsh, type FakeSsh, isAlive } from "./support/fake-ssh.js";
-import { createTokenFiles, type TokenFiles } from "./support/token-files.js";
-
-type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+import { type FakeSsh, isAlive } from "./support/fake-ssh.js";
+import { type Simulator, useSimulatedEnvironments } from "./support/simulated-environments.js";
+import type { TokenFiles } from "./support/token-files.js";
 
 let sim: Simulator;
 let tokens: TokenFiles;
 let fakeSsh: FakeSsh;
-const registries: EnvironmentRegistry[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [{ alias: "remote", environmentId: "env-remote", seed: "demo" }],
-  });
-  tokens = await createTokenFiles();
-  fakeSsh = await createFakeSsh();
-});
-
-afterEach(async () => {
-  await Promise.all(registries.splice(0).map((registry) => registry.close()));
-  sim.environment("remote").faults.clear();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await tokens.remove();
-  await fakeSsh.remove();
-});
+const registries = useSimulatedEnvironments(
+  { environments: [{ alias: "remote", environmentId: "env-remote", seed: "demo" }] },
+  (started) => {
+    ({ sim, tokens, fakeSsh } = started);
+  },
+);
 
 async function sshRegistry(host = "devbox") {
   const env = sim.environment("remote");
@@ -45,8 +30,7 @@ async function sshRegistry(host = "devbox") {
     requiredScopes: READ_SCOPES,
     ssh: { sshPath: fakeSsh.path },
   });
-  registries.push(registry);
-  return registry;
+  return registries.keep(registry);
 }
 
 describe("environment over an ssh tunnel", () => {

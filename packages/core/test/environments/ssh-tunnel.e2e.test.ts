@@ -9,6 +9,7 @@ import {
   sshTunnelArgs,
 } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { createFakeSsh, type FakeSsh, isAlive } from "./support/fake-ssh.js";
 
 let fakeSsh: FakeSsh;
@@ -48,16 +49,6 @@ async function roundTrip(port: number, text: string): Promise<string> {
   const [data] = (await once(socket, "data")) as [Buffer];
   socket.destroy();
   return data.toString("utf8");
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ConnectorError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
 }
 
 describe("ssh tunnel", () => {
@@ -109,7 +100,7 @@ describe("ssh tunnel", () => {
   });
 
   it("reports the last line ssh printed on stderr when it fails", async () => {
-    const error = await failure(tunnel("fail-devbox").open());
+    const error = await caughtConnectorError(tunnel("fail-devbox").open());
     expect(error.code).toBe("tunnel_failed");
     expect(error.message).toContain("ssh: connect to host fail-devbox port 22: Connection refused");
     expect(error.message).not.toContain("first line that must not be reported");
@@ -119,7 +110,7 @@ describe("ssh tunnel", () => {
   it("gives up and kills ssh when the port never becomes ready", async () => {
     const never = tunnel("never-devbox", { readyTimeoutMs: 1_000 });
     const before = new Set((await fakeSsh.spawned()).keys());
-    const error = await failure(never.open());
+    const error = await caughtConnectorError(never.open());
     expect(error.code).toBe("tunnel_failed");
     expect(error.message).toContain("did not become ready within 1000 ms: fake ssh: waiting forever");
     const started = [...(await fakeSsh.spawned()).keys()].filter((pid) => !before.has(pid));
@@ -128,7 +119,7 @@ describe("ssh tunnel", () => {
   });
 
   it("reports an ssh executable that cannot be started", async () => {
-    const error = await failure(tunnel("devbox", { sshPath: "/nonexistent/ssh" }).open());
+    const error = await caughtConnectorError(tunnel("devbox", { sshPath: "/nonexistent/ssh" }).open());
     expect(error.code).toBe("tunnel_failed");
     expect(error.message).toContain("could not start /nonexistent/ssh (ENOENT)");
   });

@@ -1,14 +1,12 @@
-import { startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
 import { fanOut } from "../../src/fanout/index.js";
-import { createFakeSsh, type FakeSsh } from "../environments/support/fake-ssh.js";
-import { createTokenFiles, type TokenFiles } from "../environments/support/token-files.js";
-
-type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+import type { FakeSsh } from "../environments/support/fake-ssh.js";
+import { type Simulator, useSimulatedEnvironments } from "../environments/support/simulated-environments.js";
+import type { TokenFiles } from "../environments/support/token-files.js";
 
 // Aliases sort the other way round from environmentIds, so order by id is observable.
 const ENVIRONMENTS = [
@@ -23,27 +21,13 @@ const ENVIRONMENTS = [
 let sim: Simulator;
 let tokens: TokenFiles;
 let fakeSsh: FakeSsh;
-const registries: EnvironmentRegistry[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: ENVIRONMENTS.map((e) => ({ ...e, seed: "demo" as const })),
-    clock: "real",
-  });
-  tokens = await createTokenFiles();
-  fakeSsh = await createFakeSsh();
-});
-
-afterEach(async () => {
-  await Promise.all(registries.splice(0).map((registry) => registry.close()));
-  for (const environment of sim.environments) environment.faults.clear();
-});
-
-afterAll(async () => {
-  await sim.close();
-  await tokens.remove();
-  await fakeSsh.remove();
-});
+const registries = useSimulatedEnvironments(
+  { environments: ENVIRONMENTS.map((e) => ({ ...e, seed: "demo" as const })), clock: "real" },
+  (started) => {
+    ({ sim, tokens, fakeSsh } = started);
+  },
+);
 
 async function configs(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
   return Promise.all(
@@ -61,13 +45,13 @@ async function configs(aliases: string[], overrides: Record<string, Partial<Envi
 }
 
 async function registry(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
-  const created = new EnvironmentRegistry({
-    environments: await configs(aliases, overrides),
-    requiredScopes: READ_SCOPES,
-    ssh: { sshPath: fakeSsh.path },
-  });
-  registries.push(created);
-  return created;
+  return registries.keep(
+    new EnvironmentRegistry({
+      environments: await configs(aliases, overrides),
+      requiredScopes: READ_SCOPES,
+      ssh: { sshPath: fakeSsh.path },
+    }),
+  );
 }
 
 const readThreadCount = async (env: ConnectedEnvironment, signal: AbortSignal) =>

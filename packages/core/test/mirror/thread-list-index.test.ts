@@ -4,23 +4,12 @@
  * simulator's shell items (inserts, updates that reorder, archive/unarchive, deletes, removals).
  */
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { ShellState, ThreadListIndex } from "../../src/mirror/index.js";
 import { parseShellStreamItem, ThreadShellSchema } from "../../src/t3/index.js";
 
 const PROJECTS = ["p1", "p2", "p3"];
 const STATUSES = ["idle", "completed", "running", "failed", "interrupted"];
-
-/** A small deterministic generator (mulberry32), so a failing sequence can be replayed by its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function row(next: () => number, id: string) {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
@@ -66,7 +55,7 @@ const filters = [
 describe("the ordered thread index of a shell mirror", () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`stays equal to a full recompute over a random sequence of shell items (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const state = new ShellState();
       const initial = Array.from({ length: 40 }, (_, i) => row(next, `t${i}`));
       state.apply(

@@ -7,8 +7,8 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConnectorError } from "../../src/errors.js";
 import { T3HttpClient } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 
 let server: Server;
 let baseUrl: string;
@@ -27,19 +27,10 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
-
 describe("a 400 from T3", () => {
   it("with an empty body is a bad request or protocol mismatch, never a parse failure", async () => {
     answer = { status: 400, body: "" };
-    const error = await caught(new T3HttpClient({ baseUrl, token: "t" }).getShell());
+    const error = await caughtConnectorError(new T3HttpClient({ baseUrl, token: "t" }).getShell());
     expect(error.code).toBe("invalid_request");
     expect(error.status).toBe(400);
     expect(error.message).toBe(
@@ -49,14 +40,14 @@ describe("a 400 from T3", () => {
 
   it("with an empty body and a JSON content type is classified the same way", async () => {
     answer = { status: 400, type: "application/json", body: "" };
-    const error = await caught(new T3HttpClient({ baseUrl, token: "t" }).getShell());
+    const error = await caughtConnectorError(new T3HttpClient({ baseUrl, token: "t" }).getShell());
     expect(error.code).toBe("invalid_request");
     expect(error.message).toContain("empty body: protocol mismatch or bad request");
   });
 
   it("with T3's tagged JSON error keeps what T3 said", async () => {
     answer = { status: 400, type: "application/json", body: '{"_tag":"BadRequest","code":"invalid_cursor"}' };
-    const error = await caught(new T3HttpClient({ baseUrl, token: "t" }).getShell());
+    const error = await caughtConnectorError(new T3HttpClient({ baseUrl, token: "t" }).getShell());
     expect(error.code).toBe("invalid_request");
     expect(error.t3).toMatchObject({ tag: "BadRequest", code: "invalid_cursor" });
     expect(error.message).not.toContain("empty body");

@@ -2,31 +2,17 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ConnectorError } from "../../src/errors.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grantedScopes, T3HttpClient, T3RpcClient } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
+import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
 
-let sim: Simulator;
 let env: SimEnvironment;
 let transitional: SimEnvironment;
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "alpha", seed: "demo" },
-      { alias: "beta", seed: "demo", transitional: true },
-    ],
-  });
-  env = sim.environment("alpha");
-  transitional = sim.environment("beta");
-});
-
-afterAll(async () => {
-  await sim.close();
-});
-
-afterEach(() => {
-  env.faults.clear();
+useAlphaAndTransitional((alpha, beta) => {
+  env = alpha;
+  transitional = beta;
 });
 
 /** A fetch that records what the client sent, then really sends it. */
@@ -37,15 +23,6 @@ function recordingFetch() {
     return fetch(input, init);
   };
   return { sent, fetch: wrapped };
-}
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
 }
 
 async function closedPort(): Promise<number> {
@@ -119,7 +96,7 @@ describe("T3HttpClient reads", () => {
 describe("T3HttpClient errors", () => {
   it("types an unknown thread as thread_not_found", async () => {
     const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
-    const error = await caught(client.getThread("00000000-0000-4000-8000-000000000000"));
+    const error = await caughtConnectorError(client.getThread("00000000-0000-4000-8000-000000000000"));
     expect(error.code).toBe("thread_not_found");
     expect(error.status).toBe(404);
     expect(error.t3?.tag).toBe("EnvironmentResourceNotFoundError");
@@ -127,7 +104,7 @@ describe("T3HttpClient errors", () => {
 
   it("types a refused credential as unauthorized and never repeats the token", async () => {
     const token = "not-a-real-token-s3cr3t";
-    const error = await caught(new T3HttpClient({ baseUrl: env.url, token }).getShell());
+    const error = await caughtConnectorError(new T3HttpClient({ baseUrl: env.url, token }).getShell());
     expect(error.code).toBe("unauthorized");
     expect(error.status).toBe(401);
     expect(error.t3?.reason).toBe("invalid_credential");
@@ -137,14 +114,16 @@ describe("T3HttpClient errors", () => {
 
   it("types an expired token as unauthorized", async () => {
     env.faults.set({ expireTokens: true });
-    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    const error = await caughtConnectorError(
+      new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell(),
+    );
     expect(error.code).toBe("unauthorized");
     expect(error.message).not.toContain(env.readToken);
   });
 
   it("types a missing scope as insufficient_scope with the required scope", async () => {
     const token = env.issueToken({ scopes: ["relay:read"] });
-    const error = await caught(new T3HttpClient({ baseUrl: env.url, token }).getShell());
+    const error = await caughtConnectorError(new T3HttpClient({ baseUrl: env.url, token }).getShell());
     expect(error.code).toBe("insufficient_scope");
     expect(error.status).toBe(403);
     expect(error.t3?.requiredScope).toBe("orchestration:read");
@@ -152,14 +131,18 @@ describe("T3HttpClient errors", () => {
 
   it("never parses a 200 HTML fallback page as data", async () => {
     env.faults.set({ nonJsonOrchestration: "html" });
-    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    const error = await caughtConnectorError(
+      new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell(),
+    );
     expect(error.code).toBe("invalid_response");
     expect(error.status).toBe(200);
   });
 
   it("types a 503 text/plain answer as http_error with its status", async () => {
     env.faults.set({ nonJsonOrchestration: "text" });
-    const error = await caught(new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell());
+    const error = await caughtConnectorError(
+      new T3HttpClient({ baseUrl: env.url, token: env.readToken }).getShell(),
+    );
     expect(error.code).toBe("http_error");
     expect(error.status).toBe(503);
   });
@@ -167,17 +150,17 @@ describe("T3HttpClient errors", () => {
   it("types a server error as http_error with its status and T3's tag", async () => {
     env.faults.set({ httpStatus: 500 });
     const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
-    const error = await caught(client.getShell());
+    const error = await caughtConnectorError(client.getShell());
     expect(error.code).toBe("http_error");
     expect(error.status).toBe(500);
     expect(error.t3?.code).toBe("internal_error");
-    const session = await caught(client.getAuthSession());
+    const session = await caughtConnectorError(client.getAuthSession());
     expect(session.status).toBe(500);
   });
 
   it("types a refused connection as unavailable", async () => {
     const port = await closedPort();
-    const error = await caught(
+    const error = await caughtConnectorError(
       new T3HttpClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).getShell(),
     );
     expect(error.code).toBe("unavailable");
@@ -186,7 +169,7 @@ describe("T3HttpClient errors", () => {
   it("gives up on a hung server at the per-request deadline", async () => {
     env.faults.set({ hang: true });
     const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken, timeoutMs: 200 });
-    const error = await caught(client.getShell());
+    const error = await caughtConnectorError(client.getShell());
     expect(error.code).toBe("timeout");
   });
 
@@ -196,7 +179,7 @@ describe("T3HttpClient errors", () => {
     const client = new T3HttpClient({ baseUrl: env.url, token: env.readToken });
     const pending = client.getShell({ signal: controller.signal });
     controller.abort();
-    const error = await caught(pending);
+    const error = await caughtConnectorError(pending);
     expect(error.code).toBe("cancelled");
   });
 });
@@ -243,7 +226,7 @@ describe("T3HttpClient history pages", () => {
       const windowIds = new Set(bounded.projection.visibleTurnItems.map((row) => row.item.id));
       expect(page.items.some((row) => windowIds.has(row.item.id))).toBe(false);
 
-      const refused = await caught(http.getThreadHistory(draft.id, "not-a-cursor"));
+      const refused = await caughtConnectorError(http.getThreadHistory(draft.id, "not-a-cursor"));
       expect(refused.code).toBe("invalid_request");
       expect(refused.t3?.reason).toBe("invalid_history_cursor");
     } finally {

@@ -3,19 +3,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConnectorError } from "../../src/errors.js";
 import { exchangePairingCode, grantedScopes, T3HttpClient } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
 
 const READ = ["orchestration:read"];
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 describe("exchangePairingCode against the simulator", () => {
   let sim: Simulator;
@@ -43,7 +34,7 @@ describe("exchangePairingCode against the simulator", () => {
   it("refuses a second exchange of the same single-use code", async () => {
     const code = env.createPairingCode({});
     await exchangePairingCode({ baseUrl: env.url, code, scopes: READ });
-    const error = await caught(exchangePairingCode({ baseUrl: env.url, code, scopes: READ }));
+    const error = await caughtConnectorError(exchangePairingCode({ baseUrl: env.url, code, scopes: READ }));
     expect(error.code).toBe("pairing_failed");
     expect(error.status).toBe(401);
     expect(error.t3?.reason).toBe("invalid_credential");
@@ -51,13 +42,15 @@ describe("exchangePairingCode against the simulator", () => {
   });
 
   it("refuses a code the server never issued", async () => {
-    const error = await caught(exchangePairingCode({ baseUrl: env.url, code: "NOTAREALCODE", scopes: READ }));
+    const error = await caughtConnectorError(
+      exchangePairingCode({ baseUrl: env.url, code: "NOTAREALCODE", scopes: READ }),
+    );
     expect(error.code).toBe("pairing_failed");
   });
 
   it("reports scopes the pairing grant does not hold as scope_not_granted", async () => {
     const code = env.createPairingCode({ scopes: READ });
-    const error = await caught(
+    const error = await caughtConnectorError(
       exchangePairingCode({
         baseUrl: env.url,
         code,
@@ -130,7 +123,9 @@ describe("exchangePairingCode scope equality", () => {
 
   it("discards a token granted with more scopes than requested", async () => {
     grantedScope = "orchestration:read orchestration:operate";
-    const error = await caught(exchangePairingCode({ baseUrl, code: "ABCD2345EFGH", scopes: READ }));
+    const error = await caughtConnectorError(
+      exchangePairingCode({ baseUrl, code: "ABCD2345EFGH", scopes: READ }),
+    );
     expect(error.code).toBe("scope_not_granted");
     expect(error.details).toMatchObject({ missing: [], extra: ["orchestration:operate"] });
     expect(error.message).toContain("orchestration:operate");
@@ -139,7 +134,7 @@ describe("exchangePairingCode scope equality", () => {
 
   it("discards a token granted with fewer scopes than requested", async () => {
     grantedScope = "orchestration:read";
-    const error = await caught(
+    const error = await caughtConnectorError(
       exchangePairingCode({
         baseUrl,
         code: "ABCD2345EFGH",

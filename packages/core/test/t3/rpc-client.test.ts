@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ConnectorError } from "../../src/errors.js";
+import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ConnectorError } from "../../src/errors.js";
 import {
   nodeWebSocketFactory,
   type ShellStreamItem,
@@ -10,31 +10,21 @@ import {
   type T3RpcConnectOptions,
   type ThreadStreamItem,
 } from "../../src/t3/index.js";
+import { caughtConnectorError } from "../support/caught-connector-error.js";
+import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
 import { deferred, ItemLog, ManualTimers } from "./support.js";
 
-let sim: Simulator;
 let env: SimEnvironment;
 let transitional: SimEnvironment;
 const clients: T3RpcClient[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "alpha", seed: "demo" },
-      { alias: "beta", seed: "demo", transitional: true },
-    ],
-  });
-  env = sim.environment("alpha");
-  transitional = sim.environment("beta");
-});
-
-afterAll(async () => {
-  await sim.close();
+useAlphaAndTransitional((alpha, beta) => {
+  env = alpha;
+  transitional = beta;
 });
 
 afterEach(() => {
   for (const client of clients.splice(0)) client.close();
-  env.faults.clear();
 });
 
 async function connect(
@@ -45,15 +35,6 @@ async function connect(
   const client = await T3RpcClient.connect({ baseUrl: target.url, token, ...extra });
   clients.push(client);
   return client;
-}
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
 }
 
 async function firstThreadId(target: SimEnvironment): Promise<string> {
@@ -95,7 +76,9 @@ describe("T3RpcClient unary methods", () => {
 
   it("types a dispatch over a read-only token as insufficient_scope", async () => {
     const client = await connect(env, env.readToken);
-    const error = await caught(client.dispatchCommand(rename(await firstThreadId(env), "nope")));
+    const error = await caughtConnectorError(
+      client.dispatchCommand(rename(await firstThreadId(env), "nope")),
+    );
     expect(error.code).toBe("insufficient_scope");
     expect(error.t3).toMatchObject({
       tag: "EnvironmentAuthorizationError",
@@ -105,7 +88,7 @@ describe("T3RpcClient unary methods", () => {
 
   it("types a command for an unknown thread as rpc_failure, not as a lost connection", async () => {
     const client = await connect(env, env.operateToken);
-    const error = await caught(client.dispatchCommand(rename(randomUUID(), "ghost")));
+    const error = await caughtConnectorError(client.dispatchCommand(rename(randomUUID(), "ghost")));
     expect(error.code).toBe("rpc_failure");
     expect(error.t3?.tag).toBe("OrchestrationV2DispatchCommandError");
     expect(error.details).not.toHaveProperty("cause");
@@ -114,14 +97,16 @@ describe("T3RpcClient unary methods", () => {
 
   it("types a malformed command (a Die) as protocol_error", async () => {
     const client = await connect(env, env.operateToken);
-    const error = await caught(client.dispatchCommand({ type: "thread.settle", commandId: randomUUID() }));
+    const error = await caughtConnectorError(
+      client.dispatchCommand({ type: "thread.settle", commandId: randomUUID() }),
+    );
     expect(error.code).toBe("protocol_error");
     expect(client.isOpen).toBe(true);
   });
 
   it("types an unknown method as protocol_error", async () => {
     const client = await connect(env, env.readToken);
-    const error = await caught(client.call("orchestration.doesNotExist", {}));
+    const error = await caughtConnectorError(client.call("orchestration.doesNotExist", {}));
     expect(error.code).toBe("protocol_error");
     expect(error.message).toContain("orchestration.doesNotExist");
   });
@@ -159,7 +144,7 @@ describe("T3RpcClient unary methods", () => {
     const threadId = await firstThreadId(env);
     const projection = await client.getThreadProjection(threadId);
     expect(projection.thread.id).toBe(threadId);
-    const missing = await caught(client.getThreadProjection(randomUUID()));
+    const missing = await caughtConnectorError(client.getThreadProjection(randomUUID()));
     expect(missing.code).toBe("rpc_failure");
     expect(missing.t3?.tag).toBe("OrchestrationV2GetThreadProjectionError");
   });
@@ -182,7 +167,7 @@ describe("T3RpcClient unary methods", () => {
       parsed.searchParams.delete("orchestrationProtocol");
       return nodeWebSocketFactory(parsed.toString(), headers);
     };
-    const error = await caught(connect(env, env.readToken, { webSocketFactory: stripped }));
+    const error = await caughtConnectorError(connect(env, env.readToken, { webSocketFactory: stripped }));
     expect(error.code).toBe("protocol_unsupported");
     expect(error.status).toBe(426);
     expect(error.message).not.toContain("wsTicket");
@@ -193,13 +178,15 @@ describe("T3RpcClient unary methods", () => {
     ["bearer header", "bearer" as const],
   ])("types a hung server at connect (%s) as unavailable", async (_name, socketAuth) => {
     env.faults.set({ hang: true });
-    const error = await caught(connect(env, env.readToken, { socketAuth, connectTimeoutMs: 200 }));
+    const error = await caughtConnectorError(
+      connect(env, env.readToken, { socketAuth, connectTimeoutMs: 200 }),
+    );
     expect(error.code).toBe("unavailable");
   });
 
   it("types expired tokens at connect as unauthorized", async () => {
     env.faults.set({ expireTokens: true });
-    const error = await caught(connect(env, env.readToken));
+    const error = await caughtConnectorError(connect(env, env.readToken));
     expect(error.code).toBe("unauthorized");
     expect(error.message).not.toContain(env.readToken);
   });
@@ -350,7 +337,7 @@ describe("T3RpcClient streams", () => {
   it("fails a thread subscription for an unknown thread with the typed error", async () => {
     const client = await connect(env, env.readToken);
     const sub = client.subscribeThread({ threadId: randomUUID(), onItem: () => {} });
-    const error = await caught(sub.done);
+    const error = await caughtConnectorError(sub.done);
     expect(error.code).toBe("rpc_failure");
     expect(error.t3?.tag).toBe("OrchestrationV2GetThreadProjectionError");
   });
@@ -368,11 +355,11 @@ describe("T3RpcClient socket loss", () => {
     const pending = client.getConfig();
     env.dropSockets();
 
-    expect((await caught(pending)).code).toBe("connection_lost");
-    expect((await caught(sub.done)).code).toBe("connection_lost");
+    expect((await caughtConnectorError(pending)).code).toBe("connection_lost");
+    expect((await caughtConnectorError(sub.done)).code).toBe("connection_lost");
     expect((await closed.promise)?.code).toBe("connection_lost");
     expect(client.isOpen).toBe(false);
-    expect((await caught(client.probe())).code).toBe("unavailable");
+    expect((await caughtConnectorError(client.probe())).code).toBe("unavailable");
   });
 
   it("reports a dispatch lost after the send as connection_lost, and never resends it", async () => {
@@ -380,7 +367,7 @@ describe("T3RpcClient socket loss", () => {
     const threadId = await firstThreadId(env);
     env.faults.set({ dropSocketAfterDispatch: true });
     const command = rename(threadId, "lost after send");
-    const error = await caught(client.dispatchCommand(command));
+    const error = await caughtConnectorError(client.dispatchCommand(command));
     expect(error.code).toBe("connection_lost");
     expect(
       env.model.receivedCommands.filter((c: { commandId: string }) => c.commandId === command.commandId),

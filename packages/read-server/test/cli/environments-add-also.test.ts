@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseOperateConfigs } from "../../src/cli/also-configs.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { runCli } from "../../src/cli.js";
+import { exchangeBootstrapCode } from "../support/bootstrap-code.js";
 import { captureIo } from "../support/sim-config.js";
 
 // `environments add --also`: what is refused before any pairing code is spent, and what a failed
@@ -50,16 +51,7 @@ async function add(env: Record<string, string>, also: string, stdin: string) {
 
 /** True when the simulator still accepts `code` (it was never exchanged). */
 async function stillUnspent(code: string): Promise<boolean> {
-  const answer = await fetch(`${sim.environment("alpha").url}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
-      subject_token: code,
-      subject_token_type: "urn:t3:params:oauth:token-type:environment-bootstrap",
-      scope: "orchestration:read",
-    }).toString(),
-  });
+  const answer = await exchangeBootstrapCode(sim.environment("alpha").url, code);
   return answer.status === 200;
 }
 

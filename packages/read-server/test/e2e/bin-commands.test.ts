@@ -1,38 +1,19 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { startSimulator } from "@t3-connector/t3-sim";
+import { describe, expect, it } from "vitest";
+import { writeSimConfig } from "../support/sim-config.js";
+import { useSimWithConfigs } from "./support/sim-with-configs.js";
 import { callTool, runBin, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. A read server must never hold a token that can do more than read, so
 // start-up stops on a mis-scoped token before it answers anything; an environment that is merely
 // down does not stop it.
-let sim: Simulator;
-const configs: SimConfig[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "healthy", seed: "demo" },
-      { alias: "scoped", seed: "demo" },
-    ],
-  });
-}, 200_000);
-
-afterAll(async () => {
-  await sim?.close();
-  await Promise.all(configs.map((config) => config.remove()));
-});
-
-async function configWith(options: Parameters<typeof writeSimConfig>[1]) {
-  const config = await writeSimConfig(sim, options);
-  configs.push(config);
-  return config.configPath;
-}
+const world = useSimWithConfigs(["healthy", "scoped"]);
+const { configWith } = world;
 
 describe("t3-connector serve start-up", () => {
   it("refuses to start with a token that was issued with an extra scope", async () => {
-    const scoped = sim.environment("scoped");
+    const scoped = world.sim.environment("scoped");
     const token = scoped.issueToken({ scopes: ["orchestration:read", "orchestration:operate"] });
     const { code, stdout, stderr } = await serveUntilExit(await configWith({ token: { scoped: token } }));
     expect(code).not.toBe(0);
@@ -42,7 +23,7 @@ describe("t3-connector serve start-up", () => {
   });
 
   it("never answers a tool call with a mis-scoped token: the call gets the refusal or the session ends", async () => {
-    const scoped = sim.environment("scoped");
+    const scoped = world.sim.environment("scoped");
     const token = scoped.issueToken({ scopes: ["orchestration:read", "orchestration:operate"] });
     const configPath = await configWith({ token: { scoped: token } });
     // initialize needs no environment, so it may answer before the check refuses; a tool call waits for it.
@@ -64,7 +45,7 @@ describe("t3-connector serve start-up", () => {
   });
 
   it("refuses to start when the server reports an extra scope for the token", async () => {
-    const scoped = sim.environment("scoped");
+    const scoped = world.sim.environment("scoped");
     scoped.faults.set({ extraScopes: ["orchestration:operate"] });
     try {
       const { code, stderr } = await serveUntilExit(await configWith({}));
@@ -87,10 +68,10 @@ describe("t3-connector serve start-up", () => {
   it("starts with an environment that is down, warning on stderr and reporting it in every sweep", async () => {
     const down = await startSimulator({ environments: [{ alias: "gone", seed: "empty" }] });
     const config = await writeSimConfig(down);
-    configs.push(config);
+    world.keep(config);
     // One config over both simulators: the healthy environment and one whose server is stopped.
-    const healthy = await writeSimConfig(sim, { omit: ["scoped"] });
-    configs.push(healthy);
+    const healthy = await writeSimConfig(world.sim, { omit: ["scoped"] });
+    world.keep(healthy);
     const merged = JSON.parse(await readFile(healthy.configPath, "utf8")) as {
       environments: Record<string, unknown>;
     };
@@ -120,7 +101,7 @@ describe("t3-connector serve start-up", () => {
 
 describe("t3-connector pair and diagnose", () => {
   it("pairs from a pipe and diagnoses with the saved token", async () => {
-    const healthy = sim.environment("healthy");
+    const healthy = world.sim.environment("healthy");
     const configPath = await configWith({ token: { healthy: "placeholder-before-pairing" } });
     const code = healthy.createPairingCode();
     const paired = await runBin(

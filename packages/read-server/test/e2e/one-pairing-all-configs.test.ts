@@ -7,6 +7,7 @@ import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtBin } from "../../../../test/support/built-bins.js";
+import { exchangeBootstrapCode } from "../support/bootstrap-code.js";
 import { callTool, spawnServe } from "./support/spawned-serve.js";
 
 // One `t3-connector environments add --also write,ops` fills the read config, the gate's
@@ -253,16 +254,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     await expect(stat(m.ops)).rejects.toThrow();
     // Both codes are still unspent: each still pairs.
     for (const code of [readCode, operateCode]) {
-      const answer = await fetch(`${alpha.url}/oauth/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
-          subject_token: code,
-          subject_token_type: "urn:t3:params:oauth:token-type:environment-bootstrap",
-          scope: "orchestration:read",
-        }).toString(),
-      });
+      const answer = await exchangeBootstrapCode(alpha.url, code);
       expect(answer.status).toBe(200);
     }
   }, 240_000);

@@ -1,41 +1,21 @@
 import { chmod } from "node:fs/promises";
-import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeSimConfig } from "../support/sim-config.js";
+import { useSimWithConfigs } from "./support/sim-with-configs.js";
 import { callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. `serve` verifies the environments in the background: a hung environment
 // must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.
-let sim: Simulator;
-const configs: SimConfig[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "alpha", seed: "demo" },
-      { alias: "beta", seed: "demo" },
-    ],
-  });
-}, 200_000);
+const world = useSimWithConfigs(["alpha", "beta"]);
+const { configWith } = world;
 
 afterEach(() => {
-  for (const env of sim.environments) env.faults.clear();
+  for (const env of world.sim.environments) env.faults.clear();
 });
-
-afterAll(async () => {
-  await sim?.close();
-  await Promise.all(configs.map((config) => config.remove()));
-});
-
-async function configWith(options: Parameters<typeof writeSimConfig>[1]) {
-  const config = await writeSimConfig(sim, options);
-  configs.push(config);
-  return config.configPath;
-}
 
 describe("t3-connector serve with verification in the background", () => {
   it("answers initialize and tools/list while an environment hangs, and ends at once when stdin closes", async () => {
-    sim.environment("alpha").faults.set({ hang: true });
+    world.sim.environment("alpha").faults.set({ hang: true });
     const served = await spawnServe(await configWith({}));
     try {
       const { tools } = await served.client.listTools();
@@ -49,8 +29,8 @@ describe("t3-connector serve with verification in the background", () => {
   });
 
   it("exits 1 on a mis-scoped token without waiting for an environment that hangs", async () => {
-    sim.environment("alpha").faults.set({ hang: true });
-    const beta = sim.environment("beta");
+    world.sim.environment("alpha").faults.set({ hang: true });
+    const beta = world.sim.environment("beta");
     const { code, stdout, stderr } = await serveUntilExit(
       await configWith({ token: { beta: beta.operateToken } }),
     );
@@ -63,8 +43,8 @@ describe("t3-connector serve with verification in the background", () => {
   });
 
   it("serves the other environments when one token file is unsafe, reporting it unavailable with the reason", async () => {
-    const config = await writeSimConfig(sim, {});
-    configs.push(config);
+    const config = await writeSimConfig(world.sim, {});
+    world.keep(config);
     await chmod(config.tokenFile("beta"), 0o644);
     const served = await spawnServe(config.configPath);
     try {

@@ -11,6 +11,7 @@ import {
 } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { attentionRows, controlPlaneRows } from "../../src/listing/indexed-rows.js";
 import {
   cachedThreadSummary,
@@ -23,17 +24,6 @@ import {
 
 const NOW = Date.parse("2026-01-01T00:05:00.000Z");
 const STATUSES = ["idle", "completed", "running", "failed", "cancelled", "interrupted", "waiting"];
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
 
@@ -88,7 +78,7 @@ function candidates(v: ShellView, threads: readonly ThreadShell[]): ControlPlane
 describe("attention and control plane from the thread index", () => {
   for (const seed of [21, 22, 23, 24, 25]) {
     it(`answer what the rules give over every visible row (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const v = view(
         Array.from({ length: 150 }, (_, i) => row(next, `t${i}`)),
         seed % 2 === 0 ? ["p1", "p2", "p3"] : ["p1", "p3"],

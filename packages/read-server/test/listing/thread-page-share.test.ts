@@ -9,23 +9,13 @@ import { createCursorCodec, paginate, paginatePresorted } from "@t3-connector/co
 import { filterThreadList } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { type ShellView, threadItems, visibleThreads } from "../../src/listing/shells.js";
 import { THREAD_LISTING_ORDER } from "../../src/listing/thread-order.js";
 import { threadPageShare } from "../../src/listing/thread-page-share.js";
 
 const NOW = Date.parse("2026-01-01T01:00:00.000Z");
 const STATUSES = ["idle", "completed", "running", "failed", "interrupted"];
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function row(next: () => number, id: string, minute?: number): ThreadShell {
   const status = STATUSES[Math.floor(next() * STATUSES.length)] as string;
@@ -64,7 +54,7 @@ type Filter = { projectId?: string; state?: "completed" | "no_run" | "failed"; i
 describe("t3_threads pages from ordered indexes", () => {
   for (const seed of [11, 12, 13, 14, 15, 16]) {
     it(`answer exactly what the full scan answers, page after page (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const codec = createCursorCodec();
       const threadsOf = (prefix: string) => Array.from({ length: 60 }, (_, i) => row(next, `${prefix}${i}`));
       let views = [

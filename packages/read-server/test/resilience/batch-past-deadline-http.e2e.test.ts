@@ -1,5 +1,4 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTool } from "../e2e/support/spawned-serve.js";
 import {
@@ -9,33 +8,19 @@ import {
   type SpawnedHttpServe,
   spawnHttpServe,
 } from "../http/support/spawned-http-serve.js";
-import { type DelayingProxy, startDelayingProxy } from "../support/delaying-proxy.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
+import { type SlowAndFast, startSlowAndFast } from "./support/slow-and-fast.js";
 
 // Issue 20 over HTTP: the real built `t3-connector serve --http`, spawned, with `slow` behind a
 // proxy that holds every thread read 700 ms. A batch past its deadline, and many parallel POSTs
 // each carrying a JSON-RPC batch, once ended the process; it must answer and keep answering.
-let sim: Simulator;
-let proxy: DelayingProxy;
-let config: SimConfig;
+let world: SlowAndFast;
 let serve: SpawnedHttpServe;
 let client: Client;
 let exitedEarly: number | null | undefined;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "slow", seed: "demo" },
-      { alias: "fast", seed: "demo" },
-    ],
-  });
-  proxy = await startDelayingProxy({
-    target: sim.environment("slow").url,
-    delayed: (path) => path.startsWith("/api/orchestration/threads/"),
-    delayMs: 700,
-  });
-  config = await writeSimConfig(sim, { url: { slow: proxy.url } });
-  serve = await spawnHttpServe(config.configPath, ["--port", "0"]);
+  world = await startSlowAndFast();
+  serve = await spawnHttpServe(world.config.configPath, ["--port", "0"]);
   void serve.exited.then((code) => {
     exitedEarly = code;
   });
@@ -45,16 +30,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await serve?.stop();
-  await proxy?.close();
-  await sim?.close();
-  await config?.remove();
+  await world?.close();
 });
 
-function threadIds(alias: string): string[] {
-  const outcome = sim.environment(alias).model.httpShell();
-  if (outcome.kind !== "ok") throw new Error("no shell");
-  return (outcome.body as { threads: Array<{ id: string }> }).threads.map((thread) => thread.id);
-}
+const threadIds = (alias: string) => world.threadIds(alias);
 
 async function stillServing(): Promise<void> {
   const [threadId] = threadIds("fast");
@@ -76,7 +55,7 @@ describe("serve --http with calls past their deadline", () => {
     );
     expect(codes).toHaveLength(12);
     expect(codes).toContain("global_timeout");
-    await proxy.idle();
+    await world.proxy.idle();
     await stillServing();
   });
 
@@ -124,7 +103,7 @@ describe("serve --http with calls past their deadline", () => {
     expect(refusal.error.code).toBe(-32600);
     expect(refusal.error.message).toContain("40 messages");
 
-    await proxy.idle();
+    await world.proxy.idle();
     await stillServing();
   });
 });

@@ -1,5 +1,7 @@
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
+import { afterEach, beforeEach } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
@@ -62,6 +64,69 @@ export function startTwoEnvironments(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   });
+}
+
+type TwoEnvironmentsOptions = Parameters<typeof startTwoEnvironments>[1];
+
+/**
+ * Registers, for each test of the enclosing describe, the two demo environments read through
+ * `definitions`, closed after it (each test may change them); `options` is worked out per test,
+ * and `ready` hands the setup to the describe's own variable.
+ */
+export function useTwoEnvironments(
+  definitions: readonly ReadToolDefinition[],
+  ready: (setup: SimReadSetup) => void,
+  options: () => TwoEnvironmentsOptions | Promise<TwoEnvironmentsOptions> = () => ({}),
+): void {
+  let setup: SimReadSetup | undefined;
+  beforeEach(async () => {
+    setup = await startTwoEnvironments(definitions, await options());
+    ready(setup);
+  });
+  afterEach(async () => {
+    await setup?.close();
+    setup = undefined;
+  });
+}
+
+/**
+ * useTwoEnvironments with deadlines that expire only when a test expires them, so that no
+ * environment misses one on a loaded machine.
+ */
+export function useTwoEnvironmentsOnManualDeadlines(
+  definitions: readonly ReadToolDefinition[],
+  ready: (started: { setup: SimReadSetup; deadlines: ManualDeadlines }) => void,
+): void {
+  let deadlines = new ManualDeadlines();
+  useTwoEnvironments(
+    definitions,
+    (setup) => ready({ setup, deadlines }),
+    () => {
+      deadlines = new ManualDeadlines();
+      return { deadlines };
+    },
+  );
+}
+
+/**
+ * useTwoEnvironments with alpha's ACL narrowed to the demo projects titled `alphaProjects` (beta
+ * shows everything); `ready` also gets the demo project ids per alias and title.
+ */
+export function useTwoEnvironmentsWithAlphaAcl(
+  definitions: readonly ReadToolDefinition[],
+  alphaProjects: readonly string[],
+  ready: (started: { setup: SimReadSetup; ids: Record<string, Record<string, string>> }) => void,
+): void {
+  let ids: Record<string, Record<string, string>> = {};
+  useTwoEnvironments(
+    definitions,
+    (setup) => ready({ setup, ids }),
+    async () => {
+      ids = await demoProjectIds();
+      const alpha = ids.alpha ?? {};
+      return { allowedProjects: { alpha: alphaProjects.map((title) => alpha[title] ?? "") } };
+    },
+  );
 }
 
 /** The JSON-RPC error of a call the SDK refused before any handler ran. */

@@ -1,13 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { t3AtencaoTool } from "../../src/tools/t3_atencao.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   invalidInput,
   itemsOf,
-  startTwoEnvironments,
+  useTwoEnvironments,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_atencao";
@@ -22,11 +22,8 @@ function expectNewestFirst(items: Array<Record<string, unknown>>): void {
 
 describe("t3_atencao over two environments", () => {
   let setup: SimReadSetup;
-  beforeEach(async () => {
-    setup = await startTwoEnvironments(definitions);
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironments(definitions, (started) => {
+    setup = started;
   });
 
   it("lists interventions and unsettled failures of every environment, newest first", async () => {
@@ -98,14 +95,8 @@ describe("t3_atencao over two environments", () => {
 
 describe("t3_atencao and the project ACL", () => {
   let setup: SimReadSetup;
-  beforeEach(async () => {
-    const alpha = (await demoProjectIds()).alpha ?? {};
-    setup = await startTwoEnvironments(definitions, {
-      allowedProjects: { alpha: [alpha["t3-connector"] ?? ""] },
-    });
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector"], (started) => {
+    ({ setup } = started);
   });
 
   it("leaves out threads of projects outside the environment's ACL", async () => {

@@ -1,17 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
+import { describe, expect, it } from "vitest";
+import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3BuscarThreadsTool } from "../../src/tools/t3_buscar_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   invalidInput,
   itemsOf,
   nextHeld,
   projectIdByTitle,
-  startTwoEnvironments,
   threadIdByTitle,
+  useTwoEnvironmentsOnManualDeadlines,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_buscar_threads";
@@ -19,14 +19,9 @@ const definitions = [t3BuscarThreadsTool];
 
 describe("t3_buscar_threads over two environments", () => {
   let setup: SimReadSetup;
-  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
   let deadlines: ManualDeadlines;
-  beforeEach(async () => {
-    deadlines = new ManualDeadlines();
-    setup = await startTwoEnvironments(definitions, { deadlines });
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironmentsOnManualDeadlines(definitions, (started) => {
+    ({ setup, deadlines } = started);
   });
 
   it("finds a title in every environment, ordered by environmentId, each with its environment", async () => {
@@ -194,15 +189,8 @@ describe("t3_buscar_threads over two environments", () => {
 
 describe("t3_buscar_threads and the project ACL", () => {
   let setup: SimReadSetup;
-  beforeEach(async () => {
-    const ids = await demoProjectIds();
-    const alpha = ids.alpha ?? {};
-    setup = await startTwoEnvironments(definitions, {
-      allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] },
-    });
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector", "scratch"], (started) => {
+    ({ setup } = started);
   });
 
   it("never finds a thread of a project outside the ACL, and answers its id like an unknown one", async () => {

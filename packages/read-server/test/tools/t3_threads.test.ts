@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
+import { describe, expect, it } from "vitest";
+import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
 import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,
-  demoProjectIds,
   dropVisitedWatermark,
   invalidInput,
   itemsOf,
   nextHeld,
   projectIdByTitle,
-  startTwoEnvironments,
   threadIdByTitle,
+  useTwoEnvironmentsOnManualDeadlines,
+  useTwoEnvironmentsWithAlphaAcl,
 } from "./listing-support.js";
 
 const TOOL = "t3_threads";
@@ -45,14 +45,9 @@ async function allPages(setup: SimReadSetup, args: Record<string, unknown>) {
 
 describe("t3_threads over two environments", () => {
   let setup: SimReadSetup;
-  // A deadline expires only when a test expires it: no environment misses one on a loaded machine.
   let deadlines: ManualDeadlines;
-  beforeEach(async () => {
-    deadlines = new ManualDeadlines();
-    setup = await startTwoEnvironments(definitions, { deadlines });
-  });
-  afterEach(async () => {
-    await setup.close();
+  useTwoEnvironmentsOnManualDeadlines(definitions, (started) => {
+    ({ setup, deadlines } = started);
   });
 
   it("sweeps every environment, answers total before the list and orders newest first", async () => {
@@ -272,16 +267,9 @@ describe("t3_threads over two environments", () => {
 describe("t3_threads and the project ACL", () => {
   let setup: SimReadSetup;
   let ids: Record<string, Record<string, string>>;
-  beforeEach(async () => {
-    ids = await demoProjectIds();
-    const alpha = ids.alpha ?? {};
-    // alpha hides "website"; beta shows everything.
-    setup = await startTwoEnvironments(definitions, {
-      allowedProjects: { alpha: [alpha["t3-connector"] ?? "", alpha.scratch ?? ""] },
-    });
-  });
-  afterEach(async () => {
-    await setup.close();
+  // alpha hides "website"; beta shows everything.
+  useTwoEnvironmentsWithAlphaAcl(definitions, ["t3-connector", "scratch"], (started) => {
+    ({ setup, ids } = started);
   });
 
   it("never lists threads of a project outside the environment's ACL", async () => {

@@ -77,6 +77,33 @@ export async function send(
   });
 }
 
+/**
+ * A parent run left hanging, so that it stays active, asking for the delegated task every
+ * subagent test starts from ("Summarise the changelog" on claude-fable-5); answers the parent run.
+ */
+export async function requestDelegatedTask(
+  made: { model: SimEnvironmentModel; clock: SimClock; threadId: string },
+  runtimeMode: string,
+): Promise<Json> {
+  const { model, clock, threadId } = made;
+  await send(model, threadId, "parent [[sim:hang]]");
+  clock.advance(100);
+  const parentRun: Json = projectionOf(model, threadId).runs[0];
+  await dispatch(model, {
+    type: "delegated_task.request",
+    createdBy: "agent",
+    creationSource: "mcp",
+    parentThreadId: threadId,
+    parentRunId: parentRun.id,
+    parentNodeId: parentRun.rootNodeId,
+    task: "Summarise the changelog",
+    modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
+    runtimeMode,
+    interactionMode: "default",
+  });
+  return parentRun;
+}
+
 export function sequenceOf(outcome: RpcOutcome): number {
   if (outcome.kind !== "success") throw new Error(`expected success, got ${JSON.stringify(outcome)}`);
   return (outcome.value as { sequence: number }).sequence;

@@ -1,6 +1,15 @@
 /** Forks, merges, delegated tasks, metadata and the smaller commands; launches and projects. */
 import { describe, expect, it } from "vitest";
-import { dispatch, type Json, projectionOf, send, sequenceOf, shellOf, withThread } from "./helpers.js";
+import {
+  dispatch,
+  type Json,
+  projectionOf,
+  requestDelegatedTask,
+  send,
+  sequenceOf,
+  shellOf,
+  withThread,
+} from "./helpers.js";
 
 describe("thread relations", () => {
   it("forks a thread at its latest completed run with inherited timeline rows", async () => {
@@ -46,21 +55,7 @@ describe("thread relations", () => {
 
   it("runs a delegated task in a child thread and reports its outcome to the parent", async () => {
     const { model, clock, threadId } = withThread();
-    await send(model, threadId, "parent [[sim:hang]]");
-    clock.advance(100);
-    const parentRun: Json = projectionOf(model, threadId).runs[0];
-    await dispatch(model, {
-      type: "delegated_task.request",
-      createdBy: "agent",
-      creationSource: "mcp",
-      parentThreadId: threadId,
-      parentRunId: parentRun.id,
-      parentNodeId: parentRun.rootNodeId,
-      task: "Summarise the changelog",
-      modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
-      runtimeMode: "full-access",
-      interactionMode: "default",
-    });
+    const parentRun: Json = await requestDelegatedTask({ model, clock, threadId }, "full-access");
     const task: Json = projectionOf(model, threadId).subagents[0];
     expect(task).toMatchObject({ origin: "app_owned", status: "running", prompt: "Summarise the changelog" });
     expect(shellOf(model, task.childThreadId).lineage).toMatchObject({

@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { SERVER_ONLY_COMMAND_TYPES } from "../../src/model/index.js";
-import { dispatch, type Json, projectionOf, send, shellOf, withThread } from "./helpers.js";
+import {
+  dispatch,
+  type Json,
+  projectionOf,
+  requestDelegatedTask,
+  send,
+  shellOf,
+  withThread,
+} from "./helpers.js";
 
 const PR = { host: "github.com", repository: "acme/widgets", number: 7 };
 
@@ -209,21 +217,7 @@ describe("the server-only sync commands", () => {
 
   it("marks a delegated completion delivered once, and a repeat changes nothing", async () => {
     const { model, clock, threadId } = withThread();
-    await send(model, threadId, "parent [[sim:hang]]");
-    clock.advance(100);
-    const parentRun: Json = projectionOf(model, threadId).runs[0];
-    await dispatch(model, {
-      type: "delegated_task.request",
-      createdBy: "agent",
-      creationSource: "mcp",
-      parentThreadId: threadId,
-      parentRunId: parentRun.id,
-      parentNodeId: parentRun.rootNodeId,
-      task: "Summarise the changelog",
-      modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
-      runtimeMode: "full-access",
-      interactionMode: "default",
-    });
+    const parentRun: Json = await requestDelegatedTask({ model, clock, threadId }, "full-access");
     const task: Json = projectionOf(model, threadId).subagents[0];
     await dispatch(model, {
       type: "message.dispatch",
@@ -324,21 +318,7 @@ describe("typed orchestrator errors (unverified rendering, orchestrator-errors.t
   it("refuses a delegated task's thread a runtime mode above its parent's", async () => {
     const { model, clock, threadId } = withThread();
     await dispatch(model, { type: "thread.runtime-mode.set", threadId, runtimeMode: "auto" });
-    await send(model, threadId, "parent [[sim:hang]]");
-    clock.advance(100);
-    const parentRun: Json = projectionOf(model, threadId).runs[0];
-    await dispatch(model, {
-      type: "delegated_task.request",
-      createdBy: "agent",
-      creationSource: "mcp",
-      parentThreadId: threadId,
-      parentRunId: parentRun.id,
-      parentNodeId: parentRun.rootNodeId,
-      task: "Summarise the changelog",
-      modelSelection: { instanceId: "claudeAgent", model: "claude-fable-5" },
-      runtimeMode: "approval-required",
-      interactionMode: "default",
-    });
+    await requestDelegatedTask({ model, clock, threadId }, "approval-required");
     const child: string = projectionOf(model, threadId).subagents[0].childThreadId;
     const error = failureOf(
       await dispatch(model, { type: "thread.runtime-mode.set", threadId: child, runtimeMode: "full-access" }),

@@ -1,29 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { RawRpcClient, refusedUpgrade, startSim, type TestEnv, type TestSim, wsUrl } from "./helpers.js";
+import { useDemoAlpha } from "./demo-alpha.js";
+import { type RawRpcClient, refusedUpgrade, type TestEnv, wsUrl } from "./helpers.js";
 
-let sim: TestSim;
 let env: TestEnv;
-const clients: RawRpcClient[] = [];
-
-beforeAll(async () => {
-  sim = await startSim({ environments: [{ alias: "alpha", seed: "demo" }] });
-  env = sim.environment("alpha");
+const alpha = useDemoAlpha((started) => {
+  env = started;
 });
-afterEach(async () => {
-  env.faults.clear();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await sim.close();
-});
-
-async function connect(token = env.readToken): Promise<RawRpcClient> {
-  const client = await RawRpcClient.connect(env.url, token);
-  clients.push(client);
-  return client;
-}
+const connect = (token = env.readToken): Promise<RawRpcClient> => alpha.connect(token);
 
 const shell = (token = env.readToken, signal?: AbortSignal) =>
   fetch(`${env.url}/api/orchestration/shell`, {

@@ -1,27 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Frame, RawRpcClient, startSim, type TestEnv, type TestSim } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useDemoAlpha } from "./demo-alpha.js";
+import type { Frame, RawRpcClient, TestEnv } from "./helpers.js";
 
-let sim: TestSim;
 let env: TestEnv;
-const clients: RawRpcClient[] = [];
-
-beforeAll(async () => {
-  sim = await startSim({ environments: [{ alias: "alpha", seed: "demo" }] });
-  env = sim.environment("alpha");
+const alpha = useDemoAlpha((started) => {
+  env = started;
 });
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await sim.close();
-});
-
-async function connect(token = env.readToken): Promise<RawRpcClient> {
-  const client = await RawRpcClient.connect(env.url, token);
-  clients.push(client);
-  return client;
-}
+const connect = (token = env.readToken): Promise<RawRpcClient> => alpha.connect(token);
 
 async function firstThreadId(): Promise<string> {
   const response = await fetch(`${env.url}/api/orchestration/shell`, {

@@ -9,13 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import {
+  type Body,
+  type BridgeSession,
+  connectBridge,
+  structured,
+  textOf,
+} from "../support/bridge-client.js";
 import { type FakeGate, startFakeGate } from "../support/fake-gate.js";
 
 const CONDITIONAL_SEND_TOOL_NAME = "t3_escrever_thread_conditional_send";
-
-type Body = Record<string, unknown>;
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
 
 describe("the conditional send before the gate", () => {
   let gate: FakeGate;

@@ -10,10 +10,7 @@ import { readyMirror, threadChanged } from "../../../read-server/test/listing/mi
 import { type SimReadSetup, startSimRead } from "../../../read-server/test/support/sim-context.js";
 import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge } from "../support/bridge-client.js";
-
-type Body = Record<string, unknown>;
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
+import { type Body, type BridgeSession, connectBridge, structured } from "../support/bridge-client.js";
 
 const PROFILES = [
   { name: "the default simulator (protocol 2)", profile: {}, readsById: true, shellOmitsArchived: true },

@@ -7,25 +7,19 @@
  * server-only sync commands are offered by no tool. Confirmation is always a read of the thread.
  */
 import { SERVER_ONLY_COMMAND_TYPES } from "@t3-connector/t3-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
+import { describe, expect, it } from "vitest";
+import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge } from "../support/bridge-client.js";
+import { type Body, type BridgeSession, structured } from "../support/bridge-client.js";
+import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  h = await startGateHarness();
-  bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
+useBridgeOverRealGate((harness, session) => {
+  h = harness;
+  bridge = session;
 });
-afterAll(async () => {
-  await bridge?.close();
-  await h?.close();
-});
-
-type Body = Record<string, unknown>;
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
 
 async function readThread(leaseId: string, threadId: string): Promise<Body> {
   const result = await bridge.call("t3_thread", { leaseId, environment: "alpha", threadId });

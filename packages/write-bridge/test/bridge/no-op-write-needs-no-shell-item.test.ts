@@ -4,24 +4,22 @@
  * shell item at all. A write must not wait for one: with the simulator's clock stopped (a held-back
  * row would never be released), a no-op unpin through the bridge still completes.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
+import { describe, expect, it } from "vitest";
+import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge } from "../support/bridge-client.js";
+import type { BridgeSession } from "../support/bridge-client.js";
+import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  const world = await startSimWorld(["alpha"], { alpha: { shellSuppression: true } }, { clock: "manual" });
-  h = await startGateHarness({ world });
-  bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
-});
-afterAll(async () => {
-  await bridge?.close();
-  await h?.close();
-  await h?.world.close();
-});
+useBridgeOverRealGate(
+  (harness, session) => {
+    h = harness;
+    bridge = session;
+  },
+  () => startSimWorld(["alpha"], { alpha: { shellSuppression: true } }, { clock: "manual" }),
+);
 
 describe("a no-op write", () => {
   it("unpins an unpinned thread and returns without the simulator's clock moving", async () => {

@@ -4,27 +4,25 @@
  * naming the environment and its T3 version, with nothing sent; the protocol-2 one runs it
  * (ADR 0009).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import { type BridgeSession, textOf } from "../support/bridge-client.js";
+import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
 let bridge: BridgeSession;
 let leaseId: string;
 
+useBridgeOverRealGate(
+  (harness, session) => {
+    h = harness;
+    bridge = session;
+  },
+  () => startSimWorld(["alpha", "beta"], { beta: { compat: "0.0.31" } }),
+);
 beforeAll(async () => {
-  const world = await startSimWorld(["alpha", "beta"], { beta: { compat: "0.0.31" } });
-  h = await startGateHarness({ world });
-  bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
   leaseId = await h.grantLease();
-});
-afterAll(async () => {
-  await bridge?.close();
-  if (h) {
-    await h.close();
-    await h.world.close();
-  }
 });
 
 describe("an action the environment's T3 version lacks, through the bridge", () => {

@@ -3,31 +3,26 @@
  * harness). The lease is granted through the harness's LeaseKeeper seam; the passkey ceremony is
  * the gate's own tests' business.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
+import { describe, expect, it } from "vitest";
+import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import {
   IDLE_THREAD,
   LEASED_PROJECT,
   OUTSIDE_THREAD,
   RUNNING_THREAD,
 } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import { type Body, type BridgeSession, structured, textOf } from "../support/bridge-client.js";
+import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  h = await startGateHarness();
-  bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
-});
-afterAll(async () => {
-  await bridge?.close();
-  await h?.close();
+useBridgeOverRealGate((harness, session) => {
+  h = harness;
+  bridge = session;
 });
 
-type Body = Record<string, unknown>;
 const WAITING_THREAD = "5b0c6f2e-3f5d-4d8e-9a51-0c7a9e2d4b11";
-const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
 
 describe("the bridge against the real gate relay", () => {
   it("offers an approval link covering every environment when no lease is open", async () => {

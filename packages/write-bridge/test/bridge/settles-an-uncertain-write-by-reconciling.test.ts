@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
+import { describe, expect, it } from "vitest";
+import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
 import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
-import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
+import { type BridgeSession, textOf } from "../support/bridge-client.js";
+import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
 let h: GateHarness;
 let bridge: BridgeSession;
 
-beforeAll(async () => {
-  h = await startGateHarness();
-  bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
-});
-afterAll(async () => {
-  await bridge?.close();
-  await h?.close();
+useBridgeOverRealGate((harness, session) => {
+  h = harness;
+  bridge = session;
 });
 
 describe("an uncertain write", () => {

@@ -39,6 +39,11 @@ export async function connectBridge(
   };
 }
 
+export type Body = Record<string, unknown>;
+
+/** A tool result's structured content, read as the JSON object every bridge tool answers. */
+export const structured = (result: { structuredContent?: unknown }) => result.structuredContent as Body;
+
 export function textOf(result: CallToolResult): string {
   const first = result.content[0];
   return first?.type === "text" ? first.text : "";

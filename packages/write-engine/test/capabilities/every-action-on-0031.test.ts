@@ -13,14 +13,13 @@ import {
   supportedActions,
   unsupportedActions,
 } from "../../src/capabilities/index.js";
-import { seedForAction } from "../dispatch/support/action-states.js";
-import { commandsSince, type Harness, LEASE_ID, startHarness } from "../dispatch/support/harness.js";
+import { aliasOf, dispatchSeededAction, seedEachAction } from "../dispatch/support/action-per-environment.js";
+import { commandsSince, type Harness, startHarness } from "../dispatch/support/harness.js";
 
 /** The catalogue actions whose command type 0.0.31 lacks (the action ids equal the types). */
 const UNSUPPORTED_ON_0031: readonly string[] = ABSENT_COMMAND_TYPES_0031;
 
-const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
-const inputs = new Map<ActionId, Record<string, unknown>>();
+let inputs: Map<ActionId, Record<string, unknown>>;
 let harness: Harness;
 let support: CommandSupport;
 
@@ -32,8 +31,10 @@ beforeAll(async () => {
     compat: Object.fromEntries(aliases.map((alias) => [alias, "0.0.31" as const])),
   });
   // An action 0.0.31 cannot run cannot be seeded there either (its set-up command would not decode).
-  for (const action of ACTION_IDS.filter((candidate) => !UNSUPPORTED_ON_0031.includes(candidate)))
-    inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+  inputs = await seedEachAction(
+    harness,
+    ACTION_IDS.filter((candidate) => !UNSUPPORTED_ON_0031.includes(candidate)),
+  );
   const first = harness.env(aliasOf(ACTION_IDS[0] as ActionId));
   const before = first.model.receivedCommands.length;
   support = await probeCommandSupport(await harness.registry.resolve(first.alias).connect());
@@ -57,17 +58,7 @@ describe("command support learned from a 0.0.31 server", () => {
   it.each(ACTION_IDS.filter((action) => !UNSUPPORTED_ON_0031.includes(action)))(
     "%s (supported) runs through the engine once on 0.0.31",
     async (action) => {
-      const env = harness.env(aliasOf(action));
-      const input = inputs.get(action);
-      const operationId = action === "thread.send" ? String(input?.clientRequestId) : `op-${action}`;
-      const before = env.model.receivedCommands.length;
-      const result = await harness.dispatcher.dispatch({
-        leaseId: LEASE_ID,
-        environment: env.alias,
-        operationId,
-        action,
-        input,
-      });
+      const { env, before, result } = await dispatchSeededAction(harness, inputs, action);
       expect(result).toMatchObject({ state: "completed", replayed: false });
       expect(commandsSince(env, before)).toHaveLength(1);
     },

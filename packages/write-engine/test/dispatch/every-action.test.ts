@@ -5,17 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js";
-import { seedForAction } from "./support/action-states.js";
-import { commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import { aliasOf, dispatchSeededAction, seedEachAction } from "./support/action-per-environment.js";
+import { commandsSince, type Harness, startHarness } from "./support/harness.js";
 
-const aliasOf = (action: ActionId) => `a${ACTION_IDS.indexOf(action)}`;
-const inputs = new Map<ActionId, Record<string, unknown>>();
+let inputs: Map<ActionId, Record<string, unknown>>;
 let harness: Harness;
 
 beforeAll(async () => {
   harness = await startHarness({ aliases: ACTION_IDS.map(aliasOf), clock: "manual" });
-  for (const action of ACTION_IDS)
-    inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+  inputs = await seedEachAction(harness, ACTION_IDS);
 });
 
 afterAll(async () => {
@@ -34,18 +32,7 @@ function expectedType(action: ActionId): string {
 }
 
 async function sendsOneCommandOnce(action: ActionId): Promise<void> {
-  const env = harness.env(aliasOf(action));
-  const input = inputs.get(action);
-  const operationId = action === "thread.send" ? String(input?.clientRequestId) : `op-${action}`;
-  const before = env.model.receivedCommands.length;
-
-  const result = await harness.dispatcher.dispatch({
-    leaseId: LEASE_ID,
-    environment: env.alias,
-    operationId,
-    action,
-    input,
-  });
+  const { env, operationId, before, request, result } = await dispatchSeededAction(harness, inputs, action);
 
   const key = harness.dispatcher.operationKey(env.alias, operationId);
   const ids = deriveIds(key, action, action === "thread.send" ? { clientRequestId: operationId } : {});
@@ -59,13 +46,7 @@ async function sendsOneCommandOnce(action: ActionId): Promise<void> {
     if (id !== undefined) expect(JSON.stringify(sent[0]?.payload)).toContain(id);
   }
 
-  const again = await harness.dispatcher.dispatch({
-    leaseId: LEASE_ID,
-    environment: env.alias,
-    operationId,
-    action,
-    input,
-  });
+  const again = await harness.dispatcher.dispatch(request);
   expect(again).toMatchObject({ state: "completed", replayed: true, receipt: result.receipt });
   expect(env.model.receivedCommands.length).toBe(before + 1);
   expect(harness.framesFor(ids.commandId)).toBe(1);

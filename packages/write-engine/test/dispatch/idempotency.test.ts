@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
 import {
   CHANNEL,
@@ -6,21 +6,20 @@ import {
   dispatchFailure,
   type Harness,
   LEASE_ID,
-  startHarness,
+  useHarness,
 } from "./support/harness.js";
 
 let harness: Harness;
 
-beforeAll(async () => {
-  harness = await startHarness({
+useHarness(
+  {
     aliases: ["conflict", "crowd", "keys"],
     seed: (env) => env.model.addThread({ id: SAMPLE_IDS.threadId, projectId: SAMPLE_IDS.projectId }),
-  });
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+);
 
 function rename(environment: string, operationId: string, title: string) {
   return harness.dispatcher.dispatch({

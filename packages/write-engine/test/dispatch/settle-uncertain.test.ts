@@ -2,7 +2,7 @@
  * Settlement of uncertain writes (issue 16) and refusals that prove nothing ran (issue 8 item 2),
  * over a real simulator: a protocol-2 environment and a 0.0.31 one.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ActionId, prepareAction, SAMPLE_IDS } from "../../src/actions/index.js";
 import { derivedRecord } from "../../src/dispatch/derived-record.js";
 import { createDispatcher } from "../../src/dispatch/index.js";
@@ -14,32 +14,27 @@ import {
   dispatchFailure,
   type Harness,
   LEASE_ID,
-  startHarness,
+  useHarness,
 } from "./support/harness.js";
 
 const T = SAMPLE_IDS.threadId;
 const OTHER = "thread-other-0001";
 let harness: Harness;
 
-beforeAll(async () => {
-  harness = await startHarness({
+useHarness(
+  {
     aliases: ["p2", "old"],
     compat: { old: "0.0.31" },
     seed: (env) => {
       env.model.addThread({ id: T, projectId: SAMPLE_IDS.projectId, state: "completed" });
       env.model.addThread({ id: OTHER, projectId: SAMPLE_IDS.projectId, state: "completed" });
     },
-  });
-});
-
-afterEach(() => {
-  harness.lease.open = true;
-  for (const env of harness.sim.environments) env.faults.clear();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+  { reopenAndClearFaults: true },
+);
 
 /**
  * What a gate killed between marking a write uncertain and sending it leaves behind: the record

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ActionId, deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
 import { HINT_AFTER_SEQUENCE, HINT_THREADS } from "../../src/dispatch/index.js";
 import {
@@ -7,27 +7,22 @@ import {
   dispatchFailure,
   type Harness,
   LEASE_ID,
-  startHarness,
+  useHarness,
 } from "./support/harness.js";
 
 const T = SAMPLE_IDS.threadId;
 let harness: Harness;
 
-beforeAll(async () => {
-  harness = await startHarness({
+useHarness(
+  {
     aliases: ["pin", "send", "launch", "delete", "unsent"],
     seed: (env) => env.model.addThread({ id: T, projectId: SAMPLE_IDS.projectId, state: "completed" }),
-  });
-});
-
-afterEach(() => {
-  harness.lease.open = true;
-  for (const env of harness.sim.environments) env.faults.clear();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
+  },
+  (started) => {
+    harness = started;
+  },
+  { reopenAndClearFaults: true },
+);
 
 interface Case {
   alias: string;

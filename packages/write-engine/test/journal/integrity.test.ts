@@ -1,9 +1,8 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type ConnectorError, isConnectorError } from "@t3-connector/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type Journal,
   type JournalRecord,
   journalKey,
   openJournal,
@@ -21,31 +20,19 @@ import {
   writeJournal,
 } from "./support/damaged-journal.js";
 import { faultyFs } from "./support/faulty-fs.js";
-import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
+import { DAY_MS, request } from "./support/helpers.js";
+import { useJournalDir } from "./support/journal-dir.js";
 
-let temp: TempDir;
-let clock: ManualClock;
-const journals: Journal[] = [];
-
-beforeEach(async () => {
-  temp = await makeTempDir();
-  clock = new ManualClock();
-});
-afterEach(async () => {
-  await Promise.all(journals.splice(0).map((journal) => journal.close()));
-  await temp.remove();
-});
-
-async function open(): Promise<Journal> {
-  const journal = await openJournal({ stateDir: temp.stateDir, clock, ...SMALL_SEGMENTS });
-  journals.push(journal);
-  return journal;
-}
+const journalDir = useJournalDir(SMALL_SEGMENTS);
+const open = journalDir.open;
 
 async function openFailure(): Promise<ConnectorError> {
-  const error = await openJournal({ stateDir: temp.stateDir, clock, ...SMALL_SEGMENTS }).then(
+  const error = await openJournal({
+    ...journalDir.options,
+    ...SMALL_SEGMENTS,
+  }).then(
     (journal) => {
-      journals.push(journal);
+      journalDir.keep(journal);
       throw new Error("the damaged journal opened");
     },
     (caught: unknown) => caught,
@@ -64,7 +51,7 @@ function findings(error: ConnectorError) {
 }
 
 async function written(): Promise<WrittenJournal> {
-  const journal = await writeJournal(temp.stateDir, clock);
+  const journal = await writeJournal(journalDir.stateDir, journalDir.clock);
   // Three segments at least, so that there is an oldest, a middle and a newest.
   expect(journal.segments.length).toBeGreaterThanOrEqual(3);
   expect(journal.activeOperations).toContain("op-open");
@@ -108,14 +95,14 @@ describe("a damaged journal refuses to open, naming each file and what it held",
 
   it("the manifest deleted: journal_damaged names it", async () => {
     await written();
-    await nodeFs.rm(join(temp.stateDir, "journal", "manifest.json"));
+    await nodeFs.rm(join(journalDir.stateDir, "journal", "manifest.json"));
     const error = await openFailure();
     expect(error.details?.files).toEqual(["journal/manifest.json"]);
   });
 
   it("the identity marker deleted: journal_damaged names it", async () => {
     await written();
-    await nodeFs.rm(join(temp.stateDir, "journal-identity.json"));
+    await nodeFs.rm(join(journalDir.stateDir, "journal-identity.json"));
     const error = await openFailure();
     expect(error.details?.files).toEqual(["journal-identity.json"]);
   });
@@ -204,10 +191,10 @@ describe("a damaged journal refuses to open, naming each file and what it held",
 
 describe("a fresh state directory and an emptied one", () => {
   it("a directory that never had a journal opens empty and is marked as having one", async () => {
-    expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("fresh");
+    expect((await verifyJournal(journalDir.options)).status).toBe("fresh");
     const journal = await open();
     expect(journal.stats().retained).toBe(0);
-    expect(await nodeFs.readdir(temp.stateDir)).toContain("journal-identity.json");
+    expect(await nodeFs.readdir(journalDir.stateDir)).toContain("journal-identity.json");
   });
 
   it("a journal whose files were all deleted refuses to open", async () => {
@@ -229,7 +216,7 @@ describe("a fresh state directory and an emptied one", () => {
 describe("journal verify", () => {
   it("reports an intact journal as intact, with its record counts", async () => {
     const journal = await written();
-    const report = await verifyJournal({ stateDir: temp.stateDir, clock });
+    const report = await verifyJournal(journalDir.options);
     expect(report.status).toBe("intact");
     expect(report.findings).toEqual([]);
     expect(report.intact.sealedRecords + report.intact.activeRecords).toBe(journal.keys.size);
@@ -239,7 +226,7 @@ describe("journal verify", () => {
     const journal = await written();
     await nodeFs.rm(join(journal.directory, journal.segments[1] as string));
     const error = await openFailure();
-    const report = await verifyJournal({ stateDir: temp.stateDir, clock });
+    const report = await verifyJournal(journalDir.options);
     expect(report.status).toBe("damaged");
     expect(report.findings.map((finding) => finding.file)).toEqual(error.details?.files);
     await expect(openFailure()).resolves.toMatchObject({ code: "journal_damaged" });
@@ -253,7 +240,7 @@ describe("journal recover --accept-loss", () => {
     const lostOperations = journal.segmentOperations.get(name) ?? [];
     await nodeFs.rm(join(journal.directory, name));
 
-    const result = await recoverJournal({ stateDir: temp.stateDir, clock });
+    const result = await recoverJournal(journalDir.options);
     expect(result.recovered).toBe(true);
     expect(result.lostKeys.map((lost) => lost.key).sort()).toEqual(lostOperations.map(keyOf).sort());
     expect(result.unknownLoss).toBeNull();
@@ -269,9 +256,9 @@ describe("journal recover --accept-loss", () => {
     const kept = journal.segmentOperations.get(journal.segments[0] as string)?.[0] as string;
     expect((await reopened.reserve(request(kept))).kind).toBe("existing");
     expect((await reopened.reserve(request("op-new"))).kind).toBe("reserved");
-    journals.splice(journals.indexOf(reopened), 1);
+    journalDir.release(reopened);
     await reopened.close();
-    const report = await verifyJournal({ stateDir: temp.stateDir, clock });
+    const report = await verifyJournal(journalDir.options);
     expect(report.status).toBe("intact");
     expect(report.refused.keys).toBe(lostOperations.length);
   });
@@ -281,13 +268,13 @@ describe("journal recover --accept-loss", () => {
     const name = journal.segments[0] as string;
     const lost = journal.segmentOperations.get(name)?.[0] as string;
     await nodeFs.rm(join(journal.directory, name));
-    await recoverJournal({ stateDir: temp.stateDir, clock, retentionMs: 7 * DAY_MS });
+    await recoverJournal({ ...journalDir.options, retentionMs: 7 * DAY_MS });
 
     let reopened = await open();
     await expect(reopened.reserve(request(lost))).rejects.toMatchObject({ code: "operation_lost" });
-    journals.splice(journals.indexOf(reopened), 1);
+    journalDir.release(reopened);
     await reopened.close();
-    clock.advance(8 * DAY_MS);
+    journalDir.clock.advance(8 * DAY_MS);
     reopened = await open();
     expect((await reopened.reserve(request(lost))).kind).toBe("reserved");
   });
@@ -295,7 +282,7 @@ describe("journal recover --accept-loss", () => {
   it("after losing the active segment, every operation the journal does not hold is refused", async () => {
     const journal = await written();
     await nodeFs.rm(join(journal.directory, "active.json"));
-    const result = await recoverJournal({ stateDir: temp.stateDir, clock });
+    const result = await recoverJournal(journalDir.options);
     expect(result.unknownLoss?.files).toEqual(["journal/active.json"]);
 
     const reopened = await open();
@@ -316,7 +303,7 @@ describe("journal recover --accept-loss", () => {
       if (record === undefined) throw new Error("no open record");
       record.state = "preparing";
     });
-    const result = await recoverJournal({ stateDir: temp.stateDir, clock });
+    const result = await recoverJournal(journalDir.options);
     expect(result.lostKeys).toEqual([
       expect.objectContaining({ key: keyOf("op-open"), operationId: "op-open" }),
     ]);
@@ -328,7 +315,7 @@ describe("journal recover --accept-loss", () => {
 
   it("does nothing to an intact journal", async () => {
     await written();
-    const result = await recoverJournal({ stateDir: temp.stateDir, clock });
+    const result = await recoverJournal(journalDir.options);
     expect(result.recovered).toBe(false);
     expect(result.report.status).toBe("intact");
   });
@@ -336,14 +323,13 @@ describe("journal recover --accept-loss", () => {
 
 describe("a journal of the previous format", () => {
   it("the fixture written by the previous version opens, migrated, every record in its state", async () => {
-    await installPreviousFormatJournal(temp.stateDir);
+    await installPreviousFormatJournal(journalDir.stateDir);
     const migrated: Array<{ records: number; segments: number }> = [];
     const journal = await openJournal({
-      stateDir: temp.stateDir,
-      clock,
+      ...journalDir.options,
       onMigrated: (summary) => migrated.push(summary),
     });
-    journals.push(journal);
+    journalDir.keep(journal);
     expect(migrated).toEqual([{ records: 9, segments: 2 }]);
     const identity = {
       environmentId: "env-previous",
@@ -363,33 +349,32 @@ describe("a journal of the previous format", () => {
       kind: "dispatch",
       body: { type: "thread.meta.update", commandId: "cmd-prev-open" },
     });
-    journals.splice(journals.indexOf(journal), 1);
+    journalDir.release(journal);
     await journal.close();
-    expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("intact");
+    expect((await verifyJournal(journalDir.options)).status).toBe("intact");
   });
 
   it("opens: it is migrated in place on the first open, every record kept, and checked from then on", async () => {
     const journal = await written();
-    await downgradeToPreviousFormat(temp.stateDir);
-    expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("legacy");
+    await downgradeToPreviousFormat(journalDir.stateDir);
+    expect((await verifyJournal(journalDir.options)).status).toBe("legacy");
 
     const migrated: Array<{ records: number; segments: number }> = [];
     const reopened = await openJournal({
-      stateDir: temp.stateDir,
-      clock,
+      ...journalDir.options,
       ...SMALL_SEGMENTS,
       onMigrated: (summary) => migrated.push(summary),
     });
-    journals.push(reopened);
+    journalDir.keep(reopened);
     expect(migrated).toEqual([{ records: journal.keys.size, segments: journal.segments.length }]);
     for (const [operationId, key] of journal.keys) {
       expect((await reopened.get(key))?.state, operationId).toBe(
         operationId === "op-open" ? "uncertain" : "completed",
       );
     }
-    journals.splice(journals.indexOf(reopened), 1);
+    journalDir.release(reopened);
     await reopened.close();
-    expect((await verifyJournal({ stateDir: temp.stateDir, clock })).status).toBe("intact");
+    expect((await verifyJournal(journalDir.options)).status).toBe("intact");
     await nodeFs.rm(join(journal.directory, journal.segments[0] as string));
     await expect(openFailure()).resolves.toMatchObject({ code: "journal_damaged" });
   });
@@ -403,8 +388,7 @@ describe("what a crash can leave is not damage", () => {
       reportUnavailable = resolve;
     });
     const journal = await openJournal({
-      stateDir: temp.stateDir,
-      clock,
+      ...journalDir.options,
       fs: disk.fs,
       segmentRecords: 2,
       recentRecords: 0,

@@ -5,37 +5,25 @@
  */
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Journal, liftUnknownLoss, openJournal, recoverJournal } from "../../src/journal/index.js";
+import { describe, expect, it } from "vitest";
+import { liftUnknownLoss, recoverJournal } from "../../src/journal/index.js";
 import { SMALL_SEGMENTS, writeJournal } from "./support/damaged-journal.js";
-import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
+import { DAY_MS, request } from "./support/helpers.js";
+import { useJournalDir } from "./support/journal-dir.js";
 
 const RETENTION_MS = 7 * DAY_MS;
 
-let temp: TempDir;
-let clock: ManualClock;
-const journals: Journal[] = [];
-
-beforeEach(async () => {
-  temp = await makeTempDir();
-  clock = new ManualClock();
-});
-afterEach(async () => {
-  await Promise.all(journals.splice(0).map((journal) => journal.close()));
-  await temp.remove();
-});
-
-async function open(): Promise<Journal> {
-  const journal = await openJournal({ stateDir: temp.stateDir, clock, ...SMALL_SEGMENTS });
-  journals.push(journal);
-  return journal;
-}
+const journalDir = useJournalDir(SMALL_SEGMENTS);
+const open = journalDir.open;
 
 /** A journal whose active segment is gone, recovered: an unknown loss in force. */
 async function afterUnknownLoss(): Promise<number> {
-  const journal = await writeJournal(temp.stateDir, clock);
+  const journal = await writeJournal(journalDir.stateDir, journalDir.clock);
   await nodeFs.rm(join(journal.directory, "active.json"));
-  const recovered = await recoverJournal({ stateDir: temp.stateDir, clock, retentionMs: RETENTION_MS });
+  const recovered = await recoverJournal({
+    ...journalDir.options,
+    retentionMs: RETENTION_MS,
+  });
   if (recovered.unknownLoss === null) throw new Error("no unknown loss was recorded");
   return recovered.unknownLoss.recoveredAt;
 }
@@ -43,10 +31,9 @@ async function afterUnknownLoss(): Promise<number> {
 describe("lifting an unknown loss", () => {
   it("keeps refusing only what the audit log saw in the retention window before the loss", async () => {
     const lostAt = await afterUnknownLoss();
-    clock.advance(60_000);
+    journalDir.clock.advance(60_000);
     const result = await liftUnknownLoss({
-      stateDir: temp.stateDir,
-      clock,
+      ...journalDir.options,
       retentionMs: RETENTION_MS,
       audited: [
         { environmentId: "env-a", operationId: "op-recent", at: lostAt - 3_600_000 },
@@ -78,8 +65,8 @@ describe("lifting an unknown loss", () => {
   });
 
   it("has nothing to lift when no unknown loss is in force, and says so", async () => {
-    await writeJournal(temp.stateDir, clock);
-    await expect(liftUnknownLoss({ stateDir: temp.stateDir, clock, audited: [] })).rejects.toMatchObject({
+    await writeJournal(journalDir.stateDir, journalDir.clock);
+    await expect(liftUnknownLoss({ ...journalDir.options, audited: [] })).rejects.toMatchObject({
       code: "invalid_input",
       message: expect.stringContaining("nothing to lift"),
     });
@@ -87,8 +74,8 @@ describe("lifting an unknown loss", () => {
 
   it("refuses while the journal is damaged again: recover first", async () => {
     await afterUnknownLoss();
-    await nodeFs.rm(join(temp.stateDir, "journal", "manifest.json"));
-    await expect(liftUnknownLoss({ stateDir: temp.stateDir, clock, audited: [] })).rejects.toMatchObject({
+    await nodeFs.rm(join(journalDir.stateDir, "journal", "manifest.json"));
+    await expect(liftUnknownLoss({ ...journalDir.options, audited: [] })).rejects.toMatchObject({
       code: "journal_damaged",
     });
   });

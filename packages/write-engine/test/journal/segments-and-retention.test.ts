@@ -1,42 +1,15 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type Journal,
-  type JournalFs,
-  type JournalRecord,
-  journalKey,
-  openJournal,
-} from "../../src/journal/index.js";
-import { DAY_MS, ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
+import { describe, expect, it } from "vitest";
+import { type Journal, type JournalFs, type JournalRecord, journalKey } from "../../src/journal/index.js";
+import { DAY_MS, request } from "./support/helpers.js";
+import { useJournalDir } from "./support/journal-dir.js";
 
-let temp: TempDir;
-let clock: ManualClock;
-const journals: Journal[] = [];
-
-beforeEach(async () => {
-  temp = await makeTempDir();
-  clock = new ManualClock();
-});
-afterEach(async () => {
-  await Promise.all(journals.splice(0).map((journal) => journal.close()));
-  await temp.remove();
-});
-
-async function open(options: { fs?: JournalFs; segmentRecords?: number; recentRecords?: number } = {}) {
-  const journal = await openJournal({
-    stateDir: temp.stateDir,
-    clock,
-    segmentRecords: 10,
-    recentRecords: 5,
-    ...options,
-  });
-  journals.push(journal);
-  return journal;
-}
+const journalDir = useJournalDir({ segmentRecords: 10, recentRecords: 5 });
+const open = journalDir.open;
 
 async function close(journal: Journal): Promise<void> {
-  journals.splice(journals.indexOf(journal), 1);
+  journalDir.release(journal);
   await journal.close();
 }
 
@@ -65,7 +38,9 @@ function countingFs(): { fs: JournalFs; segmentOpens: () => number; reset(): voi
 }
 
 const segmentNames = async () =>
-  (await nodeFs.readdir(join(temp.stateDir, "journal"))).filter((name) => name.startsWith("segment-")).sort();
+  (await nodeFs.readdir(join(journalDir.stateDir, "journal")))
+    .filter((name) => name.startsWith("segment-"))
+    .sort();
 
 describe("segments", () => {
   it("seals old settled records into read-only segments, keeping open and recent ones active", async () => {
@@ -74,16 +49,18 @@ describe("segments", () => {
     const open2 = await journal.reserve(request("open-uncertain"));
     await journal.markUncertain(open2.record.key, { commandId: "cmd-open" });
     for (let i = 0; i < 25; i += 1) {
-      clock.advance(1_000);
+      journalDir.clock.advance(1_000);
       await settled(journal, `op-${i}`, i);
     }
     await journal.list(); // runs after the sealing queued so far
     const firstSegments = await segmentNames();
     expect(firstSegments.length).toBeGreaterThanOrEqual(1);
-    const firstBytes = await nodeFs.readFile(join(temp.stateDir, "journal", firstSegments[0] as string));
+    const firstBytes = await nodeFs.readFile(
+      join(journalDir.stateDir, "journal", firstSegments[0] as string),
+    );
 
     for (let i = 25; i < 47; i += 1) {
-      clock.advance(1_000);
+      journalDir.clock.advance(1_000);
       await settled(journal, `op-${i}`, i);
     }
     await journal.list();
@@ -94,11 +71,13 @@ describe("segments", () => {
     expect(stats.open).toBe(2);
     expect(stats.active).toBeLessThan(2 + 15);
     // A sealed segment is never rewritten.
-    expect(await nodeFs.readFile(join(temp.stateDir, "journal", firstSegments[0] as string))).toEqual(
+    expect(await nodeFs.readFile(join(journalDir.stateDir, "journal", firstSegments[0] as string))).toEqual(
       firstBytes,
     );
     // Open records are never sealed.
-    const active = JSON.parse(await nodeFs.readFile(join(temp.stateDir, "journal", "active.json"), "utf8"));
+    const active = JSON.parse(
+      await nodeFs.readFile(join(journalDir.stateDir, "journal", "active.json"), "utf8"),
+    );
     expect(Object.keys(active.records)).toEqual(expect.arrayContaining([open1.record.key, open2.record.key]));
   });
 
@@ -106,7 +85,7 @@ describe("segments", () => {
     const first = await open();
     const before = new Map<string, JournalRecord>();
     for (let i = 0; i < 60; i += 1) {
-      clock.advance(1_000);
+      journalDir.clock.advance(1_000);
       const record = await settled(first, `op-${i}`, i);
       before.set(record.key, record);
     }
@@ -186,9 +165,9 @@ describe("retention", () => {
     await journal.list();
     expect(journal.stats().segments).toBeGreaterThan(0);
 
-    clock.advance(7 * DAY_MS); // exactly the retention: still kept
+    journalDir.clock.advance(7 * DAY_MS); // exactly the retention: still kept
     expect(await journal.prune()).toEqual({ records: 0, segments: 0 });
-    clock.advance(1);
+    journalDir.clock.advance(1);
     const fresh = await settled(journal, "fresh", 0);
     const pruned = await journal.prune();
     expect(pruned.records + pruned.segments).toBeGreaterThan(0);
@@ -198,7 +177,7 @@ describe("retention", () => {
     expect((await journal.get(fresh.key))?.state).toBe("completed");
 
     // A year later, the open records are still there, after a reopen too.
-    clock.advance(365 * DAY_MS);
+    journalDir.clock.advance(365 * DAY_MS);
     await journal.prune();
     await close(journal);
     const reopened = await open();

@@ -10,6 +10,7 @@ import { runCli } from "../../src/cli.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
 import { failingAuditFs, failingJournalFs } from "../support/failing-fs.js";
 import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
@@ -180,14 +181,7 @@ describe("audit log", () => {
     const leaseId = await harness.grantLease();
     await harness.gate.audit.settled(); // lease_granted is on disk before the disk starts failing
     auditFs.failing = true;
-    const pin = (operationId: string) => ({
-      op: "dispatch",
-      leaseId,
-      environment: "alpha",
-      operationId,
-      action: "thread.pin",
-      input: { threadId: IDLE_THREAD },
-    });
+    const pin = (operationId: string) => pinIdleThread(leaseId, operationId);
     const first = await harness.relay(pin("op-audit-1"));
     expect(first.status).toBe(200); // it reached T3 and the journal says so; only the audit failed
     expect(harness.gate.lease.list()).toEqual([]);

@@ -12,9 +12,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IDLE_THREAD, LEASED_PROJECT } from "../support/sim-world.js";
 import {
+  askOnPage,
   type Body,
   callTool,
-  requestOnPage,
   structured,
   type ToolAnswer,
   textOf,
@@ -51,12 +51,9 @@ function launch(leaseId: string, operationId: string, runtimeMode: string): Prom
 describe("the runtime ceiling of a lease", () => {
   it("defaults to approval-required: a full-access launch is refused before T3, an approval-required one completes", async () => {
     const { real, page } = started();
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "start a review",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "start a review", {
       actions: ["thread.launch"],
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "start a review");
     expect(await offeredCeilings(page)).toEqual(["approval-required"]);
     expect(await page.locator("[data-testid=ceiling-words-alpha]").textContent()).toContain(
       "ask in T3 before every command and file change",
@@ -93,12 +90,9 @@ describe("the runtime ceiling of a lease", () => {
       state: "completed",
       runtimeMode: "approval-required",
     });
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "message the review threads",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "message the review threads", {
       actions: ["thread.send"],
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "message the review threads");
     expect(await page.locator("[data-testid=request-summary]").textContent()).toContain(
       "agents at most approval-required",
     );
@@ -137,13 +131,10 @@ describe("the runtime ceiling of a lease", () => {
 
   it("shows the full-access words when proposed, and the person's narrowing is what the lease enforces", async () => {
     const { real, page } = started();
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "start an unattended review",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "start an unattended review", {
       actions: ["thread.launch"],
       runtimeCeiling: "full-access",
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "start an unattended review");
     expect(await offeredCeilings(page)).toEqual([
       "full-access",
       "auto",
@@ -184,12 +175,9 @@ describe("a lease belongs to the client that asked", () => {
       await page.click("[data-testid=revoke]");
       await page.locator("#lease[hidden]").waitFor({ state: "attached" });
     }
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "pin for the first client",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "pin for the first client", {
       actions: ["thread.pin"],
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "pin for the first client");
     await page.click("[data-testid=approve]");
     const granted = await waiting;
     expect(granted.isError, textOf(granted)).toBeFalsy();
@@ -239,12 +227,9 @@ describe("a lease belongs to the client that asked", () => {
     expect(misnamed.isError).toBe(true);
     expect(textOf(misnamed)).toMatch(/^proposal_invalid: /);
 
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "archive the release thread too",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "archive the release thread too", {
       actions: ["thread.archive"],
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "archive the release thread too");
     await page.locator("[data-testid=request-hint]").filter({ hasText: "approving replaces it" }).waitFor();
     await page.click("[data-testid=approve]");
     const replaced = structured(await waiting);

@@ -9,13 +9,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import { waitForMessage } from "./support/gate-page.js";
-import {
-  callTool,
-  requestOnPage,
-  structured,
-  textOf,
-  useGateWithBridges,
-} from "./support/gate-with-bridges.js";
+import { askOnPage, callTool, structured, textOf, useGateWithBridges } from "./support/gate-with-bridges.js";
 
 const started = useGateWithBridges([{ name: "pin-client" }, { name: "mark-client" }]);
 /** The two clients: the first asks to pin, the second to mark unread. */
@@ -27,8 +21,7 @@ function write(by: Client, tool: string, leaseId: string, operationId: string) {
 
 /** Asks through `by`, approves what it proposed on the page, and answers the granted leaseId. */
 async function approvedLease(page: Page, by: Client, purpose: string, action: string) {
-  const waiting = callTool(by, "t3_pedir_aprovacao", { purpose, actions: [action], waitSeconds: 30 });
-  await requestOnPage(page, purpose);
+  const { answer: waiting } = await askOnPage(by, page, purpose, { actions: [action] });
   await page.click("[data-testid=approve]");
   const answer = await waiting;
   expect(answer.isError, textOf(answer)).toBeFalsy();

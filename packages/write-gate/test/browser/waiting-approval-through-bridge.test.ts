@@ -10,9 +10,9 @@ import { IDLE_THREAD } from "../support/sim-world.js";
 import { checkedIds } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 import {
+  askOnPage,
   type Body,
   callTool,
-  requestOnPage,
   structured,
   type ToolAnswer,
   textOf,
@@ -36,12 +36,9 @@ async function tickedActions(page: Page): Promise<string[]> {
 describe("a client waits for the person's decision on the gate page", () => {
   it("returns denied to the waiting call when the person presses Deny, and grants nothing", async () => {
     const { real, page } = started();
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: "archive every thread",
+    const { answer: waiting } = await askOnPage(started().client(0), page, "archive every thread", {
       actions: ["thread.archive"],
-      waitSeconds: 30,
     });
-    await requestOnPage(page, "archive every thread");
     await page.click("[data-testid=deny]");
     const answer = await waiting;
     expect(answer.isError, textOf(answer)).toBeFalsy();
@@ -53,17 +50,14 @@ describe("a client waits for the person's decision on the gate page", () => {
 
   it("shows the purpose and only thread.pin ticked, returns the lease within a second of the approval, and refuses thread.archive under it", async () => {
     const { real, page } = started();
-    const waiting = call("t3_pedir_aprovacao", {
-      purpose: PURPOSE,
+    const { answer: waiting } = await askOnPage(started().client(0), page, PURPOSE, {
       actions: ["thread.pin"],
-      waitSeconds: 30,
     });
     let answeredAt = 0;
     const answered = waiting.then((answer) => {
       answeredAt = performance.now();
       return answer;
     });
-    await requestOnPage(page, PURPOSE);
     expect(await page.locator("[data-testid=request-client]").textContent()).toContain(
       "done-when-client 3.1.4",
     );

@@ -5,77 +5,27 @@
  * `journal recover --accept-loss` a retry of a lost operationId through the relay is refused and
  * never reaches the simulator.
  */
-import { execFile } from "node:child_process";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { openJournal } from "@t3-connector/write-engine/journal";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
+import { describe, expect, it } from "vitest";
 // The previous version's journal, as core's journal tests use it (one fixture for both).
 import { installPreviousFormatJournal } from "../../../write-engine/test/journal/support/damaged-journal.js";
-import { runCli } from "../../src/cli.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
-import { GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
+import { titleWrite } from "./support/gate-process.js";
+import {
+  runWriteCli,
+  sendThroughTheGate,
+  spawnWriteCli,
+  useJournalScenarios,
+} from "./support/journal-scenarios.js";
 
-const BIN = builtBin("t3-connector-write");
-
-let world: SimWorld;
-let scenario = 0;
-const running: GateProcesses[] = [];
-
-beforeAll(async () => {
-  world = await startSimWorld(["alpha"]);
-}, 180_000);
-
-afterAll(async () => {
-  for (const gates of running) gates.killAll();
-  await world?.close();
-});
-
-interface Scenario {
-  stateDir: string;
-  configPath: string;
-  gates: GateProcesses;
-}
-
-/** A state directory and write.json of its own: each test damages its own journal. */
-async function newScenario(): Promise<Scenario> {
-  scenario += 1;
-  const stateDir = join(world.root, `state-${scenario}`);
-  await nodeFs.mkdir(stateDir, { mode: 0o700 });
-  const configPath = join(world.root, `write-${scenario}.json`);
-  await writeGateConfig(world, configPath, stateDir);
-  const gates = new GateProcesses(world, configPath);
-  running.push(gates);
-  return { stateDir, configPath, gates };
-}
-
-/** `t3-connector-write <args>` in this process, the way a person runs it. */
-async function cli(configPath: string, args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    env: { T3_CONNECTOR_WRITE_CONFIG: configPath },
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const scenarios = useJournalScenarios({ stateDir: "state", config: "write" });
+const { newScenario } = scenarios;
+const cli = runWriteCli;
 
 /** The real `t3-connector-write gate` on a damaged journal: it must exit, not listen. */
-async function gateRefusal(configPath: string): Promise<{ code: number; stderr: string }> {
-  const run = promisify(execFile);
-  const outcome = await run(process.execPath, [BIN, "gate"], {
-    env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: configPath },
-    timeout: 30_000,
-  }).then(
-    () => ({ code: 0, stderr: "the gate started on a damaged journal" }),
-    (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stderr: error.stderr ?? "" }),
-  );
-  return outcome;
-}
+const gateRefusal = (configPath: string) => spawnWriteCli(configPath, ["gate"]);
 
 /** Sealed segments (small ones) and an active segment, written by the journal itself. */
 async function journalWithSegments(stateDir: string): Promise<string[]> {
@@ -158,18 +108,6 @@ function recordOf(records: Record<string, Record<string, unknown>>, operationId:
   return record;
 }
 
-/** Two writes sent through a real gate and its relay, then the gate stopped cleanly. */
-async function sentThroughTheGate(scene: Scenario, operationIds: string[]): Promise<void> {
-  const gate = await scene.gates.start();
-  for (const operationId of operationIds) {
-    const answer = await scene.gates.relay(gate.port, titleWrite(gate.leaseId, operationId), scene.stateDir);
-    expect(answer.body).toMatchObject({ state: "completed", replayed: false });
-    expect(scene.gates.commandsFor(operationId)).toBe(1);
-  }
-  gate.process.kill("SIGTERM");
-  expect(await gate.exited).toBe(0);
-}
-
 async function auditLines(stateDir: string): Promise<Array<Record<string, unknown>>> {
   const text = await nodeFs.readFile(join(stateDir, "audit.log"), "utf8");
   return text
@@ -181,7 +119,7 @@ async function auditLines(stateDir: string): Promise<Array<Record<string, unknow
 describe("after journal recover --accept-loss, a lost operation is refused through the relay, never sent", () => {
   it("a completed record flipped to preparing: refused by name, the intact one replays, a new one is sent once", async () => {
     const scene = await newScenario();
-    await sentThroughTheGate(scene, ["op-flip-lost", "op-flip-kept"]);
+    await sendThroughTheGate(scene, ["op-flip-lost", "op-flip-kept"]);
     await editActive(scene.stateDir, (records) => {
       const record = recordOf(records, "op-flip-lost");
       record.state = "preparing";
@@ -235,7 +173,7 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
 
   it("active.json deleted: every operationId the journal does not hold is refused (it cannot prove it never saw them)", async () => {
     const scene = await newScenario();
-    await sentThroughTheGate(scene, ["op-gone"]);
+    await sendThroughTheGate(scene, ["op-gone"]);
     await nodeFs.rm(join(scene.stateDir, "journal", "active.json"));
     await expect(scene.gates.start()).rejects.toThrow(/journal_damaged/);
 
@@ -244,7 +182,7 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
     expect(recovered.stdout).toContain("cannot be named");
 
     const gate = await scene.gates.start();
-    const commandsBefore = world.commandCount();
+    const commandsBefore = scenarios.world.commandCount();
     for (const operationId of ["op-gone", "op-after-loss"]) {
       const answer = await scene.gates.relay(
         gate.port,
@@ -253,7 +191,7 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
       );
       expect(answer.body).toMatchObject({ error: "operation_lost", details: { reason: "unknown_loss" } });
     }
-    expect(world.commandCount()).toBe(commandsBefore);
+    expect(scenarios.world.commandCount()).toBe(commandsBefore);
     expect(scene.gates.commandsFor("op-gone")).toBe(1);
     gate.process.kill("SIGTERM");
     await gate.exited;
@@ -263,7 +201,7 @@ describe("after journal recover --accept-loss, a lost operation is refused throu
 describe("journal accept-unknown-loss --checked-t3: the way forward after a loss nobody can name", () => {
   it("new operationIds are sent once again, while the writes the audit log names stay refused", async () => {
     const scene = await newScenario();
-    await sentThroughTheGate(scene, ["op-audited"]);
+    await sendThroughTheGate(scene, ["op-audited"]);
     await nodeFs.rm(join(scene.stateDir, "journal", "active.json"));
     expect((await cli(scene.configPath, ["journal", "recover", "--accept-loss"])).code).toBe(0);
 

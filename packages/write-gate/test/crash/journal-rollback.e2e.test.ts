@@ -6,77 +6,24 @@
  * `t3-connector-write journal verify` exits 1. A recovery lets the gate start again, and after it a
  * write the rolled-back copy had forgotten is not sent again.
  */
-import { execFile } from "node:child_process";
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
+import { describe, expect, it, vi } from "vitest";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
-import { GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
+import { titleWrite } from "./support/gate-process.js";
+import {
+  type Scenario,
+  sendThroughTheGate,
+  spawnWriteCli,
+  useJournalScenarios,
+} from "./support/journal-scenarios.js";
 
-const BIN = builtBin("t3-connector-write");
-const run = promisify(execFile);
 // Each case runs two or three gates and several CLI processes on a shared, busy machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-let world: SimWorld;
-let scenario = 0;
-const running: GateProcesses[] = [];
-
-beforeAll(async () => {
-  world = await startSimWorld(["alpha"]);
-}, 180_000);
-
-afterAll(async () => {
-  for (const gates of running) gates.killAll();
-  await world?.close();
-});
-
-interface Scenario {
-  stateDir: string;
-  configPath: string;
-  gates: GateProcesses;
-}
-
-async function newScenario(): Promise<Scenario> {
-  scenario += 1;
-  const stateDir = join(world.root, `rollback-${scenario}`);
-  await nodeFs.mkdir(stateDir, { mode: 0o700 });
-  const configPath = join(world.root, `rollback-${scenario}.json`);
-  await writeGateConfig(world, configPath, stateDir);
-  const gates = new GateProcesses(world, configPath);
-  running.push(gates);
-  return { stateDir, configPath, gates };
-}
-
-/** The built CLI in a child process, as a person runs it. */
-async function spawnCli(configPath: string, args: string[]) {
-  return run(process.execPath, [BIN, ...args], {
-    env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: configPath },
-    timeout: 30_000,
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({
-      code: error.code ?? -1,
-      stdout: error.stdout ?? "",
-      stderr: error.stderr ?? "",
-    }),
-  );
-}
-
-/** Writes through a real gate and its relay, each sent once; then a clean stop. */
-async function sendThroughTheGate(scene: Scenario, operationIds: string[]): Promise<void> {
-  const gate = await scene.gates.start();
-  for (const operationId of operationIds) {
-    const answer = await scene.gates.relay(gate.port, titleWrite(gate.leaseId, operationId), scene.stateDir);
-    expect(answer.body).toMatchObject({ state: "completed", replayed: false });
-    expect(scene.gates.commandsFor(operationId)).toBe(1);
-  }
-  gate.process.kill("SIGTERM");
-  expect(await gate.exited).toBe(0);
-}
+const scenarios = useJournalScenarios({ stateDir: "rollback", config: "rollback" });
+const { newScenario } = scenarios;
+const spawnCli = spawnWriteCli;
 
 /** The gate refuses to start with journal_damaged naming `file`, and verify exits 1 naming it too. */
 async function expectRefusal(scene: Scenario, file: string, problem: string): Promise<string> {
@@ -110,7 +57,7 @@ describe("an older copy of the journal put back is journal_damaged", () => {
   it("an older active.json alone: named as rolled back; after recovery the forgotten write is not sent again", async () => {
     const scene = await newScenario();
     await sendThroughTheGate(scene, ["op-before-backup"]);
-    const backup = join(world.root, `backup-${scenario}`);
+    const backup = join(scenarios.world.root, `backup-${scene.number}`);
     await copy(scene.stateDir, ["journal/active.json"], backup);
     await sendThroughTheGate(scene, ["op-after-backup"]);
     await putBack(scene.stateDir, ["journal/active.json"], backup);
@@ -141,7 +88,7 @@ describe("an older copy of the journal put back is journal_damaged", () => {
     const scene = await newScenario();
     await sendThroughTheGate(scene, ["op-one"]);
     const files = ["journal/active.json", "journal/manifest.json", "journal-identity.json"];
-    const backup = join(world.root, `backup-${scenario}`);
+    const backup = join(scenarios.world.root, `backup-${scene.number}`);
     await copy(scene.stateDir, files, backup);
     await sendThroughTheGate(scene, ["op-two"]);
     await putBack(scene.stateDir, files, backup);

@@ -7,10 +7,10 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli.js";
 import type { CrashPoint } from "../../src/process/index.js";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 import { type GateChild, GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
+import { runWriteCli } from "./support/journal-scenarios.js";
 
 let world: SimWorld;
 let configPath: string;
@@ -37,15 +37,9 @@ const commandsFor = (operationId: string) => gates.commandsFor(operationId);
 
 /** `t3-connector-write reconcile --all-uncertain --json`, run the way a person runs it. */
 async function reconcileAll(): Promise<{ via: string; results: Record<string, unknown>[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  await runCli(["reconcile", "--all-uncertain", "--json"], {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    env: { T3_CONNECTOR_WRITE_CONFIG: configPath },
-  });
-  expect(err.join("")).toBe("");
-  return JSON.parse(out.join("")) as { via: string; results: Record<string, unknown>[] };
+  const { stdout, stderr } = await runWriteCli(configPath, ["reconcile", "--all-uncertain", "--json"]);
+  expect(stderr).toBe("");
+  return JSON.parse(stdout) as { via: string; results: Record<string, unknown>[] };
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   signInPage,
 } from "../browser/support/browser.js";
 import { rawRequest } from "../support/http.js";
-import { IDLE_THREAD } from "../support/sim-world.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 type Body = Record<string, unknown>;
@@ -44,16 +44,7 @@ afterEach(async () => {
   await real?.close();
 });
 
-function dispatch(leaseId: string, operationId: string): Body {
-  return {
-    op: "dispatch",
-    leaseId,
-    environment: "alpha",
-    operationId,
-    action: "thread.pin",
-    input: { threadId: IDLE_THREAD },
-  };
-}
+const dispatch = (leaseId: string, operationId: string): Body => pinIdleThread(leaseId, operationId);
 
 /** Headers of a request the gate's own page would send. */
 function pageHeaders(): Record<string, string> {

@@ -30,6 +30,7 @@ import {
   registerInPage,
   signInPage,
 } from "../browser/support/browser.js";
+import { type Body, structured, type ToolAnswer, textOf } from "../browser/support/gate-with-bridges.js";
 import { postJson } from "../support/http.js";
 import { IDLE_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
@@ -53,12 +54,6 @@ afterAll(async () => {
   await browser?.close();
   await real?.close();
 });
-
-type Body = Record<string, unknown>;
-type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
-const structured = (answer: ToolAnswer) => answer.structuredContent as Body;
-const textOf = (answer: ToolAnswer) =>
-  (answer.content as Array<{ type: string; text?: string }> | undefined)?.[0]?.text ?? "";
 
 function gate(): RealGate {
   if (real === undefined) throw new Error("setup did not finish");

@@ -6,10 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
 import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
+import { waitForMessage } from "../browser/support/gate-page.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
 import { IDLE_THREAD, LEASED_PROJECT, OTHER_PROJECT, OUTSIDE_THREAD } from "../support/sim-world.js";
 import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
@@ -31,20 +33,8 @@ afterAll(async () => {
 type Body = Record<string, unknown>;
 const body = (answer: { body: unknown }) => answer.body as Body;
 
-function waitForMessage(page: Page, text: string): Promise<void> {
-  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
-}
-
-function pin(leaseId: string, operationId: string, threadId: string): Body {
-  return {
-    op: "dispatch",
-    leaseId,
-    environment: "alpha",
-    operationId,
-    action: "thread.pin",
-    input: { threadId },
-  };
-}
+const pin = (leaseId: string, operationId: string, threadId: string): Body =>
+  pinIdleThread(leaseId, operationId, { input: { threadId } });
 
 describe("a lease approved in a real browser governs writes through the relay", () => {
   it("enrolls with the printed code, approves a relay request narrowed to one project, writes once inside it, and nothing outside it or after revoke", async () => {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
+import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let harness: GateHarness | undefined;
@@ -16,16 +17,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-function pin(leaseId: string, operationId: string) {
-  return {
-    op: "dispatch",
-    leaseId,
-    environment: "alpha",
-    operationId,
-    action: "thread.pin",
-    input: { threadId: IDLE_THREAD },
-  };
-}
+const pin = (leaseId: string, operationId: string) => pinIdleThread(leaseId, operationId);
 
 describe("relay authentication", () => {
   it("writes a private per-boot capability of 32 random bytes in base64url", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PENDING_PER_CLIENT } from "../../src/approval/index.js";
 import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
 import {
   IDLE_THREAD,
   LEASED_PROJECT,
@@ -21,17 +22,8 @@ afterAll(async () => {
 type Body = Record<string, unknown>;
 const body = (answer: { body: unknown }) => answer.body as Body;
 
-function dispatch(leaseId: string, operationId: string, extra: Partial<Body> = {}): Body {
-  return {
-    op: "dispatch",
-    leaseId,
-    environment: "alpha",
-    operationId,
-    action: "thread.pin",
-    input: { threadId: IDLE_THREAD },
-    ...extra,
-  };
-}
+const dispatch = (leaseId: string, operationId: string, extra: Partial<Body> = {}): Body =>
+  pinIdleThread(leaseId, operationId, extra);
 
 describe("relay operations", () => {
   it("lists the environments with aliases, ids and labels", async () => {

@@ -10,6 +10,7 @@ import { ConnectorError, systemClock } from "@t3-connector/core";
 import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createTokenFiles } from "../../../../core/test/environments/support/token-files.js";
 import {
   ACTION_IDS,
@@ -197,6 +198,33 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 }
 
 /** The commands an environment accepted after `before` of them. */
+/**
+ * Registers the file's hooks: one harness for all its tests, closed after them; `ready` hands it to
+ * the file's own variable. `reopenAndClearFaults` undoes, after each test, what an uncertain-write
+ * test leaves behind: a closed lease and faults set on the environments.
+ */
+export function useHarness(
+  options: HarnessOptions,
+  ready: (harness: Harness) => void,
+  after: { reopenAndClearFaults?: boolean } = {},
+): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness(options);
+    ready(harness);
+  });
+  if (after.reopenAndClearFaults === true) {
+    afterEach(() => {
+      if (harness === undefined) return;
+      harness.lease.open = true;
+      for (const env of harness.sim.environments) env.faults.clear();
+    });
+  }
+  afterAll(async () => {
+    await harness?.close();
+  });
+}
+
 export function commandsSince(env: SimEnvironment, before: number) {
   return env.model.receivedCommands.slice(before);
 }

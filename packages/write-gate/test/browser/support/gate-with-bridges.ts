@@ -100,3 +100,18 @@ export const textOf = (answer: ToolAnswer) =>
 export async function requestOnPage(page: Page, purpose: string): Promise<void> {
   await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
 }
+
+/**
+ * Asks for a lease through `by`, waiting up to 30 s for the person, and resolves once the page
+ * shows the request; `answer` is the waiting call, which settles when the person decides.
+ */
+export async function askOnPage(
+  by: Client,
+  page: Page,
+  purpose: string,
+  proposal: Body,
+): Promise<{ answer: Promise<ToolAnswer> }> {
+  const answer = callTool(by, "t3_pedir_aprovacao", { purpose, ...proposal, waitSeconds: 30 });
+  await requestOnPage(page, purpose);
+  return { answer };
+}

@@ -1,0 +1,40 @@
+/**
+ * One simulated environment per catalogue action (alias `a<index>`), each seeded with the state its
+ * action needs: the every-action tests run all 44 actions side by side without one's state
+ * touching another's.
+ */
+import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { ACTION_IDS, type ActionId } from "../../../src/actions/index.js";
+import { seedForAction } from "./action-states.js";
+import type { Harness } from "./harness.js";
+import { LEASE_ID } from "./harness.js";
+
+export const aliasOf = (action: ActionId): string => `a${ACTION_IDS.indexOf(action)}`;
+
+/** Seeds each action's own environment; answers the input to send for each. */
+export async function seedEachAction(
+  harness: Harness,
+  actions: readonly ActionId[],
+): Promise<Map<ActionId, Record<string, unknown>>> {
+  const inputs = new Map<ActionId, Record<string, unknown>>();
+  for (const action of actions) inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+  return inputs;
+}
+
+/**
+ * Dispatches `action` with its seeded input in its own environment, under the harness's lease;
+ * thread.send's operationId is its clientRequestId, as a client sends it.
+ */
+export async function dispatchSeededAction(
+  harness: Harness,
+  inputs: ReadonlyMap<ActionId, Record<string, unknown>>,
+  action: ActionId,
+) {
+  const env: SimEnvironment = harness.env(aliasOf(action));
+  const input = inputs.get(action);
+  const operationId = action === "thread.send" ? String(input?.clientRequestId) : `op-${action}`;
+  const before = env.model.receivedCommands.length;
+  const request = { leaseId: LEASE_ID, environment: env.alias, operationId, action, input };
+  const result = await harness.dispatcher.dispatch(request);
+  return { env, operationId, before, request, result };
+}
