@@ -1,6 +1,6 @@
 // T3 event → signed webhook POST received, against a same-run baseline.
 //
-//   cd /work/main && pnpm build && node bench/events.mjs
+//   pnpm build && node bench/events.mjs
 //
 // One sample = one run ending on a fresh thread of a simulated environment (manual clock: the run
 // ends exactly when the bench advances it). From the instant the simulator commits the run's

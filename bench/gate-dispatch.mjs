@@ -2,7 +2,7 @@
 // rewrites) → fresh reads → the one send, against a raw `dispatchCommand` of the same command to
 // the same simulator over an already open socket, interleaved in the same run.
 //
-//   cd /work/main && pnpm exec tsc -b packages/core packages/t3-sim packages/write-gate && node bench/gate-dispatch.mjs
+//   pnpm build && node bench/gate-dispatch.mjs
 //
 // One gate sample = one `POST /relay {op:"dispatch"}` (keep-alive HTTP on 127.0.0.1) with a fresh
 // operationId, answered `completed`. Target: overhead p50 (gate p50 − raw p50) ≤ 20 ms.
@@ -34,11 +34,12 @@ const [
   dist("core", "environments/index.js"),
   dist("write-engine", "actions/index.js"),
 ]);
-const [{ startGate }, { registryInventory, scopeFingerprint }, { CAPABILITY_FILE, CAPABILITY_HEADER }] =
+const [{ startGate }, { registryInventory, scopeFingerprint }, { CAPABILITY_FILE }, { RELAY_HEADER }] =
   await Promise.all([
     dist("write-gate", "process/index.js"),
     dist("write-gate", "approval/index.js"),
     dist("write-gate", "relay/index.js"),
+    dist("write-engine", "relay-contract/index.js"),
   ]);
 
 const root = await mkdtemp(join(tmpdir(), "t3-gate-bench-"));
@@ -168,7 +169,7 @@ function relay(body, { port, capability, agent }) {
           host: `localhost:${port}`,
           "content-type": "application/json",
           "content-length": Buffer.byteLength(payload),
-          [CAPABILITY_HEADER]: capability,
+          [RELAY_HEADER]: capability,
         },
       },
       (res) => {

@@ -1,6 +1,6 @@
 // The journal's write cycle with 10,000 retained records, against a same-run baseline.
 //
-//   pnpm exec tsc -b packages/core && node bench/journal.mjs
+//   pnpm build && node bench/journal.mjs
 //
 // One sample = one write's full journal cycle: reserve → markUncertain → complete (bench/lib/
 // journal-cycle.mjs, which bench/write-path.mjs reports as `journalCycleP99Ms` too). The baseline

@@ -1,6 +1,6 @@
 // t3_threads swept over 8 environments × 2,500 threads, against a same-run baseline.
 //
-//   cd /work/main && pnpm build && node bench/read-fanout.mjs
+//   pnpm build && node bench/read-fanout.mjs
 //
 // The environments run in a simulator child process (seedBulk: 5 projects, 2,500 threads each),
 // so serving them does not share the measured event loop, as with remote T3 servers.

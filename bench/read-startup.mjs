@@ -1,6 +1,6 @@
 // `t3-connector serve` start-up: spawn to the first tool answer, against a same-run baseline.
 //
-//   cd /work/main && pnpm build && node bench/read-startup.mjs
+//   pnpm build && node bench/read-startup.mjs
 //
 //   - subject: spawn `node packages/read-server/bin/t3-connector.js serve` (built dist) with
 //     T3_CONNECTOR_CONFIG naming a config for two simulated environments (run in a child process),

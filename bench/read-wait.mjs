@@ -1,6 +1,6 @@
 // t3_aguardar_thread wake-up latency, against a same-run baseline.
 //
-//   cd /work/main && pnpm build && node bench/read-wait.mjs
+//   pnpm build && node bench/read-wait.mjs
 //
 // One sample = from the instant the simulator commits a run's terminal event (a store listener
 // registered before any stream records it) to the moment the result is in hand:

@@ -1,6 +1,6 @@
 // The journal's full write cycle (reserve → markUncertain → complete: the three mutations of one
 // write) with `records` settled records retained, measured against the built journal
-// (packages/core/dist: run `pnpm build` or `pnpm exec tsc -b packages/core` first).
+// (packages/write-engine/dist: run `pnpm build` first).
 //
 // One sample = one write's three awaited mutations, writes one after the other. The fsyncs are
 // counted by wrapping the journal's injected file system (every FileHandle.sync/datasync, the
@@ -12,7 +12,7 @@ import * as nodeFs from "node:fs/promises";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openJournal } from "../../packages/core/dist/journal/index.js";
+import { openJournal } from "../../packages/write-engine/dist/journal/index.js";
 import { percentile, round } from "./stats.mjs";
 
 const WARMUP = 20;
