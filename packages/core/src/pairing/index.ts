@@ -35,6 +35,11 @@ export {
   pairEnvironment,
   readPairingCode,
 } from "./pair-environment.js";
+export {
+  type MovedEnvironment,
+  type MoveEnvironmentRequest,
+  moveEnvironmentInConfig,
+} from "./move-environment.js";
 export { readPairingCodes } from "./read-codes.js";
 export {
   type RemovedEnvironment,
