@@ -73,7 +73,6 @@ describe("each command has its own help", () => {
     ["t3-connector-write", ["environments", "add"], "--ssh <host[:port]>"],
     ["t3-connector", ["environments", "move"], "--ssh <host[:port]>"],
     ["t3-connector-write", ["environments", "move"], "--ssh <host[:port]>"],
-    ["t3-connector-ops", ["environments", "move"], "--ssh <host[:port]>"],
   ])("%s %j: X --help and help X print X's help, not the global one", async (bin, command, mark) => {
     const global = await run(bin, ["--help"]);
     const asFlag = await run(bin, [...command, "--help"]);
