@@ -69,7 +69,11 @@ describe("moveEnvironmentInConfig", () => {
       unchanged: false,
     });
     const config = JSON.parse(await readFile(configPath, "utf8"));
-    expect(config.environments.alpha).toEqual({ environmentId: alpha.environmentId, url: alpha.url, tokenFile });
+    expect(config.environments.alpha).toEqual({
+      environmentId: alpha.environmentId,
+      url: alpha.url,
+      tokenFile,
+    });
     expect(config.port).toBe(7433);
   });
 

@@ -68,7 +68,9 @@ describe("t3-connector environments move", () => {
     const before = await readFile(config.configPath, "utf8");
     const refused = await run(["environments", "move", "alpha", "--url", sim.environment("beta").url]);
     expect(refused.code).toBe(78);
-    expect(refused.stderr()).toMatch(/environment_mismatch: .*different T3 machine.*environments remove alpha/);
+    expect(refused.stderr()).toMatch(
+      /environment_mismatch: .*different T3 machine.*environments remove alpha/,
+    );
     expect(refused.stdout()).toBe("");
     expect(await readFile(config.configPath, "utf8")).toBe(before);
   });
@@ -84,7 +86,9 @@ describe("t3-connector environments move", () => {
     expect(invalid.stderr()).toMatch(/--url not a url /);
     const neither = await run(["environments", "move", "alpha"]);
     expect(neither.code).toBe(64);
-    expect(neither.stderr()).toMatch(/environments move needs exactly one of --url URL or --ssh HOST\[:PORT\]/);
+    expect(neither.stderr()).toMatch(
+      /environments move needs exactly one of --url URL or --ssh HOST\[:PORT\]/,
+    );
     expect(await readFile(config.configPath, "utf8")).toBe(before);
   });
 

@@ -91,7 +91,11 @@ describe("t3-connector-write environments move", () => {
       unchanged: false,
     });
     const config = JSON.parse(await readFile(writeConfig, "utf8"));
-    expect(config.environments.alpha).toEqual({ environmentId: alpha.environmentId, url: alpha.url, tokenFile });
+    expect(config.environments.alpha).toEqual({
+      environmentId: alpha.environmentId,
+      url: alpha.url,
+      tokenFile,
+    });
     expect(await readFile(tokenFile, "utf8")).toBe(token);
     const diagnosed = await run(["diagnose"]);
     expect(diagnosed.code).toBe(0);
