@@ -71,6 +71,8 @@ describe("each command has its own help", () => {
     ["t3-connector-write", ["reconcile"], "--all-uncertain"],
     ["t3-connector-write", ["journal", "verify"], "--json"],
     ["t3-connector-write", ["environments", "add"], "--ssh <host[:port]>"],
+    ["t3-connector", ["environments", "move"], "--ssh <host[:port]>"],
+    ["t3-connector-write", ["environments", "move"], "--ssh <host[:port]>"],
   ])("%s %j: X --help and help X print X's help, not the global one", async (bin, command, mark) => {
     const global = await run(bin, ["--help"]);
     const asFlag = await run(bin, [...command, "--help"]);
@@ -89,6 +91,8 @@ describe("each command has its own help", () => {
 describe("a typo gets a suggestion, exit 64 and a pointer to the help, not the usage", () => {
   it.each<[BuiltBinName, string[], string, string]>([
     ["t3-connector", ["environmnts"], "environmnts (did you mean environments?)", ""],
+    ["t3-connector", ["environments", "mvoe"], "mvoe (did you mean move?)", " environments"],
+    ["t3-connector-write", ["environments", "mvoe"], "mvoe (did you mean move?)", " environments"],
     ["t3-connector", ["serve", "--htp"], "--htp (did you mean --http?)", " serve"],
     ["t3-connector", ["events", "stauts"], "stauts (did you mean status?)", " events"],
     ["t3-connector-write", ["brigde"], "brigde (did you mean bridge?)", ""],
@@ -180,7 +184,7 @@ describe("--ssh HOST[:PORT] is the one spelling", () => {
 });
 
 describe("the same keys for the same answer", () => {
-  it("environments add answers alias and configPath in t3-connector, t3-connector-write and t3-connector-ops", async () => {
+  it("environments add and move answer alias and configPath in t3-connector, t3-connector-write and t3-connector-ops", async () => {
     const alpha = sim.environment("alpha");
     const read = await run(
       "t3-connector",
@@ -207,6 +211,27 @@ describe("the same keys for the same answer", () => {
     // Each CLI chooses the path the same way: tokens/<alias>.<kind>.token beside its config.
     expect(answers.map((answer) => answer.tokenFile)).toEqual(
       ["read", "operate", "ops"].map((kind) => path.join(work, "tokens", `mine.${kind}.token`)),
+    );
+    // Moving to the address it already has: the same keys everywhere, and nothing to change.
+    const moves = [];
+    for (const bin of ["t3-connector", "t3-connector-write", "t3-connector-ops"] as const) {
+      moves.push(await run(bin, ["environments", "move", "mine", "--url", alpha.url]));
+    }
+    expect(
+      moves.map((answer) => {
+        expect(answer.code, answer.stderr).toBe(0);
+        const { alias, configPath, from, to, environmentId, unchanged } = JSON.parse(answer.stdout);
+        return { alias, configPath, from, to, environmentId, unchanged };
+      }),
+    ).toEqual(
+      ["config.json", "write.json", "ops.json"].map((file) => ({
+        alias: "mine",
+        configPath: path.join(work, file),
+        from: alpha.url,
+        to: alpha.url,
+        environmentId: alpha.environmentId,
+        unchanged: true,
+      })),
     );
   });
 });

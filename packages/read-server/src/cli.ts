@@ -32,6 +32,10 @@ Commands:
                                --also (asked on a terminal) fills write.json and ops.json too, with
                                an operate token from a second code (stdin: one code per line)
   environments remove <alias>  Take an environment out of the config and delete its token file
+  environments move <alias> (--url URL | --ssh HOST[:PORT])
+                               Point an environment at its new address: the server there must
+                               announce the same environmentId; the token and projects are kept,
+                               no pairing code is spent; then verify
   diagnose [--environment X]   Check identity, token scopes and expiry, projects and visible threads (JSON)
   pair --environment X [--also write,ops]
                                Save a read-only token for X; the pairing code is read from stdin.
@@ -117,6 +121,8 @@ async function runCommand(
       return await (await import("./cli/environments-edit.js")).addEnvironmentCommand(io, command.request);
     case "environments-remove":
       return await (await import("./cli/environments-edit.js")).removeEnvironmentCommand(io, command.alias);
+    case "environments-move":
+      return await (await import("./cli/environments-move.js")).moveEnvironmentCommand(io, command);
     case "client-config":
       return (await import("./cli/client-config.js")).clientConfigCommand(io, command.client, command.http);
     case "diagnose":

@@ -43,6 +43,9 @@ Commands:
                            write its operate token and write.json, verify it
   environments remove <alias>
                            Take an environment out of write.json and delete its token file
+  environments move <alias> (--url URL | --ssh HOST[:PORT])
+                           Point an environment at its new address: the server there must announce
+                           the same environmentId; its token is kept, no pairing code is spent
   client-config <client>   Print the config that starts the bridge in an MCP client, with this
                            machine's paths: ${CLIENT_NAMES.join(", ")}
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
@@ -105,6 +108,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
         return await (await import("./process/environments-edit.js")).addWriteEnvironmentCommand(io, command);
+      case "environments-move":
+        return await (await import("./process/environments-edit.js")).moveWriteEnvironmentCommand(
+          io,
+          command,
+        );
       case "environments-remove":
         return await (await import("./process/environments-edit.js")).removeWriteEnvironmentCommand(
           io,

@@ -225,7 +225,7 @@ export function logLevelOption(): Option {
 }
 
 /**
- * Adds `--url URL` and `--ssh HOST[:PORT]` of `environments add` (read them with
+ * Adds `--url URL` and `--ssh HOST[:PORT]` of `environments add` and `move` (read them with
  * transportFromOptions). `--remote-port P` is the older spelling of `--ssh HOST:P`, still accepted
  * (hidden) with a warning.
  */
@@ -244,10 +244,11 @@ export function withTransportOptions(command: Command): Command {
 export function transportFromOptions(
   options: { url?: string; ssh?: string; remotePort?: string },
   warn: Warn = () => {},
+  commandName = "environments add",
 ): TransportOption {
   const { url, ssh, remotePort } = options;
   if ((url === undefined) === (ssh === undefined)) {
-    throw usageProblem("environments add needs exactly one of --url URL or --ssh HOST[:PORT]");
+    throw usageProblem(`${commandName} needs exactly one of --url URL or --ssh HOST[:PORT]`);
   }
   if (url !== undefined) {
     if (remotePort !== undefined) throw usageProblem("--remote-port goes with --ssh, not --url");

@@ -17,6 +17,11 @@ export {
   withoutEnvironment,
 } from "./add-environment.js";
 export {
+  type MovedEnvironment,
+  type MoveEnvironmentRequest,
+  moveEnvironmentInConfig,
+} from "./move-environment.js";
+export {
   NEW_WRITE_CONFIG_PORT,
   OPERATE_CONFIG_NAMES,
   type OperateConfigName,

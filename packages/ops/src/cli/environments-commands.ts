@@ -1,4 +1,7 @@
-/** `environments [list]`, `environments add`, `environments remove`: the ops config's environments. */
+/**
+ * `environments [list]`, `environments add`, `environments remove`, `environments move`: the ops
+ * config's environments.
+ */
 import { transportFromOptions, valueOnce, withTransportOptions } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { renderEnvironments } from "../render.js";
@@ -9,7 +12,7 @@ import type { CliSession } from "./session.js";
 export const registerEnvironmentCommands: RegisterCommand = (program, session) => {
   const environments = program
     .command("environments")
-    .description("list the configured environments (probing each), or add one")
+    .description("list the configured environments (probing each), or add, remove or move one")
     .addHelpText("after", EXAMPLES.environments);
   environments
     .command("list", { isDefault: true })
@@ -20,6 +23,7 @@ export const registerEnvironmentCommands: RegisterCommand = (program, session) =
       session.done(await opened.environmentStatus(), renderEnvironments);
     });
   registerAdd(environments, session);
+  registerMove(environments, session);
   environments
     .command("remove <alias>")
     .description("take an environment out of the ops config and delete its token file")
@@ -34,6 +38,35 @@ export const registerEnvironmentCommands: RegisterCommand = (program, session) =
       );
     });
 };
+
+function registerMove(environments: Command, session: CliSession): void {
+  withTransportOptions(
+    environments
+      .command("move <alias>")
+      .description("point an environment at its new address (same environmentId), keeping its token"),
+  ).action(
+    async (alias: string, options: { url?: string; ssh?: string; remotePort?: string }, command: Command) => {
+      const transport = transportFromOptions(
+        options,
+        (message) => session.warn(message),
+        "environments move",
+      );
+      const configPath = await session.configPathOf(command);
+      const { moveEnvironment } = await import("../environments-move.js");
+      const { io } = session;
+      session.done(
+        await moveEnvironment(
+          { alias, transport },
+          {
+            configPath,
+            ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+            ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+          },
+        ),
+      );
+    },
+  );
+}
 
 function registerAdd(environments: Command, session: CliSession): void {
   withTransportOptions(

@@ -45,6 +45,7 @@ export type CliCommand =
   | { kind: "environments" }
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
+  | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string; http?: { url: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
@@ -78,7 +79,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
   defineOauthCommands(program, found);
 }
 
-/** `environments`, `environments add`, `environments remove`. */
+/** `environments`, `environments add`, `environments remove`, `environments move`. */
 function defineEnvironmentsCommands(
   program: Command,
   found: (command: CliCommand) => void,
@@ -87,7 +88,7 @@ function defineEnvironmentsCommands(
   const environments = program
     .command("environments")
     .alias("ambientes")
-    .description("print the configured environments and whether each answers (JSON); add or remove one")
+    .description("print the configured environments and whether each answers (JSON); add, remove or move one")
     .action(() => found({ kind: "environments" }));
   withTransportOptions(
     environments
@@ -116,6 +117,17 @@ function defineEnvironmentsCommands(
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+  withTransportOptions(
+    environments
+      .command("move [alias]")
+      .description("point an environment at its new address (same environmentId), keeping its token"),
+  ).action((alias: string | undefined, options: AddFlags) =>
+    found({
+      kind: "environments-move",
+      alias: requireAlias("move", alias),
+      transport: transportFromOptions(options, warn, "environments move"),
+    }),
+  );
 }
 
 /** `client-config`, `diagnose`, `pair`. */
@@ -204,7 +216,7 @@ function environmentOf(options: EnvironmentFlags): string | undefined {
   return options.environment ?? options.ambiente;
 }
 
-function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
+function requireAlias(sub: "add" | "remove" | "move", alias: string | undefined): string {
   if (alias === undefined) {
     throw usageProblem(`environments ${sub} needs an alias, e.g. environments ${sub} laptop`);
   }

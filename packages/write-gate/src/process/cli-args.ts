@@ -30,6 +30,7 @@ export type CliCommand =
   | { kind: "bridge"; logLevel: LogLevel }
   | { kind: "environments-add"; alias: string; transport: TransportOption }
   | { kind: "environments-remove"; alias: string }
+  | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string }
   | { kind: "diagnose"; projects: boolean }
   | { kind: "pair"; environment: string }
@@ -76,7 +77,7 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
   defineJournalCommands(program, found);
 }
 
-/** `environments add`, `environments remove`. */
+/** `environments add`, `environments remove`, `environments move`. */
 function defineEnvironmentsCommands(
   program: Command,
   found: (command: CliCommand) => void,
@@ -84,10 +85,11 @@ function defineEnvironmentsCommands(
 ): void {
   const environments = program
     .command("environments")
-    .description("add or remove an environment of write.json")
+    .description("add, remove or move an environment of write.json")
     .action(() => {
       throw usageProblem(
-        "environments add <alias> (--url URL | --ssh HOST[:PORT]) or environments remove <alias>",
+        "environments add <alias> (--url URL | --ssh HOST[:PORT]), environments remove <alias> " +
+          "or environments move <alias> (--url URL | --ssh HOST[:PORT])",
       );
     });
   withTransportOptions(
@@ -104,6 +106,15 @@ function defineEnvironmentsCommands(
     .action((alias: string | undefined) =>
       found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
     );
+  withTransportOptions(
+    environments
+      .command("move [alias]")
+      .description("point an environment at its new address (same environmentId), keeping its token"),
+  ).action((alias: string | undefined, options: { url?: string; ssh?: string; remotePort?: string }) => {
+    const named = requireAlias("move", alias);
+    const transport = transportFromOptions(options, warn, "environments move");
+    found({ kind: "environments-move", alias: named, transport });
+  });
 }
 
 /** `client-config`, `diagnose`, `pair`, `reconcile`. */
@@ -207,7 +218,7 @@ function defineJournalCommands(program: Command, found: (command: CliCommand) =>
     });
 }
 
-function requireAlias(sub: "add" | "remove", alias: string | undefined): string {
+function requireAlias(sub: "add" | "remove" | "move", alias: string | undefined): string {
   if (alias === undefined) throw usageProblem(`environments ${sub} needs an alias`);
   return alias;
 }

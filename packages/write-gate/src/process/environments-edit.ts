@@ -8,6 +8,7 @@ import {
   discardTokenFile,
   environmentsOf,
   loadConfigDocument,
+  moveEnvironmentInConfig,
   NEW_WRITE_CONFIG_PORT,
   parseTransportOption,
   probeEnvironmentId,
@@ -95,5 +96,21 @@ export async function removeWriteEnvironmentCommand(io: CliIo, alias: string): P
   const validate = validator(io, configPath);
   const request = { alias, configPath, configName: "write config", homeDir: io.homeDir, validate };
   writeJson(io, await removeEnvironmentFromConfig(request));
+  return 0;
+}
+
+/**
+ * `t3-connector-write environments move <alias> (--url URL | --ssh HOST[:PORT])`: the same T3
+ * machine (same environmentId) at a new address; the operate token file is kept, no code is spent.
+ */
+export async function moveWriteEnvironmentCommand(
+  io: CliIo,
+  request: { alias: string; transport: TransportOption },
+): Promise<number> {
+  const configPath = writeConfigPath(configPathContext(io));
+  const validate = validator(io, configPath);
+  const { alias, transport } = request;
+  const move = { alias, transport, configPath, configName: "write config", validate, fetch: io.fetch };
+  writeJson(io, await moveEnvironmentInConfig(move));
   return 0;
 }
