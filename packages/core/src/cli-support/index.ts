@@ -31,6 +31,7 @@ export {
   type Warn,
   withTransportOptions,
 } from "./command-line.js";
+export { type DiagnosisError, diagnosisError } from "./diagnosis-error.js";
 export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 export {
   DEFAULT_LOG_LEVEL,

@@ -1,6 +1,7 @@
+import { type DiagnosisError, diagnosisError } from "@t3-connector/core/cli-support";
 import { noEnvironmentsError, type ReadEnvironmentConfig } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import { cliRegistry, errorJson, findEnvironment, loadCliConfig } from "./config-access.js";
+import { cliRegistry, findEnvironment, loadCliConfig } from "./config-access.js";
 import { type CliIo, writeJson } from "./io.js";
 
 export const DIAGNOSE_TIMEOUT_MS = 15_000;
@@ -19,7 +20,7 @@ export interface EnvironmentDiagnosis {
   missingAllowedProjects?: string[];
   /** Threads a read tool can list: in an authorized project, neither archived nor deleted. */
   visibleThreadCount?: number;
-  error?: { code: string; message: string };
+  error?: DiagnosisError;
 }
 
 /**
@@ -53,7 +54,7 @@ export async function diagnoseEnvironments(
             alias: handle.alias,
             environmentId: handle.environmentId,
             ok: false,
-            error: errorJson(error),
+            error: diagnosisError(error, "t3-connector", handle.alias),
           };
         }
       }),

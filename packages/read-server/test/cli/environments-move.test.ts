@@ -101,3 +101,44 @@ describe("t3-connector environments move", () => {
     expect(help.stdout()).toMatch(/move \[options\] \[alias\]/);
   });
 });
+
+/** The first environment of a `diagnose` report. */
+function firstDiagnosis(report: Record<string, unknown>): unknown {
+  return (report.environments as unknown[])[0];
+}
+
+describe("t3-connector diagnose names the next step", () => {
+  it("for a machine that no longer answers at its address, environments move; after the move it passes", async () => {
+    config = await writeSimConfig(sim, { url: { alpha: OLD_URL }, omit: ["beta"] });
+    const lost = await run(["diagnose"]);
+    expect(lost.code).toBe(1);
+    expect(firstDiagnosis(lost.json())).toMatchObject({
+      alias: "alpha",
+      ok: false,
+      error: {
+        code: "unavailable",
+        next: expect.stringContaining("t3-connector environments move alpha --url URL"),
+      },
+    });
+
+    expect((await run(["environments", "move", "alpha", "--url", sim.environment("alpha").url])).code).toBe(
+      0,
+    );
+    const found = await run(["diagnose"]);
+    expect(found.code).toBe(0);
+    expect(firstDiagnosis(found.json())).toMatchObject({ alias: "alpha", ok: true });
+  });
+
+  it("for a refused token, pair with a new code", async () => {
+    config = await writeSimConfig(sim, { token: { alpha: "a-token-t3-never-issued" }, omit: ["beta"] });
+    const refused = await run(["diagnose"]);
+    expect(refused.code).toBe(1);
+    expect(firstDiagnosis(refused.json())).toMatchObject({
+      ok: false,
+      error: {
+        code: "unauthorized",
+        next: expect.stringContaining("t3-connector pair --environment alpha"),
+      },
+    });
+  });
+});

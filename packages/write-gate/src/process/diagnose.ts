@@ -1,7 +1,8 @@
+import { type DiagnosisError, diagnosisError } from "@t3-connector/core/cli-support";
 import { type EnvironmentConfig, noEnvironmentsError } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
-import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
+import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";
 
 export const DIAGNOSE_TIMEOUT_MS = 15_000;
 
@@ -15,7 +16,7 @@ export interface WriteEnvironmentDiagnosis {
   projectCount?: number;
   actionCount?: number;
   inventory?: Array<{ id: string; title: string; directory: string | null }>;
-  error?: { code: string; message: string };
+  error?: DiagnosisError;
 }
 
 /**
@@ -70,7 +71,7 @@ export async function diagnoseWriteEnvironments(
               : {}),
           };
         } catch (error) {
-          return { ...base, ok: false, error: errorJson(error) };
+          return { ...base, ok: false, error: diagnosisError(error, "t3-connector-write", handle.alias) };
         }
       }),
     );

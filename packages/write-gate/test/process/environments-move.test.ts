@@ -76,6 +76,19 @@ describe("t3-connector-write environments move", () => {
     expect(await readFile(writeConfig, "utf8")).toBe(before);
   });
 
+  it("diagnose names environments move as the next step while nothing answers at the configured address", async () => {
+    const lost = await run(["diagnose"]);
+    expect(lost.code).toBe(1);
+    expect(JSON.parse(lost.stdout).environments[0]).toMatchObject({
+      environment: "alpha",
+      ok: false,
+      error: {
+        code: "unavailable",
+        next: expect.stringContaining("t3-connector-write environments move alpha --url URL"),
+      },
+    });
+  });
+
   it("moves the environment to its new URL, keeping the operate token file untouched", async () => {
     const alpha = sim.environment("alpha");
     const token = await readFile(tokenFile, "utf8");
