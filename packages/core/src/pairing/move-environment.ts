@@ -1,4 +1,4 @@
-import { DEFAULT_REMOTE_PORT } from "../config/schema-common.js";
+import { DEFAULT_REMOTE_PORT, type Transport } from "../config/schema-common.js";
 import { ConnectorError } from "../errors.js";
 import {
   describeTransport,
@@ -33,6 +33,11 @@ export interface MoveEnvironmentRequest {
   /** The config loader's check of the document to write. */
   validate: (document: unknown) => void;
   fetch?: typeof fetch | undefined;
+  /**
+   * Checks the new address for this entry; default: the rules every config shares. ops passes its
+   * own, so an entry it allows plain http to another host (`insecureHttp`) keeps that allowance.
+   */
+  parseTransport?: (option: TransportOption, entry: Record<string, unknown>) => Transport;
 }
 
 /**
@@ -43,7 +48,6 @@ export interface MoveEnvironmentRequest {
  */
 export async function moveEnvironmentInConfig(request: MoveEnvironmentRequest): Promise<MovedEnvironment> {
   const { alias, configPath } = request;
-  const transport = parseTransportOption(request.transport);
   const document = await loadConfigDocument(configPath, request.configName, () => {
     throw new ConnectorError("config_not_found", `${request.configName} not found at ${configPath}`, {
       details: { path: configPath },
@@ -59,6 +63,7 @@ export async function moveEnvironmentInConfig(request: MoveEnvironmentRequest): 
       { details: { path: configPath } },
     );
   }
+  const transport = (request.parseTransport ?? parseTransportOption)(request.transport, entry);
   const configuredId = String(entry.environmentId);
   const from = describeEntryTransport(entry);
   const to = describeTransport(transport);
