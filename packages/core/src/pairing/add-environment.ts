@@ -215,21 +215,39 @@ export async function saveConfigDocument(
   }
 }
 
-/** Removes `alias` from the document (and `default` when it named it); refuses an unknown alias. */
-export function withoutEnvironment(
+/** The config document of a command that changes an existing entry: a missing file is an error. */
+export function loadExistingConfigDocument(path: string, what: string): Promise<Record<string, unknown>> {
+  return loadConfigDocument(path, what, () => {
+    throw new ConnectorError("config_not_found", `${what} not found at ${path}`, { details: { path } });
+  });
+}
+
+/** The entry of `alias` as stored; an unknown alias is refused, naming the configured ones. */
+export function configuredEntry(
   document: Record<string, unknown>,
   alias: string,
   configPath: string,
-): { document: Record<string, unknown>; removed: Record<string, unknown> } {
+): Record<string, unknown> {
   const environments = environmentsOf(document);
-  const removed = environments[alias];
-  if (removed === undefined) {
+  const entry = environments[alias];
+  if (entry === undefined) {
     throw new ConnectorError(
       "environment_unknown",
       `${configPath} has no environment "${alias}"; configured: ${Object.keys(environments).join(", ") || "none"}`,
       { details: { path: configPath } },
     );
   }
+  return entry;
+}
+
+/** Removes `alias` from the document (and `default` when it named it); refuses an unknown alias. */
+export function withoutEnvironment(
+  document: Record<string, unknown>,
+  alias: string,
+  configPath: string,
+): { document: Record<string, unknown>; removed: Record<string, unknown> } {
+  const removed = configuredEntry(document, alias, configPath);
+  const environments = environmentsOf(document);
   const { [alias]: _gone, ...rest } = environments;
   const next: Record<string, unknown> = { ...document, environments: rest };
   if (next.default === alias) delete next.default;

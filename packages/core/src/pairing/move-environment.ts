@@ -1,9 +1,10 @@
 import { DEFAULT_REMOTE_PORT, type Transport } from "../config/schema-common.js";
 import { ConnectorError } from "../errors.js";
 import {
+  configuredEntry,
   describeTransport,
   environmentsOf,
-  loadConfigDocument,
+  loadExistingConfigDocument,
   parseTransportOption,
   probeEnvironmentId,
   saveConfigDocument,
@@ -48,21 +49,9 @@ export interface MoveEnvironmentRequest {
  */
 export async function moveEnvironmentInConfig(request: MoveEnvironmentRequest): Promise<MovedEnvironment> {
   const { alias, configPath } = request;
-  const document = await loadConfigDocument(configPath, request.configName, () => {
-    throw new ConnectorError("config_not_found", `${request.configName} not found at ${configPath}`, {
-      details: { path: configPath },
-    });
-  });
+  const document = await loadExistingConfigDocument(configPath, request.configName);
   request.validate(document);
-  const environments = environmentsOf(document);
-  const entry = environments[alias];
-  if (entry === undefined) {
-    throw new ConnectorError(
-      "environment_unknown",
-      `${configPath} has no environment "${alias}"; configured: ${Object.keys(environments).join(", ") || "none"}`,
-      { details: { path: configPath } },
-    );
-  }
+  const entry = configuredEntry(document, alias, configPath);
   const transport = (request.parseTransport ?? parseTransportOption)(request.transport, entry);
   const configuredId = String(entry.environmentId);
   const from = describeEntryTransport(entry);
@@ -83,7 +72,7 @@ export async function moveEnvironmentInConfig(request: MoveEnvironmentRequest): 
   const moved = { ...kept, ...transportConfigKeys(transport) };
   const unchanged = JSON.stringify(transportKeysOf(entry)) === JSON.stringify(transportConfigKeys(transport));
   if (!unchanged) {
-    const next = { ...document, environments: { ...environments, [alias]: moved } };
+    const next = { ...document, environments: { ...environmentsOf(document), [alias]: moved } };
     await saveConfigDocument(configPath, next, request.validate);
   }
   return { alias, configPath, from, to, environmentId, unchanged };

@@ -1,10 +1,9 @@
 import { homedir } from "node:os";
 import { expandHome } from "../config/paths.js";
-import { ConnectorError } from "../errors.js";
 import {
   discardTokenFile,
   environmentsOf,
-  loadConfigDocument,
+  loadExistingConfigDocument,
   REVOKE_AT_T3_NOTE,
   saveConfigDocument,
   withoutEnvironment,
@@ -40,11 +39,7 @@ export async function removeEnvironmentFromConfig(
   request: RemoveEnvironmentRequest,
 ): Promise<RemovedEnvironment> {
   const { alias, configPath } = request;
-  const document = await loadConfigDocument(configPath, request.configName, () => {
-    throw new ConnectorError("config_not_found", `${request.configName} not found at ${configPath}`, {
-      details: { path: configPath },
-    });
-  });
+  const document = await loadExistingConfigDocument(configPath, request.configName);
   const { document: next, removed } = withoutEnvironment(document, alias, configPath);
   await saveConfigDocument(configPath, next, request.validate);
   const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : null;
