@@ -8,10 +8,43 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const TIERS = ["unit", "e2e", "browser", "pack"];
 const extra = process.argv.slice(2).filter((arg) => arg !== "--");
 const scratch = await mkdtemp(path.join(tmpdir(), "t3c-tiers-"));
+
+/**
+ * Each failed test (or file that failed before its tests ran) as file, name and the first lines of
+ * its message, so the closing summary says what failed even where only a log's tail is kept.
+ */
+function failuresOf(json) {
+  const failures = [];
+  for (const file of json.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failedTests) {
+      failures.push({ where, name: test.fullName, message: (test.failureMessages ?? []).join("\n") });
+    }
+    if (failedTests.length === 0 && file.status === "failed") {
+      failures.push({ where, name: "(the file, before or around its tests)", message: file.message ?? "" });
+    }
+  }
+  return failures;
+}
+
+/** The first lines of a failure message, indented, without colour codes or the runner's frames. */
+function briefly(message) {
+  return (
+    stripVTControlCharacters(message)
+      .split("\n")
+      // vitest's and node's own stack frames say nothing about the failure.
+      .filter((line) => line.trim() !== "" && !/node_modules|node:internal|<anonymous>/.test(line))
+      .slice(0, 8)
+      .map((line) => `      ${line.slice(0, 240)}`)
+      .join("\n")
+  );
+}
 
 /** Runs one tier; its JSON report gives the counts, vitest's own output goes to the terminal. */
 async function runTier(tier) {
@@ -36,10 +69,11 @@ async function runTier(tier) {
       passed: json.numPassedTests,
       failed: json.numFailedTests,
       skipped: json.numPendingTests + json.numTodoTests,
+      failures: failuresOf(json),
     };
   } catch {
     // No report: the run stopped before its tests (a failed build, a broken config).
-    return { tier, code: code === 0 ? 1 : code, seconds, passed: 0, failed: 0, skipped: 0 };
+    return { tier, code: code === 0 ? 1 : code, seconds, passed: 0, failed: 0, skipped: 0, failures: [] };
   }
 }
 
@@ -56,6 +90,13 @@ for (const r of results) {
 }
 const sum = (key) => results.reduce((total, r) => total + r[key], 0);
 process.stdout.write(`\n${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped\n`);
+for (const r of results) {
+  for (const failure of r.failures) {
+    process.stdout.write(
+      `\nFAILED [${r.tier}] ${failure.where} > ${failure.name}\n${briefly(failure.message)}\n`,
+    );
+  }
+}
 const failedTiers = results.filter((r) => r.code !== 0).map((r) => r.tier);
 if (failedTiers.length > 0) process.stdout.write(`failed tiers: ${failedTiers.join(", ")}\n`);
 process.exit(failedTiers.length > 0 ? 1 : 0);
