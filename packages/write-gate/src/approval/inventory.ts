@@ -5,6 +5,7 @@
  */
 
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { type FanOutDeadlines, realDeadlines } from "@t3-connector/core/fanout";
 import {
   ACTION_IDS,
   type ActionId,
@@ -102,12 +103,17 @@ function liveThreads(
     .map((thread) => ({ id: thread.id, projectId: thread.projectId, title: thread.title }));
 }
 
-/** An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel. */
+/**
+ * An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel, each
+ * within its own deadline. `deadlines` defaults to real timers; a test injects deadlines it expires
+ * once a stalled environment holds the request, so a healthy one never races the clock.
+ */
 export function registryInventory(
   registry: EnvironmentRegistry,
-  options: { timeoutMs?: number; commandSupport?: CommandSupportCache } = {},
+  options: { timeoutMs?: number; commandSupport?: CommandSupportCache; deadlines?: FanOutDeadlines } = {},
 ): Inventory {
   const timeoutMs = options.timeoutMs ?? INVENTORY_TIMEOUT_MS;
+  const deadlines = options.deadlines ?? realDeadlines;
   return async (wanted, signal) => {
     const handles =
       wanted === undefined
@@ -118,7 +124,9 @@ export function registryInventory(
     return Promise.all(
       handles.map(async (handle): Promise<InventoryOutcome> => {
         const base = { alias: handle.alias, environmentId: handle.environmentId };
-        const timeout = AbortSignal.timeout(timeoutMs);
+        const expired = new DOMException(`no inventory within ${timeoutMs} ms`, "TimeoutError");
+        const deadline = deadlines.start(timeoutMs, expired, { alias: handle.alias });
+        const timeout = deadline.signal;
         const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
         try {
           const connected = await handle.connect({ signal: both });
@@ -146,6 +154,8 @@ export function registryInventory(
         } catch {
           const reason = timeout.aborted ? "timeout" : "environment_unavailable";
           return { ok: false, leftOut: { ...base, reason } };
+        } finally {
+          deadline.clear();
         }
       }),
     );

@@ -1,5 +1,6 @@
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
+import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import {
   MAX_PENDING_PER_CLIENT,
   MAX_PENDING_REQUESTS,
@@ -81,11 +82,35 @@ describe("GateApprovalDesk.request", () => {
         { alias: "stuck", projects: PROJECTS },
       ],
     });
-    gate.sim.environment("stuck").faults.set({ hang: true });
-    const outcomes = await registryInventory(gate.registry, { timeoutMs: 200 })(undefined);
+    const stuck = gate.sim.environment("stuck");
+    stuck.faults.set({ hang: true });
+    // The stalled environment's deadline expires once it holds the request, never by real time:
+    // alpha answers on its own schedule, however loaded the machine.
+    const deadlines = new ManualDeadlines();
+    const held = new Promise<void>((resolve) => {
+      const stop = stuck.faults.onHeld(() => {
+        stop();
+        resolve();
+      });
+    });
+    const inventory = registryInventory(gate.registry, { timeoutMs: 200, deadlines });
+    const outcomes = await deadlines.timingOut("stuck", () => inventory(undefined), held);
     expect(outcomes.map((outcome) => (outcome.ok ? "ok" : outcome.leftOut.reason))).toEqual([
       "ok",
       "timeout",
+    ]);
+    // Each environment's deadline is cleared once its inventory ends.
+    expect(deadlines.running("alpha")).toBe(0);
+    stuck.faults.clear();
+  });
+
+  it("times out a stalled environment on the real timer by default", async () => {
+    gate = await startSimGate({ environments: [{ alias: "stuck", projects: PROJECTS }] });
+    gate.sim.environment("stuck").faults.set({ hang: true });
+    // Only the stalled environment is asked, so nothing healthy races the short real deadline.
+    const outcomes = await registryInventory(gate.registry, { timeoutMs: 200 })(["stuck"]);
+    expect(outcomes).toEqual([
+      { ok: false, leftOut: { alias: "stuck", environmentId: expect.any(String), reason: "timeout" } },
     ]);
     gate.sim.environment("stuck").faults.clear();
   });
