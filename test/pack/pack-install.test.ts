@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -10,6 +9,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port.js";
 
 // What a user gets from the packages, not from this checkout: every package packed with
 // `pnpm -r pack` (workspace dependencies become versions), the tarballs installed together with
@@ -78,14 +78,6 @@ async function installedSimulator(configDir: string) {
     string,
   ];
   return JSON.parse(line) as { environments: Array<{ alias: string; url: string }> };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("the packed and installed packages", () => {

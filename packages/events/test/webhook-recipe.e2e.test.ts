@@ -12,7 +12,6 @@ import { type ChildProcess, exec, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -20,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtBin } from "../../../test/support/built-bins.js";
+import { freePort } from "../../../test/support/free-port.js";
 import { addThread, type SimEvents, startRun, startSimEvents } from "./support/sim-events.js";
 
 const DOC = fileURLToPath(new URL("../../../docs/webhook-receiver.md", import.meta.url));
@@ -49,15 +49,6 @@ function fencedBlocks(markdown: string): Array<{ lang: string; text: string }> {
     lang: match[1] ?? "",
     text: match[2] ?? "",
   }));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
 }
 
 /** Starts a shell line in the background; resolves lines of its stdout or stderr as they come. */

@@ -1,6 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
@@ -10,6 +8,7 @@ import { Hono } from "hono";
 import { exportJWK, generateKeyPair } from "jose";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../test/support/free-port.js";
 import {
   type AuthenticatorPage,
   launchChromium,
@@ -58,10 +57,7 @@ beforeAll(async () => {
       ? { status: 200, cacheControl: "max-age=300", body: JSON.stringify(document) }
       : { status: 404, cacheControl: undefined, body: "" };
   };
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const port = await freePort();
   issuer = `http://localhost:${port}`;
   stateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-cimd-")), "state");
   const settings = parseOAuthSettings(

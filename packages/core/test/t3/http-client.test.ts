@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import { createServer } from "node:net";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../../test/support/free-port.js";
 import { grantedScopes, T3HttpClient, T3RpcClient } from "../../src/t3/index.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
@@ -23,16 +22,6 @@ function recordingFetch() {
     return fetch(input, init);
   };
   return { sent, fetch: wrapped };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe("T3HttpClient reads", () => {
@@ -159,7 +148,7 @@ describe("T3HttpClient errors", () => {
   });
 
   it("types a refused connection as unavailable", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const error = await caughtConnectorError(
       new T3HttpClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t" }).getShell(),
     );

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { type HttpReadyLine, serveHttp } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { freePort } from "../../../../test/support/free-port.js";
 import { readToolDefinitions } from "../../../read-server/src/tools/index.js";
 import { captureStreams } from "../../../read-server/test/http/support/captured-io.js";
 import { type SimConfig, writeSimConfig } from "../../../read-server/test/support/sim-config.js";
@@ -24,15 +25,6 @@ export interface OAuthServe {
   readonly sim: Simulator;
   stderr(): string;
   close(): Promise<void>;
-}
-
-/** A free port on localhost: the issuer names it before the server listens. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 export async function startOAuthServe(oauth: Record<string, unknown> = {}): Promise<OAuthServe> {

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtBin } from "../../../../test/support/built-bins.js";
+import { freePort } from "../../../../test/support/free-port.js";
 import { exchangeBootstrapCode } from "../support/bootstrap-code.js";
 import { callTool, spawnServe } from "./support/spawned-serve.js";
 
@@ -102,16 +102,6 @@ async function scopesAtSimulator(simAlias: string, tokenFile: string): Promise<s
 }
 
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /** Starts the gate on `write.json`, resolves once it prints its enrollment code, then stops it. */
 async function gateStarts(m: Machine): Promise<string> {

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtBin } from "../../../../test/support/built-bins.js";
+import { freePort } from "../../../../test/support/free-port.js";
 
 /**
  * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which the
@@ -215,16 +216,11 @@ describe("t3-sim CLI", () => {
   });
 
   it("listens on consecutive ports from --port and stops on SIGINT with 0", async () => {
-    const { createServer } = await import("node:net");
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const address = probe.address();
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    if (address === null || typeof address === "string") throw new Error("no port");
+    const port = await freePort(2);
     const { child, ready, exit } = startCli([
       "serve",
       "--port",
-      String(address.port),
+      String(port),
       "--environments",
       "2",
       "--seed",
@@ -232,8 +228,8 @@ describe("t3-sim CLI", () => {
     ]);
     const line = await ready;
     expect(line.environments.map((e) => e.url)).toEqual([
-      `http://127.0.0.1:${address.port}`,
-      `http://127.0.0.1:${address.port + 1}`,
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port + 1}`,
     ]);
     child.kill("SIGINT");
     expect(await exit).toBe(0);

@@ -1,20 +1,12 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../../../../test/support/free-port.js";
 import { RawRpcClient, startSim } from "./helpers.js";
 
 function resourceCounts(): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
   return counts;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 describe("simulator lifecycle", () => {
@@ -45,8 +37,16 @@ describe("simulator lifecycle", () => {
   });
 
   it("close() frees the ports and leaves no sockets or timers behind, even mid-stream and mid-request", async () => {
+    // Ports from below the ephemeral range: once the simulator closes them, no other test's
+    // connection or listen(0) can take them before this test binds them again.
+    const ports = [await freePort(), await freePort()];
     const before = resourceCounts();
-    const sim = await startSim({ environments: [{ alias: "alpha" }, { alias: "beta" }] });
+    const sim = await startSim({
+      environments: [
+        { alias: "alpha", port: ports[0] },
+        { alias: "beta", port: ports[1] },
+      ],
+    });
     const env = sim.environment("alpha");
     const client = await RawRpcClient.connect(env.url, env.readToken);
     client.request("1", "orchestration.subscribeShell", {});
@@ -60,7 +60,7 @@ describe("simulator lifecycle", () => {
     env.faults.set({ hang: true });
     const pending = fetch(`${env.url}/.well-known/t3/environment`).catch(() => "failed");
     await held;
-    const ports = sim.environments.map((e) => e.port);
+    expect(sim.environments.map((e) => e.port)).toEqual(ports);
     await sim.close();
     await client.closed;
     expect(await pending).toBe("failed");

@@ -7,7 +7,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
-import { findFreePort } from "@t3-connector/core/environments";
 import {
   type SimEnvironment,
   type Simulator,
@@ -15,6 +14,7 @@ import {
   startSimulator,
 } from "@t3-connector/t3-sim";
 import { SAMPLE_IDS } from "@t3-connector/write-engine/actions";
+import { freePort } from "../../../../test/support/free-port.js";
 
 export const LEASED_PROJECT = SAMPLE_IDS.projectId;
 export const OTHER_PROJECT = "project-outside-lease";
@@ -66,7 +66,7 @@ export async function startSimWorld(
   }
   const config: WriteConfig = {
     path: join(root, "write.json"),
-    port: await findFreePort(),
+    port: await freePort(),
     stateDir,
     default: aliases[0] ?? "",
     environments,
