@@ -29,6 +29,8 @@ const sh = promisify(exec);
 let simEvents: SimEvents;
 let home: string;
 const children: ChildProcess[] = [];
+/** Children whose stdio pipes have closed: no process of their group holds them any more. */
+const closed = new WeakSet<ChildProcess>();
 
 beforeAll(async () => {
   simEvents = await startSimEvents();
@@ -36,9 +38,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  for (const child of running) if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-  await Promise.all(running.map((child) => once(child, "exit")));
+  // The shell (dash keeps `sh -c` as the parent) dies on SIGTERM at once, while the connector under
+  // it still writes its last-seen state as it shuts down. Both hold the stdout and stderr pipes, so
+  // their closing, not the shell's exit, says the whole group is gone and HOME can be removed.
+  const open = children.filter((child) => !closed.has(child));
+  for (const child of open) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // The group is already gone; its pipes close on their own.
+    }
+  }
+  await Promise.all(open.map((child) => (closed.has(child) ? undefined : once(child, "close"))));
   await simEvents?.close();
   await rm(home, { recursive: true, force: true });
 });
@@ -56,6 +68,7 @@ function background(line: string, cwd: string, env: NodeJS.ProcessEnv) {
   // Its own process group, so stopping it stops what the shell started.
   const child = spawn("sh", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   children.push(child);
+  child.on("close", () => closed.add(child));
   const seen: string[] = [];
   const waiters: Array<() => void> = [];
   for (const stream of [child.stdout, child.stderr]) {
