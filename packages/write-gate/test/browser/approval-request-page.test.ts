@@ -213,7 +213,8 @@ describe("the approval request page", () => {
     await page.keyboard.press("Enter");
     await waitForMessage(page, "Lease granted.");
     expect(gate.keeper.list()[0]?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
-    // Revoke is reachable too.
+    // Revoke is reachable too, once the page has read the gate again and shows the open lease.
+    await page.locator("#lease:not([hidden])").waitFor();
     await tabTo("revoke");
     await page.keyboard.press("Enter");
     await waitForMessage(page, "Every lease revoked.");
