@@ -4,6 +4,7 @@
  * open lease appear as they happen, and a closed lease stays listed with its writes. Desktop
  * notifications are asked for only when the person presses the button. Real Chromium.
  */
+import { EventEmitter, once } from "node:events";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { SimGate } from "../approval/support/sim-gate.js";
@@ -144,6 +145,64 @@ describe("the open gate page follows the gate live", () => {
     await page.click("[data-testid=revoke]");
     await waitForMessage(page, "Every lease revoked.");
     expect(gate.keeper.list()).toEqual([]);
+  });
+
+  it("shows the lease at once after Approve, even while a nudge of the gate waits out the page's spacing", async () => {
+    // The page's clock is Playwright's, paused below: a read the page spaces out never starts by
+    // itself, so only a read that starts at once can put the lease on screen. Each event the page
+    // gets from the gate is reported to the test after the page has handled it.
+    const nudges = new EventEmitter();
+    const opened = await gatePage.open({
+      projects: PROJECTS,
+      enrollAs: "test laptop",
+      fakeClock: true,
+      beforeLoad: async (page) => {
+        await page.exposeBinding("nudged", (_source, name: string) => nudges.emit(name));
+        await page.addInitScript({
+          content: `
+      const add = EventSource.prototype.addEventListener;
+      EventSource.prototype.addEventListener = function (type, listener, options) {
+        return add.call(this, type, function (event) {
+          listener.call(this, event);
+          window.nudged(type);
+        }, options);
+      };`,
+        });
+      },
+    });
+    gate = opened.gate;
+    const { page } = opened;
+    await page.waitForSelector("body[data-live=true]");
+    await gate.desk.request({ actions: ["thread.pin"], bridge: "bridge-approved" });
+    const pin = page.locator('[data-testid="action-thread.pin"]');
+    await pin.waitFor();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+
+    // Approve with nothing ticked asks for a tick and reads the gate at once: the page's last read
+    // is now at the paused time, so the next nudge waits out the full spacing.
+    await pin.uncheck();
+    const read = page.waitForResponse((response) => response.url().endsWith("/api/state"));
+    await page.click("[data-testid=approve]");
+    await page
+      .locator("[data-testid=decision-error]")
+      .filter({ hasText: "Tick at least one action" })
+      .waitFor();
+    await read;
+    const nudged = once(nudges, "request");
+    await gate.desk.request({
+      purpose: "another client's request",
+      actions: ["thread.title"],
+      bridge: "bridge-waiting",
+    });
+    await nudged;
+
+    await pin.check();
+    await page.click("[data-testid=approve]");
+    await waitForMessage(page, "Lease granted.");
+    await page.locator("#lease:not([hidden])").waitFor();
+    // The read that started at once answered the waiting nudge too: the other request comes up.
+    await page.locator("[data-testid=purpose]").filter({ hasText: "another client's request" }).waitFor();
+    expect(gate.keeper.list()[0]?.scope.environments[0]?.actions).toEqual(["thread.pin"]);
   });
 
   it("asks for desktop notifications only when the button is pressed, and then notifies of the next request", async () => {

@@ -144,22 +144,39 @@ let lastRefreshAt = Number.NEGATIVE_INFINITY;
 let refreshing = null;
 let again = false;
 let againAfterAction = false;
+/** Ends the spacing wait of a read that has not started yet; null while none waits. */
+let startWaitingRead = null;
 
 /**
  * Coalesces nudges: at most one state read in flight, and one more after it if asked meanwhile.
- * `afterAction` (the person's own click: approve, deny, revoke, a passkey) reads at once; those
+ * `afterAction` (the person's own click: approve, deny, revoke, a passkey) reads at once, even when
+ * a gate's nudge is still waiting out its spacing (that read starts now and answers both); those
  * come at a person's pace, so only the gate's nudges need spacing.
  */
 function scheduleRefresh(afterAction) {
   if (refreshing !== null) {
+    if (afterAction === true && startWaitingRead !== null) {
+      startWaitingRead();
+      return refreshing;
+    }
     again = true;
     againAfterAction = againAfterAction || afterAction === true;
     return refreshing;
   }
   const wait = afterAction === true ? 0 : lastRefreshAt + MIN_REFRESH_GAP_MS - Date.now();
-  const spaced = wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  const spaced =
+    wait > 0
+      ? new Promise((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          startWaitingRead = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        })
+      : Promise.resolve();
   refreshing = spaced
     .then(() => {
+      startWaitingRead = null;
       // Nudges that came while waiting are answered by this read.
       again = false;
       againAfterAction = false;
