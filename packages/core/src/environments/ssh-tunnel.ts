@@ -33,7 +33,20 @@ const SSH_OPTIONS = [
   "ForwardAgent=no",
 ];
 const STDERR_TAIL_CHARS = 400;
+/**
+ * Local ports tried per start. The port is free when we pick it, but ssh binds it only after it has
+ * connected and authenticated, and meanwhile another connection may be given the same port.
+ */
+const LOCAL_PORT_ATTEMPTS = 3;
+/** What ssh prints, with ExitOnForwardFailure, when the local end of the forward cannot be bound. */
+const LOCAL_PORT_TAKEN = /Could not request local forwarding|cannot listen to port|Address already in use/;
 const KILL_GRACE_MS = 2_000;
+/**
+ * How long, after ssh exited, its last stderr lines may still be on their way through the pipe
+ * (Node reports the exit before the pipe is read to its end). Bounded: a ProxyCommand child that
+ * outlives a killed ssh may hold the pipe open.
+ */
+const STDERR_DRAIN_MS = 500;
 
 export function sshTunnelArgs(host: string, localPort: number, remotePort: number): string[] {
   return [
@@ -85,6 +98,7 @@ class TunnelProcess {
   exitCode: number | null = null;
   spawnError: Error | undefined;
   readonly exit: Promise<void>;
+  readonly #stderrClosed: Promise<void>;
 
   constructor(
     readonly child: ChildProcess,
@@ -94,6 +108,8 @@ class TunnelProcess {
     child.stderr?.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
     });
+    const stderr = child.stderr;
+    this.#stderrClosed = stderr ? new Promise((resolve) => stderr.once("close", resolve)) : Promise.resolve();
     this.exit = new Promise((resolve) => {
       child.once("error", (error) => {
         this.spawnError = error;
@@ -110,6 +126,19 @@ class TunnelProcess {
 
   get lastStderrLine(): string | undefined {
     return lastLine(this.stderrTail);
+  }
+
+  /** Waits, briefly, until what ssh wrote to stderr before exiting has been read. */
+  async stderrDrained(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#stderrClosed,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, STDERR_DRAIN_MS);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   async kill(): Promise<void> {
@@ -187,7 +216,33 @@ export class SshTunnel {
   }
 
   private async start(): Promise<TunnelProcess> {
-    const localPort = await findFreePort();
+    for (let attempt = 1; ; attempt += 1) {
+      const tunnel = this.launch(await findFreePort());
+      try {
+        await this.waitReady(tunnel);
+      } catch (error) {
+        await tunnel.kill();
+        const portTaken = tunnel.exited && LOCAL_PORT_TAKEN.test(tunnel.stderrTail);
+        if (portTaken && attempt < LOCAL_PORT_ATTEMPTS && !this.closed) continue;
+        throw error;
+      }
+      if (this.closed) {
+        await tunnel.kill();
+        throw new ConnectorError("tunnel_failed", `SSH tunnel to ${this.host} is closed`);
+      }
+      this.current = tunnel;
+      void tunnel.exit.then(() => {
+        // A discarded child was already replaced (or is being replaced): its exit is expected.
+        if (this.current !== tunnel) return;
+        this.current = undefined;
+        for (const listener of this.exitListeners) listener();
+      });
+      return tunnel;
+    }
+  }
+
+  /** Spawns one ssh child forwarding `localPort`. */
+  private launch(localPort: number): TunnelProcess {
     let child: ChildProcess;
     try {
       child = this.spawn(this.sshPath, sshTunnelArgs(this.host, localPort, this.remotePort), {
@@ -205,25 +260,7 @@ export class SshTunnel {
       );
     }
     trackChild(child);
-    const tunnel = new TunnelProcess(child, localPort);
-    try {
-      await this.waitReady(tunnel);
-    } catch (error) {
-      await tunnel.kill();
-      throw error;
-    }
-    if (this.closed) {
-      await tunnel.kill();
-      throw new ConnectorError("tunnel_failed", `SSH tunnel to ${this.host} is closed`);
-    }
-    this.current = tunnel;
-    void tunnel.exit.then(() => {
-      // A discarded child was already replaced (or is being replaced): its exit is expected.
-      if (this.current !== tunnel) return;
-      this.current = undefined;
-      for (const listener of this.exitListeners) listener();
-    });
-    return tunnel;
+    return new TunnelProcess(child, localPort);
   }
 
   private async waitReady(tunnel: TunnelProcess): Promise<void> {
@@ -245,6 +282,7 @@ export class SshTunnel {
         `could not start ${this.sshPath} (${(tunnel.spawnError as NodeJS.ErrnoException).code ?? "error"})`,
       );
     }
+    await tunnel.stderrDrained();
     throw this.failure(tunnel, `ssh exited with code ${tunnel.exitCode ?? "none"}`);
   }
 

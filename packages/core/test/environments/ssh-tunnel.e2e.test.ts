@@ -107,6 +107,36 @@ describe("ssh tunnel", () => {
     expect(error.details?.exitCode).toBe(255);
   });
 
+  it("starts ssh again on a new local port when the one it picked was taken before ssh bound it", async () => {
+    const retried = tunnel("busyonce-devbox");
+    const before = new Set((await fakeSsh.spawned()).keys());
+    const port = await retried.open();
+    expect(await roundTrip(port, "second port")).toBe("second port");
+    const started = [...(await fakeSsh.spawned()).entries()].filter(([pid]) => !before.has(pid));
+    expect(started).toHaveLength(2);
+    const [first, second] = started.map(([pid, args]) => ({ pid, forward: args.at(-2) }));
+    expect(isAlive(first?.pid ?? -1)).toBe(false);
+    expect(second?.pid).toBe(retried.pid);
+    expect(second?.forward).toBe(`127.0.0.1:${port}:127.0.0.1:${echoPort}`);
+  });
+
+  it("gives up with ssh's own words after three local ports were taken", async () => {
+    const before = new Set((await fakeSsh.spawned()).keys());
+    const error = await caughtConnectorError(tunnel("busy-devbox").open());
+    expect(error.code).toBe("tunnel_failed");
+    expect(error.message).toContain("ssh exited with code 255: Could not request local forwarding.");
+    expect(error.details?.lastStderrLine).toBe("Could not request local forwarding.");
+    const started = [...(await fakeSsh.spawned()).keys()].filter((pid) => !before.has(pid));
+    expect(started).toHaveLength(3);
+  });
+
+  it("does not retry a failure that is not about the local port", async () => {
+    const before = new Set((await fakeSsh.spawned()).keys());
+    await expect(tunnel("fail-devbox").open()).rejects.toMatchObject({ code: "tunnel_failed" });
+    const started = [...(await fakeSsh.spawned()).keys()].filter((pid) => !before.has(pid));
+    expect(started).toHaveLength(1);
+  });
+
   it("gives up and kills ssh when the port never becomes ready", async () => {
     const never = tunnel("never-devbox", { readyTimeoutMs: 1_000 });
     const before = new Set((await fakeSsh.spawned()).keys());

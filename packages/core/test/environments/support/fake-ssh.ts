@@ -9,6 +9,8 @@ import { join } from "node:path";
  *   fail-*   prints two stderr lines and exits 255 (like an unreachable host)
  *   slow-*   waits 300 ms before listening
  *   never-*  prints a banner and never listens
+ *   busy-*   finds its local port taken, as OpenSSH says it with ExitOnForwardFailure, exits 255
+ *   busyonce-* finds it taken the first time it runs for that host, then forwards
  */
 const SCRIPT = String.raw`#!/usr/bin/env node
 const net = require("node:net");
@@ -30,6 +32,18 @@ if (host.startsWith("fail-")) {
   process.exit(255);
 }
 if (host.startsWith("never-")) { process.stderr.write("fake ssh: waiting forever\n"); setInterval(() => {}, 1000); return; }
+// OpenSSH's own words when the local end of -L cannot be bound (ExitOnForwardFailure=yes).
+const portTaken = () => {
+  process.stderr.write("bind [127.0.0.1]:" + localPort + ": Address already in use\r\n");
+  process.stderr.write("channel_setup_fwd_listener_tcpip: cannot listen to port: " + localPort + "\r\n");
+  process.stderr.write("Could not request local forwarding.\r\n");
+  process.exit(255);
+};
+if (host.startsWith("busy-")) portTaken();
+if (host.startsWith("busyonce-")) {
+  const marker = path.join(__dirname, "busy-" + host);
+  if (!fs.existsSync(marker)) { fs.writeFileSync(marker, ""); portTaken(); }
+}
 const listen = () => {
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: "127.0.0.1", port: remotePort });
@@ -37,7 +51,7 @@ const listen = () => {
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
-  server.on("error", (e) => { process.stderr.write("bind [127.0.0.1]:" + localPort + ": " + e.code + "\n"); process.exit(255); });
+  server.on("error", () => portTaken());
   server.listen(localPort, "127.0.0.1");
 };
 setTimeout(listen, host.startsWith("slow-") ? 300 : 0);
