@@ -140,14 +140,25 @@ try {
 /**
  * Starts `t3-connector-write gate` on the write.json the simulator wrote, and waits for the two
  * lines it prints on its terminal (stderr): its URL and its one-time enrollment code. The config's
- * port (7433, the documented default) is moved to a free one when something already holds it.
+ * port (7433, the documented default) is moved to a free one when the gate finds it taken, e.g.
+ * by a gate of your own; asking the gate itself leaves no gap between a check and its bind.
  */
 async function startWriteGate() {
-  const config = JSON.parse(await readFile(writeConfigPath, "utf8"));
-  if (!(await portIsFree(config.port))) {
-    config.port = await freePort();
-    await writeFile(writeConfigPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  // 7433, then two free ports, before the demo gives up.
+  const attempts = 3;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launchWriteGate();
+    } catch (error) {
+      if (error?.portTaken !== true || attempt === attempts) throw error;
+      const config = JSON.parse(await readFile(writeConfigPath, "utf8"));
+      config.port = await freePort();
+      await writeFile(writeConfigPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    }
   }
+}
+
+function launchWriteGate() {
   gate = spawn(process.execPath, [writeGateBin, "gate"], {
     env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: writeConfigPath },
     stdio: ["ignore", "ignore", "pipe"],
@@ -155,16 +166,29 @@ async function startWriteGate() {
   return new Promise((resolve, reject) => {
     let url;
     let enrollmentCode;
+    let portTaken;
     const lines = createInterface({ input: gate.stderr });
-    const earlyExit = (code) => reject(new Error(`the gate exited early (code ${code})`));
-    gate.once("exit", earlyExit);
+    const earlyExit = (code) =>
+      reject(
+        // The gate's own line says which port was taken.
+        portTaken
+          ? Object.assign(new Error(portTaken), { portTaken: true })
+          : new Error(`the gate exited early (code ${code})`),
+      );
+    // "close", not "exit": the gate's last line (why it stopped) is read by then.
+    gate.once("close", earlyExit);
     lines.on("line", (line) => {
       url ??= /listening on (http:\/\/localhost:\d+\/)/.exec(line)?.[1];
       enrollmentCode ??= /enrollment code: (\S+)$/.exec(line)?.[1];
+      // A taken port is not news while another is tried: it is said only if no port works.
+      if (/\bport_in_use: .*already in use/.test(line)) {
+        portTaken = line;
+        return;
+      }
       // Everything else the gate says stays on the demo's stderr; the code is shown once, below.
       if (!/enrollment code:/.test(line)) process.stderr.write(`${line}\n`);
       if (url !== undefined && enrollmentCode !== undefined) {
-        gate.off("exit", earlyExit);
+        gate.off("close", earlyExit);
         resolve({ url, enrollmentCode });
       }
     });
@@ -215,14 +239,6 @@ function runBin(bin, args, { env, stdin }) {
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
-  });
-}
-
-function portIsFree(port) {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
 }
 

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { access, readFile, rm, stat } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -24,6 +26,22 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Holds 127.0.0.1:`port` until released; a port someone else already holds is held all the same. */
+async function holdPort(port: number): Promise<{ release(): Promise<void> }> {
+  const server: Server = createServer();
+  server.listen(port, "127.0.0.1");
+  const [event] = await Promise.race([
+    once(server, "listening"),
+    once(server, "error").then(() => ["error"]),
+  ]);
+  return {
+    release: () =>
+      event === "listening"
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve(),
+  };
 }
 
 // The demo spawns the write gate from its dist (built once per run by the global setup).
@@ -79,6 +97,22 @@ describe("pnpm demo", () => {
       }
     } finally {
       await rm(configDir, { recursive: true, force: true });
+    }
+  });
+
+  it("moves its write gate to a free port when 7433 is taken, e.g. by a gate of your own, and says nothing of it", async () => {
+    const held = await holdPort(7433);
+    try {
+      const { code, stdout, stderr } = await runDemo();
+      expect(code, stderr).toBe(0);
+      const page = /approval page: http:\/\/localhost:(\d+)\//.exec(stdout)?.[1];
+      expect(page).toBeDefined();
+      expect(page).not.toBe("7433");
+      expect(stderr).not.toContain("port_in_use");
+      const configPath = /T3_CONNECTOR_CONFIG=(\S+)/.exec(stdout)?.[1];
+      if (configPath !== undefined) await rm(path.dirname(configPath), { recursive: true, force: true });
+    } finally {
+      await held.release();
     }
   });
 });
