@@ -71,6 +71,8 @@ export const ERROR_CODES = [
   "ambiguous_thread",
   "incomplete_scope",
   // writes
+  /** An OAuth session of `serve --http` without the `t3:write` scope called a write tool (ADR 0049). */
+  "write_not_granted",
   "gate_unavailable",
   /** The gate's answer lacks a field (or has one of another type) that the relay contract requires: versions differ. */
   "relay_answer_invalid",

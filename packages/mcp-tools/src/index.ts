@@ -1,4 +1,12 @@
-export { type RegisterToolsOptions, registerTools } from "./register-tools.js";
+export {
+  type RegisterToolsOptions,
+  registerToolGroups,
+  registerTools,
+  type ToolCallRequest,
+  type ToolGroup,
+  type ToolRequestExtra,
+  toolGroup,
+} from "./register-tools.js";
 export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
 export {
   TOOL_ERROR_META_KEY,

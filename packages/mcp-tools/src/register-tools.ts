@@ -63,6 +63,37 @@ export function registerTools<Context, Definition extends ToolDefinition<Context
   definitions: readonly Definition[],
   options: RegisterToolsOptions<Context, Definition>,
 ): void {
+  registerToolGroups(server, [toolGroup(definitions, options)]);
+}
+
+/**
+ * Tools with one context and one set of options (a server's own error texts, legacy keys, checks),
+ * ready to be served beside other groups: `serve --http` answers a session allowed to write with
+ * the read tools and the bridge's write tools on one server (ADR 0049).
+ */
+export interface ToolGroup {
+  /** Every name the group answers a call for, listed or not. */
+  readonly names: readonly string[];
+  /** The group's entries in `tools/list` (a group may answer calls for tools it does not list). */
+  list(): Tool[];
+  call(request: ToolCallRequest, extra: ToolRequestExtra): Promise<CallToolResult>;
+}
+
+export interface ToolCallRequest {
+  readonly params: { readonly name: string; readonly arguments?: unknown };
+}
+
+export interface ToolRequestExtra {
+  readonly signal: AbortSignal;
+  readonly _meta?: { progressToken?: string | number };
+  readonly sendNotification: (notification: ServerNotification) => Promise<void>;
+}
+
+/** Checks `definitions` and builds their group (it throws on a tool that may not be registered). */
+export function toolGroup<Context, Definition extends ToolDefinition<Context>>(
+  definitions: readonly Definition[],
+  options: RegisterToolsOptions<Context, Definition>,
+): ToolGroup {
   const label = `${options.kind.charAt(0).toUpperCase()}${options.kind.slice(1)} tool`;
   const byName = new Map<string, Definition>();
   for (const definition of definitions) {
@@ -75,31 +106,16 @@ export function registerTools<Context, Definition extends ToolDefinition<Context
   // first `tools/list` keeps it off the path to the `initialize` answer. The result is kept: the
   // definitions never change while the server runs.
   let listing: Tool[] | undefined;
-
-  const protocol = server.server;
-  // Throws when tools were already registered (by an earlier call or by `registerTool`), so a
-  // server never mixes these tools with tools that skipped these checks.
-  protocol.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
-  protocol.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
-  protocol.registerCapabilities({ tools: { listChanged: false } });
-  protocol.setRequestHandler(ListToolsRequestSchema, () => {
-    listing ??= [...byName.values()].map((definition) =>
-      describeTool(definition, options.titleInAnnotations),
-    );
-    return { tools: listing };
-  });
-  // The Protocol-level registration on purpose: `Server.setRequestHandler` re-validates the
-  // request with the SDK's schema, which refuses `arguments: null` as a protocol error before any
-  // tool is known. Ours accepts any `arguments` and `checkToolInput` answers it as a tool error.
-  Protocol.prototype.setRequestHandler.call(
-    protocol,
-    lenientCallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> => {
-      const definition = byName.get(request.params.name);
-      if (definition === undefined) {
-        // No tool, so no result to carry the error: this one stays a protocol error.
-        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-      }
+  return {
+    names: [...byName.keys()],
+    list() {
+      listing ??= [...byName.values()].map((definition) =>
+        describeTool(definition, options.titleInAnnotations),
+      );
+      return listing;
+    },
+    async call(request, extra) {
+      const definition = byName.get(request.params.name) as Definition;
       const checked = await checkToolInput(
         definition.name,
         definition.inputSchema,
@@ -115,6 +131,44 @@ export function registerTools<Context, Definition extends ToolDefinition<Context
         { signal: extra.signal, rawArguments, progress: progressReporter(extra) },
         options,
       );
+    },
+  };
+}
+
+/**
+ * Serves several groups on one server: `tools/list` lists each group's tools in order, and a call
+ * goes to the group that names the tool. Two groups naming the same tool are refused.
+ */
+export function registerToolGroups(server: McpServer, groups: readonly ToolGroup[]): void {
+  const owner = new Map<string, ToolGroup>();
+  for (const group of groups) {
+    for (const name of group.names) {
+      if (owner.has(name)) throw new Error(`Tool ${name} is served by two groups`);
+      owner.set(name, group);
+    }
+  }
+  const protocol = server.server;
+  // Throws when tools were already registered (by an earlier call or by `registerTool`), so a
+  // server never mixes these tools with tools that skipped these checks.
+  protocol.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
+  protocol.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
+  protocol.registerCapabilities({ tools: { listChanged: false } });
+  protocol.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: groups.flatMap((group) => group.list()),
+  }));
+  // The Protocol-level registration on purpose: `Server.setRequestHandler` re-validates the
+  // request with the SDK's schema, which refuses `arguments: null` as a protocol error before any
+  // tool is known. Ours accepts any `arguments` and `checkToolInput` answers it as a tool error.
+  Protocol.prototype.setRequestHandler.call(
+    protocol,
+    lenientCallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const group = owner.get(request.params.name);
+      if (group === undefined) {
+        // No tool, so no result to carry the error: this one stays a protocol error.
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      }
+      return group.call(request, extra);
     },
   );
 }
@@ -201,10 +255,7 @@ function describeUnexpected(error: unknown): string {
 }
 
 /** `notifications/progress` for this request's token, with a progress value that only grows. */
-function progressReporter(extra: {
-  _meta?: { progressToken?: string | number };
-  sendNotification: (notification: ServerNotification) => Promise<void>;
-}): (message: string) => Promise<void> {
+function progressReporter(extra: ToolRequestExtra): (message: string) => Promise<void> {
   const token = extra._meta?.progressToken;
   let progress = 0;
   return async (message) => {

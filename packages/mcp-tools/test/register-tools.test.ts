@@ -7,10 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import {
   type RegisterToolsOptions,
+  registerToolGroups,
   registerTools,
   TOOL_ERROR_META_KEY,
   type ToolDefinition,
   toolErrorResult,
+  toolGroup,
 } from "../src/index.js";
 
 // The behaviour both servers rely on is tested through them (read-server/test/framework,
@@ -201,5 +203,53 @@ describe("progress from a tool handler", () => {
     const result = await client.callTool({ name: "test_progress", arguments: { text: "x" } });
     expect(result.isError).toBeFalsy();
     expect(methods).not.toContain("notifications/progress");
+  });
+});
+
+describe("registerToolGroups", () => {
+  const shout: ToolDefinition<{ prefix: string }> = { ...echo, name: "test_shout", title: "Shout (test)" };
+
+  it("lists each group's tools in order and sends a call to the group that names it, with its own context", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const first = toolGroup([echo], options());
+    const second = toolGroup([shout], options({ context: { prefix: "! " } }));
+    registerToolGroups(server, [first, second]);
+    const connection = await connected(server);
+    expect((await connection.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "test_echo",
+      "test_shout",
+    ]);
+    const echoed = (await connection.callTool({
+      name: "test_echo",
+      arguments: { text: "a" },
+    })) as CallToolResult;
+    const shouted = (await connection.callTool({
+      name: "test_shout",
+      arguments: { text: "b" },
+    })) as CallToolResult;
+    expect(echoed.structuredContent).toEqual({ text: "> a" });
+    expect(shouted.structuredContent).toEqual({ text: "! b" });
+  });
+
+  it("answers a call for a name a group keeps unlisted from that group", async () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const refusing = {
+      names: ["test_hidden"],
+      list: () => [],
+      call: async () => toolErrorResult({ code: "write_not_granted", message: "not for this session" }),
+    };
+    registerToolGroups(server, [toolGroup([echo], options()), refusing]);
+    const connection = await connected(server);
+    expect((await connection.listTools()).tools.map((tool) => tool.name)).toEqual(["test_echo"]);
+    const refused = (await connection.callTool({ name: "test_hidden", arguments: {} })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toEqual([{ type: "text", text: "write_not_granted: not for this session" }]);
+  });
+
+  it("refuses two groups that name the same tool", () => {
+    const server = new McpServer({ name: "test", version: "0.0.0" });
+    expect(() =>
+      registerToolGroups(server, [toolGroup([echo], options()), toolGroup([echo], options())]),
+    ).toThrow("Tool test_echo is served by two groups");
   });
 });

@@ -1,6 +1,8 @@
 export * from "./clients/index.js";
 export { type OAuthProfile, type OAuthProfileOptions, openOAuthProfile } from "./server/oauth-profile.js";
+export { accessOfRequest } from "./server/resource-guard.js";
 export * from "./settings/index.js";
+export type { SessionEndReason, VerifiedAccess } from "./state/session-book.js";
 export {
   listSessions,
   revokeAllSessions,

@@ -93,6 +93,8 @@ describe("serve --http with the OAuth session profile", () => {
     );
     expect(challenge).toContain('scope="t3:read"');
     expect(server.ready.auth).toBe("oauth");
+    // No write config: reads only, said at start, and t3:write is not offered.
+    expect(server.stderr()).toContain("reads only: no write config at");
     expect(server.ready.url).toBe(server.mcpUrl);
     const metadata = (await (
       await fetch(`${server.issuer}/.well-known/openid-configuration`)
@@ -102,6 +104,7 @@ describe("serve --http with the OAuth session profile", () => {
       code_challenge_methods_supported: ["S256"],
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: true,
+      scopes_supported: ["t3:read"],
     });
   });
 

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { runGuardedCall } from "@t3-connector/core/process-guard";
-import { registerTools } from "@t3-connector/mcp-tools";
+import { registerToolGroups, type ToolGroup, toolGroup } from "@t3-connector/mcp-tools";
 import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "./read-tool.js";
@@ -21,7 +21,7 @@ export function registerReadTools(
   context: ReadContext,
   options: RegisterReadToolsOptions = {},
 ): void {
-  registerTools(server, definitions.map(guardedDefinition), {
+  const reads = toolGroup(definitions.map(guardedDefinition), {
     kind: "read",
     context,
     legacyKeys: LEGACY_INPUT_KEYS,
@@ -31,6 +31,7 @@ export function registerReadTools(
     internalErrorText: INTERNAL_ERROR_TEXT,
     log: (line) => context.log(line),
   });
+  registerToolGroups(server, [reads, ...(options.alongside ?? [])]);
 }
 
 export interface RegisterReadToolsOptions {
@@ -40,6 +41,11 @@ export interface RegisterReadToolsOptions {
    * code of a `ConnectorError`, and the handler does not run.
    */
   beforeCall?: () => Promise<void>;
+  /**
+   * Tools served after the read tools on the same server, each group with its own checks and
+   * errors: the write bridge's tools for an OAuth session allowed to write (ADR 0049).
+   */
+  alongside?: readonly ToolGroup[];
 }
 
 /**

@@ -38,11 +38,14 @@ const noJsonSchemaValidation: jsonSchemaValidator = {
 export function createReadServer(
   definitions: readonly ReadToolDefinition[],
   context: ReadContext,
-  options: RegisterReadToolsOptions = {},
+  options: RegisterReadToolsOptions & { instructions?: string } = {},
 ): McpServer {
   const server = new McpServer(
     { name: READ_SERVER_NAME, version: packageInfo().version },
-    { jsonSchemaValidator: noJsonSchemaValidation, instructions: READ_SERVER_INSTRUCTIONS },
+    {
+      jsonSchemaValidator: noJsonSchemaValidation,
+      instructions: options.instructions ?? READ_SERVER_INSTRUCTIONS,
+    },
   );
   registerReadTools(server, definitions, context, options);
   return server;

@@ -1,5 +1,6 @@
 export type { BridgeContext, BridgeToolDefinition, ToolAnnotations } from "./bridge-tool.js";
 export { readCapability } from "./capability-file.js";
+export { bridgeToolGroup } from "./register-bridge-tools.js";
 export {
   createRelayClient,
   type RelayBody,
@@ -8,5 +9,11 @@ export {
 } from "./relay-client.js";
 export { relayErrorToConnectorError } from "./relay-errors.js";
 export { type RunBridgeOptions, type RunningBridge, runBridge } from "./run-bridge.js";
-export { BRIDGE_SERVER_NAME, type BridgeServerOptions, createBridgeServer } from "./server.js";
-export { BRIDGE_TOOLS } from "./tools/index.js";
+export {
+  BRIDGE_INSTRUCTIONS,
+  BRIDGE_SERVER_NAME,
+  type BridgeServerOptions,
+  createBridgeServer,
+} from "./server.js";
+export { type SessionBridgeContextOptions, sessionBridgeContext } from "./session-context.js";
+export { BRIDGE_TOOLS, WRITE_SIDE_TOOLS } from "./tools/index.js";

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerTools } from "@t3-connector/mcp-tools";
+import { registerToolGroups, type ToolGroup, toolGroup } from "@t3-connector/mcp-tools";
 import type { BridgeContext, BridgeToolDefinition } from "./bridge-tool.js";
 import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
 
@@ -25,7 +25,19 @@ export function registerBridgeTools(
   context: BridgeContext,
   log: (line: string) => void,
 ): void {
-  registerTools(server, definitions, {
+  registerToolGroups(server, [bridgeToolGroup(definitions, context, log)]);
+}
+
+/**
+ * The same tools with the same checks, error texts and annotations as a group another server can
+ * serve beside its own: `serve --http` adds them for an OAuth session allowed to write (ADR 0049).
+ */
+export function bridgeToolGroup(
+  definitions: readonly BridgeToolDefinition[],
+  context: BridgeContext,
+  log: (line: string) => void,
+): ToolGroup {
+  return toolGroup(definitions, {
     kind: "bridge",
     context,
     legacyKeys: LEGACY_KEYS,

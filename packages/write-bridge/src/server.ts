@@ -10,6 +10,12 @@ import { BRIDGE_TOOLS } from "./tools/index.js";
 export const BRIDGE_SERVER_NAME = "t3-connector-write";
 /** How long the client may keep a URL elicitation open: the approval request's own lifetime. */
 export const ELICITATION_TIMEOUT_MS = 120_000;
+/** Sent in the `initialize` answer; `serve --http` adds it for a session allowed to write. */
+export const BRIDGE_INSTRUCTIONS =
+  "Writes to T3 need a lease the user approves with a passkey: call t3_pedir_aprovacao first. " +
+  "Every write names its environment and an operationId; T3 never applies the same operationId twice. " +
+  "On reconciliation_required repeat the very same call or call t3_reconciliar_escrita: the gate settles the write " +
+  "(completed, refused, or still uncertain with the reason); never use a new operationId for it.";
 /** From this package's package.json (`src/` and `dist/` are both one level below it). */
 export function bridgeVersion(): string {
   return readPackageVersion(new URL("../package.json", import.meta.url));
@@ -32,11 +38,7 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
   const server = new McpServer(
     { name: BRIDGE_SERVER_NAME, version: bridgeVersion() },
     {
-      instructions:
-        "Writes to T3 need a lease the user approves with a passkey: call t3_pedir_aprovacao first. " +
-        "Every write names its environment and an operationId; T3 never applies the same operationId twice. " +
-        "On reconciliation_required repeat the very same call or call t3_reconciliar_escrita: the gate settles the write " +
-        "(completed, refused, or still uncertain with the reason); never use a new operationId for it.",
+      instructions: BRIDGE_INSTRUCTIONS,
     },
   );
   const protocol = server.server;

@@ -3,6 +3,10 @@
  * script and style are separate files (the CSP allows no inline code); both are strings here so
  * the bundled CLI carries them.
  */
+/** The consent page's words for the write scope: what ticking it grants, and what it never does. */
+export const WRITE_SCOPE_WORDS =
+  "ask for leases to change threads; every change still needs your passkey on the approval page";
+
 export interface ConsentFacts {
   readonly transactionId: string;
   readonly clientName: string;
@@ -40,11 +44,12 @@ export function signInPage(facts: ConsentFacts): string {
 <main>
 <h1>Sign in to T3 Connector</h1>
 <section aria-labelledby="who">
-<h2 id="who">${e(facts.clientName)} asks to read your T3 threads</h2>
+<h2 id="who">${e(facts.clientName)} asks to read your T3 threads${facts.scopes.includes("t3:write") ? " and to ask for leases to change them" : ""}</h2>
 <dl>
 <dt>Client</dt><dd data-testid="consent-client">${e(facts.clientName)} <small>(${facts.clientKind === "cimd" ? e(facts.clientId) : "registered by the client itself"})</small></dd>
 <dt>Sends you back to</dt><dd data-testid="consent-redirect-host">${e(facts.redirectHost)}</dd>
-<dt>Access</dt><dd data-testid="consent-scopes">${facts.scopes.map(e).join(", ")} (every read tool; no writes)</dd>
+<dt>Access</dt><dd data-testid="consent-scopes">t3:read (every read tool)${facts.scopes.includes("t3:write") ? "" : "; no writes"}</dd>
+${writeChoice(facts.scopes)}
 <dt>Resource</dt><dd data-testid="consent-resource">${e(facts.resource)}</dd>
 <dt>Session</dt><dd data-testid="consent-session">${e(facts.sessionLength)}</dd>
 </dl>
@@ -72,6 +77,15 @@ ${facts.loopbackRedirect ? '<p class="warn">The callback is on this computer (lo
 `;
 }
 
+/**
+ * Only when the client asked for `t3:write`: a box, ticked as asked, that the person may untick to
+ * allow reads only. Unticked, the session is granted `t3:read` alone.
+ */
+function writeChoice(scopes: readonly string[]): string {
+  if (!scopes.includes("t3:write")) return "";
+  return `<dt>Writes</dt><dd><label><input type="checkbox" id="allow-write" data-testid="consent-write" checked> t3:write: ${escapeHtml(WRITE_SCOPE_WORDS)}</label></dd>`;
+}
+
 export function errorPage(message: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>T3 Connector - sign-in refused</title>
@@ -85,6 +99,7 @@ main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radi
 dt{font-weight:600;margin-top:.5rem}dd{margin:0;overflow-wrap:anywhere}
 button{font-size:1rem;padding:.6rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
 input{font-size:1rem;padding:.4rem;margin:.25rem 0;width:100%;box-sizing:border-box}
+input[type=checkbox]{width:auto;margin-right:.4rem}
 .warn{background:#fff3cd;padding:.5rem;border-radius:4px}
 #message:empty{display:none}#message{background:#eef;padding:.5rem;border-radius:4px}
 `;
@@ -168,7 +183,8 @@ document.getElementById("sign-in-button").addEventListener("click", async () => 
 for (const [id, decision] of [["approve", "approve"], ["deny", "deny"]]) {
   document.getElementById(id).addEventListener("click", async () => {
     try {
-      const answer = await post("/oauth/consent", { decision });
+      const write = document.getElementById("allow-write");
+      const answer = await post("/oauth/consent", { decision, allowWrite: write ? write.checked : false });
       say(decision === "approve" ? "Allowed. Returning to the client..." : "Denied. Returning to the client...");
       window.location.assign(answer.redirect);
     } catch (error) {

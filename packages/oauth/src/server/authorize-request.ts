@@ -5,7 +5,7 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { OAuthClient } from "../clients/client-record.js";
-import { type OAuthSettings, READ_SCOPE, SCOPES_SUPPORTED } from "../settings/index.js";
+import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
 import type { AuthorizationRequest } from "./pending.js";
 
 export type AuthorizeOutcome =
@@ -51,8 +51,11 @@ export async function checkAuthorizeRequest(
     return refuse("invalid_target", `resource must be ${settings.resource}`);
   }
   // Unknown scopes are dropped; none left (or none asked, as ChatGPT does on Reconnect): the default.
-  const asked = (query.get("scope") ?? "").split(" ").filter((scope) => SCOPES_SUPPORTED.includes(scope));
-  const scope = asked.length > 0 ? [...new Set(asked)] : [READ_SCOPE];
+  // Writes come only with reads: a session that may ask for leases can always see what it changes.
+  const asked = (query.get("scope") ?? "")
+    .split(" ")
+    .filter((scope) => settings.scopesSupported.includes(scope));
+  const scope = [...new Set([READ_SCOPE, ...asked])];
   return { kind: "ok", request: { client, redirectUri, state, codeChallenge: challenge, scope, resource } };
 }
 

@@ -5,7 +5,7 @@
  * clients refuse to go on.
  */
 import { SIGNING_ALGORITHMS } from "../clients/client-assertion.js";
-import { type OAuthSettings, SCOPES_SUPPORTED } from "../settings/index.js";
+import type { OAuthSettings } from "../settings/index.js";
 
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 export const AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server";
@@ -26,9 +26,9 @@ export function protectedResourceMetadata(settings: OAuthSettings): Record<strin
   return {
     resource: settings.resource,
     authorization_servers: [settings.issuer],
-    scopes_supported: SCOPES_SUPPORTED,
+    scopes_supported: settings.scopesSupported,
     bearer_methods_supported: ["header"],
-    resource_name: "T3 Connector (read tools)",
+    resource_name: settings.scopesSupported.length > 1 ? "T3 Connector" : "T3 Connector (read tools)",
   };
 }
 
@@ -41,7 +41,7 @@ export function authorizationServerMetadata(settings: OAuthSettings): Record<str
     token_endpoint: urls.token,
     ...(settings.dynamicRegistration ? { registration_endpoint: urls.registration } : {}),
     revocation_endpoint: urls.revocation,
-    scopes_supported: SCOPES_SUPPORTED,
+    scopes_supported: settings.scopesSupported,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],

@@ -11,7 +11,7 @@ import { EnrollmentCode, generateEnrollmentCode } from "../passkeys/enrollment-c
 import { PasskeyStore } from "../passkeys/passkey-store.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { ensureStateDir } from "../state/private-json.js";
-import { SessionBook } from "../state/session-book.js";
+import { SessionBook, type SessionEndReason } from "../state/session-book.js";
 import { ClientDirectory } from "./client-directory.js";
 import { mountPageRoutes } from "./page-routes.js";
 import { AuthorizationCodes, Transactions } from "./pending.js";
@@ -36,6 +36,8 @@ export interface OAuthProfile {
   readonly mcpGuard: MiddlewareHandler;
   /** The one-time code for the first passkey, while none is enrolled (print it on the terminal). */
   enrollmentCode(): string | undefined;
+  /** Called after a session ends (revoked, reused, idle, aged out, ended from the terminal). */
+  onSessionEnded(listener: (sessionId: string, reason: SessionEndReason) => void): void;
 }
 
 export async function openOAuthProfile(
@@ -82,5 +84,6 @@ export async function openOAuthProfile(
     },
     mcpGuard: resourceGuard({ settings, sessions, maxBodyBytes: options.maxBodyBytes }),
     enrollmentCode: () => (passkeys.hasAny() ? undefined : code),
+    onSessionEnded: (listener) => sessions.onEnded(listener),
   };
 }

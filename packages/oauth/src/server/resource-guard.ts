@@ -5,9 +5,9 @@
  * else does (not `initialize`, `tools/list`, `ping` or a refresh).
  */
 import { ConnectorError } from "@t3-connector/core";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
-import type { SessionBook } from "../state/session-book.js";
+import type { SessionBook, VerifiedAccess } from "../state/session-book.js";
 import { readBoundedText } from "./http-helpers.js";
 import { endpoints } from "./metadata.js";
 
@@ -37,6 +37,7 @@ export function resourceGuard(options: {
       c.header("WWW-Authenticate", challenge("insufficient_scope"));
       return c.json({ error: "insufficient_scope" }, 403);
     }
+    grantedAccess.set(c, access);
     if (c.req.method === "POST") {
       let text: string;
       try {
@@ -53,6 +54,16 @@ export function resourceGuard(options: {
     }
     await next();
   };
+}
+
+const grantedAccess = new WeakMap<Context, VerifiedAccess>();
+
+/**
+ * The session behind a `/mcp` request the guard let through: its scopes decide which tools the
+ * request's server offers (the write tools only with `t3:write`, ADR 0049).
+ */
+export function accessOfRequest(c: Context): VerifiedAccess | undefined {
+  return grantedAccess.get(c);
 }
 
 /** Whether a JSON-RPC message (or batch) holds a `tools/call`. */

@@ -8,8 +8,14 @@ import { configInvalid } from "@t3-connector/core/config";
 import { z } from "zod";
 import { DEFAULT_CLIENT_ID_URLS, DEFAULT_REDIRECT_URIS } from "./known-clients.js";
 
-/** The one scope there is now: every read tool. The write side will add its own. */
+/** Every read tool. */
 export const READ_SCOPE = "t3:read";
+/**
+ * The write tools, for a session the person allowed to ask for leases: every change still needs
+ * their passkey on the approval page (ADR 0049). Offered only when `serve` found a gate.
+ */
+export const WRITE_SCOPE = "t3:write";
+/** The scopes of a server without writes. */
 export const SCOPES_SUPPORTED: readonly string[] = [READ_SCOPE];
 
 export interface OAuthSettings {
@@ -21,6 +27,8 @@ export interface OAuthSettings {
   readonly host: string;
   /** RP ID of the passkeys: the issuer's host name, without port. */
   readonly rpId: string;
+  /** What a client may ask for: `t3:read`, and `t3:write` when `serve` serves the write tools. */
+  readonly scopesSupported: readonly string[];
   /** Private directory for passkeys, clients and sessions. */
   readonly stateDir: string;
   /** Exact redirect URIs a DCR client may register, beyond the built-in ones. */
@@ -106,7 +114,13 @@ export function defaultOAuthStateDir(
  */
 export function parseOAuthSettings(
   raw: unknown,
-  options: { configPath: string; homeDir?: string; env?: Record<string, string | undefined> },
+  options: {
+    configPath: string;
+    homeDir?: string;
+    env?: Record<string, string | undefined>;
+    /** `serve` serves the write tools (it found a gate): `t3:write` may be asked for. */
+    writes?: boolean;
+  },
 ): OAuthSettings {
   const home = options.homeDir ?? homedir();
   const parsed = sectionSchema(home)
@@ -139,6 +153,7 @@ export function parseOAuthSettings(
     resource: `${issuer}/mcp`,
     host: url.host,
     rpId: url.hostname,
+    scopesSupported: options.writes === true ? [READ_SCOPE, WRITE_SCOPE] : SCOPES_SUPPORTED,
     stateDir: section.stateDir ?? defaultOAuthStateDir(options.env, home),
     redirectUris: [...DEFAULT_REDIRECT_URIS, ...(section.redirectUris ?? [])],
     loopbackRedirects: section.loopbackRedirects === true,

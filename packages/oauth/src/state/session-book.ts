@@ -39,6 +39,10 @@ export interface IssuedTokens {
 export interface VerifiedAccess {
   readonly sessionId: string;
   readonly clientId: string;
+  /** The client's name as the person saw it on the consent page. */
+  readonly clientName: string;
+  /** Wall-clock ms of the consent that started the session. */
+  readonly sessionStartedAt: number;
   readonly scope: readonly string[];
   readonly resource: string;
   /** Wall-clock ms. */
@@ -60,6 +64,7 @@ export class SessionBook {
   readonly #access = new Map<string, AccessRecord>();
   readonly #writes = new SerialWrites();
   readonly #log: (line: string) => void;
+  readonly #endListeners: Array<(sessionId: string, reason: SessionEndReason) => void> = [];
   #revocations: Revocations = NO_REVOCATIONS;
   #revocationsStamp = "";
   #activityPersistedAt = 0;
@@ -179,6 +184,8 @@ export class SessionBook {
     return {
       sessionId: session.id,
       clientId: session.clientId,
+      clientName: session.clientName,
+      sessionStartedAt: session.createdAt,
       scope: session.scope,
       resource: session.resource,
       expiresAt: record.expiresAt,
@@ -218,6 +225,12 @@ export class SessionBook {
     for (const [hash, record] of this.#access) if (record.sessionId === sessionId) this.#access.delete(hash);
     await this.#persist();
     this.#log(`oauth: session ${sessionId} ended (${reason})`);
+    for (const listener of this.#endListeners) listener(sessionId, reason);
+  }
+
+  /** Called after each session ends, whatever ended it (what serve holds for it ends too). */
+  onEnded(listener: (sessionId: string, reason: SessionEndReason) => void): void {
+    this.#endListeners.push(listener);
   }
 
   /**

@@ -27,7 +27,14 @@ export interface OAuthServe {
   close(): Promise<void>;
 }
 
-export async function startOAuthServe(oauth: Record<string, unknown> = {}): Promise<OAuthServe> {
+/**
+ * `env` joins the server's environment; without `T3_CONNECTOR_WRITE_CONFIG` there, the server is
+ * told of one that does not exist, so it serves reads only whatever this machine's home holds.
+ */
+export async function startOAuthServe(
+  oauth: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<OAuthServe> {
   const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
   const config: SimConfig = await writeSimConfig(sim);
   const stateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
@@ -37,7 +44,11 @@ export async function startOAuthServe(oauth: Record<string, unknown> = {}): Prom
   const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
   written.oauth = { issuer, stateDir, loopbackRedirects: true, ...oauth };
   await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
-  const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
+  const streams = captureStreams({
+    T3_CONNECTOR_CONFIG: config.configPath,
+    T3_CONNECTOR_WRITE_CONFIG: path.join(os.tmpdir(), "t3c-oauth-no-write-config.json"),
+    ...env,
+  });
   let stop: (signal: string) => void = () => {};
   const exitCode = serveHttp(
     streams.io,

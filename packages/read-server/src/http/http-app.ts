@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bearerGuard } from "./bearer-auth.js";
 import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
 import { type HttpLimits, MCP_PATH } from "./http-options.js";
@@ -27,7 +27,8 @@ export interface HttpAppParts {
   readonly limits: HttpLimits;
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
-  readonly createServer: () => McpServer;
+  /** Builds the server of one request (its tools may depend on the request's OAuth session). */
+  readonly createServer: (c: Context) => McpServer;
   /** Per-request detail (debug). */
   readonly log: (line: string) => void;
   /** A request that failed unexpectedly (error). */

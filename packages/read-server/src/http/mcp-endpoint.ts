@@ -7,8 +7,11 @@ import { mcpBodyOf } from "./request-body.js";
 const CLIENT_CLOSED_REQUEST = 499;
 
 export interface McpEndpointOptions {
-  /** Builds the read server with its tools (the same construction as stdio). */
-  readonly createServer: () => McpServer;
+  /**
+   * Builds the read server with its tools (the same construction as stdio), and the write tools
+   * for an OAuth session allowed to write.
+   */
+  readonly createServer: (c: Context) => McpServer;
   readonly log: (line: string) => void;
 }
 
@@ -23,7 +26,7 @@ export interface McpEndpointOptions {
  */
 export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promise<Response> {
   return async function handleMcp(c) {
-    const server = options.createServer();
+    const server = options.createServer(c);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -13,7 +13,7 @@ export async function oauthForServe(
   io: CliIo,
   config: ReadConfig,
   options: HttpServeOptions,
-  extras: { maxBodyBytes: number; log: (line: string) => void },
+  extras: { maxBodyBytes: number; log: (line: string) => void; writes: boolean },
 ): Promise<OAuthProfile | undefined> {
   if (config.oauth === undefined && options.oauth === undefined) return undefined;
   const section = {
@@ -24,6 +24,7 @@ export async function oauthForServe(
     configPath: config.path,
     ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
     ...(io.env === undefined ? {} : { env: io.env }),
+    writes: extras.writes,
   });
   return openOAuthProfile(settings, { maxBodyBytes: extras.maxBodyBytes, log: extras.log });
 }

@@ -41,6 +41,7 @@ export function announceListening(
     log.info(
       `${READ_SERVER_NAME}: OAuth issuer ${oauth.settings.issuer}; clients connect to ${oauth.settings.resource}`,
     );
+    log.info(`${READ_SERVER_NAME}: ${writesLine(setup)}`);
     const code = oauth.enrollmentCode();
     // The one secret printed on purpose: only the terminal that runs the server may enroll.
     if (code !== undefined)
@@ -52,6 +53,18 @@ export function announceListening(
         "another name or address get 403 until it is passed with --allowed-host",
     );
   }
+}
+
+/** Whether sessions may write, and where the gate is (or where it was looked for). */
+function writesLine(setup: HttpServeSetup): string {
+  if (setup.writes !== undefined) {
+    return (
+      `write tools for sessions granted t3:write, relayed to the gate on port ${setup.writes.config.port} ` +
+      `(write config ${setup.writes.config.path}); every lease still needs the passkey on the approval page`
+    );
+  }
+  const where = setup.gate?.kind === "absent" ? ` at ${setup.gate.path}` : "";
+  return `reads only: no write config${where}, so t3:write is not offered`;
 }
 
 function authKind(oauth: boolean, bearerToken: string | undefined): HttpReadyLine["auth"] {

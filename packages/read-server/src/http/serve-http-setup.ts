@@ -14,12 +14,17 @@ import { READ_SERVER_NAME } from "../server.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
 import type { HttpLimits, HttpServeOptions } from "./http-options.js";
 import { oauthForServe } from "./oauth-in-serve.js";
+import { type GateLookup, lookUpGate, UrlWrites } from "./url-writes.js";
 
 export interface HttpServeSetup {
   readonly config: ReadConfig;
   readonly context: ReadContext;
   readonly bearerToken: string | undefined;
   readonly oauth: Awaited<ReturnType<typeof oauthForServe>>;
+  /** With the OAuth profile and a write config: the write tools for `t3:write` sessions (ADR 0049). */
+  readonly writes: UrlWrites | undefined;
+  /** Where the gate was looked for (with the OAuth profile only), to say so at start. */
+  readonly gate: GateLookup | undefined;
 }
 
 export async function setUpHttpServe(
@@ -43,14 +48,23 @@ export async function setUpHttpServe(
   if ("problem" in prepared) return prepared;
   const { config, context } = prepared;
   try {
+    // Writes by URL need sessions to bind leases to: only with the OAuth profile.
+    const wantsOAuth = config.oauth !== undefined || options.oauth !== undefined;
+    const gate = wantsOAuth ? await lookUpGate(io) : undefined;
     const oauth = await oauthForServe(io, config, options, {
       maxBodyBytes: limits.maxBodyBytes,
       log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+      writes: gate?.kind === "found",
     });
     if (oauth !== undefined && bearerToken !== undefined) {
       throw new Error("--auth-token-file and the oauth profile exclude each other: choose one");
     }
-    return { config, context, bearerToken, oauth };
+    const writes =
+      oauth !== undefined && gate?.kind === "found"
+        ? new UrlWrites({ config: gate.config, log: (line) => log.error(`${READ_SERVER_NAME}: ${line}`) })
+        : undefined;
+    if (writes !== undefined) oauth?.onSessionEnded((sessionId) => writes.forget(sessionId));
+    return { config, context, bearerToken, oauth, writes, gate };
   } catch (error) {
     await context.registry.close();
     return { problem: `refusing to start: ${describeError(error)}` };

@@ -22,6 +22,7 @@ import { InFlightRequests } from "./request-limits.js";
 import { announceListening } from "./serve-http-announce.js";
 import { type HttpServeSetup, setUpHttpServe } from "./serve-http-setup.js";
 import { serveUntilStopped } from "./serve-until-stopped.js";
+import { serverPartsFor } from "./write-session-parts.js";
 
 export type { HttpReadyLine } from "./serve-http-announce.js";
 
@@ -112,7 +113,11 @@ async function listenGuarded(
     limits,
     inFlight,
     readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),
-    createServer: () => createReadServer(definitions, context, { beforeCall: () => gate.passed }),
+    createServer: (c) =>
+      createReadServer(definitions, context, {
+        beforeCall: () => gate.passed,
+        ...serverPartsFor(setup.writes, c),
+      }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
     logError: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
   });

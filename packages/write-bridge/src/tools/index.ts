@@ -23,3 +23,15 @@ export const BRIDGE_TOOLS: readonly BridgeToolDefinition[] = [
   ...LEASED_READ_TOOLS,
   reconcileTool,
 ] as BridgeToolDefinition[];
+
+/**
+ * The bridge's tools that change something or ask to: what a server that already serves the read
+ * tools adds for a client allowed to write (`serve --http`, ADR 0049). The leased reads are left
+ * out: that server answers the same names from its own read tools.
+ */
+export const WRITE_SIDE_TOOLS: readonly BridgeToolDefinition[] = [
+  approvalTool,
+  ...WRITE_TOOLS,
+  conditionalSendTool,
+  reconcileTool,
+] as BridgeToolDefinition[];

@@ -1,0 +1,130 @@
+/**
+ * The write tools by URL (ADR 0049): `serve --http` with the OAuth profile serves the bridge's
+ * write tools, from the bridge's own table and registration, to a session the person allowed to
+ * write (`t3:write`). The writes go to the gate over the same relay contract as a bridge process:
+ * this server holds no operate token, no journal and no lease of its own. Each session gets its
+ * own relay client, so the holder secrets the gate hands one session (ADR 0022) never reach
+ * another session or a stdio bridge.
+ */
+import { randomUUID } from "node:crypto";
+import { ConnectorError } from "@t3-connector/core";
+import { type CliIo, describeError } from "@t3-connector/core/cli-support";
+import { loadWriteConfig, type WriteConfig, writeConfigPath } from "@t3-connector/core/config";
+import { type ToolGroup, toolErrorResult } from "@t3-connector/mcp-tools";
+import { type VerifiedAccess, WRITE_SCOPE } from "@t3-connector/oauth";
+import {
+  bridgeToolGroup,
+  createRelayClient,
+  type RelayClient,
+  sessionBridgeContext,
+  WRITE_SIDE_TOOLS,
+} from "@t3-connector/write-bridge";
+
+/** Write sessions kept at most; the oldest is dropped first (its secrets with it: it asks again). */
+const MAX_WRITE_SESSIONS = 256;
+
+/** Where `serve` found the gate, or why it serves reads only (said once at start). */
+export type GateLookup =
+  | { readonly kind: "found"; readonly config: WriteConfig }
+  | { readonly kind: "absent"; readonly path: string };
+
+/**
+ * The write config as the bridge finds it: `T3_CONNECTOR_WRITE_CONFIG`, or its default path. A
+ * missing file means reads only; a file that does not parse refuses the start (its error names
+ * the field), since the person clearly meant to write.
+ */
+export async function lookUpGate(io: CliIo): Promise<GateLookup> {
+  const context = {
+    ...(io.env === undefined ? {} : { env: io.env }),
+    ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
+  };
+  try {
+    return { kind: "found", config: await loadWriteConfig(context) };
+  } catch (error) {
+    if (error instanceof ConnectorError && error.code === "config_not_found") {
+      return { kind: "absent", path: writeConfigPath(context) };
+    }
+    throw new Error(`the write config cannot be used: ${describeError(error)}`);
+  }
+}
+
+export interface UrlWritesOptions {
+  readonly config: WriteConfig;
+  /** The operator's log (stderr) for the bridge tools' unexpected failures. */
+  readonly log: (line: string) => void;
+  /** Tests: the relay client of a session (default: the write config's gate). */
+  readonly relayFor?: (config: WriteConfig) => RelayClient;
+}
+
+interface SessionWrites {
+  readonly relay: RelayClient;
+  readonly group: ToolGroup;
+}
+
+/** The tool groups each session's server adds to the read tools. */
+export class UrlWrites {
+  readonly #options: UrlWritesOptions;
+  readonly #sessions = new Map<string, SessionWrites>();
+  readonly #refusal: ToolGroup;
+
+  constructor(options: UrlWritesOptions) {
+    this.#options = options;
+    this.#refusal = refusingGroup(WRITE_SIDE_TOOLS.map((tool) => tool.name));
+  }
+
+  get config(): WriteConfig {
+    return this.#options.config;
+  }
+
+  /**
+   * What this session's server serves beside the read tools: the write tools with `t3:write`;
+   * without it, nothing listed, and a write call answered with `write_not_granted`.
+   */
+  groupFor(access: VerifiedAccess | undefined): ToolGroup {
+    if (access === undefined || !access.scope.includes(WRITE_SCOPE)) return this.#refusal;
+    return this.#writesOf(access).group;
+  }
+
+  /** The session ended: its relay client, and with it every secret it held, is dropped. */
+  forget(sessionId: string): SessionWrites | undefined {
+    const held = this.#sessions.get(sessionId);
+    this.#sessions.delete(sessionId);
+    return held;
+  }
+
+  #writesOf(access: VerifiedAccess): SessionWrites {
+    const held = this.#sessions.get(access.sessionId);
+    if (held !== undefined) return held;
+    const { config } = this.#options;
+    const relay =
+      this.#options.relayFor?.(config) ?? createRelayClient({ port: config.port, stateDir: config.stateDir });
+    const context = sessionBridgeContext({
+      relay,
+      // A random asking id per session: the gate learns nothing that names the session from it.
+      bridgeId: `url-${randomUUID()}`,
+      client: { name: access.clientName },
+    });
+    const writes = { relay, group: bridgeToolGroup(WRITE_SIDE_TOOLS, context, this.#options.log) };
+    if (this.#sessions.size >= MAX_WRITE_SESSIONS) {
+      const oldest = this.#sessions.keys().next().value;
+      if (oldest !== undefined) this.#sessions.delete(oldest);
+    }
+    this.#sessions.set(access.sessionId, writes);
+    return writes;
+  }
+}
+
+/**
+ * The write tools' names for a session without `t3:write`: none is listed, and a call is a tool
+ * error the model can read and act on, instead of a protocol error naming an unknown tool.
+ */
+function refusingGroup(names: readonly string[]): ToolGroup {
+  const message =
+    "this session was not granted t3:write, so it cannot ask for leases or write; " +
+    "the user can sign this client in again and tick the write box on the consent page";
+  return {
+    names,
+    list: () => [],
+    call: () => Promise.resolve(toolErrorResult({ code: "write_not_granted", message })),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The write tools by URL (ADR 0049): an MCP SDK client signed in to `serve --http` by DCR with
+ * `t3:read t3:write`, its consent given on the passkey page in Chromium, lists the bridge's write
+ * tools beside the read tools, asks for a lease, gets it approved on the gate's page, and pins a
+ * thread: one command at the simulator. A session granted reads only lists no write tool and its
+ * write call is refused; a client that asked for writes but whose person unticked the box gets
+ * reads only, as the page said.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BRIDGE_TOOLS } from "../../../write-bridge/src/tools/index.js";
+import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
+import {
+  approveOnGatePage,
+  call,
+  type SignedIn,
+  signInByUrl,
+  startUrlWritesLoop,
+  structured,
+  textOf,
+  type UrlWritesLoop,
+} from "./support/url-writes-loop.js";
+
+let loop: UrlWritesLoop;
+let writer: SignedIn;
+
+beforeAll(async () => {
+  loop = await startUrlWritesLoop();
+  writer = await signInByUrl(loop, { scope: "t3:read t3:write", name: "writer-client" });
+}, 120_000);
+
+afterAll(async () => {
+  await writer?.client.close();
+  await loop?.close();
+});
+
+const READ_TOOL_COUNT = 11;
+const LEASED_READS = new Set(["t3_projetos", "t3_threads", "t3_atencao", "t3_thread", "t3_mensagens"]);
+
+describe("write tools by URL", () => {
+  it("says at start where the gate is, and offers t3:write in the metadata", async () => {
+    expect(loop.serve.stderr()).toContain(
+      `write tools for sessions granted t3:write, relayed to the gate on port ${loop.gate.config.port}`,
+    );
+    const metadata = (await (
+      await fetch(`${loop.serve.issuer}/.well-known/oauth-authorization-server`)
+    ).json()) as { scopes_supported: string[] };
+    expect(metadata.scopes_supported).toEqual(["t3:read", "t3:write"]);
+  });
+
+  it("asked the person on the consent page in the write scope's own words, ticked as asked", () => {
+    expect(writer.writeChoice).toEqual({
+      text: expect.stringContaining(
+        "t3:write: ask for leases to change threads; every change still needs your passkey on the approval page",
+      ),
+      ticked: true,
+    });
+    expect(writer.provider.saved?.scope).toBe("t3:read t3:write");
+  });
+
+  it("lists the bridge's write tools with the bridge's own schemas beside the read tools", async () => {
+    const { tools } = await writer.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    const writeSide = BRIDGE_TOOLS.filter((tool) => !LEASED_READS.has(tool.name));
+    expect(names).toHaveLength(READ_TOOL_COUNT + writeSide.length);
+    for (const tool of writeSide) expect(names).toContain(tool.name);
+    expect(names).toContain("t3_escrever_thread_pin");
+    expect(new Set(names).size).toBe(names.length);
+    const pin = tools.find((tool) => tool.name === "t3_escrever_thread_pin");
+    expect(pin?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(pin?.inputSchema.required).toEqual(expect.arrayContaining(["leaseId", "operationId", "input"]));
+    expect(writer.client.getInstructions()).toContain("call t3_pedir_aprovacao first");
+  });
+
+  it("asks for a lease, gets it approved on the gate's page, and pins once", async () => {
+    const purpose = "pin the idle thread from the phone";
+    const asked = structured(
+      await call(writer.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    expect(asked).toMatchObject({ authorized: false, decision: "pending" });
+    await approveOnGatePage(loop.approval.page, asked.approvalUrl as string, purpose);
+    // The page names the holder as the session's client, the name the person allowed.
+    expect(await loop.approval.page.locator("[data-testid=lease-holder]").first().textContent()).toContain(
+      "Test client",
+    );
+
+    const lease = structured(await call(writer.client, "t3_pedir_aprovacao", {}));
+    expect(lease).toMatchObject({ authorized: true });
+    const before = loop.gate.world.commandCount();
+    const pinned = await call(writer.client, "t3_escrever_thread_pin", {
+      leaseId: lease.leaseId,
+      environment: "alpha",
+      operationId: "op-url-pin-1",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(pinned.isError, textOf(pinned)).toBeFalsy();
+    expect(structured(pinned)).toMatchObject({ state: "completed", leaseId: lease.leaseId, replayed: false });
+    // The same call again is a replay from the gate's journal: nothing is sent twice.
+    const again = await call(writer.client, "t3_escrever_thread_pin", {
+      leaseId: lease.leaseId,
+      environment: "alpha",
+      operationId: "op-url-pin-1",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(structured(again)).toMatchObject({ state: "completed", replayed: true });
+    expect(loop.gate.world.commandCount()).toBe(before + 1);
+  }, 60_000);
+
+  it("lists no write tool to a session granted t3:read only, and refuses its write call", async () => {
+    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-client" });
+    try {
+      // The client asked for reads only: the consent page offered no write box.
+      expect(reader.writeChoice).toBeUndefined();
+      const { tools } = await reader.client.listTools();
+      expect(tools).toHaveLength(READ_TOOL_COUNT);
+      expect(tools.filter((tool) => tool.name.startsWith("t3_escrever_"))).toEqual([]);
+      const before = loop.gate.world.commandCount();
+      const refused = await call(reader.client, "t3_escrever_thread_pin", {
+        leaseId: "lease-of-someone",
+        environment: "alpha",
+        operationId: "op-url-reader",
+        input: { threadId: IDLE_THREAD },
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^write_not_granted: this session was not granted t3:write/);
+      const asked = await call(reader.client, "t3_pedir_aprovacao", { purpose: "sneak a lease" });
+      expect(textOf(asked)).toMatch(/^write_not_granted: /);
+      expect(loop.gate.world.commandCount()).toBe(before);
+    } finally {
+      await reader.client.close();
+    }
+  }, 60_000);
+
+  it("grants reads only when the person unticks the write box the client asked for", async () => {
+    const unticked = await signInByUrl(loop, { scope: "t3:read t3:write", allowWrite: false });
+    try {
+      expect(unticked.provider.saved?.scope).toBe("t3:read");
+      const { tools } = await unticked.client.listTools();
+      expect(unticked.writeChoice?.ticked).toBe(true);
+      expect(tools).toHaveLength(READ_TOOL_COUNT);
+    } finally {
+      await unticked.client.close();
+    }
+  }, 60_000);
+});
