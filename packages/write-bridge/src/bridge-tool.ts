@@ -30,8 +30,11 @@ export interface BridgeToolExtra {
 
 /** What the MCP client said about itself at initialize. */
 export interface ClientSide {
-  /** `clientInfo` (name, version), when the client has initialized. */
-  readonly info?: { readonly name: string; readonly version?: string };
+  /**
+   * `clientInfo` (name, version), when the client has initialized; for an OAuth session of
+   * `serve --http`, the client's name the person allowed and the session's sign-in time (ISO 8601).
+   */
+  readonly info?: { readonly name: string; readonly version?: string; readonly signedInAt?: string };
   /** The client declared `elicitation: { url: {} }` (protocol 2025-11-25). */
   readonly urlElicitation: boolean;
 }

@@ -47,6 +47,8 @@ export interface LeaseKeeper extends LeaseCheck {
   writes(leaseId: string): readonly LeaseWrite[];
   /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
   heldBy(leaseId: string, secret: string | undefined): boolean;
+  /** Closes one lease (the page's End, its holder ending it, its expiry); false when it was not open. */
+  end(leaseId: string, reason: string): boolean;
   /** Closes every lease (revoke all, audit/journal failure) and invalidates approvals in flight. */
   closeAll(reason: string): void;
   onChange(listener: (change: { lease: ActiveLease; open: boolean; reason: string }) => void): () => void;
@@ -70,8 +72,11 @@ export interface ApprovalAsk {
   readonly runtimeCeiling?: RuntimeMode;
   /** The client's reason, shown on the page as its own words (at most 280 characters). */
   readonly purpose?: string;
-  /** The MCP clientInfo the bridge received at initialize. */
-  readonly client?: { readonly name: string; readonly version?: string };
+  /**
+   * The MCP clientInfo the bridge received at initialize; for an OAuth session of `serve --http`,
+   * the client's name the person allowed and when that session was signed in (ADR 0049).
+   */
+  readonly client?: { readonly name: string; readonly version?: string; readonly signedInAt?: string };
   /** The open lease the asking client holds: approving this request replaces it (ADR 0022). */
   readonly replaces?: string;
   /** The asking bridge process: its newer request supersedes its older pending one. */

@@ -61,9 +61,14 @@ export async function setUpHttpServe(
     }
     const writes =
       oauth !== undefined && gate?.kind === "found"
-        ? new UrlWrites({ config: gate.config, log: (line) => log.error(`${READ_SERVER_NAME}: ${line}`) })
+        ? new UrlWrites({
+            config: gate.config,
+            log: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
+            info: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+          })
         : undefined;
-    if (writes !== undefined) oauth?.onSessionEnded((sessionId) => writes.forget(sessionId));
+    // Revoking a session (or its end by any other cause) ends the leases it holds.
+    if (writes !== undefined) oauth?.onSessionEnded((sessionId) => void writes.endSession(sessionId));
     return { config, context, bearerToken, oauth, writes, gate };
   } catch (error) {
     await context.registry.close();

@@ -15,10 +15,10 @@ import { type VerifiedAccess, WRITE_SCOPE } from "@t3-connector/oauth";
 import {
   bridgeToolGroup,
   createRelayClient,
-  type RelayClient,
   sessionBridgeContext,
   WRITE_SIDE_TOOLS,
 } from "@t3-connector/write-bridge";
+import { SessionLeases } from "./session-leases.js";
 
 /** Write sessions kept at most; the oldest is dropped first (its secrets with it: it asks again). */
 const MAX_WRITE_SESSIONS = 256;
@@ -50,14 +50,14 @@ export async function lookUpGate(io: CliIo): Promise<GateLookup> {
 
 export interface UrlWritesOptions {
   readonly config: WriteConfig;
-  /** The operator's log (stderr) for the bridge tools' unexpected failures. */
+  /** The operator's log (stderr) for failures: the bridge tools' unexpected ones, a lease that would not end. */
   readonly log: (line: string) => void;
-  /** Tests: the relay client of a session (default: the write config's gate). */
-  readonly relayFor?: (config: WriteConfig) => RelayClient;
+  /** Events worth a line (info): a session's leases ended with it. */
+  readonly info: (line: string) => void;
 }
 
 interface SessionWrites {
-  readonly relay: RelayClient;
+  readonly leases: SessionLeases;
   readonly group: ToolGroup;
 }
 
@@ -85,28 +85,36 @@ export class UrlWrites {
     return this.#writesOf(access).group;
   }
 
-  /** The session ended: its relay client, and with it every secret it held, is dropped. */
-  forget(sessionId: string): SessionWrites | undefined {
+  /**
+   * The session ended: each lease it holds is ended at the gate, then its relay client, and with
+   * it every secret it held, is dropped. Answers how many leases were still open.
+   */
+  async endSession(sessionId: string): Promise<number> {
     const held = this.#sessions.get(sessionId);
+    if (held === undefined) return 0;
     this.#sessions.delete(sessionId);
-    return held;
+    const ended = await held.leases.endAll(this.#options.log);
+    if (ended > 0)
+      this.#options.info(`session ${sessionId} ended: ${ended} lease(s) it held ended at the gate`);
+    return ended;
   }
 
   #writesOf(access: VerifiedAccess): SessionWrites {
     const held = this.#sessions.get(access.sessionId);
     if (held !== undefined) return held;
     const { config } = this.#options;
-    const relay =
-      this.#options.relayFor?.(config) ?? createRelayClient({ port: config.port, stateDir: config.stateDir });
+    const leases = new SessionLeases(createRelayClient({ port: config.port, stateDir: config.stateDir }));
     const context = sessionBridgeContext({
-      relay,
+      relay: leases,
       // A random asking id per session: the gate learns nothing that names the session from it.
       bridgeId: `url-${randomUUID()}`,
-      client: { name: access.clientName },
+      // The page names the session: "ChatGPT, signed in 5:02 PM".
+      client: { name: access.clientName, signedInAt: new Date(access.sessionStartedAt).toISOString() },
     });
-    const writes = { relay, group: bridgeToolGroup(WRITE_SIDE_TOOLS, context, this.#options.log) };
+    const writes = { leases, group: bridgeToolGroup(WRITE_SIDE_TOOLS, context, this.#options.log) };
     if (this.#sessions.size >= MAX_WRITE_SESSIONS) {
       const oldest = this.#sessions.keys().next().value;
+      // Its secrets go with it: it asks again; its lease stays on the page until it ends.
       if (oldest !== undefined) this.#sessions.delete(oldest);
     }
     this.#sessions.set(access.sessionId, writes);

@@ -142,3 +142,93 @@ describe("write tools by URL", () => {
     }
   }, 60_000);
 });
+
+describe("a lease bound to the OAuth session that asked", () => {
+  const pin = (client: SignedIn["client"], leaseId: unknown, operationId: string) =>
+    call(client, "t3_escrever_thread_pin", {
+      leaseId,
+      environment: "alpha",
+      operationId,
+      input: { threadId: IDLE_THREAD },
+    });
+
+  /** Asks through `by`, approves on the gate's page, answers the lease id. */
+  async function approvedLease(by: SignedIn, purpose: string): Promise<string> {
+    const asked = structured(
+      await call(by.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    // Waiting on the request hands the session the lease as the person approves it.
+    const waiting = call(by.client, "t3_pedir_aprovacao", { requestId: asked.requestId, waitSeconds: 60 });
+    await approveOnGatePage(loop.approval.page, asked.approvalUrl as string, purpose);
+    const lease = structured(await waiting);
+    expect(lease).toMatchObject({ authorized: true, decision: "approved" });
+    return lease.leaseId as string;
+  }
+
+  it("is never given to, nor used by, another session or a stdio bridge, and the page names the session", async () => {
+    const second = await signInByUrl(loop, { scope: "t3:read t3:write", name: "second-client" });
+    try {
+      const leaseId = await approvedLease(writer, "pin as the first session");
+      const card = loop.approval.page.locator(`[data-lease-id="${leaseId}"]`);
+      expect(await card.locator("[data-testid=lease-holder]").textContent()).toMatch(
+        /^Held by the session Test client, signed in \d{1,2}:\d\d( [AP]M)?; only that session can use it/,
+      );
+      const before = loop.gate.world.commandCount();
+      // The second session asking gets a request of its own, never the first one's lease.
+      const asked = structured(await call(second.client, "t3_pedir_aprovacao", {}));
+      expect(asked).toMatchObject({ authorized: false, decision: "pending" });
+      expect(asked.leaseId).toBeUndefined();
+      const borrowed = await pin(second.client, leaseId, "op-url-borrowed");
+      expect(textOf(borrowed)).toMatch(/^lease_closed: this lease was approved for another client/);
+      // A stdio bridge's relay call naming it, without the session's secret, is refused the same way.
+      const bridged = await loop.gate.relay({
+        op: "dispatch",
+        action: "thread.pin",
+        leaseId,
+        environment: "alpha",
+        operationId: "op-bridge-borrowed",
+        input: { threadId: IDLE_THREAD },
+      });
+      expect(bridged.status).toBe(403);
+      expect(bridged.body).toMatchObject({ error: "lease_closed" });
+      expect(loop.gate.world.commandCount()).toBe(before);
+    } finally {
+      await second.client.close();
+    }
+  }, 90_000);
+
+  it("ending the lease on the page leaves the session signed in", async () => {
+    const leaseId = structured(await call(writer.client, "t3_pedir_aprovacao", {})).leaseId as string;
+    const page = loop.approval.page;
+    const card = page.locator(`[data-lease-id="${leaseId}"]`);
+    await card.locator("[data-testid=end-lease]").click();
+    await card.waitFor({ state: "detached" });
+    const ended = await pin(writer.client, leaseId, "op-url-after-end");
+    expect(textOf(ended)).toMatch(/^lease_closed: /);
+    // Still signed in: the session reads, and may ask again.
+    const threads = await call(writer.client, "t3_threads", { environment: "beta" });
+    expect(threads.isError, textOf(threads)).toBeFalsy();
+    expect(structured(await call(writer.client, "t3_pedir_aprovacao", {}))).toMatchObject({
+      authorized: false,
+    });
+  }, 60_000);
+
+  it("revoking the session ends the leases it holds", async () => {
+    const leaseId = await approvedLease(writer, "pin before the session is revoked");
+    const card = loop.approval.page.locator(`[data-lease-id="${leaseId}"]`);
+    await card.waitFor();
+    const revoked = await fetch(`${loop.serve.issuer}/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        token: writer.provider.saved?.refresh_token as string,
+        client_id: writer.provider.client?.client_id as string,
+      }),
+    });
+    expect(revoked.status).toBe(200);
+    // The gate's page drops the lease as the gate closes it.
+    await card.waitFor({ state: "detached" });
+    expect(loop.gate.gate.lease.get(leaseId)).toBeNull();
+    expect(loop.serve.stderr()).toMatch(/session s_\S+ ended: 1 lease\(s\) it held ended at the gate/);
+  }, 60_000);
+});

@@ -28,7 +28,14 @@ export const requestApprovalOp = z.strictObject({
   runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
   /** The client's own words; cleaned and clipped to 280 characters by the desk. */
   purpose: z.string().max(2000).optional(),
-  client: z.strictObject({ name: z.string().max(256), version: z.string().max(256).optional() }).optional(),
+  client: z
+    .strictObject({
+      name: z.string().max(256),
+      version: z.string().max(256).optional(),
+      /** When the asking OAuth session of `serve --http` was signed in (ISO 8601, ADR 0049). */
+      signedInAt: z.string().max(64).optional(),
+    })
+    .optional(),
   /** The asking bridge process (a random id per process): its newer request supersedes its older one. */
   bridge: z.string().min(8).max(128).optional(),
   /** The secret of a lease this bridge holds: the open lease is answered only to its holder. */
@@ -58,6 +65,11 @@ export const conditionalSendOp = z.strictObject({
 });
 /** The journal's `uncertain` writes (ids, actions, states only), for the reconcile command. */
 export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") });
+/**
+ * The holder ends its own lease (its OAuth session ended, ADR 0049); the secret proves it holds it.
+ * Ending is always safe, so it needs no passkey; another client's lease is refused.
+ */
+export const endLeaseOp = z.strictObject({ op: z.literal("end_lease"), leaseId: id, leaseSecret });
 export const reconcileOp = z.union([
   z.strictObject({
     op: z.literal("reconcile"),
@@ -93,6 +105,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   conditionalSendOp,
   listUncertainOp,
   leasedReadOp,
+  endLeaseOp,
 ]);
 
 export type DispatchOp = z.output<typeof dispatchOp>;

@@ -142,6 +142,9 @@ export const reconcileResult = z.object({
  */
 export const leasedReadResult = z.looseObject({ environment: z.string(), environmentId: z.string() });
 
+/** Whether the lease was open (and is now ended); ending a closed one is no error. */
+export const endLeaseResult = z.object({ ended: z.boolean() });
+
 export const RELAY_RESULTS = {
   environments: environmentsResult,
   lease: leaseResult,
@@ -151,6 +154,7 @@ export const RELAY_RESULTS = {
   list_uncertain: listUncertainResult,
   reconcile: reconcileResult,
   leased_read: leasedReadResult,
+  end_lease: endLeaseResult,
 } as const satisfies Record<RelayOpName, z.ZodType>;
 
 /** The success answer of `op`, as the gate builds it (fields it may leave out are optional). */

@@ -587,5 +587,17 @@ function clientOf(client: ApprovalAsk["client"]): ClientInfo | undefined {
   const name = cleanText(client.name, 128);
   if (name === undefined) return undefined;
   const version = cleanText(client.version, 64);
-  return version === undefined ? { name } : { name, version };
+  const signedInAt = signedInAtOf(client.signedInAt);
+  return {
+    name,
+    ...(version === undefined ? {} : { version }),
+    ...(signedInAt === undefined ? {} : { signedInAt }),
+  };
+}
+
+/** A sign-in time the page can show: a valid instant, normalized; anything else is dropped. */
+function signedInAtOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
 }

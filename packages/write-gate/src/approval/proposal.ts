@@ -23,6 +23,8 @@ export interface Proposal {
 export interface ClientInfo {
   readonly name: string;
   readonly version?: string;
+  /** An OAuth session's sign-in time (ISO 8601): the page names the session by it (ADR 0049). */
+  readonly signedInAt?: string;
 }
 
 /** The page's first ticks; the same shape as `selectionSchema` but it may keep nothing. */

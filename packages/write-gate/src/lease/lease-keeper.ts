@@ -46,8 +46,8 @@ export interface GrantedLease extends ActiveLease {
    * through the keeper (the test harness seam); the approval desk always sets it.
    */
   readonly holderHash?: string;
-  /** What the requesting client says it is (unverified), for the page. */
-  readonly client?: { readonly name: string; readonly version?: string };
+  /** What the requesting client says it is (unverified), for the page; an OAuth session's sign-in time. */
+  readonly client?: { readonly name: string; readonly version?: string; readonly signedInAt?: string };
 }
 
 /** The hash a lease keeps of its holder's secret. */

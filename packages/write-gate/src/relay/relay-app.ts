@@ -42,6 +42,7 @@ const KNOWN_OPS = [
   "list_uncertain",
   "reconcile",
   "leased_read",
+  "end_lease",
 ];
 
 const UNVERIFIED = { error: "channel_unverified" } as const;
@@ -132,5 +133,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
     case "leased_read":
       refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
       return leasedRead(request, deps);
+    case "end_lease":
+      refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
+      return { ended: deps.lease.end(request.leaseId, "session_ended") };
   }
 }

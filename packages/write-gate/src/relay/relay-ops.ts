@@ -139,6 +139,7 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
     ask.client = {
       name: op.client.name,
       ...(op.client.version === undefined ? {} : { version: op.client.version }),
+      ...(op.client.signedInAt === undefined ? {} : { signedInAt: op.client.signedInAt }),
     };
   }
   return ask;

@@ -65,3 +65,18 @@ export function identifier(id) {
   });
   return code;
 }
+
+/**
+ * How the page names a client: an OAuth session of `serve --http` by its client and sign-in time
+ * ("ChatGPT, signed in 5:02 PM"), a bridge's client by its own word (name and version).
+ */
+export function clientLabel(client) {
+  if (client.signedInAt) {
+    const date = new Date(client.signedInAt);
+    const time = Number.isNaN(date.getTime())
+      ? String(client.signedInAt)
+      : date.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+    return `${client.name}, signed in ${time}`;
+  }
+  return client.version ? `${client.name} ${client.version}` : client.name;
+}

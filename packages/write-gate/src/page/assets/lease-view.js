@@ -1,7 +1,7 @@
 // The open leases (each: who holds it, what it covers, its writes, updating live, its own End)
 // and the last closed leases.
 
-import { byId, clockTime, element, minutesSeconds } from "./dom.js";
+import { byId, clientLabel, clockTime, element, minutesSeconds } from "./dom.js";
 
 let leases = [];
 let leasesSeenAt = 0;
@@ -83,8 +83,10 @@ function holderWords(holder) {
   if (holder === undefined) {
     return "Held by the client that asked for it (it did not name itself); only that client can use it.";
   }
-  const name = holder.version ? `${holder.name} ${holder.version}` : holder.name;
-  return `Held by the client that says it is ${name} (not verified); only that client can use it.`;
+  if (holder.signedInAt) {
+    return `Held by the session ${clientLabel(holder)}; only that session can use it, and signing it out ends this lease.`;
+  }
+  return `Held by the client that says it is ${clientLabel(holder)} (not verified); only that client can use it.`;
 }
 
 /** One open lease: who holds it, time left, its fingerprint, an End button, its scope and writes. */

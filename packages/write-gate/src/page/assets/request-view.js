@@ -1,7 +1,7 @@
 // One approval request: who asked and why, the time left, and the tree of environments, projects
 // and actions the person ticks. The tree starts from the gate's `preselected`, nothing else.
 
-import { button, byId, checkbox, element, identifier, minutesSeconds } from "./dom.js";
+import { button, byId, checkbox, clientLabel, element, identifier, minutesSeconds } from "./dom.js";
 
 /** Risk groups in the order a person reads them; the destructive one is set apart. */
 const GROUPS = [
@@ -53,11 +53,7 @@ export function showRequest(view) {
   byId("request-details").open = !window.matchMedia(NARROW).matches;
   const client = view.client;
   byId("request-client").textContent =
-    client === undefined
-      ? "a client that did not name itself"
-      : client.version
-        ? `${client.name} ${client.version}`
-        : client.name;
+    client === undefined ? "a client that did not name itself" : clientLabel(client);
   const purpose = typeof view.purpose === "string" && view.purpose !== "" ? view.purpose : null;
   byId("purpose-box").hidden = purpose === null;
   byId("purpose").textContent = purpose ?? "";
