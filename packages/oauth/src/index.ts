@@ -1,4 +1,5 @@
 export * from "./clients/index.js";
+export { issueTerminalEnrollmentCode } from "./passkeys/terminal-enrollment-code.js";
 export { type OAuthProfile, type OAuthProfileOptions, openOAuthProfile } from "./server/oauth-profile.js";
 export { accessOfRequest } from "./server/resource-guard.js";
 export * from "./settings/index.js";

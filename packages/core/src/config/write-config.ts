@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { refuseLegacyKeys, refuseWriteAllowlists } from "./legacy-keys.js";
 import { loadJsonFile } from "./load-json.js";
@@ -25,6 +26,12 @@ export interface WriteConfig {
   passkey?: { rpName?: string; userName?: string };
   /** Informational only, present only when the file has one: writes always name their environment. */
   default?: string;
+  /**
+   * Approval from afar (ADR 0050): the public origin `serve --http` answers at (its OAuth issuer),
+   * where the approval page is reached through `serve`, and the OAuth profile's state directory,
+   * whose passkeys approve there. Absent: the approval page answers on localhost only.
+   */
+  remoteApproval?: { origin: string; oauthStateDir: string };
   environments: EnvironmentConfig[];
 }
 
@@ -44,9 +51,36 @@ function writeConfigSchema(homeDir: string) {
         .optional(),
       passkey: z.strictObject({ rpName: label.optional(), userName: label.optional() }).optional(),
       default: z.string().optional(),
+      remoteApproval: z
+        .strictObject({
+          origin: z.string().refine(isApprovalOrigin, {
+            message: "must be the OAuth issuer: https://name[:port], or http://localhost:<port>",
+          }),
+          oauthStateDir: anchoredPathSchema(homeDir).optional(),
+        })
+        .optional(),
       environments: z.record(z.string(), environment),
     })
     .superRefine(refineEnvironments);
+}
+
+/** An origin only: https, or plain http on `localhost` with a port (trying it on one machine). */
+function isApprovalOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.origin !== value.replace(/\/$/, "")) return false;
+  return (
+    url.protocol === "https:" || (url.protocol === "http:" && url.hostname === "localhost" && url.port !== "")
+  );
+}
+
+/**
+ * Where the OAuth profile keeps its state by default (the read side's `oauth.stateDir` default):
+ * the same place, so one person's passkeys approve on both pages.
+ */
+function defaultOAuthStateDir(home: string, env: Record<string, string | undefined> = process.env): string {
+  const base = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : join(home, ".local", "state");
+  return join(base, "t3-connector", "oauth");
 }
 
 /** Validates an already parsed write config document. `path` only labels messages. */
@@ -66,6 +100,12 @@ export function parseWriteConfig(raw: unknown, options: { path: string; homeDir?
     environments,
   };
   if (data.default !== undefined) config.default = data.default;
+  if (data.remoteApproval !== undefined) {
+    config.remoteApproval = {
+      origin: new URL(data.remoteApproval.origin).origin,
+      oauthStateDir: data.remoteApproval.oauthStateDir ?? defaultOAuthStateDir(options.homeDir ?? homedir()),
+    };
+  }
   if (data.channel !== undefined) config.channel = data.channel;
   if (data.passkey !== undefined) {
     config.passkey = {};

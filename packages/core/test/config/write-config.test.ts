@@ -138,3 +138,35 @@ describe("write config", () => {
     expect(config.channel).toBeUndefined();
   });
 });
+
+describe("write config: remoteApproval (approval from afar)", () => {
+  it("keeps the origin and finds the OAuth state directory (given, or the OAuth default)", () => {
+    const given = parseWriteConfig(
+      base({ remoteApproval: { origin: "https://t3c.example.com/", oauthStateDir: "~/oauth" } }),
+      { path: "/cfg/write.json", homeDir: HOME },
+    );
+    expect(given.remoteApproval).toEqual({
+      origin: "https://t3c.example.com",
+      oauthStateDir: `${HOME}/oauth`,
+    });
+    const defaulted = parseWriteConfig(base({ remoteApproval: { origin: "http://localhost:8443" } }), {
+      path: "/cfg/write.json",
+      homeDir: HOME,
+    });
+    expect(defaulted.remoteApproval?.oauthStateDir).toMatch(/\/t3-connector\/oauth$/);
+    expect(
+      parseWriteConfig(base(), { path: "/cfg/write.json", homeDir: HOME }).remoteApproval,
+    ).toBeUndefined();
+  });
+
+  it("refuses an origin with a path, plain http off localhost, or an unknown key", () => {
+    for (const remoteApproval of [
+      { origin: "https://t3c.example.com/approve" },
+      { origin: "http://t3c.example.com" },
+      { origin: "not a url" },
+      { origin: "https://t3c.example.com", extra: true },
+    ]) {
+      expect(failure(base({ remoteApproval })).code).toBe("config_invalid");
+    }
+  });
+});

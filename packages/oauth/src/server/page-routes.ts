@@ -16,6 +16,7 @@ import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";
 import { mountAuthorizePage } from "./authorize-page.js";
 import type { ClientDirectory } from "./client-directory.js";
+import { mountCodeEnrollment } from "./code-enrollment.js";
 import { mountConsent } from "./consent-call.js";
 import { pageCallPoster, transactionCookie } from "./page-call.js";
 import { mountEnrollment, mountSignIn } from "./passkey-ceremonies.js";
@@ -53,4 +54,5 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
   mountEnrollment(post, parts);
   mountSignIn(post, parts);
   mountConsent(post, parts);
+  mountCodeEnrollment(app, parts);
 }

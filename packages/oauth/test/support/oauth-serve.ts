@@ -20,6 +20,8 @@ export interface OAuthServe {
   readonly issuer: string;
   readonly mcpUrl: string;
   readonly stateDir: string;
+  /** The read config `serve` runs with (its `oauth` section names the state directory). */
+  readonly configPath: string;
   readonly enrollmentCode: string;
   readonly ready: HttpReadyLine;
   readonly sim: Simulator;
@@ -37,10 +39,14 @@ export async function startOAuthServe(
 ): Promise<OAuthServe> {
   const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
   const config: SimConfig = await writeSimConfig(sim);
-  const stateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
-  await rm(stateDir, { recursive: true });
+  const stateDir =
+    typeof oauth.stateDir === "string"
+      ? oauth.stateDir
+      : await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
+  await rm(stateDir, { recursive: true, force: true });
   const port = await freePort();
-  const issuer = `http://localhost:${port}`;
+  // An issuer given (a reverse proxy's origin) is where clients go; serve still listens on `port`.
+  const issuer = typeof oauth.issuer === "string" ? oauth.issuer : `http://localhost:${port}`;
   const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
   written.oauth = { issuer, stateDir, loopbackRedirects: true, ...oauth };
   await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
@@ -69,6 +75,7 @@ export async function startOAuthServe(
     issuer,
     mcpUrl: `${issuer}/mcp`,
     stateDir,
+    configPath: config.configPath,
     enrollmentCode,
     ready,
     sim,

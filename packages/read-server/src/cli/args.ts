@@ -50,7 +50,7 @@ export type CliCommand =
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
-  | { kind: "oauth"; action: "sessions" | "revoke-all" }
+  | { kind: "oauth"; action: "sessions" | "revoke-all" | "enroll" }
   | { kind: "oauth"; action: "revoke"; id: string }
   | CommandLineExtra;
 
@@ -169,7 +169,7 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
     });
 }
 
-/** `oauth sessions`, `oauth revoke <id>`, `oauth revoke-all`. */
+/** `oauth sessions`, `oauth revoke <id>`, `oauth revoke-all`, `oauth enroll`. */
 function defineOauthCommands(program: Command, found: (command: CliCommand) => void): void {
   const oauth = program.command("oauth").description("list or end the OAuth sessions of serve --http");
   oauth
@@ -180,6 +180,10 @@ function defineOauthCommands(program: Command, found: (command: CliCommand) => v
     .command("revoke-all")
     .description("end every OAuth session")
     .action(() => found({ kind: "oauth", action: "revoke-all" }));
+  oauth
+    .command("enroll")
+    .description("print a one-time code that adds a passkey on another device (a phone), valid 10 minutes")
+    .action(() => found({ kind: "oauth", action: "enroll" }));
   oauth
     .command("revoke [id]")
     .description("end one OAuth session (its id from oauth sessions)")

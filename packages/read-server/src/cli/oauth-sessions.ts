@@ -1,11 +1,12 @@
 /**
- * `t3-connector oauth sessions | revoke <id> | revoke-all`: the OAuth sessions of `serve --http`,
+ * `t3-connector oauth sessions | revoke <id> | revoke-all | enroll`: the OAuth sessions of `serve --http`,
  * found in the state directory of the config's `oauth` section (the default one without it). The
  * server reads the revocations before every token it checks, so they count on its next request.
  */
 import { systemClock } from "@t3-connector/core";
 import {
   defaultOAuthStateDir,
+  issueTerminalEnrollmentCode,
   listSessions,
   parseOAuthSettings,
   revokeAllSessions,
@@ -16,7 +17,7 @@ import { type CliIo, writeJson } from "./io.js";
 
 export async function oauthSessionsCommand(
   io: CliIo,
-  command: { action: "sessions" | "revoke-all" } | { action: "revoke"; id: string },
+  command: { action: "sessions" | "revoke-all" | "enroll" } | { action: "revoke"; id: string },
 ): Promise<number> {
   const stateDir = await oauthStateDir(io);
   switch (command.action) {
@@ -30,6 +31,15 @@ export async function oauthSessionsCommand(
     case "revoke-all":
       writeJson(io, { revokedSessions: await revokeAllSessions(stateDir, systemClock) });
       return 0;
+    case "enroll": {
+      // Read by the running server when the code is entered: no restart (ADR 0050).
+      const issued = await issueTerminalEnrollmentCode(stateDir, systemClock);
+      writeJson(io, {
+        ...issued,
+        next: "On the device, open the approval page (<issuer>/approve), enter this code under 'A passkey on this device' and add the passkey. The code serves once.",
+      });
+      return 0;
+    }
   }
 }
 

@@ -24,6 +24,8 @@ export interface HttpAppParts {
    * stands in front of `/mcp` instead of the static bearer (the two are never both on).
    */
   readonly auth?: HttpAuthProvider;
+  /** More routes of the profile's origin (the approval page from afar, ADR 0050). */
+  readonly extraRoutes?: (app: Hono) => void;
   readonly limits: HttpLimits;
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
@@ -57,6 +59,7 @@ export function createHttpApp(parts: HttpAppParts): Hono {
   });
 
   parts.auth?.mount(app);
+  parts.extraRoutes?.(app);
   if (parts.auth !== undefined) app.use(MCP_PATH, parts.auth.mcpGuard);
   else if (parts.bearerToken !== undefined) app.use(MCP_PATH, bearerGuard(parts.bearerToken));
   // Stateless: no SSE stream to open with GET and no session to end with DELETE.

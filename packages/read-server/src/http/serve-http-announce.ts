@@ -58,9 +58,13 @@ export function announceListening(
 /** Whether sessions may write, and where the gate is (or where it was looked for). */
 function writesLine(setup: HttpServeSetup): string {
   if (setup.writes !== undefined) {
+    const afar =
+      setup.approvalForward !== undefined
+        ? `; the approval page answers at ${setup.oauth?.settings.issuer}/approve (passkeys of this sign-in)`
+        : `; the approval page answers on localhost only (set remoteApproval.origin to ${setup.oauth?.settings.issuer} in the write config to approve from afar)`;
     return (
       `write tools for sessions granted t3:write, relayed to the gate on port ${setup.writes.config.port} ` +
-      `(write config ${setup.writes.config.path}); every lease still needs the passkey on the approval page`
+      `(write config ${setup.writes.config.path}); every lease still needs the passkey on the approval page${afar}`
     );
   }
   const where = setup.gate?.kind === "absent" ? ` at ${setup.gate.path}` : "";

@@ -11,6 +11,7 @@ import { prepareServe } from "../cli/serve-setup.js";
 import type { ProcessReadContextOptions, ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { READ_SERVER_NAME } from "../server.js";
+import type { ApprovalForward } from "./approval-forward.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
 import type { HttpLimits, HttpServeOptions } from "./http-options.js";
 import { oauthForServe } from "./oauth-in-serve.js";
@@ -25,6 +26,8 @@ export interface HttpServeSetup {
   readonly writes: UrlWrites | undefined;
   /** Where the gate was looked for (with the OAuth profile only), to say so at start. */
   readonly gate: GateLookup | undefined;
+  /** The approval page from afar, forwarded to the gate, when its origin is the issuer (ADR 0050). */
+  readonly approvalForward: ApprovalForward | undefined;
 }
 
 export async function setUpHttpServe(
@@ -69,7 +72,12 @@ export async function setUpHttpServe(
         : undefined;
     // Revoking a session (or its end by any other cause) ends the leases it holds.
     if (writes !== undefined) oauth?.onSessionEnded((sessionId) => void writes.endSession(sessionId));
-    return { config, context, bearerToken, oauth, writes, gate };
+    const remote = writes?.config.remoteApproval;
+    const approvalForward =
+      oauth !== undefined && writes !== undefined && remote?.origin === oauth.settings.issuer
+        ? { issuerHost: oauth.settings.host, gatePort: writes.config.port }
+        : undefined;
+    return { config, context, bearerToken, oauth, writes, gate, approvalForward };
   } catch (error) {
     await context.registry.close();
     return { problem: `refusing to start: ${describeError(error)}` };

@@ -5,12 +5,14 @@ import {
   leveledLog,
 } from "@t3-connector/core/cli-support";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import type { Hono } from "hono";
 import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
 import { takeOverProcess } from "../process-takeover.js";
 import type { ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
 import { createReadServer, READ_SERVER_NAME } from "../server.js";
+import { mountApprovalForward } from "./approval-forward.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
 import { buildAllowlist, type HostOriginAllowlist } from "./host-origin-guard.js";
 import { createHttpApp } from "./http-app.js";
@@ -102,7 +104,7 @@ async function listenGuarded(
     log: LeveledLog;
   },
 ): Promise<HttpListener> {
-  const { context, bearerToken, oauth } = setup;
+  const { context, bearerToken, oauth, approvalForward } = setup;
   const { definitions, options, limits, gate, log } = parts;
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
   let allowlist: HostOriginAllowlist | undefined;
@@ -110,6 +112,9 @@ async function listenGuarded(
     allowlist: () => allowlist,
     ...(bearerToken === undefined ? {} : { bearerToken }),
     ...(oauth === undefined ? {} : { auth: oauth }),
+    ...(approvalForward === undefined
+      ? {}
+      : { extraRoutes: (app: Hono) => mountApprovalForward(app, approvalForward) }),
     limits,
     inFlight,
     readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),

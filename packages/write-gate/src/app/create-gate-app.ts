@@ -18,6 +18,7 @@ import { GateEvents } from "../events/index.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
+import { RemotePasskeys } from "../passkeys/remote-passkeys.js";
 import {
   hostGuard,
   loopbackGuard,
@@ -29,6 +30,7 @@ import { eventStream } from "./event-stream.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
 import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
+import { remoteApprovalRoutes } from "./routes/remote-approval-routes.js";
 import { requestRoutes } from "./routes/request-routes.js";
 import type { GateParts } from "./routes/route-kit.js";
 import { stateRoutes } from "./routes/state-routes.js";
@@ -61,6 +63,8 @@ export interface GateAppDeps {
   readonly startupWarnings?: StartupWarnings;
   /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
   readonly eventPingIntervalMs?: number;
+  /** Approval from afar (write config `remoteApproval`, ADR 0050): the page `serve --http` forwards. */
+  readonly remoteApproval?: { readonly origin: string; readonly oauthStateDir: string };
 }
 
 export interface GateApp {
@@ -106,6 +110,11 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
   const ping = deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs };
   app.get("/api/events", eventStream({ port: deps.port, events: parts.events, ...ping }));
+  if (deps.remoteApproval !== undefined) {
+    // Before the localhost page's checks: these routes pin their own origin, the public one.
+    const remote = new RemotePasskeys(deps.remoteApproval);
+    app.route("/", remoteApprovalRoutes({ ...parts, remote, port: deps.port, clock: deps.clock }));
+  }
   app.use("*", pageChecks(deps, await loadPageAssets()));
   for (const routes of [stateRoutes, requestRoutes, leaseRoutes, passkeyRoutes])
     app.route("/", routes(parts));
@@ -144,6 +153,7 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     clock: deps.clock,
     port: deps.port,
     events,
+    ...(deps.remoteApproval === undefined ? {} : { approvalOrigin: deps.remoteApproval.origin }),
   });
   const names: RowNames = {
     alias: (environmentId) => desk.environmentAlias(environmentId),

@@ -14,7 +14,7 @@ export interface OpenLeaseStatus {
   readonly scopeFingerprint: string;
   readonly writes: readonly LeaseWrite[];
   /** What the holding client says it is (unverified): only its bridge can use the lease. */
-  readonly client?: { readonly name: string; readonly version?: string };
+  readonly client?: { readonly name: string; readonly version?: string; readonly signedInAt?: string };
 }
 
 export type LeaseStatus = { readonly active: false } | OpenLeaseStatus;

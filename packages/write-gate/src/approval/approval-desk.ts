@@ -35,6 +35,7 @@ import type {
 import type { GateEvents } from "../events/index.js";
 import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/index.js";
 import type { Passkeys } from "../passkeys/index.js";
+import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
 import {
   type ClientInfo,
@@ -90,8 +91,8 @@ interface PendingRequest {
   readonly holderHash: string;
   readonly waiters: Set<(decision: RequestDecision) => void>;
   readonly expiryTimer: ReturnType<typeof setTimeout>;
-  /** Set once: the challenge and the narrowed scope it approves. */
-  challenge?: { readonly value: string; readonly scope: LeaseScope };
+  /** Set once: the challenge, the narrowed scope it approves, and the passkey set that must answer it. */
+  challenge?: { readonly value: string; readonly scope: LeaseScope; readonly verifier: AssertionVerifier };
 }
 
 /** What the page shows for one request. */
@@ -150,6 +151,8 @@ export interface GateApprovalDeskOptions {
   readonly clock: Clock;
   readonly port: number;
   readonly events?: GateEvents;
+  /** The public origin the approval link names when approval from afar is on (ADR 0050). */
+  readonly approvalOrigin?: string;
 }
 
 const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
@@ -356,6 +359,9 @@ export class GateApprovalDesk implements ApprovalDesk {
   }
 
   #url(requestId: string): string {
+    // From afar when configured (ADR 0050): the link works on a phone; the localhost page still does.
+    const remote = this.#options.approvalOrigin;
+    if (remote !== undefined) return `${remote}/approve?request=${requestId}`;
     return `http://localhost:${this.#options.port}/?request=${requestId}`;
   }
 
@@ -420,9 +426,11 @@ export class GateApprovalDesk implements ApprovalDesk {
   async challenge(
     requestId: string,
     selection: Selection | undefined,
+    /** The passkey set that must answer: the gate's own, or the sign-in set from afar (ADR 0050). */
+    verifier: AssertionVerifier = this.#options.passkeys,
   ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; scopeFingerprint: string }> {
     const pending = this.#live(requestId);
-    if (!this.#options.passkeys.hasAny()) {
+    if (!verifier.hasAny()) {
       throw new ConnectorError("enrollment_required", "enroll a passkey before approving");
     }
     if (pending.challenge !== undefined) {
@@ -434,8 +442,8 @@ export class GateApprovalDesk implements ApprovalDesk {
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
-    pending.challenge = { value, scope };
-    const options = await this.#options.passkeys.authenticationOptions(bytes);
+    pending.challenge = { value, scope, verifier };
+    const options = await verifier.authenticationOptions(bytes);
     return { options, scopeFingerprint: fingerprintOf(pending, scope) };
   }
 
@@ -450,7 +458,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     const epoch = keeper.epoch;
     let lease: GrantedLease;
     try {
-      const credentialId = await this.#options.passkeys.verifyAuthentication(response, bound.value);
+      const credentialId = await bound.verifier.verifyAuthentication(response, bound.value);
       if (epoch !== keeper.epoch) {
         throw new ConnectorError(
           "request_superseded",

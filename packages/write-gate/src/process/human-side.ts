@@ -15,6 +15,7 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     relay: parts.relay,
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
+    ...(parts.config.remoteApproval === undefined ? {} : { remoteApproval: parts.config.remoteApproval }),
   });
   return {
     lease: gate.keeper,

@@ -37,9 +37,12 @@ export function loopbackGuard(): MiddlewareHandler {
   };
 }
 
-/** A state-changing route: POST, `Origin` exactly the gate's, `Content-Type` exactly JSON. */
-export function stateChangeGuard(options: { port: number }): MiddlewareHandler {
-  const origin = `http://localhost:${options.port}`;
+/**
+ * A state-changing route: POST, `Origin` exactly the gate's (or, for the page from afar, the public
+ * origin it is reached at, ADR 0050), `Content-Type` exactly JSON.
+ */
+export function stateChangeGuard(options: { port: number; origin?: string }): MiddlewareHandler {
+  const origin = options.origin ?? `http://localhost:${options.port}`;
   return async function checkStateChange(c, next) {
     if (c.req.method !== "POST" || c.req.header("origin") !== origin || !isJson(c)) {
       throw new ConnectorError(

@@ -85,7 +85,7 @@ export interface SignedIn {
  * is ticked as asked). Answers a connected SDK client.
  */
 export async function signInByUrl(
-  loop: UrlWritesLoop,
+  loop: Pick<UrlWritesLoop, "serve" | "callback" | "signIn">,
   options: { scope?: string; allowWrite?: boolean; name?: string } = {},
 ): Promise<SignedIn> {
   const { serve, callback } = loop;

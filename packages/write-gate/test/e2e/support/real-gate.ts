@@ -43,6 +43,8 @@ export interface RealGate {
 export interface RealGateOptions {
   /** Config entries whose environmentId is wrong (the server answers as another one), by alias. */
   readonly wrongEnvironmentId?: Readonly<Record<string, string>>;
+  /** The write config's `remoteApproval` section (approval from afar, ADR 0050). */
+  readonly remoteApproval?: { readonly origin: string; readonly oauthStateDir: string };
 }
 
 /** Writes the world's write config as the user would keep it, then loads it as the CLI does. */
@@ -60,7 +62,12 @@ async function writeRealConfig(world: SimWorld, options: RealGateOptions): Promi
     const dirMode = (await stat(dirname(env.tokenFile))).mode & 0o777;
     if (mode !== 0o600 || dirMode !== 0o700) throw new Error(`token file modes ${mode} / ${dirMode}`);
   }
-  const document = { port: config.port, stateDir: config.stateDir, environments };
+  const document = {
+    port: config.port,
+    stateDir: config.stateDir,
+    ...(options.remoteApproval === undefined ? {} : { remoteApproval: options.remoteApproval }),
+    environments,
+  };
   await writeFile(config.path, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
   return loadWriteConfig({ path: config.path });
 }

@@ -1,0 +1,281 @@
+/**
+ * The whole loop from anywhere (ADR 0049, 0050), behind a real reverse proxy (Caddy) on loopback:
+ * one origin, the OAuth issuer, serves sign-in, MCP and the approval page. A client signs in by URL
+ * with `t3:read t3:write` on a laptop, asks for a lease, and its approvalUrl is on the issuer's
+ * origin; a "phone" (a second browser context at 390×844 with an authenticator of its own) adds a
+ * passkey with a code from `t3-connector oauth enroll` and approves there with it; the client pins
+ * once. A stdio bridge's request is approved there too. Every decision there needs the passkey.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtBin } from "../../../../test/support/built-bins.js";
+import { freePort } from "../../../../test/support/free-port.js";
+import { type ReverseProxy, startCaddy } from "../../../../test/support/reverse-proxy.js";
+import {
+  type CallbackServer,
+  type OAuthServe,
+  startCallbackServer,
+  startOAuthServe,
+} from "../../../oauth/test/support/oauth-serve.js";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+  pageWidth,
+} from "../../../write-gate/test/browser/support/browser.js";
+import { type RealGate, startRealGate } from "../../../write-gate/test/e2e/support/real-gate.js";
+import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
+import { call, type SignedIn, signInByUrl, structured, textOf } from "./support/url-writes-loop.js";
+
+let gate: RealGate;
+let serve: OAuthServe;
+let proxy: ReverseProxy;
+let callback: CallbackServer;
+let laptop: AuthenticatorPage;
+let phone: AuthenticatorPage;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let writer: SignedIn;
+let issuer: string;
+let oauthStateDir: string;
+
+beforeAll(async () => {
+  const proxyPort = await freePort();
+  issuer = `http://localhost:${proxyPort}`;
+  oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-afar-")), "oauth");
+  [gate, callback, browser] = await Promise.all([
+    startRealGate({ remoteApproval: { origin: issuer, oauthStateDir } }),
+    startCallbackServer(),
+    launchChromium(),
+  ]);
+  serve = await startOAuthServe(
+    { issuer, stateDir: oauthStateDir },
+    { T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+  );
+  proxy = await startCaddy(proxyPort, Number(new URL(serve.ready.healthz).port));
+  laptop = await openWithAuthenticator(browser);
+  phone = await openWithAuthenticator(browser, { width: 390, height: 844 });
+  writer = await signInByUrl(
+    { serve, callback, signIn: laptop },
+    { scope: "t3:read t3:write", name: "phone-loop" },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await writer?.client.close();
+  await laptop?.context.close();
+  await phone?.context.close();
+  await browser?.close();
+  await proxy?.close();
+  await callback?.close();
+  await serve?.close();
+  await gate?.close();
+  await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
+});
+
+/** `t3-connector oauth enroll`, the built CLI, against serve's read config: answers the code. */
+async function enrollCode(): Promise<string> {
+  const child = spawn(process.execPath, [builtBin("t3-connector"), "oauth", "enroll"], {
+    env: { ...process.env, T3_CONNECTOR_CONFIG: serve.configPath },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    out += text;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  expect(code).toBe(0);
+  return (JSON.parse(out) as { code: string }).code;
+}
+
+async function openOnPhone(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready=true]");
+}
+
+/** Waits for the page's status line to say `text`; a different outcome fails with what it says. */
+async function say(page: Page, text: string): Promise<void> {
+  const line = page.locator("[data-testid=message]");
+  await line.filter({ hasText: /./ }).waitFor();
+  await expect.poll(async () => (await line.textContent()) ?? "").toContain(text);
+}
+
+describe("approval from afar, behind Caddy", () => {
+  it("serves sign-in, MCP and the approval page on the issuer's one origin", async () => {
+    expect(serve.mcpUrl).toBe(`${issuer}/mcp`);
+    expect(serve.stderr()).toContain(`the approval page answers at ${issuer}/approve`);
+    const page = await fetch(`${issuer}/approve?request=nothing`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("gives an approvalUrl on the issuer's origin; a phone adds a passkey with oauth enroll and approves; the pin lands once", async () => {
+    const purpose = "pin the idle thread while I am out";
+    const asked = structured(
+      await call(writer.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    const approvalUrl = new URL(asked.approvalUrl as string);
+    expect(approvalUrl.origin).toBe(issuer);
+    expect(approvalUrl.pathname).toBe("/approve");
+    // Nothing secret in the link: the request id only.
+    expect([...approvalUrl.searchParams.keys()]).toEqual(["request"]);
+
+    const page = phone.page;
+    await openOnPhone(page, approvalUrl.href);
+    expect(await page.locator("[data-testid=request-client]").textContent()).toMatch(
+      /^Test client, signed in \d{1,2}:\d\d( [AP]M)? asks to write$/,
+    );
+    expect(await page.locator("[data-testid=purpose]").textContent()).toContain(purpose);
+    // Exactly what approving grants: the client asked for thread.pin, nothing else is listed.
+    const grants = await page.locator("[data-testid=grant]").allTextContents();
+    expect(grants.length).toBeGreaterThan(0);
+    for (const grant of grants) expect(grant).toMatch(/^\S+: projects .+; actions Pin a thread$/);
+    expect(await phone.credentials()).toHaveLength(0);
+    const code = await enrollCode();
+    // The code is the whole proof, so it is asked only from the issuer's own pages.
+    const foreign = await fetch(`${issuer}/oauth/passkeys/enroll/options`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify({ code }),
+    });
+    expect(foreign.status).toBe(403);
+    await page.fill("[data-testid=enroll-code]", code);
+    await page.fill("[data-testid=passkey-name]", "Phone");
+    await page.click("[data-testid=enroll-submit]");
+    await say(page, "Passkey added on this device.");
+    expect(await phone.credentials()).toHaveLength(1);
+    // The code served once, and no restart was needed.
+    const again = await fetch(`${issuer}/oauth/passkeys/enroll/options`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: issuer },
+      body: JSON.stringify({ code }),
+    });
+    expect(again.status).toBe(400);
+
+    await page.click("[data-testid=approve]");
+    await say(page, "Lease granted.");
+    expect((await pageWidth(page)).overflow).toBe(0);
+    await page.locator("[data-testid=open-lease]").first().waitFor();
+
+    const lease = structured(await call(writer.client, "t3_pedir_aprovacao", {}));
+    expect(lease).toMatchObject({ authorized: true });
+    const before = gate.world.commandCount();
+    const pinned = await call(writer.client, "t3_escrever_thread_pin", {
+      leaseId: lease.leaseId,
+      environment: "alpha",
+      operationId: "op-afar-pin",
+      input: { threadId: IDLE_THREAD },
+    });
+    expect(pinned.isError, textOf(pinned)).toBeFalsy();
+    expect(structured(pinned)).toMatchObject({ state: "completed" });
+    expect(gate.world.commandCount()).toBe(before + 1);
+  }, 120_000);
+
+  it("approves a stdio bridge's request at the issuer's origin with the phone's passkey", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [builtBin("t3-connector-write"), "bridge"],
+      env: { ...(process.env as Record<string, string>), T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+      stderr: "pipe",
+    });
+    const bridge = new Client({ name: "home-bridge", version: "2.0.0" });
+    await bridge.connect(transport);
+    try {
+      const purpose = "mark the idle thread unread from home";
+      const asked = structured(
+        await call(bridge, "t3_pedir_aprovacao", { purpose, actions: ["thread.mark-unread"] }),
+      );
+      expect(new URL(asked.approvalUrl as string).origin).toBe(issuer);
+      const waiting = call(bridge, "t3_pedir_aprovacao", { requestId: asked.requestId, waitSeconds: 60 });
+      await openOnPhone(phone.page, asked.approvalUrl as string);
+      expect(await phone.page.locator("[data-testid=request-client]").textContent()).toBe(
+        "home-bridge 2.0.0 (its own word) asks to write",
+      );
+      await phone.page.click("[data-testid=approve]");
+      await say(phone.page, "Lease granted.");
+      const lease = structured(await waiting);
+      expect(lease).toMatchObject({ authorized: true, decision: "approved" });
+      const marked = await call(bridge, "t3_escrever_thread_mark_unread", {
+        leaseId: lease.leaseId,
+        environment: "alpha",
+        operationId: "op-afar-mark",
+        input: { threadId: IDLE_THREAD },
+      });
+      expect(marked.isError, textOf(marked)).toBeFalsy();
+    } finally {
+      await bridge.close();
+    }
+  }, 120_000);
+
+  it("denies and ends with the passkey only; a call without one, from another origin or to another Host decides nothing", async () => {
+    const purpose = "something to deny";
+    const asked = structured(
+      await call(writer.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    const requestId = asked.requestId as string;
+    const post = (route: string, body: unknown, headers: Record<string, string> = { Origin: issuer }) =>
+      fetch(`${issuer}/approve/api/${route}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    // A foreign page: refused before the gate (serve's Origin allowlist).
+    expect(
+      (await post("options", { requestId, decision: "deny" }, { Origin: "https://evil.example" })).status,
+    ).toBe(403);
+    // No Origin at all (a script, not a page): the gate refuses a state change.
+    expect((await post("options", { requestId, decision: "deny" }, {})).status).toBe(403);
+    // A ticket, but no assertion of the owner's passkey: nothing denied.
+    const options = (await (await post("options", { requestId, decision: "deny" })).json()) as {
+      ticketId: string;
+    };
+    const forged = await post("stop", {
+      ticketId: options.ticketId,
+      response: { id: "forged", type: "public-key" },
+    });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    // Approving without the request's challenge answered: refused.
+    const unasked = await post("approve", { requestId, response: { id: "forged", type: "public-key" } });
+    expect(unasked.status).toBeGreaterThanOrEqual(400);
+    // 127.0.0.1 reaches the proxy's socket but is not the issuer's name.
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = request(
+        {
+          host: "127.0.0.1",
+          port: Number(new URL(serve.ready.healthz).port),
+          path: "/approve",
+          headers: { Host: "127.0.0.1" },
+        },
+        (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end();
+    });
+    expect(status).toBe(403);
+
+    // The person denies on the phone, with the passkey.
+    await openOnPhone(phone.page, asked.approvalUrl as string);
+    await phone.page.click("[data-testid=deny]");
+    await say(phone.page, "Request denied.");
+    expect(structured(await call(writer.client, "t3_pedir_aprovacao", { requestId }))).toMatchObject({
+      decision: "denied",
+    });
+    // And ends the session's open lease there, with the passkey.
+    const lease = gate.gate.lease.list()[0];
+    expect(lease).toBeDefined();
+    const card = phone.page.locator(`[data-lease-id="${lease?.leaseId}"]`);
+    await card.locator("[data-testid=end-lease]").click();
+    await say(phone.page, "Lease ended.");
+    expect(gate.gate.lease.get(lease?.leaseId as string)).toBeNull();
+  }, 120_000);
+});

@@ -1,0 +1,195 @@
+/**
+ * @module The approval page from afar (ADR 0050), made for a phone: one request, what approving
+ * it grants in words, and Approve / Deny, each with the passkey; the open leases, each ended with
+ * the passkey; and adding this device's passkey with a code from `t3-connector oauth enroll`.
+ * Strings here so the bundled CLI carries them; the page sets text only (never HTML) and its CSP
+ * allows its own script alone.
+ */
+export const REMOTE_PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>T3 Connector - approve</title>
+<link rel="stylesheet" href="/approve/page.css">
+<script src="/approve/page.js" type="module"></script>
+</head>
+<body>
+<main>
+<h1>Approve writes to T3</h1>
+<p id="message" role="status" aria-live="polite" data-testid="message"></p>
+<section id="request" hidden>
+<h2 data-testid="request-client"></h2>
+<p data-testid="purpose"></p>
+<h3>Approving grants exactly this</h3>
+<ul id="grants" data-testid="grants"></ul>
+<p>Runtime ceiling: <span data-testid="ceiling"></span></p>
+<p>Fingerprint <code data-testid="fingerprint"></code>; expires <span data-testid="expires"></span></p>
+<button type="button" id="approve" data-testid="approve">Approve with passkey</button>
+<button type="button" id="deny" data-testid="deny">Deny with passkey</button>
+</section>
+<section>
+<h2>Open leases</h2>
+<ul id="leases" data-testid="leases"></ul>
+</section>
+<section>
+<h2>A passkey on this device</h2>
+<p>No passkey here yet? Run <code>t3-connector oauth enroll</code> on the machine that serves this page and enter its code.</p>
+<label for="passkey-name">Name of this device</label>
+<input id="passkey-name" data-testid="passkey-name" maxlength="64" value="Phone">
+<label for="enroll-code">Enrollment code</label>
+<input id="enroll-code" data-testid="enroll-code" autocomplete="one-time-code" spellcheck="false">
+<button type="button" id="enroll" data-testid="enroll-submit">Add passkey</button>
+</section>
+</main>
+</body>
+</html>
+`;
+
+export const REMOTE_PAGE_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1b1b1b}
+main{max-width:36rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh;box-sizing:border-box}
+h1{font-size:1.3rem}h2{font-size:1.1rem;overflow-wrap:anywhere}code{overflow-wrap:anywhere}
+button{font-size:1rem;padding:.7rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer;min-height:44px}
+input{font-size:1rem;padding:.5rem;margin:.25rem 0;width:100%;box-sizing:border-box}
+li{margin:.25rem 0;overflow-wrap:anywhere}
+#message:empty{display:none}#message{background:#eef;padding:.5rem;border-radius:4px}
+`;
+
+export const REMOTE_PAGE_JS = `const requestId = new URLSearchParams(location.search).get("request");
+const $ = (id) => document.getElementById(id);
+const say = (text) => { $("message").textContent = text; };
+const toBytes = (text) => {
+  const base64 = text.replaceAll("-", "+").replaceAll("_", "/");
+  const raw = atob(base64 + "===".slice((base64.length + 3) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+};
+const toText = (buffer) => {
+  let raw = "";
+  for (const byte of new Uint8Array(buffer)) raw += String.fromCharCode(byte);
+  return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+};
+async function post(path, payload) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload), credentials: "omit" });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error_description || answer.error || "refused");
+  return answer;
+}
+async function assertion(options) {
+  const credential = await navigator.credentials.get({ publicKey: { ...options, challenge: toBytes(options.challenge),
+    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } });
+  const r = credential.response;
+  return { id: credential.id, rawId: toText(credential.rawId), type: credential.type,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    response: { clientDataJSON: toText(r.clientDataJSON), authenticatorData: toText(r.authenticatorData),
+      signature: toText(r.signature), userHandle: r.userHandle ? toText(r.userHandle) : undefined } };
+}
+const clientLabel = (client) => {
+  if (!client) return "A client that did not name itself";
+  if (client.signedInAt) {
+    const time = new Date(client.signedInAt).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+    return client.name + ", signed in " + time;
+  }
+  return client.version ? client.name + " " + client.version + " (its own word)" : client.name + " (its own word)";
+};
+const item = (text, testId) => {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (testId) li.dataset.testid = testId;
+  return li;
+};
+function showRequest(view) {
+  $("request").hidden = false;
+  document.querySelector("[data-testid=request-client]").textContent = clientLabel(view.client) + " asks to write";
+  document.querySelector("[data-testid=purpose]").textContent = view.purpose ? "In its words: " + view.purpose : "It gave no reason.";
+  const labels = new Map(view.actionInfo.map((info) => [info.action, info.label]));
+  const grants = $("grants");
+  grants.replaceChildren();
+  for (const chosen of view.preselected.environments) {
+    const grant = view.scope.environments.find((e) => e.environmentId === chosen.environmentId);
+    const projects = grant.projects.filter((p) => chosen.projectIds.includes(p.id)).map((p) => p.name || p.id);
+    const actions = chosen.actions.map((a) => labels.get(a) || a);
+    grants.append(item(grant.alias + ": projects " + projects.join(", ") + "; actions " + actions.join(", "), "grant"));
+  }
+  document.querySelector("[data-testid=ceiling]").textContent = view.scope.runtimeMode;
+  document.querySelector("[data-testid=fingerprint]").textContent = view.scopeFingerprint;
+  document.querySelector("[data-testid=expires]").textContent = new Date(view.expiresAt).toLocaleTimeString();
+}
+function showLeases(leases) {
+  const list = $("leases");
+  list.replaceChildren();
+  if (leases.length === 0) list.append(item("None."));
+  for (const lease of leases) {
+    const li = item(clientLabel(lease.client) + ", until " + new Date(lease.expiresAt).toLocaleTimeString() + " ");
+    li.dataset.leaseId = lease.leaseId;
+    li.dataset.testid = "open-lease";
+    const end = document.createElement("button");
+    end.type = "button";
+    end.textContent = "End with passkey";
+    end.dataset.testid = "end-lease";
+    end.addEventListener("click", () => stop({ decision: "end", leaseId: lease.leaseId }, "Lease ended."));
+    li.append(end);
+    list.append(li);
+  }
+}
+async function refresh() {
+  if (requestId) {
+    try {
+      const answer = await post("/approve/api/view", { requestId });
+      showRequest(answer.request);
+      showLeases(answer.leases);
+      return;
+    } catch (error) {
+      $("request").hidden = true;
+      say("This request cannot be decided: " + error.message);
+    }
+  }
+  showLeases((await post("/approve/api/leases", {})).leases);
+}
+async function stop(ask, done) {
+  try {
+    const started = await post("/approve/api/options", ask);
+    await post("/approve/api/stop", { ticketId: started.ticketId, response: await assertion(started.options) });
+    say(done);
+    if (ask.decision === "deny") $("request").hidden = true;
+    showLeases((await post("/approve/api/leases", {})).leases);
+  } catch (error) {
+    say("Not done: " + error.message);
+  }
+}
+$("approve").addEventListener("click", async () => {
+  try {
+    const started = await post("/approve/api/options", { requestId, decision: "approve" });
+    await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
+    $("request").hidden = true;
+    say("Lease granted.");
+    showLeases((await post("/approve/api/leases", {})).leases);
+  } catch (error) {
+    say("Not approved: " + error.message);
+  }
+});
+$("deny").addEventListener("click", () => stop({ requestId, decision: "deny" }, "Request denied."));
+$("enroll").addEventListener("click", async () => {
+  try {
+    const code = $("enroll-code").value;
+    const name = $("passkey-name").value;
+    const started = await post("/oauth/passkeys/enroll/options", { code, name });
+    const o = started.options;
+    const credential = await navigator.credentials.create({ publicKey: { ...o, challenge: toBytes(o.challenge),
+      user: { ...o.user, id: toBytes(o.user.id) },
+      excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } });
+    const r = credential.response;
+    await post("/oauth/passkeys/enroll/verify", { registrationId: started.registrationId, response: {
+      id: credential.id, rawId: toText(credential.rawId), type: credential.type,
+      clientExtensionResults: credential.getClientExtensionResults(),
+      response: { clientDataJSON: toText(r.clientDataJSON), attestationObject: toText(r.attestationObject),
+        transports: r.getTransports ? r.getTransports() : [] } } });
+    say("Passkey added on this device.");
+  } catch (error) {
+    say("Passkey not added: " + error.message);
+  }
+});
+refresh().catch((error) => say("The gate did not answer: " + error.message)).finally(() => {
+  document.body.dataset.ready = "true";
+});
+`;

@@ -1,0 +1,125 @@
+/**
+ * @module The approval page from afar (ADR 0050): `serve --http` forwards `/approve` on its public
+ * origin to these routes over loopback. Unlike the localhost page, every decision here (approve,
+ * deny, end a lease) needs a fresh passkey assertion from the sign-in passkeys, made on the public
+ * origin with user verification: a link, a cookie or a reachable URL alone decides nothing. An
+ * approval grants exactly what the page lists (the client's proposal as the gate ticked it) and its
+ * challenge is bound to that scope's fingerprint; narrowing is the localhost page's.
+ */
+import { randomBytes } from "node:crypto";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { type Clock, ConnectorError } from "@t3-connector/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import { OneTimeBook } from "../../passkeys/index.js";
+import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
+import { RateBudget, stateChangeGuard } from "../../security/index.js";
+import { leaseStatus, openLeases } from "../lease-status.js";
+import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
+import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
+
+const opaqueId = z.string().min(1).max(256);
+const webauthnResponse = z.looseObject({ id: z.string().min(1).max(2048), type: z.literal("public-key") });
+const optionsBody = z.strictObject({
+  requestId: opaqueId.optional(),
+  leaseId: opaqueId.optional(),
+  decision: z.enum(["approve", "deny", "end"]),
+});
+const approveBody = z.strictObject({ requestId: opaqueId, response: webauthnResponse });
+const stopBody = z.strictObject({ ticketId: opaqueId, response: webauthnResponse });
+
+/** A deny or an end waiting for its assertion: what it stops, and the challenge it was given. */
+interface StopTicket {
+  readonly kind: "deny" | "end";
+  readonly id: string;
+  readonly challenge: string;
+}
+
+export interface RemoteApprovalParts extends GateParts {
+  readonly remote: RemotePasskeys;
+  readonly port: number;
+  readonly clock: Clock;
+}
+
+export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
+  const { desk, keeper, remote, audit, log } = parts;
+  const tickets = new OneTimeBook<StopTicket>({ clock: parts.clock, ttlMs: 120_000, max: 64 });
+  // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
+  const budget = new RateBudget({ clock: parts.clock, limit: 30 });
+  const app = new Hono();
+  app.get("/approve", (c) => c.html(REMOTE_PAGE_HTML));
+  app.get("/approve/page.js", (c) => c.body(REMOTE_PAGE_JS, 200, { "Content-Type": "text/javascript" }));
+  app.get("/approve/page.css", (c) => c.body(REMOTE_PAGE_CSS, 200, { "Content-Type": "text/css" }));
+  app.use("/approve/api/*", stateChangeGuard({ port: parts.port, origin: remote.origin }));
+  app.post("/approve/api/view", jsonBody(z.strictObject({ requestId: opaqueId })), (c) =>
+    c.json({ request: desk.view(c.get("body").requestId), leases: openLeases(keeper) }),
+  );
+  app.post("/approve/api/leases", jsonBody(z.strictObject({})), (c) =>
+    c.json({ leases: openLeases(keeper) }),
+  );
+  app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
+    budget.charge(c);
+    const body = c.get("body");
+    await remote.load();
+    if (!remote.hasAny()) {
+      throw new ConnectorError(
+        "enrollment_required",
+        "add a passkey on this device first (t3-connector oauth enroll)",
+      );
+    }
+    if (body.decision === "approve") {
+      const requestId = required(body.requestId, "requestId");
+      // Exactly what the page lists: the client's proposal as the gate ticked it, nothing narrowed.
+      const selection = {
+        environments: desk.view(requestId).preselected.environments.map((chosen) => ({
+          environmentId: chosen.environmentId,
+          projectIds: [...chosen.projectIds],
+          actions: [...chosen.actions],
+        })),
+      };
+      if (selection.environments.length === 0) {
+        throw new ConnectorError("selection_invalid", "the client proposed nothing to approve here");
+      }
+      return c.json(await desk.challenge(requestId, selection, remote));
+    }
+    const id = required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
+    const bytes = randomBytes(32);
+    const ticketId = tickets.add({ kind: body.decision, id, challenge: bytes.toString("base64url") });
+    if (ticketId === null) throw new ConnectorError("too_many_requests", "too many decisions are open");
+    return c.json({ ticketId, options: await remote.authenticationOptions(bytes) });
+  });
+  app.post("/approve/api/approve", jsonBody(approveBody), async (c) => {
+    const { requestId, response } = c.get("body");
+    const lease = await desk
+      .approve(requestId, response as unknown as AuthenticationResponseJSON)
+      .catch((error: unknown) => {
+        audit({ event: "approval_failed", requestId, code: codeOf(error) });
+        throw error;
+      });
+    log(
+      `lease granted from afar: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`,
+    );
+    return c.json(leaseStatus(keeper, lease.leaseId));
+  });
+  app.post("/approve/api/stop", jsonBody(stopBody), async (c) => {
+    const { ticketId, response } = c.get("body");
+    const ticket = tickets.take(ticketId);
+    if (ticket === undefined) throw new ConnectorError("challenge_invalid", "ask for a new challenge");
+    await remote.verifyAuthentication(response as unknown as AuthenticationResponseJSON, ticket.challenge);
+    if (ticket.kind === "deny") {
+      desk.deny(ticket.id);
+      audit({ event: "approval_denied", requestId: ticket.id });
+      log(`approval request denied from afar: ${ticket.id.slice(0, 8)}…`);
+      return c.json({ denied: true });
+    }
+    const ended = keeper.end(ticket.id, "ended");
+    if (ended) log(`lease ended from afar: ${ticket.id.slice(0, 8)}…`);
+    return c.json({ ended });
+  });
+  return app;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined) throw new ConnectorError("body_invalid", `${name} is required`);
+  return value;
+}
