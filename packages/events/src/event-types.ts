@@ -7,6 +7,10 @@ export const EVENT_TYPES = [
   "thread.needs_approval",
   /** Newer T3 servers: the agent asked for a secret, answered only in T3's own app. */
   "thread.needs_secret",
+  /** A client asked the gate for a lease: the person may approve it, from a phone too (ADR 0051). */
+  "approval.requested",
+  /** The person approved or denied that request, or it expired. */
+  "approval.decided",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -46,6 +50,31 @@ export interface EventData {
   error?: string | null;
 }
 
+/**
+ * `approval.requested` / `approval.decided` (ADR 0051): who asks (the client's words), what approving
+ * grants, and where to approve; enough for a push to a phone to say which agent needs the person.
+ */
+export interface ApprovalEventData {
+  request: {
+    id: string;
+    /** The approval page for this request (the public origin's when approval from afar is on). */
+    approvalUrl: string;
+    expiresAt: string | null;
+    scopeFingerprint: string | null;
+    runtimeCeiling: string | null;
+  };
+  /** The client as the gate's page names it: its name, and a session's sign-in time or its version. */
+  client: { name: string; version?: string; signedInAt?: string } | null;
+  /** The client's own words (untrusted, cleaned by the gate). */
+  purpose: string | null;
+  /** What approving grants, per environment: project names and catalogue action ids. */
+  grants: Array<{ environment: string; environmentId: string; projects: string[]; actions: string[] }>;
+  /** `approval.decided`: approved, denied or expired. */
+  decision?: string;
+  occurredAt: string | null;
+  detectedAt: string;
+}
+
 /** The JSON body of a POST: `{type, timestamp, data}` plus the id the headers also carry. */
 export interface WebhookEvent {
   id: string;
@@ -53,3 +82,14 @@ export interface WebhookEvent {
   timestamp: string;
   data: EventData;
 }
+
+/** An approval event's body: the same shape, its own data (ADR 0051). */
+export interface ApprovalWebhookEvent {
+  id: string;
+  type: "approval.requested" | "approval.decided";
+  timestamp: string;
+  data: ApprovalEventData;
+}
+
+/** Whatever the outbox holds and delivers. */
+export type AnyWebhookEvent = WebhookEvent | ApprovalWebhookEvent;

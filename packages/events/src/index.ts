@@ -3,10 +3,18 @@
  * through a durable outbox (ADR 0015). `startEventsService` is the whole thing; the rest is
  * exported for the CLI (`t3-connector events`, `events status`, `events retry`) and for hosts.
  */
+export {
+  type ApprovalFeedEntry,
+  type ApprovalSource,
+  approvalEvent,
+} from "./approval-follower.js";
 export { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy, retryDelayMs } from "./backoff.js";
 export { deriveTransitions, EMPTY_SEEN, runTransitions, type ThreadSeen, type Transition } from "./derive.js";
 export { EVENT_ID_PATTERN, eventId, type TransitionKey } from "./event-id.js";
 export {
+  type AnyWebhookEvent,
+  type ApprovalEventData,
+  type ApprovalWebhookEvent,
   EVENT_TYPES,
   type EventData,
   type EventType,

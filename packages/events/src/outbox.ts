@@ -10,7 +10,7 @@ import {
 } from "@t3-connector/core/durable";
 import { listDirectory, readJsonFile } from "./durable-dir.js";
 import { EVENT_ID_PATTERN } from "./event-id.js";
-import type { EventType, WebhookEvent } from "./event-types.js";
+import type { AnyWebhookEvent, EventType } from "./event-types.js";
 
 /** An event not delivered yet. `body` is the exact JSON every attempt sends (and signs). */
 export interface PendingEvent {
@@ -121,7 +121,7 @@ export class Outbox {
    * Adds `event` unless its id is already held (pending, delivered within retention, or dead).
    * Resolves once the event is on disk; returns whether it was added.
    */
-  async enqueue(event: WebhookEvent, now: string): Promise<boolean> {
+  async enqueue(event: AnyWebhookEvent, now: string): Promise<boolean> {
     const durable = this.add(event, now);
     if (durable === undefined) return false;
     await durable;
@@ -136,7 +136,7 @@ export class Outbox {
    * leaves that record behind too, so the transition is derived and sent again, under its id.
    * A failed write takes the event out again.
    */
-  add(event: WebhookEvent, now: string): Promise<void> | undefined {
+  add(event: AnyWebhookEvent, now: string): Promise<void> | undefined {
     if (this.#known.has(event.id)) return undefined;
     const entry: PendingEvent = {
       id: event.id,

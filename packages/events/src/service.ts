@@ -12,6 +12,7 @@ import {
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import { ShellMirrors } from "@t3-connector/core/mirror";
 import { systemTimers, type TimerHandle, type Timers } from "@t3-connector/core/t3";
+import { type ApprovalSource, followApprovals } from "./approval-follower.js";
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from "./backoff.js";
 import { Deliverer } from "./delivery.js";
 import { createEventFilter, type EventFilters, wantsEnvironment } from "./filters.js";
@@ -46,6 +47,8 @@ export interface EventsServiceOptions {
   reconnectDelayMs?: number;
   /** Delay before a thread whose events could not be recorded, or runs read, is tried again (default 2 s). */
   retryDelayMs?: number;
+  /** The gate's approval feed (found through the write config): `approval.*` events (ADR 0051). */
+  approvals?: ApprovalSource;
 }
 
 export interface EventsService {
@@ -113,6 +116,18 @@ export async function startEventsService(options: EventsServiceOptions): Promise
     log,
     wake: () => deliverer.wake(),
   });
+  const approvals =
+    options.approvals === undefined
+      ? undefined
+      : followApprovals(options.approvals, {
+          outbox,
+          clock,
+          timers,
+          log,
+          wake: () => deliverer.wake(),
+          ...(options.filters?.types === undefined ? {} : { types: options.filters.types }),
+          ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+        });
   deliverer.wake(); // what a previous run left pending
 
   let stopping: Promise<void> | undefined;
@@ -121,6 +136,7 @@ export async function startEventsService(options: EventsServiceOptions): Promise
     stop() {
       stopping ??= (async () => {
         pendingWatch.stop();
+        await approvals?.stop();
         await following.stopFollowing();
         await deliverer.stop();
         await seen.close();

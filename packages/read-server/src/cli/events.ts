@@ -7,6 +7,7 @@ import {
   retryDeadLetter,
   startEventsService,
 } from "@t3-connector/events";
+import { gateApprovalSource } from "../events/gate-approvals.js";
 import { loadCliConfig } from "./config-access.js";
 import type { EventsFlags, EventsRunRequest } from "./events-args.js";
 import { resolveEventsRequest } from "./events-request.js";
@@ -34,6 +35,8 @@ async function configuredStateDir(io: CliIo, stateDir: string | undefined): Prom
  */
 export async function serviceOptions(io: CliIo, request: EventsRunRequest) {
   const log = (line: string) => void io.stderr.write(`${line}\n`);
+  // On by default like the thread events, whenever a write config names a gate.
+  const approvals = await gateApprovalSource(io, log);
   return {
     hookUrl: request.hookUrl,
     secret: await readTokenFile(request.hookSecretFile, {
@@ -49,6 +52,7 @@ export async function serviceOptions(io: CliIo, request: EventsRunRequest) {
     },
     log,
     ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(approvals === undefined ? {} : { approvals }),
   };
 }
 

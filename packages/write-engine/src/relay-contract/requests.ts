@@ -69,6 +69,15 @@ export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") 
  * The holder ends its own lease (its OAuth session ended, ADR 0049); the secret proves it holds it.
  * Ending is always safe, so it needs no passkey; another client's lease is refused.
  */
+/**
+ * The approval requests and their decisions, for the events service (ADR 0051): the entries after
+ * `after` (a cursor from an earlier answer; 0 for all the gate keeps), waiting up to `waitMs` for one.
+ */
+export const approvalEventsOp = z.strictObject({
+  op: z.literal("approval_events"),
+  after: z.number().int().min(0).optional(),
+  waitMs: z.number().int().min(0).max(MAX_APPROVAL_WAIT_MS).optional(),
+});
 export const endLeaseOp = z.strictObject({ op: z.literal("end_lease"), leaseId: id, leaseSecret });
 export const reconcileOp = z.union([
   z.strictObject({
@@ -106,6 +115,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   listUncertainOp,
   leasedReadOp,
   endLeaseOp,
+  approvalEventsOp,
 ]);
 
 export type DispatchOp = z.output<typeof dispatchOp>;

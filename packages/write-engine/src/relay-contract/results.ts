@@ -145,6 +145,20 @@ export const leasedReadResult = z.looseObject({ environment: z.string(), environ
 /** Whether the lease was open (and is now ended); ending a closed one is no error. */
 export const endLeaseResult = z.object({ ended: z.boolean() });
 
+/** The feed's entries after the cursor asked for, and the cursor to ask with next. */
+export const approvalEventsResult = z.object({
+  entries: z.array(
+    z.looseObject({
+      seq: z.number(),
+      type: z.enum(["approval.requested", "approval.decided"]),
+      at: z.string(),
+      request: z.looseObject({ requestId: z.string(), approvalUrl: z.string() }),
+      decision: z.string().optional(),
+    }),
+  ),
+  cursor: z.number(),
+});
+
 export const RELAY_RESULTS = {
   environments: environmentsResult,
   lease: leaseResult,
@@ -155,6 +169,7 @@ export const RELAY_RESULTS = {
   reconcile: reconcileResult,
   leased_read: leasedReadResult,
   end_lease: endLeaseResult,
+  approval_events: approvalEventsResult,
 } as const satisfies Record<RelayOpName, z.ZodType>;
 
 /** The success answer of `op`, as the gate builds it (fields it may leave out are optional). */

@@ -358,6 +358,11 @@ export class GateApprovalDesk implements ApprovalDesk {
     };
   }
 
+  /** The link the person opens for this request (the public origin's when approval from afar is on). */
+  approvalUrl(requestId: string): string {
+    return this.#url(requestId);
+  }
+
   #url(requestId: string): string {
     // From afar when configured (ADR 0050): the link works on a phone; the localhost page still does.
     const remote = this.#options.approvalOrigin;

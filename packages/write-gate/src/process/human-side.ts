@@ -1,4 +1,5 @@
 import { createGateApp } from "../app/index.js";
+import { ApprovalFeed } from "../approval/approval-feed.js";
 import { registryInventory } from "../approval/index.js";
 import type { GateParts, HumanSide } from "./start-gate.js";
 
@@ -18,6 +19,7 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     ...(parts.config.remoteApproval === undefined ? {} : { remoteApproval: parts.config.remoteApproval }),
   });
   return {
+    approvalFeed: new ApprovalFeed(gate.events, gate.desk, parts.clock),
     lease: gate.keeper,
     approvals: gate.desk,
     app: gate.app,

@@ -26,6 +26,7 @@ import {
 } from "@t3-connector/write-engine/engine";
 import type { Context, Hono } from "hono";
 import { StartupWarnings } from "../app/index.js";
+import type { ApprovalFeed } from "../approval/approval-feed.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -76,6 +77,8 @@ export interface HumanSide {
   readonly app: Hono;
   /** Whether a passkey is enrolled (the enrollment code is printed only while none is, or with --enroll). */
   readonly enrolled?: () => boolean;
+  /** The approval requests and decisions the relay's `approval_events` reads (ADR 0051). */
+  readonly approvalFeed?: ApprovalFeed;
   close?(): Promise<void>;
 }
 
@@ -314,6 +317,7 @@ async function bindRelay(
       approvals: human.approvals,
       audit,
       clock: started.clock,
+      ...(human.approvalFeed === undefined ? {} : { approvalFeed: human.approvalFeed }),
     }),
   );
   return capabilityPath;

@@ -4,7 +4,7 @@
  * here can grant a lease: leases come only from the human side (ApprovalDesk, LeaseKeeper).
  */
 
-import { isConnectorError } from "@t3-connector/core";
+import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import { isTooDeep, MAX_JSON_INPUT_DEPTH } from "@t3-connector/core/schema";
 import {
   parseRelayRequest,
@@ -43,6 +43,7 @@ const KNOWN_OPS = [
   "reconcile",
   "leased_read",
   "end_lease",
+  "approval_events",
 ];
 
 const UNVERIFIED = { error: "channel_unverified" } as const;
@@ -133,6 +134,13 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
     case "leased_read":
       refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
       return leasedRead(request, deps);
+    case "approval_events": {
+      if (deps.approvalFeed === undefined) {
+        throw new ConnectorError("invalid_request", "this gate keeps no approval feed");
+      }
+      const read = await deps.approvalFeed.read(request.after ?? 0, request.waitMs ?? 0);
+      return { entries: read.entries as never, cursor: read.cursor };
+    }
     case "end_lease":
       refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
       return { ended: deps.lease.end(request.leaseId, "session_ended") };

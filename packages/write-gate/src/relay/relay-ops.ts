@@ -28,6 +28,7 @@ import type {
   RelayResultOf,
   RequestApprovalOp,
 } from "@t3-connector/write-engine/relay-contract";
+import type { ApprovalFeed } from "../approval/approval-feed.js";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
@@ -46,6 +47,8 @@ export interface RelayOpDeps {
   readonly approvals: ApprovalDesk;
   readonly audit: AuditLog;
   readonly clock: Clock;
+  /** The approval requests and decisions for the events service (ADR 0051); without it the op is unavailable. */
+  readonly approvalFeed?: ApprovalFeed;
 }
 
 /** The status answer of one lease, naming it (`leaseId`); `{active: false}` once it closed. */
