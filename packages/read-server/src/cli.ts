@@ -49,6 +49,11 @@ Commands:
   oauth sessions | revoke <id> | revoke-all
                                List or end the OAuth sessions of serve --http (JSON); effective
                                on the server's next request (docs/adr/0024)
+  oauth enroll                 Print a one-time code (10 min) that adds a passkey on another
+                               device, e.g. a phone, on the approval page (docs/adr/0050)
+  oauth passkeys | remove-passkey <id> [--force]
+                               List or remove the passkeys that sign in and approve from afar;
+                               the last one only with --force
   events --hook-url URL --hook-secret-file F [--state-dir D] [--environment L] [--project L]
          [--type L] [--max-attempts N] [--max-age-hours H] [--retry-base-ms MS]
                                POST signed run and thread events (Standard Webhooks) to URL until stopped

@@ -22,19 +22,17 @@ import {
   credentialDescriptors,
   type StoredCredential,
   storedCredentialOf,
-  storedCredentialSchema,
   verifiableCredential,
   withCounter,
   withCredential,
 } from "@t3-connector/core/passkeys";
-import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
 import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
 import { PASSKEYS_FILE } from "../state/session-files.js";
+import { passkeysFileSchema, removedPasskeyIds } from "./passkey-removals.js";
 
-// The OAuth file's credentials carry no name (the sign-in page asks for none).
-const credentialSchema = storedCredentialSchema.omit({ name: true });
-const fileSchema = z.strictObject({ version: z.literal(1), credentials: z.array(credentialSchema) });
+// A passkey added with a code from afar carries the name the person gave it; the first has none.
+const fileSchema = passkeysFileSchema;
 
 export class PasskeyStore {
   readonly #settings: OAuthSettings;
@@ -62,7 +60,22 @@ export class PasskeyStore {
     return this.#credentials.length > 0;
   }
 
-  registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  /**
+   * Drops what the terminal removed (`passkey-removals.json`) from the set and from the file:
+   * called before every ceremony, so a removal counts at once.
+   */
+  #applyRemovals(): Promise<void> {
+    return this.#writes.run(async () => {
+      const removed = await removedPasskeyIds(this.#settings.stateDir);
+      const next = this.#credentials.filter((credential) => !removed.has(credential.id));
+      if (next.length === this.#credentials.length) return;
+      await writePrivateJson(this.#path, { version: 1, credentials: next });
+      this.#credentials = next;
+    });
+  }
+
+  async registrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    await this.#applyRemovals();
     return generateRegistrationOptions({
       rpName: "T3 Connector",
       rpID: this.#settings.rpId,
@@ -73,7 +86,12 @@ export class PasskeyStore {
     });
   }
 
-  verifyRegistration(response: RegistrationResponseJSON, expectedChallenge: string): Promise<string> {
+  /** Verifies a registration and stores the credential, under `name` when the person gave one. */
+  verifyRegistration(
+    response: RegistrationResponseJSON,
+    expectedChallenge: string,
+    name?: string,
+  ): Promise<string> {
     return this.#writes.run(async () => {
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
@@ -89,7 +107,10 @@ export class PasskeyStore {
       }
       if (!verified.verified)
         throw new ConnectorError("registration_invalid", "the passkey registration did not verify");
-      const stored = storedCredentialOf(verified.registrationInfo.credential, this.#clock.now());
+      const stored = {
+        ...storedCredentialOf(verified.registrationInfo.credential, this.#clock.now()),
+        ...(name === undefined ? {} : { name }),
+      };
       const next = withCredential(this.#credentials, stored);
       await writePrivateJson(this.#path, { version: 1, credentials: next });
       this.#credentials = next;
@@ -97,7 +118,8 @@ export class PasskeyStore {
     });
   }
 
-  authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    await this.#applyRemovals();
     return generateAuthenticationOptions({
       rpID: this.#settings.rpId,
       userVerification: "required",
@@ -106,7 +128,8 @@ export class PasskeyStore {
   }
 
   /** Verifies an assertion for `challenge`; stores the new counter; answers the credential id. */
-  verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
+  async verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
+    await this.#applyRemovals();
     return this.#writes.run(async () => {
       const credential = this.#credentials.find((candidate) => candidate.id === response.id);
       if (credential === undefined) throw new ConnectorError("credential_unknown", "unknown passkey");

@@ -26,7 +26,7 @@ type CodeSource = "terminal" | "start-up";
 export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
   const { settings } = parts;
   const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
-  const registrations = new OneTimeChallenges<{ code: string; source: CodeSource }>({
+  const registrations = new OneTimeChallenges<{ code: string; source: CodeSource; name?: string }>({
     clock: parts.clock,
     ttlMs: settings.lifetimes.ceremonyMs,
   });
@@ -61,7 +61,12 @@ export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
       );
     }
     const options = await parts.passkeys.registrationOptions();
-    const registrationId = registrations.add(options.challenge, { code: body.data.code, source });
+    const name = body.data.name?.trim().slice(0, 64);
+    const registrationId = registrations.add(options.challenge, {
+      code: body.data.code,
+      source,
+      ...(name ? { name } : {}),
+    });
     return c.json({ registrationId, options });
   });
   post("/oauth/passkeys/enroll/verify", async (c, raw) => {
@@ -86,6 +91,7 @@ export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
     await parts.passkeys.verifyRegistration(
       body.data.response as unknown as RegistrationResponseJSON,
       pending.challenge,
+      pending.value.name,
     );
     parts.log(`oauth: a passkey was added with the ${source} code`);
     return c.json({ enrolled: true });

@@ -50,7 +50,8 @@ export type CliCommand =
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
-  | { kind: "oauth"; action: "sessions" | "revoke-all" | "enroll" }
+  | { kind: "oauth"; action: "sessions" | "revoke-all" | "enroll" | "passkeys" }
+  | { kind: "oauth"; action: "remove-passkey"; id: string; force: boolean }
   | { kind: "oauth"; action: "revoke"; id: string }
   | CommandLineExtra;
 
@@ -184,6 +185,19 @@ function defineOauthCommands(program: Command, found: (command: CliCommand) => v
     .command("enroll")
     .description("print a one-time code that adds a passkey on another device (a phone), valid 10 minutes")
     .action(() => found({ kind: "oauth", action: "enroll" }));
+  oauth
+    .command("passkeys")
+    .description("list the passkeys that sign in and approve from afar (JSON)")
+    .action(() => found({ kind: "oauth", action: "passkeys" }));
+  oauth
+    .command("remove-passkey [id]")
+    .description("remove one passkey (its id from oauth passkeys); the last one only with --force")
+    .option("--force", "remove it even if it is the last one")
+    .action((id: string | undefined, flags: { force?: boolean }) => {
+      if (id === undefined)
+        throw usageProblem("oauth remove-passkey needs a passkey id (see oauth passkeys)");
+      found({ kind: "oauth", action: "remove-passkey", id, force: flags.force === true });
+    });
   oauth
     .command("revoke [id]")
     .description("end one OAuth session (its id from oauth sessions)")

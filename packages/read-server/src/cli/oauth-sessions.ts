@@ -1,5 +1,6 @@
 /**
- * `t3-connector oauth sessions | revoke <id> | revoke-all | enroll`: the OAuth sessions of `serve --http`,
+ * `t3-connector oauth sessions | revoke <id> | revoke-all | enroll | passkeys | remove-passkey <id>`:
+ * the OAuth sessions and passkeys of `serve --http`,
  * found in the state directory of the config's `oauth` section (the default one without it). The
  * server reads the revocations before every token it checks, so they count on its next request.
  */
@@ -7,8 +8,10 @@ import { systemClock } from "@t3-connector/core";
 import {
   defaultOAuthStateDir,
   issueTerminalEnrollmentCode,
+  listPasskeys,
   listSessions,
   parseOAuthSettings,
+  removePasskey,
   revokeAllSessions,
   revokeSession,
 } from "@t3-connector/oauth";
@@ -17,7 +20,10 @@ import { type CliIo, writeJson } from "./io.js";
 
 export async function oauthSessionsCommand(
   io: CliIo,
-  command: { action: "sessions" | "revoke-all" | "enroll" } | { action: "revoke"; id: string },
+  command:
+    | { action: "sessions" | "revoke-all" | "enroll" | "passkeys" }
+    | { action: "revoke"; id: string }
+    | { action: "remove-passkey"; id: string; force: boolean },
 ): Promise<number> {
   const stateDir = await oauthStateDir(io);
   switch (command.action) {
@@ -30,6 +36,15 @@ export async function oauthSessionsCommand(
       return 0;
     case "revoke-all":
       writeJson(io, { revokedSessions: await revokeAllSessions(stateDir, systemClock) });
+      return 0;
+    case "passkeys":
+      writeJson(io, { passkeys: await listPasskeys(stateDir) });
+      return 0;
+    case "remove-passkey":
+      writeJson(io, {
+        removed: [command.id],
+        remaining: await removePasskey(stateDir, command.id, { force: command.force }),
+      });
       return 0;
     case "enroll": {
       // Read by the running server when the code is entered: no restart (ADR 0050).

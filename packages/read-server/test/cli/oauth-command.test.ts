@@ -73,4 +73,75 @@ describe("serve --http --oauth and the oauth command", () => {
     const revocations = JSON.parse(await readFile(path.join(stateDir, "revocations.json"), "utf8"));
     expect(revocations.revokedBefore).toEqual(expect.any(Number));
   });
+
+  it("enrolls with a fresh code, lists passkeys, and removes the last one only with --force", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-passkeys-"));
+    dirs.push(dir);
+    const stateDir = path.join(dir, "state");
+    const configPath = path.join(dir, "config.json");
+    await writeFile(
+      configPath,
+      JSON.stringify({ environments: {}, oauth: { issuer: "https://mcp.example.com", stateDir } }),
+      { mode: 0o600 },
+    );
+    const run = async (argv: string[]) => {
+      let stdout = "";
+      let stderr = "";
+      const code = await runCli(argv, {
+        stdout: {
+          write: (text: string) => {
+            stdout += text;
+          },
+        },
+        stderr: {
+          write: (text: string) => {
+            stderr += text;
+          },
+        },
+        env: { T3_CONNECTOR_CONFIG: configPath },
+      });
+      return { code, stdout, stderr };
+    };
+    const enrolled = await run(["oauth", "enroll"]);
+    expect(enrolled.code).toBe(0);
+    const issued = JSON.parse(enrolled.stdout) as { code: string; expiresAt: string };
+    expect(issued.code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    // Only the code's hash is kept, never the code.
+    const kept = await readFile(path.join(stateDir, "enrollment-code.json"), "utf8");
+    expect(kept).not.toContain(issued.code);
+
+    const credential = (id: string, name?: string) => ({
+      id,
+      publicKey: "cHVibGlj",
+      counter: 0,
+      createdAt: "2026-12-06T08:00:00.000Z",
+      ...(name === undefined ? {} : { name }),
+    });
+    await writeFile(
+      path.join(stateDir, "passkeys.json"),
+      JSON.stringify({
+        version: 1,
+        credentials: [credential("laptop-key"), credential("phone-key", "Phone")],
+      }),
+      { mode: 0o600 },
+    );
+    expect(JSON.parse((await run(["oauth", "passkeys"])).stdout)).toEqual({
+      passkeys: [
+        { id: "laptop-key", name: null, createdAt: "2026-12-06T08:00:00.000Z", transports: [] },
+        { id: "phone-key", name: "Phone", createdAt: "2026-12-06T08:00:00.000Z", transports: [] },
+      ],
+    });
+    expect((await run(["oauth", "remove-passkey", "nope"])).stderr).toContain("credential_unknown");
+    expect(JSON.parse((await run(["oauth", "remove-passkey", "laptop-key"])).stdout)).toEqual({
+      removed: ["laptop-key"],
+      remaining: 1,
+    });
+    const last = await run(["oauth", "remove-passkey", "phone-key"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain("this is the last passkey");
+    expect(JSON.parse((await run(["oauth", "passkeys"])).stdout).passkeys).toHaveLength(1);
+    const forced = await run(["oauth", "remove-passkey", "phone-key", "--force"]);
+    expect(JSON.parse(forced.stdout)).toEqual({ removed: ["phone-key"], remaining: 0 });
+    expect(JSON.parse((await run(["oauth", "passkeys"])).stdout)).toEqual({ passkeys: [] });
+  });
 });

@@ -80,7 +80,12 @@ afterAll(async () => {
 
 /** `t3-connector oauth enroll`, the built CLI, against serve's read config: answers the code. */
 async function enrollCode(): Promise<string> {
-  const child = spawn(process.execPath, [builtBin("t3-connector"), "oauth", "enroll"], {
+  return (JSON.parse(await oauthCommand(["enroll"])) as { code: string }).code;
+}
+
+/** `t3-connector oauth …`, the built CLI, against serve's read config: answers its stdout. */
+async function oauthCommand(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [builtBin("t3-connector"), "oauth", ...args], {
     env: { ...process.env, T3_CONNECTOR_CONFIG: serve.configPath },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -90,7 +95,7 @@ async function enrollCode(): Promise<string> {
   });
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   expect(code).toBe(0);
-  return (JSON.parse(out) as { code: string }).code;
+  return out;
 }
 
 async function openOnPhone(page: Page, url: string): Promise<void> {
@@ -278,4 +283,23 @@ describe("approval from afar, behind Caddy", () => {
     await say(phone.page, "Lease ended.");
     expect(gate.gate.lease.get(lease?.leaseId as string)).toBeNull();
   }, 120_000);
+
+  it("a passkey removed from the terminal approves nothing there any more", async () => {
+    const listed = JSON.parse(await oauthCommand(["passkeys"])) as {
+      passkeys: Array<{ id: string; name: string | null }>;
+    };
+    const phoneKey = listed.passkeys.find((passkey) => passkey.name === "Phone");
+    expect(phoneKey).toBeDefined();
+    expect(listed.passkeys).toHaveLength(2);
+    await oauthCommand(["remove-passkey", phoneKey?.id as string]);
+    const purpose = "after the phone lost its passkey";
+    const asked = structured(
+      await call(writer.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    const leasesBefore = gate.gate.lease.list().length;
+    await openOnPhone(phone.page, asked.approvalUrl as string);
+    await phone.page.click("[data-testid=approve]");
+    await say(phone.page, "Not approved");
+    expect(gate.gate.lease.list()).toHaveLength(leasesBefore);
+  }, 60_000);
 });

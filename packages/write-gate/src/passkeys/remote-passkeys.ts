@@ -25,13 +25,16 @@ import {
 } from "@t3-connector/core/passkeys";
 import { z } from "zod";
 
-/** The OAuth profile's file (packages/oauth keeps the same name). */
+/** The OAuth profile's files (packages/oauth keeps the same names). */
 export const OAUTH_PASSKEYS_FILE = "passkeys.json";
+/** Passkeys removed from the terminal (`t3-connector oauth remove-passkey`): never accepted here. */
+export const OAUTH_PASSKEY_REMOVALS_FILE = "passkey-removals.json";
 
 const fileSchema = z.looseObject({
   version: z.literal(1),
-  credentials: z.array(storedCredentialSchema.omit({ name: true })),
+  credentials: z.array(storedCredentialSchema),
 });
+const removalsSchema = z.looseObject({ version: z.literal(1), removedIds: z.array(z.string()) });
 
 /** What the approval desk needs of a passkey set: one assertion over a challenge it chose. */
 export interface AssertionVerifier {
@@ -44,6 +47,7 @@ export class RemotePasskeys implements AssertionVerifier {
   readonly origin: string;
   readonly #rpId: string;
   readonly #path: string;
+  readonly #removalsPath: string;
   readonly #seenCounters = new Map<string, number>();
   #credentials: StoredCredential[] = [];
 
@@ -51,25 +55,15 @@ export class RemotePasskeys implements AssertionVerifier {
     this.origin = options.origin;
     this.#rpId = new URL(options.origin).hostname;
     this.#path = join(options.oauthStateDir, OAUTH_PASSKEYS_FILE);
+    this.#removalsPath = join(options.oauthStateDir, OAUTH_PASSKEY_REMOVALS_FILE);
   }
 
-  /** Reads the set again (before each ceremony); a missing file is an empty set. */
+  /** Reads the set again (before each ceremony), without what the terminal removed; no file is an empty set. */
   async load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.#path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        this.#credentials = [];
-        return;
-      }
-      throw new ConnectorError("credential_store_invalid", "the sign-in passkeys cannot be read");
-    }
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) {
-      throw new ConnectorError("credential_store_invalid", "the sign-in passkeys file is not valid");
-    }
-    this.#credentials = parsed.data.credentials;
+    const stored = await readJsonFile(this.#path, fileSchema);
+    const removals = await readJsonFile(this.#removalsPath, removalsSchema);
+    const removed = new Set(removals?.removedIds ?? []);
+    this.#credentials = (stored?.credentials ?? []).filter((credential) => !removed.has(credential.id));
   }
 
   hasAny(): boolean {
@@ -109,4 +103,24 @@ export class RemotePasskeys implements AssertionVerifier {
     this.#seenCounters.set(stored.id, verified.authenticationInfo.newCounter);
     return stored.id;
   }
+}
+
+/** A JSON file checked against `schema`; undefined when it does not exist. */
+async function readJsonFile<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ConnectorError("credential_store_invalid", "the sign-in passkeys cannot be read");
+  }
+  let parsed: ReturnType<z.ZodType<T>["safeParse"]>;
+  try {
+    parsed = schema.safeParse(JSON.parse(text));
+  } catch {
+    throw new ConnectorError("credential_store_invalid", "the sign-in passkeys file is not valid");
+  }
+  if (!parsed.success)
+    throw new ConnectorError("credential_store_invalid", "the sign-in passkeys file is not valid");
+  return parsed.data;
 }
