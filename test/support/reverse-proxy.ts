@@ -76,3 +76,82 @@ function servesOrExits(child: ChildProcess): Promise<void> {
     );
   });
 }
+
+export const NGINX_PATH = "/usr/sbin/nginx";
+
+/**
+ * Starts Debian's nginx on `port` forwarding to `127.0.0.1:<upstreamPort>` with the README's
+ * location block (Host passed on, no buffering), in the foreground, one process, every file in a
+ * private directory; resolves once the port answers.
+ */
+export async function startNginx(port: number, upstreamPort: number): Promise<ReverseProxy> {
+  const home = await mkdtemp(path.join(os.tmpdir(), "t3c-nginx-"));
+  const conf = path.join(home, "nginx.conf");
+  await writeFile(
+    conf,
+    [
+      "daemon off;",
+      "master_process off;",
+      `pid ${home}/nginx.pid;`,
+      "error_log stderr notice;",
+      "events { worker_connections 64; }",
+      "http {",
+      `  access_log off;`,
+      `  client_body_temp_path ${home}/body;`,
+      `  proxy_temp_path ${home}/proxy;`,
+      `  fastcgi_temp_path ${home}/fastcgi;`,
+      `  uwsgi_temp_path ${home}/uwsgi;`,
+      `  scgi_temp_path ${home}/scgi;`,
+      "  server {",
+      `    listen 127.0.0.1:${port};`,
+      "    server_name localhost;",
+      "    location / {",
+      `      proxy_pass http://127.0.0.1:${upstreamPort};`,
+      "      proxy_set_header Host $http_host;",
+      "      proxy_buffering off;",
+      "    }",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const child = spawn(NGINX_PATH, ["-c", conf, "-p", `${home}/`], { stdio: ["ignore", "ignore", "pipe"] });
+  let said = "";
+  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+    said += text;
+  });
+  try {
+    await nginxServes(child, () => said);
+  } catch (error) {
+    child.kill("SIGKILL");
+    await rm(home, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    origin: `http://localhost:${port}`,
+    async close() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null) child.kill("SIGQUIT");
+      await exited;
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * nginx says (at notice level, on stderr) which event method it uses once its cycle is set up,
+ * after the listening socket was opened: that line is the sign it serves; an exit fails.
+ */
+function nginxServes(child: ChildProcess, said: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.stderr?.on("data", () => {
+      if (said().includes("event method")) resolve();
+    });
+    child.once("error", (error) =>
+      reject(
+        new Error(`nginx could not start from ${NGINX_PATH} (install the Debian package "nginx"): ${error}`),
+      ),
+    );
+    child.once("exit", (code) => reject(new Error(`nginx exited (${code}) before serving: ${said()}`)));
+  });
+}

@@ -1,5 +1,6 @@
 /**
- * The whole loop from anywhere (ADR 0049, 0050), behind a real reverse proxy (Caddy) on loopback:
+ * The whole loop from anywhere (ADR 0049, 0050), behind a real reverse proxy on loopback (Caddy,
+ * then nginx, each with the README's rule):
  * one origin, the OAuth issuer, serves sign-in, MCP and the approval page. A client signs in by URL
  * with `t3:read t3:write` on a laptop, asks for a lease, and its approvalUrl is on the issuer's
  * origin; a "phone" (a second browser context at 390×844 with an authenticator of its own) adds a
@@ -16,7 +17,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtBin } from "../../../../test/support/built-bins.js";
 import { freePort } from "../../../../test/support/free-port.js";
-import { type ReverseProxy, startCaddy } from "../../../../test/support/reverse-proxy.js";
+import { type ReverseProxy, startCaddy, startNginx } from "../../../../test/support/reverse-proxy.js";
 import {
   type CallbackServer,
   type OAuthServe,
@@ -43,40 +44,6 @@ let browser: Awaited<ReturnType<typeof launchChromium>>;
 let writer: SignedIn;
 let issuer: string;
 let oauthStateDir: string;
-
-beforeAll(async () => {
-  const proxyPort = await freePort();
-  issuer = `http://localhost:${proxyPort}`;
-  oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-afar-")), "oauth");
-  [gate, callback, browser] = await Promise.all([
-    startRealGate({ remoteApproval: { origin: issuer, oauthStateDir } }),
-    startCallbackServer(),
-    launchChromium(),
-  ]);
-  serve = await startOAuthServe(
-    { issuer, stateDir: oauthStateDir },
-    { T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
-  );
-  proxy = await startCaddy(proxyPort, Number(new URL(serve.ready.healthz).port));
-  laptop = await openWithAuthenticator(browser);
-  phone = await openWithAuthenticator(browser, { width: 390, height: 844 });
-  writer = await signInByUrl(
-    { serve, callback, signIn: laptop },
-    { scope: "t3:read t3:write", name: "phone-loop" },
-  );
-}, 180_000);
-
-afterAll(async () => {
-  await writer?.client.close();
-  await laptop?.context.close();
-  await phone?.context.close();
-  await browser?.close();
-  await proxy?.close();
-  await callback?.close();
-  await serve?.close();
-  await gate?.close();
-  await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
-});
 
 /** `t3-connector oauth enroll`, the built CLI, against serve's read config: answers the code. */
 async function enrollCode(): Promise<string> {
@@ -110,7 +77,46 @@ async function say(page: Page, text: string): Promise<void> {
   await expect.poll(async () => (await line.textContent()) ?? "").toContain(text);
 }
 
-describe("approval from afar, behind Caddy", () => {
+const PROXIES = [
+  { name: "Caddy", start: startCaddy },
+  { name: "nginx", start: startNginx },
+] as const;
+
+describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy }) => {
+  beforeAll(async () => {
+    const proxyPort = await freePort();
+    issuer = `http://localhost:${proxyPort}`;
+    oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-afar-")), "oauth");
+    [gate, callback, browser] = await Promise.all([
+      startRealGate({ remoteApproval: { origin: issuer, oauthStateDir } }),
+      startCallbackServer(),
+      launchChromium(),
+    ]);
+    serve = await startOAuthServe(
+      { issuer, stateDir: oauthStateDir },
+      { T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+    );
+    proxy = await startProxy(proxyPort, Number(new URL(serve.ready.healthz).port));
+    laptop = await openWithAuthenticator(browser);
+    phone = await openWithAuthenticator(browser, { width: 390, height: 844 });
+    writer = await signInByUrl(
+      { serve, callback, signIn: laptop },
+      { scope: "t3:read t3:write", name: "phone-loop" },
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await writer?.client.close();
+    await laptop?.context.close();
+    await phone?.context.close();
+    await browser?.close();
+    await proxy?.close();
+    await callback?.close();
+    await serve?.close();
+    await gate?.close();
+    await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
+  });
+
   it("serves sign-in, MCP and the approval page on the issuer's one origin", async () => {
     expect(serve.mcpUrl).toBe(`${issuer}/mcp`);
     expect(serve.stderr()).toContain(`the approval page answers at ${issuer}/approve`);
