@@ -18,6 +18,7 @@ import { mountAuthorizePage } from "./authorize-page.js";
 import type { ClientDirectory } from "./client-directory.js";
 import { mountCodeEnrollment } from "./code-enrollment.js";
 import { mountConsent } from "./consent-call.js";
+import { mountDeviceCode } from "./device-code.js";
 import { pageCallPoster, transactionCookie } from "./page-call.js";
 import { mountEnrollment, mountSignIn } from "./passkey-ceremonies.js";
 import type { AuthorizationCodes, Transactions } from "./pending.js";
@@ -55,4 +56,5 @@ export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
   mountSignIn(post, parts);
   mountConsent(post, parts);
   mountCodeEnrollment(app, parts);
+  mountDeviceCode(app, parts);
 }

@@ -188,6 +188,33 @@ describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy 
     expect(gate.world.commandCount()).toBe(before + 1);
   }, 120_000);
 
+  it("adds a third device with a code a signed-in device approved with its passkey", async () => {
+    // The laptop holds the first passkey (it signed the client in): it asks for a code.
+    await openOnPhone(laptop.page, `${issuer}/approve`);
+    await laptop.page.click("[data-testid=device-code]");
+    await say(laptop.page, "Type this code on the new device");
+    const code = (await laptop.page.locator("[data-testid=device-code-value]").textContent()) ?? "";
+    expect(code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    const tablet = await openWithAuthenticator(browser, { width: 820, height: 1180 });
+    try {
+      await openOnPhone(tablet.page, `${issuer}/approve`);
+      await tablet.page.fill("[data-testid=enroll-code]", code);
+      await tablet.page.fill("[data-testid=passkey-name]", "Tablet");
+      await tablet.page.click("[data-testid=enroll-submit]");
+      await say(tablet.page, "Passkey added on this device.");
+      expect(await tablet.credentials()).toHaveLength(1);
+    } finally {
+      await tablet.context.close();
+    }
+    // A device without a passkey gets no code.
+    const refused = await fetch(`${issuer}/oauth/passkeys/device-code`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: issuer },
+      body: JSON.stringify({ ticketId: "none", response: { id: "forged", type: "public-key" } }),
+    });
+    expect(refused.status).toBe(400);
+  }, 60_000);
+
   it("approves a stdio bridge's request at the issuer's origin with the phone's passkey", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -296,7 +323,7 @@ describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy 
     };
     const phoneKey = listed.passkeys.find((passkey) => passkey.name === "Phone");
     expect(phoneKey).toBeDefined();
-    expect(listed.passkeys).toHaveLength(2);
+    expect(listed.passkeys).toHaveLength(3);
     await oauthCommand(["remove-passkey", phoneKey?.id as string]);
     const purpose = "after the phone lost its passkey";
     const asked = structured(

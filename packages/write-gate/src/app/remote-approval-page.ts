@@ -41,6 +41,12 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <input id="enroll-code" data-testid="enroll-code" autocomplete="one-time-code" spellcheck="false">
 <button type="button" id="enroll" data-testid="enroll-submit">Add passkey</button>
 </section>
+<section>
+<h2>Add another device</h2>
+<p>On a device that already has a passkey: get a code for the new one, approved with this passkey.</p>
+<button type="button" id="device-code" data-testid="device-code">Get a code with passkey</button>
+<p>Code: <code data-testid="device-code-value"></code></p>
+</section>
 </main>
 </body>
 </html>
@@ -187,6 +193,17 @@ $("enroll").addEventListener("click", async () => {
     say("Passkey added on this device.");
   } catch (error) {
     say("Passkey not added: " + error.message);
+  }
+});
+$("device-code").addEventListener("click", async () => {
+  try {
+    const started = await post("/oauth/passkeys/device-code/options", {});
+    const issued = await post("/oauth/passkeys/device-code", { ticketId: started.ticketId,
+      response: await assertion(started.options) });
+    document.querySelector("[data-testid=device-code-value]").textContent = issued.code;
+    say("Type this code on the new device within 10 minutes; it serves once.");
+  } catch (error) {
+    say("No code: " + error.message);
   }
 });
 refresh().catch((error) => say("The gate did not answer: " + error.message)).finally(() => {
