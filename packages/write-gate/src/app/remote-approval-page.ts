@@ -29,7 +29,7 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <button type="button" id="deny" data-testid="deny">Deny with passkey</button>
 </section>
 <section>
-<h2>Open leases</h2>
+<h2>Open leases (shown with a request)</h2>
 <ul id="leases" data-testid="leases"></ul>
 </section>
 <section>
@@ -139,18 +139,15 @@ function showLeases(leases) {
   }
 }
 async function refresh() {
-  if (requestId) {
-    try {
-      const answer = await post("/approve/api/view", { requestId });
-      showRequest(answer.request);
-      showLeases(answer.leases);
-      return;
-    } catch (error) {
-      $("request").hidden = true;
-      say("This request cannot be decided: " + error.message);
-    }
+  if (!requestId) return;
+  try {
+    const answer = await post("/approve/api/view", { requestId });
+    showRequest(answer.request);
+    showLeases(answer.leases);
+  } catch (error) {
+    $("request").hidden = true;
+    say("This request cannot be decided: " + error.message);
   }
-  showLeases((await post("/approve/api/leases", {})).leases);
 }
 async function stop(ask, done) {
   try {
@@ -158,7 +155,7 @@ async function stop(ask, done) {
     await post("/approve/api/stop", { ticketId: started.ticketId, response: await assertion(started.options) });
     say(done);
     if (ask.decision === "deny") $("request").hidden = true;
-    showLeases((await post("/approve/api/leases", {})).leases);
+    if (ask.leaseId) document.querySelector('[data-lease-id="' + ask.leaseId + '"]')?.remove();
   } catch (error) {
     say("Not done: " + error.message);
   }
@@ -169,7 +166,6 @@ $("approve").addEventListener("click", async () => {
     await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
     $("request").hidden = true;
     say("Lease granted.");
-    showLeases((await post("/approve/api/leases", {})).leases);
   } catch (error) {
     say("Not approved: " + error.message);
   }

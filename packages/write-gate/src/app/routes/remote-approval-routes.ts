@@ -11,10 +11,11 @@ import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { Hono } from "hono";
 import { z } from "zod";
+import type { GateLeaseKeeper } from "../../lease/index.js";
 import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
 import { RateBudget, stateChangeGuard } from "../../security/index.js";
-import { leaseStatus, openLeases } from "../lease-status.js";
+import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
 
@@ -51,11 +52,10 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   app.get("/approve/page.js", (c) => c.body(REMOTE_PAGE_JS, 200, { "Content-Type": "text/javascript" }));
   app.get("/approve/page.css", (c) => c.body(REMOTE_PAGE_CSS, 200, { "Content-Type": "text/css" }));
   app.use("/approve/api/*", stateChangeGuard({ port: parts.port, origin: remote.origin }));
+  // Only with a live request's id (the link's one handle), and the open leases only as who holds
+  // them and until when: a stranger reaching the public URL learns nothing.
   app.post("/approve/api/view", jsonBody(z.strictObject({ requestId: opaqueId })), (c) =>
-    c.json({ request: desk.view(c.get("body").requestId), leases: openLeases(keeper) }),
-  );
-  app.post("/approve/api/leases", jsonBody(z.strictObject({})), (c) =>
-    c.json({ leases: openLeases(keeper) }),
+    c.json({ request: desk.view(c.get("body").requestId), leases: leaseRows(keeper) }),
   );
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
     budget.charge(c);
@@ -122,4 +122,13 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
 function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new ConnectorError("body_invalid", `${name} is required`);
   return value;
+}
+
+/** The open leases as the page from afar lists them, to end one: holder and expiry, nothing of the scope. */
+function leaseRows(keeper: GateLeaseKeeper) {
+  return keeper.list().map((lease) => ({
+    leaseId: lease.leaseId,
+    expiresAt: lease.expiresAt,
+    ...(lease.client === undefined ? {} : { client: lease.client }),
+  }));
 }
