@@ -148,6 +148,16 @@ describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy 
     expect(grants.length).toBeGreaterThan(0);
     for (const grant of grants) expect(grant).toMatch(/^\S+: projects .+; actions Pin a thread$/);
     expect(await phone.credentials()).toHaveLength(0);
+    // What the page reads names no path of this machine: the link may travel through a push service.
+    const seen = await fetch(`${issuer}/approve/api/view`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: issuer },
+      body: JSON.stringify({ requestId: approvalUrl.searchParams.get("request") }),
+    });
+    expect(seen.status).toBe(200);
+    const seenText = await seen.text();
+    for (const hidden of ["directory", "workspaceRoots", "leaseSecret", "writes"])
+      expect(seenText).not.toContain(hidden);
     const code = await enrollCode();
     // The code is the whole proof, so it is asked only from the issuer's own pages.
     const foreign = await fetch(`${issuer}/oauth/passkeys/enroll/options`, {
@@ -172,6 +182,13 @@ describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy 
     await page.click("[data-testid=approve]");
     await say(page, "Lease granted.");
     expect((await pageWidth(page)).overflow).toBe(0);
+    // The view names no path of this machine (the link may travel through a push service).
+    const view = await fetch(`${issuer}/approve/api/view`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: issuer },
+      body: JSON.stringify({ requestId: "not-a-live-request" }),
+    });
+    expect(view.status).not.toBe(200);
     // Without a live request's id the page from afar tells a stranger nothing.
     const blind = await fetch(`${issuer}/approve/api/leases`, {
       method: "POST",

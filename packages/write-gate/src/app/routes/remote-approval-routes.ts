@@ -11,6 +11,7 @@ import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { Hono } from "hono";
 import { z } from "zod";
+import type { RequestView } from "../../approval/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
 import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
@@ -55,7 +56,7 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   // Only with a live request's id (the link's one handle), and the open leases only as who holds
   // them and until when: a stranger reaching the public URL learns nothing.
   app.post("/approve/api/view", jsonBody(z.strictObject({ requestId: opaqueId })), (c) =>
-    c.json({ request: desk.view(c.get("body").requestId), leases: leaseRows(keeper) }),
+    c.json({ request: remoteView(desk.view(c.get("body").requestId)), leases: leaseRows(keeper) }),
   );
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
     budget.charge(c);
@@ -131,4 +132,28 @@ function leaseRows(keeper: GateLeaseKeeper) {
     expiresAt: lease.expiresAt,
     ...(lease.client === undefined ? {} : { client: lease.client }),
   }));
+}
+
+/**
+ * What the page from afar shows of a request: the words and names a person decides on, never the
+ * machine's paths (a link may travel through a push service).
+ */
+function remoteView(view: RequestView) {
+  return {
+    requestId: view.requestId,
+    ...(view.client === undefined ? {} : { client: view.client }),
+    ...(view.purpose === undefined ? {} : { purpose: view.purpose }),
+    preselected: view.preselected,
+    actionInfo: view.actionInfo.map((info) => ({ action: info.action, label: info.label })),
+    scope: {
+      runtimeMode: view.scope.runtimeMode,
+      environments: view.scope.environments.map((grant) => ({
+        alias: grant.alias,
+        environmentId: grant.environmentId,
+        projects: grant.projects.map((project) => ({ id: project.id, name: project.name })),
+      })),
+    },
+    scopeFingerprint: view.scopeFingerprint,
+    expiresAt: view.expiresAt,
+  };
 }
