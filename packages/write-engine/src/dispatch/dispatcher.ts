@@ -25,6 +25,7 @@ import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core
 import {
   type AnyActionDefinition,
   checkLocalGuards,
+  DEFAULT_RUNTIME_CEILING,
   drivenThreadMode,
   getAction,
   type PreparedAction,
@@ -74,10 +75,16 @@ interface Operation {
   readonly destination: string;
   readonly key: string;
   readonly prepared: PreparedAction;
+  /** At admission only: the input named no mode, and the lease's ceiling will fill it. */
+  readonly awaitingCeiling?: true;
 }
 
-/** The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration. */
+/**
+ * The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration;
+ * none while an omitted mode waits for the lease's ceiling to fill it.
+ */
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
+  if (operation.awaitingCeiling === true) return {};
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
   return mode === undefined ? {} : { runtimeMode: mode };
 }
@@ -188,8 +195,31 @@ class WriteDispatcher implements Dispatcher {
       { operationId: request.operationId, thread: () => undefined, approvedWorkspaceRoots: [] },
     );
     if (mismatch !== null) throw withDetails(mismatch, { recorded: false });
-    const operation: Operation = { request, entry, handle, environmentId, destination, key, prepared };
-    this.#admit(operation, "admission", []);
+    const admitted: Operation = {
+      request,
+      entry,
+      handle,
+      environmentId,
+      destination,
+      key,
+      prepared,
+      ...(prepared.runtimeModeOmitted ? { awaitingCeiling: true as const } : {}),
+    };
+    const verdict = this.#admit(admitted, "admission", []);
+    // A launch that names no mode runs at the lease's ceiling, not at T3's own full-access (ADR 0037).
+    const operation: Operation = prepared.runtimeModeOmitted
+      ? {
+          request,
+          entry,
+          handle,
+          environmentId,
+          destination,
+          key,
+          prepared: prepareAction(entry.action, request.input, key, {
+            omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
+          }),
+        }
+      : admitted;
     return this.#operations.run(key, () => this.#run(operation));
   }
 
@@ -263,7 +293,7 @@ class WriteDispatcher implements Dispatcher {
       operation,
       "scope",
       projectIds,
-      drivenThreadMode(entry.action, seen.found.values()),
+      drivenThreadMode(entry.action, prepared.input, seen.found.values()),
     );
 
     const reservation = await this.#journal.reserve({
@@ -348,6 +378,7 @@ class WriteDispatcher implements Dispatcher {
         replayed: true,
         receipt: { ...(record.receipt ?? {}) },
         derivedIds: sentIds(record.derivedIds),
+        ...runtimeModeOf(operation),
       };
     }
     if (record.state === "refused") throw errorFromRefusedRecord(record);
@@ -410,6 +441,7 @@ class WriteDispatcher implements Dispatcher {
           replayed: false,
           receipt: { ...(record.receipt ?? {}) },
           derivedIds: sentIds(record.derivedIds),
+          ...runtimeModeOf(operation),
         };
       }
       case "not_sent":

@@ -8,6 +8,7 @@ export type {
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
 export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
 export { scopeVerdict } from "./scope-verdict.js";

@@ -47,6 +47,7 @@ export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVer
   }
   return {
     ok: true,
+    runtimeCeiling: scope.runtimeMode,
     approvedWorkspaceRoots: approvedWorkspaceRoots(
       grant,
       request.projectIds.length === 0 ? undefined : request.projectIds,

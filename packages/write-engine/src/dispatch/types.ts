@@ -26,11 +26,15 @@ export interface LeaseRequest {
   readonly action: ActionId;
   /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
   readonly projectIds: readonly string[];
-  /** The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any. */
+  /**
+   * The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any.
+   * Absent at `admission` for an input that omits it: the verdict's ceiling then fills it.
+   */
   readonly runtimeMode?: RuntimeMode;
   /**
-   * For an action that drives a thread's agent in its current mode (catalogue `runsInThreadMode`),
-   * that thread and its mode from the fresh read; set at the `scope` stage only.
+   * For an action whose `runEffect` makes a thread's agent run (or changes what it does) in the
+   * mode the thread already has, the driven thread with the highest mode, from the fresh read;
+   * set at the `scope` stage only (ADR 0029, 0037).
    */
   readonly threadRuntimeMode?: { readonly threadId: string; readonly mode: RuntimeMode };
 }
@@ -46,6 +50,11 @@ export type LeaseVerdict =
       readonly ok: true;
       /** Approved `workspaceRoots` of the lease's projects in this environment (workspace guard). */
       readonly approvedWorkspaceRoots: readonly string[];
+      /**
+       * The lease's runtime ceiling: the mode a launch or delegated task that names none runs in
+       * (ADR 0037). Absent: `DEFAULT_RUNTIME_CEILING`, never T3's own `full-access`.
+       */
+      readonly runtimeCeiling?: RuntimeMode;
     }
   | {
       readonly ok: false;
@@ -123,6 +132,8 @@ export interface DispatchCompleted {
   /** `{sequence}` for a command, `{threadId, resumed}` for a launch. */
   readonly receipt: JournalReceipt;
   readonly derivedIds: Readonly<Record<string, string>>;
+  /** For an action whose input names a runtime mode: the mode it ran the agent in (filled when omitted). */
+  readonly runtimeMode?: RuntimeMode;
 }
 
 export interface Observation {

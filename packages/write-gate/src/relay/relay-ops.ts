@@ -245,6 +245,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       ...(outcome.reconciled === true ? { reconciled: true } : {}),
       receipt: outcome.receipt,
       derivedIds: outcome.derivedIds,
+      ...(outcome.runtimeMode === undefined ? {} : { runtimeMode: outcome.runtimeMode }),
     };
   }
   await learnFromRefusal(op, deps, outcome.error).catch(() => undefined);
