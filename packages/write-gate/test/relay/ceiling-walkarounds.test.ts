@@ -66,8 +66,14 @@ afterAll(async () => {
 
 const alpha = () => h.world.env("alpha");
 
+function projection(threadId: string): { runs: Run[]; messages: { id: string; text: string }[] } {
+  const inspected = alpha().model.getThread(threadId);
+  if (inspected === undefined) throw new Error(`no thread ${threadId}`);
+  return inspected.projection as { runs: Run[]; messages: { id: string; text: string }[] };
+}
+
 function runs(threadId: string): Run[] {
-  return (alpha().model.getThread(threadId)?.projection as { runs: Run[] }).runs;
+  return projection(threadId).runs;
 }
 
 function runIn(threadId: string, status: string): Run {
@@ -77,10 +83,7 @@ function runIn(threadId: string, status: string): Run {
 }
 
 function messageText(threadId: string, messageId: string | undefined): string | undefined {
-  const messages = (
-    alpha().model.getThread(threadId)?.projection as { messages: { id: string; text: string }[] }
-  ).messages;
-  return messages.find((message) => message.id === messageId)?.text;
+  return projection(threadId).messages.find((message) => message.id === messageId)?.text;
 }
 
 function write(action: string, input: Body): Promise<{ status: number; body: unknown }> {
