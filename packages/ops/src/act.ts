@@ -19,7 +19,8 @@ import {
 import {
   actionUnsupportedError,
   type CommandSupportCache,
-  supportFromDefect,
+  learnFromRefusal,
+  refuseUnsupportedAction,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
 import { sendWithoutLease } from "@t3-connector/write-engine/engine";
@@ -113,14 +114,12 @@ export async function sendPrepared(
   const outcome = await sendWithoutLease(rpc, prepared.payload);
   if (outcome.kind === "completed") return { ...outcome.receipt };
   if (outcome.kind === "refused") {
-    // An older server's decode defect lists the types it accepts: learn them, and name the
-    // environment in the refusal.
-    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error.cause);
-    if (listed !== undefined) {
-      commandSupport?.learn(listed);
-      if (!supportsAction(listed, prepared.action)) {
-        throw actionUnsupportedError(listed, connection.alias, prepared.action);
-      }
+    // An older server's decode defect lists the types it accepts: the engine's rule learns them,
+    // and the refusal names the environment.
+    const listed =
+      commandSupport === undefined ? undefined : learnFromRefusal(commandSupport, connection, outcome.error);
+    if (listed !== undefined && !supportsAction(listed, prepared.action)) {
+      throw actionUnsupportedError(listed, connection.alias, prepared.action);
     }
     throw outcome.error;
   }
@@ -177,9 +176,9 @@ export async function act(
   refuseAboveOpsCeiling(environments.config, prepared);
   const entry = getAction(id);
   const connection = await env.handle.connect();
-  // An action this server's version cannot decode is refused here, per environment, unsent.
-  const support = await environments.commandSupport.of(connection);
-  if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
+  // An action this server's version cannot decode is refused here, per environment, unsent: the
+  // engine's rule, the one the gate's dispatcher applies.
+  await refuseUnsupportedAction(environments.commandSupport, connection, id);
   await refuseThreadModeAboveOpsCeiling(environments.config, connection, prepared);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);

@@ -119,8 +119,7 @@ export async function createThread(
     ...(request.runtimeMode === undefined ? {} : { runtimeMode: request.runtimeMode }),
     ...(request.brief === undefined ? {} : { text: request.brief }),
   });
-  // A launch that names no mode runs at ops' ceiling (ADR 0037).
-  const filled = { omittedRuntimeMode: opsCeiling(environments.config) };
+  const filled = { omittedRuntimeMode: opsCeiling(environments.config) }; // no mode: ops' ceiling (ADR 0037)
   // The input is checked once before any read, with a placeholder project, so bad input costs nothing.
   refuseAboveOpsCeiling(
     environments.config,

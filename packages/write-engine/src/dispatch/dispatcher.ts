@@ -1,7 +1,8 @@
 /**
  * The write engine. One dispatch runs, in this order:
  *
- *   admission lease check (environment, action; no I/O)
+ *   command support (with a cache: connect, probe once per server version; refused unrecorded)
+ *   → admission lease check (environment, action, the mode an input names; no further I/O)
  *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
  *     the current runtime mode of the thread it drives against the ceiling)
  *   → journal reserve (conflict / replay / own it)
@@ -23,6 +24,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
 import {
+  type ActionId,
   type AnyActionDefinition,
   checkLocalGuards,
   DEFAULT_RUNTIME_CEILING,
@@ -33,11 +35,13 @@ import {
   type RuntimeMode,
   requestedRuntimeMode,
 } from "../actions/index.js";
+import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
 import { projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
 import { runPreflight } from "./preflight.js";
 import {
   DEFAULT_RESEND_WINDOW_MS,
@@ -77,6 +81,14 @@ interface Operation {
   readonly prepared: PreparedAction;
   /** At admission only: the input named no mode, and the lease's ceiling will fill it. */
   readonly awaitingCeiling?: true;
+  /** The environment, when command support already connected to it: resolved once per write. */
+  readonly connected?: ConnectedEnvironment;
+}
+
+/** The first thread the write targets, from its parsed input (none for a launch). */
+function targetThreadOf(operation: Operation): { threadId?: string } {
+  const threadId = operation.entry.targets(operation.prepared.input).threadIds[0];
+  return threadId === undefined ? {} : { threadId };
 }
 
 /**
@@ -171,6 +183,28 @@ class WriteDispatcher implements Dispatcher {
   }
 
   async dispatch(request: DispatchRequest): Promise<DispatchCompleted> {
+    const operation = await this.#begin(request);
+    return this.#operations.run(operation.key, () => this.#run(operation));
+  }
+
+  /** The same dispatch as a typed outcome, naming the thread the write targets (the page's row). */
+  async dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome> {
+    let target: { threadId?: string } = {};
+    try {
+      const operation = await this.#begin(request);
+      target = targetThreadOf(operation);
+      const completed = await this.#operations.run(operation.key, () => this.#run(operation));
+      return { ...completed, ...target };
+    } catch (error) {
+      return { ...dispatchFailureOf(error), ...target };
+    }
+  }
+
+  /**
+   * Everything before the operation's lock: command support (as T3 refuses a type before decoding
+   * its fields), the strict parse, the admission check, an omitted mode filled from the ceiling.
+   */
+  async #begin(request: DispatchRequest): Promise<Operation> {
     if (typeof request.operationId !== "string" || request.operationId.trim() === "") {
       throw new ConnectorError("invalid_input", "operationId must be a non-empty string");
     }
@@ -179,6 +213,7 @@ class WriteDispatcher implements Dispatcher {
     }
     const entry = getAction(request.action);
     const handle = this.#options.registry.resolve(request.environment);
+    const connected = await this.#supported(handle, entry.action);
     const environmentId = handle.environmentId;
     const destination = destinationOf(environmentId);
     const key = journalKey({
@@ -203,24 +238,28 @@ class WriteDispatcher implements Dispatcher {
       destination,
       key,
       prepared,
+      ...(connected === undefined ? {} : { connected }),
       ...(prepared.runtimeModeOmitted ? { awaitingCeiling: true as const } : {}),
     };
     const verdict = this.#admit(admitted, "admission", []);
+    if (!prepared.runtimeModeOmitted) return admitted;
     // A launch that names no mode runs at the lease's ceiling, not at T3's own full-access (ADR 0037).
-    const operation: Operation = prepared.runtimeModeOmitted
-      ? {
-          request,
-          entry,
-          handle,
-          environmentId,
-          destination,
-          key,
-          prepared: prepareAction(entry.action, request.input, key, {
-            omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
-          }),
-        }
-      : admitted;
-    return this.#operations.run(key, () => this.#run(operation));
+    const { awaitingCeiling: _filled, ...rest } = admitted;
+    return {
+      ...rest,
+      prepared: prepareAction(entry.action, request.input, key, {
+        omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
+      }),
+    };
+  }
+
+  /** With a command-support cache: the connection, once the server is known to run `action`. */
+  async #supported(handle: EnvironmentHandle, action: ActionId): Promise<ConnectedEnvironment | undefined> {
+    const cache = this.#options.commandSupport;
+    if (cache === undefined) return undefined;
+    const environment = await handle.connect();
+    await refuseUnsupportedAction(cache, environment, action);
+    return environment;
   }
 
   reconcile(key: string): Promise<ReconcileOutcome> {
@@ -276,7 +315,7 @@ class WriteDispatcher implements Dispatcher {
 
   async #run(operation: Operation): Promise<DispatchCompleted> {
     const { entry, prepared, key } = operation;
-    const environment = await operation.handle.connect();
+    const environment = operation.connected ?? (await operation.handle.connect());
     if (!environment.scopes.includes("orchestration:operate")) {
       throw new ConnectorError(
         "insufficient_scope",
@@ -317,6 +356,8 @@ class WriteDispatcher implements Dispatcher {
       if (!entry.serializeByProject) return await owned();
       return await this.#projects.run(JSON.stringify([operation.environmentId, ...projectIds]), owned);
     } catch (error) {
+      const cache = this.#options.commandSupport;
+      if (cache !== undefined) learnFromRefusal(cache, environment, error);
       throw await this.#refuseIfPreparing(key, asConnectorError(error));
     }
   }

@@ -8,7 +8,9 @@ import type { Clock, ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { ActionId, RuntimeMode } from "../actions/index.js";
+import type { CommandSupportCache } from "../capabilities/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
+import type { DispatchOutcome } from "./outcome.js";
 
 /**
  * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
@@ -100,6 +102,12 @@ export interface DispatcherOptions {
   readonly lease: LeaseCheck;
   /** Default `executionDomainVerifier()`: local realpath for URL environments, ssh realpath for SSH ones. */
   readonly verifyWorkspace?: WorkspaceVerifier;
+  /**
+   * Refuses, before the input is parsed or anything journaled, an action the environment's T3
+   * cannot decode, and learns from a refusal that lists what it accepts (ADR 0009, 0038).
+   * Without it, such a write is sent and T3's own decode defect refuses it.
+   */
+  readonly commandSupport?: CommandSupportCache;
   /** Deadline of each read the reconciliation makes over the socket. Default 10 s. */
   readonly reconcileReadTimeoutMs?: number;
   /**
@@ -134,6 +142,8 @@ export interface DispatchCompleted {
   readonly derivedIds: Readonly<Record<string, string>>;
   /** For an action whose input names a runtime mode: the mode it ran the agent in (filled when omitted). */
   readonly runtimeMode?: RuntimeMode;
+  /** The first thread the write targets (absent for a launch): set by `dispatchOutcome`. */
+  readonly threadId?: string;
 }
 
 export interface Observation {
@@ -176,6 +186,8 @@ export interface ReconcileOutcome {
 
 export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
+  /** The same dispatch answered as a typed union, naming the thread it targets (see outcome.ts). */
+  dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /**
    * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
    * command again under the same derived ids (within the resend window); T3's answer decides.

@@ -183,8 +183,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
   // Set once the human side exists; a journal or audit failure before that has no lease to close.
   const keeper: { current: LeaseKeeper | null } = { current: null };
   try {
-    const machine = await openMachineSide(started, keeper);
+    // One cache for the page's inventory and the engine's own command-support rule.
     const commandSupport = options.commandSupport ?? new CommandSupportCache();
+    const machine = await openMachineSide(started, keeper, commandSupport);
     const enrollmentCode = generateEnrollmentCode();
     const relay = lateRelay();
     const human = await (options.humanSide ?? gateHumanSide)({
@@ -205,7 +206,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     keeper.current = human.lease;
     const stopAuditingLeases = auditLeaseChanges(human.lease, machine.audit);
     started.cleanups.push(async () => stopAuditingLeases());
-    const capabilityPath = await bindRelay(started, machine, human, commandSupport, relay);
+    const capabilityPath = await bindRelay(started, machine, human, relay);
     const port = await listen(started, human.app);
     return await openForBusiness(started, machine, human, { port, capabilityPath, enrollmentCode });
   } catch (error) {
@@ -221,6 +222,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
 async function openMachineSide(
   started: Started,
   keeper: { readonly current: LeaseKeeper | null },
+  commandSupport: CommandSupportCache,
 ): Promise<MachineSide> {
   const { options, clock, cleanups } = started;
   const { config } = options;
@@ -238,6 +240,7 @@ async function openMachineSide(
     channel: channelIdentity(config),
     lease: keeperLease(keeper),
     clock,
+    commandSupport,
     ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
     ...(options.journalHook === undefined ? {} : { journalHook: options.journalHook }),
     ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
@@ -294,7 +297,6 @@ async function bindRelay(
   started: Started,
   machine: MachineSide,
   human: HumanSide,
-  commandSupport: CommandSupportCache,
   relay: ReturnType<typeof lateRelay>,
 ): Promise<string> {
   const { stateDir } = started.options.config;
@@ -306,7 +308,6 @@ async function bindRelay(
     relayHandler({
       capability: () => capability,
       registry,
-      commandSupport,
       dispatcher: engine,
       conditionalSend: (request) => engine.conditionalSend(request),
       listUncertain: () => engine.listUncertain(),

@@ -4,14 +4,8 @@
  * audit append closes every lease through the log's own failure hook.
  */
 
-import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
-import { conditionalSendInput, getAction, isActionId } from "@t3-connector/write-engine/actions";
-import {
-  actionUnsupportedError,
-  type CommandSupportCache,
-  supportsAction,
-} from "@t3-connector/write-engine/capabilities";
 import {
   type ConditionalSendRequest,
   type ConditionalSendResult,
@@ -35,8 +29,6 @@ import { auditCodeOf } from "./errors.js";
 /** What the ops reach: everything the relay holds but its capability. */
 export interface RelayOpDeps {
   readonly registry: EnvironmentRegistry;
-  /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
-  readonly commandSupport?: CommandSupportCache;
   readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
   /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
@@ -158,57 +150,13 @@ async function decided(
   return { active: false, requestId, ...(link ?? {}), decision: decision.outcome };
 }
 
-/**
- * An action the environment's T3 version does not decode is refused here, before the journal
- * sees it: the client learns at once, nothing is recorded and nothing is sent (ADR 0009).
- */
-async function refuseUnsupported(op: DispatchOp, deps: RelayOpDeps): Promise<void> {
-  if (deps.commandSupport === undefined || !isActionId(op.action)) return;
-  const handle = deps.registry.find(op.environment ?? "");
-  if (handle === undefined) return; // the dispatcher names the unknown environment
-  const support = await deps.commandSupport.of(await handle.connect());
-  if (!supportsAction(support, op.action)) throw actionUnsupportedError(support, handle.alias, op.action);
-}
-
-/**
- * A server whose probe listed nothing (taken to accept everything) may still refuse a type with
- * its decode defect: the list it gave then replaces the assumption, so the next request for that
- * action is refused before the journal and the page stops offering it.
- */
-async function learnFromRefusal(op: DispatchOp, deps: RelayOpDeps, error: unknown): Promise<void> {
-  if (deps.commandSupport === undefined || !isConnectorError(error, "action_unsupported")) return;
-  const listed = error.details?.acceptedCommandTypes;
-  const handle = deps.registry.find(op.environment ?? "");
-  if (handle === undefined || !Array.isArray(listed)) return;
-  const types = listed.filter((type): type is string => typeof type === "string");
-  if (types.length === 0) return;
-  const connection = await handle.connect();
-  deps.commandSupport.learn({
-    environmentId: connection.environmentId,
-    serverVersion: connection.version,
-    acceptedTypes: new Set(types),
-    source: "server_list",
-  });
-}
-
-/** The first thread a write's input names (for the page's write row), when it parses. */
-function threadOf(op: DispatchOp): { threadId?: string } {
-  if (!isActionId(op.action)) return {};
-  const entry = getAction(op.action);
-  const parsed = entry.inputSchema.safeParse(op.input);
-  if (!parsed.success) return {};
-  const threadId = entry.targets(parsed.data).threadIds[0];
-  return threadId === undefined ? {} : { threadId };
-}
-
 export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<RelayResultOf<"dispatch">> {
   const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
-  const thread = threadOf(op);
   let outcome: DispatchOutcome;
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
-    await refuseUnsupported(op, deps);
+    // The engine checks command support, parses the input and names the thread it targets.
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -219,6 +167,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
   } catch (error) {
     outcome = dispatchFailureOf(error);
   }
+  const thread = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
   if (outcome.state === "completed") {
     if (!outcome.replayed)
       record(deps.lease, deps.clock, {
@@ -248,7 +197,6 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       ...(outcome.runtimeMode === undefined ? {} : { runtimeMode: outcome.runtimeMode }),
     };
   }
-  await learnFromRefusal(op, deps, outcome.error).catch(() => undefined);
   const code = auditCodeOf(outcome.error);
   const replayed = outcome.state !== "not_recorded" && outcome.replayed;
   if (outcome.state !== "not_recorded" && !replayed && environmentId !== null) {
@@ -285,11 +233,10 @@ export async function conditionalSendOp(
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
-      const threadId = conditionalSendInput.safeParse(op.input).data?.threadId;
       record(deps.lease, deps.clock, {
         leaseId: op.leaseId,
         environmentId: result.environmentId,
-        ...(threadId === undefined ? {} : { threadId }),
+        threadId: result.threadId,
         action: "thread.conditional-send",
         operationId: op.operationId,
         state: listed,
