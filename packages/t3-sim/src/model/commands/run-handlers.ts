@@ -224,13 +224,16 @@ export const queuedRunEdit: CommandHandler = (ctx, c) => {
   const run = requireQueued(record, str(c, "runId"));
   const message = record.messages.get(run.userMessageId);
   if (!message) reject(`Run ${run.id} has no message to edit.`);
-  return ctx.store.transact(record, c.commandId, (tx) => {
+  const sequence = ctx.store.transact(record, c.commandId, (tx) => {
     const attachments = (c.attachments as unknown[] | undefined) ?? message.attachments;
     const edited = tx.message({ ...message, text: str(c, "text"), attachments, updatedAt: tx.now });
     const itemId = `turn-item:message:${edited.id}`;
     const item = tx.record.turnItems.get(itemId);
     if (item) tx.item({ ...item, text: edited.text, attachments, updatedAt: tx.now });
   });
+  // The edited text is what the run does once it starts: its script follows the new text.
+  ctx.engine.reassign(record.thread.id, run.id, run.modelSelection, str(c, "text"));
+  return sequence;
 };
 
 export const promoteToSteer: CommandHandler = (ctx, c) => {
