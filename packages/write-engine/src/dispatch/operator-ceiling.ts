@@ -10,6 +10,7 @@ import {
   drivenThreadMode,
   getAction,
   type PreparedAction,
+  RUNTIME_MODES,
   type RuntimeMode,
   requestedRuntimeMode,
   runtimeCeilingRefusal,
@@ -27,7 +28,8 @@ export async function operatorCeilingRefusal(
   const refusal = runtimeCeilingRefusal(prepared.action, requested, ceiling, "ops");
   if (refusal !== null) return refusal;
   const entry = getAction(prepared.action);
-  if (entry.runEffect === "runs-nothing") return null;
+  // Nothing runs above the highest mode: without a ceiling below it, ops reads nothing more.
+  if (entry.runEffect === "runs-nothing" || ceiling === RUNTIME_MODES[RUNTIME_MODES.length - 1]) return null;
   const fresh = await readFreshThreads(environment, entry.drives(prepared.input));
   const driven = drivenThreadMode(prepared.action, prepared.input, fresh.found.values());
   return threadModeCeilingRefusal(prepared.action, driven, ceiling, "ops");
