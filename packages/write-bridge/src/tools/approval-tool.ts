@@ -72,7 +72,7 @@ const approvalInput = z.strictObject({
     .enum(RUNTIME_MODES)
     .optional()
     .describe(
-      "The highest runtime mode a thread you launch (or switch) may run in: approval-required (default) < auto-accept-edits < auto < full-access. The user may lower it.",
+      "The highest runtime mode in which your writes may make any agent run (a thread you launch or switch, or one you message, resume or steer): approval-required (default) < auto-accept-edits < auto < full-access. A launch without a mode runs at it. The user may lower it.",
     ),
   waitSeconds: z
     .number()
