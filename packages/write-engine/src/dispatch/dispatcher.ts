@@ -86,8 +86,8 @@ interface Operation {
 }
 
 /** The first thread the write targets, from its parsed input (none for a launch). */
-function targetThreadOf(operation: Operation): { threadId?: string } {
-  const threadId = operation.entry.targets(operation.prepared.input).threadIds[0];
+function targetThreadOf(entry: AnyActionDefinition, input: unknown): { threadId?: string } {
+  const threadId = entry.targets(input).threadIds[0];
   return threadId === undefined ? {} : { threadId };
 }
 
@@ -187,16 +187,18 @@ class WriteDispatcher implements Dispatcher {
     return this.#operations.run(operation.key, () => this.#run(operation));
   }
 
-  /** The same dispatch as a typed outcome, naming the thread the write targets (the page's row). */
+  /**
+   * The same dispatch as a typed outcome, naming the environment and the thread the write targets
+   * as far as it got (the gate's page row and audit line), so the caller resolves and parses nothing.
+   */
   async dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome> {
-    let target: { threadId?: string } = {};
+    const known: { environmentId?: string; threadId?: string } = {};
     try {
-      const operation = await this.#begin(request);
-      target = targetThreadOf(operation);
+      const operation = await this.#begin(request, known);
       const completed = await this.#operations.run(operation.key, () => this.#run(operation));
-      return { ...completed, ...target };
+      return { ...completed, ...known };
     } catch (error) {
-      return { ...dispatchFailureOf(error), ...target };
+      return { ...dispatchFailureOf(error), ...known };
     }
   }
 
@@ -204,7 +206,10 @@ class WriteDispatcher implements Dispatcher {
    * Everything before the operation's lock: command support (as T3 refuses a type before decoding
    * its fields), the strict parse, the admission check, an omitted mode filled from the ceiling.
    */
-  async #begin(request: DispatchRequest): Promise<Operation> {
+  async #begin(
+    request: DispatchRequest,
+    known: { environmentId?: string; threadId?: string } = {},
+  ): Promise<Operation> {
     if (typeof request.operationId !== "string" || request.operationId.trim() === "") {
       throw new ConnectorError("invalid_input", "operationId must be a non-empty string");
     }
@@ -213,6 +218,7 @@ class WriteDispatcher implements Dispatcher {
     }
     const entry = getAction(request.action);
     const handle = this.#options.registry.resolve(request.environment);
+    known.environmentId = handle.environmentId;
     const connected = await this.#supported(handle, entry.action);
     const environmentId = handle.environmentId;
     const destination = destinationOf(environmentId);
@@ -224,6 +230,7 @@ class WriteDispatcher implements Dispatcher {
     });
     // Strict parse before anything else: a bad input is refused without a record.
     const prepared = prepareAction(entry.action, request.input, key);
+    Object.assign(known, targetThreadOf(entry, prepared.input));
     const mismatch = checkLocalGuards(
       entry.guards.filter((guard) => guard.kind === "client_request_id_equals_operation_id"),
       prepared.input,

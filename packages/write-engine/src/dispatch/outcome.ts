@@ -19,6 +19,8 @@ export type DispatchFailure =
         readonly error: ConnectorError;
       }
   ) & {
+    /** The environment, once its alias or id resolved. */
+    readonly environmentId?: string;
     /** The first thread the write targets, once its input parsed (absent for a launch). */
     readonly threadId?: string;
   };

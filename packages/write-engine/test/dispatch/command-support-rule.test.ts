@@ -92,7 +92,7 @@ describe("command support, checked by the engine", () => {
     expect(await harness.journal.get(dispatcher.operationKey("assumed", "op-support-3"))).toBeUndefined();
   });
 
-  it("names the thread a write targets in its outcome, completed or refused, and none for a launch or an input that did not parse", async () => {
+  it("names the environment and the thread a write targets in its outcome, completed or refused; no thread for a launch or an input that did not parse", async () => {
     const dispatcher = dispatcherWith(new CommandSupportCache());
     const pin = { leaseId: LEASE_ID, environment: "current", action: "thread.pin" };
     const completed = await dispatcher.dispatchOutcome({
@@ -110,6 +110,8 @@ describe("command support, checked by the engine", () => {
     const unparsed = await dispatcher.dispatchOutcome({ ...pin, operationId: "op-outcome-3", input: {} });
     expect(unparsed.state).toBe("not_recorded");
     expect(unparsed.threadId).toBeUndefined();
+    // The environment resolved before the input failed to parse: the outcome names it all the same.
+    expect(unparsed.environmentId).toBe(harness.env("current").environmentId);
     const launched = await dispatcher.dispatchOutcome({
       leaseId: LEASE_ID,
       environment: "current",

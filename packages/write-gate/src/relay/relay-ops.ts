@@ -151,12 +151,12 @@ async function decided(
 }
 
 export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<RelayResultOf<"dispatch">> {
-  const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   let outcome: DispatchOutcome;
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
-    // The engine checks command support, parses the input and names the thread it targets.
+    // The engine resolves the environment, checks command support, parses the input, and names
+    // the environment and the thread the write targets in its outcome.
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -198,6 +198,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
     };
   }
   const code = auditCodeOf(outcome.error);
+  const environmentId = outcome.environmentId ?? null;
   const replayed = outcome.state !== "not_recorded" && outcome.replayed;
   if (outcome.state !== "not_recorded" && !replayed && environmentId !== null) {
     record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state: outcome.state, code });
