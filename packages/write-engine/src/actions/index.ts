@@ -104,6 +104,7 @@ export {
 export { checkModelSelection } from "./model-selection.js";
 export {
   DEFAULT_RUNTIME_CEILING,
+  type DrivenThreadMode,
   drivenThreadMode,
   isRuntimeMode,
   lowerRuntimeMode,

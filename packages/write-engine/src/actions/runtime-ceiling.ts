@@ -7,7 +7,7 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import { getAction } from "./catalogue.js";
-import { RUNTIME_MODES, type RuntimeMode } from "./fields.js";
+import { DEFAULT_RUNTIME_MODE, RUNTIME_MODES, type RuntimeMode } from "./fields.js";
 import type { RunEffect, ThreadRunView } from "./types.js";
 
 /** What a lease grants when the client proposes no ceiling: T3's own external-client default. */
@@ -69,20 +69,33 @@ export function drivenThreadMode(
   action: string,
   input: unknown,
   threads: Iterable<ThreadRunView>,
-): { threadId: string; mode: RuntimeMode } | undefined {
+): DrivenThreadMode | undefined {
   const entry = getAction(action);
   if (entry.runEffect === "runs-nothing") return undefined;
   const driven = new Set(input === undefined ? [] : entry.drives(input));
-  let highest: { threadId: string; mode: RuntimeMode } | undefined;
+  let highest: DrivenThreadMode | undefined;
   for (const thread of threads) {
-    if (thread.runtimeMode === null) continue;
     if (input !== undefined && !driven.has(thread.id)) continue;
     if (input !== undefined && entry.effectHolds !== undefined && !entry.effectHolds(input, thread)) continue;
-    if (highest === undefined || runtimeModeRank(thread.runtimeMode) > runtimeModeRank(highest.mode)) {
-      highest = { threadId: thread.id, mode: thread.runtimeMode };
+    // Fail closed: a mode T3 does not name (or names with a word not known here) counts as its
+    // own default, the highest, so a new or missing mode is never a way around the ceiling.
+    const mode = thread.runtimeMode ?? DEFAULT_RUNTIME_MODE;
+    if (highest === undefined || runtimeModeRank(mode) > runtimeModeRank(highest.mode)) {
+      highest = {
+        threadId: thread.id,
+        mode,
+        ...(thread.runtimeMode === null ? { reported: false as const } : {}),
+      };
     }
   }
   return highest;
+}
+
+/** The driven thread whose mode a ceiling must cover; `reported: false` when T3 did not name it. */
+export interface DrivenThreadMode {
+  readonly threadId: string;
+  readonly mode: RuntimeMode;
+  readonly reported?: false;
 }
 
 /**
@@ -92,7 +105,7 @@ export function drivenThreadMode(
  */
 export function threadModeCeilingRefusal(
   action: string,
-  thread: { readonly threadId: string; readonly mode: RuntimeMode } | undefined,
+  thread: DrivenThreadMode | undefined,
   ceiling: RuntimeMode,
   holder: "lease" | "ops" = "lease",
 ): ConnectorError | null {
@@ -105,9 +118,13 @@ export function threadModeCeilingRefusal(
   const instead =
     entry.ceilingAdvice ?? `switch the thread to ${ceiling} (or lower) first with thread.runtime-mode.set`;
   const effect = entry.runEffect === "runs-nothing" ? "starts-run" : entry.runEffect;
+  const runsIn =
+    thread.reported === false
+      ? `whose mode T3 does not name (taken as ${thread.mode}, T3's default)`
+      : `which runs in ${thread.mode}`;
   return new ConnectorError(
     "runtime_mode_above_lease",
-    `${action} would drive thread ${thread.threadId}, which runs in ${thread.mode}, above this ${holder}'s ` +
+    `${action} would drive thread ${thread.threadId}, ${runsIn}, above this ${holder}'s ` +
       `ceiling ${ceiling}: ${EFFECT_WORDS[effect]}. Instead ${instead}, or ${widen}. Nothing was sent.`,
     {
       details: {

@@ -7,7 +7,7 @@
 import type { Clock, ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ActionId, RuntimeMode } from "../actions/index.js";
+import type { ActionId, DrivenThreadMode, RuntimeMode } from "../actions/index.js";
 import type { CommandSupportCache } from "../capabilities/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
 import type { DispatchOutcome } from "./outcome.js";
@@ -38,7 +38,7 @@ export interface LeaseRequest {
    * mode the thread already has, the driven thread with the highest mode, from the fresh read;
    * set at the `scope` stage only (ADR 0029, 0037).
    */
-  readonly threadRuntimeMode?: { readonly threadId: string; readonly mode: RuntimeMode };
+  readonly threadRuntimeMode?: DrivenThreadMode;
 }
 
 export type LeaseRefusalCode =

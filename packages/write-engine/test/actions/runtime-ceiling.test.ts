@@ -7,6 +7,7 @@ import {
   runtimeCeilingRefusal,
   runtimeCeilingWords,
   SAMPLE_INPUTS,
+  threadModeCeilingRefusal,
 } from "../../src/actions/index.js";
 import { scopeVerdict } from "../../src/dispatch/index.js";
 
@@ -101,7 +102,19 @@ describe("the runtime ceiling, from the catalogue's one declaration", () => {
       });
     }
     expect(drivenThreadMode("thread.pin", undefined, threads)).toBeUndefined();
-    expect(drivenThreadMode("queue.resume", undefined, [threads[2] as (typeof threads)[2]])).toBeUndefined();
+    // A mode T3 does not name counts as its default, the highest: the ceiling fails closed.
+    expect(drivenThreadMode("queue.resume", undefined, [threads[2] as (typeof threads)[2]])).toEqual({
+      threadId: "unknown",
+      mode: "full-access",
+      reported: false,
+    });
+    expect(
+      threadModeCeilingRefusal(
+        "queue.resume",
+        { threadId: "unknown", mode: "full-access", reported: false },
+        "approval-required",
+      )?.message,
+    ).toContain("whose mode T3 does not name (taken as full-access, T3's default)");
     // With an input, only the threads the action drives count.
     expect(drivenThreadMode("queue.resume", { threadId: "asks" }, threads)).toEqual({
       threadId: "asks",
