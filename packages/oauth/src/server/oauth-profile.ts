@@ -52,6 +52,7 @@ export async function openOAuthProfile(
     registered,
     fetcher: options.fetcher ?? httpsMetadataFetcher,
     clock,
+    log: options.log,
   });
   const code = generateEnrollmentCode();
   const enrollmentCode = new EnrollmentCode(code);

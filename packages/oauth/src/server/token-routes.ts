@@ -67,9 +67,11 @@ export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
     if (!settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
     try {
       registerBudget.charge(clientAddress(c));
-      const { client, issuedAt } = await parts.clients.registered.register(await readJson(c));
+      const { client, issuedAt, reused } = await parts.clients.registered.register(await readJson(c));
       // The name is the client's own text: quoted as JSON, so it cannot forge a log line.
-      parts.log(`oauth: client ${JSON.stringify(client.clientName)} registered`);
+      parts.log(
+        `oauth: client ${JSON.stringify(client.clientName)} ${reused ? "registered again (same registration kept)" : "registered"}`,
+      );
       return c.json(
         {
           client_id: client.clientId,

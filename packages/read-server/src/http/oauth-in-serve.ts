@@ -5,7 +5,12 @@
  * Origin allowlist, since that is the name clients and the passkey page use.
  */
 import type { ReadConfig } from "@t3-connector/core/config";
-import { type OAuthProfile, openOAuthProfile, parseOAuthSettings } from "@t3-connector/oauth";
+import {
+  type MetadataFetcher,
+  type OAuthProfile,
+  openOAuthProfile,
+  parseOAuthSettings,
+} from "@t3-connector/oauth";
 import type { CliIo } from "../cli/io.js";
 import type { HttpServeOptions } from "./http-options.js";
 
@@ -13,7 +18,7 @@ export async function oauthForServe(
   io: CliIo,
   config: ReadConfig,
   options: HttpServeOptions,
-  extras: { maxBodyBytes: number; log: (line: string) => void },
+  extras: { maxBodyBytes: number; log: (line: string) => void; fetcher?: MetadataFetcher },
 ): Promise<OAuthProfile | undefined> {
   if (config.oauth === undefined && options.oauth === undefined) return undefined;
   const section = {
@@ -25,7 +30,7 @@ export async function oauthForServe(
     ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
     ...(io.env === undefined ? {} : { env: io.env }),
   });
-  return openOAuthProfile(settings, { maxBodyBytes: extras.maxBodyBytes, log: extras.log });
+  return openOAuthProfile(settings, extras);
 }
 
 /** The allowlist's extra names for the issuer (its Host, and its origin for the page's calls). */

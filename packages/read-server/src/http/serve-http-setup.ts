@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { LeveledLog } from "@t3-connector/core/cli-support";
 import type { ReadConfig } from "@t3-connector/core/config";
+import type { MetadataFetcher } from "@t3-connector/oauth";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import type { ProcessReadContextOptions, ReadContext } from "../read-context.js";
@@ -28,7 +29,7 @@ export async function setUpHttpServe(
   options: HttpServeOptions,
   limits: HttpLimits,
   log: LeveledLog,
-  timing: Pick<ProcessReadContextOptions, "deadlines"> = {},
+  timing: Pick<ProcessReadContextOptions, "deadlines"> & { oauthFetcher?: MetadataFetcher } = {},
 ): Promise<HttpServeSetup | { problem: string }> {
   let bearerToken: string | undefined;
   try {
@@ -39,13 +40,15 @@ export async function setUpHttpServe(
   } catch (error) {
     return { problem: `refusing to start: ${describeError(error)}` };
   }
-  const prepared = await prepareServe(io, definitions, log, timing);
+  const { oauthFetcher, ...readTiming } = timing;
+  const prepared = await prepareServe(io, definitions, log, readTiming);
   if ("problem" in prepared) return prepared;
   const { config, context } = prepared;
   try {
     const oauth = await oauthForServe(io, config, options, {
       maxBodyBytes: limits.maxBodyBytes,
       log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+      ...(oauthFetcher === undefined ? {} : { fetcher: oauthFetcher }),
     });
     if (oauth !== undefined && bearerToken !== undefined) {
       throw new Error("--auth-token-file and the oauth profile exclude each other: choose one");

@@ -5,6 +5,7 @@ import {
   leveledLog,
 } from "@t3-connector/core/cli-support";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import type { MetadataFetcher } from "@t3-connector/oauth";
 import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
 import { takeOverProcess } from "../process-takeover.js";
@@ -35,6 +36,8 @@ export interface ServeHttpExtras {
   readonly services?: BackgroundServices;
   /** Resolves to stop; default: the first SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<string>;
+  /** How the OAuth profile fetches client metadata documents (a test serves its own); HTTPS by default. */
+  readonly oauthFetcher?: MetadataFetcher;
 }
 
 /**
@@ -57,7 +60,10 @@ export async function serveHttp(
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
-  const timing = extras.deadlines === undefined ? {} : { deadlines: extras.deadlines };
+  const timing = {
+    ...(extras.deadlines === undefined ? {} : { deadlines: extras.deadlines }),
+    ...(extras.oauthFetcher === undefined ? {} : { oauthFetcher: extras.oauthFetcher }),
+  };
   const setup = await setUpHttpServe(io, definitions, options, limits, log, timing);
   if ("problem" in setup) return fail(setup.problem);
   const { context } = setup;
