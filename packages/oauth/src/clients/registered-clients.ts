@@ -73,8 +73,12 @@ export class RegisteredClients {
    * A client registering again with the same name and the same redirect URIs gets its earlier
    * registration back (`reused`): clients that register on every fresh connection (Claude's DCR
    * path) then keep one entry instead of pushing the owner's other clients out of the file.
+   * `beforeNew` runs (and may throw, e.g. a rate budget) only when a new entry is about to be made.
    */
-  async register(raw: unknown): Promise<{ client: OAuthClient; issuedAt: number; reused: boolean }> {
+  async register(
+    raw: unknown,
+    beforeNew: () => void = () => {},
+  ): Promise<{ client: OAuthClient; issuedAt: number; reused: boolean }> {
     const parsed = registrationRequestSchema.safeParse(raw);
     if (!parsed.success) {
       throw new ConnectorError(
@@ -103,6 +107,7 @@ export class RegisteredClients {
       this.#clients.set(earlier.clientId, earlier);
       return { client: this.get(earlier.clientId) as OAuthClient, issuedAt: earlier.createdAt, reused: true };
     }
+    beforeNew();
     const stored: StoredClient = {
       clientId: `dcr_${randomBytes(16).toString("base64url")}`,
       clientName,

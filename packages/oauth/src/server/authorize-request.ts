@@ -7,7 +7,7 @@ import { ConnectorError } from "@t3-connector/core";
 import type { OAuthClient } from "../clients/client-record.js";
 import { redirectMatches } from "../clients/redirect-policy.js";
 import { type OAuthSettings, READ_SCOPE, SCOPES_SUPPORTED } from "../settings/index.js";
-import type { AuthorizationRequest } from "./pending.js";
+import type { AuthorizationRequest } from "./sign-in-transactions.js";
 
 export type AuthorizeOutcome =
   | { kind: "ok"; request: AuthorizationRequest }

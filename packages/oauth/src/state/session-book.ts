@@ -62,6 +62,7 @@ export class SessionBook {
   readonly #log: (line: string) => void;
   #revocations: Revocations = NO_REVOCATIONS;
   #revocationsStamp = "";
+  #damagedStamp = "";
   #activityPersistedAt = 0;
 
   private constructor(settings: OAuthSettings, clock: Clock, log: (line: string) => void) {
@@ -233,7 +234,15 @@ export class SessionBook {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     if (stamp !== this.#revocationsStamp) {
-      this.#revocations = await readPrivateJson(this.#files.revocations, revocationsSchema, NO_REVOCATIONS);
+      try {
+        this.#revocations = await readPrivateJson(this.#files.revocations, revocationsSchema, NO_REVOCATIONS);
+      } catch (error) {
+        // Fails closed (every token check refuses) until the file is repaired; said once per change.
+        if (stamp !== this.#damagedStamp)
+          this.#log(`oauth: refusing every token until this is fixed: ${String(error)}`);
+        this.#damagedStamp = stamp;
+        throw error;
+      }
       this.#revocationsStamp = stamp;
     }
     for (const session of [...this.#sessions.values()]) {

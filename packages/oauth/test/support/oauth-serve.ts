@@ -33,13 +33,17 @@ export async function startOAuthServe(
 ): Promise<OAuthServe> {
   const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
   const config: SimConfig = await writeSimConfig(sim);
-  const stateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
-  await rm(stateDir, { recursive: true });
+  // A state directory the caller names is the caller's to remove (a restart test reuses one).
+  const ownStateDir = typeof oauth.stateDir !== "string";
+  const stateDir = ownStateDir
+    ? await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"))
+    : (oauth.stateDir as string);
+  if (ownStateDir) await rm(stateDir, { recursive: true });
   // Behind a proxy the issuer names the proxy's port, and the server listens on another.
   const port = extras.listenPort ?? (await freePort());
   const issuer = `http://localhost:${extras.issuerPort ?? port}`;
   const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
-  written.oauth = { issuer, stateDir, loopbackRedirects: true, ...oauth };
+  written.oauth = { issuer, loopbackRedirects: true, ...oauth, stateDir };
   await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
   const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
   let stop: (signal: string) => void = () => {};
@@ -60,7 +64,7 @@ export async function startOAuthServe(
     }),
   ]);
   const ready = JSON.parse(line) as HttpReadyLine;
-  await streams.stderrContains("enrollment code (one use): ");
+  // A state directory with a passkey already enrolled prints no code.
   const enrollmentCode = /enrollment code \(one use\): (\S+)/.exec(streams.stderr())?.[1] ?? "";
   return {
     issuer,
@@ -75,7 +79,7 @@ export async function startOAuthServe(
       await exitCode;
       await sim.close();
       await config.remove();
-      await rm(stateDir, { recursive: true, force: true });
+      if (ownStateDir) await rm(stateDir, { recursive: true, force: true });
     },
   };
 }

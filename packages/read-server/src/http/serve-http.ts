@@ -72,6 +72,7 @@ export async function serveHttp(
   try {
     listener = await listenGuarded(setup, { definitions, options, limits, gate, log });
   } catch (error) {
+    await setup.oauth?.close();
     await context.registry.close();
     return fail(describeError(error));
   }
@@ -87,6 +88,7 @@ export async function serveHttp(
     exitCode = await serveUntilStopped(gate, extras.stopSignal, shutDownOnce, log);
   }
   await shutDownOnce();
+  await setup.oauth?.close();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
   guard.dispose();
@@ -121,6 +123,7 @@ async function listenGuarded(
     createServer: () => createReadServer(definitions, context, { beforeCall: () => gate.passed }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
     logError: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
+    logRefusal: (line) => log.warn(`${READ_SERVER_NAME}: ${line}`),
   });
   const listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
   const issuer = issuerAllowances(oauth);
@@ -130,6 +133,8 @@ async function listenGuarded(
     allowedHosts: [...options.allowedHosts, ...issuer.hosts],
     allowedOrigins: [...options.allowedOrigins, ...issuer.origins],
   });
+  // Under OAuth only the issuer's name is right: the refusal says so (and names the proxy line).
+  if (oauth !== undefined) allowlist = { ...allowlist, refuseHost: oauth.hostRefusal };
   return listener;
 }
 
