@@ -71,8 +71,8 @@ function portabilityFindings(schemas: Array<{ name: string; schema: unknown }>):
         for (const [name, sub] of Object.entries(map)) walk(sub, `${at}.${key}.${name}`, key);
     }
     for (const key of ["anyOf", "allOf", "oneOf", "prefixItems"]) {
-      if (Array.isArray(record[key]))
-        (record[key] as unknown[]).forEach((sub, i) => walk(sub, `${at}.${key}[${i}]`, key));
+      if (!Array.isArray(record[key])) continue;
+      for (const [i, sub] of (record[key] as unknown[]).entries()) walk(sub, `${at}.${key}[${i}]`, key);
     }
     for (const key of [
       "items",
@@ -86,8 +86,9 @@ function portabilityFindings(schemas: Array<{ name: string; schema: unknown }>):
       "additionalItems",
     ]) {
       const sub = record[key];
-      if (Array.isArray(sub)) sub.forEach((item, i) => walk(item, `${at}.${key}[${i}]`, key));
-      else if (sub !== undefined) walk(sub, `${at}.${key}`, key);
+      if (Array.isArray(sub)) {
+        for (const [i, item] of sub.entries()) walk(item, `${at}.${key}[${i}]`, key);
+      } else if (sub !== undefined) walk(sub, `${at}.${key}`, key);
     }
   };
   for (const { name, schema } of schemas) walk(schema, name, undefined);
