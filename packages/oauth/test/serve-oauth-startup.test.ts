@@ -30,13 +30,14 @@ afterAll(async () => {
 
 /** serveHttp with this `oauth` section and these flags; stops it at once if it starts. */
 async function tryServe(
-  oauth: Record<string, unknown>,
-  flags: { host?: string; authTokenFile?: string } = {},
+  oauth: Record<string, unknown> | undefined,
+  flags: { host?: string; authTokenFile?: string; issuer?: string } = {},
 ) {
   const config = await writeSimConfig(sim);
   removals.push(config.remove);
   const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
-  written.oauth = oauth;
+  // No section: OAuth by the flags alone (`--oauth --issuer URL`).
+  if (oauth !== undefined) written.oauth = oauth;
   await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
   const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
   let stop: (signal: string) => void = () => {};
@@ -49,6 +50,7 @@ async function tryServe(
       allowedHosts: [],
       allowedOrigins: [],
       ...(flags.authTokenFile === undefined ? {} : { authTokenFile: flags.authTokenFile }),
+      ...(flags.issuer === undefined ? {} : { oauth: { issuer: flags.issuer } }),
     },
     { stopSignal: new Promise((resolve) => (stop = resolve)) },
   );
@@ -134,6 +136,15 @@ describe("serve --http with OAuth: starting", () => {
     expect(refused.stderr).toContain("bind_not_allowed");
     expect(refused.stderr).not.toContain("internal");
     expect(refused.stderr).not.toContain("auth_token_required");
+  });
+
+  it("refuses serve --http --oauth --issuer http://localhost:P --host 0.0.0.0 the same way", async () => {
+    const refused = await tryServe(undefined, {
+      host: "0.0.0.0",
+      issuer: `http://localhost:${await freePort()}`,
+    });
+    expect(refused).toMatchObject({ code: 1, started: false });
+    expect(refused.stderr).toContain("bind_not_allowed");
   });
 
   it("serves an https issuer on every address (a proxy terminates TLS) without asking for a bearer token", async () => {
