@@ -234,6 +234,8 @@ describe("serve --http with OAuth: a request addressed by another name", () => {
     const mcp = await send(`127.0.0.1:${port}`, "/mcp");
     expect(mcp.status).toBe(403);
     expect(mcp.body.fix).toContain("proxy_set_header Host $http_host;");
+    // The issuer's name in another case is the same name.
+    expect((await send(`LOCALHOST:${port}`, "/.well-known/oauth-authorization-server")).status).toBe(200);
     const logged = server.stderr().split(`refused Host "127.0.0.1:${port}"`).length - 1;
     expect(logged).toBe(1);
   });

@@ -99,7 +99,8 @@ export function refuseForeignHost(
   refusals: RefusalLog,
 ): Response | undefined {
   const seen = c.req.header("host");
-  if (seen === settings.host) return undefined;
+  // Host names are case-insensitive; the issuer's is kept in lower case.
+  if (seen?.toLowerCase() === settings.host) return undefined;
   const refusal = hostRefusal(seen, settings);
   refusals.note(refusal, c.req.path);
   return c.json(refusal, 403);
