@@ -10,6 +10,8 @@ export const ERROR_CODES = [
   "config_legacy_key",
   "token_file_invalid",
   "state_dir_invalid",
+  /** Another live process holds this state directory's lock (a second server on the same files). */
+  "state_dir_in_use",
   // environments and transports
   "environment_required",
   /** The config lists no environment yet (a valid state): the message says how to add one. */
@@ -47,6 +49,8 @@ export const ERROR_CODES = [
   // serving over HTTP
   /** A non-loopback bind without a bearer token file: anyone reaching the port could read. */
   "auth_token_required",
+  /** A bind address the server's protection does not allow (a plain-http OAuth issuer off loopback). */
+  "bind_not_allowed",
   // the OAuth session profile of `serve --http` (packages/oauth); the codes OAuth itself names
   // (RFC 6749 §5.2, RFC 8707, RFC 6750) are answered under the same names on the wire
   "invalid_grant",

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type HttpReadyLine, serveHttp } from "@t3-connector/read-server";
+import { type HttpReadyLine, type ServeHttpExtras, serveHttp } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { freePort } from "../../../../test/support/free-port.js";
 import { readToolDefinitions } from "../../../read-server/src/tools/index.js";
@@ -27,15 +27,23 @@ export interface OAuthServe {
   close(): Promise<void>;
 }
 
-export async function startOAuthServe(oauth: Record<string, unknown> = {}): Promise<OAuthServe> {
+export async function startOAuthServe(
+  oauth: Record<string, unknown> = {},
+  extras: Pick<ServeHttpExtras, "oauthFetcher"> & { issuerPort?: number; listenPort?: number } = {},
+): Promise<OAuthServe> {
   const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
   const config: SimConfig = await writeSimConfig(sim);
-  const stateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"));
-  await rm(stateDir, { recursive: true });
-  const port = await freePort();
-  const issuer = `http://localhost:${port}`;
+  // A state directory the caller names is the caller's to remove (a restart test reuses one).
+  const ownStateDir = typeof oauth.stateDir !== "string";
+  const stateDir = ownStateDir
+    ? await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-state-"))
+    : (oauth.stateDir as string);
+  if (ownStateDir) await rm(stateDir, { recursive: true });
+  // Behind a proxy the issuer names the proxy's port, and the server listens on another.
+  const port = extras.listenPort ?? (await freePort());
+  const issuer = `http://localhost:${extras.issuerPort ?? port}`;
   const written = JSON.parse(await readFile(config.configPath, "utf8")) as Record<string, unknown>;
-  written.oauth = { issuer, stateDir, loopbackRedirects: true, ...oauth };
+  written.oauth = { issuer, loopbackRedirects: true, ...oauth, stateDir };
   await writeFile(config.configPath, JSON.stringify(written), { mode: 0o600 });
   const streams = captureStreams({ T3_CONNECTOR_CONFIG: config.configPath });
   let stop: (signal: string) => void = () => {};
@@ -43,7 +51,11 @@ export async function startOAuthServe(oauth: Record<string, unknown> = {}): Prom
     streams.io,
     readToolDefinitions,
     { host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] },
-    { logLevel: "debug", stopSignal: new Promise((resolve) => (stop = resolve)) },
+    {
+      logLevel: "debug",
+      stopSignal: new Promise((resolve) => (stop = resolve)),
+      ...(extras.oauthFetcher === undefined ? {} : { oauthFetcher: extras.oauthFetcher }),
+    },
   );
   const line = await Promise.race([
     streams.stdoutLine(),
@@ -52,7 +64,7 @@ export async function startOAuthServe(oauth: Record<string, unknown> = {}): Prom
     }),
   ]);
   const ready = JSON.parse(line) as HttpReadyLine;
-  await streams.stderrContains("enrollment code (one use): ");
+  // A state directory with a passkey already enrolled prints no code.
   const enrollmentCode = /enrollment code \(one use\): (\S+)/.exec(streams.stderr())?.[1] ?? "";
   return {
     issuer,
@@ -67,7 +79,7 @@ export async function startOAuthServe(oauth: Record<string, unknown> = {}): Prom
       await exitCode;
       await sim.close();
       await config.remove();
-      await rm(stateDir, { recursive: true, force: true });
+      if (ownStateDir) await rm(stateDir, { recursive: true, force: true });
     },
   };
 }

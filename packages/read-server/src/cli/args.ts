@@ -46,7 +46,7 @@ export type CliCommand =
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
-  | { kind: "client-config"; client: string; http?: { url: string } }
+  | { kind: "client-config"; client: string; http?: { url?: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand

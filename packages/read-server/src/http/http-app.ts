@@ -12,6 +12,8 @@ import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
 export interface HttpAuthProvider {
   mount(app: Hono): void;
   readonly mcpGuard: MiddlewareHandler;
+  /** Releases what it holds (the OAuth state directory's lock) at shutdown. */
+  close?(): Promise<void>;
 }
 
 export interface HttpAppParts {
@@ -32,6 +34,8 @@ export interface HttpAppParts {
   readonly log: (line: string) => void;
   /** A request that failed unexpectedly (error). */
   readonly logError: (line: string) => void;
+  /** A refused Host or Origin, once per distinct value (warn). */
+  readonly logRefusal?: (line: string) => void;
 }
 
 /**
@@ -47,7 +51,7 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     c.res.headers.set("Cache-Control", "no-store");
     c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
-  app.use("*", hostOriginGuard(parts.allowlist));
+  app.use("*", hostOriginGuard(parts.allowlist, parts.logRefusal));
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {

@@ -5,6 +5,7 @@ import {
   leveledLog,
 } from "@t3-connector/core/cli-support";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import type { MetadataFetcher } from "@t3-connector/oauth";
 import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
 import { takeOverProcess } from "../process-takeover.js";
@@ -35,6 +36,8 @@ export interface ServeHttpExtras {
   readonly services?: BackgroundServices;
   /** Resolves to stop; default: the first SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<string>;
+  /** How the OAuth profile fetches client metadata documents (a test serves its own); HTTPS by default. */
+  readonly oauthFetcher?: MetadataFetcher;
 }
 
 /**
@@ -57,7 +60,10 @@ export async function serveHttp(
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
-  const timing = extras.deadlines === undefined ? {} : { deadlines: extras.deadlines };
+  const timing = {
+    ...(extras.deadlines === undefined ? {} : { deadlines: extras.deadlines }),
+    ...(extras.oauthFetcher === undefined ? {} : { oauthFetcher: extras.oauthFetcher }),
+  };
   const setup = await setUpHttpServe(io, definitions, options, limits, log, timing);
   if ("problem" in setup) return fail(setup.problem);
   const { context } = setup;
@@ -66,6 +72,7 @@ export async function serveHttp(
   try {
     listener = await listenGuarded(setup, { definitions, options, limits, gate, log });
   } catch (error) {
+    await setup.oauth?.close();
     await context.registry.close();
     return fail(describeError(error));
   }
@@ -81,6 +88,7 @@ export async function serveHttp(
     exitCode = await serveUntilStopped(gate, extras.stopSignal, shutDownOnce, log);
   }
   await shutDownOnce();
+  await setup.oauth?.close();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
   guard.dispose();
@@ -115,6 +123,7 @@ async function listenGuarded(
     createServer: () => createReadServer(definitions, context, { beforeCall: () => gate.passed }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
     logError: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
+    logRefusal: (line) => log.warn(`${READ_SERVER_NAME}: ${line}`),
   });
   const listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
   const issuer = issuerAllowances(oauth);
@@ -124,6 +133,8 @@ async function listenGuarded(
     allowedHosts: [...options.allowedHosts, ...issuer.hosts],
     allowedOrigins: [...options.allowedOrigins, ...issuer.origins],
   });
+  // Under OAuth only the issuer's name is right: the refusal says so (and names the proxy line).
+  if (oauth !== undefined) allowlist = { ...allowlist, refuseHost: oauth.hostRefusal };
   return listener;
 }
 

@@ -165,12 +165,18 @@ describe("serveHttp with narrowed limits", () => {
     const host = await call({ host: "tunnel.example.net" });
     expect(host.status).toBe(403);
     expect(host.headers["content-type"]).toContain("application/json");
-    expect(JSON.parse(host.body)).toEqual({
+    expect(JSON.parse(host.body)).toMatchObject({
       error: "host_not_allowed",
       header: "Host",
+      seen: "tunnel.example.net",
+      expected: expect.arrayContaining([new URL(ready.url).host]),
+      fix: "--allowed-host tunnel.example.net",
       message:
         'Host "tunnel.example.net" is not allowed: restart serve --http with --allowed-host tunnel.example.net if this server is meant to answer to that name.',
     });
+    // One log line per refused value, however often it comes.
+    await call({ host: "tunnel.example.net" });
+    expect(streams.stderr().split('refused Host "tunnel.example.net"').length - 1).toBe(1);
     const origin = await call({ origin: "https://page.example" });
     expect(origin.status).toBe(403);
     expect(JSON.parse(origin.body)).toMatchObject({ error: "origin_not_allowed", header: "Origin" });
