@@ -59,6 +59,8 @@ export const MAX_PENDING_PER_CLIENT = 4;
 /** Waiting calls on one request at once (each holds a relay connection). */
 export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
+/** A holder secret the desk adopts: at least 256 bits in base64url, as the desk itself draws them. */
+const ADOPTABLE_SECRET = /^[A-Za-z0-9_-]{43,256}$/;
 
 /** What the live inventory offers a new request. */
 interface Survey {
@@ -206,16 +208,35 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
     }
-    // The same bridge asking again replaces its own older request (its link is now stale).
-    if (ask.bridge !== undefined) {
-      for (const pending of [...this.#pending.values()]) {
-        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
-      }
+    // A secret the asking process already holds is kept (ADR 0040): its next lease answers it.
+    const adopted =
+      ask.holderSecret !== undefined && ADOPTABLE_SECRET.test(ask.holderSecret)
+        ? ask.holderSecret
+        : undefined;
+    const leaseSecret = adopted ?? randomBytes(32).toString("base64url");
+    const holderHash = holderHashOf(leaseSecret);
+    // The same bridge (or holder) asking again replaces its own older request (its link is now stale).
+    for (const pending of [...this.#pending.values()]) {
+      const same =
+        (ask.bridge !== undefined && pending.bridge === ask.bridge) || pending.holderHash === holderHash;
+      if (same) this.#end(pending.id, "superseded");
     }
     this.#refuseWhenFull(ask);
-    const leaseSecret = randomBytes(32).toString("base64url");
-    const pending = this.#keep(ask, survey, proposal, holderHashOf(leaseSecret));
+    const pending = this.#keep(ask, survey, proposal, holderHash);
     this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
+    // A secret is handed back only when the desk drew it: an adopted one is the caller's already.
+    return { ...this.#linkOf(pending), ...(adopted === undefined ? { leaseSecret } : {}) };
+  }
+
+  pendingHeldBy(secret: string | undefined): Omit<ApprovalLink, "leaseSecret"> | null {
+    if (secret === undefined) return null;
+    this.#prune();
+    const hash = holderHashOf(secret);
+    const held = [...this.#pending.values()].find((pending) => pending.holderHash === hash);
+    return held === undefined ? null : this.#linkOf(held);
+  }
+
+  #linkOf(pending: PendingRequest): Omit<ApprovalLink, "leaseSecret"> {
     return {
       requestId: pending.id,
       url: this.#url(pending.id),
@@ -229,7 +250,6 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionCount: grant.actions.length,
       })),
       leftOut: pending.leftOut,
-      leaseSecret,
     };
   }
 
@@ -329,7 +349,9 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionInfo(entry.action),
       ),
       ceilingChoices: ceilingChoices(pending.scope),
-      replacesLease: pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null,
+      replacesLease:
+        (pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null) ||
+        this.#options.keeper.list().some((open) => open.holderHash === pending.holderHash),
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -459,7 +481,11 @@ export class GateApprovalDesk implements ApprovalDesk {
         );
       }
       // The holder's own request for more replaces its lease; other clients' leases stay open.
+      // One lease per holder secret (ADR 0040): any other lease it holds is replaced too.
       if (pending.replaces !== undefined) keeper.end(pending.replaces, "replaced");
+      for (const open of keeper.list()) {
+        if (open.holderHash === pending.holderHash) keeper.end(open.leaseId, "replaced");
+      }
       lease = keeper.grant({
         scope: bound.scope,
         scopeFingerprint: fingerprintOf(pending, bound.scope),

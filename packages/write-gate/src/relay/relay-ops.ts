@@ -79,13 +79,20 @@ export async function requestApproval(
   op: RequestApprovalOp,
   deps: RelayOpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
-  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
+  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps, op.leaseSecret);
   // A lease answers only its holder; any other client gets a request of its own (ADR 0022, 0028).
   const held = deps.lease.heldLease(op.leaseSecret);
   // The holder asking with nothing proposed gets its lease; asking for something is a new request,
   // validated like any other, whose approval replaces the holder's lease (ADR 0022).
   if (held !== null && !proposesAnything(op)) return leaseSummary(deps.lease, held.leaseId);
-  const ask = askOf(op);
+  // Asking again with nothing proposed while its request is pending answers that request: one
+  // request per ask, however often the client calls (ADR 0040).
+  const waiting = proposesAnything(op) ? null : deps.approvals.pendingHeldBy(op.leaseSecret);
+  if (waiting !== null) {
+    if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...waiting, decision: "pending" };
+    return { ...waiting, ...(await decided(waiting.requestId, op.waitMs, deps, op.leaseSecret)) };
+  }
+  const ask = { ...askOf(op), ...(op.leaseSecret === undefined ? {} : { holderSecret: op.leaseSecret }) };
   const link = await deps.approvals.request(held !== null ? { ...ask, replaces: held.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
@@ -94,9 +101,10 @@ export async function requestApproval(
     leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
-  const answer = await decided(link.requestId, op.waitMs, deps);
+  const answer = await decided(link.requestId, op.waitMs, deps, link.leaseSecret ?? op.leaseSecret);
   // The secret goes back on the creating call only, whatever its wait ended with.
-  return answer.active === true ? { ...answer, leaseSecret: link.leaseSecret } : { ...link, ...answer };
+  const secret = link.leaseSecret === undefined ? {} : { leaseSecret: link.leaseSecret };
+  return answer.active === true ? { ...answer, ...secret } : { ...link, ...answer };
 }
 
 /**
@@ -108,7 +116,9 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
   if (!keeper.heldBy(leaseId, secret)) {
     throw new ConnectorError(
       "lease_closed",
-      "this lease was approved for another client: call t3_pedir_aprovacao to ask for your own",
+      "this lease was approved for another client, or for an earlier run of this bridge (a lease " +
+        "belongs to the bridge process that asked for it, and a restarted bridge starts without one): " +
+        "call t3_pedir_aprovacao {} to ask for your own",
       { details: { reason: "lease_not_held", recorded: false } },
     );
   }
@@ -144,14 +154,22 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
   return ask;
 }
 
-/** Waits on one request; an approval answers the lease it opened, anything else the decision. */
+/**
+ * Waits on one request; an approval answers the lease it opened to its holder only (anyone else
+ * presenting the request id learns that it was approved, never the lease id), anything else the
+ * decision.
+ */
 async function decided(
   requestId: string,
   waitMs: number,
   deps: RelayOpDeps,
+  secret: string | undefined,
 ): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
+    if (!deps.lease.heldBy(decision.lease.leaseId, secret)) {
+      return { active: false, requestId, decision: "approved" };
+    }
     return { ...leaseSummary(deps.lease, decision.lease.leaseId), requestId, decision: "approved" };
   }
   const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
