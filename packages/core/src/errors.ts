@@ -81,6 +81,8 @@ export const ERROR_CODES = [
   "runtime_mode_above_lease",
   "operation_conflict",
   "reconciliation_required",
+  /** A resend was asked where no lease (nor the operator on a stopped gate) may make it; nothing was sent. */
+  "resend_not_allowed",
   "t3_refused",
   /** T3 refused: a subagent thread the provider spawned takes no messages (OrchestratorSubagentThreadReadOnlyError). */
   "subagent_thread_read_only",

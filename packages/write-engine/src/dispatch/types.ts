@@ -9,6 +9,7 @@ import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { ActionId, RuntimeMode } from "../actions/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
+import type { ResendAuthority } from "./resend-authority.js";
 
 /**
  * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
@@ -167,9 +168,11 @@ export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
   /**
    * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
-   * command again under the same derived ids (within the resend window); T3's answer decides.
+   * command again under the same derived ids (within the resend window); T3's answer decides. The
+   * resend needs `authority` (the caller's lease that covers the write, or the operator's explicit
+   * ask); without it the record is settled by reading only (ADR 0042).
    */
-  reconcile(key: string): Promise<ReconcileOutcome>;
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   /** The journal key of `(environment, operationId)` for this dispatcher's channel. */
   operationKey(environment: string, operationId: string): string;
 }

@@ -448,7 +448,9 @@ async function announceStart(
   if (stats.open > 0) {
     announce(
       `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
-        "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+        "(read only at start: a client repeating the write, or t3_reconciliar_escrita, under a lease that covers it " +
+        "sends it again at most once; t3-connector-write reconcile --all-uncertain reads again), the rest preparing " +
+        "(provably unsent; a retry with the same operationId sends once)",
     );
   }
   for (const loss of engine.unknownLossesInForce()) {

@@ -361,15 +361,22 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
   return state === "precondition_pending" ? null : "refused";
 }
 
+/**
+ * Settles an uncertain write. It reads T3 for anyone holding the relay capability; it sends the
+ * journaled command again only under the caller's own open lease, which must cover the write's
+ * environment, projects and action (ADR 0042). Without one (no leaseId, a closed lease, after
+ * Revoke all) it reads only and the answer says what stays uncertain and why nothing was resent.
+ */
 export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<RelayResultOf<"reconcile">> {
-  if (op.leaseId !== undefined && deps.lease.get(op.leaseId) === null) {
-    throw new ConnectorError("lease_closed", "no open lease has this id");
-  }
   if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+  const held = op.leaseId !== undefined && deps.lease.heldBy(op.leaseId, op.leaseSecret);
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {
-    outcome = await deps.dispatcher.reconcile(key);
+    outcome = await deps.dispatcher.reconcile(
+      key,
+      held && op.leaseId !== undefined ? { leaseId: op.leaseId } : undefined,
+    );
   } catch (error) {
     await auditQuietly(deps.audit, {
       event: "reconciled",
