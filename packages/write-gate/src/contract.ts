@@ -44,6 +44,8 @@ export interface LeaseKeeper extends LeaseCheck {
   remainingMs(leaseId: string): number;
   /** Records a write under the lease it names. */
   recordWrite(write: LeaseWrite): void;
+  /** A thread a completed write under the lease created; a thread-limited lease admits it (ADR 0041). */
+  recordLaunchedThread(leaseId: string, threadId: string): void;
   writes(leaseId: string): readonly LeaseWrite[];
   /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
   heldBy(leaseId: string, secret: string | undefined): boolean;

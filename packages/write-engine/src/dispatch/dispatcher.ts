@@ -228,6 +228,7 @@ class WriteDispatcher implements Dispatcher {
       destination: operation.destination,
       action: operation.entry.action,
       projectIds,
+      threadIds: operation.entry.targets(operation.prepared.input).threadIds,
       ...runtimeModeOf(operation),
       ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
     } satisfies LeaseRequest;

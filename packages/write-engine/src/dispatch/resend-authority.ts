@@ -42,6 +42,7 @@ export async function resendOptions(
     destination: record.destination,
     action: record.action as LeaseRequest["action"],
     projectIds,
+    threadIds: hintThreads(record.derivedIds ?? {}),
   });
   const admitted = deps.lease.check(request("admission", []));
   if (!admitted.ok) return { readOnly: notCovered(admitted) };

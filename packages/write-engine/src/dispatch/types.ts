@@ -27,6 +27,8 @@ export interface LeaseRequest {
   readonly action: ActionId;
   /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
   readonly projectIds: readonly string[];
+  /** The existing threads the write's input touches (known before any I/O; ADR 0041). */
+  readonly threadIds?: readonly string[];
   /** The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any. */
   readonly runtimeMode?: RuntimeMode;
   /**

@@ -47,7 +47,13 @@ import {
   proposalOf,
 } from "./proposal.js";
 import { type DeadRequestCode, RequestTombstones } from "./request-tombstones.js";
-import { narrowScope, requestFingerprint, type Selection } from "./scope.js";
+import {
+  limitToThreads,
+  type NamedThread,
+  narrowScope,
+  requestFingerprint,
+  type Selection,
+} from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
@@ -83,6 +89,8 @@ interface PendingRequest {
   readonly client?: ClientInfo;
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
+  /** The threads the client named, by title and environment; the lease is limited to them (ADR 0041). */
+  readonly namedThreads: readonly NamedThread[];
   readonly bridge?: string;
   /** Whose budget the request counts against (`clientKeyOf`). */
   readonly clientKey: string;
@@ -111,6 +119,11 @@ export interface RequestView {
   readonly client?: ClientInfo;
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
+  /**
+   * The threads the client named, each with its title and environment: unless the person widens
+   * the lease to whole projects (`wholeProjects`), writes may touch only these (ADR 0041).
+   */
+  readonly namedThreads: readonly NamedThread[];
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
   /** True when approving replaces the asking client's own open lease. */
@@ -319,6 +332,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
       preselected: preselect(proposal, survey.inventory),
+      namedThreads: namedThreadsOf(proposal, survey.inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       clientKey: clientKeyOf(ask),
       holderHash,
@@ -345,6 +359,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(pending.client === undefined ? {} : { client: pending.client }),
       ...(pending.proposal === undefined ? {} : { proposal: pending.proposal }),
       preselected: pending.preselected,
+      namedThreads: pending.namedThreads,
       actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
         actionInfo(entry.action),
       ),
@@ -450,9 +465,11 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (pending.challenge !== undefined) {
       throw new ConnectorError("challenge_already_issued", "this request already has its challenge");
     }
-    const scope = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
-    if (scope === null)
+    const narrowed = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
+    if (narrowed === null)
       throw new ConnectorError("selection_invalid", "the selection is not part of this request");
+    // What the page shows is what is granted: the named threads only, unless the person widened it.
+    const scope = limitToThreads(narrowed, pending.namedThreads, selection?.wholeProjects === true);
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
@@ -582,6 +599,22 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (this.#expired(pending)) this.#end(pending.id, "expired");
     }
   }
+}
+
+/** The threads a proposal names that the inventory lists, with their titles and environments. */
+function namedThreadsOf(proposal: Proposal | undefined, inventory: InventoryView): NamedThread[] {
+  const wanted = new Set(proposal?.threads ?? []);
+  if (wanted.size === 0) return [];
+  const aliases = new Map(inventory.scope.environments.map((grant) => [grant.environmentId, grant.alias]));
+  return inventory.threads
+    .filter((thread) => wanted.has(thread.id))
+    .map((thread) => ({
+      threadId: thread.id,
+      title: thread.title,
+      environmentId: thread.environmentId,
+      alias: aliases.get(thread.environmentId) ?? thread.environmentId,
+      projectId: thread.projectId,
+    }));
 }
 
 /** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */

@@ -238,6 +238,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
     outcome = dispatchFailureOf(error);
   }
   if (outcome.state === "completed") {
+    noteLaunchedThread(deps.lease, op.leaseId, outcome.derivedIds, thread.threadId);
     if (!outcome.replayed)
       record(deps.lease, deps.clock, {
         ...base,
@@ -405,6 +406,17 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };
+}
+
+/** A thread the write created (its derived `threadId`, not the thread it targeted) stays the lease's. */
+function noteLaunchedThread(
+  keeper: LeaseKeeper,
+  leaseId: string,
+  derivedIds: Readonly<Record<string, string>>,
+  targeted: string | undefined,
+): void {
+  const created = derivedIds.threadId;
+  if (created !== undefined && created !== targeted) keeper.recordLaunchedThread(leaseId, created);
 }
 
 function record(keeper: LeaseKeeper, clock: Clock, write: Omit<LeaseWrite, "at">): void {
