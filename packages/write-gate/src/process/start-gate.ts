@@ -37,6 +37,7 @@ import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
+  OperationOwners,
   relayHandler,
   removeCapabilityFile,
   writeCapabilityFile,
@@ -314,6 +315,7 @@ async function bindRelay(
       approvals: human.approvals,
       audit,
       clock: started.clock,
+      owners: new OperationOwners(),
     }),
   );
   return capabilityPath;

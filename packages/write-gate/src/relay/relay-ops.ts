@@ -31,6 +31,7 @@ import type {
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
+import type { OperationOwners } from "./operation-owners.js";
 
 /** What the ops reach: everything the relay holds but its capability. */
 export interface RelayOpDeps {
@@ -46,6 +47,8 @@ export interface RelayOpDeps {
   readonly approvals: ApprovalDesk;
   readonly audit: AuditLog;
   readonly clock: Clock;
+  /** Whose write each operation of this boot is: a receipt answers only its holder (ADR 0040). */
+  readonly owners?: OperationOwners;
 }
 
 /** The status answer of one lease, naming it (`leaseId`); `{active: false}` once it closed. */
@@ -226,7 +229,11 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
   let outcome: DispatchOutcome;
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
-    await refuseUnsupported(op, deps);
+    const release = claimOperation(op, deps);
+    await refuseUnsupported(op, deps).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -234,6 +241,8 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       action: op.action,
       input: op.input,
     });
+    // Refused before anything was recorded: the operationId stays free for whoever names it next.
+    if (outcome.state === "not_recorded") release();
   } catch (error) {
     outcome = dispatchFailureOf(error);
   }
@@ -295,11 +304,15 @@ export async function conditionalSendOp(
   const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+    const release = claimOperation(op, deps);
     const result = await run({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
       operationId: op.operationId,
       input: op.input,
+    }).catch((error: unknown) => {
+      release();
+      throw error;
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
@@ -393,6 +406,20 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     throw error;
   }
   await auditQuietly(deps.audit, reconciledEvent(outcome));
+  // The state is anyone's to learn; what T3 answered (the receipt) only its holder's (ADR 0040).
+  if (deps.owners !== undefined && !deps.owners.shows(outcome.key, op.leaseSecret)) {
+    const { receipt: _hidden, ...observed } = outcome.observation ?? {};
+    return {
+      ...answerOf(outcome),
+      observation:
+        outcome.observation === null ? null : (observed as NonNullable<typeof outcome.observation>),
+      receipt: null,
+    };
+  }
+  return answerOf(outcome);
+}
+
+function answerOf(outcome: ReconcileOutcome): RelayResultOf<"reconcile"> {
   return {
     key: outcome.key,
     operationId: outcome.operationId,
@@ -406,6 +433,22 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };
+}
+
+/**
+ * Claims the operation for the calling holder before the journal is read (so two clients naming
+ * one operationId at once cannot both be answered), refusing one another holder owns. An
+ * environment the registry does not know claims nothing: the dispatcher refuses it unrecorded.
+ */
+function claimOperation(op: DispatchOp | ConditionalSendOp, deps: RelayOpDeps): () => void {
+  if (deps.owners === undefined) return () => undefined;
+  let key: string;
+  try {
+    key = deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
+  } catch {
+    return () => undefined;
+  }
+  return deps.owners.claim(key, op.leaseSecret);
 }
 
 /** A thread the write created (its derived `threadId`, not the thread it targeted) stays the lease's. */
