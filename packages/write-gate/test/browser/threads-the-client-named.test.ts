@@ -40,6 +40,9 @@ describe("a lease limited to the threads the client named", () => {
     const lease = structured(await answer);
     expect(lease).toMatchObject({ authorized: true });
     const leaseId = lease.leaseId as string;
+    // The open lease's card says the same: only that thread, by title.
+    const card = page.locator(`[data-lease-id="${leaseId}"] [data-testid=lease-threads-alpha]`);
+    expect(await card.textContent()).toBe(`Threads: only “${TITLE}” (and threads it starts itself)`);
 
     const before = real.world.commandCount();
     const other = await pin(leaseId, RUNNING_THREAD, "op-pin-unnamed");
