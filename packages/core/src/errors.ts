@@ -84,7 +84,11 @@ export const ERROR_CODES = [
   /** The write would run an agent in a runtime mode above the lease's (or ops') ceiling; nothing was sent. */
   "runtime_mode_above_lease",
   "operation_conflict",
+  /** The operationId is another client's write (ADR 0040): its receipt goes only to that client. */
+  "operation_not_held",
   "reconciliation_required",
+  /** A resend was asked where no lease (nor the operator on a stopped gate) may make it; nothing was sent. */
+  "resend_not_allowed",
   "t3_refused",
   /** T3 refused: a subagent thread the provider spawned takes no messages (OrchestratorSubagentThreadReadOnlyError). */
   "subagent_thread_read_only",

@@ -50,9 +50,10 @@ Commands:
                            machine's paths: ${CLIENT_NAMES.join(", ")}
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
-  reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
-                           Settle uncertain writes: read T3, else send the same command again under the same
-                           ids (T3 applies it at most once); prints what each became; exit 1 if any stays uncertain
+  reconcile (--operation ID | --all-uncertain) [--environment X] [--json] [--resend]
+                           Settle uncertain writes by reading T3; prints what each became; exit 1 if any stays
+                           uncertain. --resend (gate stopped): print what would be sent, then send the same command
+                           again under the same ids where T3 shows no effect (T3 applies it at most once)
   journal verify [--json]  Check every journal file and record (the gate refuses to start on a damaged journal);
                            exit 1 if anything is missing, truncated or altered
   journal recover --accept-loss [--json]
@@ -95,6 +96,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           ...(command.operationId === undefined ? {} : { operationId: command.operationId }),
           allUncertain: command.allUncertain,
           json: command.json,
+          resend: command.resend,
         });
       case "journal-verify":
         return await (await import("./process/journal-command.js")).journalVerifyCommand(io, command);

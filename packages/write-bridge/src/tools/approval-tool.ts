@@ -94,10 +94,14 @@ type ApprovalInput = z.output<typeof approvalInput>;
 const list = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 
-const NEXT_STEP: Readonly<Record<Exclude<Decision, "approved">, string>> = {
+const NEXT_STEP: Readonly<Record<Decision, string>> = {
+  approved:
+    "The user approved this request for the client process that created it; this process does not hold its lease " +
+    "(a restarted bridge holds none of the old process's leases). Call t3_pedir_aprovacao {} to ask for your own.",
   pending:
     "Show approvalUrl to the user and compare scopeFingerprint with the page. To wait for their decision, call " +
-    "t3_pedir_aprovacao with this requestId and waitSeconds: that creates no new request.",
+    "t3_pedir_aprovacao with this requestId and waitSeconds; calling t3_pedir_aprovacao {} again answers this same " +
+    "request, or the lease once approved: neither creates a new request.",
   denied:
     "The user denied this request: nothing was granted. Do not write; ask the user before requesting again.",
   expired:
@@ -251,7 +255,7 @@ function answerOf(answer: Record<string, unknown>): Record<string, unknown> {
       nextStep: "Use leaseId with the t3_escrever_* tools, naming the environment on every call.",
     };
   }
-  const outcome = decision === undefined || decision === "approved" ? "pending" : decision;
+  const outcome = decision ?? "pending";
   if (outcome === "pending" && (typeof answer.requestId !== "string" || typeof answer.url !== "string")) {
     throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
   }

@@ -50,6 +50,7 @@ import {
   type ReconcileOptions,
   reconcileRecord,
 } from "./reconcile.js";
+import { type ResendAuthority, resendOptions } from "./resend-authority.js";
 import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
@@ -269,9 +270,13 @@ class WriteDispatcher implements Dispatcher {
     return environment;
   }
 
-  reconcile(key: string): Promise<ReconcileOutcome> {
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome> {
     // Under the operation's lock: never observe a record while its own dispatch is still writing it.
-    return this.#operations.run(key, () => this.#settle(key));
+    return this.#operations.run(key, async () => {
+      const record = await this.#journal.get(key);
+      const options = await resendOptions(record, authority, this.#options);
+      return this.#settle(key, options);
+    });
   }
 
   /** Settlement of an uncertain record; the caller holds the operation's lock. */
@@ -299,6 +304,7 @@ class WriteDispatcher implements Dispatcher {
       destination: operation.destination,
       action: operation.entry.action,
       projectIds,
+      threadIds: operation.entry.targets(operation.prepared.input).threadIds,
       ...runtimeModeOf(operation),
       ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
     } satisfies LeaseRequest;

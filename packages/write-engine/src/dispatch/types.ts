@@ -11,6 +11,7 @@ import type { ActionId, DrivenThreadMode, RuntimeMode } from "../actions/index.j
 import type { CommandSupportCache } from "../capabilities/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
 import type { DispatchOutcome } from "./outcome.js";
+import type { ResendAuthority } from "./resend-authority.js";
 
 /**
  * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
@@ -28,6 +29,8 @@ export interface LeaseRequest {
   readonly action: ActionId;
   /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
   readonly projectIds: readonly string[];
+  /** The existing threads the write's input touches (known before any I/O; ADR 0041). */
+  readonly threadIds?: readonly string[];
   /**
    * The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any.
    * Absent at `admission` for an input that omits it: the verdict's ceiling then fills it.
@@ -190,9 +193,11 @@ export interface Dispatcher {
   dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /**
    * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
-   * command again under the same derived ids (within the resend window); T3's answer decides.
+   * command again under the same derived ids (within the resend window); T3's answer decides. The
+   * resend needs `authority` (the caller's lease that covers the write, or the operator's explicit
+   * ask); without it the record is settled by reading only (ADR 0042).
    */
-  reconcile(key: string): Promise<ReconcileOutcome>;
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   /** The journal key of `(environment, operationId)` for this dispatcher's channel. */
   operationKey(environment: string, operationId: string): string;
 }

@@ -16,6 +16,7 @@ import {
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
+import type { ResendAuthority } from "../dispatch/resend-authority.js";
 import type {
   DispatchCompleted,
   Dispatcher,
@@ -69,7 +70,8 @@ export interface WriteEngine extends Dispatcher {
   dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /** "When run R ends, optionally switch the model, then send" (every step journaled). */
   conditionalSend(request: ConditionalSendRequest): Promise<ConditionalSendResult>;
-  reconcile(key: string): Promise<ReconcileOutcome>;
+  /** Settles an uncertain write; it resends only under `authority` (ADR 0042), else it reads only. */
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   operationKey(environment: string, operationId: string): string;
   /** The writes whose outcome is unknown: what `reconcile` settles. */
   listUncertain(): Promise<readonly OpenWrite[]>;
@@ -123,7 +125,7 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
     dispatchOutcome: (request) => dispatcher.dispatchOutcome(request),
     conditionalSend: (request) =>
       conditionalSend({ dispatcher, journal, registry, channel, clock, lease }, request),
-    reconcile: (key) => dispatcher.reconcile(key),
+    reconcile: (key, authority) => dispatcher.reconcile(key, authority),
     operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
     listUncertain: () => journal.listUncertain(),
     stats: () => journal.stats(),

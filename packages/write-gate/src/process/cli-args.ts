@@ -36,6 +36,8 @@ export type CliCommand =
   | { kind: "pair"; environment: string }
   | {
       kind: "reconcile";
+      /** Send the journaled command again when T3 shows no effect (a stopped gate only, ADR 0042). */
+      resend: boolean;
       environment?: string;
       operationId?: string;
       allUncertain: boolean;
@@ -151,8 +153,15 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
     .option("--all-uncertain", "every uncertain write")
     .option("--environment <alias>", "only this environment", valueOnce("--environment"))
     .option("--json", "print JSON")
+    .option("--resend", "with the gate stopped: send a write again when T3 shows no effect of it")
     .action(
-      (options: { operation?: string; allUncertain?: boolean; environment?: string; json?: boolean }) => {
+      (options: {
+        operation?: string;
+        allUncertain?: boolean;
+        environment?: string;
+        json?: boolean;
+        resend?: boolean;
+      }) => {
         const allUncertain = options.allUncertain === true;
         if (options.operation === undefined && !allUncertain) {
           throw usageProblem("reconcile needs --operation ID or --all-uncertain");
@@ -166,6 +175,7 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
           ...(options.operation === undefined ? {} : { operationId: options.operation }),
           allUncertain,
           json: options.json === true,
+          resend: options.resend === true,
         });
       },
     );

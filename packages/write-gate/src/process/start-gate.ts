@@ -37,6 +37,7 @@ import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
+  OperationOwners,
   relayHandler,
   removeCapabilityFile,
   writeCapabilityFile,
@@ -315,6 +316,7 @@ async function bindRelay(
       approvals: human.approvals,
       audit,
       clock: started.clock,
+      owners: new OperationOwners(),
     }),
   );
   return capabilityPath;
@@ -449,7 +451,9 @@ async function announceStart(
   if (stats.open > 0) {
     announce(
       `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
-        "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+        "(read only at start: a client repeating the write, or t3_reconciliar_escrita, under a lease that covers it " +
+        "sends it again at most once; t3-connector-write reconcile --all-uncertain reads again), the rest preparing " +
+        "(provably unsent; a retry with the same operationId sends once)",
     );
   }
   for (const loss of engine.unknownLossesInForce()) {

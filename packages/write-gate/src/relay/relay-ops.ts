@@ -25,6 +25,7 @@ import type {
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
+import type { OperationOwners } from "./operation-owners.js";
 
 /** What the ops reach: everything the relay holds but its capability. */
 export interface RelayOpDeps {
@@ -38,6 +39,8 @@ export interface RelayOpDeps {
   readonly approvals: ApprovalDesk;
   readonly audit: AuditLog;
   readonly clock: Clock;
+  /** Whose write each operation of this boot is: a receipt answers only its holder (ADR 0040). */
+  readonly owners?: OperationOwners;
 }
 
 /** The status answer of one lease, naming it (`leaseId`); `{active: false}` once it closed. */
@@ -71,13 +74,20 @@ export async function requestApproval(
   op: RequestApprovalOp,
   deps: RelayOpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
-  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
+  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps, op.leaseSecret);
   // A lease answers only its holder; any other client gets a request of its own (ADR 0022, 0028).
   const held = deps.lease.heldLease(op.leaseSecret);
   // The holder asking with nothing proposed gets its lease; asking for something is a new request,
   // validated like any other, whose approval replaces the holder's lease (ADR 0022).
   if (held !== null && !proposesAnything(op)) return leaseSummary(deps.lease, held.leaseId);
-  const ask = askOf(op);
+  // Asking again with nothing proposed while its request is pending answers that request: one
+  // request per ask, however often the client calls (ADR 0040).
+  const waiting = proposesAnything(op) ? null : deps.approvals.pendingHeldBy(op.leaseSecret);
+  if (waiting !== null) {
+    if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...waiting, decision: "pending" };
+    return { ...waiting, ...(await decided(waiting.requestId, op.waitMs, deps, op.leaseSecret)) };
+  }
+  const ask = { ...askOf(op), ...(op.leaseSecret === undefined ? {} : { holderSecret: op.leaseSecret }) };
   const link = await deps.approvals.request(held !== null ? { ...ask, replaces: held.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
@@ -86,9 +96,10 @@ export async function requestApproval(
     leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
-  const answer = await decided(link.requestId, op.waitMs, deps);
+  const answer = await decided(link.requestId, op.waitMs, deps, link.leaseSecret ?? op.leaseSecret);
   // The secret goes back on the creating call only, whatever its wait ended with.
-  return answer.active === true ? { ...answer, leaseSecret: link.leaseSecret } : { ...link, ...answer };
+  const secret = link.leaseSecret === undefined ? {} : { leaseSecret: link.leaseSecret };
+  return answer.active === true ? { ...answer, ...secret } : { ...link, ...answer };
 }
 
 /**
@@ -100,7 +111,9 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
   if (!keeper.heldBy(leaseId, secret)) {
     throw new ConnectorError(
       "lease_closed",
-      "this lease was approved for another client: call t3_pedir_aprovacao to ask for your own",
+      "this lease was approved for another client, or for an earlier run of this bridge (a lease " +
+        "belongs to the bridge process that asked for it, and a restarted bridge starts without one): " +
+        "call t3_pedir_aprovacao {} to ask for your own",
       { details: { reason: "lease_not_held", recorded: false } },
     );
   }
@@ -136,14 +149,22 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
   return ask;
 }
 
-/** Waits on one request; an approval answers the lease it opened, anything else the decision. */
+/**
+ * Waits on one request; an approval answers the lease it opened to its holder only (anyone else
+ * presenting the request id learns that it was approved, never the lease id), anything else the
+ * decision.
+ */
 async function decided(
   requestId: string,
   waitMs: number,
   deps: RelayOpDeps,
+  secret: string | undefined,
 ): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
+    if (!deps.lease.heldBy(decision.lease.leaseId, secret)) {
+      return { active: false, requestId, decision: "approved" };
+    }
     return { ...leaseSummary(deps.lease, decision.lease.leaseId), requestId, decision: "approved" };
   }
   const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
@@ -157,6 +178,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     // The engine resolves the environment, checks command support, parses the input, and names
     // the environment and the thread the write targets in its outcome.
+    const release = claimOperation(op, deps);
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -164,11 +186,14 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       action: op.action,
       input: op.input,
     });
+    // Refused before anything was recorded: the operationId stays free for whoever names it next.
+    if (outcome.state === "not_recorded") release();
   } catch (error) {
     outcome = dispatchFailureOf(error);
   }
   const thread = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
   if (outcome.state === "completed") {
+    noteLaunchedThread(deps.lease, op.leaseId, outcome.derivedIds, thread.threadId);
     if (!outcome.replayed)
       record(deps.lease, deps.clock, {
         ...base,
@@ -226,11 +251,15 @@ export async function conditionalSendOp(
   const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+    const release = claimOperation(op, deps);
     const result = await run({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
       operationId: op.operationId,
       input: op.input,
+    }).catch((error: unknown) => {
+      release();
+      throw error;
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
@@ -292,15 +321,22 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
   return state === "precondition_pending" ? null : "refused";
 }
 
+/**
+ * Settles an uncertain write. It reads T3 for anyone holding the relay capability; it sends the
+ * journaled command again only under the caller's own open lease, which must cover the write's
+ * environment, projects and action (ADR 0042). Without one (no leaseId, a closed lease, after
+ * Revoke all) it reads only and the answer says what stays uncertain and why nothing was resent.
+ */
 export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<RelayResultOf<"reconcile">> {
-  if (op.leaseId !== undefined && deps.lease.get(op.leaseId) === null) {
-    throw new ConnectorError("lease_closed", "no open lease has this id");
-  }
   if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+  const held = op.leaseId !== undefined && deps.lease.heldBy(op.leaseId, op.leaseSecret);
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {
-    outcome = await deps.dispatcher.reconcile(key);
+    outcome = await deps.dispatcher.reconcile(
+      key,
+      held && op.leaseId !== undefined ? { leaseId: op.leaseId } : undefined,
+    );
   } catch (error) {
     await auditQuietly(deps.audit, {
       event: "reconciled",
@@ -316,6 +352,20 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     throw error;
   }
   await auditQuietly(deps.audit, reconciledEvent(outcome));
+  // The state is anyone's to learn; what T3 answered (the receipt) only its holder's (ADR 0040).
+  if (deps.owners !== undefined && !deps.owners.shows(outcome.key, op.leaseSecret)) {
+    const { receipt: _hidden, ...observed } = outcome.observation ?? {};
+    return {
+      ...answerOf(outcome),
+      observation:
+        outcome.observation === null ? null : (observed as NonNullable<typeof outcome.observation>),
+      receipt: null,
+    };
+  }
+  return answerOf(outcome);
+}
+
+function answerOf(outcome: ReconcileOutcome): RelayResultOf<"reconcile"> {
   return {
     key: outcome.key,
     operationId: outcome.operationId,
@@ -329,6 +379,33 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };
+}
+
+/**
+ * Claims the operation for the calling holder before the journal is read (so two clients naming
+ * one operationId at once cannot both be answered), refusing one another holder owns. An
+ * environment the registry does not know claims nothing: the dispatcher refuses it unrecorded.
+ */
+function claimOperation(op: DispatchOp | ConditionalSendOp, deps: RelayOpDeps): () => void {
+  if (deps.owners === undefined) return () => undefined;
+  let key: string;
+  try {
+    key = deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
+  } catch {
+    return () => undefined;
+  }
+  return deps.owners.claim(key, op.leaseSecret);
+}
+
+/** A thread the write created (its derived `threadId`, not the thread it targeted) stays the lease's. */
+function noteLaunchedThread(
+  keeper: LeaseKeeper,
+  leaseId: string,
+  derivedIds: Readonly<Record<string, string>>,
+  targeted: string | undefined,
+): void {
+  const created = derivedIds.threadId;
+  if (created !== undefined && created !== targeted) keeper.recordLaunchedThread(leaseId, created);
 }
 
 function record(keeper: LeaseKeeper, clock: Clock, write: Omit<LeaseWrite, "at">): void {

@@ -59,7 +59,7 @@ describe("the approval request on a 390 px phone", () => {
     expect(runtime.group).toBe("run");
     expect(await page.locator("[data-testid=request-summary]").textContent()).toBe(
       `alpha — project API server; organize (${label("thread.pin")}), run control (${runtime.label}) · ` +
-        "threads the client named: thread-release · " +
+        "only the threads the client named: “Release notes” (alpha) · " +
         "agents at most approval-required: agents it starts on alpha ask in T3 before every command and file change.",
     );
 

@@ -86,8 +86,13 @@ async function enroll(page: Page): Promise<void> {
 }
 
 /** An approval request as the bridge makes it: through the relay. */
-async function requestThroughRelay(): Promise<string> {
-  const answer = await real.relay({ op: "request_approval" });
+/**
+ * A request through the relay, as the helper's one client; `anotherClient` asks with a holder
+ * secret of its own, since one client asking twice is answered its one request (ADR 0040).
+ */
+async function requestThroughRelay(anotherClient = false): Promise<string> {
+  const leaseSecret = anotherClient ? { leaseSecret: randomBytes(32).toString("base64url") } : {};
+  const answer = await real.relay({ op: "request_approval", ...leaseSecret });
   expect(answer.status).toBe(200);
   return body(answer).requestId as string;
 }
@@ -221,7 +226,7 @@ describe("attacks on the write gate: nothing reaches the simulator", () => {
     const page = await openPage();
     await enroll(page);
     const a = await requestThroughRelay();
-    const b = await requestThroughRelay();
+    const b = await requestThroughRelay(true);
     await pagePost(page, "/api/requests/options", { requestId: a });
     const optionsB = await pagePost(page, "/api/requests/options", { requestId: b });
     const forB = await signInPage(page, optionsB.body.options);

@@ -136,8 +136,11 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
       approvalUrl: first.approvalUrl,
     });
     expect((await pageCall("/api/state", {})).body.pendingRequests).toEqual(pendingBefore);
-    // The same bridge asking anew replaces its own older request.
-    const fresh = structured(await call(client, {}));
+    // The same bridge asking anew with nothing proposed is answered the same request (ADR 0040)…
+    expect(structured(await call(client, {}))).toMatchObject({ requestId: first.requestId });
+    expect((await pageCall("/api/state", {})).body.pendingRequests).toEqual(pendingBefore);
+    // …and asking for something replaces its own older request.
+    const fresh = structured(await call(client, { actions: ["thread.pin"] }));
     expect(fresh.requestId).not.toBe(first.requestId);
     expect(structured(await call(client, { requestId: first.requestId }))).toMatchObject({
       decision: "superseded",
