@@ -4,10 +4,10 @@ import { type RowAction, render } from "./render.js";
 
 /** The wait tool's ceiling: the board never asks for fresh data more often than a wait allows. */
 const REFRESH_EVERY_MS = 5_000;
-/** Between two refreshes at least this much, even when waits keep returning. */
-const MIN_SPACING_MS = 500;
+/** Between two refreshes at least this much, even when several waits return together. */
+const MIN_SPACING_MS = 200;
 /** Running threads the board follows with the wait tool at once (each is one pending host call). */
-const MAX_WAITS = 4;
+const MAX_WAITS = 8;
 const LAST_LOOKED_KEY = "t3-connector-board-last-looked";
 const DAY_MS = 86_400_000;
 
@@ -17,12 +17,22 @@ const host = new HostConnection(window.parent);
 
 let model: BoardModel | undefined;
 let controlPlane: unknown;
+let sinceResult: unknown;
+let sinceInFlight = false;
 let refreshing = false;
 let queued: string | undefined;
 let lastStart = 0;
 let fallback: ReturnType<typeof setTimeout> | undefined;
 let refreshCount = 0;
+let waitRefreshCount = 0;
 const waiting = new Set<string>();
+/**
+ * Threads whose wait returned without a change the board can see (still running after the
+ * refresh it caused): not waited on again until they leave "running", so a wait that keeps
+ * returning at once never turns into polling.
+ */
+const restless = new Set<string>();
+const wokenBy = new Set<string>();
 const lastLooked = readLastLooked();
 
 /**
@@ -64,20 +74,27 @@ async function onAction(row: BoardRow, action: RowAction): Promise<void> {
   }
 }
 
+/**
+ * One refresh: the control plane is read and drawn at once; "since you last looked" is read
+ * beside it (one read at a time) and drawn when it answers, so a slow since read (it also reads
+ * each machine's archive) never holds back a run that just ended.
+ */
 async function refresh(reason: string): Promise<void> {
   refreshing = true;
   lastStart = Date.now();
-  const [plane, since] = await Promise.allSettled([
-    host.callTool("t3_control_plane", { limit: 50 }),
-    host.callTool("t3_since", { since: lastLooked }),
-  ]);
-  if (plane.status === "fulfilled") controlPlane = plane.value;
-  model = boardModel(controlPlane, since.status === "fulfilled" ? since.value : undefined);
+  readSince();
+  try {
+    controlPlane = await host.callTool("t3_control_plane", { limit: 50 });
+  } catch (error) {
+    notice.textContent = `Could not refresh: ${(error as Error).message}`;
+  }
+  model = boardModel(controlPlane, sinceResult);
   refreshCount += 1;
+  if (reason === "wait") waitRefreshCount += 1;
   document.body.dataset.refreshes = String(refreshCount);
+  document.body.dataset.waitRefreshes = String(waitRefreshCount);
   document.body.dataset.lastReason = reason;
   draw();
-  if (plane.status === "rejected") notice.textContent = `Could not refresh: ${plane.reason}`;
   followRunning(model.rows);
   refreshing = false;
   clearTimeout(fallback);
@@ -87,6 +104,25 @@ async function refresh(reason: string): Promise<void> {
     queued = undefined;
     schedule(next);
   }
+}
+
+function readSince(): void {
+  if (sinceInFlight) return;
+  sinceInFlight = true;
+  host
+    .callTool("t3_since", { since: lastLooked })
+    .then(
+      (value) => {
+        sinceResult = value;
+        if (controlPlane === undefined) return;
+        model = boardModel(controlPlane, sinceResult);
+        draw();
+      },
+      () => undefined,
+    )
+    .finally(() => {
+      sinceInFlight = false;
+    });
 }
 
 /** Refreshes now, or after the one in flight, never closer than MIN_SPACING_MS to the last one. */
@@ -105,8 +141,13 @@ function schedule(reason: string): void {
 
 /** Event-driven updates: a wait per running thread returns as soon as its run ends or needs a person. */
 function followRunning(rows: BoardRow[]): void {
-  for (const row of rows.filter((candidate) => candidate.section === "running")) {
-    if (waiting.size >= MAX_WAITS || waiting.has(row.key)) continue;
+  const running = rows.filter((candidate) => candidate.section === "running");
+  const stillRunning = new Set(running.map((row) => row.key));
+  for (const key of wokenBy) if (stillRunning.has(key)) restless.add(key);
+  wokenBy.clear();
+  for (const key of restless) if (!stillRunning.has(key)) restless.delete(key);
+  for (const row of running) {
+    if (waiting.size >= MAX_WAITS || waiting.has(row.key) || restless.has(row.key)) continue;
     waiting.add(row.key);
     host
       .callTool("t3_aguardar_thread", {
@@ -116,7 +157,9 @@ function followRunning(rows: BoardRow[]): void {
       })
       .then((result) => {
         waiting.delete(row.key);
-        if (result.timedOut !== true) schedule("wait");
+        if (result.timedOut === true) return;
+        wokenBy.add(row.key);
+        schedule("wait");
       })
       .catch(() => waiting.delete(row.key));
   }
