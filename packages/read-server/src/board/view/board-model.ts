@@ -199,15 +199,22 @@ export function shortAge(since: string | null, nowMs: number): string | null {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
+/** A title as it may appear inside a prompt: one line, at most 120 characters, JSON-quoted as data. */
+function quotedTitle(title: string): string {
+  const line = title.replace(/\s+/g, " ").trim();
+  return JSON.stringify(line.length > 120 ? `${line.slice(0, 119)}…` : line);
+}
+
 /**
  * The prompt "ask the model to act" sends through the host: it names the thread by environment
- * and id (ids mean nothing outside their environment) and says how the read tools reach it.
- * Titles are quoted as data; the model still reads the thread before doing anything.
+ * and id (ids mean nothing outside their environment) and says how the read tools reach it. A
+ * title is written by whoever runs the agent, so it is quoted as data on one line, and the
+ * prompt asks for a proposal: a write still needs the person's approval at the gate.
  */
 export function actPrompt(row: BoardRow): string {
   return (
-    `On the T3 board, thread "${row.title}" (environment ${row.environmentAlias}, threadId ${row.threadId}) ` +
-    `is ${row.state}: ${row.detail}. Read it with t3_thread {"environment":"${row.environmentAlias}",` +
+    `On the T3 board, thread ${quotedTitle(row.title)} (environment ${row.environmentAlias}, threadId ${row.threadId}) ` +
+    `is ${row.state}. Read it with t3_thread {"environment":"${row.environmentAlias}",` +
     `"threadId":"${row.threadId}"} and tell me what it needs; propose the write action, do not send it without my approval.`
   );
 }
@@ -215,7 +222,7 @@ export function actPrompt(row: BoardRow): string {
 /** The prompt "ask for approval" sends: the model asks the write gate for a lease covering this thread. */
 export function approvalPrompt(row: BoardRow): string {
   return (
-    `Ask the write gate for approval (t3_pedir_aprovacao) to answer thread "${row.title}" ` +
+    `Ask the write gate for approval (t3_pedir_aprovacao) to answer thread ${quotedTitle(row.title)} ` +
     `(environment ${row.environmentAlias}, threadId ${row.threadId}), and give me the approval page link; ` +
     "I will approve it there with my passkey."
   );
