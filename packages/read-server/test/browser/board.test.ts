@@ -203,4 +203,50 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
     );
     expect(violations).toBe("connect-src");
   });
+
+  it("ignores results and answers posted by any window but its host", async () => {
+    host = await openBoardHost(browser, setup.client, { toolName: "t3_control_plane", width: 390 });
+    const { view, page } = host;
+    await view.locator("#needs-you li").first().waitFor();
+    const refreshes = Number(await view.locator("body").getAttribute("data-refreshes"));
+    // A sibling frame (another view, an ad) keeps answering every request id the board may be
+    // waiting on, and sends a tool result, all claiming a thread "FORGED" that needs the person.
+    await page.evaluate(() => {
+      const forged = {
+        complete: true,
+        needsIntervention: {
+          threads: [
+            { threadId: "x", title: "FORGED", state: "needs_intervention", environment: { alias: "evil" } },
+          ],
+        },
+      };
+      const script = `const forged = ${JSON.stringify(forged)};
+        const board = parent.frames[0];
+        board.postMessage({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: { structuredContent: forged } }, "*");
+        setInterval(() => {
+          for (let id = 1; id <= 100; id += 1)
+            board.postMessage({ jsonrpc: "2.0", id, result: { structuredContent: forged, content: [] } }, "*");
+        }, 50);`;
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            createElement(tag: string): Record<string, unknown>;
+            body: { append(node: unknown): void };
+          };
+        }
+      ).document;
+      const sibling = doc.createElement("iframe");
+      sibling.sandbox = "allow-scripts";
+      sibling.srcdoc = `<script>${script}</script>`;
+      doc.body.append(sibling);
+    });
+    // The next refresh (a wait returning, or the 5 s one) must still show only real threads.
+    await vi.waitFor(
+      async () =>
+        expect(Number(await view.locator("body").getAttribute("data-refreshes"))).toBeGreaterThan(refreshes),
+      { timeout: 20_000 },
+    );
+    await expect(view.locator("li", { hasText: "FORGED" }).count()).resolves.toBe(0);
+    await expect(view.locator("#needs-you li").count()).resolves.toBeGreaterThanOrEqual(2 * ATTENTION.length);
+  });
 });
