@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe("the spawned read server", () => {
-  it("lists exactly the eleven read tools, each read-only with an output schema", async () => {
+  it("lists exactly the twelve read tools, each read-only with an output schema", async () => {
     const { tools } = await serve.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     for (const tool of tools) {
@@ -51,7 +51,7 @@ describe("the spawned read server", () => {
       });
       expect(tool.outputSchema).toBeDefined();
     }
-    await serve.stderrContains("read-only MCP server on stdio, 11 tools");
+    await serve.stderrContains("read-only MCP server on stdio, 12 tools");
   });
 
   it("t3_ambientes lists every configured environment with its availability", async () => {
