@@ -14,7 +14,11 @@ const HOSTILE_TITLE = `<img src=x onerror="document.title='pwned'"><script>docum
 interface FocusKeyed {
   dataset?: { focusKey?: string };
 }
+interface StyledRoot {
+  style: { getPropertyValue(name: string): string };
+}
 interface ViewGlobals {
+  getComputedStyle(element: unknown): { color: string };
   document: {
     title: string;
     activeElement: FocusKeyed | null;
@@ -174,12 +178,33 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
       title: HOSTILE_TITLE,
       state: "waiting_approval",
     });
-    host = await openBoardHost(browser, setup.client, { toolName: "t3_control_plane", width: 390 });
+    host = await openBoardHost(browser, setup.client, {
+      toolName: "t3_control_plane",
+      width: 390,
+      // The host's theme is applied; a variable whose value would end the declaration is not.
+      hostContext: {
+        theme: "dark",
+        styles: {
+          variables: {
+            "--color-text-primary": "rgb(1, 2, 3)",
+            "--color-text-secondary": "red; } body { display: none",
+          },
+        },
+      },
+    });
     const { view } = host;
     const hostile = view.locator("#needs-you li .title").filter({ hasText: "<img src=x" });
     await hostile.waitFor();
     await expect(hostile.textContent()).resolves.toBe(HOSTILE_TITLE);
     await expect(view.locator("img, iframe, script:not(:first-of-type)").count()).resolves.toBe(0);
+    await expect(
+      hostile.evaluate((title) => (globalThis as unknown as ViewGlobals).getComputedStyle(title).color),
+    ).resolves.toBe("rgb(1, 2, 3)");
+    await expect(
+      view
+        .locator("html")
+        .evaluate((html) => (html as unknown as StyledRoot).style.getPropertyValue("--color-text-secondary")),
+    ).resolves.toBe("");
     await expect(
       view.locator("html").evaluate(() => (globalThis as unknown as ViewGlobals).document.title),
     ).resolves.toBe("T3 agents board");

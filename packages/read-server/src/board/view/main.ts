@@ -1,5 +1,6 @@
 import { actPrompt, approvalPrompt, type BoardModel, type BoardRow, boardModel } from "./board-model.js";
 import { HostConnection } from "./host-connection.js";
+import { applyHostStyle } from "./host-style.js";
 import { type RowAction, render } from "./render.js";
 
 /** The wait tool's ceiling: the board never asks for fresh data more often than a wait allows. */
@@ -165,6 +166,8 @@ function followRunning(rows: BoardRow[]): void {
   }
 }
 
+host.on("ui/notifications/host-context-changed", (params) => applyHostStyle(params));
+
 host.on("ui/notifications/tool-result", (params) => {
   // The host's own call of the linked tool: drawn at once, before the board's first refresh.
   if (model !== undefined || typeof params.structuredContent !== "object") return;
@@ -175,7 +178,8 @@ host.on("ui/notifications/tool-result", (params) => {
 
 async function start(): Promise<void> {
   try {
-    await host.initialize({ name: "t3-connector board", version: "1" });
+    const answer = await host.initialize({ name: "t3-connector board", version: "1" });
+    applyHostStyle(answer.hostContext);
   } catch (error) {
     notice.textContent = `The host did not start the board: ${(error as Error).message}`;
     return;

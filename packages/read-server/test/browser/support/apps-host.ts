@@ -100,7 +100,7 @@ export interface BoardHost {
 export async function openBoardHost(
   browser: Browser,
   client: Client,
-  options: { toolName: string; width: number },
+  options: { toolName: string; width: number; hostContext?: Record<string, unknown> },
 ): Promise<BoardHost> {
   const { tools } = await client.listTools();
   const tool = tools.find((candidate) => candidate.name === options.toolName);
@@ -122,6 +122,13 @@ export async function openBoardHost(
     client,
     { name: "t3-connector test host", version: "1.0.0" },
     { serverTools: {}, openLinks: {}, message: { text: {} } },
+    options.hostContext === undefined
+      ? {}
+      : {
+          hostContext: options.hostContext as NonNullable<
+            NonNullable<ConstructorParameters<typeof AppBridge>[3]>["hostContext"]
+          >,
+        },
   );
   bridge.onmessage = async (params) => {
     messages.push(params as HostMessage);
@@ -132,9 +139,11 @@ export async function openBoardHost(
     return {};
   };
   bridge.oninitialized = () => {
-    void client.callTool({ name: options.toolName, arguments: { limit: 50 } }).then((result) => {
-      void bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]);
-    });
+    // As a host does once the model called the tool; a test that ends first closes the bridge.
+    client
+      .callTool({ name: options.toolName, arguments: { limit: 50 } })
+      .then((result) => bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]))
+      .catch(() => undefined);
   };
   await bridge.connect(transport);
   await page.evaluate((html) => (globalThis as unknown as HostPageGlobals).__loadView(html), content.text);
