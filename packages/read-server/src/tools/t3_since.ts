@@ -79,7 +79,9 @@ const LIMITS_NOTE =
   "Runs: only each thread's newest run is on its row, so a run that started and ended before a later one " +
   "is not counted. Requests: only those still pending. Times are each machine's own. T3 does not date " +
   "renames: those listed are the ones this server saw between two of its reads, dated by the later read " +
-  "(none before its first read after start). Deleted threads and threads outside allowedProjects are not shown.";
+  "(none before its first read after start). A cursor looks 5 s back for rows that arrived late and skips what it " +
+  "reported; past 40 changes of one machine in those 5 s one may come twice. Deleted threads and threads outside " +
+  "allowedProjects are not shown.";
 
 function startOf(
   cursors: CursorCodec,
@@ -137,7 +139,7 @@ export const t3SinceTool = defineReadTool({
       marks: start.kind === "cursor" ? new Map(start.position.marks) : new Map(),
       generatedAtMs: now,
     };
-    for (const result of results) position.marks.set(result.environment.environmentId, result.value.markMs);
+    for (const result of results) position.marks.set(result.environment.environmentId, result.value.mark);
     const changed = results.flatMap((result) => result.value.threads).sort(newestFirst);
     const limit = input.limit ?? SINCE_LIMIT.default;
     const listed = changed.slice(0, limit);

@@ -28,13 +28,27 @@ let counter = 0;
 
 beforeEach(async () => {
   // Manual clocks: a run ends only when the test moves its environment's time, so "before" and
-  // "after" it ended are instants the test knows, not races.
+  // "after" it ended are instants the test knows, not races. Every shell commit is sent at once:
+  // current T3's 50 ms coalescing would let a read right after the run ended miss its row (a
+  // late row is what the cursor's overlap is for, tested in since-overlap.test.ts).
   setup = await startSimRead({
     simulator: {
       clock: "manual",
       environments: [
-        { alias: "alpha", environmentId: ALPHA_ID, label: "Alpha laptop", seed: "demo" },
-        { alias: "beta", environmentId: BETA_ID, label: "Beta server", seed: "demo" },
+        {
+          alias: "alpha",
+          environmentId: ALPHA_ID,
+          label: "Alpha laptop",
+          seed: "demo",
+          shellSuppression: false,
+        },
+        {
+          alias: "beta",
+          environmentId: BETA_ID,
+          label: "Beta server",
+          seed: "demo",
+          shellSuppression: false,
+        },
       ],
     },
     definitions: [t3SinceTool],

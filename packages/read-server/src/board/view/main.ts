@@ -9,6 +9,8 @@ const REFRESH_EVERY_MS = 5_000;
 const MIN_SPACING_MS = 200;
 /** Running threads the board follows with the wait tool at once (each is one pending host call). */
 const MAX_WAITS = 8;
+/** How long after a wait returned the board looks again when the shell did not show it yet. */
+const SETTLE_MS = 300;
 const LAST_LOOKED_KEY = "t3-connector-board-last-looked";
 const DAY_MS = 86_400_000;
 
@@ -34,6 +36,7 @@ const waiting = new Set<string>();
  */
 const restless = new Set<string>();
 const wokenBy = new Set<string>();
+const settling = new Set<string>();
 const lastLooked = readLastLooked();
 
 /**
@@ -144,7 +147,16 @@ function schedule(reason: string): void {
 function followRunning(rows: BoardRow[]): void {
   const running = rows.filter((candidate) => candidate.section === "running");
   const stillRunning = new Set(running.map((row) => row.key));
-  for (const key of wokenBy) if (stillRunning.has(key)) restless.add(key);
+  // T3 may send a thread's shell row up to 50 ms after its thread stream said the run ended (it
+  // coalesces shell rows): a woken thread still shown running gets one more refresh shortly
+  // after; still running then, it is restless.
+  for (const key of settling) if (stillRunning.has(key)) restless.add(key);
+  settling.clear();
+  for (const key of wokenBy) {
+    if (!stillRunning.has(key)) continue;
+    settling.add(key);
+    setTimeout(() => schedule("wait"), SETTLE_MS);
+  }
   wokenBy.clear();
   for (const key of restless) if (!stillRunning.has(key)) restless.delete(key);
   for (const row of running) {
