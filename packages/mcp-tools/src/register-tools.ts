@@ -184,6 +184,7 @@ function describeTool(definition: ToolDefinition<unknown>, titleInAnnotations = 
     annotations: titleInAnnotations
       ? { title: definition.title, ...definition.annotations }
       : { ...definition.annotations },
+    ...(definition._meta === undefined ? {} : { _meta: { ...definition._meta } }),
   };
 }
 

@@ -15,6 +15,8 @@ export interface ToolDefinition<Context> {
   readonly outputSchema: z.ZodObject;
   /** The four MCP hints, each explicit (the protocol defaults assume a destructive, open-world tool). */
   readonly annotations: object;
+  /** Listed as the tool's `_meta` when present (e.g. MCP Apps' `ui.resourceUri`, the view it links to). */
+  readonly _meta?: Readonly<Record<string, unknown>>;
   // Method syntax on purpose: lets differently typed definitions share one array type.
   handler(context: Context, input: never, extra: ToolCallExtra): Promise<unknown>;
 }

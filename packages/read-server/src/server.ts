@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { registerBoardResource } from "./board/board-resource.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadContext } from "./read-context.js";
 import type { ReadToolDefinition } from "./read-tool.js";
@@ -45,5 +46,6 @@ export function createReadServer(
     { jsonSchemaValidator: noJsonSchemaValidation, instructions: READ_SERVER_INSTRUCTIONS },
   );
   registerReadTools(server, definitions, context, options);
+  registerBoardResource(server);
   return server;
 }

@@ -7,13 +7,14 @@ import { t3ControlPlaneTool } from "./t3_control_plane.js";
 import { t3MensagensTool } from "./t3_mensagens.js";
 import { t3ProjetosTool } from "./t3_projetos.js";
 import { t3ProvidersTool } from "./t3_providers.js";
+import { t3SinceTool } from "./t3_since.js";
 import { t3ThreadTool } from "./t3_thread.js";
 import { t3ThreadReadBatchTool } from "./t3_thread_read_batch.js";
 import { t3ThreadsTool } from "./t3_threads.js";
 
 /**
  * Every read tool the server exposes, one file per tool, in the order of the contract. `serve`
- * checks at start-up that this is exactly the eleven tools of READ_TOOL_NAMES, all read-only.
+ * checks at start-up that this is exactly the twelve tools of READ_TOOL_NAMES, all read-only.
  */
 export const readToolDefinitions: readonly ReadToolDefinition[] = [
   t3AmbientesTool,
@@ -27,4 +28,5 @@ export const readToolDefinitions: readonly ReadToolDefinition[] = [
   t3MensagensTool,
   t3ProvidersTool,
   t3AguardarThreadTool,
+  t3SinceTool,
 ];
