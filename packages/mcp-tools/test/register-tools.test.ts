@@ -1,6 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import {
   registerTools,
   TOOL_ERROR_META_KEY,
   type ToolDefinition,
+  ToolServer,
   toolErrorResult,
 } from "../src/index.js";
 
@@ -50,7 +50,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function connected(server: McpServer): Promise<Client> {
+async function connected(server: ToolServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: "test", version: "0.0.0" });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -59,7 +59,7 @@ async function connected(server: McpServer): Promise<Client> {
 
 describe("registerTools", () => {
   it("answers a call with structuredContent and the same JSON as text", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [echo], options());
     const result = (await (
       await connected(server)
@@ -73,7 +73,7 @@ describe("registerTools", () => {
 
   it("repeats the title inside the annotations only when asked", async () => {
     for (const titleInAnnotations of [false, true]) {
-      const server = new McpServer({ name: "test", version: "0.0.0" });
+      const server = new ToolServer({ name: "test", version: "0.0.0" });
       registerTools(server, [echo], options({ titleInAnnotations }));
       const { tools } = await (await connected(server)).listTools();
       expect(tools[0]?.annotations).toEqual(titleInAnnotations ? { title: "Echo (test)", ...hints } : hints);
@@ -82,7 +82,7 @@ describe("registerTools", () => {
   });
 
   it("turns a rejected beforeCall into the server's tool error without running the handler", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     let ran = false;
     const handler = async () => {
       ran = true;
@@ -104,7 +104,7 @@ describe("registerTools", () => {
   });
 
   it("never sends structuredContent on an error, even when a server's toolError adds it (ADR 0021)", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const failing = {
       ...echo,
       async handler(): Promise<never> {
@@ -132,7 +132,7 @@ describe("registerTools", () => {
   });
 
   it("answers a result that fails its own output schema with the internal text, as fields too", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const broken = { ...echo, handler: async () => ({ text: 42 }) };
     registerTools(server, [broken], options({ internalErrorText: "internal: failed to query T3" }));
     const connectedClient = await connected(server);
@@ -149,10 +149,10 @@ describe("registerTools", () => {
       throw new Error("Test tool test_echo breaks the rule");
     };
     expect(() =>
-      registerTools(new McpServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
+      registerTools(new ToolServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
     ).toThrow(/breaks the rule/);
     const loose = { ...echo, inputSchema: z.object({ text: z.string() }) };
-    expect(() => registerTools(new McpServer({ name: "t", version: "0" }), [loose], options())).toThrow(
+    expect(() => registerTools(new ToolServer({ name: "t", version: "0" }), [loose], options())).toThrow(
       /^Test tool test_echo needs strict objects .*: input$/,
     );
   });
@@ -170,7 +170,7 @@ describe("progress from a tool handler", () => {
   };
 
   it("reaches a client that asked for it, with a progress value that grows and the handler's words", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const reports: { progress: number; message?: string }[] = [];
     const result = await (await connected(server)).callTool(
@@ -186,7 +186,7 @@ describe("progress from a tool handler", () => {
   });
 
   it("sends nothing when the request carried no progress token", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "test", version: "0.0.0" });
