@@ -1,6 +1,7 @@
 import {
   type Implementation,
   type JSONRPCRequest,
+  type RequestId,
   type Result,
   Server,
   type ServerContext,
@@ -18,8 +19,8 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * would answer those calls with a JSON-RPC -32602 that names neither our code nor the fix.
  *
  * How: such `arguments` are taken out of the request before the SDK's check and handed to our
- * handler beside it, keyed by the call's context object (one per request, passed unchanged from
- * here to the handler). Everything else of the SDK's check (name, `_meta`, the result's shape)
+ * handler beside it, keyed by the request's id (unique among a connection's requests in flight;
+ * the SDK may hand the handler a context derived from the one seen here, with the same id). Everything else of the SDK's check (name, `_meta`, the result's shape)
  * stays in force. The SDK's check also drops a `__proto__` key from `arguments`, which our check
  * must see to refuse it (ADR 0004): so our handler reads the arguments as sent, never the SDK's copy.
  *
@@ -28,7 +29,7 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * silently replacing the handler that checks every call.
  */
 export class ToolServer extends Server {
-  readonly #sentArguments = new WeakMap<object, unknown>();
+  readonly #sentArguments = new Map<RequestId, unknown>();
   readonly #toolHandlers = new Set<string>();
 
   /** `requestState` is verified with the process's seal (url-input.ts) unless the options say otherwise. */
@@ -38,7 +39,7 @@ export class ToolServer extends Server {
 
   /** The `arguments` of the call answered under `ctx` exactly as the client sent them. */
   sentArgumentsOf(ctx: ServerContext): unknown {
-    return this.#sentArguments.get(ctx);
+    return this.#sentArguments.get(ctx.mcpReq.id);
   }
 
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
@@ -50,14 +51,18 @@ export class ToolServer extends Server {
     }
     const wrapped = super._wrapHandler(method, handler);
     if (method !== "tools/call") return wrapped;
-    return (request, ctx) => {
+    return async (request, ctx) => {
       const params = request.params as Record<string, unknown> | undefined;
-      this.#sentArguments.set(ctx, params?.arguments);
-      if (params === undefined || params.arguments === undefined || isPlainObject(params.arguments)) {
-        return wrapped(request, ctx);
+      this.#sentArguments.set(request.id, params?.arguments);
+      try {
+        if (params === undefined || params.arguments === undefined || isPlainObject(params.arguments)) {
+          return await wrapped(request, ctx);
+        }
+        const { arguments: _kept, ...rest } = params;
+        return await wrapped({ ...request, params: rest }, ctx);
+      } finally {
+        this.#sentArguments.delete(request.id);
       }
-      const { arguments: _kept, ...rest } = params;
-      return wrapped({ ...request, params: rest }, ctx);
     };
   }
 }
