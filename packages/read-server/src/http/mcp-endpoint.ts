@@ -22,8 +22,8 @@ export interface McpEndpointOptions {
  *
  * - 2026-07-28 requests (the per-request `_meta` envelope) go to the SDK's handler
  *   (`createMcpHandler`, modern only), which validates the envelope and the `MCP-Protocol-Version`
- *   header and answers `server/discover` itself. Answers are plain JSON (`responseMode: "json"`):
- *   a read sends no progress or other message before its result.
+ *   header and answers `server/discover` itself. Answers are plain JSON: the handler's default
+ *   (`auto`) streams only when a message precedes the result, and a read sends none.
  * - 2025-era requests (`initialize`, then calls without an envelope) keep the stateless transport
  *   they had (ADR 0014): a server and transport per request, plain JSON answers. Each request gets
  *   its own server, so nothing is lost and no session goes stale across restarts or tunnels.
@@ -35,7 +35,6 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
   const onerror = (error: Error) => options.log(`mcp over http: ${error.message}`);
   const modern = createMcpHandler(() => options.createServer(), {
     legacy: "reject",
-    responseMode: "json",
     onerror,
   });
   return async function handleMcp(c) {
