@@ -89,8 +89,7 @@ export async function serve(
     await new Promise((resolve) => setImmediate(resolve));
     await session.close();
   }
-  const tooLarge = tooLargeEnd(outcome);
-  if (tooLarge !== undefined) log.error(`${READ_SERVER_NAME}: ${describeTooLarge(tooLarge.limitBytes)}`);
+  const tooLarge = tooLargeEnd(outcome, (line) => log.error(`${READ_SERVER_NAME}: ${line}`));
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
   process.stdin.off("end", stop);
@@ -100,7 +99,13 @@ export async function serve(
   return refusal === undefined && tooLarge === undefined ? 0 : 1;
 }
 
-function tooLargeEnd(outcome: unknown): Extract<StdioEnd, { kind: "message_too_large" }> | undefined {
+/** The session's end when an over-long stdin message ended it, said once to the operator. */
+function tooLargeEnd(
+  outcome: unknown,
+  say: (line: string) => void,
+): Extract<StdioEnd, { kind: "message_too_large" }> | undefined {
   const end = outcome as StdioEnd | undefined;
-  return end?.kind === "message_too_large" ? end : undefined;
+  if (end?.kind !== "message_too_large") return undefined;
+  say(describeTooLarge(end.limitBytes));
+  return end;
 }
