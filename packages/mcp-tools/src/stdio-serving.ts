@@ -54,6 +54,7 @@ export function serveToolsOnStdio(factory: () => Server, options: StdioServingOp
       error(error) {
         // The read buffer's own words for a line past its cap; the transport closes right after.
         if (/exceeded maximum size/.test(error.message)) tooLarge = true;
+        else if (error.name === "ZodError") answerInvalidRequest(wire, options.log);
         else options.log(`stdio transport: ${error.message}`);
       },
       closed() {
@@ -66,6 +67,26 @@ export function serveToolsOnStdio(factory: () => Server, options: StdioServingOp
     onerror: (error) => options.log(`stdio: ${error.message}`),
   });
   return { ended, close: () => handle.close() };
+}
+
+/**
+ * A line that is JSON but no JSON-RPC message (the SDK's schema refused it: an empty batch `[]`,
+ * any batch, which MCP over stdio does not take since 2025-06-18, or an object without `jsonrpc`)
+ * is answered as JSON-RPC 2.0 says, with Invalid Request and a null id, and logged in one line
+ * (the SDK's error would be the schema's multi-line report). The session goes on.
+ */
+function answerInvalidRequest(wire: Transport, log: (line: string) => void): void {
+  log("stdio transport: a line that is not a JSON-RPC message was answered with -32600 Invalid Request");
+  wire
+    .send({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request: not a JSON-RPC 2.0 message (batches are not accepted)",
+      },
+    } as unknown as JSONRPCMessage)
+    .catch(() => undefined);
 }
 
 /** The operator's line for a session ended by an over-long message. */

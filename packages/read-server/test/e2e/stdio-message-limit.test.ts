@@ -34,7 +34,7 @@ describe("t3-connector serve over stdio", () => {
     expect(run.stdout).toBe("");
   }, 60_000);
 
-  it("logs a line that is not JSON-RPC on stderr and keeps serving the session", async () => {
+  it("answers an empty batch [] and a JSON line that is not JSON-RPC with -32600, logs each once, and keeps serving", async () => {
     const child = spawn(process.execPath, [bin, "serve"], {
       env: { ...process.env, T3_CONNECTOR_CONFIG: config.configPath },
       stdio: ["pipe", "pipe", "pipe"],
@@ -43,13 +43,15 @@ describe("t3-connector serve over stdio", () => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    const answered = new Promise<string>((resolve) => {
+    const answered = new Promise<string[]>((resolve) => {
       let stdout = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
         stdout += chunk;
-        if (stdout.includes("\n")) resolve(stdout);
+        const lines = stdout.split("\n").filter((line) => line !== "");
+        if (lines.length >= 3) resolve(lines);
       });
     });
+    child.stdin.write("[]\n");
     child.stdin.write(`${JSON.stringify({ hello: "not a JSON-RPC message" })}\n`);
     child.stdin.write(
       `${JSON.stringify({
@@ -63,11 +65,16 @@ describe("t3-connector serve over stdio", () => {
         },
       })}\n`,
     );
-    const first = JSON.parse((await answered).split("\n")[0] ?? "") as { id: number; result?: unknown };
-    expect(first).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
+    const [emptyBatch, notJsonRpc, initialized] = (await answered).map((line) => JSON.parse(line));
+    for (const refused of [emptyBatch, notJsonRpc]) {
+      expect(refused).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    }
+    expect(initialized).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     child.stdin.end();
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/stdio transport: /);
+    const logged = stderr.split("\n").filter((line) => line.includes("stdio transport:"));
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/-32600 Invalid Request/);
   }, 60_000);
 });
