@@ -1,6 +1,8 @@
+import { Client as ModernClient, InMemoryTransport as ModernMemory } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -201,5 +203,71 @@ describe("progress from a tool handler", () => {
     const result = await client.callTool({ name: "test_progress", arguments: { text: "x" } });
     expect(result.isError).toBeFalsy();
     expect(methods).not.toContain("notifications/progress");
+  });
+});
+
+describe("registerTools for both eras (ADR 0046)", () => {
+  /** Answers who called it, as the handler sees it. */
+  const whoCalls: ToolDefinition<{ prefix: string }> = {
+    ...echo,
+    name: "test_who",
+    outputSchema: z.strictObject({ era: z.string(), client: z.string(), urlElicitation: z.boolean() }),
+    async handler(_context, _input, extra) {
+      return {
+        era: extra.client.era,
+        client: extra.client.info?.name ?? "",
+        urlElicitation: extra.client.urlElicitation,
+      };
+    },
+  };
+  const served: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of served.splice(0)) await close();
+  });
+
+  /** A v2 client pinned to 2026-07-28, and the server served as the CLIs serve it (serveStdio). */
+  async function modern(): Promise<ModernClient> {
+    const [clientSide, serverSide] = ModernMemory.createLinkedPair();
+    const handle = serveStdio(
+      () => {
+        const server = new ToolServer({ name: "test", version: "0.0.0" });
+        registerTools(server, [echo, whoCalls], options());
+        return server;
+      },
+      { transport: serverSide },
+    );
+    const modernClient = new ModernClient(
+      { name: "modern-test", version: "2.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { url: {} } } },
+    );
+    modernClient.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+    await modernClient.connect(clientSide);
+    served.push(async () => {
+      await modernClient.close();
+      await handle.close();
+    });
+    return modernClient;
+  }
+
+  it("tells a handler the caller's era and identity: from initialize (2025) or the request's envelope (2026)", async () => {
+    const legacyServer = new ToolServer({ name: "test", version: "0.0.0" });
+    registerTools(legacyServer, [whoCalls], options());
+    const legacy = await (await connected(legacyServer)).callTool({
+      name: "test_who",
+      arguments: { text: "x" },
+    });
+    expect(legacy.structuredContent).toEqual({ era: "legacy", client: "test", urlElicitation: false });
+
+    const answer = await (await modern()).callTool({ name: "test_who", arguments: { text: "x" } });
+    expect(answer.structuredContent).toEqual({ era: "modern", client: "modern-test", urlElicitation: true });
+  });
+
+  it("answers arguments that are not an object, and a __proto__ key, as invalid_input tool errors in 2026 too", async () => {
+    const client2026 = await modern();
+    for (const args of [null, ["text"], JSON.parse('{"text":"hi","__proto__":{"x":1}}')]) {
+      const result = await client2026.callTool({ name: "test_echo", arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result._meta?.[TOOL_ERROR_META_KEY]).toMatchObject({ code: "invalid_input" });
+    }
   });
 });
