@@ -126,4 +126,42 @@ describe("a 2026-07-28 client (SDK v2) on t3-connector serve", () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
   });
+
+  it("guards the 2026 leg like the 2025 one: foreign Host 403 and no bearer 401 before any MCP, a lying version header refused", async () => {
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": MODERN_REVISION,
+      "io.modelcontextprotocol/clientInfo": { name: "hostile", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } });
+    const modernHeaders = (extra: Record<string, string>) =>
+      mcpHeaders({ "mcp-protocol-version": MODERN_REVISION, "mcp-method": "tools/list", ...extra });
+    const port = new URL(http.ready.url).port;
+    const rebinding = await rawRequest(http.ready.url, {
+      method: "POST",
+      headers: modernHeaders({ host: `evil.example:${port}`, authorization: `Bearer ${bearer.token}` }),
+      body,
+    });
+    expect(rebinding.status).toBe(403);
+    const anonymous = await rawRequest(http.ready.url, { method: "POST", headers: modernHeaders({}), body });
+    expect(anonymous.status).toBe(401);
+    const authorized = await rawRequest(http.ready.url, {
+      method: "POST",
+      headers: modernHeaders({ authorization: `Bearer ${bearer.token}` }),
+      body,
+    });
+    expect(authorized.status, authorized.body).toBe(200);
+    expect(JSON.parse(authorized.body)).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
+    // The header says 2025-06-18, the envelope 2026-07-28: the SDK refuses the mismatch.
+    const lying = await rawRequest(http.ready.url, {
+      method: "POST",
+      headers: modernHeaders({
+        "mcp-protocol-version": "2025-06-18",
+        authorization: `Bearer ${bearer.token}`,
+      }),
+      body,
+    });
+    expect(lying.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.parse(lying.body)).toMatchObject({ id: 1, error: { code: expect.any(Number) } });
+  });
 });
