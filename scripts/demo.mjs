@@ -16,8 +16,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const core = await import(path.join(root, "packages/core/dist/t3/index.js"));
-// The MCP SDK is a dependency of the read server; the tour uses the same copy a client would.
-const sdk = path.join(root, "packages/read-server/node_modules/@modelcontextprotocol/sdk/dist/esm/client");
+// The tour is a client in the field: the v1 MCP client, a dev dependency of the workspace root.
+const sdk = path.join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm/client");
 const { Client } = await import(pathToFileURL(path.join(sdk, "index.js")).href);
 const { StdioClientTransport } = await import(pathToFileURL(path.join(sdk, "stdio.js")).href);
 const readServerBin = path.join(root, "packages/read-server/bin/t3-connector.js");

@@ -1,5 +1,13 @@
+export { type CallingClient, callingClient } from "./calling-client.js";
 export { type RegisterToolsOptions, registerTools } from "./register-tools.js";
-export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
+export {
+  describeTooLarge,
+  type StdioEnd,
+  type StdioServingOptions,
+  type StdioSession,
+  serveToolsOnStdio,
+} from "./stdio-serving.js";
+export type { ToolCallExtra, ToolDefinition, ToolInputRequired } from "./tool-definition.js";
 export {
   TOOL_ERROR_META_KEY,
   type ToolErrorInfo,
@@ -10,7 +18,6 @@ export {
 export {
   checkToolInput,
   describeInputIssues,
-  lenientCallToolRequestSchema,
   TOOL_INPUT_ERROR_CODE,
   type ToolInputCheck,
   type ToolInputError,
@@ -18,4 +25,12 @@ export {
   toolInputErrorResult,
 } from "./tool-input.js";
 export { toolJsonSchema } from "./tool-json-schema.js";
+export { ToolServer } from "./tool-server.js";
 export { toolSuccess } from "./tool-success.js";
+export {
+  type RetriedCall,
+  type UrlAnswer,
+  type UrlInputRequest,
+  urlAnswer,
+  verifyRequestState,
+} from "./url-input.js";

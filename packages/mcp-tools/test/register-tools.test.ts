@@ -1,7 +1,8 @@
+import { Client as ModernClient, InMemoryTransport as ModernMemory } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -10,6 +11,7 @@ import {
   registerTools,
   TOOL_ERROR_META_KEY,
   type ToolDefinition,
+  ToolServer,
   toolErrorResult,
 } from "../src/index.js";
 
@@ -50,7 +52,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function connected(server: McpServer): Promise<Client> {
+async function connected(server: ToolServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: "test", version: "0.0.0" });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -59,7 +61,7 @@ async function connected(server: McpServer): Promise<Client> {
 
 describe("registerTools", () => {
   it("answers a call with structuredContent and the same JSON as text", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [echo], options());
     const result = (await (
       await connected(server)
@@ -73,7 +75,7 @@ describe("registerTools", () => {
 
   it("repeats the title inside the annotations only when asked", async () => {
     for (const titleInAnnotations of [false, true]) {
-      const server = new McpServer({ name: "test", version: "0.0.0" });
+      const server = new ToolServer({ name: "test", version: "0.0.0" });
       registerTools(server, [echo], options({ titleInAnnotations }));
       const { tools } = await (await connected(server)).listTools();
       expect(tools[0]?.annotations).toEqual(titleInAnnotations ? { title: "Echo (test)", ...hints } : hints);
@@ -82,7 +84,7 @@ describe("registerTools", () => {
   });
 
   it("turns a rejected beforeCall into the server's tool error without running the handler", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     let ran = false;
     const handler = async () => {
       ran = true;
@@ -104,7 +106,7 @@ describe("registerTools", () => {
   });
 
   it("never sends structuredContent on an error, even when a server's toolError adds it (ADR 0021)", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const failing = {
       ...echo,
       async handler(): Promise<never> {
@@ -132,7 +134,7 @@ describe("registerTools", () => {
   });
 
   it("answers a result that fails its own output schema with the internal text, as fields too", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const broken = { ...echo, handler: async () => ({ text: 42 }) };
     registerTools(server, [broken], options({ internalErrorText: "internal: failed to query T3" }));
     const connectedClient = await connected(server);
@@ -149,10 +151,10 @@ describe("registerTools", () => {
       throw new Error("Test tool test_echo breaks the rule");
     };
     expect(() =>
-      registerTools(new McpServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
+      registerTools(new ToolServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
     ).toThrow(/breaks the rule/);
     const loose = { ...echo, inputSchema: z.object({ text: z.string() }) };
-    expect(() => registerTools(new McpServer({ name: "t", version: "0" }), [loose], options())).toThrow(
+    expect(() => registerTools(new ToolServer({ name: "t", version: "0" }), [loose], options())).toThrow(
       /^Test tool test_echo needs strict objects .*: input$/,
     );
   });
@@ -170,7 +172,7 @@ describe("progress from a tool handler", () => {
   };
 
   it("reaches a client that asked for it, with a progress value that grows and the handler's words", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const reports: { progress: number; message?: string }[] = [];
     const result = await (await connected(server)).callTool(
@@ -186,7 +188,7 @@ describe("progress from a tool handler", () => {
   });
 
   it("sends nothing when the request carried no progress token", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "test", version: "0.0.0" });
@@ -201,5 +203,71 @@ describe("progress from a tool handler", () => {
     const result = await client.callTool({ name: "test_progress", arguments: { text: "x" } });
     expect(result.isError).toBeFalsy();
     expect(methods).not.toContain("notifications/progress");
+  });
+});
+
+describe("registerTools for both eras (ADR 0046)", () => {
+  /** Answers who called it, as the handler sees it. */
+  const whoCalls: ToolDefinition<{ prefix: string }> = {
+    ...echo,
+    name: "test_who",
+    outputSchema: z.strictObject({ era: z.string(), client: z.string(), urlElicitation: z.boolean() }),
+    async handler(_context, _input, extra) {
+      return {
+        era: extra.client.era,
+        client: extra.client.info?.name ?? "",
+        urlElicitation: extra.client.urlElicitation,
+      };
+    },
+  };
+  const served: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of served.splice(0)) await close();
+  });
+
+  /** A v2 client pinned to 2026-07-28, and the server served as the CLIs serve it (serveStdio). */
+  async function modern(): Promise<ModernClient> {
+    const [clientSide, serverSide] = ModernMemory.createLinkedPair();
+    const handle = serveStdio(
+      () => {
+        const server = new ToolServer({ name: "test", version: "0.0.0" });
+        registerTools(server, [echo, whoCalls], options());
+        return server;
+      },
+      { transport: serverSide },
+    );
+    const modernClient = new ModernClient(
+      { name: "modern-test", version: "2.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { url: {} } } },
+    );
+    modernClient.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+    await modernClient.connect(clientSide);
+    served.push(async () => {
+      await modernClient.close();
+      await handle.close();
+    });
+    return modernClient;
+  }
+
+  it("tells a handler the caller's era and identity: from initialize (2025) or the request's envelope (2026)", async () => {
+    const legacyServer = new ToolServer({ name: "test", version: "0.0.0" });
+    registerTools(legacyServer, [whoCalls], options());
+    const legacy = await (await connected(legacyServer)).callTool({
+      name: "test_who",
+      arguments: { text: "x" },
+    });
+    expect(legacy.structuredContent).toEqual({ era: "legacy", client: "test", urlElicitation: false });
+
+    const answer = await (await modern()).callTool({ name: "test_who", arguments: { text: "x" } });
+    expect(answer.structuredContent).toEqual({ era: "modern", client: "modern-test", urlElicitation: true });
+  });
+
+  it("answers arguments that are not an object, and a __proto__ key, as invalid_input tool errors in 2026 too", async () => {
+    const client2026 = await modern();
+    for (const args of [null, ["text"], JSON.parse('{"text":"hi","__proto__":{"x":1}}')]) {
+      const result = await client2026.callTool({ name: "test_echo", arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result._meta?.[TOOL_ERROR_META_KEY]).toMatchObject({ code: "invalid_input" });
+    }
   });
 });

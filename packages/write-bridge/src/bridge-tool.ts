@@ -3,6 +3,7 @@
  * annotations spelled out, and a handler that talks to the gate through the relay client only.
  */
 import type { Timers } from "@t3-connector/core/t3";
+import type { ToolCallExtra } from "@t3-connector/mcp-tools";
 import type * as z from "zod";
 import type { RelayClient } from "./relay-client.js";
 
@@ -20,21 +21,11 @@ export const READ_ONLY: ToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-export interface BridgeToolExtra {
-  readonly signal: AbortSignal;
-  /** The arguments exactly as the client sent them (already validated against `inputSchema`). */
-  readonly rawArguments: Record<string, unknown>;
-  /** MCP progress for a long call (see mcp-tools' ToolCallExtra); a no-op without a progressToken. */
-  readonly progress: (message: string) => Promise<void>;
-}
-
-/** What the MCP client said about itself at initialize. */
-export interface ClientSide {
-  /** `clientInfo` (name, version), when the client has initialized. */
-  readonly info?: { readonly name: string; readonly version?: string };
-  /** The client declared `elicitation: { url: {} }` (protocol 2025-11-25). */
-  readonly urlElicitation: boolean;
-}
+/**
+ * What a call gives a handler beyond its input: the signal, progress, the calling client and its
+ * era, and the 2026-07-28 way to ask for input (see mcp-tools' ToolCallExtra).
+ */
+export type BridgeToolExtra = ToolCallExtra;
 
 /** A URL-mode `elicitation/create` (the client shows the link and asks the user to open it). */
 export interface UrlElicitation {
@@ -52,8 +43,10 @@ export interface BridgeContext {
   readonly timers: Timers;
   /** A random id of this bridge process: its newer approval request supersedes its older one. */
   readonly bridgeId: string;
-  readonly client: () => ClientSide;
-  /** Presents a link through the client's URL elicitation; rejects when the client cannot. */
+  /**
+   * Presents a link through a 2025 client's URL elicitation (`elicitation/create`); rejects when
+   * the client cannot. A 2026-07-28 client is asked through `extra.askToOpenUrl` instead.
+   */
   readonly elicitUrl: (request: UrlElicitation, signal: AbortSignal) => Promise<ElicitationAction>;
   /** Tells the client an out-of-band elicitation finished (`notifications/elicitation/complete`). */
   readonly elicitationComplete: (elicitationId: string) => Promise<void>;

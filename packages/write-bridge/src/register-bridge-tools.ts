@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolServer } from "@t3-connector/mcp-tools";
 import { registerTools } from "@t3-connector/mcp-tools";
 import type { BridgeContext, BridgeToolDefinition } from "./bridge-tool.js";
 import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
@@ -20,7 +20,7 @@ const LEGACY_KEYS: Readonly<Record<string, string>> = {
  * in the annotations.
  */
 export function registerBridgeTools(
-  server: McpServer,
+  server: ToolServer,
   definitions: readonly BridgeToolDefinition[],
   context: BridgeContext,
   log: (line: string) => void,

@@ -139,9 +139,10 @@ async function runBridge(io: CliIo, logLevel: LogLevel): Promise<number> {
   const { runBridge: startBridge } = await import("@t3-connector/write-bridge");
   const bridge = await startBridge({ log: log.error });
   log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
-  await bridge.closed;
+  const end = await bridge.closed;
   guard.dispose();
-  return 0;
+  // An over-long message ended the session (its reason is logged): not a clean exit.
+  return end.kind === "message_too_large" ? 1 : 0;
 }
 
 async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<number> {

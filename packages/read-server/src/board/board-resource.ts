@@ -1,4 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceNotFoundError } from "@modelcontextprotocol/server";
+import type { ToolServer } from "@t3-connector/mcp-tools";
 import { BOARD_HTML } from "./board-html.generated.js";
 
 /** The board's address; `t3_control_plane` names it in `_meta.ui.resourceUri` (MCP Apps). */
@@ -18,23 +19,37 @@ export const BOARD_RESOURCE_META = Object.freeze({
   }),
 });
 
+/** The board as `resources/list` and `resources/read` describe it. */
+const BOARD_RESOURCE = Object.freeze({
+  uri: BOARD_RESOURCE_URI,
+  name: "t3-board",
+  title: "Agents board",
+  description:
+    "Every machine's threads grouped as needs you, running and done recently, with what happened since you last looked (an MCP App view of t3_control_plane).",
+  mimeType: BOARD_MIME_TYPE,
+  _meta: BOARD_RESOURCE_META,
+});
+
 /**
- * Registers the board as a resource of `server`. The one seam between the board and the MCP SDK:
- * when the servers move to another SDK, only this file changes.
+ * Registers the board as the one resource of `server`, on the protocol server's own handlers (the
+ * tools are registered the same way, ADR 0046). The one seam between the board and the MCP SDK.
+ * A read of any other URI is the protocol's "resource not found", naming the one there is.
  */
-export function registerBoardResource(server: McpServer): void {
-  server.registerResource(
-    "t3-board",
-    BOARD_RESOURCE_URI,
-    {
-      title: "Agents board",
-      description:
-        "Every machine's threads grouped as needs you, running and done recently, with what happened since you last looked (an MCP App view of t3_control_plane).",
-      mimeType: BOARD_MIME_TYPE,
-      _meta: BOARD_RESOURCE_META,
-    },
-    (uri) => ({
-      contents: [{ uri: uri.href, mimeType: BOARD_MIME_TYPE, text: BOARD_HTML, _meta: BOARD_RESOURCE_META }],
-    }),
-  );
+export function registerBoardResource(server: ToolServer): void {
+  server.registerCapabilities({ resources: { listChanged: false } });
+  server.setRequestHandler("resources/list", () => ({ resources: [{ ...BOARD_RESOURCE }] }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
+  server.setRequestHandler("resources/read", (request) => {
+    if (request.params.uri !== BOARD_RESOURCE_URI) {
+      throw new ResourceNotFoundError(
+        request.params.uri,
+        `Resource ${request.params.uri} not found: this server has one resource, ${BOARD_RESOURCE_URI}`,
+      );
+    }
+    return {
+      contents: [
+        { uri: BOARD_RESOURCE_URI, mimeType: BOARD_MIME_TYPE, text: BOARD_HTML, _meta: BOARD_RESOURCE_META },
+      ],
+    };
+  });
 }

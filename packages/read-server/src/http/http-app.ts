@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Server } from "@modelcontextprotocol/server";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bearerGuard } from "./bearer-auth.js";
 import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
@@ -29,7 +29,7 @@ export interface HttpAppParts {
   readonly limits: HttpLimits;
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
-  readonly createServer: () => McpServer;
+  readonly createServer: () => Server;
   /** Per-request detail (debug). */
   readonly log: (line: string) => void;
   /** A request that failed unexpectedly (error). */

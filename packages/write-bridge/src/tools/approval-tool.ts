@@ -4,10 +4,12 @@
  * actions, threads) and wait for the decision (`waitSeconds`, at most 300); `requestId` waits on
  * an existing request without creating a new one. The gate builds the scope from its live
  * inventory and refuses a proposal naming anything it does not list. When the client declared
- * URL-mode elicitation, the link is also presented through `elicitation/create`.
+ * URL-mode elicitation, the link is also presented to the person: to a 2025 client through
+ * `elicitation/create`, to a 2026-07-28 client through an `input_required` round (ADR 0046).
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { TimerHandle } from "@t3-connector/core/t3";
+import { urlAnswer } from "@t3-connector/mcp-tools";
 import { LEASE_DURATION_MINUTES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
@@ -142,24 +144,99 @@ export const approvalTool = defineBridgeTool({
       );
       return answerOf(answer);
     }
-    const wantsElicitation = context.client().urlElicitation;
-    // With URL elicitation the link is presented first, then the wait runs on the request id.
-    const firstWait = wantsElicitation ? 0 : (input.waitSeconds ?? 0);
-    const answer = await relayApproval(context, proposalOf(input, context), firstWait, extra);
-    if (answer.active === true || !wantsElicitation) return answerOf(answer);
-    const link = linkOf(answer);
-    const elicitation = await presentLink(context, link, extra);
-    const waitSeconds = input.waitSeconds ?? 0;
-    if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(answer), elicitation };
-    const waited = await relayApproval(context, { requestId: link.requestId }, waitSeconds, extra);
-    if (waited.decision !== "pending")
-      await context.elicitationComplete(link.requestId).catch(() => undefined);
-    return { ...answerOf({ ...answer, ...waited }), elicitation };
+    if (!extra.client.urlElicitation) {
+      return answerOf(
+        await relayApproval(context, proposalOf(input, context, extra), input.waitSeconds ?? 0, extra),
+      );
+    }
+    return extra.client.era === "modern"
+      ? approvalThroughInputRound(context, input, extra)
+      : approvalThroughElicitation(context, input, extra);
   },
 });
 
-function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string, unknown> {
-  const client = context.client().info;
+/**
+ * A 2025 client with URL elicitation: the link is presented first (`elicitation/create`, which
+ * waits for the person's answer), then the wait runs on the request id; the client hears
+ * `notifications/elicitation/complete` once the person has decided.
+ */
+async function approvalThroughElicitation(
+  context: BridgeContext,
+  input: ApprovalInput,
+  extra: BridgeToolExtra,
+): Promise<Record<string, unknown>> {
+  const answer = await relayApproval(context, proposalOf(input, context, extra), 0, extra);
+  if (answer.active === true) return answerOf(answer);
+  const link = linkOf(answer);
+  const elicitation = await presentLink(context, link, extra);
+  const waitSeconds = input.waitSeconds ?? 0;
+  if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(answer), elicitation };
+  const waited = await relayApproval(context, { requestId: link.requestId }, waitSeconds, extra);
+  if (waited.decision !== "pending") await context.elicitationComplete(link.requestId).catch(() => undefined);
+  return { ...answerOf({ ...answer, ...waited }), elicitation };
+}
+
+/** Where the person's answer to the link comes back in a 2026-07-28 retried call. */
+const APPROVAL_INPUT_KEY = "approval";
+
+/**
+ * A 2026-07-28 client with URL elicitation. The first round asks the gate for a link and ends
+ * with an `input_required` result that asks the person to open it; the request's public facts
+ * travel in the sealed `requestState`. The client calls again with the person's answer: on
+ * accept the wait (with progress) runs on the request id, as in the 2025 flow. A retried call
+ * whose state did not come back (another process, expired) starts over with a new request.
+ */
+async function approvalThroughInputRound(
+  context: BridgeContext,
+  input: ApprovalInput,
+  extra: BridgeToolExtra,
+): Promise<Record<string, unknown>> {
+  const first = extra.retry?.state;
+  if (first === undefined) {
+    const answer = await relayApproval(context, proposalOf(input, context, extra), 0, extra);
+    if (answer.active === true) return answerOf(answer);
+    const link = linkOf(answer);
+    return (await extra.askToOpenUrl({
+      key: APPROVAL_INPUT_KEY,
+      message: LINK_MESSAGE,
+      url: link.url,
+      state: publicFacts(answer),
+    })) as unknown as Record<string, unknown>;
+  }
+  const elicitation = urlAnswer(extra.retry, APPROVAL_INPUT_KEY) ?? "failed";
+  const waitSeconds = input.waitSeconds ?? 0;
+  if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(first), elicitation };
+  const waited = await relayApproval(context, { requestId: first.requestId }, waitSeconds, extra);
+  return { ...answerOf({ ...first, ...waited }), elicitation };
+}
+
+/** What the client may see again of a pending request (nothing secret: the relay keeps the lease secret). */
+function publicFacts(answer: Record<string, unknown>): Record<string, unknown> {
+  const facts: Record<string, unknown> = {};
+  for (const key of [
+    "active",
+    "decision",
+    "requestId",
+    "url",
+    "expiresAt",
+    "scopeFingerprint",
+    "covered",
+    "leftOut",
+  ]) {
+    if (answer[key] !== undefined) facts[key] = answer[key];
+  }
+  return facts;
+}
+
+const LINK_MESSAGE =
+  "Approve write access to T3 with your passkey on the gate's page (it shows what was asked and lets you narrow it).";
+
+function proposalOf(
+  input: ApprovalInput,
+  context: BridgeContext,
+  extra: BridgeToolExtra,
+): Record<string, unknown> {
+  const client = extra.client.info;
   return {
     ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
     ...(input.environments === undefined ? {} : { environments: input.environments }),
@@ -225,8 +302,7 @@ async function presentLink(
   try {
     return await context.elicitUrl(
       {
-        message:
-          "Approve write access to T3 with your passkey on the gate's page (it shows what was asked and lets you narrow it).",
+        message: LINK_MESSAGE,
         url: link.url,
         // The request id is unique per gate boot and opaque: the elicitation id the spec asks for.
         elicitationId: link.requestId,
