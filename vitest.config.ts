@@ -28,6 +28,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./packages/write-engine/src/$1/index.ts", import.meta.url)),
       },
       { find: /^@t3-connector\/mcp-tools$/, replacement: src("mcp-tools") },
+      {
+        find: /^@t3-connector\/mcp-tools\/read-contracts$/,
+        replacement: fileURLToPath(new URL("./packages/mcp-tools/src/read-contracts/index.ts", import.meta.url)),
+      },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },

@@ -91,6 +91,8 @@ describe("ARCHITECTURE.md is the map of the packages", () => {
 });
 
 describe("the map check itself", () => {
+  // A table that matches today's code exactly, so these cases test the check, not today's drift.
+  const inSync: Edge[] = real.map(({ seenAt: _seenAt, ...found }) => found);
   const edge = (from: string, to: string, entries: Edge["entries"] = new Set(["."])): RealEdge => ({
     from,
     to,
@@ -107,7 +109,7 @@ describe("the map check itself", () => {
   });
 
   it("fails when a documented row is removed, naming the row to add back", () => {
-    const withoutOauth = documented.filter((row) => !(row.from === "read-server" && row.to === "oauth"));
+    const withoutOauth = inSync.filter((row) => !(row.from === "read-server" && row.to === "oauth"));
     const problems = edgeProblems(withoutOauth, real);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("has no read-server → oauth row");
@@ -115,7 +117,7 @@ describe("the map check itself", () => {
   });
 
   it("fails when an import has no row, naming the file and the row", () => {
-    const problems = edgeProblems(documented, [
+    const problems = edgeProblems(inSync, [
       ...real,
       edge("read-server", "write-engine", new Set(["relay-contract"])),
     ]);
@@ -128,7 +130,7 @@ describe("the map check itself", () => {
   });
 
   it("fails when a row names an edge the code no longer has", () => {
-    const problems = edgeProblems([...documented, edge("events", "oauth")], real);
+    const problems = edgeProblems([...inSync, edge("events", "oauth")], real);
     expect(problems).toEqual([
       expect.stringContaining("remove the row | `events` | `oauth` | `.` | static |"),
     ]);
@@ -140,7 +142,7 @@ describe("the map check itself", () => {
         ? { ...found, entries: new Set([...(found.entries as Set<string>), "journal"]) }
         : found,
     );
-    expect(edgeProblems(documented, widened)).toEqual([
+    expect(edgeProblems(inSync, widened)).toEqual([
       expect.stringContaining(
         "ops → write-engine uses the entries `actions`, `capabilities`, `engine`, `journal`",
       ),
@@ -148,10 +150,10 @@ describe("the map check itself", () => {
   });
 
   it("fails when a dependency and the table disagree", () => {
-    expect(dependencyProblems("events", documented, ["core", "oauth"])).toEqual([
+    expect(dependencyProblems("events", inSync, ["core", "oauth"])).toEqual([
       expect.stringContaining("remove the dependency"),
     ]);
-    expect(dependencyProblems("events", documented, [])).toEqual([
+    expect(dependencyProblems("events", inSync, [])).toEqual([
       expect.stringContaining('"@t3-connector/core": "workspace:*"'),
     ]);
   });

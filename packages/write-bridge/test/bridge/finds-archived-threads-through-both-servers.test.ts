@@ -108,7 +108,7 @@ describe.each(PROFILES)(
           threadId: IDLE_THREAD,
         });
         expect(leasedThread.isError).toBeFalsy();
-        expect(structured(leasedThread).thread).toMatchObject({ threadId: IDLE_THREAD, archived: true });
+        expect(structured(leasedThread)).toMatchObject({ threadId: IDLE_THREAD, archived: true });
       },
     );
   },

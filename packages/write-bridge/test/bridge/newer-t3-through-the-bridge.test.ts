@@ -24,7 +24,7 @@ useBridgeOverRealGate((harness, session) => {
 async function readThread(leaseId: string, threadId: string): Promise<Body> {
   const result = await bridge.call("t3_thread", { leaseId, environment: "alpha", threadId });
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  return structured(result).thread as Body;
+  return structured(result);
 }
 
 describe("current T3's newer commands and states through the bridge", () => {

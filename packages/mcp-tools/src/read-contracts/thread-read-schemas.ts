@@ -5,7 +5,7 @@ import {
   modelSummarySchema,
   scopeEnvelopeShape,
   threadSummaryShape,
-} from "../listing/schemas.js";
+} from "./listing-schemas.js";
 
 /**
  * Output schemas of a thread read by id (`t3_thread`, each ok item of `t3_thread_read_batch`,

@@ -131,6 +131,8 @@ export const threadItemSchema = z.object({
   title,
   environment: itemEnvironmentSchema,
   ...summaryRest,
+  /** Only on an archived thread, which a listing shows only when asked (the write bridge's `includeArchived`). */
+  archived: z.literal(true).optional(),
 });
 
 /** Input: the optional `environment` of a listing. */
