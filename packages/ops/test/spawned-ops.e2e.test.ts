@@ -120,7 +120,7 @@ describe("t3-connector-ops against t3-sim serve", () => {
     const refused = await create("full-access", "ceiling-1");
     expect(refused.code, refused.stderr).toBe(67);
     expect(refused.stderr.split("\n")[0]).toMatch(
-      /^runtime_mode_above_lease: .*ceiling approval-required.*--max-runtime-mode full-access/,
+      /^t3-connector-ops: runtime_mode_above_lease: .*ceiling approval-required.*--max-runtime-mode full-access/,
     );
     expect(await titles()).not.toContain("Ceiling ceiling-1");
     const completed = await create("approval-required", "ceiling-2");
@@ -131,6 +131,6 @@ describe("t3-connector-ops against t3-sim serve", () => {
   it("an ambiguous reference exits non-zero and lists both threads", async () => {
     const { code, stderr } = await ops(["alpha", "thread", "e"]);
     expect(code).toBe(65);
-    expect(stderr.split("\n")[0]).toMatch(/^ambiguous_thread: "e" matches \d+ threads/);
+    expect(stderr.split("\n")[0]).toMatch(/^t3-connector-ops: ambiguous_thread: "e" matches \d+ threads/);
   });
 });

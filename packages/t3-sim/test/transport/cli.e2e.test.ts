@@ -235,8 +235,8 @@ describe("t3-sim CLI", () => {
     expect(await exit).toBe(0);
   });
 
-  it("refuses an unknown option with exit 2", async () => {
+  it("refuses an unknown option with exit 64, as every CLI here does", async () => {
     const { exit } = startCli(["serve", "--bogus", "1"]);
-    expect(await exit).toBe(2);
+    expect(await exit).toBe(64);
   });
 });
