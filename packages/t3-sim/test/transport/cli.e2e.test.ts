@@ -187,7 +187,7 @@ describe("t3-sim CLI", () => {
     expect(await mode(join(out, "tokens"))).toBe(0o700);
     const config = JSON.parse(await readFile(join(out, "config.json"), "utf8"));
     const write = JSON.parse(await readFile(join(out, "write.json"), "utf8"));
-    expect(config.default).toBe("alpha");
+    expect(config).not.toHaveProperty("default");
     expect(write.port).toBe(7433);
     expect(write.stateDir).toBe(join(out, "state"));
     for (const env of line.environments) {
