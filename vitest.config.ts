@@ -30,7 +30,9 @@ export default defineConfig({
       { find: /^@t3-connector\/mcp-tools$/, replacement: src("mcp-tools") },
       {
         find: /^@t3-connector\/mcp-tools\/read-contracts$/,
-        replacement: fileURLToPath(new URL("./packages/mcp-tools/src/read-contracts/index.ts", import.meta.url)),
+        replacement: fileURLToPath(
+          new URL("./packages/mcp-tools/src/read-contracts/index.ts", import.meta.url),
+        ),
       },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
@@ -44,6 +46,11 @@ export default defineConfig({
       },
       { find: /^@t3-connector\/events$/, replacement: src("events") },
       { find: /^@t3-connector\/oauth$/, replacement: src("oauth") },
+      // Test support lives in one place, test/support, and every test imports it by this name.
+      {
+        find: /^@t3-connector\/test-support\/([a-z0-9-]+)$/,
+        replacement: fileURLToPath(new URL("./test/support/$1.ts", import.meta.url)),
+      },
     ],
   },
   test: {
@@ -62,6 +69,8 @@ export default defineConfig({
           include: UNIT_INCLUDE,
           exclude: [...E2E, ...BROWSER, ...PACK, "**/node_modules/**"],
           env: { T3C_TEST_TIER: "unit" },
+          // One process: starting a child throws here (test/support/no-processes-in-unit.ts).
+          setupFiles: ["test/support/no-processes-in-unit.ts"],
           // One module graph per worker thread instead of one per file: loading the SDK, zod and
           // hono again for each of ~170 files cost more than the tests. These tests keep no state
           // between files (the simulator hands out copies; nothing mocks modules or stubs globals).

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
 import {
   dependencyPackages,
   dependencyProblems,
@@ -13,7 +12,8 @@ import {
   ROOT,
   realEdges,
   workspacePackages,
-} from "./support/architecture-map.js";
+} from "@t3-connector/test-support/architecture-map";
+import { describe, expect, it } from "vitest";
 
 // ARCHITECTURE.md's tables are the map a newcomer reads first, so they are checked against the code:
 // every package, every import of one package by another (static and dynamic, in `src`), each

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runCli as runReadCli } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type BuiltBinName, builtBin } from "@t3-connector/test-support/built-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli as runReadCli } from "../packages/read-server/src/cli.js";
-import { type BuiltBinName, builtBin } from "./support/built-bins.js";
 
 // The house style of the command lines (ADR 0030, docs/cli.md), held on the built CLIs as a user
 // runs them: each command's own help, a suggestion and exit 64 for a typo, help on no arguments,

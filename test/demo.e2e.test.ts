@@ -4,8 +4,8 @@ import { access, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtFile } from "@t3-connector/test-support/built-bins";
 import { describe, expect, it } from "vitest";
-import { builtFile } from "./support/built-bins.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

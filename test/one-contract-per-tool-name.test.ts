@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SHARED_READ_CONTRACTS } from "@t3-connector/mcp-tools/read-contracts";
 import { readToolDefinitions } from "@t3-connector/read-server";
+import { type Listing, listBridgeServer, listReadServer } from "@t3-connector/test-support/tool-listing";
 import { BRIDGE_TOOLS } from "@t3-connector/write-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listing, listBridgeServer, listReadServer } from "./support/tool-listing.js";
 
 const SHARED = Object.keys(SHARED_READ_CONTRACTS) as (keyof typeof SHARED_READ_CONTRACTS)[];
 /** Keys only the bridge's tool has, beyond the read tool's. */

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../test/support/built-bins.js";
 
 // The built bins, spawned: `t3-sim serve --environments 2 --config-out DIR`, an ops.json made from
 // the write.json it wrote (same environments, operate tokens), and `t3-connector-ops` over it.

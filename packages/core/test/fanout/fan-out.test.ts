@@ -1,12 +1,12 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { TokenFiles } from "@t3-connector/test-support/token-files";
 import { describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
 import { fanOut } from "../../src/fanout/index.js";
 import type { FakeSsh } from "../environments/support/fake-ssh.js";
 import { type Simulator, useSimulatedEnvironments } from "../environments/support/simulated-environments.js";
-import type { TokenFiles } from "../environments/support/token-files.js";
 
 // Aliases sort the other way round from environmentIds, so order by id is observable.
 const ENVIRONMENTS = [

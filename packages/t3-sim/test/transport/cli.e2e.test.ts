@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { freePort } from "@t3-connector/test-support/free-port";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { freePort } from "../../../../test/support/free-port.js";
 
 /**
  * The CLI is tested as users run it: `node bin/t3-sim.js` over the built `dist/`, which the

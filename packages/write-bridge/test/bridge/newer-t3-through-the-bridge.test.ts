@@ -7,9 +7,9 @@
  * server-only sync commands are offered by no tool. Confirmation is always a read of the thread.
  */
 import { SERVER_ONLY_COMMAND_TYPES } from "@t3-connector/t3-sim";
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { LEASED_PROJECT } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
 import { type Body, type BridgeSession, structured } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 

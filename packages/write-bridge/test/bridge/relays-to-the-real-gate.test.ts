@@ -3,14 +3,15 @@
  * harness). The lease is granted through the harness's LeaseKeeper seam; the passkey ceremony is
  * the gate's own tests' business.
  */
-import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
+
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
 import {
   IDLE_THREAD,
   LEASED_PROJECT,
   OUTSIDE_THREAD,
   RUNNING_THREAD,
-} from "../../../write-gate/test/support/sim-world.js";
+} from "@t3-connector/test-support/sim-world";
+import { describe, expect, it } from "vitest";
 import { type Body, type BridgeSession, structured, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 

@@ -3,7 +3,7 @@ import { EventEmitter, once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { WebhookEvent } from "../../src/index.js";
+import type { WebhookEvent } from "../../packages/events/src/index.js";
 
 export interface ReceivedPost {
   id: string;

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { builtBin } from "../../../../../test/support/built-bins.js";
+import { builtBin } from "./built-bins.js";
 
 export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 export const bin = builtBin("t3-connector");

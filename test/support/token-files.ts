@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeTokenFile } from "../../../src/config/index.js";
+import { writeTokenFile } from "../../packages/core/src/config/index.js";
 
 /** A private temp directory holding token files the way `pair` writes them. */
 export interface TokenFiles {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "@t3-connector/core";
-import type { ReserveRequest } from "../../../src/journal/index.js";
+import type { ReserveRequest } from "../../packages/write-engine/src/journal/index.js";
 
 /** A clock the test moves by hand: records get exact, predictable timestamps. */
 export class ManualClock implements Clock {

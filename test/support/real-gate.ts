@@ -8,14 +8,14 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
-import { scopeFingerprint } from "../../../src/approval/index.js";
-import { GateLeaseKeeper } from "../../../src/lease/index.js";
-import { type RunningGate, startGate } from "../../../src/process/index.js";
-import { CAPABILITY_FILE } from "../../../src/relay/index.js";
-import { OffsetClock } from "../../approval/support/sim-gate.js";
-import { leaseScopeFor, simulatorWorkspace } from "../../support/gate-harness.js";
-import { type HttpAnswer, postJson } from "../../support/http.js";
-import { type SimWorld, startSimWorld } from "../../support/sim-world.js";
+import { scopeFingerprint } from "../../packages/write-gate/src/approval/index.js";
+import { GateLeaseKeeper } from "../../packages/write-gate/src/lease/index.js";
+import { type RunningGate, startGate } from "../../packages/write-gate/src/process/index.js";
+import { CAPABILITY_FILE } from "../../packages/write-gate/src/relay/index.js";
+import { leaseScopeFor, simulatorWorkspace } from "./gate-harness.js";
+import { type HttpAnswer, postJson } from "./gate-http.js";
+import { OffsetClock } from "./sim-gate.js";
+import { type SimWorld, startSimWorld } from "./sim-world.js";
 
 const ENROLLMENT_LINE = /one-time passkey enrollment code: (\S+)$/;
 

@@ -9,11 +9,15 @@ import { join } from "node:path";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import type { LeaseScope } from "@t3-connector/write-engine/actions";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
-import { registryInventory, scopeFingerprint } from "../../src/approval/index.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
-import { type RunningGate, type StartGateOptions, startGate } from "../../src/process/index.js";
-import { CAPABILITY_FILE } from "../../src/relay/index.js";
-import { type HttpAnswer, postJson } from "./http.js";
+import { registryInventory, scopeFingerprint } from "../../packages/write-gate/src/approval/index.js";
+import { GateLeaseKeeper } from "../../packages/write-gate/src/lease/index.js";
+import {
+  type RunningGate,
+  type StartGateOptions,
+  startGate,
+} from "../../packages/write-gate/src/process/index.js";
+import { CAPABILITY_FILE } from "../../packages/write-gate/src/relay/index.js";
+import { type HttpAnswer, postJson } from "./gate-http.js";
 import { LEASED_PROJECT, type SimWorld, startSimWorld } from "./sim-world.js";
 
 /** The simulator has no file system: its workspace paths are canonical as given. */

@@ -14,7 +14,7 @@ import {
   startSimulator,
 } from "@t3-connector/t3-sim";
 import { SAMPLE_IDS } from "@t3-connector/write-engine/actions";
-import { freePort } from "../../../../test/support/free-port.js";
+import { freePort } from "./free-port.js";
 
 export const LEASED_PROJECT = SAMPLE_IDS.projectId;
 export const OTHER_PROJECT = "project-outside-lease";

@@ -14,10 +14,18 @@ import { type EnvironmentConfig, writeTokenFile } from "@t3-connector/core/confi
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
-import { createGateApp, type GateApp, type StartupWarnings } from "../../../src/app/index.js";
-import { registryInventory } from "../../../src/approval/index.js";
-import { type AuditLog, openAuditLog } from "../../../src/audit/index.js";
-import { CREDENTIALS_FILE, type StoredCredential, saveCredentials } from "../../../src/passkeys/index.js";
+import {
+  createGateApp,
+  type GateApp,
+  type StartupWarnings,
+} from "../../packages/write-gate/src/app/index.js";
+import { registryInventory } from "../../packages/write-gate/src/approval/index.js";
+import { type AuditLog, openAuditLog } from "../../packages/write-gate/src/audit/index.js";
+import {
+  CREDENTIALS_FILE,
+  type StoredCredential,
+  saveCredentials,
+} from "../../packages/write-gate/src/passkeys/index.js";
 
 export const ENROLLMENT_CODE = "WXYZ-2345-6789-ABCD";
 

@@ -6,9 +6,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { parseReadConfig, writeTokenFile } from "@t3-connector/core/config";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@t3-connector/t3-sim";
-import { createProcessReadContext, type ReadContext, type ReadLimits } from "../../src/read-context.js";
-import type { ReadToolDefinition } from "../../src/read-tool.js";
-import { createReadServer } from "../../src/server.js";
+import {
+  createProcessReadContext,
+  type ReadContext,
+  type ReadLimits,
+} from "../../packages/read-server/src/read-context.js";
+import type { ReadToolDefinition } from "../../packages/read-server/src/read-tool.js";
+import { createReadServer } from "../../packages/read-server/src/server.js";
 
 export interface SimReadSetup {
   sim: Simulator;

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { TimerHandle, Timers } from "../../src/t3/index.js";
+import type { TimerHandle, Timers } from "../../packages/core/src/t3/index.js";
 
 /** Timers that fire only when a test says so, keyed by their delay. */
 export class ManualTimers implements Timers {

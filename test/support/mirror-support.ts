@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { ShellMirror } from "@t3-connector/core/mirror";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { expect } from "vitest";
-import type { SimReadSetup } from "../support/sim-context.js";
+import type { SimReadSetup } from "./sim-context.js";
 
 /** Counts the HTTP shell reads the environment serves from now on. */
 export function countShellReads(env: SimEnvironment): () => number {

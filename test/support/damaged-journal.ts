@@ -1,7 +1,11 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
-import { type JournalRecord, journalKey, openJournal } from "../../../src/journal/index.js";
-import { type ManualClock, request } from "./helpers.js";
+import {
+  type JournalRecord,
+  journalKey,
+  openJournal,
+} from "../../packages/write-engine/src/journal/index.js";
+import { type ManualClock, request } from "./journal-helpers.js";
 
 /** A closed journal on disk: sealed segments of completed writes, recent ones and one uncertain write in the active segment. */
 export interface WrittenJournal {

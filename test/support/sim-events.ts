@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { loadReadConfig, type ReadConfig } from "@t3-connector/core/config";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { type SimConfig, writeSimConfig } from "../../../read-server/test/support/sim-config.js";
+import { type SimConfig, writeSimConfig } from "./sim-config.js";
 
 export const PROJECT = "project-events";
 export const PROJECT_TITLE = "events";
