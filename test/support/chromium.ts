@@ -141,9 +141,7 @@ export function registerInPage(page: Page, options: unknown): Promise<unknown> {
 }
 
 /** Screenshots land here (gitignored; CI keeps the folder as an artifact). */
-export const SCREENSHOT_DIR = fileURLToPath(
-  new URL("../../../../../test-output/screenshots/", import.meta.url),
-);
+export const SCREENSHOT_DIR = fileURLToPath(new URL("../../test-output/screenshots/", import.meta.url));
 
 /** A full-page screenshot named `<name>-<width>.png` at the page's current viewport width. */
 export async function screenshot(page: Page, name: string): Promise<string> {

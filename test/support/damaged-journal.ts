@@ -106,7 +106,10 @@ export async function downgradeToPreviousFormat(stateDir: string): Promise<void>
   await nodeFs.rm(join(stateDir, "journal-identity.json"));
 }
 
-const PREVIOUS_FORMAT = new URL("../fixtures/previous-format/journal/", import.meta.url);
+const PREVIOUS_FORMAT = new URL(
+  "../../packages/write-engine/test/journal/fixtures/previous-format/journal/",
+  import.meta.url,
+);
 
 /** Copy the previous-format fixture into `stateDir` as the previous version left it (0700 / 0600). */
 export async function installPreviousFormatJournal(stateDir: string): Promise<void> {

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { builtBin } from "./built-bins.js";
 
-export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const bin = builtBin("t3-connector");
 
 export interface SpawnedServe {
