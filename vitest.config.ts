@@ -36,6 +36,10 @@ export default defineConfig({
       },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
+      {
+        find: /^@t3-connector\/read-server\/tools$/,
+        replacement: fileURLToPath(new URL("./packages/read-server/src/tools/index.ts", import.meta.url)),
+      },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
       {

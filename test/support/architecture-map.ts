@@ -160,6 +160,7 @@ export function realEdges(packages: readonly string[]): RealEdge[] {
 
 interface PackageJson {
   dependencies?: Record<string, string>;
+  exports?: Record<string, unknown>;
 }
 
 export function packageJson(name: string): PackageJson {

@@ -166,13 +166,14 @@ export async function act(
   const entry = getAction(id);
   const connection = await env.handle.connect();
   // An action this server's version cannot decode is refused here, per environment, unsent.
-  const support = await environments.commandSupport.of(connection);
+  const commandSupport = await environments.commandSupport();
+  const support = await commandSupport.of(connection);
   if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);
   refuseThreadModeAboveOpsCeiling(environments.config, id, shell, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
-  const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
+  const receipt = await sendPrepared(connection, prepared, options.operationId, commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
   const targets = [...named, ...launched];
   const after = await shellWithTargets(connection, targets);
