@@ -1,7 +1,7 @@
+import { type Listing, listBridgeServer, listReadServer } from "@t3-connector/test-support/tool-listing";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Listing, listBridgeServer, listReadServer } from "./support/tool-listing.js";
 
 // What strict clients say about the tools' schemas. The MCP Inspector's `tools/list --strict` lints
 // each schema for portability (a `type` array, a schema that constrains nothing, a bare boolean

@@ -1,8 +1,8 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { freePort } from "@t3-connector/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../test/support/free-port.js";
 import { MemoryProvider } from "./support/memory-provider.js";
 import { type OAuthServe, startOAuthServe } from "./support/oauth-serve.js";
 import { signInOnPage } from "./support/page-driver.js";

@@ -1,12 +1,12 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectModernHttp, MODERN_REVISION } from "../../../test/support/modern-client.js";
 import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-} from "../../write-gate/test/browser/support/browser.js";
+} from "@t3-connector/test-support/chromium";
+import { connectModernHttp, MODERN_REVISION } from "@t3-connector/test-support/modern-client";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryProvider } from "./support/memory-provider.js";
 import {
   type CallbackServer,

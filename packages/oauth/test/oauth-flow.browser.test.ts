@@ -1,13 +1,13 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-} from "../../write-gate/test/browser/support/browser.js";
+} from "@t3-connector/test-support/chromium";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeAllSessions } from "../src/index.js";
 import { MemoryProvider } from "./support/memory-provider.js";
 import {

@@ -178,12 +178,13 @@ export async function act(
   const connection = await env.handle.connect();
   // An action this server's version cannot decode is refused here, per environment, unsent: the
   // engine's rule, the one the gate's dispatcher applies.
-  await refuseUnsupportedAction(environments.commandSupport, connection, id);
+  const commandSupport = await environments.commandSupport();
+  await refuseUnsupportedAction(commandSupport, connection, id);
   await refuseThreadModeAboveOpsCeiling(environments.config, connection, prepared);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
-  const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
+  const receipt = await sendPrepared(connection, prepared, options.operationId, commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
   const targets = [...named, ...launched];
   const after = await shellWithTargets(connection, targets);

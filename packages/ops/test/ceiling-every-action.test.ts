@@ -6,16 +6,16 @@
  * the ceiling, and nothing is sent; each one that goes through makes nothing run above the
  * ceiling. Counted at the simulator. A launch that names no mode runs at that ceiling and says so.
  */
-import { ACTION_IDS, type ActionId, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aliasOf } from "../../write-engine/test/dispatch/support/action-per-environment.js";
-import { seedForAction } from "../../write-engine/test/dispatch/support/action-states.js";
+
+import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
 import {
   commandTypesSince,
   countersOf,
   refusedInWalk,
   workAboveCeiling,
-} from "../../write-engine/test/dispatch/support/ceiling-walk.js";
+} from "@t3-connector/test-support/ceiling-walk";
+import { ACTION_IDS, type ActionId, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
@@ -76,7 +76,7 @@ describe("every catalogue action through ops --max-runtime-mode approval-require
       if (refusedInWalk(action)) {
         expect(run.code, run.stderr).toBe(EXIT_CODES.refused);
         expect(run.stderr.split("\n")[0]).toMatch(
-          /^runtime_mode_above_lease: .* which runs in full-access, above this ops's ceiling approval-required: .*Nothing was sent\.$/,
+          /^t3-connector-ops: runtime_mode_above_lease: .* which runs in full-access, above this ops's ceiling approval-required: .*Nothing was sent\.$/,
         );
         expect(commandTypesSince(env, before)).toEqual([]);
       } else {

@@ -57,7 +57,7 @@ Commands:
   events retry <id> [--state-dir D]  Move a dead letter back to the outbox
 
 Options:
-  --version     Print the version and exit
+  -v, --version Print the version and exit
   -h, --help    Show this help and exit
 
 With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected, 64 usage, 66 not found,

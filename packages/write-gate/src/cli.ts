@@ -64,7 +64,7 @@ Commands:
                            through again; what the audit log names stays refused; recorded in the audit log
 
 Options:
-  --version     Print the version and exit
+  -v, --version Print the version and exit
   -h, --help    Show this help and exit
 
 With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected or a verdict (reconcile,

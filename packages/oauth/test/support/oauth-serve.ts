@@ -9,12 +9,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type HttpReadyLine, type ServeHttpExtras, serveHttp } from "@t3-connector/read-server";
+import {
+  type HttpReadyLine,
+  readToolDefinitions,
+  type ServeHttpExtras,
+  serveHttp,
+} from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { freePort } from "../../../../test/support/free-port.js";
-import { readToolDefinitions } from "../../../read-server/src/tools/index.js";
-import { captureStreams } from "../../../read-server/test/http/support/captured-io.js";
-import { type SimConfig, writeSimConfig } from "../../../read-server/test/support/sim-config.js";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 
 export interface OAuthServe {
   readonly issuer: string;

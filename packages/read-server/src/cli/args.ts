@@ -21,6 +21,7 @@ import {
   parseCommandLine,
   transportFromOptions,
   usageProblem,
+  VERSION_FLAGS,
   valueOnce,
   type Warn,
   withTransportOptions,
@@ -56,7 +57,7 @@ export type CliCommand =
 
 export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
-    parseCommandLine(argv, defineCommands, { name: "t3-connector", versionFlags: ["-v", "--version"] }),
+    parseCommandLine(argv, defineCommands, { name: "t3-connector", versionFlags: VERSION_FLAGS }),
   );
 }
 

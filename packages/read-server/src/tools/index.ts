@@ -1,3 +1,7 @@
+/**
+ * @module The read tools alone (`@t3-connector/read-server/tools`): what ops runs in one
+ * environment, without the server, its HTTP edge, OAuth or the CLI of the package's root entry.
+ */
 import type { ReadToolDefinition } from "../read-tool.js";
 import { t3AguardarThreadTool } from "./t3_aguardar_thread.js";
 import { t3AmbientesTool } from "./t3_ambientes.js";
@@ -11,6 +15,9 @@ import { t3SinceTool } from "./t3_since.js";
 import { t3ThreadTool } from "./t3_thread.js";
 import { t3ThreadReadBatchTool } from "./t3_thread_read_batch.js";
 import { t3ThreadsTool } from "./t3_threads.js";
+
+export type { ReadContext } from "../read-context.js";
+export type { ReadToolDefinition, ReadToolExtra } from "../read-tool.js";
 
 /**
  * Every read tool the server exposes, one file per tool, in the order of the contract. `serve`

@@ -7,14 +7,14 @@ import {
   type LimitedList,
   THREAD_STATES,
 } from "@t3-connector/core/state";
-import * as z from "zod";
-import { controlPlaneRows } from "../listing/indexed-rows.js";
 import {
   calledEnvironmentSchema,
   environmentFailureSchema,
   environmentInput,
   threadItemSchema,
-} from "../listing/schemas.js";
+} from "@t3-connector/mcp-tools/read-contracts";
+import * as z from "zod";
+import { controlPlaneRows } from "../listing/indexed-rows.js";
 import {
   cachedThreadSummary,
   type ItemEnvironment,

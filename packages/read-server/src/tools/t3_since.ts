@@ -1,14 +1,14 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { CursorCodec } from "@t3-connector/core/pagination";
 import { countSinceChanges, SINCE_CHANGE_KINDS } from "@t3-connector/core/state";
-import * as z from "zod";
-import { envelopeFields } from "../listing/paging.js";
 import {
   calledEnvironmentSchema,
   environmentInput,
   scopeEnvelopeShape,
   threadItemSchema,
-} from "../listing/schemas.js";
+} from "@t3-connector/mcp-tools/read-contracts";
+import * as z from "zod";
+import { envelopeFields } from "../listing/paging.js";
 import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 import { type ChangedThread, environmentSince, type SinceStart } from "../since/since-changes.js";

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { describe, expect, it } from "vitest";
 import { buildBoardModule, GENERATED_PATH } from "../../scripts/build-board.mjs";
 import { BOARD_HTML } from "../../src/board/board-html.generated.js";
 import { BOARD_MIME_TYPE, BOARD_RESOURCE_URI } from "../../src/board/board-resource.js";
 import { actPrompt, approvalPrompt, boardModel } from "../../src/board/view/board-model.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { useTwoEnvironments } from "../tools/listing-support.js";
 
 const ALPHA = "env-alpha";

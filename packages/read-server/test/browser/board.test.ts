@@ -1,9 +1,9 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import type { Browser, FrameLocator } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { BOARD_MIME_TYPE, BOARD_RESOURCE_URI } from "../../src/board/board-resource.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 import { ALPHA_ID, BETA_ID } from "../tools/listing-support.js";
 import { type BoardHost, launchChromium, openBoardHost, RESOURCE_MIME_TYPE } from "./support/apps-host.js";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { countShellReads, readyMirror } from "@t3-connector/test-support/mirror-support";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { countShellReads, readyMirror } from "../listing/mirror-support.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 // Issue 20, read-after-write: a thread created at T3 and read at once must be found, although the
 // live shell mirror has not seen it yet. The simulator's clock is manual, so T3's coalescing of

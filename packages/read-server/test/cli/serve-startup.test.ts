@@ -1,10 +1,10 @@
 import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureIo, type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { fakeTool } from "../support/fake-tools.js";
-import { captureIo, type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 // These refusals happen before `serve` touches stdio, so they run in this process. The refusals
 // that come from verifying an environment (scopes, identity) are tested by spawning the bin

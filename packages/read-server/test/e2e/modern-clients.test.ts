@@ -3,13 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   connectModernHttp,
   connectModernStdio,
   MODERN_REVISION,
   processEnv,
-} from "../../../../test/support/modern-client.js";
+} from "@t3-connector/test-support/modern-client";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { bin } from "@t3-connector/test-support/spawned-serve";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { READ_SERVER_INSTRUCTIONS } from "../../src/server.js";
 import {
@@ -20,8 +22,6 @@ import {
   spawnHttpServe,
   writeBearerTokenFile,
 } from "../http/support/spawned-http-serve.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { bin } from "./support/spawned-serve.js";
 
 // The real built `t3-connector serve`, over stdio and over `--http` with a bearer, driven by the
 // SDK's v2 client pinned to MCP 2026-07-28 (no initialize, the per-request envelope,

@@ -1,12 +1,17 @@
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import {
+  callTool,
+  callToolError,
+  type SpawnedServe,
+  spawnServe,
+} from "@t3-connector/test-support/spawned-serve";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { BOARD_HTML } from "../../src/board/board-html.generated.js";
 import { BOARD_RESOURCE_URI } from "../../src/board/board-resource.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import { startRun, threadIdByTitle } from "./support/scenario.js";
-import { callTool, callToolError, type SpawnedServe, spawnServe } from "./support/spawned-serve.js";
 
 // The real built `t3-connector serve`, spawned and driven over stdio by the MCP SDK client,
 // against four simulated environments: two healthy ones (alpha, beta) and two that are healthy at

@@ -1,8 +1,8 @@
 import { chmod } from "node:fs/promises";
+import { writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { callTool, serveUntilExit, spawnServe } from "@t3-connector/test-support/spawned-serve";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeSimConfig } from "../support/sim-config.js";
 import { useSimWithConfigs } from "./support/sim-with-configs.js";
-import { callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. `serve` verifies the environments in the background: a hung environment
 // must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.

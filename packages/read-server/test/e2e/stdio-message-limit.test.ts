@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { sendOversizedLine } from "@t3-connector/test-support/oversized-stdio-line";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { bin } from "@t3-connector/test-support/spawned-serve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendOversizedLine } from "../../../../test/support/oversized-stdio-line.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { bin } from "./support/spawned-serve.js";
 
 // Issue 34, item 4: one stdio line over the limit used to end `serve` with exit 0 and nothing on
 // stderr. Now the session ends with exit 1 and one stderr line that names the limit.

@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectorError } from "@t3-connector/core";
 import { ToolServer } from "@t3-connector/mcp-tools";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "../../src/read-tool.js";
 import { registerReadTools } from "../../src/register-read-tools.js";

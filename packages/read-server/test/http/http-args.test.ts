@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { captureIo } from "@t3-connector/test-support/sim-config";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { runCli } from "../../src/cli.js";
 import { buildAllowlist } from "../../src/http/host-origin-guard.js";
 import { isLoopbackHost } from "../../src/http/loopback.js";
-import { captureIo } from "../support/sim-config.js";
 
 describe("serve --http on the command line", () => {
   it("defaults to 127.0.0.1:8000 without a token", () => {

@@ -1,13 +1,13 @@
 import { request } from "node:http";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { BackgroundService } from "../../src/http/background-service.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { threadIdByTitle } from "../e2e/support/scenario.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { captureStreams } from "./support/captured-io.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 
 // serveHttp in this process (so its limits can be narrowed and a background service plugged in),

@@ -4,12 +4,12 @@ import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { callTool } from "@t3-connector/test-support/spawned-serve";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { startRun, threadIdByTitle } from "../e2e/support/scenario.js";
-import { callTool } from "../e2e/support/spawned-serve.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import {
   connectHttpClient,
   httpServeUntilExit,

@@ -5,9 +5,10 @@
  * environment seeded the same way answers, once each environment's alias, id and server-minted
  * ids are set aside. older-server-reads.test.ts checks each tool's answer on its own.
  */
+
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 const ALIASES = ["current", "oldweb", "oldsrc"] as const;
 type Alias = (typeof ALIASES)[number];

@@ -1,7 +1,7 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { t3SinceTool } from "../../src/tools/t3_since.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 import { ALPHA_ID, BETA_ID, invalidInput } from "./listing-support.js";
 
 const TOOL = "t3_since";

@@ -3,9 +3,10 @@
  * effect, not the value before it (`t3_thread` the pin and unpin, `t3_threads` the new title). The
  * gate reads T3's own shell and the thread's projection for each, never a mirror.
  */
+
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
 import { type Body, type BridgeSession, structured, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
@@ -36,7 +37,7 @@ async function readBoth(leaseId: string): Promise<{ one: Body; listed: Body }> {
   );
   const all = structured(await bridge.call("t3_threads", { leaseId, environment: "alpha" }));
   const listed = ((all.threads as Body[]) ?? []).find((row) => row.threadId === IDLE_THREAD) as Body;
-  return { one: one.thread as Body, listed };
+  return { one, listed };
 }
 
 describe("the lease's reads right after a completed write", () => {

@@ -17,6 +17,7 @@ import {
   parseCommandLine,
   transportFromOptions,
   usageProblem,
+  VERSION_FLAGS,
   valueOnce,
   type Warn,
   withTransportOptions,
@@ -49,7 +50,7 @@ export type CliCommand =
 
 export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
-    parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: ["--version"] }),
+    parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: VERSION_FLAGS }),
   );
 }
 

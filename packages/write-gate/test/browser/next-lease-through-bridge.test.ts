@@ -7,11 +7,12 @@
  * process (what a restarted bridge is) presenting the old lease or the request id learns nothing
  * of the lease and is told how to ask.
  */
+
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { pageOrigin } from "@t3-connector/test-support/real-gate";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { pageOrigin } from "../e2e/support/real-gate.js";
-import { postJson } from "../support/http.js";
-import { IDLE_THREAD } from "../support/sim-world.js";
 import { waitForMessage } from "./support/gate-page.js";
 import { type Body, callTool, structured, textOf, useGateWithBridges } from "./support/gate-with-bridges.js";
 

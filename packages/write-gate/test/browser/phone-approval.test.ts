@@ -4,11 +4,12 @@
  * folded below it, action ids wrap only after a dot, and a failed passkey step is told in words
  * beside the button that was pressed, never as the browser library's error code.
  */
+
+import { type AuthenticatorPage, screenshot } from "@t3-connector/test-support/chromium";
+import type { SimGate } from "@t3-connector/test-support/sim-gate";
 import { actionInfo } from "@t3-connector/write-engine/actions";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { SimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, screenshot } from "./support/browser.js";
 import { useGatePage } from "./support/gate-page.js";
 
 const PHONE = { width: 390, height: 844 };

@@ -7,10 +7,10 @@
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { IDLE_THREAD, LEASED_PROJECT } from "@t3-connector/test-support/sim-world";
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { IDLE_THREAD, LEASED_PROJECT } from "../support/sim-world.js";
 import {
   askOnPage,
   type Body,

@@ -5,8 +5,9 @@
  * the same project `scope_denied` (nothing sent, counted at the simulator). Ticking the widening
  * control makes the summary say so, and that lease admits the other thread.
  */
+
+import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
 import { askOnPage, callTool, structured, textOf, useGateWithBridges } from "./support/gate-with-bridges.js";
 
 const started = useGateWithBridges([{ name: "one-thread-client" }]);

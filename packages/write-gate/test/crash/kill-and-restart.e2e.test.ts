@@ -6,9 +6,9 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { IDLE_THREAD, type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CrashPoint } from "../../src/process/index.js";
-import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 import { type GateChild, GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
 import { runWriteCli } from "./support/journal-scenarios.js";
 

@@ -6,10 +6,6 @@
  * virtual authenticator; the approval requests come through the relay as the bridge sends them.
  */
 import { randomBytes } from "node:crypto";
-import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LEASE_TTL_MS } from "../../src/lease/index.js";
 import {
   type AuthenticatorPage,
   launchChromium,
@@ -17,10 +13,14 @@ import {
   pagePost,
   registerInPage,
   signInPage,
-} from "../browser/support/browser.js";
-import { rawRequest } from "../support/http.js";
+} from "@t3-connector/test-support/chromium";
+import { rawRequest } from "@t3-connector/test-support/gate-http";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LEASE_TTL_MS } from "../../src/lease/index.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 type Body = Record<string, unknown>;
 const body = (answer: { body: unknown }) => answer.body as Body;

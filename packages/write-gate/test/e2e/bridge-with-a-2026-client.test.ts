@@ -7,17 +7,17 @@
  * (the passkey approval is covered for 2025 clients in bridge-waits-for-the-approval.test.ts).
  */
 import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { openEventStream } from "@t3-connector/test-support/event-stream-client";
+import { postJson } from "@t3-connector/test-support/gate-http";
 import {
   connectModernStdio,
   MODERN_REVISION,
   type ModernClientOptions,
   processEnv,
-} from "../../../../test/support/modern-client.js";
-import { openEventStream } from "../approval/support/event-stream-client.js";
-import { postJson } from "../support/http.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
+} from "@t3-connector/test-support/modern-client";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 type Body = Record<string, unknown>;
 const BIN = builtBin("t3-connector-write");

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { sendOversizedLine } from "@t3-connector/test-support/oversized-stdio-line";
+import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { sendOversizedLine } from "../../../../test/support/oversized-stdio-line.js";
-import { type RealGate, startRealGate } from "./support/real-gate.js";
 
 // Issue 34, item 4: one stdio line over the limit used to end the bridge with exit 0 and nothing
 // on stderr. Now the session ends with exit 1 and one stderr line that names the limit.

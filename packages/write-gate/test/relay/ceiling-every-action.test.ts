@@ -12,22 +12,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
-import { ACTION_IDS, type ActionId, SAMPLE_IDS } from "@t3-connector/write-engine/actions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../../test/support/free-port.js";
-import { aliasOf } from "../../../write-engine/test/dispatch/support/action-per-environment.js";
-import { seedForAction } from "../../../write-engine/test/dispatch/support/action-states.js";
+import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
 import {
   commandTypesSince,
   countersOf,
   refusedInWalk,
   WALK_CEILING,
   workAboveCeiling,
-} from "../../../write-engine/test/dispatch/support/ceiling-walk.js";
+} from "@t3-connector/test-support/ceiling-walk";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import type { SimWorld } from "@t3-connector/test-support/sim-world";
+import { ACTION_IDS, type ActionId, SAMPLE_IDS } from "@t3-connector/write-engine/actions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
-import type { SimWorld } from "../support/sim-world.js";
 
 type Body = Record<string, unknown>;
 

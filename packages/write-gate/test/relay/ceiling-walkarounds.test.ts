@@ -8,18 +8,18 @@
  * And a launch that names no mode runs at the lease's ceiling, and says so.
  */
 import { randomUUID } from "node:crypto";
-import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   commandTypesSince,
   countersOf,
   WALK_CEILING,
   workAboveCeiling,
-} from "../../../write-engine/test/dispatch/support/ceiling-walk.js";
+} from "@t3-connector/test-support/ceiling-walk";
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { LEASED_PROJECT, startSimWorld } from "@t3-connector/test-support/sim-world";
+import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
-import { LEASED_PROJECT, startSimWorld } from "../support/sim-world.js";
 
 type Body = Record<string, unknown>;
 type Run = { id: string; status: string; userMessageId?: string; queueHeld?: boolean };

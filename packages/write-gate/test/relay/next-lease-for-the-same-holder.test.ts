@@ -6,10 +6,10 @@
  * the request's holder hash (the passkey ceremony is the browser tier's: next-lease-through-bridge).
  */
 import { randomBytes } from "node:crypto";
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { OffsetClock } from "@t3-connector/test-support/sim-gate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
-import { OffsetClock } from "../approval/support/sim-gate.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;

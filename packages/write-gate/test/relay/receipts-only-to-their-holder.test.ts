@@ -6,8 +6,8 @@
  * receipt; the client that made the write still gets its receipt on a replay.
  */
 import { randomBytes } from "node:crypto";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;

@@ -9,12 +9,12 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { startSimWorld } from "@t3-connector/test-support/sim-world";
 import type { Journal } from "@t3-connector/write-engine/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliIo, runCli } from "../../src/cli.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { startSimWorld } from "../support/sim-world.js";
 
 let h: GateHarness;
 /** Armed by a test: the next `markUncertain` is made durable, then the gate "stops" before the send. */

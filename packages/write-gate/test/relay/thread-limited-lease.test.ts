@@ -5,13 +5,14 @@
  * be written to afterwards. The lease is granted through the keeper's seam with the scope the
  * approval binds (`limitToThreads`); the page's part is the browser tier's.
  */
+
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, LEASED_PROJECT, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitToThreads, scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { IDLE_THREAD, LEASED_PROJECT, RUNNING_THREAD } from "../support/sim-world.js";
 
 let h: GateHarness;
 
