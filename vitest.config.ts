@@ -28,8 +28,18 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./packages/write-engine/src/$1/index.ts", import.meta.url)),
       },
       { find: /^@t3-connector\/mcp-tools$/, replacement: src("mcp-tools") },
+      {
+        find: /^@t3-connector\/mcp-tools\/read-contracts$/,
+        replacement: fileURLToPath(
+          new URL("./packages/mcp-tools/src/read-contracts/index.ts", import.meta.url),
+        ),
+      },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },
+      {
+        find: /^@t3-connector\/read-server\/tools$/,
+        replacement: fileURLToPath(new URL("./packages/read-server/src/tools/index.ts", import.meta.url)),
+      },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
       {
@@ -40,6 +50,11 @@ export default defineConfig({
       },
       { find: /^@t3-connector\/events$/, replacement: src("events") },
       { find: /^@t3-connector\/oauth$/, replacement: src("oauth") },
+      // Test support lives in one place, test/support, and every test imports it by this name.
+      {
+        find: /^@t3-connector\/test-support\/([a-z0-9-]+)$/,
+        replacement: fileURLToPath(new URL("./test/support/$1.ts", import.meta.url)),
+      },
     ],
   },
   test: {
@@ -58,6 +73,8 @@ export default defineConfig({
           include: UNIT_INCLUDE,
           exclude: [...E2E, ...BROWSER, ...PACK, "**/node_modules/**"],
           env: { T3C_TEST_TIER: "unit" },
+          // One process: starting a child throws here (test/support/no-processes-in-unit.ts).
+          setupFiles: ["test/support/no-processes-in-unit.ts"],
           // One module graph per worker thread instead of one per file: loading the SDK, zod and
           // hono again for each of ~170 files cost more than the tests. These tests keep no state
           // between files (the simulator hands out copies; nothing mocks modules or stubs globals).

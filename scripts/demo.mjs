@@ -5,8 +5,11 @@ import { spawn } from "node:child_process";
 // connect an MCP client to the read server, the write gate (approval page and relay) started on
 // the same environments with its URL and one-time enrollment code, and a short scripted tour
 // through the read server.
-// Runs until Ctrl-C. `--exit-when-ready` stops after the tour (used by a test).
+// Runs until Ctrl-C, then stops the gate and the simulator and removes its temporary directory
+// (configs and token files). `--exit-when-ready` stops after the tour; `--keep-config` leaves the
+// directory for a test to inspect.
 import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -16,22 +19,33 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const core = await import(path.join(root, "packages/core/dist/t3/index.js"));
-// The MCP SDK is a dependency of the read server; the tour uses the same copy a client would.
-const sdk = path.join(root, "packages/read-server/node_modules/@modelcontextprotocol/sdk/dist/esm/client");
+// The tools' words for a thread's state (`running`, `needs_intervention`, `cancelled`, …), not T3's.
+const { threadSummary } = await import(path.join(root, "packages/core/dist/state/index.js"));
+// The tour is a client in the field: the v1 MCP client, a dev dependency of the workspace root.
+const sdk = path.join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm/client");
 const { Client } = await import(pathToFileURL(path.join(sdk, "index.js")).href);
 const { StdioClientTransport } = await import(pathToFileURL(path.join(sdk, "stdio.js")).href);
 const readServerBin = path.join(root, "packages/read-server/bin/t3-connector.js");
 const writeGateBin = path.join(root, "packages/write-gate/bin/t3-connector-write.js");
 const exitWhenReady = process.argv.includes("--exit-when-ready");
+const keepConfig = process.argv.includes("--keep-config");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
 const configDir = await mkdtemp(path.join(os.tmpdir(), "t3-connector-demo-"));
 const simBin = path.join(root, "packages/t3-sim/bin/t3-sim.js");
+// Children in process groups of their own: Ctrl-C reaches the demo only, which stops the gate
+// before the environments it closes its leases on, then the simulator.
 const sim = spawn(
   process.execPath,
   [simBin, "serve", "--environments", "2", "--seed", "demo", "--config-out", configDir],
-  { stdio: ["ignore", "pipe", "inherit"] },
+  { stdio: ["ignore", "pipe", "inherit"], detached: true },
 );
+// Whatever ends the demo ends them too, and takes the temporary configs and tokens with it.
+process.on("exit", () => {
+  gate?.kill("SIGTERM");
+  sim.kill("SIGTERM");
+  if (!keepConfig) rmSync(configDir, { recursive: true, force: true });
+});
 
 const ready = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: sim.stdout });
@@ -82,16 +96,16 @@ for (const env of ready.environments) {
   const [descriptor, shell] = await Promise.all([http.getDescriptor(), http.getShell()]);
   say(`  ${env.alias}  ${descriptor.label}  ${env.url}  (environmentId ${env.environmentId})`);
   say(`    ${shell.projects.length} projects, ${shell.threads.length} active threads:`);
+  const now = Date.now();
   for (const thread of shell.threads) {
+    const { state } = threadSummary(thread, { now });
     const flags = [
       thread.pendingRuntimeRequest ? `waiting on ${thread.pendingRuntimeRequest.kind}` : null,
       thread.settledAt ? "settled" : null,
       thread.snoozedUntil ? `snoozed until ${thread.snoozedUntil}` : null,
       thread.pinnedAt ? "pinned" : null,
     ].filter(Boolean);
-    say(
-      `      - ${String(thread.status).padEnd(11)} ${thread.title}${flags.length ? `  [${flags.join(", ")}]` : ""}`,
-    );
+    say(`      - ${state.padEnd(18)} ${thread.title}${flags.length ? `  [${flags.join(", ")}]` : ""}`);
   }
   say();
 }
@@ -130,7 +144,11 @@ try {
   await addEnvironmentTheUsualWay();
   await tour();
   say();
-  say("Press Ctrl-C to stop the write gate and the simulated environments.");
+  say(
+    keepConfig
+      ? "Press Ctrl-C to stop the write gate and the simulated environments."
+      : `Press Ctrl-C to stop the write gate and the simulated environments and remove ${configDir}.`,
+  );
   if (exitWhenReady) stop(0);
 } catch (error) {
   process.stderr.write(`demo: the tour failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -162,6 +180,7 @@ function launchWriteGate() {
   gate = spawn(process.execPath, [writeGateBin, "gate"], {
     env: { ...process.env, T3_CONNECTOR_WRITE_CONFIG: writeConfigPath },
     stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
   });
   return new Promise((resolve, reject) => {
     let url;
@@ -205,7 +224,7 @@ async function addEnvironmentTheUsualWay() {
   const ownConfig = path.join(configDir, "own", "config.json");
   say("Adding an environment as on your own machine (pairing code on stdin, a config of its own):");
   say(`  printf '<pairing code>' | T3_CONNECTOR_CONFIG=${ownConfig} \\`);
-  say(`    t3-connector environments add mine --url ${env.url} --projects all`);
+  say(`    pnpm exec t3-connector environments add mine --url ${env.url} --projects all`);
   const added = await runBin(
     readServerBin,
     ["environments", "add", "mine", "--url", env.url, "--projects", "all"],
@@ -220,7 +239,9 @@ async function addEnvironmentTheUsualWay() {
     `  added "${report.alias}": environmentId ${report.diagnosis.environmentId}, token scopes ${report.scopes.join(" ")}, ` +
       `${report.diagnosis.authorizedProjects.length} projects, ${report.diagnosis.visibleThreadCount} visible threads, verified ${report.ok ? "ok" : "with problems"}`,
   );
-  say(`  (the code is now spent; T3_CONNECTOR_CONFIG=${ownConfig} t3-connector environments lists it)`);
+  say(
+    `  (the code is now spent; T3_CONNECTOR_CONFIG=${ownConfig} pnpm exec t3-connector environments lists it)`,
+  );
   say();
 }
 

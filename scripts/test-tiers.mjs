@@ -3,14 +3,18 @@
 // pack), each its own vitest run so a failure is named by its tier. Every tier runs even when an
 // earlier one failed, then one table and one closing line ("N passed, N failed, N skipped") sum them
 // up; the exit code is non-zero when any tier failed. Arguments pass through to each run, so
-// `pnpm test packages/core` runs that folder's tests of whichever tiers hold some.
+// `pnpm test packages/core` runs that folder's tests of whichever tiers hold some. TEST_TIERS
+// (e.g. `unit,e2e`) runs only those tiers: CI's runs on the other supported Node lines.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
-const TIERS = ["unit", "e2e", "browser", "pack"];
+const ALL_TIERS = ["unit", "e2e", "browser", "pack"];
+const TIERS = process.env.TEST_TIERS
+  ? ALL_TIERS.filter((tier) => process.env.TEST_TIERS.split(",").includes(tier))
+  : ALL_TIERS;
 const extra = process.argv.slice(2).filter((arg) => arg !== "--");
 const scratch = await mkdtemp(path.join(tmpdir(), "t3c-tiers-"));
 

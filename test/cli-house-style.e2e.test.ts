@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runCli as runReadCli } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type BuiltBinName, builtBin } from "@t3-connector/test-support/built-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli as runReadCli } from "../packages/read-server/src/cli.js";
-import { type BuiltBinName, builtBin } from "./support/built-bins.js";
 
 // The house style of the command lines (ADR 0030, docs/cli.md), held on the built CLIs as a user
 // runs them: each command's own help, a suggestion and exit 64 for a typo, help on no arguments,
@@ -103,6 +103,10 @@ describe("a typo gets a suggestion, exit 64 and a pointer to the help, not the u
       " reconcile",
     ],
     ["t3-connector-write", ["help", "jornal"], "jornal (did you mean journal?)", ""],
+    ["t3-connector-ops", ["lss"], "lss (did you mean ls?)", ""],
+    ["t3-connector-ops", ["environments", "mvoe"], "mvoe (did you mean move?)", " environments"],
+    ["t3-sim", ["serv"], "serv (did you mean serve?)", ""],
+    ["t3-sim", ["serve", "--seeed", "demo"], "--seeed (did you mean --seed?)", " serve"],
   ])("%s %j", async (bin, argv, problem, command) => {
     const answer = await run(bin, argv);
     expect(answer.code).toBe(64);
@@ -111,10 +115,20 @@ describe("a typo gets a suggestion, exit 64 and a pointer to the help, not the u
       `${bin}: invalid_input: unknown command or argument: ${problem}\nRun '${bin}${command} --help' for its usage.\n`,
     );
   });
+});
 
-  it("t3-connector-ops answers a typo with the same exit code", async () => {
-    expect((await run("t3-connector-ops", ["lss"])).code).toBe(64);
-  });
+describe("-v is --version on every CLI", () => {
+  it.each<BuiltBinName>(["t3-connector", "t3-connector-write", "t3-connector-ops", "t3-sim"])(
+    "%s -v",
+    async (bin) => {
+      const short = await run(bin, ["-v"]);
+      const long = await run(bin, ["--version"]);
+      expect(short.code).toBe(0);
+      expect(short.stderr).toBe("");
+      expect(short.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      expect(short.stdout).toBe(long.stdout);
+    },
+  );
 });
 
 describe("no arguments", () => {

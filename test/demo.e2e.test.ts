@@ -1,17 +1,19 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { access, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtFile } from "@t3-connector/test-support/built-bins";
 import { describe, expect, it } from "vitest";
-import { builtFile } from "./support/built-bins.js";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runDemo(
+  flags: readonly string[] = ["--keep-config"],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtFile("scripts/demo.mjs"), "--exit-when-ready"], {
+    const child = spawn(process.execPath, [builtFile("scripts/demo.mjs"), "--exit-when-ready", ...flags], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -58,6 +60,14 @@ describe("pnpm demo", () => {
       /added "mine": environmentId \S+, token scopes orchestration:read, \d+ projects, \d+ visible threads, verified ok/,
     );
     expect(stdout).toMatch(/waiting on user_input/);
+    // Commands a reader can paste after the README's first line: the CLIs through pnpm exec.
+    expect(stdout).toContain("pnpm exec t3-connector environments add mine --url");
+    expect(stdout).not.toMatch(/^\s+t3-connector /m);
+    // The threads in the tools' words, never T3's raw run statuses.
+    const listed = stdout.slice(0, stdout.indexOf("Configuration written to"));
+    expect(listed).toMatch(/- running +/);
+    expect(listed).toMatch(/- needs_intervention +/);
+    expect(listed).not.toMatch(/- (queued|interrupted|starting|ready) /);
     // How to connect a client, then the tour through the spawned read server.
     expect(stdout).toMatch(/T3_CONNECTOR_CONFIG=\S+ node \S+t3-connector\.js serve/);
     expect(stdout).toMatch(/\d+ threads, complete: true/);
@@ -90,6 +100,8 @@ describe("pnpm demo", () => {
       const config = JSON.parse(await readFile(configPath as string, "utf8")) as {
         environments: Record<string, { tokenFile: string; allowedProjects: string[] }>;
       };
+      // The README says reads have no default environment; the demo's config does not suggest one.
+      expect(config).not.toHaveProperty("default");
       expect(Object.keys(config.environments)).toEqual(["alpha", "beta"]);
       for (const env of Object.values(config.environments)) {
         expect(env.allowedProjects.length).toBeGreaterThan(0);
@@ -114,5 +126,54 @@ describe("pnpm demo", () => {
     } finally {
       await held.release();
     }
+  });
+
+  it("removes its configs and token files when it stops", async () => {
+    const { code, stdout, stderr } = await runDemo([]);
+    expect(code, stderr).toBe(0);
+    const configPath = /T3_CONNECTOR_CONFIG=(\S+)/.exec(stdout)?.[1];
+    expect(configPath).toBeDefined();
+    await expect(access(path.dirname(configPath as string))).rejects.toThrow();
+  });
+
+  it("ends cleanly on Ctrl-C as `pnpm demo` runs it: exit 0, the gate before the simulator, nothing left in /tmp", async () => {
+    // The script line pnpm hands to sh, after the build the global setup already ran: pnpm says
+    // ELIFECYCLE when that shell dies of the signal or exits non-zero.
+    const script = (
+      JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts.demo as string;
+    const [build, run] = script.split(" && ");
+    expect(build).toBe("pnpm build");
+    const child: ChildProcess = spawn("sh", ["-c", run as string], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // a process group of its own, as a terminal's foreground job
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("close", (code, signal) => resolve([code, signal])),
+    );
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes("Press Ctrl-C")) resolve();
+      });
+      child.once("close", () => reject(new Error(`the demo ended before it was ready: ${stderr}`)));
+    });
+    // Ctrl-C: SIGINT to the whole foreground process group.
+    process.kill(-(child.pid as number), "SIGINT");
+    const [code, signal] = await closed;
+    expect({ code, signal }, stderr).toEqual({ code: 0, signal: null });
+    const configPath = /T3_CONNECTOR_CONFIG=(\S+)/.exec(stdout)?.[1];
+    await expect(access(path.dirname(configPath as string))).rejects.toThrow();
+    // The demo stopped the gate itself (its children are in groups of their own): one SIGTERM.
+    expect(stderr).toContain("t3-connector-write gate: SIGTERM, closing");
+    expect(stderr).not.toContain("gate: SIGINT");
   });
 });

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { repoFiles } from "@t3-connector/test-support/repo-files";
 import { describe, expect, it } from "vitest";
 
 // The write engine's journal and dispatcher are its own (ADR 0027): every other package reaches
@@ -25,23 +25,9 @@ const FORGES_JOURNAL_STATE = new Set([
 ]);
 
 function sourcesOutsideTheEngine(): string[] {
-  return execFileSync(
-    "git",
-    [
-      "ls-files",
-      "-z",
-      "--cached",
-      "--others",
-      "--exclude-standard",
-      "packages/*.ts",
-      "test/*.ts",
-      "bench/*.ts",
-    ],
-    { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 },
-  )
-    .split("\0")
-    .filter((file) => file.endsWith(".ts") && !file.startsWith("packages/write-engine/"))
-    .filter((file) => !file.includes("/node_modules/") && !file.includes("/dist/"));
+  return ["packages", "test", "bench"]
+    .flatMap((folder) => repoFiles(folder))
+    .filter((file) => file.endsWith(".ts") && !file.startsWith("packages/write-engine/"));
 }
 
 function read(file: string): string {

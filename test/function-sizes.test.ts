@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { repoFiles } from "@t3-connector/test-support/repo-files";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
@@ -19,9 +19,7 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {};
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function productSources(): string[] {
-  return execFileSync("git", ["ls-files", "-z", "packages/*/src/**.ts"], { cwd: root, encoding: "utf8" })
-    .split("\0")
-    .filter((file) => file.endsWith(".ts"));
+  return repoFiles("packages").filter((file) => /^packages\/[^/]+\/src\/.*\.ts$/.test(file));
 }
 
 function nameOf(node: ts.FunctionLikeDeclaration): string {

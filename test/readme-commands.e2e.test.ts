@@ -6,8 +6,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "./support/built-bins.js";
 
 // The README's commands that need no real T3, run as written (through a shell, from the checkout)
 // against the simulator. Each command is first found verbatim in README.md, so the two cannot

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { REAL_FIXTURES_DIR } from "@t3-connector/test-support/real-fixtures";
+import { repoFiles } from "@t3-connector/test-support/repo-files";
 import { describe, expect, it } from "vitest";
-import { REAL_FIXTURES_DIR } from "./support/real-fixtures.js";
 
 // The repository must stand alone: a clone with nothing beside it runs every test, and no file
 // reads or cites documents that live outside it (a sibling `shared/` checkout, its reference
@@ -21,10 +21,11 @@ const FORBIDDEN = [
   ["connector", "contract"].join("-"),
 ];
 
+let listed: string[] | undefined;
+/** The repository's files (tracked or new, not ignored), read once. */
 function trackedFiles(): string[] {
-  return execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 })
-    .split("\0")
-    .filter((file) => file !== "");
+  listed ??= repoFiles();
+  return listed;
 }
 
 describe("the repository stands alone", () => {

@@ -9,13 +9,13 @@
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { READ_TOOL_NAMES } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { READ_TOOL_NAMES } from "../packages/read-server/src/read-tool-list.js";
-import { type SimConfig, writeSimConfig } from "../packages/read-server/test/support/sim-config.js";
-import { type RealGate, startRealGate } from "../packages/write-gate/test/e2e/support/real-gate.js";
-import { builtBin } from "./support/built-bins.js";
-import { toolInputError } from "./support/tool-input-error.js";
 
 const READ_BIN = builtBin("t3-connector");
 const WRITE_BIN = builtBin("t3-connector-write");

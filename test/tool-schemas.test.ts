@@ -1,6 +1,6 @@
 import { readToolDefinitions } from "@t3-connector/read-server";
+import { type Listing, listBridgeServer, listReadServer } from "@t3-connector/test-support/tool-listing";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Listing, listBridgeServer, listReadServer } from "./support/tool-listing.js";
 
 // Function-calling converters (OpenAI's among them) reject a recursive `$ref` and `propertyNames`
 // in a tool's parameters. Every input schema both servers list must be free of them. (Every other

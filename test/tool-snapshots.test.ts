@@ -11,8 +11,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type Listing, listBridgeServer, listReadServer } from "@t3-connector/test-support/tool-listing";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Listing, listBridgeServer, listReadServer } from "./support/tool-listing.js";
 
 const SNAPSHOTS = fileURLToPath(new URL("./__toolsnaps__/", import.meta.url));
 const UPDATE = process.env.UPDATE_TOOLSNAPS === "1";

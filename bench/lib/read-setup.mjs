@@ -13,9 +13,9 @@ export function dist(pkg, file) {
   return import(pathToFileURL(path.join(root, "packages", pkg, "dist", file)).href);
 }
 
-/** The MCP SDK is a dependency of read-server (pnpm does not hoist it to the root). */
+/** The v1 MCP client (the clients in the field), a dev dependency of the workspace root. */
 export function sdk(file) {
-  const base = path.join(root, "packages/read-server/node_modules/@modelcontextprotocol/sdk/dist/esm");
+  const base = path.join(root, "node_modules/@modelcontextprotocol/sdk/dist/esm");
   return import(pathToFileURL(path.join(base, file)).href);
 }
 

@@ -7,7 +7,8 @@ import { describeSimulator, dist } from "./read-setup.mjs";
 const options = JSON.parse(process.argv[2] ?? "{}");
 const { startSimulator } = await dist("t3-sim", "index.js");
 const { seedBulk } = await dist("t3-sim", "model/index.js");
-const aliases = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"];
+// The simulator CLI's 26 aliases (alpha, beta, gamma, …), so a fleet bench can ask for all of them.
+const { ALIASES: aliases } = await dist("t3-sim", "cli-args.js");
 const count = Math.min(aliases.length, Math.max(1, options.environments ?? 1));
 const sim = await startSimulator({
   environments: aliases.slice(0, count).map((alias) => ({ alias, seed: options.seed ?? "empty" })),

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { freePort } from "@t3-connector/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/free-port.js";
 
 // What a user gets from the packages, not from this checkout: every package packed with
 // `pnpm -r pack` (workspace dependencies become versions), the tarballs installed together with

@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { parseReadConfig } from "@t3-connector/core/config";
+import type { ToolServer } from "@t3-connector/mcp-tools";
 import { createReadServer, readToolDefinitions } from "@t3-connector/read-server";
 import { createBridgeServer } from "@t3-connector/write-bridge";
 import { createProcessReadContext } from "../../packages/read-server/src/read-context.js";
@@ -48,7 +48,7 @@ export async function listBridgeServer(): Promise<Listing> {
   return listed(createBridgeServer({ relay, log: () => undefined }));
 }
 
-async function listed(server: McpServer): Promise<Listing> {
+async function listed(server: ToolServer): Promise<Listing> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "tool-listing", version: "0.0.0" });

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Run, ThreadShell } from "@t3-connector/core/t3";
+import { newSecret } from "@t3-connector/test-support/webhook-receiver";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exhaustion } from "../src/backoff.js";
@@ -17,7 +18,6 @@ import {
   type WebhookEvent,
 } from "../src/index.js";
 import { Outbox } from "../src/outbox.js";
-import { newSecret } from "./support/receiver.js";
 
 function row(fields: Partial<ThreadShell>): ThreadShell {
   return {

@@ -5,13 +5,18 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { readToolDefinitions, serveHttp } from "@t3-connector/read-server";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import {
+  addThread,
+  latestRun,
+  type SimEvents,
+  startRun,
+  startSimEvents,
+} from "@t3-connector/test-support/sim-events";
+import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serveHttp } from "../../read-server/src/http/serve-http.js";
-import { readToolDefinitions } from "../../read-server/src/tools/index.js";
-import { captureStreams } from "../../read-server/test/http/support/captured-io.js";
 import { eventsBackgroundService } from "../src/index.js";
-import { newSecret, WebhookReceiver } from "./support/receiver.js";
-import { addThread, latestRun, type SimEvents, startRun, startSimEvents } from "./support/sim-events.js";
 
 let simEvents: SimEvents;
 let receiver: WebhookReceiver;

@@ -10,10 +10,16 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { writeTokenFile } from "@t3-connector/core/config";
+import {
+  addThread,
+  latestRun,
+  type SimEvents,
+  startRun,
+  startSimEvents,
+} from "@t3-connector/test-support/sim-events";
+import { bin } from "@t3-connector/test-support/spawned-serve";
+import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bin } from "../../read-server/test/e2e/support/spawned-serve.js";
-import { newSecret, WebhookReceiver } from "./support/receiver.js";
-import { addThread, latestRun, type SimEvents, startRun, startSimEvents } from "./support/sim-events.js";
 
 let simEvents: SimEvents;
 let receiver: WebhookReceiver;

@@ -1,6 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import {
+  addThread,
+  latestRun,
+  OTHER_PROJECT,
+  PROJECT,
+  PROJECT_TITLE,
+  type SimEvents,
+  startRun,
+  startSimEvents,
+} from "@t3-connector/test-support/sim-events";
+import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type EventsService,
@@ -11,17 +22,6 @@ import {
   retryDeadLetter,
   startEventsService,
 } from "../src/index.js";
-import { newSecret, WebhookReceiver } from "./support/receiver.js";
-import {
-  addThread,
-  latestRun,
-  OTHER_PROJECT,
-  PROJECT,
-  PROJECT_TITLE,
-  type SimEvents,
-  startRun,
-  startSimEvents,
-} from "./support/sim-events.js";
 
 let simEvents: SimEvents;
 let receiver: WebhookReceiver;

@@ -17,10 +17,10 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { addThread, type SimEvents, startRun, startSimEvents } from "@t3-connector/test-support/sim-events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../test/support/built-bins.js";
-import { freePort } from "../../../test/support/free-port.js";
-import { addThread, type SimEvents, startRun, startSimEvents } from "./support/sim-events.js";
 
 const DOC = fileURLToPath(new URL("../../../docs/webhook-receiver.md", import.meta.url));
 const NPM_INSTALL = "npm install standardwebhooks";

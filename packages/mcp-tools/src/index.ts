@@ -1,13 +1,20 @@
+export { type CallingClient, callingClient } from "./calling-client.js";
 export {
   type RegisterToolsOptions,
   registerToolGroups,
   registerTools,
-  type ToolCallRequest,
+  type ToolCall,
   type ToolGroup,
-  type ToolRequestExtra,
   toolGroup,
 } from "./register-tools.js";
-export type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
+export {
+  describeTooLarge,
+  type StdioEnd,
+  type StdioServingOptions,
+  type StdioSession,
+  serveToolsOnStdio,
+} from "./stdio-serving.js";
+export type { ToolCallExtra, ToolDefinition, ToolInputRequired } from "./tool-definition.js";
 export {
   TOOL_ERROR_META_KEY,
   type ToolErrorInfo,
@@ -18,7 +25,6 @@ export {
 export {
   checkToolInput,
   describeInputIssues,
-  lenientCallToolRequestSchema,
   TOOL_INPUT_ERROR_CODE,
   type ToolInputCheck,
   type ToolInputError,
@@ -26,4 +32,12 @@ export {
   toolInputErrorResult,
 } from "./tool-input.js";
 export { toolJsonSchema } from "./tool-json-schema.js";
+export { ToolServer } from "./tool-server.js";
 export { toolSuccess } from "./tool-success.js";
+export {
+  type RetriedCall,
+  type UrlAnswer,
+  type UrlInputRequest,
+  urlAnswer,
+  verifyRequestState,
+} from "./url-input.js";

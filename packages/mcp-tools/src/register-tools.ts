@@ -1,22 +1,22 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type ServerNotification,
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { isConnectorError } from "@t3-connector/core";
 import { findLooseObject } from "@t3-connector/core/schema";
 import * as z from "zod";
+import { callingClient } from "./calling-client.js";
 import type { ToolCallExtra, ToolDefinition } from "./tool-definition.js";
 import { toolErrorResult, withoutStructuredContent } from "./tool-error-result.js";
-import { checkToolInput, lenientCallToolRequestSchema, toolInputErrorResult } from "./tool-input.js";
+import { checkToolInput, toolInputErrorResult } from "./tool-input.js";
 import { toolJsonSchema } from "./tool-json-schema.js";
+import type { ToolServer } from "./tool-server.js";
 import { toolSuccess } from "./tool-success.js";
+import { retriedCall, urlInputRequired } from "./url-input.js";
 
 export interface RegisterToolsOptions<Context, Definition extends ToolDefinition<Context>> {
   /** Names the server in registration errors and log lines: "Read tool x …", "bridge tool x …". */
@@ -46,20 +46,21 @@ export interface RegisterToolsOptions<Context, Definition extends ToolDefinition
 
 /**
  * Registers `definitions` on `server` by answering `tools/list` and `tools/call` on the protocol
- * server directly. Shared by the read server and the write bridge (ADR 0016).
+ * server directly. Shared by the read server and the write bridge (ADR 0016), for both eras of
+ * MCP: 2025 sessions and 2026-07-28 per-request calls reach the same handlers (ADR 0046).
  *
- * Why not `McpServer.registerTool`: in SDK 1.32 it reports a schema failure as the text "MCP
- * error -32602: …", which names neither our error code nor the fix, and it turns `arguments: null`
- * into a protocol error. Our contract (ADR 0004, ADR 0021) is a tool result with `isError: true`,
+ * Why not `McpServer.registerTool`: it reports a schema failure as the text "Input validation
+ * error: …", which names neither our error code nor the fix, and it turns `arguments: null` into
+ * a protocol error. Our contract (ADR 0004, ADR 0021) is a tool result with `isError: true`,
  * a text naming the code and the fix, the same facts in `_meta["t3-connector/error"]`, and no
  * `structuredContent` (a client checks that against the output schema, even on an error). Owning both
- * handlers has a useful side effect: a later `registerTool` on the same server throws (the
+ * handlers has a useful side effect: a second registration on the same server throws (the
  * handlers already exist), so no tool can bypass the checks below.
  *
  * Call it once per server, before `connect`; a second call throws.
  */
 export function registerTools<Context, Definition extends ToolDefinition<Context>>(
-  server: McpServer,
+  server: ToolServer,
   definitions: readonly Definition[],
   options: RegisterToolsOptions<Context, Definition>,
 ): void {
@@ -76,17 +77,14 @@ export interface ToolGroup {
   readonly names: readonly string[];
   /** The group's entries in `tools/list` (a group may answer calls for tools it does not list). */
   list(): Tool[];
-  call(request: ToolCallRequest, extra: ToolRequestExtra): Promise<CallToolResult>;
+  call(call: ToolCall): Promise<CallToolResult>;
 }
 
-export interface ToolCallRequest {
-  readonly params: { readonly name: string; readonly arguments?: unknown };
-}
-
-export interface ToolRequestExtra {
-  readonly signal: AbortSignal;
-  readonly _meta?: { progressToken?: string | number };
-  readonly sendNotification: (notification: ServerNotification) => Promise<void>;
+/** One `tools/call` as a group answers it: the tool's name, the server, and the request's context. */
+export interface ToolCall {
+  readonly name: string;
+  readonly server: ToolServer;
+  readonly ctx: ServerContext;
 }
 
 /** Checks `definitions` and builds their group (it throws on a tool that may not be registered). */
@@ -104,31 +102,23 @@ export function toolGroup<Context, Definition extends ToolDefinition<Context>>(
   }
   // Converting dozens of schemas to JSON Schema costs tens of milliseconds of CPU; doing it at the
   // first `tools/list` keeps it off the path to the `initialize` answer. The result is kept: the
-  // definitions never change while the server runs.
-  let listing: Tool[] | undefined;
+  // definitions never change while the process runs (HTTP builds a server per request).
+  const listing = lazyListing(byName, options.titleInAnnotations);
   return {
     names: [...byName.keys()],
-    list() {
-      listing ??= [...byName.values()].map((definition) =>
-        describeTool(definition, options.titleInAnnotations),
-      );
-      return listing;
-    },
-    async call(request, extra) {
-      const definition = byName.get(request.params.name) as Definition;
-      const checked = await checkToolInput(
-        definition.name,
-        definition.inputSchema,
-        request.params.arguments,
-        options.legacyKeys,
-      );
+    list: listing,
+    async call({ name, server, ctx }) {
+      const definition = byName.get(name) as Definition;
+      // `arguments` exactly as sent (ToolServer): the SDK's copy would lack a `__proto__` key.
+      const sent = server.sentArgumentsOf(ctx);
+      const checked = await checkToolInput(definition.name, definition.inputSchema, sent, options.legacyKeys);
       if (!checked.ok) return toolInputErrorResult(checked.error);
       // Validated: a plain object (or absent, which the schema read as {}).
-      const rawArguments = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const rawArguments = (sent ?? {}) as Record<string, unknown>;
       return runTool(
         definition,
         checked.data,
-        { signal: extra.signal, rawArguments, progress: progressReporter(extra) },
+        callExtra(server, definition.name, ctx, rawArguments),
         options,
       );
     },
@@ -139,7 +129,7 @@ export function toolGroup<Context, Definition extends ToolDefinition<Context>>(
  * Serves several groups on one server: `tools/list` lists each group's tools in order, and a call
  * goes to the group that names the tool. Two groups naming the same tool are refused.
  */
-export function registerToolGroups(server: McpServer, groups: readonly ToolGroup[]): void {
+export function registerToolGroups(server: ToolServer, groups: readonly ToolGroup[]): void {
   const owner = new Map<string, ToolGroup>();
   for (const group of groups) {
     for (const name of group.names) {
@@ -147,30 +137,49 @@ export function registerToolGroups(server: McpServer, groups: readonly ToolGroup
       owner.set(name, group);
     }
   }
-  const protocol = server.server;
-  // Throws when tools were already registered (by an earlier call or by `registerTool`), so a
-  // server never mixes these tools with tools that skipped these checks.
-  protocol.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
-  protocol.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
-  protocol.registerCapabilities({ tools: { listChanged: false } });
-  protocol.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: groups.flatMap((group) => group.list()),
-  }));
-  // The Protocol-level registration on purpose: `Server.setRequestHandler` re-validates the
-  // request with the SDK's schema, which refuses `arguments: null` as a protocol error before any
-  // tool is known. Ours accepts any `arguments` and `checkToolInput` answers it as a tool error.
-  Protocol.prototype.setRequestHandler.call(
-    protocol,
-    lenientCallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> => {
-      const group = owner.get(request.params.name);
-      if (group === undefined) {
-        // No tool, so no result to carry the error: this one stays a protocol error.
-        throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-      }
-      return group.call(request, extra);
-    },
-  );
+  // Throws when tools were already registered by an earlier call, so a server never mixes these
+  // tools with tools that skipped these checks.
+  server.assertCanSetRequestHandler("tools/list");
+  server.assertCanSetRequestHandler("tools/call");
+  server.registerCapabilities({ tools: { listChanged: false } });
+  server.setRequestHandler("tools/list", () => ({ tools: groups.flatMap((group) => group.list()) }));
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    const group = owner.get(request.params.name);
+    if (group === undefined) {
+      // No tool, so no result to carry the error: this one stays a protocol error.
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    }
+    return group.call({ name: request.params.name, server, ctx });
+  });
+}
+
+/** The listing, built at its first use and then kept. */
+function lazyListing(
+  byName: ReadonlyMap<string, ToolDefinition<unknown>>,
+  titleInAnnotations: boolean | undefined,
+): () => Tool[] {
+  let listing: Tool[] | undefined;
+  return () => {
+    listing ??= [...byName.values()].map((definition) => describeTool(definition, titleInAnnotations));
+    return listing;
+  };
+}
+
+function callExtra(
+  server: ToolServer,
+  tool: string,
+  ctx: ServerContext,
+  rawArguments: Record<string, unknown>,
+): ToolCallExtra {
+  const retry = retriedCall(tool, ctx);
+  return {
+    signal: ctx.mcpReq.signal,
+    rawArguments,
+    progress: progressReporter(ctx),
+    client: callingClient(server, ctx),
+    ...(retry === undefined ? {} : { retry }),
+    askToOpenUrl: (request) => urlInputRequired(tool, request, ctx),
+  };
 }
 
 async function runTool<Context, Definition extends ToolDefinition<Context>>(
@@ -191,6 +200,8 @@ async function runTool<Context, Definition extends ToolDefinition<Context>>(
     }
     return withoutStructuredContent(options.toolError(error, extra.signal));
   }
+  // A 2026-07-28 `input_required` round is not the tool's output: the client answers and calls again.
+  if (isInputRequiredResult(output)) return output as unknown as CallToolResult;
   const checked = await definition.outputSchema.safeParseAsync(output);
   if (!checked.success) {
     // A handler bug: the client gets the generic text, the operator gets the schema issues.
@@ -238,6 +249,7 @@ function describeTool(definition: ToolDefinition<unknown>, titleInAnnotations = 
     annotations: titleInAnnotations
       ? { title: definition.title, ...definition.annotations }
       : { ...definition.annotations },
+    ...(definition._meta === undefined ? {} : { _meta: { ...definition._meta } }),
   };
 }
 
@@ -254,18 +266,19 @@ function describeUnexpected(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** `notifications/progress` for this request's token, with a progress value that only grows. */
-function progressReporter(extra: ToolRequestExtra): (message: string) => Promise<void> {
-  const token = extra._meta?.progressToken;
+/**
+ * `notifications/progress` for this request's token, with a progress value that only grows. Sent
+ * as a notification related to the request, which both eras allow (2026-07-28 carries it on the
+ * request's own response stream).
+ */
+function progressReporter(ctx: ServerContext): (message: string) => Promise<void> {
+  const token = ctx.mcpReq._meta?.progressToken;
   let progress = 0;
   return async (message) => {
     if (token === undefined) return;
     progress += 1;
-    await extra
-      .sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress, message },
-      })
+    await ctx.mcpReq
+      .notify({ method: "notifications/progress", params: { progressToken: token, progress, message } })
       .catch(() => undefined);
   };
 }

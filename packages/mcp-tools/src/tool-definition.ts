@@ -1,4 +1,7 @@
+import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import type * as z from "zod";
+import type { CallingClient } from "./calling-client.js";
+import type { RetriedCall, UrlInputRequest } from "./url-input.js";
 
 /**
  * What every tool of both MCP servers is, as data: names, a strict input schema, an object output
@@ -15,6 +18,8 @@ export interface ToolDefinition<Context> {
   readonly outputSchema: z.ZodObject;
   /** The four MCP hints, each explicit (the protocol defaults assume a destructive, open-world tool). */
   readonly annotations: object;
+  /** Listed as the tool's `_meta` when present (e.g. MCP Apps' `ui.resourceUri`, the view it links to). */
+  readonly _meta?: Readonly<Record<string, unknown>>;
   // Method syntax on purpose: lets differently typed definitions share one array type.
   handler(context: Context, input: never, extra: ToolCallExtra): Promise<unknown>;
 }
@@ -31,4 +36,20 @@ export interface ToolCallExtra {
    * `progressToken`; otherwise it does nothing. A failed send is ignored: progress is advisory.
    */
   readonly progress: (message: string) => Promise<void>;
+  /** Who is calling, and in which era of MCP (2025 session or 2026-07-28 per-request envelope). */
+  readonly client: CallingClient;
+  /**
+   * A 2026-07-28 call that comes back with the answers to an `input_required` result this tool
+   * returned (see `askToOpenUrl`); absent on a first call and in the 2025 era.
+   */
+  readonly retry?: RetriedCall;
+  /**
+   * The 2026-07-28 way to have the person open a link: the handler returns what this resolves
+   * to, and the client calls the tool again with the answer (`retry`). Only for a client with
+   * `client.era === "modern"` and `client.urlElicitation`.
+   */
+  readonly askToOpenUrl: (request: UrlInputRequest) => Promise<ToolInputRequired>;
 }
+
+/** An `input_required` result of 2026-07-28: returned by a handler as it is, never checked as output. */
+export type ToolInputRequired = InputRequiredResult;

@@ -1,5 +1,5 @@
 import { findReservedKeys, isTooDeep, MAX_JSON_INPUT_DEPTH } from "@t3-connector/core/schema";
-import * as z from "zod";
+import type * as z from "zod";
 import { type ToolErrorResult, toolErrorResult } from "./tool-error-result.js";
 
 /**
@@ -122,19 +122,6 @@ export function describeInputIssues(
 export function toolInputErrorResult(error: ToolInputError): ToolInputErrorResult {
   return toolErrorResult(error);
 }
-
-/**
- * The `tools/call` request as the servers accept it: `arguments` may be anything, so that a
- * malformed value (`null`, a string) reaches `checkToolInput` and becomes a readable tool error
- * instead of a protocol error raised before any tool is known.
- */
-export const lenientCallToolRequestSchema = z.object({
-  method: z.literal("tools/call"),
-  params: z.looseObject({
-    name: z.string(),
-    arguments: z.unknown().optional(),
-  }),
-});
 
 function schemaHint(toolName: string): string {
   return `The tool's input schema (tools/list) lists every parameter of ${toolName}; call it again.`;

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 
 /** A successful result: the structured output, and the same JSON as text for clients that only read text. */
 export function toolSuccess(output: Record<string, unknown>): CallToolResult {

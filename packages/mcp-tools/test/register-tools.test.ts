@@ -1,7 +1,8 @@
+import { Client as ModernClient, InMemoryTransport as ModernMemory } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ConnectorError } from "@t3-connector/core";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -11,6 +12,7 @@ import {
   registerTools,
   TOOL_ERROR_META_KEY,
   type ToolDefinition,
+  ToolServer,
   toolErrorResult,
   toolGroup,
 } from "../src/index.js";
@@ -52,7 +54,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function connected(server: McpServer): Promise<Client> {
+async function connected(server: ToolServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: "test", version: "0.0.0" });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -61,7 +63,7 @@ async function connected(server: McpServer): Promise<Client> {
 
 describe("registerTools", () => {
   it("answers a call with structuredContent and the same JSON as text", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [echo], options());
     const result = (await (
       await connected(server)
@@ -75,7 +77,7 @@ describe("registerTools", () => {
 
   it("repeats the title inside the annotations only when asked", async () => {
     for (const titleInAnnotations of [false, true]) {
-      const server = new McpServer({ name: "test", version: "0.0.0" });
+      const server = new ToolServer({ name: "test", version: "0.0.0" });
       registerTools(server, [echo], options({ titleInAnnotations }));
       const { tools } = await (await connected(server)).listTools();
       expect(tools[0]?.annotations).toEqual(titleInAnnotations ? { title: "Echo (test)", ...hints } : hints);
@@ -84,7 +86,7 @@ describe("registerTools", () => {
   });
 
   it("turns a rejected beforeCall into the server's tool error without running the handler", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     let ran = false;
     const handler = async () => {
       ran = true;
@@ -106,7 +108,7 @@ describe("registerTools", () => {
   });
 
   it("never sends structuredContent on an error, even when a server's toolError adds it (ADR 0021)", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const failing = {
       ...echo,
       async handler(): Promise<never> {
@@ -134,7 +136,7 @@ describe("registerTools", () => {
   });
 
   it("answers a result that fails its own output schema with the internal text, as fields too", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const broken = { ...echo, handler: async () => ({ text: 42 }) };
     registerTools(server, [broken], options({ internalErrorText: "internal: failed to query T3" }));
     const connectedClient = await connected(server);
@@ -151,10 +153,10 @@ describe("registerTools", () => {
       throw new Error("Test tool test_echo breaks the rule");
     };
     expect(() =>
-      registerTools(new McpServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
+      registerTools(new ToolServer({ name: "t", version: "0" }), [echo], options({ check: refuse })),
     ).toThrow(/breaks the rule/);
     const loose = { ...echo, inputSchema: z.object({ text: z.string() }) };
-    expect(() => registerTools(new McpServer({ name: "t", version: "0" }), [loose], options())).toThrow(
+    expect(() => registerTools(new ToolServer({ name: "t", version: "0" }), [loose], options())).toThrow(
       /^Test tool test_echo needs strict objects .*: input$/,
     );
   });
@@ -172,7 +174,7 @@ describe("progress from a tool handler", () => {
   };
 
   it("reaches a client that asked for it, with a progress value that grows and the handler's words", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const reports: { progress: number; message?: string }[] = [];
     const result = await (await connected(server)).callTool(
@@ -188,7 +190,7 @@ describe("progress from a tool handler", () => {
   });
 
   it("sends nothing when the request carried no progress token", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     registerTools(server, [reporting], options());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "test", version: "0.0.0" });
@@ -206,11 +208,77 @@ describe("progress from a tool handler", () => {
   });
 });
 
+describe("registerTools for both eras (ADR 0046)", () => {
+  /** Answers who called it, as the handler sees it. */
+  const whoCalls: ToolDefinition<{ prefix: string }> = {
+    ...echo,
+    name: "test_who",
+    outputSchema: z.strictObject({ era: z.string(), client: z.string(), urlElicitation: z.boolean() }),
+    async handler(_context, _input, extra) {
+      return {
+        era: extra.client.era,
+        client: extra.client.info?.name ?? "",
+        urlElicitation: extra.client.urlElicitation,
+      };
+    },
+  };
+  const served: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of served.splice(0)) await close();
+  });
+
+  /** A v2 client pinned to 2026-07-28, and the server served as the CLIs serve it (serveStdio). */
+  async function modern(): Promise<ModernClient> {
+    const [clientSide, serverSide] = ModernMemory.createLinkedPair();
+    const handle = serveStdio(
+      () => {
+        const server = new ToolServer({ name: "test", version: "0.0.0" });
+        registerTools(server, [echo, whoCalls], options());
+        return server;
+      },
+      { transport: serverSide },
+    );
+    const modernClient = new ModernClient(
+      { name: "modern-test", version: "2.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { url: {} } } },
+    );
+    modernClient.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+    await modernClient.connect(clientSide);
+    served.push(async () => {
+      await modernClient.close();
+      await handle.close();
+    });
+    return modernClient;
+  }
+
+  it("tells a handler the caller's era and identity: from initialize (2025) or the request's envelope (2026)", async () => {
+    const legacyServer = new ToolServer({ name: "test", version: "0.0.0" });
+    registerTools(legacyServer, [whoCalls], options());
+    const legacy = await (await connected(legacyServer)).callTool({
+      name: "test_who",
+      arguments: { text: "x" },
+    });
+    expect(legacy.structuredContent).toEqual({ era: "legacy", client: "test", urlElicitation: false });
+
+    const answer = await (await modern()).callTool({ name: "test_who", arguments: { text: "x" } });
+    expect(answer.structuredContent).toEqual({ era: "modern", client: "modern-test", urlElicitation: true });
+  });
+
+  it("answers arguments that are not an object, and a __proto__ key, as invalid_input tool errors in 2026 too", async () => {
+    const client2026 = await modern();
+    for (const args of [null, ["text"], JSON.parse('{"text":"hi","__proto__":{"x":1}}')]) {
+      const result = await client2026.callTool({ name: "test_echo", arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result._meta?.[TOOL_ERROR_META_KEY]).toMatchObject({ code: "invalid_input" });
+    }
+  });
+});
+
 describe("registerToolGroups", () => {
   const shout: ToolDefinition<{ prefix: string }> = { ...echo, name: "test_shout", title: "Shout (test)" };
 
   it("lists each group's tools in order and sends a call to the group that names it, with its own context", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const first = toolGroup([echo], options());
     const second = toolGroup([shout], options({ context: { prefix: "! " } }));
     registerToolGroups(server, [first, second]);
@@ -232,7 +300,7 @@ describe("registerToolGroups", () => {
   });
 
   it("answers a call for a name a group keeps unlisted from that group", async () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     const refusing = {
       names: ["test_hidden"],
       list: () => [],
@@ -247,7 +315,7 @@ describe("registerToolGroups", () => {
   });
 
   it("refuses two groups that name the same tool", () => {
-    const server = new McpServer({ name: "test", version: "0.0.0" });
+    const server = new ToolServer({ name: "test", version: "0.0.0" });
     expect(() =>
       registerToolGroups(server, [toolGroup([echo], options()), toolGroup([echo], options())]),
     ).toThrow("Tool test_echo is served by two groups");

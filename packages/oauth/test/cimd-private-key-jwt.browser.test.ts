@@ -4,24 +4,24 @@ import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import { Hono } from "hono";
-import { exportJWK, generateKeyPair } from "jose";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../test/support/free-port.js";
 import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-} from "../../write-gate/test/browser/support/browser.js";
+} from "@t3-connector/test-support/chromium";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
+import { type CallbackServer, startCallbackServer } from "@t3-connector/test-support/oauth-serve";
+import { Hono } from "hono";
+import { exportJWK, generateKeyPair } from "jose";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type MetadataFetcher,
   type OAuthProfile,
   openOAuthProfile,
   parseOAuthSettings,
 } from "../src/index.js";
-import { MemoryProvider } from "./support/memory-provider.js";
-import { type CallbackServer, startCallbackServer } from "./support/oauth-serve.js";
 import { signInAndDecide } from "./support/sign-in-in-browser.js";
 
 // A CIMD client authenticating with private_key_jwt. The profile is mounted in a minimal host app

@@ -1,21 +1,21 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-} from "../../write-gate/test/browser/support/browser.js";
-import { revokeAllSessions } from "../src/index.js";
-import { MemoryProvider } from "./support/memory-provider.js";
+} from "@t3-connector/test-support/chromium";
+import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
 import {
   type CallbackServer,
   type OAuthServe,
   startCallbackServer,
   startOAuthServe,
-} from "./support/oauth-serve.js";
+} from "@t3-connector/test-support/oauth-serve";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeAllSessions } from "../src/index.js";
 import { signInAndDecide } from "./support/sign-in-in-browser.js";
 
 // The whole profile through the MCP SDK's own client OAuth support, the passkey page in real
@@ -108,7 +108,7 @@ describe("serve --http with the OAuth session profile", () => {
     });
   });
 
-  it("signs in with DCR, PKCE, a passkey and consent, reads the 11 tools, and a reused code ends the session", async () => {
+  it("signs in with DCR, PKCE, a passkey and consent, reads the 12 tools, and a reused code ends the session", async () => {
     const provider = new MemoryProvider(callback.url);
     const { query } = await authorize(provider);
     const code = query.get("code") as string;
@@ -119,7 +119,7 @@ describe("serve --http with the OAuth session profile", () => {
 
     const client = await connect(provider);
     const tools = await client.listTools();
-    expect(tools.tools).toHaveLength(11);
+    expect(tools.tools).toHaveLength(12);
     const threads = await client.callTool({ name: "t3_threads", arguments: { environment: "beta" } });
     expect(threads.isError).not.toBe(true);
     await client.close();

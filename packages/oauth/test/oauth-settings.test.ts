@@ -20,7 +20,11 @@ describe("the oauth config section", () => {
       maxAgeMs: undefined,
     });
     expect(settings.redirectUris).toEqual(DEFAULT_REDIRECT_URIS);
-    expect(settings.clientIdUrls).toEqual(["https://chatgpt.com/oauth/client.json"]);
+    expect(settings.clientIdUrls).toEqual([
+      "https://chatgpt.com/oauth/client.json",
+      "https://claude.ai/oauth/mcp-oauth-client-metadata",
+      "https://claude.ai/oauth/claude-code-client-metadata",
+    ]);
   });
 
   it("accepts plain http only for localhost with a port", () => {

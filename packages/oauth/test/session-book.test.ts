@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseOAuthSettings } from "../src/index.js";
-import { ensureStateDir, SessionBook } from "../src/state/index.js";
+import { ensureStateDir, listSessions, SessionBook } from "../src/state/index.js";
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_800_000_000_000) {
@@ -38,6 +38,22 @@ async function openBook(section: Record<string, unknown> = {}) {
 }
 
 describe("the session book", () => {
+  it("writes each tool call's time where oauth sessions reads it", async () => {
+    const { book, clock, settings, start } = await openBook();
+    const { session } = await start();
+    for (const step of [5_000, 1_000, 30_000]) {
+      clock.advance(step);
+      await book.touch(session.id);
+      const [listed] = await listSessions(settings.stateDir);
+      expect(listed?.lastActivityAt).toBe(new Date(clock.now()).toISOString());
+    }
+    // A burst: every call is recorded once the queued write has run.
+    clock.advance(1_000);
+    await Promise.all([book.touch(session.id), book.touch(session.id), book.touch(session.id)]);
+    const [listed] = await listSessions(settings.stateDir);
+    expect(listed?.lastActivityAt).toBe(new Date(clock.now()).toISOString());
+  });
+
   it("ends a session after the idle window, counting only tool calls (a refresh does not count)", async () => {
     const { book, clock, start } = await openBook({ idleMinutes: 10 });
     const { session, tokens } = await start();

@@ -13,18 +13,21 @@ import {
   isActionId,
   type PreparedAction,
   prepareAction,
+  type RuntimeMode,
+  requestedRuntimeMode,
 } from "@t3-connector/write-engine/actions";
 import {
   actionUnsupportedError,
   type CommandSupportCache,
-  supportFromDefect,
+  learnFromRefusal,
+  refuseUnsupportedAction,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
 import { sendWithoutLease } from "@t3-connector/write-engine/engine";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
-import { refuseAboveOpsCeiling, refuseThreadModeAboveOpsCeiling } from "./runtime-ceiling.js";
+import { opsCeiling, refuseAboveOpsCeiling, refuseThreadModeAboveOpsCeiling } from "./runtime-ceiling.js";
 import { stateRow } from "./shell-rows.js";
 
 export interface ActOptions {
@@ -56,6 +59,8 @@ export interface ActResult {
   result: Record<string, unknown>;
   /** The targets as read back after the receipt. */
   confirmation: ConfirmedThread[];
+  /** For a launch or delegated task: the mode its agent runs in (ops' ceiling when the input named none). */
+  runtimeMode?: RuntimeMode;
 }
 
 export function confirmedThreads(
@@ -109,14 +114,12 @@ export async function sendPrepared(
   const outcome = await sendWithoutLease(rpc, prepared.payload);
   if (outcome.kind === "completed") return { ...outcome.receipt };
   if (outcome.kind === "refused") {
-    // An older server's decode defect lists the types it accepts: learn them, and name the
-    // environment in the refusal.
-    const listed = supportFromDefect(connection.environmentId, connection.version, outcome.error.cause);
-    if (listed !== undefined) {
-      commandSupport?.learn(listed);
-      if (!supportsAction(listed, prepared.action)) {
-        throw actionUnsupportedError(listed, connection.alias, prepared.action);
-      }
+    // An older server's decode defect lists the types it accepts: the engine's rule learns them,
+    // and the refusal names the environment.
+    const listed =
+      commandSupport === undefined ? undefined : learnFromRefusal(commandSupport, connection, outcome.error);
+    if (listed !== undefined && !supportsAction(listed, prepared.action)) {
+      throw actionUnsupportedError(listed, connection.alias, prepared.action);
     }
     throw outcome.error;
   }
@@ -144,6 +147,11 @@ async function shellWithTargets(
   return addArchivedThreads(connection, shell);
 }
 
+function runtimeModeOf(prepared: PreparedAction): { runtimeMode?: RuntimeMode } {
+  const mode = requestedRuntimeMode(prepared.action, prepared.input);
+  return mode === undefined ? {} : { runtimeMode: mode };
+}
+
 export async function act(
   environments: OpsEnvironments,
   environment: string,
@@ -160,19 +168,23 @@ export async function act(
     options.operationId,
     options.namespace ?? DEFAULT_NAMESPACE,
   );
-  // Bad input stops here: nothing is connected to, nothing is sent.
-  const prepared = prepareAction(id, rawInput, operationKey);
+  // Bad input stops here: nothing is connected to, nothing is sent. A launch that names no mode
+  // runs at ops' ceiling: --max-runtime-mode when set, else T3's own default (ADR 0037).
+  const prepared = prepareAction(id, rawInput, operationKey, {
+    omittedRuntimeMode: opsCeiling(environments.config),
+  });
   refuseAboveOpsCeiling(environments.config, prepared);
   const entry = getAction(id);
   const connection = await env.handle.connect();
-  // An action this server's version cannot decode is refused here, per environment, unsent.
-  const support = await environments.commandSupport.of(connection);
-  if (!supportsAction(support, id)) throw actionUnsupportedError(support, alias, id);
+  // An action this server's version cannot decode is refused here, per environment, unsent: the
+  // engine's rule, the one the gate's dispatcher applies.
+  const commandSupport = await environments.commandSupport();
+  await refuseUnsupportedAction(commandSupport, connection, id);
+  await refuseThreadModeAboveOpsCeiling(environments.config, connection, prepared);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);
-  refuseThreadModeAboveOpsCeiling(environments.config, id, shell, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
-  const receipt = await sendPrepared(connection, prepared, options.operationId, environments.commandSupport);
+  const receipt = await sendPrepared(connection, prepared, options.operationId, commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
   const targets = [...named, ...launched];
   const after = await shellWithTargets(connection, targets);
@@ -186,5 +198,6 @@ export async function act(
     ids,
     result: receipt,
     confirmation: confirmedThreads(after, targets, resolveNow(environments.clock)),
+    ...runtimeModeOf(prepared),
   };
 }

@@ -3,7 +3,8 @@
 import { writeToolFace } from "@t3-connector/write-bridge/tool-faces";
 import { ACTIONS, type ActionGroup } from "@t3-connector/write-engine/actions";
 import { type CommandSupport, supportsAction } from "@t3-connector/write-engine/capabilities";
-import { QUERY_NAMES, queryTool } from "./queries.js";
+import { queryTool } from "./queries.js";
+import { QUERY_NAMES } from "./query-names.js";
 
 export interface CatalogueEntry {
   name: string;

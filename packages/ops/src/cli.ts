@@ -11,7 +11,7 @@
  * ends with `session.done(value, render?)`; usage errors are `ConnectorError("invalid_input", …)`.
  */
 import { isConnectorError } from "@t3-connector/core";
-import type { CliIo } from "@t3-connector/core/cli-support";
+import { type CliIo, commanderProblem, usageErrorText } from "@t3-connector/core/cli-support";
 import { Command, CommanderError, Option } from "commander";
 import { CATALOGUE_COMMANDS } from "./cli/catalogue-commands.js";
 import type { RegisterCommand } from "./cli/command-table.js";
@@ -26,6 +26,8 @@ import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { opsVersion } from "./package-info.js";
 
 export type { OpsCliIo } from "./cli/session.js";
+
+const CLI_NAME = "t3-connector-ops";
 
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [
@@ -46,7 +48,13 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
     await program.parseAsync(normalised, { from: "user" });
   } catch (error) {
     await session.close();
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return EXIT_CODES.ok;
+      // The house style (ADR 0030): the problem with a suggestion, and where that command's help is.
+      const { problem, command } = commanderProblem(program, normalised, error);
+      io.stderr.write(usageErrorText(CLI_NAME, problem, command));
+      return EXIT_CODES.usage;
+    }
     writeError(io, error);
     return exitCodeOf(error);
   }
@@ -62,9 +70,9 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
 
 /** The program with its global options, wired to `io` and throwing instead of exiting. */
 function rootProgram(io: OpsCliIo): Command {
-  return new Command("t3-connector-ops")
+  return new Command(CLI_NAME)
     .description("The operator's CLI over every T3 environment (own orchestration:operate token, no lease).")
-    .version(opsVersion(), "--version", "print the version")
+    .version(opsVersion(), "-v, --version", "print the version")
     .option("--json", "print JSON even on a terminal")
     .option("--env <name>", "the environment (alias, extra alias or environmentId)")
     .addOption(
@@ -83,8 +91,8 @@ function rootProgram(io: OpsCliIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      // Usage errors keep the CLI's one error form, `code: message`.
-      outputError: (text, write) => write(`invalid_input: ${text.replace(/^error: /, "")}`),
+      // Usage errors are written once parsing stopped, in the house style (runCli).
+      outputError: () => {},
     });
 }
 
@@ -96,16 +104,19 @@ function normaliseArgv(argv: readonly string[], commands: readonly string[]): st
   return [...rest, "--env", first];
 }
 
+/** `t3-connector-ops: code: message`, as every CLI here prints a failure. */
 function writeError(io: CliIo, error: unknown): void {
   if (isConnectorError(error)) {
-    io.stderr.write(`${error.code}: ${error.message}\n`);
+    io.stderr.write(`${CLI_NAME}: ${error.code}: ${error.message}\n`);
     const candidates = error.details?.candidates;
     if (Array.isArray(candidates)) {
       for (const candidate of candidates) io.stderr.write(`  ${JSON.stringify(candidate)}\n`);
     }
     return;
   }
-  io.stderr.write(`internal: ${error instanceof Error ? error.message : "unexpected failure"}\n`);
+  io.stderr.write(
+    `${CLI_NAME}: internal: ${error instanceof Error ? error.message : "unexpected failure"}\n`,
+  );
 }
 
 function defaultIo(): OpsCliIo {

@@ -22,8 +22,9 @@ import {
   sshSchema,
   toEnvironmentConfig,
 } from "@t3-connector/core/config";
-import { RUNTIME_MODES, type RuntimeMode } from "@t3-connector/write-engine/actions";
+import type { RuntimeMode } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
+import { RUNTIME_MODE_NAMES } from "./command-constants.js";
 
 export { OPS_CONFIG_ENV, OPS_ENVIRONMENTS_ENV, opsConfigPath } from "@t3-connector/core/config";
 
@@ -76,7 +77,7 @@ function opsConfigSchema(homeDir: string) {
   return z
     .strictObject({
       environments: z.record(z.string(), environment),
-      maxRuntimeMode: z.enum(RUNTIME_MODES).optional(),
+      maxRuntimeMode: z.enum(RUNTIME_MODE_NAMES).optional(),
     })
     .superRefine(refineEnvironments)
     .superRefine(refineAliases);

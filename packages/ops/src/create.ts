@@ -13,7 +13,7 @@ import { type ConfirmedThread, confirmedThreads, sendPrepared } from "./act.js";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
-import { refuseAboveOpsCeiling } from "./runtime-ceiling.js";
+import { opsCeiling, refuseAboveOpsCeiling } from "./runtime-ceiling.js";
 
 export interface CreateRequest {
   /** A projectId, a workspace root or a unique project title. */
@@ -41,6 +41,8 @@ export interface CreateResult {
   /** The receipt of the launch; null on a repeat (nothing was sent). */
   result: Record<string, unknown> | null;
   confirmation: ConfirmedThread;
+  /** The mode the thread's agent runs in: the one asked for, else ops' ceiling (ADR 0037). */
+  runtimeMode: string;
 }
 
 export function resolveProject(shell: ShellSnapshot, reference: string): ProjectShell {
@@ -91,6 +93,10 @@ export async function effortOption(
   return { id, value: effort };
 }
 
+function modeOf(input: unknown): string {
+  return String((input as { runtimeMode?: unknown }).runtimeMode);
+}
+
 export async function createThread(
   environments: OpsEnvironments,
   environment: string,
@@ -113,15 +119,16 @@ export async function createThread(
     ...(request.runtimeMode === undefined ? {} : { runtimeMode: request.runtimeMode }),
     ...(request.brief === undefined ? {} : { text: request.brief }),
   });
+  const filled = { omittedRuntimeMode: opsCeiling(environments.config) }; // no mode: ops' ceiling (ADR 0037)
   // The input is checked once before any read, with a placeholder project, so bad input costs nothing.
   refuseAboveOpsCeiling(
     environments.config,
-    prepareAction("thread.launch", input("project", request.options), operationKey),
+    prepareAction("thread.launch", input("project", request.options), operationKey, filled),
   );
   const connection = await env.handle.connect();
   const shell = await connection.http.getShell();
   const project = resolveProject(shell, request.project);
-  const base = prepareAction("thread.launch", input(project.id, request.options), operationKey);
+  const base = prepareAction("thread.launch", input(project.id, request.options), operationKey, filled);
   const threadId = base.ids.threadId as string;
   const now = resolveNow(environments.clock);
   const confirm = (snapshot: ShellSnapshot) =>
@@ -137,13 +144,14 @@ export async function createThread(
       clientRequestId: request.clientRequestId,
       result: null,
       confirmation: confirm(shell),
+      runtimeMode: modeOf(base.input),
     };
   }
   const options = [...(request.options ?? [])];
   if (request.effort !== undefined) {
     options.push(await effortOption(connection, request.instance, request.model, request.effort));
   }
-  const prepared = prepareAction("thread.launch", input(project.id, options), operationKey);
+  const prepared = prepareAction("thread.launch", input(project.id, options), operationKey, filled);
   await preflight(connection, entry, prepared.input, request.clientRequestId, shell);
   const receipt = await sendPrepared(connection, prepared, request.clientRequestId);
   const after = await connection.http.getShell();
@@ -166,5 +174,6 @@ export async function createThread(
     clientRequestId: request.clientRequestId,
     result: receipt,
     confirmation,
+    runtimeMode: modeOf(prepared.input),
   };
 }

@@ -10,7 +10,7 @@ import {
   EnvironmentRegistry,
   OPERATE_SCOPES,
 } from "@t3-connector/core/environments";
-import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
+import type { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import type { OpsConfig, OpsEnvironmentConfig } from "./config.js";
 
 export interface OpsEnvironmentsOptions {
@@ -29,8 +29,7 @@ export class OpsEnvironments {
   readonly config: OpsConfig;
   readonly registry: EnvironmentRegistry;
   readonly clock: Clock;
-  /** Which actions each server can run, probed once per environment and version. */
-  readonly commandSupport = new CommandSupportCache();
+  #commandSupport: CommandSupportCache | undefined;
 
   constructor(options: OpsEnvironmentsOptions) {
     this.config = options.config;
@@ -42,6 +41,17 @@ export class OpsEnvironments {
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     });
+  }
+  /**
+   * Which actions each server can run, probed once per environment and version. Loaded with the
+   * write path, on first use: a read (`ls`) never loads the action catalogue.
+   */
+  async commandSupport(): Promise<CommandSupportCache> {
+    if (this.#commandSupport === undefined) {
+      const { CommandSupportCache } = await import("@t3-connector/write-engine/capabilities");
+      this.#commandSupport ??= new CommandSupportCache();
+    }
+    return this.#commandSupport;
   }
 
   /** In config order. */

@@ -29,7 +29,7 @@ export {
 export { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 export { type EnvironmentStatus, Ops, type OpsOptions } from "./ops.js";
 export { type OrganizeChange, type OrganizeResult, organizeThread } from "./organize.js";
-export { isQueryName, QUERY_NAMES, QUERY_TOOLS, type QueryName, runQuery } from "./queries.js";
+export { isQueryName, QUERY_NAMES, QUERY_TOOLS, type QueryName } from "./query-names.js";
 export {
   listEnvironmentThreads,
   listProjects,
@@ -38,6 +38,7 @@ export {
   type ThreadListFilters,
 } from "./reads.js";
 export { matchReference, type ResolvedThread, resolveThread, splitReference } from "./references.js";
+export { runQuery } from "./run-query.js";
 export {
   SEND_DELIVERIES,
   type SendDelivery,

@@ -3,29 +3,22 @@
  * connection per environment (opened on first use); `close()` ends them.
  */
 import type { Clock } from "@t3-connector/core";
-import { type ActOptions, type ActResult, act } from "./act.js";
-import { type CatalogueEntry, catalogue } from "./catalogue-list.js";
+import type { ActOptions, ActResult } from "./act.js";
+import type { CatalogueEntry } from "./catalogue-list.js";
 import { loadOpsConfig, type OpsConfig } from "./config.js";
-import { type ConfigureRequest, type ConfigureResult, configureThread } from "./configure.js";
-import { type CreateRequest, type CreateResult, createThread } from "./create.js";
+import type { ConfigureRequest, ConfigureResult } from "./configure.js";
+import type { CreateRequest, CreateResult } from "./create.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import { type ListOptions, listThreads, type ThreadListing } from "./listing.js";
-import { type OrganizeChange, type OrganizeResult, organizeThread } from "./organize.js";
-import { runQuery } from "./queries.js";
-import {
-  listEnvironmentThreads,
-  listProjects,
-  listProviders,
-  readTimeline,
-  type ThreadListFilters,
-} from "./reads.js";
+import type { OrganizeChange, OrganizeResult } from "./organize.js";
+import type { ThreadListFilters } from "./reads.js";
 import { type ResolvedThread, resolveThread } from "./references.js";
-import { type SendRequest, type SendResult, sendMessage } from "./send.js";
-import { type SettleResult, settleThread } from "./settle.js";
-import { type InterruptResult, interruptThread, snoozeThread } from "./snooze-interrupt.js";
-import { readThread } from "./thread-read.js";
-import { type WaitResult, waitForThread } from "./wait.js";
+import { runQuery } from "./run-query.js";
+import type { SendRequest, SendResult } from "./send.js";
+import type { SettleResult } from "./settle.js";
+import type { InterruptResult } from "./snooze-interrupt.js";
+import type { WaitResult } from "./wait.js";
 
 export interface OpsOptions {
   config: OpsConfig;
@@ -45,6 +38,10 @@ export interface EnvironmentStatus {
   error?: { code: string; message: string };
 }
 
+/**
+ * Each operation's module is loaded when it first runs: `ls` and `--help` load neither the read
+ * tools nor the write path (bench/ops-startup.mjs).
+ */
 export class Ops {
   readonly environments: OpsEnvironments;
 
@@ -88,86 +85,99 @@ export class Ops {
     return resolveThread(this.environments, reference, environment);
   }
 
-  thread(
+  async thread(
     reference: string,
     environment?: string,
     options: { maxCharacters?: number } = {},
   ): Promise<Record<string, unknown>> {
+    const { readThread } = await import("./thread-read.js");
     return readThread(this.environments, environment, reference, options);
   }
 
   /** One environment's threads through the read tool t3_threads (filters as it takes them). */
-  threads(environment: string, filters: ThreadListFilters = {}): Promise<unknown> {
+  async threads(environment: string, filters: ThreadListFilters = {}): Promise<unknown> {
+    const { listEnvironmentThreads } = await import("./reads.js");
     return listEnvironmentThreads(this.environments, environment, filters);
   }
 
-  projects(environment: string, filters: { search?: string } = {}): Promise<unknown> {
+  async projects(environment: string, filters: { search?: string } = {}): Promise<unknown> {
+    const { listProjects } = await import("./reads.js");
     return listProjects(this.environments, environment, filters);
   }
 
-  providers(environment: string, filters: { instanceId?: string } = {}): Promise<unknown> {
+  async providers(environment: string, filters: { instanceId?: string } = {}): Promise<unknown> {
+    const { listProviders } = await import("./reads.js");
     return listProviders(this.environments, environment, filters);
   }
 
-  timeline(
+  async timeline(
     reference: string,
     environment?: string,
     options: { limit?: number; maxCharacters?: number } = {},
   ): Promise<unknown> {
+    const { readTimeline } = await import("./reads.js");
     return readTimeline(this.environments, environment, reference, options);
   }
 
-  create(environment: string, request: CreateRequest): Promise<CreateResult> {
+  async create(environment: string, request: CreateRequest): Promise<CreateResult> {
+    const { createThread } = await import("./create.js");
     return createThread(this.environments, environment, request);
   }
 
-  send(environment: string | undefined, request: SendRequest): Promise<SendResult> {
+  async send(environment: string | undefined, request: SendRequest): Promise<SendResult> {
+    const { sendMessage } = await import("./send.js");
     return sendMessage(this.environments, environment, request);
   }
 
-  settle(
+  async settle(
     environment: string | undefined,
     reference: string,
     options: { namespace?: string } = {},
   ): Promise<SettleResult> {
+    const { settleThread } = await import("./settle.js");
     return settleThread(this.environments, environment, reference, options);
   }
 
-  snooze(
+  async snooze(
     environment: string | undefined,
     reference: string,
     until: string,
     options: { namespace?: string } = {},
   ) {
+    const { snoozeThread } = await import("./snooze-interrupt.js");
     return snoozeThread(this.environments, environment, reference, until, options);
   }
 
-  interrupt(
+  async interrupt(
     environment: string | undefined,
     reference: string,
     options: { operationId: string; runId?: string; reason?: string; namespace?: string },
   ): Promise<InterruptResult> {
+    const { interruptThread } = await import("./snooze-interrupt.js");
     return interruptThread(this.environments, environment, reference, options);
   }
 
-  configure(
+  async configure(
     environment: string | undefined,
     reference: string,
     request: ConfigureRequest,
   ): Promise<ConfigureResult> {
+    const { configureThread } = await import("./configure.js");
     return configureThread(this.environments, environment, reference, request);
   }
 
-  organize(
+  async organize(
     environment: string | undefined,
     reference: string,
     change: OrganizeChange,
     options: { operationId: string; namespace?: string },
   ): Promise<OrganizeResult> {
+    const { organizeThread } = await import("./organize.js");
     return organizeThread(this.environments, environment, reference, change, options);
   }
 
-  act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {
+  async act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {
+    const { act } = await import("./act.js");
     return act(this.environments, environment, action, input, options);
   }
 
@@ -177,12 +187,18 @@ export class Ops {
 
   /** Every action and read; with an environment, each says whether that server can run it. */
   async actions(environment?: string): Promise<CatalogueEntry[]> {
+    // The catalogue names each read's tool: loaded with the read tools, when asked for.
+    const { catalogue } = await import("./catalogue-list.js");
     if (environment === undefined) return catalogue();
     const connection = await this.environments.connect(environment);
-    return catalogue(await this.environments.commandSupport.of(connection));
+    return catalogue(await (await this.environments.commandSupport()).of(connection));
   }
 
-  wait(reference: string, options: { environment?: string; timeoutMs?: number } = {}): Promise<WaitResult> {
+  async wait(
+    reference: string,
+    options: { environment?: string; timeoutMs?: number } = {},
+  ): Promise<WaitResult> {
+    const { waitForThread } = await import("./wait.js");
     return waitForThread(this.environments, options.environment, reference, options);
   }
 

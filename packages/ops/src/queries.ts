@@ -6,29 +6,14 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
 import { createCursorCodec } from "@t3-connector/core/pagination";
-import { type ReadContext, type ReadToolDefinition, readToolDefinitions } from "@t3-connector/read-server";
+import {
+  type ReadContext,
+  type ReadToolDefinition,
+  readToolDefinitions,
+} from "@t3-connector/read-server/tools";
 import type { OpsEnvironments, ResolvedEnvironment } from "./environments.js";
 import { readShell } from "./listing.js";
-
-/** Stable query names → read tool names (the MCP names are the contract's, in Portuguese). */
-export const QUERY_TOOLS = {
-  thread: "t3_thread",
-  threads: "t3_threads",
-  search: "t3_buscar_threads",
-  messages: "t3_mensagens",
-  projects: "t3_projetos",
-  providers: "t3_providers",
-  attention: "t3_atencao",
-  control_plane: "t3_control_plane",
-  read_batch: "t3_thread_read_batch",
-  wait: "t3_aguardar_thread",
-} as const;
-export type QueryName = keyof typeof QUERY_TOOLS;
-export const QUERY_NAMES = Object.keys(QUERY_TOOLS) as QueryName[];
-
-export function isQueryName(name: string): name is QueryName {
-  return Object.hasOwn(QUERY_TOOLS, name);
-}
+import { isQueryName, QUERY_NAMES, QUERY_TOOLS, type QueryName } from "./query-names.js";
 
 export function queryTool(name: QueryName): ReadToolDefinition {
   const tool = readToolDefinitions.find((definition) => definition.name === QUERY_TOOLS[name]);

@@ -7,8 +7,8 @@
 import { resolveProject } from "./create.js";
 import type { OpsEnvironments } from "./environments.js";
 import { readShell } from "./listing.js";
-import { runQuery } from "./queries.js";
 import { resolveThread } from "./references.js";
+import { runQuery } from "./run-query.js";
 
 /** Drops the undefined fields, so the tool's strict schema sees only what was asked. */
 function defined(input: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,7 @@
 /** `thread <ref>` (and `read <ref>`): resolves the reference, then reads the thread as the read server's t3_thread does. */
 import type { OpsEnvironments } from "./environments.js";
-import { runQuery } from "./queries.js";
 import { resolveThread } from "./references.js";
+import { runQuery } from "./run-query.js";
 
 export async function readThread(
   environments: OpsEnvironments,

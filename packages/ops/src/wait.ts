@@ -5,8 +5,8 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { OpsEnvironments } from "./environments.js";
-import { runQuery } from "./queries.js";
 import { resolveThread } from "./references.js";
+import { runQuery } from "./run-query.js";
 
 export const WAIT_OUTCOMES = { done: 0, needs_human: 2, failed: 3, timeout: 4 } as const;
 export type WaitOutcome = keyof typeof WAIT_OUTCOMES;

@@ -108,7 +108,7 @@ describe("t3-connector-ops CLI", () => {
     const run = await runOps(["alpha", "thread", "parser cleanup"], { env });
     expect(run.code).toBe(EXIT_CODES.ambiguous);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/^ambiguous_thread: /);
+    expect(run.stderr).toMatch(/^t3-connector-ops: ambiguous_thread: /);
     expect(run.stderr).toContain("Parser cleanup A");
     expect(run.stderr).toContain("Parser cleanup B");
   });
@@ -140,7 +140,7 @@ describe("t3-connector-ops CLI", () => {
     expect(settled.json()).toMatchObject({ settled: true });
     const refused = await runOps(["alpha", "settle", "Long migration run"], { env });
     expect(refused.code).toBe(EXIT_CODES.refused);
-    expect(refused.stderr).toMatch(/^guard_refused: /);
+    expect(refused.stderr).toMatch(/^t3-connector-ops: guard_refused: /);
   });
 
   it("bad input exits 64 with code: message on stderr and sends nothing", async () => {
@@ -149,13 +149,13 @@ describe("t3-connector-ops CLI", () => {
       env,
     });
     expect(badJson.code).toBe(EXIT_CODES.usage);
-    expect(badJson.stderr).toMatch(/^invalid_input: /);
+    expect(badJson.stderr).toMatch(/^t3-connector-ops: invalid_input: /);
     const noEnv = await runOps(["act", "thread.pin", "--operation-id", "o", "--input", "{}"], { env });
-    expect(noEnv.stderr).toMatch(/^environment_required: .*2 are configured/);
+    expect(noEnv.stderr).toMatch(/^t3-connector-ops: environment_required: .*2 are configured/);
     expect(noEnv.code).toBe(EXIT_CODES.usage);
     const missingOption = await runOps(["alpha", "create", "--title", "T"], { env });
     expect(missingOption.code).toBe(EXIT_CODES.usage);
-    expect(missingOption.stderr).toMatch(/^invalid_input: required option/);
+    expect(missingOption.stderr).toMatch(/^t3-connector-ops: invalid_input: required option/);
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
   });
 
@@ -204,7 +204,7 @@ describe("t3-connector-ops CLI", () => {
     expect(createHelp.stdout).toContain("--client-request-id");
     const unknown = await runOps(["gamma", "query", "thread", "--input", "{}"], { env });
     expect(unknown.code).toBe(EXIT_CODES.notFound);
-    expect(unknown.stderr).toMatch(/^environment_unknown: /);
+    expect(unknown.stderr).toMatch(/^t3-connector-ops: environment_unknown: /);
   });
 });
 
@@ -248,7 +248,7 @@ describe("t3-connector-ops with one or no environment configured", () => {
     expect(environments.stderr).toContain("no environment is configured in");
     const projects = await runOps(["projects"], { env: none });
     expect(projects.code).toBe(EXIT_CODES.config);
-    expect(projects.stderr).toMatch(/^no_environments: .*environments add/);
+    expect(projects.stderr).toMatch(/^t3-connector-ops: no_environments: .*environments add/);
   });
 
   it("environments remove takes the entry out and deletes its token file, down to an empty config", async () => {

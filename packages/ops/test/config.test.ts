@@ -113,7 +113,7 @@ describe("token files and scopes", () => {
     await chmod(tokenFile, 0o644);
     const run = await runOps(["alpha", "query", "projects"], { env: await configWith(tokenFile) });
     expect(run.code).toBe(EXIT_CODES.config);
-    expect(run.stderr).toMatch(/^token_file_invalid: /);
+    expect(run.stderr).toMatch(/^t3-connector-ops: token_file_invalid: /);
   });
 
   it("refuses a read-only token: ops needs exactly read and operate", async () => {
@@ -121,7 +121,7 @@ describe("token files and scopes", () => {
     await writeTokenFile(tokenFile, setup.env("alpha").readToken);
     const run = await runOps(["alpha", "query", "projects"], { env: await configWith(tokenFile) });
     expect(run.code).toBe(EXIT_CODES.config);
-    expect(run.stderr).toMatch(/^scope_mismatch: /);
+    expect(run.stderr).toMatch(/^t3-connector-ops: scope_mismatch: /);
   });
 
   it("refuses a config file that is not JSON with config_invalid", async () => {
@@ -129,6 +129,6 @@ describe("token files and scopes", () => {
     await writeFile(file, "{ nope");
     const run = await runOps(["ls"], { env: { T3_CONNECTOR_OPS_CONFIG: file } });
     expect(run.code).toBe(EXIT_CODES.config);
-    expect(run.stderr).toMatch(/^config_invalid: /);
+    expect(run.stderr).toMatch(/^t3-connector-ops: config_invalid: /);
   });
 });

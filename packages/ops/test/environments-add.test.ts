@@ -62,7 +62,7 @@ describe("environments add", () => {
     const readOnly = sim.environment("alpha").createPairingCode({ scopes: READ_SCOPES });
     const refused = await runOps(args, { env, stdin: readOnly });
     expect(refused.code).toBe(EXIT_CODES.refused);
-    expect(refused.stderr).toMatch(/^scope_not_granted: /);
+    expect(refused.stderr).toMatch(/^t3-connector-ops: scope_not_granted: /);
     await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
     await expect(stat(tokenFile)).rejects.toThrow();
     const good = sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
@@ -72,7 +72,7 @@ describe("environments add", () => {
       stdin: sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES }),
     });
     expect(again.code).toBe(EXIT_CODES.config);
-    expect(again.stderr).toMatch(/^environment_exists: .*already has an environment "mac"/);
+    expect(again.stderr).toMatch(/^t3-connector-ops: environment_exists: .*already has an environment "mac"/);
   });
 
   it("saves the token where --token-file says, and refuses the same machine under a second alias", async () => {
@@ -88,7 +88,9 @@ describe("environments add", () => {
     const code = operateCode();
     const twice = await runOps(["environments", "add", "other", "--url", alpha.url], { env, stdin: code });
     expect(twice.code).toBe(EXIT_CODES.config);
-    expect(twice.stderr).toMatch(/^environment_exists: .*as "mac"; the pairing code was not used/);
+    expect(twice.stderr).toMatch(
+      /^t3-connector-ops: environment_exists: .*as "mac"; the pairing code was not used/,
+    );
     // The code refused above is still good: nothing spent it.
     const third = await runOps(["environments", "add", "third", "--url", sim.environment("alpha").url], {
       env: { T3_CONNECTOR_OPS_CONFIG: path.join(dir, "another.json") },
@@ -102,7 +104,9 @@ describe("environments add", () => {
     const { args } = addArgs();
     const refused = await runOps([...args, "--environment-id", "someone-else"], { env, stdin: code });
     expect(refused.code).toBe(EXIT_CODES.config);
-    expect(refused.stderr).toMatch(/^environment_mismatch: the server answers as .* not someone-else/);
+    expect(refused.stderr).toMatch(
+      /^t3-connector-ops: environment_mismatch: the server answers as .* not someone-else/,
+    );
     await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
     expect((await runOps(args, { env, stdin: code })).code).toBe(0);
   });

@@ -89,7 +89,7 @@ describe("configure", () => {
       { env },
     );
     expect(bad.code).toBe(EXIT_CODES.refused);
-    expect(bad.stderr).toMatch(/^guard_refused: /);
+    expect(bad.stderr).toMatch(/^t3-connector-ops: guard_refused: /);
     expect(sent()).toBe(before);
   });
 
@@ -232,12 +232,12 @@ describe("one-environment reads over the read tools", () => {
   it("refuses a bad filter before reading: an unknown state, a non-integer limit, no environment", async () => {
     const state = await runOps(["alpha", "list", "--state", "sleeping"], { env });
     expect(state.code).toBe(EXIT_CODES.usage);
-    expect(state.stderr).toMatch(/^invalid_input: state/);
+    expect(state.stderr).toMatch(/^t3-connector-ops: invalid_input: state/);
     const limit = await runOps(["alpha", "list", "--limit", "many"], { env });
     expect(limit.code).toBe(EXIT_CODES.usage);
-    expect(limit.stderr).toMatch(/^invalid_input: --limit needs an integer/);
+    expect(limit.stderr).toMatch(/^t3-connector-ops: invalid_input: --limit needs an integer/);
     const noEnv = await runOps(["projects"], { env });
-    expect(noEnv.stderr).toMatch(/^environment_required:/);
+    expect(noEnv.stderr).toMatch(/^t3-connector-ops: environment_required:/);
     const help = await runOps(["list", "--help"], { env });
     expect(help.stdout).toContain("t3-connector-ops alpha list --project website");
   });
@@ -293,7 +293,7 @@ describe("organize", () => {
     });
     for (const run of [none, two, empty]) {
       expect(run.code).toBe(EXIT_CODES.usage);
-      expect(run.stderr).toMatch(/^invalid_input: /);
+      expect(run.stderr).toMatch(/^t3-connector-ops: invalid_input: /);
     }
     expect(sent()).toBe(before);
     const ok = await runOps(["alpha", "organize", threadId, "--pin", "--operation-id", "cli-pin"], { env });

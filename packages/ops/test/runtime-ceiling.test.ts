@@ -101,7 +101,7 @@ describe("ops' runtime ceiling over the thread's current mode", () => {
     expect(refused.code, refused.stderr).toBe(EXIT_CODES.refused);
     expect(refused.stdout).toBe("");
     expect(refused.stderr.split("\n")[0]).toMatch(
-      /^runtime_mode_above_lease: thread\.send would drive thread \S+, which runs in full-access, .*--max-runtime-mode full-access/,
+      /^t3-connector-ops: runtime_mode_above_lease: thread\.send would drive thread \S+, which runs in full-access, .*--max-runtime-mode full-access/,
     );
     expect(setup.env("alpha").model.receivedCommands.length).toBe(before);
     const allowed = await runOps([...args, "--max-runtime-mode", "full-access"], { env, stdin: "hello" });

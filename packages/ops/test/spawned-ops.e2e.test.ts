@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../test/support/built-bins.js";
 
 // The built bins, spawned: `t3-sim serve --environments 2 --config-out DIR`, an ops.json made from
 // the write.json it wrote (same environments, operate tokens), and `t3-connector-ops` over it.
@@ -120,7 +120,7 @@ describe("t3-connector-ops against t3-sim serve", () => {
     const refused = await create("full-access", "ceiling-1");
     expect(refused.code, refused.stderr).toBe(67);
     expect(refused.stderr.split("\n")[0]).toMatch(
-      /^runtime_mode_above_lease: .*ceiling approval-required.*--max-runtime-mode full-access/,
+      /^t3-connector-ops: runtime_mode_above_lease: .*ceiling approval-required.*--max-runtime-mode full-access/,
     );
     expect(await titles()).not.toContain("Ceiling ceiling-1");
     const completed = await create("approval-required", "ceiling-2");
@@ -131,6 +131,6 @@ describe("t3-connector-ops against t3-sim serve", () => {
   it("an ambiguous reference exits non-zero and lists both threads", async () => {
     const { code, stderr } = await ops(["alpha", "thread", "e"]);
     expect(code).toBe(65);
-    expect(stderr.split("\n")[0]).toMatch(/^ambiguous_thread: "e" matches \d+ threads/);
+    expect(stderr.split("\n")[0]).toMatch(/^t3-connector-ops: ambiguous_thread: "e" matches \d+ threads/);
   });
 });

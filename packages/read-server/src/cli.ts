@@ -44,8 +44,9 @@ Commands:
   client-config <client>       Print the config that starts this server in an MCP client, with this
                                machine's paths: ${CLIENT_NAMES.join(", ")}
   client-config <client> --http [--url U]
-                               Print the config that reaches a running serve --http at U
-                               (default http://127.0.0.1:8000/mcp) with a bearer token
+                               Print the config that reaches a running serve --http: with an
+                               oauth config section, its issuer's /mcp (clients sign in by
+                               OAuth); else U (default http://127.0.0.1:8000/mcp) with a token
   oauth sessions | revoke <id> | revoke-all
                                List or end the OAuth sessions of serve --http (JSON); effective
                                on the server's next request (docs/adr/0024)
@@ -61,7 +62,7 @@ Commands:
   events retry <id> [--state-dir D]  Move a dead letter back to the outbox
 
 Options:
-  --version     Print the version and exit
+  -v, --version Print the version and exit
   -h, --help    Show this help and exit
 
 With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected, 64 usage, 66 not found,

@@ -43,6 +43,8 @@ export interface ReadToolDefinition<
   readonly inputSchema: Input;
   readonly outputSchema: Output;
   readonly annotations: ReadOnlyAnnotations;
+  /** The tool's `_meta` in `tools/list`: only the board's link (MCP Apps) so far. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
   // Method syntax on purpose: it lets a list of differently typed definitions share one array type.
   handler(context: ReadContext, input: z.output<Input>, extra: ReadToolExtra): Promise<z.input<Output>>;
 }

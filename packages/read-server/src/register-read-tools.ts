@@ -1,6 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { runGuardedCall } from "@t3-connector/core/process-guard";
-import { registerToolGroups, type ToolGroup, toolGroup } from "@t3-connector/mcp-tools";
+import { registerToolGroups, type ToolGroup, type ToolServer, toolGroup } from "@t3-connector/mcp-tools";
 import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "./read-tool.js";
@@ -16,7 +15,7 @@ import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
  * Call it once per server, before `connect`; a second call throws.
  */
 export function registerReadTools(
-  server: McpServer,
+  server: ToolServer,
   definitions: readonly ReadToolDefinition[],
   context: ReadContext,
   options: RegisterReadToolsOptions = {},

@@ -1,5 +1,6 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/server";
+import { ToolServer } from "@t3-connector/mcp-tools";
+import { registerBoardResource } from "./board/board-resource.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadContext } from "./read-context.js";
 import type { ReadToolDefinition } from "./read-tool.js";
@@ -9,7 +10,7 @@ import { READ_SERVER_NAME } from "./server-name.js";
 export { READ_SERVER_NAME };
 
 /**
- * Sent in the `initialize` answer: how to use the tools well, in the fewest words a model needs.
+ * Sent in the `initialize` answer (2025) and the `server/discover` answer (2026-07-28): how to use the tools well, in the fewest words a model needs.
  * The tool descriptions carry the details; this says what holds across all of them.
  */
 export const READ_SERVER_INSTRUCTIONS =
@@ -34,13 +35,16 @@ const noJsonSchemaValidation: jsonSchemaValidator = {
   },
 };
 
-/** Builds the read MCP server with `definitions`; the caller picks the transport. */
+/**
+ * Builds the read MCP server with `definitions`; the caller picks the transport. One instance
+ * serves one stdio connection or one HTTP request, of either era (ADR 0046).
+ */
 export function createReadServer(
   definitions: readonly ReadToolDefinition[],
   context: ReadContext,
   options: RegisterReadToolsOptions & { instructions?: string } = {},
-): McpServer {
-  const server = new McpServer(
+): ToolServer {
+  const server = new ToolServer(
     { name: READ_SERVER_NAME, version: packageInfo().version },
     {
       jsonSchemaValidator: noJsonSchemaValidation,
@@ -48,5 +52,6 @@ export function createReadServer(
     },
   );
   registerReadTools(server, definitions, context, options);
+  registerBoardResource(server);
   return server;
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isConnectorError } from "@t3-connector/core";
 import { toolErrorResult } from "@t3-connector/mcp-tools";
 

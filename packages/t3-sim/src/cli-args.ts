@@ -3,7 +3,7 @@
  * here); pure, so the rules are testable without a process. To add a flag to `serve`: an
  * `.option(...)` in `defineServe`, a field in `ServeArgs`, a line in USAGE.
  */
-import { parseCommandLine, requireValue, usageProblem } from "@t3-connector/core/cli-support";
+import { parseCommandLine, requireValue, usageProblem, VERSION_FLAGS } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { COMPAT_PROFILES, type CompatProfile } from "./model/compat-0031.js";
 import type { SimulatorEnvironmentOptions } from "./simulator-core.js";
@@ -31,7 +31,8 @@ export type ParsedArgs =
   | ServeArgs
   | { readonly command: "help" }
   | { readonly command: "version" }
-  | { readonly command: "error"; readonly message: string };
+  /** A usage problem, and the command it belongs to (for the pointer to its own help). */
+  | { readonly command: "error"; readonly message: string; readonly path: readonly string[] };
 
 export const USAGE = `Usage: t3-sim serve [--port N] [--environments N] [--seed demo|empty] [--config-out DIR]
                     [--compat [ALIAS=]0.0.31]... [--web-build [ALIAS]]... [--no-web-build [ALIAS]]...
@@ -57,7 +58,7 @@ Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints on
                     play an installed T3: such a GET answers 200 text/html, the web app's index.html
                     (default under --compat); without ALIAS both apply to every environment
   --help            show this text
-  --version         print the version
+  -v, --version     print the version
 
 Stops on SIGINT or SIGTERM.
 `;
@@ -93,12 +94,12 @@ export const ALIASES = [
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.length === 0) return { command: "help" };
-  const outcome = parseCommandLine(argv, defineServe, { name: "t3-sim", versionFlags: ["-v", "--version"] });
+  const outcome = parseCommandLine(argv, defineServe, { name: "t3-sim", versionFlags: VERSION_FLAGS });
   switch (outcome.kind) {
     case "parsed":
       return outcome.value;
     case "problem":
-      return { command: "error", message: outcome.problem };
+      return { command: "error", message: outcome.problem, path: outcome.command };
     case "none":
       return { command: "help" };
     default:

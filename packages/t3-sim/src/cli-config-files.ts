@@ -42,7 +42,8 @@ export async function writeConfigFiles(
     };
     write[env.alias] = { environmentId: env.environmentId, url: env.url, tokenFile: operateFile };
   }
-  const config = { default: environments[0]?.alias, environments: read };
+  // No "default": reads have none (README, docs/cli.md), so a written config does not suggest one.
+  const config = { environments: read };
   await writePrivate(join(root, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
   const writeConfig = { port: WRITE_GATE_PORT, stateDir: join(root, "state"), environments: write };
   await writePrivate(join(root, "write.json"), `${JSON.stringify(writeConfig, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { EXIT_CODES, usageErrorText } from "@t3-connector/core/cli-support";
 import { parseArgs, type ServeArgs, serveEnvironments, USAGE } from "./cli-args.js";
 import { type ConfigEnvironment, writeConfigFiles } from "./cli-config-files.js";
 import { type Simulator, startSimulator } from "./simulator.js";
@@ -75,7 +76,7 @@ function seededProjectIds(
     .map((p) => p.id);
 }
 
-/** The `t3-sim` entry point: exit code 0 on help and on a clean SIGINT/SIGTERM stop. */
+/** The `t3-sim` entry point: exit code 0 on help and on a clean SIGINT/SIGTERM stop, 64 on a usage problem. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const parsed = parseArgs(argv);
   if (parsed.command === "help") {
@@ -87,8 +88,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     return 0;
   }
   if (parsed.command === "error") {
-    io.stderr(`t3-sim: ${parsed.message}\n${USAGE}`);
-    return 2;
+    // The house style (ADR 0030): the problem and where the help is, never the whole usage.
+    io.stderr(usageErrorText("t3-sim", parsed.message, parsed.path));
+    return EXIT_CODES.usage;
   }
   // Listen before starting: a signal right after the ready line must not kill the process.
   const signal = new Promise<NodeJS.Signals>((resolve) => {

@@ -16,7 +16,7 @@ export type {
   StreamOpenResult,
   StreamSink,
 } from "./model/contract.js";
-export type { ReceivedCommand, SimEnvironmentModel } from "./model/index.js";
+export type { AgentWork, AgentWorkKind, ReceivedCommand, SimEnvironmentModel } from "./model/index.js";
 export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./model/index.js";
 export type { SimEnvironment, Simulator } from "./simulator.js";
 export { startSimulator } from "./simulator.js";

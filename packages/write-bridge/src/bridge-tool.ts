@@ -3,6 +3,7 @@
  * annotations spelled out, and a handler that talks to the gate through the relay client only.
  */
 import type { Timers } from "@t3-connector/core/t3";
+import type { ToolCallExtra } from "@t3-connector/mcp-tools";
 import type * as z from "zod";
 import type { RelayClient } from "./relay-client.js";
 
@@ -20,23 +21,18 @@ export const READ_ONLY: ToolAnnotations = Object.freeze({
   openWorldHint: false,
 });
 
-export interface BridgeToolExtra {
-  readonly signal: AbortSignal;
-  /** The arguments exactly as the client sent them (already validated against `inputSchema`). */
-  readonly rawArguments: Record<string, unknown>;
-  /** MCP progress for a long call (see mcp-tools' ToolCallExtra); a no-op without a progressToken. */
-  readonly progress: (message: string) => Promise<void>;
-}
+/**
+ * What a call gives a handler beyond its input: the signal, progress, the calling client and its
+ * era, and the 2026-07-28 way to ask for input (see mcp-tools' ToolCallExtra).
+ */
+export type BridgeToolExtra = ToolCallExtra;
 
-/** What the MCP client said about itself at initialize. */
-export interface ClientSide {
-  /**
-   * `clientInfo` (name, version), when the client has initialized; for an OAuth session of
-   * `serve --http`, the client's name the person allowed and the session's sign-in time (ISO 8601).
-   */
-  readonly info?: { readonly name: string; readonly version?: string; readonly signedInAt?: string };
-  /** The client declared `elicitation: { url: {} }` (protocol 2025-11-25). */
-  readonly urlElicitation: boolean;
+/** Who the gate's page names as the holder of a request and its lease. */
+export interface ClientHolder {
+  readonly name: string;
+  readonly version?: string;
+  /** For an OAuth session of `serve --http`: when the person signed the client in (ISO 8601). */
+  readonly signedInAt?: string;
 }
 
 /** A URL-mode `elicitation/create` (the client shows the link and asks the user to open it). */
@@ -55,11 +51,24 @@ export interface BridgeContext {
   readonly timers: Timers;
   /** A random id of this bridge process: its newer approval request supersedes its older one. */
   readonly bridgeId: string;
-  readonly client: () => ClientSide;
-  /** Presents a link through the client's URL elicitation; rejects when the client cannot. */
+  /**
+   * Presents a link through a 2025 client's URL elicitation (`elicitation/create`); rejects when
+   * the client cannot. A 2026-07-28 client is asked through `extra.askToOpenUrl` instead.
+   */
   readonly elicitUrl: (request: UrlElicitation, signal: AbortSignal) => Promise<ElicitationAction>;
   /** Tells the client an out-of-band elicitation finished (`notifications/elicitation/complete`). */
   readonly elicitationComplete: (elicitationId: string) => Promise<void>;
+  /**
+   * The holder the page names, when it is not the client's own word (`extra.client.info`): an
+   * OAuth session of `serve --http` is named by the session the person allowed (ADR 0049).
+   */
+  readonly holder?: ClientHolder;
+  /**
+   * False when the transport cannot send a 2025 client a request (`serve --http` answers each
+   * request on its own): the link then goes only in the result. 2026-07-28 clients are asked
+   * through `extra.askToOpenUrl`, which any transport carries.
+   */
+  readonly elicitsFromLegacyClients?: boolean;
 }
 
 export interface BridgeToolDefinition<Input extends z.ZodObject = z.ZodObject> {

@@ -1,4 +1,4 @@
-export type { BridgeContext, BridgeToolDefinition, ToolAnnotations } from "./bridge-tool.js";
+export type { BridgeContext, BridgeToolDefinition, ClientHolder, ToolAnnotations } from "./bridge-tool.js";
 export { readCapability } from "./capability-file.js";
 export { bridgeToolGroup } from "./register-bridge-tools.js";
 export {

@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerToolGroups, type ToolGroup, toolGroup } from "@t3-connector/mcp-tools";
+import { registerToolGroups, type ToolGroup, type ToolServer, toolGroup } from "@t3-connector/mcp-tools";
 import type { BridgeContext, BridgeToolDefinition } from "./bridge-tool.js";
 import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
 
@@ -20,7 +19,7 @@ const LEGACY_KEYS: Readonly<Record<string, string>> = {
  * in the annotations.
  */
 export function registerBridgeTools(
-  server: McpServer,
+  server: ToolServer,
   definitions: readonly BridgeToolDefinition[],
   context: BridgeContext,
   log: (line: string) => void,

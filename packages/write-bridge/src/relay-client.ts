@@ -3,6 +3,7 @@
  * capability. The bridge holds no T3 token and never opens the journal; it re-reads
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
  */
+import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import {
@@ -46,11 +47,13 @@ export interface RelayClientOptions extends CapabilityReadOptions {
   readonly timeoutMs?: number;
   /** Where the gate listens; it binds 127.0.0.1 only, and `localhost` may resolve to ::1. */
   readonly host?: string;
+  /** Tests only: this process's holder secret (default: 32 random bytes, drawn once). */
+  readonly holderSecret?: string;
 }
 
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
-  const secrets = new LeaseSecrets();
+  const secrets = new LeaseSecrets(options.holderSecret ?? randomBytes(32).toString("base64url"));
   return {
     async call(body, signal, callOptions) {
       const capability = await readCapability(options.stateDir, options);
@@ -89,54 +92,39 @@ function resultOf<Op extends RelayBody["op"]>(op: Op, answer: unknown): RelayPar
 }
 
 /**
- * The holder secrets of this bridge process (ADR 0022): the gate hands a request's secret only to
- * the call that created it; it is kept here, in memory, and presented on every call naming the
- * lease. It never reaches a tool's answer, so the model (and any other client) never sees it.
+ * The holder secret of this bridge process (ADR 0022, 0040): drawn once, when the process starts,
+ * and presented on every call that can name a lease or a request. The gate adopts it for every
+ * request this process creates, so each lease the person approves for this process (the first,
+ * and every one after an End, a Revoke all, an expiry or a gate restart) answers it. It never
+ * reaches a tool's answer, so the model (and any other client) never sees it; a restarted bridge
+ * draws a new one and so holds none of the old process's leases.
  */
 class LeaseSecrets {
-  readonly #byRequest = new Map<string, string>();
-  readonly #byLease = new Map<string, string>();
-  #latest: string | undefined;
-  #newestRequest: string | undefined;
+  readonly #secret: string;
 
-  attach(body: RelayBody): RelayBody {
-    const leaseId = "leaseId" in body && typeof body.leaseId === "string" ? body.leaseId : undefined;
-    const secret = leaseId === undefined ? undefined : this.#byLease.get(leaseId);
-    // Every op that names a lease takes `leaseSecret` in the relay contract.
-    if (secret !== undefined) return { ...body, leaseSecret: secret } as RelayBody;
-    // Asking again (or asking for the lease) presents the newest lease this process holds or,
-    // before it has seen one approved, the secret of its newest request: the person may have
-    // approved that request since this process last asked.
-    const presented = this.#latest ?? this.#newestRequest;
-    if ((body.op === "request_approval" || body.op === "lease") && presented !== undefined) {
-      return { ...body, leaseSecret: presented };
-    }
-    return body;
+  constructor(secret: string) {
+    this.#secret = secret;
   }
 
-  /** Remembers a secret handed back, and binds it to the lease once approved; strips it. */
+  attach(body: RelayBody): RelayBody {
+    // Every op that names a lease or asks for one takes `leaseSecret` in the relay contract.
+    if (OPS_WITHOUT_SECRET.has(body.op)) return body;
+    return { ...body, leaseSecret: this.#secret } as RelayBody;
+  }
+
+  /** Strips a secret the gate handed back (it draws one only for a caller that presented none). */
   keep(answer: Record<string, unknown>): Record<string, unknown> {
-    const { leaseSecret, ...rest } = answer;
-    const requestId = typeof rest.requestId === "string" ? rest.requestId : undefined;
-    if (typeof leaseSecret === "string" && requestId !== undefined) {
-      this.#byRequest.set(requestId, leaseSecret);
-      this.#newestRequest = leaseSecret;
-      // Bounded: a process asks a handful of times; the oldest requests go first.
-      if (this.#byRequest.size > 64) this.#byRequest.delete(this.#byRequest.keys().next().value as string);
-    }
-    // The gate answers an open lease only to the caller that presented its holder's secret: the
-    // request's own, or (asking again) the one `attach` sent, the newest this process holds.
-    const presented = this.#latest ?? this.#newestRequest;
-    const held = (requestId === undefined ? undefined : this.#byRequest.get(requestId)) ?? presented;
-    const open = rest.active === true || rest.authorized === true;
-    if (open && typeof rest.leaseId === "string" && held !== undefined) {
-      this.#byLease.set(rest.leaseId, held);
-      this.#latest = held;
-      if (this.#byLease.size > 64) this.#byLease.delete(this.#byLease.keys().next().value as string);
-    }
+    const { leaseSecret: _handed, ...rest } = answer;
     return rest;
   }
 }
+
+/** Ops that never name a lease or a request take no holder secret. */
+const OPS_WITHOUT_SECRET: ReadonlySet<string> = new Set([
+  "environments",
+  "list_uncertain",
+  "approval_events",
+]);
 
 interface RawAnswer {
   status: number;

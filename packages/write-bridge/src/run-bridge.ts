@@ -2,8 +2,9 @@
  * `t3-connector-write bridge`: a stdio MCP server that relays to the gate. It reads the write
  * config for the gate's port and state directory only: never a token file, never the journal.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { randomUUID } from "node:crypto";
 import { loadWriteConfig } from "@t3-connector/core/config";
+import { describeTooLarge, type StdioEnd, serveToolsOnStdio } from "@t3-connector/mcp-tools";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
 import { createBridgeServer } from "./server.js";
 
@@ -20,32 +21,38 @@ export interface RunBridgeOptions {
 }
 
 export interface RunningBridge {
-  /** Resolves when the client closes stdin (or `close` is called). */
-  readonly closed: Promise<void>;
+  /**
+   * Resolves when the client closes stdin (or `close` is called), or when a message over the
+   * stdio limit ended the session (`message_too_large`: the CLI then exits 1; the reason is logged).
+   */
+  readonly closed: Promise<StdioEnd>;
   close(): Promise<void>;
 }
 
 export async function runBridge(options: RunBridgeOptions = {}): Promise<RunningBridge> {
   const relay = options.relay ?? (await relayFromConfig(options));
-  const server = createBridgeServer({ relay, ...(options.log === undefined ? {} : { log: options.log }) });
-  const transport = new StdioServerTransport(
-    options.stdin as ConstructorParameters<typeof StdioServerTransport>[0],
-    options.stdout as ConstructorParameters<typeof StdioServerTransport>[1],
-  );
-  let resolveClosed: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve;
+  const log = options.log ?? logToStderr;
+  // Every connection's server (and a 2026-07-28 client's discovery probe) speaks for one process.
+  const bridgeId = randomUUID();
+  const session = serveToolsOnStdio(() => createBridgeServer({ relay, bridgeId, log }), {
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+    log,
   });
-  server.server.onclose = () => resolveClosed();
   const input = (options.stdin ?? process.stdin) as NodeJS.ReadableStream;
-  input.once("end", () => void server.close());
-  await server.connect(transport);
+  input.once("end", () => void session.close());
+  const closed = session.ended.then((end) => {
+    if (end.kind === "message_too_large") log(describeTooLarge(end.limitBytes));
+    return end;
+  });
   return {
     closed,
-    async close() {
-      await server.close();
-    },
+    close: () => session.close(),
   };
+}
+
+function logToStderr(line: string): void {
+  process.stderr.write(`t3-connector-write bridge: ${line}\n`);
 }
 
 async function relayFromConfig(options: RunBridgeOptions): Promise<RelayClient> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { readPackageVersion } from "@t3-connector/core/cli-support";
 import { systemTimers, type Timers } from "@t3-connector/core/t3";
+import { ToolServer } from "@t3-connector/mcp-tools";
 import type { BridgeContext } from "./bridge-tool.js";
 import { registerBridgeTools } from "./register-bridge-tools.js";
 import type { RelayClient } from "./relay-client.js";
@@ -31,33 +31,29 @@ export interface BridgeServerOptions {
   readonly timers?: Timers;
   /** stderr by default: stdout is the protocol. */
   readonly log?: (line: string) => void;
+  /** The process's id towards the gate (its newer request supersedes its older one); random by default. */
+  readonly bridgeId?: string;
 }
 
-/** The write bridge's MCP server, not yet connected to a transport. */
-export function createBridgeServer(options: BridgeServerOptions): McpServer {
-  const server = new McpServer(
+/**
+ * The write bridge's MCP server, not yet connected to a transport. One instance serves one
+ * connection of either era (ADR 0046); `bridgeId` names the process, so give every instance of
+ * one process the same (`options.bridgeId`).
+ */
+export function createBridgeServer(options: BridgeServerOptions): ToolServer {
+  const server = new ToolServer(
     { name: BRIDGE_SERVER_NAME, version: bridgeVersion() },
     {
       instructions: BRIDGE_INSTRUCTIONS,
     },
   );
-  const protocol = server.server;
   const context: BridgeContext = {
     relay: options.relay,
     now: options.now ?? Date.now,
     timers: options.timers ?? systemTimers,
-    bridgeId: randomUUID(),
-    client: () => {
-      const info = protocol.getClientVersion();
-      return {
-        ...(info === undefined
-          ? {}
-          : { info: { name: info.name, ...(info.version === undefined ? {} : { version: info.version }) } }),
-        urlElicitation: protocol.getClientCapabilities()?.elicitation?.url !== undefined,
-      };
-    },
+    bridgeId: options.bridgeId ?? randomUUID(),
     async elicitUrl(request, signal) {
-      const result = await protocol.elicitInput(
+      const result = await server.elicitInput(
         { mode: "url", message: request.message, url: request.url, elicitationId: request.elicitationId },
         // The person has the request's lifetime (120 s) to agree to open the link.
         { signal, timeout: ELICITATION_TIMEOUT_MS },
@@ -65,7 +61,7 @@ export function createBridgeServer(options: BridgeServerOptions): McpServer {
       return result.action;
     },
     async elicitationComplete(elicitationId) {
-      await protocol.createElicitationCompletionNotifier(elicitationId)();
+      await server.createElicitationCompletionNotifier(elicitationId)();
     },
   };
   registerBridgeTools(server, BRIDGE_TOOLS, context, options.log ?? logToStderr);

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isConnectorError } from "@t3-connector/core";
 import { toolErrorResult } from "@t3-connector/mcp-tools";
 
@@ -22,7 +22,7 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
     "This lease does not cover that environment: call t3_pedir_aprovacao after the lease ends to ask for it.",
   scope_denied: "The lease does not allow this action or project; ask the user for a lease that covers it.",
   runtime_mode_above_lease:
-    "Stay at or below the lease's ceiling (named above): give a lower runtimeMode, or for a message first switch the thread down with thread.runtime-mode.set; or ask the user for a new lease with a higher runtimeCeiling.",
+    "Stay at or below the lease's ceiling (named above): give a lower runtimeMode (or none: a launch then runs at the ceiling); for a thread running above it, do what the message says (switch the idle thread down with thread.runtime-mode.set, or stop its run with holdQueue: true); or ask the user for a new lease with a higher runtimeCeiling.",
   request_invalid: "Call t3_pedir_aprovacao without requestId for a new approval link.",
 };
 

@@ -50,9 +50,10 @@ Commands:
                            machine's paths: ${CLIENT_NAMES.join(", ")}
   diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
-  reconcile (--operation ID | --all-uncertain) [--environment X] [--json]
-                           Settle uncertain writes: read T3, else send the same command again under the same
-                           ids (T3 applies it at most once); prints what each became; exit 1 if any stays uncertain
+  reconcile (--operation ID | --all-uncertain) [--environment X] [--json] [--resend]
+                           Settle uncertain writes by reading T3; prints what each became; exit 1 if any stays
+                           uncertain. --resend (gate stopped): print what would be sent, then send the same command
+                           again under the same ids where T3 shows no effect (T3 applies it at most once)
   journal verify [--json]  Check every journal file and record (the gate refuses to start on a damaged journal);
                            exit 1 if anything is missing, truncated or altered
   journal recover --accept-loss [--json]
@@ -63,7 +64,7 @@ Commands:
                            through again; what the audit log names stays refused; recorded in the audit log
 
 Options:
-  --version     Print the version and exit
+  -v, --version Print the version and exit
   -h, --help    Show this help and exit
 
 With no command: this help (on a terminal). Exit codes: 0 ok, 1 unexpected or a verdict (reconcile,
@@ -95,6 +96,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
           ...(command.operationId === undefined ? {} : { operationId: command.operationId }),
           allUncertain: command.allUncertain,
           json: command.json,
+          resend: command.resend,
         });
       case "journal-verify":
         return await (await import("./process/journal-command.js")).journalVerifyCommand(io, command);
@@ -137,9 +139,10 @@ async function runBridge(io: CliIo, logLevel: LogLevel): Promise<number> {
   const { runBridge: startBridge } = await import("@t3-connector/write-bridge");
   const bridge = await startBridge({ log: log.error });
   log.info(`${CLI_NAME} bridge ${packageVersion()}: write tools on MCP stdio, relayed to the gate`);
-  await bridge.closed;
+  const end = await bridge.closed;
   guard.dispose();
-  return 0;
+  // An over-long message ended the session (its reason is logged): not a clean exit.
+  return end.kind === "message_too_large" ? 1 : 0;
 }
 
 async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<number> {

@@ -44,6 +44,8 @@ export interface LeaseKeeper extends LeaseCheck {
   remainingMs(leaseId: string): number;
   /** Records a write under the lease it names. */
   recordWrite(write: LeaseWrite): void;
+  /** A thread a completed write under the lease created; a thread-limited lease admits it (ADR 0041). */
+  recordLaunchedThread(leaseId: string, threadId: string): void;
   writes(leaseId: string): readonly LeaseWrite[];
   /** Whether `secret` is the holder's secret of the open lease `leaseId` (ADR 0022). */
   heldBy(leaseId: string, secret: string | undefined): boolean;
@@ -81,6 +83,12 @@ export interface ApprovalAsk {
   readonly replaces?: string;
   /** The asking bridge process: its newer request supersedes its older pending one. */
   readonly bridge?: string;
+  /**
+   * The holder secret the asking process already holds (ADR 0040): the request, and the lease it
+   * becomes, are held by it, so one bridge process keeps one secret across all its leases. A
+   * secret that is not 43+ base64url characters is not adopted; the desk draws one instead.
+   */
+  readonly holderSecret?: string;
 }
 
 export interface EnvironmentLeftOut {
@@ -129,4 +137,9 @@ export interface ApprovalDesk {
   wait(requestId: string, waitMs: number, signal?: AbortSignal): Promise<RequestDecision>;
   /** A live request's link and expiry, or null once it is dead. */
   link(requestId: string): Pick<ApprovalLink, "requestId" | "url" | "expiresAt" | "scopeFingerprint"> | null;
+  /**
+   * The live request held by `secret` (ADR 0040), without the secret, or null: the holder asking
+   * again with nothing proposed is answered that request instead of a new one.
+   */
+  pendingHeldBy(secret: string | undefined): Omit<ApprovalLink, "leaseSecret"> | null;
 }

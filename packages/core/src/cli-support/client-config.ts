@@ -59,7 +59,7 @@ export function clientConfigSnippet(client: string, launch: StdioServerLaunch): 
       ].join(" ")}\n`;
     case "inspector":
       return `${[
-        "npx @modelcontextprotocol/inspector",
+        "npx -y -p node@22 -p @modelcontextprotocol/inspector@2 mcp-inspector",
         ...Object.entries(launch.env).map(([key, value]) => `-e ${shellWord(`${key}=${value}`)}`),
         shellWord(launch.node),
         ...args.map(shellWord),

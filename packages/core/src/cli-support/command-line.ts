@@ -43,6 +43,9 @@ export function usageProblem(message: string): UsageProblem {
   return new UsageProblem(message);
 }
 
+/** `-v` and `--version`: the same two spellings on every CLI here (`t3-connector-ops` too). */
+export const VERSION_FLAGS: readonly string[] = Object.freeze(["-v", "--version"]);
+
 export interface CommandLineOptions {
   /** The program's name (commander needs one; nothing is printed). */
   name: string;
@@ -114,6 +117,43 @@ export function parseCommandLine<T>(
   return { kind: "parsed", value: value.found, warnings };
 }
 
+/**
+ * For a CLI that runs its own commander program (`t3-connector-ops`, whose actions are async and
+ * stateful): commander's refusal of `argv` in the house style, and the command it belongs to, for
+ * `usageErrorText`.
+ */
+export function commanderProblem(
+  program: Command,
+  argv: readonly string[],
+  error: CommanderError,
+): { problem: string; command: string[] } {
+  const path = commandPath(program, argv);
+  const command = commandAt(program, path);
+  if (error.code === "commander.excessArguments") {
+    // A word after a command with a default subcommand (`environments mvoe`) lands there as an
+    // extra argument: it is an unknown subcommand of the command the words named.
+    return {
+      problem: unknownWords(operandsAfter(program, argv).slice(0, 1), command).message,
+      command: path,
+    };
+  }
+  if (error.code === "commander.unknownOption") {
+    // Without positional options, the program's own flags are accepted after a command too.
+    const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? "";
+    const flags: string[] = [];
+    for (let at: Command | null = command; at !== null; at = at.parent) {
+      flags.push(...at.options.filter((option) => !option.hidden).map((option) => option.long ?? ""));
+    }
+    const problem = withSuggestion(
+      `unknown command or argument: ${quoted}`,
+      quoted.split("=")[0] ?? "",
+      flags,
+    );
+    return { problem, command: path };
+  }
+  return { problem: problemOf(error, command), command: path };
+}
+
 /** `help`, `help X`, `help X Y`: that command's own help, or the problem with a suggestion. */
 function helpFor<T>(program: Command, words: readonly string[]): CommandLineOutcome<T> {
   let command = program;
@@ -150,6 +190,31 @@ function commandPath(program: Command, argv: readonly string[]): string[] {
     command = sub;
   }
   return path;
+}
+
+/** The words of argv that are neither a command of the path, an option nor an option's value. */
+function operandsAfter(program: Command, argv: readonly string[]): string[] {
+  const operands: string[] = [];
+  let command = program;
+  let skipValue = false;
+  for (const word of argv) {
+    if (skipValue) {
+      skipValue = false;
+      continue;
+    }
+    if (word.startsWith("-")) {
+      let option: Option | undefined;
+      for (let at: Command | null = command; at !== null && option === undefined; at = at.parent) {
+        option = at.options.find((candidate) => candidate.long === word || candidate.short === word);
+      }
+      skipValue = option !== undefined && (option.required || option.optional);
+      continue;
+    }
+    const sub = operands.length === 0 ? subcommandNamed(command, word) : undefined;
+    if (sub === undefined) operands.push(word);
+    else command = sub;
+  }
+  return operands;
 }
 
 function commandAt(program: Command, path: readonly string[]): Command {

@@ -32,6 +32,8 @@ const BY_CODE: Readonly<Record<string, number>> = {
   t3_refused: EXIT_CODES.refused,
   scope_denied: EXIT_CODES.refused,
   runtime_mode_above_lease: EXIT_CODES.refused,
+  resend_not_allowed: EXIT_CODES.refused,
+  operation_not_held: EXIT_CODES.refused,
   insufficient_scope: EXIT_CODES.refused,
   scope_not_granted: EXIT_CODES.refused,
   action_unsupported: EXIT_CODES.refused,

@@ -14,6 +14,7 @@ export * from "./pending-requests.js";
 export * from "./pull-requests.js";
 export * from "./request-content.js";
 export * from "./secret-requests.js";
+export * from "./since.js";
 export * from "./summary.js";
 export { ELLIPSIS, keepEnd, keepStart } from "./text.js";
 export * from "./thread-list.js";

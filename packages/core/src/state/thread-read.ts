@@ -33,11 +33,12 @@ export interface ThreadReadOptions {
  * detail fields. `bounds` is the bounded snapshot itself (or null for a full snapshot).
  */
 export function threadRead(
-  shell: ShellThreadInput,
+  listed: ShellThreadInput,
   projection: ThreadProjectionInput,
   bounds: Maybe<HistoryBoundsInput>,
   options: ThreadReadOptions,
 ): ThreadRead {
+  const shell = withFresherFields(listed, projection);
   const pending = pendingRequests(shell, projection);
   const secrets = projectionSecretRequests(projection);
   const pullRequests = pullRequestsOf(shell);
@@ -50,4 +51,32 @@ export function threadRead(
     ...(pullRequests === undefined ? {} : { pullRequests }),
     ...threadDetailFields(shell, projection, bounds, { ...detailOptions, threadModel: summary.model }),
   };
+}
+
+/**
+ * The thread's own fields a write changes (pin, unpin, settle, snooze, rename, archive, mode),
+ * which a shell row from a live mirror may not show yet: T3 groups shell items over a short
+ * window, so right after a completed write the mirror can still hold the old row. The projection
+ * is read after the row, straight from T3, so where it has one of these fields its value wins.
+ */
+const FRESHER_IN_PROJECTION = [
+  "title",
+  "pinnedAt",
+  "settledAt",
+  "snoozedUntil",
+  "snoozedAt",
+  "archivedAt",
+  "runtimeMode",
+  "modelSelection",
+  "updatedAt",
+] as const satisfies ReadonlyArray<keyof ShellThreadInput>;
+
+function withFresherFields(row: ShellThreadInput, projection: ThreadProjectionInput): ShellThreadInput {
+  const fresh = projection.thread;
+  if (fresh === null || fresh === undefined || (fresh.id != null && fresh.id !== row.id)) return row;
+  const merged: Record<string, unknown> = { ...row };
+  for (const key of FRESHER_IN_PROJECTION) {
+    if (key in fresh && fresh[key] !== undefined) merged[key] = fresh[key];
+  }
+  return merged as ShellThreadInput;
 }

@@ -173,6 +173,8 @@ export interface ProviderSessionInput {
 
 /** The thread projection (`projection` of `/threads/:id` or `/bounded`). */
 export interface ThreadProjectionInput {
+  /** The thread's own fields as the projection (read after the shell) has them: the fresher. */
+  thread?: Maybe<Partial<ShellThreadInput>>;
   runs?: Maybe<ReadonlyArray<RunInput>>;
   runtimeRequests?: Maybe<ReadonlyArray<RuntimeRequestInput>>;
   messages?: Maybe<ReadonlyArray<MessageInput>>;

@@ -1,11 +1,11 @@
 import { startSimulator } from "@t3-connector/t3-sim";
+import type { TokenFiles } from "@t3-connector/test-support/token-files";
 import { describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, OPERATE_SCOPES, READ_SCOPES } from "../../src/environments/index.js";
 import type { ConnectorError } from "../../src/errors.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { type Simulator, useSimulatedEnvironments } from "./support/simulated-environments.js";
-import type { TokenFiles } from "./support/token-files.js";
 
 let sim: Simulator;
 let tokens: TokenFiles;

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { createTokenFiles, type TokenFiles } from "@t3-connector/test-support/token-files";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
 import { isConnectorError } from "../../src/errors.js";
 import { type ShellChange, type ShellMirror, ShellMirrors } from "../../src/mirror/index.js";
-import { createTokenFiles, type TokenFiles } from "../environments/support/token-files.js";
 import { comparable, dispatch, nextEvent, statusOf, threadChange, titleOf } from "./support.js";
 
 let sim: Simulator;

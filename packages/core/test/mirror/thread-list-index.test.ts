@@ -3,8 +3,9 @@
  * recomputed from scratch over the same rows: checked over seeded random sequences of the
  * simulator's shell items (inserts, updates that reorder, archive/unarchive, deletes, removals).
  */
+
+import { seededRandom } from "@t3-connector/test-support/seeded-random";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { ShellState, ThreadListIndex } from "../../src/mirror/index.js";
 import { parseShellStreamItem, ThreadShellSchema } from "../../src/t3/index.js";
 

@@ -1,6 +1,7 @@
-// A long-running process in miniature, for process-guard.test.ts: it installs the guard, lets
-// promises reject with nobody waiting (inside a call still waiting, inside a call that answered,
-// outside any call, then a flood), and prints what it saw. Without the guard Node would end it at
+// A long-running process in miniature, for process-guard.e2e.test.ts (an e2e test: it runs the
+// built guard in a process of its own). It installs the guard, lets promises reject with nobody
+// waiting (inside a call still waiting, inside a call that answered, outside any call, then a
+// flood), and prints what it saw. Without the guard Node would end it at
 // the first rejection.
 import { installProcessGuard, runGuardedCall } from "../../dist/process-guard/index.js";
 

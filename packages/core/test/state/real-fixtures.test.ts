@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { REAL_FIXTURES_DIR } from "@t3-connector/test-support/real-fixtures";
 import { describe, expect, it } from "vitest";
-import { REAL_FIXTURES_DIR } from "../../../../test/support/real-fixtures.js";
 import {
   attentionThreads,
   type ControlPlaneCandidate,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { realFixturePath } from "@t3-connector/test-support/real-fixtures";
 import { describe, expect, it } from "vitest";
-import { realFixturePath } from "../../../../test/support/real-fixtures.js";
 import { parseAcceptedCommandTypes } from "../../src/t3/index.js";
 
 /** The real 0.0.31 answer to an unknown command type (fixture 33b). */

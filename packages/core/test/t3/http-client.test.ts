@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { freePort } from "@t3-connector/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../../test/support/free-port.js";
 import { grantedScopes, T3HttpClient, T3RpcClient } from "../../src/t3/index.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { useAlphaAndTransitional } from "./alpha-and-transitional.js";

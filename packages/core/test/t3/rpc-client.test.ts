@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { deferred, ItemLog, ManualTimers } from "@t3-connector/test-support/t3-fake-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConnectorError } from "../../src/errors.js";
 import {
@@ -12,7 +13,6 @@ import {
 } from "../../src/t3/index.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
 import { useAlphaAndTransitional } from "./alpha-and-transitional.js";
-import { deferred, ItemLog, ManualTimers } from "./support.js";
 
 let env: SimEnvironment;
 let transitional: SimEnvironment;

@@ -1,7 +1,13 @@
+import {
+  deferred,
+  ItemLog,
+  ManualTimers,
+  type RawConnection,
+  startRawT3,
+} from "@t3-connector/test-support/t3-fake-servers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConnectorError } from "../../src/errors.js";
 import { T3RpcClient, type ThreadStreamItem } from "../../src/t3/index.js";
-import { deferred, ItemLog, ManualTimers, type RawConnection, startRawT3 } from "./support.js";
 
 // Framing cases the simulator cannot produce (malformed frames, a silent peer, array frames)
 // run against a bare WebSocket server; timers are driven by hand, so nothing sleeps.

@@ -1,3 +1,4 @@
+import { ItemLog, type RawConnection, startRawT3 } from "@t3-connector/test-support/t3-fake-servers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   resumableShellSubscription,
@@ -6,7 +7,6 @@ import {
   T3RpcClient,
   type ThreadStreamItem,
 } from "../../src/t3/index.js";
-import { ItemLog, type RawConnection, startRawT3 } from "./support.js";
 
 // Overlapping replays are legal for T3 but the simulator never sends them; a bare server
 // plays them here so the client's own dedupe is what the test sees.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { ItemLog } from "@t3-connector/test-support/t3-fake-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConnectorError } from "../../src/errors.js";
 import {
@@ -10,7 +11,6 @@ import {
   T3RpcClient,
   type ThreadStreamItem,
 } from "../../src/t3/index.js";
-import { ItemLog } from "./support.js";
 
 let sim: Simulator;
 let env: SimEnvironment;

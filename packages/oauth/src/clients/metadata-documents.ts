@@ -2,15 +2,23 @@
  * @module CIMD: a client whose `client_id` is the HTTPS URL of its own metadata document. Only
  * URLs on the allowlist are ever fetched (so this server cannot be made to fetch arbitrary URLs);
  * the document must name itself exactly, list its redirect URIs and say how it authenticates;
- * `private_key_jwt` needs its keys, inline (`jwks`) or by `jwks_uri` (fetched the same way).
- * Documents are cached per `Cache-Control: max-age`, between 1 minute and 1 day.
+ * `private_key_jwt` needs its keys, inline (`jwks`) or by an https `jwks_uri` that is not on this
+ * machine (fetched the same way). Documents are cached per `Cache-Control: max-age`, between 1
+ * minute and 1 day.
+ *
+ * A vendor document this release pins (pinned-documents.ts) never makes a sign-in fail for want of
+ * the live copy: when the fetch fails or answers anything but a valid document, the last live copy
+ * that passed (kept in memory) is used, else the pinned one, with one log line saying which.
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { JSONWebKeySet } from "jose";
 import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
+import { displayableClientName } from "./client-name.js";
 import type { OAuthClient } from "./client-record.js";
-import { type MetadataFetcher, unavailable } from "./metadata-fetcher.js";
+import { jwksUriProblem } from "./jwks-uri.js";
+import { type FetchedDocument, type MetadataFetcher, unavailable } from "./metadata-fetcher.js";
+import { PINNED_DOCUMENTS } from "./pinned-documents.js";
 import { cimdRedirectProblem } from "./redirect-policy.js";
 
 const MIN_CACHE_MS = 60_000;
@@ -36,14 +44,23 @@ export class MetadataDocuments {
   readonly #settings: OAuthSettings;
   readonly #fetcher: MetadataFetcher;
   readonly #clock: Clock;
+  readonly #log: (line: string) => void;
   readonly #cache = new Map<string, { client: OAuthClient; until: number }>();
+  /** The last live copy of each pinned document that passed, with when it was fetched (wall ms). */
+  readonly #lastLive = new Map<string, { client: OAuthClient; at: number }>();
   /** One fetch per URL at a time: concurrent asks share it. */
   readonly #inFlight = new Map<string, Promise<OAuthClient>>();
 
-  constructor(settings: OAuthSettings, fetcher: MetadataFetcher, clock: Clock) {
-    this.#settings = settings;
-    this.#fetcher = fetcher;
-    this.#clock = clock;
+  constructor(options: {
+    settings: OAuthSettings;
+    fetcher: MetadataFetcher;
+    clock: Clock;
+    log: (line: string) => void;
+  }) {
+    this.#settings = options.settings;
+    this.#fetcher = options.fetcher;
+    this.#clock = options.clock;
+    this.#log = options.log;
   }
 
   /** Whether a client_id is a CIMD URL at all (then it must be on the allowlist). */
@@ -70,41 +87,89 @@ export class MetadataDocuments {
   }
 
   async #load(clientId: string): Promise<OAuthClient> {
-    const fetched = await this.#fetcher(clientId).catch((error: unknown) => {
-      throw asInvalidClient(error);
-    });
+    let fetched: FetchedDocument;
+    let client: OAuthClient;
+    try {
+      fetched = await this.#fetcher(clientId).catch((error: unknown) => {
+        throw asInvalidClient(error);
+      });
+      client = await this.#clientOf(clientId, fetched);
+    } catch (error) {
+      const fallback = this.#fallback(clientId, error);
+      if (fallback === undefined) throw error;
+      // Try the live document again after a minute, not at every sign-in.
+      this.#cache.set(clientId, { client: fallback, until: this.#clock.monotonic() + MIN_CACHE_MS });
+      return fallback;
+    }
+    if (PINNED_DOCUMENTS.has(clientId)) this.#lastLive.set(clientId, { client, at: this.#clock.now() });
+    this.#cache.set(clientId, { client, until: this.#clock.monotonic() + cacheMs(fetched.cacheControl) });
+    return client;
+  }
+
+  /** The client a valid document describes, or `invalid_client` saying what is wrong with it. */
+  async #clientOf(clientId: string, fetched: FetchedDocument): Promise<OAuthClient> {
     if (fetched.status !== 200)
       throw invalidClient(`the client's metadata document answered ${fetched.status}`);
-    const parsed = documentSchema.safeParse(safeJson(fetched.body));
+    const json = safeJson(fetched.body);
+    if (json === undefined) throw invalidClient("the client's metadata document is not JSON");
+    return this.#clientOfDocument(clientId, json);
+  }
+
+  async #clientOfDocument(clientId: string, json: unknown): Promise<OAuthClient> {
+    const parsed = documentSchema.safeParse(json);
     if (!parsed.success)
       throw invalidClient("the client's metadata document lacks client_id, client_name or redirect_uris");
     const document = parsed.data;
     if (document.client_id !== clientId)
       throw invalidClient("the client's metadata document names another client_id");
     for (const uri of document.redirect_uris) {
-      const problem = cimdRedirectProblem(uri, this.#settings);
+      const problem = cimdRedirectProblem(uri);
       if (problem !== undefined) throw invalidClient(`the client's metadata document lists ${problem}`);
     }
     const authMethod = document.token_endpoint_auth_method ?? "none";
     let jwks: JSONWebKeySet | undefined;
     if (authMethod === "private_key_jwt") jwks = await this.#keysOf(document);
-    const client: OAuthClient = {
+    return {
       clientId,
-      clientName: document.client_name,
+      clientName: displayableClientName(document.client_name),
       redirectUris: document.redirect_uris,
       authMethod,
       kind: "cimd",
       ...(jwks === undefined ? {} : { jwks }),
     };
-    this.#cache.set(clientId, { client, until: this.#clock.monotonic() + cacheMs(fetched.cacheControl) });
-    return client;
+  }
+
+  /** For a pinned document: the last live copy that passed, else the pinned one (logged). */
+  #fallback(clientId: string, error: unknown): OAuthClient | undefined {
+    const pinned = PINNED_DOCUMENTS.get(clientId);
+    if (pinned === undefined) return undefined;
+    const reason = error instanceof ConnectorError ? error.message : "it could not be read";
+    const last = this.#lastLive.get(clientId);
+    if (last !== undefined) {
+      this.#log(
+        `oauth: live metadata document ${clientId} not usable (${reason}); using the live copy fetched at ${new Date(last.at).toISOString()}`,
+      );
+      return last.client;
+    }
+    const document = pinned.document;
+    this.#log(
+      `oauth: live metadata document ${clientId} not usable (${reason}); using the copy pinned in this release (served ${pinned.servedOn})`,
+    );
+    return {
+      clientId,
+      clientName: displayableClientName(String(document.client_name)),
+      redirectUris: document.redirect_uris as string[],
+      authMethod: "none",
+      kind: "cimd",
+    };
   }
 
   async #keysOf(document: z.output<typeof documentSchema>): Promise<JSONWebKeySet> {
     if (document.jwks !== undefined) return document.jwks as JSONWebKeySet;
-    if (document.jwks_uri === undefined || !document.jwks_uri.startsWith("https://")) {
+    if (document.jwks_uri === undefined)
       throw invalidClient("a private_key_jwt client's document needs jwks or an https jwks_uri");
-    }
+    const problem = jwksUriProblem(document.jwks_uri);
+    if (problem !== undefined) throw invalidClient(problem);
     const fetched = await this.#fetcher(document.jwks_uri).catch((error: unknown) => {
       throw asInvalidClient(error);
     });

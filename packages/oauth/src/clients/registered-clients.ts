@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
 import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
 import { CLIENTS_FILE } from "../state/session-files.js";
+import { displayableClientName } from "./client-name.js";
 import type { OAuthClient } from "./client-record.js";
 import { dcrRedirectProblem } from "./redirect-policy.js";
 
@@ -60,15 +61,24 @@ export class RegisteredClients {
     if (stored === undefined) return undefined;
     return {
       clientId: stored.clientId,
-      clientName: stored.clientName,
+      clientName: displayableClientName(stored.clientName),
       redirectUris: stored.redirectUris,
       authMethod: "none",
       kind: "dcr",
     };
   }
 
-  /** Registers a client; `invalid_redirect_uri` / `invalid_client_metadata` say what is refused. */
-  async register(raw: unknown): Promise<{ client: OAuthClient; issuedAt: number }> {
+  /**
+   * Registers a client; `invalid_redirect_uri` / `invalid_client_metadata` say what is refused.
+   * A client registering again with the same name and the same redirect URIs gets its earlier
+   * registration back (`reused`): clients that register on every fresh connection (Claude's DCR
+   * path) then keep one entry instead of pushing the owner's other clients out of the file.
+   * `beforeNew` runs (and may throw, e.g. a rate budget) only when a new entry is about to be made.
+   */
+  async register(
+    raw: unknown,
+    beforeNew: () => void = () => {},
+  ): Promise<{ client: OAuthClient; issuedAt: number; reused: boolean }> {
     const parsed = registrationRequestSchema.safeParse(raw);
     if (!parsed.success) {
       throw new ConnectorError(
@@ -89,9 +99,18 @@ export class RegisteredClients {
     if (request.response_types?.some((type) => type !== "code")) {
       throw new ConnectorError("invalid_client_metadata", "only the code response type");
     }
+    const clientName = displayableClientName(request.client_name);
+    const earlier = this.#sameRegistration(clientName, request.redirect_uris);
+    if (earlier !== undefined) {
+      // The most recently used registration is the last one forgotten.
+      this.#clients.delete(earlier.clientId);
+      this.#clients.set(earlier.clientId, earlier);
+      return { client: this.get(earlier.clientId) as OAuthClient, issuedAt: earlier.createdAt, reused: true };
+    }
+    beforeNew();
     const stored: StoredClient = {
       clientId: `dcr_${randomBytes(16).toString("base64url")}`,
-      clientName: request.client_name ?? "Unnamed client",
+      clientName,
       redirectUris: [...request.redirect_uris],
       createdAt: this.#clock.now(),
     };
@@ -103,6 +122,15 @@ export class RegisteredClients {
     }
     const snapshot = { version: 1, clients: [...this.#clients.values()] };
     await this.#writes.run(() => writePrivateJson(this.#path, snapshot));
-    return { client: this.get(stored.clientId) as OAuthClient, issuedAt: stored.createdAt };
+    return { client: this.get(stored.clientId) as OAuthClient, issuedAt: stored.createdAt, reused: false };
+  }
+
+  #sameRegistration(clientName: string, redirectUris: readonly string[]): StoredClient | undefined {
+    const wanted = [...new Set(redirectUris)].sort().join("\n");
+    for (const stored of this.#clients.values()) {
+      if (displayableClientName(stored.clientName) !== clientName) continue;
+      if ([...new Set(stored.redirectUris)].sort().join("\n") === wanted) return stored;
+    }
+    return undefined;
   }
 }

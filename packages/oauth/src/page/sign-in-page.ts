@@ -160,10 +160,11 @@ document.getElementById("enroll-button").addEventListener("click", async () => {
     const code = document.getElementById("enroll-code").value;
     const started = await post("/oauth/enroll/options", { code });
     const credential = await navigator.credentials.create({ publicKey: creationOptions(started.options) });
-    await post("/oauth/enroll/verify", { registrationId: started.registrationId, response: registrationJson(credential) });
+    const enrolled = await post("/oauth/enroll/verify", { registrationId: started.registrationId, response: registrationJson(credential) });
     show("enroll", false);
-    show("sign-in", true);
-    say("Passkey created. Now sign in with it.");
+    // Creating the passkey verified you: no second ceremony to sign in.
+    show(enrolled.signedIn ? "consent" : "sign-in", true);
+    say(enrolled.signedIn ? "Passkey created; you are signed in. Allow or deny this client." : "Passkey created. Now sign in with it.");
   } catch (error) {
     say("Enrollment failed: " + error.message);
   }

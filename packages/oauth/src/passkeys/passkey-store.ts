@@ -118,19 +118,36 @@ export class PasskeyStore {
     });
   }
 
-  async authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /** `challenge`: the caller's own (bound to its sign-in); a random one otherwise. */
+  async authenticationOptions(challenge?: Uint8Array): Promise<PublicKeyCredentialRequestOptionsJSON> {
     await this.#applyRemovals();
     return generateAuthenticationOptions({
+      ...(challenge === undefined ? {} : { challenge: new Uint8Array(challenge) }),
       rpID: this.#settings.rpId,
       userVerification: "required",
       allowCredentials: credentialDescriptors<AuthenticatorTransport>(this.#credentials),
     });
   }
 
-  /** Verifies an assertion for `challenge`; stores the new counter; answers the credential id. */
-  async verifyAuthentication(response: AuthenticationResponseJSON, challenge: string): Promise<string> {
+  /**
+   * Verifies an assertion for `challenge` (the exact one, or a check a bound challenge passes);
+   * stores the new counter; answers the credential id. A checked challenge is spent inside the
+   * same serial section, so two answers to one challenge can never both pass.
+   */
+  async verifyAuthentication(
+    response: AuthenticationResponseJSON,
+    challenge: string | { check(challenge: string): boolean; spend(challenge: string): void },
+  ): Promise<string> {
     await this.#applyRemovals();
     return this.#writes.run(async () => {
+      let answered = "";
+      const expectedChallenge =
+        typeof challenge === "string"
+          ? challenge
+          : (presented: string) => {
+              answered = presented;
+              return challenge.check(presented);
+            };
       const credential = this.#credentials.find((candidate) => candidate.id === response.id);
       if (credential === undefined) throw new ConnectorError("credential_unknown", "unknown passkey");
       let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
@@ -138,7 +155,7 @@ export class PasskeyStore {
         // A stored counter of 0 with a new counter of 0 passes: synced passkeys never count.
         verified = await verifyAuthenticationResponse({
           response,
-          expectedChallenge: challenge,
+          expectedChallenge,
           expectedOrigin: this.#settings.issuer,
           expectedRPID: this.#settings.rpId,
           requireUserVerification: true,
@@ -149,6 +166,7 @@ export class PasskeyStore {
       }
       if (!verified.verified)
         throw new ConnectorError("assertion_invalid", "the passkey assertion did not verify");
+      if (typeof challenge !== "string") challenge.spend(answered);
       const next = withCounter(this.#credentials, credential.id, verified.authenticationInfo.newCounter);
       if (next !== undefined) {
         await writePrivateJson(this.#path, { version: 1, credentials: next });

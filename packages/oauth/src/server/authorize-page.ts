@@ -5,27 +5,25 @@ import { isLoopbackRedirect } from "../clients/redirect-policy.js";
 import { errorPage, signInPage } from "../page/sign-in-page.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { checkAuthorizeRequest } from "./authorize-request.js";
-import { clientAddress } from "./http-helpers.js";
 import type { TransactionCookie } from "./page-call.js";
 import type { PageRouteParts } from "./page-routes.js";
-import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+
+/** claude.ai has been seen appending `/authorize` to the MCP URL instead of reading the metadata. */
+export const AUTHORIZE_PATHS = ["/authorize", "/mcp/authorize"];
 
 export function mountAuthorizePage(app: Hono, parts: PageRouteParts, cookie: TransactionCookie): void {
   const { settings } = parts;
-  const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.authorize });
-  app.get("/authorize", async (c) => {
-    try {
-      budget.charge(clientAddress(c));
-    } catch {
-      return c.html(errorPage("Too many sign-in attempts; try again in a minute."), 429);
-    }
+  // No budget here: opening a sign-in holds nothing on the server (sign-in-transactions.ts), and a
+  // budget per address would let a stranger behind the same tunnel lock the owner out.
+  app.on("GET", AUTHORIZE_PATHS, async (c) => {
     const outcome = await checkAuthorizeRequest(new URL(c.req.url).searchParams, settings, (id) =>
       parts.clients.find(id),
     );
     if (outcome.kind === "page") return c.html(errorPage(outcome.message), 400);
     if (outcome.kind === "redirect") return c.redirect(outcome.location, 302);
     const opened = parts.transactions.open(outcome.request);
-    if (opened === undefined) return c.html(errorPage("Too many sign-ins are open; try again shortly."), 429);
+    if (opened === undefined)
+      return c.html(errorPage("The sign-in request is too long (its state or redirect URI)."), 400);
     setCookie(c, cookie.name, opened.cookie, {
       path: "/",
       httpOnly: true,

@@ -5,8 +5,9 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { OAuthClient } from "../clients/client-record.js";
+import { redirectMatches } from "../clients/redirect-policy.js";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
-import type { AuthorizationRequest } from "./pending.js";
+import type { AuthorizationRequest } from "./sign-in-transactions.js";
 
 export type AuthorizeOutcome =
   | { kind: "ok"; request: AuthorizationRequest }
@@ -29,7 +30,7 @@ export async function checkAuthorizeRequest(
     throw error;
   }
   const redirectUri = query.get("redirect_uri");
-  if (redirectUri === null || !client.redirectUris.includes(redirectUri)) {
+  if (redirectUri === null || !redirectMatches(client.redirectUris, redirectUri)) {
     return { kind: "page", message: "The redirect URI is not one this client registered." };
   }
   const state = query.get("state") ?? undefined;

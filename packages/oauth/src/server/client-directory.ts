@@ -23,9 +23,10 @@ export class ClientDirectory {
     registered: RegisteredClients;
     fetcher: MetadataFetcher;
     clock: Clock;
+    log: (line: string) => void;
   }) {
     this.#registered = options.registered;
-    this.#documents = new MetadataDocuments(options.settings, options.fetcher, options.clock);
+    this.#documents = new MetadataDocuments(options);
     this.#assertions = new ClientAssertions({
       clock: options.clock,
       issuer: options.settings.issuer,

@@ -66,9 +66,31 @@ const WIRE_CODES = new Set([
   "access_denied",
 ]);
 
+/**
+ * A state file the server cannot read (`state_dir_invalid`, e.g. a damaged `revocations.json`):
+ * the answer names the file, so the owner knows which one to repair, but not its path. The server
+ * fails closed until it is fixed. Undefined for any other error.
+ */
+export function damagedStateAnswer(
+  error: unknown,
+): { error: "server_error"; error_description: string; file: string } | undefined {
+  if (!(error instanceof ConnectorError) || error.code !== "state_dir_invalid") return undefined;
+  const file = typeof error.details?.file === "string" ? error.details.file : "a state file";
+  return {
+    error: "server_error",
+    error_description: `the server's OAuth state file ${file} is damaged; its owner must repair or remove it (the server's log names the path)`,
+    file,
+  };
+}
+
 /** `{error, error_description}` with the status RFC 6749 gives it; never a stack or a secret. */
 export function oauthErrorResponse(c: Context, error: unknown): Response {
   if (!(error instanceof ConnectorError)) throw error;
+  const damaged = damagedStateAnswer(error);
+  if (damaged !== undefined) {
+    c.header("Retry-After", "60");
+    return c.json(damaged, 503);
+  }
   const status = WIRE_STATUS[error.code] ?? 400;
   const code =
     error.code === "rate_limited"

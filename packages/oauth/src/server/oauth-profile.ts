@@ -12,10 +12,13 @@ import { PasskeyStore } from "../passkeys/passkey-store.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { ensureStateDir } from "../state/private-json.js";
 import { SessionBook, type SessionEndReason } from "../state/session-book.js";
+import { lockStateDir } from "../state/state-lock.js";
 import { ClientDirectory } from "./client-directory.js";
+import { type HostRefusal, hostRefusal, pinHost, RefusalLog } from "./host-pin.js";
 import { mountPageRoutes } from "./page-routes.js";
-import { AuthorizationCodes, Transactions } from "./pending.js";
+import { AuthorizationCodes } from "./pending.js";
 import { resourceGuard } from "./resource-guard.js";
+import { Transactions } from "./sign-in-transactions.js";
 import { mountTokenRoutes } from "./token-routes.js";
 
 export interface OAuthProfileOptions {
@@ -38,6 +41,13 @@ export interface OAuthProfile {
   enrollmentCode(): string | undefined;
   /** Called after a session ends (revoked, reused, idle, aged out, ended from the terminal). */
   onSessionEnded(listener: (sessionId: string, reason: SessionEndReason) => void): void;
+  /**
+   * What a request with another Host is told (the host app's own Host check answers the same,
+   * so a proxy that drops the port or sends its upstream address reads the fix either way).
+   */
+  hostRefusal(seen: string | undefined, path: string): HostRefusal;
+  /** Releases the state directory's lock (at shutdown). */
+  close(): Promise<void>;
 }
 
 export async function openOAuthProfile(
@@ -46,29 +56,32 @@ export async function openOAuthProfile(
 ): Promise<OAuthProfile> {
   const clock = options.clock ?? systemClock;
   await ensureStateDir(settings.stateDir);
-  const sessions = await SessionBook.open(settings, clock, options.log);
-  const passkeys = await PasskeyStore.open(settings, clock);
-  const registered = await RegisteredClients.open(settings, clock);
+  const lock = await lockStateDir(settings.stateDir, clock);
+  let opened: Awaited<ReturnType<typeof openState>>;
+  try {
+    opened = await openState(settings, clock, options.log);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const { sessions, passkeys, registered } = opened;
   const clients = new ClientDirectory({
     settings,
     registered,
     fetcher: options.fetcher ?? httpsMetadataFetcher,
     clock,
+    log: options.log,
   });
   const code = generateEnrollmentCode();
   const enrollmentCode = new EnrollmentCode(code);
   const codes = new AuthorizationCodes({ clock, ttlMs: settings.lifetimes.codeMs });
   const transactions = new Transactions({ clock, ttlMs: settings.lifetimes.transactionMs });
+  const refusals = new RefusalLog(options.log);
   return {
     settings,
     mount(app) {
       // Host pinned on every route of the profile: a rebound name or a forwarded header gets nothing.
-      for (const path of ["/.well-known/*", "/authorize", "/token", "/register", "/revoke", "/oauth/*"]) {
-        app.use(path, async (c, next) => {
-          if (c.req.header("host") !== settings.host) return c.body(null, 403);
-          await next();
-        });
-      }
+      for (const path of PROFILE_PATHS) app.use(path, pinHost(settings, refusals));
       mountTokenRoutes(app, { settings, clock, clients, codes, sessions, log: options.log });
       mountPageRoutes(app, {
         settings,
@@ -82,8 +95,34 @@ export async function openOAuthProfile(
         log: options.log,
       });
     },
-    mcpGuard: resourceGuard({ settings, sessions, maxBodyBytes: options.maxBodyBytes }),
+    mcpGuard: resourceGuard({ settings, sessions, maxBodyBytes: options.maxBodyBytes, refusals }),
     enrollmentCode: () => (passkeys.hasAny() ? undefined : code),
     onSessionEnded: (listener) => sessions.onEnded(listener),
+    hostRefusal(seen, path) {
+      const refusal = hostRefusal(seen, settings);
+      refusals.note(refusal, path);
+      return refusal;
+    },
+    close: () => lock.release(),
   };
+}
+
+/** Every route of the profile, with the forms claude.ai builds by appending to the MCP URL. */
+const PROFILE_PATHS = [
+  "/.well-known/*",
+  "/authorize",
+  "/token",
+  "/register",
+  "/revoke",
+  "/oauth/*",
+  "/mcp/authorize",
+  "/mcp/token",
+  "/mcp/register",
+];
+
+async function openState(settings: OAuthSettings, clock: Clock, log: (line: string) => void) {
+  const sessions = await SessionBook.open(settings, clock, log);
+  const passkeys = await PasskeyStore.open(settings, clock);
+  const registered = await RegisteredClients.open(settings, clock);
+  return { sessions, passkeys, registered };
 }

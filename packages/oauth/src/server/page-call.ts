@@ -8,8 +8,8 @@ import type { Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
 import type { PageRouteParts } from "./page-routes.js";
-import type { Transaction } from "./pending.js";
-import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+import { FailureBudget, RATE_LIMITS } from "./rate-budget.js";
+import type { Transaction } from "./sign-in-transactions.js";
 
 const PAGE_BODY_BYTES = 32 * 1024;
 
@@ -35,12 +35,11 @@ export type PageCallHandler = (c: Context, call: PageCall) => Promise<Response>;
 export type PostPageCall = (path: string, handler: PageCallHandler) => void;
 
 export function pageCallPoster(app: Hono, parts: PageRouteParts, cookie: TransactionCookie): PostPageCall {
-  const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
+  const budget = new FailureBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const check = async (c: Context): Promise<PageCall> => {
     if (c.req.header("origin") !== parts.settings.issuer) {
       throw new ConnectorError("origin_or_method_invalid", "calls come only from this server's own page");
     }
-    budget.charge(clientAddress(c));
     const body = (await readJson(c, PAGE_BODY_BYTES)) as Record<string, unknown> | null;
     const id = typeof body?.transaction === "string" ? body.transaction : "";
     const transaction = parts.transactions.get(id, getCookie(c, cookie.name));
@@ -55,7 +54,7 @@ export function pageCallPoster(app: Hono, parts: PageRouteParts, cookie: Transac
   return (path, handler) => {
     app.post(path, async (c) => {
       try {
-        return await handler(c, await check(c));
+        return await budget.run(clientAddress(c), async () => handler(c, await check(c)));
       } catch (error) {
         return oauthErrorResponse(c, error);
       }

@@ -21,7 +21,8 @@ import { mountConsent } from "./consent-call.js";
 import { mountDeviceCode } from "./device-code.js";
 import { pageCallPoster, transactionCookie } from "./page-call.js";
 import { mountEnrollment, mountSignIn } from "./passkey-ceremonies.js";
-import type { AuthorizationCodes, Transactions } from "./pending.js";
+import type { AuthorizationCodes } from "./pending.js";
+import type { Transactions } from "./sign-in-transactions.js";
 
 export interface PageRouteParts {
   readonly settings: OAuthSettings;
@@ -45,6 +46,7 @@ const pageHeaders = secureHeaders({
 export function mountPageRoutes(app: Hono, parts: PageRouteParts): void {
   const cookie = transactionCookie(parts.settings.issuer);
   app.use("/authorize", pageHeaders);
+  app.use("/mcp/authorize", pageHeaders);
   app.use("/oauth/*", pageHeaders);
   app.get("/oauth/page.js", (c) =>
     c.body(PAGE_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),

@@ -1,9 +1,36 @@
 /**
- * @module The OAuth routes' request budgets: core's per-address `RequestBudget` (shared with the
- * write gate, ADR 0033). Behind a tunnel every request comes from one peer, so the limits are
- * per-process ceilings there; the edge should rate-limit per real client too (docs/oauth.md).
+ * @module The OAuth routes' request budgets, on core's per-key `RequestBudget` (shared with the
+ * write gate, ADR 0033). Behind a tunnel or proxy every request comes from one peer, the owner's
+ * as well as a stranger's, so a budget that refused requests before looking at them would let a
+ * stranger spend the owner's sign-in. These budgets therefore count only what failed (a wrong
+ * code, a bad assertion, an unknown transaction) and what a stranger can make without proof (a
+ * new registration): past the limit a failure is answered 429 instead, while a request that
+ * proves itself (a passkey, a code with its verifier, a client assertion, a live refresh token)
+ * is never refused by them (ADR 0043). Floods are the edge's to limit (docs/oauth.md).
  */
-export { RequestBudget as RateBudget } from "@t3-connector/core/passkeys";
+import { ConnectorError } from "@t3-connector/core";
+import { RequestBudget } from "@t3-connector/core/passkeys";
 
-/** Per minute and client address. */
-export const RATE_LIMITS = Object.freeze({ token: 60, register: 10, ceremony: 30, authorize: 30 });
+export { RequestBudget as RateBudget };
+
+/** Per minute and key (the client's address, with the client_id where there is one). */
+export const RATE_LIMITS = Object.freeze({ token: 60, register: 10, ceremony: 30 });
+
+/** A budget charged by failures only. */
+export class FailureBudget {
+  readonly #budget: RequestBudget;
+
+  constructor(options: ConstructorParameters<typeof RequestBudget>[0]) {
+    this.#budget = new RequestBudget(options);
+  }
+
+  /** Runs `work`; a ConnectorError it throws is charged to `key` (429 past the limit). */
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ConnectorError && error.code !== "rate_limited") this.#budget.charge(key);
+      throw error;
+    }
+  }
+}

@@ -2,26 +2,30 @@
  * @module The resource server's check on every `/mcp` request: the issuer's Host only, a bearer
  * token in the header (never the query) that this server issued for exactly this resource, from a
  * live session, with the read scope. A `tools/call` restarts the session's idle window; nothing
- * else does (not `initialize`, `tools/list`, `ping` or a refresh).
+ * else does (not `initialize`, `tools/list`, `ping` or a refresh). A damaged state file fails
+ * closed with 503 naming the file (never its path or contents).
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
 import type { SessionBook, VerifiedAccess } from "../state/session-book.js";
-import { readBoundedText } from "./http-helpers.js";
+import { type RefusalLog, refuseForeignHost } from "./host-pin.js";
+import { damagedStateAnswer, readBoundedText } from "./http-helpers.js";
 import { endpoints } from "./metadata.js";
 
 export function resourceGuard(options: {
   settings: OAuthSettings;
   sessions: SessionBook;
   maxBodyBytes: number;
+  refusals: RefusalLog;
 }): MiddlewareHandler {
   const { settings, sessions } = options;
   const metadataUrl = endpoints(settings).resourceMetadata;
   const challenge = (error?: string) =>
     `Bearer ${error === undefined ? "" : `error="${error}", `}resource_metadata="${metadataUrl}", scope="${READ_SCOPE}"`;
-  return async function checkAccessToken(c, next) {
-    if (c.req.header("host") !== settings.host) return c.body(null, 403);
+  const checkAccessToken: MiddlewareHandler = async (c, next) => {
+    const refused = refuseForeignHost(c, settings, options.refusals);
+    if (refused !== undefined) return refused;
     const presented = /^Bearer +([\x21-\x7e]+) *$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (presented === undefined) {
       c.header("WWW-Authenticate", challenge());
@@ -46,6 +50,17 @@ export function resourceGuard(options: {
         if (error instanceof ConnectorError && error.code === "body_too_large") {
           return c.json({ error: "body_too_large" }, 413);
         }
+        // Bytes that are not UTF-8 cannot be JSON-RPC: the transport's answer to unparsable JSON.
+        if (error instanceof ConnectorError && error.code === "invalid_request") {
+          return c.json(
+            {
+              jsonrpc: "2.0",
+              error: { code: -32700, message: "Parse error: the body is not UTF-8" },
+              id: null,
+            },
+            400,
+          );
+        }
         throw error;
       }
       if (callsATool(text)) await sessions.touch(access.sessionId);
@@ -53,6 +68,15 @@ export function resourceGuard(options: {
       c.req.raw = new Request(c.req.raw, { body: text });
     }
     await next();
+  };
+  return async function guardMcp(c, next) {
+    try {
+      return await checkAccessToken(c, next);
+    } catch (error) {
+      const damaged = damagedStateAnswer(error);
+      if (damaged === undefined) throw error;
+      return c.json(damaged, 503);
+    }
   };
 }
 

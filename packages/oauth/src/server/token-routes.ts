@@ -18,7 +18,7 @@ import {
   protectedResourceMetadata,
 } from "./metadata.js";
 import type { AuthorizationCodes } from "./pending.js";
-import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+import { FailureBudget, RATE_LIMITS, RateBudget } from "./rate-budget.js";
 
 export interface TokenRouteParts {
   readonly settings: OAuthSettings;
@@ -29,11 +29,12 @@ export interface TokenRouteParts {
   readonly log: (line: string) => void;
 }
 
-export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
-  const { settings, sessions } = parts;
-  const tokenBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.token });
-  const registerBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.register });
+/** claude.ai has been seen appending these to the MCP URL instead of reading the metadata. */
+const TOKEN_PATHS = ["/token", "/mcp/token"];
+const REGISTER_PATHS = ["/register", "/mcp/register"];
 
+export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
+  const { settings } = parts;
   const resourceMetadata = protectedResourceMetadata(settings);
   app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, (c) => c.json(resourceMetadata));
   app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(resourceMetadata));
@@ -41,35 +42,66 @@ export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
   app.get(AUTHORIZATION_SERVER_PATH, (c) => c.json(serverMetadata));
   app.get(OPENID_CONFIGURATION_PATH, (c) => c.json(serverMetadata));
 
-  app.post("/token", async (c) => {
+  // Failures only, per address and client: a stranger's wrong tokens never spend a real client's.
+  const tokenBudget = new FailureBudget({ clock: parts.clock, limit: RATE_LIMITS.token });
+  const budgetKey = (c: Context, params?: URLSearchParams) =>
+    `${clientAddress(c)} ${params?.get("client_id") ?? ""}`;
+  app.on("POST", TOKEN_PATHS, async (c) => {
     try {
-      tokenBudget.charge(clientAddress(c));
       const params = await readForm(c);
-      const client = await parts.clients.authenticate(params);
-      const resource = params.get("resource");
-      if (resource !== null && resource !== settings.resource) {
-        throw new ConnectorError("invalid_target", `resource must be ${settings.resource}`);
-      }
-      const grantType = params.get("grant_type");
-      if (grantType === "authorization_code") return await exchangeCode(c, params, client.clientId, parts);
-      if (grantType === "refresh_token") {
-        const refreshToken = params.get("refresh_token");
-        if (refreshToken === null) throw new ConnectorError("invalid_request", "refresh_token is missing");
-        return tokenAnswer(c, await sessions.refresh(refreshToken, client.clientId));
-      }
-      throw new ConnectorError("unsupported_grant_type", "authorization_code or refresh_token");
+      return await tokenBudget.run(budgetKey(c, params), () => tokenGrant(c, params, parts));
     } catch (error) {
       return oauthErrorResponse(c, error);
     }
   });
-
-  app.post("/register", async (c) => {
-    if (!settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
+  mountRegister(app, parts);
+  app.post("/revoke", async (c) => {
     try {
-      registerBudget.charge(clientAddress(c));
-      const { client, issuedAt } = await parts.clients.registered.register(await readJson(c));
+      const params = await readForm(c);
+      return await tokenBudget.run(budgetKey(c, params), async () => {
+        await parts.clients.authenticate(params);
+        const token = params.get("token");
+        if (token === null) throw new ConnectorError("invalid_request", "token is missing");
+        // RFC 7009 §2.2: an unknown token is answered 200 as well.
+        await parts.sessions.revokeByToken(token);
+        return c.body(null, 200);
+      });
+    } catch (error) {
+      return oauthErrorResponse(c, error);
+    }
+  });
+}
+
+async function tokenGrant(c: Context, params: URLSearchParams, parts: TokenRouteParts): Promise<Response> {
+  const { settings, sessions } = parts;
+  const client = await parts.clients.authenticate(params);
+  const resource = params.get("resource");
+  if (resource !== null && resource !== settings.resource) {
+    throw new ConnectorError("invalid_target", `resource must be ${settings.resource}`);
+  }
+  const grantType = params.get("grant_type");
+  if (grantType === "authorization_code") return await exchangeCode(c, params, client.clientId, parts);
+  if (grantType === "refresh_token") {
+    const refreshToken = params.get("refresh_token");
+    if (refreshToken === null) throw new ConnectorError("invalid_request", "refresh_token is missing");
+    return tokenAnswer(c, await sessions.refresh(refreshToken, client.clientId));
+  }
+  throw new ConnectorError("unsupported_grant_type", "authorization_code or refresh_token");
+}
+
+/** DCR. Only a new registration spends the budget: a client registering again is free. */
+function mountRegister(app: Hono, parts: TokenRouteParts): void {
+  const registerBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.register });
+  app.on("POST", REGISTER_PATHS, async (c) => {
+    if (!parts.settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
+    try {
+      const { client, issuedAt, reused } = await parts.clients.registered.register(await readJson(c), () =>
+        registerBudget.charge(clientAddress(c)),
+      );
       // The name is the client's own text: quoted as JSON, so it cannot forge a log line.
-      parts.log(`oauth: client ${JSON.stringify(client.clientName)} registered`);
+      parts.log(
+        `oauth: client ${JSON.stringify(client.clientName)} ${reused ? "registered again (same registration kept)" : "registered"}`,
+      );
       return c.json(
         {
           client_id: client.clientId,
@@ -82,21 +114,6 @@ export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
         },
         201,
       );
-    } catch (error) {
-      return oauthErrorResponse(c, error);
-    }
-  });
-
-  app.post("/revoke", async (c) => {
-    try {
-      tokenBudget.charge(clientAddress(c));
-      const params = await readForm(c);
-      await parts.clients.authenticate(params);
-      const token = params.get("token");
-      if (token === null) throw new ConnectorError("invalid_request", "token is missing");
-      // RFC 7009 §2.2: an unknown token is answered 200 as well.
-      await sessions.revokeByToken(token);
-      return c.body(null, 200);
     } catch (error) {
       return oauthErrorResponse(c, error);
     }
@@ -138,7 +155,12 @@ async function exchangeCode(
     resource: grant.resource,
     credentialId: grant.credentialId,
   });
-  redemption.bind(session.id);
+  if (!redemption.bind(session.id)) {
+    // The code was presented again while this exchange ran: whoever else holds it, this session
+    // is not to be trusted either.
+    await parts.sessions.end(session.id, "code_reused");
+    throw new ConnectorError("invalid_grant", "the code was already used");
+  }
   return tokenAnswer(c, tokens);
 }
 

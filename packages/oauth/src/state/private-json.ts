@@ -3,6 +3,7 @@
  * atomically, never through a symlink. The file rules are core's (`durable/private-file.ts`, shared
  * with the gate's passkey credentials); what is OAuth's own is the schema check and its error code.
  */
+import { basename } from "node:path";
 import { ConnectorError } from "@t3-connector/core";
 import {
   ensurePrivateDirectory,
@@ -20,24 +21,31 @@ export function ensureStateDir(path: string): Promise<void> {
 
 /** The parsed file, or `fallback` when there is none. A damaged or open file is refused. */
 export async function readPrivateJson<T>(path: string, schema: z.ZodType<T>, fallback: T): Promise<T> {
-  const text = await readPrivateFileText(path, invalid);
+  const fail = (message: string): ConnectorError => invalid(message, basename(path));
+  const text = await readPrivateFileText(path, fail);
   if (text === null) return fallback;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw invalid(`${path} is not JSON`);
+    throw fail(`${path} is not JSON; repair it, or remove it to start that file afresh`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw invalid(`${path} does not hold what this version writes there`);
+  if (!parsed.success)
+    throw fail(
+      `${path} does not hold what this version writes there; repair it, or remove it to start that file afresh`,
+    );
   return parsed.data;
 }
 
 /** Replaces the file with `value`; a resolved promise means it is on disk. */
 export function writePrivateJson(path: string, value: unknown): Promise<void> {
-  return replacePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`, invalid);
+  return replacePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`, (message) =>
+    invalid(message, basename(path)),
+  );
 }
 
-function invalid(message: string): ConnectorError {
-  return new ConnectorError("state_dir_invalid", message);
+/** `file`: the state file's name, which an HTTP answer may show (the path stays in the log). */
+function invalid(message: string, file?: string): ConnectorError {
+  return new ConnectorError("state_dir_invalid", message, file === undefined ? {} : { details: { file } });
 }

@@ -23,8 +23,6 @@ import {
 
 /** How many rotated-out refresh tokens a session remembers (each one's reuse ends it). */
 const RETIRED_REFRESH_KEPT = 32;
-/** An activity is written to disk at most this often (it is also written with every other change). */
-const ACTIVITY_PERSIST_MS = 60_000;
 /** Live access tokens kept at most; the oldest are dropped first (they expire within a minute). */
 const MAX_ACCESS_TOKENS = 10_000;
 
@@ -67,7 +65,9 @@ export class SessionBook {
   readonly #endListeners: Array<(sessionId: string, reason: SessionEndReason) => void> = [];
   #revocations: Revocations = NO_REVOCATIONS;
   #revocationsStamp = "";
-  #activityPersistedAt = 0;
+  #damagedStamp = "";
+  /** A write for a `tools/call` is queued and not yet started: it will carry any later one too. */
+  #activityWriteQueued = false;
 
   private constructor(settings: OAuthSettings, clock: Clock, log: (line: string) => void) {
     this.#settings = settings;
@@ -192,13 +192,20 @@ export class SessionBook {
     };
   }
 
-  /** A `tools/call` arrived: the idle window starts again. */
+  /**
+   * A `tools/call` arrived: the idle window starts again, and `oauth sessions` shows it. Calls
+   * that arrive while a write is queued ride on that write, so a burst costs one or two writes.
+   */
   async touch(sessionId: string): Promise<void> {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return;
-    const now = this.#clock.now();
-    this.#sessions.set(sessionId, { ...session, lastActivityAt: now });
-    if (now - this.#activityPersistedAt >= ACTIVITY_PERSIST_MS) await this.#persist();
+    this.#sessions.set(sessionId, { ...session, lastActivityAt: this.#clock.now() });
+    if (this.#activityWriteQueued) return;
+    this.#activityWriteQueued = true;
+    await this.#writes.run(() => {
+      this.#activityWriteQueued = false;
+      return writePrivateJson(this.#files.sessions, { version: 1, sessions: [...this.#sessions.values()] });
+    });
   }
 
   /** Ends a session by any of its tokens (RFC 7009): true when one was found. */
@@ -246,7 +253,15 @@ export class SessionBook {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     if (stamp !== this.#revocationsStamp) {
-      this.#revocations = await readPrivateJson(this.#files.revocations, revocationsSchema, NO_REVOCATIONS);
+      try {
+        this.#revocations = await readPrivateJson(this.#files.revocations, revocationsSchema, NO_REVOCATIONS);
+      } catch (error) {
+        // Fails closed (every token check refuses) until the file is repaired; said once per change.
+        if (stamp !== this.#damagedStamp)
+          this.#log(`oauth: refusing every token until this is fixed: ${String(error)}`);
+        this.#damagedStamp = stamp;
+        throw error;
+      }
       this.#revocationsStamp = stamp;
     }
     for (const session of [...this.#sessions.values()]) {
@@ -298,7 +313,6 @@ export class SessionBook {
   }
 
   #persist(): Promise<void> {
-    this.#activityPersistedAt = this.#clock.now();
     const snapshot = { version: 1, sessions: [...this.#sessions.values()] };
     return this.#writes.run(() => writePrivateJson(this.#files.sessions, snapshot));
   }

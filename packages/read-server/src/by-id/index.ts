@@ -23,5 +23,5 @@ export {
   threadNotFoundIn,
 } from "./thread-errors.js";
 export { type FetchedProjection, fetchThreadProjection } from "./thread-projection.js";
-export * from "./thread-read-schema.js";
+
 export { findVisibleThread, type VisibleThread } from "./visible-thread.js";

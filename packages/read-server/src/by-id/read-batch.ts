@@ -2,12 +2,12 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import type { ThreadReadOutput } from "@t3-connector/mcp-tools/read-contracts";
 import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
 import { shellListing } from "./shell-listing.js";
 import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
 import { fetchThreadProjection } from "./thread-projection.js";
-import type { ThreadReadOutput } from "./thread-read-schema.js";
 import { findVisibleThread } from "./visible-thread.js";
 
 /** Projections read at the same time in one environment. */

@@ -6,11 +6,11 @@ import {
   type ThreadProjectionInput,
   threadRead,
 } from "@t3-connector/core/state";
+import type { ThreadReadOutput } from "@t3-connector/mcp-tools/read-contracts";
 import type { ReadContext } from "../read-context.js";
 import { environmentDeadline, withDeadline } from "../scope/read-scope.js";
 import type { LocatedThread } from "./locate-thread.js";
 import { type FetchedProjection, fetchThreadProjection } from "./thread-projection.js";
-import type { ThreadReadOutput } from "./thread-read-schema.js";
 import type { VisibleThread } from "./visible-thread.js";
 
 export interface ThreadDetailOptions {

@@ -21,6 +21,7 @@ import {
   parseCommandLine,
   transportFromOptions,
   usageProblem,
+  VERSION_FLAGS,
   valueOnce,
   type Warn,
   withTransportOptions,
@@ -46,7 +47,7 @@ export type CliCommand =
   | { kind: "environments-add"; request: AddEnvironmentRequest }
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
-  | { kind: "client-config"; client: string; http?: { url: string } }
+  | { kind: "client-config"; client: string; http?: { url?: string } }
   | { kind: "diagnose"; environment?: string }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
@@ -57,7 +58,7 @@ export type CliCommand =
 
 export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
-    parseCommandLine(argv, defineCommands, { name: "t3-connector", versionFlags: ["-v", "--version"] }),
+    parseCommandLine(argv, defineCommands, { name: "t3-connector", versionFlags: VERSION_FLAGS }),
   );
 }
 

@@ -1,5 +1,5 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
+import { describeTooLarge, type StdioEnd, serveToolsOnStdio } from "@t3-connector/mcp-tools";
 import { packageInfo } from "../package-info.js";
 import { takeOverProcess } from "../process-takeover.js";
 import type { ReadToolDefinition } from "../read-tool.js";
@@ -39,24 +39,24 @@ export async function serve(
   const gateStarted = new Promise<StartupGate>((resolve) => {
     openGate = resolve;
   });
-  const server = createReadServer(definitions, context, {
-    beforeCall: () => gateStarted.then((gate) => gate.passed),
-  });
-  const transport = new StdioServerTransport();
+  // One server per connection of either era (and one for a 2026-07-28 client's `server/discover`
+  // probe); all of them share the context and wait on the same start-up check.
+  const session = serveToolsOnStdio(
+    () =>
+      createReadServer(definitions, context, { beforeCall: () => gateStarted.then((gate) => gate.passed) }),
+    { log: (line) => log.warn(`${READ_SERVER_NAME}: ${line}`) },
+  );
   let ended = false;
-  const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => {
-      ended = true;
-      resolve();
-    };
+  const closed = session.ended.then((end) => {
+    ended = true;
+    return end;
   });
-  const stop = () => void server.close();
+  const stop = () => void session.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   // The client going away closes our stdin; end the session instead of idling forever.
   process.stdin.once("end", stop);
 
-  await server.connect(transport);
   const aliases = config.environments.map((env) => env.alias).join(", ") || "(none yet)";
   log.info(
     `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
@@ -80,19 +80,32 @@ export async function serve(
     for (const warning of check.warnings) log.warn(`${READ_SERVER_NAME}: warning: ${warning}`);
   });
 
-  const refusal = await Promise.race([closed.then(() => undefined), gate.refused]);
+  const outcome = await Promise.race([closed, gate.refused]);
+  const refusal = outcome !== undefined && "error" in outcome ? outcome : undefined;
   if (refusal !== undefined) {
     log.error(`${READ_SERVER_NAME}: refusing to start: ${refusal.error}`);
     // Tool calls waiting on the gate were rejected with the refusal; their error answers are
     // written in the microtasks that follow, before the transport closes.
     await new Promise((resolve) => setImmediate(resolve));
-    await server.close();
+    await session.close();
   }
+  const tooLarge = tooLargeEnd(outcome, (line) => log.error(`${READ_SERVER_NAME}: ${line}`));
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
   process.stdin.off("end", stop);
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
   guard.dispose();
-  return refusal === undefined ? 0 : 1;
+  return refusal === undefined && tooLarge === undefined ? 0 : 1;
+}
+
+/** The session's end when an over-long stdin message ended it, said once to the operator. */
+function tooLargeEnd(
+  outcome: unknown,
+  say: (line: string) => void,
+): Extract<StdioEnd, { kind: "message_too_large" }> | undefined {
+  const end = outcome as StdioEnd | undefined;
+  if (end?.kind !== "message_too_large") return undefined;
+  say(describeTooLarge(end.limitBytes));
+  return end;
 }

@@ -5,6 +5,11 @@ import { urlHost } from "./loopback.js";
 export interface HostOriginAllowlist {
   readonly hosts: ReadonlySet<string>;
   readonly origins: ReadonlySet<string>;
+  /**
+   * What a refused Host is told instead of the `--allowed-host` advice (the OAuth profile: the
+   * issuer's name is the only right one, and the fix is usually the proxy's Host line).
+   */
+  readonly refuseHost?: (seen: string | undefined, path: string) => object;
 }
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -49,7 +54,18 @@ export function buildAllowlist(options: {
  * authentication, so a rebinding page learns nothing it did not send, not even whether a token is
  * required.
  */
-export function hostOriginGuard(current: () => HostOriginAllowlist | undefined): MiddlewareHandler {
+export function hostOriginGuard(
+  current: () => HostOriginAllowlist | undefined,
+  logRefusal: (line: string) => void = () => {},
+): MiddlewareHandler {
+  const logged = new Set<string>();
+  // One line per distinct refused value: a misconfigured proxy would otherwise log every request.
+  const logOnce = (refusal: { header: string; seen: string | null; message: string }) => {
+    const key = `${refusal.header} ${refusal.seen ?? ""}`;
+    if (logged.has(key) || logged.size >= 100) return;
+    logged.add(key);
+    logRefusal(`http: refused ${refusal.header} ${JSON.stringify(refusal.seen)}: ${refusal.message}`);
+  };
   return async function checkHostAndOrigin(c, next) {
     // Not listening yet: nothing is allowed.
     const allowlist = current();
@@ -58,30 +74,70 @@ export function hostOriginGuard(current: () => HostOriginAllowlist | undefined):
     }
     const host = c.req.header("host")?.toLowerCase();
     const origin = c.req.header("origin")?.toLowerCase();
-    if (host === undefined || !allowlist.hosts.has(host)) return c.json(refusedHost(host), 403);
-    if (origin !== undefined && !allowlist.origins.has(origin)) return c.json(refusedOrigin(origin), 403);
+    if (host === undefined || !allowlist.hosts.has(host)) {
+      if (allowlist.refuseHost !== undefined) return c.json(allowlist.refuseHost(host, c.req.path), 403);
+      const refusal = refusedHost(host, allowlist);
+      logOnce(refusal);
+      return c.json(refusal, 403);
+    }
+    if (origin !== undefined && !allowlist.origins.has(origin)) {
+      const refusal = refusedOrigin(origin, allowlist);
+      logOnce(refusal);
+      return c.json(refusal, 403);
+    }
     await next();
   };
 }
 
-/** What a refused Host answers: the header, its value, and the flag that would allow it. */
-export function refusedHost(host: string | undefined): { error: string; header: string; message: string } {
+interface Refusal {
+  error: string;
+  header: string;
+  /** The value the request carried (null: none). */
+  seen: string | null;
+  /** What would have been accepted. */
+  expected: string[];
+  /** The flag or proxy line that fixes it. */
+  fix: string;
+  message: string;
+}
+
+/** What a refused Host answers: the header, what it saw and expected, and the flag that allows it. */
+export function refusedHost(
+  host: string | undefined,
+  allowlist: Pick<HostOriginAllowlist, "hosts"> = { hosts: new Set() },
+): Refusal {
+  const expected = [...allowlist.hosts];
   if (host === undefined) {
-    return { error: "host_not_allowed", header: "Host", message: "the request has no Host header" };
+    const fix = "send a Host header; behind nginx: proxy_set_header Host $http_host;";
+    return {
+      error: "host_not_allowed",
+      header: "Host",
+      seen: null,
+      expected,
+      fix,
+      message: `the request has no Host header: ${fix}`,
+    };
   }
-  const name = JSON.stringify(host);
+  const fix = `--allowed-host ${host}`;
   return {
     error: "host_not_allowed",
     header: "Host",
-    message: `Host ${name} is not allowed: restart serve --http with --allowed-host ${host} if this server is meant to answer to that name.`,
+    seen: host,
+    expected,
+    fix,
+    message: `Host ${JSON.stringify(host)} is not allowed: restart serve --http with ${fix} if this server is meant to answer to that name.`,
   };
 }
 
-function refusedOrigin(origin: string): { error: string; header: string; message: string } {
+function refusedOrigin(origin: string, allowlist: Pick<HostOriginAllowlist, "origins">): Refusal {
+  const fix = `--allowed-origin ${origin}`;
   return {
     error: "origin_not_allowed",
     header: "Origin",
-    message: `Origin ${JSON.stringify(origin)} is not allowed: restart serve --http with --allowed-origin ${origin} if that page should reach this server.`,
+    seen: origin,
+    expected: [...allowlist.origins],
+    fix,
+    message: `Origin ${JSON.stringify(origin)} is not allowed: restart serve --http with ${fix} if that page should reach this server.`,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bearerGuard } from "./bearer-auth.js";
 import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.js";
@@ -12,6 +12,8 @@ import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
 export interface HttpAuthProvider {
   mount(app: Hono): void;
   readonly mcpGuard: MiddlewareHandler;
+  /** Releases what it holds (the OAuth state directory's lock) at shutdown. */
+  close?(): Promise<void>;
 }
 
 export interface HttpAppParts {
@@ -29,12 +31,19 @@ export interface HttpAppParts {
   readonly limits: HttpLimits;
   readonly inFlight: InFlightRequests;
   readonly readiness: Readiness;
-  /** Builds the server of one request (its tools may depend on the request's OAuth session). */
-  readonly createServer: (c: Context) => McpServer;
+  /**
+   * Builds the server of one request; its tools may depend on the request's OAuth session, which
+   * `authInfoOf` names (ADR 0049).
+   */
+  readonly createServer: (authInfo: AuthInfo | undefined) => Server;
+  /** The session a guarded `/mcp` request was let through with (the OAuth profile only). */
+  readonly authInfoOf?: (c: Context) => AuthInfo | undefined;
   /** Per-request detail (debug). */
   readonly log: (line: string) => void;
   /** A request that failed unexpectedly (error). */
   readonly logError: (line: string) => void;
+  /** A refused Host or Origin, once per distinct value (warn). */
+  readonly logRefusal?: (line: string) => void;
 }
 
 /**
@@ -50,7 +59,7 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     c.res.headers.set("Cache-Control", "no-store");
     c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
-  app.use("*", hostOriginGuard(parts.allowlist));
+  app.use("*", hostOriginGuard(parts.allowlist, parts.logRefusal));
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
@@ -72,7 +81,11 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     declaredBodyLimit(parts.limits.maxBodyBytes),
     readMcpBody(parts.limits.maxBodyBytes),
     parts.inFlight.guard(parts.log),
-    mcpEndpoint({ createServer: parts.createServer, log: parts.log }),
+    mcpEndpoint({
+      createServer: parts.createServer,
+      ...(parts.authInfoOf === undefined ? {} : { authInfoOf: parts.authInfoOf }),
+      log: parts.log,
+    }),
   );
 
   app.notFound((c) => c.json({ error: "not_found" }, 404));

@@ -88,20 +88,28 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
 export function withClientConfigHttpOptions(command: Command): Command {
   return command
     .option("--http", "print the config that reaches a running serve --http")
-    .option("--url <url>", `its MCP URL (default ${DEFAULT_HTTP_URL})`, valueOnce("--url"));
+    .option(
+      "--url <url>",
+      `its MCP URL (default: the oauth issuer's /mcp, else ${DEFAULT_HTTP_URL})`,
+      valueOnce("--url"),
+    );
 }
 
-/** `{url}` for `--http`, undefined without it; `--url` alone or not an http(s) URL is refused. */
-export function clientConfigHttpOf(flags: { http?: boolean; url?: string }): { url: string } | undefined {
+/**
+ * `{url?}` for `--http`, undefined without it; `--url` alone or not an http(s) URL is refused.
+ * Without `--url` the command takes the URL from the read config (the OAuth issuer's `/mcp`) or
+ * the default.
+ */
+export function clientConfigHttpOf(flags: { http?: boolean; url?: string }): { url?: string } | undefined {
   if (flags.http !== true) {
     if (flags.url !== undefined) throw usageProblem("--url needs --http");
     return undefined;
   }
-  const url = flags.url ?? DEFAULT_HTTP_URL;
-  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) {
+  if (flags.url === undefined) return {};
+  if (!/^https?:\/\/\S+$/.test(flags.url) || !URL.canParse(flags.url)) {
     throw usageProblem("--url takes the server's MCP URL, e.g. http://127.0.0.1:8000/mcp");
   }
-  return { url };
+  return { url: flags.url };
 }
 
 /** A repeatable `--flag value`: every value kept, in order. */

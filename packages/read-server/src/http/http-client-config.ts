@@ -51,7 +51,7 @@ export function httpClientConfigSnippet(client: string, options: { name: string;
       });
     case "inspector":
       return [
-        "npx @modelcontextprotocol/inspector",
+        "npx -y -p node@22 -p @modelcontextprotocol/inspector@2 mcp-inspector",
         `# then choose the Streamable HTTP transport, URL ${url}, and the header Authorization: Bearer <token>`,
         "",
       ].join("\n");

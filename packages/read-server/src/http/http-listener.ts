@@ -36,6 +36,9 @@ export async function listenHttp(
   const { limits } = options;
   const server = createAdaptorServer({
     fetch: app.fetch,
+    // A request without Host (HTTP/1.0, as a proxy may send) is built on this placeholder name
+    // instead of answered 400 unread, so the Host check can say what is missing and how to fix it.
+    hostname: "host-header-missing.invalid",
     serverOptions: {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { LeveledLog } from "@t3-connector/core/cli-support";
 import type { ReadConfig } from "@t3-connector/core/config";
+import type { MetadataFetcher, OAuthProfile } from "@t3-connector/oauth";
 import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import type { ProcessReadContextOptions, ReadContext } from "../read-context.js";
@@ -14,14 +15,14 @@ import { READ_SERVER_NAME } from "../server.js";
 import type { ApprovalForward } from "./approval-forward.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
 import type { HttpLimits, HttpServeOptions } from "./http-options.js";
-import { oauthForServe } from "./oauth-in-serve.js";
+import { assertOAuthBind, oauthSettingsForServe, openOAuthForServe } from "./oauth-in-serve.js";
 import { type GateLookup, lookUpGate, UrlWrites } from "./url-writes.js";
 
 export interface HttpServeSetup {
   readonly config: ReadConfig;
   readonly context: ReadContext;
   readonly bearerToken: string | undefined;
-  readonly oauth: Awaited<ReturnType<typeof oauthForServe>>;
+  readonly oauth: OAuthProfile | undefined;
   /** With the OAuth profile and a write config: the write tools for `t3:write` sessions (ADR 0049). */
   readonly writes: UrlWrites | undefined;
   /** Where the gate was looked for (with the OAuth profile only), to say so at start. */
@@ -36,50 +37,61 @@ export async function setUpHttpServe(
   options: HttpServeOptions,
   limits: HttpLimits,
   log: LeveledLog,
-  timing: Pick<ProcessReadContextOptions, "deadlines"> = {},
+  timing: Pick<ProcessReadContextOptions, "deadlines"> & { oauthFetcher?: MetadataFetcher } = {},
 ): Promise<HttpServeSetup | { problem: string }> {
   let bearerToken: string | undefined;
   try {
-    // With --oauth every /mcp request needs an OAuth token instead.
-    if (options.oauth === undefined) assertBindIsProtected(options.host, options.authTokenFile);
     if (options.authTokenFile !== undefined)
       bearerToken = await loadBearerToken(resolve(options.authTokenFile));
   } catch (error) {
     return { problem: `refusing to start: ${describeError(error)}` };
   }
-  const prepared = await prepareServe(io, definitions, log, timing);
+  const { oauthFetcher, ...readTiming } = timing;
+  const prepared = await prepareServe(io, definitions, log, readTiming);
   if ("problem" in prepared) return prepared;
   const { config, context } = prepared;
   try {
     // Writes by URL need sessions to bind leases to: only with the OAuth profile.
     const wantsOAuth = config.oauth !== undefined || options.oauth !== undefined;
     const gate = wantsOAuth ? await lookUpGate(io) : undefined;
-    const oauth = await oauthForServe(io, config, options, {
-      maxBodyBytes: limits.maxBodyBytes,
-      log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
-      writes: gate?.kind === "found",
-    });
-    if (oauth !== undefined && bearerToken !== undefined) {
-      throw new Error("--auth-token-file and the oauth profile exclude each other: choose one");
-    }
-    const writes =
-      oauth !== undefined && gate?.kind === "found"
-        ? new UrlWrites({
-            config: gate.config,
-            log: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
-            info: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
-          })
-        : undefined;
-    // Revoking a session (or its end by any other cause) ends the leases it holds.
-    if (writes !== undefined) oauth?.onSessionEnded((sessionId) => void writes.endSession(sessionId));
-    const remote = writes?.config.remoteApproval;
-    const approvalForward =
-      oauth !== undefined && writes !== undefined && remote?.origin === oauth.settings.issuer
-        ? { issuerHost: oauth.settings.host, gatePort: writes.config.port }
-        : undefined;
-    return { config, context, bearerToken, oauth, writes, gate, approvalForward };
+    // Whether OAuth protects /mcp is known only with the config (its `oauth` section turns it on):
+    // each protection has its own rule for which addresses it may bind.
+    const settings = oauthSettingsForServe(io, config, options, gate?.kind === "found");
+    if (settings === undefined) assertBindIsProtected(options.host, options.authTokenFile);
+    else assertOAuthBind(options, settings);
+    const oauth =
+      settings === undefined
+        ? undefined
+        : await openOAuthForServe(settings, {
+            maxBodyBytes: limits.maxBodyBytes,
+            log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+            ...(oauthFetcher === undefined ? {} : { fetcher: oauthFetcher }),
+          });
+    return { config, context, bearerToken, oauth, gate, ...urlWritesOf(oauth, gate, log) };
   } catch (error) {
     await context.registry.close();
     return { problem: `refusing to start: ${describeError(error)}` };
   }
+}
+
+/** The write tools for `t3:write` sessions and the approval page's forward, with OAuth and a gate. */
+function urlWritesOf(
+  oauth: OAuthProfile | undefined,
+  gate: GateLookup | undefined,
+  log: LeveledLog,
+): Pick<HttpServeSetup, "writes" | "approvalForward"> {
+  if (oauth === undefined || gate?.kind !== "found") return { writes: undefined, approvalForward: undefined };
+  const writes = new UrlWrites({
+    config: gate.config,
+    log: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
+    info: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+  });
+  // Revoking a session (or its end by any other cause) ends the leases it holds.
+  oauth.onSessionEnded((sessionId) => void writes.endSession(sessionId));
+  const remote = writes.config.remoteApproval;
+  const approvalForward =
+    remote?.origin === oauth.settings.issuer
+      ? { issuerHost: oauth.settings.host, gatePort: writes.config.port }
+      : undefined;
+  return { writes, approvalForward };
 }

@@ -5,6 +5,7 @@ import {
   leveledLog,
 } from "@t3-connector/core/cli-support";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import type { MetadataFetcher } from "@t3-connector/oauth";
 import type { Hono } from "hono";
 import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
@@ -24,7 +25,7 @@ import { InFlightRequests } from "./request-limits.js";
 import { announceListening } from "./serve-http-announce.js";
 import { type HttpServeSetup, setUpHttpServe } from "./serve-http-setup.js";
 import { serveUntilStopped } from "./serve-until-stopped.js";
-import { serverPartsFor } from "./write-session-parts.js";
+import { serverPartsFor, sessionAuthInfo } from "./write-session-parts.js";
 
 export type { HttpReadyLine } from "./serve-http-announce.js";
 
@@ -38,6 +39,8 @@ export interface ServeHttpExtras {
   readonly services?: BackgroundServices;
   /** Resolves to stop; default: the first SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<string>;
+  /** How the OAuth profile fetches client metadata documents (a test serves its own); HTTPS by default. */
+  readonly oauthFetcher?: MetadataFetcher;
 }
 
 /**
@@ -60,7 +63,10 @@ export async function serveHttp(
     return 1;
   };
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...extras.limits };
-  const timing = extras.deadlines === undefined ? {} : { deadlines: extras.deadlines };
+  const timing = {
+    ...(extras.deadlines === undefined ? {} : { deadlines: extras.deadlines }),
+    ...(extras.oauthFetcher === undefined ? {} : { oauthFetcher: extras.oauthFetcher }),
+  };
   const setup = await setUpHttpServe(io, definitions, options, limits, log, timing);
   if ("problem" in setup) return fail(setup.problem);
   const { context } = setup;
@@ -69,6 +75,7 @@ export async function serveHttp(
   try {
     listener = await listenGuarded(setup, { definitions, options, limits, gate, log });
   } catch (error) {
+    await setup.oauth?.close();
     await context.registry.close();
     return fail(describeError(error));
   }
@@ -84,6 +91,7 @@ export async function serveHttp(
     exitCode = await serveUntilStopped(gate, extras.stopSignal, shutDownOnce, log);
   }
   await shutDownOnce();
+  await setup.oauth?.close();
   // Ends ssh tunnels and sockets we opened, and aborts verifications still running.
   await context.registry.close();
   guard.dispose();
@@ -118,13 +126,15 @@ async function listenGuarded(
     limits,
     inFlight,
     readiness: new Readiness(context.registry, (line) => log.debug(`${READ_SERVER_NAME}: ${line}`)),
-    createServer: (c) =>
+    ...(oauth === undefined ? {} : { authInfoOf: sessionAuthInfo }),
+    createServer: (authInfo) =>
       createReadServer(definitions, context, {
         beforeCall: () => gate.passed,
-        ...serverPartsFor(setup.writes, c),
+        ...serverPartsFor(setup.writes, authInfo),
       }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),
     logError: (line) => log.error(`${READ_SERVER_NAME}: ${line}`),
+    logRefusal: (line) => log.warn(`${READ_SERVER_NAME}: ${line}`),
   });
   const listener = await listenHttp(app, { host: options.host, port: options.port, inFlight, limits });
   const issuer = issuerAllowances(oauth);
@@ -134,6 +144,8 @@ async function listenGuarded(
     allowedHosts: [...options.allowedHosts, ...issuer.hosts],
     allowedOrigins: [...options.allowedOrigins, ...issuer.origins],
   });
+  // Under OAuth only the issuer's name is right: the refusal says so (and names the proxy line).
+  if (oauth !== undefined) allowlist = { ...allowlist, refuseHost: oauth.hostRefusal };
   return listener;
 }
 

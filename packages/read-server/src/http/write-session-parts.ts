@@ -3,7 +3,8 @@
  * write tools and the bridge's instructions with `t3:write`, the refusal of writes without it
  * (ADR 0049). Without writes served, nothing.
  */
-import { accessOfRequest } from "@t3-connector/oauth";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { accessOfRequest, type VerifiedAccess } from "@t3-connector/oauth";
 import { BRIDGE_INSTRUCTIONS } from "@t3-connector/write-bridge";
 import type { Context } from "hono";
 import type { RegisterReadToolsOptions } from "../register-read-tools.js";
@@ -16,12 +17,33 @@ export const WRITE_SESSION_INSTRUCTIONS = `${READ_SERVER_INSTRUCTIONS.replace(
   "This session may also write: nextAction names the write tool, served here too,",
 )} ${BRIDGE_INSTRUCTIONS}`;
 
+/**
+ * The OAuth session the guard let a `/mcp` request through with, as the `authInfo` both eras'
+ * handlers hand to the server factory. The token itself stays with the guard: nothing past it
+ * needs it.
+ */
+export function sessionAuthInfo(c: Context): AuthInfo | undefined {
+  const access = accessOfRequest(c);
+  if (access === undefined) return undefined;
+  return {
+    token: "",
+    clientId: access.clientId,
+    scopes: [...access.scope],
+    expiresAt: Math.floor(access.expiresAt / 1000),
+    extra: { access },
+  };
+}
+
+function accessOf(authInfo: AuthInfo | undefined): VerifiedAccess | undefined {
+  return authInfo?.extra?.access as VerifiedAccess | undefined;
+}
+
 export function serverPartsFor(
   writes: UrlWrites | undefined,
-  c: Context,
+  authInfo: AuthInfo | undefined,
 ): Pick<RegisterReadToolsOptions, "alongside"> & { instructions?: string } {
   if (writes === undefined) return {};
-  const group = writes.groupFor(accessOfRequest(c));
+  const group = writes.groupFor(accessOf(authInfo));
   const listsWrites = group.list().length > 0;
   return { alongside: [group], ...(listsWrites ? { instructions: WRITE_SESSION_INSTRUCTIONS } : {}) };
 }

@@ -1,4 +1,5 @@
-/** Shared pieces of the listing tools (t3_ambientes … t3_control_plane). */
+/** Shared pieces of the listing tools (t3_ambientes … t3_control_plane); their schemas and orders are in @t3-connector/mcp-tools/read-contracts. */
+
 export {
   checkCursor,
   envelopeFields,
@@ -7,17 +8,6 @@ export {
   pageOf,
 } from "./paging.js";
 export { projectNotAvailable, projectNotAvailableAnywhere, showsProject } from "./project-filter.js";
-export {
-  calledEnvironmentSchema,
-  environmentFailureSchema,
-  environmentInput,
-  itemEnvironmentSchema,
-  queriedEnvironmentSchema,
-  scopeEnvelopeShape,
-  threadItemSchema,
-  threadStateSchema,
-  threadSummaryShape,
-} from "./schemas.js";
 export {
   type ItemEnvironment,
   projectsById,
@@ -31,4 +21,3 @@ export {
   visibleProjects,
   visibleThreads,
 } from "./shells.js";
-export { THREAD_LISTING_ORDER, THREAD_SEARCH_ORDER } from "./thread-order.js";

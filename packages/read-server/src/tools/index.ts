@@ -1,3 +1,7 @@
+/**
+ * @module The read tools alone (`@t3-connector/read-server/tools`): what ops runs in one
+ * environment, without the server, its HTTP edge, OAuth or the CLI of the package's root entry.
+ */
 import type { ReadToolDefinition } from "../read-tool.js";
 import { t3AguardarThreadTool } from "./t3_aguardar_thread.js";
 import { t3AmbientesTool } from "./t3_ambientes.js";
@@ -7,13 +11,17 @@ import { t3ControlPlaneTool } from "./t3_control_plane.js";
 import { t3MensagensTool } from "./t3_mensagens.js";
 import { t3ProjetosTool } from "./t3_projetos.js";
 import { t3ProvidersTool } from "./t3_providers.js";
+import { t3SinceTool } from "./t3_since.js";
 import { t3ThreadTool } from "./t3_thread.js";
 import { t3ThreadReadBatchTool } from "./t3_thread_read_batch.js";
 import { t3ThreadsTool } from "./t3_threads.js";
 
+export type { ReadContext } from "../read-context.js";
+export type { ReadToolDefinition, ReadToolExtra } from "../read-tool.js";
+
 /**
  * Every read tool the server exposes, one file per tool, in the order of the contract. `serve`
- * checks at start-up that this is exactly the eleven tools of READ_TOOL_NAMES, all read-only.
+ * checks at start-up that this is exactly the twelve tools of READ_TOOL_NAMES, all read-only.
  */
 export const readToolDefinitions: readonly ReadToolDefinition[] = [
   t3AmbientesTool,
@@ -27,4 +35,5 @@ export const readToolDefinitions: readonly ReadToolDefinition[] = [
   t3MensagensTool,
   t3ProvidersTool,
   t3AguardarThreadTool,
+  t3SinceTool,
 ];

@@ -1,7 +1,10 @@
 import { WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
+import {
+  latestResponseSchema,
+  stateSourceSchema,
+  threadStateSchema,
+} from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
-import { latestResponseSchema } from "../by-id/thread-read-schema.js";
-import { stateSourceSchema, threadStateSchema } from "../listing/schemas.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 import { waitForThread } from "../wait/wait-for-thread.js";
 

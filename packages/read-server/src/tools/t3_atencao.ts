@@ -1,24 +1,9 @@
 import { attentionThreads } from "@t3-connector/core/state";
-import * as z from "zod";
+import { t3AtencaoContract } from "@t3-connector/mcp-tools/read-contracts";
 import { attentionRows } from "../listing/indexed-rows.js";
 import { envelopeFields } from "../listing/paging.js";
-import {
-  calledEnvironmentSchema,
-  environmentInput,
-  scopeEnvelopeShape,
-  threadItemSchema,
-} from "../listing/schemas.js";
 import { sweepShells, threadItems } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
-
-const inputSchema = z.strictObject({ environment: environmentInput });
-
-const outputSchema = z.object({
-  environment: calledEnvironmentSchema.optional(),
-  total: z.number().int().min(0),
-  ...scopeEnvelopeShape,
-  threads: z.array(threadItemSchema),
-});
 
 export const t3AtencaoTool = defineReadTool({
   name: "t3_atencao",
@@ -29,8 +14,7 @@ export const t3AtencaoTool = defineReadTool({
     "environment is given. Read t3_thread in the item's environment for the request content and the exact " +
     "write action that answers it (e.g. t3_escrever_runtime_request_answer through the write bridge). " +
     "With complete:false an empty list does not mean nothing needs attention.",
-  inputSchema,
-  outputSchema,
+  ...t3AtencaoContract,
   annotations: READ_ONLY_ANNOTATIONS,
   async handler(context, input, extra) {
     const now = context.clock.now();

@@ -8,17 +8,18 @@ import {
   normalizeSearchTerm,
 } from "@t3-connector/core/search";
 import type { ThreadShell } from "@t3-connector/core/t3";
-import * as z from "zod";
-import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
 import {
   calledEnvironmentSchema,
   cursorInput,
   environmentInput,
   scopeEnvelopeShape,
   THREAD_PAGE_DEFAULT_LIMIT,
+  THREAD_SEARCH_ORDER,
   threadItemSchema,
   threadPageLimitInput,
-} from "../listing/schemas.js";
+} from "@t3-connector/mcp-tools/read-contracts";
+import * as z from "zod";
+import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
 import {
   projectsById,
   searchableThreads,
@@ -26,7 +27,6 @@ import {
   type ThreadItem,
   threadItem,
 } from "../listing/shells.js";
-import { THREAD_SEARCH_ORDER } from "../listing/thread-order.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_buscar_threads";

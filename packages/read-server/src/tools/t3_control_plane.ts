@@ -7,14 +7,14 @@ import {
   type LimitedList,
   THREAD_STATES,
 } from "@t3-connector/core/state";
-import * as z from "zod";
-import { controlPlaneRows } from "../listing/indexed-rows.js";
 import {
   calledEnvironmentSchema,
   environmentFailureSchema,
   environmentInput,
   threadItemSchema,
-} from "../listing/schemas.js";
+} from "@t3-connector/mcp-tools/read-contracts";
+import * as z from "zod";
+import { controlPlaneRows } from "../listing/indexed-rows.js";
 import {
   cachedThreadSummary,
   type ItemEnvironment,
@@ -136,6 +136,12 @@ export const t3ControlPlaneTool = defineReadTool({
   inputSchema,
   outputSchema,
   annotations: READ_ONLY_ANNOTATIONS,
+  // MCP Apps: a host that renders views shows the board (src/board/) with this result; others
+  // ignore it. The flat key is the same link as hosts of the extension's first drafts read it.
+  _meta: {
+    ui: { resourceUri: "ui://t3-connector/board.html" },
+    "ui/resourceUri": "ui://t3-connector/board.html",
+  },
   async handler(context, input, extra) {
     const now = context.clock.now();
     const limit = input.limit ?? CONTROL_PLANE_LIMIT.default;

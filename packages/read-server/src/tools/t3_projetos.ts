@@ -1,15 +1,7 @@
-import type { PageOrder } from "@t3-connector/core/pagination";
-import { matchesSearch, normalizeSearchTerm, normalizeSearchText } from "@t3-connector/core/search";
+import { matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
 import { threadState } from "@t3-connector/core/state";
-import * as z from "zod";
+import { PROJECT_ORDER, type ProjectItem, t3ProjetosContract } from "@t3-connector/mcp-tools/read-contracts";
 import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
-import {
-  cursorInput,
-  environmentInput,
-  itemEnvironmentSchema,
-  scopeEnvelopeShape,
-  searchedPageShape,
-} from "../listing/schemas.js";
 import {
   type ItemEnvironment,
   stateRow,
@@ -21,39 +13,6 @@ import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_projetos";
 
-const inputSchema = z.strictObject({
-  environment: environmentInput,
-  search: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Part of the title or projectId; case and accents are ignored."),
-  limit: z.number().int().min(1).optional().describe("Page size (default: every match)."),
-  cursor: cursorInput,
-});
-
-const projectItemSchema = z.object({
-  projectId: z.string(),
-  title: z.string(),
-  environment: itemEnvironmentSchema,
-  directory: z.string().nullable(),
-  runningThreads: z.number().int().min(0),
-  threadsNeedingIntervention: z.number().int().min(0),
-});
-type ProjectItem = z.output<typeof projectItemSchema>;
-
-const outputSchema = z.object({
-  ...searchedPageShape,
-  ...scopeEnvelopeShape,
-  projects: z.array(projectItemSchema),
-});
-
-/** By normalised title, then environmentId, then projectId (unique within an environment). */
-const PROJECT_ORDER: PageOrder<ProjectItem> = {
-  key: (item) => [normalizeSearchText(item.title), item.environment.environmentId, item.projectId],
-  directions: ["asc", "asc", "asc"],
-};
-
 export const t3ProjetosTool = defineReadTool({
   name: TOOL,
   title: "List projects",
@@ -61,8 +20,7 @@ export const t3ProjetosTool = defineReadTool({
     "Lists the authorized projects of every environment (or only environment), with their directory and how " +
     "many visible threads are running or need intervention. A projectId belongs to one environment: pass both " +
     "to t3_threads. total comes before the list; when truncated, call again with cursor=nextCursor.",
-  inputSchema,
-  outputSchema,
+  ...t3ProjetosContract,
   annotations: READ_ONLY_ANNOTATIONS,
   async handler(context, input, extra) {
     const search = normalizeSearchTerm(input.search);

@@ -1,8 +1,6 @@
-import { THREAD_MAX_CHARACTERS } from "@t3-connector/core/state";
-import * as z from "zod";
+import { t3ThreadContract } from "@t3-connector/mcp-tools/read-contracts";
 import { locateThread } from "../by-id/locate-thread.js";
 import { readThreadDetail } from "../by-id/thread-detail.js";
-import { locatingEnvironmentInput, threadReadOutputSchema } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 export const t3ThreadTool = defineReadTool({
@@ -12,18 +10,7 @@ export const t3ThreadTool = defineReadTool({
     "Reads one thread by id: canonical state, active and latest run, pending requests with their content, and the end of the latest response. " +
     "Pass environment when you know it; without it the id is located across every environment and the call refuses when it is ambiguous or an environment did not answer. " +
     "A pending request is answered with the write bridge tool named in its nextAction (t3_escrever_runtime_request_answer or t3_escrever_runtime_request_approve), never with a message.",
-  inputSchema: z.strictObject({
-    environment: locatingEnvironmentInput,
-    threadId: z.string().min(1),
-    maxCharacters: z
-      .number()
-      .int()
-      .min(THREAD_MAX_CHARACTERS.min)
-      .max(THREAD_MAX_CHARACTERS.max)
-      .optional()
-      .describe(`Limits latestResponse only (default ${THREAD_MAX_CHARACTERS.default})`),
-  }),
-  outputSchema: threadReadOutputSchema,
+  ...t3ThreadContract,
   annotations: READ_ONLY_ANNOTATIONS,
   async handler(context, input, extra) {
     const thread = await locateThread(context, input.environment, input.threadId, extra.signal);

@@ -1,7 +1,7 @@
 import { THREAD_MAX_CHARACTERS } from "@t3-connector/core/state";
+import { environmentTagSchema, threadReadOutputSchema } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { BATCH_MAX_TARGETS, BATCH_TIMEOUT_MS, readThreadBatch } from "../by-id/read-batch.js";
-import { environmentTagSchema, threadReadOutputSchema } from "../by-id/thread-read-schema.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const itemErrorSchema = z.strictObject({ code: z.string(), reason: z.string() });

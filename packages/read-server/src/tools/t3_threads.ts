@@ -7,67 +7,22 @@ import {
 } from "@t3-connector/core/pagination";
 import { matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
 import { filterThreadList } from "@t3-connector/core/state";
-import * as z from "zod";
+import {
+  hiddenNoRunNote,
+  THREAD_LISTING_ORDER,
+  THREAD_PAGE_DEFAULT_LIMIT,
+  t3ThreadsContract,
+} from "@t3-connector/mcp-tools/read-contracts";
+import type * as z from "zod";
 import { checkCursor, envelopeFields, listingIdentity, pageFields, pageOf } from "../listing/paging.js";
 import { projectNotAvailable, projectNotAvailableAnywhere, showsProject } from "../listing/project-filter.js";
-import {
-  cursorInput,
-  environmentInput,
-  scopeEnvelopeShape,
-  searchedPageShape,
-  THREAD_PAGE_DEFAULT_LIMIT,
-  threadItemSchema,
-  threadPageLimitInput,
-  threadStateSchema,
-} from "../listing/schemas.js";
 import { sweepShells, type ThreadItem, threadItems, visibleThreads } from "../listing/shells.js";
-import { THREAD_LISTING_ORDER } from "../listing/thread-order.js";
 import { threadPageShare } from "../listing/thread-page-share.js";
 import type { ReadContext } from "../read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 import type { ScopeEnvelope } from "../scope/read-scope.js";
 
 const TOOL = "t3_threads";
-
-const inputSchema = z.strictObject({
-  environment: environmentInput,
-  projectId: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Only threads of this project (projectIds differ per environment)."),
-  state: threadStateSchema.optional().describe("Only threads in this canonical state."),
-  includeNoRun: z
-    .boolean()
-    .optional()
-    .describe(
-      "Without state: also list threads that never ran (default false: they are left out and counted in hiddenNoRun).",
-    ),
-  woke: z.boolean().optional().describe("true: only threads T3 marks Woke; false: only the others."),
-  search: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Part of the title or threadId; case and accents are ignored."),
-  limit: threadPageLimitInput,
-  cursor: cursorInput,
-});
-
-const outputSchema = z.object({
-  ...searchedPageShape,
-  changedSinceStart: z.number().int().min(1).optional(),
-  hiddenNoRun: z.number().int().min(1).optional(),
-  /** With hiddenNoRun: what was left out and the input that lists it, in one sentence. */
-  note: z.string().optional(),
-  ...scopeEnvelopeShape,
-  threads: z.array(threadItemSchema),
-});
-
-/** Said in the answer, not only counted: a person asking for "my threads" must learn some were left out. */
-function hiddenNoRunNote(hidden: number): string {
-  const threads = hidden === 1 ? "1 thread that never ran is" : `${hidden} threads that never ran are`;
-  return `${threads} not listed; call again with includeNoRun: true to list them too.`;
-}
 
 export const t3ThreadsTool = defineReadTool({
   name: TOOL,
@@ -78,8 +33,7 @@ export const t3ThreadsTool = defineReadTool({
     "truncated, call again with cursor=nextCursor and the same inputs. complete:false means some environment " +
     "did not answer (see environmentFailures). Threads that never ran are left out unless includeNoRun is true; " +
     "hiddenNoRun counts them. For a needs_intervention thread read t3_thread in its environment.",
-  inputSchema,
-  outputSchema,
+  ...t3ThreadsContract,
   annotations: READ_ONLY_ANNOTATIONS,
   async handler(context, input, extra) {
     const now = context.clock.now();
@@ -114,7 +68,7 @@ export const t3ThreadsTool = defineReadTool({
   },
 });
 
-type Input = z.output<typeof inputSchema>;
+type Input = z.output<typeof t3ThreadsContract.inputSchema>;
 
 /** One page and what the sweep answered. */
 interface ThreadsPage {

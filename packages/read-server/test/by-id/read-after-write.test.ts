@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { countShellReads, readyMirror } from "@t3-connector/test-support/mirror-support";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { countShellReads, readyMirror } from "../listing/mirror-support.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 // Issue 20, read-after-write: a thread created at T3 and read at once must be found, although the
 // live shell mirror has not seen it yet. The simulator's clock is manual, so T3's coalescing of
@@ -78,5 +78,52 @@ describe("a thread created at T3 and read at once", () => {
     expect(result.isError).toBe(true);
     const text = (result.content as Array<{ text?: string }>)[0]?.text ?? "";
     expect(text).toContain("thread_not_found");
+  });
+});
+
+/** One command straight at the simulator, as the gate's completed write would have sent it. */
+async function dispatchAtT3(type: string, threadId: string, fields: Record<string, unknown> = {}) {
+  const outcome = await setup.sim
+    .environment("alpha")
+    .model.callUnary("orchestration.dispatchCommand", { type, commandId: randomUUID(), threadId, ...fields });
+  expect(outcome.kind, type).toBe("success");
+}
+
+describe("t3_thread right after a completed write the mirror has not shown yet", () => {
+  it("shows the pin, unpin, settle, snooze, rename and archive at once, from T3's fresh projection", async () => {
+    await setup.call("t3_threads", {});
+    const mirror = await readyMirror(setup, "alpha");
+    // A thread the mirror already lists, so t3_thread answers from the mirror's row.
+    const listed = mirror
+      .snapshot()
+      ?.threads.find(
+        (thread) => !thread.pinnedAt && !thread.settledAt && !thread.archivedAt && !thread.deletedAt,
+      );
+    const threadId = listed?.id ?? "";
+    expect(threadId).not.toBe("");
+    const read = () => setup.call("t3_thread", { environment: "alpha", threadId });
+    expect(await read()).toMatchObject({ pinned: false, settled: false });
+    // The simulator's clock stands still: from here on the mirror's row of the thread is frozen.
+    const mirrored = () => mirror.snapshot()?.threads.find((thread) => thread.id === threadId);
+
+    await dispatchAtT3("thread.pin", threadId);
+    expect(await read()).toMatchObject({ pinned: true });
+    expect(Boolean(mirrored()?.pinnedAt)).toBe(false);
+
+    await dispatchAtT3("thread.unpin", threadId);
+    expect(await read()).toMatchObject({ pinned: false });
+
+    await dispatchAtT3("thread.settle", threadId);
+    expect(await read()).toMatchObject({ settled: true });
+
+    const until = new Date(Date.parse("2030-01-01T00:00:00.000Z")).toISOString();
+    await dispatchAtT3("thread.snooze", threadId, { snoozedUntil: until });
+    expect((await read()).snoozedUntil).toBe(until);
+
+    await dispatchAtT3("thread.metadata.update", threadId, { title: "Renamed a moment ago" });
+    expect(await read()).toMatchObject({ title: "Renamed a moment ago" });
+
+    await dispatchAtT3("thread.archive", threadId);
+    expect(await read()).toMatchObject({ archived: true });
   });
 });

@@ -2,9 +2,14 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { readTokenFile } from "@t3-connector/core/config";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import {
+  captureIo,
+  liveProjectIds,
+  type SimConfig,
+  writeSimConfig,
+} from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
-import { captureIo, liveProjectIds, type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 let sim: Simulator;
 let config: SimConfig;

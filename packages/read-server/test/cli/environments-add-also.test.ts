@@ -4,12 +4,12 @@ import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { TerminalPrompt } from "@t3-connector/core/cli-support";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureIo } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseOperateConfigs } from "../../src/cli/also-configs.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { runCli } from "../../src/cli.js";
 import { exchangeBootstrapCode } from "../support/bootstrap-code.js";
-import { captureIo } from "../support/sim-config.js";
 
 // `environments add --also`: what is refused before any pairing code is spent, and what a failed
 // operate exchange leaves behind. The configs that work end to end are in

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureIo } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
-import { captureIo } from "../support/sim-config.js";
 
 let sim: Simulator;
 let dir: string;

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureIo, type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
-import { captureIo, type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 let sim: Simulator;
 let config: SimConfig;

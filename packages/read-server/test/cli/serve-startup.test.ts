@@ -1,15 +1,15 @@
 import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureIo, type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { fakeTool } from "../support/fake-tools.js";
-import { captureIo, type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 // These refusals happen before `serve` touches stdio, so they run in this process. The refusals
 // that come from verifying an environment (scopes, identity) are tested by spawning the bin
 // (test/e2e/bin-commands.test.ts), since by then the stdio session has started.
-const eleven = READ_TOOL_NAMES.map((name) => fakeTool(name));
+const twelve = READ_TOOL_NAMES.map((name) => fakeTool(name));
 
 let sim: Simulator;
 let config: SimConfig;
@@ -25,9 +25,9 @@ afterAll(async () => {
 });
 
 describe("t3-connector serve start-up", () => {
-  it("refuses to start when the tool list is not the eleven read tools", async () => {
+  it("refuses to start when the tool list is not the twelve read tools", async () => {
     const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
-    expect(await runCli(["serve"], run.io, eleven.slice(1))).toBe(1);
+    expect(await runCli(["serve"], run.io, twelve.slice(1))).toBe(1);
     expect(run.stderr()).toContain("missing: t3_ambientes");
     expect(run.stdout()).toBe("");
   });
@@ -44,7 +44,7 @@ describe("t3-connector serve start-up", () => {
   it("refuses to start without a read config, naming the path", async () => {
     const missing = path.join(config.dir, "missing.json");
     const run = captureIo({ T3_CONNECTOR_CONFIG: missing });
-    expect(await runCli(["serve"], run.io, eleven)).toBe(1);
+    expect(await runCli(["serve"], run.io, twelve)).toBe(1);
     expect(run.stderr()).toContain("config_not_found");
     expect(run.stderr()).toContain(missing);
   });

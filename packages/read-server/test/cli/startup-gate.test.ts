@@ -4,15 +4,15 @@ import { ConnectorError } from "@t3-connector/core";
 import { loadReadConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { startStartupGate } from "../../src/cli/startup-gate.js";
 import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../../src/read-tool.js";
 import { createReadServer } from "../../src/server.js";
 import { deferred } from "../framework/harness.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 // `serve` answers `initialize` before the environments are verified; what keeps a mis-scoped
 // token from serving anything is this gate: the background check, and every tool call waiting on it.

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { startSimulator } from "@t3-connector/t3-sim";
+import { writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { callTool, runBin, serveUntilExit, spawnServe } from "@t3-connector/test-support/spawned-serve";
 import { describe, expect, it } from "vitest";
-import { writeSimConfig } from "../support/sim-config.js";
 import { useSimWithConfigs } from "./support/sim-with-configs.js";
-import { callTool, runBin, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. A read server must never hold a token that can do more than read, so
 // start-up stops on a mis-scoped token before it answers anything; an environment that is merely

@@ -4,11 +4,11 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { callTool, spawnServe } from "@t3-connector/test-support/spawned-serve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { freePort } from "../../../../test/support/free-port.js";
 import { exchangeBootstrapCode } from "../support/bootstrap-code.js";
-import { callTool, spawnServe } from "./support/spawned-serve.js";
 
 // One `t3-connector environments add --also write,ops` fills the read config, the gate's
 // write.json and ops' ops.json. Every part is the real one: the built CLIs, spawned, against the

@@ -1,10 +1,17 @@
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import {
+  callTool,
+  callToolError,
+  type SpawnedServe,
+  spawnServe,
+} from "@t3-connector/test-support/spawned-serve";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
+import { BOARD_HTML } from "../../src/board/board-html.generated.js";
+import { BOARD_RESOURCE_URI } from "../../src/board/board-resource.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import { startRun, threadIdByTitle } from "./support/scenario.js";
-import { callTool, callToolError, type SpawnedServe, spawnServe } from "./support/spawned-serve.js";
 
 // The real built `t3-connector serve`, spawned and driven over stdio by the MCP SDK client,
 // against four simulated environments: two healthy ones (alpha, beta) and two that are healthy at
@@ -40,7 +47,7 @@ afterAll(async () => {
 });
 
 describe("the spawned read server", () => {
-  it("lists exactly the eleven read tools, each read-only with an output schema", async () => {
+  it("lists exactly the twelve read tools, each read-only with an output schema", async () => {
     const { tools } = await serve.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     for (const tool of tools) {
@@ -51,7 +58,16 @@ describe("the spawned read server", () => {
       });
       expect(tool.outputSchema).toBeDefined();
     }
-    await serve.stderrContains("read-only MCP server on stdio, 11 tools");
+    await serve.stderrContains("read-only MCP server on stdio, 12 tools");
+  });
+
+  it("serves the board from the bundled bin at the address t3_control_plane links to", async () => {
+    const { tools } = await serve.client.listTools();
+    const plane = tools.find((tool) => tool.name === "t3_control_plane");
+    const uri = (plane?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+    expect(uri).toBe(BOARD_RESOURCE_URI);
+    const read = await serve.client.readResource({ uri: BOARD_RESOURCE_URI });
+    expect(read.contents[0]).toMatchObject({ mimeType: "text/html;profile=mcp-app", text: BOARD_HTML });
   });
 
   it("t3_ambientes lists every configured environment with its availability", async () => {

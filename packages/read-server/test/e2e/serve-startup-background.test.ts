@@ -1,8 +1,8 @@
 import { chmod } from "node:fs/promises";
+import { writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { callTool, serveUntilExit, spawnServe } from "@t3-connector/test-support/spawned-serve";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeSimConfig } from "../support/sim-config.js";
 import { useSimWithConfigs } from "./support/sim-with-configs.js";
-import { callTool, serveUntilExit, spawnServe } from "./support/spawned-serve.js";
 
 // The real bin, spawned. `serve` verifies the environments in the background: a hung environment
 // must not hold back `initialize`, and a mis-scoped token must still stop the process, at once.
@@ -19,7 +19,7 @@ describe("t3-connector serve with verification in the background", () => {
     const served = await spawnServe(await configWith({}));
     try {
       const { tools } = await served.client.listTools();
-      expect(tools).toHaveLength(11);
+      expect(tools).toHaveLength(12);
       await served.stderrContains("read-only MCP server on stdio");
       // alpha's verification is given up only after 5 s; the session did not wait for it.
       expect(served.stderr()).not.toContain('environment "alpha"');

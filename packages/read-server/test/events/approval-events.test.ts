@@ -7,12 +7,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { type EventsService, startEventsService } from "@t3-connector/events";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { type SimEvents, startSimEvents } from "@t3-connector/test-support/sim-events";
+import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EventsService, startEventsService } from "../../../events/src/index.js";
-import { newSecret, WebhookReceiver } from "../../../events/test/support/receiver.js";
-import { type SimEvents, startSimEvents } from "../../../events/test/support/sim-events.js";
-import { type RealGate, startRealGate } from "../../../write-gate/test/e2e/support/real-gate.js";
-import { postJson } from "../../../write-gate/test/support/http.js";
 import { gateApprovalSource } from "../../src/events/gate-approvals.js";
 
 const ORIGIN = "https://t3c.example.com";

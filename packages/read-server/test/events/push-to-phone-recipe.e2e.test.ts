@@ -19,11 +19,11 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { freePort } from "@t3-connector/test-support/free-port";
+import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { type SimEvents, startSimEvents } from "@t3-connector/test-support/sim-events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { freePort } from "../../../../test/support/free-port.js";
-import { type SimEvents, startSimEvents } from "../../../events/test/support/sim-events.js";
-import { type RealGate, startRealGate } from "../../../write-gate/test/e2e/support/real-gate.js";
 
 const DOC = fileURLToPath(new URL("../../../../docs/push-to-phone.md", import.meta.url));
 const NPM_INSTALL = "npm install standardwebhooks";

@@ -4,10 +4,10 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 
 const run = promisify(execFile);
 const bin = builtBin("t3-connector");

@@ -1,13 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ToolServer } from "@t3-connector/mcp-tools";
 import { createProcessReadContext } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
 import { createReadServer } from "../../src/server.js";
 
 export interface Connected {
   client: Client;
-  server: McpServer;
+  server: ToolServer;
   logs: string[];
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectorError } from "@t3-connector/core";
+import { ToolServer } from "@t3-connector/mcp-tools";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { createProcessReadContext } from "../../src/read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "../../src/read-tool.js";
 import { registerReadTools } from "../../src/register-read-tools.js";
@@ -239,14 +239,14 @@ describe("registration", () => {
     ];
     for (const annotations of variants) {
       const definition = { ...base, annotations } as unknown as ReadToolDefinition;
-      const server = new McpServer({ name: "t", version: "0" });
+      const server = new ToolServer({ name: "t", version: "0" });
       expect(() => registerReadTools(server, [definition], context)).toThrow(/must declare/);
     }
   });
 
   it("refuses an input schema that would silently strip unknown keys", () => {
     const loose = { ...base, inputSchema: z.object({ text: z.string() }) } as unknown as ReadToolDefinition;
-    const server = new McpServer({ name: "t", version: "0" });
+    const server = new ToolServer({ name: "t", version: "0" });
     expect(() => registerReadTools(server, [loose], context)).toThrow(/needs strict objects .*: input$/);
   });
 
@@ -255,31 +255,34 @@ describe("registration", () => {
       ...base,
       inputSchema: z.strictObject({ items: z.array(z.object({ threadId: z.string() })) }),
     } as unknown as ReadToolDefinition;
-    const server = new McpServer({ name: "t", version: "0" });
+    const server = new ToolServer({ name: "t", version: "0" });
     expect(() => registerReadTools(server, [nested], context)).toThrow(/input\.items\[\]$/);
   });
 
   it("refuses two definitions with the same name", () => {
-    const server = new McpServer({ name: "t", version: "0" });
+    const server = new ToolServer({ name: "t", version: "0" });
     expect(() => registerReadTools(server, [base, base], context)).toThrow(/defined twice/);
   });
 
-  it("refuses a server that already has tools, from registerTool or an earlier call", () => {
-    const withSdkTool = new McpServer({ name: "t", version: "0" });
-    withSdkTool.registerTool("writer", { description: "x" }, async () => ({ content: [] }));
-    expect(() => registerReadTools(withSdkTool, [base], context)).toThrow(/tools\/list already exists/);
+  it("refuses a server that already has tool handlers, set by hand or by an earlier call", () => {
+    const withHandler = new ToolServer({ name: "t", version: "0" }, { capabilities: { tools: {} } });
+    withHandler.setRequestHandler("tools/list", () => ({ tools: [] }));
+    expect(() => registerReadTools(withHandler, [base], context)).toThrow(/tools\/list already exists/);
 
-    const twice = new McpServer({ name: "t", version: "0" });
+    const twice = new ToolServer({ name: "t", version: "0" });
     registerReadTools(twice, [base], context);
     expect(() => registerReadTools(twice, [], context)).toThrow(/tools\/list already exists/);
   });
 
-  it("leaves no way to add a tool through the SDK's own registerTool afterwards", () => {
-    const server = new McpServer({ name: "t", version: "0" });
+  it("leaves no way to replace the tool handlers afterwards", () => {
+    const server = new ToolServer({ name: "t", version: "0" });
     registerReadTools(server, [base], context);
-    expect(() =>
-      server.registerTool("sneaky", { description: "x" }, async () => ({ content: [] })),
-    ).toThrow();
+    expect(() => server.setRequestHandler("tools/call", () => ({ content: [] }))).toThrow(
+      /tools\/call already exists/,
+    );
+    expect(() => server.setRequestHandler("tools/list", () => ({ tools: [] }))).toThrow(
+      /tools\/list already exists/,
+    );
   });
 });
 

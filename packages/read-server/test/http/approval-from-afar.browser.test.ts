@@ -13,25 +13,25 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { freePort } from "../../../../test/support/free-port.js";
-import { type ReverseProxy, startCaddy, startNginx } from "../../../../test/support/reverse-proxy.js";
-import {
-  type CallbackServer,
-  type OAuthServe,
-  startCallbackServer,
-  startOAuthServe,
-} from "../../../oauth/test/support/oauth-serve.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
   pageWidth,
-} from "../../../write-gate/test/browser/support/browser.js";
-import { type RealGate, startRealGate } from "../../../write-gate/test/e2e/support/real-gate.js";
-import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
+} from "@t3-connector/test-support/chromium";
+import { freePort } from "@t3-connector/test-support/free-port";
+import {
+  type CallbackServer,
+  type OAuthServe,
+  startCallbackServer,
+  startOAuthServe,
+} from "@t3-connector/test-support/oauth-serve";
+import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { type ReverseProxy, startCaddy, startNginx } from "@t3-connector/test-support/reverse-proxy";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, type SignedIn, signInByUrl, structured, textOf } from "./support/url-writes-loop.js";
 
 let gate: RealGate;
@@ -94,7 +94,7 @@ describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy 
     ]);
     serve = await startOAuthServe(
       { issuer, stateDir: oauthStateDir },
-      { T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+      { env: { T3_CONNECTOR_WRITE_CONFIG: gate.config.path } },
     );
     proxy = await startProxy(proxyPort, Number(new URL(serve.ready.healthz).port));
     laptop = await openWithAuthenticator(browser);

@@ -7,14 +7,9 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { addThread, type SimEvents, startRun, startSimEvents } from "@t3-connector/test-support/sim-events";
+import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSecret, WebhookReceiver } from "../../../events/test/support/receiver.js";
-import {
-  addThread,
-  type SimEvents,
-  startRun,
-  startSimEvents,
-} from "../../../events/test/support/sim-events.js";
 import { connectHttpClient, spawnHttpServe } from "./support/spawned-http-serve.js";
 
 let simEvents: SimEvents;
@@ -57,7 +52,7 @@ describe("serve --http with an events section in its config", () => {
       await served.stderrContains('following "alpha"');
       const client = await connectHttpClient(served.ready.url);
       const tools = await client.listTools();
-      expect(tools.tools).toHaveLength(11);
+      expect(tools.tools).toHaveLength(12);
 
       // A question is a thread.needs_input event, which the section's filter leaves out.
       const asking = addThread(simEvents.env, "Asks first");

@@ -1,9 +1,12 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { captureIo } from "@t3-connector/test-support/sim-config";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { runCli } from "../../src/cli.js";
 import { buildAllowlist } from "../../src/http/host-origin-guard.js";
 import { isLoopbackHost } from "../../src/http/loopback.js";
-import { captureIo } from "../support/sim-config.js";
 
 describe("serve --http on the command line", () => {
   it("defaults to 127.0.0.1:8000 without a token", () => {
@@ -114,7 +117,7 @@ describe("client-config <client> --http", () => {
     expect(parseCliArgs(["client-config", "cursor", "--http"])).toEqual({
       kind: "client-config",
       client: "cursor",
-      http: { url: "http://127.0.0.1:8000/mcp" },
+      http: {},
     });
     expect(
       parseCliArgs(["client-config", "chatgpt", "--http", "--url", "https://mcp.example.com/mcp"]),
@@ -130,7 +133,8 @@ describe("client-config <client> --http", () => {
   it("prints each client's URL config with the token taken from the environment, never a token", async () => {
     const url = "http://127.0.0.1:8123/mcp";
     const print = async (client: string) => {
-      const captured = captureIo({});
+      // No read config: the bearer snippets (an oauth section would change them, below).
+      const captured = captureIo({ T3_CONNECTOR_CONFIG: "/nonexistent/t3-connector/config.json" });
       const code = await runCli(["client-config", client, "--http", "--url", url], captured.io);
       return { code, out: captured.stdout(), err: captured.stderr() };
     };
@@ -151,5 +155,36 @@ describe("client-config <client> --http", () => {
     const desktop = await print("claude-desktop");
     expect(desktop.code).toBe(64);
     expect(desktop.err).toContain("stdio servers only");
+  });
+
+  it("with an oauth section, prints the issuer's /mcp URL and no token for each client", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "t3c-client-config-"));
+    try {
+      const configPath = path.join(dir, "config.json");
+      await writeFile(
+        configPath,
+        JSON.stringify({ environments: {}, oauth: { issuer: "https://mcp.example.com" } }),
+        { mode: 0o600 },
+      );
+      const print = async (client: string) => {
+        const captured = captureIo({ T3_CONNECTOR_CONFIG: configPath });
+        const code = await runCli(["client-config", client, "--http"], captured.io);
+        expect(code, captured.stderr()).toBe(0);
+        return captured.stdout();
+      };
+      const url = "https://mcp.example.com/mcp";
+      expect(JSON.parse(await print("cursor"))).toEqual({ mcpServers: { "t3-connector": { url } } });
+      expect(JSON.parse(await print("vscode"))).toEqual({
+        servers: { "t3-connector": { type: "http", url } },
+      });
+      expect(await print("claude-code")).toContain(`claude mcp add --transport http t3-connector ${url}\n`);
+      for (const client of ["chatgpt", "claude-desktop", "inspector", "cursor", "claude-code"]) {
+        const out = await print(client);
+        expect(out).toContain(url);
+        expect(out).not.toMatch(/Bearer|TOKEN|127\.0\.0\.1:8000/);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

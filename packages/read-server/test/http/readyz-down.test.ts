@@ -1,9 +1,9 @@
 import { startSimulator } from "@t3-connector/t3-sim";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { expect, it } from "vitest";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { writeSimConfig } from "../support/sim-config.js";
-import { captureStreams } from "./support/captured-io.js";
 import { rawRequest } from "./support/spawned-http-serve.js";
 
 it("/readyz is 503 while no environment is connected, names the last error, and /healthz stays 200", async () => {

@@ -1,11 +1,11 @@
 import { connect, type Socket } from "node:net";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpLimits } from "../../src/http/http-options.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { captureStreams } from "./support/captured-io.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 
 // What a hostile local process can send to `serve --http` (issue 20, Low findings): slow bodies,

@@ -1,13 +1,13 @@
 import { request } from "node:http";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import type { BackgroundService } from "../../src/http/background-service.js";
 import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { threadIdByTitle } from "../e2e/support/scenario.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
-import { captureStreams } from "./support/captured-io.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 
 // serveHttp in this process (so its limits can be narrowed and a background service plugged in),
@@ -165,12 +165,18 @@ describe("serveHttp with narrowed limits", () => {
     const host = await call({ host: "tunnel.example.net" });
     expect(host.status).toBe(403);
     expect(host.headers["content-type"]).toContain("application/json");
-    expect(JSON.parse(host.body)).toEqual({
+    expect(JSON.parse(host.body)).toMatchObject({
       error: "host_not_allowed",
       header: "Host",
+      seen: "tunnel.example.net",
+      expected: expect.arrayContaining([new URL(ready.url).host]),
+      fix: "--allowed-host tunnel.example.net",
       message:
         'Host "tunnel.example.net" is not allowed: restart serve --http with --allowed-host tunnel.example.net if this server is meant to answer to that name.',
     });
+    // One log line per refused value, however often it comes.
+    await call({ host: "tunnel.example.net" });
+    expect(streams.stderr().split('refused Host "tunnel.example.net"').length - 1).toBe(1);
     const origin = await call({ origin: "https://page.example" });
     expect(origin.status).toBe(403);
     expect(JSON.parse(origin.body)).toMatchObject({ error: "origin_not_allowed", header: "Origin" });

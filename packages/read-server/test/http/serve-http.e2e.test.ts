@@ -4,12 +4,12 @@ import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { callTool } from "@t3-connector/test-support/spawned-serve";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { READ_TOOL_NAMES } from "../../src/read-tool-list.js";
 import { startRun, threadIdByTitle } from "../e2e/support/scenario.js";
-import { callTool } from "../e2e/support/spawned-serve.js";
-import { type SimConfig, writeSimConfig } from "../support/sim-config.js";
 import {
   connectHttpClient,
   httpServeUntilExit,
@@ -66,7 +66,7 @@ async function connectStatus(token?: string): Promise<number | undefined> {
 }
 
 describe("serve --http (issue 13, done when)", () => {
-  it("with the bearer the SDK client lists the 11 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
+  it("with the bearer the SDK client lists the 12 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     const threads = await callTool(client, "t3_threads", { limit: 5 });
@@ -89,7 +89,7 @@ describe("serve --http", () => {
     expect(serve.ready).toMatchObject({
       url: `${serve.origin}/mcp`,
       auth: "bearer",
-      tools: 11,
+      tools: 12,
       environments: ["alpha", "beta"],
     });
     expect(new URL(serve.ready.url).hostname).toBe("127.0.0.1");

@@ -6,9 +6,10 @@
  * write call is refused; a client that asked for writes but whose person unticked the box gets
  * reads only, as the page said.
  */
+
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
+import { BRIDGE_TOOLS } from "@t3-connector/write-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BRIDGE_TOOLS } from "../../../write-bridge/src/tools/index.js";
-import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
 import {
   approveOnGatePage,
   call,

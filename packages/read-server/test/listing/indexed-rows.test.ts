@@ -10,8 +10,8 @@ import {
   countByState,
 } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+import { seededRandom } from "@t3-connector/test-support/seeded-random";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { attentionRows, controlPlaneRows } from "../../src/listing/indexed-rows.js";
 import {
   cachedThreadSummary,

@@ -1,8 +1,13 @@
+import {
+  countShellReads,
+  readyMirror,
+  rename,
+  threadChanged,
+} from "@t3-connector/test-support/mirror-support";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { ALPHA_ID, itemsOf, startTwoEnvironments } from "../tools/listing-support.js";
-import { countShellReads, readyMirror, rename, threadChanged } from "./mirror-support.js";
 
 const TOOL = "t3_threads";
 

@@ -5,12 +5,12 @@
  * id, from the same mirrors, with no restart of anything.
  */
 import type { ShellMirror } from "@t3-connector/core/mirror";
+import { countShellReads, readyMirror, rename } from "@t3-connector/test-support/mirror-support";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { itemsOf, startTwoEnvironments } from "../tools/listing-support.js";
-import { countShellReads, readyMirror, rename } from "./mirror-support.js";
 
 const ALIASES = ["alpha", "beta"] as const;
 

@@ -8,10 +8,10 @@
 import { createCursorCodec, paginate, paginatePresorted } from "@t3-connector/core/pagination";
 import { filterThreadList } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+import { THREAD_LISTING_ORDER } from "@t3-connector/mcp-tools/read-contracts";
+import { seededRandom } from "@t3-connector/test-support/seeded-random";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../../../test/support/seeded-random.js";
 import { type ShellView, threadItems, visibleThreads } from "../../src/listing/shells.js";
-import { THREAD_LISTING_ORDER } from "../../src/listing/thread-order.js";
 import { threadPageShare } from "../../src/listing/thread-page-share.js";
 
 const NOW = Date.parse("2026-01-01T01:00:00.000Z");

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { callTool } from "@t3-connector/test-support/spawned-serve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool } from "../e2e/support/spawned-serve.js";
 import {
   connectHttpClient,
   mcpHeaders,

@@ -1,5 +1,5 @@
+import { callTool, type SpawnedServe, spawnServe } from "@t3-connector/test-support/spawned-serve";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, type SpawnedServe, spawnServe } from "../e2e/support/spawned-serve.js";
 import { type SlowAndFast, startSlowAndFast } from "./support/slow-and-fast.js";
 
 // The defect of issue 20: a batch whose deadline expires while thread reads are still in flight

@@ -1,9 +1,9 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 /**
  * Two simulated environments with known ids, shared by the by-id tool tests:

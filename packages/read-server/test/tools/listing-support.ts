@@ -1,11 +1,11 @@
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterEach, beforeEach } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import type { ReadLimits } from "../../src/read-context.js";
 import type { ReadToolDefinition } from "../../src/read-tool.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 /** Fixed ids so that the environmentId order (alpha before beta) is known to the assertions. */
 export const ALPHA_ID = "env-alpha";

@@ -1,13 +1,14 @@
 /**
- * A differential check of all eleven read tools on T3 0.0.31: two
+ * A differential check of all twelve read tools on T3 0.0.31: two
  * 0.0.31 environments (a normal install whose bounded route answers the web app's HTML, and one
  * run from source whose bounded route answers 503 text/plain) answer exactly what a protocol-2
  * environment seeded the same way answers, once each environment's alias, id and server-minted
  * ids are set aside. older-server-reads.test.ts checks each tool's answer on its own.
  */
+
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 const ALIASES = ["current", "oldweb", "oldsrc"] as const;
 type Alias = (typeof ALIASES)[number];

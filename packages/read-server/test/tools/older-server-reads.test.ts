@@ -4,9 +4,10 @@
  * instead of a 404. The by-id tools fall back to the full snapshot after
  * asking once per connection.
  */
+
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { startByIdSetup } from "./by-id-fixture.js";
 
 const LONG_REPLY_START = "The start of a long reply.";

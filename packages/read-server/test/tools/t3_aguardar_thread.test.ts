@@ -1,9 +1,9 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3AguardarThreadTool } from "../../src/tools/t3_aguardar_thread.js";
-import { type SimReadSetup, startSimRead } from "../support/sim-context.js";
 
 const TOOL = "t3_aguardar_thread";
 const PROJECT = "project-wait";

@@ -1,12 +1,12 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3AmbientesTool } from "../../src/tools/t3_ambientes.js";
 import { t3AtencaoTool } from "../../src/tools/t3_atencao.js";
 import { t3BuscarThreadsTool } from "../../src/tools/t3_buscar_threads.js";
 import { t3ControlPlaneTool } from "../../src/tools/t3_control_plane.js";
 import { t3ProjetosTool } from "../../src/tools/t3_projetos.js";
 import { t3ThreadsTool } from "../../src/tools/t3_threads.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { ALPHA_ID, BETA_ID, invalidInput, startTwoEnvironments } from "./listing-support.js";
 
 const TOOL = "t3_ambientes";

@@ -1,6 +1,6 @@
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { describe, expect, it } from "vitest";
 import { t3AtencaoTool } from "../../src/tools/t3_atencao.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,

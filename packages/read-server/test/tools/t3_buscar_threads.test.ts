@@ -1,7 +1,7 @@
+import type { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { describe, expect, it } from "vitest";
-import type { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3BuscarThreadsTool } from "../../src/tools/t3_buscar_threads.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,

@@ -1,7 +1,7 @@
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3MensagensTool } from "../../src/tools/t3_mensagens.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { startByIdSetup } from "./by-id-fixture.js";
 
 interface MessageOut {

@@ -1,7 +1,7 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import { t3ProjetosTool } from "../../src/tools/t3_projetos.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import {
   ALPHA_ID,
   BETA_ID,

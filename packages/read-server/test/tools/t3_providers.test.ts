@@ -1,8 +1,8 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ProvidersTool } from "../../src/tools/t3_providers.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 type Raw = Record<string, unknown>;

@@ -1,9 +1,9 @@
 import type { SimEnvironmentModel } from "@t3-connector/t3-sim";
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { LONG_REPLY_END, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 interface PendingRequestOut {

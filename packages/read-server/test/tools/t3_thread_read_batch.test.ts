@@ -1,9 +1,9 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import type { SimReadSetup } from "@t3-connector/test-support/sim-context";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3ThreadReadBatchTool } from "../../src/tools/t3_thread_read_batch.js";
-import type { SimReadSetup } from "../support/sim-context.js";
 import { countReads, nextHeld, startByIdSetup } from "./by-id-fixture.js";
 
 interface ItemOut {

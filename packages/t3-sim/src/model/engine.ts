@@ -3,6 +3,7 @@
  * commit per provider step, and starts queued runs in order when the active run ends.
  */
 import type { SimClock, SimTimer } from "../clock.js";
+import { recordTurnStarted } from "./agent-work.js";
 import { activeRun, queuedRuns } from "./projection.js";
 import {
   beginProviderTurn,
@@ -142,6 +143,7 @@ export class RunEngine {
 
   /** Begins playing a run that just became `starting`. */
   start(record: ThreadRecord, run: Run): void {
+    recordTurnStarted(this.store, record, run.id);
     const script = this.#assigned.get(run.id) ?? defaultScript(run.modelSelection, "");
     const program: Program = {
       threadId: record.thread.id,

@@ -1,5 +1,6 @@
 /** The simulated T3 environment's domain model (consumed by ../transport and tests). */
 
+export type { AgentWork, AgentWorkKind } from "./agent-work.js";
 export type { ReceivedCommand } from "./commands/dispatcher.js";
 export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./commands/schemas.js";
 export type {

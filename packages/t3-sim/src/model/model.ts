@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import type { SimClock } from "../clock.js";
+import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
 import { reportDelegatedOutcome } from "./commands/lineage-handlers.js";
@@ -283,6 +284,14 @@ export class SimEnvironmentModel implements EnvironmentModel {
   /** Every command the environment accepted, in order (dispatches, launches, project mutations). */
   get receivedCommands(): readonly ReceivedCommand[] {
     return this.#dispatcher.received;
+  }
+
+  /**
+   * What agents were set to do, in which runtime mode (agent-work.ts): every run that took the
+   * provider, every steer into a running turn, every answer that let a paused turn go on.
+   */
+  get agentWork(): readonly AgentWork[] {
+    return this.store.agentWork;
   }
 
   /** The application-wide high-water sequence. */

@@ -6,6 +6,7 @@
  * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
  * (so one command's events travel in one Chunk, like the real server).
  */
+import type { AgentWork } from "./agent-work.js";
 import type { IdSource } from "./ids.js";
 import type {
   AppThread,
@@ -121,6 +122,8 @@ export class SimStore {
   /** Deleted projects and the sequence of their deletion, for a shell resume's replay. */
   readonly removedProjects = new Map<string, number>();
   projectsUpdatedAt: string;
+  /** What agents were set to do and in which mode (agent-work.ts); tests only, never on the wire. */
+  readonly agentWork: AgentWork[] = [];
   readonly #listeners = new Set<CommitListener>();
   readonly #enrichmentListeners = new Set<EnrichmentListener>();
   #timeOverride: number | undefined;

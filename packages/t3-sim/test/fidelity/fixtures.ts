@@ -1,7 +1,7 @@
 /** Loads the real captures in fixtures/t3-0.0.31 (0.0.31, a transitional V2 server). */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { REAL_FIXTURES_DIR } from "../../../../test/support/real-fixtures.js";
+import { REAL_FIXTURES_DIR } from "@t3-connector/test-support/real-fixtures";
 
 export const FIXTURES_DIR = REAL_FIXTURES_DIR;
 

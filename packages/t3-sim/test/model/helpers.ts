@@ -1,5 +1,5 @@
 /** Shared helpers for the model tests: a manual clock, fixture loading and shape comparison. */
-import { readRealFixture } from "../../../../test/support/real-fixtures.js";
+import { readRealFixture } from "@t3-connector/test-support/real-fixtures";
 import { SimClock } from "../../src/clock.js";
 import type { RpcOutcome, StreamSink } from "../../src/model/contract.js";
 import {

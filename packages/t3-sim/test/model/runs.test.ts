@@ -338,6 +338,56 @@ describe("dispatch modes", () => {
     expect(runs(model, threadId).map((r) => r.status)).toEqual(["interrupted", "starting"]);
   });
 
+  it("records what agents were set to do, each in the mode its turn started in (agentWork)", async () => {
+    const { model, clock, threadId } = withThread();
+    await dispatch(model, { type: "thread.runtime-mode.set", threadId, runtimeMode: "approval-required" });
+    await send(model, threadId, "work [[sim:hang]]");
+    await send(model, threadId, "queued follow-up");
+    clock.advance(100);
+    const [active, queued] = runs(model, threadId);
+    // The mode changes while the turn runs: the running turn keeps the mode it started in.
+    await dispatch(model, { type: "thread.runtime-mode.set", threadId, runtimeMode: "full-access" });
+    await send(model, threadId, "steer it", { type: "steer_active", targetRunId: active.id });
+    await dispatch(model, {
+      type: "queued-run.edit",
+      threadId,
+      runId: queued.id,
+      text: "edited [[sim:fail]]",
+    });
+    await dispatch(model, { type: "run.interrupt", threadId, runId: active.id });
+    clock.advance(200);
+    expect(model.agentWork.map((work) => [work.runId, work.kind, work.runtimeMode])).toEqual([
+      [active.id, "turn_started", "approval-required"],
+      [active.id, "steered", "approval-required"],
+      [queued.id, "turn_started", "full-access"],
+    ]);
+    // The edited text is what ran: its directive failed the run.
+    expect(runs(model, threadId)[1].status).toBe("failed");
+  });
+
+  it("records a released prepared run and an answered request", async () => {
+    const { model, clock, threadId } = withThread();
+    await send(model, threadId, "prepare first", { type: "defer_start" });
+    const [prepared] = runs(model, threadId);
+    expect(model.agentWork).toEqual([]);
+    await dispatch(model, { type: "prepared-run.release", threadId, runId: prepared.id });
+    expect(model.agentWork.map((work) => work.kind)).toEqual(["turn_started"]);
+    await send(model, threadId, "then ask [[sim:approval]]");
+    clock.advance(200);
+    const request = projection(model, threadId).runtimeRequests.find((r: Json) => r.status === "pending");
+    await dispatch(model, {
+      type: "runtime-request.respond",
+      threadId,
+      requestId: request.id,
+      decision: "accept",
+    });
+    expect(model.agentWork.map((work) => [work.kind, work.runtimeMode])).toEqual([
+      ["turn_started", "full-access"],
+      ["turn_started", "full-access"],
+      ["resumed", "full-access"],
+    ]);
+  });
+
   it("cancels, reorders, edits and promotes queued runs", async () => {
     const { model, clock, threadId } = withThread();
     await send(model, threadId, "work [[sim:hang]]");

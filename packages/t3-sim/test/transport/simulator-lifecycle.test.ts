@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
+import { freePort } from "@t3-connector/test-support/free-port";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../../../test/support/free-port.js";
 import { RawRpcClient, startSim } from "./helpers.js";
 
 function resourceCounts(): Record<string, number> {

@@ -4,10 +4,12 @@
  * actions, threads) and wait for the decision (`waitSeconds`, at most 300); `requestId` waits on
  * an existing request without creating a new one. The gate builds the scope from its live
  * inventory and refuses a proposal naming anything it does not list. When the client declared
- * URL-mode elicitation, the link is also presented through `elicitation/create`.
+ * URL-mode elicitation, the link is also presented to the person: to a 2025 client through
+ * `elicitation/create`, to a 2026-07-28 client through an `input_required` round (ADR 0046).
  */
 import { ConnectorError } from "@t3-connector/core";
 import type { TimerHandle } from "@t3-connector/core/t3";
+import { urlAnswer } from "@t3-connector/mcp-tools";
 import { LEASE_DURATION_MINUTES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
 import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
@@ -72,7 +74,7 @@ const approvalInput = z.strictObject({
     .enum(RUNTIME_MODES)
     .optional()
     .describe(
-      "The highest runtime mode a thread you launch (or switch) may run in: approval-required (default) < auto-accept-edits < auto < full-access. The user may lower it.",
+      "The highest runtime mode in which your writes may make any agent run (a thread you launch or switch, or one you message, resume or steer): approval-required (default) < auto-accept-edits < auto < full-access. A launch without a mode runs at it. The user may lower it.",
     ),
   waitSeconds: z
     .number()
@@ -94,10 +96,14 @@ type ApprovalInput = z.output<typeof approvalInput>;
 const list = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 
-const NEXT_STEP: Readonly<Record<Exclude<Decision, "approved">, string>> = {
+const NEXT_STEP: Readonly<Record<Decision, string>> = {
+  approved:
+    "The user approved this request for the client process that created it; this process does not hold its lease " +
+    "(a restarted bridge holds none of the old process's leases). Call t3_pedir_aprovacao {} to ask for your own.",
   pending:
     "Show approvalUrl to the user and compare scopeFingerprint with the page. To wait for their decision, call " +
-    "t3_pedir_aprovacao with this requestId and waitSeconds: that creates no new request.",
+    "t3_pedir_aprovacao with this requestId and waitSeconds; calling t3_pedir_aprovacao {} again answers this same " +
+    "request, or the lease once approved: neither creates a new request.",
   denied:
     "The user denied this request: nothing was granted. Do not write; ask the user before requesting again.",
   expired:
@@ -138,24 +144,105 @@ export const approvalTool = defineBridgeTool({
       );
       return answerOf(answer);
     }
-    const wantsElicitation = context.client().urlElicitation;
-    // With URL elicitation the link is presented first, then the wait runs on the request id.
-    const firstWait = wantsElicitation ? 0 : (input.waitSeconds ?? 0);
-    const answer = await relayApproval(context, proposalOf(input, context), firstWait, extra);
-    if (answer.active === true || !wantsElicitation) return answerOf(answer);
-    const link = linkOf(answer);
-    const elicitation = await presentLink(context, link, extra);
-    const waitSeconds = input.waitSeconds ?? 0;
-    if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(answer), elicitation };
-    const waited = await relayApproval(context, { requestId: link.requestId }, waitSeconds, extra);
-    if (waited.decision !== "pending")
-      await context.elicitationComplete(link.requestId).catch(() => undefined);
-    return { ...answerOf({ ...answer, ...waited }), elicitation };
+    if (!asksToOpenLinks(context, extra)) {
+      return answerOf(
+        await relayApproval(context, proposalOf(input, context, extra), input.waitSeconds ?? 0, extra),
+      );
+    }
+    return extra.client.era === "modern"
+      ? approvalThroughInputRound(context, input, extra)
+      : approvalThroughElicitation(context, input, extra);
   },
 });
 
-function proposalOf(input: ApprovalInput, context: BridgeContext): Record<string, unknown> {
-  const client = context.client().info;
+/** Whether the link can be put to the client (URL elicitation, or the 2026-07-28 input round). */
+function asksToOpenLinks(context: BridgeContext, extra: BridgeToolExtra): boolean {
+  if (!extra.client.urlElicitation) return false;
+  return extra.client.era === "modern" || context.elicitsFromLegacyClients !== false;
+}
+
+/**
+ * A 2025 client with URL elicitation: the link is presented first (`elicitation/create`, which
+ * waits for the person's answer), then the wait runs on the request id; the client hears
+ * `notifications/elicitation/complete` once the person has decided.
+ */
+async function approvalThroughElicitation(
+  context: BridgeContext,
+  input: ApprovalInput,
+  extra: BridgeToolExtra,
+): Promise<Record<string, unknown>> {
+  const answer = await relayApproval(context, proposalOf(input, context, extra), 0, extra);
+  if (answer.active === true) return answerOf(answer);
+  const link = linkOf(answer);
+  const elicitation = await presentLink(context, link, extra);
+  const waitSeconds = input.waitSeconds ?? 0;
+  if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(answer), elicitation };
+  const waited = await relayApproval(context, { requestId: link.requestId }, waitSeconds, extra);
+  if (waited.decision !== "pending") await context.elicitationComplete(link.requestId).catch(() => undefined);
+  return { ...answerOf({ ...answer, ...waited }), elicitation };
+}
+
+/** Where the person's answer to the link comes back in a 2026-07-28 retried call. */
+const APPROVAL_INPUT_KEY = "approval";
+
+/**
+ * A 2026-07-28 client with URL elicitation. The first round asks the gate for a link and ends
+ * with an `input_required` result that asks the person to open it; the request's public facts
+ * travel in the sealed `requestState`. The client calls again with the person's answer: on
+ * accept the wait (with progress) runs on the request id, as in the 2025 flow. A retried call
+ * whose state did not come back (another process, expired) starts over with a new request.
+ */
+async function approvalThroughInputRound(
+  context: BridgeContext,
+  input: ApprovalInput,
+  extra: BridgeToolExtra,
+): Promise<Record<string, unknown>> {
+  const first = extra.retry?.state;
+  if (first === undefined) {
+    const answer = await relayApproval(context, proposalOf(input, context, extra), 0, extra);
+    if (answer.active === true) return answerOf(answer);
+    const link = linkOf(answer);
+    return (await extra.askToOpenUrl({
+      key: APPROVAL_INPUT_KEY,
+      message: LINK_MESSAGE,
+      url: link.url,
+      state: publicFacts(answer),
+    })) as unknown as Record<string, unknown>;
+  }
+  const elicitation = urlAnswer(extra.retry, APPROVAL_INPUT_KEY) ?? "failed";
+  const waitSeconds = input.waitSeconds ?? 0;
+  if (elicitation !== "accept" || waitSeconds === 0) return { ...answerOf(first), elicitation };
+  const waited = await relayApproval(context, { requestId: first.requestId }, waitSeconds, extra);
+  return { ...answerOf({ ...first, ...waited }), elicitation };
+}
+
+/** What the client may see again of a pending request (nothing secret: the relay keeps the lease secret). */
+function publicFacts(answer: Record<string, unknown>): Record<string, unknown> {
+  const facts: Record<string, unknown> = {};
+  for (const key of [
+    "active",
+    "decision",
+    "requestId",
+    "url",
+    "expiresAt",
+    "scopeFingerprint",
+    "covered",
+    "leftOut",
+  ]) {
+    if (answer[key] !== undefined) facts[key] = answer[key];
+  }
+  return facts;
+}
+
+const LINK_MESSAGE =
+  "Approve write access to T3 with your passkey on the gate's page (it shows what was asked and lets you narrow it).";
+
+function proposalOf(
+  input: ApprovalInput,
+  context: BridgeContext,
+  extra: BridgeToolExtra,
+): Record<string, unknown> {
+  const client = context.holder ?? extra.client.info;
   return {
     ...(input.purpose === undefined ? {} : { purpose: input.purpose }),
     ...(input.environments === undefined ? {} : { environments: input.environments }),
@@ -221,8 +308,7 @@ async function presentLink(
   try {
     return await context.elicitUrl(
       {
-        message:
-          "Approve write access to T3 with your passkey on the gate's page (it shows what was asked and lets you narrow it).",
+        message: LINK_MESSAGE,
         url: link.url,
         // The request id is unique per gate boot and opaque: the elicitation id the spec asks for.
         elicitationId: link.requestId,
@@ -251,7 +337,7 @@ function answerOf(answer: Record<string, unknown>): Record<string, unknown> {
       nextStep: "Use leaseId with the t3_escrever_* tools, naming the environment on every call.",
     };
   }
-  const outcome = decision === undefined || decision === "approved" ? "pending" : decision;
+  const outcome = decision ?? "pending";
   if (outcome === "pending" && (typeof answer.requestId !== "string" || typeof answer.url !== "string")) {
     throw new ConnectorError("invalid_response", "the gate answered the approval request without a link");
   }

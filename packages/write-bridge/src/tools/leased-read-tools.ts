@@ -1,152 +1,153 @@
 /**
- * Reads under the write lease, under the read server's tool names. The gate
- * limits them to the lease's environment and projects and re-checks the lease around the read;
- * the bridge only shapes the answer with core's state projection and keeps it small.
+ * Reads under the write lease, under the read server's tool names and with its contracts: each
+ * tool's input is the read tool's with `leaseId` (`leasedInput`), its output schema the very same
+ * object (`@t3-connector/mcp-tools/read-contracts`, ADR 0053). The gate limits a read to the
+ * lease's environment and projects and re-checks the lease around it; the bridge shapes the answer
+ * with core's state projection, as the read server does.
  */
+import { paginate, type SignatureValue } from "@t3-connector/core/pagination";
+import { matchesSearch, normalizeSearchTerm } from "@t3-connector/core/search";
 import {
   attentionThreads,
-  compareThreadsForListing,
+  filterThreadList,
   type HistoryBoundsInput,
+  historyBounds,
   MESSAGES_LIMIT,
+  MESSAGES_MAX_CHARACTERS,
   recentMessages,
   type ShellThreadInput,
+  THREAD_MAX_CHARACTERS,
   type ThreadProjectionInput,
-  type ThreadState,
   threadRead,
-  threadSummary,
 } from "@t3-connector/core/state";
+import {
+  hiddenNoRunNote,
+  leasedInput,
+  PROJECT_ORDER,
+  THREAD_LISTING_ORDER,
+  THREAD_PAGE_DEFAULT_LIMIT,
+  t3AtencaoContract,
+  t3MensagensContract,
+  t3ProjetosContract,
+  t3ThreadContract,
+  t3ThreadsContract,
+} from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { type BridgeContext, defineBridgeTool, READ_ONLY } from "../bridge-tool.js";
-
-const id = z.string().trim().min(1).max(1024);
-const leased = {
-  leaseId: id,
-  /** Alias or environmentId of an environment in the lease; there is no default. */
-  environment: z.string().trim().min(1).max(1024),
-};
-const LIST_LIMIT = { min: 1, max: 100, default: 30 } as const;
-const listLimit = z.number().int().min(LIST_LIMIT.min).max(LIST_LIMIT.max).default(LIST_LIMIT.default);
+import {
+  calledEnvironment,
+  itemEnvironment,
+  type LeasedWhere,
+  leasedCursors,
+  leasedIdentity,
+  leasedRead,
+  oneEnvironmentEnvelope,
+  pageFields,
+  rowsOf,
+  threadItem,
+} from "./leased-read.js";
 
 const AFTER_LEASE_CLOSED = "On lease_closed call t3_pedir_aprovacao. This read never renews the lease.";
-
-/** Where the read ran, and the lease it ran under (ADR 0028). */
-const where = { leaseId: z.string(), environment: z.string(), environmentId: z.string() };
-const threadRow = z.object({
-  threadId: z.string().nullable(),
-  title: z.string().nullable(),
-  projectId: z.string().nullable(),
-  state: z.string(),
-  runId: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-  settled: z.boolean(),
-  archived: z.boolean(),
-});
-/** A row of the listing; `state` keeps core's type so the attention rule applies to it. */
-type ThreadRow = Omit<z.output<typeof threadRow>, "state"> & { state: ThreadState };
-
-interface ReadAnswer {
-  leaseId: string;
-  environment: string;
-  environmentId: string;
-  [key: string]: unknown;
-}
-
-async function leasedRead(
-  context: BridgeContext,
-  input: { leaseId: string; environment: string },
-  read: "projects" | "threads" | "thread",
-  extra: { signal: AbortSignal },
-  target: { projectId?: string; threadId?: string; includeArchived?: boolean } = {},
-): Promise<ReadAnswer> {
-  const answer = await context.relay.call(
-    { op: "leased_read", leaseId: input.leaseId, environment: input.environment, read, ...target },
-    extra.signal,
-  );
-  return {
-    ...answer,
-    leaseId: String(answer.leaseId ?? input.leaseId),
-    environment: String(answer.environment ?? input.environment),
-    environmentId: String(answer.environmentId ?? ""),
-  };
-}
-
-function rowsOf(value: unknown): ShellThreadInput[] {
-  return Array.isArray(value) ? (value as ShellThreadInput[]) : [];
-}
-
-function summarize(rows: readonly ShellThreadInput[], now: number): ThreadRow[] {
-  return rows.map((row) => {
-    const summary = threadSummary(row, { now });
-    return {
-      threadId: summary.threadId,
-      title: summary.title,
-      projectId: summary.project.projectId,
-      state: summary.state,
-      runId: summary.runId,
-      updatedAt: summary.updatedAt,
-      settled: summary.settled,
-      archived: Boolean(row.archivedAt),
-    };
-  });
-}
+const ONE_ENVIRONMENT = "Reads the one environment of the lease named by environment.";
 
 export const leasedProjectsTool = defineBridgeTool({
   name: "t3_projetos",
   title: "Projects in the lease",
-  description: `Lists the projects the write lease covers in one environment. ${AFTER_LEASE_CLOSED}`,
-  inputSchema: z.strictObject(leased),
-  outputSchema: z.object({
-    ...where,
-    projects: z.array(
-      z.object({ projectId: z.string(), title: z.string().nullable(), workspaceRoot: z.string().nullable() }),
-    ),
-  }),
+  description: `Lists the projects the write lease covers in one environment, with how many threads are running or need intervention. ${ONE_ENVIRONMENT} ${AFTER_LEASE_CLOSED}`,
+  inputSchema: leasedInput(t3ProjetosContract.inputSchema),
+  outputSchema: t3ProjetosContract.outputSchema,
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const answer = await leasedRead(context, input, "projects", extra);
-    const projects = (Array.isArray(answer.projects) ? answer.projects : []) as Record<string, unknown>[];
-    return {
-      leaseId: answer.leaseId,
-      environment: answer.environment,
-      environmentId: answer.environmentId,
-      projects: projects.map((project) => ({
+    const answer = await leasedRead(context, input, "projects", extra.signal);
+    const threads = await leasedRead(context, input, "threads", extra.signal);
+    const now = context.now();
+    const counts = new Map<string, { running: number; needsIntervention: number }>();
+    for (const row of rowsOf(threads.body.threads)) {
+      if (row.archivedAt) continue;
+      const { state } = threadItem(answer, row, now);
+      const entry = counts.get(String(row.projectId)) ?? { running: 0, needsIntervention: 0 };
+      if (state === "running") entry.running += 1;
+      if (state === "needs_intervention") entry.needsIntervention += 1;
+      counts.set(String(row.projectId), entry);
+    }
+    const search = normalizeSearchTerm(input.search);
+    const projects = (Array.isArray(answer.body.projects) ? answer.body.projects : []) as Record<
+      string,
+      unknown
+    >[];
+    const items = projects
+      .filter((project) => !project.archivedAt)
+      .map((project) => ({
         projectId: String(project.id),
-        title: typeof project.title === "string" ? project.title : null,
-        workspaceRoot: typeof project.workspaceRoot === "string" ? project.workspaceRoot : null,
-      })),
+        title: typeof project.title === "string" ? project.title : "",
+        environment: itemEnvironment(answer),
+        directory: typeof project.workspaceRoot === "string" ? project.workspaceRoot : null,
+        runningThreads: counts.get(String(project.id))?.running ?? 0,
+        threadsNeedingIntervention: counts.get(String(project.id))?.needsIntervention ?? 0,
+      }))
+      .filter((project) => matchesSearch(search, { id: project.projectId, title: project.title }));
+    const page = paginate(leasedCursors(), items, PROJECT_ORDER, {
+      signature: leasedIdentity("t3_projetos", [search ?? null], answer),
+      cursor: input.cursor,
+      limit: input.limit,
+    });
+    return {
+      environment: calledEnvironment(answer),
+      ...pageFields(page),
+      ...(input.search === undefined ? {} : { search: input.search }),
+      ...oneEnvironmentEnvelope(answer, items.length),
+      projects: page.items,
     };
   },
-});
-
-const threadsInput = z.strictObject({
-  ...leased,
-  projectId: id.optional(),
-  includeArchived: z.boolean().default(false),
-  limit: listLimit,
 });
 
 export const leasedThreadsTool = defineBridgeTool({
   name: "t3_threads",
   title: "Threads in the lease",
-  description: `Lists threads of the lease's projects (newest first), optionally of one project. Use t3_thread for one thread's detail. ${AFTER_LEASE_CLOSED}`,
-  inputSchema: threadsInput,
-  outputSchema: z.object({ ...where, threads: z.array(threadRow), truncated: z.boolean() }),
+  description: `Lists threads of the lease's projects (newest first), optionally of one project; includeArchived adds archived threads, marked archived. Use t3_thread for one thread's detail. ${ONE_ENVIRONMENT} ${AFTER_LEASE_CLOSED}`,
+  inputSchema: leasedInput(t3ThreadsContract.inputSchema).extend({
+    includeArchived: z.boolean().optional().describe("Also list archived threads (default false)."),
+  }),
+  outputSchema: t3ThreadsContract.outputSchema,
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const answer = await leasedRead(context, input, "threads", extra, {
+    const answer = await leasedRead(context, input, "threads", extra.signal, {
       ...(input.projectId === undefined ? {} : { projectId: input.projectId }),
       // Archived threads are not in the shell: the gate reads them from their own snapshot.
       ...(input.includeArchived ? { includeArchived: true } : {}),
     });
-    const rows = summarize(rowsOf(answer.threads), context.now())
-      .filter((row) => input.includeArchived || !row.archived)
-      .sort(compareThreadsForListing);
+    const now = context.now();
+    const search = normalizeSearchTerm(input.search);
+    const includeNoRun = input.includeNoRun ?? false;
+    const items = rowsOf(answer.body.threads)
+      .filter((row) => input.includeArchived === true || !row.archivedAt)
+      .filter((row) => matchesSearch(search, { id: String(row.id ?? ""), title: String(row.title ?? "") }))
+      .map((row) => threadItem(answer, row, now));
+    const { threads, hiddenNoRun } = filterThreadList(items, {
+      ...(input.state === undefined ? {} : { state: input.state }),
+      includeNoRun,
+      ...(input.woke === undefined ? {} : { woke: input.woke }),
+    });
+    const filters: SignatureValue[] = [
+      input.projectId ?? null,
+      input.state ?? null,
+      includeNoRun,
+      search ?? null,
+      ...(input.woke === undefined ? [] : [{ woke: input.woke }]),
+      ...(input.includeArchived ? [{ includeArchived: true }] : []),
+    ];
+    const page = paginate(leasedCursors(), threads, THREAD_LISTING_ORDER, {
+      signature: leasedIdentity("t3_threads", filters, answer),
+      cursor: input.cursor,
+      limit: input.limit ?? THREAD_PAGE_DEFAULT_LIMIT,
+    });
     return {
-      leaseId: answer.leaseId,
-      environment: answer.environment,
-      environmentId: answer.environmentId,
-      threads: rows.slice(0, input.limit),
-      truncated: rows.length > input.limit,
+      environment: calledEnvironment(answer),
+      ...pageFields(page),
+      ...(input.search === undefined ? {} : { search: input.search }),
+      ...(hiddenNoRun > 0 ? { hiddenNoRun, note: hiddenNoRunNote(hiddenNoRun) } : {}),
+      ...oneEnvironmentEnvelope(answer, threads.length),
+      threads: page.items,
     };
   },
 });
@@ -156,51 +157,46 @@ export const leasedAttentionTool = defineBridgeTool({
   title: "Threads that need the user",
   description:
     "Lists the lease's threads that need the user: a pending question or approval (answer it with t3_escrever_runtime_request_answer " +
-    `or t3_escrever_runtime_request_approve, never with a send), or a failed run nobody settled. ${AFTER_LEASE_CLOSED}`,
-  inputSchema: z.strictObject({ ...leased, projectId: id.optional() }),
-  outputSchema: z.object({ ...where, threads: z.array(threadRow) }),
+    `or t3_escrever_runtime_request_approve, never with a send), or a failed run nobody settled. ${ONE_ENVIRONMENT} ${AFTER_LEASE_CLOSED}`,
+  inputSchema: leasedInput(t3AtencaoContract.inputSchema),
+  outputSchema: t3AtencaoContract.outputSchema,
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const answer = await leasedRead(
-      context,
-      input,
-      "threads",
-      extra,
-      input.projectId === undefined ? {} : { projectId: input.projectId },
+    const answer = await leasedRead(context, input, "threads", extra.signal);
+    const now = context.now();
+    const threads = attentionThreads(
+      rowsOf(answer.body.threads)
+        .filter((row) => !row.archivedAt)
+        .map((row) => threadItem(answer, row, now)),
     );
-    const rows = summarize(rowsOf(answer.threads), context.now()).filter((row) => !row.archived);
     return {
-      leaseId: answer.leaseId,
-      environment: answer.environment,
-      environmentId: answer.environmentId,
-      threads: attentionThreads(rows),
+      environment: calledEnvironment(answer),
+      total: threads.length,
+      ...oneEnvironmentEnvelope(answer, threads.length),
+      threads,
     };
   },
 });
 
 interface ThreadAnswer {
+  where: LeasedWhere;
   row: ShellThreadInput;
   projection: ThreadProjectionInput;
   bounds: HistoryBoundsInput;
-  leaseId: string;
-  environment: string;
-  environmentId: string;
 }
 
 async function readThread(
   context: BridgeContext,
-  input: { leaseId: string; environment: string; threadId: string },
-  extra: { signal: AbortSignal },
+  input: { leaseId: string; environment?: string | undefined; threadId: string },
+  signal: AbortSignal,
 ): Promise<ThreadAnswer> {
-  const answer = await leasedRead(context, input, "thread", extra, { threadId: input.threadId });
-  const detail = (answer.detail ?? {}) as HistoryBoundsInput & { projection?: ThreadProjectionInput };
+  const answer = await leasedRead(context, input, "thread", signal, { threadId: input.threadId });
+  const detail = (answer.body.detail ?? {}) as HistoryBoundsInput & { projection?: ThreadProjectionInput };
   return {
-    row: (answer.thread ?? {}) as ShellThreadInput,
+    where: answer,
+    row: (answer.body.thread ?? {}) as ShellThreadInput,
     projection: detail.projection ?? {},
     bounds: detail,
-    leaseId: answer.leaseId,
-    environment: answer.environment,
-    environmentId: answer.environmentId,
   };
 }
 
@@ -209,20 +205,18 @@ export const leasedThreadTool = defineBridgeTool({
   title: "One thread in the lease",
   description:
     "Reads one thread of the lease: state, active run, model and pending requests with the exact tool to answer each. " +
-    `A thread outside the lease's projects is thread_not_found. ${AFTER_LEASE_CLOSED}`,
-  inputSchema: z.strictObject({ ...leased, threadId: id }),
-  outputSchema: z.object({ ...where, thread: z.record(z.string(), z.unknown()) }),
+    `A thread outside the lease's projects is thread_not_found. ${ONE_ENVIRONMENT} ${AFTER_LEASE_CLOSED}`,
+  inputSchema: leasedInput(t3ThreadContract.inputSchema),
+  outputSchema: t3ThreadContract.outputSchema,
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const read = await readThread(context, input, extra);
+    const read = await readThread(context, input, extra.signal);
     return {
-      leaseId: read.leaseId,
-      environment: read.environment,
-      environmentId: read.environmentId,
-      thread: threadRead(read.row, read.projection, read.bounds, { now: context.now() }) as unknown as Record<
-        string,
-        unknown
-      >,
+      environment: calledEnvironment(read.where),
+      ...threadRead(read.row, read.projection, read.bounds, {
+        now: context.now(),
+        maxCharacters: input.maxCharacters ?? THREAD_MAX_CHARACTERS.default,
+      }),
     };
   },
 });
@@ -230,35 +224,20 @@ export const leasedThreadTool = defineBridgeTool({
 export const leasedMessagesTool = defineBridgeTool({
   name: "t3_mensagens",
   title: "Recent messages of a thread in the lease",
-  description: `Returns the last messages of one thread of the lease, oldest first, each text cut to its start. ${AFTER_LEASE_CLOSED}`,
-  inputSchema: z.strictObject({
-    ...leased,
-    threadId: id,
-    limit: z.number().int().min(MESSAGES_LIMIT.min).max(MESSAGES_LIMIT.max).default(MESSAGES_LIMIT.default),
-  }),
-  outputSchema: z.object({
-    ...where,
-    threadId: z.string(),
-    messages: z.array(
-      z.object({
-        messageId: z.string().nullable(),
-        role: z.string().nullable(),
-        text: z.string(),
-        truncated: z.boolean(),
-        streaming: z.boolean(),
-        createdAt: z.string().nullable(),
-      }),
-    ),
-  }),
+  description: `Returns the last messages of one thread of the lease, oldest first, each text cut to its start. ${ONE_ENVIRONMENT} ${AFTER_LEASE_CLOSED}`,
+  inputSchema: leasedInput(t3MensagensContract.inputSchema),
+  outputSchema: t3MensagensContract.outputSchema,
   annotations: READ_ONLY,
   async handler(context, input, extra) {
-    const read = await readThread(context, input, extra);
+    const read = await readThread(context, input, extra.signal);
     return {
-      leaseId: read.leaseId,
-      environment: read.environment,
-      environmentId: read.environmentId,
+      environment: calledEnvironment(read.where),
       threadId: input.threadId,
-      messages: recentMessages(read.projection, { limit: input.limit }),
+      messages: recentMessages(read.projection, {
+        limit: input.limit ?? MESSAGES_LIMIT.default,
+        maxCharacters: input.maxCharacters ?? MESSAGES_MAX_CHARACTERS.default,
+      }),
+      history: historyBounds(read.bounds),
     };
   },
 });

@@ -1,8 +1,9 @@
 /**
  * `t3_reconciliar_escrita`: settles an `uncertain` write. The gate reads T3 for the effect (the
- * ids it sent were derived from the operation key, so the effect is findable); if it is not there,
- * it sends the journaled command again under the same ids (within an hour of the first attempt),
- * which T3 applies at most once, and T3's answer decides. A write still undecided stays `uncertain`.
+ * ids it sent were derived from the operation key, so the effect is findable); if it is not there
+ * and the caller's open lease covers the write (ADR 0042), it sends the journaled command again
+ * under the same ids (within an hour of the first attempt), which T3 applies at most once, and
+ * T3's answer decides. A write still undecided stays `uncertain`.
  */
 import * as z from "zod";
 import { defineBridgeTool, READ_ONLY } from "../bridge-tool.js";
@@ -13,9 +14,11 @@ export const reconcileTool = defineBridgeTool({
   name: "t3_reconciliar_escrita",
   title: "Reconcile an uncertain write",
   description:
-    "After reconciliation_required (or state uncertain), call this with the same leaseId, environment and operationId. " +
-    "The gate reads T3 for the write's effect; if it is not there, it sends the same command again under the same ids " +
-    "(T3 applies a command id at most once), within an hour of the first attempt. You get state completed (applied exactly once), " +
+    "After reconciliation_required (or state uncertain), call this with your open leaseId, the environment and the operationId " +
+    "(an uncertain send closes the lease it was made under: get the next one with t3_pedir_aprovacao {}). " +
+    "The gate reads T3 for the write's effect; if it is not there and your lease covers the write, it sends the same command " +
+    "again under the same ids (T3 applies a command id at most once), within an hour of the first attempt; without such a lease " +
+    "it only reads and observation.reason says so. You get state completed (applied exactly once), " +
     "refused (nothing applied; error.code says why, e.g. t3_refused or action_unsupported), or uncertain with observation.reason " +
     "(e.g. a commandId conflict, T3 unreachable, or the hour passed): then tell the user instead of retrying with a new operationId.",
   inputSchema: z.strictObject({

@@ -117,7 +117,11 @@ export const WRITE_TOOL_FACES = {
     destructive: true,
     notes: "restoreFiles also restores the workspace files.",
   },
-  "thread.launch": { name: "t3_escrever_thread_launch", notes: "Sent as orchestration.launchThread." },
+  "thread.launch": {
+    name: "t3_escrever_thread_launch",
+    notes:
+      "Sent as orchestration.launchThread. Without runtimeMode the agent runs at the lease's ceiling; the result's runtimeMode says which mode it got.",
+  },
   // restart_active interrupts the current attempt.
   "thread.send": {
     name: "t3_escrever_thread_send",
@@ -151,7 +155,8 @@ export const WRITE_TOOL_FACES = {
   },
   "delegated_task.request": {
     name: "t3_escrever_delegated_task_request",
-    notes: "The child thread hangs off parentThreadId and the run's node.",
+    notes:
+      "The child thread hangs off parentThreadId and the run's node. Without runtimeMode it runs at the lease's ceiling (the result says which).",
   },
   "delegated_task.wake-policy": {
     name: "t3_escrever_delegated_task_wake_policy",

@@ -30,6 +30,8 @@ export const writeResultSchema = z.object({
   reconciled: z.boolean().optional(),
   receipt: z.record(z.string(), z.unknown()).nullable(),
   derivedIds: z.record(z.string(), z.string()),
+  /** For a launch or delegated task: the mode its agent runs in (the lease's ceiling when the input named none). */
+  runtimeMode: z.string().optional(),
 });
 
 export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
@@ -67,6 +69,7 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
         ...(answer.reconciled === true ? { reconciled: true } : {}),
         receipt: answer.receipt,
         derivedIds: answer.derivedIds,
+        ...(answer.runtimeMode === undefined ? {} : { runtimeMode: answer.runtimeMode }),
       };
     },
   });

@@ -4,11 +4,11 @@
  * over the simulator: pending while the run is active, sent once after it ended, never resent.
  */
 
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { LEASED_PROJECT } from "@t3-connector/test-support/sim-world";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { CONDITIONAL_SEND } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
 import {
   type Body,
   type BridgeSession,

@@ -4,12 +4,13 @@
  * found, as archived, by the read server's search and reads by id, and by the bridge's leased
  * reads through the gate. Everything runs over real sockets against the simulator.
  */
+
+import { readToolDefinitions } from "@t3-connector/read-server";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { readyMirror, threadChanged } from "@t3-connector/test-support/mirror-support";
+import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
+import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readToolDefinitions } from "../../../read-server/src/tools/index.js";
-import { readyMirror, threadChanged } from "../../../read-server/test/listing/mirror-support.js";
-import { type SimReadSetup, startSimRead } from "../../../read-server/test/support/sim-context.js";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
 import { type Body, type BridgeSession, connectBridge, structured } from "../support/bridge-client.js";
 
 const PROFILES = [
@@ -108,7 +109,7 @@ describe.each(PROFILES)(
           threadId: IDLE_THREAD,
         });
         expect(leasedThread.isError).toBeFalsy();
-        expect(structured(leasedThread).thread).toMatchObject({ threadId: IDLE_THREAD, archived: true });
+        expect(structured(leasedThread)).toMatchObject({ threadId: IDLE_THREAD, archived: true });
       },
     );
   },

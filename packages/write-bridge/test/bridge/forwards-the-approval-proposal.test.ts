@@ -4,6 +4,7 @@
  * bridge process's id (so its newer request supersedes its older one), and the wait.
  */
 import { beforeEach, describe, expect, it } from "vitest";
+import { createRelayClient } from "../../src/relay-client.js";
 import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 
@@ -58,6 +59,25 @@ describe("t3_pedir_aprovacao relays the client's proposal", () => {
     // The same process always names itself the same way.
     await bridge.call("t3_pedir_aprovacao", {});
     expect(gate.requests[1]?.body.bridge).toBe(gate.requests[0]?.body.bridge);
+  });
+
+  it("presents one holder secret of its own on every call, never shows one in an answer, and none where no lease is named", async () => {
+    gate.answer = (request) =>
+      request.body.op === "environments"
+        ? { status: 200, body: { environments: [] } }
+        : { status: 200, body: { ...LINK, leaseSecret: "handed-back-by-an-older-gate" } };
+    const asked = await bridge.call("t3_pedir_aprovacao", {});
+    await bridge.call("t3_pedir_aprovacao", { requestId: LINK.requestId });
+    await bridge.call("t3_pedir_aprovacao", { actions: ["thread.pin"] });
+    expect(JSON.stringify(asked)).not.toContain("handed-back");
+    const secrets = gate.requests.map((request) => request.leaseSecret);
+    expect(secrets[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The same secret every time (ADR 0040): the gate keeps it for each request and lease of this process.
+    expect(new Set(secrets)).toEqual(new Set([secrets[0]]));
+    const relay = createRelayClient({ port: gate.port, stateDir: gate.stateDir, timeoutMs: 10_000 });
+    await relay.call({ op: "environments" });
+    expect(gate.requests.at(-1)?.body).toEqual({ op: "environments" });
+    expect(gate.requests.at(-1)?.leaseSecret).toBeUndefined();
   });
 
   it("waits on an existing request with requestId alone, proposing nothing", async () => {

@@ -56,7 +56,13 @@ describe("tools/list", () => {
     for (const tool of tools.filter((candidate) => others.slice(1).includes(candidate.name))) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(tool.inputSchema.additionalProperties).toBe(false);
-      expect(tool.inputSchema.required).toEqual(expect.arrayContaining(["leaseId", "environment"]));
+      // The leased reads take the read tools' inputs plus leaseId (environment optional there too,
+      // refused without it at call time); the reconciliation names its environment.
+      expect(tool.inputSchema.required).toEqual(
+        expect.arrayContaining(
+          tool.name === "t3_reconciliar_escrita" ? ["leaseId", "environment"] : ["leaseId"],
+        ),
+      );
     }
     expect(gate.requests).toHaveLength(0);
   });

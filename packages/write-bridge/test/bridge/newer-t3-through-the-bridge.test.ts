@@ -7,9 +7,9 @@
  * server-only sync commands are offered by no tool. Confirmation is always a read of the thread.
  */
 import { SERVER_ONLY_COMMAND_TYPES } from "@t3-connector/t3-sim";
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { LEASED_PROJECT } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { LEASED_PROJECT } from "../../../write-gate/test/support/sim-world.js";
 import { type Body, type BridgeSession, structured } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
@@ -24,7 +24,7 @@ useBridgeOverRealGate((harness, session) => {
 async function readThread(leaseId: string, threadId: string): Promise<Body> {
   const result = await bridge.call("t3_thread", { leaseId, environment: "alpha", threadId });
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  return structured(result).thread as Body;
+  return structured(result);
 }
 
 describe("current T3's newer commands and states through the bridge", () => {

@@ -4,9 +4,10 @@
  * shell item at all. A write must not wait for one: with the simulator's clock stopped (a held-back
  * row would never be released), a no-op unpin through the bridge still completes.
  */
+
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
 import type { BridgeSession } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 

@@ -4,9 +4,10 @@
  * naming the environment and its T3 version, with nothing sent; the protocol-2 one runs it
  * (ADR 0009).
  */
+
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD, startSimWorld } from "../../../write-gate/test/support/sim-world.js";
 import { type BridgeSession, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { beforeEach, describe, expect, it } from "vitest";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
 import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 

@@ -3,14 +3,15 @@
  * harness). The lease is granted through the harness's LeaseKeeper seam; the passkey ceremony is
  * the gate's own tests' business.
  */
-import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
+
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
 import {
   IDLE_THREAD,
   LEASED_PROJECT,
   OUTSIDE_THREAD,
   RUNNING_THREAD,
-} from "../../../write-gate/test/support/sim-world.js";
+} from "@t3-connector/test-support/sim-world";
+import { describe, expect, it } from "vitest";
 import { type Body, type BridgeSession, structured, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 
@@ -150,8 +151,8 @@ describe("the bridge against the real gate relay", () => {
     const where = { leaseId, environment: "alpha" };
     const projects = structured(await bridge.call("t3_projetos", where));
     expect(projects).toMatchObject({
-      environment: "alpha",
-      environmentId: h.world.env("alpha").environmentId,
+      environment: { alias: "alpha", environmentId: h.world.env("alpha").environmentId },
+      complete: true,
     });
     expect((projects.projects as Body[]).map((project) => project.projectId)).toEqual([LEASED_PROJECT]);
 
@@ -166,12 +167,12 @@ describe("the bridge against the real gate relay", () => {
       [WAITING_THREAD, "needs_intervention"],
     ]);
     const waiting = structured(await bridge.call("t3_thread", { ...where, threadId: WAITING_THREAD }));
-    const pending = (waiting.thread as Body).pendingRequests as Body[];
+    const pending = waiting.pendingRequests as Body[];
     expect(pending).toHaveLength(1);
     expect(JSON.stringify(pending[0]?.nextAction)).toContain("t3_escrever_runtime_request_answer");
 
     const thread = structured(await bridge.call("t3_thread", { ...where, threadId: RUNNING_THREAD }));
-    expect(thread.thread).toMatchObject({ threadId: RUNNING_THREAD, state: "running", pendingRequests: [] });
+    expect(thread).toMatchObject({ threadId: RUNNING_THREAD, state: "running", pendingRequests: [] });
 
     const countBeforeSend = h.world.commandCount();
     const blockedSend = await bridge.call("t3_escrever_thread_send", {
@@ -203,8 +204,8 @@ describe("the bridge against the real gate relay", () => {
     });
     expect(answered.isError, textOf(answered)).toBeFalsy();
     const resumed = structured(await bridge.call("t3_thread", { ...where, threadId: WAITING_THREAD }));
-    expect((resumed.thread as Body).pendingRequests).toEqual([]);
-    expect((resumed.thread as Body).state).not.toBe("needs_intervention");
+    expect(resumed.pendingRequests).toEqual([]);
+    expect(resumed.state).not.toBe("needs_intervention");
 
     const messages = structured(
       await bridge.call("t3_mensagens", { ...where, threadId: IDLE_THREAD, limit: 3 }),

@@ -10,11 +10,11 @@
  * takes about one client timeout (CLIENT_TIMEOUT_MS) and no more.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { openEventStream } from "@t3-connector/test-support/event-stream-client";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { ManualTimers } from "@t3-connector/test-support/t3-fake-servers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ManualTimers } from "../../../core/test/t3/support.js";
-import { openEventStream } from "../../../write-gate/test/approval/support/event-stream-client.js";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { postJson } from "../../../write-gate/test/support/http.js";
 import { APPROVAL_PROGRESS_MS } from "../../src/tools/approval-tool.js";
 import { type BridgeSession, connectBridge, textOf } from "../support/bridge-client.js";
 

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { builtFile } from "@t3-connector/test-support/built-bins";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtFile } from "../../../../test/support/built-bins.js";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
 import { straceWorks, traceProofVerdict } from "../support/strace.js";
 
 const LAUNCHER = builtFile("packages/write-bridge/test/support/launch-bridge.mjs");

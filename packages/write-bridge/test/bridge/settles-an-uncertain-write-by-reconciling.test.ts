@@ -1,6 +1,6 @@
+import type { GateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { describe, expect, it } from "vitest";
-import type { GateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import { IDLE_THREAD } from "../../../write-gate/test/support/sim-world.js";
 import { type BridgeSession, textOf } from "../support/bridge-client.js";
 import { useBridgeOverRealGate } from "../support/bridge-over-real-gate.js";
 

@@ -2,9 +2,10 @@
  * The bridge against the real gate: the gate's own test harness (startGate over the simulator) and
  * one bridge session relaying to it, for every test in a file.
  */
+
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import type { SimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll } from "vitest";
-import { type GateHarness, startGateHarness } from "../../../write-gate/test/support/gate-harness.js";
-import type { SimWorld } from "../../../write-gate/test/support/sim-world.js";
 import { type BridgeSession, connectBridge } from "./bridge-client.js";
 
 /**

@@ -12,7 +12,9 @@ import { join } from "node:path";
 
 export interface RecordedRequest {
   readonly headers: IncomingMessage["headers"];
+  /** The body without `leaseSecret`, which is recorded on its own (it is this process's, ADR 0040). */
   readonly body: Record<string, unknown>;
+  readonly leaseSecret?: unknown;
 }
 
 export type FakeAnswer = { status: number; body: unknown };
@@ -52,7 +54,8 @@ export async function startFakeGate(): Promise<FakeGate> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const recorded = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+      const { leaseSecret, ...body } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const recorded = { headers: req.headers, body, ...(leaseSecret === undefined ? {} : { leaseSecret }) };
       requests.push(recorded);
       const presented = req.headers["x-t3-private-relay"];
       const answer =

@@ -7,7 +7,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
 import { CONDITIONAL_SEND } from "./conditional-send.js";
-import { idString } from "./fields.js";
+import { DEFAULT_RUNTIME_MODE, idString, type RuntimeMode } from "./fields.js";
 import { deriveIdSet } from "./ids.js";
 import {
   threadLaunch,
@@ -176,17 +176,44 @@ export function deriveIds(
 
 export interface PreparedAction {
   readonly action: ActionId;
-  /** The strictly parsed input (defaults applied, strings trimmed). */
+  /** The strictly parsed input (defaults applied, strings trimmed, an omitted mode filled). */
   readonly input: unknown;
   readonly ids: DerivedIds;
   readonly payload: BuiltPayload;
+  /** True when the action's input may name a runtime mode and this one did not (ADR 0037). */
+  readonly runtimeModeOmitted: boolean;
+}
+
+export interface PrepareOptions {
+  /**
+   * The mode an omitted `runtimeModeField` runs in: the lease's ceiling at the gate, the
+   * operator's ceiling in ops; T3's own default (`full-access`) when not given.
+   */
+  readonly omittedRuntimeMode?: RuntimeMode;
+}
+
+/** The parsed input with its omitted runtime mode filled, and whether it was omitted. */
+function withRuntimeMode(
+  entry: AnyActionDefinition,
+  input: unknown,
+  mode: RuntimeMode,
+): { input: unknown; omitted: boolean } {
+  const field = entry.runtimeModeField;
+  if (field === undefined || input === null || typeof input !== "object") return { input, omitted: false };
+  if ((input as Record<string, unknown>)[field] !== undefined) return { input, omitted: false };
+  return { input: { ...input, [field]: mode }, omitted: true };
 }
 
 /**
  * Parses a raw tool input strictly and builds the one payload to send. A schema failure is
  * `invalid_input` with zod's issues in `details`; nothing is built.
  */
-export function prepareAction(action: ActionId, rawInput: unknown, operationKey: string): PreparedAction {
+export function prepareAction(
+  action: ActionId,
+  rawInput: unknown,
+  operationKey: string,
+  options: PrepareOptions = {},
+): PreparedAction {
   const entry = getAction(action);
   const parsed = entry.inputSchema.safeParse(rawInput);
   if (!parsed.success) {
@@ -208,7 +235,14 @@ export function prepareAction(action: ActionId, rawInput: unknown, operationKey:
       ? String((parsed.data as { clientRequestId: string }).clientRequestId)
       : undefined;
   const ids = deriveIds(operationKey, action, clientRequestId === undefined ? {} : { clientRequestId });
-  return { action, input: parsed.data, ids, payload: entry.build(parsed.data, ids) };
+  const filled = withRuntimeMode(entry, parsed.data, options.omittedRuntimeMode ?? DEFAULT_RUNTIME_MODE);
+  return {
+    action,
+    input: filled.input,
+    ids,
+    payload: entry.build(filled.input, ids),
+    runtimeModeOmitted: filled.omitted,
+  };
 }
 
 /** The envelope of one write request around its action input: the lease, the place, the key. */

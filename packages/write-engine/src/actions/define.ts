@@ -15,6 +15,8 @@ import type {
   BuiltPayload,
   DerivedIds,
   IdKind,
+  RunEffect,
+  ThreadRunView,
   WireLaunchInput,
 } from "./types.js";
 
@@ -35,9 +37,16 @@ interface ActionSpec<A extends string, S extends z.ZodType> {
   readonly extraIds?: readonly Exclude<IdKind, "commandId">[];
   readonly guards?: readonly Guard[];
   readonly runtimeModeField?: string;
-  /** The action drives the thread's agent in the thread's current runtime mode (ADR 0029). */
-  readonly runsInThreadMode?: boolean;
+  /** Required: how the action relates to an agent's run (ADR 0037). No entry compiles without it. */
+  readonly runEffect: RunEffect;
   readonly serializeByProject?: boolean;
+  readonly ceilingAdvice?: string;
+}
+
+/** Where the ceiling looks and when it applies; method syntax keeps parameters bivariant. */
+interface RunEffectSpec<S extends z.ZodType> {
+  drives?(input: z.output<S>): readonly string[];
+  effectHolds?(input: z.output<S>, thread: ThreadRunView): boolean;
 }
 
 /**
@@ -52,7 +61,8 @@ type TargetsSpec<S extends z.ZodType> =
 
 /** An action sent as one `orchestration.dispatchCommand`. */
 export type DispatchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
-  TargetsSpec<S> & {
+  TargetsSpec<S> &
+  RunEffectSpec<S> & {
     /** The T3 command `type`, only when it is not the action id itself. */
     readonly commandType?: string;
     /** The command's own fields; `type` and `commandId` are added, undefined fields left out. */
@@ -61,7 +71,8 @@ export type DispatchActionSpec<A extends string, S extends z.ZodType> = ActionSp
 
 /** An action sent as `orchestration.launchThread` (an RPC, not a command). */
 export type LaunchActionSpec<A extends string, S extends z.ZodType> = ActionSpec<A, S> &
-  TargetsSpec<S> & {
+  TargetsSpec<S> &
+  RunEffectSpec<S> & {
     launch(input: z.output<S>, ids: DerivedIds): WireLaunchInput;
   };
 
@@ -73,11 +84,12 @@ function theInputThread(input: unknown): ActionTargets {
 export function defineAction<const A extends string, S extends z.ZodType>(
   spec: DispatchActionSpec<A, S>,
 ): ActionDefinition<A, S> {
-  const { fields, commandType = spec.action, targets = theInputThread, ...rest } = spec;
+  const { fields, commandType = spec.action, targets = theInputThread, drives, ...rest } = spec;
   return Object.freeze({
     ...ACTION_DEFAULTS,
     ...rest,
     targets,
+    drives: drives ?? ((input: z.output<S>) => targets(input).threadIds),
     commandType,
     payloadKind: "dispatch",
     build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
@@ -87,11 +99,12 @@ export function defineAction<const A extends string, S extends z.ZodType>(
 export function defineLaunchAction<const A extends string, S extends z.ZodType>(
   spec: LaunchActionSpec<A, S>,
 ): ActionDefinition<A, S> {
-  const { launch, targets = theInputThread, ...rest } = spec;
+  const { launch, targets = theInputThread, drives, ...rest } = spec;
   return Object.freeze({
     ...ACTION_DEFAULTS,
     ...rest,
     targets,
+    drives: drives ?? ((input: z.output<S>) => targets(input).threadIds),
     commandType: null,
     payloadKind: "launch",
     build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({

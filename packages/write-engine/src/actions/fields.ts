@@ -41,7 +41,10 @@ export const isoDateTime = z.iso.datetime({
 export const RUNTIME_MODES = ["approval-required", "auto-accept-edits", "auto", "full-access"] as const;
 export const runtimeMode = z.enum(RUNTIME_MODES);
 export type RuntimeMode = z.infer<typeof runtimeMode>;
-/** T3's own default runtime mode, used when a launch or delegated task omits it. */
+/**
+ * T3's own default runtime mode. A launch or delegated task that omits its mode runs at the
+ * ceiling of whoever sends it (the lease's, ops'); this is the mode when nobody gives one.
+ */
 export const DEFAULT_RUNTIME_MODE: RuntimeMode = "full-access";
 
 export const INTERACTION_MODES = ["default", "plan"] as const;

@@ -14,6 +14,7 @@ export {
   getAction,
   isActionId,
   type PreparedAction,
+  type PrepareOptions,
   prepareAction,
   writeEnvelopeSchema,
 } from "./catalogue.js";
@@ -103,6 +104,7 @@ export {
 export { checkModelSelection } from "./model-selection.js";
 export {
   DEFAULT_RUNTIME_CEILING,
+  type DrivenThreadMode,
   drivenThreadMode,
   isRuntimeMode,
   lowerRuntimeMode,
@@ -110,7 +112,6 @@ export {
   runtimeCeilingRefusal,
   runtimeCeilingWords,
   runtimeModeRank,
-  type ThreadModeView,
   threadModeCeilingRefusal,
 } from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
@@ -124,6 +125,9 @@ export {
   ID_KINDS,
   type IdKind,
   RPC_METHOD,
+  RUN_EFFECTS,
+  type RunEffect,
+  type ThreadRunView,
   type WireCommand,
   type WireLaunchInput,
 } from "./types.js";

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { defineAction, defineLaunchAction, PROVENANCE, requireId, threadInput } from "./define.js";
 import {
   attachments,
-  DEFAULT_RUNTIME_MODE,
   idString,
   MAX_ID_CHARS,
   messageText,
@@ -20,6 +19,7 @@ export const threadLaunch = defineLaunchAction({
   action: "thread.launch",
   label: "Start a new thread",
   group: "run",
+  runEffect: "starts-run",
   description: "Creates a thread in a project with a model and workspace, optionally with a first message.",
   inputSchema: z
     .strictObject({
@@ -27,7 +27,8 @@ export const threadLaunch = defineLaunchAction({
       title: titleText,
       modelSelection,
       workspaceStrategy,
-      runtimeMode: runtimeMode.default(DEFAULT_RUNTIME_MODE),
+      // Omitted: the sender's ceiling fills it (prepareAction, ADR 0037).
+      runtimeMode: runtimeMode.optional(),
       text: messageText.optional(),
       attachments: attachments.optional(),
     })
@@ -114,11 +115,11 @@ export const threadSend = defineAction({
   action: "thread.send",
   label: "Send a message",
   group: "run",
+  runEffect: "starts-run",
   description: "Sends a message to the thread's agent, which may start or redirect a run.",
   inputSchema: threadSendInput,
   commandType: "message.dispatch",
   extraIds: ["messageId"],
-  runsInThreadMode: true,
   guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
   fields: (input, ids) => ({
     ...PROVENANCE,
@@ -134,6 +135,9 @@ export const threadMetadataUpdate = defineAction({
   action: "thread.metadata.update",
   label: "Change branch, worktree or title",
   group: "run",
+  // A branch or worktree change moves where the thread's queued and next runs work; a title does not.
+  runEffect: "changes-run",
+  effectHolds: (input) => input.branch !== undefined || input.worktreePath !== undefined,
   description: "Changes the thread's title, branch or worktree path.",
   inputSchema: threadInput({
     title: titleText.optional(),
@@ -175,6 +179,7 @@ export const threadPullRequestLink = defineAction({
   action: "thread.pull-request.link",
   label: "Link a pull request",
   group: "organize",
+  runEffect: "runs-nothing",
   description: "Links a pull request to the thread.",
   inputSchema: threadInput({
     ...pullRequestRef,
@@ -195,6 +200,7 @@ export const threadPullRequestUnlink = defineAction({
   action: "thread.pull-request.unlink",
   label: "Unlink a pull request",
   group: "organize",
+  runEffect: "runs-nothing",
   description: "Removes a pull-request link from the thread.",
   inputSchema: threadInput(pullRequestRef),
   fields: (input) => ({
@@ -214,6 +220,9 @@ export const threadPullRequestWatch = defineAction({
   action: "thread.pull-request.watch",
   label: "Watch a pull request",
   group: "organize",
+  // A watched pull request wakes the thread (a run in its mode) on checks, reviews and conflicts.
+  runEffect: "starts-run",
+  effectHolds: (input) => input.watching && input.paused !== true,
   description:
     "Starts or stops watching a pull request of the thread for changes (checks, reviews, conflicts).",
   inputSchema: threadInput({

@@ -59,6 +59,12 @@ export const environmentGrantSchema = z
     projects: z.array(scopeProjectSchema).min(1),
     actions: z.array(actionId).min(1),
     readProjectIds: z.array(idString),
+    /**
+     * When present, the only existing threads a write may touch here (sorted, unique; ADR 0041):
+     * the threads the client named, unless the person widened the lease to whole projects. A
+     * thread the lease launched itself is admitted too (the gate keeps those).
+     */
+    threadIds: z.array(idString).optional(),
   })
   .superRefine((grant, context) => {
     if (grant.destination !== `t3://${grant.environmentId}`) {
@@ -77,6 +83,13 @@ export const environmentGrantSchema = z
     }
     if (!isSortedUnique(grant.actions)) {
       context.addIssue({ code: "custom", path: ["actions"], message: "actions must be unique and sorted" });
+    }
+    if (grant.threadIds !== undefined && !isSortedUnique(grant.threadIds)) {
+      context.addIssue({
+        code: "custom",
+        path: ["threadIds"],
+        message: "threadIds must be unique and sorted",
+      });
     }
     if (!isSortedUnique(grant.readProjectIds)) {
       context.addIssue({

@@ -1,12 +1,14 @@
 /**
  * The runtime-mode ceiling (ADR 0022): the highest mode in which a write may make an agent run.
- * Modes rank `approval-required` < `auto-accept-edits` < `auto` < `full-access`. An action whose
- * input carries the mode a thread will run in declares where (`runtimeModeField` in the catalogue
- * table); the gate's lease, the conditional send and ops all read that one declaration.
+ * Modes rank `approval-required` < `auto-accept-edits` < `auto` < `full-access`. Every catalogue
+ * entry declares how it relates to an agent's run (`runEffect`, ADR 0037) and, when its input
+ * carries the mode an agent will run in, where (`runtimeModeField`); the gate's lease, the
+ * conditional send and ops all derive the ceiling from those two declarations.
  */
 import { ConnectorError } from "@t3-connector/core";
 import { getAction } from "./catalogue.js";
-import { RUNTIME_MODES, type RuntimeMode } from "./fields.js";
+import { DEFAULT_RUNTIME_MODE, RUNTIME_MODES, type RuntimeMode } from "./fields.js";
+import type { RunEffect, ThreadRunView } from "./types.js";
 
 /** What a lease grants when the client proposes no ceiling: T3's own external-client default. */
 export const DEFAULT_RUNTIME_CEILING: RuntimeMode = "approval-required";
@@ -49,58 +51,86 @@ export function requestedRuntimeMode(action: string, parsedInput: unknown): Runt
   return isRuntimeMode(value) ? value : undefined;
 }
 
-/** A target thread as the ceiling sees it: the mode its agent runs in now (null when T3 does not say). */
-export interface ThreadModeView {
-  readonly id: string;
-  readonly runtimeMode: RuntimeMode | null;
-}
+/** What each effect does to the agent of a thread above the ceiling, for the refusal's words. */
+const EFFECT_WORDS: Record<Exclude<RunEffect, "runs-nothing">, string> = {
+  "starts-run": "it would make that thread's agent run",
+  "changes-run": "it would change what that thread's agent does when it runs",
+  "sets-mode": "it would leave an agent running in that mode",
+};
 
 /**
- * The current mode an action would make its target threads' agents run in: for an entry declared
- * `runsInThreadMode`, the highest mode among the threads (the one a ceiling must cover); undefined
- * for any other action, or when no thread says its mode. The gate, the conditional send and ops
- * all ask this, then `threadModeCeilingRefusal`.
+ * The thread whose current mode a write makes an agent run in, per the catalogue's `runEffect`
+ * (ADR 0037): for every effect but `runs-nothing`, the highest mode among the threads the action
+ * drives, where its `effectHolds` (if any) says the effect holds for that thread and input;
+ * undefined when none does or no such thread says its mode. The gate, the conditional send and
+ * ops all ask this, then `threadModeCeilingRefusal`. `input` undefined: the effect is taken to hold.
  */
 export function drivenThreadMode(
   action: string,
-  threads: Iterable<ThreadModeView>,
-): { threadId: string; mode: RuntimeMode } | undefined {
-  if (getAction(action).runsInThreadMode !== true) return undefined;
-  let highest: { threadId: string; mode: RuntimeMode } | undefined;
+  input: unknown,
+  threads: Iterable<ThreadRunView>,
+): DrivenThreadMode | undefined {
+  const entry = getAction(action);
+  if (entry.runEffect === "runs-nothing") return undefined;
+  const driven = new Set(input === undefined ? [] : entry.drives(input));
+  let highest: DrivenThreadMode | undefined;
   for (const thread of threads) {
-    if (thread.runtimeMode === null) continue;
-    if (highest === undefined || runtimeModeRank(thread.runtimeMode) > runtimeModeRank(highest.mode)) {
-      highest = { threadId: thread.id, mode: thread.runtimeMode };
+    if (input !== undefined && !driven.has(thread.id)) continue;
+    if (input !== undefined && entry.effectHolds !== undefined && !entry.effectHolds(input, thread)) continue;
+    // Fail closed: a mode T3 does not name (or names with a word not known here) counts as its
+    // own default, the highest, so a new or missing mode is never a way around the ceiling.
+    const mode = thread.runtimeMode ?? DEFAULT_RUNTIME_MODE;
+    if (highest === undefined || runtimeModeRank(mode) > runtimeModeRank(highest.mode)) {
+      highest = {
+        threadId: thread.id,
+        mode,
+        ...(thread.runtimeMode === null ? { reported: false as const } : {}),
+      };
     }
   }
   return highest;
 }
 
+/** The driven thread whose mode a ceiling must cover; `reported: false` when T3 did not name it. */
+export interface DrivenThreadMode {
+  readonly threadId: string;
+  readonly mode: RuntimeMode;
+  readonly reported?: false;
+}
+
 /**
- * For an action that drives a thread's agent in the mode the thread already runs in (a message,
- * resuming a held queue, retrying a run's preparation; see `drivenThreadMode`):
- * `runtime_mode_above_lease` naming that mode and the ceiling, or null when it is within it.
+ * For a write that would make a thread's agent run in the mode it already has (see
+ * `drivenThreadMode`): `runtime_mode_above_lease` naming that mode and the ceiling, or null when
+ * it is within it.
  */
 export function threadModeCeilingRefusal(
   action: string,
-  thread: { readonly threadId: string; readonly mode: RuntimeMode } | undefined,
+  thread: DrivenThreadMode | undefined,
   ceiling: RuntimeMode,
   holder: "lease" | "ops" = "lease",
 ): ConnectorError | null {
   if (thread === undefined || runtimeModeRank(thread.mode) <= runtimeModeRank(ceiling)) return null;
+  const entry = getAction(action);
   const widen =
     holder === "lease"
       ? `ask the user for a lease with runtimeCeiling ${thread.mode}`
       : `run ops with --max-runtime-mode ${thread.mode}`;
+  const instead =
+    entry.ceilingAdvice ?? `switch the thread to ${ceiling} (or lower) first with thread.runtime-mode.set`;
+  const effect = entry.runEffect === "runs-nothing" ? "starts-run" : entry.runEffect;
+  const runsIn =
+    thread.reported === false
+      ? `whose mode T3 does not name (taken as ${thread.mode}, T3's default)`
+      : `which runs in ${thread.mode}`;
   return new ConnectorError(
     "runtime_mode_above_lease",
-    `${action} would drive thread ${thread.threadId}, which runs in ${thread.mode}, above this ${holder}'s ` +
-      `ceiling ${ceiling}: switch the thread to ${ceiling} (or lower) first with thread.runtime-mode.set, ` +
-      `or ${widen}. Nothing was sent.`,
+    `${action} would drive thread ${thread.threadId}, ${runsIn}, above this ${holder}'s ` +
+      `ceiling ${ceiling}: ${EFFECT_WORDS[effect]}. Instead ${instead}, or ${widen}. Nothing was sent.`,
     {
       details: {
         reason: "runtime_mode_above_lease",
         action,
+        runEffect: entry.runEffect,
         threadId: thread.threadId,
         threadRuntimeMode: thread.mode,
         ceiling,

@@ -4,6 +4,7 @@
  * notes for a model) is not here: the bridge keeps that in its own table, keyed by action id.
  */
 import type { z } from "zod";
+import type { RuntimeMode } from "./fields.js";
 import type { Guard } from "./guards.js";
 
 /** The kinds of id the connector derives from the operation key and sends to T3. */
@@ -63,6 +64,33 @@ export interface ActionTargets {
 export const ACTION_GROUPS = ["organize", "run", "destructive"] as const;
 export type ActionGroup = (typeof ACTION_GROUPS)[number];
 
+/**
+ * How an action relates to an agent's run (ADR 0037). Every entry must say one; the runtime
+ * ceiling follows from it:
+ * - `starts-run`: starts or resumes an agent (a message, a released or retried prepared run, a
+ *   resumed queue, an answered request, a wake);
+ * - `changes-run`: changes what an agent will do once it runs (edits, steers, promotes, reorders
+ *   the queue, moves its workspace, stops a run so the next queued one starts);
+ * - `sets-mode`: sets the runtime mode an agent runs in (a mode switch, a fork's copied mode);
+ * - `runs-nothing`: cannot make any agent run or change what one does.
+ * Every effect but `runs-nothing` is capped by the mode of each thread it drives; an input
+ * `runtimeModeField` is capped whatever the effect.
+ */
+export const RUN_EFFECTS = ["starts-run", "changes-run", "sets-mode", "runs-nothing"] as const;
+export type RunEffect = (typeof RUN_EFFECTS)[number];
+
+/**
+ * What the ceiling reads of a thread an action drives, from a fresh read: its current mode (null
+ * when T3 does not say), its active run, and the queued runs that start when the provider is free.
+ */
+export interface ThreadRunView {
+  readonly id: string;
+  readonly runtimeMode: RuntimeMode | null;
+  readonly activeRunId: string | null;
+  /** Queued runs not held (`queueHeld`): the next one starts as soon as the active run ends. */
+  readonly queuedToStart: number;
+}
+
 export interface ActionDefinition<A extends string = string, S extends z.ZodType = z.ZodType> {
   readonly action: A;
   /** Plain-language name a person approving a lease understands (the page, the CLI, the bridge). */
@@ -84,13 +112,21 @@ export interface ActionDefinition<A extends string = string, S extends z.ZodType
    * switch). Absent: the action chooses no mode. The lease's runtime ceiling caps it (ADR 0022).
    */
   readonly runtimeModeField?: string;
+  /** How the action relates to an agent's run; the ceiling over threads' modes follows from it. */
+  readonly runEffect: RunEffect;
   /**
-   * The action makes the target thread's agent work in the mode the thread already has (a
-   * message; a resumed queue or a retried preparation, whose runs start in it, ADR 0036). The
-   * lease's runtime ceiling caps that current mode too: a message to a thread in `full-access`
-   * under an `approval-required` lease would drive a full-access agent.
+   * The threads whose agents the action drives (whose current mode the ceiling caps): the target
+   * threads unless the entry says otherwise (a merge-back drives its target thread only).
    */
-  readonly runsInThreadMode?: boolean;
+  drives(input: z.output<S>): readonly string[];
+  /**
+   * Narrows when the effect holds, given the input and one driven thread as read fresh (a stop
+   * that holds the queue starts nothing). Absent: always. Called with `input` undefined when the
+   * caller has no parsed input (then the ceiling applies).
+   */
+  effectHolds?(input: z.output<S>, thread: ThreadRunView): boolean;
+  /** What a refused client can do instead, when it is not the usual "switch the thread down first". */
+  readonly ceilingAdvice?: string;
   /** Project-scoped writes are serialised per `[environmentId, sorted projectIds]` in the gate. */
   readonly serializeByProject: boolean;
   // Method syntax on purpose: parameters stay bivariant so every entry fits one table type.

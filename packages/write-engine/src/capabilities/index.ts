@@ -1,3 +1,4 @@
+export * from "./command-rule.js";
 export * from "./command-support.js";
 export * from "./command-support-cache.js";
 export * from "./probe-command-support.js";

@@ -188,7 +188,7 @@ function admit(
   for (const action of conditionalSendRequiredActions(input)) {
     // The message step drives the thread's agent in its current mode: the ceiling must cover it
     // before the model step is sent, or the send would be refused with the model already changed.
-    const threadMode = drivenThreadMode(action, thread === undefined ? [] : [thread]);
+    const threadMode = drivenThreadMode(action, undefined, thread === undefined ? [] : [thread]);
     const verdict = deps.lease.check({
       stage,
       leaseId: request.leaseId,

@@ -1,7 +1,8 @@
 /**
  * The write engine. One dispatch runs, in this order:
  *
- *   admission lease check (environment, action; no I/O)
+ *   command support (with a cache: connect, probe once per server version; refused unrecorded)
+ *   → admission lease check (environment, action, the mode an input names; no further I/O)
  *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
  *     the current runtime mode of the thread it drives against the ceiling)
  *   → journal reserve (conflict / replay / own it)
@@ -23,8 +24,10 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
 import {
+  type ActionId,
   type AnyActionDefinition,
   checkLocalGuards,
+  DEFAULT_RUNTIME_CEILING,
   drivenThreadMode,
   getAction,
   type PreparedAction,
@@ -32,11 +35,13 @@ import {
   type RuntimeMode,
   requestedRuntimeMode,
 } from "../actions/index.js";
+import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
 import { projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
 import { runPreflight } from "./preflight.js";
 import {
   DEFAULT_RESEND_WINDOW_MS,
@@ -45,6 +50,7 @@ import {
   type ReconcileOptions,
   reconcileRecord,
 } from "./reconcile.js";
+import { type ResendAuthority, resendOptions } from "./resend-authority.js";
 import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
@@ -74,10 +80,24 @@ interface Operation {
   readonly destination: string;
   readonly key: string;
   readonly prepared: PreparedAction;
+  /** At admission only: the input named no mode, and the lease's ceiling will fill it. */
+  readonly awaitingCeiling?: true;
+  /** The environment, when command support already connected to it: resolved once per write. */
+  readonly connected?: ConnectedEnvironment;
 }
 
-/** The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration. */
+/** The first thread the write targets, from its parsed input (none for a launch). */
+function targetThreadOf(entry: AnyActionDefinition, input: unknown): { threadId?: string } {
+  const threadId = entry.targets(input).threadIds[0];
+  return threadId === undefined ? {} : { threadId };
+}
+
+/**
+ * The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration;
+ * none while an omitted mode waits for the lease's ceiling to fill it.
+ */
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
+  if (operation.awaitingCeiling === true) return {};
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
   return mode === undefined ? {} : { runtimeMode: mode };
 }
@@ -164,6 +184,33 @@ class WriteDispatcher implements Dispatcher {
   }
 
   async dispatch(request: DispatchRequest): Promise<DispatchCompleted> {
+    const operation = await this.#begin(request);
+    return this.#operations.run(operation.key, () => this.#run(operation));
+  }
+
+  /**
+   * The same dispatch as a typed outcome, naming the environment and the thread the write targets
+   * as far as it got (the gate's page row and audit line), so the caller resolves and parses nothing.
+   */
+  async dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome> {
+    const known: { environmentId?: string; threadId?: string } = {};
+    try {
+      const operation = await this.#begin(request, known);
+      const completed = await this.#operations.run(operation.key, () => this.#run(operation));
+      return { ...completed, ...known };
+    } catch (error) {
+      return { ...dispatchFailureOf(error), ...known };
+    }
+  }
+
+  /**
+   * Everything before the operation's lock: command support (as T3 refuses a type before decoding
+   * its fields), the strict parse, the admission check, an omitted mode filled from the ceiling.
+   */
+  async #begin(
+    request: DispatchRequest,
+    known: { environmentId?: string; threadId?: string } = {},
+  ): Promise<Operation> {
     if (typeof request.operationId !== "string" || request.operationId.trim() === "") {
       throw new ConnectorError("invalid_input", "operationId must be a non-empty string");
     }
@@ -172,6 +219,8 @@ class WriteDispatcher implements Dispatcher {
     }
     const entry = getAction(request.action);
     const handle = this.#options.registry.resolve(request.environment);
+    known.environmentId = handle.environmentId;
+    const connected = await this.#supported(handle, entry.action);
     const environmentId = handle.environmentId;
     const destination = destinationOf(environmentId);
     const key = journalKey({
@@ -182,20 +231,52 @@ class WriteDispatcher implements Dispatcher {
     });
     // Strict parse before anything else: a bad input is refused without a record.
     const prepared = prepareAction(entry.action, request.input, key);
+    Object.assign(known, targetThreadOf(entry, prepared.input));
     const mismatch = checkLocalGuards(
       entry.guards.filter((guard) => guard.kind === "client_request_id_equals_operation_id"),
       prepared.input,
       { operationId: request.operationId, thread: () => undefined, approvedWorkspaceRoots: [] },
     );
     if (mismatch !== null) throw withDetails(mismatch, { recorded: false });
-    const operation: Operation = { request, entry, handle, environmentId, destination, key, prepared };
-    this.#admit(operation, "admission", []);
-    return this.#operations.run(key, () => this.#run(operation));
+    const admitted: Operation = {
+      request,
+      entry,
+      handle,
+      environmentId,
+      destination,
+      key,
+      prepared,
+      ...(connected === undefined ? {} : { connected }),
+      ...(prepared.runtimeModeOmitted ? { awaitingCeiling: true as const } : {}),
+    };
+    const verdict = this.#admit(admitted, "admission", []);
+    if (!prepared.runtimeModeOmitted) return admitted;
+    // A launch that names no mode runs at the lease's ceiling, not at T3's own full-access (ADR 0037).
+    const { awaitingCeiling: _filled, ...rest } = admitted;
+    return {
+      ...rest,
+      prepared: prepareAction(entry.action, request.input, key, {
+        omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
+      }),
+    };
   }
 
-  reconcile(key: string): Promise<ReconcileOutcome> {
+  /** With a command-support cache: the connection, once the server is known to run `action`. */
+  async #supported(handle: EnvironmentHandle, action: ActionId): Promise<ConnectedEnvironment | undefined> {
+    const cache = this.#options.commandSupport;
+    if (cache === undefined) return undefined;
+    const environment = await handle.connect();
+    await refuseUnsupportedAction(cache, environment, action);
+    return environment;
+  }
+
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome> {
     // Under the operation's lock: never observe a record while its own dispatch is still writing it.
-    return this.#operations.run(key, () => this.#settle(key));
+    return this.#operations.run(key, async () => {
+      const record = await this.#journal.get(key);
+      const options = await resendOptions(record, authority, this.#options);
+      return this.#settle(key, options);
+    });
   }
 
   /** Settlement of an uncertain record; the caller holds the operation's lock. */
@@ -223,6 +304,7 @@ class WriteDispatcher implements Dispatcher {
       destination: operation.destination,
       action: operation.entry.action,
       projectIds,
+      threadIds: operation.entry.targets(operation.prepared.input).threadIds,
       ...runtimeModeOf(operation),
       ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
     } satisfies LeaseRequest;
@@ -246,7 +328,7 @@ class WriteDispatcher implements Dispatcher {
 
   async #run(operation: Operation): Promise<DispatchCompleted> {
     const { entry, prepared, key } = operation;
-    const environment = await operation.handle.connect();
+    const environment = operation.connected ?? (await operation.handle.connect());
     if (!environment.scopes.includes("orchestration:operate")) {
       throw new ConnectorError(
         "insufficient_scope",
@@ -263,7 +345,7 @@ class WriteDispatcher implements Dispatcher {
       operation,
       "scope",
       projectIds,
-      drivenThreadMode(entry.action, seen.found.values()),
+      drivenThreadMode(entry.action, prepared.input, seen.found.values()),
     );
 
     const reservation = await this.#journal.reserve({
@@ -287,6 +369,8 @@ class WriteDispatcher implements Dispatcher {
       if (!entry.serializeByProject) return await owned();
       return await this.#projects.run(JSON.stringify([operation.environmentId, ...projectIds]), owned);
     } catch (error) {
+      const cache = this.#options.commandSupport;
+      if (cache !== undefined) learnFromRefusal(cache, environment, error);
       throw await this.#refuseIfPreparing(key, asConnectorError(error));
     }
   }
@@ -348,6 +432,7 @@ class WriteDispatcher implements Dispatcher {
         replayed: true,
         receipt: { ...(record.receipt ?? {}) },
         derivedIds: sentIds(record.derivedIds),
+        ...runtimeModeOf(operation),
       };
     }
     if (record.state === "refused") throw errorFromRefusedRecord(record);
@@ -410,6 +495,7 @@ class WriteDispatcher implements Dispatcher {
           replayed: false,
           receipt: { ...(record.receipt ?? {}) },
           derivedIds: sentIds(record.derivedIds),
+          ...runtimeModeOf(operation),
         };
       }
       case "not_sent":

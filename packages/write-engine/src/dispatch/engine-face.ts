@@ -8,8 +8,10 @@ export type {
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
 export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
+export { NO_LEASE_READ_ONLY, type ResendAuthority } from "./resend-authority.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
   DispatchCompleted,

@@ -29,6 +29,8 @@ export interface FreshThread {
   readonly modelSelection: ThreadProjection["thread"]["modelSelection"];
   /** The mode its agent runs in now (null when the server does not say): a message runs in it. */
   readonly runtimeMode: RuntimeMode | null;
+  /** Queued runs not held: the next one starts when the active run ends (the runtime ceiling). */
+  readonly queuedToStart: number;
 }
 
 export interface FreshThreads {
@@ -49,7 +51,9 @@ const ROW_ACTIVE_STATUSES: ReadonlySet<string> = new Set(
 export function freshThreadOf(projection: ThreadProjection): FreshThread {
   let latest: ThreadProjection["runs"][number] | undefined;
   let active: ThreadProjection["runs"][number] | undefined;
+  let queuedToStart = 0;
   for (const run of projection.runs) {
+    if (run.status === "queued" && run.queueHeld !== true) queuedToStart += 1;
     if (latest === undefined || (run.ordinal ?? 0) > (latest.ordinal ?? 0)) latest = run;
     if (active === undefined && ROW_ACTIVE_STATUSES.has(run.status)) active = run;
   }
@@ -65,6 +69,7 @@ export function freshThreadOf(projection: ThreadProjection): FreshThread {
     pendingRuntimeRequest: pending === undefined ? null : { id: pending.id, kind: pending.kind ?? "unknown" },
     modelSelection: projection.thread.modelSelection,
     runtimeMode: isRuntimeMode(projection.thread.runtimeMode) ? projection.thread.runtimeMode : null,
+    queuedToStart,
   };
 }
 

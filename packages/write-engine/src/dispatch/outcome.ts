@@ -9,14 +9,21 @@ import type { DispatchCompleted } from "./types.js";
 
 export type DispatchFailure =
   /** Refused before the journal reserved anything (lease, input, unknown environment): no record. */
-  | { readonly state: "not_recorded"; readonly error: unknown }
-  | {
-      /** `refused`: durably not applied (or T3 refused it); `uncertain`: it may have reached T3. */
-      readonly state: "refused" | "uncertain";
-      /** True when the journal already held this answer and nothing ran now. */
-      readonly replayed: boolean;
-      readonly error: ConnectorError;
-    };
+  (
+    | { readonly state: "not_recorded"; readonly error: unknown }
+    | {
+        /** `refused`: durably not applied (or T3 refused it); `uncertain`: it may have reached T3. */
+        readonly state: "refused" | "uncertain";
+        /** True when the journal already held this answer and nothing ran now. */
+        readonly replayed: boolean;
+        readonly error: ConnectorError;
+      }
+  ) & {
+    /** The environment, once its alias or id resolved. */
+    readonly environmentId?: string;
+    /** The first thread the write targets, once its input parsed (absent for a launch). */
+    readonly threadId?: string;
+  };
 
 export type DispatchOutcome = DispatchCompleted | DispatchFailure;
 
@@ -29,13 +36,4 @@ export function dispatchFailureOf(error: unknown): DispatchFailure {
   // An uncertain record met again before it was settled: still uncertain, nothing sent now.
   if (error.code === "reconciliation_required") return { state: "uncertain", replayed, error };
   return { state: "not_recorded", error };
-}
-
-/** Runs one dispatch and answers its outcome instead of throwing a refusal. */
-export async function dispatchOutcome(run: () => Promise<DispatchCompleted>): Promise<DispatchOutcome> {
-  try {
-    return await run();
-  } catch (error) {
-    return dispatchFailureOf(error);
-  }
 }

@@ -11,7 +11,8 @@
  *
  * The resend happens only within a bounded window after the original attempt (T3's receipt
  * retention is not documented; ADR 0006), only when the journal kept the command (or the caller
- * repeats the same input), and only for actions whose every id T3 would dedupe is derived.
+ * repeats the same input), only for actions whose every id T3 would dedupe is derived, and only
+ * under a lease check that covers the write (ADR 0042): without one the settlement reads only.
  *
  * When the server already answered the original send with a defect (`Die`), its request is over:
  * a full read that shows no effect then proves that nothing was applied (`refused`), without
@@ -52,11 +53,14 @@ export interface ReconcileOptions {
   readonly resend?: boolean;
   /** The command rebuilt from a repeated client input, for records that kept none. */
   readonly payload?: BuiltPayload;
-  /** A lease check right before the resend (a client repeat); reconciliation itself has none. */
+  /**
+   * The lease check right before a resend (a client repeat, or a reconcile under the caller's
+   * lease: resend-authority.ts). Without one nothing is resent (ADR 0042).
+   */
   readonly finalCheck?: () => LeaseVerdict;
+  /** Why this settlement may only read T3 (no lease covers a resend), said in its outcome. */
+  readonly readOnly?: string;
 }
-
-const NO_LEASE_NEEDED = (): LeaseVerdict => ({ ok: true, approvedWorkspaceRoots: [] });
 
 export function journalCommandOf(payload: BuiltPayload): JournalCommand {
   return payload.kind === "dispatch"
@@ -157,8 +161,10 @@ export async function reconcileRecord(
       false,
     );
   }
+  const finalCheck = options.finalCheck;
+  if (finalCheck === undefined) throw new ConnectorError("internal", "a resend without a lease check");
   const rpc = await environment.rpc();
-  const sent = await sendOnce(rpc, payloadOf(command), options.finalCheck ?? NO_LEASE_NEEDED);
+  const sent = await sendOnce(rpc, payloadOf(command), finalCheck);
   return decideFromResend(key, deps, sent, { ...looked, record }, environment);
 }
 
@@ -188,6 +194,8 @@ function whyNotResent(
   if (age > deps.resendWindowMs) {
     return `the original attempt is older than the resend window (${Math.round(deps.resendWindowMs / 60_000)} min)`;
   }
+  if (options.readOnly !== undefined) return options.readOnly;
+  if (options.finalCheck === undefined) return "no lease check was given for a resend; read only";
   return null;
 }
 

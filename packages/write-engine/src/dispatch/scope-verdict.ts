@@ -12,7 +12,15 @@ import {
 } from "../actions/index.js";
 import type { LeaseRequest, LeaseVerdict } from "./types.js";
 
-export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVerdict {
+/**
+ * `launched`: threads the lease created itself (a launch, a fork), which a lease limited to named
+ * threads admits too (ADR 0041); the gate keeps them per lease.
+ */
+export function scopeVerdict(
+  scope: LeaseScope,
+  request: LeaseRequest,
+  launched: ReadonlySet<string> = new Set(),
+): LeaseVerdict {
   const grant = findGrant(scope, request.environmentId, request.destination);
   if (grant === undefined) {
     return {
@@ -36,6 +44,16 @@ export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVer
       ...(aboveCeiling.details === undefined ? {} : { details: aboveCeiling.details }),
     };
   }
+  const unnamed = threadsOutside(grant.threadIds, request.threadIds ?? [], launched);
+  if (unnamed.length > 0) {
+    return {
+      ok: false,
+      code: "scope_denied",
+      message:
+        `thread ${unnamed.join(", ")} is not one the lease was approved for (only the threads the client named); ` +
+        "ask again with t3_pedir_aprovacao naming it in threads, or have the person widen the lease to its whole project",
+    };
+  }
   const granted = new Set(grant.projects.map((project) => project.id));
   const outside = request.projectIds.filter((projectId) => !granted.has(projectId));
   if (outside.length > 0) {
@@ -47,9 +65,21 @@ export function scopeVerdict(scope: LeaseScope, request: LeaseRequest): LeaseVer
   }
   return {
     ok: true,
+    runtimeCeiling: scope.runtimeMode,
     approvedWorkspaceRoots: approvedWorkspaceRoots(
       grant,
       request.projectIds.length === 0 ? undefined : request.projectIds,
     ),
   };
+}
+
+/** The threads a thread-limited grant does not admit (none when the grant covers whole projects). */
+function threadsOutside(
+  allowed: readonly string[] | undefined,
+  touched: readonly string[],
+  launched: ReadonlySet<string>,
+): string[] {
+  if (allowed === undefined) return [];
+  const named = new Set(allowed);
+  return touched.filter((threadId) => !named.has(threadId) && !launched.has(threadId));
 }

@@ -7,8 +7,11 @@
 import type { Clock, ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ActionId, RuntimeMode } from "../actions/index.js";
+import type { ActionId, DrivenThreadMode, RuntimeMode } from "../actions/index.js";
+import type { CommandSupportCache } from "../capabilities/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
+import type { DispatchOutcome } from "./outcome.js";
+import type { ResendAuthority } from "./resend-authority.js";
 
 /**
  * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
@@ -26,13 +29,19 @@ export interface LeaseRequest {
   readonly action: ActionId;
   /** Sorted, unique. Empty at `admission`, and when no referenced thread could be found. */
   readonly projectIds: readonly string[];
-  /** The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any. */
+  /** The existing threads the write's input touches (known before any I/O; ADR 0041). */
+  readonly threadIds?: readonly string[];
+  /**
+   * The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any.
+   * Absent at `admission` for an input that omits it: the verdict's ceiling then fills it.
+   */
   readonly runtimeMode?: RuntimeMode;
   /**
-   * For an action that drives a thread's agent in its current mode (catalogue `runsInThreadMode`),
-   * that thread and its mode from the fresh read; set at the `scope` stage only.
+   * For an action whose `runEffect` makes a thread's agent run (or changes what it does) in the
+   * mode the thread already has, the driven thread with the highest mode, from the fresh read;
+   * set at the `scope` stage only (ADR 0029, 0037).
    */
-  readonly threadRuntimeMode?: { readonly threadId: string; readonly mode: RuntimeMode };
+  readonly threadRuntimeMode?: DrivenThreadMode;
 }
 
 export type LeaseRefusalCode =
@@ -46,6 +55,11 @@ export type LeaseVerdict =
       readonly ok: true;
       /** Approved `workspaceRoots` of the lease's projects in this environment (workspace guard). */
       readonly approvedWorkspaceRoots: readonly string[];
+      /**
+       * The lease's runtime ceiling: the mode a launch or delegated task that names none runs in
+       * (ADR 0037). Absent: `DEFAULT_RUNTIME_CEILING`, never T3's own `full-access`.
+       */
+      readonly runtimeCeiling?: RuntimeMode;
     }
   | {
       readonly ok: false;
@@ -91,6 +105,12 @@ export interface DispatcherOptions {
   readonly lease: LeaseCheck;
   /** Default `executionDomainVerifier()`: local realpath for URL environments, ssh realpath for SSH ones. */
   readonly verifyWorkspace?: WorkspaceVerifier;
+  /**
+   * Refuses, before the input is parsed or anything journaled, an action the environment's T3
+   * cannot decode, and learns from a refusal that lists what it accepts (ADR 0009, 0038).
+   * Without it, such a write is sent and T3's own decode defect refuses it.
+   */
+  readonly commandSupport?: CommandSupportCache;
   /** Deadline of each read the reconciliation makes over the socket. Default 10 s. */
   readonly reconcileReadTimeoutMs?: number;
   /**
@@ -123,6 +143,10 @@ export interface DispatchCompleted {
   /** `{sequence}` for a command, `{threadId, resumed}` for a launch. */
   readonly receipt: JournalReceipt;
   readonly derivedIds: Readonly<Record<string, string>>;
+  /** For an action whose input names a runtime mode: the mode it ran the agent in (filled when omitted). */
+  readonly runtimeMode?: RuntimeMode;
+  /** The first thread the write targets (absent for a launch): set by `dispatchOutcome`. */
+  readonly threadId?: string;
 }
 
 export interface Observation {
@@ -165,11 +189,15 @@ export interface ReconcileOutcome {
 
 export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
+  /** The same dispatch answered as a typed union, naming the thread it targets (see outcome.ts). */
+  dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /**
    * Settles an `uncertain` record: reads T3, and when the effect is not there sends the journaled
-   * command again under the same derived ids (within the resend window); T3's answer decides.
+   * command again under the same derived ids (within the resend window); T3's answer decides. The
+   * resend needs `authority` (the caller's lease that covers the write, or the operator's explicit
+   * ask); without it the record is settled by reading only (ADR 0042).
    */
-  reconcile(key: string): Promise<ReconcileOutcome>;
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   /** The journal key of `(environment, operationId)` for this dispatcher's channel. */
   operationKey(environment: string, operationId: string): string;
 }

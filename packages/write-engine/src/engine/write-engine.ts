@@ -8,13 +8,15 @@
 import { type Clock, type ConnectorError, systemClock } from "@t3-connector/core";
 import type { JournalFs } from "@t3-connector/core/durable";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { CommandSupportCache } from "../capabilities/index.js";
 import {
   type ConditionalSendRequest,
   type ConditionalSendResult,
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
-import { type DispatchOutcome, dispatchOutcome } from "../dispatch/outcome.js";
+import type { DispatchOutcome } from "../dispatch/outcome.js";
+import type { ResendAuthority } from "../dispatch/resend-authority.js";
 import type {
   DispatchCompleted,
   Dispatcher,
@@ -51,6 +53,8 @@ export interface WriteEngineOptions {
   readonly journalHook?: (journal: Journal) => Journal;
   /** Default: a realpath where the environment runs (local or over ssh). */
   readonly verifyWorkspace?: WorkspaceVerifier;
+  /** Command support, checked and learned by the engine itself (ADR 0009, 0038). */
+  readonly commandSupport?: CommandSupportCache;
 }
 
 /** An uncertain or preparing write as the engine lists it: ids, action, state, codes; never input. */
@@ -59,11 +63,15 @@ export type OpenWrite = JournalRecord;
 export interface WriteEngine extends Dispatcher {
   /** Answers the completed write, or throws the refusal the client reads (its state in details). */
   dispatch(request: DispatchRequest): Promise<DispatchCompleted>;
-  /** The same dispatch, answered as a typed union: completed, refused, uncertain or not recorded. */
+  /**
+   * The same dispatch, answered as a typed union: completed, refused, uncertain or not recorded,
+   * each naming the thread the write targets once its input parsed (the caller never re-parses it).
+   */
   dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /** "When run R ends, optionally switch the model, then send" (every step journaled). */
   conditionalSend(request: ConditionalSendRequest): Promise<ConditionalSendResult>;
-  reconcile(key: string): Promise<ReconcileOutcome>;
+  /** Settles an uncertain write; it resends only under `authority` (ADR 0042), else it reads only. */
+  reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   operationKey(environment: string, operationId: string): string;
   /** The writes whose outcome is unknown: what `reconcile` settles. */
   listUncertain(): Promise<readonly OpenWrite[]>;
@@ -110,13 +118,14 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
     channel,
     lease,
     ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
+    ...(options.commandSupport === undefined ? {} : { commandSupport: options.commandSupport }),
   });
   return {
     dispatch: (request) => dispatcher.dispatch(request),
-    dispatchOutcome: (request) => dispatchOutcome(() => dispatcher.dispatch(request)),
+    dispatchOutcome: (request) => dispatcher.dispatchOutcome(request),
     conditionalSend: (request) =>
       conditionalSend({ dispatcher, journal, registry, channel, clock, lease }, request),
-    reconcile: (key) => dispatcher.reconcile(key),
+    reconcile: (key, authority) => dispatcher.reconcile(key, authority),
     operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
     listUncertain: () => journal.listUncertain(),
     stats: () => journal.stats(),

@@ -7,7 +7,7 @@
  * whose rows the bridge passes on whole (approval, lease, leased reads) keep their other fields.
  */
 import { z } from "zod";
-import { CONDITIONAL_SEND_STATES, type ConditionalSendStepName } from "../actions/index.js";
+import { CONDITIONAL_SEND_STATES, type ConditionalSendStepName, RUNTIME_MODES } from "../actions/index.js";
 import { JOURNAL_STATES } from "../journal/types.js";
 import type { RelayOpName } from "./requests.js";
 
@@ -63,6 +63,8 @@ export const dispatchResult = z.object({
   reconciled: z.literal(true).optional(),
   receipt,
   derivedIds: z.record(z.string(), z.string()),
+  /** For a launch or delegated task: the mode its agent runs in (the lease's ceiling when omitted). */
+  runtimeMode: z.enum(RUNTIME_MODES).optional(),
 });
 
 const STEP_NAMES = ["model-selection", "send"] as const satisfies readonly ConditionalSendStepName[];

@@ -95,10 +95,12 @@ describe("the write-action table", () => {
       action: "thread.example",
       label: "Example",
       group: "organize",
+      runEffect: "runs-nothing",
       description: "Example.",
       inputSchema: threadOnlyInput,
       fields: (input) => ({ threadId: input.threadId, unset: undefined }),
     });
+    expect(example.drives({ threadId: "t-1" })).toEqual(["t-1"]);
     expect(example).toMatchObject({
       commandType: "thread.example",
       payloadKind: "dispatch",

@@ -1,5 +1,5 @@
+import { readRealFixture } from "@t3-connector/test-support/real-fixtures";
 import { describe, expect, it } from "vitest";
-import { readRealFixture } from "../../../../test/support/real-fixtures.js";
 import { checkModelSelection, type ModelSelection, SAMPLE_INPUTS } from "../../src/actions/index.js";
 
 // The real capture of server.getConfig (fixtures/t3-0.0.31).

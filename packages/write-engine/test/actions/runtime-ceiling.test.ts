@@ -7,6 +7,7 @@ import {
   runtimeCeilingRefusal,
   runtimeCeilingWords,
   SAMPLE_INPUTS,
+  threadModeCeilingRefusal,
 } from "../../src/actions/index.js";
 import { scopeVerdict } from "../../src/dispatch/index.js";
 
@@ -24,10 +25,15 @@ describe("the runtime ceiling, from the catalogue's one declaration", () => {
     }
   });
 
-  it("reads T3's own default for a launch that names no mode, so an omitted mode is not a way around", () => {
+  it("fills an omitted launch mode with the sender's ceiling, else T3's own default, never leaving it open", () => {
     const { runtimeMode: _omitted, ...input } = SAMPLE_INPUTS["thread.launch"];
     const prepared = prepareAction("thread.launch", input, KEY);
     expect(requestedRuntimeMode("thread.launch", prepared.input)).toBe("full-access");
+    expect(prepared.runtimeModeOmitted).toBe(true);
+    // Whoever sends it fills its own ceiling instead (the gate: the lease's; ops: --max-runtime-mode).
+    const capped = prepareAction("thread.launch", input, KEY, { omittedRuntimeMode: "approval-required" });
+    expect(requestedRuntimeMode("thread.launch", capped.input)).toBe("approval-required");
+    expect(capped.payload).toMatchObject({ kind: "launch", input: { runtimeMode: "approval-required" } });
     expect(
       requestedRuntimeMode("thread.pin", prepareAction("thread.pin", SAMPLE_INPUTS["thread.pin"], KEY).input),
     ).toBe(undefined);
@@ -82,19 +88,37 @@ describe("the runtime ceiling, from the catalogue's one declaration", () => {
     expect(runtimeCeilingWords("full-access", "laptop")).toBe("can run any command on laptop without asking");
   });
 
-  it("takes the highest current mode among the target threads, for an action that makes them run only", () => {
+  it("takes the highest current mode among the driven threads, for an action that makes them run only", () => {
     const threads = [
-      { id: "asks", runtimeMode: "approval-required" as const },
-      { id: "unattended", runtimeMode: "full-access" as const },
-      { id: "unknown", runtimeMode: null },
+      { id: "asks", runtimeMode: "approval-required" as const, activeRunId: null, queuedToStart: 0 },
+      { id: "unattended", runtimeMode: "full-access" as const, activeRunId: null, queuedToStart: 0 },
+      { id: "unknown", runtimeMode: null, activeRunId: null, queuedToStart: 0 },
     ];
+    // No parsed input (the conditional send's admission): every listed thread counts.
     for (const action of ["thread.send", "queue.resume", "prepared-run.retry"]) {
-      expect(drivenThreadMode(action, threads), action).toEqual({
+      expect(drivenThreadMode(action, undefined, threads), action).toEqual({
         threadId: "unattended",
         mode: "full-access",
       });
     }
-    expect(drivenThreadMode("thread.pin", threads)).toBeUndefined();
-    expect(drivenThreadMode("queue.resume", [{ id: "unknown", runtimeMode: null }])).toBeUndefined();
+    expect(drivenThreadMode("thread.pin", undefined, threads)).toBeUndefined();
+    // A mode T3 does not name counts as its default, the highest: the ceiling fails closed.
+    expect(drivenThreadMode("queue.resume", undefined, [threads[2] as (typeof threads)[2]])).toEqual({
+      threadId: "unknown",
+      mode: "full-access",
+      reported: false,
+    });
+    expect(
+      threadModeCeilingRefusal(
+        "queue.resume",
+        { threadId: "unknown", mode: "full-access", reported: false },
+        "approval-required",
+      )?.message,
+    ).toContain("whose mode T3 does not name (taken as full-access, T3's default)");
+    // With an input, only the threads the action drives count.
+    expect(drivenThreadMode("queue.resume", { threadId: "asks" }, threads)).toEqual({
+      threadId: "asks",
+      mode: "approval-required",
+    });
   });
 });

@@ -5,8 +5,8 @@
  */
 
 import { ConnectorError } from "@t3-connector/core";
+import { errorFromCause } from "@t3-connector/test-support/t3-rpc-exit";
 import { describe, expect, it } from "vitest";
-import { errorFromCause } from "../../../core/src/t3/rpc/exit.js";
 import { type BuiltPayload, SAMPLE_IDS } from "../../src/actions/index.js";
 import { failedSendOutcome } from "../../src/dispatch/send.js";
 

@@ -14,6 +14,7 @@ import {
   dispatchFailure,
   type Harness,
   LEASE_ID,
+  leaseScope,
   useHarness,
 } from "./support/harness.js";
 
@@ -66,6 +67,9 @@ async function uncertainUnsent(
   return { key, ids: prepared.ids, env };
 }
 
+/** The caller's open lease, which covers every write of these tests (ADR 0042). */
+const UNDER_LEASE = { leaseId: LEASE_ID };
+
 const write = (alias: string, operationId: string, action: ActionId, input: Record<string, unknown>) =>
   harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment: alias, operationId, action, input });
 
@@ -76,7 +80,7 @@ describe("settling an uncertain write that never left the gate", () => {
       title: "settled by a resend",
     });
     const before = env.model.receivedCommands.length;
-    const first = await harness.dispatcher.reconcile(key);
+    const first = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(first).toMatchObject({
       state: "completed",
       settled: true,
@@ -87,7 +91,7 @@ describe("settling an uncertain write that never left the gate", () => {
     expect(first.record.receipt?.sequence).toBe(commandsSince(env, before)[0]?.sequence);
     expect(first.record.command).toBeUndefined();
 
-    const second = await harness.dispatcher.reconcile(key);
+    const second = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(second).toMatchObject({ state: "completed", settled: false, resend: null });
     expect(harness.framesFor(ids.commandId)).toBe(1);
     const replay = await write("p2", "op-unsent-title", "thread.title", {
@@ -137,7 +141,7 @@ describe("settling an uncertain write that never left the gate", () => {
       channel: CHANNEL,
       lease: harness.lease,
     });
-    const outcome = await later.reconcile(key);
+    const outcome = await later.reconcile(key, UNDER_LEASE);
     expect(outcome).toMatchObject({ state: "uncertain", settled: false, resend: { sent: false } });
     expect(outcome.observation?.reason).toContain("older than the resend window");
     expect(harness.framesFor(ids.commandId)).toBe(0);
@@ -146,7 +150,7 @@ describe("settling an uncertain write that never left the gate", () => {
   it("a record written before commands were journaled is read only; a client repeat supplies the command", async () => {
     const input = { threadId: T };
     const { key, ids, env } = await uncertainUnsent("p2", "op-legacy", "thread.settle", input, "none");
-    const read = await harness.dispatcher.reconcile(key);
+    const read = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(read).toMatchObject({ state: "uncertain", resend: { sent: false } });
     expect(read.observation?.reason).toContain(`no event from command ${ids.commandId}`);
     expect(read.observation?.reason).toContain("kept no command");
@@ -160,7 +164,7 @@ describe("settling an uncertain write that never left the gate", () => {
     const { key, ids } = await uncertainUnsent("p2", "op-conflict", "thread.mark-unread", { threadId: T });
     const rpc = await (await harness.registry.resolve("p2").connect()).rpc();
     await rpc.dispatchCommand({ type: "thread.mark-unread", commandId: ids.commandId, threadId: OTHER });
-    const outcome = await harness.dispatcher.reconcile(key);
+    const outcome = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(outcome).toMatchObject({
       state: "uncertain",
       settled: false,
@@ -181,7 +185,7 @@ describe("settling an uncertain write that never left the gate", () => {
         body: { ...built.body, threadId: "thread-that-does-not-exist" },
       }),
     );
-    const outcome = await harness.dispatcher.reconcile(key);
+    const outcome = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(outcome).toMatchObject({
       state: "refused",
       settled: true,
@@ -201,7 +205,7 @@ describe("settling an uncertain write that never left the gate", () => {
         body: { ...built.body, reason: 42 },
       }),
     );
-    const outcome = await harness.dispatcher.reconcile(key);
+    const outcome = await harness.dispatcher.reconcile(key, UNDER_LEASE);
     expect(outcome).toMatchObject({
       state: "refused",
       settled: true,
@@ -263,7 +267,7 @@ describe("a refusal is a refusal: a 0.0.31 server's decode defect", () => {
     expect(probe.code).toBe("protocol_error");
     await harness.journal.recordError(reserved.record.key, { code: probe.code, message: probe.message });
 
-    const outcome = await harness.dispatcher.reconcile(reserved.record.key);
+    const outcome = await harness.dispatcher.reconcile(reserved.record.key, UNDER_LEASE);
     expect(outcome).toMatchObject({ state: "refused", settled: true });
     expect(outcome.record.error?.code).toBe("action_unsupported");
     expect(harness.framesFor(prepared.ids.commandId)).toBe(0);
@@ -294,5 +298,61 @@ describe("the first send answered with a defect that proves nothing", () => {
     const key = harness.dispatcher.operationKey("p2", "op-defect-applied");
     expect(await harness.journal.get(key)).toMatchObject({ state: "completed" });
     expect(harness.lease.open).toBe(true);
+  });
+});
+
+describe("a resend needs the caller's lease to cover the write (ADR 0042)", () => {
+  const title = { threadId: T, title: "never without a lease" };
+
+  it("without a lease it reads only, sends nothing and says what stays uncertain", async () => {
+    const { key, ids } = await uncertainUnsent("p2", "op-no-lease", "thread.title", title);
+    const outcome = await harness.dispatcher.reconcile(key);
+    expect(outcome).toMatchObject({ state: "uncertain", settled: false, resend: { sent: false } });
+    expect(outcome.observation?.reason).toContain("no open lease of the caller covers a resend");
+    expect(harness.framesFor(ids.commandId)).toBe(0);
+  });
+
+  it("under a closed lease (Revoke all) it reads only and sends nothing", async () => {
+    const { key, ids } = await uncertainUnsent("p2", "op-closed-lease", "thread.title", title);
+    harness.lease.open = false;
+    const outcome = await harness.dispatcher.reconcile(key, UNDER_LEASE);
+    expect(outcome).toMatchObject({ state: "uncertain", resend: { sent: false } });
+    expect(outcome.observation?.reason).toContain("lease_closed");
+    expect(harness.framesFor(ids.commandId)).toBe(0);
+  });
+
+  it("under a lease of another environment, project or action it reads only and sends nothing", async () => {
+    const granted = harness.lease.scope;
+    const p2 = harness.env("p2");
+    const narrower = [
+      leaseScope([{ alias: "old", environmentId: harness.env("old").environmentId }]),
+      leaseScope([
+        {
+          alias: "p2",
+          environmentId: p2.environmentId,
+          projects: [{ id: "project-else", directory: "/srv/else" }],
+        },
+      ]),
+      leaseScope([{ alias: "p2", environmentId: p2.environmentId, actions: ["thread.pin"] }]),
+    ];
+    try {
+      for (const [index, scope] of narrower.entries()) {
+        harness.lease.scope = scope;
+        const { key, ids } = await uncertainUnsent("p2", `op-outside-${index}`, "thread.title", title);
+        const outcome = await harness.dispatcher.reconcile(key, UNDER_LEASE);
+        expect(outcome, `scope ${index}`).toMatchObject({ state: "uncertain", resend: { sent: false } });
+        expect(outcome.observation?.reason).toMatch(/environment_not_in_lease|scope_denied/);
+        expect(harness.framesFor(ids.commandId)).toBe(0);
+      }
+    } finally {
+      harness.lease.scope = granted;
+    }
+  });
+
+  it("the operator's explicit ask (a stopped gate's reconcile --resend) sends it once", async () => {
+    const { key, ids } = await uncertainUnsent("p2", "op-operator", "thread.title", title);
+    const outcome = await harness.dispatcher.reconcile(key, { operator: true });
+    expect(outcome).toMatchObject({ state: "completed", resend: { sent: true, answer: "receipt" } });
+    expect(harness.framesFor(ids.commandId)).toBe(1);
   });
 });

@@ -82,11 +82,8 @@ function send(threadId: string, operationId: string): Promise<unknown> {
 
 describe("the runtime ceiling over a thread's current mode", () => {
   it("is declared by the actions that make the thread's agent run, from the catalogue", () => {
-    expect(ACTIONS.filter((entry) => entry.runsInThreadMode === true).map((entry) => entry.action)).toEqual([
-      "prepared-run.retry",
-      "queue.resume",
-      "thread.send",
-    ]);
+    const starting = ACTIONS.filter((entry) => entry.runEffect === "starts-run").map((entry) => entry.action);
+    expect(starting).toEqual(expect.arrayContaining(["prepared-run.retry", "queue.resume", "thread.send"]));
   });
 
   it("refuses a message to a full-access thread under an approval-required lease, naming both, with nothing recorded or sent", async () => {

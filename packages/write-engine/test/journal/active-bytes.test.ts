@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ManualClock, makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ActiveSegmentBytes } from "../../src/journal/active-bytes.js";
 import { sealRecord } from "../../src/journal/checksum.js";
 import { ACTIVE_FILE, JOURNAL_DIRECTORY, openJournal } from "../../src/journal/index.js";
 import { type ActiveDocument, newPreparingRecord } from "../../src/journal/records.js";
-import { ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 const decoder = new TextDecoder();
 

@@ -1,10 +1,10 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isConnectorError } from "@t3-connector/core";
+import { makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { journalKey, openJournal } from "../../src/journal/index.js";
 import { type FaultStep, faultyFs } from "./support/faulty-fs.js";
-import { makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 

@@ -1,14 +1,6 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type ConnectorError, isConnectorError } from "@t3-connector/core";
-import { describe, expect, it } from "vitest";
-import {
-  type JournalRecord,
-  journalKey,
-  openJournal,
-  recoverJournal,
-  verifyJournal,
-} from "../../src/journal/index.js";
 import {
   downgradeToPreviousFormat,
   editJson,
@@ -18,9 +10,17 @@ import {
   truncateHalf,
   type WrittenJournal,
   writeJournal,
-} from "./support/damaged-journal.js";
+} from "@t3-connector/test-support/damaged-journal";
+import { DAY_MS, request } from "@t3-connector/test-support/journal-helpers";
+import { describe, expect, it } from "vitest";
+import {
+  type JournalRecord,
+  journalKey,
+  openJournal,
+  recoverJournal,
+  verifyJournal,
+} from "../../src/journal/index.js";
 import { faultyFs } from "./support/faulty-fs.js";
-import { DAY_MS, request } from "./support/helpers.js";
 import { useJournalDir } from "./support/journal-dir.js";
 
 const journalDir = useJournalDir(SMALL_SEGMENTS);

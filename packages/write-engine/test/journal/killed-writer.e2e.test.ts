@@ -5,10 +5,10 @@
 import type { ChildProcess } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTempDir, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { journalKey, openJournal } from "../../src/journal/index.js";
 import { collectLines, killHard, spawnTsChild } from "./support/child.js";
-import { makeTempDir, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 const children: ChildProcess[] = [];

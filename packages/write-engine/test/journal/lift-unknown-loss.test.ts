@@ -5,10 +5,10 @@
  */
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
+import { SMALL_SEGMENTS, writeJournal } from "@t3-connector/test-support/damaged-journal";
+import { DAY_MS, request } from "@t3-connector/test-support/journal-helpers";
 import { describe, expect, it } from "vitest";
 import { liftUnknownLoss, recoverJournal } from "../../src/journal/index.js";
-import { SMALL_SEGMENTS, writeJournal } from "./support/damaged-journal.js";
-import { DAY_MS, request } from "./support/helpers.js";
 import { useJournalDir } from "./support/journal-dir.js";
 
 const RETENTION_MS = 7 * DAY_MS;

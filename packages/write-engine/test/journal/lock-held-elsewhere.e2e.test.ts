@@ -4,10 +4,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Journal, LOCK_FILE, openJournal } from "../../src/journal/index.js";
 import { collectLines, killHard, spawnTsChild } from "./support/child.js";
-import { makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 const open: Journal[] = [];

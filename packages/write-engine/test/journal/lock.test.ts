@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Journal, LOCK_FILE, openJournal } from "../../src/journal/index.js";
-import { makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 const open: Journal[] = [];
@@ -24,15 +24,27 @@ async function openTracked(): Promise<Journal> {
 }
 
 /**
- * A pid that certainly ran and is certainly gone (reaped) now: `true`, which starts in a
- * millisecond where a second Node process took seconds on a loaded machine. Found once per file.
+ * A pid no process has now, found without starting one (the unit tier runs in one process): the
+ * highest pids, searched downwards, are almost never in use. Found once per file.
  */
 let deadPid: () => number;
 beforeAll(() => {
-  const result = spawnSync("true");
-  const pid = result.pid;
-  if (pid === undefined || result.error !== undefined) throw new Error("could not spawn");
-  deadPid = () => pid;
+  let highest = 99_998;
+  try {
+    highest = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8").trim()) - 1;
+  } catch {
+    // Not Linux: macOS and the BSDs stop below 99,999.
+  }
+  for (let pid = highest; pid > 1; pid -= 1) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") continue;
+      deadPid = () => pid;
+      return;
+    }
+  }
+  throw new Error("no unused pid found");
 });
 
 async function writeLock(

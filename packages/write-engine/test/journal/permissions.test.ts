@@ -1,8 +1,8 @@
 import { chmod, mkdir, readdir, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Journal, openJournal } from "../../src/journal/index.js";
-import { makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 

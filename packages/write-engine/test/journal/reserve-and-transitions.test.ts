@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ManualClock, makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type Journal,
@@ -10,7 +11,6 @@ import {
   journalKey,
   openJournal,
 } from "../../src/journal/index.js";
-import { ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 let clock: ManualClock;

@@ -6,10 +6,10 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { isConnectorError } from "@t3-connector/core";
+import { SMALL_SEGMENTS } from "@t3-connector/test-support/damaged-journal";
+import { ManualClock, makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type JournalWitness, openJournal, recoverJournal, verifyJournal } from "../../src/journal/index.js";
-import { SMALL_SEGMENTS } from "./support/damaged-journal.js";
-import { ManualClock, makeTempDir, request, type TempDir } from "./support/helpers.js";
 
 let temp: TempDir;
 let clock: ManualClock;

@@ -1,8 +1,8 @@
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
+import { DAY_MS, request } from "@t3-connector/test-support/journal-helpers";
 import { describe, expect, it } from "vitest";
 import { type Journal, type JournalFs, type JournalRecord, journalKey } from "../../src/journal/index.js";
-import { DAY_MS, request } from "./support/helpers.js";
 import { useJournalDir } from "./support/journal-dir.js";
 
 const journalDir = useJournalDir({ segmentRecords: 10, recentRecords: 5 });

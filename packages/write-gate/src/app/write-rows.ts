@@ -57,3 +57,23 @@ export function leaseHistoryRows(history: readonly ClosedLease[], names: RowName
     writes: closed.writes.map((write) => writeRow(write, names)),
   }));
 }
+
+/** One thread a thread-limited lease admits, by title where the gate's inventory saw it (ADR 0041). */
+export interface LimitedThread {
+  readonly environmentId: string;
+  readonly threadId: string;
+  readonly title?: string;
+}
+
+/** The threads a lease is limited to, per environment grant that names some; empty for whole projects. */
+export function limitedThreads(
+  scope: { readonly environments: ReadonlyArray<{ environmentId: string; threadIds?: readonly string[] }> },
+  names: RowNames,
+): LimitedThread[] {
+  return scope.environments.flatMap((grant) =>
+    (grant.threadIds ?? []).map((threadId) => {
+      const title = names.threadTitle(grant.environmentId, threadId);
+      return { environmentId: grant.environmentId, threadId, ...(title === undefined ? {} : { title }) };
+    }),
+  );
+}

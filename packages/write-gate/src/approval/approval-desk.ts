@@ -48,7 +48,13 @@ import {
   proposalOf,
 } from "./proposal.js";
 import { type DeadRequestCode, RequestTombstones } from "./request-tombstones.js";
-import { narrowScope, requestFingerprint, type Selection } from "./scope.js";
+import {
+  limitToThreads,
+  type NamedThread,
+  narrowScope,
+  requestFingerprint,
+  type Selection,
+} from "./scope.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
@@ -60,6 +66,8 @@ export const MAX_PENDING_PER_CLIENT = 4;
 /** Waiting calls on one request at once (each holds a relay connection). */
 export const MAX_WAITERS_PER_REQUEST = 8;
 const REQUEST_ID = /^[A-Za-z0-9_-]{43}$/;
+/** A holder secret the desk adopts: at least 256 bits in base64url, as the desk itself draws them. */
+const ADOPTABLE_SECRET = /^[A-Za-z0-9_-]{43,256}$/;
 
 /** What the live inventory offers a new request. */
 interface Survey {
@@ -82,6 +90,8 @@ interface PendingRequest {
   readonly client?: ClientInfo;
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
+  /** The threads the client named, by title and environment; the lease is limited to them (ADR 0041). */
+  readonly namedThreads: readonly NamedThread[];
   readonly bridge?: string;
   /** Whose budget the request counts against (`clientKeyOf`). */
   readonly clientKey: string;
@@ -110,6 +120,11 @@ export interface RequestView {
   readonly client?: ClientInfo;
   readonly proposal?: Proposal;
   readonly preselected: Preselection;
+  /**
+   * The threads the client named, each with its title and environment: unless the person widens
+   * the lease to whole projects (`wholeProjects`), writes may touch only these (ADR 0041).
+   */
+  readonly namedThreads: readonly NamedThread[];
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
   /** True when approving replaces the asking client's own open lease. */
@@ -209,16 +224,35 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
     }
-    // The same bridge asking again replaces its own older request (its link is now stale).
-    if (ask.bridge !== undefined) {
-      for (const pending of [...this.#pending.values()]) {
-        if (pending.bridge === ask.bridge) this.#end(pending.id, "superseded");
-      }
+    // A secret the asking process already holds is kept (ADR 0040): its next lease answers it.
+    const adopted =
+      ask.holderSecret !== undefined && ADOPTABLE_SECRET.test(ask.holderSecret)
+        ? ask.holderSecret
+        : undefined;
+    const leaseSecret = adopted ?? randomBytes(32).toString("base64url");
+    const holderHash = holderHashOf(leaseSecret);
+    // The same bridge (or holder) asking again replaces its own older request (its link is now stale).
+    for (const pending of [...this.#pending.values()]) {
+      const same =
+        (ask.bridge !== undefined && pending.bridge === ask.bridge) || pending.holderHash === holderHash;
+      if (same) this.#end(pending.id, "superseded");
     }
     this.#refuseWhenFull(ask);
-    const leaseSecret = randomBytes(32).toString("base64url");
-    const pending = this.#keep(ask, survey, proposal, holderHashOf(leaseSecret));
+    const pending = this.#keep(ask, survey, proposal, holderHash);
     this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
+    // A secret is handed back only when the desk drew it: an adopted one is the caller's already.
+    return { ...this.#linkOf(pending), ...(adopted === undefined ? { leaseSecret } : {}) };
+  }
+
+  pendingHeldBy(secret: string | undefined): Omit<ApprovalLink, "leaseSecret"> | null {
+    if (secret === undefined) return null;
+    this.#prune();
+    const hash = holderHashOf(secret);
+    const held = [...this.#pending.values()].find((pending) => pending.holderHash === hash);
+    return held === undefined ? null : this.#linkOf(held);
+  }
+
+  #linkOf(pending: PendingRequest): Omit<ApprovalLink, "leaseSecret"> {
     return {
       requestId: pending.id,
       url: this.#url(pending.id),
@@ -232,7 +266,6 @@ export class GateApprovalDesk implements ApprovalDesk {
         actionCount: grant.actions.length,
       })),
       leftOut: pending.leftOut,
-      leaseSecret,
     };
   }
 
@@ -302,6 +335,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
       preselected: preselect(proposal, survey.inventory),
+      namedThreads: namedThreadsOf(proposal, survey.inventory),
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       clientKey: clientKeyOf(ask),
       holderHash,
@@ -328,11 +362,14 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(pending.client === undefined ? {} : { client: pending.client }),
       ...(pending.proposal === undefined ? {} : { proposal: pending.proposal }),
       preselected: pending.preselected,
+      namedThreads: pending.namedThreads,
       actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
         actionInfo(entry.action),
       ),
       ceilingChoices: ceilingChoices(pending.scope),
-      replacesLease: pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null,
+      replacesLease:
+        (pending.replaces !== undefined && this.#options.keeper.get(pending.replaces) !== null) ||
+        this.#options.keeper.list().some((open) => open.holderHash === pending.holderHash),
       serverNow: new Date(this.#options.clock.now()).toISOString(),
     };
   }
@@ -441,9 +478,11 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (pending.challenge !== undefined) {
       throw new ConnectorError("challenge_already_issued", "this request already has its challenge");
     }
-    const scope = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
-    if (scope === null)
+    const narrowed = selection === undefined ? pending.scope : narrowScope(pending.scope, selection);
+    if (narrowed === null)
       throw new ConnectorError("selection_invalid", "the selection is not part of this request");
+    // What the page shows is what is granted: the named threads only, unless the person widened it.
+    const scope = limitToThreads(narrowed, pending.namedThreads, selection?.wholeProjects === true);
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
@@ -472,7 +511,11 @@ export class GateApprovalDesk implements ApprovalDesk {
         );
       }
       // The holder's own request for more replaces its lease; other clients' leases stay open.
+      // One lease per holder secret (ADR 0040): any other lease it holds is replaced too.
       if (pending.replaces !== undefined) keeper.end(pending.replaces, "replaced");
+      for (const open of keeper.list()) {
+        if (open.holderHash === pending.holderHash) keeper.end(open.leaseId, "replaced");
+      }
       lease = keeper.grant({
         scope: bound.scope,
         scopeFingerprint: fingerprintOf(pending, bound.scope),
@@ -569,6 +612,22 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (this.#expired(pending)) this.#end(pending.id, "expired");
     }
   }
+}
+
+/** The threads a proposal names that the inventory lists, with their titles and environments. */
+function namedThreadsOf(proposal: Proposal | undefined, inventory: InventoryView): NamedThread[] {
+  const wanted = new Set(proposal?.threads ?? []);
+  if (wanted.size === 0) return [];
+  const aliases = new Map(inventory.scope.environments.map((grant) => [grant.environmentId, grant.alias]));
+  return inventory.threads
+    .filter((thread) => wanted.has(thread.id))
+    .map((thread) => ({
+      threadId: thread.id,
+      title: thread.title,
+      environmentId: thread.environmentId,
+      alias: aliases.get(thread.environmentId) ?? thread.environmentId,
+      projectId: thread.projectId,
+    }));
 }
 
 /** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */

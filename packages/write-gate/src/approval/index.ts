@@ -28,6 +28,8 @@ export {
 } from "./proposal.js";
 export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
 export {
+  limitToThreads,
+  type NamedThread,
   narrowScope,
   type RequestFacts,
   requestFingerprint,

@@ -57,6 +57,11 @@ export const selectionSchema = z.strictObject({
     .max(256),
   /** The runtime ceiling kept; at most the request's own (absent: the request's). */
   runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
+  /**
+   * The person widened a request that names threads to every thread of the kept projects (the
+   * page's control); absent or false, the lease admits only the named threads (ADR 0041).
+   */
+  wholeProjects: z.boolean().optional(),
 });
 export type Selection = z.output<typeof selectionSchema>;
 
@@ -96,4 +101,36 @@ export function narrowScope(scope: LeaseScope, selection: Selection): LeaseScope
   } catch {
     return null;
   }
+}
+
+/** One thread a request names, as the page shows it and the lease limits to it (ADR 0041). */
+export interface NamedThread {
+  readonly threadId: string;
+  readonly title: string;
+  readonly environmentId: string;
+  readonly alias: string;
+  readonly projectId: string;
+}
+
+/**
+ * The scope limited to the named threads: each kept environment admits only the named threads in
+ * its kept projects (none of them: no existing thread at all). Unchanged when nothing is named or
+ * the person widened the lease to whole projects.
+ */
+export function limitToThreads(
+  scope: LeaseScope,
+  named: readonly NamedThread[],
+  wholeProjects: boolean,
+): LeaseScope {
+  if (named.length === 0 || wholeProjects) return scope;
+  return parseLeaseScope({
+    ...scope,
+    environments: scope.environments.map((grant) => {
+      const projects = new Set(grant.projects.map((project) => project.id));
+      const threadIds = named
+        .filter((thread) => thread.environmentId === grant.environmentId && projects.has(thread.projectId))
+        .map((thread) => thread.threadId);
+      return { ...grant, threadIds: [...new Set(threadIds)].sort() };
+    }),
+  });
 }

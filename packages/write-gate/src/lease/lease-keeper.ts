@@ -60,7 +60,12 @@ interface OpenLease {
   readonly monotonicDeadline: number;
   readonly wallDeadline: number;
   writes: LeaseWrite[];
+  /** Threads this lease created (a launch, a fork): a thread-limited lease admits them (ADR 0041). */
+  readonly launched: Set<string>;
 }
+
+/** Threads one lease may have launched and keep writing to; a memory bound, like its write list. */
+const MAX_LAUNCHED_THREADS = 256;
 
 /** A lease that opened (`granted`) or closed (any other reason: `revoked`, `ended`, `expired`…). */
 export interface LeaseChange {
@@ -159,15 +164,23 @@ export class GateLeaseKeeper implements LeaseKeeper {
       monotonicDeadline: this.#clock.monotonic() + LEASE_TTL_MS,
       wallDeadline: now + LEASE_TTL_MS,
       writes: [],
+      launched: new Set(),
     });
     this.#emit({ lease, open: true, reason: "granted" });
     return lease;
   }
 
   check(request: LeaseRequest): LeaseVerdict {
-    const lease = this.get(request.leaseId);
-    if (lease === null) return { ok: false, code: "lease_closed", message: "no open lease with this id" };
-    return scopeVerdict(lease.scope, request);
+    const open = this.#live(request.leaseId);
+    if (open === undefined) return { ok: false, code: "lease_closed", message: "no open lease with this id" };
+    return scopeVerdict(open.lease.scope, request, open.launched);
+  }
+
+  /** A thread a completed write under `leaseId` created: later writes under it may touch it. */
+  recordLaunchedThread(leaseId: string, threadId: string): void {
+    const open = this.#live(leaseId);
+    if (open === undefined || open.launched.size >= MAX_LAUNCHED_THREADS) return;
+    open.launched.add(threadId);
   }
 
   /**

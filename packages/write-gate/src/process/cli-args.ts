@@ -17,6 +17,7 @@ import {
   parseCommandLine,
   transportFromOptions,
   usageProblem,
+  VERSION_FLAGS,
   valueOnce,
   type Warn,
   withTransportOptions,
@@ -36,6 +37,8 @@ export type CliCommand =
   | { kind: "pair"; environment: string }
   | {
       kind: "reconcile";
+      /** Send the journaled command again when T3 shows no effect (a stopped gate only, ADR 0042). */
+      resend: boolean;
       environment?: string;
       operationId?: string;
       allUncertain: boolean;
@@ -47,7 +50,7 @@ export type CliCommand =
 
 export function parseCliArgs(argv: readonly string[]): CliCommand & { warnings?: readonly string[] } {
   return commandOf(
-    parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: ["--version"] }),
+    parseCommandLine(argv, defineCommands, { name: "t3-connector-write", versionFlags: VERSION_FLAGS }),
   );
 }
 
@@ -151,8 +154,15 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
     .option("--all-uncertain", "every uncertain write")
     .option("--environment <alias>", "only this environment", valueOnce("--environment"))
     .option("--json", "print JSON")
+    .option("--resend", "with the gate stopped: send a write again when T3 shows no effect of it")
     .action(
-      (options: { operation?: string; allUncertain?: boolean; environment?: string; json?: boolean }) => {
+      (options: {
+        operation?: string;
+        allUncertain?: boolean;
+        environment?: string;
+        json?: boolean;
+        resend?: boolean;
+      }) => {
         const allUncertain = options.allUncertain === true;
         if (options.operation === undefined && !allUncertain) {
           throw usageProblem("reconcile needs --operation ID or --all-uncertain");
@@ -166,6 +176,7 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
           ...(options.operation === undefined ? {} : { operationId: options.operation }),
           allUncertain,
           json: options.json === true,
+          resend: options.resend === true,
         });
       },
     );

@@ -1,10 +1,11 @@
 /**
- * `t3-connector-write reconcile`: lists the journal's `uncertain` writes and settles each (the
- * dispatcher's reconcile: read T3; if the effect is not there, send the journaled command again
- * under the same derived ids within the resend window, and T3's answer decides; ADR 0003/0006).
- * It prints what each became. A running gate owns the journal,
- * so the CLI then asks it over its relay; with no gate it takes the journal lock itself (openJournal
- * refuses while a gate holds it, so the two never write the journal at once).
+ * `t3-connector-write reconcile`: lists the journal's `uncertain` writes and settles each by
+ * reading T3 (ADR 0003/0006). It sends a write again only when the person asks for it explicitly
+ * (`--resend`), with the gate stopped, after printing what it will send (ADR 0042): a resend
+ * reaches T3, and no lease covers it here. It prints what each became. A running gate owns the
+ * journal, so the CLI then asks it over its relay (reading only: the gate resends only under the
+ * client's own lease); with no gate it takes the journal lock itself (openJournal refuses while a
+ * gate holds it, so the two never write the journal at once).
  */
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
@@ -23,6 +24,8 @@ export interface ReconcileOptions {
   readonly json: boolean;
   /** How long to wait for a running gate's answer; default the relay client's (20 s). */
   readonly relayTimeoutMs?: number;
+  /** The person asked to send again what T3 shows no effect of (stopped gate only). */
+  readonly resend?: boolean;
 }
 
 export interface ReconcileRow {
@@ -47,9 +50,9 @@ export interface ReconcileRow {
 interface Settler {
   readonly via: "gate" | "journal";
   listUncertain(): Promise<
-    readonly Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">[]
+    readonly Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action" | "command">[]
   >;
-  reconcile(key: string): Promise<Omit<ReconcileRow, "key">>;
+  reconcile(key: string, resend: boolean): Promise<Omit<ReconcileRow, "key">>;
   close(): Promise<void>;
 }
 
@@ -59,15 +62,19 @@ export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Pr
     options.environment === undefined ? undefined : environmentIdOf(config, options.environment);
   const settler = (await gateSettler(config, options.relayTimeoutMs)) ?? (await journalSettler(io, config));
   const rows: ReconcileRow[] = [];
+  const resend = options.resend === true;
   try {
+    if (resend && settler.via === "gate") throw resendRefusedWhileGateRuns();
     const records = (await settler.listUncertain()).filter(
       (record) =>
         (environmentId === undefined || record.environmentId === environmentId) &&
         (options.operationId === undefined || record.operationId === options.operationId),
     );
+    // What a resend would send, before anything is read or sent: ids and types, never message text.
+    if (resend) for (const record of records) io.stderr.write(`${resendPlan(record)}\n`);
     for (const record of records) {
       try {
-        rows.push({ ...(await settler.reconcile(record.key)), key: record.key });
+        rows.push({ ...(await settler.reconcile(record.key, resend)), key: record.key });
       } catch (error) {
         rows.push({
           ...pick(record),
@@ -90,6 +97,29 @@ export async function reconcileCommand(io: CliIo, options: ReconcileOptions): Pr
   else io.stdout.write(table(rows));
   if (missing) io.stderr.write(`no uncertain write has operationId ${options.operationId}\n`);
   return missing || rows.some((row) => row.state !== "completed" && row.state !== "refused") ? 1 : 0;
+}
+
+function resendRefusedWhileGateRuns(): ConnectorError {
+  return new ConnectorError(
+    "resend_not_allowed",
+    "the gate is running, and it sends a write again only under the client's own lease: have the client " +
+      "repeat the write with the same operationId and input, or call t3_reconciliar_escrita under an open " +
+      "lease; or stop the gate and run reconcile --resend here. Nothing was read or sent",
+  );
+}
+
+/** One line naming what a resend of `record` would send: ids and the command type, no text. */
+export function resendPlan(
+  record: Pick<JournalRecord, "operationId" | "environmentId" | "action" | "command">,
+): string {
+  const body = record.command?.body ?? {};
+  const named = (field: string) => (typeof body[field] === "string" ? ` ${field}=${body[field]}` : "");
+  const what =
+    record.command === undefined
+      ? "nothing: the journal kept no command"
+      : `${record.command.kind === "launch" ? "orchestration.launchThread" : String(body.type)}` +
+        `${named("commandId")}${named("threadId")}${named("projectId")}`;
+  return `reconcile --resend: if T3 shows no effect of ${record.operationId} (${record.action} on ${record.environmentId}), it sends again: ${what}`;
 }
 
 function pick(record: Pick<JournalRecord, "key" | "operationId" | "environmentId" | "action">) {
@@ -179,8 +209,8 @@ async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> 
   return {
     via: "journal",
     listUncertain: () => engine.listUncertain(),
-    reconcile: async (key) => {
-      const outcome = await engine.reconcile(key);
+    reconcile: async (key, resend) => {
+      const outcome = await engine.reconcile(key, resend ? { operator: true } : undefined);
       return {
         environmentId: outcome.environmentId,
         operationId: outcome.operationId,

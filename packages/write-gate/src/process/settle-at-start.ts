@@ -1,7 +1,7 @@
 /**
- * At start-up the gate tries to settle every `uncertain` write its journal holds (the engine's
- * reconcile: read T3, then the same command again under the same ids within the resend window),
- * so that the start-up line counts only writes that are still open afterwards. Each attempt is
+ * At start-up the gate tries to settle every `uncertain` write its journal holds by reading T3
+ * (the engine's reconcile with no lease: a boot has none, so nothing is sent again, ADR 0042), so
+ * that the start-up line counts only writes that are still open afterwards. Each attempt is
  * audited like a reconciliation through the relay. A failure leaves the record as it was.
  */
 import type { WriteEngine } from "@t3-connector/write-engine/engine";

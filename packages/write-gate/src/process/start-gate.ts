@@ -38,6 +38,7 @@ import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
+  OperationOwners,
   relayHandler,
   removeCapabilityFile,
   writeCapabilityFile,
@@ -186,8 +187,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
   // Set once the human side exists; a journal or audit failure before that has no lease to close.
   const keeper: { current: LeaseKeeper | null } = { current: null };
   try {
-    const machine = await openMachineSide(started, keeper);
+    // One cache for the page's inventory and the engine's own command-support rule.
     const commandSupport = options.commandSupport ?? new CommandSupportCache();
+    const machine = await openMachineSide(started, keeper, commandSupport);
     const enrollmentCode = generateEnrollmentCode();
     const relay = lateRelay();
     const human = await (options.humanSide ?? gateHumanSide)({
@@ -208,7 +210,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     keeper.current = human.lease;
     const stopAuditingLeases = auditLeaseChanges(human.lease, machine.audit);
     started.cleanups.push(async () => stopAuditingLeases());
-    const capabilityPath = await bindRelay(started, machine, human, commandSupport, relay);
+    const capabilityPath = await bindRelay(started, machine, human, relay);
     const port = await listen(started, human.app);
     return await openForBusiness(started, machine, human, { port, capabilityPath, enrollmentCode });
   } catch (error) {
@@ -224,6 +226,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
 async function openMachineSide(
   started: Started,
   keeper: { readonly current: LeaseKeeper | null },
+  commandSupport: CommandSupportCache,
 ): Promise<MachineSide> {
   const { options, clock, cleanups } = started;
   const { config } = options;
@@ -241,6 +244,7 @@ async function openMachineSide(
     channel: channelIdentity(config),
     lease: keeperLease(keeper),
     clock,
+    commandSupport,
     ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
     ...(options.journalHook === undefined ? {} : { journalHook: options.journalHook }),
     ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
@@ -297,7 +301,6 @@ async function bindRelay(
   started: Started,
   machine: MachineSide,
   human: HumanSide,
-  commandSupport: CommandSupportCache,
   relay: ReturnType<typeof lateRelay>,
 ): Promise<string> {
   const { stateDir } = started.options.config;
@@ -309,7 +312,6 @@ async function bindRelay(
     relayHandler({
       capability: () => capability,
       registry,
-      commandSupport,
       dispatcher: engine,
       conditionalSend: (request) => engine.conditionalSend(request),
       listUncertain: () => engine.listUncertain(),
@@ -318,6 +320,7 @@ async function bindRelay(
       audit,
       clock: started.clock,
       ...(human.approvalFeed === undefined ? {} : { approvalFeed: human.approvalFeed }),
+      owners: new OperationOwners(),
     }),
   );
   return capabilityPath;
@@ -452,7 +455,9 @@ async function announceStart(
   if (stats.open > 0) {
     announce(
       `t3-connector-write gate: journal holds ${stats.open} open write(s) after the settle attempt: ${uncertain} uncertain ` +
-        "(t3-connector-write reconcile --all-uncertain tries again), the rest preparing (provably unsent; a retry with the same operationId sends once)",
+        "(read only at start: a client repeating the write, or t3_reconciliar_escrita, under a lease that covers it " +
+        "sends it again at most once; t3-connector-write reconcile --all-uncertain reads again), the rest preparing " +
+        "(provably unsent; a retry with the same operationId sends once)",
     );
   }
   for (const loss of engine.unknownLossesInForce()) {

@@ -7,6 +7,7 @@ export {
 } from "./capability.js";
 export { relayErrorOf } from "./errors.js";
 export { leasedRead } from "./leased-read.js";
+export { MAX_REMEMBERED_OPERATIONS, OperationOwners } from "./operation-owners.js";
 export {
   handleRelay,
   type RelayAnswer,

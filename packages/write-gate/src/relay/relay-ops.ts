@@ -4,14 +4,8 @@
  * audit append closes every lease through the log's own failure hook.
  */
 
-import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
-import { conditionalSendInput, getAction, isActionId } from "@t3-connector/write-engine/actions";
-import {
-  actionUnsupportedError,
-  type CommandSupportCache,
-  supportsAction,
-} from "@t3-connector/write-engine/capabilities";
 import {
   type ConditionalSendRequest,
   type ConditionalSendResult,
@@ -32,12 +26,11 @@ import type { ApprovalFeed } from "../approval/approval-feed.js";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
+import type { OperationOwners } from "./operation-owners.js";
 
 /** What the ops reach: everything the relay holds but its capability. */
 export interface RelayOpDeps {
   readonly registry: EnvironmentRegistry;
-  /** Refuses, before anything is journaled, an action the environment's T3 cannot run (ADR 0009). */
-  readonly commandSupport?: CommandSupportCache;
   readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
   /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
@@ -49,6 +42,8 @@ export interface RelayOpDeps {
   readonly clock: Clock;
   /** The approval requests and decisions for the events service (ADR 0051); without it the op is unavailable. */
   readonly approvalFeed?: ApprovalFeed;
+  /** Whose write each operation of this boot is: a receipt answers only its holder (ADR 0040). */
+  readonly owners?: OperationOwners;
 }
 
 /** The status answer of one lease, naming it (`leaseId`); `{active: false}` once it closed. */
@@ -82,13 +77,20 @@ export async function requestApproval(
   op: RequestApprovalOp,
   deps: RelayOpDeps,
 ): Promise<RelayResultOf<"request_approval">> {
-  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps);
+  if (op.requestId !== undefined) return decided(op.requestId, op.waitMs ?? 0, deps, op.leaseSecret);
   // A lease answers only its holder; any other client gets a request of its own (ADR 0022, 0028).
   const held = deps.lease.heldLease(op.leaseSecret);
   // The holder asking with nothing proposed gets its lease; asking for something is a new request,
   // validated like any other, whose approval replaces the holder's lease (ADR 0022).
   if (held !== null && !proposesAnything(op)) return leaseSummary(deps.lease, held.leaseId);
-  const ask = askOf(op);
+  // Asking again with nothing proposed while its request is pending answers that request: one
+  // request per ask, however often the client calls (ADR 0040).
+  const waiting = proposesAnything(op) ? null : deps.approvals.pendingHeldBy(op.leaseSecret);
+  if (waiting !== null) {
+    if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...waiting, decision: "pending" };
+    return { ...waiting, ...(await decided(waiting.requestId, op.waitMs, deps, op.leaseSecret)) };
+  }
+  const ask = { ...askOf(op), ...(op.leaseSecret === undefined ? {} : { holderSecret: op.leaseSecret }) };
   const link = await deps.approvals.request(held !== null ? { ...ask, replaces: held.leaseId } : ask);
   await deps.audit.append({
     event: "approval_requested",
@@ -97,9 +99,10 @@ export async function requestApproval(
     leftOut: link.leftOut.map((left) => ({ environmentId: left.environmentId, reason: left.reason })),
   });
   if (op.waitMs === undefined || op.waitMs === 0) return { active: false, ...link, decision: "pending" };
-  const answer = await decided(link.requestId, op.waitMs, deps);
+  const answer = await decided(link.requestId, op.waitMs, deps, link.leaseSecret ?? op.leaseSecret);
   // The secret goes back on the creating call only, whatever its wait ended with.
-  return answer.active === true ? { ...answer, leaseSecret: link.leaseSecret } : { ...link, ...answer };
+  const secret = link.leaseSecret === undefined ? {} : { leaseSecret: link.leaseSecret };
+  return answer.active === true ? { ...answer, ...secret } : { ...link, ...answer };
 }
 
 /**
@@ -111,7 +114,9 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
   if (!keeper.heldBy(leaseId, secret)) {
     throw new ConnectorError(
       "lease_closed",
-      "this lease was approved for another client: call t3_pedir_aprovacao to ask for your own",
+      "this lease was approved for another client, or for an earlier run of this bridge (a lease " +
+        "belongs to the bridge process that asked for it, and a restarted bridge starts without one): " +
+        "call t3_pedir_aprovacao {} to ask for your own",
       { details: { reason: "lease_not_held", recorded: false } },
     );
   }
@@ -148,71 +153,36 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
   return ask;
 }
 
-/** Waits on one request; an approval answers the lease it opened, anything else the decision. */
+/**
+ * Waits on one request; an approval answers the lease it opened to its holder only (anyone else
+ * presenting the request id learns that it was approved, never the lease id), anything else the
+ * decision.
+ */
 async function decided(
   requestId: string,
   waitMs: number,
   deps: RelayOpDeps,
+  secret: string | undefined,
 ): Promise<RelayResultOf<"request_approval">> {
   const decision = await deps.approvals.wait(requestId, waitMs);
   if (decision.outcome === "approved") {
+    if (!deps.lease.heldBy(decision.lease.leaseId, secret)) {
+      return { active: false, requestId, decision: "approved" };
+    }
     return { ...leaseSummary(deps.lease, decision.lease.leaseId), requestId, decision: "approved" };
   }
   const link = decision.outcome === "pending" ? deps.approvals.link(requestId) : null;
   return { active: false, requestId, ...(link ?? {}), decision: decision.outcome };
 }
 
-/**
- * An action the environment's T3 version does not decode is refused here, before the journal
- * sees it: the client learns at once, nothing is recorded and nothing is sent (ADR 0009).
- */
-async function refuseUnsupported(op: DispatchOp, deps: RelayOpDeps): Promise<void> {
-  if (deps.commandSupport === undefined || !isActionId(op.action)) return;
-  const handle = deps.registry.find(op.environment ?? "");
-  if (handle === undefined) return; // the dispatcher names the unknown environment
-  const support = await deps.commandSupport.of(await handle.connect());
-  if (!supportsAction(support, op.action)) throw actionUnsupportedError(support, handle.alias, op.action);
-}
-
-/**
- * A server whose probe listed nothing (taken to accept everything) may still refuse a type with
- * its decode defect: the list it gave then replaces the assumption, so the next request for that
- * action is refused before the journal and the page stops offering it.
- */
-async function learnFromRefusal(op: DispatchOp, deps: RelayOpDeps, error: unknown): Promise<void> {
-  if (deps.commandSupport === undefined || !isConnectorError(error, "action_unsupported")) return;
-  const listed = error.details?.acceptedCommandTypes;
-  const handle = deps.registry.find(op.environment ?? "");
-  if (handle === undefined || !Array.isArray(listed)) return;
-  const types = listed.filter((type): type is string => typeof type === "string");
-  if (types.length === 0) return;
-  const connection = await handle.connect();
-  deps.commandSupport.learn({
-    environmentId: connection.environmentId,
-    serverVersion: connection.version,
-    acceptedTypes: new Set(types),
-    source: "server_list",
-  });
-}
-
-/** The first thread a write's input names (for the page's write row), when it parses. */
-function threadOf(op: DispatchOp): { threadId?: string } {
-  if (!isActionId(op.action)) return {};
-  const entry = getAction(op.action);
-  const parsed = entry.inputSchema.safeParse(op.input);
-  if (!parsed.success) return {};
-  const threadId = entry.targets(parsed.data).threadIds[0];
-  return threadId === undefined ? {} : { threadId };
-}
-
 export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<RelayResultOf<"dispatch">> {
-  const environmentId = deps.registry.find(op.environment ?? "")?.environmentId ?? null;
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
-  const thread = threadOf(op);
   let outcome: DispatchOutcome;
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
-    await refuseUnsupported(op, deps);
+    // The engine resolves the environment, checks command support, parses the input, and names
+    // the environment and the thread the write targets in its outcome.
+    const release = claimOperation(op, deps);
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
@@ -220,10 +190,14 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       action: op.action,
       input: op.input,
     });
+    // Refused before anything was recorded: the operationId stays free for whoever names it next.
+    if (outcome.state === "not_recorded") release();
   } catch (error) {
     outcome = dispatchFailureOf(error);
   }
+  const thread = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
   if (outcome.state === "completed") {
+    noteLaunchedThread(deps.lease, op.leaseId, outcome.derivedIds, thread.threadId);
     if (!outcome.replayed)
       record(deps.lease, deps.clock, {
         ...base,
@@ -249,10 +223,11 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       ...(outcome.reconciled === true ? { reconciled: true } : {}),
       receipt: outcome.receipt,
       derivedIds: outcome.derivedIds,
+      ...(outcome.runtimeMode === undefined ? {} : { runtimeMode: outcome.runtimeMode }),
     };
   }
-  await learnFromRefusal(op, deps, outcome.error).catch(() => undefined);
   const code = auditCodeOf(outcome.error);
+  const environmentId = outcome.environmentId ?? null;
   const replayed = outcome.state !== "not_recorded" && outcome.replayed;
   if (outcome.state !== "not_recorded" && !replayed && environmentId !== null) {
     record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state: outcome.state, code });
@@ -280,19 +255,22 @@ export async function conditionalSendOp(
   const base = { event: "conditional_send" as const, leaseId: op.leaseId, operationId: op.operationId };
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+    const release = claimOperation(op, deps);
     const result = await run({
       leaseId: op.leaseId,
       environment: op.environment ?? "",
       operationId: op.operationId,
       input: op.input,
+    }).catch((error: unknown) => {
+      release();
+      throw error;
     });
     const listed = listedState(result.state);
     if (!result.replayed && listed !== null) {
-      const threadId = conditionalSendInput.safeParse(op.input).data?.threadId;
       record(deps.lease, deps.clock, {
         leaseId: op.leaseId,
         environmentId: result.environmentId,
-        ...(threadId === undefined ? {} : { threadId }),
+        threadId: result.threadId,
         action: "thread.conditional-send",
         operationId: op.operationId,
         state: listed,
@@ -347,15 +325,22 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
   return state === "precondition_pending" ? null : "refused";
 }
 
+/**
+ * Settles an uncertain write. It reads T3 for anyone holding the relay capability; it sends the
+ * journaled command again only under the caller's own open lease, which must cover the write's
+ * environment, projects and action (ADR 0042). Without one (no leaseId, a closed lease, after
+ * Revoke all) it reads only and the answer says what stays uncertain and why nothing was resent.
+ */
 export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<RelayResultOf<"reconcile">> {
-  if (op.leaseId !== undefined && deps.lease.get(op.leaseId) === null) {
-    throw new ConnectorError("lease_closed", "no open lease has this id");
-  }
   if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+  const held = op.leaseId !== undefined && deps.lease.heldBy(op.leaseId, op.leaseSecret);
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {
-    outcome = await deps.dispatcher.reconcile(key);
+    outcome = await deps.dispatcher.reconcile(
+      key,
+      held && op.leaseId !== undefined ? { leaseId: op.leaseId } : undefined,
+    );
   } catch (error) {
     await auditQuietly(deps.audit, {
       event: "reconciled",
@@ -371,6 +356,20 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     throw error;
   }
   await auditQuietly(deps.audit, reconciledEvent(outcome));
+  // The state is anyone's to learn; what T3 answered (the receipt) only its holder's (ADR 0040).
+  if (deps.owners !== undefined && !deps.owners.shows(outcome.key, op.leaseSecret)) {
+    const { receipt: _hidden, ...observed } = outcome.observation ?? {};
+    return {
+      ...answerOf(outcome),
+      observation:
+        outcome.observation === null ? null : (observed as NonNullable<typeof outcome.observation>),
+      receipt: null,
+    };
+  }
+  return answerOf(outcome);
+}
+
+function answerOf(outcome: ReconcileOutcome): RelayResultOf<"reconcile"> {
   return {
     key: outcome.key,
     operationId: outcome.operationId,
@@ -384,6 +383,33 @@ export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<R
     receipt: outcome.record.receipt,
     error: outcome.record.error,
   };
+}
+
+/**
+ * Claims the operation for the calling holder before the journal is read (so two clients naming
+ * one operationId at once cannot both be answered), refusing one another holder owns. An
+ * environment the registry does not know claims nothing: the dispatcher refuses it unrecorded.
+ */
+function claimOperation(op: DispatchOp | ConditionalSendOp, deps: RelayOpDeps): () => void {
+  if (deps.owners === undefined) return () => undefined;
+  let key: string;
+  try {
+    key = deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
+  } catch {
+    return () => undefined;
+  }
+  return deps.owners.claim(key, op.leaseSecret);
+}
+
+/** A thread the write created (its derived `threadId`, not the thread it targeted) stays the lease's. */
+function noteLaunchedThread(
+  keeper: LeaseKeeper,
+  leaseId: string,
+  derivedIds: Readonly<Record<string, string>>,
+  targeted: string | undefined,
+): void {
+  const created = derivedIds.threadId;
+  if (created !== undefined && created !== targeted) keeper.recordLaunchedThread(leaseId, created);
 }
 
 function record(keeper: LeaseKeeper, clock: Clock, write: Omit<LeaseWrite, "at">): void {

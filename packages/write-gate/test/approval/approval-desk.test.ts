@@ -1,13 +1,13 @@
+import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
+import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualDeadlines } from "../../../../test/support/manual-deadlines.js";
 import {
   MAX_PENDING_PER_CLIENT,
   MAX_PENDING_REQUESTS,
   REQUEST_TTL_MS,
   registryInventory,
 } from "../../src/approval/index.js";
-import { type SimGate, startSimGate } from "./support/sim-gate.js";
 
 let gate: SimGate | undefined;
 afterEach(async () => {

@@ -3,12 +3,13 @@
  * approval desk, the lease keeper and the relay's write rows publish, and another site cannot
  * open the stream.
  */
+
+import { type EventStreamClient, openEventStream } from "@t3-connector/test-support/event-stream-client";
+import { postJson, rawRequest } from "@t3-connector/test-support/gate-http";
+import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_EVENT_STREAMS, MAX_STREAMS_PER_PAGE } from "../../src/app/event-stream.js";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
-import { postJson, rawRequest } from "../support/http.js";
-import { type EventStreamClient, openEventStream } from "./support/event-stream-client.js";
-import { type SimGate, startSimGate } from "./support/sim-gate.js";
 
 let gate: SimGate | undefined;
 const streams: EventStreamClient[] = [];

@@ -5,12 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import { ACTIONS, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
 import { AUDIT_FILE } from "../../src/audit/index.js";
-import { postJson } from "../support/http.js";
-import { type SimGate, startSimGate } from "./support/sim-gate.js";
 
 let gate: SimGate | undefined;
 afterEach(async () => {

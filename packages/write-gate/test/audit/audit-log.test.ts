@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "@t3-connector/core";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
 import { AUDIT_FILE, auditLeaseChanges, openAuditLog } from "../../src/audit/index.js";
 import { runCli } from "../../src/cli.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
 import { failingAuditFs, failingJournalFs } from "../support/failing-fs.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let harness: GateHarness | undefined;

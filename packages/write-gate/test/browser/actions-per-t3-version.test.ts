@@ -4,10 +4,14 @@
  * environment, 35 for a 0.0.31 one. Real Chromium with a virtual authenticator.
  */
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { ENROLLMENT_CODE, type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENROLLMENT_CODE, type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
 
 const PROJECT = { id: "project-api", title: "API", workspaceRoot: "/work/api" };
 

@@ -4,10 +4,7 @@
  * proposal, actions by label in risk groups, a phone-width screen and a keyboard-only approval.
  * Screenshots of the request and of the open lease go to test-output/screenshots/.
  */
-import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import type { SimGate } from "../approval/support/sim-gate.js";
+
 import {
   checkedIds,
   computedStyle,
@@ -15,7 +12,11 @@ import {
   pageWidth,
   screenshot,
   unlabelledCount,
-} from "./support/browser.js";
+} from "@t3-connector/test-support/chromium";
+import type { SimGate } from "@t3-connector/test-support/sim-gate";
+import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [

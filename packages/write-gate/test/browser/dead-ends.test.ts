@@ -3,10 +3,11 @@
  * an expired, already used, denied, superseded or unknown request, and the page opened on
  * 127.0.0.1 (refused by the Host check, which still serves nothing else). Real Chromium.
  */
+
+import type { SimGate } from "@t3-connector/test-support/sim-gate";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { REQUEST_TTL_MS } from "../../src/approval/index.js";
-import type { SimGate } from "../approval/support/sim-gate.js";
 import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];

@@ -5,10 +5,10 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { launchChromium } from "@t3-connector/test-support/chromium";
+import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type SimGate, startSimGate } from "../approval/support/sim-gate.js";
-import { launchChromium } from "./support/browser.js";
 
 /** Requests the foreign page must have sent before the real page opens (the old limit was 60). */
 const FLOOD_BEFORE = 300;

@@ -5,10 +5,10 @@
  * notifications are asked for only when the person presses the button. Real Chromium.
  */
 import { EventEmitter, once } from "node:events";
+import { type AuthenticatorPage, waitForTitle } from "@t3-connector/test-support/chromium";
+import type { SimGate } from "@t3-connector/test-support/sim-gate";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { SimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, waitForTitle } from "./support/browser.js";
 import { useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [{ id: "project-api", title: "API server", workspaceRoot: "/work/api" }];

@@ -1,10 +1,15 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  type AuthenticatorPage,
+  pagePost,
+  registerInPage,
+  signInPage,
+} from "@t3-connector/test-support/chromium";
+import { ENROLLMENT_CODE, type SimGate } from "@t3-connector/test-support/sim-gate";
 import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ENROLLMENT_CODE, type SimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, pagePost, registerInPage, signInPage } from "./support/browser.js";
 import { enrollThroughThePage, useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [

@@ -4,11 +4,12 @@
  * folded below it, action ids wrap only after a dot, and a failed passkey step is told in words
  * beside the button that was pressed, never as the browser library's error code.
  */
+
+import { type AuthenticatorPage, screenshot } from "@t3-connector/test-support/chromium";
+import type { SimGate } from "@t3-connector/test-support/sim-gate";
 import { actionInfo } from "@t3-connector/write-engine/actions";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { SimGate } from "../approval/support/sim-gate.js";
-import { type AuthenticatorPage, screenshot } from "./support/browser.js";
 import { useGatePage } from "./support/gate-page.js";
 
 const PHONE = { width: 390, height: 844 };
@@ -59,7 +60,7 @@ describe("the approval request on a 390 px phone", () => {
     expect(runtime.group).toBe("run");
     expect(await page.locator("[data-testid=request-summary]").textContent()).toBe(
       `alpha — project API server; organize (${label("thread.pin")}), run control (${runtime.label}) · ` +
-        "threads the client named: thread-release · " +
+        "only the threads the client named: “Release notes” (alpha) · " +
         "agents at most approval-required: agents it starts on alpha ask in T3 before every command and file change.",
     );
 

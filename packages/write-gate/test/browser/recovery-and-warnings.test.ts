@@ -4,9 +4,14 @@
  * printed code, and an environment configured with the wrong environmentId is named on the page
  * with what to do, not only on the gate's terminal.
  */
+
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import { afterEach, describe, expect, it } from "vitest";
-import { pageOrigin, type RealGate, startRealGate } from "../e2e/support/real-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 
 let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;

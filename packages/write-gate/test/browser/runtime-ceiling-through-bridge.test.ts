@@ -3,14 +3,14 @@
  * thread.launch lease, the page in headless Chromium shows the ceiling in words (default
  * approval-required; full-access when proposed, narrowed by the person), and a launch above the
  * ceiling, or a message to a thread already running above it, is refused `runtime_mode_above_lease`
- * with nothing reaching the simulator.
+ * with nothing reaching the simulator; a launch that names no mode runs at the ceiling (ADR 0037).
  */
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { IDLE_THREAD, LEASED_PROJECT } from "@t3-connector/test-support/sim-world";
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { IDLE_THREAD, LEASED_PROJECT } from "../support/sim-world.js";
 import {
   askOnPage,
   type Body,
@@ -75,6 +75,20 @@ describe("the runtime ceiling of a lease", () => {
     expect(completed.isError, textOf(completed)).toBeFalsy();
     expect(structured(completed)).toMatchObject({ state: "completed", action: "thread.launch" });
     expect(real.world.commandCount()).toBe(before + 1);
+
+    // A launch that names no mode runs at the lease's ceiling, not at T3's full-access, and says so.
+    const { runtimeMode: _named, ...unnamed } = SAMPLE_INPUTS["thread.launch"];
+    const defaulted = await call("t3_escrever_thread_launch", {
+      leaseId,
+      environment: "alpha",
+      operationId: "op-ceiling-unnamed",
+      input: { ...unnamed, workspaceStrategy: { type: "root" } },
+    });
+    expect(defaulted.isError, textOf(defaulted)).toBeFalsy();
+    expect(structured(defaulted)).toMatchObject({ state: "completed", runtimeMode: "approval-required" });
+    const launched = (structured(defaulted).receipt as { threadId: string }).threadId;
+    expect(real.world.env("alpha").model.getThread(launched)?.shell.runtimeMode).toBe("approval-required");
+    expect(real.world.commandCount()).toBe(before + 2);
     await page.click("[data-testid=revoke]");
     await page.locator("#lease[hidden]").waitFor({ state: "attached" });
   }, 60_000);

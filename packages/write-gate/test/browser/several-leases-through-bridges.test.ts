@@ -5,9 +5,9 @@
  * there leaves the other working.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { IDLE_THREAD } from "../support/sim-world.js";
 import { waitForMessage } from "./support/gate-page.js";
 import { askOnPage, callTool, structured, textOf, useGateWithBridges } from "./support/gate-with-bridges.js";
 

@@ -3,11 +3,12 @@
  * page in headless Chromium: a denial answers the waiting call and grants nothing; an approval
  * answers it within a second and the lease passes only the action it granted.
  */
+
+import { checkedIds } from "@t3-connector/test-support/chromium";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { actionLabel } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { IDLE_THREAD } from "../support/sim-world.js";
-import { checkedIds } from "./support/browser.js";
 import { waitForMessage } from "./support/gate-page.js";
 import {
   askOnPage,

@@ -3,11 +3,11 @@ import { once } from "node:events";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { ACTION_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 const BIN = builtBin("t3-connector-write");
 

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
 import { reconcileCommand } from "../../src/process/reconcile.js";
 import { generateCapability, writeCapabilityFile } from "../../src/relay/capability.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let h: GateHarness | undefined;

@@ -7,10 +7,10 @@
  */
 import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
+// The previous version's journal, as core's journal tests use it (one fixture for both).
+import { installPreviousFormatJournal } from "@t3-connector/test-support/damaged-journal";
 import { openJournal } from "@t3-connector/write-engine/journal";
 import { describe, expect, it } from "vitest";
-// The previous version's journal, as core's journal tests use it (one fixture for both).
-import { installPreviousFormatJournal } from "../../../write-engine/test/journal/support/damaged-journal.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
 import { titleWrite } from "./support/gate-process.js";
 import {

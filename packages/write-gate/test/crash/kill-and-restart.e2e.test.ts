@@ -6,9 +6,9 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { IDLE_THREAD, type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CrashPoint } from "../../src/process/index.js";
-import { IDLE_THREAD, type SimWorld, startSimWorld } from "../support/sim-world.js";
 import { type GateChild, GateProcesses, titleWrite, writeGateConfig } from "./support/gate-process.js";
 import { runWriteCli } from "./support/journal-scenarios.js";
 
@@ -35,10 +35,21 @@ const relay = (port: number, body: unknown) => gates.relay(port, body);
 const title = titleWrite;
 const commandsFor = (operationId: string) => gates.commandsFor(operationId);
 
-/** `t3-connector-write reconcile --all-uncertain --json`, run the way a person runs it. */
-async function reconcileAll(): Promise<{ via: string; results: Record<string, unknown>[] }> {
-  const { stdout, stderr } = await runWriteCli(configPath, ["reconcile", "--all-uncertain", "--json"]);
-  expect(stderr).toBe("");
+/**
+ * `t3-connector-write reconcile --all-uncertain --json`, run the way a person runs it; `--resend`
+ * (a stopped gate only) prints what it would send on stderr first (ADR 0042).
+ */
+async function reconcileAll(
+  extra: readonly string[] = [],
+): Promise<{ via: string; results: Record<string, unknown>[] }> {
+  const { stdout, stderr } = await runWriteCli(configPath, [
+    "reconcile",
+    "--all-uncertain",
+    "--json",
+    ...extra,
+  ]);
+  if (extra.includes("--resend")) expect(stderr).toMatch(/^(reconcile --resend: .*\n)*$/);
+  else expect(stderr).toBe("");
   return JSON.parse(stdout) as { via: string; results: Record<string, unknown>[] };
 }
 
@@ -83,11 +94,16 @@ describe("kill -9 the gate during a write, restart, retry the same operationId",
     expect(await gate.exited).toBe(0);
   });
 
-  it("after uncertain: nothing was sent; reconcile --all-uncertain sends it once (completed), a second changes nothing", async () => {
+  it("after uncertain: nothing was sent; reconcile reads only, --resend sends it once (completed), a second changes nothing", async () => {
     await crashAt("after_uncertain", "op-crash-uncertain");
     expect(commandsFor("op-crash-uncertain")).toBe(0);
     // No gate runs: the CLI takes the journal (the dead gate's lock is provably stale).
-    const first = await reconcileAll();
+    const read = await reconcileAll();
+    expect(read.results).toEqual([
+      expect.objectContaining({ operationId: "op-crash-uncertain", state: "uncertain", resent: null }),
+    ]);
+    expect(commandsFor("op-crash-uncertain")).toBe(0);
+    const first = await reconcileAll(["--resend"]);
     expect(first).toMatchObject({
       via: "journal",
       results: [
@@ -115,23 +131,26 @@ describe("kill -9 the gate during a write, restart, retry the same operationId",
     await gate.exited;
   });
 
-  it("after uncertain, restarted: the gate settles it at start-up and counts nothing open", async () => {
+  it("after uncertain, restarted: the gate only reads at start-up (no lease), and the client's retry under its lease sends it once", async () => {
     await crashAt("after_uncertain", "op-crash-uncertain-start");
     expect(commandsFor("op-crash-uncertain-start")).toBe(0);
     const stderr: string[] = [];
     const gate = await startChild(undefined, stderr);
     const lines = await startupLines(gate.process, stderr);
-    expect(lines).toContain("settled 1 of 1 uncertain write(s) at start (1 completed, 0 refused)");
-    expect(lines).not.toContain("open write(s)");
-    expect(commandsFor("op-crash-uncertain-start")).toBe(1);
+    expect(lines).toContain("settled 0 of 1 uncertain write(s) at start (0 completed, 0 refused)");
+    expect(lines).toContain("journal holds 1 open write(s)");
+    expect(commandsFor("op-crash-uncertain-start")).toBe(0);
     const reconciled = await relay(gate.port, {
       op: "reconcile",
       environment: "alpha",
       operationId: "op-crash-uncertain-start",
     });
-    expect(reconciled.body).toMatchObject({ state: "completed", settled: false });
+    expect(reconciled.body).toMatchObject({ state: "uncertain", settled: false, resend: { sent: false } });
+    expect(commandsFor("op-crash-uncertain-start")).toBe(0);
     const retry = await relay(gate.port, title(gate.leaseId, "op-crash-uncertain-start"));
-    expect(retry.body).toMatchObject({ state: "completed", replayed: true });
+    expect(retry.body).toMatchObject({ state: "completed", replayed: false, reconciled: true });
+    const again = await relay(gate.port, title(gate.leaseId, "op-crash-uncertain-start"));
+    expect(again.body).toMatchObject({ state: "completed", replayed: true });
     expect((await reconcileAll()).results).toEqual([]);
     expect(commandsFor("op-crash-uncertain-start")).toBe(1);
     gate.process.kill("SIGTERM");
@@ -162,7 +181,7 @@ describe("kill -9 the gate during a write, restart, retry the same operationId",
     expect(await doomed.exited).toBe("SIGKILL");
     expect(await answer).toBe("connection lost");
     const before = world.env("alpha").model.receivedCommands.length;
-    const settled = await reconcileAll();
+    const settled = await reconcileAll(["--resend"]);
     expect(settled.results).toEqual([
       expect.objectContaining({ operationId, state: "refused", settled: true, resent: "refused" }),
     ]);

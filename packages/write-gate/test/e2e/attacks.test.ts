@@ -6,10 +6,6 @@
  * virtual authenticator; the approval requests come through the relay as the bridge sends them.
  */
 import { randomBytes } from "node:crypto";
-import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LEASE_TTL_MS } from "../../src/lease/index.js";
 import {
   type AuthenticatorPage,
   launchChromium,
@@ -17,10 +13,14 @@ import {
   pagePost,
   registerInPage,
   signInPage,
-} from "../browser/support/browser.js";
-import { rawRequest } from "../support/http.js";
+} from "@t3-connector/test-support/chromium";
+import { rawRequest } from "@t3-connector/test-support/gate-http";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LEASE_TTL_MS } from "../../src/lease/index.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 type Body = Record<string, unknown>;
 const body = (answer: { body: unknown }) => answer.body as Body;
@@ -86,8 +86,13 @@ async function enroll(page: Page): Promise<void> {
 }
 
 /** An approval request as the bridge makes it: through the relay. */
-async function requestThroughRelay(): Promise<string> {
-  const answer = await real.relay({ op: "request_approval" });
+/**
+ * A request through the relay, as the helper's one client; `anotherClient` asks with a holder
+ * secret of its own, since one client asking twice is answered its one request (ADR 0040).
+ */
+async function requestThroughRelay(anotherClient = false): Promise<string> {
+  const leaseSecret = anotherClient ? { leaseSecret: randomBytes(32).toString("base64url") } : {};
+  const answer = await real.relay({ op: "request_approval", ...leaseSecret });
   expect(answer.status).toBe(200);
   return body(answer).requestId as string;
 }
@@ -221,7 +226,7 @@ describe("attacks on the write gate: nothing reaches the simulator", () => {
     const page = await openPage();
     await enroll(page);
     const a = await requestThroughRelay();
-    const b = await requestThroughRelay();
+    const b = await requestThroughRelay(true);
     await pagePost(page, "/api/requests/options", { requestId: a });
     const optionsB = await pagePost(page, "/api/requests/options", { requestId: b });
     const forB = await signInPage(page, optionsB.body.options);

@@ -1,12 +1,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
+import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { toolInputError } from "../../../../test/support/tool-input-error.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
-import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 const BIN = builtBin("t3-connector-write");
 

@@ -17,11 +17,7 @@ import {
   ElicitRequestSchema,
   type ElicitRequestURLParams,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtBin } from "../../../../test/support/built-bins.js";
-import { AUDIT_FILE } from "../../src/audit/index.js";
-import { openEventStream } from "../approval/support/event-stream-client.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import {
   type AuthenticatorPage,
   launchChromium,
@@ -29,11 +25,15 @@ import {
   pagePost,
   registerInPage,
   signInPage,
-} from "../browser/support/browser.js";
+} from "@t3-connector/test-support/chromium";
+import { openEventStream } from "@t3-connector/test-support/event-stream-client";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_FILE } from "../../src/audit/index.js";
 import { type Body, structured, type ToolAnswer, textOf } from "../browser/support/gate-with-bridges.js";
-import { postJson } from "../support/http.js";
-import { IDLE_THREAD } from "../support/sim-world.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 const BIN = builtBin("t3-connector-write");
 
@@ -136,8 +136,11 @@ describe("t3_pedir_aprovacao waits for the human's decision", () => {
       approvalUrl: first.approvalUrl,
     });
     expect((await pageCall("/api/state", {})).body.pendingRequests).toEqual(pendingBefore);
-    // The same bridge asking anew replaces its own older request.
-    const fresh = structured(await call(client, {}));
+    // The same bridge asking anew with nothing proposed is answered the same request (ADR 0040)…
+    expect(structured(await call(client, {}))).toMatchObject({ requestId: first.requestId });
+    expect((await pageCall("/api/state", {})).body.pendingRequests).toEqual(pendingBefore);
+    // …and asking for something replaces its own older request.
+    const fresh = structured(await call(client, { actions: ["thread.pin"] }));
     expect(fresh.requestId).not.toBe(first.requestId);
     expect(structured(await call(client, { requestId: first.requestId }))).toMatchObject({
       decision: "superseded",

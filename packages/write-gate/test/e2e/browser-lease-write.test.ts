@@ -6,14 +6,23 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import {
+  IDLE_THREAD,
+  LEASED_PROJECT,
+  OTHER_PROJECT,
+  OUTSIDE_THREAD,
+} from "@t3-connector/test-support/sim-world";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "../browser/support/browser.js";
 import { waitForMessage } from "../browser/support/gate-page.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { IDLE_THREAD, LEASED_PROJECT, OTHER_PROJECT, OUTSIDE_THREAD } from "../support/sim-world.js";
-import { pageOrigin, type RealGate, startRealGate } from "./support/real-gate.js";
 
 let browser: Browser;
 let real: RealGate;

@@ -46,7 +46,11 @@ describe("GateLeaseKeeper", () => {
     const { keeper, lease, request } = setup();
     expect(lease.leaseId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(lease.expiresAt) - Date.parse(lease.grantedAt)).toBe(LEASE_TTL_MS);
-    expect(keeper.check(request())).toEqual({ ok: true, approvedWorkspaceRoots: ["/w/one"] });
+    expect(keeper.check(request())).toEqual({
+      ok: true,
+      runtimeCeiling: "full-access",
+      approvedWorkspaceRoots: ["/w/one"],
+    });
     expect(keeper.check(request({ projectIds: ["p2"] }))).toMatchObject({ ok: false, code: "scope_denied" });
     expect(keeper.check(request({ action: ACTION_IDS.find((id) => id !== "thread.send") }))).toMatchObject({
       code: "scope_denied",

@@ -5,13 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
 import { CREDENTIALS_FILE, saveCredentials } from "../../src/passkeys/index.js";
 import { parseCliArgs } from "../../src/process/cli-args.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { postJson } from "../support/http.js";
-import { startSimWorld } from "../support/sim-world.js";
 
 const CODE_LINE = /one-time passkey enrollment code: (\S+)$/;
 const ENROLLED = [

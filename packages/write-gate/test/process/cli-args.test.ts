@@ -40,7 +40,11 @@ describe("t3-connector-write command line", () => {
     [["pair", "--environment=alpha"], { kind: "pair", environment: "alpha" }],
     [
       ["reconcile", "--operation", "op-1"],
-      { kind: "reconcile", operationId: "op-1", allUncertain: false, json: false },
+      { kind: "reconcile", operationId: "op-1", allUncertain: false, json: false, resend: false },
+    ],
+    [
+      ["reconcile", "--operation", "op-1", "--resend"],
+      { kind: "reconcile", operationId: "op-1", allUncertain: false, json: false, resend: true },
     ],
     [
       ["reconcile", "--all-uncertain", "--environment", "beta", "--json"],
@@ -49,6 +53,7 @@ describe("t3-connector-write command line", () => {
         environment: "beta",
         allUncertain: true,
         json: true,
+        resend: false,
       },
     ],
   ])("reads %j", (argv, expected) => {

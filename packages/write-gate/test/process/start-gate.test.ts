@@ -3,13 +3,17 @@ import { access } from "node:fs/promises";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
+import {
+  type GateHarness,
+  simulatorWorkspace,
+  startGateHarness,
+} from "@t3-connector/test-support/gate-harness";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { openJournal } from "@t3-connector/write-engine/journal";
 import { afterEach, describe, expect, it } from "vitest";
 import { startGate } from "../../src/process/index.js";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
-import { type GateHarness, simulatorWorkspace, startGateHarness } from "../support/gate-harness.js";
-import { postJson } from "../support/http.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let harness: GateHarness | undefined;

@@ -4,9 +4,9 @@
  * simulator environments over HTTP; the warning names the environment on the gate's terminal.
  */
 import { writeTokenFile } from "@t3-connector/core/config";
+import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningGate, startGate } from "../../src/process/index.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let gate: RunningGate | undefined;

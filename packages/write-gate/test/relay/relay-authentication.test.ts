@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { CAPABILITY_FILE } from "../../src/relay/index.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
-import { type SimWorld, startSimWorld } from "../support/sim-world.js";
 
 let world: SimWorld | undefined;
 let harness: GateHarness | undefined;

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { IDLE_THREAD, RUNNING_THREAD } from "../support/sim-world.js";
 
 let h: GateHarness;
 

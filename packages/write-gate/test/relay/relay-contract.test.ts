@@ -5,13 +5,13 @@
  */
 
 import { ConnectorError } from "@t3-connector/core";
+import { relayErrorToConnectorError } from "@t3-connector/write-bridge";
 import {
   parseRelayRequest,
   RELAY_DETAIL_KEYS,
   type RelayRequestInput,
 } from "@t3-connector/write-engine/relay-contract";
 import { describe, expect, it } from "vitest";
-import { relayErrorToConnectorError } from "../../../write-bridge/src/relay-errors.js";
 import { relayErrorOf } from "../../src/relay/errors.js";
 
 describe("the relay contract", () => {

@@ -3,10 +3,11 @@
  * 0049). Only the holder's secret ends it; anyone else is refused like a foreign lease, and the
  * lease stays open. Ending one already closed answers `{ended: false}`.
  */
+
+import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
 import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
-import { type GateHarness, leaseScopeFor, startGateHarness } from "../support/gate-harness.js";
 
 let h: GateHarness;
 

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_PENDING_PER_CLIENT } from "../../src/approval/index.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { pinIdleThread } from "../support/pin-idle-thread.js";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import {
   IDLE_THREAD,
   LEASED_PROJECT,
   OTHER_PROJECT,
   OUTSIDE_THREAD,
   RUNNING_THREAD,
-} from "../support/sim-world.js";
+} from "@t3-connector/test-support/sim-world";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PENDING_PER_CLIENT } from "../../src/approval/index.js";
+import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;
 

@@ -1,7 +1,7 @@
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { SAMPLE_IDS } from "@t3-connector/write-engine/actions";
 import { afterEach, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { IDLE_THREAD } from "../support/sim-world.js";
 
 let h: GateHarness | undefined;
 afterEach(async () => {

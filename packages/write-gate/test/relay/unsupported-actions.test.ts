@@ -7,6 +7,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { ACTION_IDS, type LeaseScope } from "@t3-connector/write-engine/actions";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import { JOURNAL_DIRECTORY } from "@t3-connector/write-engine/engine";
@@ -14,8 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryInventory } from "../../src/approval/index.js";
 import { scopeFingerprint } from "../../src/approval/scope.js";
 import { GateLeaseKeeper } from "../../src/lease/index.js";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { IDLE_THREAD, LEASED_PROJECT, startSimWorld } from "../support/sim-world.js";
 
 /** The catalogue actions whose command type 0.0.31 lacks (the action ids equal the types). */
 const UNSUPPORTED_ON_0031: readonly string[] = ABSENT_COMMAND_TYPES_0031;

@@ -3,9 +3,10 @@
  * fire at localhost) must not lock the human out. Over real HTTP, so every request shares the
  * loopback address the page's own requests come from.
  */
+
+import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { type HttpAnswer, postJson, rawRequest } from "@t3-connector/test-support/gate-http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type GateHarness, startGateHarness } from "../support/gate-harness.js";
-import { type HttpAnswer, postJson, rawRequest } from "../support/http.js";
 
 const FLOOD = 150;
 

@@ -1,4 +1,4 @@
-import { IDLE_THREAD } from "./sim-world.js";
+import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 
 /**
  * A relay dispatch that pins alpha's idle thread: the plainest write there is, for the tests about

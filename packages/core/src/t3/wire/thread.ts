@@ -20,6 +20,8 @@ export const RunSchema = z.looseObject({
   userMessageId: z.string().nullish(),
   activeAttemptId: z.string().nullish(),
   queuePosition: z.number().nullish(),
+  /** Newer servers: a queued run held by `run.interrupt {holdQueue}` until `queue.resume`. */
+  queueHeld: z.boolean().optional(),
   requestedAt: z.string().optional(),
   startedAt: z.string().nullish(),
   completedAt: z.string().nullish(),

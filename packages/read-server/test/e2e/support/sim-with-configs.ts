@@ -3,8 +3,8 @@
  * after the file: the set-up of the spawned-bin start-up tests.
  */
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll } from "vitest";
-import { type SimConfig, writeSimConfig } from "../../support/sim-config.js";
 
 export interface SimWithConfigs {
   readonly sim: Simulator;

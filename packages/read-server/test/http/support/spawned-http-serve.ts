@@ -5,7 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { writeTokenFile } from "@t3-connector/core/config";
-import { builtBin } from "../../../../../test/support/built-bins.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
 import type { HttpReadyLine } from "../../../src/http/serve-http.js";
 
 export interface SpawnedHttpServe {

@@ -7,26 +7,21 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Browser, Page } from "playwright-core";
-import { expect } from "vitest";
-import { MemoryProvider } from "../../../../oauth/test/support/memory-provider.js";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
 import {
   type CallbackServer,
   type OAuthServe,
   startCallbackServer,
   startOAuthServe,
-} from "../../../../oauth/test/support/oauth-serve.js";
-import {
-  type AuthenticatorPage,
-  launchChromium,
-  openWithAuthenticator,
-} from "../../../../write-gate/test/browser/support/browser.js";
-import { waitForMessage } from "../../../../write-gate/test/browser/support/gate-page.js";
-import {
-  pageOrigin,
-  type RealGate,
-  startRealGate,
-} from "../../../../write-gate/test/e2e/support/real-gate.js";
+} from "@t3-connector/test-support/oauth-serve";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
 
 export interface UrlWritesLoop {
   readonly gate: RealGate;
@@ -46,7 +41,7 @@ export async function startUrlWritesLoop(): Promise<UrlWritesLoop> {
     startCallbackServer(),
     launchChromium(),
   ]);
-  const serve = await startOAuthServe({}, { T3_CONNECTOR_WRITE_CONFIG: gate.config.path });
+  const serve = await startOAuthServe({}, { env: { T3_CONNECTOR_WRITE_CONFIG: gate.config.path } });
   const signIn = await openWithAuthenticator(browser);
   const approval = await openWithAuthenticator(browser);
   await approval.page.goto(`${pageOrigin(gate.gate)}/`);
@@ -140,4 +135,9 @@ export async function approveOnGatePage(page: Page, approvalUrl: string, purpose
   await page.locator("#request:not([hidden]) [data-testid=purpose]").filter({ hasText: purpose }).waitFor();
   await page.click("[data-testid=approve]");
   await waitForMessage(page, "Lease granted.");
+}
+
+/** Resolves once the gate page's status line shows `text`. */
+function waitForMessage(page: Page, text: string): Promise<void> {
+  return page.locator("[data-testid=message]").filter({ hasText: text }).waitFor();
 }

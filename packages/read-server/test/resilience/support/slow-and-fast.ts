@@ -3,8 +3,8 @@
  * that holds every thread read 700 ms, and a config that points at it.
  */
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { type DelayingProxy, startDelayingProxy } from "../../support/delaying-proxy.js";
-import { type SimConfig, writeSimConfig } from "../../support/sim-config.js";
 
 export interface SlowAndFast {
   sim: Simulator;

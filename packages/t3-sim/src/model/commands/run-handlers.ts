@@ -2,6 +2,7 @@
  * Commands that drive runs: message.dispatch with its five dispatch modes, interrupts,
  * the queue, runtime-request answers, prepared runs, checkpoints and provider sessions.
  */
+import { recordTurnInput } from "../agent-work.js";
 import { cwdOf } from "../engine.js";
 import { projectNotFoundForRun } from "../errors.js";
 import { subagentThreadReadOnly } from "../orchestrator-errors.js";
@@ -96,7 +97,7 @@ export function dispatchMessage(
     if (restarted) {
       ctx.engine.reassign(thread.id, restarted.id, restarted.modelSelection, spec.text);
       ctx.engine.start(record, restarted);
-    }
+    } else recordTurnInput(ctx.store, record, target.id, "steered");
     return sequence;
   }
   const busy = isBusy(record);
@@ -223,13 +224,16 @@ export const queuedRunEdit: CommandHandler = (ctx, c) => {
   const run = requireQueued(record, str(c, "runId"));
   const message = record.messages.get(run.userMessageId);
   if (!message) reject(`Run ${run.id} has no message to edit.`);
-  return ctx.store.transact(record, c.commandId, (tx) => {
+  const sequence = ctx.store.transact(record, c.commandId, (tx) => {
     const attachments = (c.attachments as unknown[] | undefined) ?? message.attachments;
     const edited = tx.message({ ...message, text: str(c, "text"), attachments, updatedAt: tx.now });
     const itemId = `turn-item:message:${edited.id}`;
     const item = tx.record.turnItems.get(itemId);
     if (item) tx.item({ ...item, text: edited.text, attachments, updatedAt: tx.now });
   });
+  // The edited text is what the run does once it starts: its script follows the new text.
+  ctx.engine.reassign(record.thread.id, run.id, run.modelSelection, str(c, "text"));
+  return sequence;
 };
 
 export const promoteToSteer: CommandHandler = (ctx, c) => {
@@ -240,12 +244,14 @@ export const promoteToSteer: CommandHandler = (ctx, c) => {
     reject(`Run ${target.id} is ${target.status}; only a running run can be steered.`);
   const message = record.messages.get(queued.userMessageId);
   if (!message) reject(`Run ${queued.id} has no message.`);
-  return ctx.store.transact(record, c.commandId, (tx) => {
+  const sequence = ctx.store.transact(record, c.commandId, (tx) => {
     const { queueHeld: _held, ...rest } = queued;
     tx.run({ ...rest, status: "cancelled", queuePosition: null, completedAt: tx.now });
     addSteerMessage(tx, target, { ...message, messageId: message.id }, "promoted_queued_to_steer");
     renumberQueue(tx);
   });
+  recordTurnInput(ctx.store, record, target.id, "steered");
+  return sequence;
 };
 
 export const runtimeRequestRespond: CommandHandler = (ctx, c) => {
@@ -269,7 +275,10 @@ export const runtimeRequestRespond: CommandHandler = (ctx, c) => {
       ...(answers !== undefined ? { answers } : {}),
     });
   });
-  if (runId) ctx.engine.resume(runId, { ...(decision ? { decision } : {}), ...(answers ? { answers } : {}) });
+  if (runId) {
+    recordTurnInput(ctx.store, record, runId, "resumed");
+    ctx.engine.resume(runId, { ...(decision ? { decision } : {}), ...(answers ? { answers } : {}) });
+  }
   return sequence;
 };
 

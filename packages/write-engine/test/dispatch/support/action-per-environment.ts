@@ -4,12 +4,12 @@
  * touching another's.
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
+import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
 import { ACTION_IDS, type ActionId } from "../../../src/actions/index.js";
-import { seedForAction } from "./action-states.js";
 import type { Harness } from "./harness.js";
 import { LEASE_ID } from "./harness.js";
 
-export const aliasOf = (action: ActionId): string => `a${ACTION_IDS.indexOf(action)}`;
+export { aliasOf };
 
 /** Seeds each action's own environment; answers the input to send for each. */
 export async function seedEachAction(

@@ -10,8 +10,8 @@ import { ConnectorError, systemClock } from "@t3-connector/core";
 import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { createTokenFiles } from "@t3-connector/test-support/token-files";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { createTokenFiles } from "../../../../core/test/environments/support/token-files.js";
 import {
   ACTION_IDS,
   type ActionId,

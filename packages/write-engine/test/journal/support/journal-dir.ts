@@ -2,9 +2,10 @@
  * A fresh state directory and hand-moved clock per test, with every journal the test opens closed
  * after it: the set-up the journal's open/verify/recover tests share.
  */
+
+import { ManualClock, makeTempDir, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach } from "vitest";
 import { type Journal, type JournalOptions, openJournal } from "../../../src/journal/index.js";
-import { ManualClock, makeTempDir, type TempDir } from "./helpers.js";
 
 export interface JournalDir {
   readonly temp: TempDir;

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { openLeases } from "../lease-status.js";
 import * as bodies from "../schemas.js";
 import { pageNotices } from "../startup-warnings.js";
-import { leaseHistoryRows, openLeaseRows } from "../write-rows.js";
+import { leaseHistoryRows, limitedThreads, openLeaseRows } from "../write-rows.js";
 import { type GateParts, jsonBody } from "./route-kit.js";
 
 export function stateRoutes(parts: GateParts): Hono {
@@ -16,6 +16,8 @@ export function stateRoutes(parts: GateParts): Hono {
       leases: openLeases(keeper).map((lease) => ({
         ...lease,
         writes: openLeaseRows(keeper, lease.leaseId, names),
+        // The threads a lease limited to the ones named admits, by title (ADR 0041).
+        limitedThreads: limitedThreads(lease.scope, names),
       })),
       leaseHistory: leaseHistoryRows(keeper.history(), names),
       pendingRequests: desk.pendingRequests(),

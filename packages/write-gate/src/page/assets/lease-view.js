@@ -49,7 +49,7 @@ const GROUP_NAMES = [
   ["other", "Other"],
 ];
 
-function scopeSummary(scope, catalogue) {
+function scopeSummary(scope, catalogue, limited = []) {
   const box = element("div", undefined, { class: "scope-summary" });
   if (typeof scope.runtimeMode === "string") {
     box.append(
@@ -63,6 +63,21 @@ function scopeSummary(scope, catalogue) {
     const part = element("div", undefined, { "data-environment": grant.environmentId });
     part.append(element("h4", `${grant.alias} — ${grant.label}`));
     part.append(element("p", `Projects: ${grant.projects.map((project) => project.name).join(", ")}`));
+    if (Array.isArray(grant.threadIds)) {
+      // A lease limited to the threads the client named (ADR 0041): said by title where known.
+      const named = limited
+        .filter((thread) => thread.environmentId === grant.environmentId)
+        .map((thread) => (thread.title === undefined ? thread.threadId : `“${thread.title}”`));
+      part.append(
+        element(
+          "p",
+          named.length === 0
+            ? "Threads: none that exist now (only threads it starts itself)"
+            : `Threads: only ${named.join(", ")} (and threads it starts itself)`,
+          { "data-testid": `lease-threads-${grant.alias}` },
+        ),
+      );
+    }
     for (const [group, name] of GROUP_NAMES) {
       const actions = grant.actions.filter((action) => (catalogue.get(action)?.group ?? "other") === group);
       if (actions.length === 0) continue;
@@ -115,7 +130,7 @@ function leaseCard(open, catalogue, onEnd) {
     element("h3", holderWords(open.client), { "data-testid": "lease-holder" }),
     timing,
     end,
-    scopeSummary(open.scope, catalogue),
+    scopeSummary(open.scope, catalogue, open.limitedThreads ?? []),
     element("h4", "Writes under this lease"),
   );
   if (writes.length === 0) card.append(element("p", "No writes yet.", { class: "hint no-writes" }));

@@ -72,6 +72,8 @@ export function showRequest(view) {
   container.replaceChildren();
   const ceilings = view.ceilingChoices ?? [];
   if (ceilings.length > 0) container.append(ceilingBox(ceilings));
+  const named = view.namedThreads ?? [];
+  if (named.length > 0) container.append(namedThreadsBox(named));
   for (const grant of view.scope.environments) {
     const picked = view.preselected
       ? view.preselected.environments.find((entry) => entry.environmentId === grant.environmentId)
@@ -216,6 +218,49 @@ function actionGroup(grant, group, actions, pickedActions, info) {
 }
 
 /**
+ * The threads the client named, by title and environment (ADR 0041): the lease admits writes to
+ * these only, unless the person ticks the widening control below them.
+ */
+function namedThreadsBox(named) {
+  const box = element("fieldset", undefined, { class: "named-threads", "data-testid": "named-threads" });
+  box.append(element("legend", `Threads the client named (${named.length})`));
+  box.append(
+    element("p", "Writes under this lease may touch only these threads (and threads it starts itself).", {
+      class: "group-line",
+    }),
+  );
+  const list = element("ul");
+  for (const thread of named) {
+    list.append(
+      element("li", `“${thread.title}” in ${thread.alias}`, {
+        "data-testid": `named-thread-${thread.alias}-${thread.threadId}`,
+      }),
+    );
+  }
+  box.append(list);
+  box.append(
+    checkbox(
+      ["Widen to every thread of the ticked projects, not only the ones named"],
+      { "data-kind": "whole-projects", "data-testid": "whole-projects" },
+      false,
+    ),
+  );
+  return box;
+}
+
+function widenedToProjects() {
+  return byId("request-scope").querySelector('input[data-kind="whole-projects"]')?.checked === true;
+}
+
+/** The summary's words for the named threads: what the lease is limited to, or that it was widened. */
+function threadWords(named) {
+  const list = named.map((thread) => `“${thread.title}” (${thread.alias})`).join(", ");
+  return widenedToProjects()
+    ? `every thread of these projects (widened from the threads the client named: ${list})`
+    : `only the threads the client named: ${list}`;
+}
+
+/**
  * The runtime ceiling: one for the whole lease, highest offered first (what the client asked),
  * lower ones to narrow it. The words under each Run group follow the choice.
  */
@@ -281,8 +326,8 @@ function summaryText() {
     parts.push(`${grant.alias} — ${projectWords(projects)}; ${groupWords(actions, info)}`);
   }
   if (parts.length === 0) return "nothing yet: tick at least one environment, project and action.";
-  const threads = current.proposal?.threads ?? [];
-  if (threads.length > 0) parts.push(`threads the client named: ${threads.join(", ")}`);
+  const named = current.namedThreads ?? [];
+  if (named.length > 0) parts.push(threadWords(named));
   const ceiling = (current.ceilingChoices ?? []).find((entry) => entry.mode === chosenCeiling());
   if (ceiling !== undefined) {
     const words = ticked.map((id) => ceiling.words[id]).filter((line) => line !== undefined);
@@ -377,7 +422,13 @@ export function readSelection() {
   }
   if (environments.length === 0) return { problem: "Tick at least one environment, or deny the request." };
   const runtimeCeiling = chosenCeiling();
-  return { selection: { environments, ...(runtimeCeiling === undefined ? {} : { runtimeCeiling }) } };
+  return {
+    selection: {
+      environments,
+      ...(runtimeCeiling === undefined ? {} : { runtimeCeiling }),
+      ...(widenedToProjects() ? { wholeProjects: true } : {}),
+    },
+  };
 }
 
 /** Updates the request's countdown; answers false once it has run out. */

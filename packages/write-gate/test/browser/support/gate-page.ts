@@ -3,17 +3,22 @@
  * the browser is launched once per file, and each test's tab and gate are closed after it. The
  * browser test files share this instead of each repeating the hooks and the enrollment steps.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
-import type { StartupWarnings } from "../../../src/app/index.js";
+
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
 import {
   ENROLLMENT_CODE,
   type ProjectSeed,
   type SimGate,
   startSimGate,
   type ThreadSeed,
-} from "../../approval/support/sim-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./browser.js";
+} from "@t3-connector/test-support/sim-gate";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import type { StartupWarnings } from "../../../src/app/index.js";
 
 export interface OpenGatePageOptions {
   /** The projects of the one environment, `alpha`. */

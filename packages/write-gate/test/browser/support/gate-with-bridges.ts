@@ -7,11 +7,15 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import {
+  type AuthenticatorPage,
+  launchChromium,
+  openWithAuthenticator,
+} from "@t3-connector/test-support/chromium";
+import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { builtBin } from "../../../../../test/support/built-bins.js";
-import { pageOrigin, type RealGate, startRealGate } from "../../e2e/support/real-gate.js";
-import { type AuthenticatorPage, launchChromium, openWithAuthenticator } from "./browser.js";
 import { waitForMessage } from "./gate-page.js";
 
 const BIN = builtBin("t3-connector-write");

@@ -7,12 +7,12 @@ import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { builtFile } from "@t3-connector/test-support/built-bins";
+import { postJson } from "@t3-connector/test-support/gate-http";
+import { IDLE_THREAD, type SimWorld } from "@t3-connector/test-support/sim-world";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
-import { builtFile } from "../../../../../test/support/built-bins.js";
 import type { CrashPoint } from "../../../src/process/index.js";
 import { CAPABILITY_FILE } from "../../../src/relay/index.js";
-import { postJson } from "../../support/http.js";
-import { IDLE_THREAD, type SimWorld } from "../../support/sim-world.js";
 
 const CHILD = builtFile("packages/write-gate/test/crash/gate-child.mjs");
 

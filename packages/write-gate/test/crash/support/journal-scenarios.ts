@@ -6,10 +6,10 @@ import { execFile } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { builtBin } from "@t3-connector/test-support/built-bins";
+import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, expect } from "vitest";
-import { builtBin } from "../../../../../test/support/built-bins.js";
 import { runCli } from "../../../src/cli.js";
-import { type SimWorld, startSimWorld } from "../../support/sim-world.js";
 import { GateProcesses, titleWrite, writeGateConfig } from "./gate-process.js";
 
 export interface Scenario {

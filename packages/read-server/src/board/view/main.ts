@@ -1,0 +1,204 @@
+import { actPrompt, approvalPrompt, type BoardModel, type BoardRow, boardModel } from "./board-model.js";
+import { HostConnection } from "./host-connection.js";
+import { applyHostStyle } from "./host-style.js";
+import { type RowAction, render } from "./render.js";
+
+/** The wait tool's ceiling: the board never asks for fresh data more often than a wait allows. */
+const REFRESH_EVERY_MS = 5_000;
+/** Between two refreshes at least this much, even when several waits return together. */
+const MIN_SPACING_MS = 200;
+/** Running threads the board follows with the wait tool at once (each is one pending host call). */
+const MAX_WAITS = 8;
+/** How long after a wait returned the board looks again when the shell did not show it yet. */
+const SETTLE_MS = 300;
+const LAST_LOOKED_KEY = "t3-connector-board-last-looked";
+const DAY_MS = 86_400_000;
+
+const root = document.getElementById("board") as HTMLElement;
+const notice = document.getElementById("notice") as HTMLElement;
+const host = new HostConnection(window.parent);
+
+let model: BoardModel | undefined;
+let controlPlane: unknown;
+let sinceResult: unknown;
+let sinceInFlight = false;
+let refreshing = false;
+let queued: string | undefined;
+let lastStart = 0;
+let fallback: ReturnType<typeof setTimeout> | undefined;
+let refreshCount = 0;
+let waitRefreshCount = 0;
+const waiting = new Set<string>();
+/**
+ * Threads whose wait returned without a change the board can see (still running after the
+ * refresh it caused): not waited on again until they leave "running", so a wait that keeps
+ * returning at once never turns into polling.
+ */
+const restless = new Set<string>();
+const wokenBy = new Set<string>();
+const settling = new Set<string>();
+const lastLooked = readLastLooked();
+
+/**
+ * "Since you last looked": the time this view was last opened, when the sandbox lets the view keep
+ * it (many hosts give it no storage), else the last day.
+ */
+function readLastLooked(): string {
+  const now = Date.now();
+  let previous: string | null = null;
+  try {
+    previous = window.localStorage.getItem(LAST_LOOKED_KEY);
+    window.localStorage.setItem(LAST_LOOKED_KEY, new Date(now).toISOString());
+  } catch {
+    // No storage in this sandbox: the board falls back to the last day.
+  }
+  const ms = previous === null ? Number.NaN : Date.parse(previous);
+  return new Date(Number.isFinite(ms) && ms < now ? ms : now - DAY_MS).toISOString();
+}
+
+function draw(): void {
+  if (model === undefined) return;
+  render(root, model, Date.now(), { onAction });
+  host.notify("ui/notifications/size-changed", { height: document.documentElement.scrollHeight });
+}
+
+async function onAction(row: BoardRow, action: RowAction): Promise<void> {
+  const prompt = action === "act" ? actPrompt(row) : approvalPrompt(row);
+  try {
+    const result = (await host.request("ui/message", {
+      role: "user",
+      content: [{ type: "text", text: prompt }],
+    })) as { isError?: unknown } | undefined;
+    notice.textContent =
+      result?.isError === true
+        ? "The host did not take the message."
+        : `Asked the model about "${row.title}".`;
+  } catch (error) {
+    notice.textContent = `The host did not take the message: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * One refresh: the control plane is read and drawn at once; "since you last looked" is read
+ * beside it (one read at a time) and drawn when it answers, so a slow since read (it also reads
+ * each machine's archive) never holds back a run that just ended.
+ */
+async function refresh(reason: string): Promise<void> {
+  refreshing = true;
+  lastStart = Date.now();
+  readSince();
+  try {
+    controlPlane = await host.callTool("t3_control_plane", { limit: 50 });
+  } catch (error) {
+    notice.textContent = `Could not refresh: ${(error as Error).message}`;
+  }
+  model = boardModel(controlPlane, sinceResult);
+  refreshCount += 1;
+  if (reason === "wait") waitRefreshCount += 1;
+  document.body.dataset.refreshes = String(refreshCount);
+  document.body.dataset.waitRefreshes = String(waitRefreshCount);
+  document.body.dataset.lastReason = reason;
+  draw();
+  followRunning(model.rows);
+  refreshing = false;
+  clearTimeout(fallback);
+  fallback = setTimeout(() => schedule("timer"), REFRESH_EVERY_MS);
+  if (queued !== undefined) {
+    const next = queued;
+    queued = undefined;
+    schedule(next);
+  }
+}
+
+function readSince(): void {
+  if (sinceInFlight) return;
+  sinceInFlight = true;
+  host
+    .callTool("t3_since", { since: lastLooked })
+    .then(
+      (value) => {
+        sinceResult = value;
+        if (controlPlane === undefined) return;
+        model = boardModel(controlPlane, sinceResult);
+        draw();
+      },
+      () => undefined,
+    )
+    .finally(() => {
+      sinceInFlight = false;
+    });
+}
+
+/** Refreshes now, or after the one in flight, never closer than MIN_SPACING_MS to the last one. */
+function schedule(reason: string): void {
+  if (refreshing) {
+    queued = reason;
+    return;
+  }
+  const wait = lastStart + MIN_SPACING_MS - Date.now();
+  if (wait > 0) {
+    setTimeout(() => schedule(reason), wait);
+    return;
+  }
+  void refresh(reason);
+}
+
+/** Event-driven updates: a wait per running thread returns as soon as its run ends or needs a person. */
+function followRunning(rows: BoardRow[]): void {
+  const running = rows.filter((candidate) => candidate.section === "running");
+  const stillRunning = new Set(running.map((row) => row.key));
+  // T3 may send a thread's shell row up to 50 ms after its thread stream said the run ended (it
+  // coalesces shell rows): a woken thread still shown running gets one more refresh shortly
+  // after; still running then, it is restless.
+  for (const key of settling) if (stillRunning.has(key)) restless.add(key);
+  settling.clear();
+  for (const key of wokenBy) {
+    if (!stillRunning.has(key)) continue;
+    settling.add(key);
+    setTimeout(() => schedule("wait"), SETTLE_MS);
+  }
+  wokenBy.clear();
+  for (const key of restless) if (!stillRunning.has(key)) restless.delete(key);
+  for (const row of running) {
+    if (waiting.size >= MAX_WAITS || waiting.has(row.key) || restless.has(row.key)) continue;
+    waiting.add(row.key);
+    host
+      .callTool("t3_aguardar_thread", {
+        environment: row.environmentId,
+        threadId: row.threadId,
+        timeoutMs: 5_000,
+      })
+      .then((result) => {
+        waiting.delete(row.key);
+        if (result.timedOut === true) return;
+        wokenBy.add(row.key);
+        schedule("wait");
+      })
+      .catch(() => waiting.delete(row.key));
+  }
+}
+
+host.on("ui/notifications/host-context-changed", (params) => applyHostStyle(params));
+
+host.on("ui/notifications/tool-result", (params) => {
+  // The host's own call of the linked tool: drawn at once, before the board's first refresh.
+  if (model !== undefined || typeof params.structuredContent !== "object") return;
+  controlPlane = params.structuredContent;
+  model = boardModel(controlPlane, undefined);
+  draw();
+});
+
+async function start(): Promise<void> {
+  try {
+    const answer = await host.initialize({ name: "t3-connector board", version: "1" });
+    applyHostStyle(answer.hostContext);
+  } catch (error) {
+    notice.textContent = `The host did not start the board: ${(error as Error).message}`;
+    return;
+  }
+  schedule("start");
+  // Ages move on their own: redrawn twice a minute from the data already held, no host call.
+  setInterval(draw, 30_000);
+}
+
+void start();

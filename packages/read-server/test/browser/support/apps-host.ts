@@ -1,0 +1,164 @@
+/**
+ * A minimal MCP Apps host for tests: ext-apps' own host side (`AppBridge`, the one real hosts
+ * build on) runs in the test process with a real MCP client of the read server, and the view runs
+ * in real headless Chromium, in a sandboxed iframe (scripts only, opaque origin) of a host page.
+ * Between them, each JSON-RPC message crosses the page's real `postMessage`: the host page hands
+ * what the view posts to the bridge (a Playwright binding) and posts what the bridge sends into
+ * the frame, so the view sees exactly what it would see in a browser host.
+ */
+
+import {
+  AppBridge,
+  getToolUiResourceUri,
+  RESOURCE_MIME_TYPE,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type Browser, chromium, type FrameLocator, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+
+export async function launchChromium(): Promise<Browser> {
+  try {
+    return await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
+    });
+  } catch (error) {
+    throw new Error(
+      `Chromium could not start from ${CHROMIUM_PATH} (Debian package "chromium"): ${String(error)}`,
+    );
+  }
+}
+
+const HOST_PAGE = `<!doctype html><html><head><style>html,body{margin:0;padding:0}
+iframe{display:block;width:100%;height:2000px;border:0}</style></head><body>
+<iframe id="view" title="T3 board" sandbox="allow-scripts"></iframe>
+<script>
+const frame = document.getElementById("view");
+window.addEventListener("message", (event) => {
+  if (event.source === frame.contentWindow) window.__viewToHost(event.data);
+});
+window.__hostToView = (message) => frame.contentWindow.postMessage(message, "*");
+window.__loadView = (html) => { frame.srcdoc = html; };
+</script></body></html>`;
+
+/** A `ui/message` the view asked the host to send. */
+export interface HostMessage {
+  role: string;
+  content: Array<{ type: string; text?: string }>;
+}
+
+/** Names the host page defines for the bridge (see HOST_PAGE). */
+interface HostPageGlobals {
+  __hostToView(message: unknown): void;
+  __loadView(html: string): void;
+}
+
+/** The bridge's transport: the host page's postMessage, reached through Playwright. */
+class HostPageTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  constructor(private readonly page: Page) {}
+  async start(): Promise<void> {}
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.page.evaluate((m) => (globalThis as unknown as HostPageGlobals).__hostToView(m), message);
+  }
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+  receive(message: unknown): void {
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+}
+
+export interface BoardHost {
+  page: Page;
+  view: FrameLocator;
+  /** The prompts the view asked the host to send (`ui/message`). */
+  messages: HostMessage[];
+  /** The links the view asked the host to open (`ui/open-link`). */
+  links: string[];
+  resourceUri: string;
+  mimeType: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Finds the view `toolName` links to (tools/list, `_meta.ui.resourceUri`), reads it
+ * (resources/read) and renders it in a host page `width` pixels wide, after handing it the
+ * tool's result as a host does when the model called the tool.
+ */
+export async function openBoardHost(
+  browser: Browser,
+  client: Client,
+  options: { toolName: string; width: number; hostContext?: Record<string, unknown> },
+): Promise<BoardHost> {
+  const { tools } = await client.listTools();
+  const tool = tools.find((candidate) => candidate.name === options.toolName);
+  const resourceUri = tool === undefined ? undefined : getToolUiResourceUri(tool);
+  if (resourceUri === undefined) throw new Error(`${options.toolName} links no view`);
+  const read = await client.readResource({ uri: resourceUri });
+  const content = read.contents[0] as { text?: string; mimeType?: string } | undefined;
+  if (content?.text === undefined) throw new Error(`${resourceUri} has no text`);
+
+  const context = await browser.newContext({ viewport: { width: options.width, height: 900 } });
+  const page = await context.newPage();
+  const transport = new HostPageTransport(page);
+  await page.exposeBinding("__viewToHost", (_source, message: unknown) => transport.receive(message));
+  await page.setContent(HOST_PAGE);
+
+  const messages: HostMessage[] = [];
+  const links: string[] = [];
+  const bridge = new AppBridge(
+    client,
+    { name: "t3-connector test host", version: "1.0.0" },
+    { serverTools: {}, openLinks: {}, message: { text: {} } },
+    options.hostContext === undefined
+      ? {}
+      : {
+          hostContext: options.hostContext as NonNullable<
+            NonNullable<ConstructorParameters<typeof AppBridge>[3]>["hostContext"]
+          >,
+        },
+  );
+  bridge.onmessage = async (params) => {
+    messages.push(params as HostMessage);
+    return {};
+  };
+  bridge.onopenlink = async ({ url }) => {
+    links.push(url);
+    return {};
+  };
+  bridge.oninitialized = () => {
+    // As a host does once the model called the tool; a test that ends first closes the bridge.
+    client
+      .callTool({ name: options.toolName, arguments: { limit: 50 } })
+      .then((result) => bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]))
+      .catch(() => undefined);
+  };
+  await bridge.connect(transport);
+  await page.evaluate((html) => (globalThis as unknown as HostPageGlobals).__loadView(html), content.text);
+  return {
+    page,
+    view: page.frameLocator("#view"),
+    messages,
+    links,
+    resourceUri,
+    mimeType: content.mimeType,
+    close: async () => {
+      await bridge.close().catch(() => {});
+      await context.close();
+    },
+  };
+}
+
+export { RESOURCE_MIME_TYPE };

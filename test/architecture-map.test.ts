@@ -1,0 +1,160 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  dependencyPackages,
+  dependencyProblems,
+  documentedEdges,
+  documentedPackages,
+  type Edge,
+  edgeProblems,
+  expectedOverride,
+  type RealEdge,
+  ROOT,
+  realEdges,
+  workspacePackages,
+} from "@t3-connector/test-support/architecture-map";
+import { describe, expect, it } from "vitest";
+
+// ARCHITECTURE.md's tables are the map a newcomer reads first, so they are checked against the code:
+// every package, every import of one package by another (static and dynamic, in `src`), each
+// package's `dependencies`, and the lint override that refuses everything else. A failure names the
+// row, dependency or override to add or remove. `UPDATE_ARCHITECTURE_LINT=1` rewrites the package
+// overrides of biome.json from the table (after the table itself is right).
+
+const markdown = readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");
+const packages = workspacePackages();
+const documented = documentedEdges(markdown);
+const real = realEdges(packages);
+
+interface Override {
+  includes?: string[];
+  linter?: { rules?: { style?: { noRestrictedImports?: unknown } } };
+}
+const BIOME = path.join(ROOT, "biome.json");
+const biome = JSON.parse(readFileSync(BIOME, "utf8")) as { overrides: Override[] };
+const isPackageOverride = (override: Override, name?: string) =>
+  override.linter?.rules?.style?.noRestrictedImports !== undefined &&
+  override.includes?.length === 1 &&
+  (name === undefined
+    ? /^packages\/[a-z0-9-]+\/src\/\*\*$/.test(override.includes[0] ?? "")
+    : override.includes[0] === `packages/${name}/src/**`);
+
+if (process.env.UPDATE_ARCHITECTURE_LINT === "1") {
+  const others = biome.overrides.filter((override) => !isPackageOverride(override));
+  biome.overrides = [...others, ...packages.map((name) => expectedOverride(name, packages, documented))];
+  writeFileSync(BIOME, `${JSON.stringify(biome, null, 2)}\n`);
+}
+
+describe("ARCHITECTURE.md is the map of the packages", () => {
+  it("lists every workspace package, and only those", () => {
+    expect(
+      documentedPackages(markdown),
+      'ARCHITECTURE.md, "## Packages and what each may import": one row per folder of packages/',
+    ).toEqual(packages);
+  });
+
+  it("documents every import edge between packages, and only the real ones", () => {
+    const problems = edgeProblems(documented, real);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("has each package's workspace dependencies match its documented edges", () => {
+    const problems = packages.flatMap((name) =>
+      dependencyProblems(name, documented, dependencyPackages(name)),
+    );
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("has biome.json refuse, per package, every import the table does not allow", () => {
+    const problems: string[] = [];
+    for (const name of packages) {
+      const overrides = biome.overrides.filter((override) => isPackageOverride(override, name));
+      const expected = expectedOverride(name, packages, documented);
+      if (overrides.length !== 1 || JSON.stringify(overrides[0]) !== JSON.stringify(expected)) {
+        problems.push(
+          `biome.json needs exactly one override for packages/${name}/src/** equal to ${JSON.stringify(expected)} ` +
+            "(run UPDATE_ARCHITECTURE_LINT=1 pnpm exec vitest run --project unit test/architecture-map.test.ts)",
+        );
+      }
+    }
+    const strays = biome.overrides.filter(
+      (override) =>
+        override.linter?.rules?.style?.noRestrictedImports !== undefined && !isPackageOverride(override),
+    );
+    if (strays.length > 0) {
+      problems.push(
+        `biome.json restricts imports outside the per-package overrides (a later override replaces an earlier one's list): ${JSON.stringify(strays.map((override) => override.includes))}`,
+      );
+    }
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});
+
+describe("the map check itself", () => {
+  // A table that matches today's code exactly, so these cases test the check, not today's drift.
+  const inSync: Edge[] = real.map(({ seenAt: _seenAt, ...found }) => found);
+  const edge = (from: string, to: string, entries: Edge["entries"] = new Set(["."])): RealEdge => ({
+    from,
+    to,
+    entries,
+    how: new Set(["static"]),
+    seenAt: [`packages/${from}/src/x.ts:1`],
+  });
+
+  it("sees the edges a reader needs, the dynamic ones included", () => {
+    const keys = real.map((found) => `${found.from} → ${found.to} ${[...found.how].sort().join("+")}`);
+    expect(keys).toEqual(
+      expect.arrayContaining(["read-server → oauth static", "write-gate → write-bridge dynamic"]),
+    );
+  });
+
+  it("fails when a documented row is removed, naming the row to add back", () => {
+    const withoutOauth = inSync.filter((row) => !(row.from === "read-server" && row.to === "oauth"));
+    const problems = edgeProblems(withoutOauth, real);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("has no read-server → oauth row");
+    expect(problems[0]).toContain("| `read-server` | `oauth` | `.` | static |");
+  });
+
+  it("fails when an import has no row, naming the file and the row", () => {
+    const problems = edgeProblems(inSync, [
+      ...real,
+      edge("read-server", "write-engine", new Set(["relay-contract"])),
+    ]);
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'packages/read-server/src/x.ts:1) but ARCHITECTURE.md, "### Import edges" has no read-server → write-engine row: ' +
+          "add the row | `read-server` | `write-engine` | `relay-contract` | static |",
+      ),
+    ]);
+  });
+
+  it("fails when a row names an edge the code no longer has", () => {
+    const problems = edgeProblems([...inSync, edge("events", "oauth")], real);
+    expect(problems).toEqual([
+      expect.stringContaining("remove the row | `events` | `oauth` | `.` | static |"),
+    ]);
+  });
+
+  it("fails when an edge uses an entry its row does not list", () => {
+    const widened = real.map((found) =>
+      found.from === "ops" && found.to === "write-engine"
+        ? { ...found, entries: new Set([...(found.entries as Set<string>), "journal"]) }
+        : found,
+    );
+    expect(edgeProblems(inSync, widened)).toEqual([
+      expect.stringContaining(
+        "ops → write-engine uses the entries `actions`, `capabilities`, `engine`, `journal`",
+      ),
+    ]);
+  });
+
+  it("fails when a dependency and the table disagree", () => {
+    expect(dependencyProblems("events", inSync, ["core", "oauth"])).toEqual([
+      expect.stringContaining("remove the dependency"),
+    ]);
+    expect(dependencyProblems("events", inSync, [])).toEqual([
+      expect.stringContaining('"@t3-connector/core": "workspace:*"'),
+    ]);
+  });
+});
