@@ -7,6 +7,8 @@
  * reads only, as the page said.
  */
 
+import { readToolDefinitions } from "@t3-connector/read-server";
+import { connectModernHttp } from "@t3-connector/test-support/modern-client";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { BRIDGE_TOOLS } from "@t3-connector/write-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +36,8 @@ afterAll(async () => {
   await loop?.close();
 });
 
-const READ_TOOL_COUNT = 11;
+// Every read tool the server serves, whatever their number: the write tools come beside them.
+const READ_TOOL_COUNT = readToolDefinitions.length;
 const LEASED_READS = new Set(["t3_projetos", "t3_threads", "t3_atencao", "t3_thread", "t3_mensagens"]);
 
 describe("write tools by URL", () => {
@@ -104,6 +107,34 @@ describe("write tools by URL", () => {
     });
     expect(structured(again)).toMatchObject({ state: "completed", replayed: true });
     expect(loop.gate.world.commandCount()).toBe(before + 1);
+  }, 60_000);
+
+  it("serves a 2026-07-28 client of the same sessions alike: the write session's tools and lease, none to a reader", async () => {
+    // The session reaches the server of a 2026 request through the handler's authInfo, as a 2025
+    // request's: the same token, the same tools, the same holder secret (so the same lease).
+    const modern = await connectModernHttp(loop.serve.mcpUrl, writer.provider.tokens()?.access_token);
+    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-2026" });
+    const modernReader = await connectModernHttp(loop.serve.mcpUrl, reader.provider.tokens()?.access_token);
+    try {
+      const names = (await modern.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("t3_escrever_thread_pin");
+      expect(names).toHaveLength((await writer.client.listTools()).tools.length);
+      const lease = (await modern.callTool({ name: "t3_pedir_aprovacao", arguments: {} })).structuredContent;
+      expect(lease).toMatchObject({ authorized: true });
+
+      const readerNames = (await modernReader.listTools()).tools.map((tool) => tool.name);
+      expect(readerNames).toHaveLength(READ_TOOL_COUNT);
+      const refused = await modernReader.callTool({
+        name: "t3_pedir_aprovacao",
+        arguments: { purpose: "sneak a lease in the new era" },
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused as never)).toMatch(/^write_not_granted: /);
+    } finally {
+      await modern.close();
+      await modernReader.close();
+      await reader.client.close();
+    }
   }, 60_000);
 
   it("lists no write tool to a session granted t3:read only, and refuses its write call", async () => {

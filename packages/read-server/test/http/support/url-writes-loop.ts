@@ -96,10 +96,13 @@ export async function signInByUrl(
   await page.goto((provider.authorizationUrl as URL).href);
   await page.waitForSelector("body[data-ready=true]");
   if (await page.isVisible("[data-testid=enroll]")) {
+    // The first time, creating the passkey signs in too: one ceremony, then consent.
     await page.fill("[data-testid=enroll-code]", serve.enrollmentCode);
     await page.click("[data-testid=enroll]");
+  } else {
+    await page.click("[data-testid=sign-in]");
   }
-  await page.click("[data-testid=sign-in]");
+  await page.locator("[data-testid=consent-approve]").waitFor();
   const box = page.locator("[data-testid=consent-write]");
   const writeChoice =
     (await box.count()) === 0
