@@ -1,9 +1,9 @@
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
-import { type Clock, ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
+import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
 import {
-  acquireJournalLock,
+  acquireLockOrRefuse,
   ensurePrivateDirectory,
   type JournalFs,
   type JournalLock,
@@ -272,22 +272,14 @@ function isLoopbackHostname(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
-async function lockStateDir(fs: JournalFs, stateDir: string, clock: Clock): Promise<JournalLock> {
-  try {
-    return await acquireJournalLock(fs, stateDir, clock);
-  } catch (error) {
-    const details = isConnectorError(error)
-      ? (error.details as { reason?: unknown; pid?: unknown } | undefined)
-      : undefined;
-    if (details?.reason === "locked") {
-      throw new ConnectorError(
-        "journal_unavailable",
-        `another \`t3-connector events\` (pid ${String(details.pid)}) already uses ${stateDir}`,
-        { cause: error, details: { reason: "locked", pid: details.pid } },
-      );
-    }
-    throw error;
-  }
+function lockStateDir(fs: JournalFs, stateDir: string, clock: Clock): Promise<JournalLock> {
+  return acquireLockOrRefuse(fs, stateDir, clock, (pid, cause) => {
+    return new ConnectorError(
+      "journal_unavailable",
+      `another \`t3-connector events\` (pid ${String(pid)}) already uses ${stateDir}`,
+      { cause, details: { reason: "locked", pid } },
+    );
+  });
 }
 
 /** What a host shares with the events it runs (read-server's `ReadContext` fits). */

@@ -1,6 +1,7 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { READ_TOOL_NAMES } from "@t3-connector/read-server";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
@@ -71,7 +72,9 @@ describe.skipIf(caddy === undefined)(
     });
 
     it("signs a client in through Caddy and serves it the read tools", async () => {
-      expect(await signInThrough(running.server, new SoftPasskey(running.server.issuer))).toBe(11);
+      expect(await signInThrough(running.server, new SoftPasskey(running.server.issuer))).toBe(
+        READ_TOOL_NAMES.length,
+      );
     });
   },
 );
@@ -94,7 +97,9 @@ describe.skipIf(nginx === undefined)(
 
     it("signs a client in through nginx, run as written, and serves it the read tools", async () => {
       expect(recipe).toContain("proxy_set_header Host $http_host;");
-      expect(await signInThrough(running.server, new SoftPasskey(running.server.issuer))).toBe(11);
+      expect(await signInThrough(running.server, new SoftPasskey(running.server.issuer))).toBe(
+        READ_TOOL_NAMES.length,
+      );
     });
 
     it.each([

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Clock } from "../clock.js";
-import { ConnectorError } from "../errors.js";
+import { ConnectorError, isConnectorError } from "../errors.js";
 import { readPrivateJson, writeSyncedTemp } from "./durable-file.js";
 import { errorCode, type JournalFs, syncDirectory } from "./fs.js";
 import { currentProcessIdentity, isHolderAlive, type ProcessIdentity } from "./process-identity.js";
@@ -165,5 +165,27 @@ function lockedBy(holder: LockContent): ConnectorError {
 async function removeLeftoverLockTemps(fs: JournalFs, stateDir: string): Promise<void> {
   for (const name of await fs.readdir(stateDir)) {
     if (LOCK_TEMP_PATTERN.test(name)) await fs.unlink(join(stateDir, name)).catch(() => undefined);
+  }
+}
+
+/**
+ * `acquireJournalLock`, with the refusal a live holder earns worded by the caller: each server
+ * that keeps its own state directory (the events follower, the OAuth profile) names itself and
+ * the way out. Any other failure passes through unchanged.
+ */
+export async function acquireLockOrRefuse(
+  fs: JournalFs,
+  stateDir: string,
+  clock: Clock,
+  refusal: (holderPid: unknown, cause: ConnectorError) => ConnectorError,
+): Promise<JournalLock> {
+  try {
+    return await acquireJournalLock(fs, stateDir, clock);
+  } catch (error) {
+    const details = isConnectorError(error)
+      ? (error.details as { reason?: unknown; pid?: unknown } | undefined)
+      : undefined;
+    if (isConnectorError(error) && details?.reason === "locked") throw refusal(details.pid, error);
+    throw error;
   }
 }

@@ -7,25 +7,17 @@
  * The terminal's `oauth` commands take no lock: they only read `sessions.json` and write
  * `revocations.json`, which the server reads before every token.
  */
-import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
-import { acquireJournalLock, type JournalLock, nodeJournalFs } from "@t3-connector/core/durable";
+import { type Clock, ConnectorError } from "@t3-connector/core";
+import { acquireLockOrRefuse, type JournalLock, nodeJournalFs } from "@t3-connector/core/durable";
 
 export type StateLock = Pick<JournalLock, "release">;
 
-export async function lockStateDir(stateDir: string, clock: Clock): Promise<StateLock> {
-  try {
-    return await acquireJournalLock(nodeJournalFs, stateDir, clock);
-  } catch (error) {
-    const details = isConnectorError(error)
-      ? (error.details as { reason?: unknown; pid?: unknown } | undefined)
-      : undefined;
-    if (details?.reason === "locked") {
-      throw new ConnectorError(
-        "state_dir_in_use",
-        `another serve --http with OAuth (pid ${String(details.pid)}) already uses the state directory ${stateDir}; stop it, or give this one its own oauth.stateDir (and issuer)`,
-        { cause: error, details: { stateDir, pid: details.pid } },
-      );
-    }
-    throw error;
-  }
+export function lockStateDir(stateDir: string, clock: Clock): Promise<StateLock> {
+  return acquireLockOrRefuse(nodeJournalFs, stateDir, clock, (pid, cause) => {
+    return new ConnectorError(
+      "state_dir_in_use",
+      `another serve --http with OAuth (pid ${String(pid)}) already uses the state directory ${stateDir}; stop it, or give this one its own oauth.stateDir (and issuer)`,
+      { cause, details: { stateDir, pid } },
+    );
+  });
 }
