@@ -3,8 +3,9 @@
  * write tools, from the bridge's own table and registration, to a session the person allowed to
  * write (`t3:write`). The writes go to the gate over the same relay contract as a bridge process:
  * this server holds no operate token, no journal and no lease of its own. Each session gets its
- * own relay client, so the holder secrets the gate hands one session (ADR 0022) never reach
- * another session or a stdio bridge.
+ * own relay client, which draws one holder secret and presents it on every call (ADR 0022, 0040):
+ * the gate knows the session's requests, leases and receipts by it, and it never reaches another
+ * session or a stdio bridge.
  */
 import { randomUUID } from "node:crypto";
 import { ConnectorError } from "@t3-connector/core";
@@ -20,7 +21,7 @@ import {
 } from "@t3-connector/write-bridge";
 import { SessionLeases } from "./session-leases.js";
 
-/** Write sessions kept at most; the oldest is dropped first (its secrets with it: it asks again). */
+/** Write sessions kept at most; the oldest is dropped first (its holder secret with it: it asks again). */
 const MAX_WRITE_SESSIONS = 256;
 
 /** Where `serve` found the gate, or why it serves reads only (said once at start). */
@@ -86,8 +87,8 @@ export class UrlWrites {
   }
 
   /**
-   * The session ended: each lease it holds is ended at the gate, then its relay client, and with
-   * it every secret it held, is dropped. Answers how many leases were still open.
+   * The session ended: each lease it holds is ended at the gate, then its relay client is dropped,
+   * its holder secret with it. Answers how many leases were still open.
    */
   async endSession(sessionId: string): Promise<number> {
     const held = this.#sessions.get(sessionId);
@@ -114,7 +115,7 @@ export class UrlWrites {
     const writes = { leases, group: bridgeToolGroup(WRITE_SIDE_TOOLS, context, this.#options.log) };
     if (this.#sessions.size >= MAX_WRITE_SESSIONS) {
       const oldest = this.#sessions.keys().next().value;
-      // Its secrets go with it: it asks again; its lease stays on the page until it ends.
+      // Its holder secret goes with it: it asks again; its lease stays on the page until it ends.
       if (oldest !== undefined) this.#sessions.delete(oldest);
     }
     this.#sessions.set(access.sessionId, writes);
