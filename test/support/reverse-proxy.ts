@@ -1,157 +1,152 @@
 /**
- * A real reverse proxy on loopback where a user would put one in front of `serve --http`: Debian's
- * Caddy (`caddy`, installed by `.ci/run`), one site `http://localhost:<port>` forwarding everything
- * to one upstream with the Host kept, as the README's recipe says. No admin endpoint, no automatic
- * HTTPS, and a private HOME, so parallel tests never share Caddy's state or its admin port.
+ * Real reverse proxies in front of `serve --http`: Debian's nginx and Caddy, started on a loopback
+ * port with a config written to a temporary directory. The configs are the README's recipes, with
+ * only the site-specific parts replaced (name, TLS, ports), so the recipes cannot drift from what
+ * the tests prove. Both the OAuth sign-in tests and the approval-from-afar loop stand behind them.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const CADDY_PATH = "/usr/bin/caddy";
+const README = fileURLToPath(new URL("../../README.md", import.meta.url));
 
+/** The fenced block after `<!-- recipe:NAME -->` in the README. */
+export async function readmeRecipe(name: "nginx" | "caddy"): Promise<string> {
+  const text = await readFile(README, "utf8");
+  const marker = text.indexOf(`<!-- recipe:${name} -->`);
+  if (marker < 0) throw new Error(`README has no recipe:${name}`);
+  const open = text.indexOf("```", marker);
+  const start = text.indexOf("\n", open) + 1;
+  return text.slice(start, text.indexOf("```", start));
+}
+
+/** The binary's path, or undefined when it is not installed (the test then says so and skips). */
+export function proxyBinary(name: "nginx" | "caddy"): string | undefined {
+  for (const candidate of [`/usr/sbin/${name}`, `/usr/bin/${name}`])
+    if (existsSync(candidate)) return candidate;
+  const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
+  return found === "" ? undefined : found;
+}
+
+export interface RunningProxy {
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** nginx with a server block (already adapted to this machine), in the foreground. */
+export async function startNginx(serverBlock: string, listenPort: number): Promise<RunningProxy> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "t3c-nginx-"));
+  const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
+    .map((kind) => `${kind}_temp_path ${dir}/${kind};`)
+    .join("\n  ");
+  await writeFile(
+    path.join(dir, "nginx.conf"),
+    `daemon off;\nmaster_process off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log info;\nevents { worker_connections 64; }\nhttp {\n  access_log ${dir}/access.log;\n  ${temps}\n${serverBlock}\n}\n`,
+  );
+  const child = spawn(
+    proxyBinary("nginx") as string,
+    ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", `${dir}/error.log`],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  return running(child, listenPort, dir);
+}
+
+/** Caddy with a Caddyfile site (already adapted), no admin endpoint, its state in the temp dir. */
+export async function startCaddy(site: string, listenPort: number): Promise<RunningProxy> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "t3c-caddy-"));
+  const caddyfile = path.join(dir, "Caddyfile");
+  await writeFile(
+    caddyfile,
+    `{\n\tadmin off\n\tauto_https off\n\tstorage file_system ${dir}/data\n}\n${site}`,
+  );
+  const child = spawn(
+    proxyBinary("caddy") as string,
+    ["run", "--config", caddyfile, "--adapter", "caddyfile"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, HOME: dir, XDG_DATA_HOME: `${dir}/data`, XDG_CONFIG_HOME: `${dir}/config` },
+    },
+  );
+  return running(child, listenPort, dir);
+}
+
+async function running(child: ChildProcess, port: number, dir: string): Promise<RunningProxy> {
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once("exit", (code) => reject(new Error(`the proxy exited ${code}: ${stderr}`))),
+  );
+  // Up when its port takes a connection (neither proxy says so on its own in this mode).
+  await Promise.race([acceptsConnections(port), exited]);
+  return {
+    stderr: () => stderr,
+    async close() {
+      exited.catch(() => {});
+      const gone = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await gone;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function acceptsConnections(port: number): Promise<void> {
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The README's nginx server block for this machine: plain http on `listenPort`, the upstream port. */
+export function nginxForTest(recipe: string, listenPort: number, upstreamPort: number): string {
+  return recipe
+    .replace(/listen 443 ssl;/, `listen 127.0.0.1:${listenPort};`)
+    .replace(/^\s*ssl_certificate.*$/gm, "")
+    .replace(/server_name mcp\.example\.com;/, "server_name localhost;")
+    .replace(/127\.0\.0\.1:8000/g, `127.0.0.1:${upstreamPort}`);
+}
+
+/** The README's Caddy site for this machine: plain http on `listenPort`, the upstream port. */
+export function caddyForTest(recipe: string, listenPort: number, upstreamPort: number): string {
+  return recipe
+    .replace(/^mcp\.example\.com/m, `http://localhost:${listenPort}`)
+    .replace(/127\.0\.0\.1:8000/g, `127.0.0.1:${upstreamPort}`);
+}
+
+/** A proxy in front of one upstream, as the tests that only need its public origin see it. */
 export interface ReverseProxy {
   /** `http://localhost:<port>`: what clients and browsers use (the OAuth issuer). */
   readonly origin: string;
   close(): Promise<void>;
 }
 
-/** Starts Caddy on `port` (from freePort) forwarding to `127.0.0.1:<upstreamPort>`; resolves once it serves. */
-export async function startCaddy(port: number, upstreamPort: number): Promise<ReverseProxy> {
-  const home = await mkdtemp(path.join(os.tmpdir(), "t3c-caddy-"));
-  const caddyfile = path.join(home, "Caddyfile");
-  await writeFile(
-    caddyfile,
-    [
-      "{",
-      "  admin off",
-      "  auto_https off",
-      "}",
-      `http://localhost:${port} {`,
-      "  bind 127.0.0.1",
-      `  reverse_proxy 127.0.0.1:${upstreamPort}`,
-      "}",
-      "",
-    ].join("\n"),
-  );
-  const child = spawn(CADDY_PATH, ["run", "--config", caddyfile, "--adapter", "caddyfile"], {
-    env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  try {
-    await servesOrExits(child);
-  } catch (error) {
-    child.kill("SIGKILL");
-    await rm(home, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    origin: `http://localhost:${port}`,
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-      await rm(home, { recursive: true, force: true });
-    },
-  };
+/** The README's Caddy recipe on loopback `port`, forwarding to `127.0.0.1:<upstreamPort>`. */
+export async function caddyFromReadme(port: number, upstreamPort: number): Promise<ReverseProxy> {
+  const site = caddyForTest(await readmeRecipe("caddy"), port, upstreamPort);
+  return fronting(await startCaddy(site, port), port);
 }
 
-/** Caddy says on stderr when its configuration serves; an exit before that fails with its last words. */
-function servesOrExits(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let said = "";
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (text: string) => {
-      said += text;
-      if (said.includes("serving initial configuration")) resolve();
-    });
-    child.once("error", (error) =>
-      reject(
-        new Error(`Caddy could not start from ${CADDY_PATH} (install the Debian package "caddy"): ${error}`),
-      ),
-    );
-    child.once("exit", (code) =>
-      reject(new Error(`Caddy exited (${code}) before serving: ${said.slice(-2000)}`)),
-    );
-  });
+/** The README's nginx recipe on loopback `port`, forwarding to `127.0.0.1:<upstreamPort>`. */
+export async function nginxFromReadme(port: number, upstreamPort: number): Promise<ReverseProxy> {
+  const block = nginxForTest(await readmeRecipe("nginx"), port, upstreamPort);
+  return fronting(await startNginx(block, port), port);
 }
 
-export const NGINX_PATH = "/usr/sbin/nginx";
-
-/**
- * Starts Debian's nginx on `port` forwarding to `127.0.0.1:<upstreamPort>` with the README's
- * location block (Host passed on, no buffering), in the foreground, one process, every file in a
- * private directory; resolves once the port answers.
- */
-export async function startNginx(port: number, upstreamPort: number): Promise<ReverseProxy> {
-  const home = await mkdtemp(path.join(os.tmpdir(), "t3c-nginx-"));
-  const conf = path.join(home, "nginx.conf");
-  await writeFile(
-    conf,
-    [
-      "daemon off;",
-      "master_process off;",
-      `pid ${home}/nginx.pid;`,
-      "error_log stderr notice;",
-      "events { worker_connections 64; }",
-      "http {",
-      `  access_log off;`,
-      `  client_body_temp_path ${home}/body;`,
-      `  proxy_temp_path ${home}/proxy;`,
-      `  fastcgi_temp_path ${home}/fastcgi;`,
-      `  uwsgi_temp_path ${home}/uwsgi;`,
-      `  scgi_temp_path ${home}/scgi;`,
-      "  server {",
-      `    listen 127.0.0.1:${port};`,
-      "    server_name localhost;",
-      "    location / {",
-      `      proxy_pass http://127.0.0.1:${upstreamPort};`,
-      "      proxy_set_header Host $http_host;",
-      "      proxy_buffering off;",
-      "    }",
-      "  }",
-      "}",
-      "",
-    ].join("\n"),
-  );
-  const child = spawn(NGINX_PATH, ["-c", conf, "-p", `${home}/`], { stdio: ["ignore", "ignore", "pipe"] });
-  let said = "";
-  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
-    said += text;
-  });
-  try {
-    await nginxServes(child, () => said);
-  } catch (error) {
-    child.kill("SIGKILL");
-    await rm(home, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    origin: `http://localhost:${port}`,
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      if (child.exitCode === null) child.kill("SIGQUIT");
-      await exited;
-      await rm(home, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * nginx says (at notice level, on stderr) which event method it uses once its cycle is set up,
- * after the listening socket was opened: that line is the sign it serves; an exit fails.
- */
-function nginxServes(child: ChildProcess, said: () => string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.stderr?.on("data", () => {
-      if (said().includes("event method")) resolve();
-    });
-    child.once("error", (error) =>
-      reject(
-        new Error(`nginx could not start from ${NGINX_PATH} (install the Debian package "nginx"): ${error}`),
-      ),
-    );
-    child.once("exit", (code) => reject(new Error(`nginx exited (${code}) before serving: ${said()}`)));
-  });
+function fronting(proxy: RunningProxy, port: number): ReverseProxy {
+  return { origin: `http://localhost:${port}`, close: () => proxy.close() };
 }

@@ -5,8 +5,6 @@ import { READ_TOOL_NAMES } from "@t3-connector/read-server";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInOnPage } from "./support/page-driver.js";
 import {
   caddyForTest,
   nginxForTest,
@@ -15,7 +13,9 @@ import {
   readmeRecipe,
   startCaddy,
   startNginx,
-} from "./support/proxies.js";
+} from "@t3-connector/test-support/reverse-proxy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInOnPage } from "./support/page-driver.js";
 import { SoftPasskey } from "./support/soft-passkey.js";
 
 // The README's Caddy and nginx recipes, run by the real Debian binaries in front of serve --http

@@ -28,7 +28,11 @@ import {
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
-import { type ReverseProxy, startCaddy, startNginx } from "@t3-connector/test-support/reverse-proxy";
+import {
+  caddyFromReadme,
+  nginxFromReadme,
+  type ReverseProxy,
+} from "@t3-connector/test-support/reverse-proxy";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,8 +82,8 @@ async function say(page: Page, text: string): Promise<void> {
 }
 
 const PROXIES = [
-  { name: "Caddy", start: startCaddy },
-  { name: "nginx", start: startNginx },
+  { name: "Caddy", start: caddyFromReadme },
+  { name: "nginx", start: nginxFromReadme },
 ] as const;
 
 describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy }) => {

@@ -5,7 +5,7 @@
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
-import { ACTION_IDS, type ActionId } from "../../../src/actions/index.js";
+import type { ActionId } from "../../../src/actions/index.js";
 import type { Harness } from "./harness.js";
 import { LEASE_ID } from "./harness.js";
 
