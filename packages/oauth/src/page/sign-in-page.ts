@@ -4,6 +4,8 @@
  * the bundled CLI carries them.
  */
 /** The consent page's words for the write scope: what ticking it grants, and what it never does. */
+import { PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
+
 export const WRITE_SCOPE_WORDS =
   "ask for leases to change threads; every change still needs your passkey on the approval page";
 
@@ -110,16 +112,7 @@ const transaction = body.dataset.transaction;
 const message = document.getElementById("message");
 const show = (id, visible) => { document.getElementById(id).hidden = !visible; };
 const say = (text) => { message.textContent = text; };
-const toBytes = (text) => {
-  const base64 = text.replaceAll("-", "+").replaceAll("_", "/");
-  const raw = atob(base64 + "===".slice((base64.length + 3) % 4));
-  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
-};
-const toText = (buffer) => {
-  let raw = "";
-  for (const byte of new Uint8Array(buffer)) raw += String.fromCharCode(byte);
-  return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-};
+${PAGE_BYTES_SCRIPT}
 async function post(path, payload) {
   const response = await fetch(path, {
     method: "POST",

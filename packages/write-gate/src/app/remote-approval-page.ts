@@ -5,6 +5,8 @@
  * Strings here so the bundled CLI carries them; the page sets text only (never HTML) and its CSP
  * allows its own script alone.
  */
+import { PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
+
 export const REMOTE_PAGE_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -64,16 +66,7 @@ li{margin:.25rem 0;overflow-wrap:anywhere}
 export const REMOTE_PAGE_JS = `const requestId = new URLSearchParams(location.search).get("request");
 const $ = (id) => document.getElementById(id);
 const say = (text) => { $("message").textContent = text; };
-const toBytes = (text) => {
-  const base64 = text.replaceAll("-", "+").replaceAll("_", "/");
-  const raw = atob(base64 + "===".slice((base64.length + 3) % 4));
-  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
-};
-const toText = (buffer) => {
-  let raw = "";
-  for (const byte of new Uint8Array(buffer)) raw += String.fromCharCode(byte);
-  return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-};
+${PAGE_BYTES_SCRIPT}
 async function post(path, payload) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(payload), credentials: "omit" });
