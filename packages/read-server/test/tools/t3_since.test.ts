@@ -100,6 +100,25 @@ function changeOf(result: Record<string, unknown>, threadId: string, kind: strin
     ?.changes.find((change) => change.kind === kind);
 }
 
+/**
+ * The tool's answer to `input` once the live mirror holds the end of `threadId`'s run: moving the
+ * simulator's clock ends the run at once, but its shell event reaches the mirror over the
+ * WebSocket a moment later, so a read right after the move may still see the run going.
+ */
+async function answerOnceRunEnded(input: Record<string, unknown>, threadId: string) {
+  let answer: Record<string, unknown> = {};
+  await expect
+    .poll(
+      async () => {
+        answer = await setup.call(TOOL, input);
+        return changeOf(answer, threadId, "run_ended");
+      },
+      { timeout: 30_000, interval: 20 },
+    )
+    .toBeDefined();
+  return answer;
+}
+
 describe("t3_since", () => {
   it("lists a run that ended after the time asked, with its thread and environment, in both demo environments", async () => {
     for (const alias of ["alpha", "beta"]) {
@@ -109,7 +128,7 @@ describe("t3_since", () => {
       env.clock.advance(1_000);
       const afterEnd = new Date(env.clock.now() + 1).toISOString();
 
-      const before = await setup.call(TOOL, { since: beforeEnd });
+      const before = await answerOnceRunEnded({ since: beforeEnd }, threadId);
       expect(before).toMatchObject({ complete: true, environmentFailures: [] });
       const item = threadsOf(before).find((t) => t.threadId === threadId);
       expect(item).toMatchObject({
@@ -135,7 +154,7 @@ describe("t3_since", () => {
     const threadId = await startRun(alpha, "Started after the first look");
     alpha.clock.advance(1_000);
 
-    const second = await setup.call(TOOL, { cursor: first.nextCursor });
+    const second = await answerOnceRunEnded({ cursor: first.nextCursor }, threadId);
     expect(changeOf(second, threadId, "thread_created")).toBeDefined();
     expect(changeOf(second, threadId, "run_started")).toBeDefined();
     expect(changeOf(second, threadId, "run_ended")).toMatchObject({ runStatus: "completed" });
