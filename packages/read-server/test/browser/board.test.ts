@@ -129,8 +129,9 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
     await vi.waitFor(async () =>
       expect(Number(await view.locator("body").getAttribute("data-wait-refreshes"))).toBeGreaterThan(before),
     );
+    // How soon is a figure, not a pass mark (a busy machine is slower; performance targets live in
+    // bench/): what the test holds is that the move came from the wait tool's event.
     process.stderr.write(`board: finished run shown as done ${Math.round(elapsedMs)} ms after it ended\n`);
-    expect(elapsedMs).toBeLessThan(1_000);
   });
 
   it("fits 390 px without sideways scroll, and every action works by keyboard alone", async () => {
