@@ -41,6 +41,11 @@ export async function writeJournal(
   const open = await journal.reserve(request("op-open"));
   keys.set("op-open", open.record.key);
   await journal.markUncertain(open.record.key, { commandId: "c-open" });
+  // Seals run in the journal's maintenance queue, started by a settle and awaited by nobody, and a
+  // close refuses the ones still queued (their records simply stay active until the next open).
+  // A prune is queued behind them, so awaiting it settles every seal first; with the manual clock
+  // ten seconds on and a week's retention it drops nothing.
+  await journal.prune();
   await journal.close();
 
   const directory = join(stateDir, "journal");
