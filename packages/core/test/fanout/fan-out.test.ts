@@ -1,73 +1,25 @@
 import { ManualDeadlines } from "@t3-connector/test-support/manual-deadlines";
-import type { TokenFiles } from "@t3-connector/test-support/token-files";
 import { describe, expect, it } from "vitest";
-import type { EnvironmentConfig } from "../../src/config/index.js";
-import { type ConnectedEnvironment, EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
+import type { ConnectedEnvironment } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
 import { fanOut } from "../../src/fanout/index.js";
-import type { FakeSsh } from "../environments/support/fake-ssh.js";
-import { type Simulator, useSimulatedEnvironments } from "../environments/support/simulated-environments.js";
 
 // Reads through an ssh tunnel (a stand-in ssh process) are in fan-out-over-ssh.e2e.test.ts: the
 // unit tier starts no process.
 // Aliases sort the other way round from environmentIds, so order by id is observable.
-const ENVIRONMENTS = [
-  { alias: "zulu", environmentId: "env-1" },
-  { alias: "yankee", environmentId: "env-2" },
-  { alias: "xray", environmentId: "env-3" },
-  { alias: "whiskey", environmentId: "env-4" },
-  { alias: "victor", environmentId: "env-5" },
-  { alias: "uniform", environmentId: "env-6" },
-];
+import { ENVIRONMENTS, readThreadCount, useFanOutWorld } from "./support/fan-out-world.js";
 
-let sim: Simulator;
-let tokens: TokenFiles;
-let fakeSsh: FakeSsh;
-
-const registries = useSimulatedEnvironments(
-  { environments: ENVIRONMENTS.map((e) => ({ ...e, seed: "demo" as const })), clock: "real" },
-  (started) => {
-    ({ sim, tokens, fakeSsh } = started);
-  },
-);
-
-async function configs(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
-  return Promise.all(
-    aliases.map(async (alias): Promise<EnvironmentConfig> => {
-      const env = sim.environment(alias);
-      return {
-        alias,
-        environmentId: env.environmentId,
-        transport: { kind: "url", url: env.url },
-        tokenFile: await tokens.write(alias, env.readToken),
-        ...overrides[alias],
-      };
-    }),
-  );
-}
-
-async function registry(aliases: string[], overrides: Record<string, Partial<EnvironmentConfig>> = {}) {
-  return registries.keep(
-    new EnvironmentRegistry({
-      environments: await configs(aliases, overrides),
-      requiredScopes: READ_SCOPES,
-      ssh: { sshPath: fakeSsh.path },
-    }),
-  );
-}
-
-const readThreadCount = async (env: ConnectedEnvironment, signal: AbortSignal) =>
-  (await env.http.getShell({ signal })).threads;
+const world = useFanOutWorld();
 
 describe("fan-out", () => {
   it("returns a flagged envelope with one slow, one impostor and one healthy environment", async () => {
-    sim.environment("yankee").faults.set({ hang: true });
-    sim.environment("xray").faults.set({ wrongEnvironmentId: "env-impostor" });
-    const reg = await registry(["xray", "yankee", "zulu"]);
+    world.sim.environment("yankee").faults.set({ hang: true });
+    world.sim.environment("xray").faults.set({ wrongEnvironmentId: "env-impostor" });
+    const reg = await world.registry(["xray", "yankee", "zulu"]);
     // yankee's deadline expires once it holds the read; zulu's never fires, however loaded the machine.
     const deadlines = new ManualDeadlines();
     const held = new Promise<void>((resolve) => {
-      const stop = sim.environment("yankee").faults.onHeld(() => {
+      const stop = world.sim.environment("yankee").faults.onHeld(() => {
         stop();
         resolve();
       });
@@ -80,13 +32,13 @@ describe("fan-out", () => {
 
     expect(result.complete).toBe(false);
     expect(result.results.map((r) => r.environment)).toEqual([
-      { alias: "zulu", environmentId: "env-1", name: sim.environment("zulu").label },
+      { alias: "zulu", environmentId: "env-1", name: world.sim.environment("zulu").label },
     ]);
     expect(result.queriedEnvironments).toEqual([
       {
         alias: "zulu",
         environmentId: "env-1",
-        name: sim.environment("zulu").label,
+        name: world.sim.environment("zulu").label,
         found: result.results[0]?.value.length,
       },
     ]);
@@ -102,7 +54,7 @@ describe("fan-out", () => {
   });
 
   it("processes environments in environmentId order and returns them in that order", async () => {
-    const reg = await registry(["uniform", "whiskey", "zulu", "xray"]);
+    const reg = await world.registry(["uniform", "whiskey", "zulu", "xray"]);
     const started: string[] = [];
     const result = await fanOut(
       [...reg.environments].reverse(),
@@ -119,7 +71,7 @@ describe("fan-out", () => {
   });
 
   it("never runs more reads at once than the concurrency bound, and reaches it", async () => {
-    const reg = await registry(ENVIRONMENTS.map((e) => e.alias));
+    const reg = await world.registry(ENVIRONMENTS.map((e) => e.alias));
     const bound = 4;
     let inFlight = 0;
     let maxInFlight = 0;
@@ -151,8 +103,8 @@ describe("fan-out", () => {
   });
 
   it("aborts a stalled environment on the real timer by default", async () => {
-    sim.environment("yankee").faults.set({ hang: true });
-    const reg = await registry(["yankee"]);
+    world.sim.environment("yankee").faults.set({ hang: true });
+    const reg = await world.registry(["yankee"]);
     const result = await fanOut(reg.environments, readThreadCount, { perEnvironmentTimeoutMs: 200 });
     expect(result.complete).toBe(false);
     expect(result.results).toEqual([]);
@@ -160,8 +112,8 @@ describe("fan-out", () => {
   });
 
   it("stops at the call deadline: the running and the never-started environments are global timeouts", async () => {
-    for (const alias of ["zulu", "yankee", "xray"]) sim.environment(alias).faults.set({ hang: true });
-    const reg = await registry(["zulu", "yankee", "xray"]);
+    for (const alias of ["zulu", "yankee", "xray"]) world.sim.environment(alias).faults.set({ hang: true });
+    const reg = await world.registry(["zulu", "yankee", "xray"]);
     const result = await fanOut(reg.environments, readThreadCount, {
       concurrency: 1,
       perEnvironmentTimeoutMs: 60_000,
@@ -177,7 +129,7 @@ describe("fan-out", () => {
   });
 
   it("retries a read once after a dropped transport, and never when the work has side effects", async () => {
-    const reg = await registry(["zulu"]);
+    const reg = await world.registry(["zulu"]);
     let calls = 0;
     const flaky = async (env: ConnectedEnvironment, signal: AbortSignal) => {
       calls++;
@@ -210,8 +162,8 @@ describe("fan-out", () => {
   });
 
   it("reads a wrong token as unauthorized, the word diagnose uses", async () => {
-    const reg = await registry(["zulu", "yankee"], {
-      zulu: { tokenFile: await tokens.write("zulu-wrong", "not-a-token-t3-issued") },
+    const reg = await world.registry(["zulu", "yankee"], {
+      zulu: { tokenFile: await world.tokens.write("zulu-wrong", "not-a-token-t3-issued") },
     });
     const result = await fanOut(reg.environments, readThreadCount);
     expect(
@@ -221,13 +173,13 @@ describe("fan-out", () => {
   });
 
   it("retries once when the socket drops under a read in flight, on a fresh socket", async () => {
-    const reg = await registry(["zulu"]);
+    const reg = await world.registry(["zulu"]);
     const sockets: unknown[] = [];
     const result = await fanOut(reg.environments, async (env) => {
       const rpc = await env.rpc();
       sockets.push(rpc);
       const answer = rpc.getConfig();
-      if (sockets.length === 1) sim.environment("zulu").dropSockets();
+      if (sockets.length === 1) world.sim.environment("zulu").dropSockets();
       return answer;
     });
     expect(sockets).toHaveLength(2);
@@ -236,8 +188,8 @@ describe("fan-out", () => {
   });
 
   it("throws cancelled when the caller cancels, instead of recording a partial failure", async () => {
-    sim.environment("yankee").faults.set({ hang: true });
-    const reg = await registry(["zulu", "yankee"]);
+    world.sim.environment("yankee").faults.set({ hang: true });
+    const reg = await world.registry(["zulu", "yankee"]);
     const controller = new AbortController();
     const sweep = fanOut(
       reg.environments,
@@ -256,9 +208,9 @@ describe("fan-out", () => {
   });
 
   it("words a 401 on a verified connection as a token refusal", async () => {
-    const reg = await registry(["zulu"]);
+    const reg = await world.registry(["zulu"]);
     await reg.connect("zulu");
-    sim.environment("zulu").faults.set({ expireTokens: true });
+    world.sim.environment("zulu").faults.set({ expireTokens: true });
     const result = await fanOut(reg.environments, readThreadCount);
     expect(result.environmentFailures).toEqual([
       {

@@ -15,28 +15,10 @@ import {
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { type Browser, chromium, type FrameLocator, type Page } from "playwright-core";
+import type { Browser, FrameLocator, Page } from "playwright-core";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
-
-export async function launchChromium(): Promise<Browser> {
-  try {
-    return await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
-  } catch (error) {
-    throw new Error(
-      `Chromium could not start from ${CHROMIUM_PATH} (Debian package "chromium"): ${String(error)}`,
-    );
-  }
-}
+/** The one Chromium launcher of the tests (Debian's, headless). */
+export { launchChromium } from "@t3-connector/test-support/chromium";
 
 const HOST_PAGE = `<!doctype html><html><head><style>html,body{margin:0;padding:0}
 iframe{display:block;width:100%;height:2000px;border:0}</style></head><body>
