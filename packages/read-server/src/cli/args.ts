@@ -194,6 +194,8 @@ function defineOauthCommands(program: Command, found: (command: CliCommand) => v
     .command("remove-passkey [id]")
     .description("remove one passkey (its id from oauth passkeys); the last one only with --force")
     .option("--force", "remove it even if it is the last one")
+    // A passkey id is base64url, so one in 64 starts with "-": taken as written, not as a flag.
+    .allowUnknownOption()
     .action((id: string | undefined, flags: { force?: boolean }) => {
       if (id === undefined)
         throw usageProblem("oauth remove-passkey needs a passkey id (see oauth passkeys)");

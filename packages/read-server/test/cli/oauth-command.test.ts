@@ -24,6 +24,21 @@ describe("serve --http --oauth and the oauth command", () => {
     expect(parseCliArgs(["oauth", "revoke", "s_1"])).toEqual({ kind: "oauth", action: "revoke", id: "s_1" });
   });
 
+  it("takes a passkey id that starts with '-' as the id, before or after --force", () => {
+    // Passkey ids are base64url: one in 64 starts with "-", and is printed so by `oauth passkeys`.
+    const removal = { kind: "oauth", action: "remove-passkey", id: "-Vd3kq", force: false };
+    expect(parseCliArgs(["oauth", "remove-passkey", "-Vd3kq"])).toEqual(removal);
+    expect(parseCliArgs(["oauth", "remove-passkey", "--force", "-Vd3kq"])).toEqual({
+      ...removal,
+      force: true,
+    });
+    expect(parseCliArgs(["oauth", "remove-passkey", "-Vd3kq", "--force"])).toEqual({
+      ...removal,
+      force: true,
+    });
+    expect(parseCliArgs(["oauth", "remove-passkey", "--", "-Vd3kq"])).toEqual(removal);
+  });
+
   it("lists no sessions, refuses an unknown id, and revokes all in the section's state directory", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "t3c-oauth-cli-"));
     dirs.push(dir);

@@ -61,11 +61,15 @@ async function oauthCommand(args: string[]): Promise<string> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
+  let err = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => {
     out += text;
   });
+  child.stderr.setEncoding("utf8").on("data", (text: string) => {
+    err += text;
+  });
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  expect(code).toBe(0);
+  expect(code, `t3-connector oauth ${args.join(" ")}: ${err}`).toBe(0);
   return out;
 }
 
