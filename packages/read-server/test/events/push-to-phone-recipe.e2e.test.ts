@@ -8,18 +8,13 @@
  * `t3-connector` on PATH that runs the built CLI, the read and write configs, and (tests do not
  * download) the workspace's own `standardwebhooks` linked where `npm install` would put it.
  */
-import { type ChildProcess, exec, spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { builtBin } from "@t3-connector/test-support/built-bins";
+import { DocRecipeHome, recipeBlocks } from "@t3-connector/test-support/doc-recipe";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import { type SimEvents, startSimEvents } from "@t3-connector/test-support/sim-events";
@@ -28,22 +23,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const DOC = fileURLToPath(new URL("../../../../docs/push-to-phone.md", import.meta.url));
 const NPM_INSTALL = "npm install standardwebhooks";
 const ORIGIN = "https://t3c.example.com";
-const sh = promisify(exec);
 
 let gate: RealGate;
 let simEvents: SimEvents;
-let home: string;
+let recipe: DocRecipeHome;
 let ntfy: Server;
 const pushes: Array<Record<string, unknown>> = [];
 const pushWaiters: Array<() => void> = [];
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), "t3-push-recipe-"));
+  recipe = await DocRecipeHome.create("t3-push-recipe-");
   [gate, simEvents] = await Promise.all([
-    startRealGate({ remoteApproval: { origin: ORIGIN, oauthStateDir: path.join(home, "oauth") } }),
+    startRealGate({ remoteApproval: { origin: ORIGIN, oauthStateDir: path.join(recipe.home, "oauth") } }),
     startSimEvents(),
   ]);
+  Object.assign(recipe.env, {
+    T3_CONNECTOR_CONFIG: simEvents.simConfig.configPath,
+    T3_CONNECTOR_WRITE_CONFIG: gate.config.path,
+  });
   // The stand-in ntfy: records each JSON publish and answers as ntfy does.
   ntfy = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -59,54 +56,11 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.pid !== undefined && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  }
-  await Promise.all(children.map((child) => (child.exitCode === null ? once(child, "close") : undefined)));
+  await recipe?.close();
   ntfy?.close();
   await simEvents?.close();
   await gate?.close();
-  await rm(home, { recursive: true, force: true });
 });
-
-function fencedBlocks(markdown: string): Array<{ lang: string; text: string }> {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
-    lang: match[1] ?? "",
-    text: match[2] ?? "",
-  }));
-}
-
-/** A shell line in the background, in its own process group; resolves lines it prints. */
-function background(line: string, cwd: string, env: NodeJS.ProcessEnv) {
-  const child = spawn("sh", ["-c", line], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  children.push(child);
-  const seen: string[] = [];
-  const waiters: Array<() => void> = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on("line", (text) => {
-      seen.push(text);
-      for (const wake of waiters.splice(0)) wake();
-    });
-  }
-  return {
-    seen,
-    async line(pattern: RegExp): Promise<string> {
-      for (;;) {
-        const found = seen.find((text) => pattern.test(text));
-        if (found !== undefined) return found;
-        if (child.exitCode !== null)
-          throw new Error(`"${line}" exited ${child.exitCode}:\n${seen.join("\n")}`);
-        await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), once(child, "exit")]);
-      }
-    },
-  };
-}
 
 async function nextPush(match: (push: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   for (;;) {
@@ -118,51 +72,27 @@ async function nextPush(match: (push: Record<string, unknown>) => boolean): Prom
 
 describe("docs/push-to-phone.md", () => {
   it("works as written: an approval request reaches the phone's ntfy topic with the approval link", async () => {
-    const blocks = fencedBlocks(await readFile(DOC, "utf8"));
-    const [setup, connect] = blocks.filter((block) => block.lang === "sh");
-    const script = blocks.find((block) => block.lang === "js");
-    if (setup === undefined || connect === undefined || script === undefined) {
-      throw new Error("docs/push-to-phone.md no longer has its two sh blocks and push-to-phone.mjs");
-    }
+    const { setup, connect, script } = await recipeBlocks(DOC);
     const port = String(await freePort());
     const ntfyServer = `http://127.0.0.1:${(ntfy.address() as AddressInfo).port}`;
     const fill = (text: string) =>
       text.replaceAll("8788", port).replaceAll("https://ntfy.example.com", ntfyServer);
-    const lines = fill(setup.text)
+    const lines = fill(setup)
       .split("\n")
       .filter((line) => line.trim() !== "" && !line.trim().startsWith("#"));
     const serverIndex = lines.findIndex((line) => line.includes("node push-to-phone.mjs"));
     expect(serverIndex).toBeGreaterThan(0);
-    expect(setup.text).toContain(NPM_INSTALL);
+    expect(setup).toContain(NPM_INSTALL);
 
-    const require = createRequire(fileURLToPath(new URL("../../../events/package.json", import.meta.url)));
-    const installed = await realpath(path.dirname(require.resolve("standardwebhooks/package.json")));
-    const offline = `mkdir -p node_modules && ln -s '${installed}' node_modules/standardwebhooks`;
-    const bin = path.join(home, "bin");
-    await mkdir(bin);
-    await writeFile(
-      path.join(bin, "t3-connector"),
-      `#!/bin/sh\nexec '${process.execPath}' '${builtBin("t3-connector")}' "$@"\n`,
-    );
-    await chmod(path.join(bin, "t3-connector"), 0o755);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOME: home,
-      PATH: `${bin}:${process.env.PATH ?? ""}`,
-      T3_CONNECTOR_CONFIG: simEvents.simConfig.configPath,
-      T3_CONNECTOR_WRITE_CONFIG: gate.config.path,
-    };
-    delete env.XDG_STATE_HOME;
-
-    const before = lines.slice(0, serverIndex).map((line) => line.replace(NPM_INSTALL, offline));
-    await sh(`set -e\n${before.join("\n")}\npwd`, { cwd: home, env }).then(({ stdout }) => {
-      expect(stdout.trim()).toBe(path.join(home, "t3-push"));
+    const directory = await recipe.runSetup(lines.slice(0, serverIndex), {
+      command: NPM_INSTALL,
+      resolveFrom: new URL("../../../events/package.json", import.meta.url).href,
     });
-    const directory = path.join(home, "t3-push");
-    await writeFile(path.join(directory, "push-to-phone.mjs"), fill(script.text));
-    const receiver = background((lines[serverIndex] ?? "").trim(), directory, env);
+    expect(directory).toBe(path.join(recipe.home, "t3-push"));
+    await writeFile(path.join(directory, "push-to-phone.mjs"), fill(script));
+    const receiver = recipe.background((lines[serverIndex] ?? "").trim(), directory);
     await receiver.line(new RegExp(`listening on http://127.0.0.1:${port}/hook`));
-    const connector = background(fill(connect.text).trim(), directory, env);
+    const connector = recipe.background(fill(connect).trim(), directory);
     await connector.line(/approval events from the gate on port/);
 
     const asked = await gate.relay({
