@@ -13,6 +13,8 @@ const E2E = ["**/*.e2e.test.ts", "packages/*/test/e2e/**/*.test.ts"];
 const BROWSER = ["packages/*/test/browser/**/*.test.ts", "**/*.browser.test.ts"];
 /** Every package packed into a tarball and installed with npm, as a user would. */
 const PACK = ["test/pack/**/*.test.ts"];
+/** Against a real T3 server, by hand only (`pnpm test:real`; docs/testing.md): not in `pnpm test`. */
+const REAL = ["packages/*/test/real-t3/**/*.test.ts"];
 const BUILD_ONCE = "test/support/build-once.ts";
 
 export default defineConfig({
@@ -71,7 +73,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: UNIT_INCLUDE,
-          exclude: [...E2E, ...BROWSER, ...PACK, "**/node_modules/**"],
+          exclude: [...E2E, ...BROWSER, ...PACK, ...REAL, "**/node_modules/**"],
           env: { T3C_TEST_TIER: "unit" },
           // One process: starting a child throws here (test/support/no-processes-in-unit.ts).
           setupFiles: ["test/support/no-processes-in-unit.ts"],
@@ -89,6 +91,10 @@ export default defineConfig({
       { extends: true, test: { name: "e2e", include: E2E, globalSetup: [BUILD_ONCE] } },
       { extends: true, test: { name: "browser", include: BROWSER, globalSetup: [BUILD_ONCE] } },
       { extends: true, test: { name: "pack", include: PACK, globalSetup: [BUILD_ONCE] } },
+      {
+        extends: true,
+        test: { name: "real", include: REAL, globalSetup: [BUILD_ONCE], testTimeout: 120_000 },
+      },
     ],
   },
 });
