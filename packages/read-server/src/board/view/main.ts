@@ -34,6 +34,12 @@ let controlPlane: unknown;
 let links: BoardLinks = NO_LINKS;
 /** One approval request at a time: a second press while one is asked does not ask again. */
 let asking = false;
+/**
+ * The request this board asked for each thread (row key → requestId): pressed again, the board
+ * asks the gate about that request instead of making another one, so a lease it already holds is
+ * never replaced by a second ask and a pending link is opened again rather than superseded.
+ */
+const requested = new Map<string, string>();
 let sinceResult: unknown;
 let sinceInFlight = false;
 let refreshing = false;
@@ -110,11 +116,19 @@ async function askForApproval(row: BoardRow): Promise<void> {
   asking = true;
   notice.textContent = `Asking for approval to answer "${row.title}"…`;
   try {
-    const { structured } = await host.callToolResult(APPROVAL_TOOL, approvalRequest(row));
+    const earlier = requested.get(row.key);
+    const args = earlier === undefined ? approvalRequest(row) : { requestId: earlier };
+    const { structured } = await host.callToolResult(APPROVAL_TOOL, args);
     if (structured.authorized === true) {
       notice.textContent = "This session already holds an open lease: ask the model to act.";
       return;
     }
+    if (structured.decision !== "pending") {
+      requested.delete(row.key);
+      notice.textContent = `The request was ${String(structured.decision)}: press again to ask anew.`;
+      return;
+    }
+    if (typeof structured.requestId === "string") requested.set(row.key, structured.requestId);
     const checked = checkedApprovalUrl(links, structured.approvalUrl);
     if (!checked.ok) {
       notice.textContent = `The approval page was not opened: ${checked.reason}.`;
