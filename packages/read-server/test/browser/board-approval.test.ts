@@ -3,11 +3,12 @@
  * `serve --http` with `t3:read t3:write` (the real OAuth page, the real gate, ADR 0049) hosts the
  * board through ext-apps' AppBridge in Chromium. Pressing the button calls `t3_pedir_aprovacao`
  * through the host for a lease on that one thread and opens the approval page with
- * `ui/open-link`; the person approves it there with a passkey. Nothing is written: no write tool
- * is called and no command reaches T3. A host that moves the `approvalUrl` to another origin gets
- * no link opened.
+ * `ui/open-link`; the person approves it there with a passkey. Pressed again, the board follows its
+ * own request instead of asking anew: an approved lease is reported, a denied request said, and
+ * only the next press asks again. Nothing is written: no write tool is called and no command
+ * reaches T3. A host that moves the `approvalUrl` to another origin gets no link opened.
  */
-import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
+import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import type { FrameLocator } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
@@ -21,6 +22,7 @@ import {
 import { type BoardHost, openBoardHost } from "./support/apps-host.js";
 
 const TITLE = "Board: approve the deploy";
+const DENIED_TITLE = "Board: answer the question";
 const PURPOSE = `Answer thread "${TITLE}" on beta, asked from the agents board`;
 const READ_TOOLS = new Set(readToolDefinitions.map((definition) => definition.name));
 
@@ -37,6 +39,12 @@ beforeAll(async () => {
   const project = [...demo.model.store.projects.values()][0];
   if (project === undefined) throw new Error("the demo has no project");
   demo.model.addThread({ id: IDLE_THREAD, projectId: project.id, title: TITLE, state: "waiting_approval" });
+  demo.model.addThread({
+    id: RUNNING_THREAD,
+    projectId: project.id,
+    title: DENIED_TITLE,
+    state: "waiting_approval",
+  });
   expect(loop.gate.world.env("beta").model.store.threads.has(IDLE_THREAD)).toBe(true);
 }, 120_000);
 
@@ -50,10 +58,10 @@ afterAll(async () => {
   await loop?.close();
 });
 
-function approvalButton(view: FrameLocator) {
+function approvalButton(view: FrameLocator, title = TITLE) {
   return view
     .locator("#needs-you li")
-    .filter({ hasText: TITLE })
+    .filter({ hasText: title })
     .locator("button", { hasText: /^Ask for approval$/ });
 }
 
@@ -121,5 +129,38 @@ describe("ask for approval from the board, in a write session", () => {
       "t3_pedir_aprovacao",
     ]);
     expect(loop.gate.world.commandCount()).toBe(commandsBefore);
+  });
+
+  it("says a request the person denied was denied, and asks anew only when pressed again", async () => {
+    host = await openBoardHost(loop.browser, writer.client, { toolName: "t3_control_plane", width: 390 });
+    const { view, page } = host;
+    const button = approvalButton(view, DENIED_TITLE);
+    await button.waitFor();
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await vi.waitFor(() => expect(host?.links).toHaveLength(1), { timeout: 10_000 });
+    const approval = loop.approval.page;
+    await approval.goto(host.links[0] as string);
+    await approval
+      .locator("#request:not([hidden]) [data-testid=purpose]")
+      .filter({ hasText: DENIED_TITLE })
+      .waitFor();
+    await approval.click("[data-testid=deny]");
+    await approval.locator("[data-testid=message]").filter({ hasText: "Request denied." }).waitFor();
+
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await vi.waitFor(
+      async () =>
+        expect(await view.locator("#notice").textContent()).toBe(
+          "The request was denied: press again to ask anew.",
+        ),
+      { timeout: 10_000 },
+    );
+    expect(host.links).toHaveLength(1);
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await vi.waitFor(() => expect(host?.links).toHaveLength(2), { timeout: 10_000 });
+    expect(host.links[1]).not.toBe(host.links[0]);
   });
 });

@@ -22,6 +22,14 @@ const SETTLE_MS = 300;
 const LAST_LOOKED_KEY = "t3-connector-board-last-looked";
 /** The write tool "ask for approval" calls where the session has it (ADR 0049, 0064). */
 const APPROVAL_TOOL = "t3_pedir_aprovacao";
+/** How the write tool says a request ended without a lease this session holds. */
+const ENDED_DECISIONS: ReadonlySet<unknown> = new Set([
+  "approved",
+  "denied",
+  "expired",
+  "superseded",
+  "used",
+]);
 const DAY_MS = 86_400_000;
 
 const root = document.getElementById("board") as HTMLElement;
@@ -125,7 +133,9 @@ async function askForApproval(row: BoardRow): Promise<void> {
     }
     if (structured.decision !== "pending") {
       requested.delete(row.key);
-      notice.textContent = `The request was ${String(structured.decision)}: press again to ask anew.`;
+      notice.textContent = ENDED_DECISIONS.has(structured.decision)
+        ? `The request was ${structured.decision}: press again to ask anew.`
+        : "The answer carried no approval link: ask the model for it.";
       return;
     }
     if (typeof structured.requestId === "string") requested.set(row.key, structured.requestId);
