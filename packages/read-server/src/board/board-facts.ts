@@ -15,7 +15,8 @@
  *   a base path, or a transitional server whose routes are not known: no origin, and the board
  *   says where to answer instead of linking.
  */
-import type { WriteConfig } from "@t3-connector/core/config";
+import type { Transport, WriteConfig } from "@t3-connector/core/config";
+import type { ProtocolEvidence } from "@t3-connector/core/environments";
 import type { ToolCall, ToolGroup } from "@t3-connector/mcp-tools";
 import type { ReadContext } from "../read-context.js";
 
@@ -78,14 +79,22 @@ async function t3OriginsOf(context: ReadContext, structured: unknown): Promise<R
   const origins: Record<string, string> = {};
   for (const environmentId of answered(structured)) {
     const handle = context.registry.find(environmentId);
-    if (handle === undefined || handle.transport.kind !== "url") continue;
-    const origin = bareOrigin(handle.transport.url);
-    if (origin === undefined) continue;
+    if (handle === undefined || webOriginOf(handle.transport, "descriptor") === undefined) continue;
     // It answered this very read, so its verified connection is open: this does not dial again.
     const connection = await handle.connect().catch(() => undefined);
-    if (connection?.protocol === "descriptor") origins[environmentId] = origin;
+    const origin = connection === undefined ? undefined : webOriginOf(handle.transport, connection.protocol);
+    if (origin !== undefined) origins[environmentId] = origin;
   }
   return origins;
+}
+
+/**
+ * T3's web origin for an environment reached by `transport` whose server proved protocol 2 by
+ * `protocol`, or undefined where it is not known: a tunnel, a base path, a transitional server.
+ */
+export function webOriginOf(transport: Transport, protocol: ProtocolEvidence): string | undefined {
+  if (transport.kind !== "url" || protocol !== "descriptor") return undefined;
+  return bareOrigin(transport.url);
 }
 
 /** The environments the control plane read (the failed ones are left out). */

@@ -14,7 +14,7 @@ import type { WriteConfig } from "@t3-connector/core/config";
 import { WRITE_SCOPE } from "@t3-connector/oauth";
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { approvalOriginOf, BOARD_FACTS_META_KEY } from "../../src/board/board-facts.js";
+import { approvalOriginOf, BOARD_FACTS_META_KEY, webOriginOf } from "../../src/board/board-facts.js";
 import { UrlWrites } from "../../src/http/url-writes.js";
 import { serverPartsFor } from "../../src/http/write-session-parts.js";
 import { createReadServer } from "../../src/server.js";
@@ -128,5 +128,19 @@ describe("the board's facts on the control plane's result", () => {
         remoteApproval: { origin: "https://a.example", oauthStateDir: "/x" },
       }),
     ).toBe("https://a.example");
+  });
+});
+
+describe("an environment's T3 web origin", () => {
+  const url = (value: string) => ({ kind: "url" as const, url: value });
+  it("is its URL's origin only when the URL is a bare origin and the server declared protocol 2", () => {
+    expect(webOriginOf(url("https://t3.example"), "descriptor")).toBe("https://t3.example");
+    expect(webOriginOf(url("http://127.0.0.1:3773"), "descriptor")).toBe("http://127.0.0.1:3773");
+    // A proxy prefix: the web app's routes start at its root, so where they are is not known.
+    expect(webOriginOf(url("https://proxy.example/t3"), "descriptor")).toBeUndefined();
+    // A transitional server (no protocol in its descriptor): its web build's routes are not known.
+    expect(webOriginOf(url("https://t3.example"), "shell-schema")).toBeUndefined();
+    // A tunnel: the address is this process's own loopback port.
+    expect(webOriginOf({ kind: "ssh", host: "box", remotePort: 3773 }, "descriptor")).toBeUndefined();
   });
 });
