@@ -22,11 +22,14 @@
 //     moves a finished run reads four machines from their live mirrors, so it must cost less than
 //     fetching one machine's shell would. A board that went back to HTTP for the control plane
 //     would cost about four baselines and miss.
-//   - refresh p50 ≤ 2 × baseline p50: the whole refresh adds `t3_since` (each machine's archived
-//     shell over HTTP, small, and the active rows from the mirrors), so twice one shell read.
-// On the development machine (2 shared cores, load 8) the baseline p50 was about 28 ms, drawn
-// 12 ms (0.4×) and a refresh 35 ms (1.3×): with the wait's wake-up (bench/read-wait.mjs) and at
-// most one 300 ms settle, a finished run shows well inside the issue's one second.
+//   - refresh p50 ≤ 3 × baseline p50: the whole refresh adds `t3_since`, which reads each
+//     machine's archived shell over HTTP (small, but four requests the one simulator process
+//     serves in turn) and the active rows from the mirrors. A refresh that fetched every active
+//     shell again would cost about four baselines on top and miss.
+// On the development machine (2 shared cores, load 7–9) the baseline p50 was 26–28 ms, drawn
+// 12–15 ms (0.4–0.6×) and a refresh 35–46 ms (1.3–1.8×): with the wait's wake-up
+// (bench/read-wait.mjs) and at most one 300 ms settle, a finished run shows well inside the
+// issue's one second.
 // Prints one JSON line `{"bench":"board",...}`.
 import { loadavg } from "node:os";
 import { dist, startBenchRead, startSimulatorChild, until } from "./lib/read-setup.mjs";
@@ -41,7 +44,7 @@ const MIRROR_READY_TIMEOUT_MS = 30_000;
 const TIME_BUDGET_MS = 60_000;
 const TARGET_DRAWN_RATIO_P50 = 1;
 const TARGET_DRAWN_RATIO_P99 = 1.5;
-const TARGET_REFRESH_RATIO_P50 = 2;
+const TARGET_REFRESH_RATIO_P50 = 3;
 const DAY_MS = 86_400_000;
 
 const { readToolDefinitions } = await dist("read-server", "tools/index.js");
