@@ -80,7 +80,8 @@ async function t3OriginsOf(context: ReadContext, structured: unknown): Promise<R
   for (const environmentId of answered(structured)) {
     const handle = context.registry.find(environmentId);
     if (handle === undefined || webOriginOf(handle.transport, "descriptor") === undefined) continue;
-    // It answered this very read, so its verified connection is open: this does not dial again.
+    // It answered this very read, so its verified connection is normally still open and this
+    // resolves at once; one dropped since then is verified again, as the next read would.
     const connection = await handle.connect().catch(() => undefined);
     const origin = connection === undefined ? undefined : webOriginOf(handle.transport, connection.protocol);
     if (origin !== undefined) origins[environmentId] = origin;
