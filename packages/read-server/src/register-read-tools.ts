@@ -1,5 +1,6 @@
 import { runGuardedCall } from "@t3-connector/core/process-guard";
 import { registerToolGroups, type ToolGroup, type ToolServer, toolGroup } from "@t3-connector/mcp-tools";
+import { withBoardFacts } from "./board/board-facts.js";
 import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "./read-tool.js";
@@ -30,7 +31,12 @@ export function registerReadTools(
     internalErrorText: INTERNAL_ERROR_TEXT,
     log: (line) => context.log(line),
   });
-  registerToolGroups(server, [reads, ...(options.alongside ?? [])]);
+  // The board's facts ride on the control plane's result (ADR 0064); the tools are as before.
+  const served = withBoardFacts(reads, context, {
+    ...(options.alongside === undefined ? {} : { alongside: options.alongside }),
+    ...(options.approvalOrigin === undefined ? {} : { approvalOrigin: options.approvalOrigin }),
+  });
+  registerToolGroups(server, [served, ...(options.alongside ?? [])]);
 }
 
 export interface RegisterReadToolsOptions {
@@ -45,6 +51,11 @@ export interface RegisterReadToolsOptions {
    * errors: the write bridge's tools for an OAuth session allowed to write (ADR 0049).
    */
   alongside?: readonly ToolGroup[];
+  /**
+   * The origin of the gate's approval page, for a session whose server serves the write tools:
+   * the board opens an approval link only there (ADR 0064).
+   */
+  approvalOrigin?: string;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { accessOfRequest, type VerifiedAccess } from "@t3-connector/oauth";
 import { BRIDGE_INSTRUCTIONS } from "@t3-connector/write-bridge";
 import type { Context } from "hono";
+import { approvalOriginOf } from "../board/board-facts.js";
 import type { RegisterReadToolsOptions } from "../register-read-tools.js";
 import { READ_SERVER_INSTRUCTIONS } from "../server.js";
 import type { UrlWrites } from "./url-writes.js";
@@ -41,9 +42,13 @@ function accessOf(authInfo: AuthInfo | undefined): VerifiedAccess | undefined {
 export function serverPartsFor(
   writes: UrlWrites | undefined,
   authInfo: AuthInfo | undefined,
-): Pick<RegisterReadToolsOptions, "alongside"> & { instructions?: string } {
+): Pick<RegisterReadToolsOptions, "alongside" | "approvalOrigin"> & { instructions?: string } {
   if (writes === undefined) return {};
   const group = writes.groupFor(accessOf(authInfo));
   const listsWrites = group.list().length > 0;
-  return { alongside: [group], ...(listsWrites ? { instructions: WRITE_SESSION_INSTRUCTIONS } : {}) };
+  const writeParts = {
+    instructions: WRITE_SESSION_INSTRUCTIONS,
+    approvalOrigin: approvalOriginOf(writes.config),
+  };
+  return { alongside: [group], ...(listsWrites ? writeParts : {}) };
 }

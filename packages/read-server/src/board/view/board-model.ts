@@ -219,6 +219,20 @@ export function actPrompt(row: BoardRow): string {
   );
 }
 
+/**
+ * What "ask for approval" asks the write tool for, where this session has it: a lease for this
+ * thread only (ADR 0041), in its environment, with the person's reason in the board's words. The
+ * gate's page shows exactly that; the person approves it there with a passkey, or not.
+ */
+export function approvalRequest(row: BoardRow): Record<string, unknown> {
+  const purpose = `Answer thread ${quotedTitle(row.title)} on ${row.environmentAlias}, asked from the agents board`;
+  return {
+    purpose: purpose.length > 280 ? `${purpose.slice(0, 279)}…` : purpose,
+    environments: [row.environmentAlias],
+    threads: [row.threadId],
+  };
+}
+
 /** The prompt "ask for approval" sends: the model asks the write gate for a lease covering this thread. */
 export function approvalPrompt(row: BoardRow): string {
   return (

@@ -60,10 +60,18 @@ export class HostConnection {
 
   /** A server tool through the host; resolves to its `structuredContent`, rejects on a tool error. */
   async callTool(name: string, args: Json): Promise<Json> {
+    return (await this.callToolResult(name, args)).structured;
+  }
+
+  /** A server tool through the host: its `structuredContent` and its result's `_meta` (for views). */
+  async callToolResult(name: string, args: Json): Promise<{ structured: Json; meta: Json }> {
     const result = await this.request("tools/call", { name, arguments: args });
     if (!isObject(result)) throw new Error(`${name}: the host answered no result`);
     if (result.isError === true) throw new Error(`${name}: ${firstText(result) ?? "tool error"}`);
-    return isObject(result.structuredContent) ? result.structuredContent : {};
+    return {
+      structured: isObject(result.structuredContent) ? result.structuredContent : {},
+      meta: isObject(result._meta) ? result._meta : {},
+    };
   }
 
   #post(message: Json): void {

@@ -1,4 +1,12 @@
-import { actPrompt, approvalPrompt, type BoardModel, type BoardRow, boardModel } from "./board-model.js";
+import { type BoardLinks, boardLinksOf, checkedApprovalUrl, NO_LINKS, threadLink } from "./board-links.js";
+import {
+  actPrompt,
+  approvalPrompt,
+  approvalRequest,
+  type BoardModel,
+  type BoardRow,
+  boardModel,
+} from "./board-model.js";
 import { HostConnection } from "./host-connection.js";
 import { applyHostStyle } from "./host-style.js";
 import { type RowAction, render } from "./render.js";
@@ -12,6 +20,16 @@ const MAX_WAITS = 8;
 /** How long after a wait returned the board looks again when the shell did not show it yet. */
 const SETTLE_MS = 300;
 const LAST_LOOKED_KEY = "t3-connector-board-last-looked";
+/** The write tool "ask for approval" calls where the session has it (ADR 0049, 0064). */
+const APPROVAL_TOOL = "t3_pedir_aprovacao";
+/** How the write tool says a request ended without a lease this session holds. */
+const ENDED_DECISIONS: ReadonlySet<unknown> = new Set([
+  "approved",
+  "denied",
+  "expired",
+  "superseded",
+  "used",
+]);
 const DAY_MS = 86_400_000;
 
 const root = document.getElementById("board") as HTMLElement;
@@ -20,6 +38,16 @@ const host = new HostConnection(window.parent);
 
 let model: BoardModel | undefined;
 let controlPlane: unknown;
+/** What the latest control plane result's facts allow the board to open (ADR 0064). */
+let links: BoardLinks = NO_LINKS;
+/** One approval request at a time: a second press while one is asked does not ask again. */
+let asking = false;
+/**
+ * The request this board asked for each thread (row key → requestId): pressed again, the board
+ * asks the gate about that request instead of making another one, so a lease it already holds is
+ * never replaced by a second ask and a pending link is opened again rather than superseded.
+ */
+const requested = new Map<string, string>();
 let sinceResult: unknown;
 let sinceInFlight = false;
 let refreshing = false;
@@ -58,12 +86,73 @@ function readLastLooked(): string {
 
 function draw(): void {
   if (model === undefined) return;
-  render(root, model, Date.now(), { onAction });
+  render(root, model, Date.now(), { links, onAction });
   host.notify("ui/notifications/size-changed", { height: document.documentElement.scrollHeight });
 }
 
 async function onAction(row: BoardRow, action: RowAction): Promise<void> {
-  const prompt = action === "act" ? actPrompt(row) : approvalPrompt(row);
+  if (action === "open") return openInT3(row);
+  if (action === "approval" && links.approvalOrigin !== null) return askForApproval(row);
+  return askTheModel(row, action === "act" ? actPrompt(row) : approvalPrompt(row));
+}
+
+/** Asks the host to open `url`; a host that will not still leaves the link readable as text. */
+async function openLink(url: string, what: string): Promise<void> {
+  try {
+    const result = (await host.request("ui/open-link", { url })) as { isError?: unknown } | undefined;
+    notice.textContent =
+      result?.isError === true ? `The host did not open ${what}: ${url}` : `Opened ${what}.`;
+  } catch (error) {
+    notice.textContent = `The host did not open ${what} (${(error as Error).message}): ${url}`;
+  }
+}
+
+function openInT3(row: BoardRow): Promise<void> {
+  const url = threadLink(links, row.environmentId, row.threadId);
+  if (url !== undefined) return openLink(url, `"${row.title}" in T3`);
+  notice.textContent = `No web address of T3 is known for ${row.machine}: answer in T3 there.`;
+  return Promise.resolve();
+}
+
+/**
+ * The write tool of this session asks the gate for a lease for this thread; its approval page is
+ * opened only on the approval origin the server's facts name. Asking grants nothing: the person
+ * approves on that page with a passkey, or not.
+ */
+async function askForApproval(row: BoardRow): Promise<void> {
+  if (asking) return;
+  asking = true;
+  notice.textContent = `Asking for approval to answer "${row.title}"…`;
+  try {
+    const earlier = requested.get(row.key);
+    const args = earlier === undefined ? approvalRequest(row) : { requestId: earlier };
+    const { structured } = await host.callToolResult(APPROVAL_TOOL, args);
+    if (structured.authorized === true) {
+      notice.textContent = "This session already holds an open lease: ask the model to act.";
+      return;
+    }
+    if (structured.decision !== "pending") {
+      requested.delete(row.key);
+      notice.textContent = ENDED_DECISIONS.has(structured.decision)
+        ? `The request was ${structured.decision}: press again to ask anew.`
+        : "The answer carried no approval link: ask the model for it.";
+      return;
+    }
+    if (typeof structured.requestId === "string") requested.set(row.key, structured.requestId);
+    const checked = checkedApprovalUrl(links, structured.approvalUrl);
+    if (!checked.ok) {
+      notice.textContent = `The approval page was not opened: ${checked.reason}.`;
+      return;
+    }
+    await openLink(checked.url, "the approval page");
+  } catch (error) {
+    notice.textContent = `Could not ask for approval: ${(error as Error).message}`;
+  } finally {
+    asking = false;
+  }
+}
+
+async function askTheModel(row: BoardRow, prompt: string): Promise<void> {
   try {
     const result = (await host.request("ui/message", {
       role: "user",
@@ -88,7 +177,9 @@ async function refresh(reason: string): Promise<void> {
   lastStart = Date.now();
   readSince();
   try {
-    controlPlane = await host.callTool("t3_control_plane", { limit: 50 });
+    const answer = await host.callToolResult("t3_control_plane", { limit: 50 });
+    controlPlane = answer.structured;
+    links = boardLinksOf(answer.meta);
   } catch (error) {
     notice.textContent = `Could not refresh: ${(error as Error).message}`;
   }
@@ -184,6 +275,7 @@ host.on("ui/notifications/tool-result", (params) => {
   // The host's own call of the linked tool: drawn at once, before the board's first refresh.
   if (model !== undefined || typeof params.structuredContent !== "object") return;
   controlPlane = params.structuredContent;
+  links = boardLinksOf(params._meta);
   model = boardModel(controlPlane, undefined);
   draw();
 });

@@ -1,9 +1,16 @@
+import { type BoardLinks, threadLink } from "./board-links.js";
 import { type BoardModel, type BoardRow, type Section, type SinceSummary, shortAge } from "./board-model.js";
 
-/** What a row's buttons ask the host for; the view itself never writes anything. */
-export type RowAction = "act" | "approval";
+/**
+ * What a row's buttons ask the host for; the view itself never writes anything. "open" opens T3's
+ * own page for the thread; "approval" asks for a lease (the write tool, where the session has
+ * it, then the approval page) or asks the model to; "act" asks the model.
+ */
+export type RowAction = "act" | "approval" | "open";
 
 export interface RenderHooks {
+  /** The links the session's facts allow (T3's web origins, the approval origin). */
+  links: BoardLinks;
   onAction(row: BoardRow, action: RowAction): void;
 }
 
@@ -42,11 +49,19 @@ function actionButton(row: BoardRow, action: RowAction, label: string, hooks: Re
 
 function rowActions(row: BoardRow, hooks: RenderHooks): HTMLElement {
   const actions = el("div", "actions");
-  // No environment carries a link to T3's own page for a thread yet: the row says where to go.
-  actions.append(el("span", "hint", `Answer in T3 on ${row.machine}`));
+  // T3's own page where its web origin is known; else the row says where to go, in words.
+  if (threadLink(hooks.links, row.environmentId, row.threadId) !== undefined) {
+    actions.append(actionButton(row, "open", "Open in T3", hooks));
+  } else {
+    actions.append(el("span", "hint", `Answer in T3 on ${row.machine}`));
+  }
   actions.append(actionButton(row, "act", "Ask the model to act", hooks));
-  // A secret is answered only in T3 itself: no write, so no approval to ask for.
-  if (!row.answerOnlyInT3) actions.append(actionButton(row, "approval", "Ask for approval", hooks));
+  // A secret is answered only in T3 itself: no write, so no approval to ask for. Without the write
+  // tool in this session, the model is asked to ask for it (another server may have it).
+  if (!row.answerOnlyInT3) {
+    const label = hooks.links.approvalOrigin === null ? "Ask the model for approval" : "Ask for approval";
+    actions.append(actionButton(row, "approval", label, hooks));
+  }
   return actions;
 }
 

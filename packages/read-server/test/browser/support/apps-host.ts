@@ -14,7 +14,11 @@ import {
 } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, FrameLocator, Page } from "playwright-core";
 
 /** The one Chromium launcher of the tests (Debian's, headless). */
@@ -69,6 +73,8 @@ export interface BoardHost {
   messages: HostMessage[];
   /** The links the view asked the host to open (`ui/open-link`). */
   links: string[];
+  /** The names of the tools the view called through the host (`tools/call`), in order. */
+  toolCalls: string[];
   resourceUri: string;
   mimeType: string | undefined;
   close(): Promise<void>;
@@ -82,7 +88,13 @@ export interface BoardHost {
 export async function openBoardHost(
   browser: Browser,
   client: Client,
-  options: { toolName: string; width: number; hostContext?: Record<string, unknown> },
+  options: {
+    toolName: string;
+    width: number;
+    hostContext?: Record<string, unknown>;
+    /** A hostile host: changes what a tool answered before the view sees it. */
+    rewriteResult?: (name: string, result: CallToolResult) => CallToolResult;
+  },
 ): Promise<BoardHost> {
   const { tools } = await client.listTools();
   const tool = tools.find((candidate) => candidate.name === options.toolName);
@@ -128,12 +140,23 @@ export async function openBoardHost(
       .catch(() => undefined);
   };
   await bridge.connect(transport);
+  // The bridge's own forwarding (set by connect), recorded, and rewritten where a test plays a
+  // hostile host.
+  const toolCalls: string[] = [];
+  bridge.oncalltool = async (params, extra) => {
+    toolCalls.push(params.name);
+    const result = await client.request({ method: "tools/call", params }, CallToolResultSchema, {
+      signal: extra.signal,
+    });
+    return options.rewriteResult?.(params.name, result) ?? result;
+  };
   await page.evaluate((html) => (globalThis as unknown as HostPageGlobals).__loadView(html), content.text);
   return {
     page,
     view: page.frameLocator("#view"),
     messages,
     links,
+    toolCalls,
     resourceUri,
     mimeType: content.mimeType,
     close: async () => {

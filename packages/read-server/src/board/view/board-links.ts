@@ -1,0 +1,87 @@
+/**
+ * The only links the board ever asks the host to open (`ui/open-link`), and the checks they
+ * pass. The allowed origins come from the read server's facts on the control plane's result
+ * (`_meta["t3-connector/board"]`, ADR 0064): T3's own web app per environment, and the gate's
+ * approval page for a session that may ask for a lease. A link anywhere else — an `approvalUrl` a
+ * tool result puts on another origin, a `javascript:` origin, a path where an origin belongs — is
+ * refused. Pure and DOM-free, like the model.
+ */
+
+export const BOARD_FACTS_META_KEY = "t3-connector/board";
+
+export interface BoardLinks {
+  /** The gate's approval origin when this session's server serves `t3_pedir_aprovacao`. */
+  readonly approvalOrigin: string | null;
+  /** environmentId → the origin of that environment's T3 web app, where one is known. */
+  readonly t3Origins: ReadonlyMap<string, string>;
+}
+
+export const NO_LINKS: BoardLinks = Object.freeze({ approvalOrigin: null, t3Origins: new Map() });
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * `value` when it is exactly a web origin the board may link to: https anywhere, plain http only
+ * on this machine's loopback names (as T3 base URLs and the gate's localhost page are).
+ */
+export function webOrigin(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== value) return undefined;
+  if (url.protocol === "https:") return url.origin;
+  if (url.protocol === "http:" && LOOPBACK.test(url.hostname)) return url.origin;
+  return undefined;
+}
+
+/** The facts from a control plane result's `_meta`; anything malformed is dropped, never trusted. */
+export function boardLinksOf(meta: unknown): BoardLinks {
+  const facts = isObject(meta) ? meta[BOARD_FACTS_META_KEY] : undefined;
+  if (!isObject(facts)) return NO_LINKS;
+  const t3Origins = new Map<string, string>();
+  if (isObject(facts.t3Origins)) {
+    for (const [environmentId, value] of Object.entries(facts.t3Origins)) {
+      const origin = webOrigin(value);
+      if (origin !== undefined && environmentId !== "") t3Origins.set(environmentId, origin);
+    }
+  }
+  return { approvalOrigin: webOrigin(facts.approvalOrigin) ?? null, t3Origins };
+}
+
+/** T3's own page for a thread (its web app's `/<environmentId>/<threadId>`), where the origin is known. */
+export function threadLink(links: BoardLinks, environmentId: string, threadId: string): string | undefined {
+  const origin = links.t3Origins.get(environmentId);
+  if (origin === undefined || threadId === "") return undefined;
+  return `${origin}/${encodeURIComponent(environmentId)}/${encodeURIComponent(threadId)}`;
+}
+
+export type CheckedLink = { ok: true; url: string } | { ok: false; reason: string };
+
+/** An `approvalUrl` from the write tool's result, opened only on the approval origin. */
+export function checkedApprovalUrl(links: BoardLinks, value: unknown): CheckedLink {
+  if (links.approvalOrigin === null) return { ok: false, reason: "this session has no approval page" };
+  if (typeof value !== "string") return { ok: false, reason: "the answer carried no approval link" };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: "the approval link is not a URL" };
+  }
+  if (url.origin !== links.approvalOrigin || url.username !== "" || url.password !== "") {
+    return {
+      ok: false,
+      reason: `the approval link is not on the approval page's origin ${links.approvalOrigin}`,
+    };
+  }
+  return { ok: true, url: url.href };
+}
