@@ -7,7 +7,7 @@ import {
   startCallbackServer,
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listSessions } from "../src/index.js";
 import { openSignInPage, pageCall, signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
@@ -152,6 +152,43 @@ describe("the sign-in server under attack", () => {
       outgoing.end(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     });
     expect(status).toBe(400);
+  });
+
+  it("parses a /mcp body once: the guard hears the body the endpoint parsed, and a tool call restarts the idle window", async () => {
+    const exchange = await ownerSignsIn();
+    const newest = (list: Awaited<ReturnType<typeof listSessions>>) =>
+      list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
+    const before = newest(await listSessions(server.stateDir));
+    // The session's last activity is its creation until a tool call: let the clock pass it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const marker = `once-${Math.random().toString(36).slice(2)}`;
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: marker,
+      method: "tools/call",
+      params: { name: "t3_ambientes", arguments: { check: false } },
+    });
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const response = await fetch(server.mcpUrl, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "MCP-Protocol-Version": "2025-06-18",
+          Authorization: `Bearer ${exchange.body.access_token as string}`,
+        },
+        body,
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { id: string }).id).toBe(marker);
+      // Once by the endpoint's reader; the OAuth guard and both MCP eras take that value.
+      expect(parse.mock.calls.filter(([text]) => text === body)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+    const after = (await listSessions(server.stateDir)).find((session) => session.id === before.id);
+    expect(Date.parse(after?.lastActivityAt ?? "")).toBeGreaterThan(Date.parse(before.lastActivityAt));
   });
 
   it("shows and logs a registered client's name without bidi overrides or invisible characters", async () => {

@@ -7,8 +7,10 @@
  * gate keeps at most 32 in all, so one page (or a process posing as pages) cannot take the others'.
  */
 import { ConnectorError } from "@t3-connector/core";
+import { edgeNames } from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
 import type { GateEvent, GateEvents } from "../events/index.js";
+import { originIs, pageOrigin } from "../security/index.js";
 
 /** Streams the gate keeps open in all: a memory bound. */
 export const MAX_EVENT_STREAMS = 32;
@@ -25,15 +27,14 @@ export interface EventStreamOptions {
 
 /** A route handler; the stream ends when the page goes away (the body is cancelled). */
 export function eventStream(options: EventStreamOptions): (c: Context) => Response {
-  const origin = `http://localhost:${options.port}`;
+  const names = edgeNames([], [pageOrigin(options.port)]);
   let open = 0;
   const perPage = new Map<string, number>();
   return (c) => {
     const site = c.req.header("sec-fetch-site");
-    const from = c.req.header("origin");
     if (
       (site !== undefined && site !== "same-origin" && site !== "none") ||
-      (from !== undefined && from !== origin)
+      !originIs(c, names, "optional")
     ) {
       throw new ConnectorError(
         "origin_or_method_invalid",
