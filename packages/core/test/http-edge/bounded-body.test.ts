@@ -149,7 +149,11 @@ describe("readBoundedBody on answers and with a hold", () => {
   it("stops at a chunk the hold cannot take, and gives back what it took", async () => {
     let held = 0;
     const hold: ByteHold = {
-      take: (bytes) => (held + bytes > 100 ? false : ((held += bytes), true)),
+      take: (bytes) => {
+        if (held + bytes > 100) return false;
+        held += bytes;
+        return true;
+      },
       release: (bytes) => {
         held -= bytes;
       },
