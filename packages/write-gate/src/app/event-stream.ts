@@ -9,6 +9,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import { edgeNames } from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { GateEvent, GateEvents } from "../events/index.js";
 import { originIs, pageOrigin } from "../security/index.js";
 
@@ -56,44 +57,40 @@ export function eventStream(options: EventStreamOptions): (c: Context) => Respon
       throw new ConnectorError("too_many_streams", "too many open event streams");
     open += 1;
     perPage.set(page, mine + 1);
-    const encoder = new TextEncoder();
-    let stop = () => {};
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const send = (text: string) => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            stop();
-          }
-        };
-        const unsubscribe = options.events.subscribe((event: GateEvent) =>
-          send(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`),
-        );
-        const ping = setInterval(() => send(": ping\n\n"), options.pingIntervalMs ?? PING_INTERVAL_MS);
-        ping.unref?.();
-        let stopped = false;
-        stop = () => {
-          if (stopped) return;
-          stopped = true;
-          open -= 1;
-          const left = (perPage.get(page) ?? 1) - 1;
-          if (left > 0) perPage.set(page, left);
-          else perPage.delete(page);
-          unsubscribe();
-          clearInterval(ping);
-        };
-        // The first bytes tell the page the stream is live (and flush the headers through proxies).
-        send(": connected\n\n");
-      },
-      cancel() {
-        stop();
-      },
-    });
-    return c.body(body, 200, {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Accel-Buffering": "no",
-    });
+    const release = () => {
+      open -= 1;
+      const left = (perPage.get(page) ?? 1) - 1;
+      if (left > 0) perPage.set(page, left);
+      else perPage.delete(page);
+    };
+    c.header("X-Accel-Buffering", "no");
+    return streamSSE(c, (stream) => followEvents(stream, options, release));
   };
+}
+
+/**
+ * Hono's `streamSSE` carries the stream (ADR 0056): nudges as `event:`/`data:` frames, the
+ * keep-alive as comments. It runs until the page goes away (the body is cancelled, which aborts the
+ * stream), then unsubscribes, stops the pings and frees the page's slot.
+ */
+async function followEvents(
+  stream: SSEStreamingApi,
+  options: EventStreamOptions,
+  release: () => void,
+): Promise<void> {
+  const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
+  const unsubscribe = options.events.subscribe((event: GateEvent) => {
+    void stream.writeSSE({ event: event.type, data: JSON.stringify(event.data) });
+  });
+  const ping = setInterval(() => void stream.write(": ping\n\n"), options.pingIntervalMs ?? PING_INTERVAL_MS);
+  ping.unref?.();
+  try {
+    // The first bytes tell the page the stream is live (and flush the headers through proxies).
+    await stream.write(": connected\n\n");
+    await gone;
+  } finally {
+    unsubscribe();
+    clearInterval(ping);
+    release();
+  }
 }
