@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { connect } from "node:net";
 import path from "node:path";
 import {
   type CallbackServer,
@@ -152,6 +153,33 @@ describe("the sign-in server under attack", () => {
       outgoing.end(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     });
     expect(status).toBe(400);
+  });
+
+  it("answers a token request declared past 16 KiB with 413 before its body is sent, and a registration that is not UTF-8 with 400", async () => {
+    const url = new URL(server.issuer);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("utf8");
+        if (/}\s*$/.test(text)) socket.destroy();
+      });
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+      socket.write(
+        `POST /token HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"error":"invalid_request"');
+    const registration = await fetch(`${server.issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    });
+    expect(registration.status).toBe(400);
+    expect(await registration.json()).toMatchObject({ error: "invalid_request" });
   });
 
   it("parses a /mcp body once: the guard hears the body the endpoint parsed, and a tool call restarts the idle window", async () => {
