@@ -80,7 +80,8 @@ async function followEvents(
 ): Promise<void> {
   const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
   const unsubscribe = options.events.subscribe((event: GateEvent) => {
-    void stream.writeSSE({ event: event.type, data: JSON.stringify(event.data) });
+    // A page that went away mid-write is the abort above, not an error to raise here.
+    stream.writeSSE({ event: event.type, data: JSON.stringify(event.data) }).catch(() => undefined);
   });
   const ping = setInterval(() => void stream.write(": ping\n\n"), options.pingIntervalMs ?? PING_INTERVAL_MS);
   ping.unref?.();
