@@ -13,6 +13,8 @@ export interface SentEvent {
 export interface EventStreamClient {
   status: number;
   contentType: string | undefined;
+  /** The answer's headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
   /** Resolves with the first event of `type` not yet taken (already received, or still to come). */
   next(type: string): Promise<SentEvent>;
   /** Comment lines received so far (`connected`, `ping`). */
@@ -79,6 +81,7 @@ export function openEventStream(
         resolve({
           status: res.statusCode ?? 0,
           contentType: res.headers["content-type"],
+          headers: res.headers,
           comments,
           nextComment(text) {
             return new Promise((resolveComment) => {

@@ -64,7 +64,7 @@ beforeAll(async () => {
     { issuer, stateDir, loopbackRedirects: true, clientIdUrls: [CLIENT_ID], dynamicRegistration: false },
     { configPath: "test" },
   );
-  profile = await openOAuthProfile(settings, { maxBodyBytes: 65_536, log: () => {}, fetcher });
+  profile = await openOAuthProfile(settings, { log: () => {}, fetcher });
   const app = new Hono();
   profile.mount(app);
   app.use("/mcp", profile.mcpGuard);

@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { connect } from "node:net";
 import path from "node:path";
 import {
   type CallbackServer,
@@ -7,7 +8,7 @@ import {
   startCallbackServer,
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listSessions } from "../src/index.js";
 import { openSignInPage, pageCall, signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
@@ -152,6 +153,70 @@ describe("the sign-in server under attack", () => {
       outgoing.end(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     });
     expect(status).toBe(400);
+  });
+
+  it("answers a token request declared past 16 KiB with 413 before its body is sent, and a registration that is not UTF-8 with 400", async () => {
+    const url = new URL(server.issuer);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("utf8");
+        if (/}\s*$/.test(text)) socket.destroy();
+      });
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+      socket.write(
+        `POST /token HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"error":"invalid_request"');
+    const registration = await fetch(`${server.issuer}/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    });
+    expect(registration.status).toBe(400);
+    expect(await registration.json()).toMatchObject({ error: "invalid_request" });
+  });
+
+  it("parses a /mcp body once: the guard hears the body the endpoint parsed, and a tool call restarts the idle window", async () => {
+    const exchange = await ownerSignsIn();
+    const newest = (list: Awaited<ReturnType<typeof listSessions>>) =>
+      list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
+    const before = newest(await listSessions(server.stateDir));
+    // The session's last activity is its creation until a tool call: let the clock pass it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const marker = `once-${Math.random().toString(36).slice(2)}`;
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: marker,
+      method: "tools/call",
+      params: { name: "t3_ambientes", arguments: { check: false } },
+    });
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const response = await fetch(server.mcpUrl, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "MCP-Protocol-Version": "2025-06-18",
+          Authorization: `Bearer ${exchange.body.access_token as string}`,
+        },
+        body,
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { id: string }).id).toBe(marker);
+      // Once by the endpoint's reader; the OAuth guard and both MCP eras take that value.
+      expect(parse.mock.calls.filter(([text]) => text === body)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+    const after = (await listSessions(server.stateDir)).find((session) => session.id === before.id);
+    expect(Date.parse(after?.lastActivityAt ?? "")).toBeGreaterThan(Date.parse(before.lastActivityAt));
   });
 
   it("shows and logs a registered client's name without bidi overrides or invisible characters", async () => {

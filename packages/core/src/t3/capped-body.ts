@@ -1,4 +1,5 @@
 import { ConnectorError } from "../errors.js";
+import { readBoundedBody } from "../http-edge/bounded-body.js";
 
 /**
  * Largest T3 HTTP answer the connector reads (descriptor, shell, thread, history, projects). The
@@ -56,30 +57,19 @@ export async function readCappedText(
   maxBytes: number,
   budget?: AnswerBudget,
 ): Promise<CappedText> {
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    return { refused: "answer" };
-  }
-  if (response.body === null) return { text: "" };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (size + value.byteLength > maxBytes || !(budget?.take(value.byteLength) ?? true)) {
-        chunks.length = 0;
-        await reader.cancel().catch(() => undefined);
-        return { refused: size + value.byteLength > maxBytes ? "answer" : "budget" };
-      }
-      size += value.byteLength;
-      chunks.push(value);
-    }
-    return { text: new TextDecoder().decode(Buffer.concat(chunks, size)) };
-  } finally {
-    budget?.release(size);
+  const read = await readBoundedBody(response, {
+    maxBytes,
+    ...(budget === undefined ? {} : { hold: budget }),
+  });
+  switch (read.kind) {
+    case "ok":
+      return { text: new TextDecoder().decode(read.bytes) };
+    case "too_large":
+      return { refused: "answer" };
+    case "over_hold":
+      return { refused: "budget" };
+    case "aborted":
+      throw read.error;
   }
 }
 

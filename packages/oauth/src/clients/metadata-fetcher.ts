@@ -4,7 +4,7 @@
  * the real fetcher.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { readBoundedBytes } from "../http/bounded-body.js";
+import { readBoundedBody } from "@t3-connector/core/http-edge";
 
 export interface FetchedDocument {
   readonly status: number;
@@ -30,13 +30,13 @@ export const httpsMetadataFetcher: MetadataFetcher = async (url) => {
   } catch (error) {
     throw unavailable(`${url} could not be fetched (${error instanceof Error ? error.name : "error"})`);
   }
-  const body = await readBoundedBytes(response, METADATA_FETCH_LIMITS.maxBytes, () =>
-    unavailable(`${url} is larger than 64 KiB`),
-  );
+  const read = await readBoundedBody(response, { maxBytes: METADATA_FETCH_LIMITS.maxBytes });
+  if (read.kind === "too_large") throw unavailable(`${url} is larger than 64 KiB`);
+  if (read.kind !== "ok") throw unavailable(`${url} could not be read to its end`);
   return {
     status: response.status,
     cacheControl: response.headers.get("cache-control") ?? undefined,
-    body: body.toString("utf8"),
+    body: read.bytes.toString("utf8"),
   };
 };
 

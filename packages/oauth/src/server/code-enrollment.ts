@@ -10,7 +10,7 @@ import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { consumeTerminalCode, matchesTerminalCode } from "../passkeys/terminal-enrollment-code.js";
-import { clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
+import { assertOwnPage, clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PageRouteParts } from "./page-routes.js";
 import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
@@ -39,12 +39,7 @@ export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
   const post = (path: string, handler: (c: Context, body: unknown) => Promise<Response>) =>
     app.post(path, async (c) => {
       try {
-        if (c.req.header("origin") !== settings.issuer) {
-          throw new ConnectorError(
-            "origin_or_method_invalid",
-            "calls come only from this server's own pages",
-          );
-        }
+        assertOwnPage(c, settings.issuer, "calls come only from this server's own pages");
         budget.charge(clientAddress(c));
         return await handler(c, await readJson(c));
       } catch (error) {

@@ -10,7 +10,7 @@ import { ConnectorError } from "@t3-connector/core";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { issueTerminalEnrollmentCode } from "../passkeys/terminal-enrollment-code.js";
-import { clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
+import { assertOwnPage, clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PageRouteParts } from "./page-routes.js";
 import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
@@ -27,12 +27,7 @@ export function mountDeviceCode(app: Hono, parts: PageRouteParts): void {
   const guarded = (path: string, handler: (body: unknown) => Promise<Record<string, unknown>>) =>
     app.post(path, async (c) => {
       try {
-        if (c.req.header("origin") !== settings.issuer) {
-          throw new ConnectorError(
-            "origin_or_method_invalid",
-            "calls come only from this server's own pages",
-          );
-        }
+        assertOwnPage(c, settings.issuer, "calls come only from this server's own pages");
         budget.charge(clientAddress(c));
         return c.json(await handler(await readJson(c)));
       } catch (error) {

@@ -6,6 +6,7 @@
  * the proxy line. Each distinct refused value is logged once (a misconfigured proxy would
  * otherwise write a line per request).
  */
+import { checkHost } from "@t3-connector/core/http-edge";
 import type { Context, MiddlewareHandler } from "hono";
 import type { OAuthSettings } from "../settings/index.js";
 
@@ -98,10 +99,10 @@ export function refuseForeignHost(
   settings: Pick<OAuthSettings, "host" | "issuer">,
   refusals: RefusalLog,
 ): Response | undefined {
-  const seen = c.req.header("host");
-  // Host names are case-insensitive; the issuer's is kept in lower case.
-  if (seen?.toLowerCase() === settings.host) return undefined;
-  const refusal = hostRefusal(seen, settings);
+  // Core's one Host check (ADR 0056); the issuer's host is kept in lower case.
+  const verdict = checkHost(c.req.raw.headers, { hosts: new Set([settings.host]) });
+  if (verdict.ok) return undefined;
+  const refusal = hostRefusal(verdict.seen ?? undefined, settings);
   refusals.note(refusal, c.req.path);
   return c.json(refusal, 403);
 }

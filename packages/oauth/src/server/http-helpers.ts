@@ -1,21 +1,32 @@
 /**
- * @module What every endpoint of the authorization server shares: bounded bodies, the OAuth error
- * answer (RFC 6749 §5.2) built from a ConnectorError, and the client address for rate limits.
+ * @module What every endpoint of the authorization server shares: bounded bodies (core's one reader,
+ * ADR 0056), the page's Origin, the OAuth error answer (RFC 6749 §5.2) built from a ConnectorError,
+ * and the client address for rate limits.
  */
 import { ConnectorError } from "@t3-connector/core";
+import { checkOrigin, readBoundedBody, utf8Text } from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
-import { readBoundedBytes } from "../http/bounded-body.js";
 
 /** A token, revocation or registration request is a few hundred bytes; 16 KiB is generous. */
 export const MAX_FORM_BYTES = 16 * 1024;
 
 /** Reads at most `maxBytes` of the body (a declared length over it is refused unread). */
 export async function readBoundedText(request: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBoundedBytes(request, maxBytes, tooLarge);
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new ConnectorError("invalid_request", "the request body is not UTF-8");
+  const read = await readBoundedBody(request, { maxBytes });
+  if (read.kind === "too_large") throw tooLarge();
+  if (read.kind !== "ok") throw new ConnectorError("invalid_request", "the request body was cut off");
+  const text = utf8Text(read.bytes);
+  if (text === undefined) throw new ConnectorError("invalid_request", "the request body is not UTF-8");
+  return text;
+}
+
+/**
+ * A call of this server's own pages: `Origin` exactly the issuer (core's one Origin check, ADR
+ * 0056); anything else, `null` and none included, is `origin_or_method_invalid`.
+ */
+export function assertOwnPage(c: Context, issuer: string, message: string): void {
+  if (!checkOrigin(c.req.raw.headers, { origins: new Set([issuer.toLowerCase()]) }, "required").ok) {
+    throw new ConnectorError("origin_or_method_invalid", message);
   }
 }
 

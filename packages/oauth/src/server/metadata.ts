@@ -2,8 +2,10 @@
  * @module The two discovery documents: RFC 9728 protected-resource metadata (what `/mcp` is and
  * who issues its tokens) and RFC 8414 authorization-server metadata (also served as OpenID
  * configuration, which ChatGPT probes). `code_challenge_methods_supported` must be there or MCP
- * clients refuse to go on.
+ * clients refuse to go on. Both are typed by the MCP SDK's own metadata types (the shapes its
+ * discovery parses), so a field this server publishes cannot drift from what clients read (ADR 0056).
  */
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/server";
 import { SIGNING_ALGORITHMS } from "../clients/client-assertion.js";
 import type { OAuthSettings } from "../settings/index.js";
 
@@ -22,17 +24,17 @@ export function endpoints(settings: OAuthSettings) {
   };
 }
 
-export function protectedResourceMetadata(settings: OAuthSettings): Record<string, unknown> {
+export function protectedResourceMetadata(settings: OAuthSettings): OAuthProtectedResourceMetadata {
   return {
     resource: settings.resource,
     authorization_servers: [settings.issuer],
-    scopes_supported: settings.scopesSupported,
+    scopes_supported: [...settings.scopesSupported],
     bearer_methods_supported: ["header"],
     resource_name: settings.scopesSupported.length > 1 ? "T3 Connector" : "T3 Connector (read tools)",
   };
 }
 
-export function authorizationServerMetadata(settings: OAuthSettings): Record<string, unknown> {
+export function authorizationServerMetadata(settings: OAuthSettings): OAuthMetadata {
   const urls = endpoints(settings);
   const authMethods = ["none", "private_key_jwt"];
   return {
@@ -41,7 +43,7 @@ export function authorizationServerMetadata(settings: OAuthSettings): Record<str
     token_endpoint: urls.token,
     ...(settings.dynamicRegistration ? { registration_endpoint: urls.registration } : {}),
     revocation_endpoint: urls.revocation,
-    scopes_supported: settings.scopesSupported,
+    scopes_supported: [...settings.scopesSupported],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],

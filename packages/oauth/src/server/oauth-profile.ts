@@ -4,7 +4,7 @@
  * puts the guard in front of `/mcp`; nothing here listens on its own.
  */
 import { type Clock, systemClock } from "@t3-connector/core";
-import type { Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import { httpsMetadataFetcher, type MetadataFetcher } from "../clients/metadata-fetcher.js";
 import { RegisteredClients } from "../clients/registered-clients.js";
 import { EnrollmentCode, generateEnrollmentCode } from "../passkeys/enrollment-code.js";
@@ -17,7 +17,7 @@ import { ClientDirectory } from "./client-directory.js";
 import { type HostRefusal, hostRefusal, pinHost, RefusalLog } from "./host-pin.js";
 import { mountPageRoutes } from "./page-routes.js";
 import { AuthorizationCodes } from "./pending.js";
-import { resourceGuard } from "./resource-guard.js";
+import { resourceGuard, touchOnToolCall } from "./resource-guard.js";
 import { Transactions } from "./sign-in-transactions.js";
 import { mountTokenRoutes } from "./token-routes.js";
 
@@ -25,8 +25,6 @@ export interface OAuthProfileOptions {
   readonly clock?: Clock;
   /** How CIMD documents and JWKS are fetched; default HTTPS-only `fetch` (tests inject theirs). */
   readonly fetcher?: MetadataFetcher;
-  /** Largest `/mcp` body the guard reads. */
-  readonly maxBodyBytes: number;
   /** Non-secret events (debug/info). */
   readonly log: (line: string) => void;
 }
@@ -35,8 +33,13 @@ export interface OAuthProfile {
   readonly settings: OAuthSettings;
   /** Discovery, `/authorize`, `/token`, `/register`, `/revoke` and the page's routes. */
   mount(app: Hono): void;
-  /** In front of `/mcp`. */
+  /** In front of `/mcp`: Host, token, audience and scope; it reads no body. */
   readonly mcpGuard: MiddlewareHandler;
+  /**
+   * Hears the `/mcp` body the host app parsed (once) after the guard let it through: a
+   * `tools/call` restarts the session's idle window. A Response (503, damaged state) ends the request.
+   */
+  mcpBodyRead(c: Context, parsed: unknown): Promise<Response | undefined>;
   /** The one-time code for the first passkey, while none is enrolled (print it on the terminal). */
   enrollmentCode(): string | undefined;
   /** Called after a session ends (revoked, reused, idle, aged out, ended from the terminal). */
@@ -95,7 +98,8 @@ export async function openOAuthProfile(
         log: options.log,
       });
     },
-    mcpGuard: resourceGuard({ settings, sessions, maxBodyBytes: options.maxBodyBytes, refusals }),
+    mcpGuard: resourceGuard({ settings, sessions, refusals }),
+    mcpBodyRead: touchOnToolCall(sessions),
     enrollmentCode: () => (passkeys.hasAny() ? undefined : code),
     onSessionEnded: (listener) => sessions.onEnded(listener),
     hostRefusal(seen, path) {

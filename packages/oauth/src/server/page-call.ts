@@ -6,7 +6,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
+import { assertOwnPage, clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
 import type { PageRouteParts } from "./page-routes.js";
 import { FailureBudget, RATE_LIMITS } from "./rate-budget.js";
 import type { Transaction } from "./sign-in-transactions.js";
@@ -37,9 +37,7 @@ export type PostPageCall = (path: string, handler: PageCallHandler) => void;
 export function pageCallPoster(app: Hono, parts: PageRouteParts, cookie: TransactionCookie): PostPageCall {
   const budget = new FailureBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const check = async (c: Context): Promise<PageCall> => {
-    if (c.req.header("origin") !== parts.settings.issuer) {
-      throw new ConnectorError("origin_or_method_invalid", "calls come only from this server's own page");
-    }
+    assertOwnPage(c, parts.settings.issuer, "calls come only from this server's own page");
     const body = (await readJson(c, PAGE_BODY_BYTES)) as Record<string, unknown> | null;
     const id = typeof body?.transaction === "string" ? body.transaction : "";
     const transaction = parts.transactions.get(id, getCookie(c, cookie.name));

@@ -5,18 +5,16 @@
  * else does (not `initialize`, `tools/list`, `ping` or a refresh). A damaged state file fails
  * closed with 503 naming the file (never its path or contents).
  */
-import { ConnectorError } from "@t3-connector/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
 import type { SessionBook, VerifiedAccess } from "../state/session-book.js";
 import { type RefusalLog, refuseForeignHost } from "./host-pin.js";
-import { damagedStateAnswer, readBoundedText } from "./http-helpers.js";
+import { damagedStateAnswer } from "./http-helpers.js";
 import { endpoints } from "./metadata.js";
 
 export function resourceGuard(options: {
   settings: OAuthSettings;
   sessions: SessionBook;
-  maxBodyBytes: number;
   refusals: RefusalLog;
 }): MiddlewareHandler {
   const { settings, sessions } = options;
@@ -42,31 +40,6 @@ export function resourceGuard(options: {
       return c.json({ error: "insufficient_scope" }, 403);
     }
     grantedAccess.set(c, access);
-    if (c.req.method === "POST") {
-      let text: string;
-      try {
-        text = await readBoundedText(c.req.raw, options.maxBodyBytes);
-      } catch (error) {
-        if (error instanceof ConnectorError && error.code === "body_too_large") {
-          return c.json({ error: "body_too_large" }, 413);
-        }
-        // Bytes that are not UTF-8 cannot be JSON-RPC: the transport's answer to unparsable JSON.
-        if (error instanceof ConnectorError && error.code === "invalid_request") {
-          return c.json(
-            {
-              jsonrpc: "2.0",
-              error: { code: -32700, message: "Parse error: the body is not UTF-8" },
-              id: null,
-            },
-            400,
-          );
-        }
-        throw error;
-      }
-      if (callsATool(text)) await sessions.touch(access.sessionId);
-      // The transport reads the body again: hand it the same bytes, same signal.
-      c.req.raw = new Request(c.req.raw, { body: text });
-    }
     await next();
   };
   return async function guardMcp(c, next) {
@@ -90,14 +63,31 @@ export function accessOfRequest(c: Context): VerifiedAccess | undefined {
   return grantedAccess.get(c);
 }
 
-/** Whether a JSON-RPC message (or batch) holds a `tools/call`. */
-function callsATool(text: string): boolean {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return false;
-  }
+/**
+ * After the host app read and parsed the `/mcp` body (once, with core's bounded reader): a
+ * `tools/call` restarts the idle window of the session the guard let through. The guard itself
+ * reads no body, so it never holds bytes for a caller it has not checked, and the body is parsed
+ * only once (ADR 0056). A damaged state file answers 503 naming the file.
+ */
+export function touchOnToolCall(
+  sessions: SessionBook,
+): (c: Context, parsed: unknown) => Promise<Response | undefined> {
+  return async (c, parsed) => {
+    const access = grantedAccess.get(c);
+    if (access === undefined || !callsATool(parsed)) return undefined;
+    try {
+      await sessions.touch(access.sessionId);
+    } catch (error) {
+      const damaged = damagedStateAnswer(error);
+      if (damaged === undefined) throw error;
+      return c.json(damaged, 503);
+    }
+    return undefined;
+  };
+}
+
+/** Whether a parsed JSON-RPC message (or batch) holds a `tools/call`. */
+function callsATool(parsed: unknown): boolean {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   return messages.some(
     (message) =>

@@ -8,11 +8,15 @@
  * gate reads crosses; the gate's answer comes back with its own security headers.
  */
 import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
+import { checkHost, edgeNames, hostAndOrigin, readBoundedBody } from "@t3-connector/core/http-edge";
 import type { Context, Hono } from "hono";
 
 /** The page's calls are small JSON bodies; the gate's own limit is 64 KiB. */
 const MAX_FORWARD_BYTES = 65_536;
 const FORWARD_TIMEOUT_MS = 10_000;
+/** The gate's pages and scripts are far smaller; a bound on what one forwarded answer holds. */
+const MAX_GATE_ANSWER_BYTES = 8 * 1024 * 1024;
 /** The gate's answer headers passed on: its type and its security headers. */
 const PASSED_HEADERS = [
   "content-type",
@@ -33,17 +37,21 @@ export interface ApprovalForward {
 }
 
 export function mountApprovalForward(app: Hono, options: ApprovalForward): void {
+  const issuer = edgeNames([options.issuerHost]);
   const forward = async (c: Context) => {
-    if (c.req.header("host") !== options.issuerHost) return c.body(null, 403);
+    if (!checkHost(c.req.raw.headers, issuer).ok) return c.body(null, 403);
     if (c.req.method !== "GET" && c.req.method !== "POST") return c.body(null, 405);
-    const body = c.req.method === "POST" ? await readLimited(c.req.raw) : undefined;
-    if (body === null) return c.json({ error: "body_too_large" }, 413);
+    const read =
+      c.req.method === "POST" ? await readBoundedBody(c.req.raw, { maxBytes: MAX_FORWARD_BYTES }) : undefined;
+    if (read?.kind === "too_large") return c.json({ error: "body_too_large" }, 413);
+    if (read !== undefined && read.kind !== "ok") return c.body(null, 400);
+    const body = read?.kind === "ok" ? read.bytes : undefined;
     const url = new URL(c.req.url);
     try {
       return await toGate(options.gatePort, {
         method: c.req.method,
         path: `${url.pathname}${url.search}`,
-        origin: c.req.header("origin"),
+        origin: hostAndOrigin(c.req.raw.headers).origin,
         contentType: c.req.header("content-type"),
         body,
       });
@@ -53,11 +61,6 @@ export function mountApprovalForward(app: Hono, options: ApprovalForward): void 
   };
   app.all("/approve", forward);
   app.all("/approve/*", forward);
-}
-
-async function readLimited(request: Request): Promise<Buffer | null> {
-  const bytes = Buffer.from(await request.arrayBuffer());
-  return bytes.length > MAX_FORWARD_BYTES ? null : bytes;
 }
 
 interface Forwarded {
@@ -86,17 +89,18 @@ function toGate(port: number, sent: Forwarded): Promise<Response> {
         signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
       },
       (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-        answer.on("error", reject);
-        answer.on("end", () => {
-          const headers = new Headers();
-          for (const name of PASSED_HEADERS) {
-            const value = answer.headers[name];
-            if (typeof value === "string") headers.set(name, value);
-          }
-          resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode ?? 502, headers }));
-        });
+        const headers = new Headers();
+        for (const name of PASSED_HEADERS) {
+          const value = answer.headers[name];
+          if (typeof value === "string") headers.set(name, value);
+        }
+        // The gate's answer, read with core's one bounded reader: the gate is ours, the bound is
+        // what this process holds per forwarded answer whatever it sends.
+        const stream = Readable.toWeb(answer) as ReadableStream<Uint8Array>;
+        readBoundedBody(new Response(stream), { maxBytes: MAX_GATE_ANSWER_BYTES }).then((read) => {
+          if (read.kind !== "ok") return reject(new Error(`the gate's answer was ${read.kind}`));
+          resolve(new Response(read.bytes, { status: answer.statusCode ?? 502, headers }));
+        }, reject);
       },
     );
     outgoing.on("error", reject);

@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { ConnectorError } from "@t3-connector/core";
 import { readTokenFile, type TokenFileOptions } from "@t3-connector/core/config";
 import type { MiddlewareHandler } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import { HTTPException } from "hono/http-exception";
 import { isLoopbackHost } from "./loopback.js";
 
 /**
@@ -9,6 +10,12 @@ import { isLoopbackHost } from "./loopback.js";
  * `openssl rand -hex 16` prints, the least we accept (the docs suggest `rand -hex 32`).
  */
 export const MIN_BEARER_TOKEN_LENGTH = 32;
+
+/**
+ * What an `Authorization: Bearer` value may hold (RFC 6750 §2.1 `b64token`), and so what Hono's
+ * bearer check accepts: a token outside it could never be presented, so it is refused at start.
+ */
+const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /**
  * Reads the HTTP bearer token with exactly the checks of the environments' token files (regular
@@ -25,6 +32,14 @@ export async function loadBearerToken(path: string, options: TokenFileOptions = 
       "token_file_invalid",
       `token file ${path} holds ${token.length} characters; an HTTP bearer token needs at least ` +
         `${MIN_BEARER_TOKEN_LENGTH} (e.g. openssl rand -hex 32 > ${path})`,
+      { details: { path } },
+    );
+  }
+  if (!B64TOKEN.test(token)) {
+    throw new ConnectorError(
+      "token_file_invalid",
+      `token file ${path} holds characters a bearer token cannot carry (RFC 6750: letters, digits, ` +
+        `-._~+/ and trailing =); write a new one with: openssl rand -hex 32 > ${path}`,
       { details: { path } },
     );
   }
@@ -47,22 +62,33 @@ export function assertBindIsProtected(host: string, authTokenFile: string | unde
 }
 
 /**
- * `Authorization: Bearer <token>` required on every request it guards. Both sides are hashed
- * first so the comparison takes the same time whatever the length or the first differing byte.
- * A missing or wrong token gets 401 with `WWW-Authenticate: Bearer` and nothing else.
+ * `Authorization: Bearer <token>` required on every request it guards: Hono's bearer check (ADR
+ * 0056), which compares SHA-256 digests of both sides in constant time. Every refusal — no header, a
+ * malformed one, a wrong token — is the same 401 with `WWW-Authenticate: Bearer realm=…` and
+ * `{"error":"unauthorized"}`, so a caller learns nothing about how close it came.
  */
 export function bearerGuard(token: string): MiddlewareHandler {
-  const expected = digest(token);
+  const challenge = 'Bearer realm="t3-connector"';
+  const refusal = () =>
+    new Response(JSON.stringify({ error: "unauthorized" }), {
+      status: 401,
+      headers: { "Content-Type": "application/json", "WWW-Authenticate": challenge },
+    });
+  const refused = { message: refusal, wwwAuthenticateHeader: challenge };
+  const check = bearerAuth({
+    token,
+    realm: "t3-connector",
+    noAuthenticationHeader: refused,
+    invalidAuthenticationHeader: refused,
+    invalidToken: refused,
+  });
   return async function checkBearer(c, next) {
-    const presented = /^Bearer +([\x21-\x7e]+) *$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-      c.header("WWW-Authenticate", 'Bearer realm="t3-connector"');
-      return c.json({ error: "unauthorized" }, 401);
+    try {
+      return await check(c, next);
+    } catch (error) {
+      // Hono's check throws its refusal; this app answers errors it did not expect with 500.
+      if (error instanceof HTTPException) return error.getResponse();
+      throw error;
     }
-    await next();
   };
-}
-
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
 }

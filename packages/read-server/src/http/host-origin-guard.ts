@@ -1,10 +1,12 @@
+import { checkHostOrigin, type EdgeNames } from "@t3-connector/core/http-edge";
 import type { MiddlewareHandler } from "hono";
 import { urlHost } from "./loopback.js";
 
-/** Who may address this server: the `Host` values and browser `Origin`s accepted (lower case). */
-export interface HostOriginAllowlist {
-  readonly hosts: ReadonlySet<string>;
-  readonly origins: ReadonlySet<string>;
+/**
+ * Who may address this server: the `Host` values and browser `Origin`s accepted (lower case),
+ * checked by core's one Host/Origin check (`core/http-edge`, ADR 0056).
+ */
+export interface HostOriginAllowlist extends EdgeNames {
   /**
    * What a refused Host is told instead of the `--allowed-host` advice (the OAuth profile: the
    * issuer's name is the only right one, and the fix is usually the proxy's Host line).
@@ -72,16 +74,16 @@ export function hostOriginGuard(
     if (allowlist === undefined) {
       return c.json({ error: "forbidden", message: "the server is not listening yet; try again" }, 403);
     }
-    const host = c.req.header("host")?.toLowerCase();
-    const origin = c.req.header("origin")?.toLowerCase();
-    if (host === undefined || !allowlist.hosts.has(host)) {
+    const verdict = checkHostOrigin(c.req.raw.headers, allowlist, "optional");
+    if (!verdict.ok && verdict.header === "Host") {
+      const host = verdict.seen ?? undefined;
       if (allowlist.refuseHost !== undefined) return c.json(allowlist.refuseHost(host, c.req.path), 403);
       const refusal = refusedHost(host, allowlist);
       logOnce(refusal);
       return c.json(refusal, 403);
     }
-    if (origin !== undefined && !allowlist.origins.has(origin)) {
-      const refusal = refusedOrigin(origin, allowlist);
+    if (!verdict.ok) {
+      const refusal = refusedOrigin(verdict.seen ?? "", allowlist);
       logOnce(refusal);
       return c.json(refusal, 403);
     }

@@ -5,13 +5,19 @@ import { type HostOriginAllowlist, hostOriginGuard } from "./host-origin-guard.j
 import { type HttpLimits, MCP_PATH } from "./http-options.js";
 import { mcpEndpoint } from "./mcp-endpoint.js";
 import type { Readiness } from "./readiness.js";
-import { readMcpBody } from "./request-body.js";
-import { declaredBodyLimit, type InFlightRequests } from "./request-limits.js";
+import { mcpBodyOf, readMcpBody } from "./request-body.js";
+import type { InFlightRequests } from "./request-limits.js";
 
 /** An authorization layer for `/mcp` that brings its own routes (the OAuth session profile). */
 export interface HttpAuthProvider {
   mount(app: Hono): void;
+  /** In front of `/mcp`, before the body is read: it checks headers only (Host, token, scope). */
   readonly mcpGuard: MiddlewareHandler;
+  /**
+   * Hears the body `readMcpBody` parsed, once, after the guard let the request through (the OAuth
+   * profile restarts the session's idle window on a `tools/call`); a Response ends the request.
+   */
+  readonly mcpBodyRead?: (c: Context, parsed: unknown) => Promise<Response | undefined>;
   /** Releases what it holds (the OAuth state directory's lock) at shutdown. */
   close?(): Promise<void>;
 }
@@ -48,7 +54,8 @@ export interface HttpAppParts {
 
 /**
  * The HTTP face of the read server. Order of the checks on `/mcp`: Host and Origin (403), bearer
- * (401), method (405), declared size (413), the body read whole (413, 400), shutdown (503),
+ * (401), method (405), the body read whole with core's bounded reader and parsed once (413 declared
+ * or counted, 400), what the auth layer does with the parsed body, shutdown (503),
  * concurrency counted in calls (429; 400 for a batch larger than the limit), then MCP. The probes
  * pass the Host and Origin check too, but need no token: they say nothing a token protects.
  */
@@ -78,8 +85,8 @@ export function createHttpApp(parts: HttpAppParts): Hono {
   });
   app.post(
     MCP_PATH,
-    declaredBodyLimit(parts.limits.maxBodyBytes),
     readMcpBody(parts.limits.maxBodyBytes),
+    afterBody(parts.auth),
     parts.inFlight.guard(parts.log),
     mcpEndpoint({
       createServer: parts.createServer,
@@ -94,4 +101,14 @@ export function createHttpApp(parts: HttpAppParts): Hono {
     return c.json({ error: "internal" }, 500);
   });
   return app;
+}
+
+/** The auth layer's look at the parsed body (the OAuth profile's idle window); a pass-through without one. */
+function afterBody(auth: HttpAuthProvider | undefined): MiddlewareHandler {
+  const heard = auth?.mcpBodyRead;
+  return async function bodyToAuth(c, next) {
+    const refused = await heard?.(c, mcpBodyOf(c.req.raw)?.parsed);
+    if (refused !== undefined) return refused;
+    await next();
+  };
 }

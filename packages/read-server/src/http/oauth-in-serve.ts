@@ -60,7 +60,7 @@ export function assertOAuthBind(options: Pick<HttpServeOptions, "host">, setting
 
 export function openOAuthForServe(
   settings: OAuthSettings,
-  extras: { maxBodyBytes: number; log: (line: string) => void; fetcher?: MetadataFetcher },
+  extras: { log: (line: string) => void; fetcher?: MetadataFetcher },
 ): Promise<OAuthProfile> {
   return openOAuthProfile(settings, extras);
 }

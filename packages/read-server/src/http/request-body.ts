@@ -1,3 +1,4 @@
+import { parseJsonBytes, readBoundedBody } from "@t3-connector/core/http-edge";
 import type { Context, MiddlewareHandler } from "hono";
 
 /** A `/mcp` body read and parsed before the call takes a concurrency slot. */
@@ -9,61 +10,36 @@ export interface McpBody {
 
 const bodies = new WeakMap<Request, McpBody>();
 
-/** The body `readMcpBody` read for this request. */
+/**
+ * The body `readMcpBody` read for this request: the one parse of a `/mcp` body, which the OAuth
+ * guard's idle-window check and the MCP handlers both take (ADR 0056).
+ */
 export function mcpBodyOf(request: Request): McpBody | undefined {
   return bodies.get(request);
 }
 
 /**
- * Reads the whole `/mcp` body, at most `maxBytes`, and parses it, before anything is counted as
- * in flight: a client that sends its body slowly holds a connection (bounded by the request
- * timeout and the connection budget), never one of the few call slots. Answers like the SDK
- * transport would: 413 past the limit, 400 with JSON-RPC -32700 for JSON that does not parse.
+ * Reads the whole `/mcp` body, at most `maxBytes`, with core's one bounded reader and parses it,
+ * before anything is counted as in flight: a client that sends its body slowly holds a connection
+ * (bounded by the request timeout and the connection budget), never one of the few call slots.
+ * Answers like the SDK transport would: 413 for a body declared or counted past the limit, 400
+ * with JSON-RPC -32700 for bytes that are not UTF-8 or JSON that does not parse.
  */
 export function readMcpBody(maxBytes: number): MiddlewareHandler {
   return async function readBody(c, next) {
-    const read = await readLimited(c.req.raw, maxBytes);
+    const read = await readBoundedBody(c.req.raw, { maxBytes });
     if (read.kind === "too_large") return c.json({ error: "body_too_large", limit: maxBytes }, 413);
-    if (read.kind === "aborted") return c.body(null, 400);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(read.text);
-    } catch {
-      return parseError(c);
-    }
+    // The client went away, or Node cut a body that outlived the request timeout.
+    if (read.kind !== "ok") return c.body(null, 400);
+    const body = parseJsonBytes(read.bytes);
+    if (body.kind === "not_utf8") return parseError(c, "Parse error: the body is not UTF-8");
+    if (body.kind === "not_json") return parseError(c, "Parse error: Invalid JSON");
+    const parsed = body.value;
     bodies.set(c.req.raw, { parsed, calls: Array.isArray(parsed) ? Math.max(1, parsed.length) : 1 });
     await next();
   };
 }
 
-type Read = { kind: "ok"; text: string } | { kind: "too_large" } | { kind: "aborted" };
-
-async function readLimited(request: Request, maxBytes: number): Promise<Read> {
-  if (request.body === null) return { kind: "ok", text: "" };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        return { kind: "too_large" };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    // The client went away, or Node cut a body that outlived the request timeout.
-    return { kind: "aborted" };
-  }
-  return { kind: "ok", text: Buffer.concat(chunks).toString("utf8") };
-}
-
-function parseError(c: Context): Response {
-  return c.json(
-    { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null },
-    400,
-  );
+function parseError(c: Context, message: string): Response {
+  return c.json({ jsonrpc: "2.0", error: { code: -32700, message }, id: null }, 400);
 }

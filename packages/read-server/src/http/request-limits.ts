@@ -66,17 +66,3 @@ export class InFlightRequests {
     };
   }
 }
-
-/**
- * 413 for a body declared larger than `maxBytes`, before a server is built for it. A chunked body
- * without a length is counted by the MCP transport itself, with the same limit.
- */
-export function declaredBodyLimit(maxBytes: number): MiddlewareHandler {
-  return async function checkDeclaredLength(c, next) {
-    const declared = c.req.header("content-length");
-    if (declared !== undefined && !(Number(declared) <= maxBytes)) {
-      return c.json({ error: "body_too_large", limit: maxBytes }, 413);
-    }
-    await next();
-  };
-}

@@ -14,7 +14,7 @@ import type { ReadToolDefinition } from "../read-tool.js";
 import { READ_SERVER_NAME } from "../server.js";
 import type { ApprovalForward } from "./approval-forward.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
-import type { HttpLimits, HttpServeOptions } from "./http-options.js";
+import type { HttpServeOptions } from "./http-options.js";
 import { assertOAuthBind, oauthSettingsForServe, openOAuthForServe } from "./oauth-in-serve.js";
 import { type GateLookup, lookUpGate, UrlWrites } from "./url-writes.js";
 
@@ -35,7 +35,6 @@ export async function setUpHttpServe(
   io: CliIo,
   definitions: readonly ReadToolDefinition[],
   options: HttpServeOptions,
-  limits: HttpLimits,
   log: LeveledLog,
   timing: Pick<ProcessReadContextOptions, "deadlines"> & { oauthFetcher?: MetadataFetcher } = {},
 ): Promise<HttpServeSetup | { problem: string }> {
@@ -63,7 +62,6 @@ export async function setUpHttpServe(
       settings === undefined
         ? undefined
         : await openOAuthForServe(settings, {
-            maxBodyBytes: limits.maxBodyBytes,
             log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
             ...(oauthFetcher === undefined ? {} : { fetcher: oauthFetcher }),
           });

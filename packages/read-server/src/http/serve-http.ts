@@ -67,7 +67,7 @@ export async function serveHttp(
     ...(extras.deadlines === undefined ? {} : { deadlines: extras.deadlines }),
     ...(extras.oauthFetcher === undefined ? {} : { oauthFetcher: extras.oauthFetcher }),
   };
-  const setup = await setUpHttpServe(io, definitions, options, limits, log, timing);
+  const setup = await setUpHttpServe(io, definitions, options, log, timing);
   if ("problem" in setup) return fail(setup.problem);
   const { context } = setup;
   const gate = startStartupGate(context.registry);

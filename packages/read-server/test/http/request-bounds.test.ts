@@ -154,6 +154,29 @@ describe("serve --http under what a hostile local process sends", () => {
     expect(JSON.parse(tooMany.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
   });
 
+  it("answers a body declared past the limit with 413 before a byte of it is sent, and serves on", async () => {
+    const url = new URL(ready.url);
+    // Headers only: 10 MB announced, nothing sent, the socket left open. Only a refusal from the
+    // declared length can answer; the connection then ends (its body will never be read).
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname);
+      opened.push(socket);
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("utf8");
+      });
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: ${host()}\r\ncontent-type: application/json\r\n` +
+          `accept: application/json, text/event-stream\r\ncontent-length: ${10 * 1024 * 1024}\r\n\r\n`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("{")))).toMatchObject({ error: "body_too_large" });
+    expect((await call(3)).status).toBe(200);
+  });
+
   it("answers JSON that does not parse with JSON-RPC -32700, before taking a slot", async () => {
     const answer = await rawRequest(ready.url, { method: "POST", headers: mcpHeaders(), body: "{not json" });
     expect(answer.status).toBe(400);

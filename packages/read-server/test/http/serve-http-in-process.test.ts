@@ -183,6 +183,43 @@ describe("serveHttp with narrowed limits", () => {
     expect(JSON.parse(origin.body).message).toContain("--allowed-origin https://page.example");
   });
 
+  it("refuses what a hostile page or client sends at the edge, and serves the names it should", async () => {
+    const port = new URL(ready.url).port;
+    const call = (
+      headers: Record<string, string>,
+      body: string | Buffer = toolCallBody(8, "t3_ambientes", { check: false }),
+    ) => rawRequest(ready.url, { method: "POST", headers: mcpHeaders(headers), body });
+    // IPv6 loopback literal with the port is one of the server's own names; without it, not.
+    expect((await call({ host: `[::1]:${port}` })).status).toBe(200);
+    expect((await call({ host: "[::1]" })).status).toBe(403);
+    // A DNS-rebound name on our port, with the page's own Origin: refused on Host, before the body.
+    const rebound = await call({
+      host: `attacker.example:${port}`,
+      origin: `http://attacker.example:${port}`,
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({
+      error: "host_not_allowed",
+      seen: `attacker.example:${port}`,
+    });
+    // `Origin: null` (a sandboxed frame, a file) is never an allowed page.
+    const opaque = await call({ origin: "null" });
+    expect(opaque.status).toBe(403);
+    expect(JSON.parse(opaque.body)).toMatchObject({ error: "origin_not_allowed", seen: "null" });
+    // Bytes that are not UTF-8, and text that is not JSON: JSON-RPC parse errors, never a 500.
+    for (const body of [Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), "jsonrpc=2.0&method=tools/list"]) {
+      const answer = await call({}, body);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+    }
+    // A body of the wrong type is refused by the MCP transport, after the edge read it within the cap.
+    expect((await call({ "content-type": "text/plain" })).status).toBe(415);
+    // Declared over the cap: 413 naming the limit, unread.
+    const large = await call({}, "x".repeat(5_000));
+    expect(large.status).toBe(413);
+    expect(JSON.parse(large.body)).toEqual({ error: "body_too_large", limit: 4096 });
+  });
+
   it("a client that hangs up aborts its call and frees its slot at once (no 429 left behind)", async () => {
     const accepted = streams.stderrCount(IN_FLIGHT);
     const answered = streams.stderrCount(ANSWERED);

@@ -7,8 +7,11 @@
  * gate keeps at most 32 in all, so one page (or a process posing as pages) cannot take the others'.
  */
 import { ConnectorError } from "@t3-connector/core";
+import { edgeNames } from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { GateEvent, GateEvents } from "../events/index.js";
+import { originIs, pageOrigin } from "../security/index.js";
 
 /** Streams the gate keeps open in all: a memory bound. */
 export const MAX_EVENT_STREAMS = 32;
@@ -25,15 +28,14 @@ export interface EventStreamOptions {
 
 /** A route handler; the stream ends when the page goes away (the body is cancelled). */
 export function eventStream(options: EventStreamOptions): (c: Context) => Response {
-  const origin = `http://localhost:${options.port}`;
+  const names = edgeNames([], [pageOrigin(options.port)]);
   let open = 0;
   const perPage = new Map<string, number>();
   return (c) => {
     const site = c.req.header("sec-fetch-site");
-    const from = c.req.header("origin");
     if (
       (site !== undefined && site !== "same-origin" && site !== "none") ||
-      (from !== undefined && from !== origin)
+      !originIs(c, names, "optional")
     ) {
       throw new ConnectorError(
         "origin_or_method_invalid",
@@ -55,44 +57,41 @@ export function eventStream(options: EventStreamOptions): (c: Context) => Respon
       throw new ConnectorError("too_many_streams", "too many open event streams");
     open += 1;
     perPage.set(page, mine + 1);
-    const encoder = new TextEncoder();
-    let stop = () => {};
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const send = (text: string) => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            stop();
-          }
-        };
-        const unsubscribe = options.events.subscribe((event: GateEvent) =>
-          send(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`),
-        );
-        const ping = setInterval(() => send(": ping\n\n"), options.pingIntervalMs ?? PING_INTERVAL_MS);
-        ping.unref?.();
-        let stopped = false;
-        stop = () => {
-          if (stopped) return;
-          stopped = true;
-          open -= 1;
-          const left = (perPage.get(page) ?? 1) - 1;
-          if (left > 0) perPage.set(page, left);
-          else perPage.delete(page);
-          unsubscribe();
-          clearInterval(ping);
-        };
-        // The first bytes tell the page the stream is live (and flush the headers through proxies).
-        send(": connected\n\n");
-      },
-      cancel() {
-        stop();
-      },
-    });
-    return c.body(body, 200, {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Accel-Buffering": "no",
-    });
+    const release = () => {
+      open -= 1;
+      const left = (perPage.get(page) ?? 1) - 1;
+      if (left > 0) perPage.set(page, left);
+      else perPage.delete(page);
+    };
+    c.header("X-Accel-Buffering", "no");
+    return streamSSE(c, (stream) => followEvents(stream, options, release));
   };
+}
+
+/**
+ * Hono's `streamSSE` carries the stream (ADR 0056): nudges as `event:`/`data:` frames, the
+ * keep-alive as comments. It runs until the page goes away (the body is cancelled, which aborts the
+ * stream), then unsubscribes, stops the pings and frees the page's slot.
+ */
+async function followEvents(
+  stream: SSEStreamingApi,
+  options: EventStreamOptions,
+  release: () => void,
+): Promise<void> {
+  const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
+  const unsubscribe = options.events.subscribe((event: GateEvent) => {
+    // A page that went away mid-write is the abort above, not an error to raise here.
+    stream.writeSSE({ event: event.type, data: JSON.stringify(event.data) }).catch(() => undefined);
+  });
+  const ping = setInterval(() => void stream.write(": ping\n\n"), options.pingIntervalMs ?? PING_INTERVAL_MS);
+  ping.unref?.();
+  try {
+    // The first bytes tell the page the stream is live (and flush the headers through proxies).
+    await stream.write(": connected\n\n");
+    await gone;
+  } finally {
+    unsubscribe();
+    clearInterval(ping);
+    release();
+  }
 }

@@ -4,19 +4,30 @@
  * page on another origin, or a DNS-rebound name, from reaching the gate through the browser.
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import {
+  checkHost,
+  checkOrigin,
+  edgeNames,
+  type OriginRule,
+  parseJsonBytes,
+  readBoundedBody,
+} from "@t3-connector/core/http-edge";
 import { PASSKEY_PAGE_CSP, passkeyPageCspHeader, RequestBudget } from "@t3-connector/core/passkeys";
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 
-/** `Host` must be exactly `localhost:<port>` (a rebound DNS name carries its own host). */
+/**
+ * `Host` must be `localhost:<port>` (a rebound DNS name carries its own host), by core's one Host
+ * check (ADR 0056).
+ */
 export function hostGuard(options: { port: number }): MiddlewareHandler {
   const expected = `localhost:${options.port}`;
+  const names = edgeNames([expected]);
   // A person who typed 127.0.0.1 (or another name) needs the one address that works. The text
   // tells a rebinding page nothing it did not know: it already reached this port.
   const refusal = `The write gate answers only at http://${expected}/ - open that address.\n`;
-  return async function checkHost(c, next) {
-    if (c.req.header("host") !== expected) {
+  return async function checkGateHost(c, next) {
+    if (!checkHost(c.req.raw.headers, names).ok) {
       return c.body(refusal, 403, { "Content-Type": "text/plain; charset=utf-8" });
     }
     await next();
@@ -42,9 +53,9 @@ export function loopbackGuard(): MiddlewareHandler {
  * origin it is reached at, ADR 0050), `Content-Type` exactly JSON.
  */
 export function stateChangeGuard(options: { port: number; origin?: string }): MiddlewareHandler {
-  const origin = options.origin ?? `http://localhost:${options.port}`;
+  const names = edgeNames([], [options.origin ?? pageOrigin(options.port)]);
   return async function checkStateChange(c, next) {
-    if (c.req.method !== "POST" || c.req.header("origin") !== origin || !isJson(c)) {
+    if (c.req.method !== "POST" || !originIs(c, names, "required") || !isJson(c)) {
       throw new ConnectorError(
         "origin_or_method_invalid",
         "state changes come only as JSON POSTs from the gate's own page",
@@ -56,8 +67,9 @@ export function stateChangeGuard(options: { port: number; origin?: string }): Mi
 
 /** The machine route (`/relay`): POST and JSON, and no `Origin` at all, since no browser may call it. */
 export function machineRouteGuard(): MiddlewareHandler {
+  const names = edgeNames([]);
   return async function checkMachineRoute(c, next) {
-    if (c.req.method !== "POST" || c.req.header("origin") !== undefined || !isJson(c)) {
+    if (c.req.method !== "POST" || !originIs(c, names, "forbidden") || !isJson(c)) {
       throw new ConnectorError(
         "origin_or_method_invalid",
         "the relay takes only JSON POSTs, and no Origin (no browser may call it)",
@@ -65,6 +77,16 @@ export function machineRouteGuard(): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/** The gate page's own origin. */
+export function pageOrigin(port: number): string {
+  return `http://localhost:${port}`;
+}
+
+/** Core's one Origin check (ADR 0056) under `rule`. */
+export function originIs(c: Context, names: ReturnType<typeof edgeNames>, rule: OriginRule): boolean {
+  return checkOrigin(c.req.raw.headers, names, rule).ok;
 }
 
 function isJson(c: Context): boolean {
@@ -76,30 +98,23 @@ function isJson(c: Context): boolean {
 }
 
 /**
- * Reads the JSON body, at most `maxBytes` of it, with Hono's body limit: a declared length over the
- * cap is refused unread, a body without one (chunked) is counted as it arrives and refused at the
- * first byte past the cap. Run where a route reads its body, not as a route middleware: that would
- * read a chunked body before the relay checks the capability and before the budget is charged.
+ * Reads the JSON body, at most `maxBytes` of it, with core's one bounded reader (ADR 0056): a
+ * declared length over the cap is refused unread, a body without one (chunked) is counted as it
+ * arrives and refused at the first chunk past the cap. Run where a route reads its body, not as a
+ * route middleware: that would read a chunked body before the relay checks the capability and
+ * before the budget is charged. An empty body is `{}`.
  */
 export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
-  await bodyLimit({ maxSize: maxBytes, onError: refuseTooLarge })(c, async () => {});
-  let text: string;
-  try {
-    const bytes = await c.req.raw.arrayBuffer();
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+  const read = await readBoundedBody(c.req.raw, { maxBytes });
+  if (read.kind === "too_large") {
+    throw new ConnectorError("body_too_large", "the request body is over the limit");
+  }
+  if (read.kind === "ok" && read.bytes.byteLength === 0) return {};
+  const body = read.kind === "ok" ? parseJsonBytes(read.bytes) : undefined;
+  if (body?.kind !== "json") {
     throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
   }
-  if (text === "") return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
-  }
-}
-
-function refuseTooLarge(): never {
-  throw new ConnectorError("body_too_large", "the request body is over the limit");
+  return body.value;
 }
 
 export interface RateLimitOptions {

@@ -3,6 +3,8 @@ export {
   hostGuard,
   loopbackGuard,
   machineRouteGuard,
+  originIs,
+  pageOrigin,
   RateBudget,
   type RateLimitOptions,
   readJsonBody,

@@ -49,6 +49,10 @@ describe("GET /api/events", () => {
     const events = await stream(g, { "sec-fetch-site": "same-origin", origin: g.origin });
     expect(events.status).toBe(200);
     expect(events.contentType).toMatch(/^text\/event-stream/);
+    // Hono's streamSSE carries it; the gate's own headers still hold (no caching, no proxy buffering).
+    expect(events.headers["cache-control"]).toBe("no-store");
+    expect(events.headers["x-accel-buffering"]).toBe("no");
+    expect(events.headers["x-frame-options"]).toBe("DENY");
 
     const first = await g.desk.request({});
     expect((await events.next("request")).data).toEqual({ requestId: first.requestId });

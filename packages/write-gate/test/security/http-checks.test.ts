@@ -29,6 +29,8 @@ describe("Host check (DNS rebinding)", () => {
     ["127.0.0.1 instead of localhost", `127.0.0.1:${TEST_PORT}`],
     ["another port", "localhost:7434"],
     ["no port", "localhost"],
+    ["the IPv6 loopback literal", `[::1]:${TEST_PORT}`],
+    ["a trailing dot", `localhost.:${TEST_PORT}`],
   ])(
     "refuses %s with a 403 that only names the address to open, even on a GET of the page",
     async (_name, host) => {
@@ -41,6 +43,11 @@ describe("Host check (DNS rebinding)", () => {
       expect(response.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
     },
   );
+
+  it("takes the one name in any case (a Host is case-insensitive; browsers send it lowered)", async () => {
+    const response = await gate.app.request("/", { headers: { host: `LocalHost:${TEST_PORT}` } });
+    expect(response.status).toBe(200);
+  });
 
   it("refuses a revoke sent with a rebound Host and leaves the lease open", async () => {
     openLease();
@@ -153,6 +160,18 @@ describe("state-changing requests", () => {
       duplex: "half",
     } as RequestInit);
     expect(response.status).toBe(413);
+  });
+
+  it("refuses a body that is not UTF-8 with body_invalid and revokes nothing", async () => {
+    openLease();
+    const response = await gate.app.request("/api/revoke", {
+      method: "POST",
+      headers: pageHeaders(),
+      body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "body_invalid" });
+    expect(gate.keeper.list()).toHaveLength(1);
   });
 
   it("refuses malformed JSON and unknown fields with body_invalid", async () => {

@@ -1,0 +1,108 @@
+/**
+ * @module The one reader of an HTTP body in the product, for a request a server takes and an
+ * answer it fetches alike (ADR 0056). A declared length over the cap is refused unread; a body
+ * without one (chunked), or one that lies, is counted as it arrives and refused at the first chunk
+ * past the cap, so no more than the cap is ever held. Each surface turns the outcome into its own
+ * answer (a 413, an OAuth error, `response_too_large`).
+ */
+
+/** Bytes several bodies share at once (one T3 environment's answers in flight, ADR 0020). */
+export interface ByteHold {
+  /** Takes `bytes` if they fit; false (nothing taken) if they would pass the hold's budget. */
+  take(bytes: number): boolean;
+  release(bytes: number): void;
+}
+
+export interface BoundedReadOptions {
+  readonly maxBytes: number;
+  /** A budget each chunk must also fit, released when the read ends. */
+  readonly hold?: ByteHold;
+}
+
+export type BoundedRead =
+  | { readonly kind: "ok"; readonly bytes: Buffer }
+  /** Over `maxBytes`: declared (refused unread) or counted (refused at the chunk that passed it). */
+  | { readonly kind: "too_large"; readonly declared: boolean }
+  /** A chunk did not fit the hold. */
+  | { readonly kind: "over_hold" }
+  /** The stream failed: the client went away, a timeout cut it, the connection reset. */
+  | { readonly kind: "aborted"; readonly error: unknown };
+
+/** Reads the whole body of `message` under the cap; never throws for the body's sake. */
+export async function readBoundedBody(
+  message: Request | Response,
+  options: BoundedReadOptions,
+): Promise<BoundedRead> {
+  if (declaredLength(message.headers) > options.maxBytes) {
+    await message.body?.cancel().catch(() => undefined);
+    return { kind: "too_large", declared: true };
+  }
+  if (message.body === null) return { kind: "ok", bytes: Buffer.alloc(0) };
+  const reader = message.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > options.maxBytes) {
+        return await stop(reader, chunks, { kind: "too_large", declared: false });
+      }
+      if (options.hold !== undefined && !options.hold.take(value.byteLength)) {
+        return await stop(reader, chunks, { kind: "over_hold" });
+      }
+      size += value.byteLength;
+      chunks.push(value);
+    }
+    return { kind: "ok", bytes: Buffer.concat(chunks, size) };
+  } catch (error) {
+    chunks.length = 0;
+    return { kind: "aborted", error };
+  } finally {
+    options.hold?.release(size);
+  }
+}
+
+/**
+ * The `Content-Length` a message declares, as a number to compare with a cap (NaN when absent or
+ * not a number: such a body is counted as it arrives, which bounds it just the same).
+ */
+function declaredLength(headers: Headers): number {
+  const declared = headers.get("content-length");
+  return declared === null || !/^\d+$/.test(declared.trim()) ? Number.NaN : Number(declared);
+}
+
+async function stop(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  chunks: Uint8Array[],
+  outcome: BoundedRead,
+): Promise<BoundedRead> {
+  chunks.length = 0;
+  await reader.cancel().catch(() => undefined);
+  return outcome;
+}
+
+/** The bytes as UTF-8 text, or undefined when they are not UTF-8 (no replacement characters). */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export type JsonBody =
+  | { readonly kind: "json"; readonly value: unknown; readonly text: string }
+  | { readonly kind: "not_utf8" }
+  | { readonly kind: "not_json" };
+
+/** A body's bytes as JSON (strict UTF-8, then `JSON.parse`); the one parse of a request body. */
+export function parseJsonBytes(bytes: Uint8Array): JsonBody {
+  const text = utf8Text(bytes);
+  if (text === undefined) return { kind: "not_utf8" };
+  try {
+    return { kind: "json", value: JSON.parse(text) as unknown, text };
+  } catch {
+    return { kind: "not_json" };
+  }
+}
