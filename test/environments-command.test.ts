@@ -14,15 +14,18 @@ import {
   WRITE_CONFIG,
 } from "@t3-connector/core/pairing";
 import { OPS_CONFIG } from "@t3-connector/ops";
-import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import type { Simulator } from "@t3-connector/t3-sim";
 import {
   type EnvironmentsMachine,
   environmentsMachine,
   exists,
+  GONE_URL,
   keysOf,
   modeOf,
+  readConfigWithTokenFile,
   readJson,
   refusal,
+  startAlphaAndBeta,
   writeJson,
 } from "@t3-connector/test-support/environments-machine";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -34,17 +37,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 let sim: Simulator;
 let m: EnvironmentsMachine;
-
-// A port nothing listens on: where a machine used to be.
-const OLD_URL = "http://127.0.0.1:9";
+const OLD_URL = GONE_URL;
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    environments: [
-      { alias: "alpha", seed: "demo" },
-      { alias: "beta", seed: "demo" },
-    ],
-  });
+  sim = await startAlphaAndBeta();
 });
 afterAll(async () => {
   await sim?.close();
@@ -57,6 +53,9 @@ afterEach(async () => {
 });
 
 const KINDS = [READ_CONFIG, WRITE_CONFIG, OPS_CONFIG];
+
+/** An answer's keys, sorted, from one line of names. */
+const shape = (names: string) => names.split(" ").sort();
 
 /** A pairing code that grants exactly the kind's scope set. */
 function codeFor(kind: EnvironmentsConfigKind, alias = "alpha"): string {
@@ -86,17 +85,7 @@ describe.each(KINDS)("environments add ($owner config)", (kind) => {
     const report = await add(kind, "mine", alpha.url, codeFor(kind));
     expect(report.exitCode).toBe(0);
     expect(keysOf(report.value)).toEqual(
-      [
-        "alias",
-        "configPath",
-        "diagnosis",
-        "environmentId",
-        "expiresAt",
-        "ok",
-        "revoke",
-        "scopes",
-        "tokenFile",
-      ].sort(),
+      shape("alias configPath diagnosis environmentId expiresAt ok revoke scopes tokenFile"),
     );
     const tokenFile = m.tokenFile(kind, "mine");
     expect(report.value).toMatchObject({
@@ -165,31 +154,13 @@ describe.each(KINDS.filter((kind) => kind.owner !== "read"))("an operate token (
   it("never goes into a file the read config names, and no code is spent", async () => {
     const shared = m.tokenFile(kind, "mine");
     const alpha = sim.environment("alpha");
-    await writeJson(m.env.T3_CONNECTOR_CONFIG as string, {
-      environments: {
-        desk: {
-          environmentId: "env-desk",
-          url: "https://desk.example",
-          tokenFile: shared,
-          allowedProjects: ["p"],
-        },
-      },
-    });
+    await writeJson(m.env.T3_CONNECTOR_CONFIG as string, readConfigWithTokenFile(shared));
     const code = codeFor(kind);
     expect(await refusal(add(kind, "mine", alpha.url, code))).toMatchObject({ code: "token_file_invalid" });
     expect(await exists(m.file(kind))).toBe(false);
     await writeJson(m.env.T3_CONNECTOR_CONFIG as string, { environments: {} });
     expect((await add(kind, "mine", alpha.url, code)).exitCode).toBe(0);
-    await writeJson(m.env.T3_CONNECTOR_CONFIG as string, {
-      environments: {
-        desk: {
-          environmentId: "env-desk",
-          url: "https://desk.example",
-          tokenFile: shared,
-          allowedProjects: ["p"],
-        },
-      },
-    });
+    await writeJson(m.env.T3_CONNECTOR_CONFIG as string, readConfigWithTokenFile(shared));
     const pair = pairCommand({ kind, io: m.io(codeFor(kind)).io }, { environment: "mine" });
     expect(await refusal(pair)).toMatchObject({ code: "token_file_invalid" });
   });
@@ -200,13 +171,7 @@ describe.each(KINDS)("environments remove ($owner config)", (kind) => {
     expect((await add(kind, "mine", sim.environment("alpha").url, codeFor(kind))).exitCode).toBe(0);
     const report = await removeCommand({ kind, io: m.io().io }, { alias: "mine" });
     expect(report.exitCode).toBe(0);
-    expect(keysOf(report.value)).toEqual([
-      "configPath",
-      "environmentsLeft",
-      "note",
-      "removed",
-      "tokenFileRemoved",
-    ]);
+    expect(keysOf(report.value)).toEqual(shape("configPath environmentsLeft note removed tokenFileRemoved"));
     expect(report.value).toMatchObject({
       removed: "mine",
       configPath: m.file(kind),
@@ -235,7 +200,7 @@ describe.each(KINDS)("environments move ($owner config)", (kind) => {
     );
     expect(moved.exitCode).toBe(0);
     expect(keysOf(moved.value)).toEqual(
-      ["alias", "configPath", "diagnosis", "environmentId", "from", "to", "tokenWorks", "unchanged"].sort(),
+      shape("alias configPath diagnosis environmentId from to tokenWorks unchanged"),
     );
     expect(moved.value).toMatchObject({
       alias: "mine",
@@ -300,16 +265,7 @@ describe.each(KINDS)("pair ($owner config)", (kind) => {
     const report = await pairCommand({ kind, io: run.io }, { environment: "mine" });
     expect(report.exitCode).toBe(0);
     expect(keysOf(report.value)).toEqual(
-      [
-        "configPath",
-        "environment",
-        "environmentId",
-        "expiresAt",
-        "note",
-        "revoke",
-        "savedTo",
-        "scopes",
-      ].sort(),
+      shape("configPath environment environmentId expiresAt note revoke savedTo scopes"),
     );
     expect(report.value).toMatchObject({
       environment: "mine",
@@ -359,12 +315,12 @@ describe.each(KINDS)("diagnose ($owner config)", (kind) => {
     await addedAt(kind, sim.environment("alpha").url);
     const report = await diagnoseCommand({ kind, io: m.io().io }, { projects: true });
     expect(report.exitCode).toBe(0);
-    expect(keysOf(report.value)).toEqual(["configPath", "environments", "ok"]);
+    expect(keysOf(report.value)).toEqual(shape("configPath environments ok"));
     const [alpha = {}] = report.value.environments as Array<Record<string, unknown>>;
-    const common = ["alias", "environmentId", "inventory", "name", "ok", "projectCount", "scopes"];
-    const shared = [...common, "tokenExpiresAt", "version", "visibleThreadCount"];
-    const projectKeys = kind.limitsProjects ? ["authorizedProjects", "missingAllowedProjects"] : [];
-    expect(keysOf(alpha)).toEqual([...shared, ...projectKeys].sort());
+    const every =
+      "alias environmentId inventory name ok projectCount scopes tokenExpiresAt version visibleThreadCount";
+    const projects = kind.limitsProjects ? " authorizedProjects missingAllowedProjects" : "";
+    expect(keysOf(alpha)).toEqual(shape(every + projects));
     expect(alpha).toMatchObject({ alias: "mine", ok: true, scopes: [...kind.scopes].sort() });
     expect((alpha.inventory as unknown[]).length).toBe(alpha.projectCount);
     expect(alpha.visibleThreadCount).toBeGreaterThan(0);

@@ -59,7 +59,14 @@ describe("one environments command", () => {
   it.each(Object.entries(WIRING))("%s reaches all five commands through core's pairing", (_cli, file) => {
     const code = text(file);
     expect(code).toContain("@t3-connector/core/pairing");
+    // The read and write CLIs take the five as cliCommandsFor prints them; ops calls each itself.
+    if (/\bcliCommandsFor\(/.test(code)) return;
     for (const command of COMMANDS) expect(code, command).toMatch(new RegExp(`\\b${command}\\b`));
+  });
+
+  it("cliCommandsFor hands a CLI all five", () => {
+    const code = text("packages/core/src/pairing/command/cli-commands.ts");
+    for (const command of COMMANDS) expect(code, command).toMatch(new RegExp(`printed\\(${command}\\)`));
   });
 
   it("the steps are still named as this test knows them (a rename would empty the check above)", () => {

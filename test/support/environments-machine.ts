@@ -4,6 +4,7 @@ import path from "node:path";
 import { isConnectorError } from "@t3-connector/core";
 import type { CliIo } from "@t3-connector/core/cli-support";
 import type { EnvironmentsConfigKind, EnvironmentsReport } from "@t3-connector/core/pairing";
+import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 
 /**
  * One machine's three config files in a temporary directory, for the one environments command
@@ -81,4 +82,20 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 /** The keys of an answer, sorted: the shape every CLI prints. */
 export function keysOf(value: unknown): string[] {
   return Object.keys(value as Record<string, unknown>).sort();
+}
+
+/** Two simulated machines with projects and threads: the one a file names, and another one. */
+export function startAlphaAndBeta(): Promise<Simulator> {
+  return startSimulator({
+    environments: ["alpha", "beta"].map((alias) => ({ alias, seed: "demo" as const })),
+  });
+}
+
+/** A port nothing listens on: where a machine used to be. */
+export const GONE_URL = "http://127.0.0.1:9";
+
+/** A read config whose one environment keeps its read token in `tokenFile`. */
+export function readConfigWithTokenFile(tokenFile: string) {
+  const desk = { environmentId: "env-desk", url: "https://desk.example", tokenFile, allowedProjects: ["p"] };
+  return { environments: { desk } };
 }

@@ -126,23 +126,17 @@ async function runCommand(
     case "environments":
       return await (await import("./cli/environments.js")).environmentsCommand(io);
     case "environments-add":
-      return await (await import("./cli/environments-commands.js")).addEnvironmentCommand(
-        io,
-        command.request,
-      );
+      return await (await environmentsCommands()).addEnvironmentCommand(io, command.request);
     case "environments-remove":
-      return await (await import("./cli/environments-commands.js")).removeEnvironmentCommand(
-        io,
-        command.alias,
-      );
+      return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
     case "environments-move":
-      return await (await import("./cli/environments-commands.js")).moveEnvironmentCommand(io, command);
+      return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
     case "client-config":
       return (await import("./cli/client-config.js")).clientConfigCommand(io, command.client, command.http);
     case "diagnose":
-      return await (await import("./cli/environments-commands.js")).diagnoseCommand(io, command);
+      return await (await environmentsCommands()).diagnoseCommand(io, command);
     case "pair":
-      return await (await import("./cli/environments-commands.js")).pairCommand(io, command);
+      return await (await environmentsCommands()).pairCommand(io, command);
     case "events":
       return await (await import("./cli/events.js")).eventsCommand(io, command.request);
     case "events-status":
@@ -169,4 +163,9 @@ async function runServe(
     });
   }
   return await (await import("./cli/serve.js")).serve(io, definitions, command.logLevel);
+}
+
+/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
+async function environmentsCommands() {
+  return (await import("./cli/environments-commands.js")).environmentsCommands;
 }

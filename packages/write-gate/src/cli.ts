@@ -89,9 +89,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   try {
     switch (command.kind) {
       case "diagnose":
-        return await (await import("./process/environments-commands.js")).diagnoseCommand(io, command);
+        return await (await environmentsCommands()).diagnoseCommand(io, command);
       case "pair":
-        return await (await import("./process/environments-commands.js")).pairCommand(io, command);
+        return await (await environmentsCommands()).pairCommand(io, command);
       case "reconcile":
         return await (await import("./process/reconcile.js")).reconcileCommand(io, {
           ...(command.environment === undefined ? {} : { environment: command.environment }),
@@ -111,14 +111,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case "gate":
         return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
-        return await (await import("./process/environments-commands.js")).addEnvironmentCommand(io, command);
+        return await (await environmentsCommands()).addEnvironmentCommand(io, command);
       case "environments-move":
-        return await (await import("./process/environments-commands.js")).moveEnvironmentCommand(io, command);
+        return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
       case "environments-remove":
-        return await (await import("./process/environments-commands.js")).removeEnvironmentCommand(
-          io,
-          command.alias,
-        );
+        return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
       case "client-config":
         return (await import("./process/client-config.js")).clientConfigCommand(io, command.client);
     }
@@ -164,4 +161,9 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   await gate.closed;
   guard.dispose();
   return 0;
+}
+
+/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
+async function environmentsCommands() {
+  return (await import("./process/environments-commands.js")).environmentsCommands;
 }

@@ -1,43 +1,8 @@
-import {
-  type AddEnvironmentRequest,
-  addCommand,
-  diagnoseCommand as diagnose,
-  moveCommand,
-  pairCommand as pair,
-  printReport,
-  removeCommand,
-  type TransportOption,
-  WRITE_CONFIG,
-} from "@t3-connector/core/pairing";
-import type { CliIo } from "./cli-io.js";
+import { cliCommandsFor, WRITE_CONFIG } from "@t3-connector/core/pairing";
 
 /**
  * `environments add|remove|move`, `diagnose` and `pair` of `t3-connector-write`: the one
- * environments command of the three CLIs (core's pairing, ADR 0058) over write.json. The CLI imports
- * this module only when one of them runs.
+ * environments command of the three CLIs (core's pairing, ADR 0058) over write.json, printed as
+ * JSON. The CLI imports this module only when one of them runs.
  */
-export async function addEnvironmentCommand(io: CliIo, request: AddEnvironmentRequest): Promise<number> {
-  return printReport(io, await addCommand({ kind: WRITE_CONFIG, io }, request));
-}
-
-export async function removeEnvironmentCommand(io: CliIo, alias: string): Promise<number> {
-  return printReport(io, await removeCommand({ kind: WRITE_CONFIG, io }, { alias }));
-}
-
-export async function moveEnvironmentCommand(
-  io: CliIo,
-  request: { alias: string; transport: TransportOption },
-): Promise<number> {
-  return printReport(io, await moveCommand({ kind: WRITE_CONFIG, io }, request));
-}
-
-export async function diagnoseCommand(
-  io: CliIo,
-  request: { environment?: string; projects: boolean },
-): Promise<number> {
-  return printReport(io, await diagnose({ kind: WRITE_CONFIG, io }, request));
-}
-
-export async function pairCommand(io: CliIo, request: { environment: string }): Promise<number> {
-  return printReport(io, await pair({ kind: WRITE_CONFIG, io }, request));
-}
+export const environmentsCommands = cliCommandsFor(WRITE_CONFIG);

@@ -2,6 +2,7 @@
 // prints the report; the steps are here once. Loaded by each CLI only when such a command runs.
 export { type AddEnvironmentRequest, addCommand } from "./add.js";
 export { CODE_PURPOSES, chooseOperateConfigs } from "./also-configs.js";
+export { cliCommandsFor } from "./cli-commands.js";
 export {
   type EnvironmentsCommandContext,
   type EnvironmentsReport,
