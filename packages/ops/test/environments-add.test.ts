@@ -77,7 +77,9 @@ describe("diagnose and pair", () => {
     expect(await readFile(tokenFile, "utf8")).not.toBe(before);
     const unnamed = await runOps(["pair"], { env, stdin: operateCode() });
     expect(unnamed.code).toBe(EXIT_CODES.usage);
-    expect(unnamed.stderr).toContain("t3-connector-ops: invalid_input: pair needs an environment");
+    expect(unnamed.stderr).toContain("t3-connector-ops: invalid_input: pair needs --environment X");
+    const spelled = await runOps(["pair", "--environment", "mac"], { env, stdin: operateCode() });
+    expect(spelled.json()).toMatchObject({ environment: "mac" });
   });
 });
 

@@ -63,27 +63,31 @@ async function runShared(
   session.done(report.value, renderValue, report.exitCode);
 }
 
-/** `diagnose [--projects]` and `pair`, in the environment named first or with --env, as every ops command. */
+/**
+ * `diagnose [--environment X] [--projects]` and `pair --environment X`, as the read and write CLIs
+ * spell them; as every ops command, the environment may also come first or with --env.
+ */
 function registerDiagnoseAndPair(program: Command, session: CliSession): void {
   program
     .command("diagnose")
     .description("per environment (or the one named): identity, token scopes and expiry, projects (JSON)")
+    .option("--environment <alias>", "only this environment (alias, extra alias or environmentId)")
     .option("--projects", "list each environment's projects")
-    .action(async (options: { projects?: boolean }, command: Command) => {
-      const { env } = session.globals(command);
+    .action(async (options: { environment?: string; projects?: boolean }, command: Command) => {
+      const environment = options.environment ?? session.globals(command).env;
       await runShared(session, command, (shared, context) =>
-        shared.diagnoseCommand(context, { environment: env, projects: options.projects === true }),
+        shared.diagnoseCommand(context, { environment, projects: options.projects === true }),
       );
     });
   program
     .command("pair")
     .description("save a new read + operate token for an environment; the pairing code is read from stdin")
-    .action(async (_options, command: Command) => {
-      const { env } = session.globals(command);
-      if (env === undefined) throw usageProblem("pair needs an environment: t3-connector-ops <env> pair");
-      await runShared(session, command, (shared, context) =>
-        shared.pairCommand(context, { environment: env }),
-      );
+    .option("--environment <alias>", "the environment (alias, extra alias or environmentId)")
+    .action(async (options: { environment?: string }, command: Command) => {
+      const environment = options.environment ?? session.globals(command).env;
+      if (environment === undefined)
+        throw usageProblem("pair needs --environment X (or t3-connector-ops X pair)");
+      await runShared(session, command, (shared, context) => shared.pairCommand(context, { environment }));
     });
 }
 

@@ -52,7 +52,7 @@ export function addFailedHint(alias: string): string {
 export function pairFailedHint(alias: string): string {
   return (
     "The read token was renewed. Create a new pairing code for each, then run " +
-    `\`t3-connector-write pair --environment ${alias}\` and \`t3-connector-ops pair --env ${alias}\`.`
+    `\`t3-connector-write pair --environment ${alias}\` and \`t3-connector-ops pair --environment ${alias}\`.`
   );
 }
 

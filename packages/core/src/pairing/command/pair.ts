@@ -24,7 +24,7 @@ export interface PairRequest {
 const RENEWAL_NOTE = "The tokens these files held before stay valid at T3 until you revoke them there.";
 
 /**
- * `pair --environment X` (ops: `pair --env X`): turns a pairing code (stdin, never echoed) into a
+ * `pair --environment X` (ops also `X pair`): turns a pairing code (stdin, never echoed) into a
  * token of exactly the file's scope set and saves it where the file expects it. With `--also`
  * (read CLI), a second code renews the one operate token that write.json and ops.json name for the
  * same environmentId. Every file is checked before a code is spent; no config file is rewritten.
