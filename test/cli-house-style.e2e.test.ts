@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCli as runReadCli } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { type BuiltBinName, builtBin } from "@t3-connector/test-support/built-bins";
+import { createFakeSsh } from "@t3-connector/test-support/fake-ssh";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The house style of the command lines (ADR 0030, docs/cli.md), held on the built CLIs as a user
@@ -252,5 +253,49 @@ describe("the same keys for the same answer", () => {
     const [read, write, ops] = environments.map((environment) => Object.keys(environment).sort());
     expect(read?.filter((key) => !key.endsWith("Projects"))).toEqual(write);
     expect(ops).toEqual(write);
+  });
+});
+
+describe("an environment behind ssh", () => {
+  // The stand-in ssh (first on PATH, as a user's own would be) forwards -L to the simulator's port.
+  it("each CLI adds, diagnoses and moves an ssh {host} environment through its own tunnel", async () => {
+    const ssh = await createFakeSsh();
+    const env = { PATH: `${path.dirname(ssh.path)}:${process.env.PATH ?? ""}` };
+    const alpha = sim.environment("alpha");
+    const port = Number(new URL(alpha.url).port);
+    try {
+      const files = ["config.json", "write.json", "ops.json"];
+      for (const [index, bin] of (
+        ["t3-connector", "t3-connector-write", "t3-connector-ops"] as const
+      ).entries()) {
+        const projects = bin === "t3-connector" ? ["--projects", "all"] : [];
+        const scopes =
+          bin === "t3-connector" ? {} : { scopes: ["orchestration:read", "orchestration:operate"] };
+        const stdin = alpha.createPairingCode(scopes);
+        const added = await run(bin, ["environments", "add", "box", "--ssh", `devbox:${port}`, ...projects], {
+          env,
+          stdin,
+        });
+        expect(added.code, added.stderr).toBe(0);
+        expect(JSON.parse(added.stdout)).toMatchObject({
+          environmentId: alpha.environmentId,
+          diagnosis: { ok: true },
+        });
+        const entry = JSON.parse(await readFile(path.join(work, files[index] as string), "utf8")).environments
+          .box;
+        expect(entry.ssh).toEqual({ host: "devbox", remotePort: port });
+        const diagnosed = await run(bin, ["diagnose", "--environment", "box"], { env });
+        expect(diagnosed.code, diagnosed.stderr).toBe(0);
+        const moved = await run(bin, ["environments", "move", "box", "--url", alpha.url], { env });
+        expect(JSON.parse(moved.stdout)).toMatchObject({
+          from: `ssh devbox (remote port ${port})`,
+          tokenWorks: true,
+        });
+        expect((await run(bin, ["environments", "remove", "box"], { env })).code).toBe(0);
+      }
+      expect((await ssh.spawned()).size).toBeGreaterThanOrEqual(6);
+    } finally {
+      await ssh.remove();
+    }
   });
 });
