@@ -73,6 +73,7 @@ function registerDiagnoseAndPair(program: Command, session: CliSession): void {
     .description("per environment (or the one named): identity, token scopes and expiry, projects (JSON)")
     .option("--environment <alias>", "only this environment (alias, extra alias or environmentId)")
     .option("--projects", "list each environment's projects")
+    .addHelpText("after", EXAMPLES.environments)
     .action(async (options: { environment?: string; projects?: boolean }, command: Command) => {
       const environment = options.environment ?? session.globals(command).env;
       await runShared(session, command, (shared, context) =>
@@ -83,6 +84,7 @@ function registerDiagnoseAndPair(program: Command, session: CliSession): void {
     .command("pair")
     .description("save a new read + operate token for an environment; the pairing code is read from stdin")
     .option("--environment <alias>", "the environment (alias, extra alias or environmentId)")
+    .addHelpText("after", EXAMPLES.environments)
     .action(async (options: { environment?: string }, command: Command) => {
       const environment = options.environment ?? session.globals(command).env;
       if (environment === undefined)

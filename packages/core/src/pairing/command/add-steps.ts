@@ -19,7 +19,13 @@ import { type OperateConfigPlan, planOperateConfigs } from "../operate-configs.j
 import type { PairingOutcome } from "../pair-environment.js";
 import type { AddEnvironmentRequest } from "./add.js";
 import { chooseOperateConfigs } from "./also-configs.js";
-import { type EnvironmentsCommandContext, fetchOf, validatorOf, withEntry } from "./command-context.js";
+import {
+  type EnvironmentsCommandContext,
+  fetchOf,
+  homeOf,
+  validatorOf,
+  withEntry,
+} from "./command-context.js";
 import type { ConfiguredEnvironment, EnvironmentsConfigKind } from "./config-kinds.js";
 import { chooseProjects, type LiveProject } from "./project-choice.js";
 import { pairForKind } from "./tokens.js";
@@ -69,7 +75,7 @@ export async function draftNewEntry(
   const storedTokenFile = request.tokenFile ?? defaultTokenFile(path, request.alias, kind.tokenName);
   const placeholder = { environmentId: request.environmentId ?? "probing", allowedProjects: ["probing"] };
   const keys = entryKeys(kind, request, { ...placeholder, transport, tokenFile: storedTokenFile });
-  const parsed = kind.parse(withEntry(document, request.alias, keys), { path, ...homeOf(context) });
+  const parsed = kind.parse(withEntry(document, request.alias, keys), { path, ...homeOf(context.io) });
   const added = parsed.environments.find((env) => env.alias === request.alias);
   return {
     document,
@@ -78,10 +84,6 @@ export async function draftNewEntry(
     tokenFile: added?.tokenFile ?? storedTokenFile,
     tokenFiles: parsed.environments.map((env) => env.tokenFile),
   };
-}
-
-function homeOf(context: EnvironmentsCommandContext): { homeDir?: string } {
-  return context.io.homeDir === undefined ? {} : { homeDir: context.io.homeDir };
 }
 
 /** The environmentId the server announces; when one was expected, it must be that one. */

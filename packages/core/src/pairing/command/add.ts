@@ -1,18 +1,11 @@
-import { type TerminalPrompt, terminalPrompt } from "../../cli-support/index.js";
+import { terminalPrompt } from "../../cli-support/index.js";
 import type { Transport } from "../../config/index.js";
 import { ConnectorError } from "../../errors.js";
-import type { TransportOption } from "../add-environment.js";
-import { refuseExisting } from "../add-environment.js";
+import { refuseExisting, type TransportOption } from "../add-environment.js";
 import type { OperateConfigName } from "../operate-config-names.js";
 import { readPairingCode } from "../pair-environment.js";
 import { readPairingCodes } from "../read-codes.js";
-import {
-  type AddDraft,
-  draftNewEntry,
-  planOperateSide,
-  probedEnvironmentId,
-  saveNewEntry,
-} from "./add-steps.js";
+import { draftNewEntry, planOperateSide, probedEnvironmentId, saveNewEntry } from "./add-steps.js";
 import { addFailedHint, addOperateConfigs, CODE_PURPOSES } from "./also-configs.js";
 import {
   configPathOf,
@@ -119,5 +112,3 @@ function operateTarget(entry: ConfiguredEnvironment): {
 } {
   return { alias: entry.alias, environmentId: entry.environmentId, transport: entry.transport };
 }
-
-export type { AddDraft, TerminalPrompt };

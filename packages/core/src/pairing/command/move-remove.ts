@@ -6,6 +6,7 @@ import {
   type EnvironmentsCommandContext,
   type EnvironmentsReport,
   findConfigured,
+  homeOf,
   validatorOf,
 } from "./command-context.js";
 import { diagnoseEnvironments } from "./diagnose.js";
@@ -32,10 +33,7 @@ export async function moveCommand(
     fetch: io.fetch,
     parseTransport: (option, entry) => kind.parseTransport(option, entry.insecureHttp === true),
   });
-  const loaded = await kind.load(
-    { ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }) },
-    configPath,
-  );
+  const loaded = await kind.load(homeOf(io), configPath);
   const [diagnosis] = await diagnoseEnvironments(context, [findConfigured(loaded, request.alias)]);
   const tokenWorks = diagnosis?.ok === true;
   return { value: { ...moved, tokenWorks, diagnosis }, exitCode: tokenWorks ? 0 : 1 };
