@@ -43,6 +43,7 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./packages/read-server/src/tools/index.ts", import.meta.url)),
       },
       { find: /^@t3-connector\/write-gate$/, replacement: src("write-gate") },
+      { find: /^@t3-connector\/ops$/, replacement: src("ops") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
       {
         find: /^@t3-connector\/write-bridge\/tool-faces$/,

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCli as runReadCli } from "@t3-connector/read-server";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { type BuiltBinName, builtBin } from "@t3-connector/test-support/built-bins";
+import { createFakeSsh } from "@t3-connector/test-support/fake-ssh";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The house style of the command lines (ADR 0030, docs/cli.md), held on the built CLIs as a user
@@ -198,54 +199,103 @@ describe("--ssh HOST[:PORT] is the one spelling", () => {
 });
 
 describe("the same keys for the same answer", () => {
-  it("environments add and move answer alias and configPath in t3-connector, t3-connector-write and t3-connector-ops", async () => {
+  // One environments command serves the three CLIs (ADR 0058): each one's words reach it, and each
+  // answers add, move, pair, diagnose and remove with the same keys (what they mean: the shared
+  // suite, test/environments-command.test.ts).
+  const CLIS = ["t3-connector", "t3-connector-write", "t3-connector-ops"] as const;
+  const OPERATE = ["orchestration:read", "orchestration:operate"];
+  const code = (bin: (typeof CLIS)[number]) =>
+    sim.environment("alpha").createPairingCode(bin === "t3-connector" ? {} : { scopes: OPERATE });
+  /** One command in each CLI; the answers, each checked to have exited 0. */
+  async function inEach(args: (bin: (typeof CLIS)[number]) => string[], stdin?: typeof code) {
+    const answers: Record<string, unknown>[] = [];
+    for (const bin of CLIS) {
+      const answer = await run(bin, args(bin), stdin === undefined ? {} : { stdin: `${stdin(bin)}\n` });
+      expect(answer.code, `${bin}: ${answer.stderr}`).toBe(0);
+      answers.push(JSON.parse(answer.stdout));
+    }
+    return answers;
+  }
+  const keys = (answers: Record<string, unknown>[]) => answers.map((answer) => Object.keys(answer).sort());
+
+  it("environments add, move, pair, diagnose and remove answer the same keys in t3-connector, t3-connector-write and t3-connector-ops", async () => {
     const alpha = sim.environment("alpha");
-    const read = await run(
-      "t3-connector",
-      ["environments", "add", "mine", "--url", alpha.url, "--projects", "all"],
-      {
-        stdin: alpha.createPairingCode(),
-      },
+    const projects = (bin: string) => (bin === "t3-connector" ? ["--projects", "all"] : []);
+    const added = await inEach(
+      (bin) => ["environments", "add", "mine", "--url", alpha.url, ...projects(bin)],
+      code,
     );
-    const write = await run("t3-connector-write", ["environments", "add", "mine", "--url", alpha.url], {
-      stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
-    });
-    const ops = await run("t3-connector-ops", ["environments", "add", "mine", "--url", alpha.url], {
-      stdin: alpha.createPairingCode({ scopes: ["orchestration:read", "orchestration:operate"] }),
-    });
-    const answers = [read, write, ops].map((answer) => {
-      expect(answer.code, answer.stderr).toBe(0);
-      return JSON.parse(answer.stdout) as Record<string, unknown>;
-    });
-    expect(answers.map((answer) => [answer.alias, answer.configPath])).toEqual([
-      ["mine", path.join(work, "config.json")],
-      ["mine", path.join(work, "write.json")],
-      ["mine", path.join(work, "ops.json")],
-    ]);
+    expect(added.map((answer) => [answer.alias, answer.configPath])).toEqual(
+      ["config.json", "write.json", "ops.json"].map((file) => ["mine", path.join(work, file)]),
+    );
     // Each CLI chooses the path the same way: tokens/<alias>.<kind>.token beside its config.
-    expect(answers.map((answer) => answer.tokenFile)).toEqual(
+    expect(added.map((answer) => answer.tokenFile)).toEqual(
       ["read", "operate", "ops"].map((kind) => path.join(work, "tokens", `mine.${kind}.token`)),
     );
-    // Moving to the address it already has: the same keys everywhere, and nothing to change.
-    const moves = [];
-    for (const bin of ["t3-connector", "t3-connector-write", "t3-connector-ops"] as const) {
-      moves.push(await run(bin, ["environments", "move", "mine", "--url", alpha.url]));
-    }
-    expect(
-      moves.map((answer) => {
-        expect(answer.code, answer.stderr).toBe(0);
-        const { alias, configPath, from, to, environmentId, unchanged } = JSON.parse(answer.stdout);
-        return { alias, configPath, from, to, environmentId, unchanged };
-      }),
-    ).toEqual(
-      ["config.json", "write.json", "ops.json"].map((file) => ({
-        alias: "mine",
-        configPath: path.join(work, file),
-        from: alpha.url,
-        to: alpha.url,
-        environmentId: alpha.environmentId,
-        unchanged: true,
-      })),
+    const moved = await inEach(() => ["environments", "move", "mine", "--url", alpha.url]);
+    expect(moved.map(({ from, to, unchanged, tokenWorks }) => ({ from, to, unchanged, tokenWorks }))).toEqual(
+      CLIS.map(() => ({ from: alpha.url, to: alpha.url, unchanged: true, tokenWorks: true })),
     );
+    const paired = await inEach(
+      (bin) => (bin === "t3-connector-ops" ? ["mine", "pair"] : ["pair", "--environment", "mine"]),
+      code,
+    );
+    const diagnosed = await inEach(() => ["diagnose", "--projects"]);
+    const removed = await inEach(() => ["environments", "remove", "mine"]);
+    for (const answers of [added, moved, paired, diagnosed, removed]) {
+      const [read, ...operate] = keys(answers);
+      expect(operate).toEqual([read, read]);
+    }
+    const environments = diagnosed.map(
+      (answer) => (answer.environments as Record<string, unknown>[])[0] ?? {},
+    );
+    // The read config alone limits projects, and says which of them exist.
+    const [read, write, ops] = environments.map((environment) => Object.keys(environment).sort());
+    expect(read?.filter((key) => !key.endsWith("Projects"))).toEqual(write);
+    expect(ops).toEqual(write);
+  });
+});
+
+describe("an environment behind ssh", () => {
+  // The stand-in ssh (first on PATH, as a user's own would be) forwards -L to the simulator's port.
+  it("each CLI adds, diagnoses and moves an ssh {host} environment through its own tunnel", async () => {
+    const ssh = await createFakeSsh();
+    const env = { PATH: `${path.dirname(ssh.path)}:${process.env.PATH ?? ""}` };
+    const alpha = sim.environment("alpha");
+    const port = Number(new URL(alpha.url).port);
+    try {
+      const files = ["config.json", "write.json", "ops.json"];
+      for (const [index, bin] of (
+        ["t3-connector", "t3-connector-write", "t3-connector-ops"] as const
+      ).entries()) {
+        const projects = bin === "t3-connector" ? ["--projects", "all"] : [];
+        const scopes =
+          bin === "t3-connector" ? {} : { scopes: ["orchestration:read", "orchestration:operate"] };
+        const stdin = alpha.createPairingCode(scopes);
+        const added = await run(bin, ["environments", "add", "box", "--ssh", `devbox:${port}`, ...projects], {
+          env,
+          stdin,
+        });
+        expect(added.code, added.stderr).toBe(0);
+        expect(JSON.parse(added.stdout)).toMatchObject({
+          environmentId: alpha.environmentId,
+          diagnosis: { ok: true },
+        });
+        const entry = JSON.parse(await readFile(path.join(work, files[index] as string), "utf8")).environments
+          .box;
+        expect(entry.ssh).toEqual({ host: "devbox", remotePort: port });
+        const diagnosed = await run(bin, ["diagnose", "--environment", "box"], { env });
+        expect(diagnosed.code, diagnosed.stderr).toBe(0);
+        const moved = await run(bin, ["environments", "move", "box", "--url", alpha.url], { env });
+        expect(JSON.parse(moved.stdout)).toMatchObject({
+          from: `ssh devbox (remote port ${port})`,
+          tokenWorks: true,
+        });
+        expect((await run(bin, ["environments", "remove", "box"], { env })).code).toBe(0);
+      }
+      expect((await ssh.spawned()).size).toBeGreaterThanOrEqual(6);
+    } finally {
+      await ssh.remove();
+    }
   });
 });

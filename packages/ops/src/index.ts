@@ -10,6 +10,7 @@ export {
   opsConfigPath,
   parseOpsConfig,
 } from "./config.js";
+export { OPS_CONFIG } from "./config-kind.js";
 export {
   type ConfigureRequest,
   type ConfigureResult,

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
+import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.js";
@@ -32,6 +32,8 @@ function operateCode(): string {
   return sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
 }
 
+// What environments add does is the one environments command's (test/environments-command.test.ts);
+// here ops' words reach it over ops.json and the environment it added then works.
 describe("environments add", () => {
   it("probes, pairs for read + operate, saves a private token file and the config, then the environment works", async () => {
     const { tokenFile, args } = addArgs();
@@ -56,59 +58,28 @@ describe("environments add", () => {
     const read = await runOps(["laptop", "query", "projects"], { env });
     expect(read.code).toBe(0);
   });
+});
 
-  it("saves nothing when T3 grants only read, and refuses an alias that is already configured", async () => {
+describe("diagnose and pair", () => {
+  it("reach the one environments command over ops.json, naming the environment first or by an extra name", async () => {
     const { tokenFile, args } = addArgs();
-    const readOnly = sim.environment("alpha").createPairingCode({ scopes: READ_SCOPES });
-    const refused = await runOps(args, { env, stdin: readOnly });
-    expect(refused.code).toBe(EXIT_CODES.refused);
-    expect(refused.stderr).toMatch(/^t3-connector-ops: scope_not_granted: /);
-    await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
-    await expect(stat(tokenFile)).rejects.toThrow();
-    const good = sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES });
-    expect((await runOps(args, { env, stdin: good })).code).toBe(0);
-    const again = await runOps(args, {
-      env,
-      stdin: sim.environment("alpha").createPairingCode({ scopes: OPERATE_SCOPES }),
+    expect((await runOps(args, { env, stdin: operateCode() })).code).toBe(0);
+    const diagnosed = await runOps(["diagnose", "--projects"], { env });
+    expect(diagnosed.code, diagnosed.stderr).toBe(0);
+    expect(diagnosed.json()).toMatchObject({
+      ok: true,
+      environments: [{ alias: "mac", ok: true, scopes: [...OPERATE_SCOPES].sort() }],
     });
-    expect(again.code).toBe(EXIT_CODES.config);
-    expect(again.stderr).toMatch(/^t3-connector-ops: environment_exists: .*already has an environment "mac"/);
-  });
-
-  it("saves the token where --token-file says, and refuses the same machine under a second alias", async () => {
-    const tokenFile = path.join(dir, "elsewhere", "mac.token");
-    const alpha = sim.environment("alpha");
-    const run = await runOps(["environments", "add", "mac", "--url", alpha.url, "--token-file", tokenFile], {
-      env,
-      stdin: operateCode(),
-    });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.json()).toMatchObject({ alias: "mac", tokenFile });
-    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
-    const code = operateCode();
-    const twice = await runOps(["environments", "add", "other", "--url", alpha.url], { env, stdin: code });
-    expect(twice.code).toBe(EXIT_CODES.config);
-    expect(twice.stderr).toMatch(
-      /^t3-connector-ops: environment_exists: .*as "mac"; the pairing code was not used/,
-    );
-    // The code refused above is still good: nothing spent it.
-    const third = await runOps(["environments", "add", "third", "--url", sim.environment("alpha").url], {
-      env: { T3_CONNECTOR_OPS_CONFIG: path.join(dir, "another.json") },
-      stdin: code,
-    });
-    expect(third.code, third.stderr).toBe(0);
-  });
-
-  it("refuses an expected --environment-id the server does not announce, before the code is spent", async () => {
-    const code = operateCode();
-    const { args } = addArgs();
-    const refused = await runOps([...args, "--environment-id", "someone-else"], { env, stdin: code });
-    expect(refused.code).toBe(EXIT_CODES.config);
-    expect(refused.stderr).toMatch(
-      /^t3-connector-ops: environment_mismatch: the server answers as .* not someone-else/,
-    );
-    await expect(stat(path.join(dir, "ops.json"))).rejects.toThrow();
-    expect((await runOps(args, { env, stdin: code })).code).toBe(0);
+    const before = await readFile(tokenFile, "utf8");
+    const paired = await runOps(["laptop", "pair"], { env, stdin: `${operateCode()}\n` });
+    expect(paired.code, paired.stderr).toBe(0);
+    expect(paired.json()).toMatchObject({ environment: "mac", savedTo: tokenFile });
+    expect(await readFile(tokenFile, "utf8")).not.toBe(before);
+    const unnamed = await runOps(["pair"], { env, stdin: operateCode() });
+    expect(unnamed.code).toBe(EXIT_CODES.usage);
+    expect(unnamed.stderr).toContain("t3-connector-ops: invalid_input: pair needs --environment X");
+    const spelled = await runOps(["pair", "--environment", "mac"], { env, stdin: operateCode() });
+    expect(spelled.json()).toMatchObject({ environment: "mac" });
   });
 });
 

@@ -36,7 +36,9 @@ Commands:
                                Point an environment at its new address: the server there must
                                announce the same environmentId; the token and projects are kept,
                                no pairing code is spent; then verify
-  diagnose [--environment X]   Check identity, token scopes and expiry, projects and visible threads (JSON)
+  diagnose [--environment X] [--projects]
+                               Check identity, token scopes and expiry, projects and visible
+                               threads (JSON); --projects lists each environment's projects
   pair --environment X [--also write,ops]
                                Save a read-only token for X; the pairing code is read from stdin.
                                --also renews the operate token that write.json and ops.json name
@@ -124,17 +126,17 @@ async function runCommand(
     case "environments":
       return await (await import("./cli/environments.js")).environmentsCommand(io);
     case "environments-add":
-      return await (await import("./cli/environments-edit.js")).addEnvironmentCommand(io, command.request);
+      return await (await environmentsCommands()).addEnvironmentCommand(io, command.request);
     case "environments-remove":
-      return await (await import("./cli/environments-edit.js")).removeEnvironmentCommand(io, command.alias);
+      return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
     case "environments-move":
-      return await (await import("./cli/environments-move.js")).moveEnvironmentCommand(io, command);
+      return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
     case "client-config":
       return (await import("./cli/client-config.js")).clientConfigCommand(io, command.client, command.http);
     case "diagnose":
-      return await (await import("./cli/diagnose.js")).diagnoseCommand(io, command.environment);
+      return await (await environmentsCommands()).diagnoseCommand(io, command);
     case "pair":
-      return await (await import("./cli/pair.js")).pairCommand(io, command.environment, command.also);
+      return await (await environmentsCommands()).pairCommand(io, command);
     case "events":
       return await (await import("./cli/events.js")).eventsCommand(io, command.request);
     case "events-status":
@@ -161,4 +163,9 @@ async function runServe(
     });
   }
   return await (await import("./cli/serve.js")).serve(io, definitions, command.logLevel);
+}
+
+/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
+async function environmentsCommands() {
+  return (await import("./cli/environments-commands.js")).environmentsCommands;
 }

@@ -48,7 +48,9 @@ Commands:
                            the same environmentId; its token is kept, no pairing code is spent
   client-config <client>   Print the config that starts the bridge in an MCP client, with this
                            machine's paths: ${CLIENT_NAMES.join(", ")}
-  diagnose [--projects]    Per environment: identity, token scopes and expiry, inventory (JSON)
+  diagnose [--environment X] [--projects]
+                           Per environment: identity, token scopes and expiry, projects (JSON);
+                           --projects lists each environment's projects
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
   reconcile (--operation ID | --all-uncertain) [--environment X] [--json] [--resend]
                            Settle uncertain writes by reading T3; prints what each became; exit 1 if any stays
@@ -87,9 +89,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   try {
     switch (command.kind) {
       case "diagnose":
-        return await (await import("./process/diagnose.js")).diagnoseCommand(io, command.projects);
+        return await (await environmentsCommands()).diagnoseCommand(io, command);
       case "pair":
-        return await (await import("./process/pair.js")).pairCommand(io, command.environment);
+        return await (await environmentsCommands()).pairCommand(io, command);
       case "reconcile":
         return await (await import("./process/reconcile.js")).reconcileCommand(io, {
           ...(command.environment === undefined ? {} : { environment: command.environment }),
@@ -109,17 +111,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case "gate":
         return await runGate(io, command.logLevel, command.enroll === true);
       case "environments-add":
-        return await (await import("./process/environments-edit.js")).addWriteEnvironmentCommand(io, command);
+        return await (await environmentsCommands()).addEnvironmentCommand(io, command);
       case "environments-move":
-        return await (await import("./process/environments-edit.js")).moveWriteEnvironmentCommand(
-          io,
-          command,
-        );
+        return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
       case "environments-remove":
-        return await (await import("./process/environments-edit.js")).removeWriteEnvironmentCommand(
-          io,
-          command.alias,
-        );
+        return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
       case "client-config":
         return (await import("./process/client-config.js")).clientConfigCommand(io, command.client);
     }
@@ -165,4 +161,9 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   await gate.closed;
   guard.dispose();
   return 0;
+}
+
+/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
+async function environmentsCommands() {
+  return (await import("./process/environments-commands.js")).environmentsCommands;
 }

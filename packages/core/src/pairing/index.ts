@@ -16,6 +16,7 @@ export {
   withBaseUrl,
   withoutEnvironment,
 } from "./add-environment.js";
+export * from "./command/index.js";
 export {
   type MovedEnvironment,
   type MoveEnvironmentRequest,

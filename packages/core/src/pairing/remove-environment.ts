@@ -13,7 +13,7 @@ import {
 export interface RemovedEnvironment {
   removed: string;
   configPath: string;
-  /** The token file as the config named it (`~` not expanded); null when it named none. */
+  /** The token file deleted (`~` expanded); null when the entry named none. */
   tokenFileRemoved: string | null;
   environmentsLeft: number;
   note: string;
@@ -42,8 +42,9 @@ export async function removeEnvironmentFromConfig(
   const document = await loadExistingConfigDocument(configPath, request.configName);
   const { document: next, removed } = withoutEnvironment(document, alias, configPath);
   await saveConfigDocument(configPath, next, request.validate);
-  const tokenFile = typeof removed.tokenFile === "string" ? removed.tokenFile : null;
-  if (tokenFile !== null) await discardTokenFile(expandHome(tokenFile, request.homeDir ?? homedir()));
+  const named = typeof removed.tokenFile === "string" ? removed.tokenFile : null;
+  const tokenFile = named === null ? null : expandHome(named, request.homeDir ?? homedir());
+  if (tokenFile !== null) await discardTokenFile(tokenFile);
   return {
     removed: alias,
     configPath,

@@ -1,8 +1,8 @@
+import { type FakeSsh, isAlive } from "@t3-connector/test-support/fake-ssh";
 import type { TokenFiles } from "@t3-connector/test-support/token-files";
 import { describe, expect, it } from "vitest";
 import type { EnvironmentConfig } from "../../src/config/index.js";
 import { EnvironmentRegistry, READ_SCOPES } from "../../src/environments/index.js";
-import { type FakeSsh, isAlive } from "./support/fake-ssh.js";
 import { type Simulator, useSimulatedEnvironments } from "./support/simulated-environments.js";
 
 let sim: Simulator;

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { connect, createServer, type Server } from "node:net";
+import { createFakeSsh, type FakeSsh, isAlive } from "@t3-connector/test-support/fake-ssh";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseReadConfig } from "../../src/config/index.js";
 import {
@@ -10,7 +11,6 @@ import {
 } from "../../src/environments/index.js";
 import { ConnectorError } from "../../src/errors.js";
 import { caughtConnectorError } from "../support/caught-connector-error.js";
-import { createFakeSsh, type FakeSsh, isAlive } from "./support/fake-ssh.js";
 
 let fakeSsh: FakeSsh;
 let echo: Server;

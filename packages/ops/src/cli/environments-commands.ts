@@ -1,10 +1,17 @@
 /**
- * `environments [list]`, `environments add`, `environments remove`, `environments move`: the ops
- * config's environments.
+ * `environments [list]`, `environments add`, `environments remove`, `environments move`, `diagnose`
+ * and `pair`: the ops config's environments. All but the listing are the one environments command
+ * of the three CLIs (core's pairing, ADR 0058).
  */
-import { transportFromOptions, valueOnce, withTransportOptions } from "@t3-connector/core/cli-support";
+import {
+  transportFromOptions,
+  usageProblem,
+  valueOnce,
+  withTransportOptions,
+} from "@t3-connector/core/cli-support";
+import type { EnvironmentsCommandContext, EnvironmentsReport } from "@t3-connector/core/pairing";
 import type { Command } from "commander";
-import { renderEnvironments } from "../render.js";
+import { renderEnvironments, renderValue } from "../render.js";
 import type { RegisterCommand } from "./command-table.js";
 import { EXAMPLES } from "./examples.js";
 import type { CliSession } from "./session.js";
@@ -28,16 +35,63 @@ export const registerEnvironmentCommands: RegisterCommand = (program, session) =
     .command("remove <alias>")
     .description("take an environment out of the ops config and delete its token file")
     .action(async (alias: string, _options, command: Command) => {
-      const configPath = await session.configPathOf(command);
-      const { removeEnvironment } = await import("../environments-remove.js");
-      session.done(
-        await removeEnvironment(alias, {
-          configPath,
-          ...(session.io.homeDir === undefined ? {} : { homeDir: session.io.homeDir }),
-        }),
+      await runShared(session, command, (shared, context) => shared.removeCommand(context, { alias }));
+    });
+  registerDiagnoseAndPair(program, session);
+};
+
+type Shared = typeof import("@t3-connector/core/pairing");
+
+/**
+ * Runs one command of the shared environments command (core's pairing, ADR 0058) over ops.json
+ * (`--config`, else the default path) and leaves its report, JSON on a terminal too, and its exit code.
+ */
+async function runShared(
+  session: CliSession,
+  command: Command,
+  run: (shared: Shared, context: EnvironmentsCommandContext) => Promise<EnvironmentsReport>,
+): Promise<void> {
+  const { config } = session.globals(command);
+  const shared = await import("@t3-connector/core/pairing");
+  const { OPS_CONFIG } = await import("../config-kind.js");
+  const context = {
+    kind: OPS_CONFIG,
+    io: session.io,
+    ...(config === undefined ? {} : { configPath: config }),
+  };
+  const report = await run(shared, context);
+  session.done(report.value, renderValue, report.exitCode);
+}
+
+/**
+ * `diagnose [--environment X] [--projects]` and `pair --environment X`, as the read and write CLIs
+ * spell them; as every ops command, the environment may also come first or with --env.
+ */
+function registerDiagnoseAndPair(program: Command, session: CliSession): void {
+  program
+    .command("diagnose")
+    .description("per environment (or the one named): identity, token scopes and expiry, projects (JSON)")
+    .option("--environment <alias>", "only this environment (alias, extra alias or environmentId)")
+    .option("--projects", "list each environment's projects")
+    .addHelpText("after", EXAMPLES.environments)
+    .action(async (options: { environment?: string; projects?: boolean }, command: Command) => {
+      const environment = options.environment ?? session.globals(command).env;
+      await runShared(session, command, (shared, context) =>
+        shared.diagnoseCommand(context, { environment, projects: options.projects === true }),
       );
     });
-};
+  program
+    .command("pair")
+    .description("save a new read + operate token for an environment; the pairing code is read from stdin")
+    .option("--environment <alias>", "the environment (alias, extra alias or environmentId)")
+    .addHelpText("after", EXAMPLES.environments)
+    .action(async (options: { environment?: string }, command: Command) => {
+      const environment = options.environment ?? session.globals(command).env;
+      if (environment === undefined)
+        throw usageProblem("pair needs --environment X (or t3-connector-ops X pair)");
+      await runShared(session, command, (shared, context) => shared.pairCommand(context, { environment }));
+    });
+}
 
 function registerMove(environments: Command, session: CliSession): void {
   withTransportOptions(
@@ -51,18 +105,8 @@ function registerMove(environments: Command, session: CliSession): void {
         (message) => session.warn(message),
         "environments move",
       );
-      const configPath = await session.configPathOf(command);
-      const { moveEnvironment } = await import("../environments-move.js");
-      const { io } = session;
-      session.done(
-        await moveEnvironment(
-          { alias, transport },
-          {
-            configPath,
-            ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-            ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-          },
-        ),
+      await runShared(session, command, (shared, context) =>
+        shared.moveCommand(context, { alias, transport }),
       );
     },
   );
@@ -92,27 +136,15 @@ function registerAdd(environments: Command, session: CliSession): void {
     .addHelpText("after", EXAMPLES.environments)
     .action(async (alias: string, options: AddOptions, command: Command) => {
       const transport = transportFromOptions(options, (message) => session.warn(message));
-      const configPath = await session.configPathOf(command);
-      const { readPairingCode } = await import("@t3-connector/core/pairing");
-      const { addEnvironment } = await import("../environments-add.js");
-      const { io } = session;
-      const result = await addEnvironment(
-        {
-          alias,
-          transport,
-          readCode: () => readPairingCode(io),
-          ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }),
-          ...(options.environmentId === undefined ? {} : { environmentId: options.environmentId }),
-          ...(options.alias.length === 0 ? {} : { aliases: options.alias }),
-          ...(options.insecureHttp === true ? { insecureHttp: true } : {}),
-        },
-        {
-          configPath,
-          ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
-          ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-        },
-      );
-      session.done(result);
+      const request = {
+        alias,
+        transport,
+        ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }),
+        ...(options.environmentId === undefined ? {} : { environmentId: options.environmentId }),
+        ...(options.alias.length === 0 ? {} : { aliases: options.alias }),
+        ...(options.insecureHttp === true ? { insecureHttp: true } : {}),
+      };
+      await runShared(session, command, (shared, context) => shared.addCommand(context, request));
     });
 }
 

@@ -13,7 +13,7 @@ Exit codes: 0 ok, 1 unexpected, 2/3/4 wait (needs a human / failed / timeout), 6
 invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 69 unavailable,
 75 outcome unknown (read before repeating), 78 config or token file.`,
   environments:
-    "\nExamples:\n  t3-connector-ops environments\n  pbpaste | t3-connector-ops environments add mac --url https://mac.tailnet:3773 --alias laptop\n  pbpaste | t3-connector-ops environments add box --ssh box.lan:3773",
+    "\nExamples:\n  t3-connector-ops environments\n  pbpaste | t3-connector-ops environments add mac --url https://mac.tailnet:3773 --alias laptop\n  pbpaste | t3-connector-ops environments add box --ssh box.lan:3773\n  t3-connector-ops diagnose --projects\n  pbpaste | t3-connector-ops pair --environment mac",
   ls: "\nExamples:\n  t3-connector-ops ls\n  t3-connector-ops ls --json\n  t3-connector-ops ls --archived          archived threads only\n  t3-connector-ops ls --settled --archived  threads that are settled or archived",
   thread:
     '\nExamples:\n  t3-connector-ops thread 3f2a…\n  t3-connector-ops thread "Fix flaky"\n  t3-connector-ops alpha thread parser',

@@ -26,7 +26,12 @@ import {
   type Warn,
   withTransportOptions,
 } from "@t3-connector/core/cli-support";
-import type { OperateConfigName, TransportOption } from "@t3-connector/core/pairing";
+import type {
+  AddEnvironmentRequest,
+  OperateConfigName,
+  ProjectsOption,
+  TransportOption,
+} from "@t3-connector/core/pairing";
 import { type Command, Option } from "commander";
 import {
   clientConfigHttpOf,
@@ -37,9 +42,7 @@ import {
 } from "../http/http-args.js";
 import type { HttpServeOptions } from "../http/http-options.js";
 import { parseAlsoOption } from "./also-option.js";
-import type { AddEnvironmentRequest } from "./environments-edit.js";
 import { defineEventsCommands, type EventsCliCommand } from "./events-args.js";
-import type { ProjectsOption } from "./project-choice.js";
 
 export type CliCommand =
   | { kind: "serve"; logLevel: LogLevel; http?: HttpServeOptions }
@@ -48,7 +51,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string; http?: { url?: string } }
-  | { kind: "diagnose"; environment?: string }
+  | { kind: "diagnose"; environment?: string; projects?: true }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
   | { kind: "oauth"; action: "sessions" | "revoke-all" | "enroll" | "passkeys" }
@@ -151,10 +154,16 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
       .command("diagnose")
       .alias("diagnostico")
       .description("check identity, token scopes and expiry, projects and visible threads (JSON)"),
-  ).action((options: EnvironmentFlags) => {
-    const environment = environmentOf(options);
-    found(environment === undefined ? { kind: "diagnose" } : { kind: "diagnose", environment });
-  });
+  )
+    .option("--projects", "list each environment's projects")
+    .action((options: EnvironmentFlags & { projects?: boolean }) => {
+      const environment = environmentOf(options);
+      found({
+        kind: "diagnose",
+        ...(environment === undefined ? {} : { environment }),
+        ...(options.projects === true ? { projects: true as const } : {}),
+      });
+    });
 
   environmentFlags(
     program

@@ -169,7 +169,7 @@ describe("one pairing for the read server, the write gate and ops", () => {
     const diagnosis = await run("t3-connector-write", ["diagnose"], m.env);
     expect(diagnosis.code).toBe(0);
     expect(JSON.parse(diagnosis.stdout).environments[0]).toMatchObject({
-      environment: "laptop",
+      alias: "laptop",
       scopes: operate,
     });
     const written = JSON.parse(await readFile(m.write, "utf8"));

@@ -33,7 +33,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string }
-  | { kind: "diagnose"; projects: boolean }
+  | { kind: "diagnose"; projects: boolean; environment?: string }
   | { kind: "pair"; environment: string }
   | {
       kind: "reconcile";
@@ -132,10 +132,19 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
 
   program
     .command("diagnose")
-    .description("per environment: identity, token scopes and expiry, inventory (JSON)")
+    .description("per environment: identity, token scopes and expiry, projects (JSON)")
+    .option(
+      "--environment <alias>",
+      "only this environment (an alias or an environmentId)",
+      valueOnce("--environment"),
+    )
     .option("--projects", "list each environment's projects")
-    .action((options: { projects?: boolean }) =>
-      found({ kind: "diagnose", projects: options.projects === true }),
+    .action((options: { environment?: string; projects?: boolean }) =>
+      found({
+        kind: "diagnose",
+        projects: options.projects === true,
+        ...(options.environment === undefined ? {} : { environment: options.environment }),
+      }),
     );
 
   program

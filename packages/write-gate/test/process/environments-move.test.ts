@@ -80,7 +80,7 @@ describe("t3-connector-write environments move", () => {
     const lost = await run(["diagnose"]);
     expect(lost.code).toBe(1);
     expect(JSON.parse(lost.stdout).environments[0]).toMatchObject({
-      environment: "alpha",
+      alias: "alpha",
       ok: false,
       error: {
         code: "unavailable",
@@ -95,13 +95,14 @@ describe("t3-connector-write environments move", () => {
     const moved = await run(["environments", "move", "alpha", "--url", alpha.url]);
     expect(moved.stderr).toBe("");
     expect(moved.code).toBe(0);
-    expect(JSON.parse(moved.stdout)).toEqual({
+    expect(JSON.parse(moved.stdout)).toMatchObject({
       alias: "alpha",
       configPath: writeConfig,
       from: OLD_URL,
       to: alpha.url,
       environmentId: alpha.environmentId,
       unchanged: false,
+      tokenWorks: true,
     });
     const config = JSON.parse(await readFile(writeConfig, "utf8"));
     expect(config.environments.alpha).toEqual({

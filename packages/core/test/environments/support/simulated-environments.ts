@@ -3,10 +3,10 @@
  * file's tests, with every registry a test builds closed, and every fault cleared, after it.
  */
 import { startSimulator } from "@t3-connector/t3-sim";
+import { createFakeSsh, type FakeSsh } from "@t3-connector/test-support/fake-ssh";
 import { createTokenFiles, type TokenFiles } from "@t3-connector/test-support/token-files";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { EnvironmentRegistry } from "../../../src/environments/index.js";
-import { createFakeSsh, type FakeSsh } from "./fake-ssh.js";
 
 export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 

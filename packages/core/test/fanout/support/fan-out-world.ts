@@ -3,6 +3,8 @@
  * way round from their ids (so order by id is observable), and registries over any of them, with
  * per-alias overrides (a wrong token, an ssh transport through the stand-in ssh).
  */
+
+import type { FakeSsh } from "@t3-connector/test-support/fake-ssh";
 import type { TokenFiles } from "@t3-connector/test-support/token-files";
 import type { EnvironmentConfig } from "../../../src/config/index.js";
 import {
@@ -10,7 +12,6 @@ import {
   EnvironmentRegistry,
   READ_SCOPES,
 } from "../../../src/environments/index.js";
-import type { FakeSsh } from "../../environments/support/fake-ssh.js";
 import {
   type Simulator,
   useSimulatedEnvironments,

@@ -1,13 +1,10 @@
 import { hostname } from "node:os";
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import type { TerminalPrompt } from "@t3-connector/core/cli-support";
-import type { Transport } from "@t3-connector/core/config";
-import {
-  type OperateConfigName,
-  type OperateConfigPlan,
-  pairOperateConfigs,
-} from "@t3-connector/core/pairing";
-import type { CliIo } from "./io.js";
+import type { TerminalPrompt } from "../../cli-support/index.js";
+import type { Transport } from "../../config/index.js";
+import { isConnectorError } from "../../errors.js";
+import { type OperateConfigName, type OperateConfigPlan, pairOperateConfigs } from "../operate-configs.js";
+import type { EnvironmentsCommandContext } from "./command-context.js";
+import { environmentMismatch, type RevokeAdvice, revokeAdvice } from "./tokens.js";
 
 /**
  * The read CLI's offer to pair the rest of the machine: after the read token, the gate's
@@ -37,27 +34,10 @@ export async function chooseOperateConfigs(
   return /^y(es)?$/i.test(answer) ? ["write", "ops"] : [];
 }
 
-export function readClientLabel(): string {
-  return `t3-connector (${hostname()})`;
-}
-
 /** The session's name at T3 says which of our processes hold it: `t3-connector gate+ops (host)`. */
 export function operateClientLabel(plans: readonly Pick<OperateConfigPlan, "name">[]): string {
   const holders = plans.map((plan) => (plan.name === "write" ? "gate" : "ops"));
   return `t3-connector ${holders.join("+")} (${hostname()})`;
-}
-
-/** How to end a token at T3: removing it from a config deletes the file, not the T3 session. */
-export function revokeAdvice(token: "read" | "operate", tokenFiles: readonly string[], clientLabel: string) {
-  const shared = tokenFiles.length > 1 ? " It is one T3 session: revoking it stops every file listed." : "";
-  return {
-    token,
-    clientLabel,
-    tokenFiles,
-    how:
-      `On the T3 machine: \`t3 auth session list\`, find the session labelled "${clientLabel}", ` +
-      `then \`t3 auth session revoke <session-id>\`.${shared}`,
-  };
 }
 
 /** What to run when `environments add --also` added the read side but not the operate side. */
@@ -68,11 +48,19 @@ export function addFailedHint(alias: string): string {
   );
 }
 
+/** What to run when `pair --also` renewed the read token but not the operate one. */
+export function pairFailedHint(alias: string): string {
+  return (
+    "The read token was renewed. Create a new pairing code for each, then run " +
+    `\`t3-connector-write pair --environment ${alias}\` and \`t3-connector-ops pair --environment ${alias}\`.`
+  );
+}
+
 export interface OperateOutcome {
   ok: boolean;
   /** Merged into the command's JSON: `<key>` (what was written), `alsoFailed` when it failed. */
   report: Record<string, unknown>;
-  revoke: ReturnType<typeof revokeAdvice>[];
+  revoke: RevokeAdvice[];
 }
 
 export interface OperateSide {
@@ -93,21 +81,18 @@ export interface OperateSide {
  * instead), not thrown over it.
  */
 export async function addOperateConfigs(
-  io: Pick<CliIo, "fetch">,
+  context: EnvironmentsCommandContext,
   side: OperateSide,
 ): Promise<OperateOutcome> {
+  const { fetch } = context.io;
   try {
     const outcome = await pairOperateConfigs({
       ...side,
-      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      ...(fetch === undefined ? {} : { fetch }),
       wording: {
         clientLabel: operateClientLabel(side.plans),
         environmentMismatch: (expected, actual) =>
-          new ConnectorError(
-            "environment_mismatch",
-            `environment "${expected.alias}" answered as ${actual}, expected ${expected.environmentId}; ` +
-              "the operate pairing code was not used",
-          ),
+          environmentMismatch(expected, actual, "operate pairing code"),
         scopeMismatchMessage: "T3 granted a different scope set than read + operate",
       },
     });

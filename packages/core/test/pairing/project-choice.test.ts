@@ -1,6 +1,6 @@
 import type { TerminalPrompt } from "@t3-connector/core/cli-support";
 import { describe, expect, it } from "vitest";
-import { chooseProjects } from "../../src/cli/project-choice.js";
+import { chooseProjects } from "../../src/pairing/command/project-choice.js";
 
 const LIVE = [
   { projectId: "p-api", title: "API" },

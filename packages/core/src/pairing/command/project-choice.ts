@@ -1,6 +1,5 @@
-import { ConnectorError } from "@t3-connector/core";
-import type { TerminalPrompt } from "@t3-connector/core/cli-support";
-import type { CliIo } from "./io.js";
+import type { CliIo, TerminalPrompt } from "../../cli-support/index.js";
+import { ConnectorError } from "../../errors.js";
 
 export interface LiveProject {
   projectId: string;
