@@ -159,7 +159,7 @@ try {
     if (answer.state !== "completed") throw new Error(`the relay answered ${JSON.stringify(answer)}`);
   };
   const viaEngine = async (i) => {
-    const answer = await gate.engine.dispatch(write(i));
+    const answer = await gate.engine.dispatch({ ...write(i), lease: gate.lease.facts(leaseId) });
     if (answer.state !== "completed") throw new Error(`the engine answered ${JSON.stringify(answer)}`);
   };
   const durableFile = join(config.stateDir, "bench-durable.json");

@@ -11,6 +11,10 @@
  *   → final lease check and the one send, with no `await` between them
  *   → `completed` | `refused` | `uncertain`.
  *
+ * Every lease check is the engine's own (`LeaseRule`, ADR 0063), over the facts the gate hands in
+ * with the request; the final one reads again only whether the lease ended meanwhile. A lost send
+ * ends the lease here at once (nothing more is sent under it) and its outcome tells the gate.
+ *
  * A refusal is a refusal: a typed `Fail` or an older server's decode defect proves the handler
  * never ran (`refused`, final). Any other defect is decided by reading the thread. Only a lost
  * answer leaves the write `uncertain`; settlement (reconcile.ts) then reads T3 and, if the effect
@@ -41,7 +45,8 @@ import { derivedRecord, sentIds } from "./derived-record.js";
 import { projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
+import { LeaseRule } from "./lease-rule.js";
+import { type DispatchOutcome, dispatchFailureOf, ENDS_LEASE } from "./outcome.js";
 import { runPreflight } from "./preflight.js";
 import {
   DEFAULT_RESEND_WINDOW_MS,
@@ -165,9 +170,12 @@ class WriteDispatcher implements Dispatcher {
   readonly #verifyWorkspace: WorkspaceVerifier;
   /** Project-scoped writes (launch, fork) one at a time per `[environmentId, projects]`. */
   readonly #projects = new KeyedLock();
+  /** The lease's part of every check, over the facts each request carries. */
+  readonly #leases: LeaseRule;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#leases = options.leases ?? new LeaseRule(options.clock);
     this.#journal = options.journal;
     this.#operations = operationLockOf(options.journal);
     this.#verifyWorkspace = options.verifyWorkspace ?? executionDomainVerifier();
@@ -197,7 +205,7 @@ class WriteDispatcher implements Dispatcher {
     try {
       const operation = await this.#begin(request, known);
       const completed = await this.#operations.run(operation.key, () => this.#run(operation));
-      return { ...completed, ...known };
+      return { ...completed, ...known, ...launchedThreadOf(completed, known.threadId) };
     } catch (error) {
       return { ...dispatchFailureOf(error), ...known };
     }
@@ -274,7 +282,10 @@ class WriteDispatcher implements Dispatcher {
     // Under the operation's lock: never observe a record while its own dispatch is still writing it.
     return this.#operations.run(key, async () => {
       const record = await this.#journal.get(key);
-      const options = await resendOptions(record, authority, this.#options);
+      const options = await resendOptions(record, authority, {
+        rule: this.#leases,
+        registry: this.#options.registry,
+      });
       return this.#settle(key, options);
     });
   }
@@ -299,7 +310,6 @@ class WriteDispatcher implements Dispatcher {
   ) {
     return {
       stage,
-      leaseId: operation.request.leaseId,
       environmentId: operation.environmentId,
       destination: operation.destination,
       action: operation.entry.action,
@@ -317,13 +327,19 @@ class WriteDispatcher implements Dispatcher {
     projectIds: readonly string[],
     threadRuntimeMode?: LeaseRequest["threadRuntimeMode"],
   ) {
-    const verdict = this.#options.lease.check(
+    const verdict = this.#verdict(
+      operation,
       this.#leaseRequest(operation, stage, projectIds, threadRuntimeMode),
     );
     if (verdict.ok) return verdict;
     throw new ConnectorError(verdict.code, verdict.message, {
       details: { ...verdict.details, reason: verdict.code, stage, recorded: false },
     });
+  }
+
+  /** The lease's verdict from the request's facts; at `send`, the last word before the frame leaves. */
+  #verdict(operation: Operation, request: LeaseRequest): LeaseVerdict {
+    return this.#leases.verdict(operation.request.lease, operation.request.leaseId, request);
   }
 
   async #run(operation: Operation): Promise<DispatchCompleted> {
@@ -395,7 +411,7 @@ class WriteDispatcher implements Dispatcher {
   async #settleRepeat(operation: Operation, projectIds: readonly string[]): Promise<DispatchCompleted> {
     const settled = await this.#settle(operation.key, {
       payload: operation.prepared.payload,
-      finalCheck: () => this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+      finalCheck: () => this.#verdict(operation, this.#leaseRequest(operation, "send", projectIds)),
     });
     return this.#answerSettlement(operation, settled);
   }
@@ -474,7 +490,7 @@ class WriteDispatcher implements Dispatcher {
       journalCommandOf(prepared.payload),
     );
     const outcome = await sendOnce(client, prepared.payload, () =>
-      this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+      this.#verdict(operation, this.#leaseRequest(operation, "send", projectIds)),
     );
     return this.#recordSend(operation, outcome);
   }
@@ -521,28 +537,24 @@ class WriteDispatcher implements Dispatcher {
         return this.#answerSettlement(operation, await this.#settle(key, { resend: false }), true);
       }
       case "lost": {
-        this.#notifyUncertain(operation, outcome.error);
+        // The client must reconcile, not retry: its lease sends nothing more from this instant,
+        // and the outcome tells the gate to end it (ADR 0022 §4, 0063).
+        this.#leases.endAfterLostSend(operation.request.lease);
         const record = await this.#journal.recordError(key, {
           code: outcome.error.code,
           message: outcome.error.message,
         });
-        throw reconciliationRequired(record, false);
+        throw withDetails(reconciliationRequired(record, false), { [ENDS_LEASE]: "uncertain_send" });
       }
     }
   }
+}
 
-  #notifyUncertain(operation: Operation, error: ConnectorError): void {
-    try {
-      this.#options.lease.onUncertainSend({
-        leaseId: operation.request.leaseId,
-        environmentId: operation.environmentId,
-        operationId: operation.request.operationId,
-        action: operation.entry.action,
-        key: operation.key,
-        error,
-      });
-    } catch {
-      // The gate's own failure must not hide that the write is uncertain.
-    }
-  }
+/** A thread the completed write created (its derived `threadId`, not the one it targeted). */
+function launchedThreadOf(
+  completed: DispatchCompleted,
+  targeted: string | undefined,
+): { launchedThreadId?: string } {
+  const created = completed.derivedIds.threadId;
+  return created === undefined || created === targeted ? {} : { launchedThreadId: created };
 }
