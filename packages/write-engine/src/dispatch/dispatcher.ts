@@ -3,10 +3,12 @@
  *
  *   command support (with a cache: connect, probe once per server version; refused unrecorded)
  *   → admission lease check (environment, action, the mode an input names; no further I/O)
- *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
- *     the current runtime mode of the thread it drives against the ceiling)
+ *   → fresh read (each referenced thread by id, the named projects) → scope lease check (project
+ *     of every referenced thread; for a message, the current runtime mode of the thread it drives
+ *     against the ceiling)
  *   → journal reserve (conflict / replay / own it)
- *   → preflight on fresh reads (guards, model selection, workspace)
+ *   → preflight on fresh reads (guards, model selection, workspace): the same read when nothing
+ *     was waited for since it, else read again (a project lock, an earlier record to finish)
  *   → journal `uncertain` with every derived id
  *   → final lease check and the one send, with no `await` between them
  *   → `completed` | `refused` | `uncertain`.
@@ -42,7 +44,7 @@ import {
 import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
-import { projectsOf, readFreshThreads } from "./fresh-shell.js";
+import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { LeaseRule } from "./lease-rule.js";
@@ -355,7 +357,7 @@ class WriteDispatcher implements Dispatcher {
       );
     }
     const targets = entry.targets(prepared.input);
-    const seen = await readFreshThreads(environment, targets.threadIds);
+    const seen = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
     const projectIds = projectsOf(seen, targets.projectIds);
     const verdict = this.#admit(
       operation,
@@ -380,8 +382,12 @@ class WriteDispatcher implements Dispatcher {
     if (reservation.kind === "existing" && reservation.record.state !== "preparing") {
       return this.#replay(operation, reservation.record);
     }
+    // A new reservation waited for nothing since the read above (no I/O between them): the
+    // preflight judges that read, as T3 is right before the send. A lock or a leftover record
+    // means other writes may have run meanwhile: it reads again.
+    const stillFresh = reservation.kind === "reserved" && !entry.serializeByProject ? seen : undefined;
     try {
-      const owned = () => this.#preflightAndSend(operation, environment, projectIds, verdict);
+      const owned = () => this.#preflightAndSend(operation, environment, projectIds, verdict, stillFresh);
       if (!entry.serializeByProject) return await owned();
       return await this.#projects.run(JSON.stringify([operation.environmentId, ...projectIds]), owned);
     } catch (error) {
@@ -460,11 +466,13 @@ class WriteDispatcher implements Dispatcher {
     environment: ConnectedEnvironment,
     projectIds: readonly string[],
     verdict: Extract<LeaseVerdict, { ok: true }>,
+    stillFresh: FreshThreads | undefined,
   ): Promise<DispatchCompleted> {
     const { entry, prepared, key } = operation;
     const targets = entry.targets(prepared.input);
-    // Read again now that the operation is ours: the guards judge T3 as it is right before the send.
-    const fresh = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
+    // The guards judge T3 as it is right before the send: the read made just before the
+    // reservation when nothing was waited for since, else a read made now that the operation is ours.
+    const fresh = stillFresh ?? (await readFreshThreads(environment, targets.threadIds, targets.projectIds));
     const refusal = await runPreflight({
       entry,
       input: prepared.input,
@@ -484,7 +492,7 @@ class WriteDispatcher implements Dispatcher {
       });
     }
     const client = await environment.rpc();
-    await this.#journal.markUncertain(
+    const uncertain = await this.#journal.markUncertain(
       key,
       derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence),
       journalCommandOf(prepared.payload),
@@ -492,25 +500,37 @@ class WriteDispatcher implements Dispatcher {
     const outcome = await sendOnce(client, prepared.payload, () =>
       this.#verdict(operation, this.#leaseRequest(operation, "send", projectIds)),
     );
-    return this.#recordSend(operation, outcome);
+    return this.#recordSend(operation, outcome, uncertain);
   }
 
-  /** What T3's answer to the one send means, made durable: completed, refused, or still uncertain. */
-  async #recordSend(operation: Operation, outcome: SendOutcome): Promise<DispatchCompleted> {
+  /**
+   * What T3's answer to the one send means, recorded: completed, refused, or still uncertain. A
+   * completion is answered without waiting for it to reach the disk (ADR 0062): the record is
+   * `completed` in memory at once, every later reader of the key waits for that write, and a crash
+   * before it lands leaves the record `uncertain` on disk, which settlement resolves by reading
+   * T3 (it finds the effect, and sends nothing). Every other outcome is durable before its answer.
+   */
+  async #recordSend(
+    operation: Operation,
+    outcome: SendOutcome,
+    uncertain: JournalRecord,
+  ): Promise<DispatchCompleted> {
     const { key } = operation;
     const base = { operationId: operation.request.operationId };
     switch (outcome.kind) {
       case "completed": {
-        const record = await this.#journal.complete(key, outcome.receipt);
+        // A failed write makes the journal unavailable (its own hook closes every lease); the
+        // write itself completed at T3, which is what the caller is told.
+        this.#journal.complete(key, outcome.receipt).catch(() => undefined);
         return {
           state: "completed",
-          operationId: record.operationId,
-          environmentId: record.environmentId,
+          operationId: uncertain.operationId,
+          environmentId: uncertain.environmentId,
           action: operation.entry.action,
           key,
           replayed: false,
-          receipt: { ...(record.receipt ?? {}) },
-          derivedIds: sentIds(record.derivedIds),
+          receipt: { ...outcome.receipt },
+          derivedIds: sentIds(uncertain.derivedIds),
           ...runtimeModeOf(operation),
         };
       }
