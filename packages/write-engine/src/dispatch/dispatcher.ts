@@ -357,7 +357,13 @@ class WriteDispatcher implements Dispatcher {
       );
     }
     const targets = entry.targets(prepared.input);
-    const seen = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
+    // The named projects too when the preflight may judge this read; a write serialised by project
+    // reads them after its lock, where its preflight reads again anyway.
+    const seen = await readFreshThreads(
+      environment,
+      targets.threadIds,
+      entry.serializeByProject ? [] : targets.projectIds,
+    );
     const projectIds = projectsOf(seen, targets.projectIds);
     const verdict = this.#admit(
       operation,
