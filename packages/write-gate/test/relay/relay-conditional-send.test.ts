@@ -141,6 +141,8 @@ describe("relay op conditional_send", () => {
     }
     expect(alpha.model.receivedCommands).toHaveLength(before + 1);
     expect(h.gate.lease.get(leaseId)).toBeNull();
-    expect(h.gate.lease.history()[0]).toMatchObject({ leaseId, closeReason: "uncertain_send" });
+    await h.gate.audit.settled();
+    const closed = (await auditEvents()).filter((event) => event.event === "lease_closed");
+    expect(closed.at(-1)).toMatchObject({ reason: "uncertain_send" });
   });
 });
