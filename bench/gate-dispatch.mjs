@@ -9,10 +9,11 @@
 // Prints a table, then one JSON line `{"bench":"gate-dispatch",...}`.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { dist } from "./lib/read-setup.mjs";
+import { relayPost } from "./lib/relay-post.mjs";
 import { percentile, round } from "./lib/stats.mjs";
 import { allPass, atMost, finishBench } from "./lib/verdict.mjs";
 
@@ -155,34 +156,6 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 
-function relay(body, { port, capability, agent }) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/relay",
-        method: "POST",
-        agent,
-        headers: {
-          host: `localhost:${port}`,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(payload),
-          [RELAY_HEADER]: capability,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => {
-          text += chunk;
-        });
-        res.on("end", () => resolve(JSON.parse(text)));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
+function relay(body, target) {
+  return relayPost(body, { ...target, header: RELAY_HEADER });
 }

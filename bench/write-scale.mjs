@@ -35,6 +35,7 @@ const [
   { systemClock },
   { createDispatcher },
   { openJournal },
+  { ACTION_IDS, parseLeaseScope },
 ] = await Promise.all([
   dist("t3-sim", "index.js"),
   dist("t3-sim", "model/index.js"),
@@ -43,6 +44,7 @@ const [
   dist("core", "index.js"),
   dist("write-engine", "dispatch/index.js"),
   dist("write-engine", "journal/index.js"),
+  dist("write-engine", "actions/index.js"),
 ]);
 
 const dir = await mkdtemp(join(tmpdir(), "t3-write-scale-bench-"));
@@ -73,17 +75,34 @@ try {
   }
   registry = new EnvironmentRegistry({ environments: configs, requiredScopes: OPERATE_SCOPES });
   journal = await openJournal({ stateDir: join(dir, "state") });
-  // A lease that grants everything (the gate's lease is not what is measured here).
+  // A lease over both environments with every action (the gate's keeper is not what is measured).
+  const scope = parseLeaseScope({
+    scopeVersion: 2,
+    runtimeMode: "full-access",
+    environments: configs
+      .map((config) => ({
+        alias: config.alias,
+        environmentId: config.environmentId,
+        label: config.alias,
+        destination: `t3://${config.environmentId}`,
+        projects: [{ id: PROJECT, name: "bench", directory: "/srv/bench", workspaceRoots: ["/srv/bench"] }],
+        actions: [...ACTION_IDS].sort(),
+        readProjectIds: [PROJECT],
+      }))
+      .sort((a, b) => (a.alias < b.alias ? -1 : 1)),
+  });
   const lease = {
-    check: () => ({ ok: true, approvedWorkspaceRoots: ["/srv/bench"] }),
-    onUncertainSend: () => undefined,
+    leaseId: "bench-lease",
+    scope,
+    launched: new Set(),
+    ended: new AbortController().signal,
+    deadline: { monotonic: Number.POSITIVE_INFINITY, wall: Number.POSITIVE_INFINITY },
   };
   const dispatcher = createDispatcher({
     registry,
     journal,
     clock: systemClock,
     channel: "bench|write-scale",
-    lease,
     verifyWorkspace: async (_target, path) => path,
   });
   const connected = {};
@@ -92,6 +111,7 @@ try {
   const write = async (alias, i) => {
     const result = await dispatcher.dispatch({
       leaseId: "bench-lease",
+      lease,
       environment: alias,
       operationId: `bench-${randomUUID()}`,
       action: "thread.title",

@@ -1,7 +1,10 @@
 /**
  * Reads the gate's per-boot relay capability (`<stateDir>/relay-capability`).
- * Called on every relay call: a gate restart writes a new capability, and a file that someone else
+ * Checked on every relay call: a gate restart writes a new capability, and a file that someone else
  * could have read or swapped is worthless as a secret, so anything doubtful is `gate_unavailable`.
+ * With a cache, a call whose `lstat` shows the very file read last time (same device, inode, size,
+ * modification and change times, and still private) reuses what was read instead of opening it
+ * again; any change to the file, its mode or its owner reads it again (ADR 0062).
  */
 import { constants as fsConstants } from "node:fs";
 import * as nodeFs from "node:fs/promises";
@@ -21,8 +24,18 @@ export interface CapabilityReadOptions {
   readonly uid?: number;
 }
 
+/** The last capability read, and the file it was read from; one per relay client. */
+export interface CapabilityCache {
+  file?: string;
+  capability?: string;
+}
+
 /** The capability, or throws `gate_unavailable` (never with the file's content in the message). */
-export async function readCapability(stateDir: string, options: CapabilityReadOptions = {}): Promise<string> {
+export async function readCapability(
+  stateDir: string,
+  options: CapabilityReadOptions = {},
+  cache?: CapabilityCache,
+): Promise<string> {
   const fs = options.fs ?? nodeFs;
   const uid = options.uid ?? process.getuid?.();
   const path = join(stateDir, CAPABILITY_FILE_NAME);
@@ -33,6 +46,7 @@ export async function readCapability(stateDir: string, options: CapabilityReadOp
     throw gateUnavailable("no gate is running (the relay capability file is missing)", error);
   }
   refuseUnsafe(stat, uid);
+  if (cache?.capability !== undefined && cache.file === fileIdentity(stat)) return cache.capability;
   let handle: nodeFs.FileHandle | undefined;
   try {
     // O_NOFOLLOW: a symlink swapped in after the lstat fails here instead of being followed.
@@ -42,6 +56,10 @@ export async function readCapability(stateDir: string, options: CapabilityReadOp
     refuseUnsafe(opened, uid);
     const capability = (await handle.readFile("utf8")).trim();
     if (!CAPABILITY_PATTERN.test(capability)) throw unsafe("it does not hold a capability");
+    if (cache !== undefined) {
+      cache.file = fileIdentity(opened);
+      cache.capability = capability;
+    }
     return capability;
   } catch (error) {
     if (isGateUnavailable(error)) throw error;
@@ -56,6 +74,16 @@ interface StatLike {
   isFile(): boolean;
   mode: number;
   uid: number;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** What tells one version of the file from any other: a rewrite, a rename over it, a chmod. */
+function fileIdentity(stat: StatLike): string {
+  return [stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, stat.mode, stat.uid].join(":");
 }
 
 function refuseUnsafe(stat: StatLike, uid: number | undefined): void {

@@ -16,7 +16,7 @@ import {
   type RelayParsedResultOf,
   type RelayRequestInput,
 } from "@t3-connector/write-engine/relay-contract";
-import { type CapabilityReadOptions, readCapability } from "./capability-file.js";
+import { type CapabilityCache, type CapabilityReadOptions, readCapability } from "./capability-file.js";
 import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
 
 /** One relay op body, typed by the relay contract the gate parses it with. */
@@ -54,9 +54,10 @@ export interface RelayClientOptions extends CapabilityReadOptions {
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
   const secrets = new LeaseSecrets(options.holderSecret ?? randomBytes(32).toString("base64url"));
+  const capabilities: CapabilityCache = {};
   return {
     async call(body, signal, callOptions) {
-      const capability = await readCapability(options.stateDir, options);
+      const capability = await readCapability(options.stateDir, options, capabilities);
       const payload = JSON.stringify(secrets.attach(body));
       if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");

@@ -4,7 +4,7 @@
  * machine side only consumes them, so no code path on the machine side can grant a lease.
  */
 import type { EnvironmentGrant, LeaseScope, RuntimeMode } from "@t3-connector/write-engine/actions";
-import type { LeaseCheck } from "@t3-connector/write-engine/engine";
+import type { LeaseFacts } from "@t3-connector/write-engine/engine";
 
 /** One write made under a lease, shown on the approval page (never message text). */
 export interface LeaseWrite {
@@ -30,10 +30,15 @@ export interface ActiveLease {
 }
 
 /**
- * The in-memory leases, one per approved request (ADR 0028); a restarted gate starts closed. Also
- * the dispatcher's `LeaseCheck`.
+ * The in-memory leases, one per approved request (ADR 0028); a restarted gate starts closed. The
+ * engine never calls it: the relay hands each write the facts of the lease it names (ADR 0063).
  */
-export interface LeaseKeeper extends LeaseCheck {
+export interface LeaseKeeper {
+  /**
+   * What the engine decides a write's lease part from: the open lease's scope, launched threads,
+   * deadlines and a signal that aborts when it ends. Null when no such lease is open.
+   */
+  facts(leaseId: string): LeaseFacts | null;
   /** The open lease with this id, or null (expiry is checked against a monotonic and a wall clock). */
   get(leaseId: string): ActiveLease | null;
   /** Every open lease, oldest first. */

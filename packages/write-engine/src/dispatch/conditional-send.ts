@@ -41,7 +41,9 @@ import {
 import { destinationOf, withDetails } from "./dispatcher.js";
 import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
-import type { Dispatcher, LeaseCheck, LeaseStage } from "./types.js";
+import type { LeaseRule } from "./lease-rule.js";
+import { dispatchFailureOf } from "./outcome.js";
+import type { Dispatcher, LeaseFacts, LeaseStage } from "./types.js";
 
 export interface ConditionalSendDeps {
   /** The engine every step goes through (same journal and channel as below). */
@@ -51,8 +53,8 @@ export interface ConditionalSendDeps {
   /** The dispatcher's caller identity (part of each step's journal key). */
   readonly channel: string;
   readonly clock: Clock;
-  /** The same lease the dispatcher asks: checked for every step's action before anything is read or recorded. */
-  readonly lease: LeaseCheck;
+  /** The dispatcher's lease rule (a lease whose send was lost sends nothing more, steps included). */
+  readonly leases: LeaseRule;
   /** Waits between polls; default a timer. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Runs after the model step, right before the re-check (a seam for tests and audits). */
@@ -61,6 +63,8 @@ export interface ConditionalSendDeps {
 
 export interface ConditionalSendRequest {
   readonly leaseId: string;
+  /** The named lease's facts as the gate holds them now (null: no such lease is open); every step carries them. */
+  readonly lease: LeaseFacts | null;
   readonly environment: string;
   readonly operationId: string;
   readonly input: unknown;
@@ -82,6 +86,8 @@ export interface ConditionalSendResult {
   readonly detail?: string;
   readonly delivery?: Delivery;
   readonly nextAction: string;
+  /** For the gate, never the client: a step's send was lost, so the lease must end (ADR 0063). */
+  readonly endsLease?: "uncertain_send";
 }
 
 const NEXT_ACTION: Record<ConditionalSendState, string> = {
@@ -117,6 +123,8 @@ interface Run {
   readonly model: StepTarget | undefined;
   readonly send: StepTarget;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Set when a step's send was lost: the answer asks the gate to end the lease. */
+  endsLease?: true;
 }
 
 export async function conditionalSend(
@@ -189,9 +197,8 @@ function admit(
     // The message step drives the thread's agent in its current mode: the ceiling must cover it
     // before the model step is sent, or the send would be refused with the model already changed.
     const threadMode = drivenThreadMode(action, undefined, thread === undefined ? [] : [thread]);
-    const verdict = deps.lease.check({
+    const verdict = deps.leases.verdict(request.lease, request.leaseId, {
       stage,
-      leaseId: request.leaseId,
       environmentId,
       destination: destinationOf(environmentId),
       action: action as ActionId,
@@ -258,6 +265,7 @@ async function dispatchStep(run: Run, target: StepTarget): Promise<StepTruth> {
   try {
     await run.deps.dispatcher.dispatch({
       leaseId: run.request.leaseId,
+      lease: run.request.lease,
       environment: run.environmentId,
       operationId: target.step.operationId,
       action: target.step.action,
@@ -268,6 +276,7 @@ async function dispatchStep(run: Run, target: StepTarget): Promise<StepTruth> {
     // A refusal that left no record (lease, scope, a bad input) fails the call and says nothing
     // about the step.
     if (truth.kind === "none" || !isConnectorError(error)) throw error;
+    if (dispatchFailureOf(error).endsLease !== undefined) run.endsLease = true;
     return truth;
   }
   return readStep(target);
@@ -386,5 +395,6 @@ function answer(
     replayed,
     ...extra,
     nextAction: NEXT_ACTION[state],
+    ...(run.endsLease === true ? { endsLease: "uncertain_send" as const } : {}),
   };
 }

@@ -3,13 +3,19 @@
  *
  *   command support (with a cache: connect, probe once per server version; refused unrecorded)
  *   → admission lease check (environment, action, the mode an input names; no further I/O)
- *   → fresh shell read → scope lease check (project of every referenced thread; for a message,
- *     the current runtime mode of the thread it drives against the ceiling)
+ *   → fresh read (each referenced thread by id, the named projects) → scope lease check (project
+ *     of every referenced thread; for a message, the current runtime mode of the thread it drives
+ *     against the ceiling)
  *   → journal reserve (conflict / replay / own it)
- *   → preflight on fresh reads (guards, model selection, workspace)
+ *   → preflight on fresh reads (guards, model selection, workspace): the same read when nothing
+ *     was waited for since it, else read again (a project lock, an earlier record to finish)
  *   → journal `uncertain` with every derived id
  *   → final lease check and the one send, with no `await` between them
  *   → `completed` | `refused` | `uncertain`.
+ *
+ * Every lease check is the engine's own (`LeaseRule`, ADR 0063), over the facts the gate hands in
+ * with the request; the final one reads again only whether the lease ended meanwhile. A lost send
+ * ends the lease here at once (nothing more is sent under it) and its outcome tells the gate.
  *
  * A refusal is a refusal: a typed `Fail` or an older server's decode defect proves the handler
  * never ran (`refused`, final). Any other defect is decided by reading the thread. Only a lost
@@ -38,10 +44,11 @@ import {
 import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
-import { projectsOf, readFreshThreads } from "./fresh-shell.js";
+import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
-import { type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
+import { LeaseRule } from "./lease-rule.js";
+import { type DispatchOutcome, dispatchFailureOf, ENDS_LEASE } from "./outcome.js";
 import { runPreflight } from "./preflight.js";
 import {
   DEFAULT_RESEND_WINDOW_MS,
@@ -165,9 +172,12 @@ class WriteDispatcher implements Dispatcher {
   readonly #verifyWorkspace: WorkspaceVerifier;
   /** Project-scoped writes (launch, fork) one at a time per `[environmentId, projects]`. */
   readonly #projects = new KeyedLock();
+  /** The lease's part of every check, over the facts each request carries. */
+  readonly #leases: LeaseRule;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#leases = options.leases ?? new LeaseRule(options.clock);
     this.#journal = options.journal;
     this.#operations = operationLockOf(options.journal);
     this.#verifyWorkspace = options.verifyWorkspace ?? executionDomainVerifier();
@@ -197,7 +207,7 @@ class WriteDispatcher implements Dispatcher {
     try {
       const operation = await this.#begin(request, known);
       const completed = await this.#operations.run(operation.key, () => this.#run(operation));
-      return { ...completed, ...known };
+      return { ...completed, ...known, ...launchedThreadOf(completed, known.threadId) };
     } catch (error) {
       return { ...dispatchFailureOf(error), ...known };
     }
@@ -274,7 +284,10 @@ class WriteDispatcher implements Dispatcher {
     // Under the operation's lock: never observe a record while its own dispatch is still writing it.
     return this.#operations.run(key, async () => {
       const record = await this.#journal.get(key);
-      const options = await resendOptions(record, authority, this.#options);
+      const options = await resendOptions(record, authority, {
+        rule: this.#leases,
+        registry: this.#options.registry,
+      });
       return this.#settle(key, options);
     });
   }
@@ -299,7 +312,6 @@ class WriteDispatcher implements Dispatcher {
   ) {
     return {
       stage,
-      leaseId: operation.request.leaseId,
       environmentId: operation.environmentId,
       destination: operation.destination,
       action: operation.entry.action,
@@ -317,13 +329,19 @@ class WriteDispatcher implements Dispatcher {
     projectIds: readonly string[],
     threadRuntimeMode?: LeaseRequest["threadRuntimeMode"],
   ) {
-    const verdict = this.#options.lease.check(
+    const verdict = this.#verdict(
+      operation,
       this.#leaseRequest(operation, stage, projectIds, threadRuntimeMode),
     );
     if (verdict.ok) return verdict;
     throw new ConnectorError(verdict.code, verdict.message, {
       details: { ...verdict.details, reason: verdict.code, stage, recorded: false },
     });
+  }
+
+  /** The lease's verdict from the request's facts; at `send`, the last word before the frame leaves. */
+  #verdict(operation: Operation, request: LeaseRequest): LeaseVerdict {
+    return this.#leases.verdict(operation.request.lease, operation.request.leaseId, request);
   }
 
   async #run(operation: Operation): Promise<DispatchCompleted> {
@@ -339,7 +357,13 @@ class WriteDispatcher implements Dispatcher {
       );
     }
     const targets = entry.targets(prepared.input);
-    const seen = await readFreshThreads(environment, targets.threadIds);
+    // The named projects too when the preflight may judge this read; a write serialised by project
+    // reads them after its lock, where its preflight reads again anyway.
+    const seen = await readFreshThreads(
+      environment,
+      targets.threadIds,
+      entry.serializeByProject ? [] : targets.projectIds,
+    );
     const projectIds = projectsOf(seen, targets.projectIds);
     const verdict = this.#admit(
       operation,
@@ -364,8 +388,12 @@ class WriteDispatcher implements Dispatcher {
     if (reservation.kind === "existing" && reservation.record.state !== "preparing") {
       return this.#replay(operation, reservation.record);
     }
+    // A new reservation waited for nothing since the read above (no I/O between them): the
+    // preflight judges that read, as T3 is right before the send. A lock or a leftover record
+    // means other writes may have run meanwhile: it reads again.
+    const stillFresh = reservation.kind === "reserved" && !entry.serializeByProject ? seen : undefined;
     try {
-      const owned = () => this.#preflightAndSend(operation, environment, projectIds, verdict);
+      const owned = () => this.#preflightAndSend(operation, environment, projectIds, verdict, stillFresh);
       if (!entry.serializeByProject) return await owned();
       return await this.#projects.run(JSON.stringify([operation.environmentId, ...projectIds]), owned);
     } catch (error) {
@@ -395,7 +423,7 @@ class WriteDispatcher implements Dispatcher {
   async #settleRepeat(operation: Operation, projectIds: readonly string[]): Promise<DispatchCompleted> {
     const settled = await this.#settle(operation.key, {
       payload: operation.prepared.payload,
-      finalCheck: () => this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+      finalCheck: () => this.#verdict(operation, this.#leaseRequest(operation, "send", projectIds)),
     });
     return this.#answerSettlement(operation, settled);
   }
@@ -444,11 +472,13 @@ class WriteDispatcher implements Dispatcher {
     environment: ConnectedEnvironment,
     projectIds: readonly string[],
     verdict: Extract<LeaseVerdict, { ok: true }>,
+    stillFresh: FreshThreads | undefined,
   ): Promise<DispatchCompleted> {
     const { entry, prepared, key } = operation;
     const targets = entry.targets(prepared.input);
-    // Read again now that the operation is ours: the guards judge T3 as it is right before the send.
-    const fresh = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
+    // The guards judge T3 as it is right before the send: the read made just before the
+    // reservation when nothing was waited for since, else a read made now that the operation is ours.
+    const fresh = stillFresh ?? (await readFreshThreads(environment, targets.threadIds, targets.projectIds));
     const refusal = await runPreflight({
       entry,
       input: prepared.input,
@@ -468,33 +498,45 @@ class WriteDispatcher implements Dispatcher {
       });
     }
     const client = await environment.rpc();
-    await this.#journal.markUncertain(
+    const uncertain = await this.#journal.markUncertain(
       key,
       derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence),
       journalCommandOf(prepared.payload),
     );
     const outcome = await sendOnce(client, prepared.payload, () =>
-      this.#options.lease.check(this.#leaseRequest(operation, "send", projectIds)),
+      this.#verdict(operation, this.#leaseRequest(operation, "send", projectIds)),
     );
-    return this.#recordSend(operation, outcome);
+    return this.#recordSend(operation, outcome, uncertain);
   }
 
-  /** What T3's answer to the one send means, made durable: completed, refused, or still uncertain. */
-  async #recordSend(operation: Operation, outcome: SendOutcome): Promise<DispatchCompleted> {
+  /**
+   * What T3's answer to the one send means, recorded: completed, refused, or still uncertain. A
+   * completion is answered without waiting for it to reach the disk (ADR 0062): the record is
+   * `completed` in memory at once, every later reader of the key waits for that write, and a crash
+   * before it lands leaves the record `uncertain` on disk, which settlement resolves by reading
+   * T3 (it finds the effect, and sends nothing). Every other outcome is durable before its answer.
+   */
+  async #recordSend(
+    operation: Operation,
+    outcome: SendOutcome,
+    uncertain: JournalRecord,
+  ): Promise<DispatchCompleted> {
     const { key } = operation;
     const base = { operationId: operation.request.operationId };
     switch (outcome.kind) {
       case "completed": {
-        const record = await this.#journal.complete(key, outcome.receipt);
+        // A failed write makes the journal unavailable (its own hook closes every lease); the
+        // write itself completed at T3, which is what the caller is told.
+        this.#journal.complete(key, outcome.receipt).catch(() => undefined);
         return {
           state: "completed",
-          operationId: record.operationId,
-          environmentId: record.environmentId,
+          operationId: uncertain.operationId,
+          environmentId: uncertain.environmentId,
           action: operation.entry.action,
           key,
           replayed: false,
-          receipt: { ...(record.receipt ?? {}) },
-          derivedIds: sentIds(record.derivedIds),
+          receipt: { ...outcome.receipt },
+          derivedIds: sentIds(uncertain.derivedIds),
           ...runtimeModeOf(operation),
         };
       }
@@ -521,28 +563,24 @@ class WriteDispatcher implements Dispatcher {
         return this.#answerSettlement(operation, await this.#settle(key, { resend: false }), true);
       }
       case "lost": {
-        this.#notifyUncertain(operation, outcome.error);
+        // The client must reconcile, not retry: its lease sends nothing more from this instant,
+        // and the outcome tells the gate to end it (ADR 0022 §4, 0063).
+        this.#leases.endAfterLostSend(operation.request.lease);
         const record = await this.#journal.recordError(key, {
           code: outcome.error.code,
           message: outcome.error.message,
         });
-        throw reconciliationRequired(record, false);
+        throw withDetails(reconciliationRequired(record, false), { [ENDS_LEASE]: "uncertain_send" });
       }
     }
   }
+}
 
-  #notifyUncertain(operation: Operation, error: ConnectorError): void {
-    try {
-      this.#options.lease.onUncertainSend({
-        leaseId: operation.request.leaseId,
-        environmentId: operation.environmentId,
-        operationId: operation.request.operationId,
-        action: operation.entry.action,
-        key: operation.key,
-        error,
-      });
-    } catch {
-      // The gate's own failure must not hide that the write is uncertain.
-    }
-  }
+/** A thread the completed write created (its derived `threadId`, not the one it targeted). */
+function launchedThreadOf(
+  completed: DispatchCompleted,
+  targeted: string | undefined,
+): { launchedThreadId?: string } {
+  const created = completed.derivedIds.threadId;
+  return created === undefined || created === targeted ? {} : { launchedThreadId: created };
 }

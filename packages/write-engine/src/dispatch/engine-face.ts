@@ -8,6 +8,7 @@ export type {
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
 export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
@@ -17,7 +18,7 @@ export type {
   DispatchCompleted,
   Dispatcher,
   DispatchRequest,
-  LeaseCheck,
+  LeaseFacts,
   LeaseRefusalCode,
   LeaseRequest,
   LeaseStage,
@@ -25,7 +26,6 @@ export type {
   Observation,
   ReconcileOutcome,
   ResendReport,
-  UncertainSend,
   WorkspaceTarget,
   WorkspaceVerifier,
 } from "./types.js";

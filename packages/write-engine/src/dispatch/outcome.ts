@@ -23,17 +23,27 @@ export type DispatchFailure =
     readonly environmentId?: string;
     /** The first thread the write targets, once its input parsed (absent for a launch). */
     readonly threadId?: string;
+    /**
+     * The gate must end the lease the write was made under: its send went out and the answer was
+     * lost (the engine already sends nothing more under it; ADR 0063).
+     */
+    readonly endsLease?: "uncertain_send";
   };
 
 export type DispatchOutcome = DispatchCompleted | DispatchFailure;
+
+/** The error detail by which a lost send asks for its lease's end; it never crosses the relay. */
+export const ENDS_LEASE = "endsLease";
 
 /** The journal state a thrown dispatch error left, and whether it was a replay. */
 export function dispatchFailureOf(error: unknown): DispatchFailure {
   if (!isConnectorError(error)) return { state: "not_recorded", error };
   const replayed = error.details?.replayed === true;
   const state = error.details?.state;
-  if (state === "refused" || state === "uncertain") return { state, replayed, error };
+  const ends =
+    error.details?.[ENDS_LEASE] === "uncertain_send" ? { endsLease: "uncertain_send" as const } : {};
+  if (state === "refused" || state === "uncertain") return { state, replayed, error, ...ends };
   // An uncertain record met again before it was settled: still uncertain, nothing sent now.
-  if (error.code === "reconciliation_required") return { state: "uncertain", replayed, error };
+  if (error.code === "reconciliation_required") return { state: "uncertain", replayed, error, ...ends };
   return { state: "not_recorded", error };
 }

@@ -11,12 +11,16 @@ import { isActionId } from "../actions/index.js";
 import type { JournalRecord } from "../journal/index.js";
 import { hintThreads } from "./derived-record.js";
 import { projectsOf, readFreshThreads } from "./fresh-shell.js";
+import type { LeaseRule } from "./lease-rule.js";
 import type { ReconcileOptions } from "./reconcile.js";
-import type { LeaseCheck, LeaseRequest, LeaseVerdict } from "./types.js";
+import type { LeaseFacts, LeaseRequest, LeaseVerdict } from "./types.js";
 
 export type ResendAuthority =
-  /** The caller's open lease: a resend needs it to cover the write, checked again right before it. */
-  | { readonly leaseId: string }
+  /**
+   * The caller's open lease, as the gate holds it: a resend needs it to cover the write, checked
+   * again right before it (whether it ended meanwhile).
+   */
+  | { readonly lease: LeaseFacts }
   /** `t3-connector-write reconcile --resend` on a stopped gate: the person asked, after reading what. */
   | { readonly operator: true };
 
@@ -28,29 +32,31 @@ const OPERATOR_ASKED = (): LeaseVerdict => ({ ok: true, approvedWorkspaceRoots: 
 export async function resendOptions(
   record: JournalRecord | undefined,
   authority: ResendAuthority | undefined,
-  deps: { readonly lease: LeaseCheck; readonly registry: EnvironmentRegistry },
+  deps: { readonly rule: LeaseRule; readonly registry: EnvironmentRegistry },
 ): Promise<ReconcileOptions> {
   if (authority === undefined) return { readOnly: NO_LEASE_READ_ONLY };
   if ("operator" in authority) return { finalCheck: OPERATOR_ASKED };
   // A missing or settled record is answered by the reconciliation itself without any send.
   if (record === undefined || record.state !== "uncertain") return { readOnly: NO_LEASE_READ_ONLY };
   if (!isActionId(record.action)) return { readOnly: `the journal names an unknown action ${record.action}` };
+  const { lease } = authority;
+  const check = (stage: LeaseRequest["stage"], projectIds: readonly string[]): LeaseVerdict =>
+    deps.rule.verdict(lease, lease.leaseId, request(stage, projectIds));
   const request = (stage: LeaseRequest["stage"], projectIds: readonly string[]): LeaseRequest => ({
     stage,
-    leaseId: authority.leaseId,
     environmentId: record.environmentId,
     destination: record.destination,
     action: record.action as LeaseRequest["action"],
     projectIds,
     threadIds: hintThreads(record.derivedIds ?? {}),
   });
-  const admitted = deps.lease.check(request("admission", []));
+  const admitted = check("admission", []);
   if (!admitted.ok) return { readOnly: notCovered(admitted) };
   const projectIds = await projectsOfRecord(record, deps.registry);
   if (typeof projectIds === "string") return { readOnly: projectIds };
-  const scoped = deps.lease.check(request("scope", projectIds));
+  const scoped = check("scope", projectIds);
   if (!scoped.ok) return { readOnly: notCovered(scoped) };
-  return { finalCheck: () => deps.lease.check(request("send", projectIds)) };
+  return { finalCheck: () => check("send", projectIds) };
 }
 
 function notCovered(verdict: Extract<LeaseVerdict, { ok: false }>): string {

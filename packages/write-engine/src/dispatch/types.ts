@@ -1,20 +1,41 @@
 /**
- * The shapes around one write: what the gate's lease must answer, what a caller asks, and what a
- * dispatch or a reconciliation returns. The engine (dispatcher.ts) owns the order of the steps;
- * the gate (a later part) owns leases, passkeys and the relay, and plugs in through `LeaseCheck`.
+ * The shapes around one write: the facts of the lease it is made under, what a caller asks, and
+ * what a dispatch or a reconciliation returns. The engine (dispatcher.ts) owns the order of the
+ * steps and every rule (lease-rule.ts decides the lease's part); the gate owns leases, passkeys
+ * and the relay, hands each write its lease's facts and records what the outcome tells it to
+ * (ADR 0063). Nothing here calls back into the gate.
  */
 
-import type { Clock, ConnectorError } from "@t3-connector/core";
+import type { Clock } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
-import type { ActionId, DrivenThreadMode, RuntimeMode } from "../actions/index.js";
+import type { ActionId, DrivenThreadMode, LeaseScope, RuntimeMode } from "../actions/index.js";
 import type { CommandSupportCache } from "../capabilities/index.js";
 import type { Journal, JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
+import type { LeaseRule } from "./lease-rule.js";
 import type { DispatchOutcome } from "./outcome.js";
 import type { ResendAuthority } from "./resend-authority.js";
 
 /**
- * When the dispatcher asks the lease. `admission`: before any I/O (environment and action only,
+ * What the gate knows of one open lease, handed to the engine with each write (ADR 0063). A
+ * lease's scope, ceiling and deadlines never change while it is open; only its end can come
+ * later, so the engine reads `ended` (and its deadlines on its own clock) again right before the
+ * send, with no `await` in between. Absent facts (`null`): no open lease by that id.
+ */
+export interface LeaseFacts {
+  readonly leaseId: string;
+  /** Environments, projects, named threads, actions, workspace roots and the runtime ceiling. */
+  readonly scope: LeaseScope;
+  /** Threads this lease created (a launch, a fork); a thread-limited lease admits them (ADR 0041). */
+  readonly launched: ReadonlySet<string>;
+  /** Aborted when the lease ends: End, Revoke all, a journal or audit failure, a later expiry check. */
+  readonly ended: AbortSignal;
+  /** When the lease expires, by the nearer of a monotonic and a wall-clock deadline (the engine's clock). */
+  readonly deadline: { readonly monotonic: number; readonly wall: number };
+}
+
+/**
+ * When the engine checks the lease. `admission`: before any I/O (environment and action only,
  * `projectIds` is empty). `scope`: after a fresh shell read, with the project of every referenced
  * thread. `send`: the final check; the one outbound send follows it with no `await` in between.
  */
@@ -22,7 +43,6 @@ export type LeaseStage = "admission" | "scope" | "send";
 
 export interface LeaseRequest {
   readonly stage: LeaseStage;
-  readonly leaseId: string;
   readonly environmentId: string;
   /** `t3://<environmentId>`. */
   readonly destination: string;
@@ -69,23 +89,6 @@ export type LeaseVerdict =
       readonly details?: Readonly<Record<string, unknown>>;
     };
 
-/** Details of a send whose outcome is unknown (the socket was lost or the call timed out). */
-export interface UncertainSend {
-  readonly leaseId: string;
-  readonly environmentId: string;
-  readonly operationId: string;
-  readonly action: ActionId;
-  readonly key: string;
-  readonly error: ConnectorError;
-}
-
-/** What the gate implements. `check` is synchronous on purpose: the final check must not yield. */
-export interface LeaseCheck {
-  check(request: LeaseRequest): LeaseVerdict;
-  /** A send may have reached T3 but its answer was lost: the gate closes the lease. */
-  onUncertainSend(event: UncertainSend): void;
-}
-
 /** Where a workspace path is checked: the environment and how it is reached. */
 export interface WorkspaceTarget {
   readonly environment: ConnectedEnvironment;
@@ -102,7 +105,8 @@ export interface DispatcherOptions {
   readonly clock: Clock;
   /** The stable caller identity (`<subject>|<binding>`), part of every journal key; never a boot id. */
   readonly channel: string;
-  readonly lease: LeaseCheck;
+  /** The lease rule, shared with the conditional send over this dispatcher; default a new one on `clock`. */
+  readonly leases?: LeaseRule;
   /** Default `executionDomainVerifier()`: local realpath for URL environments, ssh realpath for SSH ones. */
   readonly verifyWorkspace?: WorkspaceVerifier;
   /**
@@ -121,7 +125,10 @@ export interface DispatcherOptions {
 }
 
 export interface DispatchRequest {
+  /** The lease the client names; refused `lease_closed` when `lease` is not that open lease. */
   readonly leaseId: string;
+  /** The named lease's facts as the gate holds them now, null when no such lease is open. */
+  readonly lease: LeaseFacts | null;
   /** Alias or environmentId; mandatory. */
   readonly environment: string;
   readonly operationId: string;
@@ -147,6 +154,11 @@ export interface DispatchCompleted {
   readonly runtimeMode?: RuntimeMode;
   /** The first thread the write targets (absent for a launch): set by `dispatchOutcome`. */
   readonly threadId?: string;
+  /**
+   * A thread this write created (a launch, a fork: its derived `threadId`, not the thread it
+   * targeted), which the lease now admits too (ADR 0041): set by `dispatchOutcome` for the gate.
+   */
+  readonly launchedThreadId?: string;
 }
 
 export interface Observation {

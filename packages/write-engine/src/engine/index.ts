@@ -14,7 +14,6 @@
 export * from "../dispatch/engine-face.js";
 export * from "../journal/engine-face.js";
 export {
-  NO_NEW_WRITES,
   type OpenWrite,
   openWriteEngine,
   type WriteEngine,

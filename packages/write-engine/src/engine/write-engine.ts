@@ -1,8 +1,9 @@
 /**
  * The write engine opened for one state directory: the journal and the dispatcher behind one
  * object, so that the gate and the reconcile command never hold either part on their own. The
- * engine owns the journal (opened here, closed by `close`); the caller owns the environment
- * registry and the lease, and hands both in. Clock, file system and workspace checks are injected.
+ * engine owns the journal (opened here, closed by `close`) and every write rule; the caller owns
+ * the environment registry and the leases, and hands each write its lease's facts (ADR 0063).
+ * Clock, file system and workspace checks are injected.
  */
 
 import { type Clock, type ConnectorError, systemClock } from "@t3-connector/core";
@@ -15,13 +16,13 @@ import {
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
+import { LeaseRule } from "../dispatch/lease-rule.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
 import type { ResendAuthority } from "../dispatch/resend-authority.js";
 import type {
   DispatchCompleted,
   Dispatcher,
   DispatchRequest,
-  LeaseCheck,
   ReconcileOutcome,
   WorkspaceVerifier,
 } from "../dispatch/types.js";
@@ -38,8 +39,6 @@ export interface WriteEngineOptions {
   readonly registry: EnvironmentRegistry;
   /** The stable caller identity in every journal key (never a boot id). */
   readonly channel: string;
-  /** What admits each write; the reconcile command passes one that admits none. */
-  readonly lease: LeaseCheck;
   readonly clock?: Clock;
   /** Tests only: a file system that fails. */
   readonly fs?: JournalFs;
@@ -110,13 +109,14 @@ export async function openWriteEngine(options: WriteEngineOptions): Promise<Writ
 
 function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock): WriteEngine {
   const journal = options.journalHook?.(opened) ?? opened;
-  const { registry, channel, lease } = options;
+  const { registry, channel } = options;
+  const leases = new LeaseRule(clock);
   const dispatcher = createDispatcher({
     registry,
     journal,
     clock,
     channel,
-    lease,
+    leases,
     ...(options.verifyWorkspace === undefined ? {} : { verifyWorkspace: options.verifyWorkspace }),
     ...(options.commandSupport === undefined ? {} : { commandSupport: options.commandSupport }),
   });
@@ -124,7 +124,7 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
     dispatch: (request) => dispatcher.dispatch(request),
     dispatchOutcome: (request) => dispatcher.dispatchOutcome(request),
     conditionalSend: (request) =>
-      conditionalSend({ dispatcher, journal, registry, channel, clock, lease }, request),
+      conditionalSend({ dispatcher, journal, registry, channel, clock, leases }, request),
     reconcile: (key, authority) => dispatcher.reconcile(key, authority),
     operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
     listUncertain: () => journal.listUncertain(),
@@ -137,9 +137,3 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
     close: () => opened.close(),
   };
 }
-
-/** A lease that admits no new write: settling writes a lease already admitted needs none. */
-export const NO_NEW_WRITES: LeaseCheck = Object.freeze({
-  check: () => ({ ok: false, code: "lease_closed", message: "this engine takes no new write" }) as const,
-  onUncertainSend: () => undefined,
-});

@@ -8,13 +8,14 @@ import { systemClock } from "@t3-connector/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS, SAMPLE_INPUTS } from "../../src/actions/index.js";
 import { CommandSupportCache } from "../../src/capabilities/index.js";
-import { createDispatcher, type Dispatcher } from "../../src/dispatch/index.js";
+import { createDispatcher } from "../../src/dispatch/index.js";
 import {
   CHANNEL,
   commandsSince,
   dispatchFailure,
   type Harness,
   LEASE_ID,
+  type LeasedDispatcher,
   simulatorWorkspace,
   startHarness,
 } from "./support/harness.js";
@@ -34,16 +35,17 @@ afterAll(async () => {
   await harness?.close();
 });
 
-function dispatcherWith(commandSupport: CommandSupportCache): Dispatcher {
-  return createDispatcher({
-    registry: harness.registry,
-    journal: harness.journal,
-    clock: systemClock,
-    channel: CHANNEL,
-    lease: harness.lease,
-    verifyWorkspace: simulatorWorkspace,
-    commandSupport,
-  });
+function dispatcherWith(commandSupport: CommandSupportCache): LeasedDispatcher {
+  return harness.lease.wrap(
+    createDispatcher({
+      registry: harness.registry,
+      journal: harness.journal,
+      clock: systemClock,
+      channel: CHANNEL,
+      verifyWorkspace: simulatorWorkspace,
+      commandSupport,
+    }),
+  );
 }
 
 const reorder = (

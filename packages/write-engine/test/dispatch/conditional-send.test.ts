@@ -13,11 +13,7 @@ import {
   SAMPLE_IDS,
 } from "../../src/actions/index.js";
 import { derivedRecord } from "../../src/dispatch/derived-record.js";
-import {
-  type ConditionalSendDeps,
-  type ConditionalSendResult,
-  conditionalSend,
-} from "../../src/dispatch/index.js";
+import { type ConditionalSendDeps, type ConditionalSendResult, LeaseRule } from "../../src/dispatch/index.js";
 import { journalCommandOf } from "../../src/dispatch/reconcile.js";
 import { CHANNEL, commandsSince, type Harness, LEASE_ID, startHarness } from "./support/harness.js";
 
@@ -58,14 +54,14 @@ afterAll(async () => {
   await harness?.close();
 });
 
-function deps(extra: Partial<ConditionalSendDeps> = {}): ConditionalSendDeps {
+function deps(extra: Partial<ConditionalSendDeps> = {}) {
   return {
     dispatcher: harness.dispatcher,
     journal: harness.journal,
     registry: harness.registry,
     channel: CHANNEL,
     clock: systemClock,
-    lease: harness.lease,
+    leases: new LeaseRule(systemClock),
     ...extra,
   };
 }
@@ -111,7 +107,7 @@ describe("conditional send", () => {
     });
     const before = env.model.receivedCommands.length;
 
-    const pending = await conditionalSend(deps(), body);
+    const pending = await harness.lease.conditionalSend(deps(), body);
     expect(pending).toMatchObject({ state: "precondition_pending", reason: "run_active", replayed: false });
     expect(commandsSince(env, before)).toEqual([]);
     expect(await stepState(`${operationId}:send`)).toBeUndefined();
@@ -127,7 +123,7 @@ describe("conditional send", () => {
     expect(shellOf(ACTIVE).activeRunId ?? null).toBeNull();
     const afterInterrupt = env.model.receivedCommands.length;
 
-    const done = await conditionalSend(deps(), body);
+    const done = await harness.lease.conditionalSend(deps(), body);
     expect(done).toMatchObject({ state: "completed", replayed: false, sent: true });
     expect(done.delivery).toMatchObject({ observed: true, deliveredAs: "started" });
     expect(typesOf(commandsSince(env, afterInterrupt))).toEqual([
@@ -138,7 +134,7 @@ describe("conditional send", () => {
     expect(await stepState(`${operationId}:model-selection`)).toBe("completed");
     expect(await stepState(`${operationId}:send`)).toBe("completed");
 
-    const repeated = await conditionalSend(deps(), body);
+    const repeated = await harness.lease.conditionalSend(deps(), body);
     expect(repeated).toMatchObject({
       state: "completed",
       replayed: true,
@@ -152,7 +148,7 @@ describe("conditional send", () => {
     const operationId = "op-cond-raced";
     const before = env.model.receivedCommands.length;
     let racer = 0;
-    const result: ConditionalSendResult = await conditionalSend(
+    const result: ConditionalSendResult = await harness.lease.conditionalSend(
       deps({
         beforeSendCheck: async () => {
           racer += 1;
@@ -187,7 +183,7 @@ describe("conditional send", () => {
     expect(typesOf(commandsSince(env, before))).toEqual(["thread.model-selection.set", "message.dispatch"]);
     expect(await stepState(`${operationId}:send`)).toBe("refused");
 
-    const replay = await conditionalSend(
+    const replay = await harness.lease.conditionalSend(
       deps(),
       request(operationId, { threadId: RACED, afterRunId: runId, modelSelection: NEW_MODEL, text: "Late." }),
     );
@@ -220,11 +216,11 @@ describe("conditional send", () => {
     const operationId = "op-cond-superseded";
     const before = env.model.receivedCommands.length;
     const body = request(operationId, { threadId: SUPERSEDED, afterRunId: "run-long-gone", text: "Hello." });
-    const result = await conditionalSend(deps(), body);
+    const result = await harness.lease.conditionalSend(deps(), body);
     expect(result).toMatchObject({ state: "precondition_failed", reason: "run_superseded", sent: false });
     expect(commandsSince(env, before)).toEqual([]);
     expect(await stepState(`${operationId}:send`)).toBe("refused");
-    expect(await conditionalSend(deps(), body)).toMatchObject({
+    expect(await harness.lease.conditionalSend(deps(), body)).toMatchObject({
       state: "precondition_failed",
       replayed: true,
     });
@@ -235,7 +231,7 @@ describe("conditional send", () => {
     expect(shell.status).toBe("failed");
     const operationId = "op-cond-after-failed";
     const before = env.model.receivedCommands.length;
-    const result = await conditionalSend(
+    const result = await harness.lease.conditionalSend(
       deps(),
       request(operationId, { threadId: FAILED_RUN, afterRunId: shell.latestRunId, text: "Try again." }),
     );
@@ -246,7 +242,7 @@ describe("conditional send", () => {
 
   it("refuses an input whose clientRequestId differs from the operationId, recording nothing", async () => {
     await expect(
-      conditionalSend(deps(), {
+      harness.lease.conditionalSend(deps(), {
         leaseId: LEASE_ID,
         environment: ALIAS,
         operationId: "op-cond-mismatch",
@@ -259,7 +255,7 @@ describe("conditional send", () => {
   it("polls within waitMs while run R is active and sends once it ended", async () => {
     const runId = shellOf(POLLED).activeRunId;
     const waits: number[] = [];
-    const result = await conditionalSend(
+    const result = await harness.lease.conditionalSend(
       deps({
         // The injected wait is where the run ends: no timer runs in this test.
         sleep: async (ms) => {
@@ -283,7 +279,7 @@ describe("conditional send", () => {
   it("fails at the model step when T3 does not offer the model, and sends nothing", async () => {
     const operationId = "op-cond-bad-model";
     const before = env.model.receivedCommands.length;
-    const result = await conditionalSend(
+    const result = await harness.lease.conditionalSend(
       deps(),
       request(operationId, {
         threadId: BAD_MODEL,
@@ -314,7 +310,7 @@ describe("conditional send", () => {
     env.faults.set({ dropSocketAfterDispatch: true });
     let lost: ConditionalSendResult;
     try {
-      lost = await conditionalSend(deps(), body);
+      lost = await harness.lease.conditionalSend(deps(), body);
     } finally {
       env.faults.set({ dropSocketAfterDispatch: undefined });
       harness.lease.open = true;
@@ -326,7 +322,7 @@ describe("conditional send", () => {
     });
     expect(typesOf(commandsSince(env, before))).toEqual(["message.dispatch"]);
     // The repeat settles the send step (T3 shows the message) without sending it again.
-    expect(await conditionalSend(deps(), body)).toMatchObject({
+    expect(await harness.lease.conditionalSend(deps(), body)).toMatchObject({
       state: "completed",
       replayed: true,
       delivery: { observed: true },
@@ -335,7 +331,7 @@ describe("conditional send", () => {
       harness.dispatcher.operationKey(ALIAS, `${operationId}:send`),
     );
     expect(settled).toMatchObject({ state: "completed", settled: false });
-    expect(await conditionalSend(deps(), body)).toMatchObject({
+    expect(await harness.lease.conditionalSend(deps(), body)).toMatchObject({
       state: "completed",
       replayed: true,
       delivery: { observed: true },
@@ -370,13 +366,16 @@ describe("conditional send", () => {
     );
     const before = env.model.receivedCommands.length;
 
-    expect(await conditionalSend(deps(), body)).toMatchObject({
+    expect(await harness.lease.conditionalSend(deps(), body)).toMatchObject({
       state: "completed",
       replayed: true,
       delivery: { observed: true, messageId: prepared.ids.messageId },
     });
     expect(typesOf(commandsSince(env, before))).toEqual(["message.dispatch"]);
-    expect(await conditionalSend(deps(), body)).toMatchObject({ state: "completed", replayed: true });
+    expect(await harness.lease.conditionalSend(deps(), body)).toMatchObject({
+      state: "completed",
+      replayed: true,
+    });
     expect(commandsSince(env, before)).toHaveLength(1);
   });
 
@@ -384,7 +383,7 @@ describe("conditional send", () => {
     harness.lease.open = false;
     try {
       await expect(
-        conditionalSend(
+        harness.lease.conditionalSend(
           deps(),
           request("op-cond-closed", { threadId: LOST, afterRunId: "run-long-gone", text: "x" }),
         ),

@@ -47,13 +47,14 @@ describe("reconciliation after a restart", () => {
     const journal = await openJournal({ stateDir: harness.stateDir });
     try {
       expect(await journal.get(key)).toMatchObject({ state: "uncertain" });
-      const restarted = createDispatcher({
-        registry: harness.registry,
-        journal,
-        clock: systemClock,
-        channel: CHANNEL,
-        lease: harness.lease,
-      });
+      const restarted = harness.lease.wrap(
+        createDispatcher({
+          registry: harness.registry,
+          journal,
+          clock: systemClock,
+          channel: CHANNEL,
+        }),
+      );
       const outcome = await restarted.reconcile(key);
       expect(outcome).toMatchObject({
         state: "completed",

@@ -134,13 +134,14 @@ describe("settling an uncertain write that never left the gate", () => {
       threadId: T,
       visitedAt: "2026-01-01T00:00:00.000Z",
     });
-    const later = createDispatcher({
-      registry: harness.registry,
-      journal: harness.journal,
-      clock: { now: () => Date.now() + 2 * 60 * 60_000, monotonic: () => performance.now() },
-      channel: CHANNEL,
-      lease: harness.lease,
-    });
+    const later = harness.lease.wrap(
+      createDispatcher({
+        registry: harness.registry,
+        journal: harness.journal,
+        clock: { now: () => Date.now() + 2 * 60 * 60_000, monotonic: () => performance.now() },
+        channel: CHANNEL,
+      }),
+    );
     const outcome = await later.reconcile(key, UNDER_LEASE);
     expect(outcome).toMatchObject({ state: "uncertain", settled: false, resend: { sent: false } });
     expect(outcome.observation?.reason).toContain("older than the resend window");

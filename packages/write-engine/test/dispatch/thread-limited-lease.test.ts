@@ -23,7 +23,6 @@ const limited = {
 
 const pin = (threadId: string): LeaseRequest => ({
   stage: "scope",
-  leaseId: "lease-1",
   environmentId: ENV,
   destination: `t3://${ENV}`,
   action: "thread.pin",

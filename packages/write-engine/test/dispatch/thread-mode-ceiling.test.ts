@@ -11,7 +11,7 @@ import { systemClock } from "@t3-connector/core";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ACTIONS, SAMPLE_IDS, type ThreadSendInput } from "../../src/actions/index.js";
-import { conditionalSend } from "../../src/dispatch/index.js";
+import { LeaseRule } from "../../src/dispatch/index.js";
 import {
   CHANNEL,
   commandsSince,
@@ -117,31 +117,33 @@ describe("the runtime ceiling over a thread's current mode", () => {
   it("refuses a conditional send to a full-access thread before its model step, so nothing at all is sent", async () => {
     const before = env.model.receivedCommands.length;
     const latestRunId = env.model.getThread(FULL)?.shell.latestRunId;
-    const refusal = await conditionalSend(
-      {
-        dispatcher: harness.dispatcher,
-        journal: harness.journal,
-        registry: harness.registry,
-        channel: CHANNEL,
-        clock: systemClock,
-        lease: harness.lease,
-      },
-      {
-        leaseId: LEASE_ID,
-        environment: ALIAS,
-        operationId: "op-mode-conditional",
-        input: {
-          threadId: FULL,
-          clientRequestId: "op-mode-conditional",
-          afterRunId: latestRunId,
-          modelSelection: { instanceId: "codex", model: "gpt-5.6-luna" },
-          text: "then write the changelog",
+    const refusal = await harness.lease
+      .conditionalSend(
+        {
+          dispatcher: harness.dispatcher,
+          journal: harness.journal,
+          registry: harness.registry,
+          channel: CHANNEL,
+          clock: systemClock,
+          leases: new LeaseRule(systemClock),
         },
-      },
-    ).then(
-      () => null,
-      (error: unknown) => error as { code?: string; message?: string },
-    );
+        {
+          leaseId: LEASE_ID,
+          environment: ALIAS,
+          operationId: "op-mode-conditional",
+          input: {
+            threadId: FULL,
+            clientRequestId: "op-mode-conditional",
+            afterRunId: latestRunId,
+            modelSelection: { instanceId: "codex", model: "gpt-5.6-luna" },
+            text: "then write the changelog",
+          },
+        },
+      )
+      .then(
+        () => null,
+        (error: unknown) => error as { code?: string; message?: string },
+      );
     expect(refusal?.code).toBe("runtime_mode_above_lease");
     expect(refusal?.message).toContain("runs in full-access");
     expect(commandsSince(env, before)).toEqual([]);

@@ -124,6 +124,42 @@ describe("a socket lost after the send", () => {
   );
 });
 
+describe("a lease under which a send was lost", () => {
+  it("sends nothing more from that instant, before the gate has read the outcome and ended it", async () => {
+    const env = harness.env("pin");
+    // Facts whose signal the gate never aborts here: as when two writes of one client are in
+    // flight when the first send's answer is lost, and the gate has not read that outcome yet.
+    const open = harness.lease.facts(LEASE_ID);
+    if (open === null) throw new Error("the test lease is not open");
+    const facts = { ...open, ended: new AbortController().signal };
+    env.faults.set({ dropSocketAfterDispatch: true });
+    const lost = await harness.dispatcher.dispatchOutcome({
+      leaseId: LEASE_ID,
+      lease: facts,
+      environment: "pin",
+      operationId: "op-lost-first",
+      action: "thread.pin",
+      input: { threadId: T },
+    });
+    expect(lost).toMatchObject({ state: "uncertain", endsLease: "uncertain_send" });
+    env.faults.clear();
+    const before = env.model.receivedCommands.length;
+    const second = await harness.dispatcher.dispatchOutcome({
+      leaseId: LEASE_ID,
+      lease: facts,
+      environment: "pin",
+      operationId: "op-lost-second",
+      action: "thread.unpin",
+      input: { threadId: T },
+    });
+    expect(second.state).toBe("not_recorded");
+    expect(second.state !== "completed" && (second.error as { code?: string }).code).toBe("lease_closed");
+    expect(commandsSince(env, before)).toEqual([]);
+    // The engine's own mark refused it: the signal the gate would abort still says open.
+    expect(facts.ended.aborted).toBe(false);
+  });
+});
+
 describe("reconciliation that cannot decide", () => {
   it("leaves a record uncertain, with the reason, when T3 shows no effect of the command", async () => {
     const env = harness.env("unsent");

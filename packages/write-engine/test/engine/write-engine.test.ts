@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { isConnectorError } from "@t3-connector/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
-import { type LeaseCheck, NO_NEW_WRITES, openWriteEngine, type WriteEngine } from "../../src/engine/index.js";
+import { openWriteEngine, type WriteEngine } from "../../src/engine/index.js";
 import {
   CHANNEL,
   commandsSince,
@@ -41,13 +41,12 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function open(lease: LeaseCheck = harness.lease): Promise<WriteEngine> {
+async function open(): Promise<WriteEngine> {
   stateDir ??= await mkdtemp(join(tmpdir(), "t3c-engine-"));
   const engine = await openWriteEngine({
     stateDir,
     registry: harness.registry,
     channel: CHANNEL,
-    lease,
     verifyWorkspace: simulatorWorkspace,
   });
   opened.push(engine);
@@ -56,6 +55,7 @@ async function open(lease: LeaseCheck = harness.lease): Promise<WriteEngine> {
 
 const pin = (operationId: string) => ({
   leaseId: LEASE_ID,
+  lease: harness.lease.facts(LEASE_ID),
   environment: "face",
   operationId,
   action: "thread.pin",
@@ -77,10 +77,11 @@ describe("the write engine's face", () => {
   });
 
   it("answers a lease refusal before the journal as not_recorded, records nothing and sends nothing", async () => {
-    const engine = await open(NO_NEW_WRITES);
+    const engine = await open();
     const env = harness.env("face");
     const before = env.model.receivedCommands.length;
-    const outcome = await engine.dispatchOutcome(pin("op-face-2"));
+    // No open lease by that id: the gate hands the engine no facts.
+    const outcome = await engine.dispatchOutcome({ ...pin("op-face-2"), lease: null });
     expect(outcome.state).toBe("not_recorded");
     expect(outcome.state !== "completed" && isConnectorError(outcome.error, "lease_closed")).toBe(true);
     expect(commandsSince(env, before)).toHaveLength(0);
@@ -102,12 +103,11 @@ describe("the write engine's face", () => {
       stateDir: stateDir as string,
       registry: harness.registry,
       channel: CHANNEL,
-      lease: NO_NEW_WRITES,
     }).catch((error: unknown) => error);
     expect(isConnectorError(second, "journal_unavailable")).toBe(true);
     await engine.close();
     opened.splice(opened.indexOf(engine), 1);
-    const reopened = await open(NO_NEW_WRITES);
+    const reopened = await open();
     expect(reopened.stats().open).toBe(0);
   });
 });

@@ -7,12 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { LEASE_DURATION_MINUTES, type LeaseScope } from "@t3-connector/write-engine/actions";
-import {
-  type LeaseRequest,
-  type LeaseVerdict,
-  scopeVerdict,
-  type UncertainSend,
-} from "@t3-connector/write-engine/engine";
+import type { LeaseFacts } from "@t3-connector/write-engine/engine";
 import type { ActiveLease, LeaseKeeper, LeaseWrite } from "../contract.js";
 
 export const LEASE_TTL_MS = LEASE_DURATION_MINUTES * 60_000;
@@ -62,6 +57,10 @@ interface OpenLease {
   writes: LeaseWrite[];
   /** Threads this lease created (a launch, a fork): a thread-limited lease admits them (ADR 0041). */
   readonly launched: Set<string>;
+  /** Aborted when the lease ends, so a write waiting in the engine sends nothing after that. */
+  readonly ended: AbortController;
+  /** What the engine reads of it, built once: nothing in it changes while the lease is open. */
+  readonly facts: LeaseFacts;
 }
 
 /** Threads one lease may have launched and keep writing to; a memory bound, like its write list. */
@@ -77,7 +76,7 @@ export interface LeaseChange {
 type Listener = (change: LeaseChange) => void;
 
 /**
- * Implements the boundary's `LeaseKeeper` (also core's `LeaseCheck`). `epoch` moves when every
+ * Implements the boundary's `LeaseKeeper`. `epoch` moves when every
  * lease closes at once (revoke all, an audit or journal failure), so an approval that started
  * before it can tell that it must not grant; ending one lease leaves other approvals alone.
  */
@@ -159,21 +158,31 @@ export class GateLeaseKeeper implements LeaseKeeper {
       grantedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + LEASE_TTL_MS).toISOString(),
     };
+    const monotonicDeadline = this.#clock.monotonic() + LEASE_TTL_MS;
+    const wallDeadline = now + LEASE_TTL_MS;
+    const launched = new Set<string>();
+    const ended = new AbortController();
     this.#open.set(lease.leaseId, {
       lease,
-      monotonicDeadline: this.#clock.monotonic() + LEASE_TTL_MS,
-      wallDeadline: now + LEASE_TTL_MS,
+      monotonicDeadline,
+      wallDeadline,
       writes: [],
-      launched: new Set(),
+      launched,
+      ended,
+      facts: {
+        leaseId: lease.leaseId,
+        scope: lease.scope,
+        launched,
+        ended: ended.signal,
+        deadline: { monotonic: monotonicDeadline, wall: wallDeadline },
+      },
     });
     this.#emit({ lease, open: true, reason: "granted" });
     return lease;
   }
 
-  check(request: LeaseRequest): LeaseVerdict {
-    const open = this.#live(request.leaseId);
-    if (open === undefined) return { ok: false, code: "lease_closed", message: "no open lease with this id" };
-    return scopeVerdict(open.lease.scope, request, open.launched);
+  facts(leaseId: string): LeaseFacts | null {
+    return this.#live(leaseId)?.facts ?? null;
   }
 
   /** A thread a completed write under `leaseId` created: later writes under it may touch it. */
@@ -194,11 +203,6 @@ export class GateLeaseKeeper implements LeaseKeeper {
     if (secret === undefined) return false;
     const presented = Buffer.from(holderHashOf(secret), "hex");
     return timingSafeEqual(presented, Buffer.from(lease.holderHash, "hex"));
-  }
-
-  /** An uncertain send closes the lease it was made under: its client must reconcile, not retry. */
-  onUncertainSend(event: UncertainSend): void {
-    this.end(event.leaseId, "uncertain_send");
   }
 
   /** Records a write under the lease it names; a write under a closed lease is not listed. */
@@ -231,6 +235,7 @@ export class GateLeaseKeeper implements LeaseKeeper {
     const open = this.#open.get(leaseId);
     if (open === undefined) return false;
     this.#open.delete(leaseId);
+    open.ended.abort(reason);
     this.#history.unshift({
       leaseId,
       ...(open.lease.client === undefined ? {} : { client: open.lease.client }),

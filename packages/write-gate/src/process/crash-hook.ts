@@ -7,13 +7,24 @@
  * - `after_reserve`: the `preparing` record exists in memory only (a reservation rides on the
  *   next write, ADR 0006), nothing was sent;
  * - `after_uncertain`: the derived ids are durable, the send has not happened;
- * - `after_send`: T3 acknowledged the send, `completed` is not written yet;
- * - `after_completed`: `completed` is durable, the answer never reached the caller.
+ * - `after_send`: T3 acknowledged the send, `completed` is not written yet, nothing was answered;
+ * - `answered_before_completed`: the caller has its `completed` answer, which the engine gives
+ *   without waiting for `completed` to reach the disk (ADR 0062), and `completed` never does: the
+ *   journal write is held back, the record stays `uncertain` on disk, and the test kills the
+ *   process once the answer arrived;
+ * - `after_completed`: `completed` is durable; the answer, which did not wait for it, may or may
+ *   not have reached the caller.
  */
 import type { Journal } from "@t3-connector/write-engine/engine";
 
 export const CRASH_ENV = "T3C_GATE_CRASH_AT";
-export const CRASH_POINTS = ["after_reserve", "after_uncertain", "after_send", "after_completed"] as const;
+export const CRASH_POINTS = [
+  "after_reserve",
+  "after_uncertain",
+  "after_send",
+  "answered_before_completed",
+  "after_completed",
+] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 export type JournalHook = (journal: Journal) => Journal;
@@ -48,6 +59,10 @@ export function crashingJournal(point: CrashPoint): JournalHook {
         if (property === "complete" && point === "after_send") {
           // `complete` is the first thing the engine does once T3 acknowledged the send.
           return () => die();
+        }
+        if (property === "complete" && point === "answered_before_completed") {
+          // Never written, never in memory: the disk keeps `uncertain` until the test kills us.
+          return () => new Promise<never>(() => undefined);
         }
         if (property === "complete" && point === "after_completed") {
           return async (...args: unknown[]) => {

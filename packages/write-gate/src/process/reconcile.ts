@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
-import { type JournalRecord, NO_NEW_WRITES, openWriteEngine } from "@t3-connector/write-engine/engine";
+import { type JournalRecord, openWriteEngine } from "@t3-connector/write-engine/engine";
 import { CAPABILITY_FILE } from "../relay/capability.js";
 import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
 import { channelIdentity } from "./start-gate.js";
@@ -200,7 +200,6 @@ async function journalSettler(io: CliIo, config: WriteConfig): Promise<Settler> 
     stateDir: config.stateDir,
     registry,
     channel: channelIdentity(config),
-    lease: NO_NEW_WRITES,
     clock: systemClock,
   }).catch(async (error: unknown) => {
     await registry.close();

@@ -18,7 +18,6 @@ import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connec
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
   type JournalFs,
-  type LeaseCheck,
   LIFT_UNKNOWN_LOSS_COMMAND,
   openWriteEngine,
   type WorkspaceVerifier,
@@ -242,7 +241,6 @@ async function openMachineSide(
     stateDir: config.stateDir,
     registry,
     channel: channelIdentity(config),
-    lease: keeperLease(keeper),
     clock,
     commandSupport,
     ...(options.journalFs === undefined ? {} : { fs: options.journalFs }),
@@ -267,22 +265,6 @@ async function openMachineSide(
   });
   cleanups.push(() => audit.close());
   return { registry, engine, audit };
-}
-
-/**
- * The engine is opened before the human side (the audit log, which the page needs, records the
- * journal's generation), so its lease is the keeper's once it exists; until then no write passes.
- */
-function keeperLease(keeper: { readonly current: LeaseKeeper | null }): LeaseCheck {
-  return {
-    check: (request) =>
-      keeper.current?.check(request) ?? {
-        ok: false,
-        code: "lease_closed",
-        message: "the gate is still starting: no lease is open",
-      },
-    onUncertainSend: (event) => keeper.current?.onUncertainSend(event),
-  };
 }
 
 /** The app is built before the relay's parts exist, so its slot is bound late; until then it refuses. */

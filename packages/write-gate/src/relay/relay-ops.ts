@@ -1,7 +1,10 @@
 /**
- * The relay ops that touch the lease, the journal or the audit log. Every write and every
- * reconciliation is audited (ids, codes and states only) after its outcome is known; a failed
- * audit append closes every lease through the log's own failure hook.
+ * The relay ops that touch the lease, the journal or the audit log. Each write goes to the engine
+ * with the facts of the lease it names (the engine decides every rule, ADR 0063); what its outcome
+ * says the gate must do — end the lease after a lost send, admit a thread the write launched,
+ * list the write, audit it — is done here. Every write and every reconciliation is audited (ids,
+ * codes and states only) after its outcome is known; a failed audit append closes every lease
+ * through the log's own failure hook.
  */
 
 import { type Clock, ConnectorError } from "@t3-connector/core";
@@ -185,6 +188,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
     const release = claimOperation(op, deps);
     outcome = await deps.dispatcher.dispatchOutcome({
       leaseId: op.leaseId,
+      lease: deps.lease.facts(op.leaseId),
       environment: op.environment ?? "",
       operationId: op.operationId,
       action: op.action,
@@ -197,7 +201,9 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
   }
   const thread = outcome.threadId === undefined ? {} : { threadId: outcome.threadId };
   if (outcome.state === "completed") {
-    noteLaunchedThread(deps.lease, op.leaseId, outcome.derivedIds, thread.threadId);
+    if (outcome.launchedThreadId !== undefined) {
+      deps.lease.recordLaunchedThread(op.leaseId, outcome.launchedThreadId);
+    }
     if (!outcome.replayed)
       record(deps.lease, deps.clock, {
         ...base,
@@ -232,6 +238,8 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
   if (outcome.state !== "not_recorded" && !replayed && environmentId !== null) {
     record(deps.lease, deps.clock, { ...base, ...thread, environmentId, state: outcome.state, code });
   }
+  // Listed first, so the page shows the write under the lease it ended.
+  if (outcome.endsLease !== undefined) deps.lease.end(op.leaseId, outcome.endsLease);
   await auditQuietly(deps.audit, {
     event: "dispatch",
     ...base,
@@ -256,8 +264,9 @@ export async function conditionalSendOp(
   try {
     refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
     const release = claimOperation(op, deps);
-    const result = await run({
+    const { endsLease, ...result } = await run({
       leaseId: op.leaseId,
+      lease: deps.lease.facts(op.leaseId),
       environment: op.environment ?? "",
       operationId: op.operationId,
       input: op.input,
@@ -277,6 +286,7 @@ export async function conditionalSendOp(
         ...(result.reason === undefined ? {} : { code: result.reason }),
       });
     }
+    if (endsLease !== undefined) deps.lease.end(op.leaseId, endsLease);
     await auditQuietly(deps.audit, {
       ...base,
       environmentId: result.environmentId,
@@ -334,13 +344,11 @@ function listedState(state: ConditionalSendResult["state"]): LeaseWrite["state"]
 export async function reconcileOp(op: ReconcileOp, deps: RelayOpDeps): Promise<RelayResultOf<"reconcile">> {
   if (op.leaseId !== undefined) refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
   const held = op.leaseId !== undefined && deps.lease.heldBy(op.leaseId, op.leaseSecret);
+  const facts = held && op.leaseId !== undefined ? deps.lease.facts(op.leaseId) : null;
   const key = "key" in op ? op.key : deps.dispatcher.operationKey(op.environment ?? "", op.operationId);
   let outcome: ReconcileOutcome;
   try {
-    outcome = await deps.dispatcher.reconcile(
-      key,
-      held && op.leaseId !== undefined ? { leaseId: op.leaseId } : undefined,
-    );
+    outcome = await deps.dispatcher.reconcile(key, facts === null ? undefined : { lease: facts });
   } catch (error) {
     await auditQuietly(deps.audit, {
       event: "reconciled",
@@ -399,17 +407,6 @@ function claimOperation(op: DispatchOp | ConditionalSendOp, deps: RelayOpDeps): 
     return () => undefined;
   }
   return deps.owners.claim(key, op.leaseSecret);
-}
-
-/** A thread the write created (its derived `threadId`, not the thread it targeted) stays the lease's. */
-function noteLaunchedThread(
-  keeper: LeaseKeeper,
-  leaseId: string,
-  derivedIds: Readonly<Record<string, string>>,
-  targeted: string | undefined,
-): void {
-  const created = derivedIds.threadId;
-  if (created !== undefined && created !== targeted) keeper.recordLaunchedThread(leaseId, created);
 }
 
 function record(keeper: LeaseKeeper, clock: Clock, write: Omit<LeaseWrite, "at">): void {

@@ -10,6 +10,7 @@ import { ENROLLMENT_CODE, type SimGate } from "@t3-connector/test-support/sim-ga
 import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { leaseVerdict } from "../support/lease-verdict.js";
 import { enrollThroughThePage, useGatePage, waitForMessage } from "./support/gate-page.js";
 
 const PROJECTS = [
@@ -88,11 +89,15 @@ describe("passkey approval in a real browser", () => {
     expect(grant?.actions).toHaveLength(ACTION_IDS.length - DESTRUCTIVE_ACTIONS.length - 1);
     for (const action of DESTRUCTIVE_ACTIONS) expect(grant?.actions).not.toContain(action);
     expect(grant?.actions).not.toContain("thread.archive");
-    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-api"])).ok).toBe(true);
-    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-web"]))).toMatchObject({
-      code: "scope_denied",
-    });
-    expect(gate.keeper.check(writeRequest(lease.leaseId, ["project-api"], "thread.archive"))).toMatchObject({
+    expect(leaseVerdict(gate.keeper, gate.clock, writeRequest(lease.leaseId, ["project-api"])).ok).toBe(true);
+    expect(leaseVerdict(gate.keeper, gate.clock, writeRequest(lease.leaseId, ["project-web"]))).toMatchObject(
+      {
+        code: "scope_denied",
+      },
+    );
+    expect(
+      leaseVerdict(gate.keeper, gate.clock, writeRequest(lease.leaseId, ["project-api"], "thread.archive")),
+    ).toMatchObject({
       code: "scope_denied",
     });
     await page
@@ -336,15 +341,19 @@ describe("passkey approval in a real browser", () => {
     await page.click("[data-testid=revoke]");
     await waitForMessage(page, "Every lease revoked.");
     expect(gate.keeper.list()).toEqual([]);
-    expect(gate.keeper.check(writeRequest(first.leaseId, ["project-api"]))).toMatchObject({
-      code: "lease_closed",
-    });
+    expect(leaseVerdict(gate.keeper, gate.clock, writeRequest(first.leaseId, ["project-api"]))).toMatchObject(
+      {
+        code: "lease_closed",
+      },
+    );
     // The page re-reads its state after the revoke (possibly behind a nudged read already in flight).
     await page.locator("#lease").waitFor({ state: "hidden" });
 
     const second = await approveOnce();
     gate.clock.offsetMs += 60 * 60_000;
-    expect(gate.keeper.check(writeRequest(second.leaseId, ["project-api"]))).toMatchObject({
+    expect(
+      leaseVerdict(gate.keeper, gate.clock, writeRequest(second.leaseId, ["project-api"])),
+    ).toMatchObject({
       code: "lease_closed",
     });
     expect(gate.keeper.list()).toEqual([]);

@@ -70,14 +70,23 @@ function startupLines(child: ChildProcess, stderr: string[]): Promise<string> {
   });
 }
 
-async function crashAt(point: CrashPoint, operationId: string): Promise<void> {
+/**
+ * Kills the gate at `point` during one write. Before the send, and right after it, the caller
+ * never gets an answer; once `completed` is durable it may have (the answer does not wait for
+ * that write, ADR 0062).
+ */
+async function crashAt(
+  point: Exclude<CrashPoint, "answered_before_completed">,
+  operationId: string,
+): Promise<void> {
   const doomed = await startChild(point);
   const answer = relay(doomed.port, title(doomed.leaseId, operationId)).then(
     () => "answered",
     () => "connection lost",
   );
   expect(await doomed.exited).toBe("SIGKILL");
-  expect(await answer).toBe("connection lost");
+  if (point === "after_completed") expect(["answered", "connection lost"]).toContain(await answer);
+  else expect(await answer).toBe("connection lost");
 }
 
 describe("kill -9 the gate during a write, restart, retry the same operationId", () => {
@@ -210,6 +219,45 @@ describe("kill -9 the gate during a write, restart, retry the same operationId",
     const after = await relay(gate.port, title(gate.leaseId, "op-crash-send"));
     expect(after.body).toMatchObject({ state: "completed", replayed: true });
     expect(commandsFor("op-crash-send")).toBe(1);
+    gate.process.kill("SIGTERM");
+    await gate.exited;
+  });
+
+  it("answered before completed reached the disk: the restarted gate reads T3, finds it, never sends it again", async () => {
+    const doomed = await startChild("answered_before_completed");
+    const answered = await relay(doomed.port, title(doomed.leaseId, "op-crash-answered"));
+    // The caller has the truth: T3 acknowledged the one send.
+    expect(answered.body).toMatchObject({ state: "completed", replayed: false });
+    expect(commandsFor("op-crash-answered")).toBe(1);
+    doomed.process.kill("SIGKILL");
+    expect(await doomed.exited).toBe("SIGKILL");
+    // On disk the record is still `uncertain` (never `completed`): the reading CLI says so.
+    const read = await reconcileAll();
+    expect(read.results).toEqual([
+      expect.objectContaining({ operationId: "op-crash-answered", state: "completed", settled: true }),
+    ]);
+    expect(commandsFor("op-crash-answered")).toBe(1);
+    const gate = await startChild();
+    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-answered"));
+    expect(retry.body).toMatchObject({ state: "completed", replayed: true });
+    expect(commandsFor("op-crash-answered")).toBe(1);
+    gate.process.kill("SIGTERM");
+    await gate.exited;
+  });
+
+  it("answered before completed reached the disk, restarted: the gate settles it at start by reading", async () => {
+    const doomed = await startChild("answered_before_completed");
+    const answered = await relay(doomed.port, title(doomed.leaseId, "op-crash-answered-start"));
+    expect(answered.body).toMatchObject({ state: "completed", replayed: false });
+    doomed.process.kill("SIGKILL");
+    await doomed.exited;
+    const stderr: string[] = [];
+    const gate = await startChild(undefined, stderr);
+    const lines = await startupLines(gate.process, stderr);
+    expect(lines).toContain("settled 1 of 1 uncertain write(s) at start (1 completed, 0 refused)");
+    const retry = await relay(gate.port, title(gate.leaseId, "op-crash-answered-start"));
+    expect(retry.body).toMatchObject({ state: "completed", replayed: true });
+    expect(commandsFor("op-crash-answered-start")).toBe(1);
     gate.process.kill("SIGTERM");
     await gate.exited;
   });

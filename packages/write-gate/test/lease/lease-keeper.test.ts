@@ -8,6 +8,7 @@ import {
   MAX_OPEN_LEASES,
 } from "../../src/lease/index.js";
 import { ManualClock } from "../security/support/gate.js";
+import { leaseVerdict } from "../support/lease-verdict.js";
 
 const SCOPE: LeaseScope = parseLeaseScope({
   scopeVersion: 2,
@@ -29,7 +30,7 @@ function setup() {
   const clock = new ManualClock();
   const keeper = new GateLeaseKeeper({ clock });
   const lease = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp", credentialId: "cred" });
-  const request = (overrides: Partial<Parameters<GateLeaseKeeper["check"]>[0]> = {}) => ({
+  const request = (overrides: Partial<Parameters<typeof leaseVerdict>[2]> = {}) => ({
     stage: "send" as const,
     leaseId: lease.leaseId,
     environmentId: "env-a",
@@ -38,43 +39,44 @@ function setup() {
     projectIds: ["p1"],
     ...overrides,
   });
-  return { clock, keeper, lease, request };
+  const check = (stage: Parameters<typeof leaseVerdict>[2]) => leaseVerdict(keeper, clock, stage);
+  return { clock, keeper, lease, request, check };
 }
 
 describe("GateLeaseKeeper", () => {
-  it("opens a 60-minute lease with an opaque id and checks requests with core's scope verdict", () => {
-    const { keeper, lease, request } = setup();
+  it("opens a 60-minute lease with an opaque id and its facts give the engine’s scope verdict", () => {
+    const { lease, request, check } = setup();
     expect(lease.leaseId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(lease.expiresAt) - Date.parse(lease.grantedAt)).toBe(LEASE_TTL_MS);
-    expect(keeper.check(request())).toEqual({
+    expect(check(request())).toEqual({
       ok: true,
       runtimeCeiling: "full-access",
       approvedWorkspaceRoots: ["/w/one"],
     });
-    expect(keeper.check(request({ projectIds: ["p2"] }))).toMatchObject({ ok: false, code: "scope_denied" });
-    expect(keeper.check(request({ action: ACTION_IDS.find((id) => id !== "thread.send") }))).toMatchObject({
+    expect(check(request({ projectIds: ["p2"] }))).toMatchObject({ ok: false, code: "scope_denied" });
+    expect(check(request({ action: ACTION_IDS.find((id) => id !== "thread.send") }))).toMatchObject({
       code: "scope_denied",
     });
-    expect(keeper.check(request({ environmentId: "env-b", destination: "t3://env-b" }))).toMatchObject({
+    expect(check(request({ environmentId: "env-b", destination: "t3://env-b" }))).toMatchObject({
       code: "environment_not_in_lease",
     });
-    expect(keeper.check(request({ leaseId: "someone-else" }))).toMatchObject({ code: "lease_closed" });
+    expect(check(request({ leaseId: "someone-else" }))).toMatchObject({ code: "lease_closed" });
   });
 
   it("expires when the monotonic clock passes 60 minutes even if the wall clock was set back", () => {
-    const { clock, keeper, request } = setup();
+    const { clock, keeper, request, check } = setup();
     clock.mono += LEASE_TTL_MS - 1;
-    expect(keeper.check(request()).ok).toBe(true);
+    expect(check(request()).ok).toBe(true);
     clock.wall -= 3_600_000;
     clock.mono += 1;
-    expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
+    expect(check(request())).toMatchObject({ code: "lease_closed" });
     expect(keeper.list()).toEqual([]);
   });
 
   it("expires when the wall clock passes its deadline even if the monotonic clock stood still (suspend)", () => {
-    const { clock, keeper, request } = setup();
+    const { clock, request, check } = setup();
     clock.wall += LEASE_TTL_MS;
-    expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
+    expect(check(request())).toMatchObject({ code: "lease_closed" });
   });
 
   it("tells listeners about grant, expiry and revoke, and counts the remaining time by the nearer deadline", () => {
@@ -94,13 +96,13 @@ describe("GateLeaseKeeper", () => {
   });
 
   it("holds several leases at once, each checked on its own, and ending one leaves the others open", () => {
-    const { keeper, lease, request } = setup();
+    const { keeper, lease, request, check } = setup();
     const other = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-2", credentialId: "cred" });
     expect(keeper.list().map((open) => open.leaseId)).toEqual([lease.leaseId, other.leaseId]);
     const epoch = keeper.epoch;
     expect(keeper.end(lease.leaseId, "ended")).toBe(true);
-    expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
-    expect(keeper.check(request({ leaseId: other.leaseId })).ok).toBe(true);
+    expect(check(request())).toMatchObject({ code: "lease_closed" });
+    expect(check(request({ leaseId: other.leaseId })).ok).toBe(true);
     // Ending one lease is not a close of everything: approvals in flight keep going.
     expect(keeper.epoch).toBe(epoch);
     expect(keeper.history()[0]).toMatchObject({ leaseId: lease.leaseId, closeReason: "ended" });
@@ -136,12 +138,18 @@ describe("GateLeaseKeeper", () => {
     );
   });
 
-  it("closes the lease an uncertain send was made under, and only that one", () => {
-    const { keeper, lease, request } = setup();
+  it("ends one lease (an uncertain send's outcome) and aborts the signal a waiting write reads", () => {
+    const { keeper, lease, request, check } = setup();
     const other = keeper.grant({ scope: SCOPE, scopeFingerprint: "fp-2", credentialId: "cred" });
-    keeper.onUncertainSend({ leaseId: lease.leaseId } as never);
-    expect(keeper.check(request())).toMatchObject({ code: "lease_closed" });
+    const facts = keeper.facts(lease.leaseId);
+    expect(facts?.ended.aborted).toBe(false);
+    expect(keeper.end(lease.leaseId, "uncertain_send")).toBe(true);
+    // The facts a write already holds say the lease ended: its final check before the send refuses.
+    expect(facts?.ended.aborted).toBe(true);
+    expect(keeper.facts(lease.leaseId)).toBeNull();
+    expect(check(request())).toMatchObject({ code: "lease_closed" });
     expect(keeper.get(other.leaseId)?.leaseId).toBe(other.leaseId);
+    expect(keeper.facts(other.leaseId)?.ended.aborted).toBe(false);
   });
 
   it("lists the writes made under each open lease, capped, and forgets them when it closes", () => {

@@ -119,4 +119,30 @@ describe("relay op conditional_send", () => {
     const line = (await auditEvents()).find((event) => event.operationId === "op-relay-cond-closed");
     expect(line).toMatchObject({ event: "conditional_send", state: "not_recorded", code: "lease_closed" });
   });
+
+  it("ends the lease when the send step's answer is lost, as the engine's outcome asks (ADR 0063)", async () => {
+    const leaseId = await h.grantLease();
+    const alpha = h.world.env("alpha");
+    const before = alpha.model.receivedCommands.length;
+    alpha.faults.set({ dropSocketAfterDispatch: true });
+    try {
+      const lost = await h.relay(
+        conditional(leaseId, "op-relay-cond-lost", {
+          threadId: IDLE_THREAD,
+          afterRunId: shellOf(IDLE_THREAD).latestRunId,
+          text: "Then summarise.",
+        }),
+      );
+      expect(lost.body).toMatchObject({ state: "uncertain", failedStep: "send" });
+      // What the engine tells the gate is the gate's: it never reaches the client.
+      expect(lost.body).not.toHaveProperty("endsLease");
+    } finally {
+      alpha.faults.set({ dropSocketAfterDispatch: undefined });
+    }
+    expect(alpha.model.receivedCommands).toHaveLength(before + 1);
+    expect(h.gate.lease.get(leaseId)).toBeNull();
+    await h.gate.audit.settled();
+    const closed = (await auditEvents()).filter((event) => event.event === "lease_closed");
+    expect(closed.at(-1)).toMatchObject({ reason: "uncertain_send" });
+  });
 });

@@ -1,7 +1,9 @@
 /**
  * A write engine over a real simulator: operate tokens in private token files, a registry built
  * with OPERATE_SCOPES, a journal in a private temp state directory, and a lease built from a real
- * lease scope (scopeVerdict) whose only test-specific part is that a test can close it.
+ * lease scope whose only test-specific part is that a test can close it. Like the gate's relay, the
+ * harness hands every write the facts of the lease it names and does what the outcome asks (end
+ * the lease after a lost send); the engine decides everything from those facts (ADR 0063).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,14 +22,18 @@ import {
   SAMPLE_IDS,
 } from "../../../src/actions/index.js";
 import {
+  type ConditionalSendDeps,
+  type ConditionalSendRequest,
+  type ConditionalSendResult,
+  conditionalSend,
   createDispatcher,
+  type DispatchCompleted,
   type Dispatcher,
-  type LeaseCheck,
-  type LeaseRequest,
-  type LeaseStage,
-  type LeaseVerdict,
-  scopeVerdict,
-  type UncertainSend,
+  type DispatchOutcome,
+  type DispatchRequest,
+  dispatchFailureOf,
+  type LeaseFacts,
+  type ReconcileOutcome,
   type WorkspaceVerifier,
 } from "../../../src/dispatch/index.js";
 import { type Journal, openJournal } from "../../../src/journal/index.js";
@@ -37,30 +43,122 @@ const WRITE_TAGS = new Set(["orchestration.dispatchCommand", "orchestration.laun
 export const LEASE_ID = "lease-test-1";
 export const CHANNEL = "canal:test-org|securetunnel:tunnel-1";
 
-/** A lease over a real scope; `closeAt` closes it when the dispatcher reaches that stage. */
-export class TestLease implements LeaseCheck {
-  open = true;
-  closeAt: LeaseStage | undefined;
-  readonly calls: LeaseRequest[] = [];
-  readonly uncertainSends: UncertainSend[] = [];
+/** A write as a test names it: the lease by id; the harness adds its facts, as the gate's relay does. */
+export type LeasedRequest = Omit<DispatchRequest, "lease"> & { readonly lease?: LeaseFacts | null };
+
+/** A reconcile's authority as a test names it: the caller's lease by id, or the operator. */
+export type LeasedAuthority = { readonly leaseId: string } | { readonly operator: true };
+
+/** A dispatcher that takes a lease by id and hands the engine that lease's facts. */
+export interface LeasedDispatcher extends Omit<Dispatcher, "dispatch" | "dispatchOutcome" | "reconcile"> {
+  dispatch(request: LeasedRequest): Promise<DispatchCompleted>;
+  dispatchOutcome(request: LeasedRequest): Promise<DispatchOutcome>;
+  reconcile(key: string, authority?: LeasedAuthority): Promise<ReconcileOutcome>;
+}
+
+/**
+ * A lease over a real scope. `open = false` ends it (its signal aborts, as the gate's keeper does);
+ * `closeAt = "send"` ends it as soon as a write's `uncertain` record is durable, so the write is
+ * waiting for its send when the lease ends (a revoke arriving at that instant).
+ */
+export class TestLease {
+  #ended = new AbortController();
+  closeAt: "send" | undefined;
+  /** The writes whose lost send ended this lease (what the gate's relay does with the outcome). */
+  readonly uncertainSends: { leaseId: string; operationId: string }[] = [];
+  readonly launched = new Set<string>();
 
   constructor(
     readonly leaseId: string,
     public scope: LeaseScope,
   ) {}
 
-  check(request: LeaseRequest): LeaseVerdict {
-    this.calls.push(request);
-    if (this.closeAt === request.stage) this.open = false;
-    if (!this.open || request.leaseId !== this.leaseId) {
-      return { ok: false, code: "lease_closed", message: "the lease is closed" };
-    }
-    return scopeVerdict(this.scope, request);
+  get open(): boolean {
+    return !this.#ended.signal.aborted;
   }
 
-  onUncertainSend(event: UncertainSend): void {
-    this.uncertainSends.push(event);
-    this.open = false;
+  set open(open: boolean) {
+    if (open === this.open) return;
+    if (open) this.#ended = new AbortController();
+    else this.#ended.abort("ended");
+  }
+
+  /** The facts the gate would hand in for `leaseId`: this lease's, with its scope as it is now. */
+  facts(leaseId: string): LeaseFacts | null {
+    if (leaseId !== this.leaseId) return null;
+    return {
+      leaseId,
+      scope: this.scope,
+      launched: this.launched,
+      ended: this.#ended.signal,
+      deadline: { monotonic: Number.POSITIVE_INFINITY, wall: Number.POSITIVE_INFINITY },
+    };
+  }
+
+  /** The request with its lease's facts, unless the test gave its own. */
+  request<T extends { readonly leaseId: string; readonly lease?: LeaseFacts | null }>(
+    request: T,
+  ): T & { readonly lease: LeaseFacts | null } {
+    return { ...request, lease: request.lease === undefined ? this.facts(request.leaseId) : request.lease };
+  }
+
+  /** Does what an outcome asks of the gate: a lost send ends the lease; a launched thread joins it. */
+  apply(leaseId: string, operationId: string, outcome: DispatchOutcome): void {
+    if (outcome.state === "completed" && outcome.launchedThreadId !== undefined) {
+      this.launched.add(outcome.launchedThreadId);
+    }
+    if (outcome.state !== "completed" && outcome.endsLease !== undefined && leaseId === this.leaseId) {
+      this.uncertainSends.push({ leaseId, operationId });
+      this.open = false;
+    }
+  }
+
+  /** `dispatcher` taking leases by id, as the gate's relay calls the engine. */
+  wrap(dispatcher: Dispatcher): LeasedDispatcher {
+    return {
+      operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
+      dispatch: async (request) => {
+        try {
+          return await dispatcher.dispatch(this.request(request));
+        } catch (error) {
+          this.apply(request.leaseId, request.operationId, dispatchFailureOf(error));
+          throw error;
+        }
+      },
+      dispatchOutcome: async (request) => {
+        const outcome = await dispatcher.dispatchOutcome(this.request(request));
+        this.apply(request.leaseId, request.operationId, outcome);
+        return outcome;
+      },
+      reconcile: (key, authority) => {
+        if (authority === undefined || "operator" in authority) return dispatcher.reconcile(key, authority);
+        const facts = this.facts(authority.leaseId);
+        return dispatcher.reconcile(key, facts === null ? undefined : { lease: facts });
+      },
+    };
+  }
+
+  /** A conditional send with this lease's facts; a lost step's send ends the lease. */
+  async conditionalSend(
+    deps: Omit<ConditionalSendDeps, "dispatcher"> & { readonly dispatcher: Dispatcher | LeasedDispatcher },
+    request: Omit<ConditionalSendRequest, "lease"> & { readonly lease?: LeaseFacts | null },
+  ): Promise<ConditionalSendResult> {
+    const result = await conditionalSend(deps as ConditionalSendDeps, this.request(request));
+    if (result.endsLease !== undefined && request.leaseId === this.leaseId) {
+      this.uncertainSends.push({ leaseId: request.leaseId, operationId: request.operationId });
+      this.open = false;
+    }
+    return result;
+  }
+
+  /** Makes `closeAt = "send"` end the lease once a write's `uncertain` record is durable. */
+  watch(journal: Journal): void {
+    const markUncertain = journal.markUncertain.bind(journal);
+    journal.markUncertain = async (...args) => {
+      const record = await markUncertain(...args);
+      if (this.closeAt === "send") this.open = false;
+      return record;
+    };
   }
 }
 
@@ -103,7 +201,8 @@ export interface Harness {
   /** The journal's private state directory (to reopen it as after a restart). */
   stateDir: string;
   lease: TestLease;
-  dispatcher: Dispatcher;
+  /** Takes leases by id and hands the engine their facts, as the gate's relay does. */
+  dispatcher: LeasedDispatcher;
   env(alias: string): SimEnvironment;
   /** Every write frame any socket of the registry sent, in order (resends would show here). */
   writeFrames: { tag: string; commandId: string }[];
@@ -169,12 +268,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     LEASE_ID,
     leaseScope(sim.environments.map((env) => ({ alias: env.alias, environmentId: env.environmentId }))),
   );
+  lease.watch(journal);
   const dispatcher = createDispatcher({
     registry,
     journal,
     clock: systemClock,
     channel: CHANNEL,
-    lease,
     verifyWorkspace: options.verifyWorkspace ?? simulatorWorkspace,
   });
   return {
@@ -183,7 +282,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     journal,
     stateDir,
     lease,
-    dispatcher,
+    dispatcher: lease.wrap(dispatcher),
     env: (alias) => sim.environment(alias),
     writeFrames,
     framesFor: (commandId) => writeFrames.filter((frame) => frame.commandId === commandId).length,
