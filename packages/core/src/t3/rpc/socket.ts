@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { ConnectorError } from "../../errors.js";
 import { answerTooLarge } from "../capped-body.js";
 import { httpErrorFromAnswer } from "../http-errors.js";
@@ -39,14 +39,47 @@ type Listener = (event: never) => void;
 /** Reads at most this much of a refused upgrade's body: enough for T3's JSON error. */
 const MAX_REFUSAL_BODY_BYTES = 64 * 1024;
 
+type WebSocketClass = typeof WebSocket;
+let loadedWebSocket: WebSocketClass | undefined;
+let loadingWebSocket: Promise<WebSocketClass> | undefined;
+
+/**
+ * `ws` is loaded when the first socket opens, not with this module: a process that opens none
+ * (`t3-connector-ops ls` with nothing configured, `serve` until a tool reads a live thread)
+ * neither parses nor links it (docs/adr/0060).
+ */
+function loadWebSocket(): Promise<WebSocketClass> {
+  loadingWebSocket ??= import("ws").then((module) => {
+    loadedWebSocket = module.default;
+    return loadedWebSocket;
+  });
+  return loadingWebSocket;
+}
+
 class NodeWebSocket implements WebSocketLike {
-  readonly #socket: WebSocket;
+  #socket: WebSocket | undefined;
   readonly #listeners = new Map<string, Listener[]>();
   #refused = false;
+  /** Closed before `ws` was loaded: the socket is then never opened. */
+  #abandoned = false;
 
   constructor(url: string, headers: Record<string, string>, limits: WebSocketLimits = {}) {
+    if (loadedWebSocket !== undefined) {
+      this.#open(loadedWebSocket, url, headers, limits);
+      return;
+    }
+    loadWebSocket().then(
+      (Socket) => {
+        if (this.#abandoned) this.#emit("close", { code: 1006, reason: "closed before opening" });
+        else this.#open(Socket, url, headers, limits);
+      },
+      (error: unknown) => this.#emit("error", { error, message: `ws could not be loaded: ${String(error)}` }),
+    );
+  }
+
+  #open(Socket: WebSocketClass, url: string, headers: Record<string, string>, limits: WebSocketLimits): void {
     const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.#socket = new WebSocket(url, {
+    this.#socket = new Socket(url, {
       headers,
       // ws stops reading a frame at its header once it declares more than this (ADR 0020).
       maxPayload: maxFrameBytes,
@@ -73,15 +106,19 @@ class NodeWebSocket implements WebSocketLike {
   }
 
   send(data: string): void {
+    // Sending is only valid once open, and "open" is emitted only by a created socket.
+    if (this.#socket === undefined) throw new Error("WebSocket is not open: readyState 0 (CONNECTING)");
     this.#socket.send(data);
   }
 
   close(code?: number, reason?: string): void {
-    this.#socket.close(code, reason);
+    if (this.#socket === undefined) this.#abandoned = true;
+    else this.#socket.close(code, reason);
   }
 
   terminate(): void {
-    this.#socket.terminate();
+    if (this.#socket === undefined) this.#abandoned = true;
+    else this.#socket.terminate();
   }
 
   addEventListener(type: string, listener: Listener): void {
@@ -104,7 +141,7 @@ class NodeWebSocket implements WebSocketLike {
       const status = response.statusCode ?? 0;
       const error = httpErrorFromAnswer("GET /ws", status, headerValue(response, "content-type"), text);
       this.#emit("error", { error, message: error.message });
-      this.#socket.terminate();
+      this.#socket?.terminate();
     };
     response.on("data", (chunk: Buffer) => {
       size += chunk.length;
