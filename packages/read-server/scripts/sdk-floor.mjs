@@ -9,8 +9,17 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
 const input = z.strictObject({});
+// As the read server (src/server.ts): no elicitation, so no JSON Schema validator is built.
+const jsonSchemaValidator = {
+  getValidator() {
+    throw new Error("sdk-floor validates no JSON Schema");
+  },
+};
 const factory = () => {
-  const server = new Server({ name: "sdk-floor", version: "0.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: "sdk-floor", version: "0.0.0" },
+    { capabilities: { tools: {} }, jsonSchemaValidator },
+  );
   server.setRequestHandler("tools/list", () => ({
     tools: [{ name: "t3_ambientes", inputSchema: z.toJSONSchema(input) }],
   }));
