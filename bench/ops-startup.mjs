@@ -10,7 +10,9 @@
 // 5.3–6.8× the baseline on the development machine; the target is half of that: p50 ratio ≤ 3.
 // `ls` with nothing configured took 9.5× while ops loaded the read server's whole entry (HTTP,
 // OAuth, the CLI) to use its tools; with the tools' own entry, loaded only when a command reads
-// (issue 36), it has the same target: p50 ratio ≤ 3.
+// (issue 36), it has the same target: p50 ratio ≤ 3. It was still 3.4× while the bin linked about
+// 210 modules (zod's, core's, ws); the bin now loads a bundle and ws waits for the first socket
+// (docs/adr/0060): about 1.9×.
 // Prints one JSON line `{"bench":"ops-startup",...}`.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
