@@ -7,7 +7,8 @@ import path from "node:path";
 
 // On Node ≥ 22.1 compiled code is kept between runs under the user's cache folder (never in the
 // package); Node checks each entry against the source it was compiled from. Node 20 has no such
-// cache and starts as before (docs/adr/0060). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+// cache and starts as before (docs/adr/0060). NODE_COMPILE_CACHE=dir names another folder (Node
+// turns it on before this runs); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 if (typeof module.enableCompileCache === "function") {
   try {
     const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
