@@ -39,22 +39,8 @@ type Listener = (event: never) => void;
 /** Reads at most this much of a refused upgrade's body: enough for T3's JSON error. */
 const MAX_REFUSAL_BODY_BYTES = 64 * 1024;
 
-type WebSocketClass = typeof WebSocket;
-let loadedWebSocket: WebSocketClass | undefined;
-let loadingWebSocket: Promise<WebSocketClass> | undefined;
-
-/**
- * `ws` is loaded when the first socket opens, not with this module: a process that opens none
- * (`t3-connector-ops ls` with nothing configured, `serve` until a tool reads a live thread)
- * neither parses nor links it (docs/adr/0060).
- */
-function loadWebSocket(): Promise<WebSocketClass> {
-  loadingWebSocket ??= import("ws").then((module) => {
-    loadedWebSocket = module.default;
-    return loadedWebSocket;
-  });
-  return loadingWebSocket;
-}
+/** The `ws` client class, as the factory loads it. */
+export type WebSocketClass = typeof WebSocket;
 
 class NodeWebSocket implements WebSocketLike {
   #socket: WebSocket | undefined;
@@ -63,15 +49,20 @@ class NodeWebSocket implements WebSocketLike {
   /** Closed before `ws` was loaded: the socket is then never opened. */
   #abandoned = false;
 
-  constructor(url: string, headers: Record<string, string>, limits: WebSocketLimits = {}) {
-    if (loadedWebSocket !== undefined) {
-      this.#open(loadedWebSocket, url, headers, limits);
+  constructor(
+    Socket: WebSocketClass | Promise<WebSocketClass>,
+    url: string,
+    headers: Record<string, string>,
+    limits: WebSocketLimits = {},
+  ) {
+    if (!(Socket instanceof Promise)) {
+      this.#open(Socket, url, headers, limits);
       return;
     }
-    loadWebSocket().then(
-      (Socket) => {
+    Socket.then(
+      (loaded) => {
         if (this.#abandoned) this.#emit("close", { code: 1006, reason: "closed before opening" });
-        else this.#open(Socket, url, headers, limits);
+        else this.#open(loaded, url, headers, limits);
       },
       (error: unknown) => this.#emit("error", { error, message: `ws could not be loaded: ${String(error)}` }),
     );
@@ -157,8 +148,33 @@ function headerValue(response: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-export const nodeWebSocketFactory: WebSocketFactory = (url, headers, limits) =>
-  new NodeWebSocket(url, headers, limits);
+/**
+ * A factory over the `ws` class `load` resolves, called on the first socket and kept: until then
+ * nothing of `ws` is parsed or linked. A socket created while it loads opens once it is there;
+ * one closed before that is never opened and reports a close (code 1006).
+ */
+export function lazyNodeWebSocketFactory(load: () => Promise<WebSocketClass>): WebSocketFactory {
+  let loaded: WebSocketClass | undefined;
+  let loading: Promise<WebSocketClass> | undefined;
+  return (url, headers, limits) => {
+    if (loaded === undefined) {
+      loading ??= load().then((Socket) => {
+        loaded = Socket;
+        return Socket;
+      });
+    }
+    return new NodeWebSocket(loaded ?? (loading as Promise<WebSocketClass>), url, headers, limits);
+  };
+}
+
+/**
+ * The default factory: `ws` is loaded when the first T3 socket opens, not with this module, so a
+ * process that opens none (`t3-connector-ops ls` with nothing configured, `serve` until a tool
+ * reads over the socket) neither parses nor links it (docs/adr/0060).
+ */
+export const nodeWebSocketFactory: WebSocketFactory = lazyNodeWebSocketFactory(
+  async () => (await import("ws")).default,
+);
 
 /** The error a socket reported, typed: a refused upgrade keeps its own code, anything else is `unavailable`. */
 export function socketError(event: { error?: unknown; message?: string } | undefined): ConnectorError {
