@@ -81,7 +81,9 @@ const tail = tailLabel(samples.version.length);
 const versionRatio = version.p50 / baseline.p50;
 const lsRatio = ls.p50 / baseline.p50;
 process.stderr.write(
-  `ops-startup: ${samples.version.length} spawns each (tail figures are the ${tail})\n` +
+  `ops-startup: ${samples.version.length} spawns each (tail figures are the ${tail}; load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ")})\n` +
     `  node -e ""                   p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms\n` +
     `  t3-connector-ops --version   p50 ${version.p50.toFixed(0)} ms  p99 ${version.p99.toFixed(0)} ms  (${versionRatio.toFixed(2)}× baseline; target ≤ ${TARGET_VERSION_RATIO_P50}×)\n` +
     `  t3-connector-ops ls (empty)  p50 ${ls.p50.toFixed(0)} ms  p99 ${ls.p99.toFixed(0)} ms  (${lsRatio.toFixed(2)}× baseline; target ≤ ${TARGET_LS_EMPTY_RATIO_P50}×)\n`,

@@ -170,7 +170,9 @@ const call = stats(samples.call);
 const floor = stats(samples.floor);
 const tail = tailLabel(samples.call.length);
 process.stderr.write(
-  `read-startup: ${samples.serve.length} spawns each (tail figures are the ${tail})\n` +
+  `read-startup: ${samples.serve.length} spawns each (tail figures are the ${tail}; load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ")})\n` +
     `  node -e 0 (spawn to exit)            p50 ${baseline.p50.toFixed(0)} ms  p99 ${baseline.p99.toFixed(0)} ms\n` +
     `  t3-connector serve (to initialize)   p50 ${serve.p50.toFixed(0)} ms  p99 ${serve.p99.toFixed(0)} ms\n` +
     `    then tools/list answered at        p50 ${list.p50.toFixed(0)} ms  p99 ${list.p99.toFixed(0)} ms\n` +
