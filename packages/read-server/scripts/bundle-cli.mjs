@@ -12,15 +12,13 @@
 // (`serve`). `serve --http` (Hono, the HTTP transport) and `events` keep their own chunks, so the
 // stdio server's start-up neither parses nor evaluates them.
 //
-// The files are written beside their final names and renamed into place, chunks first and the
-// bundle last, so a process starting the bin while a build runs (parallel test files do this)
-// loads either the old or the new bundle, never a half-written one, and every chunk the bundle it
-// loads names is already there. Chunk names carry a content hash, so an older bundle still finds
-// its own chunks; chunks no bundle names any more are removed.
-import { mkdtemp, readdir, rename, rm } from "node:fs/promises";
+// The files are written beside their final names and renamed into place (scripts/install-bundle.mjs:
+// a process starting the bin while a build runs loads either the old or the new bundle).
+import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
+import { installBundle } from "../../../scripts/install-bundle.mjs";
 
 const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(pkg, "dist");
@@ -87,15 +85,7 @@ try {
       },
     }),
   );
-  const written = await readdir(staging);
-  const chunks = written.filter((file) => file.startsWith(chunkPrefix));
-  for (const file of chunks) await rename(path.join(staging, file), path.join(dist, file));
-  await rename(path.join(staging, `${name}.map`), path.join(dist, `${name}.map`));
-  await rename(path.join(staging, name), path.join(dist, name));
-  for (const file of await readdir(dist)) {
-    if (file.startsWith(chunkPrefix) && !chunks.includes(file))
-      await rm(path.join(dist, file), { force: true });
-  }
+  await installBundle({ staging, dist, name, chunkPrefix });
 } finally {
   await rm(staging, { recursive: true, force: true });
 }

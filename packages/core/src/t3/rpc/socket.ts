@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { ConnectorError } from "../../errors.js";
 import { answerTooLarge } from "../capped-body.js";
 import { httpErrorFromAnswer } from "../http-errors.js";
@@ -39,14 +39,38 @@ type Listener = (event: never) => void;
 /** Reads at most this much of a refused upgrade's body: enough for T3's JSON error. */
 const MAX_REFUSAL_BODY_BYTES = 64 * 1024;
 
+/** The `ws` client class, as the factory loads it. */
+export type WebSocketClass = typeof WebSocket;
+
 class NodeWebSocket implements WebSocketLike {
-  readonly #socket: WebSocket;
+  #socket: WebSocket | undefined;
   readonly #listeners = new Map<string, Listener[]>();
   #refused = false;
+  /** Closed before `ws` was loaded: the socket is then never opened. */
+  #abandoned = false;
 
-  constructor(url: string, headers: Record<string, string>, limits: WebSocketLimits = {}) {
+  constructor(
+    Socket: WebSocketClass | Promise<WebSocketClass>,
+    url: string,
+    headers: Record<string, string>,
+    limits: WebSocketLimits = {},
+  ) {
+    if (!(Socket instanceof Promise)) {
+      this.#open(Socket, url, headers, limits);
+      return;
+    }
+    Socket.then(
+      (loaded) => {
+        if (this.#abandoned) this.#emit("close", { code: 1006, reason: "closed before opening" });
+        else this.#open(loaded, url, headers, limits);
+      },
+      (error: unknown) => this.#emit("error", { error, message: `ws could not be loaded: ${String(error)}` }),
+    );
+  }
+
+  #open(Socket: WebSocketClass, url: string, headers: Record<string, string>, limits: WebSocketLimits): void {
     const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    this.#socket = new WebSocket(url, {
+    this.#socket = new Socket(url, {
       headers,
       // ws stops reading a frame at its header once it declares more than this (ADR 0020).
       maxPayload: maxFrameBytes,
@@ -73,15 +97,19 @@ class NodeWebSocket implements WebSocketLike {
   }
 
   send(data: string): void {
+    // Sending is only valid once open, and "open" is emitted only by a created socket.
+    if (this.#socket === undefined) throw new Error("WebSocket is not open: readyState 0 (CONNECTING)");
     this.#socket.send(data);
   }
 
   close(code?: number, reason?: string): void {
-    this.#socket.close(code, reason);
+    if (this.#socket === undefined) this.#abandoned = true;
+    else this.#socket.close(code, reason);
   }
 
   terminate(): void {
-    this.#socket.terminate();
+    if (this.#socket === undefined) this.#abandoned = true;
+    else this.#socket.terminate();
   }
 
   addEventListener(type: string, listener: Listener): void {
@@ -104,7 +132,7 @@ class NodeWebSocket implements WebSocketLike {
       const status = response.statusCode ?? 0;
       const error = httpErrorFromAnswer("GET /ws", status, headerValue(response, "content-type"), text);
       this.#emit("error", { error, message: error.message });
-      this.#socket.terminate();
+      this.#socket?.terminate();
     };
     response.on("data", (chunk: Buffer) => {
       size += chunk.length;
@@ -120,8 +148,33 @@ function headerValue(response: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
-export const nodeWebSocketFactory: WebSocketFactory = (url, headers, limits) =>
-  new NodeWebSocket(url, headers, limits);
+/**
+ * A factory over the `ws` class `load` resolves, called on the first socket and kept: until then
+ * nothing of `ws` is parsed or linked. A socket created while it loads opens once it is there;
+ * one closed before that is never opened and reports a close (code 1006).
+ */
+export function lazyNodeWebSocketFactory(load: () => Promise<WebSocketClass>): WebSocketFactory {
+  let loaded: WebSocketClass | undefined;
+  let loading: Promise<WebSocketClass> | undefined;
+  return (url, headers, limits) => {
+    if (loaded === undefined) {
+      loading ??= load().then((Socket) => {
+        loaded = Socket;
+        return Socket;
+      });
+    }
+    return new NodeWebSocket(loaded ?? (loading as Promise<WebSocketClass>), url, headers, limits);
+  };
+}
+
+/**
+ * The default factory: `ws` is loaded when the first T3 socket opens, not with this module, so a
+ * process that opens none (`t3-connector-ops ls` with nothing configured, `serve` until a tool
+ * reads over the socket) neither parses nor links it (docs/adr/0060).
+ */
+export const nodeWebSocketFactory: WebSocketFactory = lazyNodeWebSocketFactory(
+  async () => (await import("ws")).default,
+);
 
 /** The error a socket reported, typed: a refused upgrade keeps its own code, anything else is `unavailable`. */
 export function socketError(event: { error?: unknown; message?: string } | undefined): ConnectorError {
