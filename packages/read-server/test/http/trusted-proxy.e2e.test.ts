@@ -153,3 +153,39 @@ describe.each(PROXIES)("the approval budget per client, behind $name", ({ binary
     expect(await ask(issuer, { ...atGate, headers: vouched })).toBe(400);
   });
 });
+
+describe("without --trusted-proxy, behind nginx", () => {
+  let gate: RealGate;
+  let serve: OAuthServe;
+  let proxy: ReverseProxy;
+  let issuer: string;
+  let oauthStateDir: string;
+
+  beforeAll(async () => {
+    if (proxyBinary("nginx") === undefined) throw new Error("nginx is not installed (.ci/run installs it)");
+    const proxyPort = await freePort();
+    issuer = `http://localhost:${proxyPort}`;
+    oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-untrusted-proxy-")), "oauth");
+    gate = await startRealGate({ remoteApproval: { origin: issuer, oauthStateDir } });
+    serve = await startOAuthServe(
+      { issuer, stateDir: oauthStateDir },
+      { env: { T3_CONNECTOR_WRITE_CONFIG: gate.config.path } },
+    );
+    proxy = await nginxFromReadme(proxyPort, Number(new URL(serve.ready.healthz).port));
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await serve?.close();
+    await gate?.close();
+    if (oauthStateDir !== undefined) await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
+  });
+
+  it("keeps one budget for the proxy as before, and says once which address to trust", async () => {
+    const viaProxy = { port: Number(new URL(issuer).port), host: new URL(issuer).host };
+    await spend(issuer, { ...viaProxy, from: "127.0.0.2" }, () => ({}));
+    expect(await ask(issuer, { ...viaProxy, from: "127.0.0.3" })).toBe(429);
+    const advice = serve.stderr().split("start serve with --trusted-proxy 127.0.0.1").length - 1;
+    expect(advice).toBe(1);
+  });
+});
