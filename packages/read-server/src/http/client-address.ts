@@ -14,13 +14,6 @@ export interface ClientAddress {
   readonly untrustedForwarding: boolean;
 }
 
-/** `--trusted-proxy` values: IP addresses, compared after normalising IPv4-mapped IPv6. */
-export function trustedProxyProblem(value: string): string | undefined {
-  return isIP(value) === 0
-    ? `--trusted-proxy takes the proxy's IP address as serve sees it (e.g. 127.0.0.1), not "${value}"`
-    : undefined;
-}
-
 export function clientAddressOf(
   peer: string | undefined,
   headers: Headers,

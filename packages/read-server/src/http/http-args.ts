@@ -1,6 +1,6 @@
+import { isIP } from "node:net";
 import { requireValue, usageProblem, valueOnce } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
-import { trustedProxyProblem } from "./client-address.js";
 import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
 import { DEFAULT_HTTP_URL } from "./http-client-config.js";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, type HttpServeOptions } from "./http-options.js";
@@ -96,6 +96,16 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
     ...(flags.oauth === true ? { oauth: flags.issuer === undefined ? {} : { issuer: flags.issuer } } : {}),
     ...(trustedProxies.length === 0 ? {} : { trustedProxies }),
   };
+}
+
+/**
+ * `--trusted-proxy` values: IP addresses (ADR 0044). Checked here, not in `client-address.ts`,
+ * which only `serve --http` loads.
+ */
+function trustedProxyProblem(value: string): string | undefined {
+  return isIP(value) === 0
+    ? `--trusted-proxy takes the proxy's IP address as serve sees it (e.g. 127.0.0.1), not "${value}"`
+    : undefined;
 }
 
 /** `client-config <client>`'s `--http [--url U]`. */
