@@ -44,6 +44,8 @@ export async function startOAuthServe(
     issuerPort?: number;
     listenPort?: number;
     env?: Record<string, string>;
+    /** `--trusted-proxy`: the proxies whose X-Forwarded-For names the client. */
+    trustedProxies?: readonly string[];
   } = {},
 ): Promise<OAuthServe> {
   const sim = await startSimulator({ environments: [{ alias: "beta", seed: "demo" }] });
@@ -70,7 +72,13 @@ export async function startOAuthServe(
   const exitCode = serveHttp(
     streams.io,
     readToolDefinitions,
-    { host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] },
+    {
+      host: "127.0.0.1",
+      port,
+      allowedHosts: [],
+      allowedOrigins: [],
+      ...(extras.trustedProxies === undefined ? {} : { trustedProxies: extras.trustedProxies }),
+    },
     {
       logLevel: "debug",
       stopSignal: new Promise((resolve) => (stop = resolve)),

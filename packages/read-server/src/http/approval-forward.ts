@@ -5,12 +5,23 @@
  * pages), a foreign Origin was refused before (the Host/Origin allowlist), and the page's Origin
  * goes to the gate as sent: the gate checks it is the issuer's, and every decision needs a passkey
  * assertion made on this origin. Nothing but the request line, its body and the few headers the
- * gate reads crosses; the gate's answer comes back with its own security headers.
+ * gate reads crosses; the gate's answer comes back with its own security headers. With them goes
+ * the client's address (the peer, or what a `--trusted-proxy` reports, ADR 0044) and the gate's
+ * relay capability that vouches for it, so the gate budgets each client behind a proxy apart.
  */
 import { request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
-import { checkHost, edgeNames, hostAndOrigin, readBoundedBody } from "@t3-connector/core/http-edge";
+import {
+  checkHost,
+  edgeNames,
+  FORWARD_CAPABILITY_HEADER,
+  FORWARDED_CLIENT_HEADER,
+  hostAndOrigin,
+  readBoundedBody,
+} from "@t3-connector/core/http-edge";
+import { readCapability } from "@t3-connector/write-bridge";
 import type { Context, Hono } from "hono";
+import { clientAddressOf } from "./client-address.js";
 
 /** The page's calls are small JSON bodies; the gate's own limit is 64 KiB. */
 const MAX_FORWARD_BYTES = 65_536;
@@ -34,10 +45,17 @@ export interface ApprovalForward {
   readonly issuerHost: string;
   /** The gate's loopback port (write config `port`). */
   readonly gatePort: number;
+  /** The gate's state directory, where its relay capability is read (write config `stateDir`). */
+  readonly gateStateDir: string;
+  /** `--trusted-proxy`: peers whose `X-Forwarded-For` names the client (ADR 0044). */
+  readonly trustedProxies: ReadonlySet<string>;
+  /** Said once: forwarding headers came from a peer that is not trusted. */
+  readonly warn: (line: string) => void;
 }
 
 export function mountApprovalForward(app: Hono, options: ApprovalForward): void {
   const issuer = edgeNames([options.issuerHost]);
+  const vouch = voucher(options);
   const forward = async (c: Context) => {
     if (!checkHost(c.req.raw.headers, issuer).ok) return c.body(null, 403);
     if (c.req.method !== "GET" && c.req.method !== "POST") return c.body(null, 405);
@@ -52,6 +70,7 @@ export function mountApprovalForward(app: Hono, options: ApprovalForward): void 
         method: c.req.method,
         path: `${url.pathname}${url.search}`,
         origin: hostAndOrigin(c.req.raw.headers).origin,
+        client: await vouch(c),
         contentType: c.req.header("content-type"),
         body,
       });
@@ -63,10 +82,38 @@ export function mountApprovalForward(app: Hono, options: ApprovalForward): void 
   app.all("/approve/*", forward);
 }
 
+/** The client's address and the capability that vouches for it, or nothing while no gate runs. */
+type Vouched = { readonly address: string; readonly capability: string } | undefined;
+
+function voucher(options: ApprovalForward): (c: Context) => Promise<Vouched> {
+  let warned = false;
+  const cache = {};
+  return async (c) => {
+    const client = clientAddressOf(socketAddress(c), c.req.raw.headers, options.trustedProxies);
+    if (client.untrustedForwarding && !warned) {
+      warned = true;
+      options.warn(
+        `the approval page was reached through a proxy at ${client.address} that serve does not trust: ` +
+          `every client behind it shares one approval budget. If that proxy is yours, start serve with --trusted-proxy ${client.address}`,
+      );
+    }
+    // No capability (no gate running, or its file not ours): the gate counts serve's socket, as before.
+    const capability = await readCapability(options.gateStateDir, {}, cache).catch(() => undefined);
+    return capability === undefined ? undefined : { address: client.address, capability };
+  };
+}
+
+/** The socket's remote address under @hono/node-server. */
+function socketAddress(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress;
+}
+
 interface Forwarded {
   readonly method: string;
   readonly path: string;
   readonly origin: string | undefined;
+  readonly client: Vouched;
   readonly contentType: string | undefined;
   readonly body: Buffer | undefined;
 }
@@ -79,10 +126,18 @@ function toGate(port: number, sent: Forwarded): Promise<Response> {
         port,
         method: sent.method,
         path: sent.path,
-        // The gate pins its Host to localhost:<port> (DNS-rebinding defence) and reads nothing else.
+        // The gate pins its Host to localhost:<port> (DNS-rebinding defence) and reads nothing else
+        // but the client's address, which it trusts only beside its own relay capability.
         headers: {
           host: `localhost:${port}`,
           ...(sent.origin === undefined ? {} : { origin: sent.origin }),
+          // Set here only, never copied from the request: a client's own copy never crosses.
+          ...(sent.client === undefined
+            ? {}
+            : {
+                [FORWARDED_CLIENT_HEADER]: sent.client.address,
+                [FORWARD_CAPABILITY_HEADER]: sent.client.capability,
+              }),
           ...(sent.contentType === undefined ? {} : { "content-type": sent.contentType }),
           ...(sent.body === undefined ? {} : { "content-length": sent.body.length }),
         },

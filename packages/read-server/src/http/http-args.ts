@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { requireValue, usageProblem, valueOnce } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { allowedHostProblem, allowedOriginProblem } from "./host-origin-guard.js";
@@ -14,11 +15,13 @@ export interface HttpServeFlags {
   allowedOrigin?: string[];
   oauth?: boolean;
   issuer?: string;
+  trustedProxy?: string[];
 }
 
 /**
  * `serve`'s HTTP flags: `--http [--host H] [--port P] [--auth-token-file F] [--allowed-host N]…
- * [--allowed-origin O]…`. The two allow-lists repeat; every other flag is given at most once.
+ * [--allowed-origin O]… [--trusted-proxy A]…`. The allow-lists and the trusted proxies repeat;
+ * every other flag is given at most once.
  */
 export function withHttpServeOptions(command: Command): Command {
   return command
@@ -37,6 +40,11 @@ export function withHttpServeOptions(command: Command): Command {
       "--issuer <url>",
       "the OAuth issuer: the public https origin (or http://localhost:PORT)",
       valueOnce("--issuer"),
+    )
+    .option(
+      "--trusted-proxy <address>",
+      "a reverse proxy's IP whose X-Forwarded-For names the client (repeatable or comma list)",
+      repeated("--trusted-proxy"),
     );
 }
 
@@ -55,6 +63,7 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
         ["--allowed-origin", flags.allowedOrigin],
         ["--oauth", flags.oauth],
         ["--issuer", flags.issuer],
+        ["--trusted-proxy", flags.trustedProxy],
       ] as const
     ).find(([, value]) => value !== undefined);
     if (stray !== undefined) throw usageProblem(`${stray[0]} needs --http`);
@@ -66,9 +75,13 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
   }
   const allowedHosts = flags.allowedHost ?? [];
   const allowedOrigins = flags.allowedOrigin ?? [];
+  const trustedProxies = (flags.trustedProxy ?? []).flatMap((value) =>
+    value.split(",").map((address) => address.trim()),
+  );
   const problem =
     allowedHosts.map(allowedHostProblem).find((found) => found !== undefined) ??
-    allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined);
+    allowedOrigins.map(allowedOriginProblem).find((found) => found !== undefined) ??
+    trustedProxies.map(trustedProxyProblem).find((found) => found !== undefined);
   if (problem !== undefined) throw usageProblem(problem);
   if (flags.issuer !== undefined && flags.oauth !== true) throw usageProblem("--issuer needs --oauth");
   if (flags.oauth === true && flags.authTokenFile !== undefined) {
@@ -81,7 +94,18 @@ export function httpServeOptionsOf(flags: HttpServeFlags): HttpServeOptions | un
     allowedHosts,
     allowedOrigins: allowedOrigins.map((origin) => new URL(origin).origin),
     ...(flags.oauth === true ? { oauth: flags.issuer === undefined ? {} : { issuer: flags.issuer } } : {}),
+    ...(trustedProxies.length === 0 ? {} : { trustedProxies }),
   };
+}
+
+/**
+ * `--trusted-proxy` values: IP addresses (ADR 0044). Checked here, not in `client-address.ts`,
+ * which only `serve --http` loads.
+ */
+function trustedProxyProblem(value: string): string | undefined {
+  return isIP(value) === 0
+    ? `--trusted-proxy takes the proxy's IP address as serve sees it (e.g. 127.0.0.1), not "${value}"`
+    : undefined;
 }
 
 /** `client-config <client>`'s `--http [--url U]`. */

@@ -18,6 +18,11 @@ export interface HttpServeOptions {
    * turns it on by itself); `issuer` overrides the section's.
    */
   readonly oauth?: { readonly issuer?: string };
+  /**
+   * `--trusted-proxy ADDR` (repeatable, or a comma list): the reverse proxies whose
+   * `X-Forwarded-For` names the client, for the approval page's per-client budget (ADR 0044).
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 export interface HttpLimits {

@@ -14,6 +14,7 @@ import type { ReadToolDefinition } from "../read-tool.js";
 import { READ_SERVER_NAME } from "../server.js";
 import type { ApprovalForward } from "./approval-forward.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
+import { trustedProxySet } from "./client-address.js";
 import type { HttpServeOptions } from "./http-options.js";
 import { assertOAuthBind, oauthSettingsForServe, openOAuthForServe } from "./oauth-in-serve.js";
 import { type GateLookup, lookUpGate, UrlWrites } from "./url-writes.js";
@@ -65,7 +66,7 @@ export async function setUpHttpServe(
             log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
             ...(oauthFetcher === undefined ? {} : { fetcher: oauthFetcher }),
           });
-    return { config, context, bearerToken, oauth, gate, ...urlWritesOf(oauth, gate, log) };
+    return { config, context, bearerToken, oauth, gate, ...urlWritesOf(oauth, gate, log, options) };
   } catch (error) {
     await context.registry.close();
     return { problem: `refusing to start: ${describeError(error)}` };
@@ -77,6 +78,7 @@ function urlWritesOf(
   oauth: OAuthProfile | undefined,
   gate: GateLookup | undefined,
   log: LeveledLog,
+  options: HttpServeOptions,
 ): Pick<HttpServeSetup, "writes" | "approvalForward"> {
   if (oauth === undefined || gate?.kind !== "found") return { writes: undefined, approvalForward: undefined };
   const writes = new UrlWrites({
@@ -89,7 +91,13 @@ function urlWritesOf(
   const remote = writes.config.remoteApproval;
   const approvalForward =
     remote?.origin === oauth.settings.issuer
-      ? { issuerHost: oauth.settings.host, gatePort: writes.config.port }
+      ? {
+          issuerHost: oauth.settings.host,
+          gatePort: writes.config.port,
+          gateStateDir: writes.config.stateDir,
+          trustedProxies: trustedProxySet(options.trustedProxies ?? []),
+          warn: (line: string) => log.warn(`${READ_SERVER_NAME}: ${line}`),
+        }
       : undefined;
   return { writes, approvalForward };
 }

@@ -47,6 +47,17 @@ describe("serve --http on the command line", () => {
     });
   });
 
+  it("takes trusted proxies repeated or as a comma list", () => {
+    const parsed = parseCliArgs([
+      "serve",
+      "--http",
+      "--trusted-proxy",
+      "127.0.0.1, ::1",
+      "--trusted-proxy=10.0.0.2",
+    ]);
+    expect(parsed).toMatchObject({ http: { trustedProxies: ["127.0.0.1", "::1", "10.0.0.2"] } });
+  });
+
   it("keeps plain serve as it was", () => {
     expect(parseCliArgs(["serve", "--log-level", "debug"])).toEqual({ kind: "serve", logLevel: "debug" });
   });
@@ -65,6 +76,8 @@ describe("serve --http on the command line", () => {
     [["serve", "--http", "--allowed-origin", "chatgpt.com"], "--allowed-origin takes an origin"],
     [["serve", "--http", "--allowed-origin", "https://chatgpt.com/path"], "--allowed-origin takes an origin"],
     [["serve", "--http", "--bind", "x"], "unknown command or argument: --bind"],
+    [["serve", "--trusted-proxy", "127.0.0.1"], "--trusted-proxy needs --http"],
+    [["serve", "--http", "--trusted-proxy", "proxy.local"], "--trusted-proxy takes the proxy's IP address"],
   ])("refuses %j", (argv, problem) => {
     const parsed = parseCliArgs(argv);
     expect(parsed.kind).toBe("usage-error");

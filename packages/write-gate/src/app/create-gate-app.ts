@@ -64,7 +64,12 @@ export interface GateAppDeps {
   /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
   readonly eventPingIntervalMs?: number;
   /** Approval from afar (write config `remoteApproval`, ADR 0050): the page `serve --http` forwards. */
-  readonly remoteApproval?: { readonly origin: string; readonly oauthStateDir: string };
+  readonly remoteApproval?: {
+    readonly origin: string;
+    readonly oauthStateDir: string;
+    /** This boot's relay capability: `serve` presents it beside the client it names (ADR 0044). */
+    readonly relayCapability?: string;
+  };
 }
 
 export interface GateApp {
@@ -112,8 +117,13 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   app.get("/api/events", eventStream({ port: deps.port, events: parts.events, ...ping }));
   if (deps.remoteApproval !== undefined) {
     // Before the localhost page's checks: these routes pin their own origin, the public one.
-    const remote = new RemotePasskeys(deps.remoteApproval);
-    app.route("/", remoteApprovalRoutes({ ...parts, remote, port: deps.port, clock: deps.clock }));
+    const { relayCapability, ...passkeySource } = deps.remoteApproval;
+    const remote = new RemotePasskeys(passkeySource);
+    const vouched = relayCapability === undefined ? {} : { relayCapability };
+    app.route(
+      "/",
+      remoteApprovalRoutes({ ...parts, remote, port: deps.port, clock: deps.clock, ...vouched }),
+    );
   }
   app.use("*", pageChecks(deps, await loadPageAssets()));
   for (const routes of [stateRoutes, requestRoutes, leaseRoutes, passkeyRoutes])

@@ -16,7 +16,9 @@ export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
     relay: parts.relay,
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
-    ...(parts.config.remoteApproval === undefined ? {} : { remoteApproval: parts.config.remoteApproval }),
+    ...(parts.config.remoteApproval === undefined
+      ? {}
+      : { remoteApproval: { ...parts.config.remoteApproval, relayCapability: parts.relayCapability } }),
   });
   return {
     approvalFeed: new ApprovalFeed(gate.events, gate.desk, parts.clock),

@@ -64,6 +64,11 @@ export interface GateParts {
   readonly log: (line: string) => void;
   /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
   readonly relay: RelayHandler;
+  /**
+   * This boot's relay capability: the approval page from afar also trusts the client address
+   * `serve` names beside it (ADR 0044).
+   */
+  readonly relayCapability: string;
   /** Filled by the start-up check of the environments once it ends; the page shows them. */
   readonly startupWarnings: StartupWarnings;
 }
@@ -191,6 +196,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     const machine = await openMachineSide(started, keeper, commandSupport);
     const enrollmentCode = generateEnrollmentCode();
     const relay = lateRelay();
+    const capability = generateCapability();
     const human = await (options.humanSide ?? gateHumanSide)({
       config: options.config,
       port: options.config.port,
@@ -203,13 +209,14 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId: started.bootId,
       log,
       relay: relay.handler,
+      relayCapability: capability,
       startupWarnings: started.startupWarnings,
     });
     if (human.close !== undefined) started.cleanups.push(() => human.close?.() ?? Promise.resolve());
     keeper.current = human.lease;
     const stopAuditingLeases = auditLeaseChanges(human.lease, machine.audit);
     started.cleanups.push(async () => stopAuditingLeases());
-    const capabilityPath = await bindRelay(started, machine, human, relay);
+    const capabilityPath = await bindRelay(started, machine, human, { relay, capability });
     const port = await listen(started, human.app);
     return await openForBusiness(started, machine, human, { port, capabilityPath, enrollmentCode });
   } catch (error) {
@@ -283,11 +290,10 @@ async function bindRelay(
   started: Started,
   machine: MachineSide,
   human: HumanSide,
-  relay: ReturnType<typeof lateRelay>,
+  { relay, capability }: { relay: ReturnType<typeof lateRelay>; capability: string },
 ): Promise<string> {
   const { stateDir } = started.options.config;
   const { engine, registry, audit } = machine;
-  const capability = generateCapability();
   const capabilityPath = await writeCapabilityFile(stateDir, capability);
   started.cleanups.push(() => removeCapabilityFile(stateDir));
   relay.bind(

@@ -144,9 +144,12 @@ export class RateBudget {
     });
   }
 
-  /** Counts one request from this client; throws 429 `rate_limited` past the limit. */
-  charge(c: Context): void {
-    this.#budget.charge(clientAddress(c));
+  /**
+   * Counts one request from this client (the socket's address, or the key of a client `serve`
+   * vouched for, ADR 0044); throws 429 `rate_limited` past the limit.
+   */
+  charge(c: Context, vouched?: string): void {
+    this.#budget.charge(vouched ?? clientAddress(c));
   }
 }
 

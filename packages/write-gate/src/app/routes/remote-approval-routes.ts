@@ -15,7 +15,7 @@ import type { RequestView } from "../../approval/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
 import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
-import { RateBudget, stateChangeGuard } from "../../security/index.js";
+import { RateBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
@@ -41,12 +41,15 @@ export interface RemoteApprovalParts extends GateParts {
   readonly remote: RemotePasskeys;
   readonly port: number;
   readonly clock: Clock;
+  /** This boot's relay capability: with it `serve` names the client behind a proxy (ADR 0044). */
+  readonly relayCapability?: string;
 }
 
 export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   const { desk, keeper, remote, audit, log } = parts;
   const tickets = new OneTimeBook<StopTicket>({ clock: parts.clock, ttlMs: 120_000, max: 64 });
   // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
+  // Per client: the one `serve` vouches for, so a flood behind a proxy spends only its own budget.
   const budget = new RateBudget({ clock: parts.clock, limit: 30 });
   const app = new Hono();
   app.get("/approve", (c) => c.html(REMOTE_PAGE_HTML));
@@ -59,7 +62,7 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     c.json({ request: remoteView(desk.view(c.get("body").requestId)), leases: leaseRows(keeper) }),
   );
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
-    budget.charge(c);
+    budget.charge(c, vouchedClient(c, parts.relayCapability));
     const body = c.get("body");
     await remote.load();
     if (!remote.hasAny()) {

@@ -1,0 +1,19 @@
+/**
+ * @module The client `serve --http` names when it forwards the approval page from afar (ADR 0044):
+ * the address it saw, or the one a proxy it was told to trust reported. Believed only beside this
+ * boot's relay capability, which only a process of the gate's user can read: a browser or a local
+ * process that writes the header itself is counted by its own socket, as every request was before.
+ */
+import { isIP } from "node:net";
+import { FORWARD_CAPABILITY_HEADER, FORWARDED_CLIENT_HEADER } from "@t3-connector/core/http-edge";
+import type { Context } from "hono";
+import { capabilityMatches } from "../relay/capability.js";
+
+/** The budget key of the client `serve` vouches for, or undefined (count the socket). */
+export function vouchedClient(c: Context, relayCapability: string | undefined): string | undefined {
+  if (relayCapability === undefined) return undefined;
+  if (!capabilityMatches(relayCapability, c.req.header(FORWARD_CAPABILITY_HEADER))) return undefined;
+  const address = c.req.header(FORWARDED_CLIENT_HEADER);
+  // Its own space: a forwarded client never shares a bucket with a local process's socket.
+  return address !== undefined && isIP(address) !== 0 ? `via-serve ${address}` : undefined;
+}
