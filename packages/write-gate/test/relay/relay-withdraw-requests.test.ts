@@ -10,7 +10,7 @@ import { type GateHarness, startGateHarness } from "@t3-connector/test-support/g
 import { postJson } from "@t3-connector/test-support/gate-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GateApprovalDesk } from "../../src/approval/index.js";
-import { holderHashOf } from "../../src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
 import type { AssertionVerifier } from "../../src/passkeys/remote-passkeys.js";
 import { gateHumanSide } from "../../src/process/index.js";
 
@@ -110,7 +110,9 @@ describe("the relay's withdraw_requests op", () => {
     expect(withdrawn).toMatchObject({ status: 200, body: { withdrawn: 1 } });
     answerAssertion("credential-of-the-person");
     await expect(approving).rejects.toMatchObject({ code: "request_withdrawn" });
-    expect(h.gate.lease.list().filter((lease) => lease.holderHash === holderHashOf(secret))).toEqual([]);
+    const keeper = h.gate.lease;
+    if (!(keeper instanceof GateLeaseKeeper)) throw new Error("the gate's lease is not a GateLeaseKeeper");
+    expect(keeper.list().filter((lease) => lease.holderHash === holderHashOf(secret))).toEqual([]);
     expect(await h.relay({ op: "lease", leaseSecret: secret })).toMatchObject({ body: { active: false } });
     expect(await pageView(requestId)).toMatchObject({ status: 410, body: { error: "request_withdrawn" } });
   });
