@@ -134,6 +134,8 @@ export const ERROR_CODES_BY_DOMAIN = {
     "request_denied",
     /** A newer request from the same bridge replaced it, or the gate closed every lease and approval meanwhile. */
     "request_superseded",
+    /** The OAuth session that asked for it ended (revoked, expired, theft detected): its holder withdrew it. */
+    "request_withdrawn",
     /** The client named an environment, project, action or thread the live inventory does not list. */
     "proposal_invalid",
     "challenge_already_issued",

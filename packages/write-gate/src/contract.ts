@@ -147,4 +147,9 @@ export interface ApprovalDesk {
    * again with nothing proposed is answered that request instead of a new one.
    */
   pendingHeldBy(secret: string | undefined): Omit<ApprovalLink, "leaseSecret"> | null;
+  /**
+   * Withdraws every request `secret` holds, pending or being verified (its OAuth session ended,
+   * ADR 0049): their links say so and none of them grants anything. Answers how many.
+   */
+  withdrawHeldBy(secret: string): number;
 }

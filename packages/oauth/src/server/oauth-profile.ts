@@ -4,6 +4,7 @@
  * puts the guard in front of `/mcp`; nothing here listens on its own.
  */
 import { type Clock, systemClock } from "@t3-connector/core";
+import type { Timers } from "@t3-connector/core/t3";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { httpsMetadataFetcher, type MetadataFetcher } from "../clients/metadata-fetcher.js";
 import { RegisteredClients } from "../clients/registered-clients.js";
@@ -11,6 +12,7 @@ import { EnrollmentCode, generateEnrollmentCode } from "../passkeys/enrollment-c
 import { PasskeyStore } from "../passkeys/passkey-store.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { ensureStateDir } from "../state/private-json.js";
+import { watchRevocations } from "../state/revocation-watch.js";
 import { SessionBook, type SessionEndReason } from "../state/session-book.js";
 import { lockStateDir } from "../state/state-lock.js";
 import { ClientDirectory } from "./client-directory.js";
@@ -27,6 +29,8 @@ export interface OAuthProfileOptions {
   readonly fetcher?: MetadataFetcher;
   /** Non-secret events (debug/info). */
   readonly log: (line: string) => void;
+  /** The periodic re-check of `revocations.json` beside the directory watch (tests fire it by hand). */
+  readonly timers?: Timers;
 }
 
 export interface OAuthProfile {
@@ -80,6 +84,13 @@ export async function openOAuthProfile(
   const codes = new AuthorizationCodes({ clock, ttlMs: settings.lifetimes.codeMs });
   const transactions = new Transactions({ clock, ttlMs: settings.lifetimes.transactionMs });
   const refusals = new RefusalLog(options.log);
+  // A revocation from the terminal ends its session now, not at the next request (ADR 0049).
+  const revocations = watchRevocations({
+    stateDir: settings.stateDir,
+    sync: () => sessions.syncRevocations(),
+    log: options.log,
+    ...(options.timers === undefined ? {} : { timers: options.timers }),
+  });
   return {
     settings,
     mount(app) {
@@ -107,7 +118,10 @@ export async function openOAuthProfile(
       refusals.note(refusal, path);
       return refusal;
     },
-    close: () => lock.release(),
+    close: () => {
+      revocations.close();
+      return lock.release();
+    },
   };
 }
 

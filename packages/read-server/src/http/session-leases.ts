@@ -1,7 +1,8 @@
 /**
  * The leases one OAuth session holds, so that ending the session ends them (ADR 0049): a relay
  * client that notes every open lease the gate answers this session, and ends each at the gate
- * (`end_lease`, with this session's holder secret) when asked to. Ending a lease leaves the
+ * (`end_lease`, with this session's holder secret) when asked to, after withdrawing the session's
+ * pending approval requests (`withdraw_requests`, same secret). Ending a lease leaves the
  * session signed in; only the session's end ends its leases.
  */
 import type { RelayClient } from "@t3-connector/write-bridge";
@@ -24,8 +25,25 @@ export class SessionLeases implements RelayClient {
     return answer;
   };
 
-  /** Ends every lease this session was answered at the gate; answers how many were still open. */
+  /**
+   * Ends the session at the gate: first its pending approval requests are withdrawn (their links
+   * say the session ended; approving one grants nothing), then every lease it was answered is
+   * ended. Withdrawing first means no approval lands a lease after the leases were ended.
+   * Answers how many leases were still open.
+   */
   async endAll(log: (line: string) => void): Promise<number> {
+    try {
+      await this.#relay.call({ op: "withdraw_requests" });
+    } catch (error) {
+      // A gate that is down holds no request past its restart; one that refuses says so in the log.
+      log(`withdrawing the session's approval requests failed: ${(error as Error).message}`);
+    }
+    try {
+      // A lease approved while the session never asked again was never answered to it: ask once.
+      await this.call({ op: "lease" });
+    } catch {
+      // Nothing to add: the leases already noted are still ended below.
+    }
     let ended = 0;
     for (const leaseId of this.#held) {
       try {

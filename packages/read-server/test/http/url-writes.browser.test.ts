@@ -12,6 +12,7 @@ import { connectModernHttp } from "@t3-connector/test-support/modern-client";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { BRIDGE_TOOLS } from "@t3-connector/write-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli.js";
 import {
   approveOnGatePage,
   call,
@@ -263,4 +264,92 @@ describe("a lease bound to the OAuth session that asked", () => {
     expect(loop.gate.gate.lease.get(leaseId)).toBeNull();
     expect(loop.serve.stderr()).toMatch(/session s_\S+ ended: 1 lease\(s\) it held ended at the gate/);
   }, 60_000);
+
+  it("ending the session ends a lease approved after its last call, which serve was never answered", async () => {
+    const quiet = await signInByUrl(loop, { scope: "t3:read t3:write", name: "quiet-after-asking" });
+    try {
+      const purpose = "pin approved while the session does not ask again";
+      const asked = structured(
+        await call(quiet.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+      );
+      const before = new Set(loop.gate.gate.lease.list().map((lease) => lease.leaseId));
+      await approveOnGatePage(loop.approval.page, asked.approvalUrl as string, purpose);
+      const granted = loop.gate.gate.lease.list().find((lease) => !before.has(lease.leaseId));
+      expect(granted).toBeDefined();
+      const card = loop.approval.page.locator(`[data-lease-id="${granted?.leaseId}"]`);
+      await card.waitFor();
+      const revoked = await fetch(`${loop.serve.issuer}/revoke`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          token: quiet.provider.saved?.refresh_token as string,
+          client_id: quiet.provider.client?.client_id as string,
+        }),
+      });
+      expect(revoked.status).toBe(200);
+      await card.waitFor({ state: "detached" });
+      expect(loop.gate.gate.lease.get(granted?.leaseId as string)).toBeNull();
+    } finally {
+      await quiet.client.close();
+    }
+  }, 90_000);
+
+  it("revoking the session from the terminal ends its lease and withdraws its request, with no request to serve", async () => {
+    const revokedSession = await signInByUrl(loop, {
+      scope: "t3:read t3:write",
+      name: "revoked-from-terminal",
+    });
+    try {
+      const leaseId = await approvedLease(revokedSession, "pin before the terminal revokes the session");
+      // Asking for more opens a request of its own while the lease stays open.
+      const asked = structured(
+        await call(revokedSession.client, "t3_pedir_aprovacao", {
+          purpose: "rename while the session is revoked",
+          actions: ["thread.title"],
+        }),
+      );
+      expect(asked).toMatchObject({ authorized: false, decision: "pending" });
+      const page = loop.approval.page;
+      await page.goto(asked.approvalUrl as string);
+      await page.locator("#request:not([hidden]) [data-testid=approve]").waitFor();
+      const card = page.locator(`[data-lease-id="${leaseId}"]`);
+      await card.waitFor();
+
+      // The person at the terminal: `t3-connector oauth sessions`, then `oauth revoke <id>`.
+      const sessions = JSON.parse((await terminal(["oauth", "sessions"])).stdout) as {
+        sessions: Array<{ id: string; createdAt: string }>;
+      };
+      const newest = [...sessions.sessions].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+      expect((await terminal(["oauth", "revoke", newest?.id as string])).code).toBe(0);
+
+      // No request reaches serve: its watch of the state directory ends the session, then its lease.
+      await card.waitFor({ state: "detached" });
+      expect(loop.gate.gate.lease.get(leaseId)).toBeNull();
+      await page.goto(asked.approvalUrl as string);
+      await page.locator("[data-testid=dead-end][data-code=request_withdrawn]").waitFor();
+      expect(await page.locator("[data-testid=dead-end-title]").textContent()).toBe(
+        "The session that asked ended",
+      );
+      expect(loop.serve.stderr()).toContain(
+        `session ${newest?.id} ended: 1 lease(s) it held ended at the gate`,
+      );
+    } finally {
+      await revokedSession.client.close();
+    }
+  }, 90_000);
 });
+
+/** `t3-connector <argv>` with serve's read config, in process: the real CLI's commands. */
+async function terminal(argv: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = "";
+  const code = await runCli(argv, {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+      },
+    },
+    stderr: { write: () => {} },
+    env: { T3_CONNECTOR_CONFIG: loop.serve.configPath },
+  });
+  return { code, stdout };
+}

@@ -79,6 +79,12 @@ export const approvalEventsOp = z.strictObject({
   waitMs: z.number().int().min(0).max(MAX_APPROVAL_WAIT_MS).optional(),
 });
 export const endLeaseOp = z.strictObject({ op: z.literal("end_lease"), leaseId: id, leaseSecret });
+/**
+ * The holder withdraws every approval request it still has pending (its OAuth session ended, ADR
+ * 0049): each one's link then says why it is dead, and approving it grants nothing. The secret is
+ * the only thing that names whose requests these are: another one (or none) withdraws nothing.
+ */
+export const withdrawRequestsOp = z.strictObject({ op: z.literal("withdraw_requests"), leaseSecret });
 export const reconcileOp = z.union([
   z.strictObject({
     op: z.literal("reconcile"),
@@ -115,6 +121,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   listUncertainOp,
   leasedReadOp,
   endLeaseOp,
+  withdrawRequestsOp,
   approvalEventsOp,
 ]);
 

@@ -146,6 +146,8 @@ export const leasedReadResult = z.looseObject({ environment: z.string(), environ
 
 /** Whether the lease was open (and is now ended); ending a closed one is no error. */
 export const endLeaseResult = z.object({ ended: z.boolean() });
+/** How many pending requests of the holder were withdrawn (0 for a secret that holds none). */
+export const withdrawRequestsResult = z.object({ withdrawn: z.number().int().min(0) });
 
 /** The feed's entries after the cursor asked for, and the cursor to ask with next. */
 export const approvalEventsResult = z.object({
@@ -171,6 +173,7 @@ export const RELAY_RESULTS = {
   reconcile: reconcileResult,
   leased_read: leasedReadResult,
   end_lease: endLeaseResult,
+  withdraw_requests: withdrawRequestsResult,
   approval_events: approvalEventsResult,
 } as const satisfies Record<RelayOpName, z.ZodType>;
 

@@ -98,6 +98,7 @@ const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 409 | 410 |
   request_used: 410,
   request_denied: 410,
   request_superseded: 410,
+  request_withdrawn: 410,
   too_many_requests: 429,
   credential_store_invalid: 500,
 };

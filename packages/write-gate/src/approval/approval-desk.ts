@@ -175,6 +175,7 @@ const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
   request_used: "this approval request was already used",
   request_denied: "this approval request was denied",
   request_superseded: "a newer request from the same client, or Revoke all, replaced this approval request",
+  request_withdrawn: "the session that asked for this approval request ended, so it was withdrawn",
 };
 
 const ENDING_CODE: Readonly<Record<Ending, DeadRequestCode>> = {
@@ -189,6 +190,11 @@ export class GateApprovalDesk implements ApprovalDesk {
   readonly #options: GateApprovalDeskOptions;
   readonly #pending = new Map<string, PendingRequest>();
   readonly #tombstones = new RequestTombstones();
+  /**
+   * Requests consumed by an approval whose assertion is being verified, by id: a withdrawal that
+   * lands meanwhile marks them, and the approval then grants nothing.
+   */
+  readonly #verifying = new Map<string, { readonly holderHash: string; withdrawn: boolean }>();
   /** Thread titles from the latest inventories, for the page's write rows. */
   readonly #threadTitles = new Map<string, string>();
   /** Aliases of the environments the inventories saw (a handful: one per configured environment). */
@@ -250,6 +256,23 @@ export class GateApprovalDesk implements ApprovalDesk {
     const hash = holderHashOf(secret);
     const held = [...this.#pending.values()].find((pending) => pending.holderHash === hash);
     return held === undefined ? null : this.#linkOf(held);
+  }
+
+  withdrawHeldBy(secret: string): number {
+    const hash = holderHashOf(secret);
+    let withdrawn = 0;
+    for (const pending of [...this.#pending.values()]) {
+      if (pending.holderHash !== hash) continue;
+      this.#end(pending.id, "superseded", { code: "request_withdrawn" });
+      withdrawn += 1;
+    }
+    for (const [requestId, verifying] of this.#verifying) {
+      if (verifying.holderHash !== hash || verifying.withdrawn) continue;
+      verifying.withdrawn = true;
+      this.#tombstones.bury(requestId, { code: "request_withdrawn" });
+      withdrawn += 1;
+    }
+    return withdrawn;
   }
 
   #linkOf(pending: PendingRequest): Omit<ApprovalLink, "leaseSecret"> {
@@ -500,9 +523,15 @@ export class GateApprovalDesk implements ApprovalDesk {
     this.#end(requestId, "used", { silent: true });
     const { keeper } = this.#options;
     const epoch = keeper.epoch;
+    const verifying = { holderHash: pending.holderHash, withdrawn: false };
+    this.#verifying.set(requestId, verifying);
     let lease: GrantedLease;
     try {
       const credentialId = await bound.verifier.verifyAuthentication(response, bound.value);
+      // The session that asked ended while the passkey answered: nobody would hold this lease.
+      if (verifying.withdrawn) {
+        throw new ConnectorError("request_withdrawn", DEAD_MESSAGES.request_withdrawn, { status: 410 });
+      }
       if (epoch !== keeper.epoch) {
         throw new ConnectorError(
           "request_superseded",
@@ -527,6 +556,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       // The attempt used the request up; a client waiting on it must not wait for nothing.
       for (const waiter of [...pending.waiters]) waiter({ outcome: "used" });
       throw error;
+    } finally {
+      this.#verifying.delete(requestId);
     }
     this.#tombstones.bury(requestId, { code: "request_used", leaseId: lease.leaseId });
     for (const waiter of [...pending.waiters]) waiter({ outcome: "approved", lease });
@@ -553,18 +584,24 @@ export class GateApprovalDesk implements ApprovalDesk {
       return lease !== null ? { outcome: "approved", lease } : { outcome: "used" };
     }
     const outcome = (
-      { request_denied: "denied", request_expired: "expired", request_superseded: "superseded" } as const
+      {
+        request_denied: "denied",
+        request_expired: "expired",
+        request_superseded: "superseded",
+        // Only the ended session's own calls could wait on it; "superseded" tells them to ask again.
+        request_withdrawn: "superseded",
+      } as const
     )[dead.code];
     return { outcome };
   }
 
   /** Ends a live request: tombstone, its waiters told, the page nudged. */
-  #end(requestId: string, ending: Ending, options: { silent?: boolean } = {}): void {
+  #end(requestId: string, ending: Ending, options: { silent?: boolean; code?: DeadRequestCode } = {}): void {
     const pending = this.#pending.get(requestId);
     if (pending === undefined) return;
     this.#pending.delete(requestId);
     clearTimeout(pending.expiryTimer);
-    this.#tombstones.bury(requestId, { code: ENDING_CODE[ending] });
+    this.#tombstones.bury(requestId, { code: options.code ?? ENDING_CODE[ending] });
     if (options.silent === true) return;
     for (const waiter of [...pending.waiters]) waiter({ outcome: ending } as RequestDecision);
     if (ending === "denied" || ending === "expired") {

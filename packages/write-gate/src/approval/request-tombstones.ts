@@ -3,7 +3,12 @@
  * reload after approving says "used", an old link "expired", never the same "invalid" as an id
  * that was never issued. Bounded: the oldest entries fall off first.
  */
-export type DeadRequestCode = "request_expired" | "request_used" | "request_denied" | "request_superseded";
+export type DeadRequestCode =
+  | "request_expired"
+  | "request_used"
+  | "request_denied"
+  | "request_superseded"
+  | "request_withdrawn";
 
 export interface Tombstone {
   readonly code: DeadRequestCode;

@@ -43,6 +43,7 @@ const KNOWN_OPS = [
   "reconcile",
   "leased_read",
   "end_lease",
+  "withdraw_requests",
   "approval_events",
 ];
 
@@ -144,5 +145,10 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
     case "end_lease":
       refuseForeignLease(deps.lease, request.leaseId, request.leaseSecret);
       return { ended: deps.lease.end(request.leaseId, "session_ended") };
+    case "withdraw_requests":
+      // Bound to the holder by its secret: another secret names no request, so it withdraws none.
+      return {
+        withdrawn: request.leaseSecret === undefined ? 0 : deps.approvals.withdrawHeldBy(request.leaseSecret),
+      };
   }
 }

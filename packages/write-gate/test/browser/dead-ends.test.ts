@@ -1,6 +1,6 @@
 /**
  * Every dead end a person can reach on the gate's page says what happened and what to do next:
- * an expired, already used, denied, superseded or unknown request, and the page opened on
+ * an expired, already used, denied, superseded, withdrawn or unknown request, and the page opened on
  * 127.0.0.1 (refused by the Host check, which still serves nothing else). Real Chromium.
  */
 
@@ -104,6 +104,29 @@ describe("dead ends on the approval page", () => {
     const words = await deadEnd(page, "request_superseded");
     expect(words.title).toBe("A newer request replaced this one");
     expect(words.next).toContain("newest request");
+  });
+
+  it("says the session that asked ended when its requests were withdrawn, on an open page and a fresh link", async () => {
+    const page = await open({ enroll: true });
+    const holderSecret = "s".repeat(43);
+    const asked = await gate.desk.request({
+      actions: ["thread.pin"],
+      bridge: "url-session-ended",
+      holderSecret,
+    });
+    const otherClient = await gate.desk.request({ actions: ["thread.pin"], bridge: "bridge-of-another" });
+    await page.goto(asked.url);
+    await page.locator("#request:not([hidden])").waitFor();
+    expect(gate.desk.withdrawHeldBy(holderSecret)).toBe(1);
+    // The page was opened before the withdrawal: Approve now lands on the dead end, granting nothing.
+    await page.click("[data-testid=approve]");
+    const words = await deadEnd(page, "request_withdrawn");
+    expect(words.title).toBe("The session that asked ended");
+    expect(words.what).toContain("nothing was granted");
+    expect(gate.keeper.list()).toEqual([]);
+    await page.goto(asked.url);
+    expect((await deadEnd(page, "request_withdrawn")).title).toBe("The session that asked ended");
+    expect(gate.desk.view(otherClient.requestId).requestId).toBe(otherClient.requestId);
   });
 
   it("says the gate does not know a request id it never made", async () => {

@@ -23,6 +23,11 @@ export const DEAD_ENDS = {
     what: "The same client asked again, or Revoke all ended every request, so this link no longer approves anything.",
     next: "Use the newest request (listed under Waiting requests, if there is one), or ask the client again.",
   },
+  request_withdrawn: {
+    title: "The session that asked ended",
+    what: "The client's sign-in session ended (it was revoked, it expired, or a stolen token was detected) before anyone approved, so this request was withdrawn and nothing was granted.",
+    next: "If you still want it: sign the client in again and ask it for a new request.",
+  },
   request_invalid: {
     title: "The gate does not know this request",
     what: "The link may be cut short or mistyped, or the gate restarted since the link was made.",
