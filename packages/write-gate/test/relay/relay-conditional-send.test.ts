@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
-import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
+import { IDLE_THREAD, LEASED_PROJECT, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
 
@@ -123,17 +123,20 @@ describe("relay op conditional_send", () => {
   it("ends the lease when the send step's answer is lost, as the engine's outcome asks (ADR 0063)", async () => {
     const leaseId = await h.grantLease();
     const alpha = h.world.env("alpha");
+    // A thread of its own whose run has ended: the first test's run on IDLE_THREAD may still be
+    // moving through its states when this one starts.
+    const threadId = alpha.model.addThread({ projectId: LEASED_PROJECT, state: "completed" });
     const before = alpha.model.receivedCommands.length;
     alpha.faults.set({ dropSocketAfterDispatch: true });
     try {
       const lost = await h.relay(
         conditional(leaseId, "op-relay-cond-lost", {
-          threadId: IDLE_THREAD,
-          afterRunId: shellOf(IDLE_THREAD).latestRunId,
+          threadId,
+          afterRunId: shellOf(threadId).latestRunId,
           text: "Then summarise.",
         }),
       );
-      expect(lost.body).toMatchObject({ state: "uncertain", failedStep: "send" });
+      expect(lost.body, JSON.stringify(lost.body)).toMatchObject({ state: "uncertain", failedStep: "send" });
       // What the engine tells the gate is the gate's: it never reaches the client.
       expect(lost.body).not.toHaveProperty("endsLease");
     } finally {
