@@ -133,7 +133,7 @@ export function commanderProblem(
     // A word after a command with a default subcommand (`environments mvoe`) lands there as an
     // extra argument: it is an unknown subcommand of the command the words named.
     return {
-      problem: unknownWords(operandsAfter(program, argv).slice(0, 1), command).message,
+      problem: unknownWords(readArgv(program, argv).operands.slice(0, 1), command).message,
       command: path,
     };
   }
@@ -169,31 +169,13 @@ function helpFor<T>(program: Command, words: readonly string[]): CommandLineOutc
   return { kind: "help", command: path, text: path.length === 0 ? "" : command.helpInformation() };
 }
 
-/** The command path the words of argv name, skipping options and their values. */
-function commandPath(program: Command, argv: readonly string[]): string[] {
+/**
+ * The words of argv read once: the command path they name (the subcommands before the first
+ * operand), and the operands (words that are neither a command of the path, an option nor an
+ * option's value). An option's value is skipped whichever command of the path owns the option.
+ */
+function readArgv(program: Command, argv: readonly string[]): { path: string[]; operands: string[] } {
   const path: string[] = [];
-  let command = program;
-  let skipValue = false;
-  for (const word of argv) {
-    if (skipValue) {
-      skipValue = false;
-      continue;
-    }
-    if (word.startsWith("-")) {
-      const option = command.options.find((candidate) => candidate.long === word || candidate.short === word);
-      skipValue = option !== undefined && (option.required || option.optional);
-      continue;
-    }
-    const sub = subcommandNamed(command, word);
-    if (sub === undefined) break;
-    path.push(sub.name());
-    command = sub;
-  }
-  return path;
-}
-
-/** The words of argv that are neither a command of the path, an option nor an option's value. */
-function operandsAfter(program: Command, argv: readonly string[]): string[] {
   const operands: string[] = [];
   let command = program;
   let skipValue = false;
@@ -211,11 +193,17 @@ function operandsAfter(program: Command, argv: readonly string[]): string[] {
       continue;
     }
     const sub = operands.length === 0 ? subcommandNamed(command, word) : undefined;
-    if (sub === undefined) operands.push(word);
-    else command = sub;
+    if (sub === undefined) {
+      operands.push(word);
+    } else {
+      path.push(sub.name());
+      command = sub;
+    }
   }
-  return operands;
+  return { path, operands };
 }
+
+const commandPath = (program: Command, argv: readonly string[]): string[] => readArgv(program, argv).path;
 
 function commandAt(program: Command, path: readonly string[]): Command {
   let command = program;
