@@ -46,15 +46,25 @@ export async function startSimWorld(
     clock: options.clock ?? "real",
     strictCommands: true,
   });
-  const root = await mkdtemp(join(tmpdir(), "t3c-write-gate-"));
-  const stateDir = join(root, "state");
-  const environments: WriteConfig["environments"] = [];
   for (const env of sim.environments) {
     env.model.addProject({ id: LEASED_PROJECT, title: "leased", workspaceRoot: SAMPLE_IDS.workspaceRoot });
     env.model.addProject({ id: OTHER_PROJECT, title: "outside", workspaceRoot: "/work/outside" });
     env.model.addThread({ id: IDLE_THREAD, projectId: LEASED_PROJECT, state: "completed" });
     env.model.addThread({ id: RUNNING_THREAD, projectId: LEASED_PROJECT, state: "running" });
     env.model.addThread({ id: OUTSIDE_THREAD, projectId: OTHER_PROJECT, state: "completed" });
+  }
+  return worldOf(sim, "t3c-write-gate-", aliases[0] ?? "");
+}
+
+/**
+ * A world around a simulator already seeded: an operate token file per environment (private
+ * files), and a write config pointing at them with a private state dir and a free loopback port.
+ */
+export async function worldOf(sim: Simulator, prefix: string, defaultAlias: string): Promise<SimWorld> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const stateDir = join(root, "state");
+  const environments: WriteConfig["environments"] = [];
+  for (const env of sim.environments) {
     const tokenFile = join(root, "tokens", `${env.alias}-write`);
     await writeTokenFile(tokenFile, env.operateToken);
     environments.push({
@@ -68,7 +78,7 @@ export async function startSimWorld(
     path: join(root, "write.json"),
     port: await freePort(),
     stateDir,
-    default: aliases[0] ?? "",
+    default: defaultAlias,
     environments,
   };
   return {

@@ -1,16 +1,3 @@
-/**
- * The runtime ceiling is structural (ADR 0037): every action of the catalogue, relayed to the gate
- * as a bridge relays it, against threads T3 runs in full-access (one simulated environment per
- * action, seeded in the state the action needs), under a lease whose ceiling is approval-required.
- * Each action that could make an agent run above the ceiling is refused runtime_mode_above_lease
- * before the journal, naming the thread's mode and the ceiling, with nothing sent; each one that
- * goes through makes nothing run above the ceiling. Both are counted at the simulator: the
- * commands it accepted and what its agents were set to do (`agentWork`), and in which mode.
- */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type WriteConfig, writeTokenFile } from "@t3-connector/core/config";
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
 import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
 import {
@@ -20,9 +7,8 @@ import {
   WALK_CEILING,
   workAboveCeiling,
 } from "@t3-connector/test-support/ceiling-walk";
-import { freePort } from "@t3-connector/test-support/free-port";
 import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
-import type { SimWorld } from "@t3-connector/test-support/sim-world";
+import { type SimWorld, worldOf } from "@t3-connector/test-support/sim-world";
 import { ACTION_IDS, type ActionId, SAMPLE_IDS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
@@ -41,8 +27,6 @@ async function actionWorld(): Promise<SimWorld> {
     clock: "manual",
     strictCommands: true,
   });
-  const root = await mkdtemp(join(tmpdir(), "t3c-ceiling-walk-"));
-  const environments: WriteConfig["environments"] = [];
   for (const action of ACTION_IDS) {
     const env = sim.environment(aliasOf(action));
     env.model.addProject({
@@ -51,34 +35,8 @@ async function actionWorld(): Promise<SimWorld> {
       workspaceRoot: SAMPLE_IDS.workspaceRoot,
     });
     inputs.set(action, await seedForAction(env, action));
-    const tokenFile = join(root, "tokens", `${env.alias}-write`);
-    await writeTokenFile(tokenFile, env.operateToken);
-    environments.push({
-      alias: env.alias,
-      environmentId: env.environmentId,
-      transport: { kind: "url", url: env.url },
-      tokenFile,
-    });
   }
-  const config: WriteConfig = {
-    path: join(root, "write.json"),
-    port: await freePort(),
-    stateDir: join(root, "state"),
-    default: aliasOf(ACTION_IDS[0] as ActionId),
-    environments,
-  };
-  return {
-    sim,
-    root,
-    stateDir: config.stateDir,
-    config,
-    env: (alias) => sim.environment(alias),
-    commandCount: () => sim.environments.reduce((sum, env) => sum + env.model.receivedCommands.length, 0),
-    async close() {
-      await sim.close();
-      await rm(root, { recursive: true, force: true });
-    },
-  };
+  return worldOf(sim, "t3c-ceiling-walk-", aliasOf(ACTION_IDS[0] as ActionId));
 }
 
 beforeAll(async () => {
