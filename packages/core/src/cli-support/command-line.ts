@@ -137,21 +137,8 @@ export function commanderProblem(
       command: path,
     };
   }
-  if (error.code === "commander.unknownOption") {
-    // Without positional options, the program's own flags are accepted after a command too.
-    const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? "";
-    const flags: string[] = [];
-    for (let at: Command | null = command; at !== null; at = at.parent) {
-      flags.push(...at.options.filter((option) => !option.hidden).map((option) => option.long ?? ""));
-    }
-    const problem = withSuggestion(
-      `unknown command or argument: ${quoted}`,
-      quoted.split("=")[0] ?? "",
-      flags,
-    );
-    return { problem, command: path };
-  }
-  return { problem: problemOf(error, command), command: path };
+  // Without positional options (ops), a parent's flags are accepted after a command too.
+  return { problem: problemOf(error, command, { parentFlags: true }), command: path };
 }
 
 /** `help`, `help X`, `help X Y`: that command's own help, or the problem with a suggestion. */
@@ -228,12 +215,18 @@ function withSuggestion(problem: string, typed: string, known: readonly string[]
   return suggestion === undefined ? problem : `${problem} (did you mean ${suggestion}?)`;
 }
 
-/** Commander's refusal, said the way the CLIs always said it, with the nearest known word. */
-function problemOf(error: CommanderError, command: Command): string {
+/**
+ * Commander's refusal, said the way the CLIs always said it, with the nearest known word. A flag
+ * is looked for up the path only where a parent's flags are accepted after a command.
+ */
+function problemOf(error: CommanderError, command: Command, { parentFlags = false } = {}): string {
   const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? "";
   switch (error.code) {
     case "commander.unknownOption": {
-      const flags = command.options.filter((option) => !option.hidden).map((option) => option.long ?? "");
+      const flags: string[] = [];
+      for (let at: Command | null = command; at !== null; at = parentFlags ? at.parent : null) {
+        flags.push(...at.options.filter((option) => !option.hidden).map((option) => option.long ?? ""));
+      }
       return withSuggestion(`unknown command or argument: ${quoted}`, quoted.split("=")[0] ?? "", flags);
     }
     case "commander.unknownCommand":
