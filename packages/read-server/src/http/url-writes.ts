@@ -5,7 +5,8 @@
  * this server holds no operate token, no journal and no lease of its own. Each session gets its
  * own relay client, which draws one holder secret and presents it on every call (ADR 0022, 0040):
  * the gate knows the session's requests, leases and receipts by it, and it never reaches another
- * session or a stdio bridge.
+ * session or a stdio bridge. Nothing of a session outlives it at the gate: its end, and the drop of
+ * its writes to make room, withdraw its requests and end its leases (ADR 0067).
  */
 import { randomUUID } from "node:crypto";
 import { ConnectorError } from "@t3-connector/core";
@@ -62,7 +63,7 @@ export interface UrlWritesOptions {
   readonly config: WriteConfig;
   /** The operator's log (stderr) for failures: the bridge tools' unexpected ones, a lease that would not end. */
   readonly log: (line: string) => void;
-  /** Events worth a line (info): a session's leases ended with it. */
+  /** Events worth a line (info): a session's leases ended with it, its writes dropped to make room. */
   readonly info: (line: string) => void;
   /** Each session's own relay client to the gate (tests hold a call at it); default the bridge's. */
   readonly relayOf?: (config: WriteConfig) => RelayClient;
