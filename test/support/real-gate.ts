@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { scopeFingerprint } from "../../packages/write-gate/src/approval/index.js";
-import { GateLeaseKeeper } from "../../packages/write-gate/src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../packages/write-gate/src/lease/index.js";
 import { type RunningGate, startGate } from "../../packages/write-gate/src/process/index.js";
 import { CAPABILITY_FILE } from "../../packages/write-gate/src/relay/index.js";
 import { leaseScopeFor, simulatorWorkspace } from "./gate-harness.js";
@@ -32,9 +32,10 @@ export interface RealGate {
   relay(body: unknown, capability?: string | null): Promise<HttpAnswer>;
   /**
    * Opens a lease narrowed to LEASED_PROJECT without a passkey ceremony (the keeper's own
-   * `grant`), for attacks that need a lease to be open to mean anything; returns its id.
+   * `grant`), for attacks that need a lease to be open to mean anything; returns its id. With
+   * `holderSecret`, only the caller presenting that secret holds it (as an approval for it would).
    */
-  grantLease(): Promise<string>;
+  grantLease(options?: { holderSecret?: string }): Promise<string>;
   /** Stops this gate and starts a new one on the same config and state dir (a restart). */
   restart(options?: { enroll?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -117,15 +118,17 @@ export async function startRealGate(options: RealGateOptions = {}): Promise<Real
         if (typeof secret === "string") heldSecret = secret;
         return answer;
       },
-      async grantLease() {
+      async grantLease(grantOptions = {}) {
         const keeper = real.gate.lease;
         if (!(keeper instanceof GateLeaseKeeper))
           throw new Error("the gate's lease is not a GateLeaseKeeper");
         const scope = await leaseScopeFor(world);
+        const secret = grantOptions.holderSecret;
         return keeper.grant({
           scope,
           scopeFingerprint: scopeFingerprint(scope),
           credentialId: "test-credential",
+          ...(secret === undefined ? {} : { holderHash: holderHashOf(secret) }),
         }).leaseId;
       },
       async restart(restartOptions) {

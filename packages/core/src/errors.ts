@@ -95,6 +95,11 @@ export const ERROR_CODES_BY_DOMAIN = {
   writes: [
     /** An OAuth session of `serve --http` without the `t3:write` scope called a write tool (ADR 0049). */
     "write_not_granted",
+    /**
+     * The write side of an OAuth session of `serve --http` ended (the session ended, or serve
+     * dropped its writes to make room, ADR 0067): its leases ended and its requests withdrawn.
+     */
+    "write_session_ended",
     "gate_unavailable",
     /** The gate's answer lacks a field (or has one of another type) that the relay contract requires: versions differ. */
     "relay_answer_invalid",

@@ -2,5 +2,6 @@
 // one Host/Origin check. Framework-free (web `Request`, `Response`, `Headers`), so the read server,
 // the OAuth profile and the write gate each wrap it in their own answers.
 export * from "./bounded-body.js";
+export * from "./budget-key.js";
 export * from "./forwarded-client.js";
 export * from "./host-origin.js";

@@ -10,7 +10,7 @@ import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { consumeTerminalCode, matchesTerminalCode } from "../passkeys/terminal-enrollment-code.js";
-import { assertOwnPage, clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
+import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PageRouteParts } from "./page-routes.js";
 import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
@@ -40,7 +40,7 @@ export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
     app.post(path, async (c) => {
       try {
         assertOwnPage(c, settings.issuer, "calls come only from this server's own pages");
-        budget.charge(clientAddress(c));
+        budget.charge(parts.budgetKey(c));
         return await handler(c, await readJson(c));
       } catch (error) {
         return oauthErrorResponse(c, error);

@@ -4,6 +4,7 @@
  * puts the guard in front of `/mcp`; nothing here listens on its own.
  */
 import { type Clock, systemClock } from "@t3-connector/core";
+import { budgetKeyOf } from "@t3-connector/core/http-edge";
 import type { Timers } from "@t3-connector/core/t3";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { httpsMetadataFetcher, type MetadataFetcher } from "../clients/metadata-fetcher.js";
@@ -17,6 +18,7 @@ import { SessionBook, type SessionEndReason } from "../state/session-book.js";
 import { lockStateDir } from "../state/state-lock.js";
 import { ClientDirectory } from "./client-directory.js";
 import { type HostRefusal, hostRefusal, pinHost, RefusalLog } from "./host-pin.js";
+import { clientAddress } from "./http-helpers.js";
 import { mountPageRoutes } from "./page-routes.js";
 import { AuthorizationCodes } from "./pending.js";
 import { resourceGuard, touchOnToolCall } from "./resource-guard.js";
@@ -31,6 +33,12 @@ export interface OAuthProfileOptions {
   readonly log: (line: string) => void;
   /** The periodic re-check of `revocations.json` beside the directory watch (tests fire it by hand). */
   readonly timers?: Timers;
+  /**
+   * The client a request came from, as the host app knows it (ADR 0044: `serve --http` reads a
+   * `--trusted-proxy`'s report); default the TCP peer. The request budgets count by its
+   * `budgetKeyOf` (an IPv6 client by its /64), so behind a proxy one client spends its own budget.
+   */
+  readonly clientAddress?: (c: Context) => string;
 }
 
 export interface OAuthProfile {
@@ -84,6 +92,8 @@ export async function openOAuthProfile(
   const codes = new AuthorizationCodes({ clock, ttlMs: settings.lifetimes.codeMs });
   const transactions = new Transactions({ clock, ttlMs: settings.lifetimes.transactionMs });
   const refusals = new RefusalLog(options.log);
+  const addressOf = options.clientAddress ?? clientAddress;
+  const budgetKey = (c: Context) => budgetKeyOf(addressOf(c));
   // A revocation from the terminal ends its session now, not at the next request (ADR 0049).
   const revocations = watchRevocations({
     stateDir: settings.stateDir,
@@ -96,7 +106,7 @@ export async function openOAuthProfile(
     mount(app) {
       // Host pinned on every route of the profile: a rebound name or a forwarded header gets nothing.
       for (const path of PROFILE_PATHS) app.use(path, pinHost(settings, refusals));
-      mountTokenRoutes(app, { settings, clock, clients, codes, sessions, log: options.log });
+      mountTokenRoutes(app, { settings, clock, clients, codes, sessions, log: options.log, budgetKey });
       mountPageRoutes(app, {
         settings,
         clock,
@@ -107,6 +117,7 @@ export async function openOAuthProfile(
         codes,
         sessions,
         log: options.log,
+        budgetKey,
       });
     },
     mcpGuard: resourceGuard({ settings, sessions, refusals }),

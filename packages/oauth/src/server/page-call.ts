@@ -6,7 +6,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { assertOwnPage, clientAddress, oauthErrorResponse, readJson } from "./http-helpers.js";
+import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
 import type { PageRouteParts } from "./page-routes.js";
 import { FailureBudget, RATE_LIMITS } from "./rate-budget.js";
 import type { Transaction } from "./sign-in-transactions.js";
@@ -52,7 +52,7 @@ export function pageCallPoster(app: Hono, parts: PageRouteParts, cookie: Transac
   return (path, handler) => {
     app.post(path, async (c) => {
       try {
-        return await budget.run(clientAddress(c), async () => handler(c, await check(c)));
+        return await budget.run(parts.budgetKey(c), async () => handler(c, await check(c)));
       } catch (error) {
         return oauthErrorResponse(c, error);
       }

@@ -7,7 +7,7 @@
 
 import type { Clock } from "@t3-connector/core";
 import { PASSKEY_PAGE_CSP } from "@t3-connector/core/passkeys";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { PAGE_CSS, PAGE_JS } from "../page/sign-in-page.js";
 import type { EnrollmentCode } from "../passkeys/enrollment-code.js";
@@ -34,6 +34,8 @@ export interface PageRouteParts {
   readonly codes: AuthorizationCodes;
   readonly sessions: SessionBook;
   readonly log: (line: string) => void;
+  /** Which client a request counts against in the request budgets (oauth-profile.ts). */
+  readonly budgetKey: (c: Context) => string;
 }
 
 /** The page loads only its own files, is framed by nobody and submits no form anywhere. */

@@ -13,7 +13,13 @@ import { RequestBudget } from "@t3-connector/core/passkeys";
 
 export { RequestBudget as RateBudget };
 
-/** Per minute and key (the client's address, with the client_id where there is one). */
+/**
+ * Per minute and key: the client's budget key (its address as the host app knows it, behind a
+ * trusted proxy the one the proxy reports, an IPv6 client by its /64; ADR 0044), with the
+ * client_id where there is one. Each table keeps at most 1000 keys (core's `RequestBudget`): a
+ * key stays until its minute is over, and a new key finds a full table refused, never given
+ * another's place, so a flood of addresses neither grows memory nor frees a spent budget.
+ */
 export const RATE_LIMITS = Object.freeze({ token: 60, register: 10, ceremony: 30 });
 
 /** A budget charged by failures only. */

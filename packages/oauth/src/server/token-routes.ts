@@ -9,7 +9,7 @@ import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";
 import { pkceMatches } from "../tokens/index.js";
 import type { ClientDirectory } from "./client-directory.js";
-import { clientAddress, oauthErrorResponse, readForm, readJson } from "./http-helpers.js";
+import { oauthErrorResponse, readForm, readJson } from "./http-helpers.js";
 import {
   AUTHORIZATION_SERVER_PATH,
   authorizationServerMetadata,
@@ -27,6 +27,8 @@ export interface TokenRouteParts {
   readonly codes: AuthorizationCodes;
   readonly sessions: SessionBook;
   readonly log: (line: string) => void;
+  /** Which client a request counts against in the request budgets (oauth-profile.ts). */
+  readonly budgetKey: (c: Context) => string;
 }
 
 /** claude.ai has been seen appending these to the MCP URL instead of reading the metadata. */
@@ -45,7 +47,7 @@ export function mountTokenRoutes(app: Hono, parts: TokenRouteParts): void {
   // Failures only, per address and client: a stranger's wrong tokens never spend a real client's.
   const tokenBudget = new FailureBudget({ clock: parts.clock, limit: RATE_LIMITS.token });
   const budgetKey = (c: Context, params?: URLSearchParams) =>
-    `${clientAddress(c)} ${params?.get("client_id") ?? ""}`;
+    `${parts.budgetKey(c)} ${params?.get("client_id") ?? ""}`;
   app.on("POST", TOKEN_PATHS, async (c) => {
     try {
       const params = await readForm(c);
@@ -96,7 +98,7 @@ function mountRegister(app: Hono, parts: TokenRouteParts): void {
     if (!parts.settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
     try {
       const { client, issuedAt, reused } = await parts.clients.registered.register(await readJson(c), () =>
-        registerBudget.charge(clientAddress(c)),
+        registerBudget.charge(parts.budgetKey(c)),
       );
       // The name is the client's own text: quoted as JSON, so it cannot forge a log line.
       parts.log(

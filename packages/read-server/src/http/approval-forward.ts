@@ -21,7 +21,7 @@ import {
 } from "@t3-connector/core/http-edge";
 import { readCapability } from "@t3-connector/write-bridge";
 import type { Context, Hono } from "hono";
-import { clientAddressOf } from "./client-address.js";
+import type { RequestClients } from "./request-clients.js";
 
 /** The page's calls are small JSON bodies; the gate's own limit is 64 KiB. */
 const MAX_FORWARD_BYTES = 65_536;
@@ -47,10 +47,8 @@ export interface ApprovalForward {
   readonly gatePort: number;
   /** The gate's state directory, where its relay capability is read (write config `stateDir`). */
   readonly gateStateDir: string;
-  /** `--trusted-proxy`: peers whose `X-Forwarded-For` names the client (ADR 0044). */
-  readonly trustedProxies: ReadonlySet<string>;
-  /** Said once: forwarding headers came from a peer that is not trusted. */
-  readonly warn: (line: string) => void;
+  /** Which client a request came from (ADR 0044: the peer, or what a `--trusted-proxy` reports). */
+  readonly clients: RequestClients;
 }
 
 export function mountApprovalForward(app: Hono, options: ApprovalForward): void {
@@ -86,27 +84,13 @@ export function mountApprovalForward(app: Hono, options: ApprovalForward): void 
 type Vouched = { readonly address: string; readonly capability: string } | undefined;
 
 function voucher(options: ApprovalForward): (c: Context) => Promise<Vouched> {
-  let warned = false;
   const cache = {};
   return async (c) => {
-    const client = clientAddressOf(socketAddress(c), c.req.raw.headers, options.trustedProxies);
-    if (client.untrustedForwarding && !warned) {
-      warned = true;
-      options.warn(
-        `the approval page was reached through a proxy at ${client.address} that serve does not trust: ` +
-          `every client behind it shares one approval budget. If that proxy is yours, start serve with --trusted-proxy ${client.address}`,
-      );
-    }
+    const address = options.clients.addressOf(c);
     // No capability (no gate running, or its file not ours): the gate counts serve's socket, as before.
     const capability = await readCapability(options.gateStateDir, {}, cache).catch(() => undefined);
-    return capability === undefined ? undefined : { address: client.address, capability };
+    return capability === undefined ? undefined : { address, capability };
   };
-}
-
-/** The socket's remote address under @hono/node-server. */
-function socketAddress(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
 }
 
 interface Forwarded {

@@ -7,8 +7,8 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ReadConfig } from "@t3-connector/core/config";
 import {
-  type MetadataFetcher,
   type OAuthProfile,
+  type OAuthProfileOptions,
   type OAuthSettings,
   openOAuthProfile,
   parseOAuthSettings,
@@ -60,7 +60,7 @@ export function assertOAuthBind(options: Pick<HttpServeOptions, "host">, setting
 
 export function openOAuthForServe(
   settings: OAuthSettings,
-  extras: { log: (line: string) => void; fetcher?: MetadataFetcher },
+  extras: Pick<OAuthProfileOptions, "log" | "fetcher" | "clientAddress">,
 ): Promise<OAuthProfile> {
   return openOAuthProfile(settings, extras);
 }

@@ -17,6 +17,7 @@ import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
 import { trustedProxySet } from "./client-address.js";
 import type { HttpServeOptions } from "./http-options.js";
 import { assertOAuthBind, oauthSettingsForServe, openOAuthForServe } from "./oauth-in-serve.js";
+import { RequestClients } from "./request-clients.js";
 import { type GateLookup, lookUpGate, UrlWrites } from "./url-writes.js";
 
 export interface HttpServeSetup {
@@ -59,14 +60,19 @@ export async function setUpHttpServe(
     const settings = oauthSettingsForServe(io, config, options, gate?.kind === "found");
     if (settings === undefined) assertBindIsProtected(options.host, options.authTokenFile);
     else assertOAuthBind(options, settings);
+    // One derivation of the client for every per-client budget: sign-in and approval (ADR 0044).
+    const clients = new RequestClients(trustedProxySet(options.trustedProxies ?? []), (line) =>
+      log.warn(`${READ_SERVER_NAME}: ${line}`),
+    );
     const oauth =
       settings === undefined
         ? undefined
         : await openOAuthForServe(settings, {
             log: (line) => log.info(`${READ_SERVER_NAME}: ${line}`),
+            clientAddress: (c) => clients.addressOf(c),
             ...(oauthFetcher === undefined ? {} : { fetcher: oauthFetcher }),
           });
-    return { config, context, bearerToken, oauth, gate, ...urlWritesOf(oauth, gate, log, options) };
+    return { config, context, bearerToken, oauth, gate, ...urlWritesOf(oauth, gate, log, clients) };
   } catch (error) {
     await context.registry.close();
     return { problem: `refusing to start: ${describeError(error)}` };
@@ -78,7 +84,7 @@ function urlWritesOf(
   oauth: OAuthProfile | undefined,
   gate: GateLookup | undefined,
   log: LeveledLog,
-  options: HttpServeOptions,
+  clients: RequestClients,
 ): Pick<HttpServeSetup, "writes" | "approvalForward"> {
   if (oauth === undefined || gate?.kind !== "found") return { writes: undefined, approvalForward: undefined };
   const writes = new UrlWrites({
@@ -95,8 +101,7 @@ function urlWritesOf(
           issuerHost: oauth.settings.host,
           gatePort: writes.config.port,
           gateStateDir: writes.config.stateDir,
-          trustedProxies: trustedProxySet(options.trustedProxies ?? []),
-          warn: (line: string) => log.warn(`${READ_SERVER_NAME}: ${line}`),
+          clients,
         }
       : undefined;
   return { writes, approvalForward };

@@ -4,7 +4,13 @@
  * (`end_lease`, with this session's holder secret) when asked to, after withdrawing the session's
  * pending approval requests (`withdraw_requests`, same secret). Ending a lease leaves the
  * session signed in; only the session's end ends its leases.
+ *
+ * Once ended, the client sends nothing more (ADR 0067): a call that starts later is refused with
+ * `write_session_ended`, and a request for approval that was under way when the end began is
+ * answered the same way instead of with a link to a request the gate withdrew or refused (the
+ * gate refuses to keep a request of a withdrawn secret, so none outlives the session).
  */
+import { ConnectorError } from "@t3-connector/core";
 import type { RelayClient } from "@t3-connector/write-bridge";
 
 /** Lease ids noted per session at most (a session holds one lease at a time; a few replaced ones linger). */
@@ -13,25 +19,31 @@ const MAX_NOTED = 32;
 export class SessionLeases implements RelayClient {
   readonly #relay: RelayClient;
   readonly #held = new Set<string>();
+  /** Why this session's writes ended, once they have; the refusal's message. */
+  #ended: string | undefined;
 
   constructor(relay: RelayClient) {
     this.#relay = relay;
   }
 
   readonly call: RelayClient["call"] = async (body, signal, options) => {
+    if (this.#ended !== undefined) throw sessionEnded(this.#ended);
     const answer = await this.#relay.call(body, signal, options);
-    const open = answer as { active?: unknown; leaseId?: unknown };
-    if (open.active === true && typeof open.leaseId === "string") this.#note(open.leaseId);
+    // The session ended while the gate built this request: the gate withdrew it or refused it.
+    if (this.#ended !== undefined && body.op === "request_approval") throw sessionEnded(this.#ended);
+    this.#noteOpen(answer);
     return answer;
   };
 
   /**
    * Ends the session at the gate: first its pending approval requests are withdrawn (their links
-   * say the session ended; approving one grants nothing), then every lease it was answered is
-   * ended. Withdrawing first means no approval lands a lease after the leases were ended.
-   * Answers how many leases were still open.
+   * say the session ended; approving one grants nothing; one still being built is refused), then
+   * every lease it was answered is ended. Withdrawing first means no approval lands a lease after
+   * the leases were ended. `why` is what a later call of this session is told. Answers how many
+   * leases were still open.
    */
-  async endAll(log: (line: string) => void): Promise<number> {
+  async endAll(log: (line: string) => void, why: string): Promise<number> {
+    this.#ended ??= why;
     try {
       await this.#relay.call({ op: "withdraw_requests" });
     } catch (error) {
@@ -40,7 +52,7 @@ export class SessionLeases implements RelayClient {
     }
     try {
       // A lease approved while the session never asked again was never answered to it: ask once.
-      await this.call({ op: "lease" });
+      this.#noteOpen(await this.#relay.call({ op: "lease" }));
     } catch {
       // Nothing to add: the leases already noted are still ended below.
     }
@@ -58,9 +70,15 @@ export class SessionLeases implements RelayClient {
     return ended;
   }
 
-  #note(leaseId: string): void {
-    this.#held.delete(leaseId);
-    this.#held.add(leaseId);
+  #noteOpen(answer: unknown): void {
+    const open = answer as { active?: unknown; leaseId?: unknown };
+    if (open.active !== true || typeof open.leaseId !== "string") return;
+    this.#held.delete(open.leaseId);
+    this.#held.add(open.leaseId);
     if (this.#held.size > MAX_NOTED) this.#held.delete(this.#held.values().next().value as string);
   }
+}
+
+function sessionEnded(why: string): ConnectorError {
+  return new ConnectorError("write_session_ended", why);
 }

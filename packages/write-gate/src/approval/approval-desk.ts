@@ -55,6 +55,7 @@ import {
   requestFingerprint,
   type Selection,
 } from "./scope.js";
+import { WithdrawnHolders } from "./withdrawn-holders.js";
 
 export const REQUEST_TTL_MS = 120_000;
 export const MAX_PENDING_REQUESTS = 32;
@@ -190,6 +191,8 @@ export class GateApprovalDesk implements ApprovalDesk {
   readonly #options: GateApprovalDeskOptions;
   readonly #pending = new Map<string, PendingRequest>();
   readonly #tombstones = new RequestTombstones();
+  /** Holders whose session ended: a request one of them is still building is never kept. */
+  readonly #withdrawn = new WithdrawnHolders();
   /**
    * Requests consumed by an approval whose assertion is being verified, by id: a withdrawal that
    * lands meanwhile marks them, and the approval then grants nothing.
@@ -216,6 +219,14 @@ export class GateApprovalDesk implements ApprovalDesk {
 
   async request(ask: ApprovalAsk, signal?: AbortSignal): Promise<ApprovalLink> {
     this.#refuseWhenFull(ask);
+    // A secret the asking process already holds is kept (ADR 0040): its next lease answers it.
+    const adopted =
+      ask.holderSecret !== undefined && ADOPTABLE_SECRET.test(ask.holderSecret)
+        ? ask.holderSecret
+        : undefined;
+    const leaseSecret = adopted ?? randomBytes(32).toString("base64url");
+    const holderHash = holderHashOf(leaseSecret);
+    this.#refuseWithdrawn(holderHash);
     const epoch = this.#options.keeper.epoch;
     const survey = await this.#survey(ask, signal);
     const proposal = proposalOf(ask);
@@ -230,13 +241,8 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
     }
-    // A secret the asking process already holds is kept (ADR 0040): its next lease answers it.
-    const adopted =
-      ask.holderSecret !== undefined && ADOPTABLE_SECRET.test(ask.holderSecret)
-        ? ask.holderSecret
-        : undefined;
-    const leaseSecret = adopted ?? randomBytes(32).toString("base64url");
-    const holderHash = holderHashOf(leaseSecret);
+    // So does the end of the session that asks (its withdrawal landed while the inventory ran).
+    this.#refuseWithdrawn(holderHash);
     // The same bridge (or holder) asking again replaces its own older request (its link is now stale).
     for (const pending of [...this.#pending.values()]) {
       const same =
@@ -250,6 +256,12 @@ export class GateApprovalDesk implements ApprovalDesk {
     return { ...this.#linkOf(pending), ...(adopted === undefined ? { leaseSecret } : {}) };
   }
 
+  /** A holder whose session ended asks for nothing more: its requests were withdrawn for good. */
+  #refuseWithdrawn(holderHash: string): void {
+    if (!this.#withdrawn.has(holderHash)) return;
+    throw new ConnectorError("request_withdrawn", DEAD_MESSAGES.request_withdrawn, { status: 410 });
+  }
+
   pendingHeldBy(secret: string | undefined): Omit<ApprovalLink, "leaseSecret"> | null {
     if (secret === undefined) return null;
     this.#prune();
@@ -260,6 +272,7 @@ export class GateApprovalDesk implements ApprovalDesk {
 
   withdrawHeldBy(secret: string): number {
     const hash = holderHashOf(secret);
+    this.#withdrawn.add(hash);
     let withdrawn = 0;
     for (const pending of [...this.#pending.values()]) {
       if (pending.holderHash !== hash) continue;

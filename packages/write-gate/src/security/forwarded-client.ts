@@ -5,7 +5,11 @@
  * process that writes the header itself is counted by its own socket, as every request was before.
  */
 import { isIP } from "node:net";
-import { FORWARD_CAPABILITY_HEADER, FORWARDED_CLIENT_HEADER } from "@t3-connector/core/http-edge";
+import {
+  budgetKeyOf,
+  FORWARD_CAPABILITY_HEADER,
+  FORWARDED_CLIENT_HEADER,
+} from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
 import { capabilityMatches } from "../relay/capability.js";
 
@@ -14,6 +18,7 @@ export function vouchedClient(c: Context, relayCapability: string | undefined): 
   if (relayCapability === undefined) return undefined;
   if (!capabilityMatches(relayCapability, c.req.header(FORWARD_CAPABILITY_HEADER))) return undefined;
   const address = c.req.header(FORWARDED_CLIENT_HEADER);
-  // Its own space: a forwarded client never shares a bucket with a local process's socket.
-  return address !== undefined && isIP(address) !== 0 ? `via-serve ${address}` : undefined;
+  // Its own space: a forwarded client never shares a bucket with a local process's socket. An
+  // IPv6 client counts by its /64, as the OAuth profile's budgets count it (ADR 0044).
+  return address !== undefined && isIP(address) !== 0 ? `via-serve ${budgetKeyOf(address)}` : undefined;
 }
