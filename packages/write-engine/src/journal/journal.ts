@@ -439,11 +439,10 @@ export class Journal {
     return copyRecord(record);
   }
 
-  /** Write the active segment; `key`'s change is durable when this resolves. */
   /**
-   * Makes the in-memory state durable; readers of `key` wait for it meanwhile. `withNextWrite`: the
-   * change waits for the journal's next write (or its own after a delay, `DeferredWrite`); any
-   * other write carries every change that waits.
+   * Writes the active segment; `key`'s change is durable when this resolves, and readers of `key`
+   * wait for it meanwhile. `withNextWrite`: the change waits for the journal's next write (or its
+   * own after a delay, `DeferredWrite`); any other write carries every change that waits.
    */
   async #commit(key: string | null, withNextWrite = false): Promise<void> {
     this.#dirty = false;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { makeTempDir, request, type TempDir } from "@t3-connector/test-support/journal-helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type JournalFs, openJournal } from "../../src/journal/index.js";
+import { faultyFs } from "./support/faulty-fs.js";
 
 // ADR 0066: a `completed` the caller does not wait for rides on the journal's next write, or is
 // written on its own after `completedWriteDelayMs`; a reader of the key or a close writes it at once.
@@ -114,6 +115,33 @@ describe("a completed that waits for the next write", () => {
       expect(await stateOnDisk(key)).toBe("completed");
     } finally {
       await journal.close();
+    }
+  });
+
+  it("fails with the write that carries it: the journal closes, and the disk keeps uncertain for settlement", async () => {
+    const disk = faultyFs();
+    const failures: string[] = [];
+    const journal = await openJournal({
+      stateDir: temp.stateDir,
+      fs: disk.fs,
+      completedWriteDelayMs: AN_HOUR,
+      onUnavailable: (error) => failures.push(error.code),
+    });
+    const key = await uncertainWrite(journal, "op-1");
+    const completed = journal.complete(key, { sequence: 7 }, { withNextWrite: true });
+    disk.failAt("sync");
+    const { record } = await journal.reserve(request("op-2"));
+    await expect(journal.markUncertain(record.key, { commandId: "c-op-2" })).rejects.toMatchObject({
+      code: "journal_unavailable",
+    });
+    await expect(completed).rejects.toMatchObject({ code: "journal_unavailable" });
+    expect(failures).toEqual(["journal_unavailable"]);
+    await journal.close();
+    const reopened = await openJournal({ stateDir: temp.stateDir });
+    try {
+      expect((await reopened.get(key))?.state).toBe("uncertain");
+    } finally {
+      await reopened.close();
     }
   });
 });
