@@ -33,23 +33,71 @@ export async function readBoundedBody(
   message: Request | Response,
   options: BoundedReadOptions,
 ): Promise<BoundedRead> {
-  if (declaredLength(message.headers) > options.maxBytes) {
+  if (declaredLength(message.headers.get("content-length")) > options.maxBytes) {
     await message.body?.cancel().catch(() => undefined);
     return { kind: "too_large", declared: true };
   }
   if (message.body === null) return { kind: "ok", bytes: Buffer.alloc(0) };
   const reader = message.body.getReader();
+  return collect(
+    () => reader.read(),
+    () => reader.cancel(),
+    options,
+  );
+}
+
+/** What a Node server hands a handler: the request's headers and its body as a stream of bytes. */
+export interface NodeRequestBody extends AsyncIterable<Uint8Array> {
+  readonly headers: { readonly "content-length"?: string | undefined };
+}
+
+/**
+ * The same read of a request a Node server took (`IncomingMessage`), straight from its stream:
+ * no web `Request` is built around it (ADR 0066). Same cap, same outcomes; stopping early
+ * destroys the stream, as cancelling a web stream of it does.
+ */
+export async function readBoundedRequest(
+  incoming: NodeRequestBody,
+  options: BoundedReadOptions,
+): Promise<BoundedRead> {
+  if (declaredLength(incoming.headers["content-length"] ?? null) > options.maxBytes) {
+    return { kind: "too_large", declared: true };
+  }
+  const chunks = incoming[Symbol.asyncIterator]();
+  return collect(
+    () => chunks.next(),
+    async () => {
+      await chunks.return?.();
+    },
+    options,
+  );
+}
+
+/**
+ * The one loop both readers share: takes chunks while they fit the cap (and the hold), and stops
+ * the source at the first that does not, so no more than the cap is ever held.
+ */
+async function collect(
+  next: () => Promise<IteratorResult<Uint8Array>>,
+  cancel: () => Promise<unknown>,
+  options: BoundedReadOptions,
+): Promise<BoundedRead> {
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const stop = async (outcome: BoundedRead) => {
+    chunks.length = 0;
+    await cancel().catch(() => undefined);
+    return outcome;
+  };
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await next();
       if (done) break;
       if (size + value.byteLength > options.maxBytes) {
-        return await stop(reader, chunks, { kind: "too_large", declared: false });
+        return await stop({ kind: "too_large", declared: false });
       }
       if (options.hold !== undefined && !options.hold.take(value.byteLength)) {
-        return await stop(reader, chunks, { kind: "over_hold" });
+        return await stop({ kind: "over_hold" });
       }
       size += value.byteLength;
       chunks.push(value);
@@ -67,19 +115,8 @@ export async function readBoundedBody(
  * The `Content-Length` a message declares, as a number to compare with a cap (NaN when absent or
  * not a number: such a body is counted as it arrives, which bounds it just the same).
  */
-function declaredLength(headers: Headers): number {
-  const declared = headers.get("content-length");
+function declaredLength(declared: string | null): number {
   return declared === null || !/^\d+$/.test(declared.trim()) ? Number.NaN : Number(declared);
-}
-
-async function stop(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  chunks: Uint8Array[],
-  outcome: BoundedRead,
-): Promise<BoundedRead> {
-  chunks.length = 0;
-  await reader.cancel().catch(() => undefined);
-  return outcome;
 }
 
 /** The bytes as UTF-8 text, or undefined when they are not UTF-8 (no replacement characters). */

@@ -7,11 +7,13 @@ import {
   type ByteHold,
   parseJsonBytes,
   readBoundedBody,
+  readBoundedRequest,
 } from "../../src/http-edge/index.js";
 
 // The one body reader, attacked over a real socket the way a hostile client would send a body:
 // a declared length over the cap, no length at all (chunked), a length that lies either way. The
-// server turns Node's request into a web Request as @hono/node-server does (the stream as is).
+// server turns Node's request into a web Request as @hono/node-server does (the stream as is), or,
+// on a path starting `/node`, reads Node's request itself (readBoundedRequest, as the gate's relay does).
 const CAP = 1024;
 let server: Server;
 let port: number;
@@ -32,7 +34,9 @@ function asWebRequest(incoming: IncomingMessage): Request {
 
 beforeAll(async () => {
   server = createServer(async (incoming, answer) => {
-    const read = await readBoundedBody(asWebRequest(incoming), { maxBytes: CAP });
+    const read = incoming.url?.startsWith("/node")
+      ? await readBoundedRequest(incoming, { maxBytes: CAP })
+      : await readBoundedBody(asWebRequest(incoming), { maxBytes: CAP });
     outcomes.push(read);
     const size = read.kind === "ok" ? read.bytes.byteLength : -1;
     const text = JSON.stringify({
@@ -78,10 +82,13 @@ function body(answer: string): Record<string, unknown> {
   const length = Number(/content-length: (\d+)/i.exec(answer)?.[1] ?? 0);
   return JSON.parse(answer.slice(start, start + length)) as Record<string, unknown>;
 }
-const head = (extra: string) =>
-  `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${extra}\r\n`;
+describe.each([
+  ["readBoundedBody (a web Request)", "/"],
+  ["readBoundedRequest (Node's request)", "/node"],
+])("%s over a socket", (_reader, path) => {
+  const head = (extra: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
-describe("readBoundedBody over a socket", () => {
   it("refuses a declared length over the cap unread: the answer comes before a byte of the body is sent", async () => {
     // The socket stays open and sends no body: only a refusal from the headers alone can answer.
     const answer = await raw(head(`Content-Length: ${CAP * 1000}\r\n`), [], false);

@@ -526,8 +526,9 @@ class WriteDispatcher implements Dispatcher {
     switch (outcome.kind) {
       case "completed": {
         // A failed write makes the journal unavailable (its own hook closes every lease); the
-        // write itself completed at T3, which is what the caller is told.
-        this.#journal.complete(key, outcome.receipt).catch(() => undefined);
+        // write itself completed at T3, which is what the caller is told. The rewrite rides on the
+        // journal's next write when one comes soon (ADR 0066).
+        this.#journal.complete(key, outcome.receipt, { withNextWrite: true }).catch(() => undefined);
         return {
           state: "completed",
           operationId: uncertain.operationId,

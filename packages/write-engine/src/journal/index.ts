@@ -18,6 +18,7 @@ export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
 export { MANIFEST_FILE, MARKER_FILE } from "./manifest.js";
 export {
   ACTIVE_FILE,
+  DEFAULT_COMPLETED_WRITE_DELAY_MS,
   DEFAULT_RECENT_RECORDS,
   DEFAULT_SEGMENT_RECORDS,
   type JournalOptions,

@@ -5,6 +5,7 @@ import type { DurableJsonFile, JournalLock } from "@t3-connector/core/durable";
 import { type JournalFs, journalUnavailable } from "@t3-connector/core/durable";
 import type { Low } from "lowdb";
 import { sealRecord } from "./checksum.js";
+import { DeferredWrite } from "./deferred-write.js";
 import type { Generations } from "./generations.js";
 import { journalKey } from "./key.js";
 import type { LostRegister } from "./lost.js";
@@ -59,6 +60,8 @@ export interface JournalPolicy {
   segmentRecords: number;
   /** Settled records that stay in the active segment after sealing (recent repeats stay cheap). */
   recentRecords: number;
+  /** How long a `completed` may wait for the next write before it is written on its own (ADR 0066). */
+  completedWriteDelayMs: number;
 }
 
 export interface JournalParts {
@@ -117,6 +120,8 @@ export class Journal {
   #dirty = false;
   /** The last write that carries each key's latest change, until it is durable. */
   readonly #pending = new Map<string, Promise<void>>();
+  /** Changes that wait for the next write (a `completed` the caller did not wait for). */
+  readonly #deferred: DeferredWrite;
   /** Sealing and pruning, one at a time, off the mutations' path. */
   #maintenance: Promise<void> = Promise.resolve();
   #sealScheduled = false;
@@ -136,6 +141,7 @@ export class Journal {
     this.#lock = parts.lock;
     this.#clock = parts.clock;
     this.#policy = parts.policy;
+    this.#deferred = new DeferredWrite(() => this.#write(), parts.policy.completedWriteDelayMs);
     this.#index = parts.index;
     this.#segmentInfo = parts.segmentInfo;
     this.#onUnavailable = parts.onUnavailable;
@@ -181,6 +187,7 @@ export class Journal {
   }
 
   async #stamp(): Promise<void> {
+    this.#deferred.flush();
     await Promise.all(this.#pending.values());
     const marker = newMarker(this.#marker.journalId, this.#marker.createdAt, "created", {
       activeGeneration: this.#generations.durable,
@@ -262,12 +269,29 @@ export class Journal {
     });
   }
 
-  /** uncertain → completed with T3's receipt. */
-  async complete(key: string, receipt: JournalReceipt): Promise<JournalRecord> {
+  /**
+   * uncertain → completed with T3's receipt. With `withNextWrite` the record is `completed` in
+   * memory at once and every reader of the key waits for it to be durable, as for any change, but
+   * its rewrite waits for company: the journal's next write carries it, or it is written on its own
+   * once `completedWriteDelayMs` passed with none; a reader of the key starts it at once. For a
+   * caller that answers without awaiting it (ADR 0062): a burst of writes then pays one rewrite per
+   * write instead of two (ADR 0066).
+   */
+  async complete(
+    key: string,
+    receipt: JournalReceipt,
+    options: { readonly withNextWrite?: boolean } = {},
+  ): Promise<JournalRecord> {
     const clean = sanitiseReceipt(receipt);
-    return this.#transition(key, "complete", "completed", (record) => {
-      record.receipt = clean;
-    });
+    return this.#transition(
+      key,
+      "complete",
+      "completed",
+      (record) => {
+        record.receipt = clean;
+      },
+      options.withNextWrite === true,
+    );
   }
 
   /** preparing|uncertain → refused: provably not applied. */
@@ -311,6 +335,7 @@ export class Journal {
   async list(filter: JournalFilter = {}): Promise<JournalRecord[]> {
     this.#assertUsable();
     return this.#enqueue(async () => {
+      this.#deferred.flush();
       await Promise.all(this.#pending.values());
       const matches = recordFilter(filter);
       const found = Object.values(this.#db.data.records).filter(matches).map(copyRecord);
@@ -367,6 +392,7 @@ export class Journal {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#maintenance;
+      this.#deferred.flush();
       await Promise.allSettled(this.#pending.values());
       // A clean stop keeps reservations no write carried yet (a crash may lose them: they were unsent).
       if (this.#dirty && this.#failure === null) await this.#commit(null).catch(() => undefined);
@@ -383,6 +409,7 @@ export class Journal {
     operation: JournalOperation,
     to: JournalState,
     apply: (record: JournalRecord, now: number) => void,
+    withNextWrite = false,
   ): Promise<JournalRecord> {
     this.#assertUsable();
     const entry = this.#index.get(key);
@@ -407,21 +434,20 @@ export class Journal {
     }
     sealRecord(record);
     entry.state = to;
-    await this.#commit(key);
+    await this.#commit(key, withNextWrite);
     if (isSettled(to)) this.#scheduleSeal();
     return copyRecord(record);
   }
 
-  /** Write the active segment; `key`'s change is durable when this resolves. */
-  async #commit(key: string | null): Promise<void> {
+  /**
+   * Writes the active segment; `key`'s change is durable when this resolves, and readers of `key`
+   * wait for it meanwhile. `withNextWrite`: the change waits for the journal's next write (or its
+   * own after a delay, `DeferredWrite`); any other write carries every change that waits.
+   */
+  async #commit(key: string | null, withNextWrite = false): Promise<void> {
     this.#dirty = false;
-    const generation = this.#generations.upcoming();
-    const write = this.#db.write().then(
-      () => this.#generations.markDurable(generation),
-      (error: unknown) => {
-        throw this.#fail(error);
-      },
-    );
+    const write = withNextWrite ? this.#deferred.join() : this.#write();
+    if (!withNextWrite) this.#deferred.carriedBy(write);
     if (key !== null) this.#pending.set(key, write);
     try {
       await write;
@@ -430,7 +456,20 @@ export class Journal {
     }
   }
 
+  /** One write of the active segment, marking the generation it carries durable when it lands. */
+  #write(): Promise<void> {
+    const generation = this.#generations.upcoming();
+    return this.#db.write().then(
+      () => this.#generations.markDurable(generation),
+      (error: unknown) => {
+        throw this.#fail(error);
+      },
+    );
+  }
+
   async #durableRecord(key: string): Promise<JournalRecord | undefined> {
+    // A change of this key that waits for company is needed now.
+    if (this.#pending.has(key)) this.#deferred.flush();
     for (let pending = this.#pending.get(key); pending !== undefined; pending = this.#pending.get(key)) {
       await pending;
     }

@@ -38,6 +38,14 @@ export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_SEGMENT_RECORDS = 100;
 export const DEFAULT_RECENT_RECORDS = 20;
 
+/**
+ * How long a `completed` the caller did not wait for may wait for the journal's next write before
+ * it is written on its own (ADR 0066): longer than a client's turn between two writes of a burst,
+ * short against anything a person or a reconcile would notice. A reader of the key never waits
+ * for it: reading starts the write.
+ */
+export const DEFAULT_COMPLETED_WRITE_DELAY_MS = 25;
+
 export interface JournalOptions {
   /** The gate's state directory (0700, never a symlink). The journal lives in `<stateDir>/journal/`. */
   stateDir: string;
@@ -46,6 +54,8 @@ export interface JournalOptions {
   retentionMs?: number;
   segmentRecords?: number;
   recentRecords?: number;
+  /** Default `DEFAULT_COMPLETED_WRITE_DELAY_MS`. */
+  completedWriteDelayMs?: number;
   /** Called once when a write fails and the journal becomes unavailable (close every lease). */
   onUnavailable?: (error: ConnectorError) => void;
   /** Told once when a journal of the previous format was migrated by this open. */
@@ -220,6 +230,7 @@ function readPolicy(options: JournalOptions): JournalPolicy {
     retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
     segmentRecords: options.segmentRecords ?? DEFAULT_SEGMENT_RECORDS,
     recentRecords: options.recentRecords ?? DEFAULT_RECENT_RECORDS,
+    completedWriteDelayMs: options.completedWriteDelayMs ?? DEFAULT_COMPLETED_WRITE_DELAY_MS,
   };
   if (
     !(policy.retentionMs >= 0) ||
@@ -230,6 +241,9 @@ function readPolicy(options: JournalOptions): JournalPolicy {
       "invalid_input",
       "retentionMs must be ≥ 0 and segmentRecords a positive integer",
     );
+  }
+  if (!(policy.completedWriteDelayMs >= 0)) {
+    throw new ConnectorError("invalid_input", "completedWriteDelayMs must be ≥ 0");
   }
   if (!Number.isSafeInteger(policy.recentRecords) || policy.recentRecords < 0) {
     throw new ConnectorError("invalid_input", "recentRecords must be a non-negative integer");
