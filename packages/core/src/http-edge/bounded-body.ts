@@ -19,6 +19,18 @@ export interface BoundedReadOptions {
   readonly hold?: ByteHold;
 }
 
+/** The reading side of a body's byte stream (a web `ReadableStream`'s reader is one). */
+export interface ByteStreamReader {
+  read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** What is read of a message with a body: a `Request` or a `Response` is one. */
+export interface BodyMessage {
+  readonly headers: { get(name: string): string | null };
+  readonly body: { getReader(): ByteStreamReader; cancel(): Promise<void> } | null;
+}
+
 export type BoundedRead =
   | { readonly kind: "ok"; readonly bytes: Buffer }
   /** Over `maxBytes`: declared (refused unread) or counted (refused at the chunk that passed it). */
@@ -30,7 +42,7 @@ export type BoundedRead =
 
 /** Reads the whole body of `message` under the cap; never throws for the body's sake. */
 export async function readBoundedBody(
-  message: Request | Response,
+  message: BodyMessage,
   options: BoundedReadOptions,
 ): Promise<BoundedRead> {
   if (declaredLength(message.headers) > options.maxBytes) {
@@ -67,13 +79,13 @@ export async function readBoundedBody(
  * The `Content-Length` a message declares, as a number to compare with a cap (NaN when absent or
  * not a number: such a body is counted as it arrives, which bounds it just the same).
  */
-function declaredLength(headers: Headers): number {
+function declaredLength(headers: BodyMessage["headers"]): number {
   const declared = headers.get("content-length");
   return declared === null || !/^\d+$/.test(declared.trim()) ? Number.NaN : Number(declared);
 }
 
 async function stop(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ByteStreamReader,
   chunks: Uint8Array[],
   outcome: BoundedRead,
 ): Promise<BoundedRead> {
