@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,9 +52,30 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   res.writeHead(500).end();
 }
 
+// A certificate for 127.0.0.1 signed by itself, made once for this test (`openssl req -x509`):
+// nothing trusts it, so both clients must refuse the server that presents it.
+const SELF_SIGNED_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgNRQUgtyBNVauZJqQ
+sdwblGJQBlRhmoTnXOxFCZkambmhRANCAASrem0skSW4NTwU3UG2Qaq3z6khqGDe
+IpxanzyuCLuwOh3/rZrFz5C7iw39+fPhqCVQvic55lIzcu9I2ZbzpRBP
+-----END PRIVATE KEY-----`;
+const SELF_SIGNED_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmzCCAUGgAwIBAgIUW/qB+Kg3OXOX0UdyDUKgWwxwwhIwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTIwNjEyNDkyNFoYDzIxMjYxMTEy
+MTI0OTI0WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAASrem0skSW4NTwU3UG2Qaq3z6khqGDeIpxanzyuCLuwOh3/rZrFz5C7
+iw39+fPhqCVQvic55lIzcu9I2ZbzpRBPo28wbTAdBgNVHQ4EFgQU3d1nyMOmDq/1
+nkmm62mVsZfia3swHwYDVR0jBBgwFoAU3d1nyMOmDq/1nkmm62mVsZfia3swDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARhwR/AAABgglsb2NhbGhvc3QwCgYIKoZI
+zj0EAwIDSAAwRQIgZV9qE3KEWjABz+ESZ1JFL8f0MpI7mguzZe1y6jZQzEQCIQDi
+/B27k1HIJ4tf32oDyMahHPd5SpWP+te0eNbeMyXzTA==
+-----END CERTIFICATE-----`;
+
 let server: Server;
+let tlsServer: Server;
 let baseUrl: string;
 let closedUrl: string;
+let untrustedTlsUrl: string;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -70,11 +92,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
   closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
+  tlsServer = createTlsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (req, res) =>
+    answer(req, res, ""),
+  );
+  await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+  untrustedTlsUrl = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const open of [server, tlsServer]) {
+    open.closeAllConnections();
+    await new Promise<void>((resolve) => open.close(() => resolve()));
+  }
 });
 
 interface Case {
@@ -129,6 +158,7 @@ const CASES: Record<string, Case> = {
   "no answer before the deadline": { path: "/never", timeoutMs: 200 },
   "a body that stalls past the deadline": { path: "/stalls", timeoutMs: 200 },
   "a refused connection": { path: "/json", base: () => closedUrl },
+  "an https server whose certificate nobody trusts": { path: "/json", base: () => untrustedTlsUrl },
 };
 
 describe("the T3 client's exchange over node:http", () => {
@@ -146,6 +176,14 @@ describe("the T3 client's exchange over node:http", () => {
   it("names the system error of a refused connection, as fetch's cause does", async () => {
     const result = await outcome(nodeHttpFetch, CASES["a refused connection"] as Case);
     expect(result).toMatchObject({ code: "unavailable", message: expect.stringContaining("ECONNREFUSED") });
+  });
+
+  it("checks an https server's certificate", async () => {
+    const result = await outcome(nodeHttpFetch, { path: "/json", base: () => untrustedTlsUrl });
+    expect(result).toMatchObject({
+      code: "unavailable",
+      message: expect.stringContaining("SELF_SIGNED_CERT"),
+    });
   });
 
   it("rejects with the caller's reason when the caller aborts, before or during the exchange", async () => {
