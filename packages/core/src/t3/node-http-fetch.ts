@@ -15,7 +15,7 @@
  * which `fetchFailure` turns into the same messages. Tests that inject a `fetch` keep doing so:
  * `fetch` is a `T3Fetch`.
  */
-import http from "node:http";
+import type http from "node:http";
 import { pipeline, type Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 import type { BodyMessage, ByteStreamReader } from "../http-edge/bounded-body.js";
@@ -42,7 +42,12 @@ export type T3Fetch = (url: URL, init: T3FetchInit) => Promise<T3Answer>;
 export const nodeHttpFetch: T3Fetch = async (url, init) => {
   const { signal } = init;
   signal.throwIfAborted();
-  const transport = url.protocol === "https:" ? (await import("node:https")).default : http;
+  // Taken with getBuiltinModule, not `import`: on Node 24, importing node:http as an ES module
+  // reads every export of it, among them the lazy WebSocket classes, which load undici after all.
+  const transport =
+    url.protocol === "https:"
+      ? process.getBuiltinModule("node:https")
+      : process.getBuiltinModule("node:http");
   return await new Promise<T3Answer>((resolve, reject) => {
     const request = transport.request(url, {
       method: init.method,
