@@ -8,7 +8,8 @@
  * `node:http` is Node's own parser, already compiled into the binary.
  *
  * What a caller sees is what `fetch` gave it: the answer as it came (a redirect is never followed,
- * as with `redirect: "manual"`), gzip, deflate and brotli bodies asked for and decoded, a string
+ * as with `redirect: "manual"`), the headers fetch adds (gzip and deflate asked for; those and
+ * brotli decoded), a string
  * body sent as `text/plain;charset=UTF-8` unless the caller names a type, an abort rejecting with
  * the signal's reason (the request and the body being read alike), and a network failure rejecting
  * with `TypeError("fetch failed")` whose `cause` carries the system error's code (`ECONNREFUSED`),
@@ -63,8 +64,16 @@ export const nodeHttpFetch: T3Fetch = async (url, init) => {
   });
 };
 
+/** The headers Node's fetch adds to every request (Node 20 to 24 alike), so T3 and proxies see the same. */
+const FETCH_HEADERS: Readonly<Record<string, string>> = {
+  "accept-language": "*",
+  "sec-fetch-mode": "cors",
+  "user-agent": "node",
+  "accept-encoding": "gzip, deflate",
+};
+
 function requestHeaders(init: T3FetchInit): Record<string, string> {
-  const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br" };
+  const headers: Record<string, string> = { ...FETCH_HEADERS };
   for (const [name, value] of Object.entries(init.headers)) headers[name.toLowerCase()] = value;
   if (init.body !== undefined) {
     headers["content-type"] ??= "text/plain;charset=UTF-8";
