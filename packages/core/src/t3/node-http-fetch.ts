@@ -43,6 +43,12 @@ export type T3Fetch = (url: URL, init: T3FetchInit) => Promise<T3Answer>;
 export const nodeHttpFetch: T3Fetch = async (url, init) => {
   const { signal } = init;
   signal.throwIfAborted();
+  // Refused before anything is sent, as fetch refuses them (without echoing the credentials).
+  if (url.username !== "" || url.password !== "") {
+    throw new TypeError("Request cannot be constructed from a URL that includes credentials");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw networkFailure(new Error("unknown scheme"));
   // Taken with getBuiltinModule, not `import`: on Node 24, importing node:http as an ES module
   // reads every export of it, among them the lazy WebSocket classes, which load undici after all.
   const transport =

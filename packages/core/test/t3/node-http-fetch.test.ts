@@ -180,6 +180,19 @@ describe("the T3 client's exchange over node:http", () => {
     expect(result).toMatchObject({ code: "unavailable", message: expect.stringContaining("ECONNREFUSED") });
   });
 
+  it("refuses what fetch refuses before sending: credentials in the URL, a scheme other than http(s)", async () => {
+    const withCredentials = { path: "/json", base: () => baseUrl.replace("//", "//user:secret@") };
+    const [viaFetch, viaNodeHttp] = await Promise.all([
+      outcome(fetch, withCredentials),
+      outcome(nodeHttpFetch, withCredentials),
+    ]);
+    expect(viaNodeHttp).toMatchObject({ code: "unavailable" });
+    expect(viaFetch).toMatchObject({ code: "unavailable" });
+    expect(JSON.stringify(viaNodeHttp)).not.toContain("secret");
+    const otherScheme = { path: "/json", base: () => baseUrl.replace("http:", "ftp:") };
+    expect(await outcome(nodeHttpFetch, otherScheme)).toEqual(await outcome(fetch, otherScheme));
+  });
+
   it("checks an https server's certificate", async () => {
     const result = await outcome(nodeHttpFetch, { path: "/json", base: () => untrustedTlsUrl });
     expect(result).toMatchObject({
