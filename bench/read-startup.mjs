@@ -16,8 +16,12 @@
 // CLI loaded each command with import() and the stdio server from one bundled chunk).
 // The floor under that ratio is measured in the same run: packages/read-server/scripts/sdk-floor.mjs,
 // bundled here the way the bin is, loads only the MCP SDK's server and stdio transport and zod,
-// serves one tool and answers the same three messages. Its ratio is reported, not checked: it says
-// how much of the start-up no change of ours can remove on this Node (docs/adr/0060).
+// serves one tool and answers the same three messages. Its own ratio to `node -e 0` is reported,
+// not checked: it says how much of the start-up no change of ours can remove on this Node, and it
+// is above 2× on every Node line measured (docs/adr/0060). What is ours is the first answer's cost
+// above that floor, checked as `firstCallOverFloorP50`: serve's first tool answer p50 against the
+// floor's first tool answer p50, target ≤ 1.5× (it was 2.1–2.5× before the read tools' JSON
+// Schemas were converted ahead of time and the T3 client left fetch).
 // Samples are interleaved.
 // Prints one JSON line `{"bench":"read-startup",...}`.
 import { spawn } from "node:child_process";
@@ -33,6 +37,7 @@ const WARMUP = 3;
 const TIME_BUDGET_MS = 120_000;
 const TARGET_P99_MS = 250;
 const TARGET_FIRST_CALL_RATIO_P50 = 2;
+const TARGET_FIRST_CALL_OVER_FLOOR_P50 = 1.5;
 const BIN = path.join(root, "packages/read-server/bin/t3-connector.js");
 
 const frame = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
@@ -179,14 +184,17 @@ process.stderr.write(
     `    then t3_ambientes answered at      p50 ${call.p50.toFixed(0)} ms  p99 ${call.p99.toFixed(0)} ms (first tool answer; target p99 ≤ ${TARGET_P99_MS} ms)\n` +
     `    first tool answer / node -e 0      p50 ${(call.p50 / baseline.p50).toFixed(2)}× (target ≤ ${TARGET_FIRST_CALL_RATIO_P50}×)\n` +
     `  SDK floor (bundled, to its first tool answer) p50 ${floor.p50.toFixed(0)} ms  p99 ${floor.p99.toFixed(0)} ms  ` +
-    `(${(floor.p50 / baseline.p50).toFixed(2)}× node -e 0; serve's first answer is ${(call.p50 / floor.p50).toFixed(2)}× it)\n`,
+    `(${(floor.p50 / baseline.p50).toFixed(2)}× node -e 0)\n` +
+    `    first tool answer / SDK floor     p50 ${(call.p50 / floor.p50).toFixed(2)}× (target ≤ ${TARGET_FIRST_CALL_OVER_FLOOR_P50}×)\n`,
 );
 const checks = [
   atMost(`firstCallP99Ms (${tail})`, round(call.p99, 1), TARGET_P99_MS),
   atMost("firstCallRatioP50", round(call.p50 / baseline.p50), TARGET_FIRST_CALL_RATIO_P50),
+  atMost("firstCallOverFloorP50", round(call.p50 / floor.p50), TARGET_FIRST_CALL_OVER_FLOOR_P50),
 ];
 const report = {
   bench: "read-startup",
+  node: process.version,
   spawns: samples.serve.length,
   tail,
   serveP50Ms: round(serve.p50, 1),
@@ -205,6 +213,7 @@ const report = {
   sdkFloorRatioP50: round(floor.p50 / baseline.p50),
   firstCallOverFloorP50: round(call.p50 / floor.p50),
   targetFirstCallRatioP50: TARGET_FIRST_CALL_RATIO_P50,
+  targetFirstCallOverFloorP50: TARGET_FIRST_CALL_OVER_FLOOR_P50,
   targetFirstCallP99Ms: TARGET_P99_MS,
   checks,
   pass: allPass(checks),

@@ -53,11 +53,11 @@ const NOT_FOR_STDIO: Forbidden = {
 };
 
 // What `runCli` loads for `serve` over stdio: the CLI, then with import() the command and the
-// read tools (src/cli.ts, runCommand and runServe).
+// read tools with their JSON Schemas converted ahead of time (src/cli.ts, runCommand and runServe).
 const STDIO_SERVE = [
   "packages/read-server/src/cli.ts",
   "packages/read-server/src/cli/serve.ts",
-  "packages/read-server/src/tools/index.ts",
+  "packages/read-server/src/read-tool-json-schemas.ts",
 ];
 
 // What `ops ls` loads: the CLI, then with import() the operations and the config (cli/session.ts

@@ -31,7 +31,7 @@ export {
   type ToolInputErrorResult,
   toolInputErrorResult,
 } from "./tool-input.js";
-export { toolJsonSchema } from "./tool-json-schema.js";
+export { convertToolJsonSchema, rememberToolJsonSchema, toolJsonSchema } from "./tool-json-schema.js";
 export { ToolServer } from "./tool-server.js";
 export { toolSuccess } from "./tool-success.js";
 export {

@@ -36,6 +36,21 @@ export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonN
 
 const converted = { input: new WeakMap<z.ZodType, JsonNode>(), output: new WeakMap<z.ZodType, JsonNode>() };
 
+/**
+ * Gives `toolJsonSchema` the JSON Schema of `schema` computed ahead of time, so a process does not
+ * convert it on its first `tools/list` (converting the read tools took tens of milliseconds of a
+ * spawned server's first answer, docs/adr/0060). `json` must be exactly what `convertToolJsonSchema`
+ * gives for `schema`: whoever keeps such a table keeps a test that compares the two.
+ */
+export function rememberToolJsonSchema(schema: z.ZodType, io: "input" | "output", json: JsonNode): void {
+  converted[io].set(schema, json);
+}
+
+/** What `toolJsonSchema` answers for `schema`, converted now: never from what was remembered. */
+export function convertToolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonNode {
+  return convert(schema, io);
+}
+
 function convert(schema: z.ZodType, io: "input" | "output"): JsonNode {
   const json = z.toJSONSchema(schema, { io, target: "draft-7", reused: "inline", cycles: "ref" }) as JsonNode;
   if (io === "output") return portableSchema(json) as JsonNode;

@@ -26,8 +26,9 @@ const name = "t3-connector.bundle.js";
 const chunkPrefix = "t3-connector.chunk-";
 // A sibling of dist/ at the same depth, so the source map's relative paths stay right after the move.
 const staging = await mkdtemp(path.join(pkg, ".bundle-"));
-// The modules that start the stdio server: the command and the read tools it serves by default.
-const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "tools", "index.js")];
+// The modules that start the stdio server: the command and the read tools it serves by default
+// (with their JSON Schemas converted ahead of time).
+const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "read-tool-json-schemas.js")];
 
 const options = (extra) => ({
   input: path.join(dist, "cli.js"),

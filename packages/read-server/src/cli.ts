@@ -121,7 +121,7 @@ async function runCommand(
       return await runServe(
         command,
         io,
-        definitions ?? (await import("./tools/index.js")).readToolDefinitions,
+        definitions ?? (await import("./read-tool-json-schemas.js")).readToolsWithKnownJsonSchemas(),
       );
     case "environments":
       return await (await import("./cli/environments.js")).environmentsCommand(io);

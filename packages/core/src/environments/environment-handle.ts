@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import type { EnvironmentConfig, Transport } from "../config/schema-common.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
 import { T3HttpClient } from "../t3/http-client.js";
+import type { T3Fetch } from "../t3/node-http-fetch.js";
 import { abortable } from "./abortable.js";
 import {
   type ConnectedEnvironment,
@@ -15,7 +16,7 @@ import { verifyEnvironment } from "./verify.js";
 export interface EnvironmentHandleInit {
   config: EnvironmentConfig;
   requiredScopes: readonly string[];
-  fetch: typeof fetch;
+  fetch: T3Fetch;
   clock: Clock;
   /** Deadline of opening and verifying one connection (shared by every waiting caller). */
   connectTimeoutMs: number;
@@ -166,13 +167,13 @@ export class EnvironmentHandle {
         ? this.transport.url
         : `http://127.0.0.1:${await this.#ensureTunnel(this.transport.host, this.transport.remotePort).open()}`;
     let connection: EnvironmentConnection | undefined;
-    const observedFetch: typeof fetch = async (input, requestInit) => {
+    const observedFetch: T3Fetch = async (input, requestInit) => {
       try {
         const response = await init.fetch(input, requestInit);
         if (response.status === 401 && connection !== undefined) this.#drop(connection, "unauthorized");
         return response;
       } catch (error) {
-        const aborted = requestInit?.signal?.aborted ?? false;
+        const aborted = requestInit.signal.aborted;
         if (!aborted && connection !== undefined) this.#drop(connection, "unavailable");
         throw error;
       }

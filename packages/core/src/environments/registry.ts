@@ -2,6 +2,7 @@ import { type Clock, systemClock } from "../clock.js";
 import type { EnvironmentConfig } from "../config/schema-common.js";
 import { readTokenFile } from "../config/token-file.js";
 import { ConnectorError } from "../errors.js";
+import { nodeHttpFetch, type T3Fetch } from "../t3/node-http-fetch.js";
 import type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 import { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
 import { type SpawnFunction, SshTunnel } from "./ssh-tunnel.js";
@@ -13,7 +14,7 @@ export interface EnvironmentRegistryOptions {
   environments: readonly EnvironmentConfig[];
   /** The exact scope set every token must hold (READ_SCOPES or OPERATE_SCOPES). */
   requiredScopes: readonly string[];
-  fetch?: typeof fetch;
+  fetch?: T3Fetch;
   clock?: Clock;
   /** Deadline of opening and verifying one connection. Default 20 s. */
   connectTimeoutMs?: number;
@@ -42,7 +43,7 @@ export class EnvironmentRegistry {
           new EnvironmentHandle({
             config,
             requiredScopes: [...options.requiredScopes],
-            fetch: options.fetch ?? globalThis.fetch,
+            fetch: options.fetch ?? nodeHttpFetch,
             clock,
             connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
             httpTimeoutMs: options.httpTimeoutMs,

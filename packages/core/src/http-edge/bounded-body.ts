@@ -19,6 +19,21 @@ export interface BoundedReadOptions {
   readonly hold?: ByteHold;
 }
 
+/** The reading side of a body's byte stream (a web `ReadableStream`'s reader is one). */
+export interface ByteStreamReader {
+  read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** What is read of a message with a body: a `Request` or a `Response` is one. */
+export interface BodyMessage {
+  readonly headers: { get(name: string): string | null };
+  readonly body: { getReader(): ByteStreamReader; cancel(): Promise<void> } | null;
+}
+
+/** One step of a body's bytes, from either reader. */
+type NextChunk = { done?: false; value: Uint8Array } | { done: true; value?: unknown };
+
 export type BoundedRead =
   | { readonly kind: "ok"; readonly bytes: Buffer }
   /** Over `maxBytes`: declared (refused unread) or counted (refused at the chunk that passed it). */
@@ -30,7 +45,7 @@ export type BoundedRead =
 
 /** Reads the whole body of `message` under the cap; never throws for the body's sake. */
 export async function readBoundedBody(
-  message: Request | Response,
+  message: BodyMessage,
   options: BoundedReadOptions,
 ): Promise<BoundedRead> {
   if (declaredLength(message.headers.get("content-length")) > options.maxBytes) {
@@ -78,7 +93,7 @@ export async function readBoundedRequest(
  * the source at the first that does not, so no more than the cap is ever held.
  */
 async function collect(
-  next: () => Promise<IteratorResult<Uint8Array>>,
+  next: () => Promise<NextChunk>,
   cancel: () => Promise<unknown>,
   options: BoundedReadOptions,
 ): Promise<BoundedRead> {

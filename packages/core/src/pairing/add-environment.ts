@@ -13,6 +13,7 @@ import {
 import { SshTunnel } from "../environments/index.js";
 import { ConnectorError, isConnectorError } from "../errors.js";
 import { T3HttpClient } from "../t3/index.js";
+import { nodeHttpFetch, type T3Fetch } from "../t3/node-http-fetch.js";
 
 /**
  * The steps `environments add` and `environments remove` share on the read and the write side:
@@ -96,7 +97,7 @@ export async function withBaseUrl<T>(transport: Transport, use: (baseUrl: string
 export async function probeEnvironmentId(
   baseUrl: string,
   where: string,
-  fetcher: typeof fetch = globalThis.fetch,
+  fetcher: T3Fetch = nodeHttpFetch,
 ): Promise<{ environmentId: string; label: string | null }> {
   try {
     const descriptor = await new T3HttpClient({ baseUrl, fetch: fetcher }).getDescriptor({

@@ -1,5 +1,6 @@
 import { DEFAULT_REMOTE_PORT, type Transport } from "../config/schema-common.js";
 import { ConnectorError } from "../errors.js";
+import type { T3Fetch } from "../t3/node-http-fetch.js";
 import {
   configuredEntry,
   describeTransport,
@@ -33,7 +34,7 @@ export interface MoveEnvironmentRequest {
   configName: string;
   /** The config loader's check of the document to write. */
   validate: (document: unknown) => void;
-  fetch?: typeof fetch | undefined;
+  fetch?: T3Fetch | undefined;
   /**
    * Checks the new address for this entry; default: the rules every config shares. ops passes its
    * own, so an entry it allows plain http to another host (`insecureHttp`) keeps that allowance.

@@ -13,6 +13,7 @@ import {
 import { configInvalid, environmentShape, refineTransport, type Transport } from "../config/schema-common.js";
 import { OPERATE_SCOPES } from "../environments/index.js";
 import { ConnectorError } from "../errors.js";
+import type { T3Fetch } from "../t3/node-http-fetch.js";
 import {
   defaultTokenFile,
   discardTokenFile,
@@ -155,7 +156,7 @@ export interface PairOperateConfigsOptions {
   transport: Transport;
   code: string;
   wording: PairingWording;
-  fetch?: typeof fetch;
+  fetch?: T3Fetch;
 }
 
 /**

@@ -3,6 +3,7 @@ import { type EnvironmentConfig, writeTokenFile } from "../config/index.js";
 import { SshTunnel, scopeDifference, verifyEnvironment } from "../environments/index.js";
 import { ConnectorError } from "../errors.js";
 import { exchangePairingCode, parsePairingInput, T3HttpClient } from "../t3/index.js";
+import { nodeHttpFetch, type T3Fetch } from "../t3/node-http-fetch.js";
 
 export const PAIR_TIMEOUT_MS = 15_000;
 
@@ -43,7 +44,7 @@ export interface PairEnvironmentOptions {
   /** The exact scope set to ask for; nothing is saved unless T3 grants exactly this. */
   scopes: readonly string[];
   wording: PairingWording;
-  fetch?: typeof fetch;
+  fetch?: T3Fetch;
 }
 
 export interface PairingOutcome {
@@ -60,7 +61,7 @@ export interface PairingOutcome {
  */
 export async function pairEnvironment(options: PairEnvironmentOptions): Promise<PairingOutcome> {
   const { entry, code, scopes, wording } = options;
-  const fetcher = options.fetch ?? globalThis.fetch;
+  const fetcher = options.fetch ?? nodeHttpFetch;
   let tunnel: SshTunnel | undefined;
   try {
     let baseUrl: string;

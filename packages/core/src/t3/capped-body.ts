@@ -1,5 +1,5 @@
 import { ConnectorError } from "../errors.js";
-import { readBoundedBody } from "../http-edge/bounded-body.js";
+import { type BodyMessage, readBoundedBody } from "../http-edge/bounded-body.js";
 
 /**
  * Largest T3 HTTP answer the connector reads (descriptor, shell, thread, history, projects). The
@@ -53,7 +53,7 @@ export type CappedText = { readonly text: string } | { readonly refused: "answer
  * environment's answers. A stream error (abort, reset) is thrown as is.
  */
 export async function readCappedText(
-  response: Response,
+  response: BodyMessage,
   maxBytes: number,
   budget?: AnswerBudget,
 ): Promise<CappedText> {

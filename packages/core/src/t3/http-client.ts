@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ConnectorError, isConnectorError } from "../errors.js";
 import { AnswerBudget, MAX_T3_ANSWER_BYTES, MAX_T3_ANSWER_BYTES_IN_FLIGHT } from "./capped-body.js";
 import { type JsonRequest, requestJson } from "./http-transport.js";
+import { nodeHttpFetch, type T3Fetch } from "./node-http-fetch.js";
 import {
   type AuthSessionState,
   AuthSessionStateSchema,
@@ -36,7 +37,8 @@ export interface T3HttpClientOptions {
   token?: string;
   /** Per-request deadline, default 15 s. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** One HTTP exchange; default `nodeHttpFetch` (Node's `fetch` is one too). */
+  fetch?: T3Fetch;
   /** Largest answer body read, default MAX_T3_ANSWER_BYTES; a larger one is `response_too_large`. */
   maxBodyBytes?: number;
   /**
@@ -72,7 +74,7 @@ export class T3HttpClient {
   readonly baseUrl: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: T3Fetch;
   readonly #maxBodyBytes: number;
   readonly #budget: AnswerBudget;
   readonly #environment: string | undefined;
@@ -86,7 +88,7 @@ export class T3HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = options.fetch ?? nodeHttpFetch;
     this.#maxBodyBytes = options.maxBodyBytes ?? MAX_T3_ANSWER_BYTES;
     this.#budget = new AnswerBudget(options.maxBytesInFlight ?? MAX_T3_ANSWER_BYTES_IN_FLIGHT);
     this.#environment = options.environment;

@@ -8,6 +8,7 @@ import {
   readCappedText,
 } from "./capped-body.js";
 import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
+import type { T3Answer, T3Fetch } from "./node-http-fetch.js";
 import { routeAbsence } from "./route-absence.js";
 import { summarizeIssues } from "./wire/stream-items.js";
 
@@ -20,7 +21,7 @@ export interface JsonRequest {
   body?: string;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  fetch: typeof fetch;
+  fetch: T3Fetch;
   /** Largest body read; a larger one is `response_too_large` (capped-body.ts). */
   maxBodyBytes: number;
   /** What the environment's answers may hold at once; shared by its client's requests. */
@@ -45,7 +46,7 @@ export async function requestJson<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const timeoutSignal = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([timeoutSignal, request.signal]) : timeoutSignal;
-  let response: Response;
+  let response: T3Answer;
   let read: CappedText;
   try {
     // Called detached: some runtimes refuse a `fetch` invoked with a foreign `this`.

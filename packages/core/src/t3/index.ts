@@ -9,6 +9,7 @@ export {
 export { parseAcceptedCommandTypes } from "./decode-defect.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";
+export { nodeHttpFetch, type T3Answer, type T3Fetch, type T3FetchInit } from "./node-http-fetch.js";
 export * from "./pairing.js";
 export * from "./route-absence.js";
 export {

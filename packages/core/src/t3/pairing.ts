@@ -3,6 +3,7 @@ import { ConnectorError, isConnectorError } from "../errors.js";
 import { MAX_T3_ANSWER_BYTES } from "./capped-body.js";
 import { DEFAULT_HTTP_TIMEOUT_MS } from "./http-client.js";
 import { requestJson } from "./http-transport.js";
+import { nodeHttpFetch, type T3Fetch } from "./node-http-fetch.js";
 import { AccessTokenResultSchema } from "./wire/environment.js";
 
 /**
@@ -71,7 +72,7 @@ export interface ExchangePairingCodeOptions {
   clientLabel?: string;
   /** `desktop|mobile|tablet|bot|unknown`; default `desktop`. */
   clientDeviceType?: string;
-  fetch?: typeof fetch;
+  fetch?: T3Fetch;
   timeoutMs?: number;
   signal?: AbortSignal;
   clock?: Clock;
@@ -110,7 +111,7 @@ export async function exchangePairingCode(o: ExchangePairingCodeOptions): Promis
         body: form.toString(),
         timeoutMs: o.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
         signal: o.signal,
-        fetch: o.fetch ?? globalThis.fetch,
+        fetch: o.fetch ?? nodeHttpFetch,
         maxBodyBytes: MAX_T3_ANSWER_BYTES,
       },
       AccessTokenResultSchema,

@@ -3,6 +3,7 @@ import { configPathContext } from "../../cli-support/index.js";
 import { readTokenFile, type Transport } from "../../config/index.js";
 import { ConnectorError } from "../../errors.js";
 import { T3HttpClient } from "../../t3/index.js";
+import type { T3Fetch } from "../../t3/node-http-fetch.js";
 import {
   checkNewAlias,
   defaultTokenFile,
@@ -90,7 +91,7 @@ export async function draftNewEntry(
 export async function probedEnvironmentId(
   transport: Transport,
   expected: string | undefined,
-  fetcher: typeof fetch,
+  fetcher: T3Fetch,
 ): Promise<string> {
   const { environmentId } = await withBaseUrl(transport, (baseUrl) =>
     probeEnvironmentId(baseUrl, describeTransport(transport), fetcher),
@@ -180,11 +181,7 @@ export async function saveNewEntry(
 }
 
 /** Live (not deleted) projects, read with the new token. */
-async function liveProjects(
-  baseUrl: string,
-  tokenFile: string,
-  fetcher: typeof fetch,
-): Promise<LiveProject[]> {
+async function liveProjects(baseUrl: string, tokenFile: string, fetcher: T3Fetch): Promise<LiveProject[]> {
   const token = await readTokenFile(tokenFile);
   const shell = await new T3HttpClient({ baseUrl, token, fetch: fetcher }).getShell({
     signal: AbortSignal.timeout(15_000),

@@ -1,5 +1,6 @@
 import { type CliIo, configPathContext, writeJson } from "../../cli-support/index.js";
 import { ConnectorError } from "../../errors.js";
+import { nodeHttpFetch, type T3Fetch } from "../../t3/node-http-fetch.js";
 import { environmentsOf } from "../add-environment.js";
 import type { ConfiguredEnvironment, EnvironmentsConfigKind, LoadedEnvironments } from "./config-kinds.js";
 
@@ -35,8 +36,8 @@ export function homeOf(io: CliIo): { homeDir?: string } {
   return io.homeDir === undefined ? {} : { homeDir: io.homeDir };
 }
 
-export function fetchOf(io: CliIo): typeof fetch {
-  return io.fetch ?? globalThis.fetch;
+export function fetchOf(io: CliIo): T3Fetch {
+  return io.fetch ?? nodeHttpFetch;
 }
 
 /** The file's own check of a document this command writes. */
