@@ -7,7 +7,7 @@
  * looked at): a wrong code is answered 400 until the client's budget is spent, then 429.
  */
 
-import { request } from "node:http";
+import { expectBudgetSpent, postFrom } from "@t3-connector/test-support/budgeted-post";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
 import {
@@ -37,41 +37,20 @@ interface Target {
 
 /** One enrollment attempt with a wrong code; answers its status. */
 function enroll(target: Target, asked: Asked): Promise<number> {
-  const body = JSON.stringify({ code: "WRNG-CODE-FROM-THE-FLOOD" });
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: "127.0.0.1",
-        port: asked.port,
-        localAddress: asked.from,
-        method: "POST",
-        path: "/oauth/passkeys/enroll/options",
-        headers: {
-          host: target.host,
-          origin: target.issuer,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          ...asked.headers,
-        },
-      },
-      (answer) => {
-        answer.resume();
-        answer.once("end", () => resolve(answer.statusCode ?? 0));
-      },
-    );
-    outgoing.once("error", reject);
-    outgoing.end(body);
+  return postFrom({
+    ...asked,
+    host: target.host,
+    origin: target.issuer,
+    path: "/oauth/passkeys/enroll/options",
+    body: JSON.stringify({ code: "WRNG-CODE-FROM-THE-FLOOD" }),
   });
 }
 
 /** The budget spent: `BUDGET` answers 400, then a 429. `vary` changes each request's headers. */
-async function spend(target: Target, asked: Asked, vary: (n: number) => Record<string, string>) {
-  const statuses: number[] = [];
-  for (let n = 0; n <= BUDGET; n += 1) {
-    statuses.push(await enroll(target, { ...asked, headers: { ...asked.headers, ...vary(n) } }));
-  }
-  expect(statuses.slice(0, BUDGET)).toEqual(Array(BUDGET).fill(400));
-  expect(statuses[BUDGET]).toBe(429);
+function spend(target: Target, asked: Asked, vary: (n: number) => Record<string, string>) {
+  return expectBudgetSpent(BUDGET, (n) =>
+    enroll(target, { ...asked, headers: { ...asked.headers, ...vary(n) } }),
+  );
 }
 
 const PROXIES = [

@@ -8,10 +8,10 @@
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { FORWARD_CAPABILITY_HEADER, FORWARDED_CLIENT_HEADER } from "@t3-connector/core/http-edge";
+import { expectBudgetSpent, postFrom } from "@t3-connector/test-support/budgeted-post";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
@@ -36,41 +36,19 @@ interface Asked {
 
 /** One `POST /approve/api/options` (the budgeted call); answers its status. */
 function ask(origin: string, asked: Asked): Promise<number> {
-  const body = JSON.stringify({ decision: "deny", requestId: "no-such-request" });
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: "127.0.0.1",
-        port: asked.port,
-        localAddress: asked.from,
-        method: "POST",
-        path: "/approve/api/options",
-        headers: {
-          host: asked.host,
-          origin,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          ...asked.headers,
-        },
-      },
-      (answer) => {
-        answer.resume();
-        answer.once("end", () => resolve(answer.statusCode ?? 0));
-      },
-    );
-    outgoing.once("error", reject);
-    outgoing.end(body);
+  return postFrom({
+    ...asked,
+    origin,
+    path: "/approve/api/options",
+    body: JSON.stringify({ decision: "deny", requestId: "no-such-request" }),
   });
 }
 
-/** The budget spent: `BUDGET` answers that are not 429, then a 429. `vary` changes each request. */
-async function spend(origin: string, asked: Asked, vary: (n: number) => Record<string, string>) {
-  const statuses: number[] = [];
-  for (let n = 0; n <= BUDGET; n += 1) {
-    statuses.push(await ask(origin, { ...asked, headers: { ...asked.headers, ...vary(n) } }));
-  }
-  expect(statuses.slice(0, BUDGET)).toEqual(Array(BUDGET).fill(400));
-  expect(statuses[BUDGET]).toBe(429);
+/** The budget spent: `BUDGET` answers 400, then a 429. `vary` changes each request. */
+function spend(origin: string, asked: Asked, vary: (n: number) => Record<string, string>) {
+  return expectBudgetSpent(BUDGET, (n) =>
+    ask(origin, { ...asked, headers: { ...asked.headers, ...vary(n) } }),
+  );
 }
 
 const PROXIES = [
