@@ -137,14 +137,27 @@ export interface ReverseProxy {
 
 /** The README's Caddy recipe on loopback `port`, forwarding to `127.0.0.1:<upstreamPort>`. */
 export async function caddyFromReadme(port: number, upstreamPort: number): Promise<ReverseProxy> {
+  requireInstalled("caddy");
   const site = caddyForTest(await readmeRecipe("caddy"), port, upstreamPort);
   return fronting(await startCaddy(site, port), port);
 }
 
 /** The README's nginx recipe on loopback `port`, forwarding to `127.0.0.1:<upstreamPort>`. */
 export async function nginxFromReadme(port: number, upstreamPort: number): Promise<ReverseProxy> {
+  requireInstalled("nginx");
   const block = nginxForTest(await readmeRecipe("nginx"), port, upstreamPort);
   return fronting(await startNginx(block, port), port);
+}
+
+/** Both README recipes, for the tests that run the same attack behind each (`describe.each`). */
+export const README_PROXIES = [
+  { name: "Caddy", start: caddyFromReadme },
+  { name: "nginx", start: nginxFromReadme },
+] as const;
+
+/** A test behind a README recipe fails, naming what is missing, where the proxy is not installed. */
+function requireInstalled(name: "nginx" | "caddy"): void {
+  if (proxyBinary(name) === undefined) throw new Error(`${name} is not installed (.ci/run installs it)`);
 }
 
 function fronting(proxy: RunningProxy, port: number): ReverseProxy {

@@ -28,11 +28,7 @@ import {
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
-import {
-  caddyFromReadme,
-  nginxFromReadme,
-  type ReverseProxy,
-} from "@t3-connector/test-support/reverse-proxy";
+import { README_PROXIES, type ReverseProxy } from "@t3-connector/test-support/reverse-proxy";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,12 +81,7 @@ async function say(page: Page, text: string): Promise<void> {
   await expect.poll(async () => (await line.textContent()) ?? "").toContain(text);
 }
 
-const PROXIES = [
-  { name: "Caddy", start: caddyFromReadme },
-  { name: "nginx", start: nginxFromReadme },
-] as const;
-
-describe.each(PROXIES)("approval from afar, behind $name", ({ start: startProxy }) => {
+describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: startProxy }) => {
   beforeAll(async () => {
     const proxyPort = await freePort();
     issuer = `http://localhost:${proxyPort}`;

@@ -10,12 +10,7 @@
 import { expectBudgetSpent, postFrom } from "@t3-connector/test-support/budgeted-post";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
-import {
-  caddyFromReadme,
-  nginxFromReadme,
-  proxyBinary,
-  type ReverseProxy,
-} from "@t3-connector/test-support/reverse-proxy";
+import { nginxFromReadme, README_PROXIES, type ReverseProxy } from "@t3-connector/test-support/reverse-proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BUDGET = 30;
@@ -53,12 +48,7 @@ function spend(target: Target, asked: Asked, vary: (n: number) => Record<string,
   );
 }
 
-const PROXIES = [
-  { name: "Caddy", binary: "caddy", start: caddyFromReadme },
-  { name: "nginx", binary: "nginx", start: nginxFromReadme },
-] as const;
-
-describe.each(PROXIES)("the sign-in budget per client, behind $name", ({ binary, start }) => {
+describe.each(README_PROXIES)("the sign-in budget per client, behind $name", ({ start }) => {
   let serve: OAuthServe;
   let proxy: ReverseProxy;
   let target: Target;
@@ -66,8 +56,6 @@ describe.each(PROXIES)("the sign-in budget per client, behind $name", ({ binary,
   let servePort: number;
 
   beforeAll(async () => {
-    if (proxyBinary(binary) === undefined)
-      throw new Error(`${binary} is not installed (.ci/run installs it)`);
     proxyPort = await freePort();
     target = { issuer: `http://localhost:${proxyPort}`, host: `localhost:${proxyPort}` };
     serve = await startOAuthServe({ issuer: target.issuer }, { trustedProxies: ["127.0.0.1"] });
@@ -124,7 +112,6 @@ describe("a flood of distinct client addresses behind the trusted proxy (nginx)"
   let proxyPort: number;
 
   beforeAll(async () => {
-    if (proxyBinary("nginx") === undefined) throw new Error("nginx is not installed (.ci/run installs it)");
     proxyPort = await freePort();
     target = { issuer: `http://localhost:${proxyPort}`, host: `localhost:${proxyPort}` };
     serve = await startOAuthServe({ issuer: target.issuer }, { trustedProxies: ["127.0.0.1"] });

@@ -15,12 +15,7 @@ import { expectBudgetSpent, postFrom } from "@t3-connector/test-support/budgeted
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
-import {
-  caddyFromReadme,
-  nginxFromReadme,
-  proxyBinary,
-  type ReverseProxy,
-} from "@t3-connector/test-support/reverse-proxy";
+import { nginxFromReadme, README_PROXIES, type ReverseProxy } from "@t3-connector/test-support/reverse-proxy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BUDGET = 30;
@@ -51,12 +46,7 @@ function spend(origin: string, asked: Asked, vary: (n: number) => Record<string,
   );
 }
 
-const PROXIES = [
-  { name: "Caddy", binary: "caddy", start: caddyFromReadme },
-  { name: "nginx", binary: "nginx", start: nginxFromReadme },
-] as const;
-
-describe.each(PROXIES)("the approval budget per client, behind $name", ({ binary, start }) => {
+describe.each(README_PROXIES)("the approval budget per client, behind $name", ({ start }) => {
   let gate: RealGate;
   let serve: OAuthServe;
   let proxy: ReverseProxy;
@@ -66,8 +56,6 @@ describe.each(PROXIES)("the approval budget per client, behind $name", ({ binary
   let oauthStateDir: string;
 
   beforeAll(async () => {
-    if (proxyBinary(binary) === undefined)
-      throw new Error(`${binary} is not installed (.ci/run installs it)`);
     const proxyPort = await freePort();
     issuerHost = `localhost:${proxyPort}`;
     issuer = `http://${issuerHost}`;
@@ -140,7 +128,6 @@ describe("without --trusted-proxy, behind nginx", () => {
   let oauthStateDir: string;
 
   beforeAll(async () => {
-    if (proxyBinary("nginx") === undefined) throw new Error("nginx is not installed (.ci/run installs it)");
     const proxyPort = await freePort();
     issuer = `http://localhost:${proxyPort}`;
     oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-untrusted-proxy-")), "oauth");
