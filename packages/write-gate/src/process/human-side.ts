@@ -1,17 +1,26 @@
 import { createGateApp } from "../app/index.js";
 import { ApprovalFeed } from "../approval/approval-feed.js";
-import { registryInventory } from "../approval/index.js";
+import { type Inventory, registryInventory } from "../approval/index.js";
 import type { GateParts, HumanSide } from "./start-gate.js";
 
+export interface HumanSideSeams {
+  /**
+   * Wraps the inventory a request runs before it is kept (a test holds one open to race a
+   * withdrawal against it); the real one is used as it is when absent.
+   */
+  readonly inventory?: (real: Inventory) => Inventory;
+}
+
 /** The real human side: the approval page, passkeys, approval desk and the in-memory lease. */
-export async function gateHumanSide(parts: GateParts): Promise<HumanSide> {
+export async function gateHumanSide(parts: GateParts, seams: HumanSideSeams = {}): Promise<HumanSide> {
+  const inventory = registryInventory(parts.registry, { commandSupport: parts.commandSupport });
   const gate = await createGateApp({
     port: parts.port,
     clock: parts.clock,
     stateDir: parts.config.stateDir,
     enrollmentCode: parts.enrollmentCode,
     enroll: parts.enroll,
-    inventory: registryInventory(parts.registry, { commandSupport: parts.commandSupport }),
+    inventory: seams.inventory?.(inventory) ?? inventory,
     log: parts.log,
     relay: parts.relay,
     audit: parts.audit,

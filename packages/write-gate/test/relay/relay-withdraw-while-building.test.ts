@@ -10,9 +10,8 @@ import { randomBytes } from "node:crypto";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { type HttpAnswer, postJson } from "@t3-connector/test-support/gate-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateApp } from "../../src/app/index.js";
-import { ApprovalFeed } from "../../src/approval/approval-feed.js";
-import { type Inventory, registryInventory } from "../../src/approval/index.js";
+import type { Inventory } from "../../src/approval/index.js";
+import { gateHumanSide } from "../../src/process/index.js";
 
 let h: GateHarness;
 /** Set by a test: the next inventory waits for it before it reads the simulator. */
@@ -33,30 +32,8 @@ function holdableInventory(real: Inventory): Inventory {
 
 beforeAll(async () => {
   h = await startGateHarness({
-    // The gate's human side as `gateHumanSide` builds it, with the inventory held at will.
-    humanSide: async (parts) => {
-      const gate = await createGateApp({
-        port: parts.port,
-        clock: parts.clock,
-        stateDir: parts.config.stateDir,
-        enrollmentCode: parts.enrollmentCode,
-        enroll: parts.enroll,
-        inventory: holdableInventory(
-          registryInventory(parts.registry, { commandSupport: parts.commandSupport }),
-        ),
-        log: parts.log,
-        relay: parts.relay,
-        audit: parts.audit,
-        startupWarnings: parts.startupWarnings,
-      });
-      return {
-        approvalFeed: new ApprovalFeed(gate.events, gate.desk, parts.clock),
-        lease: gate.keeper,
-        approvals: gate.desk,
-        app: gate.app,
-        enrolled: () => gate.passkeys.hasAny(),
-      };
-    },
+    // The gate's own human side, with the inventory held at will.
+    humanSide: (parts) => gateHumanSide(parts, { inventory: holdableInventory }),
   });
 });
 afterAll(async () => {
