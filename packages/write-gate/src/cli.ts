@@ -160,7 +160,8 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   });
   await gate.closed;
   guard.dispose();
-  return 0;
+  const refusal = gate.refusal();
+  return refusal === undefined ? 0 : exitCodeOf(refusal);
 }
 
 /** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */

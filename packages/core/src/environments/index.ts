@@ -22,3 +22,9 @@ export {
   type VerifiedIdentity,
   verifyEnvironment,
 } from "./verify.js";
+export {
+  FIRST_PROTOCOL_2_RELEASE,
+  protocolUnsupported,
+  type ShellProtocolMarks,
+  shellProtocolMarks,
+} from "./older-protocol.js";
