@@ -50,6 +50,14 @@ export async function startV1Server(options: { scopes?: readonly string[] } = {}
     const file = ROUTES[route];
     const answer = file === undefined ? WEB_PAGE : readV1Fixture(file).response;
     let body = answer.body;
+    if (request.method === "POST" && route === "/oauth/token") {
+      // The exchange grants what was asked, as the real 0.0.28 did (capture 07).
+      const exchange = readV1Fixture("07-http-oauth-token-exchange-read-scope.json").response;
+      const scope = options.scopes?.join(" ") ?? "orchestration:read";
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ ...(exchange.body as object), access_token: "v1-access-token", scope }));
+      return;
+    }
     if (route === "/api/auth/session" && options.scopes !== undefined) {
       body = { ...(body as object), scopes: [...options.scopes] };
     }

@@ -24,7 +24,10 @@ function isV1Row(row: unknown): boolean {
 }
 
 /** What a shell answer, read without the V2 row schema, says about its protocol. */
-export function shellProtocolMarks(shell: { schemaVersion?: unknown; threads?: unknown }): ShellProtocolMarks {
+export function shellProtocolMarks(shell: {
+  schemaVersion?: unknown;
+  threads?: unknown;
+}): ShellProtocolMarks {
   const rows = Array.isArray(shell.threads) ? shell.threads : [];
   return {
     schemaVersion: typeof shell.schemaVersion === "number" ? shell.schemaVersion : undefined,

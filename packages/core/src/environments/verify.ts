@@ -114,10 +114,15 @@ export async function verifyEnvironment(
         marks.schemaVersion !== 2
           ? `its shell has schemaVersion ${String(marks.schemaVersion ?? "absent")}`
           : `its shell has ${marks.v1Rows} protocol-1 thread row(s)`;
-      throw protocolUnsupported(target.alias, version, `it does not declare orchestration protocol 2 and ${why}`, {
-        schemaVersion: marks.schemaVersion ?? null,
-        v1Rows: marks.v1Rows,
-      });
+      throw protocolUnsupported(
+        target.alias,
+        version,
+        `it does not declare orchestration protocol 2 and ${why}`,
+        {
+          schemaVersion: marks.schemaVersion ?? null,
+          v1Rows: marks.v1Rows,
+        },
+      );
     }
     protocol = "shell-schema";
   }

@@ -14,8 +14,8 @@ import {
 import {
   type ProjectsSnapshot,
   ProjectsSnapshotSchema,
-  type ShellSnapshot,
   ShellProtocolMarksSchema,
+  type ShellSnapshot,
   ShellSnapshotSchema,
 } from "./wire/shell.js";
 import {
@@ -182,7 +182,13 @@ export class T3HttpClient {
   /** `route_absent` on a server without the route (its web page, or a 404); the shell has the projects too. */
   getProjects(o: RequestOptions = {}): Promise<ProjectsSnapshot> {
     return this.#send(
-      { method: "GET", path: "/api/projects", authenticated: true, orchestration: true, newerRoute: "projects" },
+      {
+        method: "GET",
+        path: "/api/projects",
+        authenticated: true,
+        orchestration: true,
+        newerRoute: "projects",
+      },
       ProjectsSnapshotSchema,
       o,
     );
