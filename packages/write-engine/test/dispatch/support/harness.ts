@@ -219,6 +219,8 @@ export interface HarnessOptions {
   compat?: Readonly<Record<string, "0.0.31">>;
   /** Environments start empty; this seeds each one before the registry connects. */
   seed?: (env: SimEnvironment) => void;
+  /** The address the config names for an environment (e.g. a proxy in front of it); default its own. */
+  reachedThrough?: (env: SimEnvironment) => Promise<string>;
 }
 
 /** The simulator has no file system of its own: its workspace paths are canonical as given. */
@@ -240,7 +242,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     configs.push({
       alias: env.alias,
       environmentId: env.environmentId,
-      transport: { kind: "url", url: env.url },
+      transport: { kind: "url", url: (await options.reachedThrough?.(env)) ?? env.url },
       tokenFile: await tokens.write(`${env.alias}-operate`, env.operateToken),
     });
     env.model.addProject({
