@@ -48,7 +48,7 @@ Commands:
                            the same environmentId; its token is kept, no pairing code is spent
   client-config <client>   Print the config that starts the bridge in an MCP client, with this
                            machine's paths: ${CLIENT_NAMES.join(", ")}
-  diagnose [--environment X] [--projects]
+  diagnose [--environment X] [--projects] | diagnose --deep X [--json]
                            Per environment: identity, token scopes and expiry, projects (JSON);
                            --projects lists each environment's projects
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin

@@ -59,8 +59,10 @@ async function runShared(
     io: session.io,
     ...(config === undefined ? {} : { configPath: config }),
   };
-  const report = await run(shared, context);
-  session.done(report.value, renderValue, report.exitCode);
+  const report: EnvironmentsReport & { text?: string } = await run(shared, context);
+  // A report with words for a terminal (`diagnose --deep`) shows them there; --json keeps the value.
+  const text = report.text;
+  session.done(report.value, text === undefined ? renderValue : () => text, report.exitCode);
 }
 
 /**
@@ -73,13 +75,22 @@ function registerDiagnoseAndPair(program: Command, session: CliSession): void {
     .description("per environment (or the one named): identity, token scopes and expiry, projects (JSON)")
     .option("--environment <alias>", "only this environment (alias, extra alias or environmentId)")
     .option("--projects", "list each environment's projects")
+    .option("--deep [environment]", "probe one environment's every assumption, read-only (a report)")
     .addHelpText("after", EXAMPLES.environments)
-    .action(async (options: { environment?: string; projects?: boolean }, command: Command) => {
-      const environment = options.environment ?? session.globals(command).env;
-      await runShared(session, command, (shared, context) =>
-        shared.diagnoseCommand(context, { environment, projects: options.projects === true }),
-      );
-    });
+    .action(
+      async (
+        options: { environment?: string; projects?: boolean; deep?: boolean | string },
+        command: Command,
+      ) => {
+        const named = typeof options.deep === "string" ? options.deep : undefined;
+        const environment = named ?? options.environment ?? session.globals(command).env;
+        await runShared(session, command, (shared, context) =>
+          options.deep === undefined
+            ? shared.diagnoseCommand(context, { environment, projects: options.projects === true })
+            : shared.deepDiagnoseCommand(context, shared.deepRequestOf({ environment, deep: true })),
+        );
+      },
+    );
   program
     .command("pair")
     .description("save a new read + operate token for an environment; the pairing code is read from stdin")

@@ -51,7 +51,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string; http?: { url?: string } }
-  | { kind: "diagnose"; environment?: string; projects?: true }
+  | { kind: "diagnose"; environment?: string; projects?: true; deep?: true; json?: true }
   | { kind: "pair"; environment: string; also?: OperateConfigName[] }
   | EventsCliCommand
   | { kind: "oauth"; action: "sessions" | "revoke-all" | "enroll" | "passkeys" }
@@ -156,12 +156,17 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
       .description("check identity, token scopes and expiry, projects and visible threads (JSON)"),
   )
     .option("--projects", "list each environment's projects")
-    .action((options: EnvironmentFlags & { projects?: boolean }) => {
-      const environment = environmentOf(options);
+    .option("--deep [environment]", "probe one environment's every assumption, read-only (a report)")
+    .option("--json", "with --deep: the report as JSON")
+    .action((options: EnvironmentFlags & { projects?: boolean; deep?: boolean | string; json?: boolean }) => {
+      const environment =
+        (typeof options.deep === "string" ? options.deep : undefined) ?? environmentOf(options);
       found({
         kind: "diagnose",
         ...(environment === undefined ? {} : { environment }),
         ...(options.projects === true ? { projects: true as const } : {}),
+        ...(options.deep === undefined ? {} : { deep: true as const }),
+        ...(options.json === true ? { json: true as const } : {}),
       });
     });
 

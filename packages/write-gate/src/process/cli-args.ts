@@ -33,7 +33,7 @@ export type CliCommand =
   | { kind: "environments-remove"; alias: string }
   | { kind: "environments-move"; alias: string; transport: TransportOption }
   | { kind: "client-config"; client: string }
-  | { kind: "diagnose"; projects: boolean; environment?: string }
+  | { kind: "diagnose"; projects: boolean; environment?: string; deep?: true; json?: true }
   | { kind: "pair"; environment: string }
   | {
       kind: "reconcile";
@@ -139,12 +139,20 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
       valueOnce("--environment"),
     )
     .option("--projects", "list each environment's projects")
-    .action((options: { environment?: string; projects?: boolean }) =>
-      found({
-        kind: "diagnose",
-        projects: options.projects === true,
-        ...(options.environment === undefined ? {} : { environment: options.environment }),
-      }),
+    .option("--deep [environment]", "probe one environment's every assumption, read-only (a report)")
+    .option("--json", "with --deep: the report as JSON")
+    .action(
+      (options: { environment?: string; projects?: boolean; deep?: boolean | string; json?: boolean }) => {
+        const environment =
+          (typeof options.deep === "string" ? options.deep : undefined) ?? options.environment;
+        found({
+          kind: "diagnose",
+          projects: options.projects === true,
+          ...(environment === undefined ? {} : { environment }),
+          ...(options.deep === undefined ? {} : { deep: true as const }),
+          ...(options.json === true ? { json: true as const } : {}),
+        });
+      },
     );
 
   program

@@ -2,7 +2,7 @@
 // prints the report; the steps are here once. Loaded by each CLI only when such a command runs.
 export { type AddEnvironmentRequest, addCommand } from "./add.js";
 export { CODE_PURPOSES, chooseOperateConfigs } from "./also-configs.js";
-export { cliCommandsFor } from "./cli-commands.js";
+export { cliCommandsFor, type DiagnoseCliRequest, deepRequestOf } from "./cli-commands.js";
 export {
   type EnvironmentsCommandContext,
   type EnvironmentsReport,
@@ -17,6 +17,19 @@ export {
   READ_CONFIG,
   WRITE_CONFIG,
 } from "./config-kinds.js";
+export {
+  DEEP_PROBE_TIMEOUT_MS,
+  type DeepDiagnoseReport,
+  type DeepDiagnoseRequest,
+  deepDiagnoseCommand,
+} from "./deep/deep-diagnose.js";
+export {
+  type Assumption,
+  type AssumptionStatus,
+  DEEP_REPORT_KIND,
+  type DeepReport,
+  deepReportText,
+} from "./deep/report.js";
 export {
   DIAGNOSE_TIMEOUT_MS,
   type DiagnoseRequest,
