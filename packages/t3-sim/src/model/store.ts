@@ -6,6 +6,7 @@
  * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
  * (so one command's events travel in one Chunk, like the real server).
  */
+import { UNKNOWNS_0046_AS_BEFORE, type Unknowns0046 } from "./age-0046.js";
 import type { AgentWork } from "./agent-work.js";
 import type { IdSource } from "./ids.js";
 import type {
@@ -127,6 +128,8 @@ export class SimStore {
   readonly #listeners = new Set<CommitListener>();
   readonly #enrichmentListeners = new Set<EnrichmentListener>();
   #timeOverride: number | undefined;
+  /** The 0.0.46 age's open points as this environment plays them (age-0046.ts). */
+  unknowns: Unknowns0046 = UNKNOWNS_0046_AS_BEFORE;
 
   constructor(
     readonly clockNow: () => number,

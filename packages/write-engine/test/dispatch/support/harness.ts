@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ConnectorError, systemClock } from "@t3-connector/core";
 import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
-import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimEnvironment, type Simulator, startSimulator, type Unknowns0046 } from "@t3-connector/t3-sim";
 import { createTokenFiles } from "@t3-connector/test-support/token-files";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import {
@@ -219,6 +219,8 @@ export interface HarnessOptions {
   compat?: Readonly<Record<string, "0.0.31">>;
   /** Environments start empty; this seeds each one before the registry connects. */
   seed?: (env: SimEnvironment) => void;
+  /** How every environment plays the 0.0.46 age's open points (the simulator's age-0046.ts). */
+  unknowns?: Partial<Unknowns0046>;
   /** The address the config names for an environment (e.g. a proxy in front of it); default its own. */
   reachedThrough?: (env: SimEnvironment) => Promise<string>;
 }
@@ -230,7 +232,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({
     environments: options.aliases.map((alias) => {
       const compat = options.compat?.[alias];
-      return { alias, seed: "empty" as const, ...(compat === undefined ? {} : { compat }) };
+      return {
+        alias,
+        seed: "empty" as const,
+        ...(compat === undefined ? {} : { compat }),
+        ...(options.unknowns === undefined ? {} : { unknowns: options.unknowns }),
+      };
     }),
     clock: options.clock ?? "real",
     strictCommands: true,
