@@ -55,6 +55,8 @@ export interface ThreadRecord {
   nextItemOrdinal: number;
   /** `run.interrupt {holdQueue:true}` holds queued runs until `queue.resume`. */
   queueHeld: boolean;
+  /** False where the 0.0.46 age plays rows without `pendingSecretRequest` (age-0046.ts). */
+  rowNamesSecret?: boolean;
 }
 
 export const locationOf = (record: ThreadRecord): ThreadLocation =>
@@ -187,6 +189,7 @@ export class SimStore {
    */
   transact(record: ThreadRecord, commandId: string | null, fn: (tx: Tx) => void, isNew = false): number {
     const before: ThreadLocation | "new" = isNew ? "new" : locationOf(record);
+    record.rowNamesSecret = this.unknowns.secretRequests === "simulator";
     const tx = new Tx(this, record, commandId);
     fn(tx);
     if (tx.pending.length === 0) return record.lastSequence;
