@@ -1,26 +1,42 @@
-import type { CliIo } from "../../cli-support/index.js";
+import type { CliIo, EnvironmentsCliCommand } from "../../cli-support/index.js";
 import { ConnectorError } from "../../errors.js";
 import { addCommand } from "./add.js";
 import { type EnvironmentsCommandContext, type EnvironmentsReport, printReport } from "./command-context.js";
 import type { EnvironmentsConfigKind } from "./config-kinds.js";
 import { type DeepDiagnoseRequest, deepDiagnoseCommand } from "./deep/deep-diagnose.js";
-import { type DiagnoseRequest, diagnoseCommand } from "./diagnose.js";
+import { diagnoseCommand } from "./diagnose.js";
 import { moveCommand, removeCommand } from "./move-remove.js";
 import { pairCommand } from "./pair.js";
+import type { DiagnoseRequest } from "./requests.js";
 
-/** `diagnose`, or with `deep` the deep probe of one environment (ADR 0069). */
-export type DiagnoseCliRequest = DiagnoseRequest & { deep?: boolean | undefined; json?: boolean | undefined };
+/** An environments command as any CLI parses it (core's cli-support), but the listing, which each CLI owns. */
+export type EnvironmentsRequest = Exclude<EnvironmentsCliCommand, { kind: "environments" }>;
 
-function diagnoseOrDeep(
+/**
+ * Runs the command a CLI parsed (`defineEnvironmentsCommandLine`) over the CLI's file: the one
+ * place that maps the command line's words to the five commands, for the three CLIs.
+ */
+export function runEnvironmentsCommand(
   context: EnvironmentsCommandContext,
-  request: DiagnoseCliRequest,
+  command: EnvironmentsRequest,
 ): Promise<EnvironmentsReport> {
-  if (request.deep !== true) return diagnoseCommand(context, request);
-  return deepDiagnoseCommand(context, deepRequestOf(request));
+  switch (command.kind) {
+    case "environments-add":
+      return addCommand(context, command.request);
+    case "environments-remove":
+      return removeCommand(context, command);
+    case "environments-move":
+      return moveCommand(context, command);
+    case "diagnose":
+      if (command.deep === true) return deepDiagnoseCommand(context, deepRequestOf(command));
+      return diagnoseCommand(context, command);
+    case "pair":
+      return pairCommand(context, command);
+  }
 }
 
 /** `--deep` probes one environment: the one named, which it requires. */
-export function deepRequestOf(request: DiagnoseCliRequest): DeepDiagnoseRequest {
+export function deepRequestOf(request: DiagnoseRequest): DeepDiagnoseRequest {
   if (request.environment === undefined) {
     throw new ConnectorError(
       "environment_required",
@@ -30,23 +46,12 @@ export function deepRequestOf(request: DiagnoseCliRequest): DeepDiagnoseRequest 
   return { environment: request.environment, json: request.json === true };
 }
 
-type Command<R> = (context: EnvironmentsCommandContext, request: R) => Promise<EnvironmentsReport>;
-
 /**
- * The five commands as a CLI's dispatch calls them over its own file: each takes the parsed
- * request, prints the report as JSON on stdout and answers the exit code. The read and write
- * CLIs use these; ops hands the report to its session instead.
+ * The commands as the read and write CLIs' dispatch calls them over their own file: the parsed
+ * command runs, its report is printed as JSON on stdout and the exit code answered. ops hands the
+ * report to its session instead.
  */
 export function cliCommandsFor(kind: EnvironmentsConfigKind) {
-  const printed =
-    <R>(command: Command<R>) =>
-    async (io: CliIo, request: R): Promise<number> =>
-      printReport(io, await command({ kind, io }, request));
-  return {
-    addEnvironmentCommand: printed(addCommand),
-    removeEnvironmentCommand: printed(removeCommand),
-    moveEnvironmentCommand: printed(moveCommand),
-    diagnoseCommand: printed(diagnoseOrDeep),
-    pairCommand: printed(pairCommand),
-  };
+  return async (io: CliIo, command: EnvironmentsRequest): Promise<number> =>
+    printReport(io, await runEnvironmentsCommand({ kind, io }, command));
 }
