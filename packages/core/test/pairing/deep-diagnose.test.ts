@@ -128,3 +128,29 @@ describe("a report as a simulator profile", () => {
     );
   });
 });
+
+describe("a hostile server's words in a report", () => {
+  it("keeps terminal escapes and long text out of it: the version becomes a placeholder", async () => {
+    const hostile = await startSimulator({
+      environments: [{ alias: "hostile", seed: "demo", serverVersion: "\u001b[2J0.0.46 token=abc" }],
+    });
+    const hostileConfig = await writeSimConfig(hostile);
+    try {
+      const io = {
+        stdout: { write: () => true },
+        stderr: { write: () => true },
+        env: { T3_CONNECTOR_CONFIG: hostileConfig.configPath },
+      };
+      const { value, text } = await deepDiagnoseCommand(
+        { kind: READ_CONFIG, io },
+        { environment: "hostile" },
+      );
+      expect((value as unknown as DeepReport).serverVersion).toBe("(unprintable)");
+      expect(text).not.toContain("\u001b");
+      expect(text).not.toContain("token=abc");
+    } finally {
+      await hostileConfig.remove();
+      await hostile.close();
+    }
+  });
+});

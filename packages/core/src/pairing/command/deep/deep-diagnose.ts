@@ -12,7 +12,7 @@ import { isConnectorError } from "../../../errors.js";
 import type { EnvironmentsCommandContext, EnvironmentsReport } from "../command-context.js";
 import { findConfigured, loadEnvironments } from "../command-context.js";
 import type { Probe, ProbeTarget } from "./probe-target.js";
-import { assumption } from "./probe-target.js";
+import { assumption, plainWord } from "./probe-target.js";
 import { probeRefusal } from "./refusal-probes.js";
 import { type Assumption, type DeepReport, deepReport, deepReportText } from "./report.js";
 import { probeRoutes } from "./route-probes.js";
@@ -105,7 +105,11 @@ async function probeOne(
   ];
   for (const probe of PROBES) found.push(...(await probe(target)));
   return deepReport(
-    { generatedAt, serverVersion: connected.version, orchestrationProtocolVersion: declared },
+    {
+      generatedAt,
+      serverVersion: connected.version === null ? null : plainWord(connected.version),
+      orchestrationProtocolVersion: declared,
+    },
     found,
   );
 }
@@ -153,7 +157,7 @@ function refusedReport(error: unknown, generatedAt: string): DeepReport {
   return deepReport(
     {
       generatedAt,
-      serverVersion: typeof version === "string" ? version : null,
+      serverVersion: typeof version === "string" ? plainWord(version) : null,
       orchestrationProtocolVersion: typeof declared === "number" ? declared : null,
     },
     found,

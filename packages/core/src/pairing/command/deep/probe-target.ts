@@ -31,6 +31,17 @@ export function failureSeen(error: unknown): string {
   return isConnectorError(error) ? `failed (${error.code})` : "failed unexpectedly";
 }
 
+/**
+ * A word T3 chose (a stream item's kind, its version) as a report may carry it: a short plain
+ * identifier, else a placeholder. A hostile or broken server cannot put terminal escapes, long
+ * text or anything shaped like a credential into a report a person pastes.
+ */
+export function plainWord(value: unknown): string {
+  return typeof value === "string" && /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,39}$/.test(value)
+    ? value
+    : "(unprintable)";
+}
+
 /** The call died because the server does not serve the method (0.0.31's Die, 0.0.28's Defect). */
 export function isUnknownMethod(error: unknown): boolean {
   return (

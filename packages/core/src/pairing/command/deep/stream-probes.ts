@@ -1,6 +1,6 @@
 /** The stream item kinds the connector receives, from one shell and one thread subscription (ADR 0069). */
 import { isConnectorError } from "../../../errors.js";
-import { assumption, failureSeen, type ProbeTarget } from "./probe-target.js";
+import { assumption, failureSeen, type ProbeTarget, plainWord } from "./probe-target.js";
 import type { Assumption } from "./report.js";
 
 const stream = assumption("stream");
@@ -36,7 +36,7 @@ async function collect(
     synchronized = resolve;
   });
   const subscription = subscribe(client, (item) => {
-    const kind = item.kind === "unknown" ? `unknown:${item.originalKind ?? "?"}` : item.kind;
+    const kind = item.kind === "unknown" ? `unknown:${plainWord(item.originalKind)}` : item.kind;
     if (!seen.kinds.includes(kind)) seen.kinds.push(kind);
     if (!seen.first.has(kind)) seen.first.set(kind, item as unknown as Record<string, unknown>);
     if (item.kind === "synchronized") synchronized();
