@@ -30,7 +30,12 @@ async function http(name, method, route, { auth = true, protocol = false, note }
   try {
     body = JSON.parse(text);
   } catch {}
-  save(name, { method, path: route, headers }, { status: answer.status, headers: { "content-type": type }, body }, note);
+  save(
+    name,
+    { method, path: route, headers },
+    { status: answer.status, headers: { "content-type": type }, body },
+    note,
+  );
   return body;
 }
 
@@ -46,7 +51,9 @@ const shell = await http("03-http-shell-v1-rows", "GET", "/api/orchestration/she
   note: "V1 shell: no schemaVersion; rows carry latestTurn, session, hasPendingApprovals and no status.",
 });
 const threadId = shell.threads?.[0]?.id ?? "none";
-await http("04-http-projects", "GET", "/api/projects", { note: "No such route on 0.0.28: the web app's page." });
+await http("04-http-projects", "GET", "/api/projects", {
+  note: "No such route on 0.0.28: the web app's page.",
+});
 await http("05-http-thread", "GET", `/api/orchestration/threads/${threadId}`, {
   protocol: true,
   note: "The V2 thread read on a V1 server.",
@@ -61,7 +68,9 @@ const ticketAnswer = await fetch(`${base}/api/auth/websocket-ticket`, {
   headers: { authorization: `Bearer ${token}` },
 });
 const ticket = (await ticketAnswer.json()).ticket;
-const socket = new WebSocket(`${base.replace(/^http/, "ws")}/ws?wsTicket=${encodeURIComponent(ticket)}&orchestrationProtocol=2`);
+const socket = new WebSocket(
+  `${base.replace(/^http/, "ws")}/ws?wsTicket=${encodeURIComponent(ticket)}&orchestrationProtocol=2`,
+);
 await new Promise((resolve, reject) => {
   socket.once("open", resolve);
   socket.once("error", reject);
@@ -71,9 +80,17 @@ socket.on("message", (data) => {
   for (const frame of [JSON.parse(String(data))].flat()) received.push(frame);
 });
 const calls = [
-  ["10-ws-launchThread", "orchestration.launchThread", { commandId: "capture-launch", projectId: "none", title: "x" }],
+  [
+    "10-ws-launchThread",
+    "orchestration.launchThread",
+    { commandId: "capture-launch", projectId: "none", title: "x" },
+  ],
   ["11-ws-getThreadProjection", "orchestration.getThreadProjection", { threadId }],
-  ["12-ws-dispatch-schema-invalid", "orchestration.dispatchCommand", { type: "thread.create", commandId: "capture-invalid" }],
+  [
+    "12-ws-dispatch-schema-invalid",
+    "orchestration.dispatchCommand",
+    { type: "thread.create", commandId: "capture-invalid" },
+  ],
   ["13-ws-subscribeShell", "orchestration.subscribeShell", { requestCompletionMarker: true }],
 ];
 let id = 1;
@@ -91,7 +108,14 @@ for (const [name, tag, payload] of calls) {
     { status: 101, ws_frames_received: frames },
     `${tag} on 0.0.28 (read token).`,
   );
-  if (tag === "orchestration.subscribeShell") socket.send(JSON.stringify({ _tag: "Interrupt", requestId: request.id }));
+  if (tag === "orchestration.subscribeShell")
+    socket.send(JSON.stringify({ _tag: "Interrupt", requestId: request.id }));
 }
 socket.close();
-console.log(JSON.stringify({ version: descriptor.serverVersion, scopes: session.scopes, threads: shell.threads?.length }));
+console.log(
+  JSON.stringify({
+    version: descriptor.serverVersion,
+    scopes: session.scopes,
+    threads: shell.threads?.length,
+  }),
+);
