@@ -116,6 +116,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** `serve` and its flags; the checks that span several flags run once all are read. */
+/** What commander hands `serve`'s action (the repeatable switches are recorded apart). */
+interface ServeFlags {
+  port?: number;
+  environments?: number;
+  seed?: "demo" | "empty";
+  configOut?: string;
+  profileReport?: string;
+}
+
 function defineServe(program: Command, found: (args: ServeArgs) => void): void {
   const compat: { all?: CompatProfile; byAlias: Record<string, CompatProfile> } = { byAlias: {} };
   const webBuild: { all?: boolean; byAlias: Record<string, boolean> } = { byAlias: {} };
@@ -143,12 +152,8 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
     // Repeatable: each one is recorded as it is read (below), not kept as commander's last value.
     .option("--compat <[alias=]profile>", "play an older T3 build")
     .option("--web-build [alias]", "play an installed T3")
-    .option("--no-web-build [alias]", "play a T3 run from source")
-    .option(
-      "--profile-report <file>",
-      "play the server a diagnose --deep report describes",
-      (value: string) => requireValue("--profile-report", value),
-    );
+    .option("--no-web-build [alias]", "play a T3 run from source");
+  withProfileReport(serve);
   serve.on("option:compat", (value: string) => {
     const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
     if (!isCompatProfile(profile)) {
@@ -167,38 +172,39 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
       else webBuild.byAlias[alias] = on;
     });
   }
-  serve.action(
-    (options: {
-      port?: number;
-      environments?: number;
-      seed?: "demo" | "empty";
-      configOut?: string;
-      profileReport?: string;
-    }) => {
-      const { port, configOut, profileReport } = options;
-      const environments = options.environments ?? 1;
-      if (port !== undefined && port + environments - 1 > 65535) throw usageProblem("--port too high");
-      const served = ALIASES.slice(0, environments) as readonly string[];
-      for (const [flag, setting] of [
-        ["--compat", compat],
-        ["--web-build/--no-web-build", webBuild],
-      ] as const) {
-        const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
-        if (unknown !== undefined) {
-          throw usageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
-        }
+  serve.action((options: ServeFlags) => {
+    const { port, configOut, profileReport } = options;
+    const environments = options.environments ?? 1;
+    if (port !== undefined && port + environments - 1 > 65535) throw usageProblem("--port too high");
+    const served = ALIASES.slice(0, environments) as readonly string[];
+    for (const [flag, setting] of [
+      ["--compat", compat],
+      ["--web-build/--no-web-build", webBuild],
+    ] as const) {
+      const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
+      if (unknown !== undefined) {
+        throw usageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
       }
-      found({
-        command: "serve",
-        environments,
-        seed: options.seed ?? "demo",
-        ...(port === undefined ? {} : { port }),
-        ...(configOut === undefined ? {} : { configOut }),
-        ...(profileReport === undefined ? {} : { profileReport }),
-        ...(isSet(compat) ? { compat: compact(compat) } : {}),
-        ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
-      });
-    },
+    }
+    found({
+      command: "serve",
+      environments,
+      seed: options.seed ?? "demo",
+      ...(port === undefined ? {} : { port }),
+      ...(configOut === undefined ? {} : { configOut }),
+      ...(profileReport === undefined ? {} : { profileReport }),
+      ...(isSet(compat) ? { compat: compact(compat) } : {}),
+      ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
+    });
+  });
+}
+
+/** `--profile-report FILE`: a `diagnose --deep` report every environment plays (profile-from-report.ts). */
+function withProfileReport(serve: Command): void {
+  serve.option(
+    "--profile-report <file>",
+    "play the server a diagnose --deep report describes",
+    (value: string) => requireValue("--profile-report", value),
   );
 }
 

@@ -18,97 +18,98 @@ function newerRouteAbsent(target: ProbeTarget, id: string, expected: string): As
 }
 
 export async function probeRoutes(target: ProbeTarget): Promise<Assumption[]> {
-  const { http } = target.connected;
-  const signal = () => AbortSignal.timeout(target.timeoutMs);
-  const found: Assumption[] = [];
+  return [await probeShell(target), ...(await probeThreadRoutes(target)), await probeProjects(target)];
+}
 
-  const shellExpected = "GET /api/orchestration/shell (with the protocol header) answers a V2 shell";
+const signalOf = (target: ProbeTarget) => ({ signal: AbortSignal.timeout(target.timeoutMs) });
+
+async function probeShell(target: ProbeTarget): Promise<Assumption> {
+  const expected = "GET /api/orchestration/shell (with the protocol header) answers a V2 shell";
   try {
-    const shell = await http.getShell({ signal: signal() });
-    found.push(
-      route(
-        "route.shell",
-        shellExpected,
-        "held",
-        `schemaVersion ${String(shell.schemaVersion ?? "absent")}, ${shell.projects.length} project(s), ${shell.threads.length} thread(s)`,
-      ),
-    );
+    const shell = await target.connected.http.getShell(signalOf(target));
+    const seen =
+      `schemaVersion ${String(shell.schemaVersion ?? "absent")}, ${shell.projects.length} project(s), ` +
+      `${shell.threads.length} thread(s)`;
+    return route("route.shell", expected, "held", seen);
   } catch (error) {
-    found.push(route("route.shell", shellExpected, "differs", failureSeen(error)));
+    return route("route.shell", expected, "differs", failureSeen(error));
   }
+}
 
-  const threadExpected = "GET /api/orchestration/threads/:id answers {snapshotSequence, projection}";
-  const boundedExpected = "GET /api/orchestration/threads/:id/bounded answers a bounded window";
-  const historyExpected = "GET /api/orchestration/threads/:id/history pages older history";
-  if (target.threadId === undefined) {
+const THREAD_EXPECTED = "GET /api/orchestration/threads/:id answers {snapshotSequence, projection}";
+const BOUNDED_EXPECTED = "GET /api/orchestration/threads/:id/bounded answers a bounded window";
+const HISTORY_EXPECTED = "GET /api/orchestration/threads/:id/history pages older history";
+
+async function probeThreadRoutes(target: ProbeTarget): Promise<Assumption[]> {
+  const threadId = target.threadId;
+  if (threadId === undefined) {
     const none = "the shell has no thread to read";
-    found.push(route("route.thread", threadExpected, "unknown", none));
-    found.push(route("route.thread-bounded", boundedExpected, "unknown", none));
-    found.push(route("route.thread-history", historyExpected, "unknown", none));
-  } else {
-    const threadId = target.threadId;
-    try {
-      const thread = await http.getThread(threadId, { signal: signal() });
-      const items = thread.projection.turnItems?.length ?? 0;
-      found.push(route("route.thread", threadExpected, "held", `a projection with ${items} turn item(s)`));
-    } catch (error) {
-      found.push(route("route.thread", threadExpected, "differs", failureSeen(error)));
-    }
-    let cursor: string | undefined;
-    try {
-      const bounded = await http.getThreadBounded(threadId, { signal: signal() });
-      cursor =
-        bounded.hasMoreHistory && typeof bounded.historyCursor === "string"
-          ? bounded.historyCursor
-          : undefined;
-      found.push(
-        route(
-          "route.thread-bounded",
-          boundedExpected,
-          "held",
-          `present (hasMoreHistory ${bounded.hasMoreHistory})`,
-        ),
-      );
-    } catch (error) {
-      found.push(
-        isConnectorError(error, "route_absent")
-          ? newerRouteAbsent(target, "route.thread-bounded", boundedExpected)
-          : route("route.thread-bounded", boundedExpected, "differs", failureSeen(error)),
-      );
-    }
-    if (http.lacksRoute("thread-bounded")) {
-      found.push(newerRouteAbsent(target, "route.thread-history", historyExpected));
-    } else if (cursor === undefined) {
-      found.push(
-        route("route.thread-history", historyExpected, "unknown", "the thread has no older history to page"),
-      );
-    } else {
-      try {
-        const page = await http.getThreadHistory(threadId, cursor, { signal: signal() });
-        found.push(
-          route("route.thread-history", historyExpected, "held", `a page of ${page.items.length} item(s)`),
-        );
-      } catch (error) {
-        found.push(route("route.thread-history", historyExpected, "differs", failureSeen(error)));
-      }
-    }
+    return [
+      route("route.thread", THREAD_EXPECTED, "unknown", none),
+      route("route.thread-bounded", BOUNDED_EXPECTED, "unknown", none),
+      route("route.thread-history", HISTORY_EXPECTED, "unknown", none),
+    ];
   }
-
-  const projectsExpected = "GET /api/projects lists the projects (a launch checks its project there)";
+  const { http } = target.connected;
+  const found: Assumption[] = [];
   try {
-    const { projects } = await http.getProjects({ signal: signal() });
-    found.push(route("route.projects", projectsExpected, "held", `present (${projects.length} project(s))`));
+    const thread = await http.getThread(threadId, signalOf(target));
+    const items = thread.projection.turnItems?.length ?? 0;
+    found.push(route("route.thread", THREAD_EXPECTED, "held", `a projection with ${items} turn item(s)`));
+  } catch (error) {
+    found.push(route("route.thread", THREAD_EXPECTED, "differs", failureSeen(error)));
+  }
+  let cursor: string | undefined;
+  try {
+    const bounded = await http.getThreadBounded(threadId, signalOf(target));
+    cursor =
+      bounded.hasMoreHistory && typeof bounded.historyCursor === "string" ? bounded.historyCursor : undefined;
+    const seen = `present (hasMoreHistory ${bounded.hasMoreHistory})`;
+    found.push(route("route.thread-bounded", BOUNDED_EXPECTED, "held", seen));
   } catch (error) {
     found.push(
-      route(
-        "route.projects",
-        projectsExpected,
-        "differs",
-        isConnectorError(error, "route_absent")
-          ? "absent (the web page or a 404); launches read the shell's projects instead"
-          : failureSeen(error),
-      ),
+      isConnectorError(error, "route_absent")
+        ? newerRouteAbsent(target, "route.thread-bounded", BOUNDED_EXPECTED)
+        : route("route.thread-bounded", BOUNDED_EXPECTED, "differs", failureSeen(error)),
     );
   }
+  found.push(await probeHistory(target, threadId, cursor));
   return found;
+}
+
+async function probeHistory(
+  target: ProbeTarget,
+  threadId: string,
+  cursor: string | undefined,
+): Promise<Assumption> {
+  const { http } = target.connected;
+  if (http.lacksRoute("thread-bounded"))
+    return newerRouteAbsent(target, "route.thread-history", HISTORY_EXPECTED);
+  if (cursor === undefined) {
+    return route(
+      "route.thread-history",
+      HISTORY_EXPECTED,
+      "unknown",
+      "the thread has no older history to page",
+    );
+  }
+  try {
+    const page = await http.getThreadHistory(threadId, cursor, signalOf(target));
+    return route("route.thread-history", HISTORY_EXPECTED, "held", `a page of ${page.items.length} item(s)`);
+  } catch (error) {
+    return route("route.thread-history", HISTORY_EXPECTED, "differs", failureSeen(error));
+  }
+}
+
+async function probeProjects(target: ProbeTarget): Promise<Assumption> {
+  const expected = "GET /api/projects lists the projects (a launch checks its project there)";
+  try {
+    const { projects } = await target.connected.http.getProjects(signalOf(target));
+    return route("route.projects", expected, "held", `present (${projects.length} project(s))`);
+  } catch (error) {
+    const seen = isConnectorError(error, "route_absent")
+      ? "absent (the web page or a 404); launches read the shell's projects instead"
+      : failureSeen(error);
+    return route("route.projects", expected, "differs", seen);
+  }
 }
