@@ -100,6 +100,15 @@ describe("one write by URL", () => {
         ].join(", ") +
         `\n${connector.join("\n")}\n`,
     );
-    expect(connector.length).toBeGreaterThan(0);
+    // The input prepared once, the capability checked once, the request and the answer parsed once.
+    expect(ran.calls("actions/catalogue.ts", "prepareAction")).toBe(1);
+    expect(ran.calls("relay/capability.ts", "capabilityMatches")).toBe(1);
+    expect(ran.calls("relay-contract/requests.ts", "parseRelayRequest")).toBe(1);
+    expect(ran.calls("relay-contract/results.ts", "parseRelayResult")).toBe(1);
+    // The session's lease bookkeeping is the bridge's, between its tool and its relay client.
+    expect(connector).toContain("write-bridge/src/session-leases.ts");
+    expect(connector.filter((file) => file.startsWith("read-server/src/http/session"))).toEqual([]);
+    // serve's read tools are one group per process: a request's server does not check them again.
+    expect(ran.calls("core/src/schema/find-loose-object.ts", "findLooseObject")).toBe(0);
   }, 60_000);
 });

@@ -43,6 +43,9 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
     description: [entry.description, face.notes, HOW_TO_CALL].filter(Boolean).join(" "),
     inputSchema: writeEnvelopeSchema(entry.inputSchema),
     outputSchema: writeResultSchema,
+    // The relay client checked the gate's answer against the dispatch op's result schema; the
+    // result below is typed to satisfy this tool's output schema, so it is not checked again.
+    outputAlreadyChecked: true,
     annotations: writeToolAnnotations(face),
     async handler(context, envelope, extra) {
       // The gate parses the action input again with the same catalogue schema; it gets the
@@ -70,7 +73,7 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
         receipt: answer.receipt,
         derivedIds: answer.derivedIds,
         ...(answer.runtimeMode === undefined ? {} : { runtimeMode: answer.runtimeMode }),
-      };
+      } satisfies z.input<typeof writeResultSchema>;
     },
   });
 }
