@@ -67,9 +67,15 @@ function readToolGroup(
   beforeCall: BeforeCall,
 ): ToolGroup {
   let byContext = READ_GROUPS.get(definitions);
-  if (byContext === undefined) READ_GROUPS.set(definitions, (byContext = new WeakMap()));
+  if (byContext === undefined) {
+    byContext = new WeakMap();
+    READ_GROUPS.set(definitions, byContext);
+  }
   let byGate = byContext.get(context);
-  if (byGate === undefined) byContext.set(context, (byGate = new Map()));
+  if (byGate === undefined) {
+    byGate = new Map();
+    byContext.set(context, byGate);
+  }
   const kept = byGate.get(beforeCall);
   if (kept !== undefined) return kept;
   const group = toolGroup(definitions.map(guardedDefinition), {
