@@ -3,7 +3,8 @@
  * through the inspector of this process so a test needs no flag: which connector source files
  * (`packages/<name>/src/…`) ran since the last take, and how many times a named function did.
  * Each take resets V8's counters, so a test takes once after warming up, runs the one call it
- * measures, and takes again.
+ * measures, and takes again. (It would spoil a coverage report of the same worker: the tiers run
+ * without one.)
  */
 import { Session } from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
