@@ -4,11 +4,11 @@
  * route it lacks. Served over a real loopback socket, so the connector meets what a real V1
  * server sends. `scopes` replaces the session's (the gate pairs with the operate pair).
  */
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { listenOnLoopback } from "./web-page-proxy.js";
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/t3-0.0.28");
 
@@ -64,12 +64,8 @@ export async function startV1Server(options: { scopes?: readonly string[] } = {}
     response.writeHead(answer.status, { "content-type": answer.headers["content-type"] ?? "text/plain" });
     response.end(typeof body === "string" ? body : JSON.stringify(body));
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: await listenOnLoopback(server),
     environmentId: V1_DESCRIPTOR.environmentId,
     version: V1_DESCRIPTOR.serverVersion,
     requests,

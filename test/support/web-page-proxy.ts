@@ -5,7 +5,7 @@
  * when a route it relies on is gone (`GET /api/projects` on 0.0.46, ADR 0069).
  */
 import { once } from "node:events";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 
 export const T3_WEB_PAGE =
@@ -65,12 +65,8 @@ export async function webPageProxy(target: string, pagePaths: readonly string[])
       });
     }
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: await listenOnLoopback(server),
     answeredWithPage,
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -78,4 +74,13 @@ export async function webPageProxy(target: string, pagePaths: readonly string[])
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Listens on a free loopback port (the OS's, kept open) and answers the server's base URL. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return `http://127.0.0.1:${address.port}`;
 }

@@ -33,12 +33,17 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function probe(alias: string, json = true) {
-  const io = {
+/** A CLI's I/O that reads the given read config and prints nowhere. */
+function quietIo(configPath: string) {
+  return {
     stdout: { write: () => true },
     stderr: { write: () => true },
-    env: { T3_CONNECTOR_CONFIG: config.configPath },
+    env: { T3_CONNECTOR_CONFIG: configPath },
   };
+}
+
+async function probe(alias: string, json = true) {
+  const io = quietIo(config.configPath);
   const env = sim.environment(alias);
   const before = { commands: env.model.receivedCommands.length, sequence: env.model.sequence };
   const report = await deepDiagnoseCommand({ kind: READ_CONFIG, io }, { environment: alias, json });
@@ -103,11 +108,7 @@ describe("a report as a simulator profile", () => {
     const replay = await startSimulator({ environments: [{ alias: "replayed", seed: "demo", ...profile }] });
     const replayConfig = await writeSimConfig(replay);
     try {
-      const io = {
-        stdout: { write: () => true },
-        stderr: { write: () => true },
-        env: { T3_CONNECTOR_CONFIG: replayConfig.configPath },
-      };
+      const io = quietIo(replayConfig.configPath);
       const again = await deepDiagnoseCommand(
         { kind: READ_CONFIG, io },
         { environment: "replayed", json: true },
@@ -136,11 +137,7 @@ describe("a hostile server's words in a report", () => {
     });
     const hostileConfig = await writeSimConfig(hostile);
     try {
-      const io = {
-        stdout: { write: () => true },
-        stderr: { write: () => true },
-        env: { T3_CONNECTOR_CONFIG: hostileConfig.configPath },
-      };
+      const io = quietIo(hostileConfig.configPath);
       const { value, text } = await deepDiagnoseCommand(
         { kind: READ_CONFIG, io },
         { environment: "hostile" },

@@ -7,7 +7,7 @@
 import { UNKNOWNS_0046_AS_BEFORE, UNKNOWNS_0046_OTHERWISE, type Unknowns0046 } from "@t3-connector/t3-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_IDS } from "../../src/actions/index.js";
-import { type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import { type Harness, LEASE_ID, seedSubagentThread, startHarness } from "./support/harness.js";
 
 const MODEL = { instanceId: "codex", model: "gpt-5.6-sol" };
 
@@ -53,17 +53,7 @@ describe.each([
   });
 
   it("a typed refusal keeps its code and T3's words, with or without its cause", async () => {
-    const env = harness.env("age");
-    const parent = env.model.addThread({ projectId: SAMPLE_IDS.projectId, runtimeMode: "approval-required" });
-    const child = env.model.addThread({ projectId: SAMPLE_IDS.projectId, creationSource: "mcp" });
-    const record = (
-      env.model as unknown as { store: { threads: Map<string, { thread: object }> } }
-    ).store.threads.get(child);
-    if (!record) throw new Error("seeded thread missing");
-    record.thread = {
-      ...record.thread,
-      lineage: { parentThreadId: parent, relationshipToParent: "subagent", rootThreadId: parent },
-    };
+    const child = seedSubagentThread(harness.env("age"), "approval-required", "mcp");
     const refused = await write("op-above", "thread.runtime-mode.set", {
       threadId: child,
       runtimeMode: "full-access",

@@ -347,3 +347,25 @@ export async function dispatchFailure(promise: Promise<unknown>): Promise<Connec
   }
   throw new Error("expected the dispatch to fail");
 }
+
+/**
+ * A delegated subagent's thread under a parent in `parentRuntimeMode`: only T3 creates these, so
+ * the seeded child is given its lineage by hand. Answers the child's id.
+ */
+export function seedSubagentThread(
+  env: SimEnvironment,
+  parentRuntimeMode: string,
+  creationSource: "provider" | "mcp",
+): string {
+  const parent = env.model.addThread({ projectId: SAMPLE_IDS.projectId, runtimeMode: parentRuntimeMode });
+  const child = env.model.addThread({ projectId: SAMPLE_IDS.projectId, creationSource });
+  const record = (
+    env.model as unknown as { store: { threads: Map<string, { thread: object }> } }
+  ).store.threads.get(child);
+  if (!record) throw new Error("seeded thread missing");
+  record.thread = {
+    ...record.thread,
+    lineage: { parentThreadId: parent, relationshipToParent: "subagent", rootThreadId: parent },
+  };
+  return child;
+}
