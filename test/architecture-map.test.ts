@@ -9,11 +9,11 @@ import {
   type Edge,
   edgeProblems,
   expectedOverride,
-  importsOf,
   type RealEdge,
   ROOT,
   realEdges,
   repoCrossings,
+  specifiersOf,
   workspacePackages,
 } from "@t3-connector/test-support/architecture-map";
 import { describe, expect, it } from "vitest";
@@ -170,7 +170,7 @@ describe("the map check itself", () => {
 describe("the crossing check itself", () => {
   // A file planted in read-server's sources, checked by the same function as the real ones.
   const PLANTED = "packages/read-server/src/http/planted.ts";
-  const plant = (code: string) => crossingsOf(PLANTED, importsOf(PLANTED, code), packages);
+  const plant = (code: string) => crossingsOf(PLANTED, specifiersOf(code), packages);
 
   it.each([
     [

@@ -128,12 +128,24 @@ export function importsOf(fileName: string, text: string): { specifier: string; 
   return found;
 }
 
-const importsByFile = new Map<string, ReturnType<typeof importsOf>>();
-/** `importsOf` a file on disk, parsed once per test file however many checks read it. */
-export function importsOfFile(absolute: string): ReturnType<typeof importsOf> {
+/**
+ * Every module specifier of a file with its line, static, `import type` and `import()` alike, from
+ * TypeScript's import scanner (no syntax tree: the crossing and circle checks read every source).
+ */
+export function specifiersOf(text: string): { specifier: string; line: number }[] {
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  const newlines: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) newlines.push(at);
+  const lineOf = (pos: number) => newlines.filter((at) => at < pos).length + 1;
+  return importedFiles.map((imported) => ({ specifier: imported.fileName, line: lineOf(imported.pos) }));
+}
+
+const importsByFile = new Map<string, { specifier: string; line: number }[]>();
+/** `specifiersOf` a file on disk, scanned once per test file however many checks read it. */
+export function importsOfFile(absolute: string): { specifier: string; line: number }[] {
   const known = importsByFile.get(absolute);
   if (known !== undefined) return known;
-  const found = importsOf(absolute, readFileSync(absolute, "utf8"));
+  const found = specifiersOf(readFileSync(absolute, "utf8"));
   importsByFile.set(absolute, found);
   return found;
 }
@@ -148,7 +160,7 @@ export function realEdges(packages: readonly string[]): RealEdge[] {
     const src = path.join(ROOT, "packages", from, "src");
     for (const file of sourceFiles(src)) {
       const relative = path.relative(ROOT, file);
-      for (const { specifier, how, line } of importsOfFile(file)) {
+      for (const { specifier, how, line } of importsOf(file, readFileSync(file, "utf8"))) {
         if (!specifier.startsWith(SCOPE)) continue;
         const [to = "", ...rest] = specifier.slice(SCOPE.length).split("/");
         if (to === from) continue;
