@@ -1,7 +1,7 @@
 /**
  * @module The approval page from afar (ADR 0050), made for a phone: one request, what approving
- * it grants in words, and Approve / Deny, each with the passkey; the open leases, each ended with
- * the passkey; and adding this device's passkey with a code from `t3-connector oauth enroll`.
+ * it grants in words, and Approve / Deny, each with the passkey; the open leases (with a request,
+ * after an approval, or shown with the passkey on the plain page), each ended with the passkey; and adding this device's passkey with a code from `t3-connector oauth enroll`.
  * Strings here so the bundled CLI carries them; the page sets text only (never HTML) and its CSP
  * allows its own script alone.
  */
@@ -31,7 +31,8 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <button type="button" id="deny" data-testid="deny">Deny with passkey</button>
 </section>
 <section>
-<h2>Open leases (shown with a request)</h2>
+<h2>Open leases</h2>
+<button type="button" id="show-leases" data-testid="show-leases">Show open leases with passkey</button>
 <ul id="leases" data-testid="leases"></ul>
 </section>
 <section>
@@ -119,7 +120,11 @@ function showLeases(leases) {
   list.replaceChildren();
   if (leases.length === 0) list.append(item("None."));
   for (const lease of leases) {
-    const li = item(clientLabel(lease.client) + ", until " + new Date(lease.expiresAt).toLocaleTimeString() + " ");
+    const li = item(clientLabel(lease.client) + ", until " + new Date(lease.expiresAt).toLocaleTimeString() + "; fingerprint ");
+    const fingerprint = document.createElement("code");
+    fingerprint.textContent = lease.scopeFingerprint;
+    fingerprint.dataset.testid = "lease-fingerprint";
+    li.append(fingerprint, " ");
     li.dataset.leaseId = lease.leaseId;
     li.dataset.testid = "open-lease";
     const end = document.createElement("button");
@@ -156,14 +161,25 @@ async function stop(ask, done) {
 $("approve").addEventListener("click", async () => {
   try {
     const started = await post("/approve/api/options", { requestId, decision: "approve" });
-    await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
+    const granted = await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
     $("request").hidden = true;
+    showLeases(granted.leases || []);
     say("Lease granted.");
   } catch (error) {
     say("Not approved: " + error.message);
   }
 });
 $("deny").addEventListener("click", () => stop({ requestId, decision: "deny" }, "Request denied."));
+$("show-leases").addEventListener("click", async () => {
+  try {
+    const started = await post("/approve/api/options", { decision: "leases" });
+    const answer = await post("/approve/api/leases", { ticketId: started.ticketId, response: await assertion(started.options) });
+    showLeases(answer.leases);
+    say(answer.leases.length === 0 ? "No lease is open." : "Open leases listed; End stops one.");
+  } catch (error) {
+    say("Leases not shown: " + error.message);
+  }
+});
 $("enroll").addEventListener("click", async () => {
   try {
     const code = $("enroll-code").value;
