@@ -413,6 +413,10 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
     await openOnPhone(phone.page, asked.approvalUrl as string);
     await phone.page.click("[data-testid=approve]");
     await say(phone.page, "Not approved");
+    // In words a person can act on, never a bare code.
+    const said = (await phone.page.locator("[data-testid=message]").textContent()) ?? "";
+    expect(said).not.toMatch(/Not approved: [a-z_]+$/);
+    expect(said).toContain("t3-connector oauth enroll");
     expect(gate.gate.lease.list()).toHaveLength(leasesBefore);
   }, 60_000);
 });

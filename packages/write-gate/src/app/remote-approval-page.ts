@@ -68,11 +68,26 @@ export const REMOTE_PAGE_JS = `const requestId = new URLSearchParams(location.se
 const $ = (id) => document.getElementById(id);
 const say = (text) => { $("message").textContent = text; };
 ${PAGE_BYTES_SCRIPT}
+// The gate answers a refusal with its typed code only: these are the words a person acts on.
+const WORDS = {
+  assertion_invalid: "that passkey did not verify here. Try again with a passkey added for this address (t3-connector oauth enroll gives a code to add one).",
+  credential_unknown: "that passkey is not one of this server's. Add this device's passkey below, with a code from t3-connector oauth enroll.",
+  challenge_invalid: "the passkey prompt expired. Press the button again.",
+  challenge_already_issued: "this request already had its one passkey attempt. Ask the client to request approval again.",
+  enrollment_required: "no passkey is added on this server yet. Add one below, with a code from t3-connector oauth enroll.",
+  request_used: "this request was already decided. Show the open leases to end one.",
+  request_expired: "this request expired. Ask the client to request approval again.",
+  request_denied: "this request was denied.",
+  request_superseded: "the client asked again; open the newer link.",
+  request_withdrawn: "the session that asked ended, so its request was withdrawn.",
+  request_invalid: "the gate does not know this request (it restarted, or the link is wrong). Ask the client again.",
+  too_many_requests: "too many attempts from here. Wait a minute and try again.",
+};
 async function post(path, payload) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(payload), credentials: "omit" });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error_description || answer.error || "refused");
+  if (!response.ok) throw new Error(WORDS[answer.error] || answer.error_description || answer.error || "refused");
   return answer;
 }
 async function assertion(options) {
