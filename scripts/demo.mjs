@@ -236,6 +236,8 @@ function launchWriteGate() {
 async function addEnvironmentTheUsualWay() {
   const env = ready.environments[0];
   const ownConfig = path.join(configDir, "own", "config.json");
+  // A kept directory holds the previous run's: this run's pairing code is for new environments.
+  rmSync(path.dirname(ownConfig), { recursive: true, force: true });
   say("Adding an environment as on your own machine (pairing code on stdin, a config of its own):");
   say(`  printf '<pairing code>' | T3_CONNECTOR_CONFIG=${ownConfig} \\`);
   say(`    pnpm exec t3-connector environments add mine --url ${env.url} --projects all`);

@@ -156,7 +156,7 @@ describe("pnpm demo", () => {
     } finally {
       await rm(xdg, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("removes its configs and token files when it stops", async () => {
     const { code, stdout, stderr } = await runDemo([]);
