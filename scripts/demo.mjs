@@ -400,10 +400,12 @@ async function addSignInByUrl(configPath) {
 function sayByUrlNextSteps() {
   say();
   say(`Kept in ${configDir} (pnpm demo --keep): to go on with "Use it from ChatGPT or Claude by URL"`);
-  say("and \"Act from your phone\" on these environments while the demo runs, in another terminal:");
+  say('and "Act from your phone" on these environments while the demo runs, in another terminal:');
   say(`  export T3_CONNECTOR_CONFIG=${path.join(configDir, "config.json")}`);
   say(`  export T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath}`);
   say("  pnpm exec t3-connector serve --http --port 8000");
   say(`  (its oauth section signs in at ${DEMO_ISSUER}; put your public name there as the README says)`);
-  say("The files stay when the demo stops; `pnpm demo --keep` starts the environments again and rewrites them.");
+  say(
+    "The files stay when the demo stops; `pnpm demo --keep` starts the environments again and rewrites them.",
+  );
 }

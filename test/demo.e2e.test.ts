@@ -146,7 +146,10 @@ describe("pnpm demo", () => {
         oauth: { issuer: string; stateDir: string };
         environments: Record<string, unknown>;
       };
-      expect(config.oauth).toMatchObject({ issuer: "http://localhost:8000", stateDir: path.join(kept, "oauth") });
+      expect(config.oauth).toMatchObject({
+        issuer: "http://localhost:8000",
+        stateDir: path.join(kept, "oauth"),
+      });
       expect(Object.keys(config.environments)).toEqual(["alpha", "beta"]);
       expect((await stat(path.join(kept, "config.json"))).mode & 0o777).toBe(0o600);
       // Again: the kept files are rewritten for the new environments, and the run still ends ready.

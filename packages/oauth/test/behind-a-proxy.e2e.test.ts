@@ -103,7 +103,11 @@ describe.skipIf(nginx === undefined)(
     });
 
     it("keeps sign-in and approval URLs out of its access log, which the same block without its access_log line would hold", async () => {
-      const paths = ["/authorize?state=s3cret&code_challenge=abc", "/approve?request=r1", "/callback?code=c0de"];
+      const paths = [
+        "/authorize?state=s3cret&code_challenge=abc",
+        "/approve?request=r1",
+        "/callback?code=c0de",
+      ];
       const through = async (issuer: string) => {
         for (const route of paths) await (await fetch(`${issuer}${route}`)).body?.cancel();
       };

@@ -26,7 +26,7 @@ const NO_NETWORK = new TypeError("fetch failed", {
 });
 let online = false;
 let liveDocument: Record<string, unknown>;
-let privateKey: CryptoKey;
+let privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
 const fetcher: MetadataFetcher = async (url) => {
   // The real fetcher's words for a failed lookup (metadata-fetcher.ts).
   if (!online) throw unavailable(`${url} could not be fetched: ${fetchFailureReason(NO_NETWORK, 5_000)}`);
@@ -111,7 +111,9 @@ describe("ChatGPT's client metadata document, pinned", () => {
         "ChatGPT's signing keys come only from its live metadata document, which could not be used (",
       ),
     });
-    expect(String(refused.body.error_description)).toContain("DNS: the host name did not resolve (EAI_AGAIN)");
+    expect(String(refused.body.error_description)).toContain(
+      "DNS: the host name did not resolve (EAI_AGAIN)",
+    );
 
     // chatgpt.com answers again: the same code is exchanged with the live document's key.
     online = true;

@@ -55,7 +55,6 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   res.writeHead(500).end();
 }
 
-
 let server: Server;
 let tlsServer: Server;
 let baseUrl: string;

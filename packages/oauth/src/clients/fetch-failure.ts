@@ -22,7 +22,8 @@ export function fetchFailureReason(error: unknown, timeoutMs: number): string {
   if (code !== undefined && REFUSED_CODES.has(code)) return `refused: the host could not be reached${said}`;
   if (code !== undefined && TIMEOUT_CODES.has(code)) return `timeout: the host did not answer${said}`;
   if (code !== undefined && TLS_CODE.test(code)) return `TLS: the host's certificate did not verify${said}`;
-  if (/redirect/i.test(cause.message ?? "")) return "redirect: the host answered with a redirect, which is not followed";
+  if (/redirect/i.test(cause.message ?? ""))
+    return "redirect: the host answered with a redirect, which is not followed";
   if (code !== undefined) return `network: the connection failed${said}`;
   const name = error instanceof Error ? error.name : "error";
   return `network: the fetch failed (${name}${cause.message ? `: ${cause.message}` : ""})`;

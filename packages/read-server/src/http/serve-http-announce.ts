@@ -34,7 +34,9 @@ export function announceListening(
   io.stdout.write(`${JSON.stringify(ready)}\n`);
   // What this server serves: the read tools, and the write tools too when sessions may be granted them.
   const serving =
-    setup.writes === undefined ? `${tools} read tools (reads only)` : `${tools} read tools, and the write tools for sessions granted t3:write`;
+    setup.writes === undefined
+      ? `${tools} read tools (reads only)`
+      : `${tools} read tools, and the write tools for sessions granted t3:write`;
   log.info(
     `${READ_SERVER_NAME} ${packageInfo().version}: MCP server on ${url} (Streamable HTTP, ` +
       `${AUTH_LABEL[ready.auth]}), ${serving}, ` +

@@ -370,7 +370,10 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
         body: JSON.stringify(body),
       });
     const ticket = (await (await post("options", { decision: "leases" })).json()) as { ticketId: string };
-    const forged = await post("leases", { ticketId: ticket.ticketId, response: { id: "forged", type: "public-key" } });
+    const forged = await post("leases", {
+      ticketId: ticket.ticketId,
+      response: { id: "forged", type: "public-key" },
+    });
     expect(forged.status).toBeGreaterThanOrEqual(400);
     expect(await forged.text()).not.toContain("leaseId");
     // A deny's ticket does not open the list either.

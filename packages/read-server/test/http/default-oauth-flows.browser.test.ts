@@ -12,8 +12,8 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
   UnauthorizedError as ModernUnauthorized,
 } from "@modelcontextprotocol/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { readToolDefinitions } from "@t3-connector/read-server";
 import { launchChromium, openWithAuthenticator } from "@t3-connector/test-support/chromium";
@@ -110,33 +110,39 @@ describe("with a gate present", () => {
     expect(metadata.scopes_supported).toEqual(["t3:read", "t3:write"]);
   });
 
-  it.each(FLOWS)("$sdk, its default flow: the write box ticked; allowing lists t3_pedir_aprovacao", async ({
-    run,
-  }) => {
-    const result = await run(loop, true);
-    try {
-      expect(result.askedScope).toBe("t3:read t3:write");
-      expect(result.consent.writeChoice).toEqual({
-        text: expect.stringContaining("t3:write: ask for leases to change threads"),
-        ticked: true,
-      });
-      expect(result.toolNames).toContain("t3_pedir_aprovacao");
-      expect(result.toolNames).toContain("t3_escrever_thread_pin");
-    } finally {
-      await result.close();
-    }
-  }, 90_000);
+  it.each(FLOWS)(
+    "$sdk, its default flow: the write box ticked; allowing lists t3_pedir_aprovacao",
+    async ({ run }) => {
+      const result = await run(loop, true);
+      try {
+        expect(result.askedScope).toBe("t3:read t3:write");
+        expect(result.consent.writeChoice).toEqual({
+          text: expect.stringContaining("t3:write: ask for leases to change threads"),
+          ticked: true,
+        });
+        expect(result.toolNames).toContain("t3_pedir_aprovacao");
+        expect(result.toolNames).toContain("t3_escrever_thread_pin");
+      } finally {
+        await result.close();
+      }
+    },
+    90_000,
+  );
 
-  it.each(FLOWS)("$sdk, its default flow: unticking the box gives a reads-only session", async ({ run }) => {
-    const result = await run(loop, false);
-    try {
-      expect(result.consent.writeChoice?.ticked).toBe(true);
-      expect(result.toolNames).toHaveLength(READ_TOOL_COUNT);
-      expect(result.toolNames).not.toContain("t3_pedir_aprovacao");
-    } finally {
-      await result.close();
-    }
-  }, 90_000);
+  it.each(FLOWS)(
+    "$sdk, its default flow: unticking the box gives a reads-only session",
+    async ({ run }) => {
+      const result = await run(loop, false);
+      try {
+        expect(result.consent.writeChoice?.ticked).toBe(true);
+        expect(result.toolNames).toHaveLength(READ_TOOL_COUNT);
+        expect(result.toolNames).not.toContain("t3_pedir_aprovacao");
+      } finally {
+        await result.close();
+      }
+    },
+    90_000,
+  );
 });
 
 describe("with no gate", () => {
@@ -164,15 +170,19 @@ describe("with no gate", () => {
     await loop?.close();
   });
 
-  it.each(FLOWS)("$sdk, its default flow: reads only, and no box", async ({ run }) => {
-    const result = await run(loop, true);
-    try {
-      expect(result.askedScope).toBe("t3:read");
-      expect(result.consent.writeChoice).toBeUndefined();
-      expect(result.toolNames).toHaveLength(READ_TOOL_COUNT);
-      expect(result.toolNames).not.toContain("t3_pedir_aprovacao");
-    } finally {
-      await result.close();
-    }
-  }, 90_000);
+  it.each(FLOWS)(
+    "$sdk, its default flow: reads only, and no box",
+    async ({ run }) => {
+      const result = await run(loop, true);
+      try {
+        expect(result.askedScope).toBe("t3:read");
+        expect(result.consent.writeChoice).toBeUndefined();
+        expect(result.toolNames).toHaveLength(READ_TOOL_COUNT);
+        expect(result.toolNames).not.toContain("t3_pedir_aprovacao");
+      } finally {
+        await result.close();
+      }
+    },
+    90_000,
+  );
 });

@@ -104,7 +104,8 @@ describe("a cursor's overlap", () => {
         began,
       );
       for (const thread of next.threads)
-        for (const change of thread.changes) if (change.kind === "thread_renamed") reported.push(`${change.from}>${change.to}`);
+        for (const change of thread.changes)
+          if (change.kind === "thread_renamed") reported.push(`${change.from}>${change.to}`);
       previous = next;
       at = began;
     }
