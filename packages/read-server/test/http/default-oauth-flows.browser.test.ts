@@ -38,19 +38,42 @@ interface DefaultFlowResult {
   close(): Promise<void>;
 }
 
-/** The v1 SDK's own flow: connect, 401, redirect, the page, finishAuth, connect again. */
-async function v1DefaultFlow(loop: Loop, allowWrite: boolean): Promise<DefaultFlowResult> {
+/** What a default flow needs of one SDK: its client and transport, as a client app makes them. */
+interface SdkParts<Transport> {
+  /** A client of this SDK, not yet connected. */
+  client(): {
+    connect(transport: Transport): Promise<void>;
+    listTools(): Promise<{ tools: Array<{ name: string }> }>;
+    close(): Promise<void>;
+  };
+  /** This SDK's Streamable HTTP transport with the provider as its only auth. */
+  transport(url: URL, provider: MemoryProvider): Transport;
+  /** Hands the transport what the callback received, as this SDK takes it. */
+  finishAuth(transport: Transport, callback: URLSearchParams): Promise<void>;
+  /** The error its connect throws once it has sent the person to the authorization page. */
+  readonly unauthorized: new (
+    ...args: never[]
+  ) => Error;
+}
+
+/**
+ * One SDK's own flow: connect, 401, its discovery and registration, the redirect, the page in
+ * Chromium, finishAuth with the callback, connect again. The test chooses no scope.
+ */
+async function defaultFlow<Transport>(
+  sdk: SdkParts<Transport>,
+  loop: Loop,
+  allowWrite: boolean,
+): Promise<DefaultFlowResult> {
   const provider = new MemoryProvider(loop.callback.url);
   const url = new URL(loop.serve.mcpUrl);
-  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  await expect(new Client({ name: "v1-default", version: "1.0.0" }).connect(first)).rejects.toThrow(
-    UnauthorizedError,
-  );
+  const first = sdk.transport(url, provider);
+  await expect(sdk.client().connect(first)).rejects.toThrow(sdk.unauthorized);
   const authorizationUrl = provider.authorizationUrl as URL;
   const consent = await decideOnConsentPage(loop, authorizationUrl, { allowWrite });
-  await first.finishAuth(consent.callback.get("code") as string);
-  const client = new Client({ name: "v1-default", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  await sdk.finishAuth(first, consent.callback);
+  const client = sdk.client();
+  await client.connect(sdk.transport(url, provider));
   const { tools } = await client.listTools();
   return {
     askedScope: authorizationUrl.searchParams.get("scope"),
@@ -60,31 +83,31 @@ async function v1DefaultFlow(loop: Loop, allowWrite: boolean): Promise<DefaultFl
   };
 }
 
-/** The v2 client's own flow, the same steps with its own transport and error type. */
-async function v2DefaultFlow(loop: Loop, allowWrite: boolean): Promise<DefaultFlowResult> {
-  const provider = new MemoryProvider(loop.callback.url);
-  const url = new URL(loop.serve.mcpUrl);
-  const first = new ModernTransport(url, { authProvider: provider });
-  await expect(new ModernClient({ name: "v2-default", version: "2.0.0" }).connect(first)).rejects.toThrow(
-    ModernUnauthorized,
-  );
-  const authorizationUrl = provider.authorizationUrl as URL;
-  const consent = await decideOnConsentPage(loop, authorizationUrl, { allowWrite });
-  await first.finishAuth(consent.callback);
-  const client = new ModernClient({ name: "v2-default", version: "2.0.0" });
-  await client.connect(new ModernTransport(url, { authProvider: provider }));
-  const { tools } = await client.listTools();
-  return {
-    askedScope: authorizationUrl.searchParams.get("scope"),
-    consent,
-    toolNames: tools.map((tool) => tool.name),
-    close: () => client.close(),
-  };
-}
+const V1: SdkParts<StreamableHTTPClientTransport> = {
+  client: () => new Client({ name: "v1-default", version: "1.0.0" }),
+  transport: (url, provider) => new StreamableHTTPClientTransport(url, { authProvider: provider }),
+  // v1 takes the code alone.
+  finishAuth: (transport, callback) => transport.finishAuth(callback.get("code") as string),
+  unauthorized: UnauthorizedError,
+};
+
+const V2: SdkParts<ModernTransport> = {
+  client: () => new ModernClient({ name: "v2-default", version: "2.0.0" }),
+  transport: (url, provider) => new ModernTransport(url, { authProvider: provider }),
+  // v2 takes the callback's parameters (the code and RFC 9207's iss).
+  finishAuth: (transport, callback) => transport.finishAuth(callback),
+  unauthorized: ModernUnauthorized,
+};
 
 const FLOWS = [
-  { sdk: "v1 (@modelcontextprotocol/sdk)", run: v1DefaultFlow },
-  { sdk: "v2 (@modelcontextprotocol/client)", run: v2DefaultFlow },
+  {
+    sdk: "v1 (@modelcontextprotocol/sdk)",
+    run: (loop: Loop, allow: boolean) => defaultFlow(V1, loop, allow),
+  },
+  {
+    sdk: "v2 (@modelcontextprotocol/client)",
+    run: (loop: Loop, allow: boolean) => defaultFlow(V2, loop, allow),
+  },
 ];
 
 describe("with a gate present", () => {

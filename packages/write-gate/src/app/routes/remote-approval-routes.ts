@@ -112,7 +112,16 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     // The approval's own assertion also shows the open leases, the new one among them, to end.
     return c.json({ ...leaseStatus(keeper, lease.leaseId), leases: leaseRows(keeper) });
   });
-  // The plain page (no request link): a passkey assertion lists the open leases, each with End.
+  mountAssertedRoutes(app, parts, tickets);
+  return app;
+}
+
+/**
+ * The decisions a ticket's assertion makes: deny a request, end a lease, or (the plain page, no
+ * request link) list the open leases, each with End. A ticket serves only its own kind.
+ */
+function mountAssertedRoutes(app: Hono, parts: RemoteApprovalParts, tickets: OneTimeBook<StopTicket>): void {
+  const { desk, keeper, remote, audit, log } = parts;
   app.post("/approve/api/leases", jsonBody(stopBody), async (c) => {
     const { ticketId, response } = c.get("body");
     const ticket = tickets.take(ticketId);
@@ -136,7 +145,6 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     if (ended) log(`lease ended from afar: ${ticket.id.slice(0, 8)}…`);
     return c.json({ ended });
   });
-  return app;
 }
 
 function required(value: string | undefined, name: string): string {
