@@ -90,9 +90,16 @@ async function post(path, payload) {
   if (!response.ok) throw new Error(WORDS[answer.error] || answer.error_description || answer.error || "refused");
   return answer;
 }
+// The browser's own WebAuthn failures, in words a person acts on (its messages point at a spec).
+const WEBAUTHN_WORDS = {
+  NotAllowedError: "the passkey prompt was closed or timed out, or this device holds no passkey of this server. Press the button again; none here? Add one below with a code from t3-connector oauth enroll.",
+  AbortError: "the passkey prompt was stopped before it finished. Press the button again.",
+  SecurityError: "the browser refused a passkey for this address. Open the link exactly as it was sent.",
+};
 async function assertion(options) {
   const credential = await navigator.credentials.get({ publicKey: { ...options, challenge: toBytes(options.challenge),
-    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } });
+    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } })
+    .catch((error) => { throw new Error(WEBAUTHN_WORDS[error.name] || error.message); });
   const r = credential.response;
   return { id: credential.id, rawId: toText(credential.rawId), type: credential.type,
     clientExtensionResults: credential.getClientExtensionResults(),
