@@ -52,9 +52,9 @@ export async function checkAuthorizeRequest(
     return refuse("invalid_target", `resource must be ${settings.resource}`);
   }
   // The person chooses on the consent page whatever the client asked: every scope the server
-  // offers goes to the page, and the write box is ticked there (ADR 0070). A client's `scope` only
-  // has to name scopes of this server: ChatGPT's Reconnect sends none, the SDKs send the
-  // challenge's, and an unknown one is dropped. Writes come only with reads.
+  // offers goes to the page, and the write box is ticked there (ADR 0070). The request's `scope`
+  // decides nothing (ChatGPT's Reconnect sends none, the SDKs send the challenge's); what the
+  // person leaves ticked is what the token carries. Writes come only with reads.
   const scope = [READ_SCOPE, ...settings.scopesSupported.filter((offered) => offered !== READ_SCOPE)];
   return { kind: "ok", request: { client, redirectUri, state, codeChallenge: challenge, scope, resource } };
 }

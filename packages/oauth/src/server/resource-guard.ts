@@ -1,9 +1,10 @@
 /**
  * @module The resource server's check on every `/mcp` request: the issuer's Host only, a bearer
  * token in the header (never the query) that this server issued for exactly this resource, from a
- * live session, with the read scope. Its challenge names every scope the server offers. A `tools/call` restarts the session's idle window; nothing
- * else does (not `initialize`, `tools/list`, `ping` or a refresh). A damaged state file fails
- * closed with 503 naming the file (never its path or contents).
+ * live session, with the read scope; its challenge names every scope the server offers. A
+ * `tools/call` restarts the session's idle window; nothing else does (not `initialize`,
+ * `tools/list`, `ping` or a refresh). A damaged state file fails closed with 503 naming the file
+ * (never its path or contents).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
