@@ -347,9 +347,13 @@ export class GateApprovalDesk implements ApprovalDesk {
     const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
     expiryTimer.unref?.();
+    const preselected = preselect(proposal, survey.inventory);
+    const namedThreads = namedThreadsOf(proposal, survey.inventory);
     const pending: PendingRequest = {
       id,
       scope,
+      // One fingerprint (ADR 0070): of what approving as the page shows it grants, so the page,
+      // the request's link and the lease an unchanged approval makes all show the same one.
       fingerprint: requestFingerprint(
         {
           requestId: id,
@@ -358,7 +362,7 @@ export class GateApprovalDesk implements ApprovalDesk {
           ...(purpose === undefined ? {} : { purpose }),
           ...(client === undefined ? {} : { client }),
         },
-        scope,
+        shownScope(scope, preselected, namedThreads),
       ),
       leftOut: survey.leftOut,
       unsupported: survey.unsupported,
@@ -367,8 +371,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(purpose === undefined ? {} : { purpose }),
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
-      preselected: preselect(proposal, survey.inventory),
-      namedThreads: namedThreadsOf(proposal, survey.inventory),
+      preselected,
+      namedThreads,
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       clientKey: clientKeyOf(ask),
       holderHash,
@@ -675,6 +679,22 @@ function namedThreadsOf(proposal: Proposal | undefined, inventory: InventoryView
       alias: aliases.get(thread.environmentId) ?? thread.environmentId,
       projectId: thread.projectId,
     }));
+}
+
+/**
+ * The scope an approval grants when the person changes nothing: the client's proposal as the gate
+ * ticked it, limited to the threads it named. A request that proposed nothing shows its whole scope.
+ */
+function shownScope(scope: LeaseScope, preselected: Preselection, named: readonly NamedThread[]): LeaseScope {
+  if (preselected.environments.length === 0) return scope;
+  const narrowed = narrowScope(scope, {
+    environments: preselected.environments.map((chosen) => ({
+      environmentId: chosen.environmentId,
+      projectIds: [...chosen.projectIds],
+      actions: [...chosen.actions],
+    })),
+  });
+  return narrowed === null ? scope : limitToThreads(narrowed, named, false);
 }
 
 /** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */

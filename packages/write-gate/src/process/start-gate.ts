@@ -398,8 +398,18 @@ async function announceStart(
   const stats = engine.stats();
   const uncertain = (await engine.listUncertain()).length;
   announce(`t3-connector-write gate: listening on ${shown.url} (127.0.0.1 only)`);
+  const remote = options.config.remoteApproval;
   // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
-  if (options.enroll === true || shown.human.enrolled?.() !== true) {
+  if (options.enroll === true) {
+    announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
+  } else if (remote !== undefined) {
+    // One person, one set: approvals from afar use the sign-in passkeys, so no second code here.
+    announce(
+      `t3-connector-write gate: approvals use the passkeys that sign clients in at ${remote.origin} ` +
+        `(t3-connector oauth enroll adds one, for a phone too); no gate enrollment code is printed ` +
+        "(start with `gate --enroll` to give the localhost page a passkey of its own)",
+    );
+  } else if (shown.human.enrolled?.() !== true) {
     announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
   } else {
     announce(
