@@ -3,7 +3,7 @@
  * for tests (seeding, scripting runs, inspection). Everything is synchronous except the run
  * engine, which moves only when the SimClock does.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import type { SimClock } from "../clock.js";
 import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
@@ -75,6 +75,8 @@ export interface EnvironmentModelOptions {
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
+  /** Makes a missing workspace root for `createWorkspaceRootIfMissing` (default: the real file system). */
+  createWorkspaceRoot?: (path: string) => void;
 }
 
 export interface ThreadInspection {
@@ -97,6 +99,7 @@ const UNARY_TAGS = [
   "orchestration.searchThreads",
   "orchestration.getWorkflowScript",
   "orchestration.getTurnItem",
+  "projects.mutate",
 ] as const;
 const STREAM_TAGS = [
   "orchestration.subscribeShell",
@@ -152,7 +155,11 @@ export class SimEnvironmentModel implements EnvironmentModel {
       this.store,
       this.engine,
       this.#dispatcher,
-      options.workspaceRootExists ?? ((path) => existsSync(path)),
+      {
+        exists: options.workspaceRootExists ?? ((path) => existsSync(path)),
+        create: options.createWorkspaceRoot ?? ((path) => void mkdirSync(path, { recursive: true })),
+      },
+      `${HOME_DIR}/code`,
     );
     this.#startedAt = this.store.iso();
     this.#shellSuppression = options.shellSuppression ?? true;
@@ -217,6 +224,8 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return searchThreads(this.store, payload);
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
+      case "projects.mutate":
+        return this.#projects.mutateRpc(payload);
       case "orchestration.getTurnItem":
         if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);
