@@ -20,6 +20,7 @@ import {
   refineEnvironments,
   refineTransport,
   sshSchema,
+  projectRootsSchema,
   toEnvironmentConfig,
 } from "@t3-connector/core/config";
 import type { RuntimeMode } from "@t3-connector/write-engine/actions";
@@ -57,6 +58,7 @@ function opsConfigSchema(homeDir: string) {
         .array(z.string().regex(ALIAS_PATTERN, { message: "alias must match ^[a-z0-9-]+$" }))
         .optional(),
       insecureHttp: z.boolean().optional(),
+      projectRoots: projectRootsSchema(homeDir),
     })
     .transform((raw, context) => {
       // The URL rules depend on insecureHttp, so they run here rather than in the field schema.

@@ -38,6 +38,7 @@ export {
   SSH_HOST_PATTERN,
   sshSchema,
   type Transport,
+  projectRootsSchema,
   toEnvironmentConfig,
 } from "./schema-common.js";
 export { readTokenFile, type TokenFileOptions, writeTokenFile } from "./token-file.js";

@@ -170,6 +170,21 @@ export const WRITE_TOOL_FACES = {
     name: "t3_escrever_delegated_task_completion_delivery_dispose",
     destructive: true,
   },
+  "project.create": {
+    name: "t3_escrever_project_create",
+    notes:
+      "workspaceRoot: an absolute folder under one of the environment's projectRoots (none configured: refused). createWorkspaceRootIfMissing: true makes a missing folder. The result's receipt names the new projectId.",
+  },
+  "project.meta.update": {
+    name: "t3_escrever_project_meta_update",
+    notes: "Name at least one of title, workspaceRoot (under projectRoots), defaultModelSelection.",
+  },
+  "project.delete": {
+    name: "t3_escrever_project_delete",
+    destructive: true,
+    notes:
+      "Refused (project_not_empty, with threadCount) while the project holds any live or archived thread; force: true deletes those threads with it.",
+  },
   "thread.conditional-send": { name: "t3_escrever_thread_conditional_send" },
 } as const satisfies FaceTable;
 

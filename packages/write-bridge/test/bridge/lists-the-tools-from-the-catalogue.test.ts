@@ -21,8 +21,8 @@ describe("tools/list", () => {
       ...ACTIONS.map((entry) => writeToolFace(entry.action).name),
       "t3_escrever_thread_conditional_send",
     ]);
-    expect(writes).toHaveLength(45);
-    expect(tools).toHaveLength(52);
+    expect(writes).toHaveLength(48);
+    expect(tools).toHaveLength(55);
     for (const entry of ACTIONS) {
       const face = writeToolFace(entry.action);
       const tool = byName.get(face.name);

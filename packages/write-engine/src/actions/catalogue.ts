@@ -1,5 +1,5 @@
 /**
- * The write-action catalogue: the 44 actions in registration order.
+ * The write-action catalogue: the 47 actions in registration order.
  * One table drives the gate's checks, the operator CLI and the write bridge's tools (which add
  * their client-facing names and hints from their own table, keyed by action id).
  */
@@ -9,6 +9,7 @@ import { z } from "zod";
 import { CONDITIONAL_SEND } from "./conditional-send.js";
 import { DEFAULT_RUNTIME_MODE, idString, type RuntimeMode } from "./fields.js";
 import { deriveIdSet } from "./ids.js";
+import { projectCreate, projectDelete, projectMetaUpdate } from "./project-admin.js";
 import {
   threadLaunch,
   threadMetadataUpdate,
@@ -108,6 +109,9 @@ export const ACTIONS = [
   delegatedTaskWakePolicy,
   delegatedTaskCompletionDeliveryAcknowledge,
   delegatedTaskCompletionDeliveryDispose,
+  projectCreate,
+  projectMetaUpdate,
+  projectDelete,
 ] as const;
 
 export type ActionId = (typeof ACTIONS)[number]["action"];

@@ -17,6 +17,7 @@ import type {
   IdKind,
   RunEffect,
   ThreadRunView,
+  WireCommand,
   WireLaunchInput,
 } from "./types.js";
 
@@ -93,6 +94,25 @@ export function defineAction<const A extends string, S extends z.ZodType>(
     commandType,
     payloadKind: "dispatch",
     build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
+  });
+}
+
+/** An action sent as one `projects.mutate` (project admin; the mutation type is named by the entry). */
+export function defineProjectAction<const A extends string, S extends z.ZodType>(
+  spec: DispatchActionSpec<A, S> & { readonly commandType: string },
+): ActionDefinition<A, S> {
+  const { fields, commandType, targets = theInputThread, drives, ...rest } = spec;
+  return Object.freeze({
+    ...ACTION_DEFAULTS,
+    ...rest,
+    targets,
+    drives: drives ?? ((input: z.output<S>) => targets(input).threadIds),
+    commandType,
+    payloadKind: "project",
+    build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({
+      kind: "project",
+      mutation: compact({ type: commandType, commandId: ids.commandId, ...fields(input, ids) }) as WireCommand,
+    }),
   });
 }
 

@@ -71,10 +71,12 @@ export {
   type ModelSelectionGuard,
   type NoActiveRunGuard,
   type NoPendingRequestGuard,
+  type ProjectEmptyGuard,
   type RequestIdGuard,
   type ThreadStateView,
   valueAtPath,
   type WorkspaceGuard,
+  type WorkspaceRootGuard,
 } from "./guards.js";
 export {
   deriveConditionalSendKey,

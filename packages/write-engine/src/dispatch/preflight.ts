@@ -17,6 +17,8 @@ import {
   valueAtPath,
 } from "../actions/index.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
+import { checkProjectEmpty, checkWorkspaceRoot } from "./project-checks.js";
+import type { RootFileSystem } from "./workspace-root.js";
 import type { WorkspaceVerifier } from "./types.js";
 
 export interface PreflightContext {
@@ -28,6 +30,9 @@ export interface PreflightContext {
   readonly environment: ConnectedEnvironment;
   readonly transport: Transport;
   readonly verifyWorkspace: WorkspaceVerifier;
+  /** The environment's allowed project folders (`projectRoots`; none: no project folder allowed). */
+  readonly projectRoots: readonly string[];
+  readonly rootFileSystem?: RootFileSystem;
 }
 
 export async function runPreflight(context: PreflightContext): Promise<ConnectorError | null> {
@@ -60,6 +65,15 @@ export async function runPreflight(context: PreflightContext): Promise<Connector
       const config = await readConfig(context.environment);
       const refusal = checkModelSelection(selection as ModelSelection, config);
       if (refusal !== null) return refusal;
+    }
+    if (guard.kind === "workspace_root_confined" || guard.kind === "project_empty_unless_forced") {
+      try {
+        if (guard.kind === "workspace_root_confined") await checkWorkspaceRoot(guard, context);
+        else await checkProjectEmpty(guard, context);
+      } catch (error) {
+        if (error instanceof ConnectorError) return error;
+        throw error;
+      }
     }
     if (guard.kind === "workspace_path_approved") {
       const path = valueAtPath(input, guard.path);

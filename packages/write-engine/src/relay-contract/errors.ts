@@ -43,6 +43,9 @@ export const RELAY_DETAIL_KEYS = [
   /** client_budget_exceeded, lease_limit_reached: which budget, and its limit. */
   "budget",
   "limit",
+  /** project_not_empty: the project and the threads counted fresh, live and archived. */
+  "projectId",
+  "threadCount",
 ] as const;
 
 /** The listed detail keys of `details`, in the list's order; nothing else. */
