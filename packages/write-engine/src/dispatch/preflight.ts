@@ -17,7 +17,7 @@ import {
   valueAtPath,
 } from "../actions/index.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
-import { checkProjectEmpty, checkWorkspaceRoot } from "./project-checks.js";
+import { projectRefusal } from "./project-checks.js";
 import type { RootFileSystem } from "./workspace-root.js";
 import type { WorkspaceVerifier } from "./types.js";
 
@@ -67,13 +67,8 @@ export async function runPreflight(context: PreflightContext): Promise<Connector
       if (refusal !== null) return refusal;
     }
     if (guard.kind === "workspace_root_confined" || guard.kind === "project_empty_unless_forced") {
-      try {
-        if (guard.kind === "workspace_root_confined") await checkWorkspaceRoot(guard, context);
-        else await checkProjectEmpty(guard, context);
-      } catch (error) {
-        if (error instanceof ConnectorError) return error;
-        throw error;
-      }
+      const refusal = await projectRefusal([guard], context);
+      if (refusal !== null) return refusal;
     }
     if (guard.kind === "workspace_path_approved") {
       const path = valueAtPath(input, guard.path);

@@ -10,7 +10,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { ProjectEmptyGuard, WorkspaceRootGuard } from "../actions/index.js";
+import type { Guard, ProjectEmptyGuard, WorkspaceRootGuard } from "../actions/index.js";
 import { valueAtPath } from "../actions/index.js";
 import { confineWorkspaceRoot, type RootFileSystem } from "./workspace-root.js";
 
@@ -59,6 +59,27 @@ export async function countProjectThreads(environment: ConnectedEnvironment, pro
     if (thread.projectId === projectId && !thread.deletedAt) ids.add(thread.id);
   }
   return ids.size;
+}
+
+/**
+ * Every project check an entry declares, in order: what the operator's path (ops) runs before its
+ * send, so that it applies the same folder and thread-count rules as the gate's dispatcher.
+ * Returns the first refusal, or null.
+ */
+export async function projectRefusal(
+  guards: readonly Guard[],
+  context: ProjectCheckContext,
+): Promise<ConnectorError | null> {
+  for (const guard of guards) {
+    try {
+      if (guard.kind === "workspace_root_confined") await checkWorkspaceRoot(guard, context);
+      if (guard.kind === "project_empty_unless_forced") await checkProjectEmpty(guard, context);
+    } catch (error) {
+      if (error instanceof ConnectorError) return error;
+      throw error;
+    }
+  }
+  return null;
 }
 
 /** Refuses a delete of a project that still holds threads, unless forced; answers the count. */
