@@ -133,3 +133,16 @@ export {
   type WireCommand,
   type WireLaunchInput,
 } from "./types.js";
+export {
+  BATCH_OPERATION_PREFIX,
+  BATCH_VERB_NAMES,
+  BATCH_VERBS,
+  type BatchVerb,
+  batchItemInput,
+  batchOperationIds,
+  MAX_BATCH_THREADS,
+  THREADS_BATCH,
+  THREADS_BATCH_ACTION,
+  type ThreadsBatchInput,
+  threadsBatchInput,
+} from "./threads-batch.js";

@@ -16,6 +16,12 @@ export { type ProjectCheckContext, projectRefusal } from "./project-checks.js";
 export { NO_LEASE_READ_ONLY, type ResendAuthority } from "./resend-authority.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
+  BatchItem,
+  BatchItemState,
+  ThreadsBatchRequest,
+  ThreadsBatchResult,
+} from "./threads-batch.js";
+export type {
   DispatchCompleted,
   Dispatcher,
   DispatchRequest,
