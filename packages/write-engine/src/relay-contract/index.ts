@@ -13,6 +13,7 @@ export {
 } from "./limits.js";
 export {
   type ConditionalSendOp,
+  type ThreadsBatchOp,
   type DispatchOp,
   type LeasedReadOp,
   parseRelayRequest,

@@ -19,6 +19,7 @@ import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
 import {
   conditionalSendOp,
+  threadsBatchOp,
   dispatchOp,
   leaseSummary,
   listUncertainOp,
@@ -39,6 +40,7 @@ const KNOWN_OPS = [
   "request_approval",
   "dispatch",
   "conditional_send",
+  "threads_batch",
   "list_uncertain",
   "reconcile",
   "leased_read",
@@ -128,6 +130,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
       return dispatchOp(request, deps);
     case "conditional_send":
       return conditionalSendOp(request, deps);
+    case "threads_batch":
+      return threadsBatchOp(request, deps);
     case "list_uncertain":
       return listUncertainOp(deps);
     case "reconcile":
