@@ -55,7 +55,10 @@ export async function runBatch(
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new ConnectorError("invalid_input", `${first?.path.join(".") || "batch"}: ${first?.message ?? "invalid"}`);
+    throw new ConnectorError(
+      "invalid_input",
+      `${first?.path.join(".") || "batch"}: ${first?.message ?? "invalid"}`,
+    );
   }
   const input = parsed.data;
   const ids = batchOperationIds(options.batchId, input.threads);
@@ -76,7 +79,14 @@ export async function runBatch(
     } catch (error) {
       if (!isConnectorError(error)) throw error;
       const uncertain = error.details?.uncertain === true;
-      items.push({ index, threadId, operationId, state: uncertain ? "uncertain" : "refused", code: error.code, message: error.message });
+      items.push({
+        index,
+        threadId,
+        operationId,
+        state: uncertain ? "uncertain" : "refused",
+        code: error.code,
+        message: error.message,
+      });
       if (uncertain) stoppedAt = index;
     }
   }

@@ -17,10 +17,10 @@ import {
   OPS_ENVIRONMENTS_ENV,
   opsConfigPath,
   type PathContext,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   sshSchema,
-  projectRootsSchema,
   toEnvironmentConfig,
 } from "@t3-connector/core/config";
 import type { RuntimeMode } from "@t3-connector/write-engine/actions";

@@ -22,7 +22,8 @@ afterAll(async () => {
   await setup?.close();
 });
 
-const ops = (args: string[]) => runOps(["alpha", ...args, "--json"], { env: { T3_CONNECTOR_OPS_CONFIG: setup.configPath } });
+const ops = (args: string[]) =>
+  runOps(["alpha", ...args, "--json"], { env: { T3_CONNECTOR_OPS_CONFIG: setup.configPath } });
 
 describe("ops batch", () => {
   it("pins every thread once, and the same batch id again applies nothing new", async () => {
@@ -31,7 +32,8 @@ describe("ops batch", () => {
     const run = await ops(["batch", "pin", ...THREADS, "--batch-id", "pin-all"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json()).toMatchObject({ state: "completed", batchId: "pin-all", action: "pin" });
-    for (const id of THREADS) expect(alpha.model.store.threads.get(id)?.thread.pinnedAt).toEqual(expect.any(String));
+    for (const id of THREADS)
+      expect(alpha.model.store.threads.get(id)?.thread.pinnedAt).toEqual(expect.any(String));
     const commandIds = alpha.model.receivedCommands.slice(before).map((command) => command.commandId);
     expect(commandIds).toHaveLength(3);
     const sequence = alpha.model.sequence;

@@ -33,12 +33,12 @@ export {
   type EnvironmentConfig,
   isLoopbackHostname,
   isSafeSshHost,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   SSH_HOST_PATTERN,
   sshSchema,
   type Transport,
-  projectRootsSchema,
   toEnvironmentConfig,
 } from "./schema-common.js";
 export { readTokenFile, type TokenFileOptions, writeTokenFile } from "./token-file.js";

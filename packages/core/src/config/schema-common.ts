@@ -89,7 +89,12 @@ export function projectRootsSchema(homeDir: string) {
   return z
     .array(
       anchoredPathSchema(homeDir).refine(
-        (value) => value !== "/" && value !== homeDir && !value.endsWith("/") && !/(^|\/)\.\.?(\/|$)/.test(value) && !value.includes("//"),
+        (value) =>
+          value !== "/" &&
+          value !== homeDir &&
+          !value.endsWith("/") &&
+          !/(^|\/)\.\.?(\/|$)/.test(value) &&
+          !value.includes("//"),
         { message: "must be a normalised folder other than / and the home folder itself" },
       ),
     )

@@ -36,7 +36,10 @@ const registerBatch: RegisterCommand = (program, session) => {
     .description(
       "one of pin, unpin, snooze, unsnooze, settle, unsettle, archive, unarchive for up to 20 threads, each sent once; stops at the first uncertain one",
     )
-    .requiredOption("--batch-id <id>", "idempotency key of the batch: a repeat resumes, sending nothing twice")
+    .requiredOption(
+      "--batch-id <id>",
+      "idempotency key of the batch: a repeat resumes, sending nothing twice",
+    )
     .option("--until <iso>", "snooze only: when the threads wake")
     .option("--namespace <ns>", "namespace of the derived ids")
     .addHelpText("after", EXAMPLES.batch)

@@ -56,7 +56,9 @@ beforeAll(async () => {
     throw new Error("set T3_REAL_URL and T3_REAL_OPERATE_TOKEN_FILE (docs/testing-against-real-t3.md)");
   }
   token = (await readFile(OPERATE_TOKEN_FILE, "utf8")).trim();
-  const descriptor = (await (await fetch(`${URL_}/.well-known/t3/environment`)).json()) as { environmentId: string };
+  const descriptor = (await (await fetch(`${URL_}/.well-known/t3/environment`)).json()) as {
+    environmentId: string;
+  };
   dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "t3c-real-projects-")));
   root = path.join(dir, "allowed");
   outside = path.join(dir, "outside");
@@ -92,7 +94,9 @@ describe("project admin on a real T3", () => {
       [outside, "outside_project_roots"],
       [path.join(root, "escape"), "symlink_leaves_root"],
     ] as const) {
-      const error = await refusal(write("project.create", { title: `real-t3 refused: ${stamp}`, workspaceRoot }));
+      const error = await refusal(
+        write("project.create", { title: `real-t3 refused: ${stamp}`, workspaceRoot }),
+      );
       expect(error).toMatchObject({ code: "workspace_root_refused", details: { reason } });
     }
     expect(await liveProjects()).toEqual(before);

@@ -23,7 +23,13 @@ import {
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { envelopeFields } from "../listing/paging.js";
-import { projectsById, searchableThreads, sweepShells, type ThreadItem, threadItem } from "../listing/shells.js";
+import {
+  projectsById,
+  searchableThreads,
+  sweepShells,
+  type ThreadItem,
+  threadItem,
+} from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_find_threads";

@@ -49,18 +49,37 @@ describe("t3_find_threads", () => {
       thread: { threadId: QUOKKA, title: "Quokka plan", environment: { alias: "alpha" } },
       candidates: [],
     });
-    expect(wombats).toMatchObject({ resolution: "ambiguous", matchedBy: "partial", total: 2, truncated: false });
-    expect((wombats?.candidates as { threadId: string; archived: boolean }[]).map((c) => [c.threadId, c.archived])).toEqual(
-      [...WOMBATS].sort().map((id) => [id, id === WOMBATS[1]]),
-    );
+    expect(wombats).toMatchObject({
+      resolution: "ambiguous",
+      matchedBy: "partial",
+      total: 2,
+      truncated: false,
+    });
+    expect(
+      ((wombats?.candidates ?? []) as { threadId: string; archived: boolean }[]).map((c) => [
+        c.threadId,
+        c.archived,
+      ]),
+    ).toEqual([...WOMBATS].sort().map((id) => [id, id === WOMBATS[1]]));
     expect(nothing).toMatchObject({ resolution: "not_found", total: 0, candidates: [], matchedBy: null });
   });
 
   it("resolves an exact id even where it is part of no title, and prefers the whole title over a part", async () => {
-    const result = await setup.call(TOOL, { queries: [WOMBATS[0] as string, "wombat audit: logs"], environment: "alpha" });
+    const result = await setup.call(TOOL, {
+      queries: [WOMBATS[0] as string, "wombat audit: logs"],
+      environment: "alpha",
+    });
     const [byId, byTitle] = result.results as Record<string, unknown>[];
-    expect(byId).toMatchObject({ resolution: "resolved", matchedBy: "threadId", thread: { threadId: WOMBATS[0] } });
-    expect(byTitle).toMatchObject({ resolution: "resolved", matchedBy: "title", thread: { threadId: WOMBATS[1] } });
+    expect(byId).toMatchObject({
+      resolution: "resolved",
+      matchedBy: "threadId",
+      thread: { threadId: WOMBATS[0] },
+    });
+    expect(byTitle).toMatchObject({
+      resolution: "resolved",
+      matchedBy: "title",
+      thread: { threadId: WOMBATS[1] },
+    });
   });
 
   it("says inconclusive for every query when an environment does not answer", async () => {
@@ -80,6 +99,6 @@ describe("t3_find_threads", () => {
     expect((await invalidInput(setup, TOOL, { queries: [] })).code).toBe("invalid_input");
     const one = await setup.call(TOOL, { queries: ["wombat audit"], candidates: 1 });
     expect((one.results as Record<string, unknown>[])[0]).toMatchObject({ total: 2, truncated: true });
-    expect(((one.results as Record<string, unknown>[])[0]?.candidates as unknown[]).length).toBe(1);
+    expect((((one.results as Record<string, unknown>[])[0]?.candidates ?? []) as unknown[]).length).toBe(1);
   });
 });

@@ -73,7 +73,9 @@ type Refusal =
   | { readonly kind: "not_empty" }
   | { readonly kind: "cause"; readonly cause: Record<string, unknown> };
 
-type Applied = { readonly ok: true; readonly project: ProjectRecord } | { readonly ok: false; readonly refusal: Refusal };
+type Applied =
+  | { readonly ok: true; readonly project: ProjectRecord }
+  | { readonly ok: false; readonly refusal: Refusal };
 
 /** The surface a mutation came through: the WebSocket honours force and folder creation. */
 type Surface = "rpc" | "http";
@@ -186,9 +188,11 @@ export class ProjectMutations {
         if (!live) return refused(projectNotFound(input.projectId));
         const root =
           input.workspaceRoot === undefined ? undefined : path.resolve(this.serverCwd, input.workspaceRoot);
-        if (root !== undefined && !this.folders.exists(root)) return refused(rootMissing(input.projectId, root));
+        if (root !== undefined && !this.folders.exists(root))
+          return refused(rootMissing(input.projectId, root));
         const owner = root === undefined ? undefined : this.#ownerOf(root);
-        if (root !== undefined && owner !== undefined && owner !== live.id) return refused(rootTaken(root, owner));
+        if (root !== undefined && owner !== undefined && owner !== live.id)
+          return refused(rootTaken(root, owner));
         const { lastSequence: _seq, ...base } = live;
         const project: ProjectRecord = {
           ...base,
@@ -209,7 +213,8 @@ export class ProjectMutations {
           (record) => record.thread.projectId === input.projectId && !record.thread.deletedAt,
         );
         // Only the socket counts threads; the HTTP route deletes them along (capture 107).
-        if (surface === "rpc" && threads.length > 0 && input.force !== true) return { ok: false, refusal: { kind: "not_empty" } };
+        if (surface === "rpc" && threads.length > 0 && input.force !== true)
+          return { ok: false, refusal: { kind: "not_empty" } };
         for (const record of threads) {
           this.engine.stopThread(record.thread.id);
           this.store.transact(

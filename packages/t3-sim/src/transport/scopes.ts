@@ -42,7 +42,11 @@ export function isKnownScope(scope: string): boolean {
 }
 
 /** Commands change state and need `orchestration:operate` (fixtures 35, 78, 111); every other RPC reads. */
-const OPERATE_TAGS = new Set(["orchestration.dispatchCommand", "orchestration.launchThread", "projects.mutate"]);
+const OPERATE_TAGS = new Set([
+  "orchestration.dispatchCommand",
+  "orchestration.launchThread",
+  "projects.mutate",
+]);
 
 export function requiredScopeForTag(tag: string): string {
   return OPERATE_TAGS.has(tag) ? SCOPE_OPERATE : SCOPE_READ;

@@ -25,14 +25,22 @@ function captured(name: string): { sent: Record<string, unknown>; exit: Record<s
 }
 
 function captured107(): Record<string, unknown> {
-  return (byName.get("107-http-projects-mutate-delete-not-empty") as Fixture).request.body as Record<string, unknown>;
+  return (byName.get("107-http-projects-mutate-delete-not-empty") as Fixture).request.body as Record<
+    string,
+    unknown
+  >;
 }
 
 /** What the capture's answer says, reduced to what the sim must match (ids and folders swapped). */
 function shapeOf(exit: Record<string, unknown>, swap: (text: string) => string): unknown {
   if (exit._tag === "Success") {
     const value = exit.value as Record<string, unknown>;
-    return { ok: true, title: value.title, workspaceRoot: swap(String(value.workspaceRoot)), deleted: value.deletedAt !== null };
+    return {
+      ok: true,
+      title: value.title,
+      workspaceRoot: swap(String(value.workspaceRoot)),
+      deleted: value.deletedAt !== null,
+    };
   }
   const [entry] = exit.cause as Record<string, unknown>[];
   if (entry?._tag === "Die") return { die: String(entry.defect).slice(0, 60) };
@@ -86,7 +94,10 @@ describe("projects.mutate plays 0.0.31 (fixtures 100-115)", () => {
     if (typeof sent.workspaceRoot === "string") payload.workspaceRoot = swap(sent.workspaceRoot);
     await over.call("projects.mutate", payload).catch(() => undefined);
     const ours = lastExit.get(over);
-    return { theirs: shapeOf(exit, swap), ours: ours === undefined ? undefined : shapeOf(ours, (text) => text) };
+    return {
+      theirs: shapeOf(exit, swap),
+      ours: ours === undefined ? undefined : shapeOf(ours, (text) => text),
+    };
   }
 
   beforeAll(async () => {
@@ -178,7 +189,12 @@ describe("projects.mutate plays 0.0.31 (fixtures 100-115)", () => {
 
   it("answers a repeated commandId the same, refuses a taken folder, keeps a symlink as named", async () => {
     const dup = captured("112-ws-projects-mutate-duplicate-commandId");
-    const payload = { ...dup.sent, commandId: randomUUID(), projectId: randomUUID(), workspaceRoot: swap(String(dup.sent.workspaceRoot)) };
+    const payload = {
+      ...dup.sent,
+      commandId: randomUUID(),
+      projectId: randomUUID(),
+      workspaceRoot: swap(String(dup.sent.workspaceRoot)),
+    };
     const first = await client.call("projects.mutate", payload);
     expect(await client.call("projects.mutate", payload)).toEqual(first);
     ids.set(String(dup.sent.projectId), String(payload.projectId));
@@ -190,7 +206,11 @@ describe("projects.mutate plays 0.0.31 (fixtures 100-115)", () => {
 
   it("refuses the read-only token", async () => {
     await expect(
-      readClient.call("projects.mutate", { type: "project.delete", commandId: randomUUID(), projectId: randomUUID() }),
+      readClient.call("projects.mutate", {
+        type: "project.delete",
+        commandId: randomUUID(),
+        projectId: randomUUID(),
+      }),
     ).rejects.toMatchObject({ code: "insufficient_scope" });
   });
 });

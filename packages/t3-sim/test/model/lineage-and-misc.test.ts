@@ -313,7 +313,12 @@ describe("project mutations over HTTP", () => {
       }),
     ).toEqual(deleted);
     expect(
-      model.httpProjectsMutate({ type: "project.delete", commandId: "d2", projectId: project.id, force: true }),
+      model.httpProjectsMutate({
+        type: "project.delete",
+        commandId: "d2",
+        projectId: project.id,
+        force: true,
+      }),
     ).toMatchObject({ kind: "error", status: 500, body: { reason: "project_mutation_failed" } });
     expect(model.httpThread(threadId)).toMatchObject({ status: 404 });
     expect(model.httpProjectsMutate({ type: "project.explode" })).toMatchObject({

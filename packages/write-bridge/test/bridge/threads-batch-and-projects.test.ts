@@ -26,7 +26,8 @@ beforeAll(async () => {
   await symlink(join(folders, "outside"), join(folders, "allowed", "escape"));
   const world = await startSimWorld();
   for (const environment of world.config.environments) environment.projectRoots = [join(folders, "allowed")];
-  for (const id of THREADS) world.env("alpha").model.addThread({ id, projectId: LEASED_PROJECT, state: "completed" });
+  for (const id of THREADS)
+    world.env("alpha").model.addThread({ id, projectId: LEASED_PROJECT, state: "completed" });
   h = await startGateHarness({ world });
   bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
 });
@@ -51,7 +52,11 @@ describe("t3_escrever_threads_batch through the bridge", () => {
     };
     const done = await bridge.call("t3_escrever_threads_batch", args);
     expect(done.isError, textOf(done)).toBeFalsy();
-    expect(structured(done)).toMatchObject({ state: "completed", batchId: "friday", summary: { completed: 5 } });
+    expect(structured(done)).toMatchObject({
+      state: "completed",
+      batchId: "friday",
+      summary: { completed: 5 },
+    });
     const sent = alpha.model.receivedCommands.slice(before);
     expect(sent.map((command) => command.type)).toEqual(THREADS.map(() => "thread.snooze"));
     expect(new Set(sent.map((command) => (command.payload as { threadId: string }).threadId))).toEqual(
@@ -118,7 +123,9 @@ describe("project writes through the bridge", () => {
     const listed = beta.model.httpProjects();
     expect(
       listed.kind === "ok" &&
-        (listed.body as { projects: { id: string }[] }).projects.some((project) => project.id === LEASED_PROJECT),
+        (listed.body as { projects: { id: string }[] }).projects.some(
+          (project) => project.id === LEASED_PROJECT,
+        ),
     ).toBe(false);
   });
 });

@@ -9,7 +9,6 @@ import { z } from "zod";
 import { CONDITIONAL_SEND } from "./conditional-send.js";
 import { DEFAULT_RUNTIME_MODE, idString, type RuntimeMode } from "./fields.js";
 import { deriveIdSet } from "./ids.js";
-import { projectCreate, projectDelete, projectMetaUpdate } from "./project-admin.js";
 import {
   threadLaunch,
   threadMetadataUpdate,
@@ -26,6 +25,7 @@ import {
   threadFork,
   threadMergeBack,
 } from "./lineage.js";
+import { projectCreate, projectDelete, projectMetaUpdate } from "./project-admin.js";
 import {
   checkpointRollback,
   preparedRunRelease,

@@ -111,7 +111,11 @@ export function defineProjectAction<const A extends string, S extends z.ZodType>
     payloadKind: "project",
     build: (input: z.output<S>, ids: DerivedIds): BuiltPayload => ({
       kind: "project",
-      mutation: compact({ type: commandType, commandId: ids.commandId, ...fields(input, ids) }) as WireCommand,
+      mutation: compact({
+        type: commandType,
+        commandId: ids.commandId,
+        ...fields(input, ids),
+      }) as WireCommand,
     }),
   });
 }

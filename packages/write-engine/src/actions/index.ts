@@ -118,6 +118,19 @@ export {
 } from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
 export {
+  BATCH_OPERATION_PREFIX,
+  BATCH_VERB_NAMES,
+  BATCH_VERBS,
+  type BatchVerb,
+  batchItemInput,
+  batchOperationIds,
+  MAX_BATCH_THREADS,
+  THREADS_BATCH,
+  THREADS_BATCH_ACTION,
+  type ThreadsBatchInput,
+  threadsBatchInput,
+} from "./threads-batch.js";
+export {
   ACTION_GROUPS,
   type ActionDefinition,
   type ActionGroup,
@@ -133,16 +146,3 @@ export {
   type WireCommand,
   type WireLaunchInput,
 } from "./types.js";
-export {
-  BATCH_OPERATION_PREFIX,
-  BATCH_VERB_NAMES,
-  BATCH_VERBS,
-  type BatchVerb,
-  batchItemInput,
-  batchOperationIds,
-  MAX_BATCH_THREADS,
-  THREADS_BATCH,
-  THREADS_BATCH_ACTION,
-  type ThreadsBatchInput,
-  threadsBatchInput,
-} from "./threads-batch.js";

@@ -69,7 +69,9 @@ export const projectMetaUpdate = defineProjectAction({
     })
     .refine(
       (input) =>
-        input.title !== undefined || input.workspaceRoot !== undefined || input.defaultModelSelection !== undefined,
+        input.title !== undefined ||
+        input.workspaceRoot !== undefined ||
+        input.defaultModelSelection !== undefined,
       { message: "name at least one of title, workspaceRoot, defaultModelSelection" },
     ),
   guards: [{ ...ROOT_GUARD, createField: null } as Guard],

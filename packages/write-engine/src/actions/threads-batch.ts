@@ -41,12 +41,7 @@ export const threadsBatchInput = z
      * The batch's own idempotency key (default: the envelope's operationId). A repeat with the same
      * batchId resumes: done items replay, nothing is sent twice.
      */
-    batchId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(MAX_BATCH_ID_CHARS)
-      .optional(),
+    batchId: z.string().trim().min(1).max(MAX_BATCH_ID_CHARS).optional(),
   })
   .superRefine((input, context) => {
     if ((input.action === "snooze") !== (input.until !== undefined)) {

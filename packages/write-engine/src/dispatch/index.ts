@@ -5,8 +5,8 @@ export { createDispatcher, destinationOf } from "./dispatcher.js";
 export * from "./engine-face.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
-export { runThreadsBatch, type ThreadsBatchDeps } from "./threads-batch.js";
 export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
+export { runThreadsBatch, type ThreadsBatchDeps } from "./threads-batch.js";
 export type { DispatcherOptions } from "./types.js";
 export {
   executionDomainVerifier,

@@ -18,8 +18,8 @@ import {
 } from "../actions/index.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
 import { projectRefusal } from "./project-checks.js";
-import type { RootFileSystem } from "./workspace-root.js";
 import type { WorkspaceVerifier } from "./types.js";
+import type { RootFileSystem } from "./workspace-root.js";
 
 export interface PreflightContext {
   readonly entry: AnyActionDefinition;

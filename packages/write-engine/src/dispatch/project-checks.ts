@@ -37,7 +37,8 @@ export async function checkWorkspaceRoot(
     );
   }
   const confined = await confineWorkspaceRoot(String(wanted), context.projectRoots, context.rootFileSystem);
-  const create = guard.createField === null ? false : valueAtPath(context.input, [guard.createField]) === true;
+  const create =
+    guard.createField === null ? false : valueAtPath(context.input, [guard.createField]) === true;
   if (!confined.exists && !create) {
     throw new ConnectorError(
       "workspace_root_refused",
@@ -49,7 +50,10 @@ export async function checkWorkspaceRoot(
 }
 
 /** Live and archived threads of a project, counted now (the archived shell is a socket read). */
-export async function countProjectThreads(environment: ConnectedEnvironment, projectId: string): Promise<number> {
+export async function countProjectThreads(
+  environment: ConnectedEnvironment,
+  projectId: string,
+): Promise<number> {
   const [shell, archived] = await Promise.all([
     environment.http.getShell(),
     environment.rpc().then((rpc) => rpc.getArchivedShellSnapshot()),

@@ -88,11 +88,15 @@ function itemOf(index: number, threadId: string, operationId: string, outcome: D
   if (outcome.state === "completed") return { ...base, state: "completed", replayed: outcome.replayed };
   const error = isConnectorError(outcome.error) ? outcome.error : undefined;
   const said = { code: error?.code ?? "internal", message: error?.message ?? "the write failed" };
-  if (outcome.state === "uncertain") return { ...base, state: "uncertain", replayed: outcome.replayed, ...said };
+  if (outcome.state === "uncertain")
+    return { ...base, state: "uncertain", replayed: outcome.replayed, ...said };
   return { ...base, state: "refused", replayed: outcome.state === "refused" && outcome.replayed, ...said };
 }
 
-export async function runThreadsBatch(deps: ThreadsBatchDeps, request: ThreadsBatchRequest): Promise<ThreadsBatchResult> {
+export async function runThreadsBatch(
+  deps: ThreadsBatchDeps,
+  request: ThreadsBatchRequest,
+): Promise<ThreadsBatchResult> {
   const input = parseBatch(request.input);
   // Before anything is recorded: a closed lease writes no manifest.
   if (!deps.leases.isOpen(request.lease, request.leaseId)) {

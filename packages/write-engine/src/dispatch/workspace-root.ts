@@ -61,8 +61,15 @@ export async function confineWorkspaceRoot(
       "no_project_roots",
     );
   }
-  if (!path.isAbsolute(wanted) || path.normalize(wanted) !== wanted || (wanted !== "/" && wanted.endsWith("/"))) {
-    throw refused(`workspaceRoot must be an absolute, normalised path (got ${JSON.stringify(wanted)})`, "path_not_normalised");
+  if (
+    !path.isAbsolute(wanted) ||
+    path.normalize(wanted) !== wanted ||
+    (wanted !== "/" && wanted.endsWith("/"))
+  ) {
+    throw refused(
+      `workspaceRoot must be an absolute, normalised path (got ${JSON.stringify(wanted)})`,
+      "path_not_normalised",
+    );
   }
   const root = allowedRoots.find((candidate) => isUnder(wanted, candidate));
   if (root === undefined) {
@@ -78,7 +85,10 @@ export async function confineWorkspaceRoot(
     throw refused(`the allowed project root ${root} does not exist on this machine`, "project_root_missing");
   }
   const realRoot = current;
-  const components = path.relative(root, wanted).split(path.sep).filter((part) => part !== "");
+  const components = path
+    .relative(root, wanted)
+    .split(path.sep)
+    .filter((part) => part !== "");
   for (const [index, component] of components.entries()) {
     const next = path.join(current, component);
     let stat: { isSymbolicLink(): boolean; isDirectory(): boolean };
@@ -96,7 +106,10 @@ export async function confineWorkspaceRoot(
         throw refused(`${next} is a symlink to nothing`, "dangling_symlink");
       }
       if (!isUnder(target, realRoot)) {
-        throw refused(`${next} is a symlink that leaves the allowed root ${root} (it points at ${target})`, "symlink_leaves_root");
+        throw refused(
+          `${next} is a symlink that leaves the allowed root ${root} (it points at ${target})`,
+          "symlink_leaves_root",
+        );
       }
       current = target;
       continue;

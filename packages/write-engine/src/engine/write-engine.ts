@@ -16,10 +16,14 @@ import {
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
-import { runThreadsBatch, type ThreadsBatchRequest, type ThreadsBatchResult } from "../dispatch/threads-batch.js";
 import { LeaseRule } from "../dispatch/lease-rule.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
 import type { ResendAuthority } from "../dispatch/resend-authority.js";
+import {
+  runThreadsBatch,
+  type ThreadsBatchRequest,
+  type ThreadsBatchResult,
+} from "../dispatch/threads-batch.js";
 import type {
   DispatchCompleted,
   Dispatcher,

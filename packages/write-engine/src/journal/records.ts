@@ -141,7 +141,10 @@ export function sanitiseCommand(command: JournalCommand): JournalCommand {
   const copy = JSON.parse(JSON.stringify(command)) as unknown;
   const parsed = commandSchema.safeParse(copy);
   if (!parsed.success)
-    throw new ConnectorError("invalid_input", "a journaled command is a dispatch, a launch or a project mutation");
+    throw new ConnectorError(
+      "invalid_input",
+      "a journaled command is a dispatch, a launch or a project mutation",
+    );
   return parsed.data;
 }
 

@@ -13,7 +13,6 @@ export {
 } from "./limits.js";
 export {
   type ConditionalSendOp,
-  type ThreadsBatchOp,
   type DispatchOp,
   type LeasedReadOp,
   parseRelayRequest,
@@ -22,6 +21,7 @@ export {
   type RelayRequest,
   type RelayRequestInput,
   type RequestApprovalOp,
+  type ThreadsBatchOp,
 } from "./requests.js";
 export {
   type ConditionalSendAnswer,

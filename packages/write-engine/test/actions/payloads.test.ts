@@ -211,7 +211,8 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
       workspaceRoot: "/srv/projects/fixture/new",
       createWorkspaceRootIfMissing: true,
     }),
-  "project.meta.update": (ids) => mutation("project.update", ids, { projectId: P, title: "fixtures, renamed" }),
+  "project.meta.update": (ids) =>
+    mutation("project.update", ids, { projectId: P, title: "fixtures, renamed" }),
   "project.delete": (ids) => mutation("project.delete", ids, { projectId: P }),
 };
 
@@ -316,7 +317,10 @@ const V2_FIELDS: Record<string, { required: string[]; optional?: string[] }> = {
     required: ["projectId", "title", "workspaceRoot"],
     optional: ["createWorkspaceRootIfMissing", "defaultModelSelection", "scripts"],
   },
-  "project.update": { required: ["projectId"], optional: ["title", "workspaceRoot", "defaultModelSelection", "scripts"] },
+  "project.update": {
+    required: ["projectId"],
+    optional: ["title", "workspaceRoot", "defaultModelSelection", "scripts"],
+  },
   "project.delete": { required: ["projectId"], optional: ["force"] },
 };
 const LAUNCH_FIELDS = {
@@ -442,7 +446,11 @@ describe("built payloads", () => {
     for (const entry of ACTIONS) {
       const { payload } = prepareAction(entry.action, SAMPLE_INPUTS[entry.action], KEY);
       const body =
-        payload.kind === "dispatch" ? payload.command : payload.kind === "project" ? payload.mutation : payload.input;
+        payload.kind === "dispatch"
+          ? payload.command
+          : payload.kind === "project"
+            ? payload.mutation
+            : payload.input;
       expect("createdAt" in body).toBe(false);
     }
   });

@@ -4,8 +4,9 @@
  * applies nothing. The gate refuses the unsupported ones before the journal (see the gate's
  * relay tests); here each supported action goes through the whole engine exactly once.
  */
-import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
+
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
+import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId } from "../../src/actions/index.js";
 import {

@@ -3,11 +3,12 @@
  * strict simulator (unknown fields rejected) and lands as exactly one command carrying the
  * commandId derived from the operation key; a repeat with the same operationId sends nothing.
  */
+
+import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js";
 import { aliasOf, dispatchSeededAction, seedEachAction } from "./support/action-per-environment.js";
 import { commandsSince, type Harness, startHarness } from "./support/harness.js";
-import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 
 let inputs: Map<ActionId, Record<string, unknown>>;
 let harness: Harness;

@@ -36,7 +36,12 @@ beforeAll(async () => {
       if (env.alias !== "roots") return;
       env.model.addProject({ id: OTHER_PROJECT, title: "other", workspaceRoot: join(allowed, "inner") });
       env.model.addThread({ id: "th-live", projectId: OTHER_PROJECT, state: "completed" });
-      env.model.addThread({ id: "th-archived", projectId: OTHER_PROJECT, state: "completed", archived: true });
+      env.model.addThread({
+        id: "th-archived",
+        projectId: OTHER_PROJECT,
+        state: "completed",
+        archived: true,
+      });
     },
   });
   harness.lease.scope = leaseScope(
@@ -63,9 +68,9 @@ function write(environment: string, operationId: string, action: string, input: 
 function liveProject(id: string) {
   const listed = harness.env("roots").model.httpProjects();
   if (listed.kind !== "ok") throw new Error("no project list");
-  return (listed.body as { projects: { id: string; title: string; deletedAt: string | null }[] }).projects.find(
-    (project) => project.id === id && project.deletedAt === null,
-  );
+  return (
+    listed.body as { projects: { id: string; title: string; deletedAt: string | null }[] }
+  ).projects.find((project) => project.id === id && project.deletedAt === null);
 }
 
 describe("project.create", () => {
@@ -93,7 +98,11 @@ describe("project.create", () => {
     const before = harness.writeFrames.length;
     const cases: [string, string, Record<string, unknown>][] = [
       ["op-outside", "outside_project_roots", { workspaceRoot: outside }],
-      ["op-escape", "symlink_leaves_root", { workspaceRoot: join(allowed, "escape", "x"), createWorkspaceRootIfMissing: true }],
+      [
+        "op-escape",
+        "symlink_leaves_root",
+        { workspaceRoot: join(allowed, "escape", "x"), createWorkspaceRootIfMissing: true },
+      ],
       ["op-dotdot", "path_not_normalised", { workspaceRoot: `${allowed}/../outside` }],
       ["op-relative", "path_not_normalised", { workspaceRoot: "allowed/existing" }],
       ["op-missing", "folder_missing", { workspaceRoot: join(allowed, "not-yet") }],
@@ -142,14 +151,22 @@ describe("project.meta.update and project.delete", () => {
 
   it("refuses to delete a project holding a live and an archived thread, naming the fresh count, then deletes it with force", async () => {
     const before = harness.writeFrames.length;
-    const refused = await dispatchFailure(write("roots", "op-delete", "project.delete", { projectId: OTHER_PROJECT }));
+    const refused = await dispatchFailure(
+      write("roots", "op-delete", "project.delete", { projectId: OTHER_PROJECT }),
+    );
     expect(refused).toMatchObject({
       code: "project_not_empty",
       details: { projectId: OTHER_PROJECT, threadCount: 2, state: "refused", sent: false },
     });
     expect(harness.writeFrames.length).toBe(before);
-    const forced = await write("roots", "op-delete-force", "project.delete", { projectId: OTHER_PROJECT, force: true });
-    expect(forced).toMatchObject({ state: "completed", receipt: { projectId: OTHER_PROJECT, deleted: true } });
+    const forced = await write("roots", "op-delete-force", "project.delete", {
+      projectId: OTHER_PROJECT,
+      force: true,
+    });
+    expect(forced).toMatchObject({
+      state: "completed",
+      receipt: { projectId: OTHER_PROJECT, deleted: true },
+    });
     expect(liveProject(OTHER_PROJECT)).toBeUndefined();
     expect(harness.env("roots").model.httpThread("th-live")).toMatchObject({ status: 404 });
   });
@@ -183,7 +200,11 @@ describe("project.meta.update and project.delete", () => {
     const env = harness.env("roots");
     env.faults.set({ dropSocketAfterDispatch: true });
     const lost = await dispatchFailure(
-      write("roots", "op-lost", "project.create", { title: "lost answer", workspaceRoot: join(allowed, "lost"), createWorkspaceRootIfMissing: true }),
+      write("roots", "op-lost", "project.create", {
+        title: "lost answer",
+        workspaceRoot: join(allowed, "lost"),
+        createWorkspaceRootIfMissing: true,
+      }),
     ).finally(() => env.faults.clear());
     expect(lost.code).toBe("reconciliation_required");
     const key = harness.dispatcher.operationKey("roots", "op-lost");

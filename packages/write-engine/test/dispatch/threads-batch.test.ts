@@ -19,7 +19,8 @@ useHarness(
   {
     aliases: ["batch"],
     seed: (env) => {
-      for (const id of THREADS) env.model.addThread({ id, projectId: SAMPLE_IDS.projectId, state: "completed" });
+      for (const id of THREADS)
+        env.model.addThread({ id, projectId: SAMPLE_IDS.projectId, state: "completed" });
     },
   },
   (started) => {
@@ -28,7 +29,11 @@ useHarness(
   { reopenAndClearFaults: true },
 );
 
-function batch(input: Record<string, unknown>, operationId: string, before?: (request: DispatchRequest) => void) {
+function batch(
+  input: Record<string, unknown>,
+  operationId: string,
+  before?: (request: DispatchRequest) => void,
+) {
   return runThreadsBatch(
     {
       journal: harness.journal,
@@ -62,9 +67,13 @@ describe("t3_escrever_threads_batch in the engine", () => {
     const frames = harness.writeFrames.length;
     // Another envelope operationId, the same batchId: a resume, not a repeat.
     const again = await batch(input, "op-batch-2");
-    expect(again.items.map((item) => [item.state, item.replayed])).toEqual(five.map(() => ["completed", true]));
+    expect(again.items.map((item) => [item.state, item.replayed])).toEqual(
+      five.map(() => ["completed", true]),
+    );
     expect(harness.writeFrames.length).toBe(frames);
-    const manifest = await harness.journal.get(harness.dispatcher.operationKey("batch", "threads-batch/tidy-friday"));
+    const manifest = await harness.journal.get(
+      harness.dispatcher.operationKey("batch", "threads-batch/tidy-friday"),
+    );
     expect(manifest).toMatchObject({ action: "threads.batch", state: "completed" });
   });
 
@@ -101,7 +110,9 @@ describe("t3_escrever_threads_batch in the engine", () => {
     expect(done.items[3]).toMatchObject({ state: "not_attempted", replayed: false });
     const lastKey = harness.dispatcher.operationKey("batch", done.items[3]?.operationId as string);
     expect(harness.framesFor(deriveIds(lastKey, "thread.unsnooze").commandId)).toBe(0);
-    const manifest = await harness.journal.get(harness.dispatcher.operationKey("batch", "threads-batch/op-lost"));
+    const manifest = await harness.journal.get(
+      harness.dispatcher.operationKey("batch", "threads-batch/op-lost"),
+    );
     expect(manifest?.state).toBe("preparing");
   });
 
@@ -119,6 +130,8 @@ describe("t3_escrever_threads_batch in the engine", () => {
     expect((await dispatchFailure(batch({ action: "pin", threads: [THREADS[0]] }, "op-closed"))).code).toBe(
       "lease_closed",
     );
-    expect(await harness.journal.get(harness.dispatcher.operationKey("batch", "threads-batch/op-closed"))).toBeUndefined();
+    expect(
+      await harness.journal.get(harness.dispatcher.operationKey("batch", "threads-batch/op-closed")),
+    ).toBeUndefined();
   });
 });

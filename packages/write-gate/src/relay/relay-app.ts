@@ -19,7 +19,6 @@ import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
 import {
   conditionalSendOp,
-  threadsBatchOp,
   dispatchOp,
   leaseSummary,
   listUncertainOp,
@@ -27,6 +26,7 @@ import {
   reconcileOp,
   refuseForeignLease,
   requestApproval,
+  threadsBatchOp,
 } from "./relay-ops.js";
 
 export interface RelayDeps extends RelayOpDeps {

@@ -274,7 +274,8 @@ export async function threadsBatchOp(
   deps: RelayOpDeps,
 ): Promise<RelayResultOf<"threads_batch">> {
   const run = deps.threadsBatch;
-  if (run === undefined) throw new ConnectorError("invalid_request", "this gate does not run threads batches");
+  if (run === undefined)
+    throw new ConnectorError("invalid_request", "this gate does not run threads batches");
   refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
   const result = await run(
     {

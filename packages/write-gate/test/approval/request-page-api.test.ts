@@ -61,7 +61,9 @@ async function page(path: string, body: unknown = {}): Promise<{ status: number;
 const nonDestructive = (actions: readonly string[]) =>
   actions.filter(
     (action) =>
-      !DESTRUCTIVE_ACTIONS.includes(action as never) && action !== "project.create" && action !== "project.meta.update",
+      !DESTRUCTIVE_ACTIONS.includes(action as never) &&
+      action !== "project.create" &&
+      action !== "project.meta.update",
   );
 
 describe("POST /api/requests/view", () => {

@@ -38,7 +38,11 @@ import {
 } from "../../../src/dispatch/index.js";
 import { type Journal, openJournal } from "../../../src/journal/index.js";
 
-const WRITE_TAGS = new Set(["orchestration.dispatchCommand", "orchestration.launchThread", "projects.mutate"]);
+const WRITE_TAGS = new Set([
+  "orchestration.dispatchCommand",
+  "orchestration.launchThread",
+  "projects.mutate",
+]);
 
 export const LEASE_ID = "lease-test-1";
 export const CHANNEL = "canal:test-org|securetunnel:tunnel-1";
@@ -244,7 +248,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       environmentId: env.environmentId,
       transport: { kind: "url", url: env.url },
       tokenFile: await tokens.write(`${env.alias}-operate`, env.operateToken),
-      ...(options.projectRoots?.[env.alias] === undefined ? {} : { projectRoots: options.projectRoots[env.alias] }),
+      ...(options.projectRoots?.[env.alias] === undefined
+        ? {}
+        : { projectRoots: options.projectRoots[env.alias] }),
     });
     env.model.addProject({
       id: SAMPLE_IDS.projectId,
