@@ -7,9 +7,9 @@ import { THREADS_BATCH, writeEnvelopeSchema } from "@t3-connector/write-engine/a
 import { RELAY_RESULTS } from "@t3-connector/write-engine/relay-contract";
 import { defineBridgeTool } from "../bridge-tool.js";
 import { absentAsNull, absentAsNullSchema } from "./absent-as-null.js";
-import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
+import { writeToolAnnotations, writeToolRow } from "./write-tool-table.js";
 
-const FACE = writeToolFace(THREADS_BATCH.action);
+const ROW = writeToolRow(THREADS_BATCH.action);
 
 const WHAT_TO_DO =
   "Needs an open lease (t3_pedir_aprovacao) granting the verb's action (thread.pin, thread.snooze, …) on every thread. " +
@@ -21,12 +21,12 @@ const WHAT_TO_DO =
 export const threadsBatchResultSchema = absentAsNullSchema(RELAY_RESULTS.threads_batch);
 
 export const threadsBatchTool = defineBridgeTool({
-  name: FACE.name,
+  name: ROW.name,
   title: THREADS_BATCH.label,
   description: `${THREADS_BATCH.description} ${WHAT_TO_DO}`,
   inputSchema: writeEnvelopeSchema(THREADS_BATCH.inputSchema),
   outputSchema: threadsBatchResultSchema,
-  annotations: writeToolAnnotations(FACE),
+  annotations: writeToolAnnotations(ROW),
   async handler(context, envelope, extra) {
     const answer = await context.relay.call(
       {
