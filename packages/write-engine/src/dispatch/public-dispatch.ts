@@ -8,6 +8,7 @@ export type {
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export type { Dispatcher } from "./dispatcher-contract.js";
 export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
@@ -23,7 +24,6 @@ export type {
 } from "./threads-batch.js";
 export type {
   DispatchCompleted,
-  Dispatcher,
   DispatchRequest,
   LeaseFacts,
   LeaseRefusalCode,

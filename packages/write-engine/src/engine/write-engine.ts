@@ -16,6 +16,7 @@ import {
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
+import type { Dispatcher } from "../dispatch/dispatcher-contract.js";
 import { LeaseRule } from "../dispatch/lease-rule.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
 import type { ResendAuthority } from "../dispatch/resend-authority.js";
@@ -26,7 +27,6 @@ import {
 } from "../dispatch/threads-batch.js";
 import type {
   DispatchCompleted,
-  Dispatcher,
   DispatchRequest,
   ReconcileOutcome,
   WorkspaceVerifier,
