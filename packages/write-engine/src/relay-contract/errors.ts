@@ -43,6 +43,8 @@ export const RELAY_DETAIL_KEYS = [
   /** client_budget_exceeded, lease_limit_reached: which budget, and its limit. */
   "budget",
   "limit",
+  /** environment_unavailable, protocol_unsupported: each environment left out, its reason and T3 version. */
+  "leftOut",
   /** project_not_empty: the project and the threads counted fresh, live and archived. */
   "projectId",
   "threadCount",

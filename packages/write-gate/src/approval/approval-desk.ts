@@ -37,6 +37,7 @@ import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/
 import type { Passkeys } from "../passkeys/index.js";
 import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
+import { nothingInventoried } from "./nothing-inventoried.js";
 import {
   type ClientInfo,
   checkProposal,
@@ -232,11 +233,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     const proposal = proposalOf(ask);
     // Refused before anything is kept: a misnamed proposal creates no request.
     if (proposal !== undefined) checkProposal(proposal, survey.inventory);
-    if (survey.inventory.scope.environments.length === 0) {
-      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
-        details: { leftOut: survey.leftOut },
-      });
-    }
+    if (survey.inventory.scope.environments.length === 0) throw nothingInventoried(survey.leftOut);
     // A close while the inventory ran still counts: the request must not outlive it.
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");

@@ -97,6 +97,11 @@ export interface RunningGate {
    * run in the background after the gate listens; each warning is also announced on its terminal.
    */
   readonly environmentWarnings: Promise<readonly EnvironmentWarning[]>;
+  /**
+   * Set when the start-up check met an environment the gate must not serve (a T3 before protocol
+   * 2, ADR 0069): the gate has then refused and closed itself, naming that environment.
+   */
+  readonly refusal: () => ConnectorError | undefined;
   close(reason?: string): Promise<void>;
 }
 
@@ -322,6 +327,12 @@ async function openForBusiness(
   const settlement = (options.settleAtStart ?? true) ? await settleAtStart(engine, audit) : null;
   const url = `http://localhost:${bound.port}/`;
   await announceStart(started, engine, { url, settlement, enrollmentCode: bound.enrollmentCode, human });
+  let refusal: ConnectorError | undefined;
+  const refuse = (error: ConnectorError) => {
+    refusal ??= error;
+    started.announce(`t3-connector-write gate: REFUSED: ${error.code}: ${error.message}; closing`);
+    void closing.close(error.code);
+  };
   return {
     url,
     port: bound.port,
@@ -332,7 +343,8 @@ async function openForBusiness(
     audit,
     closed: closing.closed,
     close: closing.close,
-    environmentWarnings: checkInBackground(started, registry),
+    environmentWarnings: checkInBackground(started, registry, refuse),
+    refusal: () => refusal,
   };
 }
 
@@ -425,10 +437,13 @@ async function announceStart(
 function checkInBackground(
   started: Started,
   registry: EnvironmentRegistry,
+  refuse: (error: ConnectorError) => void,
 ): Promise<readonly EnvironmentWarning[]> {
   const checking = new AbortController();
   started.cleanups.last(async () => checking.abort());
   return checkAndReport(registry, checking.signal, (warnings) => {
+    const refused = warnings.find((warning) => warning.refusal !== undefined)?.refusal;
+    if (refused !== undefined) return refuse(refused);
     for (const warning of warnings) started.announce(warning.line);
     started.startupWarnings.add(warnings);
   });
