@@ -1,4 +1,12 @@
 export {
+  type BoundProjectWrite,
+  boundProjectWriteSchema,
+  boundWriteMatches,
+  type ProjectWriteKey,
+  projectWriteKey,
+  unboundProjectWrite,
+} from "./bound-project-writes.js";
+export {
   ACTION_IDS,
   ACTIONS,
   type ActionId,

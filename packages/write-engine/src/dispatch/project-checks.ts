@@ -10,8 +10,14 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { Guard, ProjectEmptyGuard, WorkspaceRootGuard } from "../actions/index.js";
-import { valueAtPath } from "../actions/index.js";
+import type {
+  BoundProjectWrite,
+  Guard,
+  ProjectEmptyGuard,
+  ProjectWriteKey,
+  WorkspaceRootGuard,
+} from "../actions/index.js";
+import { getAction, valueAtPath } from "../actions/index.js";
 import { confineWorkspaceRoot, type RootFileSystem } from "./workspace-root.js";
 
 export interface ProjectCheckContext {
@@ -102,4 +108,25 @@ export async function checkProjectEmpty(
     );
   }
   return count;
+}
+
+/**
+ * What the approval page names for a project write before the person approves it (ADR 0074): a
+ * create's folder walked now under the allowed roots (refused as the send would refuse it) and
+ * whether T3 would make it; a forced delete's live and archived threads counted now. The lease
+ * then binds exactly this input.
+ */
+export async function boundProjectWriteFacts(
+  key: ProjectWriteKey,
+  context: Omit<ProjectCheckContext, "input">,
+): Promise<BoundProjectWrite> {
+  if (key.action === "project.delete") {
+    return { ...key, threadCount: await countProjectThreads(context.environment, key.projectId) };
+  }
+  const guard = getAction("project.create").guards.find(
+    (candidate): candidate is WorkspaceRootGuard => candidate.kind === "workspace_root_confined",
+  );
+  if (guard === undefined) throw new Error("project.create has no folder guard");
+  const confined = await checkWorkspaceRoot(guard, { ...context, input: key });
+  return { ...key, wouldCreate: confined === null ? false : !confined.exists };
 }

@@ -9,6 +9,7 @@ import {
   type LeaseScope,
   runtimeCeilingRefusal,
   threadModeCeilingRefusal,
+  unboundProjectWrite,
 } from "../actions/index.js";
 import type { LeaseRequest, LeaseVerdict } from "./types.js";
 
@@ -54,6 +55,9 @@ export function scopeVerdict(
         "ask again with t3_pedir_aprovacao naming it in threads, or have the person widen the lease to its whole project",
     };
   }
+  // A create's folder and a forced delete are admitted only as the approval page named them.
+  const unbound = unboundProjectWrite(grant.projectWrites, request.projectWrite ?? null);
+  if (unbound !== null) return { ok: false, code: "scope_denied", message: unbound };
   const granted = new Set(grant.projects.map((project) => project.id));
   const outside = request.projectIds.filter((projectId) => !granted.has(projectId));
   if (outside.length > 0) {

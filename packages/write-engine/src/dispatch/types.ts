@@ -8,7 +8,13 @@
 
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { ActionId, DrivenThreadMode, LeaseScope, RuntimeMode } from "../actions/index.js";
+import type {
+  ActionId,
+  DrivenThreadMode,
+  LeaseScope,
+  ProjectWriteKey,
+  RuntimeMode,
+} from "../actions/index.js";
 import type { JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
 
 /**
@@ -46,6 +52,8 @@ export interface LeaseRequest {
   readonly projectIds: readonly string[];
   /** The existing threads the write's input touches (known before any I/O; ADR 0041). */
   readonly threadIds?: readonly string[];
+  /** For a project create or a forced delete, what of its input the lease must have bound (ADR 0074). */
+  readonly projectWrite?: ProjectWriteKey;
   /**
    * The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any.
    * Absent at `admission` for an input that omits it: the verdict's ceiling then fills it.
