@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
 import { Hono, type MiddlewareHandler } from "hono";
-import { GateApprovalDesk, type Inventory } from "../approval/index.js";
+import { GateApprovalDesk, type Inventory, type ProjectWriteFacts } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
 import { GateLeaseKeeper } from "../lease/index.js";
@@ -51,6 +51,8 @@ export interface GateAppDeps {
   readonly enroll?: boolean;
   /** Live inventory of the environments (`registryInventory(registry)` in the gate). */
   readonly inventory: Inventory;
+  /** Reads what the page says of a named project write (`registryProjectWriteFacts(registry)`). */
+  readonly projectWriteFacts?: ProjectWriteFacts;
   readonly log?: (line: string) => void;
   readonly relay?: RelayHandler;
   /** Page routes per client address per minute. Default 60. */
@@ -164,6 +166,7 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     clock: deps.clock,
     port: deps.port,
     events,
+    ...(deps.projectWriteFacts === undefined ? {} : { projectWriteFacts: deps.projectWriteFacts }),
     ...(deps.remoteApproval === undefined ? {} : { approvalOrigin: deps.remoteApproval.origin }),
   });
   const names: RowNames = {

@@ -26,6 +26,12 @@ export {
   PURPOSE_MAX_CHARS,
   preselect,
 } from "./proposal.js";
+export {
+  bindProjectWrites,
+  type ProjectWriteFacts,
+  registryProjectWriteFacts,
+  type ShownProjectWrite,
+} from "./project-writes.js";
 export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
 export {
   limitToThreads,

@@ -129,7 +129,7 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
 }
 
 function proposesAnything(op: RequestApprovalOp): boolean {
-  return (["environments", "projects", "actions", "threads", "runtimeCeiling"] as const).some(
+  return (["environments", "projects", "actions", "threads", "projectWrites", "runtimeCeiling"] as const).some(
     (key) => op[key] !== undefined,
   );
 }
@@ -142,6 +142,7 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
     "projects",
     "actions",
     "threads",
+    "projectWrites",
     "runtimeCeiling",
     "purpose",
     "bridge",

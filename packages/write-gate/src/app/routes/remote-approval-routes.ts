@@ -76,6 +76,14 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     }
     if (body.decision === "approve") {
       const requestId = required(body.requestId, "requestId");
+      // A project folder or a forced delete is said only on the gate's own page: this page shows
+      // no machine paths (a link may travel through a push service), so it cannot grant them.
+      if (desk.view(requestId).projectWrites.length > 0) {
+        throw new ConnectorError(
+          "selection_invalid",
+          "this request names a project folder or a forced project delete; approve it on the gate's own page, which shows them",
+        );
+      }
       // Exactly what the page lists: the client's proposal as the gate ticked it, nothing narrowed.
       const selection = {
         environments: desk.view(requestId).preselected.environments.map((chosen) => ({
@@ -186,5 +194,7 @@ function remoteView(view: RequestView) {
     },
     scopeFingerprint: view.scopeFingerprint,
     expiresAt: view.expiresAt,
+    /** How many project writes it names: those are approved on the gate's own page only (ADR 0074). */
+    projectWriteCount: view.projectWrites.length,
   };
 }
