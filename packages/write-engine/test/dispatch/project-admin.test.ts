@@ -10,16 +10,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
-import {
-  bindProjectWrite,
-  dispatchFailure,
-  type Harness,
-  LEASE_ID,
-  leaseScope,
-  startHarness,
-} from "./support/harness.js";
+import { dispatchFailure, type Harness, LEASE_ID, leaseScope, startHarness } from "./support/harness.js";
 
 let harness: Harness;
 let base: string;

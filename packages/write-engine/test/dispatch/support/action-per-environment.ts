@@ -5,9 +5,10 @@
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import type { ActionId } from "../../../src/actions/index.js";
 import type { Harness } from "./harness.js";
-import { bindProjectWrite, LEASE_ID } from "./harness.js";
+import { LEASE_ID } from "./harness.js";
 
 export { aliasOf };
 

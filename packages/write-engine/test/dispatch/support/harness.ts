@@ -20,7 +20,6 @@ import {
   type BoundProjectWrite,
   type LeaseScope,
   parseLeaseScope,
-  projectWriteKey,
   SAMPLE_IDS,
 } from "../../../src/actions/index.js";
 import {
@@ -175,30 +174,6 @@ export interface GrantSpec {
   actions?: readonly ActionId[];
   /** The project creates and forced deletes the lease admits (ADR 0074). */
   projectWrites?: BoundProjectWrite[];
-}
-
-/**
- * The scope with `input`'s project write bound in `environmentId`'s grant, as an approval that
- * named it would have made it (a create's folder is taken as existing; nothing reads it here).
- */
-export function bindProjectWrite(
-  scope: LeaseScope,
-  environmentId: string,
-  action: string,
-  input: unknown,
-): LeaseScope {
-  const key = projectWriteKey(action, input);
-  if (key === null) return scope;
-  const bound: BoundProjectWrite =
-    key.action === "project.create" ? { ...key, wouldCreate: false } : { ...key, threadCount: 0 };
-  return parseLeaseScope({
-    ...scope,
-    environments: scope.environments.map((grant) =>
-      grant.environmentId === environmentId
-        ? { ...grant, projectWrites: [...(grant.projectWrites ?? []), bound] }
-        : grant,
-    ),
-  });
 }
 
 export function leaseScope(grants: GrantSpec[]): LeaseScope {
