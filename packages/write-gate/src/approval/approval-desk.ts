@@ -37,13 +37,13 @@ import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/
 import type { Passkeys } from "../passkeys/index.js";
 import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
+import { nothingInventoried } from "./nothing-inventoried.js";
 import {
   bindProjectWrites,
   type ProjectWriteFacts,
   type ShownProjectWrite,
   showProjectWrites,
 } from "./project-writes.js";
-import { nothingInventoried } from "./nothing-inventoried.js";
 import {
   type ClientInfo,
   checkProposal,

@@ -17,6 +17,12 @@ export {
   registryInventory,
 } from "./inventory.js";
 export {
+  bindProjectWrites,
+  type ProjectWriteFacts,
+  registryProjectWriteFacts,
+  type ShownProjectWrite,
+} from "./project-writes.js";
+export {
   type ClientInfo,
   checkProposal,
   cleanText,
@@ -26,12 +32,6 @@ export {
   PURPOSE_MAX_CHARS,
   preselect,
 } from "./proposal.js";
-export {
-  bindProjectWrites,
-  type ProjectWriteFacts,
-  registryProjectWriteFacts,
-  type ShownProjectWrite,
-} from "./project-writes.js";
 export { type DeadRequestCode, MAX_TOMBSTONES, RequestTombstones } from "./request-tombstones.js";
 export {
   limitToThreads,

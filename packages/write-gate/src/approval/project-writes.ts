@@ -20,7 +20,6 @@ import { MAX_PROJECT_WRITES } from "@t3-connector/write-engine/relay-contract";
 import type { ProposedProjectWrite } from "../contract.js";
 import { cleanText, type InventoryView } from "./proposal.js";
 
-
 /** Reads what the page says of one write in one environment (the gate's reads its registry). */
 export type ProjectWriteFacts = (
   environmentId: string,
@@ -79,15 +78,25 @@ export async function showProjectWrites(
     if (grant === undefined) throw invalid(`environment ${JSON.stringify(ask.environment)} is not reachable`);
     const key = projectWriteKey(ask.action, ask);
     if (key === null) {
-      throw invalid("only a project create or a forced delete is named in projectWrites; propose other actions");
+      throw invalid(
+        "only a project create or a forced delete is named in projectWrites; propose other actions",
+      );
     }
     const project =
-      key.action === "project.delete" ? grant.projects.find((candidate) => candidate.id === key.projectId) : null;
-    if (project === undefined) throw invalid(`project ${JSON.stringify(ask.projectId)} is not in ${grant.alias}`);
+      key.action === "project.delete"
+        ? grant.projects.find((candidate) => candidate.id === key.projectId)
+        : null;
+    if (project === undefined)
+      throw invalid(`project ${JSON.stringify(ask.projectId)} is not in ${grant.alias}`);
     if (facts === undefined) throw invalid("this gate cannot read project writes");
     const write = await facts(grant.environmentId, key, signal);
     const name = project === null ? "" : (cleanText(project.name, 120) ?? project.id);
-    shown.push({ environmentId: grant.environmentId, alias: grant.alias, write, words: wordsOf(write, name) });
+    shown.push({
+      environmentId: grant.environmentId,
+      alias: grant.alias,
+      write,
+      words: wordsOf(write, name),
+    });
   }
   return shown;
 }

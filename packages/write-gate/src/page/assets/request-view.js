@@ -263,13 +263,19 @@ function projectWritesBox(writes) {
   const box = element("fieldset", undefined, { class: "named-threads", "data-testid": "project-writes" });
   box.append(element("legend", `Project changes the client named (${writes.length})`));
   box.append(
-    element("p", "The lease allows exactly these, with this folder and this flag; nothing else of their kind.", {
-      class: "group-line",
-    }),
+    element(
+      "p",
+      "The lease allows exactly these, with this folder and this flag; nothing else of their kind.",
+      {
+        class: "group-line",
+      },
+    ),
   );
   const list = element("ul");
   for (const [index, write] of writes.entries()) {
-    list.append(element("li", `In ${write.alias}: ${write.words}`, { "data-testid": `project-write-${index}` }));
+    list.append(
+      element("li", `In ${write.alias}: ${write.words}`, { "data-testid": `project-write-${index}` }),
+    );
   }
   box.append(list);
   return box;
