@@ -140,7 +140,15 @@ export const approvalTool = defineBridgeTool({
   async handler(context, input, extra) {
     if (input.requestId !== undefined) {
       const proposed = (
-        ["purpose", "environments", "projects", "actions", "threads", "projectWrites", "runtimeCeiling"] as const
+        [
+          "purpose",
+          "environments",
+          "projects",
+          "actions",
+          "threads",
+          "projectWrites",
+          "runtimeCeiling",
+        ] as const
       ).filter((key) => input[key] !== undefined);
       if (proposed.length > 0) {
         throw new ConnectorError(

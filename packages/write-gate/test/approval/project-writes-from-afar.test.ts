@@ -38,8 +38,7 @@ async function ask(body: Record<string, unknown>): Promise<string> {
   return requestId;
 }
 
-const afar = (path: string, body: unknown) =>
-  postJson(real.gate.port, path, body, { origin });
+const afar = (path: string, body: unknown) => postJson(real.gate.port, path, body, { origin });
 
 describe("project writes and the page from afar", () => {
   it("refuses to approve a request that names a project folder, and its view never shows the folder", async () => {
