@@ -45,6 +45,7 @@ import {
 import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
+import type { Dispatcher, DispatcherOptions } from "./dispatcher-contract.js";
 import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -62,8 +63,6 @@ import { type ResendAuthority, resendOptions } from "./resend-authority.js";
 import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
-  Dispatcher,
-  DispatcherOptions,
   DispatchRequest,
   LeaseRequest,
   LeaseVerdict,
