@@ -1,12 +1,6 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import {
-  type EnvironmentRef,
-  type FanOutDeadlines,
-  type FanOutResult,
-  fanOut,
-  readWithRetry,
-} from "@t3-connector/core/fanout";
+import { type EnvironmentRef, type FanOutDeadlines, fanOut, readWithRetry } from "@t3-connector/core/fanout";
 import type { ListingEnvelope, SweepResult } from "@t3-connector/mcp-tools/read-answers";
 import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
 
