@@ -5,7 +5,7 @@
  * answer built by the same code (mcp-tools' read-answers): as the definitions hold them, as each
  * server lists them, and as the committed snapshots record them.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { SHARED_READ_TOOLS } from "@t3-connector/mcp-tools/read-answers";
@@ -89,5 +89,29 @@ describe("one contract per tool name", () => {
     expect(bridgeSnap.outputSchema).toEqual(readSnap.outputSchema);
     const { leaseId: _leaseId, ...bridgeInput } = bridgeSnap.inputSchema.properties ?? {};
     expect(bridgeInput).toEqual(readSnap.inputSchema.properties);
+  });
+
+  it("leaves the bridge's tools no paging or answer building of their own", () => {
+    // What the read answers are built from: a bridge tool that used one would be a second copy.
+    const builders = [
+      "paginate",
+      "paginatePresorted",
+      "threadSummary",
+      "threadRead",
+      "recentMessages",
+      "filterThreadList",
+      "attentionThreads",
+      "matchesSearch",
+    ];
+    const folder = new URL("../packages/write-bridge/src/tools/", import.meta.url);
+    const found = readdirSync(folder)
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) => {
+        const text = readFileSync(new URL(file, folder), "utf8");
+        return builders
+          .filter((name) => new RegExp(`\\b${name}\\b`).test(text))
+          .map((name) => `${file}: ${name}`);
+      });
+    expect(found).toEqual([]);
   });
 });
