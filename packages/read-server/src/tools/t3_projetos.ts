@@ -1,5 +1,5 @@
 import { t3Projetos } from "@t3-connector/mcp-tools/read-answers";
-import { servedSharedReadTool } from "../shared-read-tool.js";
+import { servedSharedReadTool } from "../served-read-tool.js";
 
 /** Its answer is built in mcp-tools' read-answers, the same as the write bridge's leased t3_projetos. */
 export const t3ProjetosTool = servedSharedReadTool(
