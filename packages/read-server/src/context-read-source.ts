@@ -7,6 +7,7 @@ import type { ReadSource } from "@t3-connector/mcp-tools/read-answers";
 import { locateThread } from "./by-id/locate-thread.js";
 import { readLocatedProjection } from "./by-id/thread-detail.js";
 import { listingIdentity } from "./listing/paging.js";
+import { withSecretsFromThreads } from "./listing/secrets-from-threads.js";
 import { sweepShells } from "./listing/shells.js";
 import type { ReadContext } from "./read-context.js";
 
@@ -19,8 +20,11 @@ export function contextReadSource(context: ReadContext): ReadSource {
     cursors: context.cursors,
     now: () => context.clock.now(),
     listingIdentity: (tool, filters, environment) => listingIdentity(context, tool, filters, environment),
-    sweep: (environment, signal, project, countFound, options) =>
-      sweepShells(context, environment, signal, project, countFound, options),
+    sweep: (environment, signal, project, countFound, { withArchive, withSecretRequests } = {}) =>
+      sweepShells(context, environment, signal, project, countFound, {
+        ...(withArchive === undefined ? {} : { withArchive }),
+        ...(withSecretRequests ? { enrich: withSecretsFromThreads } : {}),
+      }),
     async readThread(environment, threadId, signal) {
       const thread = await locateThread(context, environment, threadId, signal);
       const fetched = await readLocatedProjection(context, thread, signal);

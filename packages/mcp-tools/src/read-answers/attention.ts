@@ -16,6 +16,8 @@ export const t3Atencao = defineSharedReadTool({
       signal,
       (view) => attentionThreads(threadItems(view, attentionRows(view), now)),
       (value) => value.length,
+      // A server whose rows name no secret request: the source reads them where it can (ADR 0069).
+      { withSecretRequests: true },
     );
     const threads = attentionThreads(results.flatMap((result) => result.value));
     const { environment, ...scope } = envelopeFields(envelope);

@@ -72,14 +72,16 @@ export interface ReadSource {
   /**
    * Reads the shell of each environment in scope and hands it to `project`, inside that
    * environment's read: what `project` throws is that environment's failure during a sweep, and
-   * the call's error when the caller named the environment. `withArchive` adds archived threads.
+   * the call's error when the caller named the environment. `withArchive` adds archived threads;
+   * `withSecretRequests` asks the source to fill the secret requests a server's shell rows leave
+   * out, where it can (the read server reads the running threads: ADR 0069).
    */
   sweep<T>(
     environment: string | undefined,
     signal: AbortSignal,
     project: (view: ShellView) => T,
     countFound: (value: T) => number,
-    options?: { withArchive?: boolean },
+    options?: { withArchive?: boolean; withSecretRequests?: boolean },
   ): Promise<SweepResult<T>>;
   /** Locates one thread a read by id may show (refusing absent, ambiguous, unanswered) and fetches its projection. */
   readThread(
