@@ -31,10 +31,8 @@ export default defineConfig({
       },
       { find: /^@t3-connector\/mcp-tools$/, replacement: src("mcp-tools") },
       {
-        find: /^@t3-connector\/mcp-tools\/read-contracts$/,
-        replacement: fileURLToPath(
-          new URL("./packages/mcp-tools/src/read-contracts/index.ts", import.meta.url),
-        ),
+        find: /^@t3-connector\/mcp-tools\/(read-contracts|read-answers)$/,
+        replacement: fileURLToPath(new URL("./packages/mcp-tools/src/$1/index.ts", import.meta.url)),
       },
       { find: /^@t3-connector\/t3-sim$/, replacement: src("t3-sim") },
       { find: /^@t3-connector\/read-server$/, replacement: src("read-server") },

@@ -105,6 +105,10 @@ export const t3ThreadsContract = {
       .describe(
         "Without state: also list threads that never ran (default false: they are left out and counted in hiddenNoRun).",
       ),
+    includeArchived: z
+      .boolean()
+      .optional()
+      .describe("Also list archived threads, each marked archived (default false)."),
     woke: z.boolean().optional().describe("true: only threads T3 marks Woke; false: only the others."),
     search: z
       .string()

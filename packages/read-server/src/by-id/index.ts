@@ -12,7 +12,6 @@ export {
 export {
   buildThreadRead,
   readLocatedProjection,
-  readThreadDetail,
   type ThreadDetailOptions,
 } from "./thread-detail.js";
 export {

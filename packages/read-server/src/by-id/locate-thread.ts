@@ -1,5 +1,6 @@
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import type { EnvironmentDiscovery } from "@t3-connector/mcp-tools/read-answers";
 import type { ReadContext } from "../read-context.js";
 import { readScope } from "../scope/read-scope.js";
 import { shellListing } from "./shell-listing.js";
@@ -11,12 +12,7 @@ import {
 } from "./thread-errors.js";
 import { findVisibleThread, type VisibleThread } from "./visible-thread.js";
 
-/** Coverage of the sweep that located a thread given without `environment`. */
-export interface EnvironmentDiscovery {
-  complete: boolean;
-  queriedEnvironments: Array<EnvironmentRef & { found: number }>;
-  environmentFailures: Array<{ alias: string; environmentId: string; code: string; reason: string }>;
-}
+export type { EnvironmentDiscovery };
 
 /** Where a thread lives, from one shell observation of that environment. */
 export interface LocatedThread {

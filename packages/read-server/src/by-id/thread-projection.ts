@@ -1,15 +1,10 @@
 import { isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { HistoryBoundsInput } from "@t3-connector/core/state";
-import { fetchThreadWindow, type ThreadProjection } from "@t3-connector/core/t3";
+import { fetchThreadWindow } from "@t3-connector/core/t3";
+import type { FetchedProjection } from "@t3-connector/mcp-tools/read-answers";
 import { threadNotFoundIn } from "./thread-errors.js";
 
-/** A thread's projection and, when it came from the bounded window, the window's history bounds. */
-export interface FetchedProjection {
-  readonly projection: ThreadProjection;
-  /** Null for a full snapshot, which holds the whole history. */
-  readonly bounds: HistoryBoundsInput | null;
-}
+export type { FetchedProjection };
 
 /**
  * Reads the recent window; a server without the bounded route (an older T3, whatever it answers

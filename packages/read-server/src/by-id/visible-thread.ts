@@ -1,10 +1,7 @@
-import type { ProjectShell, ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+import type { ShellSnapshot } from "@t3-connector/core/t3";
+import type { VisibleThread } from "@t3-connector/mcp-tools/read-answers";
 
-/** A thread row a read by id may show, with its project row from the same shell. */
-export interface VisibleThread {
-  readonly thread: ThreadShell;
-  readonly project: ProjectShell | undefined;
-}
+export type { VisibleThread };
 
 /**
  * The row of `threadId` if this environment's ACL lets a read by id show it: active or archived

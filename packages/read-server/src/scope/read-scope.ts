@@ -1,12 +1,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import {
-  type EnvironmentRef,
-  type FanOutDeadlines,
-  type FanOutResult,
-  fanOut,
-  readWithRetry,
-} from "@t3-connector/core/fanout";
+import { type EnvironmentRef, type FanOutDeadlines, fanOut, readWithRetry } from "@t3-connector/core/fanout";
+import type { ListingEnvelope, SweepResult } from "@t3-connector/mcp-tools/read-answers";
 import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
 
 /** A connected environment together with the projects it may show. */
@@ -18,21 +13,11 @@ export interface ScopedEnvironment {
 export type ScopedRead<T> = (environment: ScopedEnvironment, signal: AbortSignal) => Promise<T>;
 
 /**
- * The envelope every read returns: which environments answered and which did not. With an
- * explicit `environment` the read covered exactly that one and `environment` names it.
+ * The envelope every read returns (which environments answered and which did not), and a scope
+ * read's values: the shared read answers' types (mcp-tools' read-answers), one definition.
  */
-export interface ScopeEnvelope {
-  complete: boolean;
-  queriedEnvironments: FanOutResult<unknown>["queriedEnvironments"];
-  environmentFailures: FanOutResult<unknown>["environmentFailures"];
-  environment?: { alias: string; environmentId: string };
-}
-
-export interface ScopeResult<T> {
-  /** One entry per environment that answered, in environmentId order. */
-  results: Array<{ environment: EnvironmentRef; value: T }>;
-  envelope: ScopeEnvelope;
-}
+export type ScopeEnvelope = ListingEnvelope;
+export type ScopeResult<T> = SweepResult<T>;
 
 export interface ReadScopeOptions<T> {
   signal: AbortSignal;

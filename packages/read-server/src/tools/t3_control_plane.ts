@@ -7,6 +7,7 @@ import {
   type LimitedList,
   THREAD_STATES,
 } from "@t3-connector/core/state";
+import { controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
 import {
   calledEnvironmentSchema,
   environmentFailureSchema,
@@ -14,7 +15,6 @@ import {
   threadItemSchema,
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
-import { controlPlaneRows } from "../listing/indexed-rows.js";
 import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
 import {
   cachedThreadSummary,

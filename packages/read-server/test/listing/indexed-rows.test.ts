@@ -10,9 +10,9 @@ import {
   countByState,
 } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
+import { attentionRows, controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
 import { seededRandom } from "@t3-connector/test-support/seeded-random";
 import { describe, expect, it } from "vitest";
-import { attentionRows, controlPlaneRows } from "../../src/listing/indexed-rows.js";
 import {
   cachedThreadSummary,
   projectsById,

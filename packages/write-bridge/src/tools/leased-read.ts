@@ -1,30 +1,17 @@
 /**
- * What the bridge's leased reads share: one relay call to the gate (which limits the read to the
- * lease's environment and projects and re-checks the lease around it), and the read server's
- * answer shapes built from what the gate returned, so a leased read answers under the read tool's
- * contract (`@t3-connector/mcp-tools/read-contracts`, ADR 0053).
+ * The bridge's `ReadSource` (mcp-tools' read-answers): one environment of the lease, read through
+ * the gate, which limits the read to the lease's environment and projects and re-checks the lease
+ * around it. The read server's answers (t3_projetos, t3_threads, t3_atencao, t3_thread,
+ * t3_mensagens) are built over it unchanged; only where the rows come from differs.
  */
 import { ConnectorError } from "@t3-connector/core";
-import {
-  type CursorCodec,
-  createCursorCodec,
-  type Page,
-  type QueryIdentity,
-} from "@t3-connector/core/pagination";
-import { type ShellThreadInput, type ThreadSummary, threadSummary } from "@t3-connector/core/state";
+import { type CursorCodec, createCursorCodec } from "@t3-connector/core/pagination";
+import type { HistoryBoundsInput } from "@t3-connector/core/state";
+import type { ProjectShell, ShellSnapshot, ThreadProjection, ThreadShell } from "@t3-connector/core/t3";
+import type { ReadSource, ShellView } from "@t3-connector/mcp-tools/read-answers";
 import type { BridgeContext } from "../bridge-tool.js";
 
-/** Where the read ran: the environment the gate resolved in the lease. */
-export interface LeasedWhere {
-  readonly alias: string;
-  readonly environmentId: string;
-}
-
-export interface LeasedAnswer extends LeasedWhere {
-  readonly body: Record<string, unknown>;
-}
-
-type LeasedReadKind = "projects" | "threads" | "thread";
+type LeasedReadKind = "threads" | "thread";
 
 /** A read under the write lease reads one environment of the lease: it has to be named. */
 export function leasedEnvironment(environment: string | undefined): string {
@@ -37,95 +24,122 @@ export function leasedEnvironment(environment: string | undefined): string {
   return environment;
 }
 
-export async function leasedRead(
+interface LeasedAnswer {
+  readonly environment: { alias: string; environmentId: string; name: null };
+  readonly body: Record<string, unknown>;
+}
+
+async function leasedRead(
   context: BridgeContext,
-  input: { leaseId: string; environment?: string | undefined },
+  leaseId: string,
+  environment: string,
   read: LeasedReadKind,
   signal: AbortSignal,
-  target: { projectId?: string; threadId?: string; includeArchived?: boolean } = {},
+  target: { threadId?: string; includeArchived?: boolean } = {},
 ): Promise<LeasedAnswer> {
-  const environment = leasedEnvironment(input.environment);
   const answer = await context.relay.call(
-    { op: "leased_read", leaseId: input.leaseId, environment, read, ...target },
+    { op: "leased_read", leaseId, environment, read, ...target },
     signal,
   );
   return {
-    alias: String(answer.environment ?? environment),
-    environmentId: String(answer.environmentId ?? ""),
+    // `name` is a server label the gate does not read.
+    environment: {
+      alias: String(answer.environment ?? environment),
+      environmentId: String(answer.environmentId ?? ""),
+      name: null,
+    },
     body: answer as Record<string, unknown>,
   };
 }
 
-/** The `environment` of an item: the read server's shape (`name` is a server label the gate does not read). */
-export const itemEnvironment = (where: LeasedWhere) => ({
-  alias: where.alias,
-  environmentId: where.environmentId,
-  name: null,
-});
+const listOf = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
-/** The call's `environment`. */
-export const calledEnvironment = (where: LeasedWhere) => ({
-  alias: where.alias,
-  environmentId: where.environmentId,
-});
-
-/** The scope envelope of a read of one environment that answered. */
-export function oneEnvironmentEnvelope(where: LeasedWhere, found: number) {
-  return {
-    complete: true,
-    queriedEnvironments: [{ ...itemEnvironment(where), found }],
-    environmentFailures: [],
-  };
+/** A project row as the gate answers it (`workspaceRoot` null when unknown) in the shell's shape. */
+function projectShell(row: Record<string, unknown>): ProjectShell {
+  const { workspaceRoot, ...rest } = row;
+  return { ...rest, ...(typeof workspaceRoot === "string" ? { workspaceRoot } : {}) } as ProjectShell;
 }
 
-export function rowsOf(value: unknown): ShellThreadInput[] {
-  return Array.isArray(value) ? (value as ShellThreadInput[]) : [];
-}
-
-export type LeasedThreadItem = Omit<ThreadSummary, "threadId" | "title"> & {
-  threadId: string | null;
-  title: string | null;
-  environment: ReturnType<typeof itemEnvironment>;
-  archived?: true;
-};
-
-/** A listed thread as the read server lists it, `archived` only on an archived row. */
-export function threadItem(where: LeasedWhere, row: ShellThreadInput, now: number): LeasedThreadItem {
-  const { threadId, title, ...rest } = threadSummary(row, { now });
+/**
+ * The lease's part of one environment's shell, as the read server's listings read a shell: the
+ * projects and threads the gate let through are exactly what the caller may see.
+ */
+function leasedView(answer: LeasedAnswer, readAt: number): ShellView {
+  const projects = listOf<Record<string, unknown>>(answer.body.projects).map(projectShell);
+  const rows = listOf<ThreadShell>(answer.body.threads);
+  const shell = {
+    snapshotSequence: 0,
+    projects,
+    threads: rows.filter((row) => !row.archivedAt),
+    archivedThreads: rows.filter((row) => row.archivedAt),
+  } as ShellSnapshot;
   return {
-    threadId,
-    title,
-    environment: itemEnvironment(where),
-    ...rest,
-    ...(row.archivedAt ? { archived: true as const } : {}),
+    environment: answer.environment,
+    shell,
+    allowedProjects: new Set([...projects.map((project) => project.id), ...rows.map((row) => row.projectId)]),
+    readAt: new Date(readAt).toISOString(),
+    source: "http",
   };
 }
 
 /** One cursor key per bridge process, as the read server has one per process. */
 let codec: CursorCodec | undefined;
-export function leasedCursors(): CursorCodec {
+function leasedCursors(): CursorCodec {
   codec ??= createCursorCodec();
   return codec;
 }
 
-/** A listing's query identity: the tool, its filters and the one environment it read. */
-export function leasedIdentity(tool: string, filters: QueryIdentity["filters"], where: LeasedWhere) {
+export function leasedReadSource(context: BridgeContext, leaseId: string): ReadSource {
   return {
-    tool,
-    filters,
-    environmentFilter: where.environmentId,
-    selectedEnvironmentIds: [where.environmentId],
-    answeredEnvironmentIds: [where.environmentId],
-  };
-}
-
-/** The page fields in the read server's answer order. */
-export function pageFields<T>(page: Page<T>) {
-  return {
-    total: page.total,
-    returned: page.returned,
-    truncated: page.truncated,
-    ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-    ...(page.changedSinceStart === undefined ? {} : { changedSinceStart: page.changedSinceStart }),
+    cursors: leasedCursors(),
+    now: () => context.now(),
+    listingIdentity(tool, filters, environment) {
+      // The lease's environment as the caller named it: the gate resolves it when the read runs.
+      const named = leasedEnvironment(environment);
+      return { tool, filters, environmentFilter: named, selectedEnvironmentIds: [named] };
+    },
+    async sweep(environment, signal, project, countFound, options = {}) {
+      const answer = await leasedRead(
+        context,
+        leaseId,
+        leasedEnvironment(environment),
+        "threads",
+        signal,
+        // Archived threads are not in the shell: the gate reads them from their own snapshot.
+        options.withArchive ? { includeArchived: true } : {},
+      );
+      const value = project(leasedView(answer, context.now()));
+      const { alias, environmentId } = answer.environment;
+      return {
+        results: [{ environment: answer.environment, value }],
+        envelope: {
+          environment: { alias, environmentId },
+          complete: true,
+          queriedEnvironments: [{ ...answer.environment, found: countFound(value) }],
+          environmentFailures: [],
+        },
+      };
+    },
+    async readThread(environment, threadId, signal) {
+      const answer = await leasedRead(context, leaseId, leasedEnvironment(environment), "thread", signal, {
+        threadId,
+      });
+      const { projection, ...bounds } = (answer.body.detail ?? {}) as HistoryBoundsInput & {
+        projection?: ThreadProjection;
+      };
+      const project = answer.body.project;
+      return {
+        environment: answer.environment,
+        visible: {
+          thread: answer.body.thread as ThreadShell,
+          project:
+            project === null || typeof project !== "object"
+              ? undefined
+              : projectShell(project as Record<string, unknown>),
+        },
+        observedAt: context.now(),
+        fetched: { projection: (projection ?? {}) as ThreadProjection, bounds },
+      };
+    },
   };
 }

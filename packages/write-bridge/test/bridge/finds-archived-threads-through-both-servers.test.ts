@@ -1,8 +1,8 @@
 /**
  * Issue 15 / issue 8 item 4: current T3 (and 0.0.31) leave archived threads out of the shell;
  * only the archived shell snapshot lists them. A thread archived through the bridge must still be
- * found, as archived, by the read server's search and reads by id, and by the bridge's leased
- * reads through the gate. Everything runs over real sockets against the simulator.
+ * found, as archived, by the read server's search, archived listing and reads by id, and by the
+ * bridge's leased reads through the gate. Everything runs over real sockets against the simulator.
  */
 
 import { readToolDefinitions } from "@t3-connector/read-server";
@@ -81,6 +81,11 @@ describe.each(PROFILES)(
         await bridge.call("t3_threads", { leaseId, environment: "alpha", includeArchived: true }),
       );
       expect(withArchived.threads).toContainEqual(
+        expect.objectContaining({ threadId: IDLE_THREAD, archived: true }),
+      );
+      // The read server's own t3_threads takes the same input and finds it the same way.
+      const readWithArchived = await read.call("t3_threads", { environment: "alpha", includeArchived: true });
+      expect(readWithArchived.threads).toContainEqual(
         expect.objectContaining({ threadId: IDLE_THREAD, archived: true }),
       );
       const activeOnly = structured(await bridge.call("t3_threads", { leaseId, environment: "alpha" }));

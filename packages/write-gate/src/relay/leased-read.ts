@@ -7,7 +7,7 @@
  */
 import { ConnectorError } from "@t3-connector/core";
 import { addArchivedThreads, type EnvironmentRegistry } from "@t3-connector/core/environments";
-import { fetchThreadWindow } from "@t3-connector/core/t3";
+import { fetchThreadWindow, type ProjectShell } from "@t3-connector/core/t3";
 import type { EnvironmentGrant } from "@t3-connector/write-engine/actions";
 import type { LeasedReadOp, RelayResultOf } from "@t3-connector/write-engine/relay-contract";
 import type { LeaseKeeper } from "../contract.js";
@@ -44,24 +44,21 @@ export async function leasedRead(
   const shell = await connection.http.getShell({ signal });
   const inScope = (projectId: string) =>
     readable.has(projectId) && (op.projectId === undefined || op.projectId === projectId);
+  const projectsInScope = () =>
+    shell.projects.filter((project) => !project.deletedAt && inScope(project.id)).map(projectRow);
   let result: unknown;
   switch (op.read) {
     case "projects":
-      result = {
-        projects: shell.projects
-          .filter((project) => !project.deletedAt && inScope(project.id))
-          .map((project) => ({
-            id: project.id,
-            title: project.title,
-            workspaceRoot: project.workspaceRoot ?? null,
-            archivedAt: project.archivedAt ?? null,
-          })),
-      };
+      result = { projects: projectsInScope() };
       break;
     case "threads": {
       const listed = op.includeArchived ? await addArchivedThreads(connection, shell, { signal }) : shell;
       const rows = [...listed.threads, ...(op.includeArchived ? listed.archivedThreads : [])];
-      result = { threads: rows.filter((thread) => !thread.deletedAt && inScope(thread.projectId)) };
+      // The projects come along: the bridge answers t3_threads, t3_projetos and t3_atencao from one read.
+      result = {
+        projects: projectsInScope(),
+        threads: rows.filter((thread) => !thread.deletedAt && inScope(thread.projectId)),
+      };
       break;
     }
     case "thread": {
@@ -71,8 +68,12 @@ export async function leasedRead(
         [...snapshot.threads, ...snapshot.archivedThreads].find(
           (thread) => thread.id === op.threadId && !thread.deletedAt,
         );
-      let row = byId(shell);
-      if (row === undefined) row = byId(await addArchivedThreads(connection, shell, { signal }));
+      let snapshot = shell;
+      let row = byId(snapshot);
+      if (row === undefined) {
+        snapshot = await addArchivedThreads(connection, shell, { signal });
+        row = byId(snapshot);
+      }
       // A thread of another project is indistinguishable from a missing one.
       if (row === undefined || !inScope(row.projectId)) {
         throw new ConnectorError("thread_not_found", `no thread ${op.threadId} in the lease's projects`);
@@ -80,7 +81,9 @@ export async function leasedRead(
       // The bounded window where the server has it, else the full snapshot (older T3: ADR 0009).
       const window = await fetchThreadWindow(connection.http, op.threadId, { signal });
       const detail = { projection: window.projection, ...(window.bounds ?? { hasMoreHistory: false }) };
-      result = { thread: row, detail };
+      const { projectId } = row;
+      const project = snapshot.projects.find((candidate) => candidate.id === projectId);
+      result = { thread: row, project: project === undefined ? null : projectRow(project), detail };
       break;
     }
   }
@@ -95,5 +98,15 @@ export async function leasedRead(
     environment: handle.alias,
     environmentId: handle.environmentId,
     ...(result as object),
+  };
+}
+
+/** The part of a project row a leased read answers. */
+function projectRow(project: ProjectShell) {
+  return {
+    id: project.id,
+    title: project.title,
+    workspaceRoot: project.workspaceRoot ?? null,
+    archivedAt: project.archivedAt ?? null,
   };
 }

@@ -1,7 +1,7 @@
 import type { ListedThread, ListedThreadFilter } from "@t3-connector/core/mirror";
 import { type CursorPayload, compareKeys, type PresortedShare } from "@t3-connector/core/pagination";
-import { THREAD_LISTING_ORDER } from "@t3-connector/mcp-tools/read-contracts";
-import { projectsById, type ShellView, type ThreadItem, threadIndexOf, threadItem } from "./shells.js";
+import { THREAD_LISTING_ORDER } from "../read-contracts/index.js";
+import { projectsById, type ShellView, type ThreadItem, threadIndexOf, threadItem } from "./shell-view.js";
 
 /**
  * One environment's share of a `t3_threads` page taken from its ordered thread index: the counts

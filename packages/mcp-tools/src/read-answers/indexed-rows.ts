@@ -1,7 +1,7 @@
 import type { ListedThread, ListedThreadFilter } from "@t3-connector/core/mirror";
 import { THREAD_STATES, type ThreadState } from "@t3-connector/core/state";
 import type { ThreadShell } from "@t3-connector/core/t3";
-import { type ShellView, threadIndexOf } from "./shells.js";
+import { type ShellView, threadIndexOf } from "./shell-view.js";
 
 /**
  * The rows a state-driven list can contain, taken from the view's ordered thread index instead of

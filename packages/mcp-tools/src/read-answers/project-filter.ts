@@ -1,6 +1,6 @@
 import { ConnectorError } from "@t3-connector/core";
-import type { ScopeEnvelope } from "../scope/read-scope.js";
-import type { ShellView } from "./shells.js";
+import type { ListingEnvelope as ScopeEnvelope } from "./read-source.js";
+import type { ShellView } from "./shell-view.js";
 
 /**
  * Whether the environment shows `projectId`: allowed by its ACL and present (not deleted) in its
