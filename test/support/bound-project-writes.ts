@@ -9,17 +9,21 @@ import {
   projectWriteKey,
 } from "@t3-connector/write-engine/actions";
 
-/** The scope with `input`'s project write bound in `environmentId`'s grant (a create's folder taken as existing). */
+/**
+ * The scope with `input`'s project write bound in `environmentId`'s grant: a create's folder
+ * taken as existing; a forced delete with the thread count the page would have named.
+ */
 export function bindProjectWrite(
   scope: LeaseScope,
   environmentId: string,
   action: string,
   input: unknown,
+  threadCount = 0,
 ): LeaseScope {
   const key = projectWriteKey(action, input);
   if (key === null) return scope;
   const bound: BoundProjectWrite = boundProjectWriteSchema.parse(
-    key.action === "project.create" ? { ...key, wouldCreate: false } : { ...key, threadCount: 0 },
+    key.action === "project.create" ? { ...key, wouldCreate: false } : { ...key, threadCount },
   );
   return {
     ...scope,

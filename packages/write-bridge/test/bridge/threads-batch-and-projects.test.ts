@@ -130,10 +130,14 @@ describe("project writes through the bridge", () => {
     const leaseId = await h.grantLease({
       environments: ["beta"],
       bind: (scope) =>
-        bindProjectWrite(scope, beta.environmentId, "project.delete", {
-          projectId: LEASED_PROJECT,
-          force: true,
-        }),
+        bindProjectWrite(
+          scope,
+          beta.environmentId,
+          "project.delete",
+          { projectId: LEASED_PROJECT, force: true },
+          // The idle and the running thread: the count the page would have named.
+          2,
+        ),
     });
     const remove = (operationId: string, force?: true) =>
       bridge.call("t3_escrever_project_delete", {

@@ -73,13 +73,20 @@ export function boundWriteMatches(bound: BoundProjectWrite, key: ProjectWriteKey
   return false;
 }
 
+/** The bound write of a grant that admits the key, if any. */
+export function boundWriteFor(
+  bound: readonly BoundProjectWrite[] | undefined,
+  key: ProjectWriteKey,
+): BoundProjectWrite | undefined {
+  return (bound ?? []).find((write) => boundWriteMatches(write, key));
+}
+
 /** Why a grant does not admit the key, or null when one of its bound writes does. */
 export function unboundProjectWrite(
   bound: readonly BoundProjectWrite[] | undefined,
   key: ProjectWriteKey | null,
 ): string | null {
-  if (key === null) return null;
-  if ((bound ?? []).some((write) => boundWriteMatches(write, key))) return null;
+  if (key === null || boundWriteFor(bound, key) !== undefined) return null;
   const what =
     key.action === "project.create"
       ? `a project at ${key.workspaceRoot}${key.createWorkspaceRootIfMissing ? " (making the folder)" : ""}`

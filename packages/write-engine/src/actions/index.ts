@@ -1,6 +1,7 @@
 export {
   type BoundProjectWrite,
   boundProjectWriteSchema,
+  boundWriteFor,
   boundWriteMatches,
   type ProjectWriteKey,
   projectWriteKey,

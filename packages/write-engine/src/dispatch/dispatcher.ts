@@ -497,6 +497,7 @@ class WriteDispatcher implements Dispatcher {
       transport: operation.handle.transport,
       verifyWorkspace: this.#verifyWorkspace,
       projectRoots: operation.handle.projectRoots,
+      ...(verdict.boundThreadCount === undefined ? {} : { boundThreadCount: verdict.boundThreadCount }),
     });
     if (refusal !== null) {
       await this.#journal.refuse(key, journalErrorOf(refusal));

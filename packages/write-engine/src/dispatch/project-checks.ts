@@ -26,6 +26,11 @@ export interface ProjectCheckContext {
   readonly transport: Transport;
   readonly projectRoots: readonly string[];
   readonly rootFileSystem?: RootFileSystem;
+  /**
+   * A forced delete's thread count as the approval page named it: a project holding more now is
+   * refused, so a delete never takes threads the person was not told of (ADR 0074).
+   */
+  readonly boundThreadCount?: number;
 }
 
 /** The folder check; on success the input carries the resolved folder (what is sent). */
@@ -105,6 +110,21 @@ export async function checkProjectEmpty(
       `project ${projectId} still holds ${count} thread${count === 1 ? "" : "s"} (live and archived); ` +
         "delete or move them first, or set force: true to delete the project and its threads",
       { details: { reason: "project_not_empty", projectId, threadCount: count } },
+    );
+  }
+  if (context.boundThreadCount !== undefined && count > context.boundThreadCount) {
+    throw new ConnectorError(
+      "project_not_empty",
+      `project ${projectId} now holds ${count} threads, more than the ${context.boundThreadCount} the approval named; ` +
+        "nothing was deleted: ask again with t3_pedir_aprovacao so the person sees the count as it is",
+      {
+        details: {
+          reason: "threads_added_since_approval",
+          projectId,
+          threadCount: count,
+          approvedThreadCount: context.boundThreadCount,
+        },
+      },
     );
   }
   return count;

@@ -5,6 +5,7 @@
  */
 import {
   approvedWorkspaceRoots,
+  boundWriteFor,
   findGrant,
   type LeaseScope,
   runtimeCeilingRefusal,
@@ -67,9 +68,12 @@ export function scopeVerdict(
       message: `project ${outside.join(", ")} is not in this lease`,
     };
   }
+  const bound =
+    request.projectWrite === undefined ? undefined : boundWriteFor(grant.projectWrites, request.projectWrite);
   return {
     ok: true,
     runtimeCeiling: scope.runtimeMode,
+    ...(bound?.action === "project.delete" ? { boundThreadCount: bound.threadCount } : {}),
     approvedWorkspaceRoots: approvedWorkspaceRoots(
       grant,
       request.projectIds.length === 0 ? undefined : request.projectIds,

@@ -83,6 +83,11 @@ export type LeaseVerdict =
        * (ADR 0037). Absent: `DEFAULT_RUNTIME_CEILING`, never T3's own `full-access`.
        */
       readonly runtimeCeiling?: RuntimeMode;
+      /**
+       * A forced delete's thread count as the approval page named it (ADR 0074): the send's own
+       * fresh count may not exceed it.
+       */
+      readonly boundThreadCount?: number;
     }
   | {
       readonly ok: false;

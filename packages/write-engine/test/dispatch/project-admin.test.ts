@@ -63,12 +63,13 @@ afterAll(async () => {
 });
 
 /** Writes as a client whose lease names this exact project write, as the page showed it (ADR 0074). */
-function write(environment: string, operationId: string, action: string, input: unknown) {
+function write(environment: string, operationId: string, action: string, input: unknown, threadCount = 0) {
   harness.lease.scope = bindProjectWrite(
     harness.lease.scope,
     harness.env(environment).environmentId,
     action,
     input,
+    threadCount,
   );
   return unbound(environment, operationId, action, input);
 }
@@ -179,10 +180,22 @@ describe("project.meta.update and project.delete", () => {
       details: { projectId: OTHER_PROJECT, threadCount: 2, state: "refused", sent: false },
     });
     expect(harness.writeFrames.length).toBe(before);
-    const forced = await write("roots", "op-delete-force", "project.delete", {
-      projectId: OTHER_PROJECT,
-      force: true,
+    // The page named one thread; the project holds two now: nothing is deleted.
+    const scoped = harness.lease.scope;
+    const forcedInput = { projectId: OTHER_PROJECT, force: true };
+    const grown = await dispatchFailure(write("roots", "op-delete-grown", "project.delete", forcedInput, 1));
+    expect(grown).toMatchObject({
+      code: "project_not_empty",
+      details: {
+        reason: "threads_added_since_approval",
+        threadCount: 2,
+        approvedThreadCount: 1,
+        sent: false,
+      },
     });
+    expect(harness.writeFrames.length).toBe(before);
+    harness.lease.scope = scoped;
+    const forced = await write("roots", "op-delete-force", "project.delete", forcedInput, 2);
     expect(forced).toMatchObject({
       state: "completed",
       receipt: { projectId: OTHER_PROJECT, deleted: true },
