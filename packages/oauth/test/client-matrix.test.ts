@@ -12,7 +12,7 @@ import {
 } from "../src/index.js";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 
 // Each client as it really signs in, through serveHttp (the read tools, the simulator) with a
 // metadata fetcher this test controls: ChatGPT (CIMD + private_key_jwt, no scope on Reconnect),

@@ -13,7 +13,7 @@ import { writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 
 // How `serve --http` with OAuth starts, refuses to start, and answers a request addressed by
 // another name: one server per state directory, the bind rule, and the Host refusal's advice.

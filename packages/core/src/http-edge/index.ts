@@ -5,3 +5,4 @@ export * from "./bounded-body.js";
 export * from "./budget-key.js";
 export * from "./forwarded-client.js";
 export * from "./host-origin.js";
+export * from "./per-client-book.js";

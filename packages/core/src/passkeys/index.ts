@@ -5,3 +5,4 @@ export * from "./page-bytes-script.js";
 export * from "./page-policy.js";
 export * from "./request-budget.js";
 export * from "./stored-credential.js";
+export * from "./decision-page-style.js";

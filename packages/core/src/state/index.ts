@@ -23,3 +23,4 @@ export * from "./thread-state.js";
 export { type NowInput, parseInstant, resolveNow } from "./time.js";
 export * from "./types.js";
 export * from "./woke.js";
+export * from "./inbox.js";

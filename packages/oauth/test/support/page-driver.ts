@@ -5,7 +5,7 @@
  * origin, as a browser's would.
  */
 import { expect } from "vitest";
-import type { SoftPasskey } from "./soft-passkey.js";
+import type { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 
 export interface PageVisit {
   readonly status: number;
