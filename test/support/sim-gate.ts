@@ -80,7 +80,7 @@ export async function startSimGate(options: {
   /** Opens a write engine in the state directory and serves the person's inbox through it. */
   inbox?: boolean;
   /** Approval from afar: the public origin and the OAuth state directory its passkeys are read from. */
-  remoteApproval?: { origin: string; oauthStateDir: string };
+  remoteApproval?: { origin: string; oauthStateDir: string; relayCapability?: string };
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({

@@ -58,17 +58,32 @@ export class SoftPasskey {
     return new URL(this.origin).hostname;
   }
 
+  /** The key as a server stores it after registration (core's `StoredCredential`), counter 0. */
+  storedCredential(): { id: string; publicKey: string; counter: number; createdAt: string } {
+    return {
+      id: b64url(this.credentialId),
+      publicKey: b64url(this.#coseKey()),
+      counter: 0,
+      createdAt: new Date().toISOString(),
+    };
+  }
+
+  #coseKey(): Buffer {
+    return cbor(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(this.#publicJwk.x, "base64url")],
+        [-3, Buffer.from(this.#publicJwk.y, "base64url")],
+      ]),
+    );
+  }
+
   /** The page's `registrationJson(navigator.credentials.create(...))`. */
   create(options: CreationOptions): Record<string, unknown> {
     this.#userHandle = options.user.id;
     const clientData = this.#clientData("webauthn.create", options.challenge);
-    const coseKey = new Map<number, number | Uint8Array>([
-      [1, 2],
-      [3, -7],
-      [-1, 1],
-      [-2, Buffer.from(this.#publicJwk.x, "base64url")],
-      [-3, Buffer.from(this.#publicJwk.y, "base64url")],
-    ]);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const authData = Buffer.concat([
@@ -76,7 +91,7 @@ export class SoftPasskey {
       Buffer.alloc(16),
       idLength,
       this.credentialId,
-      cbor(coseKey),
+      this.#coseKey(),
     ]);
     const attestation = cbor(
       new Map<string, unknown>([

@@ -53,6 +53,8 @@ export interface GateParts {
   readonly port: number;
   readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
+  /** The engine the person's own inbox decisions go through (ADR 0073), as every write does. */
+  readonly engine: Pick<WriteEngine, "dispatchOutcome">;
   /** Which actions each environment's T3 version can run (learned once per server version). */
   readonly commandSupport: CommandSupportCache;
   readonly audit: AuditLog;
@@ -202,6 +204,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       port: options.config.port,
       clock: started.clock,
       registry: machine.registry,
+      engine: machine.engine,
       commandSupport,
       audit: machine.audit,
       enrollmentCode,

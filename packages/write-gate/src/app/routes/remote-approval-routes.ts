@@ -9,13 +9,13 @@
 import { randomBytes } from "node:crypto";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { PerClientBook } from "@t3-connector/core/http-edge";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestView } from "../../approval/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
-import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
-import { RateBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
+import { clientKey, RateBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
@@ -47,7 +47,13 @@ export interface RemoteApprovalParts extends GateParts {
 
 export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   const { desk, keeper, remote, audit, log } = parts;
-  const tickets = new OneTimeBook<StopTicket>({ clock: parts.clock, ttlMs: 120_000, max: 64 });
+  // Per client (ADR 0073): a stranger's flood fills only its own few slots, never the owner's.
+  const tickets = new PerClientBook<StopTicket>({
+    monotonic: () => parts.clock.monotonic(),
+    ttlMs: 120_000,
+    perClient: 4,
+    max: 256,
+  });
   // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
   // Per client: the one `serve` vouches for, so a flood behind a proxy spends only its own budget.
   const budget = new RateBudget({ clock: parts.clock, limit: 30 });
@@ -87,9 +93,15 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
       return c.json(await desk.challenge(requestId, selection, remote));
     }
     const id = required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
+    // Only for what exists now: a live request to deny, an open lease to end.
+    if (body.decision === "deny") desk.view(id);
+    else if (keeper.get(id) === null) throw new ConnectorError("lease_closed", "no open lease has this id");
     const bytes = randomBytes(32);
-    const ticketId = tickets.add({ kind: body.decision, id, challenge: bytes.toString("base64url") });
-    if (ticketId === null) throw new ConnectorError("too_many_requests", "too many decisions are open");
+    const ticketId = tickets.add(clientKey(c, parts.relayCapability), {
+      kind: body.decision,
+      id,
+      challenge: bytes.toString("base64url"),
+    });
     return c.json({ ticketId, options: await remote.authenticationOptions(bytes) });
   });
   app.post("/approve/api/approve", jsonBody(approveBody), async (c) => {
