@@ -5,6 +5,7 @@
 export * from "./active-run.js";
 export * from "./attention.js";
 export * from "./bounds.js";
+export * from "./change-summary.js";
 export * from "./control-plane.js";
 export * from "./detail.js";
 export * from "./messages.js";

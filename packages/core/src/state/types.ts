@@ -182,6 +182,28 @@ export interface ThreadProjectionInput {
   /** Timeline rows `{position, visibility, ..., item}` (windowed in a bounded snapshot). */
   visibleTurnItems?: Maybe<ReadonlyArray<{ item?: Maybe<TurnItemInput> }>>;
   providerSessions?: Maybe<ReadonlyArray<ProviderSessionInput>>;
+  checkpoints?: Maybe<ReadonlyArray<CheckpointInput>>;
+}
+
+/** One file of a checkpoint's summary (`OrchestrationV2CheckpointFileSummary`). */
+export interface CheckpointFileInput {
+  path?: Maybe<string>;
+  /** `modified` for every file on 0.0.31 (it does not tell added from changed). */
+  kind?: Maybe<string>;
+  additions?: Maybe<number>;
+  deletions?: Maybe<number>;
+}
+
+/** `OrchestrationV2Checkpoint`: a git ref T3 captured when a run ended, with its files' counts. */
+export interface CheckpointInput {
+  id?: Maybe<string>;
+  runId?: Maybe<string>;
+  /** `ready | missing | error | stale`: only a ready one can be diffed. */
+  status?: Maybe<string>;
+  /** The run's ordinal: T3's "turn count" in `getTurnDiff`. */
+  appRunOrdinal?: Maybe<number>;
+  files?: Maybe<ReadonlyArray<CheckpointFileInput>>;
+  capturedAt?: Maybe<string>;
 }
 
 /** History bounds of a bounded snapshot. A full snapshot has neither field: it is complete. */

@@ -1,0 +1,13 @@
+/**
+ * Diffs: the one parser of T3's unified diffs and the rules that cut a patch to a budget. Pure:
+ * nothing here reads a file or the network.
+ */
+export { headerPath, readQuoted } from "./git-path.js";
+export { type CappedText, cappedFilePatch, capText, utf8Bytes } from "./patch-cap.js";
+export {
+  type DiffFile,
+  type DiffFileStatus,
+  filePatch,
+  type ParsedDiff,
+  parseUnifiedDiff,
+} from "./unified-diff.js";
