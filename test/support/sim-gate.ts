@@ -81,6 +81,8 @@ export async function startSimGate(options: {
   inbox?: boolean;
   /** Approval from afar: the public origin and the OAuth state directory its passkeys are read from. */
   remoteApproval?: { origin: string; oauthStateDir: string; relayCapability?: string };
+  /** Approval from afar at the gate's own origin (a browser test of `/approve` without a proxy). */
+  remoteApprovalAtOwnOrigin?: { oauthStateDir: string };
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -146,6 +148,9 @@ export async function startSimGate(options: {
     ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
     ...(engine === undefined ? {} : { inbox: { registry, engine } }),
     ...(options.remoteApproval === undefined ? {} : { remoteApproval: options.remoteApproval }),
+    ...(options.remoteApprovalAtOwnOrigin === undefined
+      ? {}
+      : { remoteApproval: { origin: `http://localhost:${port}`, ...options.remoteApprovalAtOwnOrigin } }),
   });
   handler = (request, env) => gate.app.fetch(request, env);
   return {

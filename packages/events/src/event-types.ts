@@ -69,7 +69,7 @@ export interface ApprovalEventData {
   purpose: string | null;
   /** What approving grants, per environment: project names and catalogue action ids. */
   grants: Array<{ environment: string; environmentId: string; projects: string[]; actions: string[] }>;
-  /** `approval.decided`: approved, denied or expired. */
+  /** `approval.decided`: approved, denied, expired, withdrawn (its session ended) or superseded (a new ask). */
   decision?: string;
   occurredAt: string | null;
   detectedAt: string;

@@ -32,6 +32,7 @@ export {
   toolInputErrorResult,
 } from "./tool-input.js";
 export { convertToolJsonSchema, rememberToolJsonSchema, toolJsonSchema } from "./tool-json-schema.js";
+export { INITIALIZE_VERSION_MESSAGE, refusedInitialize } from "./initialize-check.js";
 export { ToolServer } from "./tool-server.js";
 export { toolSuccess } from "./tool-success.js";
 export {

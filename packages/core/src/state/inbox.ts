@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../canonical-json.js";
 import type { ApprovalDecision, RequestContent } from "./request-content.js";
+import type { SecretRequestRef } from "./secret-requests.js";
 import type { ThreadRead } from "./thread-read.js";
 import { parseInstant } from "./time.js";
 
@@ -149,12 +150,17 @@ function threadFacts(read: ThreadRead) {
 export function threadInboxItems(
   environment: InboxEnvironmentRef,
   read: ThreadRead,
-  secrets: ReadonlyArray<{ secretRequestId: string | null; name: string | null; since: string | null }>,
-  now: number,
+  extra: {
+    readonly secrets: readonly SecretRequestRef[];
+    /** The thread's change summary line (`threadChangeSummary(projection)?.line`). */
+    readonly changeSummary: string | null;
+    readonly now: number;
+  },
 ): InboxItem[] {
   if (read.threadId === null) return [];
+  const { secrets, now } = extra;
   const threadId = read.threadId;
-  const facts = threadFacts(read);
+  const facts = { ...threadFacts(read), changeSummary: extra.changeSummary };
   const items: InboxItem[] = [];
   for (const pending of read.pendingRequests) {
     const question = pending.kind === "user_input";

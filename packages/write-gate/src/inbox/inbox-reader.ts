@@ -17,6 +17,7 @@ import {
   shellSecretRequest,
   sortInbox,
   type ThreadProjectionInput,
+  threadChangeSummary,
   threadInboxItems,
   threadRead,
 } from "@t3-connector/core/state";
@@ -80,7 +81,8 @@ export async function environmentInboxItems(
       const fromRow = shellSecretRequest(row);
       if (fromRow !== null && !secrets.some((s) => s.secretRequestId === fromRow.secretRequestId))
         secrets.push(fromRow);
-      return threadInboxItems(environment, read, secrets, now);
+      const changeSummary = threadChangeSummary(projection)?.line ?? null;
+      return threadInboxItems(environment, read, { secrets, changeSummary, now });
     }),
   );
   return perThread.flat();

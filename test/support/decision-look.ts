@@ -1,0 +1,61 @@
+/**
+ * The look every page a person decides on keeps (ADR 0073), measured in the page: each visible
+ * button, input and select at least 44 px tall with a font of at least 16 px, nothing wider than
+ * the viewport, and under a dark colour scheme a dark page background. Answers what breaks, so a
+ * failing test names the control.
+ */
+import type { Page } from "playwright-core";
+
+export interface LookReport {
+  /** `tag#id[data-testid]: height×font` of each control under the minimums. */
+  readonly small: string[];
+  /** How far the page scrolls sideways (0 when it does not). */
+  readonly overflow: number;
+  /** The visible controls measured (a page that shows none proves nothing). */
+  readonly controls: number;
+}
+
+export const MIN_TAP_PX = 44;
+export const MIN_FONT_PX = 16;
+
+export function measureLook(page: Page): Promise<LookReport> {
+  return page.evaluate(
+    ({ minTap, minFont }) => {
+      const doc = (globalThis as unknown as { document: any }).document;
+      const win = globalThis as unknown as { getComputedStyle(node: unknown): any; innerWidth: number };
+      const small: string[] = [];
+      let controls = 0;
+      for (const node of doc.querySelectorAll("button, input, select")) {
+        const box = node.getBoundingClientRect();
+        const style = win.getComputedStyle(node);
+        if (box.width === 0 || box.height === 0 || style.visibility === "hidden" || style.display === "none") continue;
+        if (node.type === "hidden") continue;
+        controls += 1;
+        const font = Number.parseFloat(style.fontSize);
+        if (box.height < minTap - 0.5 || font < minFont) {
+          small.push(`${node.tagName.toLowerCase()}#${node.id}[${node.dataset.testid ?? ""}]: ${box.height}x${font}`);
+        }
+      }
+      const overflow = Math.max(0, doc.documentElement.scrollWidth - win.innerWidth);
+      return { small, overflow, controls };
+    },
+    { minTap: MIN_TAP_PX, minFont: MIN_FONT_PX },
+  );
+}
+
+/** The relative luminance (0 black … 1 white) of the page's background under its current scheme. */
+export function backgroundLuminance(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: any }).document;
+    const win = globalThis as unknown as { getComputedStyle(node: unknown): any };
+    const colour = (node: unknown) => win.getComputedStyle(node).backgroundColor as string;
+    let value = colour(doc.body);
+    if (/rgba\(0, 0, 0, 0\)|transparent/.test(value)) value = colour(doc.documentElement);
+    const [r, g, b] = (value.match(/\d+(\.\d+)?/g) ?? ["255", "255", "255"]).slice(0, 3).map(Number);
+    const channel = (v: number) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r ?? 255) + 0.7152 * channel(g ?? 255) + 0.0722 * channel(b ?? 255);
+  });
+}
