@@ -121,8 +121,11 @@ describe("the inbox on a 390 px phone", () => {
     await expect.poll(() => page.locator("[data-testid=item][data-kind=approval]").count()).toBe(0);
     const question = page.locator("[data-testid=item][data-kind=question]");
     await question.locator("[data-testid=option]").first().check();
+    const questionId = await question.getAttribute("id");
     await page.click("[data-testid=decide]");
-    await expect.poll(() => page.locator("[data-testid=outcome]").first().getAttribute("data-result")).toBe("sent");
+    const answered = page.locator(`[data-testid=outcome][data-item-id="${questionId}"]`);
+    await answered.waitFor();
+    expect(await answered.getAttribute("data-result")).toBe("sent");
     expect(responses("beta")).toHaveLength(2);
   });
 
