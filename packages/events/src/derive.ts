@@ -14,6 +14,8 @@ export interface ThreadSeen {
   status: string | null;
   /** The runtime request pending when last seen (the shell shows one at a time). */
   requestId: string | null;
+  /** Its kind, so its resolution can be told as the same kind of request; absent in older state. */
+  requestKind?: string | null;
   /** The secret request pending when last seen (newer servers); absent in older saved state. */
   secretRequestId?: string | null;
   /** Runs last seen still going: their end must be found even if the shell never shows it. */
@@ -42,6 +44,7 @@ export type Transition =
       occurredAt: string | null;
       transition: string;
       request: { id: string; kind: string | null; createdAt: string | null };
+      resolution?: "answered" | "withdrawn";
     };
 
 export interface Derivation {
@@ -49,6 +52,9 @@ export interface Derivation {
   /** What to remember; its `runsCheck` says the caller must read the run list (`runTransitions`). */
   next: ThreadSeen;
 }
+
+/** Run statuses that end a run without its agent going on: a request it waited on was withdrawn. */
+const WITHDRAWING_STATUSES: ReadonlySet<string> = new Set(["interrupted", "cancelled", "rolled_back"]);
 
 /** At most this many unfinished runs are remembered per thread (a queue of them is rare). */
 const MAX_OPEN_RUNS = 16;
@@ -137,6 +143,26 @@ export function deriveTransitions(
     });
   }
 
+  // What was announced as waiting and no longer is: the phone is told it is gone (ADR 0073).
+  // A run stopped while it waited withdrew the request; any other way on, someone answered it.
+  const withdrawn = WITHDRAWING_STATUSES.has(row.status);
+  const resolved = (id: string, kind: string | null) => {
+    transitions.push({
+      type: "thread.request_resolved",
+      runId: row.latestRunId ?? null,
+      status: row.status,
+      occurredAt: null,
+      transition: `thread.request_resolved:${id}`,
+      request: { id, kind, createdAt: null },
+      resolution: withdrawn ? "withdrawn" : "answered",
+    });
+  };
+  if (previous.requestId !== null && previous.requestId !== (request?.id ?? null)) {
+    resolved(previous.requestId, previous.requestKind ?? null);
+  }
+  const previousSecret = previous.secretRequestId ?? null;
+  if (previousSecret !== null && previousSecret !== secretId) resolved(previousSecret, SECRET_REQUEST_KIND);
+
   const lost = previous.openRuns.filter((runId) => !runs.has(runId));
   const replaced =
     options.catchingUp && previous.latestRunId !== null && previous.latestRunId !== (row.latestRunId ?? null);
@@ -152,6 +178,7 @@ export function deriveTransitions(
       latestRunId: row.latestRunId ?? null,
       status: row.status,
       requestId: request?.id ?? null,
+      ...(request?.id ? { requestKind: request.kind ?? null } : {}),
       ...(secretId === null ? {} : { secretRequestId: secretId }),
       // Lost runs stay remembered until the thread's runs say how they ended.
       openRuns: [...new Set([...open, ...lost])].slice(0, MAX_OPEN_RUNS),
