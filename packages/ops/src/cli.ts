@@ -22,6 +22,7 @@ import { CliSession, type OpsCliIo } from "./cli/session.js";
 import { registerWait } from "./cli/wait-command.js";
 import { WRITE_COMMANDS } from "./cli/write-commands.js";
 import { RUNTIME_MODE_NAMES } from "./command-constants.js";
+import { INBOX_COMMANDS } from "./cli/inbox-commands.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { opsVersion } from "./package-info.js";
 
@@ -35,6 +36,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
   ...CATALOGUE_COMMANDS,
+  ...INBOX_COMMANDS,
   registerWait,
 ];
 

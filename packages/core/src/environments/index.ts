@@ -22,3 +22,4 @@ export {
   type VerifiedIdentity,
   verifyEnvironment,
 } from "./verify.js";
+export * from "./inbox-items.js";

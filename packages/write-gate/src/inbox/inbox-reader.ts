@@ -6,22 +6,9 @@
  * answer in time is named, never silently dropped.
  */
 import type { Clock } from "@t3-connector/core";
-import type { ConnectedEnvironment, EnvironmentRegistry } from "@t3-connector/core/environments";
+import { type EnvironmentRegistry, environmentInboxItems } from "@t3-connector/core/environments";
 import { type FanOutDeadlines, realDeadlines } from "@t3-connector/core/fanout";
-import {
-  type InboxEnvironmentRef,
-  type InboxItem,
-  leaseItemId,
-  projectionSecretRequests,
-  type ShellThreadInput,
-  shellSecretRequest,
-  sortInbox,
-  type ThreadProjectionInput,
-  threadChangeSummary,
-  threadInboxItems,
-  threadRead,
-} from "@t3-connector/core/state";
-import { fetchThreadWindow } from "@t3-connector/core/t3";
+import { type InboxItem, leaseItemId, sortInbox } from "@t3-connector/core/state";
 import { REQUEST_TTL_MS } from "../approval/approval-desk.js";
 import type { GateApprovalDesk } from "../approval/index.js";
 
@@ -44,49 +31,6 @@ export interface InboxReaderOptions {
 }
 
 export type InboxReader = (signal?: AbortSignal) => Promise<InboxListing>;
-
-interface ShellRow extends ShellThreadInput {
-  readonly id: string;
-}
-
-/** Whether the shell row says the thread waits on the person (a runtime or a secret request). */
-function waitsOnPerson(row: ShellThreadInput): boolean {
-  if (row.deletedAt !== null && row.deletedAt !== undefined) return false;
-  return Boolean(row.pendingRuntimeRequest?.id) || Boolean(row.pendingSecretRequest);
-}
-
-/** The items of one environment, from a fresh shell and a fresh read of each waiting thread. */
-export async function environmentInboxItems(
-  connected: ConnectedEnvironment,
-  now: number,
-  signal: AbortSignal,
-): Promise<InboxItem[]> {
-  const shell = await connected.http.getShell({ signal });
-  const environment: InboxEnvironmentRef = {
-    alias: connected.alias,
-    environmentId: connected.environmentId,
-    machine: connected.name ?? connected.alias,
-  };
-  const projects = new Map(shell.projects.map((project) => [project.id, project]));
-  const rows = (shell.threads as readonly ShellRow[]).filter(waitsOnPerson);
-  const perThread = await Promise.all(
-    rows.map(async (row) => {
-      const window = await fetchThreadWindow(connected.http, row.id, { signal });
-      const projection = window.projection as ThreadProjectionInput;
-      const read = threadRead(row, projection, window.bounds, {
-        now,
-        project: projects.get(row.projectId ?? "") ?? null,
-      });
-      const secrets = projectionSecretRequests(projection);
-      const fromRow = shellSecretRequest(row);
-      if (fromRow !== null && !secrets.some((s) => s.secretRequestId === fromRow.secretRequestId))
-        secrets.push(fromRow);
-      const changeSummary = threadChangeSummary(projection)?.line ?? null;
-      return threadInboxItems(environment, read, { secrets, changeSummary, now });
-    }),
-  );
-  return perThread.flat();
-}
 
 /** The clients' pending lease requests as inbox items: decided on their approval page. */
 export function leaseRequestItems(
