@@ -63,14 +63,14 @@ ${facts.loopbackRedirect ? '<p class="warn">The callback is on this computer (lo
 <p>Enter the enrollment code the server printed on its terminal.</p>
 <label for="enroll-code">Enrollment code</label>
 <input id="enroll-code" data-testid="enroll-code" autocomplete="one-time-code" spellcheck="false">
-<button type="button" id="enroll-button" data-testid="enroll">Create passkey</button>
+<button type="button" id="enroll-button" class="primary" data-testid="enroll">Create passkey</button>
 </section>
 <section id="sign-in" ${facts.enrolled ? "" : "hidden"}>
-<button type="button" id="sign-in-button" data-testid="sign-in">Sign in with your passkey</button>
+<button type="button" id="sign-in-button" class="primary" data-testid="sign-in">Sign in with your passkey</button>
 </section>
 <section id="consent" hidden>
 <h2>Allow ${e(facts.clientName)}?</h2>
-<button type="button" id="approve" data-testid="consent-approve">Allow</button>
+<button type="button" id="approve" class="primary" data-testid="consent-approve">Allow</button>
 <button type="button" id="deny" data-testid="consent-deny">Deny</button>
 </section>
 </main>
