@@ -6,6 +6,35 @@
  */
 import type { Page } from "playwright-core";
 
+// These run in the page; the tests are type-checked without the DOM library, so the page's globals
+// are read through small structural types (as chromium.ts does).
+interface Box {
+  width: number;
+  height: number;
+}
+interface Control {
+  tagName: string;
+  id: string;
+  type?: string;
+  dataset: { testid?: string };
+  getBoundingClientRect(): Box;
+}
+interface Style {
+  fontSize: string;
+  visibility: string;
+  display: string;
+  backgroundColor: string;
+}
+interface PageGlobals {
+  document: {
+    body: unknown;
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selector: string): Iterable<Control>;
+  };
+  innerWidth: number;
+  getComputedStyle(node: unknown): Style;
+}
+
 export interface LookReport {
   /** `tag#id[data-testid]: height×font` of each control under the minimums. */
   readonly small: string[];
@@ -21,19 +50,22 @@ export const MIN_FONT_PX = 16;
 export function measureLook(page: Page): Promise<LookReport> {
   return page.evaluate(
     ({ minTap, minFont }) => {
-      const doc = (globalThis as unknown as { document: any }).document;
-      const win = globalThis as unknown as { getComputedStyle(node: unknown): any; innerWidth: number };
+      const win = globalThis as unknown as PageGlobals;
+      const doc = win.document;
       const small: string[] = [];
       let controls = 0;
       for (const node of doc.querySelectorAll("button, input, select")) {
         const box = node.getBoundingClientRect();
         const style = win.getComputedStyle(node);
-        if (box.width === 0 || box.height === 0 || style.visibility === "hidden" || style.display === "none") continue;
+        if (box.width === 0 || box.height === 0 || style.visibility === "hidden" || style.display === "none")
+          continue;
         if (node.type === "hidden") continue;
         controls += 1;
         const font = Number.parseFloat(style.fontSize);
         if (box.height < minTap - 0.5 || font < minFont) {
-          small.push(`${node.tagName.toLowerCase()}#${node.id}[${node.dataset.testid ?? ""}]: ${box.height}x${font}`);
+          small.push(
+            `${node.tagName.toLowerCase()}#${node.id}[${node.dataset.testid ?? ""}]: ${box.height}x${font}`,
+          );
         }
       }
       const overflow = Math.max(0, doc.documentElement.scrollWidth - win.innerWidth);
@@ -46,9 +78,9 @@ export function measureLook(page: Page): Promise<LookReport> {
 /** The relative luminance (0 black … 1 white) of the page's background under its current scheme. */
 export function backgroundLuminance(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: any }).document;
-    const win = globalThis as unknown as { getComputedStyle(node: unknown): any };
-    const colour = (node: unknown) => win.getComputedStyle(node).backgroundColor as string;
+    const win = globalThis as unknown as PageGlobals;
+    const doc = win.document;
+    const colour = (node: unknown) => win.getComputedStyle(node).backgroundColor;
     let value = colour(doc.body);
     if (/rgba\(0, 0, 0, 0\)|transparent/.test(value)) value = colour(doc.documentElement);
     const [r, g, b] = (value.match(/\d+(\.\d+)?/g) ?? ["255", "255", "255"]).slice(0, 3).map(Number);

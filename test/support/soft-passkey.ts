@@ -17,7 +17,8 @@ function cbor(value: number | string | Uint8Array | Map<number | string, unknown
     return out;
   };
   if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
-  if (typeof value === "string") return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
+  if (typeof value === "string")
+    return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
   if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), Buffer.from(value)]);
   const parts = [head(5, value.size)];
   for (const [key, item] of value) parts.push(cbor(key), cbor(item as never));

@@ -6,8 +6,9 @@
  * gate that is down is asked again after `retryDelayMs`; one that restarted (its feed is new) is
  * read again from its start.
  */
-import { leaseItemId } from "@t3-connector/core/state";
+
 import type { Clock } from "@t3-connector/core";
+import { leaseItemId } from "@t3-connector/core/state";
 import type { TimerHandle, Timers } from "@t3-connector/core/t3";
 import { eventId } from "./event-id.js";
 import type { ApprovalWebhookEvent, EventType } from "./event-types.js";

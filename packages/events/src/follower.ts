@@ -1,8 +1,7 @@
-import { inboxItemId } from "@t3-connector/core/state";
 import { type Clock, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
 import type { ShellMirror, ShellMirrorEvent, ShellMirrors } from "@t3-connector/core/mirror";
-import { threadState } from "@t3-connector/core/state";
+import { inboxItemId, threadState } from "@t3-connector/core/state";
 import type { Run, ShellSnapshot, ThreadShell, Timers } from "@t3-connector/core/t3";
 import {
   deriveTransitions,

@@ -88,7 +88,10 @@ describe("transitions derived from shell rows", () => {
       pendingRuntimeRequest: { id: "a1", kind: "command", createdAt: "2026-01-01T00:00:01.000Z" },
     });
     const seen = deriveTransitions(running, asking).next;
-    const answered = deriveTransitions(seen, row({ latestRunId: "r1", status: "running", activeRunId: "r1" }));
+    const answered = deriveTransitions(
+      seen,
+      row({ latestRunId: "r1", status: "running", activeRunId: "r1" }),
+    );
     expect(answered.transitions).toEqual([
       expect.objectContaining({
         type: "thread.request_resolved",
@@ -97,7 +100,10 @@ describe("transitions derived from shell rows", () => {
         resolution: "answered",
       }),
     ]);
-    expect(deriveTransitions(answered.next, row({ latestRunId: "r1", status: "running", activeRunId: "r1" })).transitions).toEqual([]);
+    expect(
+      deriveTransitions(answered.next, row({ latestRunId: "r1", status: "running", activeRunId: "r1" }))
+        .transitions,
+    ).toEqual([]);
     const ended = deriveTransitions(seen, row({ latestRunId: "r1", status: "interrupted" }));
     expect(ended.transitions.map((t) => [t.type, "resolution" in t ? t.resolution : undefined])).toEqual([
       ["run.interrupted", undefined],

@@ -1,7 +1,7 @@
-import { inboxItemId } from "@t3-connector/core/state";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { inboxItemId } from "@t3-connector/core/state";
 import {
   addThread,
   latestRun,
@@ -170,7 +170,7 @@ describe("events service against the simulator", () => {
     simEvents.env.clock.advance(1_000);
     await receiver.until(() => receiver.acceptedOfType("thread.needs_approval").length === 1);
     const [waiting] = receiver.acceptedOfType("thread.needs_approval");
-    const requestId = (waiting?.data.request as { id: string }).id;
+    const requestId = (waiting?.data.request as { id: string } | undefined)?.id ?? "";
     const link = `${inboxOrigin}/inbox#${inboxItemId(simEvents.env.environmentId, threadId, requestId)}`;
     expect(waiting?.data.link).toBe(link);
 

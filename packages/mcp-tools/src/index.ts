@@ -1,4 +1,5 @@
 export { type CallingClient, callingClient } from "./calling-client.js";
+export { INITIALIZE_VERSION_MESSAGE, refusedInitialize } from "./initialize-check.js";
 export {
   type RegisterToolsOptions,
   registerToolGroups,
@@ -32,7 +33,6 @@ export {
   toolInputErrorResult,
 } from "./tool-input.js";
 export { convertToolJsonSchema, rememberToolJsonSchema, toolJsonSchema } from "./tool-json-schema.js";
-export { INITIALIZE_VERSION_MESSAGE, refusedInitialize } from "./initialize-check.js";
 export { ToolServer } from "./tool-server.js";
 export { toolSuccess } from "./tool-success.js";
 export {

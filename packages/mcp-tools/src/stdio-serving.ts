@@ -1,4 +1,3 @@
-import { refusedInitialize } from "./initialize-check.js";
 import {
   type JSONRPCMessage,
   type MessageExtraInfo,
@@ -7,6 +6,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { refusedInitialize } from "./initialize-check.js";
 
 /** How a stdio session ended. */
 export type StdioEnd =

@@ -27,7 +27,11 @@ let browser: Browser;
 let phone: AuthenticatorPage;
 
 beforeAll(async () => {
-  [server, callback, browser] = await Promise.all([startOAuthServe(), startCallbackServer(), launchChromium()]);
+  [server, callback, browser] = await Promise.all([
+    startOAuthServe(),
+    startCallbackServer(),
+    launchChromium(),
+  ]);
   phone = await openWithAuthenticator(browser, { width: 390, height: 844 });
 }, 60_000);
 
@@ -58,7 +62,11 @@ describe("the sign-in and consent pages on a 390 px phone", () => {
       body: JSON.stringify({ client_name: "Phone look", redirect_uris: [callback.url] }),
     });
     const clientId = ((await registered.json()) as { client_id: string }).client_id;
-    const request = authorizeRequest(server.issuer, { clientId, redirectUri: callback.url, resource: server.mcpUrl });
+    const request = authorizeRequest(server.issuer, {
+      clientId,
+      redirectUri: callback.url,
+      resource: server.mcpUrl,
+    });
     const { page } = phone;
     await page.goto(request.url.href);
     await page.waitForSelector("body[data-ready=true]");

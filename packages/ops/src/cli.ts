@@ -17,12 +17,12 @@ import { CATALOGUE_COMMANDS } from "./cli/catalogue-commands.js";
 import type { RegisterCommand } from "./cli/command-table.js";
 import { registerEnvironmentCommands } from "./cli/environments-commands.js";
 import { EXAMPLES } from "./cli/examples.js";
+import { INBOX_COMMANDS } from "./cli/inbox-commands.js";
 import { READ_COMMANDS } from "./cli/read-commands.js";
 import { CliSession, type OpsCliIo } from "./cli/session.js";
 import { registerWait } from "./cli/wait-command.js";
 import { WRITE_COMMANDS } from "./cli/write-commands.js";
 import { RUNTIME_MODE_NAMES } from "./command-constants.js";
-import { INBOX_COMMANDS } from "./cli/inbox-commands.js";
 import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { opsVersion } from "./package-info.js";
 

@@ -31,9 +31,16 @@ export async function listInbox(environments: OpsEnvironments, only?: string): P
   const perEnvironment = await Promise.all(
     names.map(async (alias) => {
       try {
-        return await environmentInboxItems(await environments.connect(alias), now, AbortSignal.timeout(15_000));
+        return await environmentInboxItems(
+          await environments.connect(alias),
+          now,
+          AbortSignal.timeout(15_000),
+        );
       } catch (error) {
-        unavailable.push({ alias, reason: error instanceof ConnectorError ? error.code : "environment_unavailable" });
+        unavailable.push({
+          alias,
+          reason: error instanceof ConnectorError ? error.code : "environment_unavailable",
+        });
         return [];
       }
     }),
@@ -71,18 +78,33 @@ export async function answerInboxItem(
     if (request.answers === undefined || Object.keys(request.answers).length === 0) {
       throw new ConnectorError("invalid_input", "a question is answered with --answer <questionId>=<text>");
     }
-    const result = await act(environments, item.environment.alias, "runtime-request.answer", {
-      ...target,
-      answers: request.answers,
-    }, { operationId });
+    const result = await act(
+      environments,
+      item.environment.alias,
+      "runtime-request.answer",
+      {
+        ...target,
+        answers: request.answers,
+      },
+      { operationId },
+    );
     return { ...result, itemId: item.itemId };
   }
   const decision = request.decision;
   if (decision === undefined || !INBOX_APPROVAL_DECISIONS.includes(decision)) {
-    throw new ConnectorError("invalid_input", `an approval is answered with --decision ${INBOX_APPROVAL_DECISIONS.join("|")}`);
+    throw new ConnectorError(
+      "invalid_input",
+      `an approval is answered with --decision ${INBOX_APPROVAL_DECISIONS.join("|")}`,
+    );
   }
-  const result = await act(environments, item.environment.alias, "runtime-request.approve", { ...target, decision }, {
-    operationId,
-  });
+  const result = await act(
+    environments,
+    item.environment.alias,
+    "runtime-request.approve",
+    { ...target, decision },
+    {
+      operationId,
+    },
+  );
   return { ...result, itemId: item.itemId };
 }

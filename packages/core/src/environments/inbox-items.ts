@@ -59,4 +59,3 @@ export async function environmentInboxItems(
   );
   return perThread.flat();
 }
-

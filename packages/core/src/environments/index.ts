@@ -1,6 +1,7 @@
 export { addArchivedThreads, readArchivedShell, withArchivedThreads } from "./archived-shell.js";
 export type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 export { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
+export * from "./inbox-items.js";
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   EnvironmentRegistry,
@@ -22,4 +23,3 @@ export {
   type VerifiedIdentity,
   verifyEnvironment,
 } from "./verify.js";
-export * from "./inbox-items.js";

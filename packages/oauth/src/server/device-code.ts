@@ -24,7 +24,10 @@ export function mountDeviceCode(app: Hono, parts: PageRouteParts): void {
   const { settings } = parts;
   const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const tickets = new OneTimeChallenges<null>({ clock: parts.clock, ttlMs: settings.lifetimes.ceremonyMs });
-  const guarded = (path: string, handler: (body: unknown, client: string) => Promise<Record<string, unknown>>) =>
+  const guarded = (
+    path: string,
+    handler: (body: unknown, client: string) => Promise<Record<string, unknown>>,
+  ) =>
     app.post(path, async (c) => {
       try {
         assertOwnPage(c, settings.issuer, "calls come only from this server's own pages");

@@ -19,7 +19,9 @@ export function renderInbox(value: InboxListing): string {
       request.type === "runtime"
         ? request.content?.type === "approval"
           ? request.content.prompt
-          : (request.content?.questions.map((question) => question.question).join(" / ") ?? request.detail ?? "")
+          : (request.content?.questions.map((question) => question.question).join(" / ") ??
+            request.detail ??
+            "")
         : request.type === "secret"
           ? `secret ${request.name ?? ""} (answer in T3)`
           : (request.purpose ?? "lease request");
@@ -45,8 +47,12 @@ const registerInbox: RegisterCommand = (program, session) => {
 const registerAnswer: RegisterCommand = (program, session) => {
   program
     .command("answer <item>")
-    .description("answer one inbox item with the operator's token: an approval's decision, or a question's answers")
-    .addOption(new Option("--decision <decision>", "an approval's decision").choices([...INBOX_APPROVAL_DECISIONS]))
+    .description(
+      "answer one inbox item with the operator's token: an approval's decision, or a question's answers",
+    )
+    .addOption(
+      new Option("--decision <decision>", "an approval's decision").choices([...INBOX_APPROVAL_DECISIONS]),
+    )
     .option(
       "--answer <questionId=text>",
       "a question's answer (repeatable)",

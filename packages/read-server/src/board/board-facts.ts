@@ -124,8 +124,11 @@ export function webOriginOf(transport: Transport, protocol: ProtocolEvidence): s
 }
 
 /** The listed threads that wait on a person with a request, and that request's id. */
-function waitingRequests(structured: unknown): { environmentId: string; threadId: string; requestId: string }[] {
-  const list = (structured as { needsIntervention?: { threads?: unknown[] } } | undefined)?.needsIntervention?.threads;
+function waitingRequests(
+  structured: unknown,
+): { environmentId: string; threadId: string; requestId: string }[] {
+  const list = (structured as { needsIntervention?: { threads?: unknown[] } } | undefined)?.needsIntervention
+    ?.threads;
   const rows: { environmentId: string; threadId: string; requestId: string }[] = [];
   for (const item of Array.isArray(list) ? list : []) {
     const row = item as {
@@ -135,7 +138,11 @@ function waitingRequests(structured: unknown): { environmentId: string; threadId
     };
     const environmentId = row.environment?.environmentId;
     const requestId = row.pendingRequest?.requestId;
-    if (typeof environmentId !== "string" || typeof row.threadId !== "string" || typeof requestId !== "string")
+    if (
+      typeof environmentId !== "string" ||
+      typeof row.threadId !== "string" ||
+      typeof requestId !== "string"
+    )
       continue;
     rows.push({ environmentId, threadId: row.threadId, requestId });
   }

@@ -1,4 +1,3 @@
-import { refusedInitialize } from "@t3-connector/mcp-tools";
 import {
   type AuthInfo,
   createMcpHandler,
@@ -6,6 +5,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { refusedInitialize } from "@t3-connector/mcp-tools";
 import type { Context } from "hono";
 import { mcpBodyOf } from "./request-body.js";
 

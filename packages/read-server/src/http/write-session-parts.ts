@@ -42,7 +42,9 @@ function accessOf(authInfo: AuthInfo | undefined): VerifiedAccess | undefined {
 export function serverPartsFor(
   writes: UrlWrites | undefined,
   authInfo: AuthInfo | undefined,
-): Pick<RegisterReadToolsOptions, "alongside" | "approvalOrigin" | "inboxOrigin"> & { instructions?: string } {
+): Pick<RegisterReadToolsOptions, "alongside" | "approvalOrigin" | "inboxOrigin"> & {
+  instructions?: string;
+} {
   if (writes === undefined) return {};
   // The inbox from afar answers on the issuer origin only; its localhost page is not for a host to open.
   const remote = writes.config.remoteApproval?.origin;

@@ -5,13 +5,14 @@
  * structured result exactly as before. The session parts are the HTTP edge's own
  * (`serverPartsFor` over a real `UrlWrites`), so the facts follow what `tools/list` shows.
  */
-import { inboxItemId } from "@t3-connector/core/state";
+
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { WriteConfig } from "@t3-connector/core/config";
+import { inboxItemId } from "@t3-connector/core/state";
 import { WRITE_SCOPE } from "@t3-connector/oauth";
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -142,7 +143,11 @@ describe("the board's facts on the control plane's result", () => {
     const waiting = (
       result.structuredContent as {
         needsIntervention: {
-          threads: { environment: { environmentId: string }; threadId: string; pendingRequest: { requestId: string } | null }[];
+          threads: {
+            environment: { environmentId: string };
+            threadId: string;
+            pendingRequest: { requestId: string } | null;
+          }[];
         };
       }
     ).needsIntervention.threads.filter((item) => item.pendingRequest !== null);

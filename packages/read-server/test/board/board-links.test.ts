@@ -64,9 +64,13 @@ describe("the board's links", () => {
       },
     });
     expect(inboxLink(links, "env-a", "t1")).toBe("https://connector.example/inbox#r-abc");
-    for (const thread of ["t2", "t3", "t4", "t5", "t6"]) expect(inboxLink(links, "env-a", thread)).toBeUndefined();
+    for (const thread of ["t2", "t3", "t4", "t5", "t6"])
+      expect(inboxLink(links, "env-a", thread)).toBeUndefined();
     // No inbox origin (or one that is not a web origin): no inbox link at all.
-    const none = facts({ inboxOrigin: "javascript:x", inboxLinks: { "env-a t1": "https://connector.example/inbox#r" } });
+    const none = facts({
+      inboxOrigin: "javascript:x",
+      inboxLinks: { "env-a t1": "https://connector.example/inbox#r" },
+    });
     expect(inboxLink(none, "env-a", "t1")).toBeUndefined();
   });
 

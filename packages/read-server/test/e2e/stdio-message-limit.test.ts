@@ -68,7 +68,9 @@ describe("t3-connector serve over stdio", () => {
         },
       })}\n`,
     );
-    const [emptyBatch, notJsonRpc, badVersion, initialized] = (await answered).map((line) => JSON.parse(line));
+    const [emptyBatch, notJsonRpc, badVersion, initialized] = (await answered).map((line) =>
+      JSON.parse(line),
+    );
     // A protocolVersion that is not a string: -32602 in one line, not the SDK's -32603 dump.
     expect(badVersion).toEqual({
       jsonrpc: "2.0",

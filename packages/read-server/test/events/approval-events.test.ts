@@ -4,10 +4,11 @@
  * approval link on the public origin) and `approval.decided` to the webhook receiver, signed like
  * the thread events. A real gate, a real receiver, real sockets.
  */
-import { leaseItemId } from "@t3-connector/core/state";
+
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { leaseItemId } from "@t3-connector/core/state";
 import { type EventsService, startEventsService } from "@t3-connector/events";
 import { postJson } from "@t3-connector/test-support/gate-http";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";

@@ -8,13 +8,14 @@
  * `t3-connector` on PATH that runs the built CLI, the read and write configs, and (tests do not
  * download) the workspace's own `standardwebhooks` linked where `npm install` would put it.
  */
-import { inboxItemId } from "@t3-connector/core/state";
+
 import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { inboxItemId } from "@t3-connector/core/state";
 import { DocRecipeHome, recipeBlocks } from "@t3-connector/test-support/doc-recipe";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
@@ -118,8 +119,10 @@ describe("docs/push-to-phone.md", () => {
     await startRun(simEvents.env, threadId, { approval: true });
     simEvents.env.clock.advance(1_000);
     const waiting = await nextPush((candidate) => candidate.title === "Deploy the docs needs approval");
-    const requestId2 = (simEvents.env.model.getThread(threadId)?.shell as { pendingRuntimeRequest: { id: string } })
-      .pendingRuntimeRequest.id;
+    const shell = simEvents.env.model.getThread(threadId)?.shell as
+      | { pendingRuntimeRequest?: { id: string } }
+      | undefined;
+    const requestId2 = shell?.pendingRuntimeRequest?.id ?? "";
     expect(waiting).toMatchObject({
       click: `${ORIGIN}/inbox#${inboxItemId(simEvents.env.environmentId, threadId, requestId2)}`,
       priority: 4,

@@ -18,6 +18,8 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { GateApprovalDesk, type Inventory } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
+import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
+import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
@@ -29,8 +31,6 @@ import {
   securityHeaders,
   stateChangeGuard,
 } from "../security/index.js";
-import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
-import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.js";
 import { eventStream } from "./event-stream.js";
 import { inboxRoutes } from "./routes/inbox-routes.js";
 import { leaseRoutes } from "./routes/lease-routes.js";

@@ -33,10 +33,7 @@ export interface InboxReaderOptions {
 export type InboxReader = (signal?: AbortSignal) => Promise<InboxListing>;
 
 /** The clients' pending lease requests as inbox items: decided on their approval page. */
-export function leaseRequestItems(
-  desk: InboxReaderOptions["desk"],
-  now: number,
-): InboxItem[] {
+export function leaseRequestItems(desk: InboxReaderOptions["desk"], now: number): InboxItem[] {
   return desk.pendingRequests().map((row) => {
     const since = new Date(Date.parse(row.expiresAt) - REQUEST_TTL_MS).toISOString();
     return {

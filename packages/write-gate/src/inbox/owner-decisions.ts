@@ -9,7 +9,10 @@
  * full-access, because the person decided this one request themselves.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
 import { type Clock, ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import { PerClientBook } from "@t3-connector/core/http-edge";
@@ -18,10 +21,10 @@ import {
   type InboxDecision,
   inboxItemId,
   inboxOperationId,
-  type UserInputContent,
-  requestContent,
   projectionTurnItems,
+  requestContent,
   type ThreadProjectionInput,
+  type UserInputContent,
 } from "@t3-connector/core/state";
 import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { LeaseScope } from "@t3-connector/write-engine/actions";
@@ -122,7 +125,10 @@ export class OwnerDecisions {
     const fingerprint = decisionSetFingerprint(decisions);
     if (fingerprint !== ceremony.fingerprint) {
       this.options.audit({ event: "inbox_refused", code: "selection_invalid", setFingerprint: fingerprint });
-      throw new ConnectorError("selection_invalid", "the decisions are not the set the passkey was asked for");
+      throw new ConnectorError(
+        "selection_invalid",
+        "the decisions are not the set the passkey was asked for",
+      );
     }
     try {
       await ceremony.verifier.verifyAuthentication(response, ceremony.challenge);
@@ -167,7 +173,9 @@ export class OwnerDecisions {
       code,
       setFingerprint: fingerprint,
     });
-    this.options.log(`inbox: ${base.decision} on ${base.requestId.slice(0, 8)}… ${result}${code ? ` (${code})` : ""}`);
+    this.options.log(
+      `inbox: ${base.decision} on ${base.requestId.slice(0, 8)}… ${result}${code ? ` (${code})` : ""}`,
+    );
     if (result === "sent" || result === "already_sent") this.options.onDecided?.(outcome);
     return outcome;
   }
@@ -201,7 +209,8 @@ export class OwnerDecisions {
     const shell = await connected.http.getShell();
     const project = shell.projects.find((row) => row.id === projectId);
     const directory = project?.workspaceRoot;
-    if (project === undefined || typeof directory !== "string") return { result: "gone", code: "project_not_found" };
+    if (project === undefined || typeof directory !== "string")
+      return { result: "gone", code: "project_not_found" };
     const action = question ? "runtime-request.answer" : "runtime-request.approve";
     const scope: LeaseScope = {
       scopeVersion: 2,
@@ -243,7 +252,8 @@ export class OwnerDecisions {
     } catch (error) {
       outcome = dispatchFailureOf(error);
     }
-    if (outcome.state === "completed") return { result: outcome.replayed ? "already_sent" : "sent", code: null };
+    if (outcome.state === "completed")
+      return { result: outcome.replayed ? "already_sent" : "sent", code: null };
     const code = isConnectorError(outcome.error) ? outcome.error.code : "dispatch_failed";
     if (outcome.state === "uncertain") return { result: "uncertain", code };
     // The journal holds this request's earlier answer under another decision: nothing was sent.
@@ -287,7 +297,9 @@ export function answerProblem(
     }
     const values = typeof given === "string" ? [given] : given;
     if (values.length === 0 || (values.length > 1 && question.multiSelect !== true)) return "answer_invalid";
-    const options = new Set(question.options.flatMap((option) => [option.label, option.value ?? option.label]));
+    const options = new Set(
+      question.options.flatMap((option) => [option.label, option.value ?? option.label]),
+    );
     const free = question.allowCustomAnswer === true || question.options.length === 0;
     for (const value of values) {
       if (value.trim().length === 0 || value.length > 4000) return "answer_invalid";

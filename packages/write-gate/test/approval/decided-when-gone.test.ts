@@ -37,7 +37,10 @@ describe("approval.decided for a request that stopped waiting", () => {
 
   it("says superseded when the same holder asks again, and when every lease is closed", async () => {
     const first = await gate.desk.request({ actions: ["thread.pin"] });
-    const second = await gate.desk.request({ actions: ["thread.pin"], holderSecret: first.leaseSecret as string });
+    const second = await gate.desk.request({
+      actions: ["thread.pin"],
+      holderSecret: first.leaseSecret as string,
+    });
     gate.keeper.closeAll("revoked");
     expect(await decided()).toEqual([
       { requestId: first.requestId, decision: "superseded" },

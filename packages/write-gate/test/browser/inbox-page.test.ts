@@ -58,9 +58,27 @@ async function openInbox(): Promise<{ gate: SimGate; page: Page }> {
   gate = started;
   const alpha = started.sim.environment("alpha").model;
   const beta = started.sim.environment("beta").model;
-  alpha.addThread({ id: "t-deploy", projectId: "p-api", title: "Deploy", state: "waiting_approval", at: PAST });
-  beta.addThread({ id: "t-tests", projectId: "p-web", title: "Run tests", state: "waiting_approval", at: PAST + 1000 });
-  beta.addThread({ id: "t-scope", projectId: "p-web", title: "Choose scope", state: "waiting_user_input", at: PAST + 2000 });
+  alpha.addThread({
+    id: "t-deploy",
+    projectId: "p-api",
+    title: "Deploy",
+    state: "waiting_approval",
+    at: PAST,
+  });
+  beta.addThread({
+    id: "t-tests",
+    projectId: "p-web",
+    title: "Run tests",
+    state: "waiting_approval",
+    at: PAST + 1000,
+  });
+  beta.addThread({
+    id: "t-scope",
+    projectId: "p-web",
+    title: "Choose scope",
+    state: "waiting_user_input",
+    at: PAST + 2000,
+  });
   await started.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
   tab = await openWithAuthenticator(browser, PHONE);
   const { page } = tab;
@@ -114,7 +132,13 @@ describe("the inbox on a 390 px phone", () => {
     await expectTheLook(page, "inbox-set");
     await page.click("[data-testid=decide]");
     await waitForMessage(page, "Decided.");
-    expect(await page.locator("[data-testid=outcome]").evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { result: string } }).dataset.result))).toEqual(["sent", "sent"]);
+    expect(
+      await page
+        .locator("[data-testid=outcome]")
+        .evaluateAll((rows) =>
+          rows.map((row) => (row as unknown as { dataset: { result: string } }).dataset.result),
+        ),
+    ).toEqual(["sent", "sent"]);
     expect(responses("alpha")).toHaveLength(1);
     expect(responses("beta")).toHaveLength(1);
 

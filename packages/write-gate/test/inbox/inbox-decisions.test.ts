@@ -103,9 +103,27 @@ beforeEach(async () => {
   });
   const alpha = gate.sim.environment("alpha").model;
   const beta = gate.sim.environment("beta").model;
-  alpha.addThread({ id: "t-deploy", projectId: "p-api", title: "Deploy", state: "waiting_approval", at: PAST });
-  beta.addThread({ id: "t-tests", projectId: "p-web", title: "Run tests", state: "waiting_approval", at: PAST + 1000 });
-  beta.addThread({ id: "t-scope", projectId: "p-web", title: "Choose scope", state: "waiting_user_input", at: PAST + 2000 });
+  alpha.addThread({
+    id: "t-deploy",
+    projectId: "p-api",
+    title: "Deploy",
+    state: "waiting_approval",
+    at: PAST,
+  });
+  beta.addThread({
+    id: "t-tests",
+    projectId: "p-web",
+    title: "Run tests",
+    state: "waiting_approval",
+    at: PAST + 1000,
+  });
+  beta.addThread({
+    id: "t-scope",
+    projectId: "p-web",
+    title: "Choose scope",
+    state: "waiting_user_input",
+    at: PAST + 2000,
+  });
   await gate.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
   passkey = new SoftPasskey(gate.origin);
   await enroll(passkey);
@@ -130,7 +148,9 @@ describe("the inbox on the simulator", () => {
     const question = agents[2] as Item;
     expect(question.request.content?.questions?.[0]?.options.length).toBeGreaterThan(0);
     // Ids are opaque and stable: the same listing again gives the same ids.
-    expect((await listItems()).map((item) => item.itemId).sort()).toEqual(items.map((item) => item.itemId).sort());
+    expect((await listItems()).map((item) => item.itemId).sort()).toEqual(
+      items.map((item) => item.itemId).sort(),
+    );
   });
 
   it("approves both approvals with one assertion, sends each once, and sends nothing for the same set again", async () => {
@@ -205,16 +225,28 @@ describe("nothing is answered without the person's assertion over exactly that s
     const one = [decisionFor(first, "accept")];
     const other = [decisionFor(second, "accept")];
 
-    const noTicket = await post("/inbox/api/decide", { ticketId: "made-up", decisions: one, response: { id: "x", type: "public-key" } });
+    const noTicket = await post("/inbox/api/decide", {
+      ticketId: "made-up",
+      decisions: one,
+      response: { id: "x", type: "public-key" },
+    });
     expect(noTicket.body).toEqual({ error: "challenge_invalid" });
 
     // Bound to `one`, presented with `other`.
     const asked = await post("/inbox/api/options", { decisions: one });
     const { ticketId, options } = asked.body as { ticketId: string; options: never };
-    const swapped = await post("/inbox/api/decide", { ticketId, decisions: other, response: passkey.get(options) });
+    const swapped = await post("/inbox/api/decide", {
+      ticketId,
+      decisions: other,
+      response: passkey.get(options),
+    });
     expect(swapped.body).toEqual({ error: "selection_invalid" });
     // The ticket was used up by that attempt: the right set with it now is refused too.
-    const replayed = await post("/inbox/api/decide", { ticketId, decisions: one, response: passkey.get(options) });
+    const replayed = await post("/inbox/api/decide", {
+      ticketId,
+      decisions: one,
+      response: passkey.get(options),
+    });
     expect(replayed.body).toEqual({ error: "challenge_invalid" });
 
     // Signed by a key the gate never enrolled.
@@ -249,7 +281,9 @@ describe("nothing is answered without the person's assertion over exactly that s
     expect(answer.status).toBe(403);
     const options = await post(
       "/inbox/api/options",
-      { decisions: [{ environmentId: "e", threadId: "t", requestId: "r", decision: "accept", answers: null }] },
+      {
+        decisions: [{ environmentId: "e", threadId: "t", requestId: "r", decision: "accept", answers: null }],
+      },
       "https://evil.example",
     );
     expect(options.status).toBe(403);

@@ -96,7 +96,9 @@ describe("three addresses flooding the ticket tables from afar", () => {
     const granted = await flood("/approve/api/options", { requestId: toDeny.requestId, decision: "deny" });
     expect(granted).toBeGreaterThan(64);
 
-    expect((await ownerStops({ requestId: toDeny.requestId, decision: "deny" })).body).toEqual({ denied: true });
+    expect((await ownerStops({ requestId: toDeny.requestId, decision: "deny" })).body).toEqual({
+      denied: true,
+    });
     expect((await ownerStops({ leaseId, decision: "end" })).body).toEqual({ ended: true });
   });
 
@@ -131,8 +133,9 @@ describe("three addresses flooding the ticket tables from afar", () => {
     expect((await fromAfar(OWNER, "/inbox/api/items", {})).body).toEqual({ error: "unlock_required" });
     const viewToken = await unlock(OWNER);
     const listed = await fromAfar(OWNER, "/inbox/api/items", { viewToken });
-    const item = (listed.body as { items: { environment: { environmentId: string }; request: { requestId: string } }[] })
-      .items[0];
+    const item = (
+      listed.body as { items: { environment: { environmentId: string }; request: { requestId: string } }[] }
+    ).items[0];
     if (item === undefined) throw new Error("nothing listed");
     const decisions = [
       {
@@ -152,7 +155,11 @@ describe("three addresses flooding the ticket tables from afar", () => {
     const asked = await fromAfar(OWNER, "/inbox/api/options", { decisions, viewToken });
     expect(asked.status).toBe(200);
     const { ticketId, options } = asked.body as { ticketId: string; options: never };
-    const decided = await fromAfar(OWNER, "/inbox/api/decide", { ticketId, decisions, response: phone.get(options) });
+    const decided = await fromAfar(OWNER, "/inbox/api/decide", {
+      ticketId,
+      decisions,
+      response: phone.get(options),
+    });
     expect((decided.body as { outcomes: { result: string }[] }).outcomes[0]?.result).toBe("sent");
   });
 });

@@ -77,7 +77,8 @@ function onOrigin(value: unknown, origin: string, path: string): string | undefi
   if (typeof value !== "string") return undefined;
   try {
     const url = new URL(value);
-    if (url.origin !== origin || url.pathname !== path || url.username !== "" || url.password !== "") return undefined;
+    if (url.origin !== origin || url.pathname !== path || url.username !== "" || url.password !== "")
+      return undefined;
     return url.href;
   } catch {
     return undefined;

@@ -8,12 +8,13 @@
  * Ceremonies, view sessions and their budgets are kept per client (ADR 0044), so a stranger's
  * flood spends only its own share.
  */
+
+import { randomBytes } from "node:crypto";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import { edgeNames, PerClientBook } from "@t3-connector/core/http-edge";
 import { INBOX_APPROVAL_DECISIONS } from "@t3-connector/core/state";
 import { type Context, Hono } from "hono";
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { InboxReader } from "../../inbox/inbox-reader.js";
 import { MAX_DECISIONS_PER_SET, type OwnerDecisions } from "../../inbox/owner-decisions.js";
@@ -24,7 +25,10 @@ import { parsedBody } from "./route-kit.js";
 
 const opaqueId = z.string().min(1).max(256);
 const webauthnResponse = z.looseObject({ id: z.string().min(1).max(2048), type: z.literal("public-key") });
-const answerValue = z.union([z.string().min(1).max(4000), z.array(z.string().min(1).max(4000)).min(1).max(32)]);
+const answerValue = z.union([
+  z.string().min(1).max(4000),
+  z.array(z.string().min(1).max(4000)).min(1).max(32),
+]);
 const decisionSchema = z.strictObject({
   environmentId: opaqueId,
   threadId: opaqueId,
@@ -35,7 +39,11 @@ const decisionSchema = z.strictObject({
 const decisionsSchema = z.array(decisionSchema).min(1).max(MAX_DECISIONS_PER_SET);
 const viewBody = z.strictObject({ viewToken: opaqueId.optional() });
 const optionsBody = z.strictObject({ decisions: decisionsSchema, viewToken: opaqueId.optional() });
-const decideBody = z.strictObject({ ticketId: opaqueId, decisions: decisionsSchema, response: webauthnResponse });
+const decideBody = z.strictObject({
+  ticketId: opaqueId,
+  decisions: decisionsSchema,
+  response: webauthnResponse,
+});
 const unlockBody = z.strictObject({ ticketId: opaqueId, response: webauthnResponse });
 
 const VIEW_SESSION_MS = 10 * 60_000;
@@ -47,7 +55,10 @@ export interface InboxRouteParts {
   /** The gate's own passkeys, for its localhost page. */
   readonly localPasskeys: AssertionVerifier;
   /** The sign-in passkeys and their public origin, when approval from afar is on. */
-  readonly remote?: { readonly origin: string; readonly passkeys: AssertionVerifier & { load(): Promise<void> } };
+  readonly remote?: {
+    readonly origin: string;
+    readonly passkeys: AssertionVerifier & { load(): Promise<void> };
+  };
   readonly port: number;
   readonly clock: Clock;
   readonly relayCapability?: string;
@@ -78,7 +89,10 @@ export function inboxRoutes(parts: InboxRouteParts): Hono {
         return { remote: true, verifier: parts.remote.passkeys };
       }
     }
-    throw new ConnectorError("origin_or_method_invalid", "inbox calls come only as JSON POSTs from its own page");
+    throw new ConnectorError(
+      "origin_or_method_invalid",
+      "inbox calls come only as JSON POSTs from its own page",
+    );
   };
   /** From afar the list needs a view session; a decision needs its own assertion either way. */
   const requireView = (c: Context, origin: Origin, token: string | undefined) => {
