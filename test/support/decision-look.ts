@@ -5,6 +5,8 @@
  * failing test names the control.
  */
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { screenshot } from "./chromium.js";
 
 // These run in the page; the tests are type-checked without the DOM library, so the page's globals
 // are read through small structural types (as chromium.ts does).
@@ -90,4 +92,21 @@ export function backgroundLuminance(page: Page): Promise<number> {
     };
     return 0.2126 * channel(r ?? 255) + 0.7152 * channel(g ?? 255) + 0.0722 * channel(b ?? 255);
   });
+}
+
+/**
+ * Fails unless the page keeps the look (some controls shown, none small, no sideways scroll) and
+ * is dark under a dark scheme; keeps a screenshot of each scheme named `<name>-light|dark`.
+ */
+export async function expectDecisionLook(page: Page, name: string): Promise<void> {
+  const look = await measureLook(page);
+  expect(look.controls).toBeGreaterThan(0);
+  expect(look.small).toEqual([]);
+  expect(look.overflow).toBe(0);
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect(await backgroundLuminance(page)).toBeLessThan(0.05);
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(await backgroundLuminance(page)).toBeGreaterThan(0.8);
 }

@@ -8,17 +8,16 @@ import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-  screenshot,
 } from "@t3-connector/test-support/chromium";
-import { backgroundLuminance, measureLook } from "@t3-connector/test-support/decision-look";
+import { expectDecisionLook } from "@t3-connector/test-support/decision-look";
 import {
   type CallbackServer,
   type OAuthServe,
   startCallbackServer,
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { authorizeRequest } from "./support/pkce.js";
 
 let server: OAuthServe;
@@ -42,18 +41,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function expectTheLook(page: Page, name: string): Promise<void> {
-  const look = await measureLook(page);
-  expect(look.controls).toBeGreaterThan(0);
-  expect(look.small).toEqual([]);
-  expect(look.overflow).toBe(0);
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: "dark" });
-  expect(await backgroundLuminance(page)).toBeLessThan(0.05);
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 describe("the sign-in and consent pages on a 390 px phone", () => {
   it("keep 44 px controls with 16 px text, no sideways scroll, and a dark page in the dark", async () => {
     const registered = await fetch(`${server.issuer}/register`, {
@@ -71,11 +58,11 @@ describe("the sign-in and consent pages on a 390 px phone", () => {
     await page.goto(request.url.href);
     await page.waitForSelector("body[data-ready=true]");
     await page.locator("[data-testid=enroll]").waitFor();
-    await expectTheLook(page, "oauth-sign-in");
+    await expectDecisionLook(page, "oauth-sign-in");
 
     await page.fill("[data-testid=enroll-code]", server.enrollmentCode);
     await page.click("[data-testid=enroll]");
     await page.locator("[data-testid=consent-approve]").waitFor();
-    await expectTheLook(page, "oauth-consent");
+    await expectDecisionLook(page, "oauth-consent");
   });
 });

@@ -13,9 +13,9 @@ import {
   type AuthenticatorPage,
   launchChromium,
   openWithAuthenticator,
-  screenshot,
 } from "@t3-connector/test-support/chromium";
-import { backgroundLuminance, measureLook } from "@t3-connector/test-support/decision-look";
+import { expectDecisionLook } from "@t3-connector/test-support/decision-look";
+import { INBOX_ENVIRONMENTS, seedInboxWorld } from "@t3-connector/test-support/inbox-world";
 import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -47,39 +47,13 @@ afterEach(async () => {
 async function openInbox(): Promise<{ gate: SimGate; page: Page }> {
   oauthDir = await mkdtemp(join(tmpdir(), "t3c-inbox-look-"));
   const started = await startSimGate({
-    environments: [
-      { alias: "alpha", projects: [{ id: "p-api", title: "API", workspaceRoot: "/work/api" }] },
-      { alias: "beta", projects: [{ id: "p-web", title: "Web", workspaceRoot: "/work/web" }] },
-    ],
+    environments: INBOX_ENVIRONMENTS,
     serve: true,
     inbox: true,
     remoteApprovalAtOwnOrigin: { oauthStateDir: oauthDir },
   });
   gate = started;
-  const alpha = started.sim.environment("alpha").model;
-  const beta = started.sim.environment("beta").model;
-  alpha.addThread({
-    id: "t-deploy",
-    projectId: "p-api",
-    title: "Deploy",
-    state: "waiting_approval",
-    at: PAST,
-  });
-  beta.addThread({
-    id: "t-tests",
-    projectId: "p-web",
-    title: "Run tests",
-    state: "waiting_approval",
-    at: PAST + 1000,
-  });
-  beta.addThread({
-    id: "t-scope",
-    projectId: "p-web",
-    title: "Choose scope",
-    state: "waiting_user_input",
-    at: PAST + 2000,
-  });
-  await started.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
+  await seedInboxWorld(started, PAST);
   tab = await openWithAuthenticator(browser, PHONE);
   const { page } = tab;
   await page.goto(`${started.origin}/`);
@@ -94,19 +68,6 @@ function responses(alias: string) {
   return (gate as SimGate).sim
     .environment(alias)
     .model.receivedCommands.filter((command) => command.type === "runtime-request.respond");
-}
-
-async function expectTheLook(page: Page, name: string): Promise<void> {
-  const look = await measureLook(page);
-  expect(look.controls).toBeGreaterThan(0);
-  expect(look.small).toEqual([]);
-  expect(look.overflow).toBe(0);
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: "dark" });
-  expect(await backgroundLuminance(page)).toBeLessThan(0.05);
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: "light" });
-  expect(await backgroundLuminance(page)).toBeGreaterThan(0.8);
 }
 
 describe("the inbox on a 390 px phone", () => {
@@ -129,7 +90,7 @@ describe("the inbox on a 390 px phone", () => {
       "Approve once: Deploy (alpha)",
       "Approve once: Run tests (beta)",
     ]);
-    await expectTheLook(page, "inbox-set");
+    await expectDecisionLook(page, "inbox-set");
     await page.click("[data-testid=decide]");
     await waitForMessage(page, "Decided.");
     expect(
@@ -159,6 +120,6 @@ describe("the inbox on a 390 px phone", () => {
     await page.goto(`${started.origin}/approve?request=${link.requestId}`);
     await page.waitForSelector("body[data-ready=true]");
     await page.locator("#request:not([hidden])").waitFor();
-    await expectTheLook(page, "approve-page");
+    await expectDecisionLook(page, "approve-page");
   });
 });

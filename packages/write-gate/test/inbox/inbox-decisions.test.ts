@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { postJson } from "@t3-connector/test-support/gate-http";
+import { INBOX_ENVIRONMENTS, seedInboxWorld } from "@t3-connector/test-support/inbox-world";
 import { ENROLLMENT_CODE, type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -94,37 +95,11 @@ function responses(alias: string): { requestId: unknown; decision?: unknown; ans
 
 beforeEach(async () => {
   gate = await startSimGate({
-    environments: [
-      { alias: "alpha", projects: [{ id: "p-api", title: "API", workspaceRoot: "/work/api" }] },
-      { alias: "beta", projects: [{ id: "p-web", title: "Web", workspaceRoot: "/work/web" }] },
-    ],
+    environments: INBOX_ENVIRONMENTS,
     serve: true,
     inbox: true,
   });
-  const alpha = gate.sim.environment("alpha").model;
-  const beta = gate.sim.environment("beta").model;
-  alpha.addThread({
-    id: "t-deploy",
-    projectId: "p-api",
-    title: "Deploy",
-    state: "waiting_approval",
-    at: PAST,
-  });
-  beta.addThread({
-    id: "t-tests",
-    projectId: "p-web",
-    title: "Run tests",
-    state: "waiting_approval",
-    at: PAST + 1000,
-  });
-  beta.addThread({
-    id: "t-scope",
-    projectId: "p-web",
-    title: "Choose scope",
-    state: "waiting_user_input",
-    at: PAST + 2000,
-  });
-  await gate.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
+  await seedInboxWorld(gate, PAST);
   passkey = new SoftPasskey(gate.origin);
   await enroll(passkey);
 });
