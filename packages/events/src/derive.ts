@@ -143,25 +143,7 @@ export function deriveTransitions(
     });
   }
 
-  // What was announced as waiting and no longer is: the phone is told it is gone (ADR 0073).
-  // A run stopped while it waited withdrew the request; any other way on, someone answered it.
-  const withdrawn = WITHDRAWING_STATUSES.has(row.status);
-  const resolved = (id: string, kind: string | null) => {
-    transitions.push({
-      type: "thread.request_resolved",
-      runId: row.latestRunId ?? null,
-      status: row.status,
-      occurredAt: null,
-      transition: `thread.request_resolved:${id}`,
-      request: { id, kind, createdAt: null },
-      resolution: withdrawn ? "withdrawn" : "answered",
-    });
-  };
-  if (previous.requestId !== null && previous.requestId !== (request?.id ?? null)) {
-    resolved(previous.requestId, previous.requestKind ?? null);
-  }
-  const previousSecret = previous.secretRequestId ?? null;
-  if (previousSecret !== null && previousSecret !== secretId) resolved(previousSecret, SECRET_REQUEST_KIND);
+  transitions.push(...resolvedTransitions(previous, row, request?.id ?? null, secretId));
 
   const lost = previous.openRuns.filter((runId) => !runs.has(runId));
   const replaced =
@@ -185,6 +167,38 @@ export function deriveTransitions(
       ...(runsCheck === undefined ? {} : { runsCheck }),
     },
   };
+}
+
+/**
+ * What was announced as waiting and no longer is (ADR 0073): a runtime or secret request seen
+ * pending before and not now. A run stopped while it waited withdrew it; any other way on,
+ * someone answered it (the shell cannot tell who).
+ */
+function resolvedTransitions(
+  previous: ThreadSeen,
+  row: ThreadShell,
+  requestId: string | null,
+  secretId: string | null,
+): Transition[] {
+  const resolution = WITHDRAWING_STATUSES.has(row.status) ? ("withdrawn" as const) : ("answered" as const);
+  const resolved = (id: string, kind: string | null): Transition => ({
+    type: "thread.request_resolved",
+    runId: row.latestRunId ?? null,
+    status: row.status,
+    occurredAt: null,
+    transition: `thread.request_resolved:${id}`,
+    request: { id, kind, createdAt: null },
+    resolution,
+  });
+  const transitions: Transition[] = [];
+  if (previous.requestId !== null && previous.requestId !== requestId) {
+    transitions.push(resolved(previous.requestId, previous.requestKind ?? null));
+  }
+  const previousSecret = previous.secretRequestId ?? null;
+  if (previousSecret !== null && previousSecret !== secretId) {
+    transitions.push(resolved(previousSecret, SECRET_REQUEST_KIND));
+  }
+  return transitions;
 }
 
 /**

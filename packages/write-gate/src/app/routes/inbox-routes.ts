@@ -69,18 +69,14 @@ interface Origin {
   readonly verifier: AssertionVerifier;
 }
 
-export function inboxRoutes(parts: InboxRouteParts): Hono {
+/**
+ * Which page is calling: POST, JSON, and an Origin that is one of the two (the passkey set follows
+ * from it); anything else is refused before any work, for free.
+ */
+function originReader(parts: InboxRouteParts): (c: Context) => Promise<Origin> {
   const local = edgeNames([], [pageOrigin(parts.port)]);
   const remote = parts.remote === undefined ? undefined : edgeNames([], [parts.remote.origin]);
-  const monotonic = () => parts.clock.monotonic();
-  const unlocks = new PerClientBook<string>({ monotonic, ttlMs: UNLOCK_TTL_MS, perClient: 4, max: 256 });
-  const views = new PerClientBook<true>({ monotonic, ttlMs: VIEW_SESSION_MS, perClient: 4, max: 256 });
-  // Asking for a challenge or the list is what a stranger can repeat; each client has its own budget.
-  const budget = new RateBudget({ clock: parts.clock, limit: 60 });
-  const client = (c: Context) => clientKey(c, parts.relayCapability);
-
-  /** Which page is calling: POST, JSON, and an Origin that is one of the two; else refused for free. */
-  const originOf = async (c: Context): Promise<Origin> => {
+  return async (c) => {
     const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (c.req.method === "POST" && type === "application/json") {
       if (originIs(c, local, "required")) return { remote: false, verifier: parts.localPasskeys };
@@ -94,6 +90,17 @@ export function inboxRoutes(parts: InboxRouteParts): Hono {
       "inbox calls come only as JSON POSTs from its own page",
     );
   };
+}
+
+export function inboxRoutes(parts: InboxRouteParts): Hono {
+  const monotonic = () => parts.clock.monotonic();
+  const unlocks = new PerClientBook<string>({ monotonic, ttlMs: UNLOCK_TTL_MS, perClient: 4, max: 256 });
+  const views = new PerClientBook<true>({ monotonic, ttlMs: VIEW_SESSION_MS, perClient: 4, max: 256 });
+  // Asking for a challenge or the list is what a stranger can repeat; each client has its own budget.
+  const budget = new RateBudget({ clock: parts.clock, limit: 60 });
+  const client = (c: Context) => clientKey(c, parts.relayCapability);
+
+  const originOf = originReader(parts);
   /** From afar the list needs a view session; a decision needs its own assertion either way. */
   const requireView = (c: Context, origin: Origin, token: string | undefined) => {
     if (!origin.remote) return;

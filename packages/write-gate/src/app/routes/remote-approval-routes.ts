@@ -47,13 +47,7 @@ export interface RemoteApprovalParts extends GateParts {
 
 export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   const { desk, keeper, remote, audit, log } = parts;
-  // Per client (ADR 0073): a stranger's flood fills only its own few slots, never the owner's.
-  const tickets = new PerClientBook<StopTicket>({
-    monotonic: () => parts.clock.monotonic(),
-    ttlMs: 120_000,
-    perClient: 4,
-    max: 256,
-  });
+  const tickets = stopTicketBook(parts.clock);
   // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
   // Per client: the one `serve` vouches for, so a flood behind a proxy spends only its own budget.
   const budget = new RateBudget({ clock: parts.clock, limit: 30 });
@@ -93,15 +87,10 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
       return c.json(await desk.challenge(requestId, selection, remote));
     }
     const id = required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
-    // Only for what exists now: a live request to deny, an open lease to end.
-    if (body.decision === "deny") desk.view(id);
-    else if (keeper.get(id) === null) throw new ConnectorError("lease_closed", "no open lease has this id");
+    requireLive(body.decision, id, parts);
     const bytes = randomBytes(32);
-    const ticketId = tickets.add(clientKey(c, parts.relayCapability), {
-      kind: body.decision,
-      id,
-      challenge: bytes.toString("base64url"),
-    });
+    const ticket = { kind: body.decision, id, challenge: bytes.toString("base64url") };
+    const ticketId = tickets.add(clientKey(c, parts.relayCapability), ticket);
     return c.json({ ticketId, options: await remote.authenticationOptions(bytes) });
   });
   app.post("/approve/api/approve", jsonBody(approveBody), async (c) => {
@@ -133,6 +122,18 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     return c.json({ ended });
   });
   return app;
+}
+
+/** Per client (ADR 0073): a stranger's flood fills only its own few slots, never the owner's. */
+function stopTicketBook(clock: Clock): PerClientBook<StopTicket> {
+  return new PerClientBook({ monotonic: () => clock.monotonic(), ttlMs: 120_000, perClient: 4, max: 256 });
+}
+
+/** A Deny ticket only for a live request, an End ticket only for an open lease (ADR 0073). */
+function requireLive(kind: "deny" | "end", id: string, parts: Pick<GateParts, "desk" | "keeper">): void {
+  if (kind === "deny") parts.desk.view(id);
+  else if (parts.keeper.get(id) === null)
+    throw new ConnectorError("lease_closed", "no open lease has this id");
 }
 
 function required(value: string | undefined, name: string): string {
