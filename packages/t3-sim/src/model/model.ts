@@ -37,7 +37,6 @@ import {
   type SecretRequestSpec,
   settleSecretRequest,
 } from "./secret-requests.js";
-import { seedDemoInto } from "./seed-demo.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
 import { SimStore, type ThreadRecord } from "./store.js";
@@ -371,10 +370,4 @@ export class SimEnvironmentModel implements EnvironmentModel {
   dispose(): void {
     for (const record of this.store.threads.values()) this.engine.stopThread(record.thread.id);
   }
-}
-
-export function createEnvironmentModel(options: EnvironmentModelOptions): SimEnvironmentModel {
-  const model = new SimEnvironmentModel(options);
-  if (options.seed === "demo") seedDemoInto(model);
-  return model;
 }

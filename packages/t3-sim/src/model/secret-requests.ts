@@ -9,7 +9,7 @@
  * carries the pending one as `pendingSecretRequest` (the row field's name is the simulator's
  * reading, docs/simulator-fidelity.md).
  */
-import { latestRun } from "./projection.js";
+import { latestRun } from "./latest-run.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import type { RestartCancelledBackgroundWork, TurnItem } from "./types.js";
 

@@ -6,7 +6,6 @@
  * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
  * (so one command's events travel in one Chunk, like the real server).
  */
-import type { AgentWork } from "./agent-work.js";
 import type { IdSource } from "./ids.js";
 import type {
   AppThread,
@@ -391,4 +390,17 @@ export class Tx {
     this.record.contextTransfers.set(transfer.id, transfer);
     this.emit(type, transfer);
   }
+}
+
+/** What the simulated agents were set to do (agent-work.ts records it), kept in the store. */
+/** `turn_started`: a run (or a restarted attempt) took the provider; `steered`: a running turn got new input; `resumed`: an answered request let a paused turn go on. */
+export type AgentWorkKind = "turn_started" | "steered" | "resumed";
+
+export interface AgentWork {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly kind: AgentWorkKind;
+  readonly runtimeMode: string;
+  /** The simulator's clock, ISO. */
+  readonly at: string;
 }

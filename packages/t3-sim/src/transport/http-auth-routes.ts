@@ -7,7 +7,7 @@ import {
   requestInvalidBody,
   scopeRequiredBody,
 } from "./http-bodies.js";
-import type { ParsedRequest } from "./http-routes.js";
+import type { ParsedRequest } from "./parsed-request.js";
 import { isKnownScope, SCOPE_ACCESS_WRITE, STANDARD_CLIENT_SCOPES } from "./scopes.js";
 
 const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";

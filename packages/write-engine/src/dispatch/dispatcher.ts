@@ -40,10 +40,12 @@ import {
   prepareAction,
   type RuntimeMode,
   requestedRuntimeMode,
+  withOmittedRuntimeMode,
 } from "../actions/index.js";
 import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
+import type { Dispatcher, DispatcherOptions } from "./dispatcher-contract.js";
 import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -61,8 +63,6 @@ import { type ResendAuthority, resendOptions } from "./resend-authority.js";
 import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
-  Dispatcher,
-  DispatcherOptions,
   DispatchRequest,
   LeaseRequest,
   LeaseVerdict,
@@ -239,7 +239,7 @@ class WriteDispatcher implements Dispatcher {
       caller: this.#options.channel,
       operationId: request.operationId,
     });
-    // Strict parse before anything else: a bad input is refused without a record.
+    // Strict parse before anything else, and the only one: a bad input is refused without a record.
     const prepared = prepareAction(entry.action, request.input, key);
     Object.assign(known, targetThreadOf(entry, prepared.input));
     const mismatch = checkLocalGuards(
@@ -265,9 +265,7 @@ class WriteDispatcher implements Dispatcher {
     const { awaitingCeiling: _filled, ...rest } = admitted;
     return {
       ...rest,
-      prepared: prepareAction(entry.action, request.input, key, {
-        omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
-      }),
+      prepared: withOmittedRuntimeMode(prepared, verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING),
     };
   }
 

@@ -23,9 +23,8 @@ import {
   type WorkspaceVerifier,
   type WriteEngine,
 } from "@t3-connector/write-engine/engine";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { StartupWarnings } from "../app/index.js";
-import type { ApprovalFeed } from "../approval/approval-feed.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -33,7 +32,7 @@ import {
   auditWitness,
   openAuditLog,
 } from "../audit/index.js";
-import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
+import type { LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
@@ -44,50 +43,11 @@ import {
 } from "../relay/index.js";
 import { checkAndReport, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
+import type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
 
-/** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
-export interface GateParts {
-  readonly config: WriteConfig;
-  readonly port: number;
-  readonly clock: Clock;
-  readonly registry: EnvironmentRegistry;
-  /** The engine the person's own inbox decisions go through (ADR 0073), as every write does. */
-  readonly engine: Pick<WriteEngine, "dispatchOutcome">;
-  /** Which actions each environment's T3 version can run (learned once per server version). */
-  readonly commandSupport: CommandSupportCache;
-  readonly audit: AuditLog;
-  /** The one-time enrollment code printed on the gate's terminal. */
-  readonly enrollmentCode: string;
-  /** `gate --enroll`: the code may add a passkey even when one is enrolled. */
-  readonly enroll: boolean;
-  readonly bootId: string;
-  readonly log: (line: string) => void;
-  /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
-  readonly relay: RelayHandler;
-  /**
-   * This boot's relay capability: the approval page from afar also trusts the client address
-   * `serve` names beside it (ADR 0044).
-   */
-  readonly relayCapability: string;
-  /** Filled by the start-up check of the environments once it ends; the page shows them. */
-  readonly startupWarnings: StartupWarnings;
-}
-
-export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Promise<Response>;
-
-export interface HumanSide {
-  readonly lease: LeaseKeeper;
-  readonly approvals: ApprovalDesk;
-  /** The whole HTTP app, with `parts.relay` mounted at `POST /relay`. */
-  readonly app: Hono;
-  /** Whether a passkey is enrolled (the enrollment code is printed only while none is, or with --enroll). */
-  readonly enrolled?: () => boolean;
-  /** The approval requests and decisions the relay's `approval_events` reads (ADR 0051). */
-  readonly approvalFeed?: ApprovalFeed;
-  close?(): Promise<void>;
-}
+export type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 
 export interface StartGateOptions {
   readonly config: WriteConfig;

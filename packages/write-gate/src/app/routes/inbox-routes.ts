@@ -19,7 +19,7 @@ import { z } from "zod";
 import type { InboxReader } from "../../inbox/inbox-reader.js";
 import { MAX_DECISIONS_PER_SET, type OwnerDecisions } from "../../inbox/owner-decisions.js";
 import type { AssertionVerifier } from "../../passkeys/remote-passkeys.js";
-import { clientKey, originIs, pageOrigin, RateBudget } from "../../security/index.js";
+import { AddressBudget, clientKey, originIs, pageOrigin } from "../../security/index.js";
 import { INBOX_PAGE_CSS, INBOX_PAGE_HTML, INBOX_PAGE_JS } from "../inbox-page.js";
 import { parsedBody } from "./route-kit.js";
 
@@ -97,7 +97,7 @@ export function inboxRoutes(parts: InboxRouteParts): Hono {
   const unlocks = new PerClientBook<string>({ monotonic, ttlMs: UNLOCK_TTL_MS, perClient: 4, max: 256 });
   const views = new PerClientBook<true>({ monotonic, ttlMs: VIEW_SESSION_MS, perClient: 4, max: 256 });
   // Asking for a challenge or the list is what a stranger can repeat; each client has its own budget.
-  const budget = new RateBudget({ clock: parts.clock, limit: 60 });
+  const budget = new AddressBudget({ clock: parts.clock, limit: 60 });
   const client = (c: Context) => clientKey(c, parts.relayCapability);
 
   const originOf = originReader(parts);

@@ -1,13 +1,14 @@
 /**
- * What the engine's public face (`../engine/index.ts`, ADR 0027) shows of the dispatcher, listed
- * here once: the face and this folder's index both re-export this module, so a name moves on or
- * off the face by one edit here. The dispatcher's other names stay in `index.ts`, for the engine.
+ * What the engine's public entry (`../engine/index.ts`, ADR 0027) shows of the dispatcher, listed
+ * here once: that entry and this folder's index both re-export this module, so a name moves on or
+ * off the entry by one edit here. The dispatcher's other names stay in `index.ts`, for the engine.
  */
 export type {
   ConditionalSendRequest,
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export type { Dispatcher } from "./dispatcher-contract.js";
 export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
@@ -16,7 +17,6 @@ export { NO_LEASE_READ_ONLY, type ResendAuthority } from "./resend-authority.js"
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
   DispatchCompleted,
-  Dispatcher,
   DispatchRequest,
   LeaseFacts,
   LeaseRefusalCode,
