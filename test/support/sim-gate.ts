@@ -83,6 +83,8 @@ export async function startSimGate(options: {
   remoteApproval?: { origin: string; oauthStateDir: string; relayCapability?: string };
   /** Approval from afar at the gate's own origin (a browser test of `/approve` without a proxy). */
   remoteApprovalAtOwnOrigin?: { oauthStateDir: string };
+  /** Environments beyond the simulator's (e.g. a protocol-1 server), configured after them. */
+  otherServers?: ReadonlyArray<{ alias: string; environmentId: string; url: string }>;
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -105,6 +107,16 @@ export async function startSimGate(options: {
       alias: env.alias,
       environmentId: env.environmentId,
       transport: { kind: "url", url: env.url },
+      tokenFile,
+    });
+  }
+  for (const other of options.otherServers ?? []) {
+    const tokenFile = join(root, "tokens", `${other.alias}-operate`);
+    await writeTokenFile(tokenFile, "operate-token-of-another-server");
+    configs.push({
+      alias: other.alias,
+      environmentId: other.environmentId,
+      transport: { kind: "url", url: other.url },
       tokenFile,
     });
   }

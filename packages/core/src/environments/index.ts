@@ -3,6 +3,12 @@ export type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 export { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
 export * from "./inbox-items.js";
 export {
+  FIRST_PROTOCOL_2_RELEASE,
+  protocolUnsupported,
+  type ShellProtocolMarks,
+  shellProtocolMarks,
+} from "./older-protocol.js";
+export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   EnvironmentRegistry,
   type EnvironmentRegistryOptions,

@@ -15,6 +15,7 @@ import {
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { controlPlaneRows } from "../listing/indexed-rows.js";
+import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
 import {
   cachedThreadSummary,
   type ItemEnvironment,
@@ -166,6 +167,8 @@ export const t3ControlPlaneTool = defineReadTool({
         };
       },
       (value) => value.visible,
+      // A server whose rows name no secret request: read the running threads for one (ADR 0069).
+      { enrich: withSecretsFromThreads },
     );
 
     const lists = controlPlaneLists(

@@ -3,8 +3,10 @@
  * for tests (seeding, scripting runs, inspection). Everything is synchronous except the run
  * engine, which moves only when the SimClock does.
  */
+
 import { existsSync } from "node:fs";
 import type { SimClock } from "../clock.js";
+import { SUPERSET_EXTRA_SCOPE, type Unknowns0046, unknowns0046, withoutCause } from "./age-0046.js";
 import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
@@ -74,6 +76,8 @@ export interface EnvironmentModelOptions {
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
+  /** The 0.0.46 age's open points (age-0046.ts); default: as the simulator played them before. */
+  unknowns?: Partial<Unknowns0046>;
 }
 
 export interface ThreadInspection {
@@ -133,6 +137,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
     this.clock = options.clock;
     this.store = new SimStore(() => options.clock.now(), new IdSource(options.environmentId));
+    this.store.unknowns = unknowns0046(options.unknowns);
     this.engine = new RunEngine(this.store, options.clock);
     this.#ctx = {
       store: this.store,
@@ -200,8 +205,11 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return { kind: "success", value: this.serverConfig() };
       case "server.probe":
         return { kind: "success", value: {} };
-      case "orchestration.dispatchCommand":
-        return this.#compat?.refuseCommand(payload) ?? this.#dispatcher.dispatch(payload);
+      case "orchestration.dispatchCommand": {
+        const outcome = this.#compat?.refuseCommand(payload) ?? this.#dispatcher.dispatch(payload);
+        if (outcome.kind !== "fail" || this.store.unknowns.refusalCause === "sent") return outcome;
+        return { kind: "fail", error: withoutCause(outcome.error) };
+      }
       case "orchestration.launchThread":
         return this.#launcher.launch(payload);
       case "orchestration.getArchivedShellSnapshot":
@@ -217,7 +225,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
       case "orchestration.getTurnItem":
-        if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
+        if (!this.#servesTurnItem()) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
@@ -238,7 +246,14 @@ export class SimEnvironmentModel implements EnvironmentModel {
           ? openShellStream(this.store, payload, sink)
           : openCurrentShellStream(this.store, this.#shellOptions(), payload, sink);
       case "orchestration.subscribeThread":
-        return openThreadStream(this.store, payload, sink);
+        return openThreadStream(
+          this.store,
+          payload,
+          sink,
+          this.store.unknowns.threadSnapshotDefault === "bounded"
+            ? (record) => this.#reads.boundedSnapshot(record)
+            : undefined,
+        );
       case "orchestration.subscribeArchivedShell":
         return this.#transitional
           ? openArchivedShellStream(this.store, payload, sink)
@@ -263,10 +278,24 @@ export class SimEnvironmentModel implements EnvironmentModel {
   knownTags(): readonly string[] {
     // getTurnItem is newer than the transitional builds.
     const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
-      (tag) => !this.#transitional || tag !== "orchestration.getTurnItem",
+      (tag) => this.#servesTurnItem() || tag !== "orchestration.getTurnItem",
     );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
+  }
+
+  #servesTurnItem(): boolean {
+    return !this.#transitional && this.store.unknowns.getTurnItem === "served";
+  }
+
+  /** Whether `GET /api/projects` exists here (the 0.0.46 age may play it absent). */
+  servesProjectsRoute(): boolean {
+    return this.store.unknowns.projectsRoute === "present";
+  }
+
+  /** What a pairing grants beyond an explicit scope (the 0.0.46 age may play a superset). */
+  extraGrantedScopes(): readonly string[] {
+    return this.store.unknowns.scopeGrant === "superset" ? [SUPERSET_EXTRA_SCOPE] : [];
   }
 
   serverConfig(): Record<string, unknown> {

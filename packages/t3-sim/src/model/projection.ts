@@ -152,7 +152,7 @@ function withNewerFields(row: Record<string, unknown>, record: ThreadRecord): Re
       withNewer.pullRequests = t.pullRequests ?? [];
       withNewer.branchPullRequest = null;
     } else if (key === "pendingRuntimeRequest") {
-      withNewer.pendingSecretRequest = pendingSecretRequest(record);
+      if (record.rowNamesSecret !== false) withNewer.pendingSecretRequest = pendingSecretRequest(record);
     } else if (key === "activeRunId") {
       withNewer.activityRunStartedAt = active ? (active.startedAt ?? active.requestedAt) : null;
     } else if (key === "lastError") {

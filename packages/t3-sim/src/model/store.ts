@@ -6,6 +6,7 @@
  * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
  * (so one command's events travel in one Chunk, like the real server).
  */
+import { UNKNOWNS_0046_AS_BEFORE, type Unknowns0046 } from "./age-0046.js";
 import type { IdSource } from "./ids.js";
 import type {
   AppThread,
@@ -53,6 +54,8 @@ export interface ThreadRecord {
   nextItemOrdinal: number;
   /** `run.interrupt {holdQueue:true}` holds queued runs until `queue.resume`. */
   queueHeld: boolean;
+  /** False where the 0.0.46 age plays rows without `pendingSecretRequest` (age-0046.ts). */
+  rowNamesSecret?: boolean;
 }
 
 export const locationOf = (record: ThreadRecord): ThreadLocation =>
@@ -126,6 +129,8 @@ export class SimStore {
   readonly #listeners = new Set<CommitListener>();
   readonly #enrichmentListeners = new Set<EnrichmentListener>();
   #timeOverride: number | undefined;
+  /** The 0.0.46 age's open points as this environment plays them (age-0046.ts). */
+  unknowns: Unknowns0046 = UNKNOWNS_0046_AS_BEFORE;
 
   constructor(
     readonly clockNow: () => number,
@@ -183,6 +188,7 @@ export class SimStore {
    */
   transact(record: ThreadRecord, commandId: string | null, fn: (tx: Tx) => void, isNew = false): number {
     const before: ThreadLocation | "new" = isNew ? "new" : locationOf(record);
+    record.rowNamesSecret = this.unknowns.secretRequests === "simulator";
     const tx = new Tx(this, record, commandId);
     fn(tx);
     if (tx.pending.length === 0) return record.lastSequence;

@@ -34,7 +34,7 @@ export async function routeRequest(ctx: EnvironmentContext, request: ParsedReque
   if (method === "POST" && path === "/oauth/token") return handleOauthToken(ctx, request);
   if (method === "POST" && path === "/api/auth/websocket-ticket") return handleWebSocketTicket(ctx, request);
   if (method === "POST" && path === "/api/auth/pairing-token") return handlePairingToken(ctx, request);
-  if (method === "GET" && path === "/api/projects") {
+  if (method === "GET" && path === "/api/projects" && (ctx.model.servesProjectsRoute?.() ?? true)) {
     return authorized(ctx, request, SCOPE_READ, () => outcomeAnswer(ctx.model.httpProjects()));
   }
   if (method === "POST" && path === "/api/projects/mutate") {

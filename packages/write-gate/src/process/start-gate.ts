@@ -97,6 +97,11 @@ export interface RunningGate {
    * run in the background after the gate listens; each warning is also announced on its terminal.
    */
   readonly environmentWarnings: Promise<readonly EnvironmentWarning[]>;
+  /**
+   * Set when the start-up check met an environment the gate must not serve (a T3 before protocol
+   * 2, ADR 0069): the gate has then refused and closed itself, naming that environment.
+   */
+  readonly refusal: () => ConnectorError | undefined;
   close(reason?: string): Promise<void>;
 }
 
@@ -322,6 +327,12 @@ async function openForBusiness(
   const settlement = (options.settleAtStart ?? true) ? await settleAtStart(engine, audit) : null;
   const url = `http://localhost:${bound.port}/`;
   await announceStart(started, engine, { url, settlement, enrollmentCode: bound.enrollmentCode, human });
+  let refusal: ConnectorError | undefined;
+  const refuse = (error: ConnectorError) => {
+    refusal ??= error;
+    started.announce(`t3-connector-write gate: REFUSED: ${error.code}: ${error.message}; closing`);
+    void closing.close(error.code);
+  };
   return {
     url,
     port: bound.port,
@@ -332,7 +343,8 @@ async function openForBusiness(
     audit,
     closed: closing.closed,
     close: closing.close,
-    environmentWarnings: checkInBackground(started, registry),
+    environmentWarnings: checkInBackground(started, registry, refuse),
+    refusal: () => refusal,
   };
 }
 
@@ -387,8 +399,18 @@ async function announceStart(
   const stats = engine.stats();
   const uncertain = (await engine.listUncertain()).length;
   announce(`t3-connector-write gate: listening on ${shown.url} (127.0.0.1 only)`);
+  const remote = options.config.remoteApproval;
   // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
-  if (options.enroll === true || shown.human.enrolled?.() !== true) {
+  if (options.enroll === true) {
+    announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
+  } else if (remote !== undefined) {
+    // One person, one set: approvals from afar use the sign-in passkeys, so no second code here.
+    announce(
+      `t3-connector-write gate: approvals use the passkeys that sign clients in at ${remote.origin} ` +
+        `(t3-connector oauth enroll adds one, for a phone too); no gate enrollment code is printed ` +
+        "(start with `gate --enroll` to give the localhost page a passkey of its own)",
+    );
+  } else if (shown.human.enrolled?.() !== true) {
     announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
   } else {
     announce(
@@ -425,10 +447,13 @@ async function announceStart(
 function checkInBackground(
   started: Started,
   registry: EnvironmentRegistry,
+  refuse: (error: ConnectorError) => void,
 ): Promise<readonly EnvironmentWarning[]> {
   const checking = new AbortController();
   started.cleanups.last(async () => checking.abort());
   return checkAndReport(registry, checking.signal, (warnings) => {
+    const refused = warnings.find((warning) => warning.refusal !== undefined)?.refusal;
+    if (refused !== undefined) return refuse(refused);
     for (const warning of warnings) started.announce(warning.line);
     started.startupWarnings.add(warnings);
   });
