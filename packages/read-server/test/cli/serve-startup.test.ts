@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe("t3-connector serve start-up", () => {
-  it("refuses to start when the tool list is not the twelve read tools", async () => {
+  it("refuses to start when the tool list is not the thirteen read tools", async () => {
     const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
     expect(await runCli(["serve"], run.io, twelve.slice(1))).toBe(1);
     expect(run.stderr()).toContain("missing: t3_ambientes");

@@ -5,7 +5,7 @@ import { readToolDefinitions } from "../../src/tools/index.js";
 import { fakeTool } from "../support/fake-tools.js";
 
 describe("the read tool list", () => {
-  it("is exactly the twelve tools of the contract, each read-only", () => {
+  it("is exactly the thirteen tools of the contract, each read-only", () => {
     expect([...readToolDefinitions.map((tool) => tool.name)].sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(readToolListProblems(readToolDefinitions)).toEqual([]);
     for (const tool of readToolDefinitions) expect(tool.annotations).toEqual(READ_ONLY_ANNOTATIONS);

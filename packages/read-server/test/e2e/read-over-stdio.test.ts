@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe("the spawned read server", () => {
-  it("lists exactly the twelve read tools, each read-only with an output schema", async () => {
+  it("lists exactly the thirteen read tools, each read-only with an output schema", async () => {
     const { tools } = await serve.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     for (const tool of tools) {

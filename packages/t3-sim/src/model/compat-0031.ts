@@ -98,6 +98,7 @@ const RPC_METHODS_0031: ReadonlySet<string> = new Set([
   "orchestration.subscribeArchivedShell",
   "orchestration.subscribeShell",
   "orchestration.subscribeThread",
+  "projects.mutate",
 ]);
 
 /** What a compat profile changes in the model: the methods it serves and the commands it decodes. */
