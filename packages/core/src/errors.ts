@@ -165,6 +165,8 @@ export const ERROR_CODES_BY_DOMAIN = {
     "step_up_invalid",
     "registration_unknown",
     "too_many_requests",
+    /** The inbox from afar shows what waits only after a passkey assertion (ADR 0073). */
+    "unlock_required",
     "credential_unknown",
     "assertion_invalid",
     "registration_invalid",

@@ -11,6 +11,7 @@ import type { ConfigureRequest, ConfigureResult } from "./configure.js";
 import type { CreateRequest, CreateResult } from "./create.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
+import type { AnswerRequest, AnswerResult, InboxListing } from "./inbox.js";
 import { type ListOptions, listThreads, type ThreadListing } from "./listing.js";
 import type { OrganizeChange, OrganizeResult } from "./organize.js";
 import type { ThreadListFilters } from "./reads.js";
@@ -123,6 +124,18 @@ export class Ops {
   async create(environment: string, request: CreateRequest): Promise<CreateResult> {
     const { createThread } = await import("./create.js");
     return createThread(this.environments, environment, request);
+  }
+
+  /** What waits on the person in every environment (or the one named), as the gate's `/inbox`. */
+  async inbox(environment?: string): Promise<InboxListing> {
+    const { listInbox } = await import("./inbox.js");
+    return listInbox(this.environments, environment);
+  }
+
+  /** Answers one inbox item with the operator's token (never a secret: those are T3's own). */
+  async answer(request: AnswerRequest): Promise<AnswerResult> {
+    const { answerInboxItem } = await import("./inbox.js");
+    return answerInboxItem(this.environments, request);
   }
 
   async send(environment: string | undefined, request: SendRequest): Promise<SendResult> {
