@@ -40,6 +40,8 @@ export interface SimulatorEnvironmentOptions {
   readonly shellSuppression?: boolean;
   /** Fixed loopback port; 0 / absent picks a free one. */
   readonly port?: number;
+  /** RPCs this T3 lacks (each answers `Unknown request tag`), to play a build without them. */
+  readonly lacksMethods?: readonly string[];
 }
 
 export interface SimulatorOptions {
@@ -61,6 +63,7 @@ export interface ModelFactoryOptions {
   readonly compat?: CompatProfile;
   readonly strictCommands?: boolean;
   readonly shellSuppression?: boolean;
+  readonly lacksMethods?: readonly string[];
 }
 
 export interface SimEnvironment<M extends TransportModel = TransportModel> {
@@ -149,6 +152,7 @@ async function startOne<M extends TransportModel>(
     ...(env.compat === undefined ? {} : { compat: env.compat }),
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
     ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
+    ...(env.lacksMethods === undefined ? {} : { lacksMethods: env.lacksMethods }),
   });
   let server: EnvironmentServer;
   try {

@@ -19,6 +19,7 @@ import type {
   StreamOpenResult,
   StreamSink,
 } from "./contract.js";
+import { getFullThreadDiff, getTurnDiff } from "./diff-reads.js";
 import { RunEngine } from "./engine.js";
 import { IdSource } from "./ids.js";
 import { ThreadLauncher } from "./launch.js";
@@ -29,7 +30,7 @@ import {
   buildShellThread,
 } from "./projection.js";
 import { ProjectMutations } from "./projects.js";
-import { getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
+import { getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
 import {
   cancelBackgroundWorkOnRestart,
@@ -49,6 +50,7 @@ import {
   openThreadStream,
 } from "./streams.js";
 import type { ModelSelection, ProjectRecord, RestartCancelledBackgroundWork, StoredEvent } from "./types.js";
+import { listRefs, refreshStatus } from "./vcs-reads.js";
 
 export interface EnvironmentModelOptions {
   environmentId: string;
@@ -75,6 +77,8 @@ export interface EnvironmentModelOptions {
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
+  /** RPCs this build lacks: each answers like any unknown tag (a T3 of another age, in tests). */
+  lacksMethods?: readonly string[];
 }
 
 export interface ThreadInspection {
@@ -97,6 +101,8 @@ const UNARY_TAGS = [
   "orchestration.searchThreads",
   "orchestration.getWorkflowScript",
   "orchestration.getTurnItem",
+  "vcs.refreshStatus",
+  "vcs.listRefs",
 ] as const;
 const STREAM_TAGS = [
   "orchestration.subscribeShell",
@@ -117,6 +123,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly engine: RunEngine;
   readonly #transitional: boolean;
   readonly #compat: ModelCompat | undefined;
+  readonly #lacks: ReadonlySet<string>;
   readonly #dispatcher: CommandDispatcher;
   readonly #launcher: ThreadLauncher;
   readonly #reads: ThreadReads;
@@ -129,6 +136,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
     this.environmentId = options.environmentId;
     this.label = options.label;
     this.#compat = modelCompat(options.compat);
+    this.#lacks = new Set(options.lacksMethods ?? []);
     this.#transitional = (options.transitional ?? false) || this.#compat !== undefined;
     this.serverVersion =
       options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
@@ -196,6 +204,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   async callUnary(tag: string, payload: unknown): Promise<RpcOutcome> {
+    if (this.#lacks.has(tag)) return { kind: "die", defect: `Unknown request tag: ${tag}` };
     switch (tag) {
       case "server.getConfig":
         return { kind: "success", value: this.serverConfig() };
@@ -220,6 +229,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.getTurnItem":
         if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);
+      case "vcs.refreshStatus":
+        return refreshStatus(this.store, payload);
+      case "vcs.listRefs":
+        return listRefs(this.store, payload);
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
     }
@@ -264,7 +277,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   knownTags(): readonly string[] {
     // getTurnItem is newer than the transitional builds.
     const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
-      (tag) => !this.#transitional || tag !== "orchestration.getTurnItem",
+      (tag) => (!this.#transitional || tag !== "orchestration.getTurnItem") && !this.#lacks.has(tag),
     );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
@@ -314,6 +327,14 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   /** Creates a thread in a given state without touching `receivedCommands` (see seed-thread.ts). */
+  /**
+   * Gives a folder a repository with these files at its first commit (default: a README and
+   * src/index.ts, made when a run first edits the folder).
+   */
+  addRepository(cwd: string, files: Readonly<Record<string, string>>, branch = "main"): void {
+    this.store.workspaces.create(cwd, files, branch);
+  }
+
   addThread(spec: ThreadSpec): string {
     return addThread(this.#ctx, spec);
   }
