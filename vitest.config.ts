@@ -46,9 +46,9 @@ export default defineConfig({
       { find: /^@t3-connector\/ops$/, replacement: src("ops") },
       { find: /^@t3-connector\/write-bridge$/, replacement: src("write-bridge") },
       {
-        find: /^@t3-connector\/write-bridge\/tool-faces$/,
+        find: /^@t3-connector\/write-bridge\/tool-table$/,
         replacement: fileURLToPath(
-          new URL("./packages/write-bridge/src/tools/write-tool-faces.ts", import.meta.url),
+          new URL("./packages/write-bridge/src/tools/write-tool-table.ts", import.meta.url),
         ),
       },
       { find: /^@t3-connector\/events$/, replacement: src("events") },

@@ -8,8 +8,10 @@
 //     uncertain, completed) → fresh reads → the one send to the simulator; answered `completed`;
 //   - baseline: `dispatchCommand` of the same kind of command to the same simulator over an
 //     already open socket.
-// Samples are interleaved; ≥ 100 of each. Targets: `pathToRawP50` = subject p50 / baseline p50
-// ≤ 10 (issue 36 item 10), and `overheadP50Ms` = subject p50 − baseline p50 ≤ 10 ms. The lease is
+// Samples are interleaved; ≥ 100 of each. Target (ADR 0072): `pathToFloorP50` = subject p50 /
+// `floorP50Ms` ≤ 2, the floor below measured in the same run; `pathToRawP50` and `overheadP50Ms`
+// (subject p50 − baseline p50) are printed as figures, no longer targets: the raw send alone leaves
+// out the durable steps every write must wait for, which the disk's load moves by 2×. The lease is
 // granted with the gate's own keeper, as bench/gate-dispatch.mjs does (the passkey ceremony is not
 // what is measured).
 // Where the time goes, interleaved in the same loop (figures, not targets): `relayP50Ms`, the same
@@ -37,8 +39,7 @@ const SAMPLES = 200;
 const MIN_SAMPLES = 100;
 const WARMUP = 20;
 const TIME_BUDGET_MS = 60_000;
-const TARGET_OVERHEAD_P50_MS = 10;
-const TARGET_PATH_TO_RAW_P50 = 10;
+const TARGET_PATH_TO_FLOOR_P50 = 2;
 /**
  * Durable steps a write waits for before its answer: the journal's `uncertain` before the send (one
  * rewrite: two fsyncs) and the audit line (one fsync, counted as half a rewrite); `completed` is
@@ -221,21 +222,21 @@ const pathToRawP50 = path.p50 / rawStats.p50;
 const p50 = (name) => round(percentile(samples[name], 50));
 const durableWriteP50Ms = p50("durable");
 const floorP50Ms = round(durableWriteP50Ms * DURABLE_REWRITES_BEFORE_ANSWER + rawStats.p50);
+const pathToFloorP50 = path.p50 / floorP50Ms;
 process.stderr.write(
   `write-path: ${samples.path.length} samples each\n` +
     `  MCP client → bridge → gate → journal → send   p50 ${path.p50.toFixed(2)} ms  p99 ${path.p99.toFixed(2)} ms\n` +
     `  raw dispatchCommand                          p50 ${rawStats.p50.toFixed(2)} ms  p99 ${rawStats.p99.toFixed(2)} ms\n` +
-    `  path / raw p50 ${pathToRawP50.toFixed(2)}× (target ≤ ${TARGET_PATH_TO_RAW_P50}×)\n` +
-    `  overhead p50 ${overheadP50Ms.toFixed(2)} ms (target ≤ ${TARGET_OVERHEAD_P50_MS} ms)\n` +
+    `  path / raw p50 ${pathToRawP50.toFixed(2)}×, overhead p50 ${overheadP50Ms.toFixed(2)} ms\n` +
     `  where it goes, p50: POST /relay ${p50("relay")} ms, engine in process ${p50("engine")} ms, ` +
     `one durable rewrite ${durableWriteP50Ms} ms; floor (${DURABLE_REWRITES_BEFORE_ANSWER} rewrites + raw) ${floorP50Ms} ms ` +
     `= ${(floorP50Ms / rawStats.p50).toFixed(2)}× raw\n` +
+    `  path / floor p50 ${pathToFloorP50.toFixed(2)}× (target ≤ ${TARGET_PATH_TO_FLOOR_P50}×)\n` +
     `  journal write cycle at ${journalCycle.records} records  p50 ${journalCycle.journalCycleP50Ms} ms  p99 ${journalCycle.journalCycleP99Ms} ms ` +
     `(${journalCycle.samples} samples, ${journalCycle.fsyncsPerWrite} fsyncs per write; target ≤ ${TARGET_JOURNAL_CYCLE_P99_MS} ms)\n`,
 );
 const checks = [
-  atMost("pathToRawP50", round(pathToRawP50), TARGET_PATH_TO_RAW_P50),
-  atMost("overheadP50Ms", round(overheadP50Ms), TARGET_OVERHEAD_P50_MS),
+  atMost("pathToFloorP50", round(pathToFloorP50), TARGET_PATH_TO_FLOOR_P50),
   atMost("journalCycleP99Ms", journalCycle.journalCycleP99Ms, TARGET_JOURNAL_CYCLE_P99_MS),
 ];
 const report = {
@@ -246,9 +247,9 @@ const report = {
   rawP50Ms: round(rawStats.p50),
   rawP99Ms: round(rawStats.p99),
   pathToRawP50: round(pathToRawP50),
-  targetPathToRawP50: TARGET_PATH_TO_RAW_P50,
   overheadP50Ms: round(overheadP50Ms),
-  targetOverheadP50Ms: TARGET_OVERHEAD_P50_MS,
+  pathToFloorP50: round(pathToFloorP50),
+  targetPathToFloorP50: TARGET_PATH_TO_FLOOR_P50,
   relayP50Ms: p50("relay"),
   engineP50Ms: p50("engine"),
   durableWriteP50Ms,

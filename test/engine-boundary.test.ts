@@ -52,7 +52,7 @@ describe("only the write engine imports its journal and its dispatcher", () => {
     expect(hits, `import @t3-connector/write-engine/engine instead:\n${hits.join("\n")}`).toEqual([]);
   });
 
-  it("sees the gate and ops reach the engine through its public face", () => {
+  it("sees the gate and ops reach the engine through its public entry", () => {
     const users = sourcesOutsideTheEngine().filter((file) => FACE.test(read(file)));
     expect(users).toEqual(
       expect.arrayContaining([

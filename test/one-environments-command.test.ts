@@ -37,6 +37,12 @@ const text = (file: string) => readFileSync(path.join(REPO_ROOT, file), "utf8");
 
 /** The five commands and where each CLI reaches them. */
 const COMMANDS = ["addCommand", "moveCommand", "removeCommand", "pairCommand", "diagnoseCommand"];
+/** Where each CLI declares its command line. */
+const CLI_ARGS = [
+  "packages/read-server/src/cli/args.ts",
+  "packages/write-gate/src/process/cli-args.ts",
+  "packages/ops/src/cli/environments-commands.ts",
+];
 const WIRING = {
   "t3-connector": "packages/read-server/src/cli/environments-commands.ts",
   "t3-connector-write": "packages/write-gate/src/process/environments-commands.ts",
@@ -56,17 +62,26 @@ describe("one environments command", () => {
     expect(found).toEqual([]);
   });
 
-  it.each(Object.entries(WIRING))("%s reaches all five commands through core's pairing", (_cli, file) => {
+  it.each(Object.entries(WIRING))("%s reaches the commands through core's pairing", (_cli, file) => {
     const code = text(file);
     expect(code).toContain("@t3-connector/core/pairing");
-    // The read and write CLIs take the five as cliCommandsFor prints them; ops calls each itself.
-    if (/\bcliCommandsFor\(/.test(code)) return;
-    for (const command of COMMANDS) expect(code, command).toMatch(new RegExp(`\\b${command}\\b`));
+    // The read and write CLIs print the reports as cliCommandsFor does; ops hands them to its session.
+    expect(code).toMatch(/\b(cliCommandsFor|runEnvironmentsCommand)\b/);
   });
 
-  it("cliCommandsFor hands a CLI all five", () => {
+  it("runEnvironmentsCommand maps the parsed words to all five commands", () => {
     const code = text("packages/core/src/pairing/command/cli-commands.ts");
-    for (const command of COMMANDS) expect(code, command).toMatch(new RegExp(`printed\\(${command}\\)`));
+    for (const command of COMMANDS) expect(code, command).toMatch(new RegExp(`return ${command}\\(context`));
+  });
+
+  it("the words of environments, diagnose and pair are declared once, and each CLI takes them from there", () => {
+    const declaring = sources.filter((file) =>
+      /\.command\("(environments|ambientes|diagnose|pair|add \[alias\]|move \[alias\]|remove \[alias\])\b/.test(
+        text(file),
+      ),
+    );
+    expect(declaring).toEqual(["packages/core/src/cli-support/environments-command-line.ts"]);
+    for (const file of CLI_ARGS) expect(text(file), file).toMatch(/\bdefineEnvironmentsCommandLine\(/);
   });
 
   it("the steps are still named as this test knows them (a rename would empty the check above)", () => {

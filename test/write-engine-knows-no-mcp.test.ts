@@ -44,7 +44,7 @@ describe("the write engine", () => {
     }
     expect(
       hits,
-      `move it to packages/write-bridge/src/tools/write-tool-faces.ts:\n${hits.join("\n")}`,
+      `move it to packages/write-bridge/src/tools/write-tool-table.ts:\n${hits.join("\n")}`,
     ).toEqual([]);
   });
 });

@@ -202,6 +202,8 @@ async function runTool<Context, Definition extends ToolDefinition<Context>>(
   }
   // A 2026-07-28 `input_required` round is not the tool's output: the client answers and calls again.
   if (isInputRequiredResult(output)) return output as unknown as CallToolResult;
+  // Checked once on the way in (ADR 0072): a result made of an answer already checked is not checked again.
+  if (definition.outputAlreadyChecked === true) return toolSuccess(output as Record<string, unknown>);
   const checked = await definition.outputSchema.safeParseAsync(output);
   if (!checked.success) {
     // A handler bug: the client gets the generic text, the operator gets the schema issues.

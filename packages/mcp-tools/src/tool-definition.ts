@@ -18,6 +18,12 @@ export interface ToolDefinition<Context> {
   readonly outputSchema: z.ZodObject;
   /** The four MCP hints, each explicit (the protocol defaults assume a destructive, open-world tool). */
   readonly annotations: object;
+  /**
+   * True when the handler's result is built only from a value already checked against a schema
+   * that implies `outputSchema` (the bridge's write tools: the gate's answer, checked by the relay
+   * contract): the output schema is listed but not run again on the result (ADR 0072).
+   */
+  readonly outputAlreadyChecked?: true;
   /** Listed as the tool's `_meta` when present (e.g. MCP Apps' `ui.resourceUri`, the view it links to). */
   readonly _meta?: Readonly<Record<string, unknown>>;
   // Method syntax on purpose: lets differently typed definitions share one array type.

@@ -1,6 +1,6 @@
 /** `actions`: every action (`act`) and every read (`query`), with its kind and description. */
 
-import { writeToolFace } from "@t3-connector/write-bridge/tool-faces";
+import { writeToolRow } from "@t3-connector/write-bridge/tool-table";
 import { ACTIONS, type ActionGroup } from "@t3-connector/write-engine/actions";
 import { type CommandSupport, supportsAction } from "@t3-connector/write-engine/capabilities";
 import { queryTool } from "./queries.js";
@@ -29,7 +29,7 @@ export function catalogue(support?: CommandSupport): CatalogueEntry[] {
     description: entry.description,
     group: entry.group,
     command: entry.commandType,
-    tool: writeToolFace(entry.action).name,
+    tool: writeToolRow(entry.action).name,
     ...(support === undefined ? {} : { supported: supportsAction(support, entry.action) }),
   }));
   const reads: CatalogueEntry[] = QUERY_NAMES.map((name) => {

@@ -25,8 +25,9 @@ Commands:
                                and /readyz; H defaults to 127.0.0.1, P to 8000. F (mode 600) holds
                                the bearer token, required when H is not loopback. Prints one JSON
                                line with the URL on stdout when ready (docs/adr/0014)
-  environments                 Print the configured environments and whether each answers (JSON)
+  environments [list]          Print the configured environments and whether each answers (JSON)
   environments add <alias> (--url URL | --ssh HOST[:PORT]) [--projects all|ID,ID] [--also write,ops|none]
+                   [--token-file F] [--environment-id ID]
                                Pair a new environment (pairing code or URL on stdin, or at the
                                prompt), pick its projects, write the token and the config, verify.
                                --also (asked on a terminal) fills write.json and ops.json too, with
@@ -126,17 +127,13 @@ async function runCommand(
     case "environments":
       return await (await import("./cli/environments.js")).environmentsCommand(io);
     case "environments-add":
-      return await (await environmentsCommands()).addEnvironmentCommand(io, command.request);
     case "environments-remove":
-      return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
     case "environments-move":
-      return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
+    case "diagnose":
+    case "pair":
+      return await (await import("./cli/environments-commands.js")).runEnvironmentsCommand(io, command);
     case "client-config":
       return (await import("./cli/client-config.js")).clientConfigCommand(io, command.client, command.http);
-    case "diagnose":
-      return await (await environmentsCommands()).diagnoseCommand(io, command);
-    case "pair":
-      return await (await environmentsCommands()).pairCommand(io, command);
     case "events":
       return await (await import("./cli/events.js")).eventsCommand(io, command.request);
     case "events-status":
@@ -163,9 +160,4 @@ async function runServe(
     });
   }
   return await (await import("./cli/serve.js")).serve(io, definitions, command.logLevel);
-}
-
-/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
-async function environmentsCommands() {
-  return (await import("./cli/environments-commands.js")).environmentsCommands;
 }

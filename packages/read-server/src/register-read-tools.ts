@@ -21,16 +21,7 @@ export function registerReadTools(
   context: ReadContext,
   options: RegisterReadToolsOptions = {},
 ): void {
-  const reads = toolGroup(definitions.map(guardedDefinition), {
-    kind: "read",
-    context,
-    legacyKeys: LEGACY_INPUT_KEYS,
-    check: assertReadOnly,
-    ...(options.beforeCall === undefined ? {} : { beforeCall: options.beforeCall }),
-    toolError,
-    internalErrorText: INTERNAL_ERROR_TEXT,
-    log: (line) => context.log(line),
-  });
+  const reads = readToolGroup(definitions, context, options.beforeCall);
   // The board's facts ride on the control plane's result (ADR 0064); the tools are as before.
   const served = withBoardFacts(reads, context, {
     ...(options.alongside === undefined ? {} : { alongside: options.alongside }),
@@ -56,6 +47,49 @@ export interface RegisterReadToolsOptions {
    * the board opens an approval link only there (ADR 0064).
    */
   approvalOrigin?: string;
+}
+
+type BeforeCall = RegisterReadToolsOptions["beforeCall"];
+
+/**
+ * The read tools' group, built once per definitions, context and `beforeCall`: `serve --http`
+ * builds a server for every request, and checking every tool's schemas (and converting them for
+ * `tools/list`) is work the same tools need only once per process (ADR 0072).
+ */
+const READ_GROUPS = new WeakMap<
+  readonly ReadToolDefinition[],
+  WeakMap<ReadContext, Map<BeforeCall, ToolGroup>>
+>();
+
+function readToolGroup(
+  definitions: readonly ReadToolDefinition[],
+  context: ReadContext,
+  beforeCall: BeforeCall,
+): ToolGroup {
+  let byContext = READ_GROUPS.get(definitions);
+  if (byContext === undefined) {
+    byContext = new WeakMap();
+    READ_GROUPS.set(definitions, byContext);
+  }
+  let byGate = byContext.get(context);
+  if (byGate === undefined) {
+    byGate = new Map();
+    byContext.set(context, byGate);
+  }
+  const kept = byGate.get(beforeCall);
+  if (kept !== undefined) return kept;
+  const group = toolGroup(definitions.map(guardedDefinition), {
+    kind: "read",
+    context,
+    legacyKeys: LEGACY_INPUT_KEYS,
+    check: assertReadOnly,
+    ...(beforeCall === undefined ? {} : { beforeCall }),
+    toolError,
+    internalErrorText: INTERNAL_ERROR_TEXT,
+    log: (line) => context.log(line),
+  });
+  byGate.set(beforeCall, group);
+  return group;
 }
 
 /**

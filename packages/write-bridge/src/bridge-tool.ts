@@ -77,6 +77,8 @@ export interface BridgeToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   readonly description: string;
   readonly inputSchema: Input;
   readonly outputSchema: z.ZodObject;
+  /** The result is made of the gate's answer, which the relay contract checked (see mcp-tools' ToolDefinition). */
+  readonly outputAlreadyChecked?: true;
   readonly annotations: ToolAnnotations;
   // Method syntax on purpose: lets differently typed definitions share one array type.
   handler(

@@ -16,4 +16,5 @@ export {
   createBridgeServer,
 } from "./server.js";
 export { type SessionBridgeContextOptions, sessionBridgeContext } from "./session-context.js";
+export { SessionLeases } from "./session-leases.js";
 export { BRIDGE_TOOLS, WRITE_SIDE_TOOLS } from "./tools/index.js";

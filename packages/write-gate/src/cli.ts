@@ -38,7 +38,7 @@ Commands:
                            no passkey is enrolled or with --enroll (which lets it add another passkey)
   bridge [--log-level L]   Serve the write tools over MCP stdio; every call is relayed to the gate
                            (L: error, warn, info (default) or debug)
-  environments add <alias> (--url URL | --ssh HOST[:PORT])
+  environments add <alias> (--url URL | --ssh HOST[:PORT]) [--token-file F] [--environment-id ID]
                            Pair a new environment for writes (pairing code on stdin or at the prompt),
                            write its operate token and write.json, verify it
   environments remove <alias>
@@ -88,10 +88,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   // Each command's module is loaded when it runs: help, a typo or --version pay for none of them.
   try {
     switch (command.kind) {
+      case "environments-add":
+      case "environments-remove":
+      case "environments-move":
       case "diagnose":
-        return await (await environmentsCommands()).diagnoseCommand(io, command);
       case "pair":
-        return await (await environmentsCommands()).pairCommand(io, command);
+        return await (await import("./process/environments-commands.js")).runEnvironmentsCommand(io, command);
       case "reconcile":
         return await (await import("./process/reconcile.js")).reconcileCommand(io, {
           ...(command.environment === undefined ? {} : { environment: command.environment }),
@@ -110,12 +112,6 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         return await runBridge(io, command.logLevel);
       case "gate":
         return await runGate(io, command.logLevel, command.enroll === true);
-      case "environments-add":
-        return await (await environmentsCommands()).addEnvironmentCommand(io, command);
-      case "environments-move":
-        return await (await environmentsCommands()).moveEnvironmentCommand(io, command);
-      case "environments-remove":
-        return await (await environmentsCommands()).removeEnvironmentCommand(io, command);
       case "client-config":
         return (await import("./process/client-config.js")).clientConfigCommand(io, command.client);
     }
@@ -161,9 +157,4 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   await gate.closed;
   guard.dispose();
   return 0;
-}
-
-/** The environments commands (core's one implementation over this CLI's file), loaded when one runs. */
-async function environmentsCommands() {
-  return (await import("./process/environments-commands.js")).environmentsCommands;
 }

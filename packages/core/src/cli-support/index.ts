@@ -34,6 +34,14 @@ export {
   withTransportOptions,
 } from "./command-line.js";
 export { type DiagnosisError, diagnosisError } from "./diagnosis-error.js";
+export {
+  defineEnvironmentsCommandLine,
+  type EnvironmentsCliCommand,
+  type EnvironmentsCommandLineOptions,
+  type EnvironmentsOwner,
+  isEnvironmentsCliCommand,
+  parseAlsoOption,
+} from "./environments-command-line.js";
 export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 export {
   DEFAULT_LOG_LEVEL,

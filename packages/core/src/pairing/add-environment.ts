@@ -23,8 +23,9 @@ import { nodeHttpFetch, type T3Fetch } from "../t3/node-http-fetch.js";
 
 export const PROBE_TIMEOUT_MS = 15_000;
 
-/** `--url URL` or `--ssh HOST[:PORT]`, as typed. */
-export type TransportOption = { url: string } | { ssh: string };
+import type { TransportOption } from "./command/requests.js";
+
+export type { TransportOption };
 
 /** Refuses an alias the config format would refuse, before any code is spent. */
 export function checkNewAlias(alias: string): void {

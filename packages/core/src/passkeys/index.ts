@@ -1,7 +1,6 @@
 // What the two passkey pages share (the write gate's and the OAuth sign-in page's): the stored
-// credential record and its conversions, the page's Content-Security-Policy and the per-address
-// request budget their servers charge.
+// credential record and its conversions and the page's Content-Security-Policy. (The request budget
+// their servers charge is an HTTP matter: core/http-edge, ADR 0072.)
 export * from "./page-bytes-script.js";
 export * from "./page-policy.js";
-export * from "./request-budget.js";
 export * from "./stored-credential.js";

@@ -7,13 +7,14 @@
  */
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { ConnectorError } from "@t3-connector/core";
+import { RequestBudget } from "@t3-connector/core/http-edge";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { consumeTerminalCode, matchesTerminalCode } from "../passkeys/terminal-enrollment-code.js";
 import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PageRouteParts } from "./page-routes.js";
-import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+import { RATE_LIMITS } from "./rate-budget.js";
 
 const optionsBody = z.strictObject({ code: z.string().max(64), name: z.string().max(64).optional() });
 const verifyBody = z.strictObject({
@@ -25,7 +26,7 @@ type CodeSource = "terminal" | "start-up";
 
 export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
   const { settings } = parts;
-  const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
+  const budget = new RequestBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const registrations = new OneTimeChallenges<{ code: string; source: CodeSource; name?: string }>({
     clock: parts.clock,
     ttlMs: settings.lifetimes.ceremonyMs,

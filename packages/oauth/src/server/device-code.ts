@@ -7,13 +7,14 @@
  */
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { ConnectorError } from "@t3-connector/core";
+import { RequestBudget } from "@t3-connector/core/http-edge";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { issueTerminalEnrollmentCode } from "../passkeys/terminal-enrollment-code.js";
 import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PageRouteParts } from "./page-routes.js";
-import { RATE_LIMITS, RateBudget } from "./rate-budget.js";
+import { RATE_LIMITS } from "./rate-budget.js";
 
 const codeBody = z.strictObject({
   ticketId: z.string().min(1).max(256),
@@ -22,7 +23,7 @@ const codeBody = z.strictObject({
 
 export function mountDeviceCode(app: Hono, parts: PageRouteParts): void {
   const { settings } = parts;
-  const budget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
+  const budget = new RequestBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const tickets = new OneTimeChallenges<null>({ clock: parts.clock, ttlMs: settings.lifetimes.ceremonyMs });
   const guarded = (path: string, handler: (body: unknown) => Promise<Record<string, unknown>>) =>
     app.post(path, async (c) => {

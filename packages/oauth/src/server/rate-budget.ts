@@ -9,9 +9,7 @@
  * is never refused by them (ADR 0043). Floods are the edge's to limit (docs/oauth.md).
  */
 import { ConnectorError } from "@t3-connector/core";
-import { RequestBudget } from "@t3-connector/core/passkeys";
-
-export { RequestBudget as RateBudget };
+import { RequestBudget } from "@t3-connector/core/http-edge";
 
 /**
  * Per minute and key: the client's budget key (its address as the host app knows it, behind a

@@ -4,6 +4,7 @@
  * and a rate budget per endpoint; answers are `no-store` (the HTTP app sets it on everything).
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { RequestBudget } from "@t3-connector/core/http-edge";
 import type { Context, Hono } from "hono";
 import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";
@@ -18,7 +19,7 @@ import {
   protectedResourceMetadata,
 } from "./metadata.js";
 import type { AuthorizationCodes } from "./pending.js";
-import { FailureBudget, RATE_LIMITS, RateBudget } from "./rate-budget.js";
+import { FailureBudget, RATE_LIMITS } from "./rate-budget.js";
 
 export interface TokenRouteParts {
   readonly settings: OAuthSettings;
@@ -93,7 +94,7 @@ async function tokenGrant(c: Context, params: URLSearchParams, parts: TokenRoute
 
 /** DCR. Only a new registration spends the budget: a client registering again is free. */
 function mountRegister(app: Hono, parts: TokenRouteParts): void {
-  const registerBudget = new RateBudget({ clock: parts.clock, limit: RATE_LIMITS.register });
+  const registerBudget = new RequestBudget({ clock: parts.clock, limit: RATE_LIMITS.register });
   app.on("POST", REGISTER_PATHS, async (c) => {
     if (!parts.settings.dynamicRegistration) return c.json({ error: "not_found" }, 404);
     try {

@@ -51,7 +51,7 @@ export async function pageCall(
 export async function signInOnPage(
   authorizeUrl: string | URL,
   passkey: SoftPasskey,
-  options: { enrollmentCode?: string; decision?: "approve" | "deny" } = {},
+  options: { enrollmentCode?: string; decision?: "approve" | "deny"; allowWrite?: boolean } = {},
 ): Promise<URL> {
   const origin = passkey.origin;
   const visit = await openSignInPage(authorizeUrl);
@@ -77,6 +77,10 @@ export async function signInOnPage(
       response: passkey.get(started.options as Parameters<SoftPasskey["get"]>[0]),
     });
   }
-  const decided = await call("/oauth/consent", { decision: options.decision ?? "approve" });
+  const decided = await call("/oauth/consent", {
+    decision: options.decision ?? "approve",
+    // The write box, ticked (for a client that asked for t3:write) as the page shows it.
+    ...(options.allowWrite === undefined ? {} : { allowWrite: options.allowWrite }),
+  });
   return new URL(String(decided.redirect));
 }

@@ -5,4 +5,4 @@ import { cliCommandsFor, READ_CONFIG } from "@t3-connector/core/pairing";
  * command of the three CLIs (core's pairing, ADR 0058) over the read config, printed as JSON. The
  * CLI imports this module only when one of them runs.
  */
-export const environmentsCommands = cliCommandsFor(READ_CONFIG);
+export const runEnvironmentsCommand = cliCommandsFor(READ_CONFIG);

@@ -53,7 +53,7 @@ export interface HttpAppParts {
 }
 
 /**
- * The HTTP face of the read server. Order of the checks on `/mcp`: Host and Origin (403), bearer
+ * The read server over HTTP. Order of the checks on `/mcp`: Host and Origin (403), bearer
  * (401), method (405), the body read whole with core's bounded reader and parsed once (413 declared
  * or counted, 400), what the auth layer does with the parsed body, shutdown (503),
  * concurrency counted in calls (429; 400 for a batch larger than the limit), then MCP. The probes

@@ -115,6 +115,8 @@ async function listenGuarded(
   const { context, bearerToken, oauth, approvalForward } = setup;
   const { definitions, options, limits, gate, log } = parts;
   const inFlight = new InFlightRequests(limits.maxConcurrentRequests);
+  // One function for every request's server, so that their read tools are one group (ADR 0072).
+  const beforeCall = () => gate.passed;
   let allowlist: HostOriginAllowlist | undefined;
   const app = createHttpApp({
     allowlist: () => allowlist,
@@ -129,7 +131,7 @@ async function listenGuarded(
     ...(oauth === undefined ? {} : { authInfoOf: sessionAuthInfo }),
     createServer: (authInfo) =>
       createReadServer(definitions, context, {
-        beforeCall: () => gate.passed,
+        beforeCall,
         ...serverPartsFor(setup.writes, authInfo),
       }),
     log: (line) => log.debug(`${READ_SERVER_NAME}: ${line}`),

@@ -18,10 +18,10 @@ import {
   bridgeToolGroup,
   createRelayClient,
   type RelayClient,
+  SessionLeases,
   sessionBridgeContext,
   WRITE_SIDE_TOOLS,
 } from "@t3-connector/write-bridge";
-import { SessionLeases } from "./session-leases.js";
 
 /**
  * Write sessions kept at most. Past it the least recently used one's writes are ended exactly as

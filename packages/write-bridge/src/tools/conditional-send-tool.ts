@@ -7,9 +7,9 @@ import { CONDITIONAL_SEND, writeEnvelopeSchema } from "@t3-connector/write-engin
 import { RELAY_RESULTS } from "@t3-connector/write-engine/relay-contract";
 import { defineBridgeTool } from "../bridge-tool.js";
 import { absentAsNull, absentAsNullSchema } from "./absent-as-null.js";
-import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
+import { writeToolAnnotations, writeToolRow } from "./write-tool-table.js";
 
-const FACE = writeToolFace(CONDITIONAL_SEND.action);
+const ROW = writeToolRow(CONDITIONAL_SEND.action);
 
 const WHAT_TO_DO =
   "Needs an open lease (t3_pedir_aprovacao) granting thread.send (and thread.model-selection.set with modelSelection); " +
@@ -26,12 +26,12 @@ const WHAT_TO_DO =
 export const conditionalSendResultSchema = absentAsNullSchema(RELAY_RESULTS.conditional_send);
 
 export const conditionalSendTool = defineBridgeTool({
-  name: FACE.name,
+  name: ROW.name,
   title: CONDITIONAL_SEND.label,
   description: `${CONDITIONAL_SEND.description} ${WHAT_TO_DO}`,
   inputSchema: writeEnvelopeSchema(CONDITIONAL_SEND.inputSchema),
   outputSchema: conditionalSendResultSchema,
-  annotations: writeToolAnnotations(FACE),
+  annotations: writeToolAnnotations(ROW),
   async handler(context, envelope, extra) {
     // As for the plain writes: the gate parses the client's input as sent (defaults included),
     // so both sides validate and hash the same thing.

@@ -2,12 +2,12 @@
  * The `t3_escrever_<action>` tools, one per catalogue entry. Titles, descriptions and input
  * schemas come from the catalogue itself (ACTIONS), so the bridge, the gate and the operator CLI
  * can never disagree on what an action accepts; the literal names, the destructive hints and the
- * notes for the model come from the bridge's own table (write-tool-faces.ts), read by action id.
+ * notes for the model come from the bridge's own table (write-tool-table.ts), read by action id.
  */
 import { ACTIONS, type AnyActionDefinition, writeEnvelopeSchema } from "@t3-connector/write-engine/actions";
 import * as z from "zod";
 import { type BridgeToolDefinition, defineBridgeTool } from "../bridge-tool.js";
-import { writeToolAnnotations, writeToolFace } from "./write-tool-faces.js";
+import { writeToolAnnotations, writeToolRow } from "./write-tool-table.js";
 
 const HOW_TO_CALL =
   "Needs an open lease (t3_pedir_aprovacao) and the environment named explicitly. Use a fresh operationId per intended write; " +
@@ -35,15 +35,18 @@ export const writeResultSchema = z.object({
 });
 
 export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
-  const face = writeToolFace(entry.action);
+  const row = writeToolRow(entry.action);
   return defineBridgeTool({
-    name: face.name,
+    name: row.name,
     // The catalogue's label and plain description, the very words the approval page shows.
     title: entry.label,
-    description: [entry.description, face.notes, HOW_TO_CALL].filter(Boolean).join(" "),
+    description: [entry.description, row.notes, HOW_TO_CALL].filter(Boolean).join(" "),
     inputSchema: writeEnvelopeSchema(entry.inputSchema),
     outputSchema: writeResultSchema,
-    annotations: writeToolAnnotations(face),
+    // The relay client checked the gate's answer against the dispatch op's result schema; the
+    // result below is typed to satisfy this tool's output schema, so it is not checked again.
+    outputAlreadyChecked: true,
+    annotations: writeToolAnnotations(row),
     async handler(context, envelope, extra) {
       // The gate parses the action input again with the same catalogue schema; it gets the
       // client's input as sent (already validated here), so both sides hash the same thing.
@@ -70,7 +73,7 @@ export function writeToolFor(entry: AnyActionDefinition): BridgeToolDefinition {
         receipt: answer.receipt,
         derivedIds: answer.derivedIds,
         ...(answer.runtimeMode === undefined ? {} : { runtimeMode: answer.runtimeMode }),
-      };
+      } satisfies z.input<typeof writeResultSchema>;
     },
   });
 }

@@ -1,6 +1,6 @@
 import { ACTIONS } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
-import { writeToolAnnotations, writeToolFace } from "../../src/tools/write-tool-faces.js";
+import { writeToolAnnotations, writeToolRow } from "../../src/tools/write-tool-table.js";
 import { type BridgeSession, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 
@@ -18,20 +18,20 @@ describe("tools/list", () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const writes = tools.filter((tool) => tool.name.startsWith("t3_escrever_"));
     expect(writes.map((tool) => tool.name)).toEqual([
-      ...ACTIONS.map((entry) => writeToolFace(entry.action).name),
+      ...ACTIONS.map((entry) => writeToolRow(entry.action).name),
       "t3_escrever_thread_conditional_send",
     ]);
     expect(writes).toHaveLength(45);
     expect(tools).toHaveLength(52);
     for (const entry of ACTIONS) {
-      const face = writeToolFace(entry.action);
-      const tool = byName.get(face.name);
+      const row = writeToolRow(entry.action);
+      const tool = byName.get(row.name);
       // The page, the operator CLI and the tool agree on the words: label as title, description first.
       expect(tool?.title).toBe(entry.label);
       expect(tool?.description?.startsWith(entry.description)).toBe(true);
       expect(tool?.annotations).toMatchObject({
         readOnlyHint: false,
-        destructiveHint: writeToolAnnotations(face).destructiveHint,
+        destructiveHint: writeToolAnnotations(row).destructiveHint,
         idempotentHint: true,
       });
       expect(tool?.inputSchema.required).toEqual(["leaseId", "environment", "operationId", "input"]);

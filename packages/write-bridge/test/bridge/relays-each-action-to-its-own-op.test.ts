@@ -3,7 +3,7 @@ import { ACTIONS, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/a
 const SAMPLE_OPERATION_ID = SAMPLE_IDS.operationId;
 
 import { describe, expect, it } from "vitest";
-import { writeToolFace } from "../../src/tools/write-tool-faces.js";
+import { writeToolRow } from "../../src/tools/write-tool-table.js";
 import { type BridgeSession, textOf, useBridgeOverFakeGate } from "../support/bridge-client.js";
 import type { FakeGate } from "../support/fake-gate.js";
 
@@ -32,7 +32,7 @@ describe("write tools", () => {
     for (const entry of ACTIONS) {
       gate.requests.length = 0;
       const input = SAMPLE_INPUTS[entry.action];
-      const toolName = writeToolFace(entry.action).name;
+      const toolName = writeToolRow(entry.action).name;
       const result = await bridge.call(toolName, {
         leaseId: "lease-1",
         environment: "alpha",

@@ -235,9 +235,33 @@ export function prepareAction(
       ? String((parsed.data as { clientRequestId: string }).clientRequestId)
       : undefined;
   const ids = deriveIds(operationKey, action, clientRequestId === undefined ? {} : { clientRequestId });
-  const filled = withRuntimeMode(entry, parsed.data, options.omittedRuntimeMode ?? DEFAULT_RUNTIME_MODE);
+  return builtFrom(entry, parsed.data, ids, options.omittedRuntimeMode ?? DEFAULT_RUNTIME_MODE);
+}
+
+/**
+ * The same prepared write with its omitted runtime mode filled with `mode` (the lease's ceiling,
+ * known only once the lease's verdict is), without parsing the input again: `prepared.input` is
+ * already the strict parse, the ids stay those of the operation key. A write whose input named a
+ * mode is answered as it is.
+ */
+export function withOmittedRuntimeMode(prepared: PreparedAction, mode: RuntimeMode): PreparedAction {
+  if (!prepared.runtimeModeOmitted) return prepared;
+  const entry = getAction(prepared.action);
+  const field = entry.runtimeModeField;
+  if (field === undefined) return prepared;
+  const { [field]: _filled, ...parsed } = prepared.input as Record<string, unknown>;
+  return builtFrom(entry, parsed, prepared.ids, mode);
+}
+
+function builtFrom(
+  entry: AnyActionDefinition,
+  parsed: unknown,
+  ids: DerivedIds,
+  mode: RuntimeMode,
+): PreparedAction {
+  const filled = withRuntimeMode(entry, parsed, mode);
   return {
-    action,
+    action: entry.action,
     input: filled.input,
     ids,
     payload: entry.build(filled.input, ids),

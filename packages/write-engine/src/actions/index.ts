@@ -16,6 +16,7 @@ export {
   type PreparedAction,
   type PrepareOptions,
   prepareAction,
+  withOmittedRuntimeMode,
   writeEnvelopeSchema,
 } from "./catalogue.js";
 export {

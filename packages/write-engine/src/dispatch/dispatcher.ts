@@ -40,6 +40,7 @@ import {
   prepareAction,
   type RuntimeMode,
   requestedRuntimeMode,
+  withOmittedRuntimeMode,
 } from "../actions/index.js";
 import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
@@ -239,7 +240,7 @@ class WriteDispatcher implements Dispatcher {
       caller: this.#options.channel,
       operationId: request.operationId,
     });
-    // Strict parse before anything else: a bad input is refused without a record.
+    // Strict parse before anything else, and the only one: a bad input is refused without a record.
     const prepared = prepareAction(entry.action, request.input, key);
     Object.assign(known, targetThreadOf(entry, prepared.input));
     const mismatch = checkLocalGuards(
@@ -265,9 +266,7 @@ class WriteDispatcher implements Dispatcher {
     const { awaitingCeiling: _filled, ...rest } = admitted;
     return {
       ...rest,
-      prepared: prepareAction(entry.action, request.input, key, {
-        omittedRuntimeMode: verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING,
-      }),
+      prepared: withOmittedRuntimeMode(prepared, verdict.runtimeCeiling ?? DEFAULT_RUNTIME_CEILING),
     };
   }
 

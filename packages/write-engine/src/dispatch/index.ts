@@ -1,10 +1,10 @@
 export { type ConditionalSendDeps, conditionalSend } from "./conditional-send.js";
 export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
-// The names the engine's face shows too (listed once, there).
-export * from "./engine-face.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
+// The names the engine's entry shows too (listed once, there).
+export * from "./public-dispatch.js";
 export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
 export type { DispatcherOptions } from "./types.js";
 export {

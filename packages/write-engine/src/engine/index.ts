@@ -1,5 +1,5 @@
 /**
- * The write engine's one public face (ADR 0027). The gate, the reconcile and journal commands and
+ * The write engine's one public entry, `@t3-connector/write-engine/engine` (ADR 0027). The gate, the reconcile and journal commands and
  * `t3-connector-ops` use the engine only through this module; the journal and the dispatcher
  * behind it are the engine's own (test/engine-boundary.test.ts holds that line).
  *
@@ -7,12 +7,13 @@
  * - `verifyJournal` / `recoverJournal` / `liftUnknownLoss`: what an operator runs on a stopped gate.
  * - `sendWithoutLease`: the operator's policy (no lease, no journal), same send rules.
  *
- * What the face shows of the dispatcher and of the journal is listed once, in each folder's
- * `engine-face.ts`, which that folder's index re-exports too.
+ * What the entry shows of the dispatcher and of the journal is listed once, in
+ * `dispatch/public-dispatch.ts` and `journal/public-journal.ts`, which each folder's index
+ * re-exports too (ADR 0072 renamed them from two `engine-face.ts`).
  */
 
-export * from "../dispatch/engine-face.js";
-export * from "../journal/engine-face.js";
+export * from "../dispatch/public-dispatch.js";
+export * from "../journal/public-journal.js";
 export {
   type OpenWrite,
   openWriteEngine,

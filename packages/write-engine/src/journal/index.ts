@@ -10,9 +10,7 @@ export {
   syncDirectory,
   writeFileDurably,
 } from "@t3-connector/core/durable";
-// The names the engine's face shows too (listed once, there).
-export * from "./engine-face.js";
-// The class itself, for the engine; the face shows only its type.
+// The class itself, for the engine; the engine's entry shows only its type.
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
 export { MANIFEST_FILE, MARKER_FILE } from "./manifest.js";
@@ -24,6 +22,8 @@ export {
   type JournalOptions,
   openJournal,
 } from "./open-journal.js";
+// The names the engine's entry shows too (listed once, there).
+export * from "./public-journal.js";
 export { type JournalOperation, TRANSITIONS } from "./transitions.js";
 export * from "./types.js";
 export { NO_WITNESS } from "./witness.js";

@@ -14,7 +14,7 @@ import {
   startHarness,
 } from "../dispatch/support/harness.js";
 
-// The engine's public face over the simulator: the harness gives the simulator, the registry and a
+// The engine's public entry over the simulator: the harness gives the simulator, the registry and a
 // lease; each test opens an engine of its own on a fresh state directory, as the gate does.
 
 const T = SAMPLE_IDS.threadId;
@@ -62,7 +62,7 @@ const pin = (operationId: string) => ({
   input: { threadId: T },
 });
 
-describe("the write engine's face", () => {
+describe("the write engine's public entry", () => {
   it("sends a write once and answers completed; the same operationId replays without sending", async () => {
     const engine = await open();
     const env = harness.env("face");

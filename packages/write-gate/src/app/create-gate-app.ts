@@ -20,9 +20,9 @@ import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
 import { RemotePasskeys } from "../passkeys/remote-passkeys.js";
 import {
+  AddressBudget,
   hostGuard,
   loopbackGuard,
-  RateBudget,
   securityHeaders,
   stateChangeGuard,
 } from "../security/index.js";
@@ -212,7 +212,7 @@ const UNBUDGETED_ROUTES: ReadonlySet<string> = new Set(["/api/state", "/api/revo
  * (an <img> sends no Origin), so counting them would let it block the page.
  */
 function pageChecks(deps: GateAppDeps, assets: PageAssets): MiddlewareHandler {
-  const pageBudget = new RateBudget({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 });
+  const pageBudget = new AddressBudget({ clock: deps.clock, limit: deps.rateLimitPerMinute ?? 60 });
   const stateChange = stateChangeGuard({ port: deps.port });
   return async function allowStaticGets(c, next) {
     const asset = c.req.method === "GET" ? assets.get(c.req.path) : undefined;

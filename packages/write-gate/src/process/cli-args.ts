@@ -6,35 +6,31 @@
  * with a `.description` (its own `--help` shows it), add its kind to `CliCommand`, a line to USAGE
  * in ../cli.ts and a case to `runCli`. To add a
  * flag: `.option("--flag <value>", "…", valueOnce("--flag"))` on its command (a switch:
- * `.option("--flag", "…")`).
+ * `.option("--flag", "…")`). The environments commands (`environments`, `diagnose`, `pair`) are
+ * declared once for the three CLIs, in core's cli-support (`defineEnvironmentsCommandLine`).
  */
 import {
   type CommandLineExtra,
   commandOf,
   DEFAULT_LOG_LEVEL,
+  defineEnvironmentsCommandLine,
+  type EnvironmentsCliCommand,
   type LogLevel,
   logLevelOption,
   parseCommandLine,
-  transportFromOptions,
   usageProblem,
   VERSION_FLAGS,
   valueOnce,
   type Warn,
-  withTransportOptions,
 } from "@t3-connector/core/cli-support";
-import type { TransportOption } from "@t3-connector/core/pairing";
 import type { Command } from "commander";
 
 export type CliCommand =
   | CommandLineExtra
   | { kind: "gate"; logLevel: LogLevel; enroll?: true }
   | { kind: "bridge"; logLevel: LogLevel }
-  | { kind: "environments-add"; alias: string; transport: TransportOption }
-  | { kind: "environments-remove"; alias: string }
-  | { kind: "environments-move"; alias: string; transport: TransportOption }
+  | Exclude<EnvironmentsCliCommand, { kind: "environments" }>
   | { kind: "client-config"; client: string }
-  | { kind: "diagnose"; projects: boolean; environment?: string }
-  | { kind: "pair"; environment: string }
   | {
       kind: "reconcile";
       /** Send the journaled command again when T3 shows no effect (a stopped gate only, ADR 0042). */
@@ -75,52 +71,16 @@ function defineCommands(program: Command, found: (command: CliCommand) => void, 
       found({ kind: "bridge", logLevel: options.logLevel ?? DEFAULT_LOG_LEVEL }),
     );
 
-  defineEnvironmentsCommands(program, found, warn);
+  // write.json has no listing: its words never parse to `environments` alone.
+  const foundEnvironments = (command: EnvironmentsCliCommand) => {
+    if (command.kind !== "environments") found(command);
+  };
+  defineEnvironmentsCommandLine(program, foundEnvironments, { owner: "write", warn });
   defineSetupCommands(program, found);
   defineJournalCommands(program, found);
 }
 
-/** `environments add`, `environments remove`, `environments move`. */
-function defineEnvironmentsCommands(
-  program: Command,
-  found: (command: CliCommand) => void,
-  warn: Warn,
-): void {
-  const environments = program
-    .command("environments")
-    .description("add, remove or move an environment of write.json")
-    .action(() => {
-      throw usageProblem(
-        "environments add <alias> (--url URL | --ssh HOST[:PORT]), environments remove <alias> " +
-          "or environments move <alias> (--url URL | --ssh HOST[:PORT])",
-      );
-    });
-  withTransportOptions(
-    environments
-      .command("add [alias]")
-      .description("pair a new environment for writes (pairing code on stdin or at the prompt), verify it"),
-  ).action((alias: string | undefined, options: { url?: string; ssh?: string; remotePort?: string }) => {
-    const named = requireAlias("add", alias);
-    found({ kind: "environments-add", alias: named, transport: transportFromOptions(options, warn) });
-  });
-  environments
-    .command("remove [alias]")
-    .description("take an environment out of write.json and delete its token file")
-    .action((alias: string | undefined) =>
-      found({ kind: "environments-remove", alias: requireAlias("remove", alias) }),
-    );
-  withTransportOptions(
-    environments
-      .command("move [alias]")
-      .description("point an environment at its new address (same environmentId), keeping its token"),
-  ).action((alias: string | undefined, options: { url?: string; ssh?: string; remotePort?: string }) => {
-    const named = requireAlias("move", alias);
-    const transport = transportFromOptions(options, warn, "environments move");
-    found({ kind: "environments-move", alias: named, transport });
-  });
-}
-
-/** `client-config`, `diagnose`, `pair`, `reconcile`. */
+/** `client-config`, `reconcile`. */
 function defineSetupCommands(program: Command, found: (command: CliCommand) => void): void {
   program
     .command("client-config [client]")
@@ -128,32 +88,6 @@ function defineSetupCommands(program: Command, found: (command: CliCommand) => v
     .action((client: string | undefined) => {
       if (client === undefined) throw usageProblem("client-config needs a client (see --help)");
       found({ kind: "client-config", client });
-    });
-
-  program
-    .command("diagnose")
-    .description("per environment: identity, token scopes and expiry, projects (JSON)")
-    .option(
-      "--environment <alias>",
-      "only this environment (an alias or an environmentId)",
-      valueOnce("--environment"),
-    )
-    .option("--projects", "list each environment's projects")
-    .action((options: { environment?: string; projects?: boolean }) =>
-      found({
-        kind: "diagnose",
-        projects: options.projects === true,
-        ...(options.environment === undefined ? {} : { environment: options.environment }),
-      }),
-    );
-
-  program
-    .command("pair")
-    .description("save a read + operate token for an environment; the pairing code is read from stdin")
-    .option("--environment <alias>", "an alias or an environmentId", valueOnce("--environment"))
-    .action((options: { environment?: string }) => {
-      if (options.environment === undefined) throw usageProblem("pair needs --environment X");
-      found({ kind: "pair", environment: options.environment });
     });
 
   program
@@ -236,9 +170,4 @@ function defineJournalCommands(program: Command, found: (command: CliCommand) =>
       }
       found({ kind: "journal-lift", json: options.json === true });
     });
-}
-
-function requireAlias(sub: "add" | "remove" | "move", alias: string | undefined): string {
-  if (alias === undefined) throw usageProblem(`environments ${sub} needs an alias`);
-  return alias;
 }

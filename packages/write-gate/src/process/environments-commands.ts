@@ -5,4 +5,4 @@ import { cliCommandsFor, WRITE_CONFIG } from "@t3-connector/core/pairing";
  * environments command of the three CLIs (core's pairing, ADR 0058) over write.json, printed as
  * JSON. The CLI imports this module only when one of them runs.
  */
-export const environmentsCommands = cliCommandsFor(WRITE_CONFIG);
+export const runEnvironmentsCommand = cliCommandsFor(WRITE_CONFIG);

@@ -64,6 +64,26 @@ export async function handleRelay(
   if (!capabilityMatches(deps.capability(), presented)) {
     return { status: 401, body: UNVERIFIED };
   }
+  return answerVerified(deps, body);
+}
+
+/**
+ * For the gate app's relay slot: the capability is checked before the body is read, so an
+ * unauthenticated caller neither spends the relay's budget nor learns whether its body parses.
+ * That is the request's one capability check (ADR 0072): the body then goes straight to the ops.
+ */
+export function relayHandler(
+  deps: RelayDeps,
+): (c: Context, readBody: () => Promise<unknown>) => Promise<Response> {
+  return async (c, readBody) => {
+    if (!capabilityMatches(deps.capability(), c.req.header(RELAY_HEADER))) return c.json(UNVERIFIED, 401);
+    const answer = await answerVerified(deps, await readBody());
+    return c.json(answer.body, answer.status);
+  };
+}
+
+/** A body whose sender presented this boot's capability: its depth, its op's schema, then the op. */
+async function answerVerified(deps: RelayDeps, body: unknown): Promise<RelayAnswer> {
   // Before the schema and the reserved-key scan, which recurse and would overflow the stack.
   if (isTooDeep(body)) {
     return {
@@ -90,21 +110,6 @@ export async function handleRelay(
     const answer = relayErrorOf(error);
     return { status: isConnectorError(error) || answer.error !== "internal" ? 403 : 500, body: answer };
   }
-}
-
-/**
- * For the gate app's relay slot: the capability is checked before the body is read, so an
- * unauthenticated caller neither spends the relay's budget nor learns whether its body parses.
- */
-export function relayHandler(
-  deps: RelayDeps,
-): (c: Context, readBody: () => Promise<unknown>) => Promise<Response> {
-  return async (c, readBody) => {
-    const presented = c.req.header(RELAY_HEADER);
-    if (!capabilityMatches(deps.capability(), presented)) return c.json(UNVERIFIED, 401);
-    const answer = await handleRelay(deps, presented, await readBody());
-    return c.json(answer.body, answer.status);
-  };
 }
 
 async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResultOf<RelayOpName>> {

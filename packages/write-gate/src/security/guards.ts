@@ -11,10 +11,11 @@ import {
   type NodeRequestBody,
   type OriginRule,
   parseJsonBytes,
+  RequestBudget,
   readBoundedBody,
   readBoundedRequest,
 } from "@t3-connector/core/http-edge";
-import { PASSKEY_PAGE_CSP, passkeyPageCspHeader, RequestBudget } from "@t3-connector/core/passkeys";
+import { PASSKEY_PAGE_CSP, passkeyPageCspHeader } from "@t3-connector/core/passkeys";
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 
@@ -136,12 +137,12 @@ export interface RateLimitOptions {
 }
 
 /**
- * The gate's budgets: core's per-address `RequestBudget` (shared with the OAuth routes, ADR 0033)
+ * The gate's budgets: core's per-address `RequestBudget` (shared with the OAuth routes, ADR 0033, 0072)
  * keyed by the request's socket address. The page and the relay each get one, so neither can
  * spend the other's requests. Callers charge it only for requests that already passed every
  * check, so a refused request costs nothing.
  */
-export class RateBudget {
+export class AddressBudget {
   readonly #budget: RequestBudget;
 
   constructor(options: RateLimitOptions) {

@@ -1,12 +1,12 @@
 export { vouchedClient } from "./forwarded-client.js";
 export {
+  AddressBudget,
   CONTENT_SECURITY_POLICY,
   hostGuard,
   loopbackGuard,
   machineRouteGuard,
   originIs,
   pageOrigin,
-  RateBudget,
   type RateLimitOptions,
   readJsonBody,
   securityHeaders,

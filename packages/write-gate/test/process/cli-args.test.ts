@@ -19,8 +19,7 @@ describe("t3-connector-write command line", () => {
       ["environments", "add", "box", "--ssh", "box", "--remote-port=4000"],
       {
         kind: "environments-add",
-        alias: "box",
-        transport: { ssh: "box:4000" },
+        request: { alias: "box", transport: { ssh: "box:4000" } },
         warnings: ["--remote-port is deprecated: write --ssh box:4000"],
       },
     ],
@@ -29,13 +28,12 @@ describe("t3-connector-write command line", () => {
       ["environments", "add", "box", "--url=http://127.0.0.1:3773"],
       {
         kind: "environments-add",
-        alias: "box",
-        transport: { url: "http://127.0.0.1:3773" },
+        request: { alias: "box", transport: { url: "http://127.0.0.1:3773" } },
       },
     ],
     [["environments", "remove", "box"], { kind: "environments-remove", alias: "box" }],
     [["client-config", "codex"], { kind: "client-config", client: "codex" }],
-    [["diagnose"], { kind: "diagnose", projects: false }],
+    [["diagnose"], { kind: "diagnose" }],
     [["diagnose", "--projects"], { kind: "diagnose", projects: true }],
     [["pair", "--environment=alpha"], { kind: "pair", environment: "alpha" }],
     [

@@ -43,8 +43,7 @@ describe("t3-connector-write environments add, remove and the gate's port", () =
   it("parses the new commands and --log-level", () => {
     expect(parseCliArgs(["environments", "add", "mine", "--ssh", "box:4000"])).toEqual({
       kind: "environments-add",
-      alias: "mine",
-      transport: { ssh: "box:4000" },
+      request: { alias: "mine", transport: { ssh: "box:4000" } },
     });
     expect(parseCliArgs(["gate", "--log-level", "warn"])).toEqual({ kind: "gate", logLevel: "warn" });
     expect(parseCliArgs(["bridge"])).toEqual({ kind: "bridge", logLevel: "info" });

@@ -18,7 +18,6 @@ import {
 } from "../add-environment.js";
 import { type OperateConfigPlan, planOperateConfigs } from "../operate-configs.js";
 import type { PairingOutcome } from "../pair-environment.js";
-import type { AddEnvironmentRequest } from "./add.js";
 import { chooseOperateConfigs } from "./also-configs.js";
 import {
   type EnvironmentsCommandContext,
@@ -29,6 +28,7 @@ import {
 } from "./command-context.js";
 import type { ConfiguredEnvironment, EnvironmentsConfigKind } from "./config-kinds.js";
 import { chooseProjects, type LiveProject } from "./project-choice.js";
+import type { AddEnvironmentRequest } from "./requests.js";
 import { pairForKind } from "./tokens.js";
 
 /** The file as read, and what the new entry will be, checked before anything is contacted. */

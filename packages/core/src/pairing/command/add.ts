@@ -1,8 +1,7 @@
 import { terminalPrompt } from "../../cli-support/index.js";
 import type { Transport } from "../../config/index.js";
 import { ConnectorError } from "../../errors.js";
-import { refuseExisting, type TransportOption } from "../add-environment.js";
-import type { OperateConfigName } from "../operate-config-names.js";
+import { refuseExisting } from "../add-environment.js";
 import { readPairingCode } from "../pair-environment.js";
 import { readPairingCodes } from "../read-codes.js";
 import { draftNewEntry, planOperateSide, probedEnvironmentId, saveNewEntry } from "./add-steps.js";
@@ -15,26 +14,8 @@ import {
 } from "./command-context.js";
 import type { ConfiguredEnvironment } from "./config-kinds.js";
 import { diagnoseEnvironments } from "./diagnose.js";
-import type { ProjectsOption } from "./project-choice.js";
+import type { AddEnvironmentRequest } from "./requests.js";
 import { kindRevokeAdvice, refuseReadTokenFile } from "./tokens.js";
-
-export interface AddEnvironmentRequest {
-  alias: string;
-  /** `--url URL` or `--ssh HOST[:PORT]`, as typed. */
-  transport: TransportOption;
-  /** A file that limits projects (read): `all`, a list of projectIds, or undefined to choose in the terminal. */
-  projects?: ProjectsOption;
-  /** The read CLI's other files to fill with an operate token; undefined asks on a terminal. */
-  also?: OperateConfigName[];
-  /** Where the token goes (ops' `--token-file`); default `tokens/<alias>.<kind>.token` beside the file. */
-  tokenFile?: string;
-  /** The environmentId expected (ops' `--environment-id`): the server must announce it. */
-  environmentId?: string;
-  /** ops' extra names of the environment. */
-  aliases?: string[];
-  /** ops: plain http to another host (a network that encrypts by itself). */
-  insecureHttp?: boolean;
-}
 
 /**
  * `environments add <alias> (--url URL | --ssh HOST[:PORT])` in every CLI: checks the alias, the

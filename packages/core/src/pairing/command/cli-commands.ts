@@ -1,4 +1,4 @@
-import type { CliIo } from "../../cli-support/index.js";
+import type { CliIo, EnvironmentsCliCommand } from "../../cli-support/index.js";
 import { addCommand } from "./add.js";
 import { type EnvironmentsCommandContext, type EnvironmentsReport, printReport } from "./command-context.js";
 import type { EnvironmentsConfigKind } from "./config-kinds.js";
@@ -6,23 +6,37 @@ import { diagnoseCommand } from "./diagnose.js";
 import { moveCommand, removeCommand } from "./move-remove.js";
 import { pairCommand } from "./pair.js";
 
-type Command<R> = (context: EnvironmentsCommandContext, request: R) => Promise<EnvironmentsReport>;
+/** An environments command as any CLI parses it (core's cli-support), but the listing, which each CLI owns. */
+export type EnvironmentsRequest = Exclude<EnvironmentsCliCommand, { kind: "environments" }>;
 
 /**
- * The five commands as a CLI's dispatch calls them over its own file: each takes the parsed
- * request, prints the report as JSON on stdout and answers the exit code. The read and write
- * CLIs use these; ops hands the report to its session instead.
+ * Runs the command a CLI parsed (`defineEnvironmentsCommandLine`) over the CLI's file: the one
+ * place that maps the command line's words to the five commands, for the three CLIs.
+ */
+export function runEnvironmentsCommand(
+  context: EnvironmentsCommandContext,
+  command: EnvironmentsRequest,
+): Promise<EnvironmentsReport> {
+  switch (command.kind) {
+    case "environments-add":
+      return addCommand(context, command.request);
+    case "environments-remove":
+      return removeCommand(context, command);
+    case "environments-move":
+      return moveCommand(context, command);
+    case "diagnose":
+      return diagnoseCommand(context, command);
+    case "pair":
+      return pairCommand(context, command);
+  }
+}
+
+/**
+ * The commands as the read and write CLIs' dispatch calls them over their own file: the parsed
+ * command runs, its report is printed as JSON on stdout and the exit code answered. ops hands the
+ * report to its session instead.
  */
 export function cliCommandsFor(kind: EnvironmentsConfigKind) {
-  const printed =
-    <R>(command: Command<R>) =>
-    async (io: CliIo, request: R): Promise<number> =>
-      printReport(io, await command({ kind, io }, request));
-  return {
-    addEnvironmentCommand: printed(addCommand),
-    removeEnvironmentCommand: printed(removeCommand),
-    moveEnvironmentCommand: printed(moveCommand),
-    diagnoseCommand: printed(diagnoseCommand),
-    pairCommand: printed(pairCommand),
-  };
+  return async (io: CliIo, command: EnvironmentsRequest): Promise<number> =>
+    printReport(io, await runEnvironmentsCommand({ kind, io }, command));
 }

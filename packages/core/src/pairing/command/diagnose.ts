@@ -8,6 +8,7 @@ import {
   loadEnvironments,
 } from "./command-context.js";
 import type { ConfiguredEnvironment, EnvironmentsConfigKind } from "./config-kinds.js";
+import type { DiagnoseRequest } from "./requests.js";
 
 export const DIAGNOSE_TIMEOUT_MS = 15_000;
 
@@ -32,13 +33,6 @@ export interface EnvironmentDiagnosis {
   /** With `--projects`: every live project. */
   inventory?: Array<{ projectId: string; title: string; directory: string | null }>;
   error?: DiagnosisError;
-}
-
-export interface DiagnoseRequest {
-  /** One environment (alias, extra name or environmentId); every one when absent. */
-  environment?: string | undefined;
-  /** List each environment's projects (`inventory`). */
-  projects?: boolean | undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 // The one environments command of the three CLIs (ADR 0058): each CLI names its file's kind and
 // prints the report; the steps are here once. Loaded by each CLI only when such a command runs.
-export { type AddEnvironmentRequest, addCommand } from "./add.js";
+export { addCommand } from "./add.js";
 export { CODE_PURPOSES, chooseOperateConfigs } from "./also-configs.js";
-export { cliCommandsFor } from "./cli-commands.js";
+export { cliCommandsFor, type EnvironmentsRequest, runEnvironmentsCommand } from "./cli-commands.js";
 export {
   type EnvironmentsCommandContext,
   type EnvironmentsReport,
@@ -19,10 +19,17 @@ export {
 } from "./config-kinds.js";
 export {
   DIAGNOSE_TIMEOUT_MS,
-  type DiagnoseRequest,
   diagnoseCommand,
   type EnvironmentDiagnosis,
 } from "./diagnose.js";
 export { moveCommand, removeCommand } from "./move-remove.js";
-export { type PairRequest, pairCommand } from "./pair.js";
-export type { LiveProject, ProjectsOption } from "./project-choice.js";
+export { pairCommand } from "./pair.js";
+export type { LiveProject } from "./project-choice.js";
+export type {
+  AddEnvironmentRequest,
+  DiagnoseRequest,
+  MoveRequest,
+  PairRequest,
+  ProjectsOption,
+  RemoveRequest,
+} from "./requests.js";

@@ -1,4 +1,3 @@
-import type { TransportOption } from "../add-environment.js";
 import { moveEnvironmentInConfig } from "../move-environment.js";
 import { removeEnvironmentFromConfig } from "../remove-environment.js";
 import {
@@ -10,6 +9,7 @@ import {
   validatorOf,
 } from "./command-context.js";
 import { diagnoseEnvironments } from "./diagnose.js";
+import type { MoveRequest, RemoveRequest } from "./requests.js";
 
 /**
  * `environments move <alias> (--url URL | --ssh HOST[:PORT])`: the same T3 machine at a new
@@ -20,7 +20,7 @@ import { diagnoseEnvironments } from "./diagnose.js";
  */
 export async function moveCommand(
   context: EnvironmentsCommandContext,
-  request: { alias: string; transport: TransportOption },
+  request: MoveRequest,
 ): Promise<EnvironmentsReport> {
   const { kind, io } = context;
   const configPath = configPathOf(context);
@@ -46,7 +46,7 @@ export async function moveCommand(
  */
 export async function removeCommand(
   context: EnvironmentsCommandContext,
-  request: { alias: string },
+  request: RemoveRequest,
 ): Promise<EnvironmentsReport> {
   const configPath = configPathOf(context);
   const removed = await removeEnvironmentFromConfig({

@@ -1,7 +1,6 @@
 import { configPathContext } from "../../cli-support/index.js";
 import { noEnvironmentsError } from "../../config/index.js";
 import { ConnectorError } from "../../errors.js";
-import type { OperateConfigName } from "../operate-config-names.js";
 import { planOperateRenewal } from "../operate-renewal.js";
 import { readPairingCode } from "../pair-environment.js";
 import { readPairingCodes } from "../read-codes.js";
@@ -12,14 +11,8 @@ import {
   findConfigured,
   loadEnvironments,
 } from "./command-context.js";
+import type { PairRequest } from "./requests.js";
 import { kindRevokeAdvice, pairForKind, refuseReadTokenFile } from "./tokens.js";
-
-export interface PairRequest {
-  /** Alias, extra name (ops) or environmentId. */
-  environment: string;
-  /** The read CLI's `--also write,ops`: renew the operate token those files name too. */
-  also?: readonly OperateConfigName[] | undefined;
-}
 
 const RENEWAL_NOTE = "The tokens these files held before stay valid at T3 until you revoke them there.";
 

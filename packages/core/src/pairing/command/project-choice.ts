@@ -6,8 +6,9 @@ export interface LiveProject {
   title: string;
 }
 
-/** `--projects all` or `--projects ID,ID`. */
-export type ProjectsOption = { all: true } | { ids: string[] };
+import type { ProjectsOption } from "./requests.js";
+
+export type { ProjectsOption };
 
 /**
  * The projects the read server may show for a new environment: every live one, the ids given

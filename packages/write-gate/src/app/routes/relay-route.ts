@@ -5,7 +5,7 @@
 import type { Clock } from "@t3-connector/core";
 import { MAX_RELAY_BODY_BYTES } from "@t3-connector/write-engine/relay-contract";
 import { type Context, Hono } from "hono";
-import { machineRouteGuard, RateBudget, readJsonBody } from "../../security/index.js";
+import { AddressBudget, machineRouteGuard, readJsonBody } from "../../security/index.js";
 
 /**
  * The machine side's handler for `POST /relay`. It authenticates the caller first and only then
@@ -16,7 +16,7 @@ export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Res
 
 export function relayRoute(relay: RelayHandler, options: { clock: Clock; perMinute: number }): Hono {
   // The bridge's writes must not spend the page's budget, nor the page's the bridge's.
-  const relayBudget = new RateBudget({ clock: options.clock, limit: options.perMinute });
+  const relayBudget = new AddressBudget({ clock: options.clock, limit: options.perMinute });
   const app = new Hono();
   app.use("/relay", machineRouteGuard());
   app.post("/relay", async (c) =>

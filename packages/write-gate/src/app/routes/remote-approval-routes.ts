@@ -15,7 +15,7 @@ import type { RequestView } from "../../approval/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
 import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
-import { RateBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
+import { AddressBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
@@ -50,7 +50,7 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   const tickets = new OneTimeBook<StopTicket>({ clock: parts.clock, ttlMs: 120_000, max: 64 });
   // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
   // Per client: the one `serve` vouches for, so a flood behind a proxy spends only its own budget.
-  const budget = new RateBudget({ clock: parts.clock, limit: 30 });
+  const budget = new AddressBudget({ clock: parts.clock, limit: 30 });
   const app = new Hono();
   app.get("/approve", (c) => c.html(REMOTE_PAGE_HTML));
   app.get("/approve/page.js", (c) => c.body(REMOTE_PAGE_JS, 200, { "Content-Type": "text/javascript" }));

@@ -14,8 +14,8 @@ export interface RequestBudgetOptions {
 }
 
 /**
- * A fixed-window counter per client address, with a capped table: the budget both passkey pages'
- * servers charge (the gate's page and relay, the OAuth page and token routes), one table each so
+ * A fixed-window counter per client address, with a capped table: the one request budget of the
+ * product (ADR 0072), which both passkey pages' servers charge (the gate's page and relay, the OAuth page and token routes), one table each so
  * that no route spends another's requests. Past the limit, or with the table full of addresses
  * still inside their window, a request is refused with `rate_limited`.
  */

@@ -1,7 +1,7 @@
 /**
- * What the engine's public face (`../engine/index.ts`, ADR 0027) shows of the dispatcher, listed
- * here once: the face and this folder's index both re-export this module, so a name moves on or
- * off the face by one edit here. The dispatcher's other names stay in `index.ts`, for the engine.
+ * What the engine's public entry (`../engine/index.ts`, ADR 0027) shows of the dispatcher, listed
+ * here once: that entry and this folder's index both re-export this module, so a name moves on or
+ * off the entry by one edit here. The dispatcher's other names stay in `index.ts`, for the engine.
  */
 export type {
   ConditionalSendRequest,

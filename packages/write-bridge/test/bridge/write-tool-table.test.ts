@@ -6,38 +6,38 @@
 import { ACTIONS, CONDITIONAL_SEND_ACTION } from "@t3-connector/write-engine/actions";
 import { describe, expect, it } from "vitest";
 import {
-  WRITE_TOOL_FACES,
-  type WriteToolFace,
+  WRITE_TOOL_TABLE,
+  type WriteToolRow,
   writeToolAnnotations,
-  writeToolFace,
-} from "../../src/tools/write-tool-faces.js";
+  writeToolRow,
+} from "../../src/tools/write-tool-table.js";
 
 describe("the write tools' table", () => {
   it("has one entry per catalogue action, in catalogue order, then the conditional send", () => {
-    expect(Object.keys(WRITE_TOOL_FACES)).toEqual([
+    expect(Object.keys(WRITE_TOOL_TABLE)).toEqual([
       ...ACTIONS.map((entry) => entry.action),
       CONDITIONAL_SEND_ACTION,
     ]);
   });
 
   it("gives every action a unique literal tool name that follows the naming rule", () => {
-    const names = Object.values(WRITE_TOOL_FACES).map((face) => face.name);
+    const names = Object.values(WRITE_TOOL_TABLE).map((row) => row.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const [action, face] of Object.entries(WRITE_TOOL_FACES)) {
-      expect(face.name).toMatch(/^t3_escrever_[a-z_]+$/);
-      expect(face.name).toBe(`t3_escrever_${action.replace(/[.-]/g, "_")}`);
+    for (const [action, row] of Object.entries(WRITE_TOOL_TABLE)) {
+      expect(row.name).toMatch(/^t3_escrever_[a-z_]+$/);
+      expect(row.name).toBe(`t3_escrever_${action.replace(/[.-]/g, "_")}`);
     }
   });
 
   it("makes a tool name that does not follow its action id a compile error", () => {
     // @ts-expect-error the name must be t3_escrever_thread_example_action
-    const wrong: WriteToolFace<"thread.example-action"> = { name: "t3_escrever_thread_example" };
+    const wrong: WriteToolRow<"thread.example-action"> = { name: "t3_escrever_thread_example" };
     expect(wrong.name).not.toBe("t3_escrever_thread_example_action");
   });
 
   it("spells out all four hints on every tool; only the destructive one varies", () => {
-    for (const face of Object.values(WRITE_TOOL_FACES)) {
-      expect(writeToolAnnotations(face)).toEqual({
+    for (const row of Object.values(WRITE_TOOL_TABLE)) {
+      expect(writeToolAnnotations(row)).toEqual({
         readOnlyHint: false,
         destructiveHint: expect.any(Boolean),
         idempotentHint: true,
@@ -47,8 +47,8 @@ describe("the write tools' table", () => {
   });
 
   it("marks harmless overlays as non-destructive and irreversible ones as destructive", () => {
-    const destructive = (action: keyof typeof WRITE_TOOL_FACES) =>
-      writeToolAnnotations(writeToolFace(action)).destructiveHint;
+    const destructive = (action: keyof typeof WRITE_TOOL_TABLE) =>
+      writeToolAnnotations(writeToolRow(action)).destructiveHint;
     for (const action of [
       "thread.pin",
       "thread.unpin",

@@ -1,6 +1,6 @@
 /**
- * What the engine's public face (`../engine/index.ts`, ADR 0027) shows of the journal, listed here
- * once: the face and this folder's index both re-export this module. `Journal` is shown as a type
+ * What the engine's public entry (`../engine/index.ts`, ADR 0027) shows of the journal, listed here
+ * once: that entry and this folder's index both re-export this module. `Journal` is shown as a type
  * only (a caller gets one from `openWriteEngine`, never builds one), so the index adds its class.
  */
 export type { JournalFs } from "@t3-connector/core/durable";

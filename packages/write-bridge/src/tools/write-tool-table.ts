@@ -15,18 +15,18 @@ export type Underscored<S extends string> = S extends `${infer H}.${infer T}`
     : S;
 export type ToolNameOf<A extends string> = `t3_escrever_${Underscored<A>}`;
 
-/** One tool's face. An entry says only what differs: a tool is not destructive and has no notes. */
-export interface WriteToolFace<A extends string = string> {
+/** One tool's row in the table. An entry says only what differs: a tool is not destructive and has no notes. */
+export interface WriteToolRow<A extends string = string> {
   readonly name: ToolNameOf<A>;
   /** True when the write loses work or cannot be undone; false (the default) for writes that merely add or flag. */
   readonly destructive?: true;
   readonly notes?: string;
 }
 
-type FaceTable = { readonly [A in ActionId | typeof CONDITIONAL_SEND_ACTION]: WriteToolFace<A> };
+type ToolTable = { readonly [A in ActionId | typeof CONDITIONAL_SEND_ACTION]: WriteToolRow<A> };
 
 /** Every write tool, in catalogue order, then the composite conditional send. */
-export const WRITE_TOOL_FACES = {
+export const WRITE_TOOL_TABLE = {
   "thread.archive": { name: "t3_escrever_thread_archive", notes: "thread.unarchive brings it back." },
   "thread.unarchive": { name: "t3_escrever_thread_unarchive" },
   "thread.delete": {
@@ -171,7 +171,7 @@ export const WRITE_TOOL_FACES = {
     destructive: true,
   },
   "thread.conditional-send": { name: "t3_escrever_thread_conditional_send" },
-} as const satisfies FaceTable;
+} as const satisfies ToolTable;
 
 /** The four MCP tool hints of one write tool, all explicit. */
 export interface WriteAnnotations {
@@ -183,15 +183,15 @@ export interface WriteAnnotations {
   readonly openWorldHint: false;
 }
 
-/** The face of one action (or of the conditional send) by its id. */
-export function writeToolFace(action: keyof typeof WRITE_TOOL_FACES): WriteToolFace {
-  return WRITE_TOOL_FACES[action];
+/** The row of one action (or of the conditional send) by its id. */
+export function writeToolRow(action: keyof typeof WRITE_TOOL_TABLE): WriteToolRow {
+  return WRITE_TOOL_TABLE[action];
 }
 
-export function writeToolAnnotations(face: WriteToolFace): WriteAnnotations {
+export function writeToolAnnotations(row: WriteToolRow): WriteAnnotations {
   return {
     readOnlyHint: false,
-    destructiveHint: face.destructive === true,
+    destructiveHint: row.destructive === true,
     idempotentHint: true,
     openWorldHint: false,
   };

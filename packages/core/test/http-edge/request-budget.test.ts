@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../src/clock.js";
-import { RequestBudget } from "../../src/passkeys/index.js";
+import { RequestBudget } from "../../src/http-edge/index.js";
 
 function steppedClock(): Clock & { advance(ms: number): void } {
   let at = 0;

@@ -1,6 +1,6 @@
 /**
- * The leases one OAuth session holds, so that ending the session ends them (ADR 0049): a relay
- * client that notes every open lease the gate answers this session, and ends each at the gate
+ * The leases one OAuth session of `serve --http` holds, so that ending the session ends them (ADR
+ * 0049): a relay client that notes every open lease the gate answers this session, and ends each at the gate
  * (`end_lease`, with this session's holder secret) when asked to, after withdrawing the session's
  * pending approval requests (`withdraw_requests`, same secret). Ending a lease leaves the
  * session signed in; only the session's end ends its leases.
@@ -9,9 +9,12 @@
  * `write_session_ended`, and a request for approval that was under way when the end began is
  * answered the same way instead of with a link to a request the gate withdrew or refused (the
  * gate refuses to keep a request of a withdrawn secret, so none outlives the session).
+ *
+ * It is the bridge's, beside the relay client it wraps (ADR 0072): a write by URL goes from the
+ * bridge's tool through this bookkeeping to the relay without coming back through `serve`.
  */
 import { ConnectorError } from "@t3-connector/core";
-import type { RelayClient } from "@t3-connector/write-bridge";
+import type { RelayClient } from "./relay-client.js";
 
 /** Lease ids noted per session at most (a session holds one lease at a time; a few replaced ones linger). */
 const MAX_NOTED = 32;
