@@ -6,7 +6,7 @@
  * checkpoint.
  */
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { parseUnifiedDiff } from "@t3-connector/core/diff";
+import { type DiffFile, parseUnifiedDiff } from "@t3-connector/core/diff";
 import { readWithRetry } from "@t3-connector/core/fanout";
 import {
   type CheckpointInput,
@@ -67,6 +67,47 @@ function baseRefLost(error: unknown): boolean {
   return error.details?.checkpointError === "CheckpointRefUnavailableError" && error.details.turn === 0;
 }
 
+type AnswerBase = Pick<ThreadDiffOutput, "environment" | "threadId" | "scope" | "runId">;
+type FetchDiff = (from: number, to: number) => Promise<TurnDiff>;
+type Range = Extract<DiffRange, { kind: "range" }>;
+
+/** The diff T3 serves for `range`, from the run's own base or, when T3 lost it, after run 1. */
+async function fetchWithFallback(
+  fetchDiff: FetchDiff,
+  range: Range,
+  projection: ThreadProjectionInput,
+  base: AnswerBase,
+): Promise<{ diff: TurnDiff; from: number; note?: string } | ThreadDiffOutput> {
+  try {
+    return { diff: await fetchDiff(range.fromTurnCount, range.toTurnCount), from: range.fromTurnCount };
+  } catch (error) {
+    if (!baseRefLost(error)) throw error;
+    const first = diffableCheckpoints(projection).get(range.firstTurnCount);
+    const firstLine = first ? checkpointChangeSummary(first).line : "unknown";
+    if (range.firstTurnCount >= range.toTurnCount) {
+      const note = `this T3 no longer has the state before run ${range.toTurnCount}, so no patch can be shown; its checkpoint records ${firstLine}`;
+      return summaryOnly(base, range.toTurnCount, first, note);
+    }
+    const from = range.firstTurnCount;
+    const note = `this T3 no longer has the state before the thread's first run, so the diff starts after run ${from} (that run: ${firstLine})`;
+    return { diff: await fetchDiff(from, range.toTurnCount), from, note };
+  }
+}
+
+function pageOf(
+  text: string,
+  files: readonly DiffFile[],
+  input: ThreadDiffInput,
+  start: number,
+  caps: DiffCaps,
+) {
+  if (input.path === undefined) return diffPage(text, files, start, caps);
+  const file = files.find(
+    (candidate) => candidate.path === input.path || candidate.previousPath === input.path,
+  );
+  return file ? onePathPage(text, file, caps) : { files: [], next: undefined, truncated: false };
+}
+
 export async function readThreadDiff(
   context: ReadContext,
   input: ThreadDiffInput,
@@ -84,84 +125,56 @@ export async function readThreadDiff(
   const alias = located.environment.alias;
   const query = cursorQuery(alias, input.threadId, scope, range, input.path);
   const start = input.cursor === undefined ? 0 : startOf(context, input.cursor, query);
-  const base = {
+  const base: AnswerBase = {
     environment: { alias, environmentId: located.environment.environmentId },
     threadId: input.threadId,
     scope,
     runId: range.runId,
   };
   if (range.kind === "empty") {
+    const totals = { files: 0, additions: 0, deletions: 0 };
     return {
       ...base,
       fromTurnCount: 0,
       toTurnCount: 0,
       files: [],
-      totals: { files: 0, additions: 0, deletions: 0 },
+      totals,
       truncated: false,
       complete: true,
       note: range.note,
     };
   }
-
   const handle = context.registry.resolve(alias);
   const ignoreWhitespace = input.ignoreWhitespace ?? false;
-  const fetchDiff = (from: number, to: number): Promise<TurnDiff> =>
+  const fetchDiff: FetchDiff = (from, to) =>
     withDeadline(environmentDeadline(context, alias), signal, (deadline) =>
       readWithRetry(
         handle,
         async (connection, readSignal) => {
           const rpc = await connection.rpc();
           const options = { signal: readSignal };
+          const threadId = input.threadId;
           return from === 0 && scope === "thread"
-            ? rpc.getFullThreadDiff({ threadId: input.threadId, toTurnCount: to, ignoreWhitespace }, options)
-            : rpc.getTurnDiff(
-                { threadId: input.threadId, fromTurnCount: from, toTurnCount: to, ignoreWhitespace },
-                options,
-              );
+            ? rpc.getFullThreadDiff({ threadId, toTurnCount: to, ignoreWhitespace }, options)
+            : rpc.getTurnDiff({ threadId, fromTurnCount: from, toTurnCount: to, ignoreWhitespace }, options);
         },
         deadline,
       ).then((read) => read.value),
     );
-
-  let from = range.fromTurnCount;
-  let note: string | undefined;
-  let diff: TurnDiff | undefined;
-  try {
-    diff = await fetchDiff(from, range.toTurnCount);
-  } catch (error) {
-    if (!baseRefLost(error)) throw error;
-    const first = diffableCheckpoints(projection).get(range.firstTurnCount);
-    const firstLine = first ? checkpointChangeSummary(first).line : "unknown";
-    if (range.firstTurnCount < range.toTurnCount) {
-      from = range.firstTurnCount;
-      note = `this T3 no longer has the state before the thread's first run, so the diff starts after run ${from} (that run: ${firstLine})`;
-      diff = await fetchDiff(from, range.toTurnCount);
-    } else {
-      note = `this T3 no longer has the state before run ${range.toTurnCount}, so no patch can be shown; its checkpoint records ${firstLine}`;
-      return summaryOnly(base, range.toTurnCount, first, note);
-    }
-  }
-
-  const parsed = parseUnifiedDiff(diff?.diff ?? "");
-  const text = diff?.diff ?? "";
-  let page: ReturnType<typeof diffPage>;
-  if (input.path !== undefined) {
-    const file = parsed.files.find(
-      (candidate) => candidate.path === input.path || candidate.previousPath === input.path,
-    );
-    page = file ? onePathPage(text, file, caps) : { files: [], next: undefined, truncated: false };
-  } else {
-    page = diffPage(text, parsed.files, start, caps);
-  }
+  const served = await fetchWithFallback(fetchDiff, range, projection, base);
+  if (!("diff" in served)) return served;
+  const text = served.diff.diff;
+  const parsed = parseUnifiedDiff(text);
+  const page = pageOf(text, parsed.files, input, start, caps);
   return {
     ...base,
-    fromTurnCount: from,
+    fromTurnCount: served.from,
     toTurnCount: range.toTurnCount,
     files: page.files,
     totals: { files: parsed.files.length, additions: parsed.additions, deletions: parsed.deletions },
     truncated: page.truncated,
-    complete: note === undefined,
-    ...(note === undefined ? {} : { note }),
+    complete: served.note === undefined,
+    ...(served.note === undefined ? {} : { note: served.note }),
     ...(page.next === undefined
       ? {}
       : { nextCursor: context.cursors.encode({ v: 1, q: query, k: [page.next] }) }),
