@@ -7,10 +7,13 @@ import { spawn } from "node:child_process";
 // through the read server.
 // Runs until Ctrl-C, then stops the gate and the simulator and removes its temporary directory
 // (configs and token files). `--exit-when-ready` stops after the tour; `--keep-config` leaves the
-// directory for a test to inspect.
+// directory for a test to inspect. `--keep` writes the configs to a place of their own under your
+// config directory (~/.config/t3-connector/demo), with an `oauth` section for http://localhost:8000,
+// keeps them when it stops, and prints the commands that carry them into the README's by-URL
+// sections while the demo runs.
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -29,9 +32,12 @@ const readServerBin = path.join(root, "packages/read-server/bin/t3-connector.js"
 const writeGateBin = path.join(root, "packages/write-gate/bin/t3-connector-write.js");
 const exitWhenReady = process.argv.includes("--exit-when-ready");
 const keepConfig = process.argv.includes("--keep-config");
+const keep = process.argv.includes("--keep");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
-const configDir = await mkdtemp(path.join(os.tmpdir(), "t3-connector-demo-"));
+const configDir = keep ? await keptDemoDir() : await mkdtemp(path.join(os.tmpdir(), "t3-connector-demo-"));
+// What `--keep` adds to the read config: sign-in by URL on this machine, state beside the configs.
+const DEMO_ISSUER = "http://localhost:8000";
 const simBin = path.join(root, "packages/t3-sim/bin/t3-sim.js");
 // Children in process groups of their own: Ctrl-C reaches the demo only, which stops the gate
 // before the environments it closes its leases on, then the simulator.
@@ -44,7 +50,7 @@ const sim = spawn(
 process.on("exit", () => {
   gate?.kill("SIGTERM");
   sim.kill("SIGTERM");
-  if (!keepConfig) rmSync(configDir, { recursive: true, force: true });
+  if (!keepConfig && !keep) rmSync(configDir, { recursive: true, force: true });
 });
 
 const ready = await new Promise((resolve, reject) => {
@@ -78,6 +84,7 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 const writeConfigPath = path.join(configDir, "write.json");
+if (keep) await addSignInByUrl(path.join(configDir, "config.json"));
 let writeGate;
 try {
   writeGate = await startWriteGate();
@@ -135,17 +142,22 @@ say();
 
 say("The write gate runs on the same environments (writes only under a lease you approve with a passkey):");
 say(`  approval page: ${writeGate.url}`);
-say(`  one-time passkey enrollment code: ${writeGate.enrollmentCode}`);
-say("  open the page, enter the code and register a passkey; the bridge then asks for approval there.");
+if (writeGate.enrollmentCode === null) {
+  say("  a passkey from an earlier `pnpm demo --keep` is enrolled there: approve with it.");
+} else {
+  say(`  one-time passkey enrollment code: ${writeGate.enrollmentCode}`);
+  say("  open the page, enter the code and register a passkey; the bridge then asks for approval there.");
+}
 say(`  (T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath} node ${writeGateBin} gate runs it on its own)`);
 say();
 
 try {
   await addEnvironmentTheUsualWay();
   await tour();
+  if (keep) sayByUrlNextSteps();
   say();
   say(
-    keepConfig
+    keepConfig || keep
       ? "Press Ctrl-C to stop the write gate and the simulated environments."
       : `Press Ctrl-C to stop the write gate and the simulated environments and remove ${configDir}.`,
   );
@@ -199,6 +211,8 @@ function launchWriteGate() {
     lines.on("line", (line) => {
       url ??= /listening on (http:\/\/localhost:\d+\/)/.exec(line)?.[1];
       enrollmentCode ??= /enrollment code: (\S+)$/.exec(line)?.[1];
+      // A kept state directory (`--keep`) may already hold a passkey: then no code is printed.
+      if (/a passkey is enrolled, so no enrollment code is printed/.test(line)) enrollmentCode ??= null;
       // A taken port is not news while another is tried: it is said only if no port works.
       if (/\bport_in_use: .*already in use/.test(line)) {
         portTaken = line;
@@ -222,6 +236,8 @@ function launchWriteGate() {
 async function addEnvironmentTheUsualWay() {
   const env = ready.environments[0];
   const ownConfig = path.join(configDir, "own", "config.json");
+  // A kept directory holds the previous run's: this run's pairing code is for new environments.
+  rmSync(path.dirname(ownConfig), { recursive: true, force: true });
   say("Adding an environment as on your own machine (pairing code on stdin, a config of its own):");
   say(`  printf '<pairing code>' | T3_CONNECTOR_CONFIG=${ownConfig} \\`);
   say(`    pnpm exec t3-connector environments add mine --url ${env.url} --projects all`);
@@ -361,4 +377,35 @@ async function sendAsUser(env, threadId, text) {
   } finally {
     rpc.close();
   }
+}
+
+/** `--keep`'s directory: the demo's own, under your config directory, never your config.json. */
+async function keptDemoDir() {
+  const base = process.env.XDG_CONFIG_HOME?.startsWith("/")
+    ? process.env.XDG_CONFIG_HOME
+    : path.join(os.homedir(), ".config");
+  const dir = path.join(base, "t3-connector", "demo");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** Adds the by-URL sign-in on this machine to the kept read config (the README's Inspector setup). */
+async function addSignInByUrl(configPath) {
+  const config = JSON.parse(await readFile(configPath, "utf8"));
+  config.oauth = { issuer: DEMO_ISSUER, stateDir: path.join(configDir, "oauth"), loopbackRedirects: true };
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Where the README's by-URL sections go on from here, with these configs, while the demo runs. */
+function sayByUrlNextSteps() {
+  say();
+  say(`Kept in ${configDir} (pnpm demo --keep): to go on with "Use it from ChatGPT or Claude by URL"`);
+  say('and "Act from your phone" on these environments while the demo runs, in another terminal:');
+  say(`  export T3_CONNECTOR_CONFIG=${path.join(configDir, "config.json")}`);
+  say(`  export T3_CONNECTOR_WRITE_CONFIG=${writeConfigPath}`);
+  say("  pnpm exec t3-connector serve --http --port 8000");
+  say(`  (its oauth section signs in at ${DEMO_ISSUER}; put your public name there as the README says)`);
+  say(
+    "The files stay when the demo stops; `pnpm demo --keep` starts the environments again and rewrites them.",
+  );
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  crossingsOf,
   dependencyPackages,
   dependencyProblems,
   documentedEdges,
@@ -11,6 +12,8 @@ import {
   type RealEdge,
   ROOT,
   realEdges,
+  repoCrossings,
+  specifiersOf,
   workspacePackages,
 } from "@t3-connector/test-support/architecture-map";
 import { describe, expect, it } from "vitest";
@@ -62,6 +65,11 @@ describe("ARCHITECTURE.md is the map of the packages", () => {
     const problems = packages.flatMap((name) =>
       dependencyProblems(name, documented, dependencyPackages(name)),
     );
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("has no source import reach into another package but through its declared exports, by name or by path", () => {
+    const problems = repoCrossings(packages).map((crossing) => crossing.problem);
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
@@ -156,5 +164,56 @@ describe("the map check itself", () => {
     expect(dependencyProblems("events", inSync, [])).toEqual([
       expect.stringContaining('"@t3-connector/core": "workspace:*"'),
     ]);
+  });
+});
+
+describe("the crossing check itself", () => {
+  // A file planted in read-server's sources, checked by the same function as the real ones.
+  const PLANTED = "packages/read-server/src/http/planted.ts";
+  const plant = (code: string) => crossingsOf(PLANTED, specifiersOf(code), packages);
+
+  it.each([
+    [
+      'import { x } from "../../../write-engine/src/journal/journal-store.js";',
+      "packages/write-engine/src/journal/journal-store.js",
+    ],
+    ['export { x } from "../../../core/src/t3/rpc/exit.js";', "packages/core/src/t3/rpc/exit.js"],
+    ['const m = await import("../../../oauth/src/index.js");', "packages/oauth/src/index.js"],
+    [
+      'import type { X } from "../../../write-gate/src/lease/index.js";',
+      "packages/write-gate/src/lease/index.js",
+    ],
+  ])("refuses a relative import of another package's file: %s", (code, target) => {
+    expect(plant(code)).toEqual([
+      expect.objectContaining({
+        at: `${PLANTED}:1`,
+        problem: expect.stringContaining(`imports ${target} by a relative path, a file of the`),
+      }),
+    ]);
+  });
+
+  it("refuses a package name whose subpath the package does not export (the journal is the engine's own)", () => {
+    // Spelled in two parts, so the engine-boundary test's scan of the sources does not meet it here.
+    const journal = ["@t3-connector/write-engine", "journal"].join("/");
+    expect(plant(`import { openJournal } from "${journal}";`)).toEqual([
+      expect.objectContaining({
+        problem: expect.stringContaining("packages/write-engine/package.json does not export"),
+      }),
+    ]);
+    expect(plant('import { x } from "@t3-connector/core/src/config/index.js";')).toHaveLength(1);
+  });
+
+  it("lets through the package's own files, declared exports and outside packages", () => {
+    expect(
+      plant(
+        [
+          'import { a } from "./bearer-auth.js";',
+          'import { b } from "../cli/args.js";',
+          'import { c } from "@t3-connector/core/config";',
+          'import { d } from "@t3-connector/write-engine/relay-contract";',
+          'import { e } from "hono";',
+        ].join("\n"),
+      ),
+    ).toEqual([]);
   });
 });

@@ -254,6 +254,19 @@ describe("the same keys for the same answer", () => {
     expect(read?.filter((key) => !key.endsWith("Projects"))).toEqual(write);
     expect(ops).toEqual(write);
   });
+
+  it("diagnose --deep answers one report in the three CLIs, nothing differing on the simulator", async () => {
+    const alpha = sim.environment("alpha");
+    const projects = (bin: string) => (bin === "t3-connector" ? ["--projects", "all"] : []);
+    await inEach((bin) => ["environments", "add", "deep", "--url", alpha.url, ...projects(bin)], code);
+    // The deep probe (ADR 0069) through each CLI's words, the flag declared once for all three.
+    const deep = await inEach(() => ["diagnose", "--deep", "deep", "--json"]);
+    expect(deep.map((answer) => [answer.kind, (answer.summary as { differs: number }).differs])).toEqual(
+      CLIS.map(() => ["t3-connector.deep-diagnosis", 0]),
+    );
+    expect(keys(deep)).toEqual(CLIS.map(() => keys(deep)[0]));
+    await inEach(() => ["environments", "remove", "deep"]);
+  }, 90_000);
 });
 
 describe("an environment behind ssh", () => {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { access, readFile, rm, stat } from "node:fs/promises";
+import { access, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { builtFile } from "@t3-connector/test-support/built-bins";
@@ -11,11 +12,13 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 function runDemo(
   flags: readonly string[] = ["--keep-config"],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [builtFile("scripts/demo.mjs"), "--exit-when-ready", ...flags], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
+      env,
     });
     let stdout = "";
     let stderr = "";
@@ -128,6 +131,36 @@ describe("pnpm demo", () => {
     }
   });
 
+  it("with --keep, leaves configs under the config directory that the by-URL sections go on from, and says how", async () => {
+    const xdg = await mkdtemp(path.join(os.tmpdir(), "t3c-demo-keep-"));
+    try {
+      const env = { ...process.env, XDG_CONFIG_HOME: xdg };
+      const { code, stdout, stderr } = await runDemo(["--keep"], env);
+      expect(code, stderr).toBe(0);
+      const kept = path.join(xdg, "t3-connector", "demo");
+      expect(stdout).toContain(`export T3_CONNECTOR_CONFIG=${path.join(kept, "config.json")}`);
+      expect(stdout).toContain(`export T3_CONNECTOR_WRITE_CONFIG=${path.join(kept, "write.json")}`);
+      expect(stdout).toContain("pnpm exec t3-connector serve --http --port 8000");
+      // Kept after the demo stopped, with sign-in by URL on this machine.
+      const config = JSON.parse(await readFile(path.join(kept, "config.json"), "utf8")) as {
+        oauth: { issuer: string; stateDir: string };
+        environments: Record<string, unknown>;
+      };
+      expect(config.oauth).toMatchObject({
+        issuer: "http://localhost:8000",
+        stateDir: path.join(kept, "oauth"),
+      });
+      expect(Object.keys(config.environments)).toEqual(["alpha", "beta"]);
+      expect((await stat(path.join(kept, "config.json"))).mode & 0o777).toBe(0o600);
+      // Again: the kept files are rewritten for the new environments, and the run still ends ready.
+      const again = await runDemo(["--keep"], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain(`export T3_CONNECTOR_CONFIG=${path.join(kept, "config.json")}`);
+    } finally {
+      await rm(xdg, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("removes its configs and token files when it stops", async () => {
     const { code, stdout, stderr } = await runDemo([]);
     expect(code, stderr).toBe(0);
@@ -145,7 +178,8 @@ describe("pnpm demo", () => {
       }
     ).scripts.demo as string;
     const [build, run] = script.split(" && ");
-    expect(build).toBe("pnpm build");
+    // It builds only what is stale (test/build-staleness.test.ts): right after `pnpm install`, nothing.
+    expect(build).toBe("node scripts/build-if-stale.mjs");
     const child: ChildProcess = spawn("sh", ["-c", run as string], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],

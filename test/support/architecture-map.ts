@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -125,6 +125,28 @@ export function importsOf(fileName: string, text: string): { specifier: string; 
     ts.forEachChild(node, visit);
   };
   visit(source);
+  return found;
+}
+
+/**
+ * Every module specifier of a file with its line, static, `import type` and `import()` alike, from
+ * TypeScript's import scanner (no syntax tree: the crossing and circle checks read every source).
+ */
+export function specifiersOf(text: string): { specifier: string; line: number }[] {
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  const newlines: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) newlines.push(at);
+  const lineOf = (pos: number) => newlines.filter((at) => at < pos).length + 1;
+  return importedFiles.map((imported) => ({ specifier: imported.fileName, line: lineOf(imported.pos) }));
+}
+
+const importsByFile = new Map<string, { specifier: string; line: number }[]>();
+/** `specifiersOf` a file on disk, scanned once per test file however many checks read it. */
+export function importsOfFile(absolute: string): { specifier: string; line: number }[] {
+  const known = importsByFile.get(absolute);
+  if (known !== undefined) return known;
+  const found = specifiersOf(readFileSync(absolute, "utf8"));
+  importsByFile.set(absolute, found);
   return found;
 }
 
@@ -328,4 +350,94 @@ export function expectedOverride(name: string, packages: readonly string[], docu
       },
     },
   };
+}
+
+/** The subpaths a package's `exports` declares, `.` for the root (`./config` → `config`). */
+const exportsByPackage = new Map<string, Set<string>>();
+export function declaredExports(name: string): Set<string> {
+  const known = exportsByPackage.get(name);
+  if (known !== undefined) return known;
+  const declared = new Set(
+    Object.keys(packageJson(name).exports ?? { ".": "" }).map((subpath) =>
+      subpath === "." ? "." : subpath.replace(/^\.\//, ""),
+    ),
+  );
+  exportsByPackage.set(name, declared);
+  return declared;
+}
+
+/** The package folder a repository-relative path lies in (`packages/core/src/x.ts` → `core`). */
+export function packageOfPath(relative: string): string | undefined {
+  const match = /^packages\/([^/]+)\//.exec(relative);
+  return match?.[1];
+}
+
+/** Where one import reaches into another package other than through its declared exports. */
+export interface Crossing {
+  /** `packages/read-server/src/x.ts:12` */
+  at: string;
+  specifier: string;
+  problem: string;
+}
+
+/**
+ * Every import of `relativeFile` (`importsOf` its text) that reaches into another package's folder other
+ * than through a declared export: a relative path into another package (whatever file it names:
+ * a package is reached by its name), or a package name whose subpath its `exports` do not declare.
+ * A file outside packages/ belongs to no package, so every package is another.
+ */
+export function crossingsOf(
+  relativeFile: string,
+  imports: readonly { specifier: string; line: number }[],
+  packages: readonly string[],
+): Crossing[] {
+  const owner = packageOfPath(relativeFile);
+  const crossings: Crossing[] = [];
+  for (const { specifier, line } of imports) {
+    const at = `${relativeFile}:${line}`;
+    if (specifier.startsWith(".")) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(relativeFile), specifier));
+      const reached = packageOfPath(target);
+      if (reached !== undefined && reached !== owner && packages.includes(reached)) {
+        crossings.push({
+          at,
+          specifier,
+          problem: `${at} imports ${target} by a relative path, a file of the ${reached} package: import @t3-connector/${reached} (or one of its declared exports) by name, as ARCHITECTURE.md's map allows`,
+        });
+      }
+      continue;
+    }
+    if (!specifier.startsWith(SCOPE)) continue;
+    const [name = "", ...rest] = specifier.slice(SCOPE.length).split("/");
+    if (!packages.includes(name) || name === owner) continue;
+    const subpath = rest.length === 0 ? "." : rest.join("/");
+    if (!declaredExports(name).has(subpath)) {
+      crossings.push({
+        at,
+        specifier,
+        problem: `${at} imports ${specifier}, which packages/${name}/package.json does not export: import one of its declared exports (${[...declaredExports(name)].sort().join(", ")})`,
+      });
+    }
+  }
+  return crossings;
+}
+
+/**
+ * The files the crossing check reads: every package's sources and scripts, what ships and runs.
+ * Tests are white-box harnesses that may set up a package's internals (test/support/sim-gate.ts
+ * builds the gate from its parts); the sources may not.
+ */
+export function crossingCheckedFiles(): string[] {
+  return workspacePackages()
+    .flatMap((name) => ["src", "scripts"].map((folder) => path.join(ROOT, "packages", name, folder)))
+    .filter((root) => existsSync(root))
+    .flatMap((root) => sourceFiles(root))
+    .map((file) => path.relative(ROOT, file).split(path.sep).join("/"));
+}
+
+/** Every crossing in the checked files, read from disk. */
+export function repoCrossings(packages: readonly string[]): Crossing[] {
+  return crossingCheckedFiles().flatMap((file) =>
+    crossingsOf(file, importsOfFile(path.join(ROOT, file)), packages),
+  );
 }

@@ -34,6 +34,8 @@ export function proxyBinary(name: "nginx" | "caddy"): string | undefined {
 
 export interface RunningProxy {
   stderr(): string;
+  /** What the proxy wrote to its access log so far (nginx: the http block's log, on by default). */
+  accessLog(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ async function running(child: ChildProcess, port: number, dir: string): Promise<
   await Promise.race([acceptsConnections(port), exited]);
   return {
     stderr: () => stderr,
+    accessLog: () => readFile(path.join(dir, "access.log"), "utf8").catch(() => ""),
     async close() {
       exited.catch(() => {});
       const gone = new Promise((resolve) => child.once("exit", resolve));

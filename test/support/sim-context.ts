@@ -38,6 +38,8 @@ export interface SimReadOptions {
   limits?: Partial<ReadLimits>;
   /** Where the read deadlines come from (e.g. `ManualDeadlines`); default real timers. */
   deadlines?: FanOutDeadlines;
+  /** Environments beyond the simulator's (e.g. a protocol-1 server), configured after them. */
+  otherServers?: ReadonlyArray<{ alias: string; environmentId: string; url: string }>;
 }
 
 /**
@@ -66,6 +68,16 @@ export async function startSimRead(options: SimReadOptions): Promise<SimReadSetu
       tokenFile,
       allowedProjects:
         options.allowedProjects?.[env.alias] ?? (projectIds.length > 0 ? projectIds : ["none"]),
+    };
+  }
+  for (const other of options.otherServers ?? []) {
+    const tokenFile = path.join(dir, "tokens", `${other.alias}.token`);
+    await writeTokenFile(tokenFile, "read-token-of-another-server");
+    environments[other.alias] = {
+      environmentId: other.environmentId,
+      url: other.url,
+      tokenFile,
+      allowedProjects: ["none"],
     };
   }
   const config = parseReadConfig({ environments }, { path: path.join(dir, "config.json") });

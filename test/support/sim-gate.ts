@@ -76,6 +76,8 @@ export async function startSimGate(options: {
   eventPingIntervalMs?: number;
   /** The start-up findings the page shows (the real gate fills them from its environment check). */
   startupWarnings?: StartupWarnings;
+  /** Environments beyond the simulator's (e.g. a protocol-1 server), configured after them. */
+  otherServers?: ReadonlyArray<{ alias: string; environmentId: string; url: string }>;
 }): Promise<SimGate> {
   const sim = await startSimulator({
     environments: options.environments.map((env) => ({
@@ -98,6 +100,16 @@ export async function startSimGate(options: {
       alias: env.alias,
       environmentId: env.environmentId,
       transport: { kind: "url", url: env.url },
+      tokenFile,
+    });
+  }
+  for (const other of options.otherServers ?? []) {
+    const tokenFile = join(root, "tokens", `${other.alias}-operate`);
+    await writeTokenFile(tokenFile, "operate-token-of-another-server");
+    configs.push({
+      alias: other.alias,
+      environmentId: other.environmentId,
+      transport: { kind: "url", url: other.url },
       tokenFile,
     });
   }

@@ -1,6 +1,6 @@
 /** A real webhook receiver for the tests: verifies each POST with `standardwebhooks` and dedupes by id. */
 import { EventEmitter, once } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { WebhookEvent } from "../../packages/events/src/index.js";
@@ -13,7 +13,8 @@ export interface ReceivedPost {
   receivedAtMs: number;
 }
 
-export type ReceiverMode = "accept" | "fail";
+/** `endless`: accepts, then answers 200 with a body that never ends (a receiver gone wrong). */
+export type ReceiverMode = "accept" | "fail" | "endless";
 
 /** A fresh `whsec_` secret (32 random bytes). */
 export function newSecret(): string {
@@ -44,6 +45,7 @@ export class WebhookReceiver {
   async start(): Promise<void> {
     const server = createServer((request, response) => {
       void this.#handle(request).then((status) => {
+        if (this.mode === "endless" && status === 204) return answerEndlessly(response);
         response.writeHead(status, { "content-type": "text/plain" });
         response.end(status === 204 ? undefined : String(status));
       });
@@ -94,4 +96,17 @@ export class WebhookReceiver {
     await this.beforeAnswer?.(post);
     return status;
   }
+}
+
+/** 200, then 16 KiB chunks for as long as the client reads them (until it hangs up). */
+function answerEndlessly(response: ServerResponse): void {
+  response.writeHead(200, { "content-type": "application/octet-stream" });
+  const chunk = Buffer.alloc(16 * 1024, 0x61);
+  const pump = () => {
+    while (!response.destroyed && response.write(chunk)) {
+      // Until the socket's buffer is full: "drain" resumes.
+    }
+  };
+  response.on("drain", pump);
+  pump();
 }

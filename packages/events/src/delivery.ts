@@ -1,8 +1,12 @@
 import type { Clock } from "@t3-connector/core";
+import { readBoundedBody } from "@t3-connector/core/http-edge";
 import type { TimerHandle, Timers } from "@t3-connector/core/t3";
 import { type DeliveryPolicy, exhaustion, retryDelayMs } from "./backoff.js";
 import type { Outbox, PendingEvent } from "./outbox.js";
 import type { WebhookSigner } from "./signer.js";
+
+/** What of a receiver's answer is read (and dropped): its status is all that counts. */
+export const RECEIVER_ANSWER_MAX_BYTES = 64 * 1024;
 
 export interface DelivererOptions {
   outbox: Outbox;
@@ -129,8 +133,9 @@ export class Deliverer {
         redirect: "manual",
         signal: controller.signal,
       });
-      // Read the answer to the end so the connection can be reused; its content is not needed.
-      await response.arrayBuffer().catch(() => undefined);
+      // The status decides; the answer is read only so the connection can be reused, through the
+      // one bounded reader (ADR 0056): a receiver's answer past the cap is cut off, never held.
+      await readBoundedBody(response, { maxBytes: RECEIVER_ANSWER_MAX_BYTES });
       return response.status;
     } finally {
       deadline.cancel();

@@ -103,7 +103,8 @@ describe("events service against the simulator", () => {
     // A second, later run is the marker: once its event arrived, a duplicate of the first would have too.
     const marker = await completedRunOn("Marker");
     await receiver.until(() => receiver.accepted.size === 2);
-    await logged(new RegExp(`delivered ${receiver.posts[1]?.id}`));
+    // Both acknowledged in the outbox, not only answered by the receiver (the two run at once).
+    for (const post of receiver.posts) await logged(new RegExp(`delivered ${post.id}`));
 
     const posts = receiver.posts.filter((post) => post.event?.data.thread.id === threadId);
     expect(posts).toHaveLength(1);
@@ -224,6 +225,17 @@ describe("events service against the simulator", () => {
     await receiver.until(() => receiver.accepted.size === 1);
     expect(new Set(receiver.posts.map((post) => post.id)).size).toBe(1);
     expect(receiver.posts.every((post) => post.verified)).toBe(true);
+  });
+
+  it("a receiver whose 2xx answer never ends is read only up to the cap: the event counts as delivered at once", async () => {
+    receiver.mode = "endless";
+    // A deadline far past the test's own: without the cap, the read would wait for it.
+    await start({ policy: { baseDelayMs: 20, maxDelayMs: 50, requestTimeoutMs: 600_000 } });
+    await completedRunOn("Endless answer");
+    await receiver.until(() => receiver.accepted.size === 1);
+    const [id] = [...receiver.accepted.keys()];
+    expect(await logged(new RegExp(`delivered ${id} \\(run\\.completed\\) after 1 attempt`))).toBeDefined();
+    expect(receiver.posts).toHaveLength(1);
   });
 
   it("exhausted attempts make a dead letter; retry moves it back and it is delivered", async () => {

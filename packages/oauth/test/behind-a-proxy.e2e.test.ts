@@ -102,6 +102,39 @@ describe.skipIf(nginx === undefined)(
       );
     });
 
+    it("keeps sign-in and approval URLs out of its access log, which the same block without its access_log line would hold", async () => {
+      const paths = [
+        "/authorize?state=s3cret&code_challenge=abc",
+        "/approve?request=r1",
+        "/callback?code=c0de",
+      ];
+      const through = async (issuer: string) => {
+        for (const route of paths) await (await fetch(`${issuer}${route}`)).body?.cancel();
+      };
+      // The sign-in above went through the recipe; these too.
+      await through(running.server.issuer);
+      const written = await running.proxy.accessLog();
+      for (const secret of ["/authorize", "/approve", "code="]) expect(written).not.toContain(secret);
+
+      // The check can fail: the same block with its access_log line removed logs every one of them.
+      const logging = await behind((listen, upstream) =>
+        startNginx(nginxForTest(recipe, listen, upstream).replace(/^\s*access_log off;$/m, ""), listen),
+      );
+      try {
+        await through(logging.server.issuer);
+        // nginx writes a line as it closes each request, which may be just after the answer.
+        await expect
+          .poll(async () => {
+            const logged = await logging.proxy.accessLog();
+            return ["/authorize", "/approve", "code="].filter((secret) => !logged.includes(secret));
+          })
+          .toEqual([]);
+      } finally {
+        await logging.proxy.close();
+        await logging.server.close();
+      }
+    });
+
     it.each([
       [
         "its default proxy_pass (the upstream address as Host)",

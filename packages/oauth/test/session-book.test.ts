@@ -95,4 +95,14 @@ describe("the session book", () => {
     expect(text).not.toContain(tokens.accessToken);
     void book;
   });
+
+  it("answers a refresh of a revoked session saying what happened and what to do", async () => {
+    const { book, start } = await openBook();
+    const { session, tokens } = await start();
+    await book.end(session.id, "revoked");
+    await expect(book.refresh(tokens.refreshToken, "c")).rejects.toMatchObject({
+      code: "invalid_grant",
+      message: expect.stringMatching(/the session was revoked or ended.*sign in again \(ChatGPT: Reconnect/),
+    });
+  });
 });

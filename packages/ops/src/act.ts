@@ -20,6 +20,7 @@ import {
   actionUnsupportedError,
   type CommandSupportCache,
   learnFromRefusal,
+  refuseUnkeptField,
   refuseUnsupportedAction,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
@@ -180,6 +181,7 @@ export async function act(
   // engine's rule, the one the gate's dispatcher applies.
   const commandSupport = await environments.commandSupport();
   await refuseUnsupportedAction(commandSupport, connection, id);
+  refuseUnkeptField(connection, id, prepared.input);
   await refuseThreadModeAboveOpsCeiling(environments.config, connection, prepared);
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);

@@ -40,6 +40,8 @@ Commands:
   diagnose [--environment X] [--projects]
                                Check identity, token scopes and expiry, projects and visible
                                threads (JSON); --projects lists each environment's projects
+  diagnose --deep X [--json]   Probe, read-only, every assumption the connector makes about X's
+                               server: held, differs or unknown (no secret in it)
   pair --environment X [--also write,ops]
                                Save a read-only token for X; the pairing code is read from stdin.
                                --also renews the operate token that write.json and ops.json name

@@ -3,9 +3,11 @@
  * here); pure, so the rules are testable without a process. To add a flag to `serve`: an
  * `.option(...)` in `defineServe`, a field in `ServeArgs`, a line in USAGE.
  */
+
 import { parseCommandLine, requireValue, usageProblem, VERSION_FLAGS } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { COMPAT_PROFILES, type CompatProfile } from "./model/compat-0031.js";
+import type { ReportProfile } from "./profile-from-report.js";
 import type { SimulatorEnvironmentOptions } from "./simulator-core.js";
 
 /** A per-environment setting: `all` for every environment, `byAlias` overrides it. */
@@ -25,6 +27,8 @@ export interface ServeArgs {
   readonly compat?: PerEnvironment<CompatProfile>;
   /** Installed with its web app (unknown GETs answer index.html) or run from source (503). */
   readonly webBuild?: PerEnvironment<boolean>;
+  /** A `diagnose --deep` report every environment plays (profile-from-report.ts). */
+  readonly profileReport?: string;
 }
 
 export type ParsedArgs =
@@ -36,6 +40,7 @@ export type ParsedArgs =
 
 export const USAGE = `Usage: t3-sim serve [--port N] [--environments N] [--seed demo|empty] [--config-out DIR]
                     [--compat [ALIAS=]0.0.31]... [--web-build [ALIAS]]... [--no-web-build [ALIAS]]...
+                    [--profile-report FILE]
 
 Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints one JSON line
 {"environments":[{"alias","environmentId","url","readToken","operateToken","pairingCode","profile",
@@ -57,6 +62,9 @@ Starts simulated T3 Code environments on 127.0.0.1 (one port each) and prints on
   --web-build [ALIAS]
                     play an installed T3: such a GET answers 200 text/html, the web app's index.html
                     (default under --compat); without ALIAS both apply to every environment
+  --profile-report FILE
+                    every environment plays the server a t3-connector \`diagnose --deep --json\`
+                    report describes: its version, and each open point of T3 0.0.46 it saw differ
   --help            show this text
   -v, --version     print the version
 
@@ -108,6 +116,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** `serve` and its flags; the checks that span several flags run once all are read. */
+/** What commander hands `serve`'s action (the repeatable switches are recorded apart). */
+interface ServeFlags {
+  port?: number;
+  environments?: number;
+  seed?: "demo" | "empty";
+  configOut?: string;
+  profileReport?: string;
+}
+
 function defineServe(program: Command, found: (args: ServeArgs) => void): void {
   const compat: { all?: CompatProfile; byAlias: Record<string, CompatProfile> } = { byAlias: {} };
   const webBuild: { all?: boolean; byAlias: Record<string, boolean> } = { byAlias: {} };
@@ -136,6 +153,7 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
     .option("--compat <[alias=]profile>", "play an older T3 build")
     .option("--web-build [alias]", "play an installed T3")
     .option("--no-web-build [alias]", "play a T3 run from source");
+  withProfileReport(serve);
   serve.on("option:compat", (value: string) => {
     const [alias, profile] = value.includes("=") ? value.split("=", 2) : [undefined, value];
     if (!isCompatProfile(profile)) {
@@ -154,42 +172,54 @@ function defineServe(program: Command, found: (args: ServeArgs) => void): void {
       else webBuild.byAlias[alias] = on;
     });
   }
-  serve.action(
-    (options: { port?: number; environments?: number; seed?: "demo" | "empty"; configOut?: string }) => {
-      const { port, configOut } = options;
-      const environments = options.environments ?? 1;
-      if (port !== undefined && port + environments - 1 > 65535) throw usageProblem("--port too high");
-      const served = ALIASES.slice(0, environments) as readonly string[];
-      for (const [flag, setting] of [
-        ["--compat", compat],
-        ["--web-build/--no-web-build", webBuild],
-      ] as const) {
-        const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
-        if (unknown !== undefined) {
-          throw usageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
-        }
+  serve.action((options: ServeFlags) => {
+    const { port, configOut, profileReport } = options;
+    const environments = options.environments ?? 1;
+    if (port !== undefined && port + environments - 1 > 65535) throw usageProblem("--port too high");
+    const served = ALIASES.slice(0, environments) as readonly string[];
+    for (const [flag, setting] of [
+      ["--compat", compat],
+      ["--web-build/--no-web-build", webBuild],
+    ] as const) {
+      const unknown = Object.keys(setting.byAlias).find((alias) => !served.includes(alias));
+      if (unknown !== undefined) {
+        throw usageProblem(`${flag}: no environment ${unknown} (${served.join(", ")})`);
       }
-      found({
-        command: "serve",
-        environments,
-        seed: options.seed ?? "demo",
-        ...(port === undefined ? {} : { port }),
-        ...(configOut === undefined ? {} : { configOut }),
-        ...(isSet(compat) ? { compat: compact(compat) } : {}),
-        ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
-      });
-    },
+    }
+    found({
+      command: "serve",
+      environments,
+      seed: options.seed ?? "demo",
+      ...(port === undefined ? {} : { port }),
+      ...(configOut === undefined ? {} : { configOut }),
+      ...(profileReport === undefined ? {} : { profileReport }),
+      ...(isSet(compat) ? { compat: compact(compat) } : {}),
+      ...(isSet(webBuild) ? { webBuild: compact(webBuild) } : {}),
+    });
+  });
+}
+
+/** `--profile-report FILE`: a `diagnose --deep` report every environment plays (profile-from-report.ts). */
+function withProfileReport(serve: Command): void {
+  serve.option(
+    "--profile-report <file>",
+    "play the server a diagnose --deep report describes",
+    (value: string) => requireValue("--profile-report", value),
   );
 }
 
 /** The environments `serve` starts: aliases in order, each with its profile and web build. */
-export function serveEnvironments(args: ServeArgs): SimulatorEnvironmentOptions[] {
+export function serveEnvironments(
+  args: ServeArgs,
+  profile: ReportProfile = {},
+): SimulatorEnvironmentOptions[] {
   return ALIASES.slice(0, args.environments).map((alias, index) => {
     const compat = pick(args.compat, alias);
     const webBuild = pick(args.webBuild, alias);
     return {
       alias,
       seed: args.seed,
+      ...profile,
       ...(args.port === undefined ? {} : { port: args.port + index }),
       ...(compat === undefined ? {} : { compat }),
       ...(webBuild === undefined ? {} : { webBuild }),

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { EXIT_CODES, usageErrorText } from "@t3-connector/core/cli-support";
 import { parseArgs, type ServeArgs, serveEnvironments, USAGE } from "./cli-args.js";
 import { type ConfigEnvironment, writeConfigFiles } from "./cli-config-files.js";
+import { profileFromReport } from "./profile-from-report.js";
 import { type Simulator, startSimulator } from "./simulator.js";
 
 /** Where the CLI writes; stdout carries only the one JSON line, logs go to stderr. */
@@ -20,7 +22,11 @@ const processIo: CliIo = {
  * Returns the running simulator (the caller decides when to close it).
  */
 export async function serve(args: ServeArgs, io: CliIo = processIo): Promise<Simulator> {
-  const sim = await startSimulator({ environments: serveEnvironments(args) });
+  const profile =
+    args.profileReport === undefined
+      ? {}
+      : profileFromReport(JSON.parse(await readFile(args.profileReport, "utf8")) as unknown);
+  const sim = await startSimulator({ environments: serveEnvironments(args, profile) });
   try {
     if (args.configOut !== undefined) {
       await writeConfigFiles(args.configOut, sim.environments.map(toConfigEnvironment));

@@ -1,5 +1,12 @@
 export type { SimTimer } from "./clock.js";
 export { SimClock } from "./clock.js";
+export {
+  SUPERSET_EXTRA_SCOPE,
+  UNKNOWN_VARIANTS_0046,
+  UNKNOWNS_0046_AS_BEFORE,
+  UNKNOWNS_0046_OTHERWISE,
+  type Unknowns0046,
+} from "./model/age-0046.js";
 export type { CompatProfile } from "./model/compat-0031.js";
 export {
   ABSENT_COMMAND_TYPES_0031,
@@ -18,6 +25,7 @@ export type {
 } from "./model/contract.js";
 export type { AgentWork, AgentWorkKind, ReceivedCommand, SimEnvironmentModel } from "./model/index.js";
 export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./model/index.js";
+export { profileFromReport, type ReportProfile } from "./profile-from-report.js";
 export type { SimEnvironment, Simulator } from "./simulator.js";
 export { startSimulator } from "./simulator.js";
 export type { EnvironmentProfile, SimulatorEnvironmentOptions, SimulatorOptions } from "./simulator-core.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SimClock } from "./clock.js";
+import type { Unknowns0046 } from "./model/age-0046.js";
 import type { CompatProfile } from "./model/compat-0031.js";
 import type { TransportModel } from "./transport/environment-context.js";
 import { type EnvironmentServer, startEnvironmentServer } from "./transport/environment-server.js";
@@ -40,6 +41,11 @@ export interface SimulatorEnvironmentOptions {
   readonly shellSuppression?: boolean;
   /** Fixed loopback port; 0 / absent picks a free one. */
   readonly port?: number;
+  /**
+   * Protocol 2 only: how this environment plays each point T3 0.0.46's sources leave open
+   * (model/age-0046.ts); absent flags play as the simulator did before.
+   */
+  readonly unknowns?: Partial<Unknowns0046>;
   /** RPCs this T3 lacks (each answers `Unknown request tag`), to play a build without them. */
   readonly lacksMethods?: readonly string[];
 }
@@ -63,6 +69,7 @@ export interface ModelFactoryOptions {
   readonly compat?: CompatProfile;
   readonly strictCommands?: boolean;
   readonly shellSuppression?: boolean;
+  readonly unknowns?: Partial<Unknowns0046>;
   readonly lacksMethods?: readonly string[];
 }
 
@@ -141,7 +148,8 @@ async function startOne<M extends TransportModel>(
   const clock = new SimClock({ mode: options.clock ?? "real" });
   const environmentId = env.environmentId ?? randomUUID();
   const label = env.label ?? env.alias;
-  const webBuild = env.webBuild ?? env.compat !== undefined;
+  // An older build, or the 0.0.46 age, is played installed: a route it lacks answers the web page.
+  const webBuild = env.webBuild ?? (env.compat !== undefined || env.unknowns !== undefined);
   const model = createModel({
     environmentId,
     label,
@@ -152,6 +160,7 @@ async function startOne<M extends TransportModel>(
     ...(env.compat === undefined ? {} : { compat: env.compat }),
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
     ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
+    ...(env.unknowns === undefined ? {} : { unknowns: env.unknowns }),
     ...(env.lacksMethods === undefined ? {} : { lacksMethods: env.lacksMethods }),
   });
   let server: EnvironmentServer;

@@ -48,7 +48,7 @@ Commands:
                            the same environmentId; its token is kept, no pairing code is spent
   client-config <client>   Print the config that starts the bridge in an MCP client, with this
                            machine's paths: ${CLIENT_NAMES.join(", ")}
-  diagnose [--environment X] [--projects]
+  diagnose [--environment X] [--projects] | diagnose --deep X [--json]
                            Per environment: identity, token scopes and expiry, projects (JSON);
                            --projects lists each environment's projects
   pair --environment X     Save a read + operate token for X; the pairing code is read from stdin
@@ -156,5 +156,6 @@ async function runGate(io: CliIo, logLevel: LogLevel, enroll: boolean): Promise<
   });
   await gate.closed;
   guard.dispose();
-  return 0;
+  const refusal = gate.refusal();
+  return refusal === undefined ? 0 : exitCodeOf(refusal);
 }

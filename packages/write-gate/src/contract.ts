@@ -99,7 +99,10 @@ export interface ApprovalAsk {
 export interface EnvironmentLeftOut {
   readonly alias: string;
   readonly environmentId: string;
+  /** `no_projects`, `timeout`, `protocol_unsupported`, `unauthorized`, `scope_mismatch`, `environment_unavailable`. */
   readonly reason: string;
+  /** The server's T3 version, when the reason depends on it (`protocol_unsupported`). */
+  readonly serverVersion?: string;
 }
 
 export interface ApprovalLink {

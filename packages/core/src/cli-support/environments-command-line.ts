@@ -253,17 +253,30 @@ function defineDiagnose(program: Command, context: Context): void {
   if (context.words.portugueseAliases) diagnose.alias("diagnostico");
   withExamples(environmentFlags(diagnose, context.words), context.options.examples)
     .option("--projects", "list each environment's projects")
-    .action((flags: EnvironmentFlags & { projects?: boolean }, from: Command) => {
-      const environment = environmentOf(flags, from, context.options);
-      return context.found(
-        {
-          kind: "diagnose",
-          ...(environment === undefined ? {} : { environment }),
-          ...(flags.projects === true ? { projects: true } : {}),
-        },
-        from,
-      );
-    });
+    .option(
+      "--deep [environment]",
+      "probe one environment's every assumption, read-only: a report (ADR 0069)",
+    )
+    .option("--json", "with --deep: the report as JSON")
+    .action(
+      (
+        flags: EnvironmentFlags & { projects?: boolean; deep?: boolean | string; json?: boolean },
+        from: Command,
+      ) => {
+        const named = typeof flags.deep === "string" ? flags.deep : undefined;
+        const environment = named ?? environmentOf(flags, from, context.options);
+        return context.found(
+          {
+            kind: "diagnose",
+            ...(environment === undefined ? {} : { environment }),
+            ...(flags.projects === true ? { projects: true } : {}),
+            ...(flags.deep === undefined ? {} : { deep: true }),
+            ...(flags.json === true ? { json: true } : {}),
+          },
+          from,
+        );
+      },
+    );
 }
 
 function definePair(program: Command, context: Context): void {

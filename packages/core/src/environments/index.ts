@@ -2,6 +2,12 @@ export { addArchivedThreads, readArchivedShell, withArchivedThreads } from "./ar
 export type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 export { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
 export {
+  FIRST_PROTOCOL_2_RELEASE,
+  protocolUnsupported,
+  type ShellProtocolMarks,
+  shellProtocolMarks,
+} from "./older-protocol.js";
+export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   EnvironmentRegistry,
   type EnvironmentRegistryOptions,

@@ -1,5 +1,6 @@
 import { ConnectorError } from "../errors.js";
 import type { T3HttpClient } from "../t3/http-client.js";
+import { protocolUnsupported, shellProtocolMarks } from "./older-protocol.js";
 
 export const READ_SCOPES: readonly string[] = Object.freeze(["orchestration:read"]);
 export const OPERATE_SCOPES: readonly string[] = Object.freeze([
@@ -85,13 +86,11 @@ export async function verifyEnvironment(
   const version = nonEmpty(descriptor.serverVersion);
   const declared = descriptor.orchestrationProtocolVersion;
   if (declared !== undefined && declared !== 2) {
-    throw new ConnectorError(
-      "protocol_unsupported",
-      `environment "${target.alias}" (T3 ${version ?? "unknown version"}) speaks orchestration protocol ${declared}; protocol 2 is required`,
-      { details: { orchestrationProtocolVersion: declared } },
-    );
+    // 0.0.45 states protocol 1 outright; the field being present does not mean protocol 2.
+    throw protocolUnsupported(target.alias, version, `it speaks orchestration protocol ${declared}`, {
+      orchestrationProtocolVersion: declared,
+    });
   }
-
   const session = await http.getAuthSession({ signal });
   if (!session.authenticated) {
     throw new ConnectorError(
@@ -105,15 +104,24 @@ export async function verifyEnvironment(
 
   let protocol: ProtocolEvidence = "descriptor";
   if (declared === undefined) {
-    // Transitional V2 servers publish no protocol field; their shell schema still says 2.
-    const shell = await http.getShell({ signal });
-    const schemaVersion = (shell as { schemaVersion?: unknown }).schemaVersion;
-    if (schemaVersion !== 2) {
-      throw new ConnectorError(
-        "protocol_unsupported",
-        `environment "${target.alias}" (T3 ${version ?? "unknown version"}) does not declare orchestration protocol 2 ` +
-          `and its shell has schemaVersion ${String(schemaVersion)}; protocol 2 is required`,
-        { details: { schemaVersion: schemaVersion ?? null } },
+    // Transitional V2 servers publish no protocol field; their shell schema still says 2. Older
+    // (V1) servers publish none either: their shell is read loosely, so its V1 rows are named as
+    // an older protocol instead of failing the V2 row schema.
+    const shell = await http.getShellProtocolMarks({ signal });
+    const marks = shellProtocolMarks(shell);
+    if (marks.schemaVersion !== 2 || marks.v1Rows > 0) {
+      const why =
+        marks.schemaVersion !== 2
+          ? `its shell has schemaVersion ${String(marks.schemaVersion ?? "absent")}`
+          : `its shell has ${marks.v1Rows} protocol-1 thread row(s)`;
+      throw protocolUnsupported(
+        target.alias,
+        version,
+        `it does not declare orchestration protocol 2 and ${why}`,
+        {
+          schemaVersion: marks.schemaVersion ?? null,
+          v1Rows: marks.v1Rows,
+        },
       );
     }
     protocol = "shell-schema";

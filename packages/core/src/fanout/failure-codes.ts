@@ -1,3 +1,4 @@
+import { FIRST_PROTOCOL_2_RELEASE } from "../environments/older-protocol.js";
 import { type ErrorCode, isConnectorError } from "../errors.js";
 
 /** The per-environment failure codes of a sweep. */
@@ -9,6 +10,8 @@ export type FanOutFailureCode =
   | `http_${number}`
   /** The environment refused the token (HTTP 401 or an unauthenticated session): `diagnose` says the same. */
   | "unauthorized"
+  /** A server before the protocol-2 cut-over (T3 0.0.46): the reason names its version (ADR 0069). */
+  | "protocol_unsupported"
   | "connection_refused"
   | "refused"
   | "failed";
@@ -69,6 +72,19 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
   if (error.code === "unauthorized" || error.status === 401) {
     return { code: "unauthorized", reason: "the environment refused the token; pair it again" };
   }
+  if (error.code === "protocol_unsupported") {
+    const version = safeIdentifier(details.serverVersion);
+    return {
+      code: "protocol_unsupported",
+      reason:
+        `the server${version ? ` (T3 ${version})` : ""} does not speak orchestration protocol 2; ` +
+        `upgrade T3 to ${FIRST_PROTOCOL_2_RELEASE} or later`,
+    };
+  }
+  // An answer that was read but could not be understood is that, whatever status carried it: a
+  // 200 whose body is not T3's is not "the environment answered HTTP 200".
+  if (error.code === "invalid_response")
+    return { code: "failed", reason: "the environment sent an answer that could not be read" };
   if (typeof error.status === "number")
     return { code: `http_${error.status}`, reason: httpReason(error.status) };
   switch (error.code) {
@@ -84,8 +100,6 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
     case "insufficient_scope":
     case "scope_not_granted":
       return { code: "connection_refused", reason: "the token lacks a required scope" };
-    case "protocol_unsupported":
-      return { code: "connection_refused", reason: "the server does not speak orchestration protocol 2" };
     case "token_file_invalid":
       return { code: "connection_refused", reason: "the token file is missing or unsafe; run diagnose" };
     case "rpc_failure":
@@ -93,8 +107,6 @@ export function classifyFailure(error: unknown): ClassifiedFailure {
       const tag = safeIdentifier(error.t3?.tag);
       return { code: "connection_refused", reason: `T3 refused the request${tag ? ` (${tag})` : ""}` };
     }
-    case "invalid_response":
-      return { code: "failed", reason: "the environment sent an answer that could not be read" };
     case "response_too_large": {
       const limit = typeof details.limitBytes === "number" ? ` (${details.limitBytes} bytes)` : "";
       const what =

@@ -45,9 +45,11 @@ export function shellSecretRequest(thread: ShellThreadInput): SecretRequestRef |
 }
 
 function refOf(item: TurnItemInput): SecretRequestRef {
+  // Both known spellings of the item: the simulator's `name`, upstream's `label` (ADR 0069).
+  const name = isNonBlankString(item.name) ? item.name : isNonBlankString(item.label) ? item.label : null;
   return {
     secretRequestId: item.requestId ?? item.id ?? null,
-    name: isNonBlankString(item.name) ? item.name : null,
+    name,
     since: item.startedAt ?? null,
   };
 }

@@ -140,7 +140,9 @@ export interface TurnItemInput {
   requestKind?: Maybe<string>;
   /** `secret_request` items (newer servers): `pending | saved | declined | cancelled`. */
   secretStatus?: Maybe<string>;
+  /** What a secret request asks for: `name` in the simulator's reading, `label` upstream (e65063cc). */
   name?: unknown;
+  label?: unknown;
   startedAt?: Maybe<string>;
   prompt?: unknown;
   appName?: unknown;

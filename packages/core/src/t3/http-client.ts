@@ -14,6 +14,7 @@ import {
 import {
   type ProjectsSnapshot,
   ProjectsSnapshotSchema,
+  ShellProtocolMarksSchema,
   type ShellSnapshot,
   ShellSnapshotSchema,
 } from "./wire/shell.js";
@@ -66,8 +67,12 @@ interface RouteSpec {
   newerRoute?: NewerRoute;
 }
 
-/** The routes protocol 2 added over the first Orchestrator V2 builds (ADR 0009). */
-export type NewerRoute = "thread-bounded" | "thread-history";
+/**
+ * Routes a server may lack, whose absence is remembered: the ones protocol 2 added over the first
+ * Orchestrator V2 builds (ADR 0009), and `GET /api/projects`, which 0.0.31 has but 0.0.46's route
+ * list does not name (ADR 0069).
+ */
+export type NewerRoute = "thread-bounded" | "thread-history" | "projects";
 
 /** The T3 HTTP surface the connector reads. */
 export class T3HttpClient {
@@ -124,6 +129,18 @@ export class T3HttpClient {
     );
   }
 
+  /**
+   * The shell read without its row schema: only what says which protocol the server speaks
+   * (`schemaVersion` and the raw rows), so an older server's rows are named, not refused as a shape.
+   */
+  getShellProtocolMarks(o: RequestOptions = {}): Promise<{ schemaVersion?: unknown; threads?: unknown }> {
+    return this.#send(
+      { method: "GET", path: "/api/orchestration/shell", authenticated: true, orchestration: true },
+      ShellProtocolMarksSchema,
+      o,
+    );
+  }
+
   getThread(threadId: string, o: RequestOptions = {}): Promise<ThreadSnapshot> {
     return this.#send(
       { method: "GET", path: threadPath(threadId), authenticated: true, orchestration: true },
@@ -162,9 +179,16 @@ export class T3HttpClient {
     );
   }
 
+  /** `route_absent` on a server without the route (its web page, or a 404); the shell has the projects too. */
   getProjects(o: RequestOptions = {}): Promise<ProjectsSnapshot> {
     return this.#send(
-      { method: "GET", path: "/api/projects", authenticated: true, orchestration: true },
+      {
+        method: "GET",
+        path: "/api/projects",
+        authenticated: true,
+        orchestration: true,
+        newerRoute: "projects",
+      },
       ProjectsSnapshotSchema,
       o,
     );

@@ -135,9 +135,16 @@ export async function exchangePairingCode(o: ExchangePairingCodeOptions): Promis
       missing.length > 0 ? `not granted: ${missing.join(", ")}` : "",
       extra.length > 0 ? `granted beyond the request: ${extra.join(", ")}` : "",
     ].filter(Boolean);
+    // A code that grants more than asked (newer T3 builds have granular scopes) is refused, never
+    // narrowed here: the token T3 issued holds every scope it granted (ADR 0069).
+    const fix =
+      extra.length > 0
+        ? `; T3 granted exactly ${granted.join(" ") || "nothing"}. Create a pairing code in T3 that allows only ` +
+          `${requested.join(" ")} (and nothing else), then pair again with it`
+        : "";
     throw new ConnectorError(
       "scope_not_granted",
-      `T3 granted a different scope set than requested (${parts.join("; ")}); the token was discarded`,
+      `T3 granted a different scope set than requested (${parts.join("; ")}); the token was discarded${fix}`,
       { details: { requested, granted, missing, extra } },
     );
   }

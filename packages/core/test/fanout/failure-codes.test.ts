@@ -24,7 +24,7 @@ describe("sweep failure codes", () => {
       }),
       "connection_refused",
     ],
-    [new ConnectorError("protocol_unsupported", "x"), "connection_refused"],
+    [new ConnectorError("protocol_unsupported", "x"), "protocol_unsupported"],
     [new ConnectorError("insufficient_scope", "ws scope error"), "connection_refused"],
     [
       new ConnectorError("token_file_invalid", "token file /home/me/.t3/token must have mode 600"),

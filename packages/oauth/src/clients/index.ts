@@ -1,6 +1,7 @@
 export * from "./client-assertion.js";
 export * from "./client-name.js";
 export * from "./client-record.js";
+export * from "./fetch-failure.js";
 export * from "./jwks-uri.js";
 export * from "./metadata-documents.js";
 export * from "./metadata-fetcher.js";

@@ -8,7 +8,8 @@
  *
  * A vendor document this release pins (pinned-documents.ts) never makes a sign-in fail for want of
  * the live copy: when the fetch fails or answers anything but a valid document, the last live copy
- * that passed (kept in memory) is used, else the pinned one, with one log line saying which.
+ * that passed (kept in memory) is used, else the pinned one, with one log line saying which. A
+ * pinned copy never carries keys: a `private_key_jwt` client's come from a live fetch only.
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { JSONWebKeySet } from "jose";
@@ -109,7 +110,7 @@ export class MetadataDocuments {
   /** The client a valid document describes, or `invalid_client` saying what is wrong with it. */
   async #clientOf(clientId: string, fetched: FetchedDocument): Promise<OAuthClient> {
     if (fetched.status !== 200)
-      throw invalidClient(`the client's metadata document answered ${fetched.status}`);
+      throw invalidClient(`status: the client's metadata document answered ${fetched.status}`);
     const json = safeJson(fetched.body);
     if (json === undefined) throw invalidClient("the client's metadata document is not JSON");
     return this.#clientOfDocument(clientId, json);
@@ -155,13 +156,38 @@ export class MetadataDocuments {
     this.#log(
       `oauth: live metadata document ${clientId} not usable (${reason}); using the copy pinned in this release (served ${pinned.servedOn})`,
     );
+    // A pinned copy carries no keys: a private_key_jwt client's keys come only from a live fetch.
     return {
       clientId,
       clientName: displayableClientName(String(document.client_name)),
       redirectUris: document.redirect_uris as string[],
-      authMethod: "none",
+      authMethod: document.token_endpoint_auth_method === "private_key_jwt" ? "private_key_jwt" : "none",
       kind: "cimd",
     };
+  }
+
+  /**
+   * The client with its signing keys, for the token endpoint: a cached client that has them, else
+   * the live document fetched now (a pinned stand-in has none). No keys to be had: `invalid_client`
+   * saying why the live document could not be used.
+   */
+  async resolveWithKeys(clientId: string): Promise<OAuthClient> {
+    const known = await this.resolve(clientId);
+    if (known.authMethod !== "private_key_jwt" || known.jwks !== undefined) return known;
+    try {
+      const fetched = await this.#fetcher(clientId).catch((error: unknown) => {
+        throw asInvalidClient(error);
+      });
+      const client = await this.#clientOf(clientId, fetched);
+      this.#lastLive.set(clientId, { client, at: this.#clock.now() });
+      this.#cache.set(clientId, { client, until: this.#clock.monotonic() + cacheMs(fetched.cacheControl) });
+      return client;
+    } catch (error) {
+      const reason = error instanceof ConnectorError ? error.message : "it could not be read";
+      throw invalidClient(
+        `${known.clientName}'s signing keys come only from its live metadata document, which could not be used (${reason}); the sign-in finishes once ${clientId} is reachable from this server`,
+      );
+    }
   }
 
   async #keysOf(document: z.output<typeof documentSchema>): Promise<JSONWebKeySet> {

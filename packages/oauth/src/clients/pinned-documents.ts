@@ -5,11 +5,14 @@
  * `claude.com` twin answered 404 (docs/oauth.md). A pinned copy is used only when the live fetch
  * fails or answers anything but a valid document; a live document that passes always wins.
  *
- * Each copy is the document as its vendor served it on the date given, field for field (a test
- * checks each names its own URL and its vendor's callbacks). ChatGPT's document is not pinned: it
- * carries signing keys that its vendor rotates, and a stale key is worse than a clear refusal.
+ * Each of Claude's copies is the document as its vendor served it on the date given, field for
+ * field (a test checks each names its own URL and its vendor's callbacks). ChatGPT's copy holds the
+ * fields its sign-in was seen with (its name, callback and `private_key_jwt`) and NOT its keys:
+ * its vendor rotates them, and a stale key must never verify anything. So a pinned ChatGPT lets the
+ * person reach the consent page with no live fetch; its code exchange needs the live keys, which
+ * the token endpoint fetches then (client-directory.ts), or refuses saying why (ADR 0070).
  */
-import { CLAUDE_CLIENT_ID_URL, CLAUDE_CODE_CLIENT_ID_URL } from "../settings/index.js";
+import { CHATGPT_CLIENT_ID_URL, CLAUDE_CLIENT_ID_URL, CLAUDE_CODE_CLIENT_ID_URL } from "../settings/index.js";
 
 export interface PinnedDocument {
   /** When the vendor served this copy (ISO date). */
@@ -18,6 +21,18 @@ export interface PinnedDocument {
 }
 
 export const PINNED_DOCUMENTS: ReadonlyMap<string, PinnedDocument> = new Map([
+  [
+    CHATGPT_CLIENT_ID_URL,
+    {
+      servedOn: "2026-10-04",
+      document: {
+        client_id: CHATGPT_CLIENT_ID_URL,
+        client_name: "ChatGPT",
+        redirect_uris: ["https://chatgpt.com/connector_platform_oauth_redirect"],
+        token_endpoint_auth_method: "private_key_jwt",
+      },
+    },
+  ],
   [
     CLAUDE_CLIENT_ID_URL,
     {

@@ -80,8 +80,9 @@ ${facts.loopbackRedirect ? '<p class="warn">The callback is on this computer (lo
 }
 
 /**
- * Only when the client asked for `t3:write`: a box, ticked as asked, that the person may untick to
- * allow reads only. Unticked, the session is granted `t3:read` alone.
+ * Whenever the server offers `t3:write` (it found a gate), whatever scope the client asked: a box,
+ * ticked, that the person may untick to allow reads only (ADR 0070). Unticked, the session is
+ * granted `t3:read` alone. Without a gate there is no box and nothing to write with.
  */
 function writeChoice(scopes: readonly string[]): string {
   if (!scopes.includes("t3:write")) return "";

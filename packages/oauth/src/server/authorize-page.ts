@@ -6,7 +6,7 @@ import { errorPage, signInPage } from "../page/sign-in-page.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { checkAuthorizeRequest } from "./authorize-request.js";
 import type { TransactionCookie } from "./page-call.js";
-import type { PageRouteParts } from "./page-routes.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 
 /** claude.ai has been seen appending `/authorize` to the MCP URL instead of reading the metadata. */
 export const AUTHORIZE_PATHS = ["/authorize", "/mcp/authorize"];

@@ -51,12 +51,11 @@ export async function checkAuthorizeRequest(
   if (resource !== settings.resource) {
     return refuse("invalid_target", `resource must be ${settings.resource}`);
   }
-  // Unknown scopes are dropped; none left (or none asked, as ChatGPT does on Reconnect): the default.
-  // Writes come only with reads: a session that may ask for leases can always see what it changes.
-  const asked = (query.get("scope") ?? "")
-    .split(" ")
-    .filter((scope) => settings.scopesSupported.includes(scope));
-  const scope = [...new Set([READ_SCOPE, ...asked])];
+  // The person chooses on the consent page whatever the client asked: every scope the server
+  // offers goes to the page, and the write box is ticked there (ADR 0070). The request's `scope`
+  // decides nothing (ChatGPT's Reconnect sends none, the SDKs send the challenge's); what the
+  // person leaves ticked is what the token carries. Writes come only with reads.
+  const scope = [READ_SCOPE, ...settings.scopesSupported.filter((offered) => offered !== READ_SCOPE)];
   return { kind: "ok", request: { client, redirectUri, state, codeChallenge: challenge, scope, resource } };
 }
 

@@ -63,7 +63,12 @@ export class ClientDirectory {
       }
     }
     if (clientId === undefined) throw new ConnectorError("invalid_client", "client_id is missing");
-    const client = await this.find(clientId);
+    const found = await this.find(clientId);
+    // A CIMD client signed in from a pinned copy has no keys yet: fetch them live now.
+    const client =
+      found.kind === "cimd" && found.authMethod === "private_key_jwt" && found.jwks === undefined
+        ? await this.#documents.resolveWithKeys(clientId)
+        : found;
     if (client.authMethod === "private_key_jwt") {
       await this.#assertions.verify(client, params.get("client_assertion_type") ?? undefined, assertion);
     } else if (assertion !== undefined || params.has("client_secret")) {

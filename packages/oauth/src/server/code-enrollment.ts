@@ -13,7 +13,7 @@ import { z } from "zod";
 import { consumeTerminalCode, matchesTerminalCode } from "../passkeys/terminal-enrollment-code.js";
 import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
-import type { PageRouteParts } from "./page-routes.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 import { RATE_LIMITS } from "./rate-budget.js";
 
 const optionsBody = z.strictObject({ code: z.string().max(64), name: z.string().max(64).optional() });

@@ -6,7 +6,7 @@ import { ConnectorError } from "@t3-connector/core";
 import { WRITE_SCOPE } from "../settings/index.js";
 import { callbackUrl } from "./authorize-request.js";
 import type { PostPageCall } from "./page-call.js";
-import type { PageRouteParts } from "./page-routes.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 
 export function mountConsent(post: PostPageCall, parts: PageRouteParts): void {
   const { settings } = parts;

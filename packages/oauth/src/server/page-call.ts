@@ -7,7 +7,7 @@ import { ConnectorError } from "@t3-connector/core";
 import type { Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { assertOwnPage, oauthErrorResponse, readJson } from "./http-helpers.js";
-import type { PageRouteParts } from "./page-routes.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 import { FailureBudget, RATE_LIMITS } from "./rate-budget.js";
 import type { Transaction } from "./sign-in-transactions.js";
 

@@ -5,38 +5,17 @@
  * grants. Each step is its own module; this one mounts them behind the page's security headers.
  */
 
-import type { Clock } from "@t3-connector/core";
 import { PASSKEY_PAGE_CSP } from "@t3-connector/core/passkeys";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { PAGE_CSS, PAGE_JS } from "../page/sign-in-page.js";
-import type { EnrollmentCode } from "../passkeys/enrollment-code.js";
-import type { PasskeyStore } from "../passkeys/passkey-store.js";
-import type { OAuthSettings } from "../settings/index.js";
-import type { SessionBook } from "../state/session-book.js";
 import { mountAuthorizePage } from "./authorize-page.js";
-import type { ClientDirectory } from "./client-directory.js";
 import { mountCodeEnrollment } from "./code-enrollment.js";
 import { mountConsent } from "./consent-call.js";
 import { mountDeviceCode } from "./device-code.js";
 import { pageCallPoster, transactionCookie } from "./page-call.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 import { mountEnrollment, mountSignIn } from "./passkey-ceremonies.js";
-import type { AuthorizationCodes } from "./pending.js";
-import type { Transactions } from "./sign-in-transactions.js";
-
-export interface PageRouteParts {
-  readonly settings: OAuthSettings;
-  readonly clock: Clock;
-  readonly clients: ClientDirectory;
-  readonly passkeys: PasskeyStore;
-  readonly enrollmentCode: EnrollmentCode;
-  readonly transactions: Transactions;
-  readonly codes: AuthorizationCodes;
-  readonly sessions: SessionBook;
-  readonly log: (line: string) => void;
-  /** Which client a request counts against in the request budgets (oauth-profile.ts). */
-  readonly budgetKey: (c: Context) => string;
-}
 
 /** The page loads only its own files, is framed by nobody and submits no form anywhere. */
 const pageHeaders = secureHeaders({

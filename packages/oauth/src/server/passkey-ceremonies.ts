@@ -11,7 +11,7 @@ import { z } from "zod";
 import { BoundChallenges } from "./bound-challenges.js";
 import { OneTimeChallenges } from "./one-time-challenges.js";
 import type { PostPageCall } from "./page-call.js";
-import type { PageRouteParts } from "./page-routes.js";
+import type { PageRouteParts } from "./page-route-parts.js";
 
 const webauthnResponse = z.looseObject({ id: z.string().min(1).max(1024), type: z.string() });
 

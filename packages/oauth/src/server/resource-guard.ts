@@ -1,9 +1,10 @@
 /**
  * @module The resource server's check on every `/mcp` request: the issuer's Host only, a bearer
  * token in the header (never the query) that this server issued for exactly this resource, from a
- * live session, with the read scope. A `tools/call` restarts the session's idle window; nothing
- * else does (not `initialize`, `tools/list`, `ping` or a refresh). A damaged state file fails
- * closed with 503 naming the file (never its path or contents).
+ * live session, with the read scope; its challenge names every scope the server offers. A
+ * `tools/call` restarts the session's idle window; nothing else does (not `initialize`,
+ * `tools/list`, `ping` or a refresh). A damaged state file fails closed with 503 naming the file
+ * (never its path or contents).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { type OAuthSettings, READ_SCOPE } from "../settings/index.js";
@@ -19,8 +20,11 @@ export function resourceGuard(options: {
 }): MiddlewareHandler {
   const { settings, sessions } = options;
   const metadataUrl = endpoints(settings).resourceMetadata;
+  // Every scope this server offers: the MCP SDKs ask for exactly the challenge's scope, so naming
+  // `t3:read` alone would keep the write box off every consent page (the person chooses there).
+  const offered = settings.scopesSupported.join(" ");
   const challenge = (error?: string) =>
-    `Bearer ${error === undefined ? "" : `error="${error}", `}resource_metadata="${metadataUrl}", scope="${READ_SCOPE}"`;
+    `Bearer ${error === undefined ? "" : `error="${error}", `}resource_metadata="${metadataUrl}", scope="${offered}"`;
   const checkAccessToken: MiddlewareHandler = async (c, next) => {
     const refused = refuseForeignHost(c, settings, options.refusals);
     if (refused !== undefined) return refused;

@@ -161,7 +161,10 @@ export class SessionBook {
       await this.#persist();
       return this.#issueAccess(rotated, next);
     }
-    throw invalidGrant("unknown refresh token");
+    // Most often the session was revoked from the terminal (its record is gone with it).
+    throw invalidGrant(
+      "this refresh token belongs to no live session: the session was revoked or ended, or the token was never issued here; sign in again (ChatGPT: Reconnect; Claude: Disconnect, then Connect)",
+    );
   }
 
   /** The session behind an access token, or undefined when it is unknown, expired or ended. */

@@ -4,7 +4,7 @@
  * cli-support), and all but the listing run the one environments command (core's pairing, ADR 0058).
  */
 import { defineEnvironmentsCommandLine, type EnvironmentsCliCommand } from "@t3-connector/core/cli-support";
-import type { EnvironmentsRequest } from "@t3-connector/core/pairing";
+import type { EnvironmentsReport, EnvironmentsRequest } from "@t3-connector/core/pairing";
 import type { Command } from "commander";
 import { renderEnvironments, renderValue } from "../render.js";
 import type { RegisterCommand } from "./command-table.js";
@@ -45,6 +45,8 @@ async function runShared(session: CliSession, from: Command, command: Environmen
     io: session.io,
     ...(config === undefined ? {} : { configPath: config }),
   };
-  const report = await runEnvironmentsCommand(context, command);
-  session.done(report.value, renderValue, report.exitCode);
+  const report: EnvironmentsReport & { text?: string } = await runEnvironmentsCommand(context, command);
+  // A report with words for a terminal (`diagnose --deep`) shows them there; --json keeps the value.
+  const text = report.text;
+  session.done(report.value, text === undefined ? renderValue : () => text, report.exitCode);
 }

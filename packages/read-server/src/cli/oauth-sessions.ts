@@ -25,7 +25,7 @@ export async function oauthSessionsCommand(
     | { action: "revoke"; id: string }
     | { action: "remove-passkey"; id: string; force: boolean },
 ): Promise<number> {
-  const stateDir = await oauthStateDir(io);
+  const { stateDir, issuer } = await oauthPlace(io);
   switch (command.action) {
     case "sessions":
       writeJson(io, { sessions: await listSessions(stateDir) });
@@ -51,19 +51,21 @@ export async function oauthSessionsCommand(
       const issued = await issueTerminalEnrollmentCode(stateDir, systemClock);
       writeJson(io, {
         ...issued,
-        next: "On the device, open the approval page (<issuer>/approve), enter this code under 'A passkey on this device' and add the passkey. The code serves once.",
+        next: `On the device, open the approval page (${issuer === undefined ? "your issuer's /approve: no oauth section in the read config names it" : `${issuer}/approve`}), enter this code under 'A passkey on this device' and add the passkey. The code serves once.`,
       });
       return 0;
     }
   }
 }
 
-async function oauthStateDir(io: CliIo): Promise<string> {
+/** The state directory, and the issuer when the read config's `oauth` section names one. */
+async function oauthPlace(io: CliIo): Promise<{ stateDir: string; issuer?: string }> {
   const config = await loadCliConfig(io).catch(() => undefined);
-  if (config?.oauth === undefined) return defaultOAuthStateDir(io.env ?? {}, io.homeDir);
-  return parseOAuthSettings(config.oauth, {
+  if (config?.oauth === undefined) return { stateDir: defaultOAuthStateDir(io.env ?? {}, io.homeDir) };
+  const settings = parseOAuthSettings(config.oauth, {
     configPath: config.path,
     ...(io.homeDir === undefined ? {} : { homeDir: io.homeDir }),
     ...(io.env === undefined ? {} : { env: io.env }),
-  }).stateDir;
+  });
+  return { stateDir: settings.stateDir, issuer: settings.issuer };
 }

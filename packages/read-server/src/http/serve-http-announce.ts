@@ -32,9 +32,14 @@ export function announceListening(
   const auth = authKind(oauth !== undefined, setup.bearerToken);
   const ready = readyLine(listener.origin, url, auth, tools, config.environments);
   io.stdout.write(`${JSON.stringify(ready)}\n`);
+  // What this server serves: the read tools, and the write tools too when sessions may be granted them.
+  const serving =
+    setup.writes === undefined
+      ? `${tools} read tools (reads only)`
+      : `${tools} read tools, and the write tools for sessions granted t3:write`;
   log.info(
-    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on ${url} (Streamable HTTP, ` +
-      `${AUTH_LABEL[ready.auth]}), ${tools} tools, ` +
+    `${READ_SERVER_NAME} ${packageInfo().version}: MCP server on ${url} (Streamable HTTP, ` +
+      `${AUTH_LABEL[ready.auth]}), ${serving}, ` +
       `environments ${ready.environments.join(", ")} (config ${config.path})`,
   );
   if (oauth !== undefined) {

@@ -169,8 +169,9 @@ export class UrlWrites {
 }
 
 const NOT_GRANTED =
-  "this session was not granted t3:write, so it cannot ask for leases or write; " +
-  "the user can sign this client in again and tick the write box on the consent page";
+  "this session was not granted t3:write, so it cannot ask for leases or write. To write, the user " +
+  "reconnects this server in the client (ChatGPT: the connector's Reconnect; Claude: Disconnect, then " +
+  "Connect) and leaves the write box ticked on the consent page; every write still needs their passkey";
 
 const DROPPED =
   `serve keeps the writes of at most ${MAX_WRITE_SESSIONS} sessions and dropped this one's, the least ` +

@@ -62,7 +62,15 @@ export async function sweepShells<T>(
   signal: AbortSignal,
   project: (view: ShellView) => T,
   countFound: (value: T) => number,
-  options: { withArchive?: boolean } = {},
+  options: {
+    withArchive?: boolean;
+    /** Fills what the shell leaves out from the threads themselves (secrets-from-threads.ts). */
+    enrich?: (
+      connection: ConnectedEnvironment,
+      shell: ShellSnapshot,
+      signal: AbortSignal,
+    ) => Promise<ShellSnapshot>;
+  } = {},
 ): Promise<ScopeResult<T>> {
   // Mirrors start once the whole sweep answered: a mirror's first snapshot is a full shell to
   // parse, and starting it mid-sweep would slow the other environments' reads of this call.
@@ -78,9 +86,10 @@ export async function sweepShells<T>(
       const { source } = read;
       if (source === "http") unmirrored.add(connection);
       // Archived threads are not in the shell (current T3, 0.0.31): their own snapshot adds them.
-      const shell = options.withArchive
+      const whole = options.withArchive
         ? await addArchivedThreads(connection, read.shell, { signal: readSignal })
         : read.shell;
+      const shell = options.enrich ? await options.enrich(connection, whole, readSignal) : whole;
       const view: ShellView = {
         environment: {
           alias: connection.alias,
@@ -91,7 +100,7 @@ export async function sweepShells<T>(
         allowedProjects,
         readAt: new Date(context.clock.now()).toISOString(),
         source,
-        ...(read.source === "mirror" && !options.withArchive
+        ...(read.source === "mirror" && !options.withArchive && shell === read.shell
           ? { threadIndex: () => read.mirror.threadIndex() }
           : {}),
       };

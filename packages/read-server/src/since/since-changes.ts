@@ -89,6 +89,7 @@ export function environmentSince(
   let markMs = Math.max(boundary.ms, previousMark(start, environmentId)?.ms ?? Number.NEGATIVE_INFINITY);
   const threads: ChangedThread[] = [];
   const dated: Array<{ digest: string; atMs: number }> = [];
+  const lateRenames: string[] = [];
   for (const { thread } of rows) {
     const row = thread as SinceRowInput;
     markMs = Math.max(markMs, rowHighWaterMs(row));
@@ -98,13 +99,22 @@ export function environmentSince(
       dated.push({ digest, atMs: Date.parse(change.at) });
       if (!alreadyReported.has(digest)) fresh.push(change);
     }
-    const changes = [...fresh, ...(renames.get(thread.id) ?? [])];
+    for (const rename of renames.get(thread.id) ?? []) {
+      const digest = changeDigest(environmentId, thread.id, rename);
+      if (alreadyReported.has(digest)) continue;
+      fresh.push(rename);
+      // Dated by the read that saw it, which answers after this call began (`now`, the next
+      // call's rename boundary): remembered, or the next call would report it again.
+      if (Date.parse(rename.at) > now) lateRenames.push(digest);
+    }
+    const changes = fresh;
     if (changes.length === 0) continue;
     const item = threadItem(view.environment, thread, now, projects.get(thread.projectId));
     const newestMs = Math.max(...changes.map((change) => Date.parse(change.at)));
     threads.push({ item, changes, newestMs });
   }
-  return { threads, mark: { ms: markMs, seen: seenNear(dated, markMs) } };
+  const seen = [...lateRenames, ...seenNear(dated, markMs)].slice(0, MAX_SEEN_PER_ENVIRONMENT);
+  return { threads, mark: { ms: markMs, seen } };
 }
 
 /** Every change dated inside the next call's overlap has been reported by now: remember those. */

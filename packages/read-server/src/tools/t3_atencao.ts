@@ -2,6 +2,7 @@ import { attentionThreads } from "@t3-connector/core/state";
 import { t3AtencaoContract } from "@t3-connector/mcp-tools/read-contracts";
 import { attentionRows } from "../listing/indexed-rows.js";
 import { envelopeFields } from "../listing/paging.js";
+import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
 import { sweepShells, threadItems } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
@@ -24,6 +25,8 @@ export const t3AtencaoTool = defineReadTool({
       extra.signal,
       (view) => attentionThreads(threadItems(view, attentionRows(view), now)),
       (value) => value.length,
+      // A server whose rows name no secret request: read the running threads for one (ADR 0069).
+      { enrich: withSecretsFromThreads },
     );
     const threads = attentionThreads(results.flatMap((result) => result.value));
     const { environment, ...scope } = envelopeFields(envelope);

@@ -19,6 +19,7 @@ import {
 import * as z from "zod";
 import { listedChangeSummaries, summaryKey, type WantedSummary } from "../diffs/listed-change-summaries.js";
 import { controlPlaneRows } from "../listing/indexed-rows.js";
+import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
 import {
   cachedThreadSummary,
   type ItemEnvironment,
@@ -208,6 +209,8 @@ export const t3ControlPlaneTool = defineReadTool({
         };
       },
       (value) => value.visible,
+      // A server whose rows name no secret request: read the running threads for one (ADR 0069).
+      { enrich: withSecretsFromThreads },
     );
 
     const lists = controlPlaneLists(

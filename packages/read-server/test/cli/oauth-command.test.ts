@@ -119,8 +119,11 @@ describe("serve --http --oauth and the oauth command", () => {
     };
     const enrolled = await run(["oauth", "enroll"]);
     expect(enrolled.code).toBe(0);
-    const issued = JSON.parse(enrolled.stdout) as { code: string; expiresAt: string };
+    const issued = JSON.parse(enrolled.stdout) as { code: string; expiresAt: string; next: string };
     expect(issued.code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    // The real page's URL, from the config's issuer.
+    expect(issued.next).toContain("open the approval page (https://mcp.example.com/approve)");
+    expect(issued.next).not.toContain("<issuer>");
     // Only the code's hash is kept, never the code.
     const kept = await readFile(path.join(stateDir, "enrollment-code.json"), "utf8");
     expect(kept).not.toContain(issued.code);

@@ -115,4 +115,56 @@ describe("approval events in the signed webhook stream", () => {
     const ids = receiver.posts.filter((post) => post.verified && post.status === 204).map((post) => post.id);
     expect(new Set(ids).size).toBe(ids.length);
   }, 30_000);
+
+  it("started after a request was decided, sends its decision and no approval.requested for it; an open request still comes", async () => {
+    const ask = async (purpose: string) => {
+      const asked = await gate.relay({ op: "request_approval", purpose, actions: ["thread.pin"] });
+      expect(asked.status).toBe(200);
+      return (asked.body as { requestId: string }).requestId;
+    };
+    const decided = await ask("decided before the late service started");
+    const denied = await postJson(
+      gate.gate.port,
+      "/api/requests/deny",
+      { requestId: decided },
+      { Origin: `http://localhost:${gate.gate.port}` },
+    );
+    expect(denied.status).toBe(200);
+    const open = await ask("still open when the late service started");
+
+    const lateDir = await mkdtemp(path.join(os.tmpdir(), "t3c-approval-late-"));
+    const secret = newSecret();
+    const late = new WebhookReceiver(secret);
+    await late.start();
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      env: { T3_CONNECTOR_WRITE_CONFIG: gate.config.path },
+    };
+    const approvals = await gateApprovalSource(io, () => undefined);
+    const lateService = await startEventsService({
+      config: simEvents.config,
+      hookUrl: late.url,
+      secret,
+      stateDir: lateDir,
+      log: () => undefined,
+      policy: { baseDelayMs: 20, maxDelayMs: 50 },
+      ...(approvals === undefined ? {} : { approvals }),
+    });
+    try {
+      const seen = (type: string, requestId: string) =>
+        [...late.accepted.values()]
+          .map((event) => event as unknown as Approval)
+          .filter((event) => event.type === type && event.data.request.id === requestId);
+      // The open request's push is the later entry of the feed: once it arrived, the whole feed was read.
+      await late.until(() => seen("approval.requested", open).length > 0);
+      await late.until(() => seen("approval.decided", decided).length > 0);
+      expect(seen("approval.requested", decided)).toEqual([]);
+      expect(seen("approval.decided", decided)[0]?.data).toMatchObject({ decision: "denied" });
+    } finally {
+      await lateService.stop();
+      await late.stop();
+      await rm(lateDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -4,9 +4,11 @@
  * ntfy server on loopback must receive the push for an approval request, with the approval link
  * as its click target.
  *
- * What the test fills in, and only that: free ports instead of 8788 and the ntfy server's, a
- * `t3-connector` on PATH that runs the built CLI, the read and write configs, and (tests do not
- * download) the workspace's own `standardwebhooks` linked where `npm install` would put it.
+ * What the test fills in, and only that, in the page's shell lines: a free port instead of 8788 and
+ * the ntfy server's address, a `t3-connector` on PATH that runs the built CLI (the page's PATH
+ * step), the read and write configs, and (tests do not download) the workspace's own
+ * `standardwebhooks` linked where `npm install` would put it. The script is saved exactly as the
+ * page shows it: it takes its port and ntfy server from the environment its command line sets.
  */
 import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
@@ -89,7 +91,8 @@ describe("docs/push-to-phone.md", () => {
       resolveFrom: new URL("../../../events/package.json", import.meta.url).href,
     });
     expect(directory).toBe(path.join(recipe.home, "t3-push"));
-    await writeFile(path.join(directory, "push-to-phone.mjs"), fill(script));
+    expect(script).not.toContain(port);
+    await writeFile(path.join(directory, "push-to-phone.mjs"), script);
     const receiver = recipe.background((lines[serverIndex] ?? "").trim(), directory);
     await receiver.line(new RegExp(`listening on http://127.0.0.1:${port}/hook`));
     const connector = recipe.background(fill(connect).trim(), directory);

@@ -178,9 +178,17 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
     });
     expect(again.status).toBe(400);
 
+    const shownFingerprint = await page.locator("[data-testid=fingerprint]").textContent();
     await page.click("[data-testid=approve]");
     await say(page, "Lease granted.");
     expect((await pageWidth(page)).overflow).toBe(0);
+    // Right after "Lease granted." the page lists the open lease it made, with End and the
+    // fingerprint the request showed.
+    const listed = page.locator("[data-testid=open-lease]");
+    await listed.first().waitFor();
+    const listedFingerprints = await page.locator("[data-testid=lease-fingerprint]").allTextContents();
+    expect(listedFingerprints).toContain(shownFingerprint);
+    expect(await listed.locator("[data-testid=end-lease]").count()).toBeGreaterThan(0);
     // The view names no path of this machine (the link may travel through a push service).
     const view = await fetch(`${issuer}/approve/api/view`, {
       method: "POST",
@@ -199,6 +207,9 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
 
     const lease = structured(await call(writer.client, "t3_pedir_aprovacao", {}));
     expect(lease).toMatchObject({ authorized: true });
+    // One fingerprint: the request's answer, the page and the lease say the same.
+    expect(asked.scopeFingerprint).toBe(shownFingerprint);
+    expect(lease.scopeFingerprint).toBe(shownFingerprint);
     const before = gate.world.commandCount();
     const pinned = await call(writer.client, "t3_escrever_thread_pin", {
       leaseId: lease.leaseId,
@@ -340,6 +351,55 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
     expect(gate.gate.lease.get(lease?.leaseId as string)).toBeNull();
   }, 120_000);
 
+  it("the plain /approve, signed in with the passkey, lists a lease granted a moment before and ends it", async () => {
+    const purpose = "a lease to end from the plain page";
+    const asked = structured(
+      await call(writer.client, "t3_pedir_aprovacao", { purpose, actions: ["thread.pin"] }),
+    );
+    await openOnPhone(phone.page, asked.approvalUrl as string);
+    await phone.page.click("[data-testid=approve]");
+    await say(phone.page, "Lease granted.");
+    const lease = structured(await call(writer.client, "t3_pedir_aprovacao", {}));
+    expect(lease).toMatchObject({ authorized: true });
+
+    // A stranger with a ticket but no assertion of the owner's passkey sees no lease.
+    const post = (route: string, body: unknown) =>
+      fetch(`${issuer}/approve/api/${route}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: issuer },
+        body: JSON.stringify(body),
+      });
+    const ticket = (await (await post("options", { decision: "leases" })).json()) as { ticketId: string };
+    const forged = await post("leases", {
+      ticketId: ticket.ticketId,
+      response: { id: "forged", type: "public-key" },
+    });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(await forged.text()).not.toContain("leaseId");
+    // A deny's ticket does not open the list either.
+    const denyTicket = (await (await post("options", { requestId: "any", decision: "deny" })).json()) as {
+      ticketId: string;
+    };
+    const crossed = await post("leases", {
+      ticketId: denyTicket.ticketId,
+      response: { id: "forged", type: "public-key" },
+    });
+    expect(crossed.status).toBeGreaterThanOrEqual(400);
+
+    // The person opens the plain page, no request link, and signs in with the passkey.
+    await openOnPhone(phone.page, `${issuer}/approve`);
+    expect(await phone.page.locator("[data-testid=open-lease]").count()).toBe(0);
+    await phone.page.click("[data-testid=show-leases]");
+    await say(phone.page, "Open leases listed");
+    const card = phone.page.locator(`[data-lease-id="${lease.leaseId as string}"]`);
+    await card.waitFor();
+    expect(await card.locator("[data-testid=lease-fingerprint]").textContent()).toBe(lease.scopeFingerprint);
+    await card.locator("[data-testid=end-lease]").click();
+    await say(phone.page, "Lease ended.");
+    expect(gate.gate.lease.get(lease.leaseId as string)).toBeNull();
+    expect(await phone.page.locator(`[data-lease-id="${lease.leaseId as string}"]`).count()).toBe(0);
+  }, 120_000);
+
   it("a passkey removed from the terminal approves nothing there any more", async () => {
     const listed = JSON.parse(await oauthCommand(["passkeys"])) as {
       passkeys: Array<{ id: string; name: string | null }>;
@@ -356,6 +416,10 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
     await openOnPhone(phone.page, asked.approvalUrl as string);
     await phone.page.click("[data-testid=approve]");
     await say(phone.page, "Not approved");
+    // In words a person can act on, never a bare code.
+    const said = (await phone.page.locator("[data-testid=message]").textContent()) ?? "";
+    expect(said).not.toMatch(/Not approved: [a-z_]+$/);
+    expect(said).toContain("t3-connector oauth enroll");
     expect(gate.gate.lease.list()).toHaveLength(leasesBefore);
   }, 60_000);
 });

@@ -2,9 +2,9 @@
  * The write tools by URL (ADR 0049): an MCP SDK client signed in to `serve --http` by DCR with
  * `t3:read t3:write`, its consent given on the passkey page in Chromium, lists the bridge's write
  * tools beside the read tools, asks for a lease, gets it approved on the gate's page, and pins a
- * thread: one command at the simulator. A session granted reads only lists no write tool and its
- * write call is refused; a client that asked for writes but whose person unticked the box gets
- * reads only, as the page said.
+ * thread: one command at the simulator. The write box shows whatever scope the client asked
+ * (ADR 0070). A session granted reads only lists no write tool and its write call is refused,
+ * saying how to reconnect with writes; a person who unticks the box gets reads only, as the page said.
  */
 
 import { readToolDefinitions } from "@t3-connector/read-server";
@@ -114,7 +114,7 @@ describe("write tools by URL", () => {
     // The session reaches the server of a 2026 request through the handler's authInfo, as a 2025
     // request's: the same token, the same tools, the same holder secret (so the same lease).
     const modern = await connectModernHttp(loop.serve.mcpUrl, writer.provider.tokens()?.access_token);
-    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-2026" });
+    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-2026", allowWrite: false });
     const modernReader = await connectModernHttp(loop.serve.mcpUrl, reader.provider.tokens()?.access_token);
     try {
       const names = (await modern.listTools()).tools.map((tool) => tool.name);
@@ -138,11 +138,24 @@ describe("write tools by URL", () => {
     }
   }, 60_000);
 
-  it("lists no write tool to a session granted t3:read only, and refuses its write call", async () => {
-    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-client" });
+  it("offers the write box to a client that asked for t3:read alone, and grants t3:write when left ticked", async () => {
+    const asker = await signInByUrl(loop, { scope: "t3:read", name: "read-asker" });
     try {
-      // The client asked for reads only: the consent page offered no write box.
-      expect(reader.writeChoice).toBeUndefined();
+      expect(asker.writeChoice?.ticked).toBe(true);
+      expect(asker.provider.saved?.scope).toBe("t3:read t3:write");
+      const names = (await asker.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("t3_pedir_aprovacao");
+    } finally {
+      await asker.client.close();
+    }
+  }, 60_000);
+
+  it("lists no write tool to a session granted t3:read only, and refuses its write call saying how to reconnect", async () => {
+    const reader = await signInByUrl(loop, { scope: "t3:read", name: "reader-client", allowWrite: false });
+    try {
+      // The person unticked the box the page showed whatever the client asked.
+      expect(reader.writeChoice?.ticked).toBe(true);
+      expect(reader.provider.saved?.scope).toBe("t3:read");
       const { tools } = await reader.client.listTools();
       expect(tools).toHaveLength(READ_TOOL_COUNT);
       expect(tools.filter((tool) => tool.name.startsWith("t3_escrever_"))).toEqual([]);
@@ -155,6 +168,8 @@ describe("write tools by URL", () => {
       });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/^write_not_granted: this session was not granted t3:write/);
+      expect(textOf(refused)).toContain("reconnects this server in the client");
+      expect(textOf(refused)).toContain("leaves the write box ticked on the consent page");
       const asked = await call(reader.client, "t3_pedir_aprovacao", { purpose: "sneak a lease" });
       expect(textOf(asked)).toMatch(/^write_not_granted: /);
       expect(loop.gate.world.commandCount()).toBe(before);

@@ -87,4 +87,28 @@ describe("a cursor's overlap", () => {
     };
     expect(environmentSince(view([older], T0), start, titles, T0).threads).toEqual([]);
   });
+
+  it("reports a rename once, though the read that saw it answered after the call began", () => {
+    const titles = new TitleLog();
+    const named = (title: string) => row("r", { title });
+    // The first call reads the title; each later call begins at `now` and its read answers 500 ms on.
+    let previous = environmentSince(view([named("one")], T0), { kind: "time", ms: T0 - 60_000 }, titles, T0);
+    let at = T0;
+    const reported: string[] = [];
+    for (const title of ["two", "three", "three", "four", "four", "four"]) {
+      const began = at + 1_000;
+      const next = environmentSince(
+        view([named(title)], began + 500),
+        { kind: "cursor", position: { marks: new Map([["env-alpha", previous.mark]]), generatedAtMs: at } },
+        titles,
+        began,
+      );
+      for (const thread of next.threads)
+        for (const change of thread.changes)
+          if (change.kind === "thread_renamed") reported.push(`${change.from}>${change.to}`);
+      previous = next;
+      at = began;
+    }
+    expect(reported).toEqual(["one>two", "two>three", "three>four"]);
+  });
 });

@@ -182,6 +182,28 @@ describe("t3_since", () => {
     expect(String(second.limits)).toMatch(/does not date renames/);
   });
 
+  it("called again and again with its cursor during a burst of renames, counts each rename once", async () => {
+    const beta = setup.sim.environment("beta");
+    const threadId = beta.model.addThread({ projectId: projectOf(beta, "website"), title: "Name 0" });
+    let answer = await setup.call(TOOL, { since: beta.clock.isoNow() });
+    const reported: string[] = [];
+    let counted = 0;
+    for (let index = 1; index <= 6; index += 1) {
+      beta.clock.advance(10);
+      await dispatch(beta, { type: "thread.metadata.update", threadId, title: `Name ${index}` });
+      // A second call before the next rename: it must find nothing new.
+      for (const _ of [0, 1]) {
+        answer = await setup.call(TOOL, { cursor: answer.nextCursor });
+        counted += (answer.counts as { threadsRenamed: number }).threadsRenamed;
+        for (const thread of threadsOf(answer))
+          for (const change of thread.changes)
+            if (change.kind === "thread_renamed") reported.push(`${change.from} > ${change.to}`);
+      }
+    }
+    expect(reported).toEqual([1, 2, 3, 4, 5, 6].map((index) => `Name ${index - 1} > Name ${index}`));
+    expect(counted).toBe(6);
+  });
+
   it("counts everything but lists at most limit threads, newest change first", async () => {
     const since = new Date(setup.sim.environment("alpha").clock.now() - 7 * 24 * 3_600_000).toISOString();
     const all = await setup.call(TOOL, { since });

@@ -5,19 +5,9 @@
  * goes on in the mode its turn started in. Tests count entries above a ceiling to prove that a
  * refused write made no agent run (ADR 0037).
  */
-import type { SimStore, ThreadRecord } from "./store.js";
+import type { AgentWorkKind, SimStore, ThreadRecord } from "./store.js";
 
-/** `turn_started`: a run (or a restarted attempt) took the provider; `steered`: a running turn got new input; `resumed`: an answered request let a paused turn go on. */
-export type AgentWorkKind = "turn_started" | "steered" | "resumed";
-
-export interface AgentWork {
-  readonly threadId: string;
-  readonly runId: string;
-  readonly kind: AgentWorkKind;
-  readonly runtimeMode: string;
-  /** The simulator's clock, ISO. */
-  readonly at: string;
-}
+export type { AgentWork, AgentWorkKind } from "./store.js";
 
 /** A run just took the provider: its turn runs in the thread's mode of this moment. */
 export function recordTurnStarted(store: SimStore, record: ThreadRecord, runId: string): void {

@@ -12,9 +12,9 @@ export type {
   StreamOpenResult,
   StreamSink,
 } from "./contract.js";
+export { createEnvironmentModel } from "./create-model.js";
 export { LIFECYCLE_STREAM_INTERRUPT_DEFECT, THREAD_STREAM_INTERRUPT_DEFECT } from "./errors.js";
 export {
-  createEnvironmentModel,
   type EnvironmentModelOptions,
   SimEnvironmentModel,
   type ThreadInspection,

@@ -3,8 +3,10 @@
  * for tests (seeding, scripting runs, inspection). Everything is synchronous except the run
  * engine, which moves only when the SimClock does.
  */
+
 import { existsSync } from "node:fs";
 import type { SimClock } from "../clock.js";
+import { SUPERSET_EXTRA_SCOPE, type Unknowns0046, unknowns0046, withoutCause } from "./age-0046.js";
 import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
@@ -38,7 +40,6 @@ import {
   type SecretRequestSpec,
   settleSecretRequest,
 } from "./secret-requests.js";
-import { seedDemoInto } from "./seed-demo.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
 import { SimStore, type ThreadRecord } from "./store.js";
@@ -77,6 +78,8 @@ export interface EnvironmentModelOptions {
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
+  /** The 0.0.46 age's open points (age-0046.ts); default: as the simulator played them before. */
+  unknowns?: Partial<Unknowns0046>;
   /** RPCs this build lacks: each answers like any unknown tag (a T3 of another age, in tests). */
   lacksMethods?: readonly string[];
 }
@@ -142,6 +145,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
     this.clock = options.clock;
     this.store = new SimStore(() => options.clock.now(), new IdSource(options.environmentId));
+    this.store.unknowns = unknowns0046(options.unknowns);
     this.engine = new RunEngine(this.store, options.clock);
     this.#ctx = {
       store: this.store,
@@ -210,8 +214,11 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return { kind: "success", value: this.serverConfig() };
       case "server.probe":
         return { kind: "success", value: {} };
-      case "orchestration.dispatchCommand":
-        return this.#compat?.refuseCommand(payload) ?? this.#dispatcher.dispatch(payload);
+      case "orchestration.dispatchCommand": {
+        const outcome = this.#compat?.refuseCommand(payload) ?? this.#dispatcher.dispatch(payload);
+        if (outcome.kind !== "fail" || this.store.unknowns.refusalCause === "sent") return outcome;
+        return { kind: "fail", error: withoutCause(outcome.error) };
+      }
       case "orchestration.launchThread":
         return this.#launcher.launch(payload);
       case "orchestration.getArchivedShellSnapshot":
@@ -227,7 +234,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
       case "orchestration.getTurnItem":
-        if (this.#transitional) return { kind: "die", defect: `Unknown request tag: ${tag}` };
+        if (!this.#servesTurnItem()) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);
       case "vcs.refreshStatus":
         return refreshStatus(this.store, payload);
@@ -252,7 +259,14 @@ export class SimEnvironmentModel implements EnvironmentModel {
           ? openShellStream(this.store, payload, sink)
           : openCurrentShellStream(this.store, this.#shellOptions(), payload, sink);
       case "orchestration.subscribeThread":
-        return openThreadStream(this.store, payload, sink);
+        return openThreadStream(
+          this.store,
+          payload,
+          sink,
+          this.store.unknowns.threadSnapshotDefault === "bounded"
+            ? (record) => this.#reads.boundedSnapshot(record)
+            : undefined,
+        );
       case "orchestration.subscribeArchivedShell":
         return this.#transitional
           ? openArchivedShellStream(this.store, payload, sink)
@@ -277,10 +291,24 @@ export class SimEnvironmentModel implements EnvironmentModel {
   knownTags(): readonly string[] {
     // getTurnItem is newer than the transitional builds.
     const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
-      (tag) => (!this.#transitional || tag !== "orchestration.getTurnItem") && !this.#lacks.has(tag),
+      (tag) => (this.#servesTurnItem() || tag !== "orchestration.getTurnItem") && !this.#lacks.has(tag),
     );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
+  }
+
+  #servesTurnItem(): boolean {
+    return !this.#transitional && this.store.unknowns.getTurnItem === "served";
+  }
+
+  /** Whether `GET /api/projects` exists here (the 0.0.46 age may play it absent). */
+  servesProjectsRoute(): boolean {
+    return this.store.unknowns.projectsRoute === "present";
+  }
+
+  /** What a pairing grants beyond an explicit scope (the 0.0.46 age may play a superset). */
+  extraGrantedScopes(): readonly string[] {
+    return this.store.unknowns.scopeGrant === "superset" ? [SUPERSET_EXTRA_SCOPE] : [];
   }
 
   serverConfig(): Record<string, unknown> {
@@ -392,10 +420,4 @@ export class SimEnvironmentModel implements EnvironmentModel {
   dispose(): void {
     for (const record of this.store.threads.values()) this.engine.stopThread(record.thread.id);
   }
-}
-
-export function createEnvironmentModel(options: EnvironmentModelOptions): SimEnvironmentModel {
-  const model = new SimEnvironmentModel(options);
-  if (options.seed === "demo") seedDemoInto(model);
-  return model;
 }

@@ -3,6 +3,7 @@
  * getThreadProjection, thread-stream snapshot), the shell row (sidebar), and the project shells.
  * Shapes follow fixtures 40/42/71/90/91 key for key.
  */
+import { latestRun } from "./latest-run.js";
 import { pendingSecretRequest } from "./secret-requests.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import {
@@ -74,12 +75,6 @@ export function buildProjection(record: ThreadRecord, window?: ProjectedTurnItem
     visibleTurnItems: rows,
     updatedAt: record.thread.updatedAt,
   };
-}
-
-export function latestRun(record: ThreadRecord): Run | undefined {
-  let latest: Run | undefined;
-  for (const run of record.runs.values()) if (!latest || run.ordinal > latest.ordinal) latest = run;
-  return latest;
 }
 
 /** The run that occupies the provider: preparing, starting, running or waiting. */
@@ -157,7 +152,7 @@ function withNewerFields(row: Record<string, unknown>, record: ThreadRecord): Re
       withNewer.pullRequests = t.pullRequests ?? [];
       withNewer.branchPullRequest = null;
     } else if (key === "pendingRuntimeRequest") {
-      withNewer.pendingSecretRequest = pendingSecretRequest(record);
+      if (record.rowNamesSecret !== false) withNewer.pendingSecretRequest = pendingSecretRequest(record);
     } else if (key === "activeRunId") {
       withNewer.activityRunStartedAt = active ? (active.startedAt ?? active.requestedAt) : null;
     } else if (key === "lastError") {

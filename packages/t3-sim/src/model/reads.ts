@@ -36,21 +36,27 @@ export class ThreadReads {
   httpThreadBounded(threadId: string): HttpOutcome {
     const record = this.store.liveThread(threadId);
     if (!record) return this.#notFound();
-    const rows = visibleTurnItems(record);
-    const bounds = windowBefore(rows, rows.length, SNAPSHOT_USER_TURNS, this.policy);
-    const window = rows.slice(bounds.start);
+    return { kind: "ok", body: this.boundedSnapshot(record) };
+  }
+
+  /** The bounded snapshot's body (HTTP, and a thread stream's bounded snapshot). */
+  boundedSnapshot(record: ThreadRecord): Record<string, unknown> {
+    const { window, rows, payloadBudgetExceeded } = this.#snapshotWindow(record);
     const hasMoreHistory = window.length < rows.length;
     return {
-      kind: "ok",
-      body: {
-        snapshotSequence: record.lastSequence,
-        projection: buildProjection(record, window),
-        historyCursor: hasMoreHistory && window[0] ? this.#cursor(record, window[0]) : null,
-        hasMoreHistory,
-        latestLocalTurnOrdinal: latestLocalOrdinal(record),
-        payloadBudgetExceeded: bounds.payloadBudgetExceeded,
-      },
+      snapshotSequence: record.lastSequence,
+      projection: buildProjection(record, window),
+      historyCursor: hasMoreHistory && window[0] ? this.#cursor(record, window[0]) : null,
+      hasMoreHistory,
+      latestLocalTurnOrdinal: latestLocalOrdinal(record),
+      payloadBudgetExceeded,
     };
+  }
+
+  #snapshotWindow(record: ThreadRecord) {
+    const rows = visibleTurnItems(record);
+    const bounds = windowBefore(rows, rows.length, SNAPSHOT_USER_TURNS, this.policy);
+    return { rows, window: rows.slice(bounds.start), payloadBudgetExceeded: bounds.payloadBudgetExceeded };
   }
 
   httpThreadHistory(threadId: string, cursor: string | undefined): HttpOutcome {
@@ -86,6 +92,10 @@ export class ThreadReads {
     if (!input.ok) return { kind: "die", defect: input.defect };
     const record = this.store.liveThread(input.value.threadId);
     if (!record) return { kind: "fail", error: getThreadProjectionError(input.value.threadId) };
+    // 8ed276c windows it like the bounded snapshot (age-0046.ts); before, the whole projection.
+    if (this.store.unknowns.threadProjection === "windowed") {
+      return { kind: "success", value: buildProjection(record, this.#snapshotWindow(record).window) };
+    }
     return { kind: "success", value: buildProjection(record) };
   }
 

@@ -9,7 +9,7 @@
  * carries the pending one as `pendingSecretRequest` (the row field's name is the simulator's
  * reading, docs/simulator-fidelity.md).
  */
-import { latestRun } from "./projection.js";
+import { latestRun } from "./latest-run.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import type { RestartCancelledBackgroundWork, TurnItem } from "./types.js";
 
@@ -19,6 +19,16 @@ export interface SecretRequestSpec {
   /** What is asked for, e.g. "GITHUB_TOKEN". */
   name: string;
   prompt?: string;
+}
+
+/**
+ * The item's own fields in the spelling the environment plays (age-0046.ts): the simulator's
+ * (`requestId`, `name`, `prompt`) or e65063cc's (`label`, `reason`, `placeholder`).
+ */
+function spelledFields(store: SimStore, requestId: string, spec: SecretRequestSpec): Record<string, unknown> {
+  const prompt = spec.prompt ?? `Enter ${spec.name}`;
+  if (store.unknowns.secretRequests === "simulator") return { requestId, name: spec.name, prompt };
+  return { label: spec.name, reason: prompt, placeholder: spec.name };
 }
 
 const secretItemIdFor = (requestId: string): string => `turn-item:secret-request:${requestId}`;
@@ -51,9 +61,7 @@ export function recordSecretRequest(store: SimStore, threadId: string, spec: Sec
       completedAt: null,
       updatedAt: tx.now,
       type: "secret_request",
-      requestId,
-      name: spec.name,
-      prompt: spec.prompt ?? `Enter ${spec.name}`,
+      ...spelledFields(store, requestId, spec),
       secretStatus: "pending",
     });
   });
@@ -88,6 +96,8 @@ export function pendingSecretRequest(
   let oldest: TurnItem | undefined;
   for (const item of record.turnItems.values()) {
     if (item.type !== "secret_request" || item.secretStatus !== "pending") continue;
+    // Items in e65063cc's spelling: no row field was read for them, so the row names none.
+    if (item.name === undefined) continue;
     if (!oldest || item.ordinal < oldest.ordinal) oldest = item;
   }
   if (!oldest) return null;

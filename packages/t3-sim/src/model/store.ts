@@ -6,7 +6,7 @@
  * replay), bumps the thread's `updatedAt`, and then tells the stream listeners once per commit
  * (so one command's events travel in one Chunk, like the real server).
  */
-import type { AgentWork } from "./agent-work.js";
+import { UNKNOWNS_0046_AS_BEFORE, type Unknowns0046 } from "./age-0046.js";
 import type { IdSource } from "./ids.js";
 import type {
   AppThread,
@@ -55,6 +55,8 @@ export interface ThreadRecord {
   nextItemOrdinal: number;
   /** `run.interrupt {holdQueue:true}` holds queued runs until `queue.resume`. */
   queueHeld: boolean;
+  /** False where the 0.0.46 age plays rows without `pendingSecretRequest` (age-0046.ts). */
+  rowNamesSecret?: boolean;
   /**
    * The files of the thread's folder at each checkpoint, by run ordinal; 0 is the folder before
    * the first run (T3's ordinal-0 ref). Never on the wire: the diff RPCs answer from them.
@@ -136,6 +138,8 @@ export class SimStore {
   readonly #listeners = new Set<CommitListener>();
   readonly #enrichmentListeners = new Set<EnrichmentListener>();
   #timeOverride: number | undefined;
+  /** The 0.0.46 age's open points as this environment plays them (age-0046.ts). */
+  unknowns: Unknowns0046 = UNKNOWNS_0046_AS_BEFORE;
 
   constructor(
     readonly clockNow: () => number,
@@ -193,6 +197,7 @@ export class SimStore {
    */
   transact(record: ThreadRecord, commandId: string | null, fn: (tx: Tx) => void, isNew = false): number {
     const before: ThreadLocation | "new" = isNew ? "new" : locationOf(record);
+    record.rowNamesSecret = this.unknowns.secretRequests === "simulator";
     const tx = new Tx(this, record, commandId);
     fn(tx);
     if (tx.pending.length === 0) return record.lastSequence;
@@ -400,4 +405,17 @@ export class Tx {
     this.record.contextTransfers.set(transfer.id, transfer);
     this.emit(type, transfer);
   }
+}
+
+/** What the simulated agents were set to do (agent-work.ts records it), kept in the store. */
+/** `turn_started`: a run (or a restarted attempt) took the provider; `steered`: a running turn got new input; `resumed`: an answered request let a paused turn go on. */
+export type AgentWorkKind = "turn_started" | "steered" | "resumed";
+
+export interface AgentWork {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly kind: AgentWorkKind;
+  readonly runtimeMode: string;
+  /** The simulator's clock, ISO. */
+  readonly at: string;
 }

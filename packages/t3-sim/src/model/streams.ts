@@ -19,7 +19,7 @@ import {
   buildShellThread,
   projectShell,
 } from "./projection.js";
-import { type CommitListener, locationOf, type SimStore } from "./store.js";
+import { type CommitListener, locationOf, type SimStore, type ThreadRecord } from "./store.js";
 
 /** Beyond this many events a thread resume falls back to a snapshot (THREAD_RESUME_MAX_REPLAY_EVENTS). */
 export const THREAD_RESUME_MAX_REPLAY_EVENTS = 128;
@@ -146,17 +146,25 @@ export function openArchivedShellStream(
   return { kind: "open", handle: { close, interruptExit: { kind: "interrupt" } } };
 }
 
-export function openThreadStream(store: SimStore, payload: unknown, sink: StreamSink): StreamOpenResult {
+/**
+ * `bounded`: how this server builds a bounded snapshot, when it sends one by default (the 0.0.46
+ * age may, age-0046.ts); absent: a full snapshot, as before.
+ */
+export function openThreadStream(
+  store: SimStore,
+  payload: unknown,
+  sink: StreamSink,
+  bounded?: (record: ThreadRecord) => Record<string, unknown>,
+): StreamOpenResult {
   const input = decodeWith(threadInput, payload);
   if (!input.ok) return { kind: "die", defect: input.defect };
   const { threadId, afterSequence, requestCompletionMarker } = input.value;
   const record = store.liveThread(threadId);
   if (!record) return { kind: "fail", error: getThreadProjectionError(threadId) };
-  const snapshot = () => ({
-    kind: "snapshot",
-    snapshotSequence: record.lastSequence,
-    projection: buildProjection(record),
-  });
+  const snapshot = () =>
+    bounded === undefined
+      ? { kind: "snapshot", snapshotSequence: record.lastSequence, projection: buildProjection(record) }
+      : { kind: "snapshot", ...bounded(record) };
   if (afterSequence === undefined) {
     sink.emit([snapshot()]);
   } else {

@@ -9,6 +9,10 @@ import type { SpaFallback } from "./spa-fallback.js";
 /** What the transport needs from a model: the RPC/HTTP contract plus the descriptor. */
 export interface TransportModel extends EnvironmentModel {
   descriptor(): EnvironmentDescriptor;
+  /** Whether `GET /api/projects` exists (the 0.0.46 age may play it absent); default yes. */
+  servesProjectsRoute?(): boolean;
+  /** Scopes a pairing grants beyond an explicit `scope` (the 0.0.46 age may play a superset). */
+  extraGrantedScopes?(): readonly string[];
 }
 
 /** Everything one environment's HTTP routes and sockets share. */

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type { OrchestrationReadRoute } from "../model/compat-0031.js";
 import type { HttpOutcome } from "../model/contract.js";
 import {
@@ -15,18 +14,12 @@ import {
   handleWebSocketTicket,
 } from "./http-auth-routes.js";
 import { authInvalidBody, internalErrorBody, requestInvalidBody, scopeRequiredBody } from "./http-bodies.js";
+import type { ParsedRequest } from "./parsed-request.js";
 import { SCOPE_OPERATE, SCOPE_READ } from "./scopes.js";
 import { spaFallbackAnswer } from "./spa-fallback.js";
 
 /** The header protocol-2 clients send on orchestration reads. */
 export const ORCHESTRATION_PROTOCOL_HEADER = "x-t3-orchestration-protocol";
-
-export interface ParsedRequest {
-  readonly method: string;
-  readonly url: URL;
-  readonly headers: IncomingMessage["headers"];
-  readonly body: string;
-}
 
 /**
  * Routes one request to its answer. Unknown GETs, and reads this server's version lacks, hit the
@@ -41,7 +34,7 @@ export async function routeRequest(ctx: EnvironmentContext, request: ParsedReque
   if (method === "POST" && path === "/oauth/token") return handleOauthToken(ctx, request);
   if (method === "POST" && path === "/api/auth/websocket-ticket") return handleWebSocketTicket(ctx, request);
   if (method === "POST" && path === "/api/auth/pairing-token") return handlePairingToken(ctx, request);
-  if (method === "GET" && path === "/api/projects") {
+  if (method === "GET" && path === "/api/projects" && (ctx.model.servesProjectsRoute?.() ?? true)) {
     return authorized(ctx, request, SCOPE_READ, () => outcomeAnswer(ctx.model.httpProjects()));
   }
   if (method === "POST" && path === "/api/projects/mutate") {

@@ -58,6 +58,24 @@ describe("t3-sim arguments", () => {
     ]);
   });
 
+  it("reads --profile-report and hands its profile to every environment", () => {
+    const args = parseArgs(["serve", "--environments", "2", "--profile-report", "/tmp/report.json"]);
+    expect(args).toEqual({
+      command: "serve",
+      environments: 2,
+      seed: "demo",
+      profileReport: "/tmp/report.json",
+    });
+    if (args.command !== "serve") throw new Error("not serve");
+    const profile = { serverVersion: "0.0.46", unknowns: { projectsRoute: "absent" as const } };
+    expect(
+      serveEnvironments(args, profile).map((env) => [env.alias, env.serverVersion, env.unknowns]),
+    ).toEqual([
+      ["alpha", "0.0.46", { projectsRoute: "absent" }],
+      ["beta", "0.0.46", { projectsRoute: "absent" }],
+    ]);
+  });
+
   it("refuses an unknown compat profile and an alias that is not served", () => {
     for (const argv of [
       ["serve", "--compat", "0.0.30"],

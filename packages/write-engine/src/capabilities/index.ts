@@ -2,3 +2,4 @@ export * from "./command-rule.js";
 export * from "./command-support.js";
 export * from "./command-support-cache.js";
 export * from "./probe-command-support.js";
+export * from "./unkept-fields.js";

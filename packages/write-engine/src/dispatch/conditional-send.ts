@@ -39,11 +39,12 @@ import {
   stepNamed,
 } from "./conditional-send-steps.js";
 import { destinationOf, withDetails } from "./dispatcher.js";
+import type { Dispatcher } from "./dispatcher-contract.js";
 import { type FreshThread, readFreshThreads } from "./fresh-shell.js";
 import { KeyedLock } from "./keyed-lock.js";
 import type { LeaseRule } from "./lease-rule.js";
 import { dispatchFailureOf } from "./outcome.js";
-import type { Dispatcher, LeaseFacts, LeaseStage } from "./types.js";
+import type { LeaseFacts, LeaseStage } from "./types.js";
 
 export interface ConditionalSendDeps {
   /** The engine every step goes through (same journal and channel as below). */

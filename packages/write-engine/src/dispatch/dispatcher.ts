@@ -42,9 +42,10 @@ import {
   requestedRuntimeMode,
   withOmittedRuntimeMode,
 } from "../actions/index.js";
-import { learnFromRefusal, refuseUnsupportedAction } from "../capabilities/index.js";
+import { learnFromRefusal, refuseUnkeptField, refuseUnsupportedAction } from "../capabilities/index.js";
 import { type Journal, type JournalRecord, journalKey } from "../journal/index.js";
 import { derivedRecord, sentIds } from "./derived-record.js";
+import type { Dispatcher, DispatcherOptions } from "./dispatcher-contract.js";
 import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -62,8 +63,6 @@ import { type ResendAuthority, resendOptions } from "./resend-authority.js";
 import { type SendOutcome, sendOnce } from "./send.js";
 import type {
   DispatchCompleted,
-  Dispatcher,
-  DispatcherOptions,
   DispatchRequest,
   LeaseRequest,
   LeaseVerdict,
@@ -242,6 +241,8 @@ class WriteDispatcher implements Dispatcher {
     });
     // Strict parse before anything else, and the only one: a bad input is refused without a record.
     const prepared = prepareAction(entry.action, request.input, key);
+    // A field this T3 may drop silently is refused before the record too (ADR 0069).
+    refuseUnkeptField(connected ?? (await handle.connect()), entry.action, prepared.input);
     Object.assign(known, targetThreadOf(entry, prepared.input));
     const mismatch = checkLocalGuards(
       entry.guards.filter((guard) => guard.kind === "client_request_id_equals_operation_id"),

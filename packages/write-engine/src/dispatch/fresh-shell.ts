@@ -7,7 +7,9 @@
  * without it), and projects only when the input names some: a write's reads cost the same whether
  * the environment holds ten threads or twenty thousand (ADR 0026). The whole shell is never read.
  * A thread's runs and pending requests travel whole in a bounded window, which is all the guards
- * and the lease check need.
+ * and the lease check need. Projects come from `GET /api/projects`; on a server without that route
+ * (0.0.46 may lack it, ADR 0069) from the shell, the only read that lists them there; the client
+ * remembers the absence, so that server is asked once.
  */
 
 import { ACTIVE_RUN_STATUSES, ConnectorError, isConnectorError } from "@t3-connector/core";
@@ -88,12 +90,23 @@ async function readOne(
   }
 }
 
+async function projectList(environment: ConnectedEnvironment) {
+  if (!environment.http.lacksRoute("projects")) {
+    try {
+      return (await environment.http.getProjects()).projects;
+    } catch (error) {
+      if (!isConnectorError(error, "route_absent")) throw error;
+    }
+  }
+  return (await environment.http.getShell()).projects;
+}
+
 async function liveProjects(
   environment: ConnectedEnvironment,
   projectIds: readonly string[],
 ): Promise<Set<string>> {
   if (projectIds.length === 0) return new Set();
-  const { projects } = await environment.http.getProjects();
+  const projects = await projectList(environment);
   const wanted = new Set(projectIds);
   return new Set(
     projects

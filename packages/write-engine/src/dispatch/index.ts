@@ -1,12 +1,12 @@
 export { type ConditionalSendDeps, conditionalSend } from "./conditional-send.js";
 export { HINT_AFTER_SEQUENCE, HINT_THREADS } from "./derived-record.js";
 export { createDispatcher, destinationOf } from "./dispatcher.js";
+export type { DispatcherOptions } from "./dispatcher-contract.js";
 export { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 export { KeyedLock } from "./keyed-lock.js";
 // The names the engine's entry shows too (listed once, there).
 export * from "./public-dispatch.js";
 export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
-export type { DispatcherOptions } from "./types.js";
 export {
   executionDomainVerifier,
   localRealpath,

@@ -8,6 +8,7 @@ export type {
   ConditionalSendResult,
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
+export type { Dispatcher } from "./dispatcher-contract.js";
 export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
@@ -16,7 +17,6 @@ export { NO_LEASE_READ_ONLY, type ResendAuthority } from "./resend-authority.js"
 export { scopeVerdict } from "./scope-verdict.js";
 export type {
   DispatchCompleted,
-  Dispatcher,
   DispatchRequest,
   LeaseFacts,
   LeaseRefusalCode,

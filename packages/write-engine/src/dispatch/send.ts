@@ -14,6 +14,7 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { T3RpcClient } from "@t3-connector/core/t3";
 import type { BuiltPayload } from "../actions/index.js";
 import type { JournalReceipt } from "../journal/index.js";
+import { refusalFromText } from "./refusal-text.js";
 import type { LeaseVerdict } from "./types.js";
 
 export type SendOutcome =
@@ -101,7 +102,12 @@ const REFUSAL_CODES: Readonly<Record<string, "subagent_thread_read_only" | "abov
 
 function t3Refusal(error: ConnectorError): ConnectorError {
   const named = error.details?.orchestratorError;
-  const code = (typeof named === "string" ? REFUSAL_CODES[named] : undefined) ?? "t3_refused";
+  const said = typeof error.details?.message === "string" ? error.details.message : "";
+  // The cause's name when it travels, else T3's own words (a server may send only those).
+  const code =
+    (typeof named === "string" ? REFUSAL_CODES[named] : undefined) ??
+    (isConnectorError(error, "rpc_failure") ? refusalFromText(said) : undefined) ??
+    "t3_refused";
   return new ConnectorError(code, `T3 refused the write: ${error.message}`, {
     ...(error.t3 === undefined ? {} : { t3: error.t3 }),
     details: { ...error.details },

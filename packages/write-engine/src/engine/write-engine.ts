@@ -16,12 +16,12 @@ import {
   conditionalSend,
 } from "../dispatch/conditional-send.js";
 import { createDispatcher } from "../dispatch/dispatcher.js";
+import type { Dispatcher } from "../dispatch/dispatcher-contract.js";
 import { LeaseRule } from "../dispatch/lease-rule.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
 import type { ResendAuthority } from "../dispatch/resend-authority.js";
 import type {
   DispatchCompleted,
-  Dispatcher,
   DispatchRequest,
   ReconcileOutcome,
   WorkspaceVerifier,

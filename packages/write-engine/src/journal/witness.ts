@@ -1,4 +1,4 @@
-import type { JournalFinding } from "./inspect.js";
+import type { JournalFinding } from "./findings.js";
 import type { AuditAnchor } from "./manifest.js";
 
 /**

@@ -43,6 +43,8 @@ export const RELAY_DETAIL_KEYS = [
   /** client_budget_exceeded, lease_limit_reached: which budget, and its limit. */
   "budget",
   "limit",
+  /** environment_unavailable, protocol_unsupported: each environment left out, its reason and T3 version. */
+  "leftOut",
 ] as const;
 
 /** The listed detail keys of `details`, in the list's order; nothing else. */

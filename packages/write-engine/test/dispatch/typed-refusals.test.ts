@@ -4,8 +4,7 @@
  * Each write ends `refused`, recorded, and nothing is resent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAMPLE_IDS } from "../../src/actions/index.js";
-import { type Harness, LEASE_ID, startHarness } from "./support/harness.js";
+import { type Harness, LEASE_ID, seedSubagentThread, startHarness } from "./support/harness.js";
 
 let harness: Harness;
 
@@ -18,19 +17,7 @@ afterAll(async () => {
 });
 
 function subagentThread(parentRuntimeMode: string, creationSource: "provider" | "mcp"): string {
-  const env = harness.env("alpha");
-  const parent = env.model.addThread({ projectId: SAMPLE_IDS.projectId, runtimeMode: parentRuntimeMode });
-  const child = env.model.addThread({ projectId: SAMPLE_IDS.projectId, creationSource });
-  // A subagent's thread: only T3 creates these, so the test gives the seeded thread its lineage.
-  const record = (
-    env.model as unknown as { store: { threads: Map<string, { thread: object }> } }
-  ).store.threads.get(child);
-  if (!record) throw new Error("seeded thread missing");
-  record.thread = {
-    ...record.thread,
-    lineage: { parentThreadId: parent, relationshipToParent: "subagent", rootThreadId: parent },
-  };
-  return child;
+  return seedSubagentThread(harness.env("alpha"), parentRuntimeMode, creationSource);
 }
 
 describe("typed orchestrator refusals", () => {

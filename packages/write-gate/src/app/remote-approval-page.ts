@@ -1,7 +1,7 @@
 /**
  * @module The approval page from afar (ADR 0050), made for a phone: one request, what approving
- * it grants in words, and Approve / Deny, each with the passkey; the open leases, each ended with
- * the passkey; and adding this device's passkey with a code from `t3-connector oauth enroll`.
+ * it grants in words, and Approve / Deny, each with the passkey; the open leases (with a request,
+ * after an approval, or shown with the passkey on the plain page), each ended with the passkey; and adding this device's passkey with a code from `t3-connector oauth enroll`.
  * Strings here so the bundled CLI carries them; the page sets text only (never HTML) and its CSP
  * allows its own script alone.
  */
@@ -31,7 +31,8 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <button type="button" id="deny" data-testid="deny">Deny with passkey</button>
 </section>
 <section>
-<h2>Open leases (shown with a request)</h2>
+<h2>Open leases</h2>
+<button type="button" id="show-leases" data-testid="show-leases">Show open leases with passkey</button>
 <ul id="leases" data-testid="leases"></ul>
 </section>
 <section>
@@ -67,16 +68,38 @@ export const REMOTE_PAGE_JS = `const requestId = new URLSearchParams(location.se
 const $ = (id) => document.getElementById(id);
 const say = (text) => { $("message").textContent = text; };
 ${PAGE_BYTES_SCRIPT}
+// The gate answers a refusal with its typed code only: these are the words a person acts on.
+const WORDS = {
+  assertion_invalid: "that passkey did not verify here. Try again with a passkey added for this address (t3-connector oauth enroll gives a code to add one).",
+  credential_unknown: "that passkey is not one of this server's. Add this device's passkey below, with a code from t3-connector oauth enroll.",
+  challenge_invalid: "the passkey prompt expired. Press the button again.",
+  challenge_already_issued: "this request already had its one passkey attempt. Ask the client to request approval again.",
+  enrollment_required: "no passkey is added on this server yet. Add one below, with a code from t3-connector oauth enroll.",
+  request_used: "this request was already decided. Show the open leases to end one.",
+  request_expired: "this request expired. Ask the client to request approval again.",
+  request_denied: "this request was denied.",
+  request_superseded: "the client asked again; open the newer link.",
+  request_withdrawn: "the session that asked ended, so its request was withdrawn.",
+  request_invalid: "the gate does not know this request (it restarted, or the link is wrong). Ask the client again.",
+  too_many_requests: "too many attempts from here. Wait a minute and try again.",
+};
 async function post(path, payload) {
   const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(payload), credentials: "omit" });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error_description || answer.error || "refused");
+  if (!response.ok) throw new Error(WORDS[answer.error] || answer.error_description || answer.error || "refused");
   return answer;
 }
+// The browser's own WebAuthn failures, in words a person acts on (its messages point at a spec).
+const WEBAUTHN_WORDS = {
+  NotAllowedError: "the passkey prompt was closed or timed out, or this device holds no passkey of this server. Press the button again; none here? Add one below with a code from t3-connector oauth enroll.",
+  AbortError: "the passkey prompt was stopped before it finished. Press the button again.",
+  SecurityError: "the browser refused a passkey for this address. Open the link exactly as it was sent.",
+};
 async function assertion(options) {
   const credential = await navigator.credentials.get({ publicKey: { ...options, challenge: toBytes(options.challenge),
-    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } });
+    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })) } })
+    .catch((error) => { throw new Error(WEBAUTHN_WORDS[error.name] || error.message); });
   const r = credential.response;
   return { id: credential.id, rawId: toText(credential.rawId), type: credential.type,
     clientExtensionResults: credential.getClientExtensionResults(),
@@ -119,7 +142,11 @@ function showLeases(leases) {
   list.replaceChildren();
   if (leases.length === 0) list.append(item("None."));
   for (const lease of leases) {
-    const li = item(clientLabel(lease.client) + ", until " + new Date(lease.expiresAt).toLocaleTimeString() + " ");
+    const li = item(clientLabel(lease.client) + ", until " + new Date(lease.expiresAt).toLocaleTimeString() + "; fingerprint ");
+    const fingerprint = document.createElement("code");
+    fingerprint.textContent = lease.scopeFingerprint;
+    fingerprint.dataset.testid = "lease-fingerprint";
+    li.append(fingerprint, " ");
     li.dataset.leaseId = lease.leaseId;
     li.dataset.testid = "open-lease";
     const end = document.createElement("button");
@@ -156,14 +183,25 @@ async function stop(ask, done) {
 $("approve").addEventListener("click", async () => {
   try {
     const started = await post("/approve/api/options", { requestId, decision: "approve" });
-    await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
+    const granted = await post("/approve/api/approve", { requestId, response: await assertion(started.options) });
     $("request").hidden = true;
+    showLeases(granted.leases || []);
     say("Lease granted.");
   } catch (error) {
     say("Not approved: " + error.message);
   }
 });
 $("deny").addEventListener("click", () => stop({ requestId, decision: "deny" }, "Request denied."));
+$("show-leases").addEventListener("click", async () => {
+  try {
+    const started = await post("/approve/api/options", { decision: "leases" });
+    const answer = await post("/approve/api/leases", { ticketId: started.ticketId, response: await assertion(started.options) });
+    showLeases(answer.leases);
+    say(answer.leases.length === 0 ? "No lease is open." : "Open leases listed; End stops one.");
+  } catch (error) {
+    say("Leases not shown: " + error.message);
+  }
+});
 $("enroll").addEventListener("click", async () => {
   try {
     const code = $("enroll-code").value;

@@ -37,6 +37,7 @@ import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/
 import type { Passkeys } from "../passkeys/index.js";
 import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
+import { nothingInventoried } from "./nothing-inventoried.js";
 import {
   type ClientInfo,
   checkProposal,
@@ -232,11 +233,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     const proposal = proposalOf(ask);
     // Refused before anything is kept: a misnamed proposal creates no request.
     if (proposal !== undefined) checkProposal(proposal, survey.inventory);
-    if (survey.inventory.scope.environments.length === 0) {
-      throw new ConnectorError("environment_unavailable", "no environment could be inventoried", {
-        details: { leftOut: survey.leftOut },
-      });
-    }
+    if (survey.inventory.scope.environments.length === 0) throw nothingInventoried(survey.leftOut);
     // A close while the inventory ran still counts: the request must not outlive it.
     if (epoch !== this.#options.keeper.epoch) {
       throw new ConnectorError("lease_closed", "the gate closed while the request was being built");
@@ -350,9 +347,13 @@ export class GateApprovalDesk implements ApprovalDesk {
     const expiresAt = new Date(clock.now() + REQUEST_TTL_MS).toISOString();
     const expiryTimer = setTimeout(() => this.#prune(), REQUEST_TTL_MS + 1);
     expiryTimer.unref?.();
+    const preselected = preselect(proposal, survey.inventory);
+    const namedThreads = namedThreadsOf(proposal, survey.inventory);
     const pending: PendingRequest = {
       id,
       scope,
+      // One fingerprint (ADR 0070): of what approving as the page shows it grants, so the page,
+      // the request's link and the lease an unchanged approval makes all show the same one.
       fingerprint: requestFingerprint(
         {
           requestId: id,
@@ -361,7 +362,7 @@ export class GateApprovalDesk implements ApprovalDesk {
           ...(purpose === undefined ? {} : { purpose }),
           ...(client === undefined ? {} : { client }),
         },
-        scope,
+        shownScope(scope, preselected, namedThreads),
       ),
       leftOut: survey.leftOut,
       unsupported: survey.unsupported,
@@ -370,8 +371,8 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(purpose === undefined ? {} : { purpose }),
       ...(client === undefined ? {} : { client }),
       ...(proposal === undefined ? {} : { proposal }),
-      preselected: preselect(proposal, survey.inventory),
-      namedThreads: namedThreadsOf(proposal, survey.inventory),
+      preselected,
+      namedThreads,
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       clientKey: clientKeyOf(ask),
       holderHash,
@@ -678,6 +679,22 @@ function namedThreadsOf(proposal: Proposal | undefined, inventory: InventoryView
       alias: aliases.get(thread.environmentId) ?? thread.environmentId,
       projectId: thread.projectId,
     }));
+}
+
+/**
+ * The scope an approval grants when the person changes nothing: the client's proposal as the gate
+ * ticked it, limited to the threads it named. A request that proposed nothing shows its whole scope.
+ */
+function shownScope(scope: LeaseScope, preselected: Preselection, named: readonly NamedThread[]): LeaseScope {
+  if (preselected.environments.length === 0) return scope;
+  const narrowed = narrowScope(scope, {
+    environments: preselected.environments.map((chosen) => ({
+      environmentId: chosen.environmentId,
+      projectIds: [...chosen.projectIds],
+      actions: [...chosen.actions],
+    })),
+  });
+  return narrowed === null ? scope : limitToThreads(narrowed, named, false);
 }
 
 /** The fingerprint of a pending request with this scope (its own, or the narrowed one approved). */

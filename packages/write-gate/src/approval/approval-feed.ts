@@ -4,7 +4,10 @@
  * (`approval_events`, a long poll from a cursor). Each entry carries what a push needs to be
  * useful: the client's words (its name, session and purpose), what approving grants, and the
  * approval link. Nothing secret: no holder secret, no challenge. A restarted gate starts an empty
- * feed; the entries' ids are stable per request and kind, so a receiver dedupes a repeat.
+ * feed; the entries' ids are stable per request and kind, so a receiver dedupes a repeat. A read
+ * leaves out the `approval.requested` of a request no longer open (decided, expired, withdrawn or
+ * superseded): a follower that starts late must not push "asks to write" for a link that would
+ * only say `request_used` (ADR 0070).
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { GateEvents } from "../events/index.js";
@@ -49,10 +52,12 @@ export class ApprovalFeed {
   readonly #summaries = new Map<string, ApprovalRequestSummary>();
   readonly #waiters = new Set<() => void>();
   readonly #clock: Clock;
+  readonly #desk: GateApprovalDesk;
   #seq = 0;
 
   constructor(events: GateEvents, desk: GateApprovalDesk, clock: Clock) {
     this.#clock = clock;
+    this.#desk = desk;
     events.subscribe((event) => {
       if (event.type === "request") this.#requested(desk, event.data.requestId);
       else if (event.type === "decision") this.#decided(event.data.requestId, event.data.outcome);
@@ -71,7 +76,13 @@ export class ApprovalFeed {
     if (after > this.#seq)
       throw new ConnectorError("invalid_request", "the cursor is ahead of the feed (the gate restarted?)");
     if (waitMs > 0 && this.#seq === after) await this.#next(waitMs, signal);
-    return { entries: this.#entries.filter((entry) => entry.seq > after), cursor: this.#seq };
+    const entries = this.#entries.filter((entry) => entry.seq > after && this.#stillNews(entry));
+    return { entries, cursor: this.#seq };
+  }
+
+  /** A request's `approval.requested` is news only while the request is open. */
+  #stillNews(entry: ApprovalFeedEntry): boolean {
+    return entry.type !== "approval.requested" || this.#desk.link(entry.request.requestId) !== null;
   }
 
   #next(waitMs: number, signal: AbortSignal | undefined): Promise<void> {

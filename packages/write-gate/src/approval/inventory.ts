@@ -4,6 +4,7 @@
  * others are listed apart, never granted: ADR 0009). Nothing here comes from the client.
  */
 
+import { isConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import { type FanOutDeadlines, realDeadlines } from "@t3-connector/core/fanout";
 import {
@@ -103,6 +104,30 @@ function liveThreads(
     .map((thread) => ({ id: thread.id, projectId: thread.projectId, title: thread.title }));
 }
 
+const SAFE_VERSION = /^[A-Za-z0-9_.+-]{1,40}$/;
+
+/**
+ * Why an environment was left out, kept whole enough to act on: a server before protocol 2 says
+ * so with its version (ADR 0069), a refused token says so; anything else is `environment_unavailable`.
+ */
+function leftOutCause(
+  error: unknown,
+  timedOut: boolean,
+): Pick<EnvironmentLeftOut, "reason" | "serverVersion"> {
+  if (timedOut) return { reason: "timeout" };
+  if (isConnectorError(error, "protocol_unsupported")) {
+    const version = error.details?.serverVersion;
+    return {
+      reason: "protocol_unsupported",
+      ...(typeof version === "string" && SAFE_VERSION.test(version) ? { serverVersion: version } : {}),
+    };
+  }
+  if (isConnectorError(error, "unauthorized") || isConnectorError(error, "scope_mismatch")) {
+    return { reason: error.code };
+  }
+  return { reason: "environment_unavailable" };
+}
+
 /**
  * An `Inventory` over a registry built with `OPERATE_SCOPES`: all environments in parallel, each
  * within its own deadline. `deadlines` defaults to real timers; a test injects deadlines it expires
@@ -151,9 +176,8 @@ export function registryInventory(
               actions: missing,
             },
           };
-        } catch {
-          const reason = timeout.aborted ? "timeout" : "environment_unavailable";
-          return { ok: false, leftOut: { ...base, reason } };
+        } catch (error) {
+          return { ok: false, leftOut: { ...base, ...leftOutCause(error, timeout.aborted) } };
         } finally {
           deadline.clear();
         }

@@ -6,12 +6,13 @@
  * minutes later, failed with a message the person at the gate never saw. An environment that is
  * merely unreachable is not warned about: it may come up later, and every write says so itself.
  */
-import { isConnectorError } from "@t3-connector/core";
-import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import { type ConnectorError, isConnectorError } from "@t3-connector/core";
+import { type EnvironmentRegistry, FIRST_PROTOCOL_2_RELEASE } from "@t3-connector/core/environments";
 import type { StartupWarning } from "../app/index.js";
 
 /** The failures that will not go away by waiting: the config or the token is wrong. */
 const CANNOT_OPERATE = new Set([
+  "protocol_unsupported",
   "environment_mismatch",
   "scope_mismatch",
   "unauthorized",
@@ -21,6 +22,11 @@ const CANNOT_OPERATE = new Set([
 export interface EnvironmentWarning extends StartupWarning {
   /** One line for the gate's terminal, naming the environment. */
   readonly line: string;
+  /**
+   * Set when the gate must not serve at all: a T3 before protocol 2 (ADR 0069). Its message names
+   * the environment, its version and the upgrade; the gate refuses and closes.
+   */
+  readonly refusal?: ConnectorError;
 }
 
 /** What to do, per failure, in words for the page (the terminal line carries the error's own fix). */
@@ -31,6 +37,8 @@ function adviceFor(code: string, alias: string): string {
         `Set the environmentId of "${alias}" in the gate's config to the one this server reports, ` +
         `or point "${alias}" at the server that has the expected one; then restart the gate.`
       );
+    case "protocol_unsupported":
+      return `Upgrade T3 on "${alias}" to ${FIRST_PROTOCOL_2_RELEASE} or later, or remove "${alias}" from the gate's config.`;
     case "unauthorized":
       return `Pair a new operate token for "${alias}" (this one expired or was revoked), then restart the gate.`;
     default:
@@ -79,6 +87,7 @@ export async function checkEnvironmentsAtStart(
           line:
             `t3-connector-write gate: WARNING environment "${handle.alias}" (environmentId ${handle.environmentId}) ` +
             `cannot be operated: ${error.code}: ${error.message}`,
+          ...(error.code === "protocol_unsupported" ? { refusal: error } : {}),
         };
       }
     }),

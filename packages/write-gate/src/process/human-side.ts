@@ -1,7 +1,7 @@
 import { createGateApp } from "../app/index.js";
 import { ApprovalFeed } from "../approval/approval-feed.js";
 import { type Inventory, registryInventory } from "../approval/index.js";
-import type { GateParts, HumanSide } from "./start-gate.js";
+import type { GateParts, HumanSide } from "./gate-parts.js";
 
 export interface HumanSideSeams {
   /**

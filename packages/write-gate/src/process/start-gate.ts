@@ -23,9 +23,8 @@ import {
   type WorkspaceVerifier,
   type WriteEngine,
 } from "@t3-connector/write-engine/engine";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { StartupWarnings } from "../app/index.js";
-import type { ApprovalFeed } from "../approval/approval-feed.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -33,7 +32,7 @@ import {
   auditWitness,
   openAuditLog,
 } from "../audit/index.js";
-import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
+import type { LeaseKeeper } from "../contract.js";
 import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
@@ -44,48 +43,11 @@ import {
 } from "../relay/index.js";
 import { checkAndReport, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
+import type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
 
-/** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
-export interface GateParts {
-  readonly config: WriteConfig;
-  readonly port: number;
-  readonly clock: Clock;
-  readonly registry: EnvironmentRegistry;
-  /** Which actions each environment's T3 version can run (learned once per server version). */
-  readonly commandSupport: CommandSupportCache;
-  readonly audit: AuditLog;
-  /** The one-time enrollment code printed on the gate's terminal. */
-  readonly enrollmentCode: string;
-  /** `gate --enroll`: the code may add a passkey even when one is enrolled. */
-  readonly enroll: boolean;
-  readonly bootId: string;
-  readonly log: (line: string) => void;
-  /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
-  readonly relay: RelayHandler;
-  /**
-   * This boot's relay capability: the approval page from afar also trusts the client address
-   * `serve` names beside it (ADR 0044).
-   */
-  readonly relayCapability: string;
-  /** Filled by the start-up check of the environments once it ends; the page shows them. */
-  readonly startupWarnings: StartupWarnings;
-}
-
-export type RelayHandler = (c: Context, readBody: () => Promise<unknown>) => Promise<Response>;
-
-export interface HumanSide {
-  readonly lease: LeaseKeeper;
-  readonly approvals: ApprovalDesk;
-  /** The whole HTTP app, with `parts.relay` mounted at `POST /relay`. */
-  readonly app: Hono;
-  /** Whether a passkey is enrolled (the enrollment code is printed only while none is, or with --enroll). */
-  readonly enrolled?: () => boolean;
-  /** The approval requests and decisions the relay's `approval_events` reads (ADR 0051). */
-  readonly approvalFeed?: ApprovalFeed;
-  close?(): Promise<void>;
-}
+export type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 
 export interface StartGateOptions {
   readonly config: WriteConfig;
@@ -135,6 +97,11 @@ export interface RunningGate {
    * run in the background after the gate listens; each warning is also announced on its terminal.
    */
   readonly environmentWarnings: Promise<readonly EnvironmentWarning[]>;
+  /**
+   * Set when the start-up check met an environment the gate must not serve (a T3 before protocol
+   * 2, ADR 0069): the gate has then refused and closed itself, naming that environment.
+   */
+  readonly refusal: () => ConnectorError | undefined;
   close(reason?: string): Promise<void>;
 }
 
@@ -359,6 +326,12 @@ async function openForBusiness(
   const settlement = (options.settleAtStart ?? true) ? await settleAtStart(engine, audit) : null;
   const url = `http://localhost:${bound.port}/`;
   await announceStart(started, engine, { url, settlement, enrollmentCode: bound.enrollmentCode, human });
+  let refusal: ConnectorError | undefined;
+  const refuse = (error: ConnectorError) => {
+    refusal ??= error;
+    started.announce(`t3-connector-write gate: REFUSED: ${error.code}: ${error.message}; closing`);
+    void closing.close(error.code);
+  };
   return {
     url,
     port: bound.port,
@@ -369,7 +342,8 @@ async function openForBusiness(
     audit,
     closed: closing.closed,
     close: closing.close,
-    environmentWarnings: checkInBackground(started, registry),
+    environmentWarnings: checkInBackground(started, registry, refuse),
+    refusal: () => refusal,
   };
 }
 
@@ -424,8 +398,18 @@ async function announceStart(
   const stats = engine.stats();
   const uncertain = (await engine.listUncertain()).length;
   announce(`t3-connector-write gate: listening on ${shown.url} (127.0.0.1 only)`);
+  const remote = options.config.remoteApproval;
   // The code is a way in for whoever reads it: printed only when it is needed (ADR 0017).
-  if (options.enroll === true || shown.human.enrolled?.() !== true) {
+  if (options.enroll === true) {
+    announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
+  } else if (remote !== undefined) {
+    // One person, one set: approvals from afar use the sign-in passkeys, so no second code here.
+    announce(
+      `t3-connector-write gate: approvals use the passkeys that sign clients in at ${remote.origin} ` +
+        `(t3-connector oauth enroll adds one, for a phone too); no gate enrollment code is printed ` +
+        "(start with `gate --enroll` to give the localhost page a passkey of its own)",
+    );
+  } else if (shown.human.enrolled?.() !== true) {
     announce(`t3-connector-write gate: one-time passkey enrollment code: ${shown.enrollmentCode}`);
   } else {
     announce(
@@ -462,10 +446,13 @@ async function announceStart(
 function checkInBackground(
   started: Started,
   registry: EnvironmentRegistry,
+  refuse: (error: ConnectorError) => void,
 ): Promise<readonly EnvironmentWarning[]> {
   const checking = new AbortController();
   started.cleanups.last(async () => checking.abort());
   return checkAndReport(registry, checking.signal, (warnings) => {
+    const refused = warnings.find((warning) => warning.refusal !== undefined)?.refusal;
+    if (refused !== undefined) return refuse(refused);
     for (const warning of warnings) started.announce(warning.line);
     started.startupWarnings.add(warnings);
   });

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { postJson } from "@t3-connector/test-support/gate-http";
+import { startRealGate } from "@t3-connector/test-support/real-gate";
 import { startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
 import { AUDIT_FILE } from "../../src/audit/index.js";
@@ -83,5 +84,21 @@ describe("the enrollment code on the gate's terminal", () => {
     const begun = await enrollWith(harness, code ?? "");
     expect(begun.status).toBe(200);
     expect(begun.body).toMatchObject({ registrationId: expect.any(String) });
+  });
+
+  it("with remoteApproval set, says where approvals' passkeys come from instead of printing a second code", async () => {
+    const origin = "https://t3c.example.com";
+    const gate = await startRealGate({ remoteApproval: { origin, oauthStateDir: "/nonexistent/oauth" } });
+    try {
+      expect(printedCode(gate.logs)).toBeUndefined();
+      expect(gate.logs.join("\n")).toContain(
+        `approvals use the passkeys that sign clients in at ${origin} (t3-connector oauth enroll adds one, for a phone too)`,
+      );
+      // The way to a localhost passkey stays: `gate --enroll` prints the code.
+      await gate.restart({ enroll: true });
+      expect(printedCode(gate.logs)).toMatch(/^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/);
+    } finally {
+      await gate.close();
+    }
   });
 });

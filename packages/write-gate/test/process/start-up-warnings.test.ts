@@ -4,7 +4,9 @@
  * simulator environments over HTTP; the warning names the environment on the gate's terminal.
  */
 import { writeTokenFile } from "@t3-connector/core/config";
+import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
+import { startV1Server } from "@t3-connector/test-support/t3-v1-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningGate, startGate } from "../../src/process/index.js";
 
@@ -52,6 +54,31 @@ describe("start-up warnings about environments", () => {
     expect(printed).toHaveLength(2);
     expect(printed.find((line) => line.includes('"alpha"'))).toMatch(/lacks orchestration:operate/);
     expect(printed.find((line) => line.includes('"beta"'))).toContain("env-expected-elsewhere");
+  });
+
+  it("refuses to serve beside a protocol-1 T3 (real 0.0.28 answers), naming it, its version and the upgrade", async () => {
+    world = await startSimWorld(["alpha"]);
+    const v1 = await startV1Server({ scopes: OPERATE_SCOPES });
+    try {
+      const [alpha] = world.config.environments;
+      if (alpha === undefined) throw new Error("no environments");
+      const oldBox = {
+        ...alpha,
+        alias: "old-box",
+        environmentId: v1.environmentId,
+        transport: { kind: "url" as const, url: v1.url },
+      };
+      world = { ...world, config: { ...world.config, environments: [alpha, oldBox] } };
+      const lines: string[] = [];
+      gate = await start(world, lines);
+      await gate.closed;
+      expect(gate.refusal()).toMatchObject({ code: "protocol_unsupported" });
+      const refused = lines.find((line) => line.includes("REFUSED"));
+      expect(refused).toContain('environment "old-box" runs T3 0.0.28');
+      expect(refused).toContain("upgrade T3 to 0.0.46 or later");
+    } finally {
+      await v1.close();
+    }
   });
 
   it("stays quiet when every environment can be operated", async () => {

@@ -1,10 +1,13 @@
 import type { CliIo, EnvironmentsCliCommand } from "../../cli-support/index.js";
+import { ConnectorError } from "../../errors.js";
 import { addCommand } from "./add.js";
 import { type EnvironmentsCommandContext, type EnvironmentsReport, printReport } from "./command-context.js";
 import type { EnvironmentsConfigKind } from "./config-kinds.js";
+import { type DeepDiagnoseRequest, deepDiagnoseCommand } from "./deep/deep-diagnose.js";
 import { diagnoseCommand } from "./diagnose.js";
 import { moveCommand, removeCommand } from "./move-remove.js";
 import { pairCommand } from "./pair.js";
+import type { DiagnoseRequest } from "./requests.js";
 
 /** An environments command as any CLI parses it (core's cli-support), but the listing, which each CLI owns. */
 export type EnvironmentsRequest = Exclude<EnvironmentsCliCommand, { kind: "environments" }>;
@@ -25,10 +28,22 @@ export function runEnvironmentsCommand(
     case "environments-move":
       return moveCommand(context, command);
     case "diagnose":
+      if (command.deep === true) return deepDiagnoseCommand(context, deepRequestOf(command));
       return diagnoseCommand(context, command);
     case "pair":
       return pairCommand(context, command);
   }
+}
+
+/** `--deep` probes one environment: the one named, which it requires. */
+export function deepRequestOf(request: DiagnoseRequest): DeepDiagnoseRequest {
+  if (request.environment === undefined) {
+    throw new ConnectorError(
+      "environment_required",
+      "diagnose --deep probes one environment: name it (diagnose --deep ALIAS, or --environment ALIAS)",
+    );
+  }
+  return { environment: request.environment, json: request.json === true };
 }
 
 /**

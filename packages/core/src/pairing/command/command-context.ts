@@ -23,8 +23,13 @@ export interface EnvironmentsReport {
 }
 
 /** How the read and write CLIs print a report; ops hands it to its session (JSON either way). */
-export function printReport(io: Pick<CliIo, "stdout">, report: EnvironmentsReport): number {
-  writeJson(io as CliIo, report.value);
+export function printReport(
+  io: Pick<CliIo, "stdout">,
+  report: EnvironmentsReport & { text?: string },
+): number {
+  // A report that has words for a terminal (`diagnose --deep` without `--json`) prints them.
+  if (report.text !== undefined) io.stdout.write(report.text);
+  else writeJson(io as CliIo, report.value);
   return report.exitCode;
 }
 

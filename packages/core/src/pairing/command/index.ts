@@ -18,6 +18,19 @@ export {
   WRITE_CONFIG,
 } from "./config-kinds.js";
 export {
+  DEEP_PROBE_TIMEOUT_MS,
+  type DeepDiagnoseReport,
+  type DeepDiagnoseRequest,
+  deepDiagnoseCommand,
+} from "./deep/deep-diagnose.js";
+export {
+  type Assumption,
+  type AssumptionStatus,
+  DEEP_REPORT_KIND,
+  type DeepReport,
+  deepReportText,
+} from "./deep/report.js";
+export {
   DIAGNOSE_TIMEOUT_MS,
   diagnoseCommand,
   type EnvironmentDiagnosis,

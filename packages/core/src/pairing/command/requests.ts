@@ -44,6 +44,10 @@ export interface DiagnoseRequest {
   environment?: string | undefined;
   /** List each environment's projects (`inventory`). */
   projects?: boolean | undefined;
+  /** `--deep`: probe the one named environment's every assumption (deep/deep-diagnose.ts, ADR 0069). */
+  deep?: boolean | undefined;
+  /** With `deep`: the report as JSON rather than text. */
+  json?: boolean | undefined;
 }
 
 export interface PairRequest {

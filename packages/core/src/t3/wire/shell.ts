@@ -111,6 +111,12 @@ export const ShellSnapshotSchema = z.looseObject({
 });
 export type ShellSnapshot = z.output<typeof ShellSnapshotSchema>;
 
+/** The shell as the protocol check reads it: any rows, whatever their version. */
+export const ShellProtocolMarksSchema = z.looseObject({
+  schemaVersion: z.unknown().optional(),
+  threads: z.unknown().optional(),
+});
+
 /** `orchestration.getArchivedShellSnapshot` (fixture 70). */
 export const ArchivedShellSnapshotSchema = z.looseObject({
   schemaVersion: z.number().optional(),

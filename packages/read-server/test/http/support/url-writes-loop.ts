@@ -91,13 +91,38 @@ export async function signInByUrl(
       ...(options.scope === undefined ? {} : { scope: options.scope }),
     }),
   ).toBe("REDIRECT");
+  const decided = await decideOnConsentPage(loop, provider.authorizationUrl as URL, options);
+  const writeChoice = decided.writeChoice;
+  const code = decided.callback.get("code") as string;
+  expect(await auth(provider, { serverUrl: serve.mcpUrl, authorizationCode: code })).toBe("AUTHORIZED");
+  const client = new Client({ name: options.name ?? "url-client", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl), { authProvider: provider }));
+  return { client, provider, writeChoice };
+}
+
+/** What the person saw of the write box and what the client's callback received. */
+export interface ConsentOutcome {
+  readonly writeChoice: { text: string; ticked: boolean } | undefined;
+  readonly callback: URLSearchParams;
+}
+
+/**
+ * Opens `authorizationUrl` on the sign-in tab as a person does: enrolls the first passkey with the
+ * terminal's code (which signs in too) or signs in with it, reads the write box, unticks it when
+ * `allowWrite` is false, and allows. Answers what the box showed and the callback's parameters.
+ */
+export async function decideOnConsentPage(
+  loop: Pick<UrlWritesLoop, "serve" | "callback" | "signIn">,
+  authorizationUrl: URL,
+  options: { allowWrite?: boolean } = {},
+): Promise<ConsentOutcome> {
   const page = loop.signIn.page;
-  const arrived = callback.next();
-  await page.goto((provider.authorizationUrl as URL).href);
+  const arrived = loop.callback.next();
+  await page.goto(authorizationUrl.href);
   await page.waitForSelector("body[data-ready=true]");
   if (await page.isVisible("[data-testid=enroll]")) {
     // The first time, creating the passkey signs in too: one ceremony, then consent.
-    await page.fill("[data-testid=enroll-code]", serve.enrollmentCode);
+    await page.fill("[data-testid=enroll-code]", loop.serve.enrollmentCode);
     await page.click("[data-testid=enroll]");
   } else {
     await page.click("[data-testid=sign-in]");
@@ -114,11 +139,7 @@ export async function signInByUrl(
   if (options.allowWrite === false) await page.uncheck("[data-testid=consent-write]");
   await page.click("[data-testid=consent-approve]");
   await page.waitForURL((url) => url.pathname === "/callback");
-  const code = (await arrived).get("code") as string;
-  expect(await auth(provider, { serverUrl: serve.mcpUrl, authorizationCode: code })).toBe("AUTHORIZED");
-  const client = new Client({ name: options.name ?? "url-client", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl), { authProvider: provider }));
-  return { client, provider, writeChoice };
+  return { writeChoice, callback: await arrived };
 }
 
 export type ToolAnswer = { isError?: boolean; structuredContent?: unknown; content?: unknown };

@@ -135,7 +135,9 @@ export const pullRequestWatch: CommandHandler = (ctx, c) => {
   const watching = c.watching === true;
   if (watching && existing?.snapshot && existing.snapshot.state !== "open")
     reject(`Pull request ${label} is ${existing.snapshot.state}; only an open pull request can be watched.`);
-  const paused = c.paused as boolean | undefined;
+  // The 0.0.46 age may ignore `paused` as an excess key (the newer schema has none, age-0046.ts).
+  const paused =
+    ctx.store.unknowns.pullRequestWatchPaused === "kept" ? (c.paused as boolean | undefined) : undefined;
   return ctx.store.transact(record, c.commandId, (tx) => {
     const base: ThreadPullRequestLink = existing ?? {
       host: str(c, "host"),

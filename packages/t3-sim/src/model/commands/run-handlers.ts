@@ -5,8 +5,9 @@
 import { recordTurnInput } from "../agent-work.js";
 import { cwdOf } from "../engine.js";
 import { projectNotFoundForRun } from "../errors.js";
+import { latestRun } from "../latest-run.js";
 import { subagentThreadReadOnly } from "../orchestrator-errors.js";
-import { activeRun, latestRun, queuedRuns } from "../projection.js";
+import { activeRun, queuedRuns } from "../projection.js";
 import { closeRuntimeRequest, failRun, interruptRun } from "../provider-steps.js";
 import { attemptItemPlace } from "../run-records.js";
 import {

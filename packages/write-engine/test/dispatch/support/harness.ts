@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ConnectorError, systemClock } from "@t3-connector/core";
 import type { EnvironmentConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
-import { type SimEnvironment, type Simulator, startSimulator } from "@t3-connector/t3-sim";
+import { type SimEnvironment, type Simulator, startSimulator, type Unknowns0046 } from "@t3-connector/t3-sim";
 import { createTokenFiles } from "@t3-connector/test-support/token-files";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import {
@@ -219,6 +219,10 @@ export interface HarnessOptions {
   compat?: Readonly<Record<string, "0.0.31">>;
   /** Environments start empty; this seeds each one before the registry connects. */
   seed?: (env: SimEnvironment) => void;
+  /** How every environment plays the 0.0.46 age's open points (the simulator's age-0046.ts). */
+  unknowns?: Partial<Unknowns0046>;
+  /** The address the config names for an environment (e.g. a proxy in front of it); default its own. */
+  reachedThrough?: (env: SimEnvironment) => Promise<string>;
 }
 
 /** The simulator has no file system of its own: its workspace paths are canonical as given. */
@@ -228,7 +232,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({
     environments: options.aliases.map((alias) => {
       const compat = options.compat?.[alias];
-      return { alias, seed: "empty" as const, ...(compat === undefined ? {} : { compat }) };
+      return {
+        alias,
+        seed: "empty" as const,
+        ...(compat === undefined ? {} : { compat }),
+        ...(options.unknowns === undefined ? {} : { unknowns: options.unknowns }),
+      };
     }),
     clock: options.clock ?? "real",
     strictCommands: true,
@@ -240,7 +249,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     configs.push({
       alias: env.alias,
       environmentId: env.environmentId,
-      transport: { kind: "url", url: env.url },
+      transport: { kind: "url", url: (await options.reachedThrough?.(env)) ?? env.url },
       tokenFile: await tokens.write(`${env.alias}-operate`, env.operateToken),
     });
     env.model.addProject({
@@ -337,4 +346,26 @@ export async function dispatchFailure(promise: Promise<unknown>): Promise<Connec
     throw error;
   }
   throw new Error("expected the dispatch to fail");
+}
+
+/**
+ * A delegated subagent's thread under a parent in `parentRuntimeMode`: only T3 creates these, so
+ * the seeded child is given its lineage by hand. Answers the child's id.
+ */
+export function seedSubagentThread(
+  env: SimEnvironment,
+  parentRuntimeMode: string,
+  creationSource: "provider" | "mcp",
+): string {
+  const parent = env.model.addThread({ projectId: SAMPLE_IDS.projectId, runtimeMode: parentRuntimeMode });
+  const child = env.model.addThread({ projectId: SAMPLE_IDS.projectId, creationSource });
+  const record = (
+    env.model as unknown as { store: { threads: Map<string, { thread: object }> } }
+  ).store.threads.get(child);
+  if (!record) throw new Error("seeded thread missing");
+  record.thread = {
+    ...record.thread,
+    lineage: { parentThreadId: parent, relationshipToParent: "subagent", rootThreadId: parent },
+  };
+  return child;
 }

@@ -25,14 +25,17 @@ const webauthnResponse = z.looseObject({ id: z.string().min(1).max(2048), type: 
 const optionsBody = z.strictObject({
   requestId: opaqueId.optional(),
   leaseId: opaqueId.optional(),
-  decision: z.enum(["approve", "deny", "end"]),
+  decision: z.enum(["approve", "deny", "end", "leases"]),
 });
 const approveBody = z.strictObject({ requestId: opaqueId, response: webauthnResponse });
 const stopBody = z.strictObject({ ticketId: opaqueId, response: webauthnResponse });
 
-/** A deny or an end waiting for its assertion: what it stops, and the challenge it was given. */
+/**
+ * A deny, an end or a look at the open leases waiting for its assertion: what it is about, and the
+ * challenge it was given.
+ */
 interface StopTicket {
-  readonly kind: "deny" | "end";
+  readonly kind: "deny" | "end" | "leases";
   readonly id: string;
   readonly challenge: string;
 }
@@ -86,7 +89,10 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
       }
       return c.json(await desk.challenge(requestId, selection, remote));
     }
-    const id = required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
+    const id =
+      body.decision === "leases"
+        ? "leases"
+        : required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
     const bytes = randomBytes(32);
     const ticketId = tickets.add({ kind: body.decision, id, challenge: bytes.toString("base64url") });
     if (ticketId === null) throw new ConnectorError("too_many_requests", "too many decisions are open");
@@ -103,12 +109,31 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     log(
       `lease granted from afar: ${lease.leaseId.slice(0, 8)}… fingerprint ${lease.scopeFingerprint.slice(0, 16)}`,
     );
-    return c.json(leaseStatus(keeper, lease.leaseId));
+    // The approval's own assertion also shows the open leases, the new one among them, to end.
+    return c.json({ ...leaseStatus(keeper, lease.leaseId), leases: leaseRows(keeper) });
+  });
+  mountAssertedRoutes(app, parts, tickets);
+  return app;
+}
+
+/**
+ * The decisions a ticket's assertion makes: deny a request, end a lease, or (the plain page, no
+ * request link) list the open leases, each with End. A ticket serves only its own kind.
+ */
+function mountAssertedRoutes(app: Hono, parts: RemoteApprovalParts, tickets: OneTimeBook<StopTicket>): void {
+  const { desk, keeper, remote, audit, log } = parts;
+  app.post("/approve/api/leases", jsonBody(stopBody), async (c) => {
+    const { ticketId, response } = c.get("body");
+    const ticket = tickets.take(ticketId);
+    if (ticket?.kind !== "leases") throw new ConnectorError("challenge_invalid", "ask for a new challenge");
+    await remote.verifyAuthentication(response as unknown as AuthenticationResponseJSON, ticket.challenge);
+    return c.json({ leases: leaseRows(keeper) });
   });
   app.post("/approve/api/stop", jsonBody(stopBody), async (c) => {
     const { ticketId, response } = c.get("body");
     const ticket = tickets.take(ticketId);
-    if (ticket === undefined) throw new ConnectorError("challenge_invalid", "ask for a new challenge");
+    if (ticket === undefined || ticket.kind === "leases")
+      throw new ConnectorError("challenge_invalid", "ask for a new challenge");
     await remote.verifyAuthentication(response as unknown as AuthenticationResponseJSON, ticket.challenge);
     if (ticket.kind === "deny") {
       desk.deny(ticket.id);
@@ -120,7 +145,6 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     if (ended) log(`lease ended from afar: ${ticket.id.slice(0, 8)}…`);
     return c.json({ ended });
   });
-  return app;
 }
 
 function required(value: string | undefined, name: string): string {
@@ -128,11 +152,15 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
-/** The open leases as the page from afar lists them, to end one: holder and expiry, nothing of the scope. */
+/**
+ * The open leases as the page from afar lists them, to end one: holder, expiry and fingerprint (the
+ * one the approval showed), nothing of the scope itself.
+ */
 function leaseRows(keeper: GateLeaseKeeper) {
   return keeper.list().map((lease) => ({
     leaseId: lease.leaseId,
     expiresAt: lease.expiresAt,
+    scopeFingerprint: lease.scopeFingerprint,
     ...(lease.client === undefined ? {} : { client: lease.client }),
   }));
 }
