@@ -1,4 +1,4 @@
-// Captures how a real T3 0.0.31 answers the diff and VCS reads (fixtures/t3-0.0.31/100–114),
+// Captures how a real T3 0.0.31 answers the diff and VCS reads (fixtures/t3-0.0.31/120–134),
 // in the fixtures' own format ({request, response, note}; README there). Run by hand against a
 // server started with the scripted Codex (docs/testing-against-real-t3.md):
 //
@@ -169,12 +169,12 @@ await waitCheckpoint(1);
 const early = await openSocket(readToken);
 const oneRun = (text) => `${text} (thread with one EDIT run on a fresh repository; scripted Codex)`;
 write(
-  "101-ws-getTurnDiff-run-1",
+  "121-ws-getTurnDiff-run-1",
   await early.call("orchestration.getTurnDiff", { threadId, fromTurnCount: 0, toTurnCount: 1 }),
   oneRun("getTurnDiff 0→1: the first run's changes, a new file among them"),
 );
 write(
-  "103-ws-getFullThreadDiff",
+  "123-ws-getFullThreadDiff",
   await early.call("orchestration.getFullThreadDiff", { threadId, toTurnCount: 1 }),
   oneRun("getFullThreadDiff to 1: the same changes as the one run's diff"),
 );
@@ -199,69 +199,69 @@ operate.close();
 const read = await openSocket(readToken);
 const said = (text) => `${text} (thread of two EDIT runs on a fresh repository; scripted Codex)`;
 write(
-  "100-ws-getThreadProjection-checkpoints",
+  "120-ws-getThreadProjection-checkpoints",
   await read.call("orchestration.getThreadProjection", { threadId }),
   said("getThreadProjection after two completed runs: `checkpoints` with per-file additions/deletions"),
 );
 write(
-  "102-ws-getTurnDiff-run-2",
+  "122-ws-getTurnDiff-run-2",
   await read.call("orchestration.getTurnDiff", { threadId, fromTurnCount: 1, toTurnCount: 2 }),
   said("getTurnDiff 1→2: the second run's changes only"),
 );
 write(
-  "113-ws-getTurnDiff-from-0-after-two-runs",
+  "133-ws-getTurnDiff-from-0-after-two-runs",
   await read.call("orchestration.getTurnDiff", { threadId, fromTurnCount: 0, toTurnCount: 2 }),
   said(
     "getTurnDiff 0→2 once a second run exists: the base ref is no longer found (the root scope now names run 2)",
   ),
 );
 write(
-  "114-ws-getFullThreadDiff-after-two-runs",
+  "134-ws-getFullThreadDiff-after-two-runs",
   await read.call("orchestration.getFullThreadDiff", { threadId, toTurnCount: 2 }),
   said("getFullThreadDiff to 2: the same refusal, since it is getTurnDiff from 0"),
 );
 write(
-  "104-ws-getTurnDiff-past-latest",
+  "124-ws-getTurnDiff-past-latest",
   await read.call("orchestration.getTurnDiff", { threadId, fromTurnCount: 2, toTurnCount: 3 }),
   said("getTurnDiff past the latest checkpoint: the typed range error"),
 );
 write(
-  "105-ws-getTurnDiff-same-count",
+  "125-ws-getTurnDiff-same-count",
   await read.call("orchestration.getTurnDiff", { threadId, fromTurnCount: 2, toTurnCount: 2 }),
   said("getTurnDiff with from = to: an empty diff, no lookup"),
 );
 write(
-  "106-ws-vcs-refreshStatus-repo",
+  "126-ws-vcs-refreshStatus-repo",
   await read.call("vcs.refreshStatus", { cwd: repo }),
   said("vcs.refreshStatus on the project's root after the runs: the branch, the uncommitted files"),
 );
 write(
-  "107-ws-vcs-refreshStatus-worktree",
+  "127-ws-vcs-refreshStatus-worktree",
   await read.call("vcs.refreshStatus", { cwd: side }),
   said("vcs.refreshStatus on a second worktree of the same repository (branch feature/side)"),
 );
 write(
-  "108-ws-vcs-refreshStatus-not-a-repo",
+  "128-ws-vcs-refreshStatus-not-a-repo",
   await read.call("vcs.refreshStatus", { cwd: outside }),
   said("vcs.refreshStatus on a folder that is not a repository"),
 );
 write(
-  "109-ws-vcs-refreshStatus-missing-folder",
+  "129-ws-vcs-refreshStatus-missing-folder",
   await read.call("vcs.refreshStatus", { cwd: path.join(outside, "absent") }),
   said("vcs.refreshStatus on a folder that does not exist"),
 );
 write(
-  "110-ws-vcs-listRefs-repo",
+  "130-ws-vcs-listRefs-repo",
   await read.call("vcs.listRefs", { cwd: repo }),
   said("vcs.listRefs on the project's root: each ref with its worktree path"),
 );
 write(
-  "111-ws-vcs-listRefs-paged",
+  "131-ws-vcs-listRefs-paged",
   await read.call("vcs.listRefs", { cwd: repo, limit: 1 }),
   said("vcs.listRefs with limit 1: the first page and its numeric nextCursor"),
 );
 write(
-  "112-ws-vcs-listRefs-not-a-repo",
+  "132-ws-vcs-listRefs-not-a-repo",
   await read.call("vcs.listRefs", { cwd: outside }),
   said("vcs.listRefs on a folder that is not a repository"),
 );

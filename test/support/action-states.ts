@@ -1,5 +1,5 @@
 /**
- * For each of the 44 actions: puts a simulator environment into a state where the action's
+ * For each of the 47 actions: puts a simulator environment into a state where the action's
  * SAMPLE_INPUTS apply, and returns the input to send. Thread, project and run ids are the samples'
  * own (the simulator names runs `run:thread:<id>:ordinal:<n>` like T3). Ids that only the server
  * mints (runtime request, provider session, checkpoint, delegated task) cannot be chosen through
@@ -7,6 +7,9 @@
  * every other field is the sample's.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { ACTION_IDS, type ActionId, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 
@@ -59,6 +62,12 @@ function inState(spec: Omit<ThreadSpec, "projectId">): Seeder {
 }
 
 const idle = inState({ state: "completed" });
+
+/**
+ * The allowed project folder of a walk (ADR 0074): an environment that runs project.create must
+ * list it in its `projectRoots`; the sample's folder is replaced by a new one under it.
+ */
+export const WALK_PROJECT_ROOT = realpathSync(mkdtempSync(join(tmpdir(), "t3c-walk-projects-")));
 
 const SEEDERS: Record<ActionId, Seeder> = {
   "thread.archive": idle,
@@ -159,6 +168,10 @@ const SEEDERS: Record<ActionId, Seeder> = {
   "delegated_task.wake-policy": (env) => delegatedTask(env),
   "delegated_task.completion-delivery.acknowledge": (env) => delegatedTask(env),
   "delegated_task.completion-delivery.dispose": (env) => delegatedTask(env),
+  "project.create": () => ({ workspaceRoot: join(WALK_PROJECT_ROOT, randomUUID()) }),
+  // The sample project every walk environment holds, with no thread in it.
+  "project.meta.update": () => ({}),
+  "project.delete": () => ({}),
 };
 
 async function delegatedTask(env: SimEnvironment): Promise<Record<string, unknown>> {

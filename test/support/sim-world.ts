@@ -60,7 +60,13 @@ export async function startSimWorld(
  * A world around a simulator already seeded: an operate token file per environment (private
  * files), and a write config pointing at them with a private state dir and a free loopback port.
  */
-export async function worldOf(sim: Simulator, prefix: string, defaultAlias: string): Promise<SimWorld> {
+export async function worldOf(
+  sim: Simulator,
+  prefix: string,
+  defaultAlias: string,
+  /** Every environment's allowed project folders (`projectRoots`, ADR 0074); default none. */
+  projectRoots?: readonly string[],
+): Promise<SimWorld> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   const stateDir = join(root, "state");
   const environments: WriteConfig["environments"] = [];
@@ -72,6 +78,7 @@ export async function worldOf(sim: Simulator, prefix: string, defaultAlias: stri
       environmentId: env.environmentId,
       transport: { kind: "url", url: env.url },
       tokenFile,
+      ...(projectRoots === undefined ? {} : { projectRoots }),
     });
   }
   const config: WriteConfig = {

@@ -131,6 +131,13 @@ export const ERROR_CODES_BY_DOMAIN = {
     /** The operationId may be in a range the journal lost (recorded by `journal recover --accept-loss`): never resent. */
     "operation_lost",
     "guard_refused",
+    /**
+     * A project's workspace folder is not under a root the environment's `projectRoots` allows (or
+     * reaches outside one through a symlink, or no root is configured): nothing was sent.
+     */
+    "workspace_root_refused",
+    /** The project still holds live or archived threads and the delete did not say `force`. */
+    "project_not_empty",
   ],
   /** The gate's approval page, approval requests and passkeys (answered to the page as {error: code}). */
   approval: [

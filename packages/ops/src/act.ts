@@ -24,7 +24,7 @@ import {
   refuseUnsupportedAction,
   supportsAction,
 } from "@t3-connector/write-engine/capabilities";
-import { sendWithoutLease } from "@t3-connector/write-engine/engine";
+import { projectRefusal, sendWithoutLease } from "@t3-connector/write-engine/engine";
 import type { OpsEnvironments } from "./environments.js";
 import { DEFAULT_NAMESPACE, opsOperationKey } from "./operation-key.js";
 import { liveThreads, preflight } from "./preflight.js";
@@ -186,6 +186,14 @@ export async function act(
   const named = entry.targets(prepared.input).threadIds;
   const shell = await shellWithTargets(connection, named);
   await preflight(connection, entry, prepared.input, options.operationId, shell);
+  // Project folders and a delete's thread count: the engine's own checks (ADR 0074).
+  const projectRefused = await projectRefusal(entry.guards, {
+    input: prepared.input,
+    environment: connection,
+    transport: env.handle.transport,
+    projectRoots: env.handle.projectRoots,
+  });
+  if (projectRefused !== null) throw projectRefused;
   const receipt = await sendPrepared(connection, prepared, options.operationId, commandSupport);
   const launched = typeof receipt.threadId === "string" ? [receipt.threadId] : [];
   const targets = [...named, ...launched];

@@ -17,6 +17,7 @@ import {
   OPS_ENVIRONMENTS_ENV,
   opsConfigPath,
   type PathContext,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   sshSchema,
@@ -57,6 +58,7 @@ function opsConfigSchema(homeDir: string) {
         .array(z.string().regex(ALIAS_PATTERN, { message: "alias must match ^[a-z0-9-]+$" }))
         .optional(),
       insecureHttp: z.boolean().optional(),
+      projectRoots: projectRootsSchema(homeDir),
     })
     .transform((raw, context) => {
       // The URL rules depend on insecureHttp, so they run here rather than in the field schema.

@@ -1,4 +1,5 @@
 export { type ActOptions, type ActResult, act, type ConfirmedThread } from "./act.js";
+export { type BatchOptions, type OpsBatchItem, type OpsBatchResult, runBatch } from "./batch.js";
 export { type CatalogueEntry, catalogue } from "./catalogue-list.js";
 export { runCli } from "./cli.js";
 export {

@@ -5,6 +5,7 @@
 
 import type { Clock } from "@t3-connector/core";
 import type { ActOptions, ActResult } from "./act.js";
+import type { BatchOptions, OpsBatchResult } from "./batch.js";
 import type { CatalogueEntry } from "./catalogue-list.js";
 import { loadOpsConfig, type OpsConfig } from "./config.js";
 import type { ConfigureRequest, ConfigureResult } from "./configure.js";
@@ -192,6 +193,17 @@ export class Ops {
   ): Promise<OrganizeResult> {
     const { organizeThread } = await import("./organize.js");
     return organizeThread(this.environments, environment, reference, change, options);
+  }
+
+  /** One filing verb for up to 20 threads, each item the catalogue's write (ADR 0074). */
+  async batch(
+    environment: string,
+    verb: string,
+    threads: readonly string[],
+    options: BatchOptions,
+  ): Promise<OpsBatchResult> {
+    const { runBatch } = await import("./batch.js");
+    return runBatch(this.environments, environment, verb, threads, options);
   }
 
   async act(environment: string, action: string, input: unknown, options: ActOptions): Promise<ActResult> {

@@ -7,7 +7,7 @@
  * ceiling. Counted at the simulator. A launch that names no mode runs at that ceiling and says so.
  */
 
-import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
+import { aliasOf, seedForAction, WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import {
   commandTypesSince,
   countersOf,
@@ -24,11 +24,14 @@ let setup: SimOps;
 const inputs = new Map<ActionId, Record<string, unknown>>();
 
 beforeAll(async () => {
-  setup = await startSimOps({
-    environments: ACTION_IDS.map((action) => ({ alias: aliasOf(action), seed: "empty" as const })),
-    clock: "manual",
-    strictCommands: true,
-  });
+  setup = await startSimOps(
+    {
+      environments: ACTION_IDS.map((action) => ({ alias: aliasOf(action), seed: "empty" as const })),
+      clock: "manual",
+      strictCommands: true,
+    },
+    { projectRoots: [WALK_PROJECT_ROOT] },
+  );
   for (const action of ACTION_IDS) {
     const env = setup.env(aliasOf(action));
     env.model.addProject({

@@ -162,7 +162,7 @@ describe("t3-connector-ops CLI", () => {
   it("actions lists every action and read as JSON, and as a table on a terminal", async () => {
     const run = await runOps(["actions"], { env });
     const entries = run.json() as { name: string; kind: string; description: string; tool: string }[];
-    expect(entries.filter((e) => e.kind === "action")).toHaveLength(44);
+    expect(entries.filter((e) => e.kind === "action")).toHaveLength(47);
     expect(entries.find((e) => e.name === "thread.pin")).toMatchObject({
       tool: "t3_escrever_thread_pin",
       title: "Pin a thread",

@@ -245,7 +245,7 @@ describe("send, settle, act, query", () => {
 
   it("lists every catalogue action and every read with kind and description", async () => {
     const entries = await setup.ops.actions();
-    expect(entries.filter((e) => e.kind === "action")).toHaveLength(44);
+    expect(entries.filter((e) => e.kind === "action")).toHaveLength(47);
     expect(entries.filter((e) => e.kind === "read").map((e) => e.name)).toContain("thread");
     expect(entries.every((e) => e.description.length > 0)).toBe(true);
   });

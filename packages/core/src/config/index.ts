@@ -33,6 +33,7 @@ export {
   type EnvironmentConfig,
   isLoopbackHostname,
   isSafeSshHost,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   SSH_HOST_PATTERN,

@@ -16,6 +16,11 @@ export interface EnvironmentConfig {
   transport: Transport;
   /** Absolute path, `~` already expanded. */
   tokenFile: string;
+  /**
+   * The folders a project created or moved by a write may live under (write and ops configs only;
+   * absent: none, so project folders are refused until the person adds one; ADR 0074).
+   */
+  projectRoots?: readonly string[];
 }
 
 export function isSafeSshHost(host: string): boolean {
@@ -75,6 +80,28 @@ export function anchoredPathSchema(homeDir: string) {
     .transform((value) => expandHome(value, homeDir));
 }
 
+/**
+ * `projectRoots` of a write or ops environment: absolute (or `~/`), normalised folders, at most 32.
+ * A root is where the person lets a model put new projects: `/` or the home folder itself would
+ * let it reach anything, so they are refused.
+ */
+export function projectRootsSchema(homeDir: string) {
+  return z
+    .array(
+      anchoredPathSchema(homeDir).refine(
+        (value) =>
+          value !== "/" &&
+          value !== homeDir &&
+          !value.endsWith("/") &&
+          !/(^|\/)\.\.?(\/|$)/.test(value) &&
+          !value.includes("//"),
+        { message: "must be a normalised folder other than / and the home folder itself" },
+      ),
+    )
+    .max(32)
+    .optional();
+}
+
 /** The fields shared by read and write environments; strictness is applied by the caller. */
 export function environmentShape(homeDir: string) {
   return {
@@ -86,6 +113,7 @@ export function environmentShape(homeDir: string) {
 }
 
 interface RawEnvironment {
+  projectRoots?: string[] | undefined;
   environmentId: string;
   url?: string | undefined;
   ssh?: { host: string; remotePort: number } | undefined;
@@ -108,7 +136,13 @@ export function toEnvironmentConfig(alias: string, environment: RawEnvironment):
     environment.ssh !== undefined
       ? { kind: "ssh", host: environment.ssh.host, remotePort: environment.ssh.remotePort }
       : { kind: "url", url: environment.url ?? "" };
-  return { alias, environmentId: environment.environmentId, transport, tokenFile: environment.tokenFile };
+  return {
+    alias,
+    environmentId: environment.environmentId,
+    transport,
+    tokenFile: environment.tokenFile,
+    ...(environment.projectRoots === undefined ? {} : { projectRoots: environment.projectRoots }),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   configInvalid,
   type EnvironmentConfig,
   environmentShape,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   toEnvironmentConfig,
@@ -38,7 +39,9 @@ export interface WriteConfig {
 const label = z.string().min(1).max(64);
 
 function writeConfigSchema(homeDir: string) {
-  const environment = z.strictObject(environmentShape(homeDir)).superRefine(refineTransport);
+  const environment = z
+    .strictObject({ ...environmentShape(homeDir), projectRoots: projectRootsSchema(homeDir) })
+    .superRefine(refineTransport);
   return z
     .strictObject({
       port: z.number().int().min(1).max(65_535),

@@ -39,6 +39,8 @@ export class EnvironmentHandle {
   readonly alias: string;
   readonly environmentId: string;
   readonly transport: Transport;
+  /** The folders project writes may use here (`projectRoots`; none when not configured, ADR 0074). */
+  readonly projectRoots: readonly string[];
   readonly #init: EnvironmentHandleInit;
   #connection: EnvironmentConnection | undefined;
   #opening: Promise<EnvironmentConnection> | undefined;
@@ -52,6 +54,7 @@ export class EnvironmentHandle {
     this.alias = init.config.alias;
     this.environmentId = init.config.environmentId;
     this.transport = init.config.transport;
+    this.projectRoots = init.config.projectRoots ?? [];
   }
 
   /** `url` or `ssh <host>`, as environment listings show it. */

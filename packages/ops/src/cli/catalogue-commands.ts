@@ -30,6 +30,33 @@ const registerAct: RegisterCommand = (program, session) => {
     });
 };
 
+const registerBatch: RegisterCommand = (program, session) => {
+  program
+    .command("batch <action> <threads...>")
+    .description(
+      "one of pin, unpin, snooze, unsnooze, settle, unsettle, archive, unarchive for up to 20 threads, each sent once; stops at the first uncertain one",
+    )
+    .requiredOption(
+      "--batch-id <id>",
+      "idempotency key of the batch: a repeat resumes, sending nothing twice",
+    )
+    .option("--until <iso>", "snooze only: when the threads wake")
+    .option("--namespace <ns>", "namespace of the derived ids")
+    .addHelpText("after", EXAMPLES.batch)
+    .action(async (action: string, threads: string[], options, command: Command) => {
+      const { env } = session.globals(command);
+      const opened = await session.openOps(command);
+      const environment = requireEnv(env, opened);
+      session.done(
+        await opened.batch(environment, action, threads, {
+          batchId: options.batchId,
+          ...(options.until === undefined ? {} : { until: options.until }),
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+        }),
+      );
+    });
+};
+
 const registerQuery: RegisterCommand = (program, session) => {
   program
     .command("query <name>")
@@ -63,4 +90,9 @@ const registerActions: RegisterCommand = (program, session) => {
     });
 };
 
-export const CATALOGUE_COMMANDS: readonly RegisterCommand[] = [registerAct, registerQuery, registerActions];
+export const CATALOGUE_COMMANDS: readonly RegisterCommand[] = [
+  registerAct,
+  registerBatch,
+  registerQuery,
+  registerActions,
+];

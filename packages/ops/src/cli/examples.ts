@@ -39,6 +39,8 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
     '\nExamples:\n  t3-connector-ops timeline alpha:parser --limit 10\n  t3-connector-ops alpha timeline "Fix footer" --max-characters 500',
   organize:
     '\nExamples:\n  t3-connector-ops organize alpha:parser --pin --operation-id pin-1\n  t3-connector-ops organize "Fix footer" --title "Footer links" --operation-id rename-1\n  t3-connector-ops organize alpha:3f2a… --unarchive --operation-id back-1   (an archived thread: by id)',
+  batch:
+    "\nExamples:\n  t3-connector-ops alpha batch snooze 5f0c… 9a1b… --batch-id tidy-1 --until 2026-12-08T09:00:00Z\n  t3-connector-ops alpha batch archive 5f0c… --batch-id tidy-2",
   act: '\nExamples:\n  t3-connector-ops alpha act thread.pin --operation-id pin-1 --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha act thread.title --operation-id t-1 < input.json',
   query:
     '\nExamples:\n  t3-connector-ops alpha query thread --input \'{"threadId":"…"}\'\n  t3-connector-ops alpha query attention',

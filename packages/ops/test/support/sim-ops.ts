@@ -29,6 +29,8 @@ const DEFAULT_SIM: SimulatorOptions = { environments: [{ alias: "alpha" }, { ali
 /** Top-level ops.json keys besides the environments (e.g. `maxRuntimeMode`). */
 export interface SimOpsConfig {
   readonly maxRuntimeMode?: string;
+  /** Every environment's allowed project folders (`projectRoots`, ADR 0074). */
+  readonly projectRoots?: readonly string[];
 }
 
 /**
@@ -50,9 +52,11 @@ export async function startSimOps(
       url: env.url,
       tokenFile,
       aliases: [`${env.alias}-box`],
+      ...(config.projectRoots === undefined ? {} : { projectRoots: config.projectRoots }),
     };
   }
-  const document = { ...config, environments };
+  const { projectRoots: _perEnvironment, ...topLevel } = config;
+  const document = { ...topLevel, environments };
   const configPath = path.join(dir, "ops.json");
   await writeFile(configPath, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
   const ops = new Ops({ config: parseOpsConfig(document, { path: configPath }) });

@@ -1,7 +1,7 @@
 /**
  * `t3_diff`'s body: the range from T3's records, the diff from T3 (`getTurnDiff` /
  * `getFullThreadDiff`), parsed once, then one page of it. T3 0.0.31 loses the ref before a
- * thread's first run once a second run starts (fixtures 113/114); a thread diff then starts after
+ * thread's first run once a second run starts (fixtures 133/134); a thread diff then starts after
  * the first diffable run and says so (`complete: false`, `note`), with that run's counts from its
  * checkpoint.
  */
@@ -61,7 +61,7 @@ function cursorQuery(
   return `${CURSOR_QUERY}:${JSON.stringify([alias, threadId, scope, range.runId, span, path ?? null])}`;
 }
 
-/** Whether T3 refused because the base ref (before the first run) is gone (fixtures 113/114). */
+/** Whether T3 refused because the base ref (before the first run) is gone (fixtures 133/134). */
 function baseRefLost(error: unknown): boolean {
   if (!isConnectorError(error, "rpc_failure")) return false;
   return error.details?.checkpointError === "CheckpointRefUnavailableError" && error.details.turn === 0;

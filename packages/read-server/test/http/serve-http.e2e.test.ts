@@ -66,7 +66,7 @@ async function connectStatus(token?: string): Promise<number | undefined> {
 }
 
 describe("serve --http (issue 13, done when)", () => {
-  it("with the bearer the SDK client lists the 14 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
+  it("with the bearer the SDK client lists the 15 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     const threads = await callTool(client, "t3_threads", { limit: 5 });

@@ -1,5 +1,5 @@
 /**
- * A differential check of all fourteen read tools on T3 0.0.31: two
+ * A differential check of all fifteen read tools on T3 0.0.31: two
  * 0.0.31 environments (a normal install whose bounded route answers the web app's HTML, and one
  * run from source whose bounded route answers 503 text/plain) answer exactly what a protocol-2
  * environment seeded the same way answers, once each environment's alias, id and server-minted

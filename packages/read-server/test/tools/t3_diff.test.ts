@@ -159,7 +159,7 @@ describe("t3_diff", () => {
     })) as unknown as DiffOut;
     expect(thread.totals.files).toBeGreaterThanOrEqual(run.totals.files);
     expect(thread.totals.additions).toBeGreaterThanOrEqual(run.totals.additions);
-    // The simulator plays 0.0.31, which loses the ref before run 1 once run 2 starts (fixture 113).
+    // The simulator plays 0.0.31, which loses the ref before run 1 once run 2 starts (fixture 133).
     expect(thread.complete).toBe(false);
     expect(thread.note).toContain("2 files changed, +2 -0");
   });

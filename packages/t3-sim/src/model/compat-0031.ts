@@ -98,6 +98,7 @@ const RPC_METHODS_0031: ReadonlySet<string> = new Set([
   "orchestration.subscribeArchivedShell",
   "orchestration.subscribeShell",
   "orchestration.subscribeThread",
+  "projects.mutate",
   // Served to a read token too (fixtures 106–112).
   "vcs.refreshStatus",
   "vcs.listRefs",

@@ -1,13 +1,13 @@
 /**
  * `orchestration.getTurnDiff` and `getFullThreadDiff`, by 0.0.31's own rules (its
- * CheckpointDiffQuery, fixtures 75/76 and 100–114):
+ * CheckpointDiffQuery, fixtures 75/76 and 120–134):
  *
- * - from = to answers an empty diff before any lookup (105);
+ * - from = to answers an empty diff before any lookup (125);
  * - a turn count is a run ordinal; only `ready` checkpoints of `completed` runs count, and asking
- *   past the highest is the range error naming it (75, 104);
+ *   past the highest is the range error naming it (75, 124);
  * - from 0 is the ref before the first run, found through the root checkpoint scope *of run 1*;
  *   the scope names the newest run once another starts, so from 0 then fails with
- *   `CheckpointRefUnavailableError` (113, 114), as the real server does;
+ *   `CheckpointRefUnavailableError` (133, 134), as the real server does;
  * - the full thread diff is the turn diff from 0.
  */
 import { z } from "zod";

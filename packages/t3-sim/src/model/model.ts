@@ -4,7 +4,7 @@
  * engine, which moves only when the SimClock does.
  */
 
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import type { SimClock } from "../clock.js";
 import { SUPERSET_EXTRA_SCOPE, type Unknowns0046, unknowns0046, withoutCause } from "./age-0046.js";
 import type { AgentWork } from "./agent-work.js";
@@ -78,6 +78,8 @@ export interface EnvironmentModelOptions {
   historyPageSize?: number;
   /** project.create checks the workspace root exists (default: the real file system). */
   workspaceRootExists?: (path: string) => boolean;
+  /** Makes a missing workspace root for `createWorkspaceRootIfMissing` (default: the real file system). */
+  createWorkspaceRoot?: (path: string) => void;
   /** The 0.0.46 age's open points (age-0046.ts); default: as the simulator played them before. */
   unknowns?: Partial<Unknowns0046>;
   /** RPCs this build lacks: each answers like any unknown tag (a T3 of another age, in tests). */
@@ -104,6 +106,7 @@ const UNARY_TAGS = [
   "orchestration.searchThreads",
   "orchestration.getWorkflowScript",
   "orchestration.getTurnItem",
+  "projects.mutate",
   "vcs.refreshStatus",
   "vcs.listRefs",
 ] as const;
@@ -164,7 +167,11 @@ export class SimEnvironmentModel implements EnvironmentModel {
       this.store,
       this.engine,
       this.#dispatcher,
-      options.workspaceRootExists ?? ((path) => existsSync(path)),
+      {
+        exists: options.workspaceRootExists ?? ((path) => existsSync(path)),
+        create: options.createWorkspaceRoot ?? ((path) => void mkdirSync(path, { recursive: true })),
+      },
+      `${HOME_DIR}/code`,
     );
     this.#startedAt = this.store.iso();
     this.#shellSuppression = options.shellSuppression ?? true;
@@ -233,6 +240,8 @@ export class SimEnvironmentModel implements EnvironmentModel {
         return searchThreads(this.store, payload);
       case "orchestration.getWorkflowScript":
         return getWorkflowScript(HOME_DIR, payload);
+      case "projects.mutate":
+        return this.#projects.mutateRpc(payload);
       case "orchestration.getTurnItem":
         if (!this.#servesTurnItem()) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);

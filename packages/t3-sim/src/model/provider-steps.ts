@@ -294,7 +294,7 @@ export function enterWaiting(tx: Tx, run: Run): Run {
 
 /**
  * The run's edits land in its folder's files, and the checkpoint keeps a copy of them; its file
- * counts are the diff from the checkpoint before it, as T3 computes them (fixture 100).
+ * counts are the diff from the checkpoint before it, as T3 computes them (fixture 120).
  */
 export function completeWithCheckpoint(tx: Tx, run: Run, edits: readonly SimEdit[] = []): Run {
   const record = tx.record;
@@ -307,7 +307,7 @@ export function completeWithCheckpoint(tx: Tx, run: Run, edits: readonly SimEdit
   applyEdits(repository, edits);
   const after = snapshot(repository);
   record.checkpointTrees.set(run.ordinal, after);
-  // Listed by path as a person reads it, not git's byte order (fixture 100: notes.txt before README.md).
+  // Listed by path as a person reads it, not git's byte order (fixture 120: notes.txt before README.md).
   const files = diffTrees(before, after).files.sort((a, b) => a.path.localeCompare(b.path));
   const nodeId = run.rootNodeId ?? rootNodeIdFor(run.id);
   tx.checkpoint({

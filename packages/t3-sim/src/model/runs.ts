@@ -132,8 +132,8 @@ function ensureRootScope(tx: Tx, run: Run, cwd: string): void {
   const id = rootScopeIdFor(tx.threadId);
   const existing = tx.record.checkpointScopes.get(id);
   if (existing) {
-    // 0.0.31 moves the root scope to the newest run (fixture 100: `runId` names run 2), which is
-    // why its diffs from before the first run fail once a second run starts (113, 114).
+    // 0.0.31 moves the root scope to the newest run (fixture 120: `runId` names run 2), which is
+    // why its diffs from before the first run fail once a second run starts (133, 134).
     tx.record.checkpointScopes.set(id, { ...existing, runId: run.id, nodeId: rootNodeIdFor(run.id) });
     return;
   }

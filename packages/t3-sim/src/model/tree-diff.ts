@@ -1,5 +1,5 @@
 /**
- * `git diff --patch` between two simulated file trees, in git's own format (fixtures 101–103):
+ * `git diff --patch` between two simulated file trees, in git's own format (fixtures 121–123):
  * files in path order, `new file mode` / `deleted file mode`, an exact move as a 100% rename,
  * one hunk per changed file (common head and tail kept as up to three context lines), and the
  * per-file counts T3 stores on a checkpoint (`{path, kind: "modified", additions, deletions}`).

@@ -1,9 +1,9 @@
 /**
- * `vcs.refreshStatus` and `vcs.listRefs` as 0.0.31 answers them (fixtures 106–112), over the
+ * `vcs.refreshStatus` and `vcs.listRefs` as 0.0.31 answers them (fixtures 126–132), over the
  * simulated repositories (workspace-files.ts): a folder is a repository when it is a project's
  * root or a thread's worktree; any other folder, present or not, answers `isRepo: false` with
- * every other field empty (108, 109). No remote is simulated: no upstream, no PR, and no ref is
- * the default in `listRefs` (110) although `main` is `isDefaultRef` in the status (106).
+ * every other field empty (128, 129). No remote is simulated: no upstream, no PR, and no ref is
+ * the default in `listRefs` (130) although `main` is `isDefaultRef` in the status (126).
  */
 import { z } from "zod";
 import { decodeWith, nonNegativeInt } from "./commands/decode.js";
@@ -70,7 +70,7 @@ function lineCount(text: string): number {
   return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 }
 
-/** Changed tracked files with their counts, then untracked ones at 0/0 (fixture 106). */
+/** Changed tracked files with their counts, then untracked ones at 0/0 (fixture 126). */
 function workingTree(repository: Repository) {
   const tracked: { path: string; insertions: number; deletions: number }[] = [];
   const untracked: { path: string; insertions: number; deletions: number }[] = [];

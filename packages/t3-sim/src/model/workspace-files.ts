@@ -3,7 +3,7 @@
  * last commit (HEAD) and the files now. A run's edits change the files now; a checkpoint keeps a
  * copy of them (a shallow copy: the contents are shared strings), and T3's diff RPCs answer the
  * unified diff between two such copies, as the real server answers `git diff` between two
- * checkpoint refs (fixtures 101–103). Nothing touches the disk.
+ * checkpoint refs (fixtures 121–123). Nothing touches the disk.
  */
 
 /** path → file content. */

@@ -41,8 +41,12 @@ export function isKnownScope(scope: string): boolean {
   return KNOWN_SCOPES.includes(scope) || /^plugin:[^:\s]+:(read|operate)$/.test(scope);
 }
 
-/** Commands change state and need `orchestration:operate` (fixtures 35, 78); every other RPC reads. */
-const OPERATE_TAGS = new Set(["orchestration.dispatchCommand", "orchestration.launchThread"]);
+/** Commands change state and need `orchestration:operate` (fixtures 35, 78, 111); every other RPC reads. */
+const OPERATE_TAGS = new Set([
+  "orchestration.dispatchCommand",
+  "orchestration.launchThread",
+  "projects.mutate",
+]);
 
 export function requiredScopeForTag(tag: string): string {
   return OPERATE_TAGS.has(tag) ? SCOPE_OPERATE : SCOPE_READ;

@@ -1,5 +1,5 @@
 /**
- * The capture of fixtures 100–114 (scripts/capture-vcs-diff-fixtures.mjs), played again on the
+ * The capture of fixtures 120–134 (scripts/capture-vcs-diff-fixtures.mjs), played again on the
  * simulator: a project on a repository, a side branch in its own worktree, a thread whose two
  * runs edit files. The answers must have the captured shapes and, where the simulated files are
  * the captured ones, the captured values.
@@ -59,14 +59,14 @@ async function captureState() {
   return { model, threadId, early };
 }
 
-describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () => {
+describe("diffs and VCS reads follow the real 0.0.31 (fixtures 120–134)", () => {
   it("answers the run and thread diffs, and their refusals, in the captured shapes", async () => {
     const { model, threadId, early } = await captureState();
-    expect(shapeOf(early.run1)).toEqual(shapeOf(captured("101-ws-getTurnDiff-run-1")));
-    expect(shapeOf(early.full1)).toEqual(shapeOf(captured("103-ws-getFullThreadDiff")));
+    expect(shapeOf(early.run1)).toEqual(shapeOf(captured("121-ws-getTurnDiff-run-1")));
+    expect(shapeOf(early.full1)).toEqual(shapeOf(captured("123-ws-getFullThreadDiff")));
     const run1 = parseUnifiedDiff((early.run1 as Json).value.diff);
     expect(run1.files.map((file) => [file.path, file.status, file.additions])).toEqual(
-      parseUnifiedDiff(lastExitOf("101-ws-getTurnDiff-run-1").value.diff).files.map((file) => [
+      parseUnifiedDiff(lastExitOf("121-ws-getTurnDiff-run-1").value.diff).files.map((file) => [
         file.path,
         file.status,
         file.additions,
@@ -78,7 +78,7 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
       fromTurnCount: 1,
       toTurnCount: 2,
     });
-    expect(shapeOf(run2)).toEqual(shapeOf(captured("102-ws-getTurnDiff-run-2")));
+    expect(shapeOf(run2)).toEqual(shapeOf(captured("122-ws-getTurnDiff-run-2")));
     expect(parseUnifiedDiff((run2 as Json).value.diff).files.map((file) => file.path)).toEqual([
       "README.md",
       "notes.txt",
@@ -89,7 +89,7 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
       fromTurnCount: 2,
       toTurnCount: 3,
     });
-    expect(shapeOf(past)).toEqual(shapeOf(captured("104-ws-getTurnDiff-past-latest")));
+    expect(shapeOf(past)).toEqual(shapeOf(captured("124-ws-getTurnDiff-past-latest")));
     expect((past as Json).error.cause.message).toContain("requested 3, current 2.");
     const same = await model.callUnary("orchestration.getTurnDiff", {
       threadId,
@@ -98,16 +98,16 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
     });
     expect(same).toEqual({
       kind: "success",
-      value: { ...captured("105-ws-getTurnDiff-same-count").value, threadId },
+      value: { ...captured("125-ws-getTurnDiff-same-count").value, threadId },
     });
 
     for (const [name, answer] of [
       [
-        "113-ws-getTurnDiff-from-0-after-two-runs",
+        "133-ws-getTurnDiff-from-0-after-two-runs",
         await model.callUnary("orchestration.getTurnDiff", { threadId, fromTurnCount: 0, toTurnCount: 2 }),
       ],
       [
-        "114-ws-getFullThreadDiff-after-two-runs",
+        "134-ws-getFullThreadDiff-after-two-runs",
         await model.callUnary("orchestration.getFullThreadDiff", { threadId, toTurnCount: 2 }),
       ],
     ] as const) {
@@ -119,7 +119,7 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
   it("keeps per-file counts on each checkpoint, as the captured projection does", async () => {
     const { model, threadId } = await captureState();
     const projection = (await model.callUnary("orchestration.getThreadProjection", { threadId })) as Json;
-    const real = lastExitOf("100-ws-getThreadProjection-checkpoints").value;
+    const real = lastExitOf("120-ws-getThreadProjection-checkpoints").value;
     const files = (checkpoints: Json[]) =>
       checkpoints
         .filter((checkpoint) => checkpoint.appRunOrdinal !== null)
@@ -131,12 +131,12 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
     const { model } = await captureState();
     const status = (cwd: string) => model.callUnary("vcs.refreshStatus", { cwd });
     const root = (await status(ROOT)) as Json;
-    expect(shapeOf(root)).toEqual(shapeOf(captured("106-ws-vcs-refreshStatus-repo")));
-    expect(root.value).toEqual(captured("106-ws-vcs-refreshStatus-repo").value);
-    expect((await status(SIDE)) as Json).toEqual(captured("107-ws-vcs-refreshStatus-worktree"));
-    expect(await status("/home/dev/plain")).toEqual(captured("108-ws-vcs-refreshStatus-not-a-repo"));
+    expect(shapeOf(root)).toEqual(shapeOf(captured("126-ws-vcs-refreshStatus-repo")));
+    expect(root.value).toEqual(captured("126-ws-vcs-refreshStatus-repo").value);
+    expect((await status(SIDE)) as Json).toEqual(captured("127-ws-vcs-refreshStatus-worktree"));
+    expect(await status("/home/dev/plain")).toEqual(captured("128-ws-vcs-refreshStatus-not-a-repo"));
     expect(await status("/home/dev/plain/absent")).toEqual(
-      captured("109-ws-vcs-refreshStatus-missing-folder"),
+      captured("129-ws-vcs-refreshStatus-missing-folder"),
     );
   });
 
@@ -151,13 +151,13 @@ describe("diffs and VCS reads follow the real 0.0.31 (fixtures 100–114)", () =
           .replace(/\/[^"]*vcs-capture-\d+/g, "<root>"),
       );
     expect(withPaths(await model.callUnary("vcs.listRefs", { cwd: ROOT }))).toEqual(
-      realPaths("110-ws-vcs-listRefs-repo"),
+      realPaths("130-ws-vcs-listRefs-repo"),
     );
     expect(withPaths(await model.callUnary("vcs.listRefs", { cwd: ROOT, limit: 1 }))).toEqual(
-      realPaths("111-ws-vcs-listRefs-paged"),
+      realPaths("131-ws-vcs-listRefs-paged"),
     );
     expect(await model.callUnary("vcs.listRefs", { cwd: "/home/dev/plain" })).toEqual(
-      captured("112-ws-vcs-listRefs-not-a-repo"),
+      captured("132-ws-vcs-listRefs-not-a-repo"),
     );
   });
 

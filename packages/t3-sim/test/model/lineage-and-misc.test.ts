@@ -185,7 +185,7 @@ describe("metadata and settings", () => {
     clock.advance(1_000);
     const projection: Json = projectionOf(model, threadId);
     const first = projection.checkpoints[0];
-    // From 1, not 0: 0.0.31 loses the ref before the first run once a second one starts (fixture 113).
+    // From 1, not 0: 0.0.31 loses the ref before the first run once a second one starts (fixture 133).
     const turnDiff = await model.callUnary("orchestration.getTurnDiff", {
       threadId,
       fromTurnCount: 1,
@@ -285,8 +285,8 @@ describe("orchestration.launchThread", () => {
   });
 });
 
-describe("project mutations", () => {
-  it("updates, refuses to delete a project with threads unless forced, and dedupes by commandId", async () => {
+describe("project mutations over HTTP", () => {
+  it("updates, deletes a project with its threads whatever force says (capture 107), and dedupes by commandId", async () => {
     const { model, project, threadId } = withThread();
     const updated = model.httpProjectsMutate({
       type: "project.update",
@@ -295,28 +295,24 @@ describe("project mutations", () => {
       title: "renamed",
     });
     expect(updated).toMatchObject({ kind: "ok", body: { title: "renamed" } });
-    const refused = model.httpProjectsMutate({
+    const before = model.sequence;
+    const deleted = model.httpProjectsMutate({
       type: "project.delete",
       commandId: "d1",
       projectId: project.id,
     });
-    expect(refused).toMatchObject({
-      kind: "error",
-      status: 500,
-      body: { reason: "project_mutation_failed" },
-    });
-    const before = model.sequence;
-    const forced = model.httpProjectsMutate({
-      type: "project.delete",
-      commandId: "d2",
-      projectId: project.id,
-      force: true,
-    });
-    expect(forced).toMatchObject({
+    expect(deleted).toMatchObject({
       kind: "ok",
-      body: { projectId: project.id, deletedAt: expect.any(String) },
+      body: { id: project.id, deletedAt: expect.any(String) },
     });
     expect(model.sequence).toBeGreaterThan(before);
+    expect(
+      model.httpProjectsMutate({
+        type: "project.delete",
+        commandId: "d1",
+        projectId: project.id,
+      }),
+    ).toEqual(deleted);
     expect(
       model.httpProjectsMutate({
         type: "project.delete",
@@ -324,7 +320,7 @@ describe("project mutations", () => {
         projectId: project.id,
         force: true,
       }),
-    ).toEqual(forced);
+    ).toMatchObject({ kind: "error", status: 500, body: { reason: "project_mutation_failed" } });
     expect(model.httpThread(threadId)).toMatchObject({ status: 404 });
     expect(model.httpProjectsMutate({ type: "project.explode" })).toMatchObject({
       kind: "error",

@@ -3,12 +3,14 @@ import { approvalTool } from "./approval-tool.js";
 import { conditionalSendTool } from "./conditional-send-tool.js";
 import { LEASED_READ_TOOLS } from "./leased-read-tools.js";
 import { reconcileTool } from "./reconcile-tool.js";
+import { threadsBatchTool } from "./threads-batch-tool.js";
 import { WRITE_TOOLS } from "./write-tools.js";
 
 export { approvalTool } from "./approval-tool.js";
 export { conditionalSendResultSchema, conditionalSendTool } from "./conditional-send-tool.js";
 export { LEASED_READ_TOOLS } from "./leased-read-tools.js";
 export { reconcileTool } from "./reconcile-tool.js";
+export { threadsBatchResultSchema, threadsBatchTool } from "./threads-batch-tool.js";
 export { WRITE_TOOLS, writeResultSchema } from "./write-tools.js";
 
 /**
@@ -20,6 +22,7 @@ export const BRIDGE_TOOLS: readonly BridgeToolDefinition[] = [
   approvalTool,
   ...WRITE_TOOLS,
   conditionalSendTool,
+  threadsBatchTool,
   ...LEASED_READ_TOOLS,
   reconcileTool,
 ] as BridgeToolDefinition[];
@@ -33,5 +36,6 @@ export const WRITE_SIDE_TOOLS: readonly BridgeToolDefinition[] = [
   approvalTool,
   ...WRITE_TOOLS,
   conditionalSendTool,
+  threadsBatchTool,
   reconcileTool,
 ] as BridgeToolDefinition[];

@@ -5,7 +5,11 @@
  * (`@t3-connector/write-engine/actions`) knows nothing of MCP: the gate and the operator CLI read
  * it too. Everything not listed here is the same for every write tool (see `writeToolAnnotations`).
  */
-import type { ActionId, CONDITIONAL_SEND_ACTION } from "@t3-connector/write-engine/actions";
+import type {
+  ActionId,
+  CONDITIONAL_SEND_ACTION,
+  THREADS_BATCH_ACTION,
+} from "@t3-connector/write-engine/actions";
 
 /** `a.b-c` → `a_b_c`: the compiler checks that every literal tool name follows the naming rule. */
 export type Underscored<S extends string> = S extends `${infer H}.${infer T}`
@@ -23,7 +27,9 @@ export interface WriteToolRow<A extends string = string> {
   readonly notes?: string;
 }
 
-type ToolTable = { readonly [A in ActionId | typeof CONDITIONAL_SEND_ACTION]: WriteToolRow<A> };
+type ToolTable = {
+  readonly [A in ActionId | typeof CONDITIONAL_SEND_ACTION | typeof THREADS_BATCH_ACTION]: WriteToolRow<A>;
+};
 
 /** Every write tool, in catalogue order, then the composite conditional send. */
 export const WRITE_TOOL_TABLE = {
@@ -170,7 +176,23 @@ export const WRITE_TOOL_TABLE = {
     name: "t3_escrever_delegated_task_completion_delivery_dispose",
     destructive: true,
   },
+  "project.create": {
+    name: "t3_escrever_project_create",
+    notes:
+      "workspaceRoot: an absolute folder under one of the environment's projectRoots (none configured: refused). createWorkspaceRootIfMissing: true makes a missing folder. The result's receipt names the new projectId.",
+  },
+  "project.meta.update": {
+    name: "t3_escrever_project_meta_update",
+    notes: "Name at least one of title, workspaceRoot (under projectRoots), defaultModelSelection.",
+  },
+  "project.delete": {
+    name: "t3_escrever_project_delete",
+    destructive: true,
+    notes:
+      "Refused (project_not_empty, with threadCount) while the project holds any live or archived thread; force: true deletes those threads with it.",
+  },
   "thread.conditional-send": { name: "t3_escrever_thread_conditional_send" },
+  "threads.batch": { name: "t3_escrever_threads_batch" },
 } as const satisfies ToolTable;
 
 /** The four MCP tool hints of one write tool, all explicit. */

@@ -13,16 +13,17 @@ useBridgeOverFakeGate((started, session) => {
 });
 
 describe("tools/list", () => {
-  it("has one write tool per catalogue action, then the conditional send, with literal names and hints", async () => {
+  it("has one write tool per catalogue action, then the conditional send and the threads batch, with literal names and hints", async () => {
     const { tools } = await bridge.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const writes = tools.filter((tool) => tool.name.startsWith("t3_escrever_"));
     expect(writes.map((tool) => tool.name)).toEqual([
       ...ACTIONS.map((entry) => writeToolRow(entry.action).name),
       "t3_escrever_thread_conditional_send",
+      "t3_escrever_threads_batch",
     ]);
-    expect(writes).toHaveLength(45);
-    expect(tools).toHaveLength(52);
+    expect(writes).toHaveLength(49);
+    expect(tools).toHaveLength(56);
     for (const entry of ACTIONS) {
       const row = writeToolRow(entry.action);
       const tool = byName.get(row.name);

@@ -13,10 +13,11 @@ import {
 } from "../../src/tools/write-tool-table.js";
 
 describe("the write tools' table", () => {
-  it("has one entry per catalogue action, in catalogue order, then the conditional send", () => {
+  it("has one entry per catalogue action, in catalogue order, then the conditional send and the threads batch", () => {
     expect(Object.keys(WRITE_TOOL_TABLE)).toEqual([
       ...ACTIONS.map((entry) => entry.action),
       CONDITIONAL_SEND_ACTION,
+      "threads.batch",
     ]);
   });
 

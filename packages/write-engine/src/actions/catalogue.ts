@@ -1,5 +1,5 @@
 /**
- * The write-action catalogue: the 44 actions in registration order.
+ * The write-action catalogue: the 47 actions in registration order.
  * One table drives the gate's checks, the operator CLI and the write bridge's tools (which add
  * their client-facing names and hints from their own table, keyed by action id).
  */
@@ -25,6 +25,7 @@ import {
   threadFork,
   threadMergeBack,
 } from "./lineage.js";
+import { projectCreate, projectDelete, projectMetaUpdate } from "./project-admin.js";
 import {
   checkpointRollback,
   preparedRunRelease,
@@ -108,6 +109,9 @@ export const ACTIONS = [
   delegatedTaskWakePolicy,
   delegatedTaskCompletionDeliveryAcknowledge,
   delegatedTaskCompletionDeliveryDispose,
+  projectCreate,
+  projectMetaUpdate,
+  projectDelete,
 ] as const;
 
 export type ActionId = (typeof ACTIONS)[number]["action"];

@@ -84,15 +84,35 @@ function theInputThread(input: unknown): ActionTargets {
 export function defineAction<const A extends string, S extends z.ZodType>(
   spec: DispatchActionSpec<A, S>,
 ): ActionDefinition<A, S> {
+  return defineCommandAction(spec, "dispatch");
+}
+
+/** An action sent as one `projects.mutate` (project admin; the mutation type is named by the entry). */
+export function defineProjectAction<const A extends string, S extends z.ZodType>(
+  spec: DispatchActionSpec<A, S> & { readonly commandType: string },
+): ActionDefinition<A, S> {
+  return defineCommandAction(spec, "project");
+}
+
+/** A command (`{type, commandId, ...fields}`) sent by `dispatchCommand` or by `projects.mutate`. */
+function defineCommandAction<const A extends string, S extends z.ZodType>(
+  spec: DispatchActionSpec<A, S>,
+  payloadKind: "dispatch" | "project",
+): ActionDefinition<A, S> {
   const { fields, commandType = spec.action, targets = theInputThread, drives, ...rest } = spec;
+  const build = (input: z.output<S>, ids: DerivedIds): BuiltPayload => {
+    const built = dispatch(commandType, ids, fields(input, ids));
+    if (payloadKind === "dispatch" || built.kind !== "dispatch") return built;
+    return { kind: "project", mutation: built.command };
+  };
   return Object.freeze({
     ...ACTION_DEFAULTS,
     ...rest,
     targets,
     drives: drives ?? ((input: z.output<S>) => targets(input).threadIds),
     commandType,
-    payloadKind: "dispatch",
-    build: (input: z.output<S>, ids: DerivedIds) => dispatch(commandType, ids, fields(input, ids)),
+    payloadKind,
+    build,
   });
 }
 

@@ -99,12 +99,38 @@ export interface WorkspaceGuard {
   };
 }
 
+/**
+ * A project's workspace folder (when present) must lie under a root the environment's config
+ * allows (`projectRoots`), resolved without following a symlink out of it (ADR 0074). Checked in
+ * the preflight, on the file system of the machine the environment runs on.
+ */
+export interface WorkspaceRootGuard {
+  readonly kind: "workspace_root_confined";
+  readonly path: readonly string[];
+  /** The input field that asks T3 to make a missing folder. */
+  readonly createField: string | null;
+  readonly code: "workspace_root_refused";
+}
+
+/**
+ * The project must hold no live or archived thread, counted fresh right before the send, unless
+ * the input says `force` (then the count is what the person was told would go).
+ */
+export interface ProjectEmptyGuard {
+  readonly kind: "project_empty_unless_forced";
+  readonly projectField: string;
+  readonly forceField: string;
+  readonly code: "project_not_empty";
+}
+
 export type Guard =
   | RequestIdGuard
   | NoActiveRunGuard
   | NoPendingRequestGuard
   | ModelSelectionGuard
-  | WorkspaceGuard;
+  | WorkspaceGuard
+  | WorkspaceRootGuard
+  | ProjectEmptyGuard;
 
 export const REQUEST_ID_GUARD: RequestIdGuard = {
   kind: "client_request_id_equals_operation_id",
@@ -274,7 +300,10 @@ function checkOne(guard: Guard, input: unknown, context: GuardContext): Connecto
         path: guard.path.join("."),
       });
     }
+    // These read T3 or the file system: the preflight runs them (dispatch/project-checks.ts).
     case "model_selection_offered":
+    case "workspace_root_confined":
+    case "project_empty_unless_forced":
       return null;
   }
 }

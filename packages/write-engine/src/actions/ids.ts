@@ -67,6 +67,7 @@ const KIND_LABEL: Readonly<Record<IdKind, string>> = {
   messageId: "message",
   threadId: "thread",
   targetThreadId: "target-thread",
+  projectId: "project",
 };
 
 /** One id of one kind for one operation. */

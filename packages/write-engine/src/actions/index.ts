@@ -72,10 +72,12 @@ export {
   type ModelSelectionGuard,
   type NoActiveRunGuard,
   type NoPendingRequestGuard,
+  type ProjectEmptyGuard,
   type RequestIdGuard,
   type ThreadStateView,
   valueAtPath,
   type WorkspaceGuard,
+  type WorkspaceRootGuard,
 } from "./guards.js";
 export {
   deriveConditionalSendKey,
@@ -116,6 +118,19 @@ export {
   threadModeCeilingRefusal,
 } from "./runtime-ceiling.js";
 export { SAMPLE_CONDITIONAL_SEND_INPUT, SAMPLE_IDS, SAMPLE_INPUTS } from "./samples.js";
+export {
+  BATCH_OPERATION_PREFIX,
+  BATCH_VERB_NAMES,
+  BATCH_VERBS,
+  type BatchVerb,
+  batchItemInput,
+  batchOperationIds,
+  MAX_BATCH_THREADS,
+  THREADS_BATCH,
+  THREADS_BATCH_ACTION,
+  type ThreadsBatchInput,
+  threadsBatchInput,
+} from "./threads-batch.js";
 export {
   ACTION_GROUPS,
   type ActionDefinition,

@@ -165,6 +165,13 @@ export const SAMPLE_INPUTS: Readonly<Record<ActionId, Readonly<Record<string, un
     observedByRunId: SAMPLE_RUN_ID,
   },
   "delegated_task.completion-delivery.dispose": { parentThreadId: SAMPLE_THREAD_ID, taskId: "task-1" },
+  "project.create": {
+    title: "fixtures",
+    workspaceRoot: `${SAMPLE_WORKSPACE_ROOT}/new`,
+    createWorkspaceRootIfMissing: true,
+  },
+  "project.meta.update": { projectId: SAMPLE_PROJECT_ID, title: "fixtures, renamed" },
+  "project.delete": { projectId: SAMPLE_PROJECT_ID },
 };
 
 export const SAMPLE_CONDITIONAL_SEND_INPUT: Readonly<Record<string, unknown>> = {

@@ -8,7 +8,7 @@ import type { RuntimeMode } from "./fields.js";
 import type { Guard } from "./guards.js";
 
 /** The kinds of id the connector derives from the operation key and sends to T3. */
-export const ID_KINDS = ["commandId", "messageId", "threadId", "targetThreadId"] as const;
+export const ID_KINDS = ["commandId", "messageId", "threadId", "targetThreadId", "projectId"] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** Ids derived for one operation (see ids.ts). `commandId` always exists. */
@@ -17,6 +17,8 @@ export interface DerivedIds {
   readonly messageId?: string;
   readonly threadId?: string;
   readonly targetThreadId?: string;
+  /** project.create: the new project's id. */
+  readonly projectId?: string;
   /**
    * For thread.send only: T3's `message.dispatch` has no client request field, so the caller's
    * `clientRequestId` (which must equal `operationId`) is kept here for the journal record.
@@ -38,14 +40,20 @@ export interface WireLaunchInput {
   readonly [field: string]: unknown;
 }
 
-/** The exact payload of the one outbound call. */
+/**
+ * The exact payload of the one outbound call. A project mutation goes by `projects.mutate`: on
+ * 0.0.31 `orchestration.dispatchCommand` has no project command, and the HTTP route drops `force`
+ * and deletes a project's threads without counting them (fixtures 105, 107; ADR 0074).
+ */
 export type BuiltPayload =
   | { readonly kind: "dispatch"; readonly command: WireCommand }
-  | { readonly kind: "launch"; readonly input: WireLaunchInput };
+  | { readonly kind: "launch"; readonly input: WireLaunchInput }
+  | { readonly kind: "project"; readonly mutation: WireCommand };
 
 export const RPC_METHOD = {
   dispatch: "orchestration.dispatchCommand",
   launch: "orchestration.launchThread",
+  project: "projects.mutate",
 } as const;
 
 /** What the gate must find in the lease and in a fresh shell before sending. */

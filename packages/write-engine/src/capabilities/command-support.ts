@@ -22,9 +22,15 @@ export interface CommandSupport {
 }
 
 export function supportsAction(support: CommandSupport, action: ActionId): boolean {
-  const { commandType } = getAction(action);
-  // thread.launch is an RPC of its own (orchestration.launchThread), present on every V2 build.
-  return commandType === null || support.acceptedTypes === "all" || support.acceptedTypes.has(commandType);
+  const { commandType, payloadKind } = getAction(action);
+  // thread.launch and project admin are RPCs of their own (orchestration.launchThread,
+  // projects.mutate), outside the command union the probe learns (fixtures 79, 100).
+  return (
+    payloadKind !== "dispatch" ||
+    commandType === null ||
+    support.acceptedTypes === "all" ||
+    support.acceptedTypes.has(commandType)
+  );
 }
 
 export function supportedActions(support: CommandSupport): ActionId[] {

@@ -9,11 +9,14 @@ import type { DerivedIds } from "../actions/index.js";
 export const HINT_THREADS = "hint.threads";
 /** The shell `snapshotSequence` read just before the send: the effect's events come after it. */
 export const HINT_AFTER_SEQUENCE = "hint.afterSequence";
+/** The one existing project a project write names (a delete is observed by its absence). */
+export const HINT_PROJECT = "hint.projectId";
 
 export function derivedRecord(
   ids: DerivedIds,
   threadIds: readonly string[],
   afterSequence: number,
+  projectIds: readonly string[] = [],
 ): Record<string, string> {
   const record: Record<string, string> = {};
   for (const [name, value] of Object.entries(ids)) {
@@ -21,6 +24,8 @@ export function derivedRecord(
   }
   if (threadIds.length > 0) record[HINT_THREADS] = JSON.stringify(threadIds);
   record[HINT_AFTER_SEQUENCE] = String(afterSequence);
+  const [projectId, ...others] = projectIds;
+  if (projectId !== undefined && others.length === 0) record[HINT_PROJECT] = projectId;
   return record;
 }
 

@@ -488,6 +488,7 @@ class WriteDispatcher implements Dispatcher {
       environment,
       transport: operation.handle.transport,
       verifyWorkspace: this.#verifyWorkspace,
+      projectRoots: operation.handle.projectRoots,
     });
     if (refusal !== null) {
       await this.#journal.refuse(key, journalErrorOf(refusal));
@@ -500,7 +501,7 @@ class WriteDispatcher implements Dispatcher {
     const client = await environment.rpc();
     const uncertain = await this.#journal.markUncertain(
       key,
-      derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence),
+      derivedRecord(prepared.ids, targets.threadIds, fresh.snapshotSequence, targets.projectIds),
       journalCommandOf(prepared.payload),
     );
     const outcome = await sendOnce(client, prepared.payload, () =>

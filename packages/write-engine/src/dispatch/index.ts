@@ -7,6 +7,7 @@ export { KeyedLock } from "./keyed-lock.js";
 // The names the engine's entry shows too (listed once, there).
 export * from "./public-dispatch.js";
 export { DEFAULT_RESEND_WINDOW_MS } from "./reconcile.js";
+export { runThreadsBatch, type ThreadsBatchDeps } from "./threads-batch.js";
 export {
   executionDomainVerifier,
   localRealpath,

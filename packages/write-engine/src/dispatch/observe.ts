@@ -15,13 +15,17 @@
  *   command always leaves one. Overlay changes (pin, settle, …) are not inferred from thread state:
  *   another client may have made the same change.
  *
+ * - `project.create`: a live project with the derived `projectId` exists; `project.delete`: the
+ *   project is gone (whoever deleted it); `project.meta.update` leaves nothing that names its
+ *   command, so it is never found by reading (a resend is deduped by T3 on its commandId, fixture 112).
+ *
  * A "not found" is `conclusive` only when T3 was read in full (no missing id, no replay window
  * exceeded): it says the effect is not there now, never that it cannot arrive later.
  */
 
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import { hintAfterSequence, hintThreads } from "./derived-record.js";
+import { HINT_PROJECT, hintAfterSequence, hintThreads } from "./derived-record.js";
 import { readFreshThreads } from "./fresh-shell.js";
 import type { Observation } from "./types.js";
 
@@ -41,9 +45,39 @@ export async function observe(
       return messageInProjection(environment, threads[0], ids.messageId);
     case "thread.delete":
       return threadGone(environment, threads[0]);
+    case "project.create":
+      return projectState(environment, ids.projectId, "created_project_listed", true);
+    case "project.delete":
+      return projectState(environment, ids[HINT_PROJECT], "deleted_project_absent", false);
+    case "project.meta.update":
+      return {
+        method: "project_update_unobservable",
+        found: false,
+        conclusive: false,
+        reason: "a project update leaves no trace of its command; settle it by a resend (T3 dedupes it)",
+      };
     default:
       return commandEvent(environment, threads, ids.commandId, hintAfterSequence(ids) ?? 0, timeoutMs);
   }
+}
+
+/** Whether the project is listed live now; `present` says which answer is the effect. */
+async function projectState(
+  environment: ConnectedEnvironment,
+  projectId: string | undefined,
+  method: string,
+  present: boolean,
+): Promise<Observation> {
+  if (projectId === undefined) return missingId(method);
+  const { projects } = await environment.http.getProjects();
+  const live = projects.some((project) => project.id === projectId && !project.deletedAt);
+  if (live === present) return { method, found: true, receipt: { projectId, observed: method } };
+  return {
+    method,
+    found: false,
+    conclusive: true,
+    reason: present ? `no project ${projectId} exists (yet)` : `project ${projectId} still exists`,
+  };
 }
 
 function missingId(method: string): Observation {

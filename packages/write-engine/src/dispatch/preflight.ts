@@ -17,7 +17,9 @@ import {
   valueAtPath,
 } from "../actions/index.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
+import { projectRefusal } from "./project-checks.js";
 import type { WorkspaceVerifier } from "./types.js";
+import type { RootFileSystem } from "./workspace-root.js";
 
 export interface PreflightContext {
   readonly entry: AnyActionDefinition;
@@ -28,6 +30,9 @@ export interface PreflightContext {
   readonly environment: ConnectedEnvironment;
   readonly transport: Transport;
   readonly verifyWorkspace: WorkspaceVerifier;
+  /** The environment's allowed project folders (`projectRoots`; none: no project folder allowed). */
+  readonly projectRoots: readonly string[];
+  readonly rootFileSystem?: RootFileSystem;
 }
 
 export async function runPreflight(context: PreflightContext): Promise<ConnectorError | null> {
@@ -59,6 +64,10 @@ export async function runPreflight(context: PreflightContext): Promise<Connector
       if (selection === undefined) continue;
       const config = await readConfig(context.environment);
       const refusal = checkModelSelection(selection as ModelSelection, config);
+      if (refusal !== null) return refusal;
+    }
+    if (guard.kind === "workspace_root_confined" || guard.kind === "project_empty_unless_forced") {
+      const refusal = await projectRefusal([guard], context);
       if (refusal !== null) return refusal;
     }
     if (guard.kind === "workspace_path_approved") {

@@ -63,15 +63,25 @@ export interface ReconcileOptions {
 }
 
 export function journalCommandOf(payload: BuiltPayload): JournalCommand {
-  return payload.kind === "dispatch"
-    ? { kind: "dispatch", body: { ...payload.command } }
-    : { kind: "launch", body: { ...payload.input } };
+  switch (payload.kind) {
+    case "dispatch":
+      return { kind: "dispatch", body: { ...payload.command } };
+    case "project":
+      return { kind: "project", body: { ...payload.mutation } };
+    case "launch":
+      return { kind: "launch", body: { ...payload.input } };
+  }
 }
 
 function payloadOf(command: JournalCommand): BuiltPayload {
-  return command.kind === "dispatch"
-    ? { kind: "dispatch", command: command.body as unknown as WireCommand }
-    : { kind: "launch", input: command.body as unknown as WireLaunchInput };
+  switch (command.kind) {
+    case "dispatch":
+      return { kind: "dispatch", command: command.body as unknown as WireCommand };
+    case "project":
+      return { kind: "project", mutation: command.body as unknown as WireCommand };
+    case "launch":
+      return { kind: "launch", input: command.body as unknown as WireLaunchInput };
+  }
 }
 
 interface Decision {

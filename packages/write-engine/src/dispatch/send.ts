@@ -12,7 +12,7 @@
 
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { T3RpcClient } from "@t3-connector/core/t3";
-import type { BuiltPayload } from "../actions/index.js";
+import { type BuiltPayload, RPC_METHOD } from "../actions/index.js";
 import type { JournalReceipt } from "../journal/index.js";
 import { refusalFromText } from "./refusal-text.js";
 import type { LeaseVerdict } from "./types.js";
@@ -39,9 +39,21 @@ function start(client: T3RpcClient, payload: BuiltPayload): Promise<JournalRecei
       .dispatchCommand({ ...payload.command })
       .then((result): JournalReceipt => ({ sequence: result.sequence }));
   }
+  if (payload.kind === "project") {
+    return client.call(RPC_METHOD.project, { ...payload.mutation }).then(projectReceipt);
+  }
   return client
     .launchThread({ ...payload.input })
     .then((result): JournalReceipt => ({ threadId: result.threadId, resumed: result.resumed }));
+}
+
+/** `projects.mutate` answers the project row (fixtures 100, 103, 108). */
+function projectReceipt(value: unknown): JournalReceipt {
+  const row = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  if (typeof row.id !== "string") {
+    throw new ConnectorError("invalid_response", "projects.mutate answered without a project id");
+  }
+  return { projectId: row.id, deleted: typeof row.deletedAt === "string" };
 }
 
 /**
@@ -59,7 +71,12 @@ export function isReceiptConflict(error: ConnectorError): boolean {
 function unsupportedCommand(error: ConnectorError, payload: BuiltPayload): ConnectorError | null {
   const accepted = error.details?.acceptedCommandTypes;
   if (!Array.isArray(accepted)) return null;
-  const type = payload.kind === "dispatch" ? payload.command.type : "orchestration.launchThread";
+  const type =
+    payload.kind === "dispatch"
+      ? payload.command.type
+      : payload.kind === "project"
+        ? payload.mutation.type
+        : "orchestration.launchThread";
   return new ConnectorError(
     "action_unsupported",
     `this T3 server does not accept the command type ${type} (it refused the payload before running anything)`,

@@ -20,6 +20,11 @@ import type { Dispatcher } from "../dispatch/dispatcher-contract.js";
 import { LeaseRule } from "../dispatch/lease-rule.js";
 import type { DispatchOutcome } from "../dispatch/outcome.js";
 import type { ResendAuthority } from "../dispatch/resend-authority.js";
+import {
+  runThreadsBatch,
+  type ThreadsBatchRequest,
+  type ThreadsBatchResult,
+} from "../dispatch/threads-batch.js";
 import type {
   DispatchCompleted,
   DispatchRequest,
@@ -69,6 +74,14 @@ export interface WriteEngine extends Dispatcher {
   dispatchOutcome(request: DispatchRequest): Promise<DispatchOutcome>;
   /** "When run R ends, optionally switch the model, then send" (every step journaled). */
   conditionalSend(request: ConditionalSendRequest): Promise<ConditionalSendResult>;
+  /**
+   * Up to 20 threads filed at once (ADR 0074): each item dispatched by `dispatchItem` (the caller's
+   * single-write path, which records and audits it), the batch's manifest in the journal.
+   */
+  threadsBatch(
+    request: ThreadsBatchRequest,
+    dispatchItem: (request: DispatchRequest) => Promise<DispatchOutcome>,
+  ): Promise<ThreadsBatchResult>;
   /** Settles an uncertain write; it resends only under `authority` (ADR 0042), else it reads only. */
   reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   operationKey(environment: string, operationId: string): string;
@@ -125,6 +138,8 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
     dispatchOutcome: (request) => dispatcher.dispatchOutcome(request),
     conditionalSend: (request) =>
       conditionalSend({ dispatcher, journal, registry, channel, clock, leases }, request),
+    threadsBatch: (request, dispatchItem) =>
+      runThreadsBatch({ journal, registry, channel, leases, dispatchItem }, request),
     reconcile: (key, authority) => dispatcher.reconcile(key, authority),
     operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
     listUncertain: () => journal.listUncertain(),

@@ -17,7 +17,7 @@ const epochMs = z.number().int().nonnegative();
 
 const derivedIdsSchema = z.record(z.string().min(1), z.string().min(1));
 const commandSchema = z.strictObject({
-  kind: z.enum(["dispatch", "launch"]),
+  kind: z.enum(["dispatch", "launch", "project"]),
   body: z.record(z.string(), z.unknown()),
 });
 const receiptSchema = z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean(), z.null()]));
@@ -141,7 +141,10 @@ export function sanitiseCommand(command: JournalCommand): JournalCommand {
   const copy = JSON.parse(JSON.stringify(command)) as unknown;
   const parsed = commandSchema.safeParse(copy);
   if (!parsed.success)
-    throw new ConnectorError("invalid_input", "a journaled command is a dispatch or a launch");
+    throw new ConnectorError(
+      "invalid_input",
+      "a journaled command is a dispatch, a launch or a project mutation",
+    );
   return parsed.data;
 }
 

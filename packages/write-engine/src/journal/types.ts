@@ -33,7 +33,8 @@ export interface JournalError {
 
 /** The exact call sent to T3: a command for `dispatchCommand`, or the `launchThread` input. */
 export interface JournalCommand {
-  kind: "dispatch" | "launch";
+  /** `project`: a `projects.mutate` mutation (ADR 0074). */
+  kind: "dispatch" | "launch" | "project";
   body: Record<string, unknown>;
 }
 

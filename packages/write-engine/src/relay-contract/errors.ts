@@ -45,6 +45,9 @@ export const RELAY_DETAIL_KEYS = [
   "limit",
   /** environment_unavailable, protocol_unsupported: each environment left out, its reason and T3 version. */
   "leftOut",
+  /** project_not_empty: the project and the threads counted fresh, live and archived. */
+  "projectId",
+  "threadCount",
 ] as const;
 
 /** The listed detail keys of `details`, in the list's order; nothing else. */

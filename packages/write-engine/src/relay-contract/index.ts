@@ -21,6 +21,7 @@ export {
   type RelayRequest,
   type RelayRequestInput,
   type RequestApprovalOp,
+  type ThreadsBatchOp,
 } from "./requests.js";
 export {
   type ConditionalSendAnswer,

@@ -63,6 +63,15 @@ export const conditionalSendOp = z.strictObject({
   operationId: id,
   input: z.unknown(),
 });
+/** Up to 20 threads filed at once under one lease (ADR 0074); the engine parses `input`. */
+export const threadsBatchOp = z.strictObject({
+  op: z.literal("threads_batch"),
+  leaseId: id,
+  leaseSecret,
+  environment,
+  operationId: id,
+  input: z.unknown(),
+});
 /** The journal's `uncertain` writes (ids, actions, states only), for the reconcile command. */
 export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") });
 /**
@@ -118,6 +127,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   requestApprovalOp,
   dispatchOp,
   conditionalSendOp,
+  threadsBatchOp,
   listUncertainOp,
   leasedReadOp,
   endLeaseOp,
@@ -127,6 +137,7 @@ export const relayRequest = z.discriminatedUnion("op", [
 
 export type DispatchOp = z.output<typeof dispatchOp>;
 export type ConditionalSendOp = z.output<typeof conditionalSendOp>;
+export type ThreadsBatchOp = z.output<typeof threadsBatchOp>;
 export type ReconcileOp = z.output<typeof reconcileOp>;
 export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;

@@ -7,7 +7,12 @@
  * whose rows the bridge passes on whole (approval, lease, leased reads) keep their other fields.
  */
 import { z } from "zod";
-import { CONDITIONAL_SEND_STATES, type ConditionalSendStepName, RUNTIME_MODES } from "../actions/index.js";
+import {
+  BATCH_VERB_NAMES,
+  CONDITIONAL_SEND_STATES,
+  type ConditionalSendStepName,
+  RUNTIME_MODES,
+} from "../actions/index.js";
 import { JOURNAL_STATES } from "../journal/types.js";
 import type { RelayOpName } from "./requests.js";
 
@@ -100,6 +105,29 @@ export const conditionalSendResult = z.object({
   nextAction: z.string(),
 });
 
+const BATCH_ITEM_STATES = ["completed", "refused", "uncertain", "not_attempted"] as const;
+/** A threads batch: each item's state, and where it stopped (ADR 0074). */
+export const threadsBatchResult = z.object({
+  state: z.enum(["completed", "stopped"]),
+  batchId: z.string(),
+  action: z.enum(BATCH_VERB_NAMES),
+  environmentId: z.string(),
+  items: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      threadId: z.string(),
+      /** The item's own operationId: the one to reconcile when it is `uncertain`. */
+      operationId: z.string(),
+      state: z.enum(BATCH_ITEM_STATES),
+      replayed: z.boolean(),
+      code: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+  summary: z.object(Object.fromEntries(BATCH_ITEM_STATES.map((state) => [state, z.number().int().min(0)]))),
+  stoppedAt: z.number().int().min(0).optional(),
+});
+
 /** Ids, actions, states and error codes only: a record never crosses with an input or message text. */
 export const uncertainWrite = z.object({
   key: z.string(),
@@ -169,6 +197,7 @@ export const RELAY_RESULTS = {
   request_approval: requestApprovalResult,
   dispatch: dispatchResult,
   conditional_send: conditionalSendResult,
+  threads_batch: threadsBatchResult,
   list_uncertain: listUncertainResult,
   reconcile: reconcileResult,
   leased_read: leasedReadResult,

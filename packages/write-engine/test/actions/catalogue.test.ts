@@ -58,6 +58,9 @@ const CONTRACT_ORDER = [
   "delegated_task.wake-policy",
   "delegated_task.completion-delivery.acknowledge",
   "delegated_task.completion-delivery.dispose",
+  "project.create",
+  "project.meta.update",
+  "project.delete",
 ];
 
 /** Pre-0.6 Portuguese parameter and key names that the contract lists as refused. */
@@ -78,8 +81,8 @@ const LEGACY_NAMES = [
 const KEY = "a".repeat(64);
 
 describe("the write-action table", () => {
-  it("lists exactly the 44 contract actions in registration order", () => {
-    expect(ACTIONS).toHaveLength(44);
+  it("lists exactly the 47 contract actions in registration order", () => {
+    expect(ACTIONS).toHaveLength(47);
     expect(ACTION_IDS).toEqual(CONTRACT_ORDER);
   });
 
@@ -139,14 +142,18 @@ describe("the write-action table", () => {
       ["runtime-request.approve", "runtime-request.respond"],
       ["runtime-request.answer", "runtime-request.respond"],
       ["thread.send", "message.dispatch"],
+      // 0.0.31's mutation name; project.meta.update is the command the server makes of it (fixture 104).
+      ["project.meta.update", "project.update"],
     ]);
   });
 
-  it("sends thread.launch over launchThread and every other action as a dispatched command", () => {
+  it("sends thread.launch over launchThread, project admin over projects.mutate and every other action as a dispatched command", () => {
     for (const entry of ACTIONS) {
       if (entry.action === "thread.launch") {
         expect(entry.payloadKind).toBe("launch");
         expect(entry.commandType).toBeNull();
+      } else if (entry.action.startsWith("project.")) {
+        expect(entry.payloadKind).toBe("project");
       } else {
         expect(entry.payloadKind).toBe("dispatch");
         expect(entry.commandType).toEqual(expect.any(String));
@@ -185,7 +192,7 @@ describe("the write-action table", () => {
     expect(answer.payload.kind === "dispatch" && "decision" in answer.payload.command).toBe(false);
   });
 
-  it("names the targets the gate checks: threads, or the project of a launch", () => {
+  it("names the targets the gate checks: threads, or the project of a launch (a new project names none)", () => {
     const targets = (action: (typeof CONTRACT_ORDER)[number]) => {
       const entry = getAction(action);
       return entry.targets(entry.inputSchema.parse(SAMPLE_INPUTS[action as keyof typeof SAMPLE_INPUTS]));
@@ -197,7 +204,9 @@ describe("the write-action table", () => {
     expect(targets("thread.merge_back").threadIds).toHaveLength(2);
     expect(targets("thread.fork").threadIds).toEqual(["0798fcf8-49d7-4821-812e-7cdce591eed0"]);
     expect(targets("delegated_task.request").threadIds).toEqual(["0798fcf8-49d7-4821-812e-7cdce591eed0"]);
-    for (const action of CONTRACT_ORDER) {
+    expect(targets("project.create")).toEqual({ threadIds: [], projectIds: [] });
+    expect(targets("project.delete").projectIds).toEqual(["d21e26bb-47ea-4b08-a81f-0abce1f8f482"]);
+    for (const action of CONTRACT_ORDER.filter((action) => action !== "project.create")) {
       const found = targets(action);
       expect(found.threadIds.length + found.projectIds.length).toBeGreaterThan(0);
     }

@@ -13,11 +13,12 @@ const DESTRUCTIVE = [
   "checkpoint.rollback",
   "thread.merge_back",
   "delegated_task.completion-delivery.dispose",
+  "project.delete",
 ];
 
 describe("the catalogue's words for people", () => {
-  it("gives every one of the 44 actions a plain label, one line of what it does and a risk group", () => {
-    expect(ACTIONS).toHaveLength(44);
+  it("gives every one of the 47 actions a plain label, one line of what it does and a risk group", () => {
+    expect(ACTIONS).toHaveLength(47);
     for (const entry of ACTIONS) {
       expect(entry.label.trim().length, entry.action).toBeGreaterThan(3);
       // A label a person reads: no dotted ids, no field names.
@@ -27,7 +28,7 @@ describe("the catalogue's words for people", () => {
       expect(entry.description.length, entry.action).toBeLessThanOrEqual(140);
       expect(ACTION_GROUPS, entry.action).toContain(entry.group);
     }
-    expect(new Set(ACTIONS.map((entry) => entry.label)).size).toBe(44);
+    expect(new Set(ACTIONS.map((entry) => entry.label)).size).toBe(47);
   });
 
   it("puts exactly the irreversible actions in the destructive group", () => {

@@ -204,7 +204,22 @@ const EXPECTED: Record<ActionId, (ids: DerivedIds) => BuiltPayload> = {
     }),
   "delegated_task.completion-delivery.dispose": (ids) =>
     cmd("delegated_task.completion-delivery.dispose", ids, { parentThreadId: T, taskId: "task-1" }),
+  "project.create": (ids) =>
+    mutation("project.create", ids, {
+      projectId: ids.projectId,
+      title: "fixtures",
+      workspaceRoot: "/srv/projects/fixture/new",
+      createWorkspaceRootIfMissing: true,
+    }),
+  "project.meta.update": (ids) =>
+    mutation("project.update", ids, { projectId: P, title: "fixtures, renamed" }),
+  "project.delete": (ids) => mutation("project.delete", ids, { projectId: P }),
 };
+
+/** A `projects.mutate` mutation (0.0.31's union: fixtures 100-115). */
+function mutation(type: string, ids: DerivedIds, fields: Record<string, unknown>): BuiltPayload {
+  return { kind: "project", mutation: { type, commandId: ids.commandId, ...fields } };
+}
 
 /**
  * Field sets of the V2 commands and of the launch input, independent of the
@@ -298,6 +313,15 @@ const V2_FIELDS: Record<string, { required: string[]; optional?: string[] }> = {
     required: ["parentThreadId", "taskId", "observedByRunId"],
   },
   "delegated_task.completion-delivery.dispose": { required: ["parentThreadId", "taskId"] },
+  "project.create": {
+    required: ["projectId", "title", "workspaceRoot"],
+    optional: ["createWorkspaceRootIfMissing", "defaultModelSelection", "scripts"],
+  },
+  "project.update": {
+    required: ["projectId"],
+    optional: ["title", "workspaceRoot", "defaultModelSelection", "scripts"],
+  },
+  "project.delete": { required: ["projectId"], optional: ["force"] },
 };
 const LAUNCH_FIELDS = {
   required: [
@@ -319,7 +343,7 @@ function expectV2Shape(payload: BuiltPayload): void {
     for (const key of keys) expect([...LAUNCH_FIELDS.required, ...LAUNCH_FIELDS.optional]).toContain(key);
     return;
   }
-  const { type, commandId, ...rest } = payload.command;
+  const { type, commandId, ...rest } = payload.kind === "project" ? payload.mutation : payload.command;
   expect(commandId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   const fields = V2_FIELDS[type];
   expect(fields, `V2 has no command ${type}`).toBeDefined();
@@ -328,7 +352,7 @@ function expectV2Shape(payload: BuiltPayload): void {
   for (const field of fields.required) expect(keys, type).toContain(field);
   for (const key of keys)
     expect([...fields.required, ...(fields.optional ?? [])], `${type}.${key}`).toContain(key);
-  for (const value of Object.values(payload.command)) expect(value).not.toBeUndefined();
+  for (const value of Object.values(rest)) expect(value).not.toBeUndefined();
 }
 
 describe("built payloads", () => {
@@ -421,7 +445,12 @@ describe("built payloads", () => {
   it("adds no createdAt to any command (server time only)", () => {
     for (const entry of ACTIONS) {
       const { payload } = prepareAction(entry.action, SAMPLE_INPUTS[entry.action], KEY);
-      const body = payload.kind === "dispatch" ? payload.command : payload.input;
+      const body =
+        payload.kind === "dispatch"
+          ? payload.command
+          : payload.kind === "project"
+            ? payload.mutation
+            : payload.input;
       expect("createdAt" in body).toBe(false);
     }
   });

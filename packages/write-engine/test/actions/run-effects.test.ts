@@ -65,6 +65,9 @@ const EFFECTS: Record<ActionId, RunEffect> = {
   "delegated_task.wake-policy": "starts-run",
   "delegated_task.completion-delivery.acknowledge": "runs-nothing",
   "delegated_task.completion-delivery.dispose": "runs-nothing",
+  "project.create": "runs-nothing",
+  "project.meta.update": "runs-nothing",
+  "project.delete": "runs-nothing",
 };
 
 function view(id: string, fields: Partial<ThreadRunView> = {}): ThreadRunView {

@@ -4,7 +4,9 @@
  * applies nothing. The gate refuses the unsupported ones before the journal (see the gate's
  * relay tests); here each supported action goes through the whole engine exactly once.
  */
+
 import { ABSENT_COMMAND_TYPES_0031 } from "@t3-connector/t3-sim";
+import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId } from "../../src/actions/index.js";
 import {
@@ -29,6 +31,7 @@ beforeAll(async () => {
     aliases,
     clock: "manual",
     compat: Object.fromEntries(aliases.map((alias) => [alias, "0.0.31" as const])),
+    projectRoots: { [aliasOf("project.create")]: [WALK_PROJECT_ROOT] },
   });
   // An action 0.0.31 cannot run cannot be seeded there either (its set-up command would not decode).
   inputs = await seedEachAction(
@@ -52,7 +55,8 @@ describe("command support learned from a 0.0.31 server", () => {
     expect(support.serverVersion).toBe("0.0.31");
     expect(support.acceptedTypes === "all" ? 0 : support.acceptedTypes.size).toBe(37);
     expect([...unsupportedActions(support)].sort()).toEqual(UNSUPPORTED_ON_0031);
-    expect(supportedActions(support)).toHaveLength(35);
+    // 35 dispatched commands, plus the 3 project actions sent by projects.mutate (fixtures 100-115).
+    expect(supportedActions(support)).toHaveLength(38);
   });
 
   it.each(ACTION_IDS.filter((action) => !UNSUPPORTED_ON_0031.includes(action)))(
@@ -66,7 +70,7 @@ describe("command support learned from a 0.0.31 server", () => {
 });
 
 describe("command support of a protocol-2 server", () => {
-  it("covers all 44 actions", async () => {
+  it("covers all 47 actions", async () => {
     const current = await startHarness({ aliases: ["current"], clock: "manual" });
     try {
       const found = await probeCommandSupport(await current.registry.resolve("current").connect());

@@ -1,8 +1,10 @@
 /**
- * Every one of the 44 actions, with its sample input, goes through the whole engine against a
+ * Every one of the 47 actions, with its sample input, goes through the whole engine against a
  * strict simulator (unknown fields rejected) and lands as exactly one command carrying the
  * commandId derived from the operation key; a repeat with the same operationId sends nothing.
  */
+
+import { WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_IDS, type ActionId, deriveIds } from "../../src/actions/index.js";
 import { aliasOf, dispatchSeededAction, seedEachAction } from "./support/action-per-environment.js";
@@ -12,7 +14,11 @@ let inputs: Map<ActionId, Record<string, unknown>>;
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ aliases: ACTION_IDS.map(aliasOf), clock: "manual" });
+  harness = await startHarness({
+    aliases: ACTION_IDS.map(aliasOf),
+    clock: "manual",
+    projectRoots: { [aliasOf("project.create")]: [WALK_PROJECT_ROOT] },
+  });
   inputs = await seedEachAction(harness, ACTION_IDS);
 });
 
@@ -25,6 +31,7 @@ function expectedType(action: ActionId): string {
   if (action === "thread.launch") return "orchestration.launchThread";
   if (action === "thread.title") return "thread.metadata.update";
   if (action === "thread.send") return "message.dispatch";
+  if (action === "project.meta.update") return "project.update";
   if (action === "runtime-request.approve" || action === "runtime-request.answer") {
     return "runtime-request.respond";
   }

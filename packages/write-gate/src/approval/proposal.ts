@@ -118,7 +118,8 @@ function few(names: readonly string[]): string {
 /**
  * The first ticks: the proposal intersected with the live inventory; what the
  * proposal leaves open defaults to every environment and project and the non-destructive actions.
- * A destructive action is never ticked unless the client proposed it.
+ * A destructive action, or one that names a folder (project create and move), is never ticked
+ * unless the client proposed it.
  */
 export function preselect(proposal: Proposal | undefined, inventory: InventoryView): Preselection {
   const wantedEnvironments = proposal?.environments;
@@ -142,7 +143,9 @@ export function preselect(proposal: Proposal | undefined, inventory: InventoryVi
       if (inHere.length > 0 || !named) projectIds = inHere;
     }
     const actions = grant.actions.filter((action) =>
-      wantedActions === undefined ? ACTION_GROUP.get(action) !== "destructive" : wantedActions.has(action),
+      wantedActions === undefined
+        ? ACTION_GROUP.get(action) !== "destructive" && !NAMES_A_FOLDER.has(action)
+        : wantedActions.has(action),
     );
     if (projectIds.length === 0 || actions.length === 0) continue;
     chosen.push({ environmentId: grant.environmentId, projectIds, actions });
@@ -152,4 +155,14 @@ export function preselect(proposal: Proposal | undefined, inventory: InventoryVi
 
 const ACTION_GROUP: ReadonlyMap<string, string> = new Map(
   ACTIONS.map((entry) => [entry.action, entry.group]),
+);
+
+/**
+ * Actions that name a folder on the person's machine (a project's workspace root, ADR 0074): like
+ * a destructive one, never ticked unless the client proposed it.
+ */
+const NAMES_A_FOLDER: ReadonlySet<string> = new Set(
+  ACTIONS.filter((entry) => entry.guards.some((guard) => guard.kind === "workspace_root_confined")).map(
+    (entry) => entry.action,
+  ),
 );

@@ -269,6 +269,7 @@ async function bindRelay(
       registry,
       dispatcher: engine,
       conditionalSend: (request) => engine.conditionalSend(request),
+      threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
       listUncertain: () => engine.listUncertain(),
       lease: human.lease,
       approvals: human.approvals,

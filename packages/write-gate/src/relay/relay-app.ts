@@ -26,6 +26,7 @@ import {
   reconcileOp,
   refuseForeignLease,
   requestApproval,
+  threadsBatchOp,
 } from "./relay-ops.js";
 
 export interface RelayDeps extends RelayOpDeps {
@@ -39,6 +40,7 @@ const KNOWN_OPS = [
   "request_approval",
   "dispatch",
   "conditional_send",
+  "threads_batch",
   "list_uncertain",
   "reconcile",
   "leased_read",
@@ -133,6 +135,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
       return dispatchOp(request, deps);
     case "conditional_send":
       return conditionalSendOp(request, deps);
+    case "threads_batch":
+      return threadsBatchOp(request, deps);
     case "list_uncertain":
       return listUncertainOp(deps);
     case "reconcile":

@@ -24,6 +24,7 @@ import type {
   ReconcileOp,
   RelayResultOf,
   RequestApprovalOp,
+  ThreadsBatchOp,
 } from "@t3-connector/write-engine/relay-contract";
 import type { ApprovalFeed } from "../approval/approval-feed.js";
 import { type AuditLog, reconciledEvent } from "../audit/index.js";
@@ -37,6 +38,8 @@ export interface RelayOpDeps {
   readonly dispatcher: Pick<WriteEngine, "dispatchOutcome" | "reconcile" | "operationKey">;
   /** The conditional send over the same dispatcher and journal; without it the op is unavailable. */
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
+  /** The threads batch over the same engine; without it the op is unavailable. */
+  readonly threadsBatch?: WriteEngine["threadsBatch"];
   /** The journal's uncertain records; without it the op is unavailable. */
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
@@ -179,6 +182,28 @@ async function decided(
 }
 
 export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<RelayResultOf<"dispatch">> {
+  const outcome = await dispatchRecorded(op, deps);
+  if (outcome.state !== "completed") throw outcome.error;
+  return {
+    state: outcome.state,
+    leaseId: op.leaseId,
+    operationId: outcome.operationId,
+    environmentId: outcome.environmentId,
+    action: outcome.action,
+    replayed: outcome.replayed,
+    ...(outcome.reconciled === true ? { reconciled: true } : {}),
+    receipt: outcome.receipt,
+    derivedIds: outcome.derivedIds,
+    ...(outcome.runtimeMode === undefined ? {} : { runtimeMode: outcome.runtimeMode }),
+  };
+}
+
+/**
+ * One write, as the gate makes every one: the holder's claim on the operationId, the engine's
+ * dispatch, then the page's row, the launched thread, the lease a lost send ends, and the audit
+ * line. A single write and each item of a threads batch go through here.
+ */
+async function dispatchRecorded(op: DispatchOp, deps: RelayOpDeps): Promise<DispatchOutcome> {
   const base = { leaseId: op.leaseId, action: op.action, operationId: op.operationId };
   let outcome: DispatchOutcome;
   try {
@@ -219,18 +244,7 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
       code: null,
       replayed: outcome.replayed,
     });
-    return {
-      state: outcome.state,
-      leaseId: op.leaseId,
-      operationId: outcome.operationId,
-      environmentId: outcome.environmentId,
-      action: outcome.action,
-      replayed: outcome.replayed,
-      ...(outcome.reconciled === true ? { reconciled: true } : {}),
-      receipt: outcome.receipt,
-      derivedIds: outcome.derivedIds,
-      ...(outcome.runtimeMode === undefined ? {} : { runtimeMode: outcome.runtimeMode }),
-    };
+    return outcome;
   }
   const code = auditCodeOf(outcome.error);
   const environmentId = outcome.environmentId ?? null;
@@ -248,7 +262,44 @@ export async function dispatchOp(op: DispatchOp, deps: RelayOpDeps): Promise<Rel
     code,
     replayed,
   });
-  throw outcome.error;
+  return outcome;
+}
+
+/**
+ * A threads batch (ADR 0074): the engine parses it, keeps its manifest and decides where it stops;
+ * each item is dispatched, recorded and audited here exactly as a single write.
+ */
+export async function threadsBatchOp(
+  op: ThreadsBatchOp,
+  deps: RelayOpDeps,
+): Promise<RelayResultOf<"threads_batch">> {
+  const run = deps.threadsBatch;
+  if (run === undefined)
+    throw new ConnectorError("invalid_request", "this gate does not run threads batches");
+  refuseForeignLease(deps.lease, op.leaseId, op.leaseSecret);
+  const result = await run(
+    {
+      leaseId: op.leaseId,
+      lease: deps.lease.facts(op.leaseId),
+      environment: op.environment ?? "",
+      operationId: op.operationId,
+      input: op.input,
+    },
+    (item) =>
+      dispatchRecorded(
+        {
+          op: "dispatch",
+          leaseId: item.leaseId,
+          ...(op.leaseSecret === undefined ? {} : { leaseSecret: op.leaseSecret }),
+          environment: item.environment,
+          operationId: item.operationId,
+          action: item.action,
+          input: item.input,
+        },
+        deps,
+      ),
+  );
+  return { ...result, items: [...result.items] };
 }
 
 export async function conditionalSendOp(

@@ -1,5 +1,5 @@
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
-import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
+import { aliasOf, seedForAction, WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import {
   commandTypesSince,
   countersOf,
@@ -36,7 +36,7 @@ async function actionWorld(): Promise<SimWorld> {
     });
     inputs.set(action, await seedForAction(env, action));
   }
-  return worldOf(sim, "t3c-ceiling-walk-", aliasOf(ACTION_IDS[0] as ActionId));
+  return worldOf(sim, "t3c-ceiling-walk-", aliasOf(ACTION_IDS[0] as ActionId), [WALK_PROJECT_ROOT]);
 }
 
 beforeAll(async () => {

@@ -127,7 +127,7 @@ function orchestratorErrorOf(cause: unknown): Record<string, string> | undefined
 }
 
 /**
- * A diff RPC's `Checkpoint…Error` cause (fixtures 75, 104, 113): its name and the turn count it
+ * A diff RPC's `Checkpoint…Error` cause (fixtures 75, 124, 133): its name and the turn count it
  * names, which say whether the range is past the latest checkpoint or a ref is gone. Nothing else
  * of the cause travels (its message names server paths in other errors).
  */

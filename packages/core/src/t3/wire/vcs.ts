@@ -3,7 +3,7 @@ import { forwardCompatibleArray, nonNegativeInt } from "./lenient.js";
 
 /**
  * The diff and version-control reads a token with `orchestration:read` may make (0.0.31 and
- * later; fixtures 100–114 and docs/t3-protocol-notes.md). Loose objects: later builds add fields.
+ * later; fixtures 120–134 and docs/t3-protocol-notes.md). Loose objects: later builds add fields.
  */
 
 /** `orchestration.getTurnDiff` / `getFullThreadDiff`: the output of `git diff --patch` between two checkpoints. */
@@ -30,7 +30,7 @@ const ChangeRequestSchema = z.looseObject({
   state: z.string(),
 });
 
-/** `vcs.refreshStatus {cwd}`: a folder that is not a repository answers `isRepo: false` (fixture 108). */
+/** `vcs.refreshStatus {cwd}`: a folder that is not a repository answers `isRepo: false` (fixture 128). */
 export const VcsStatusSchema = z.looseObject({
   isRepo: z.boolean(),
   hasPrimaryRemote: z.boolean().optional().default(false),
@@ -63,7 +63,7 @@ const VcsRefSchema = z.looseObject({
 });
 export type VcsRef = z.output<typeof VcsRefSchema>;
 
-/** `vcs.listRefs {cwd, query?, cursor?, limit?}`: a numeric offset cursor (fixture 111). */
+/** `vcs.listRefs {cwd, query?, cursor?, limit?}`: a numeric offset cursor (fixture 131). */
 export const VcsRefListSchema = z.looseObject({
   refs: forwardCompatibleArray(VcsRefSchema),
   isRepo: z.boolean(),

@@ -38,7 +38,11 @@ import {
 } from "../../../src/dispatch/index.js";
 import { type Journal, openJournal } from "../../../src/journal/index.js";
 
-const WRITE_TAGS = new Set(["orchestration.dispatchCommand", "orchestration.launchThread"]);
+const WRITE_TAGS = new Set([
+  "orchestration.dispatchCommand",
+  "orchestration.launchThread",
+  "projects.mutate",
+]);
 
 export const LEASE_ID = "lease-test-1";
 export const CHANNEL = "canal:test-org|securetunnel:tunnel-1";
@@ -217,6 +221,8 @@ export interface HarnessOptions {
   verifyWorkspace?: WorkspaceVerifier;
   /** Aliases that play an older T3 build exactly (the simulator's `compat` profile). */
   compat?: Readonly<Record<string, "0.0.31">>;
+  /** Per alias: the environment's allowed project folders (`projectRoots`, ADR 0074). */
+  projectRoots?: Readonly<Record<string, readonly string[]>>;
   /** Environments start empty; this seeds each one before the registry connects. */
   seed?: (env: SimEnvironment) => void;
   /** How every environment plays the 0.0.46 age's open points (the simulator's age-0046.ts). */
@@ -251,6 +257,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       environmentId: env.environmentId,
       transport: { kind: "url", url: (await options.reachedThrough?.(env)) ?? env.url },
       tokenFile: await tokens.write(`${env.alias}-operate`, env.operateToken),
+      ...(options.projectRoots?.[env.alias] === undefined
+        ? {}
+        : { projectRoots: options.projectRoots[env.alias] }),
     });
     env.model.addProject({
       id: SAMPLE_IDS.projectId,

@@ -1,0 +1,105 @@
+/**
+ * The preflight's project checks (ADR 0074), on reads made right before the send:
+ * - the workspace folder is confined to the environment's allowed roots (workspace-root.ts), and
+ *   a missing one is allowed only when the input asks T3 to make it;
+ * - a project to delete holds no live or archived thread, counted now from the active shell and
+ *   the archived one, unless the input says `force`.
+ * A URL environment's folders are on this machine; an SSH environment's are not, so no project
+ * folder is allowed there (the walk cannot be made over ssh without trusting the remote shell).
+ */
+import { ConnectorError } from "@t3-connector/core";
+import type { Transport } from "@t3-connector/core/config";
+import type { ConnectedEnvironment } from "@t3-connector/core/environments";
+import type { Guard, ProjectEmptyGuard, WorkspaceRootGuard } from "../actions/index.js";
+import { valueAtPath } from "../actions/index.js";
+import { confineWorkspaceRoot, type RootFileSystem } from "./workspace-root.js";
+
+export interface ProjectCheckContext {
+  readonly input: unknown;
+  readonly environment: ConnectedEnvironment;
+  readonly transport: Transport;
+  readonly projectRoots: readonly string[];
+  readonly rootFileSystem?: RootFileSystem;
+}
+
+/** The folder check; on success the input carries the resolved folder (what is sent). */
+export async function checkWorkspaceRoot(
+  guard: WorkspaceRootGuard,
+  context: ProjectCheckContext,
+): Promise<{ readonly resolved: string; readonly exists: boolean } | null> {
+  const wanted = valueAtPath(context.input, guard.path);
+  if (wanted === undefined) return null;
+  if (context.transport.kind === "ssh") {
+    throw new ConnectorError(
+      "workspace_root_refused",
+      "project folders can only be checked on an environment that runs on this machine (this one is reached over ssh)",
+      { details: { reason: "remote_environment" } },
+    );
+  }
+  const confined = await confineWorkspaceRoot(String(wanted), context.projectRoots, context.rootFileSystem);
+  const create =
+    guard.createField === null ? false : valueAtPath(context.input, [guard.createField]) === true;
+  if (!confined.exists && !create) {
+    throw new ConnectorError(
+      "workspace_root_refused",
+      `${confined.resolved} does not exist; set createWorkspaceRootIfMissing: true to have T3 make it`,
+      { details: { reason: "folder_missing" } },
+    );
+  }
+  return confined;
+}
+
+/** Live and archived threads of a project, counted now (the archived shell is a socket read). */
+export async function countProjectThreads(
+  environment: ConnectedEnvironment,
+  projectId: string,
+): Promise<number> {
+  const [shell, archived] = await Promise.all([
+    environment.http.getShell(),
+    environment.rpc().then((rpc) => rpc.getArchivedShellSnapshot()),
+  ]);
+  const ids = new Set<string>();
+  for (const thread of [...shell.threads, ...shell.archivedThreads, ...archived.threads]) {
+    if (thread.projectId === projectId && !thread.deletedAt) ids.add(thread.id);
+  }
+  return ids.size;
+}
+
+/**
+ * Every project check an entry declares, in order: what the operator's path (ops) runs before its
+ * send, so that it applies the same folder and thread-count rules as the gate's dispatcher.
+ * Returns the first refusal, or null.
+ */
+export async function projectRefusal(
+  guards: readonly Guard[],
+  context: ProjectCheckContext,
+): Promise<ConnectorError | null> {
+  for (const guard of guards) {
+    try {
+      if (guard.kind === "workspace_root_confined") await checkWorkspaceRoot(guard, context);
+      if (guard.kind === "project_empty_unless_forced") await checkProjectEmpty(guard, context);
+    } catch (error) {
+      if (error instanceof ConnectorError) return error;
+      throw error;
+    }
+  }
+  return null;
+}
+
+/** Refuses a delete of a project that still holds threads, unless forced; answers the count. */
+export async function checkProjectEmpty(
+  guard: ProjectEmptyGuard,
+  context: ProjectCheckContext,
+): Promise<number> {
+  const projectId = String(valueAtPath(context.input, [guard.projectField]));
+  const count = await countProjectThreads(context.environment, projectId);
+  if (count > 0 && valueAtPath(context.input, [guard.forceField]) !== true) {
+    throw new ConnectorError(
+      "project_not_empty",
+      `project ${projectId} still holds ${count} thread${count === 1 ? "" : "s"} (live and archived); ` +
+        "delete or move them first, or set force: true to delete the project and its threads",
+      { details: { reason: "project_not_empty", projectId, threadCount: count } },
+    );
+  }
+  return count;
+}
