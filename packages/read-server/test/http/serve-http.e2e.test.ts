@@ -89,7 +89,7 @@ describe("serve --http", () => {
     expect(serve.ready).toMatchObject({
       url: `${serve.origin}/mcp`,
       auth: "bearer",
-      tools: 12,
+      tools: 15,
       environments: ["alpha", "beta"],
     });
     expect(new URL(serve.ready.url).hostname).toBe("127.0.0.1");
