@@ -63,7 +63,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
   await session.close();
   const { outcome } = session;
   if (outcome === undefined) return EXIT_CODES.ok;
-  const json = io.stdoutIsTTY !== true || program.opts<{ json?: boolean }>().json === true;
+  const asked = program.opts<{ json?: boolean }>().json === true;
+  const json = asked || (io.stdoutIsTTY !== true && outcome.textWhenPiped !== true);
   io.stdout.write(
     json ? `${JSON.stringify(outcome.value, null, 2)}\n` : outcome.human(outcome.value as never),
   );

@@ -2,6 +2,7 @@
  * The typed module API: every operation of the CLI, for scripts. One instance holds one verified
  * connection per environment (opened on first use); `close()` ends them.
  */
+
 import type { Clock } from "@t3-connector/core";
 import type { ActOptions, ActResult } from "./act.js";
 import type { BatchOptions, OpsBatchResult } from "./batch.js";
@@ -9,6 +10,7 @@ import type { CatalogueEntry } from "./catalogue-list.js";
 import { loadOpsConfig, type OpsConfig } from "./config.js";
 import type { ConfigureRequest, ConfigureResult } from "./configure.js";
 import type { CreateRequest, CreateResult } from "./create.js";
+import type { DiffOptions } from "./diff-read.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
 import type { AnswerRequest, AnswerResult, InboxListing } from "./inbox.js";
@@ -94,6 +96,22 @@ export class Ops {
   ): Promise<Record<string, unknown>> {
     const { readThread } = await import("./thread-read.js");
     return readThread(this.environments, environment, reference, options);
+  }
+
+  /** What a thread's agent changed (t3_diff, every page), for `diff <ref>`. */
+  async diff(
+    reference: string,
+    environment?: string,
+    options: DiffOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const { readDiff } = await import("./diff-read.js");
+    return readDiff(this.environments, environment, reference, options);
+  }
+
+  /** Where a thread works (t3_worktree), for `worktree <ref>`. */
+  async worktree(reference: string, environment?: string): Promise<Record<string, unknown>> {
+    const { readWorktree } = await import("./diff-read.js");
+    return readWorktree(this.environments, environment, reference);
   }
 
   /** One environment's threads through the read tool t3_threads (filters as it takes them). */

@@ -80,6 +80,7 @@ function rowItem(row: BoardRow, nowMs: number, hooks: RenderHooks): HTMLElement 
   const meta = [row.machine, row.project, elapsed].filter((part): part is string => !!part).join(" · ");
   item.append(head, el("div", "meta", meta));
   if (row.detail !== "") item.append(el("div", "detail", row.detail));
+  if (row.changes !== null) item.append(el("div", "changes", row.changes));
   if (row.section === "needs_you") item.append(rowActions(row, hooks));
   return item;
 }
