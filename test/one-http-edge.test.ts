@@ -44,6 +44,7 @@ const ONLY_IN_THE_KIT: ReadonlyArray<{
         "packages/write-gate/src/app/remote-approval-page.ts",
         "the approval page's own script, in the person's browser",
       ],
+      ["packages/write-gate/src/app/inbox-page.ts", "the inbox page's own script, in the person's browser"],
     ]),
   },
   { what: "Hono's body limit", pattern: /hono\/body-limit/, use: "readBoundedBody" },

@@ -14,6 +14,7 @@ import { type EnvironmentConfig, writeTokenFile } from "@t3-connector/core/confi
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
+import { openWriteEngine } from "@t3-connector/write-engine/engine";
 import {
   createGateApp,
   type GateApp,
@@ -79,6 +80,12 @@ export async function startSimGate(options: {
   eventPingIntervalMs?: number;
   /** The start-up findings the page shows (the real gate fills them from its environment check). */
   startupWarnings?: StartupWarnings;
+  /** Opens a write engine in the state directory and serves the person's inbox through it. */
+  inbox?: boolean;
+  /** Approval from afar: the public origin and the OAuth state directory its passkeys are read from. */
+  remoteApproval?: { origin: string; oauthStateDir: string; relayCapability?: string };
+  /** Approval from afar at the gate's own origin (a browser test of `/approve` without a proxy). */
+  remoteApprovalAtOwnOrigin?: { oauthStateDir: string };
   /** Environments beyond the simulator's (e.g. a protocol-1 server), configured after them. */
   otherServers?: ReadonlyArray<{ alias: string; environmentId: string; url: string }>;
 }): Promise<SimGate> {
@@ -123,6 +130,10 @@ export async function startSimGate(options: {
     await saveCredentials(join(stateDir, CREDENTIALS_FILE), options.credentials);
   }
   const audit = await openAuditLog({ stateDir, clock });
+  const engine =
+    options.inbox === true
+      ? await openWriteEngine({ stateDir, registry, channel: "sim-gate", clock })
+      : undefined;
 
   // Listen first (port 0), then build the app for that exact port: no free-port race.
   let handler: ((request: Request, env: unknown) => Response | Promise<Response>) | undefined;
@@ -151,6 +162,11 @@ export async function startSimGate(options: {
       ? {}
       : { eventPingIntervalMs: options.eventPingIntervalMs }),
     ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
+    ...(engine === undefined ? {} : { inbox: { registry, engine } }),
+    ...(options.remoteApproval === undefined ? {} : { remoteApproval: options.remoteApproval }),
+    ...(options.remoteApprovalAtOwnOrigin === undefined
+      ? {}
+      : { remoteApproval: { origin: `http://localhost:${port}`, ...options.remoteApprovalAtOwnOrigin } }),
   });
   handler = (request, env) => gate.app.fetch(request, env);
   return {
@@ -164,6 +180,7 @@ export async function startSimGate(options: {
     logs,
     audit,
     async close() {
+      await engine?.close();
       await audit.close();
       await new Promise<void>((resolve) => {
         if (server === undefined) return resolve();

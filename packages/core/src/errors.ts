@@ -119,7 +119,10 @@ export const ERROR_CODES_BY_DOMAIN = {
     "subagent_thread_read_only",
     /** T3 refused: the thread would run above the mode its ceiling allows (OrchestratorThreadAboveModeLimitError). */
     "above_mode_limit",
-    /** The environment's T3 version does not accept this command type (nothing was applied). */
+    /**
+     * The environment's T3 version lacks what was asked: a command type (nothing was applied) or,
+     * for a read, an RPC (`details.missing` names it). One code for every "this T3 lacks it".
+     */
     "action_unsupported",
     "journal_unavailable",
     "journal_transition_invalid",
@@ -165,6 +168,8 @@ export const ERROR_CODES_BY_DOMAIN = {
     "step_up_invalid",
     "registration_unknown",
     "too_many_requests",
+    /** The inbox from afar shows what waits only after a passkey assertion (ADR 0073). */
+    "unlock_required",
     "credential_unknown",
     "assertion_invalid",
     "registration_invalid",

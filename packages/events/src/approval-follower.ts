@@ -6,7 +6,9 @@
  * gate that is down is asked again after `retryDelayMs`; one that restarted (its feed is new) is
  * read again from its start.
  */
+
 import type { Clock } from "@t3-connector/core";
+import { leaseItemId } from "@t3-connector/core/state";
 import type { TimerHandle, Timers } from "@t3-connector/core/t3";
 import { eventId } from "./event-id.js";
 import type { ApprovalWebhookEvent, EventType } from "./event-types.js";
@@ -42,6 +44,8 @@ export interface ApprovalSource {
     after: number,
     signal: AbortSignal,
   ): Promise<{ entries: readonly ApprovalFeedEntry[]; cursor: number }>;
+  /** The origin the person's inbox answers at (the gate's public one, else its localhost page). */
+  readonly inboxOrigin?: string;
 }
 
 export interface ApprovalFollowerDeps {
@@ -123,6 +127,7 @@ export function approvalEvent(entry: ApprovalFeedEntry, detectedAt: string): App
       request: {
         id: request.requestId,
         approvalUrl: request.approvalUrl,
+        inboxUrl: `${new URL(request.approvalUrl).origin}/inbox#${leaseItemId(request.requestId)}`,
         expiresAt: request.expiresAt ?? null,
         scopeFingerprint: request.scopeFingerprint ?? null,
         runtimeCeiling: request.runtimeCeiling ?? null,

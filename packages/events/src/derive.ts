@@ -14,6 +14,8 @@ export interface ThreadSeen {
   status: string | null;
   /** The runtime request pending when last seen (the shell shows one at a time). */
   requestId: string | null;
+  /** Its kind, so its resolution can be told as the same kind of request; absent in older state. */
+  requestKind?: string | null;
   /** The secret request pending when last seen (newer servers); absent in older saved state. */
   secretRequestId?: string | null;
   /** Runs last seen still going: their end must be found even if the shell never shows it. */
@@ -42,6 +44,7 @@ export type Transition =
       occurredAt: string | null;
       transition: string;
       request: { id: string; kind: string | null; createdAt: string | null };
+      resolution?: "answered" | "withdrawn";
     };
 
 export interface Derivation {
@@ -49,6 +52,9 @@ export interface Derivation {
   /** What to remember; its `runsCheck` says the caller must read the run list (`runTransitions`). */
   next: ThreadSeen;
 }
+
+/** Run statuses that end a run without its agent going on: a request it waited on was withdrawn. */
+const WITHDRAWING_STATUSES: ReadonlySet<string> = new Set(["interrupted", "cancelled", "rolled_back"]);
 
 /** At most this many unfinished runs are remembered per thread (a queue of them is rare). */
 const MAX_OPEN_RUNS = 16;
@@ -137,6 +143,8 @@ export function deriveTransitions(
     });
   }
 
+  transitions.push(...resolvedTransitions(previous, row, request?.id ?? null, secretId));
+
   const lost = previous.openRuns.filter((runId) => !runs.has(runId));
   const replaced =
     options.catchingUp && previous.latestRunId !== null && previous.latestRunId !== (row.latestRunId ?? null);
@@ -152,12 +160,45 @@ export function deriveTransitions(
       latestRunId: row.latestRunId ?? null,
       status: row.status,
       requestId: request?.id ?? null,
+      ...(request?.id ? { requestKind: request.kind ?? null } : {}),
       ...(secretId === null ? {} : { secretRequestId: secretId }),
       // Lost runs stay remembered until the thread's runs say how they ended.
       openRuns: [...new Set([...open, ...lost])].slice(0, MAX_OPEN_RUNS),
       ...(runsCheck === undefined ? {} : { runsCheck }),
     },
   };
+}
+
+/**
+ * What was announced as waiting and no longer is (ADR 0073): a runtime or secret request seen
+ * pending before and not now. A run stopped while it waited withdrew it; any other way on,
+ * someone answered it (the shell cannot tell who).
+ */
+function resolvedTransitions(
+  previous: ThreadSeen,
+  row: ThreadShell,
+  requestId: string | null,
+  secretId: string | null,
+): Transition[] {
+  const resolution = WITHDRAWING_STATUSES.has(row.status) ? ("withdrawn" as const) : ("answered" as const);
+  const resolved = (id: string, kind: string | null): Transition => ({
+    type: "thread.request_resolved",
+    runId: row.latestRunId ?? null,
+    status: row.status,
+    occurredAt: null,
+    transition: `thread.request_resolved:${id}`,
+    request: { id, kind, createdAt: null },
+    resolution,
+  });
+  const transitions: Transition[] = [];
+  if (previous.requestId !== null && previous.requestId !== requestId) {
+    transitions.push(resolved(previous.requestId, previous.requestKind ?? null));
+  }
+  const previousSecret = previous.secretRequestId ?? null;
+  if (previousSecret !== null && previousSecret !== secretId) {
+    transitions.push(resolved(previousSecret, SECRET_REQUEST_KIND));
+  }
+  return transitions;
 }
 
 /**

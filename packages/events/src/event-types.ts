@@ -7,6 +7,11 @@ export const EVENT_TYPES = [
   "thread.needs_approval",
   /** Newer T3 servers: the agent asked for a secret, answered only in T3's own app. */
   "thread.needs_secret",
+  /**
+   * A runtime or secret request that an earlier `thread.needs_*` announced no longer waits (ADR
+   * 0073): answered (here, in T3 or by a client) or withdrawn with its run; `resolution` says which.
+   */
+  "thread.request_resolved",
   /** A client asked the gate for a lease: the person may approve it, from a phone too (ADR 0051). */
   "approval.requested",
   /** The person approved or denied that request, or it expired. */
@@ -48,6 +53,17 @@ export interface EventData {
   request?: { id: string; kind: string | null; createdAt: string | null };
   /** `run.failed`: T3's last error of the thread, when it has one. */
   error?: string | null;
+  /**
+   * `thread.needs_*` and `thread.request_resolved`: the person's inbox item for this request
+   * (`<origin>/inbox#<item>`, the gate's public origin when approval from afar is on); null when
+   * no gate is configured (ADR 0073).
+   */
+  link?: string | null;
+  /**
+   * `thread.request_resolved`: `answered` (answered here, in T3 or by a client: the run went on)
+   * or `withdrawn` (its run was interrupted or cancelled while it waited).
+   */
+  resolution?: "answered" | "withdrawn";
 }
 
 /**
@@ -59,6 +75,8 @@ export interface ApprovalEventData {
     id: string;
     /** The approval page for this request (the public origin's when approval from afar is on). */
     approvalUrl: string;
+    /** The request's item in the person's inbox, on the same origin (ADR 0073). */
+    inboxUrl: string;
     expiresAt: string | null;
     scopeFingerprint: string | null;
     runtimeCeiling: string | null;
@@ -69,7 +87,7 @@ export interface ApprovalEventData {
   purpose: string | null;
   /** What approving grants, per environment: project names and catalogue action ids. */
   grants: Array<{ environment: string; environmentId: string; projects: string[]; actions: string[] }>;
-  /** `approval.decided`: approved, denied or expired. */
+  /** `approval.decided`: approved, denied, expired, withdrawn (its session ended) or superseded (a new ask). */
   decision?: string;
   occurredAt: string | null;
   detectedAt: string;

@@ -1,7 +1,7 @@
 import { type Clock, isConnectorError } from "@t3-connector/core";
 import type { ConnectedEnvironment, EnvironmentHandle } from "@t3-connector/core/environments";
 import type { ShellMirror, ShellMirrorEvent, ShellMirrors } from "@t3-connector/core/mirror";
-import { threadState } from "@t3-connector/core/state";
+import { inboxItemId, threadState } from "@t3-connector/core/state";
 import type { Run, ShellSnapshot, ThreadShell, Timers } from "@t3-connector/core/t3";
 import {
   deriveTransitions,
@@ -24,6 +24,8 @@ export interface FollowerContext {
   timers: Timers;
   log: (line: string) => void;
   accept: (subject: EventSubject) => boolean;
+  /** The origin the person's inbox answers at: waiting and resolved events link to their item. */
+  inboxOrigin?: string;
   /** An event went into the outbox: deliver it. */
   enqueued: (event: WebhookEvent) => void;
   onReady?: (info: FollowerReady) => void;
@@ -217,7 +219,7 @@ export class EnvironmentFollower {
   ): Promise<void> {
     const detectedAt = new Date(this.#ctx.clock.now()).toISOString();
     for (const transition of transitions) {
-      const event = buildEvent(connection, shell, row, transition, detectedAt);
+      const event = buildEvent(connection, shell, row, transition, detectedAt, this.#ctx.inboxOrigin);
       const subject = { environment: event.data.environment, project: event.data.project, type: event.type };
       if (!this.#ctx.accept(subject)) continue;
       const written = this.#ctx.outbox.add(event, detectedAt);
@@ -346,6 +348,7 @@ function sameSeen(a: ThreadSeen, b: ThreadSeen): boolean {
     a.latestRunId === b.latestRunId &&
     a.status === b.status &&
     a.requestId === b.requestId &&
+    (a.requestKind ?? null) === (b.requestKind ?? null) &&
     (a.secretRequestId ?? null) === (b.secretRequestId ?? null) &&
     a.openRuns.length === b.openRuns.length &&
     a.openRuns.every((id, index) => b.openRuns[index] === id)
@@ -358,13 +361,18 @@ export function buildEvent(
   row: ThreadShell,
   transition: Transition,
   detectedAt: string,
+  inboxOrigin?: string,
 ): WebhookEvent {
   const project = shell.projects.find((candidate) => candidate.id === row.projectId);
   const state = threadState(stateRow(row));
   // The state the transition put the thread in. A run end read from the run list may be newer than
   // the row (or about an older run), so the row's state is not used for it.
   const transitionState =
-    "request" in transition ? "needs_intervention" : (RUN_END_STATES[transition.status] ?? state.state);
+    transition.type === "thread.request_resolved"
+      ? state.state
+      : "request" in transition
+        ? "needs_intervention"
+        : (RUN_END_STATES[transition.status ?? ""] ?? state.state);
   const id = eventId({
     environmentId: connection.environmentId,
     threadId: row.id,
@@ -383,7 +391,16 @@ export function buildEvent(
       state: transitionState,
       occurredAt: transition.occurredAt,
       detectedAt,
-      ...("request" in transition ? { request: transition.request } : {}),
+      ...("request" in transition
+        ? {
+            request: transition.request,
+            link:
+              inboxOrigin === undefined
+                ? null
+                : `${inboxOrigin}/inbox#${inboxItemId(connection.environmentId, row.id, transition.request.id)}`,
+            ...(transition.resolution === undefined ? {} : { resolution: transition.resolution }),
+          }
+        : {}),
       // T3's last error belongs to the newest run; an older failed run's is not in the shell.
       ...(transition.type === "run.failed"
         ? { error: transition.runId === row.latestRunId ? (state.error ?? null) : null }

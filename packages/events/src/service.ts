@@ -252,6 +252,9 @@ function startFollowing(
           log,
           accept,
           enqueued: deps.wake,
+          ...(options.approvals?.inboxOrigin === undefined
+            ? {}
+            : { inboxOrigin: options.approvals.inboxOrigin }),
           ...(options.onReady ? { onReady: options.onReady } : {}),
           ...(options.reconnectDelayMs === undefined ? {} : { reconnectDelayMs: options.reconnectDelayMs }),
           ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),

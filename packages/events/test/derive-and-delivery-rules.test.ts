@@ -73,8 +73,41 @@ describe("transitions derived from shell rows", () => {
       status: "running",
       pendingRuntimeRequest: { id: "a1", kind: "file-change" },
     });
+    // The question it replaced no longer waits: that is told too (ADR 0073).
     expect(deriveTransitions(first.next, approval).transitions.map((t) => t.type)).toEqual([
       "thread.needs_approval",
+      "thread.request_resolved",
+    ]);
+  });
+
+  it("tells when an announced request no longer waits: answered while the run goes on, or withdrawn with its run", () => {
+    const asking = row({
+      latestRunId: "r1",
+      status: "running",
+      activeRunId: "r1",
+      pendingRuntimeRequest: { id: "a1", kind: "command", createdAt: "2026-01-01T00:00:01.000Z" },
+    });
+    const seen = deriveTransitions(running, asking).next;
+    const answered = deriveTransitions(
+      seen,
+      row({ latestRunId: "r1", status: "running", activeRunId: "r1" }),
+    );
+    expect(answered.transitions).toEqual([
+      expect.objectContaining({
+        type: "thread.request_resolved",
+        transition: "thread.request_resolved:a1",
+        request: { id: "a1", kind: "command", createdAt: null },
+        resolution: "answered",
+      }),
+    ]);
+    expect(
+      deriveTransitions(answered.next, row({ latestRunId: "r1", status: "running", activeRunId: "r1" }))
+        .transitions,
+    ).toEqual([]);
+    const ended = deriveTransitions(seen, row({ latestRunId: "r1", status: "interrupted" }));
+    expect(ended.transitions.map((t) => [t.type, "resolution" in t ? t.resolution : undefined])).toEqual([
+      ["run.interrupted", undefined],
+      ["thread.request_resolved", "withdrawn"],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { inboxItemId } from "@t3-connector/core/state";
 import {
   addThread,
   latestRun,
@@ -152,6 +153,45 @@ describe("events service against the simulator", () => {
     expect(approval?.data).toMatchObject({
       thread: { id: approving },
       request: { kind: "command", id: expect.any(String) },
+    });
+  });
+
+  it("a waiting event links to its inbox item, and an answer given in T3 sends thread.request_resolved with the same link", async () => {
+    const inboxOrigin = "https://t3c.example.com";
+    await start({
+      approvals: {
+        inboxOrigin,
+        // No gate feed in this test: a poll that waits until the service stops.
+        read: (_after, signal) =>
+          new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      },
+    });
+    const threadId = addThread(simEvents.env, "Needs approval");
+    await startRun(simEvents.env, threadId, { approval: true });
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.acceptedOfType("thread.needs_approval").length === 1);
+    const [waiting] = receiver.acceptedOfType("thread.needs_approval");
+    const requestId = (waiting?.data.request as { id: string } | undefined)?.id ?? "";
+    const link = `${inboxOrigin}/inbox#${inboxItemId(simEvents.env.environmentId, threadId, requestId)}`;
+    expect(waiting?.data.link).toBe(link);
+
+    // Answered in T3 itself: the row no longer waits, and the phone is told.
+    const answered = await simEvents.env.model.callUnary("orchestration.dispatchCommand", {
+      commandId: "answered-in-t3",
+      type: "runtime-request.respond",
+      threadId,
+      requestId,
+      decision: "accept",
+    });
+    expect(answered.kind).toBe("success");
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.acceptedOfType("thread.request_resolved").length === 1);
+    const [resolved] = receiver.acceptedOfType("thread.request_resolved");
+    expect(resolved?.data).toMatchObject({
+      thread: { id: threadId },
+      request: { id: requestId, kind: "command" },
+      resolution: "answered",
+      link,
     });
   });
 

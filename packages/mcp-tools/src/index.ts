@@ -1,4 +1,5 @@
 export { type CallingClient, callingClient } from "./calling-client.js";
+export { INITIALIZE_VERSION_MESSAGE, refusedInitialize } from "./initialize-check.js";
 export {
   type RegisterToolsOptions,
   registerToolGroups,

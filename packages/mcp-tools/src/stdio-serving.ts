@@ -6,6 +6,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { refusedInitialize } from "./initialize-check.js";
 
 /** How a stdio session ended. */
 export type StdioEnd =
@@ -57,6 +58,7 @@ export function serveToolsOnStdio(factory: () => Server, options: StdioServingOp
         else if (error.name === "ZodError") answerInvalidRequest(wire, options.log);
         else options.log(`stdio transport: ${error.message}`);
       },
+      log: options.log,
       closed() {
         settle(tooLarge ? { kind: "message_too_large", limitBytes } : { kind: "closed" });
       },
@@ -101,6 +103,8 @@ export function describeTooLarge(limitBytes: number): string {
 interface TransportHooks {
   error(error: Error): void;
   closed(): void;
+  /** Logs one line (a refused initialize). */
+  log(line: string): void;
 }
 
 /**
@@ -116,7 +120,12 @@ class ObservedTransport implements Transport {
     private readonly inner: StdioServerTransport,
     hooks: TransportHooks,
   ) {
-    inner.onmessage = (message) => this.onmessage?.(message);
+    inner.onmessage = (message) => {
+      const refusal = refusedInitialize(message);
+      if (refusal === null) return this.onmessage?.(message);
+      hooks.log(`stdio transport: ${refusal.error.message}`);
+      inner.send(refusal as unknown as JSONRPCMessage).catch(() => undefined);
+    };
     inner.onerror = (error) => {
       hooks.error(error);
       this.onerror?.(error);

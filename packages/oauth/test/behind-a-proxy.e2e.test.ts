@@ -14,9 +14,9 @@ import {
   startCaddy,
   startNginx,
 } from "@t3-connector/test-support/reverse-proxy";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInOnPage } from "./support/page-driver.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // The README's Caddy and nginx recipes, run by the real Debian binaries in front of serve --http
 // with OAuth, and a client signed in through each with the MCP SDK's own OAuth support. (The

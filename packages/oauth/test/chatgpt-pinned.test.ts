@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,7 +13,6 @@ import {
 } from "../src/index.js";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // ChatGPT's client metadata document, pinned like Claude's (ADR 0070): with this server offline
 // (every fetch of chatgpt.com fails as a lookup with no network does), `client_id=

@@ -1,4 +1,5 @@
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CLAUDE_CLIENT_ID_URL,
@@ -10,7 +11,6 @@ import {
 } from "../src/index.js";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // Claude's two hosted client metadata documents, with this server offline: every fetch fails the
 // way the network or claude.ai's edge fails, and the copies pinned in the package sign Claude in.

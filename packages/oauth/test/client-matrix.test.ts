@@ -2,6 +2,7 @@ import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { MemoryProvider } from "@t3-connector/test-support/memory-provider";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,7 +13,6 @@ import {
 } from "../src/index.js";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // Each client as it really signs in, through serveHttp (the read tools, the simulator) with a
 // metadata fetcher this test controls: ChatGPT (CIMD + private_key_jwt, no scope on Reconnect),

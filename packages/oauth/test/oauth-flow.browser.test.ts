@@ -108,7 +108,7 @@ describe("serve --http with the OAuth session profile", () => {
     });
   });
 
-  it("signs in with DCR, PKCE, a passkey and consent, reads the 12 tools, and a reused code ends the session", async () => {
+  it("signs in with DCR, PKCE, a passkey and consent, reads the 15 tools, and a reused code ends the session", async () => {
     const provider = new MemoryProvider(callback.url);
     const { query } = await authorize(provider);
     const code = query.get("code") as string;
@@ -119,7 +119,7 @@ describe("serve --http with the OAuth session profile", () => {
 
     const client = await connect(provider);
     const tools = await client.listTools();
-    expect(tools.tools).toHaveLength(12);
+    expect(tools.tools).toHaveLength(15);
     const threads = await client.callTool({ name: "t3_threads", arguments: { environment: "beta" } });
     expect(threads.isError).not.toBe(true);
     await client.close();

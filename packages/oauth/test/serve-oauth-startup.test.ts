@@ -10,10 +10,10 @@ import { captureStreams } from "@t3-connector/test-support/captured-io";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type OAuthServe, startOAuthServe } from "@t3-connector/test-support/oauth-serve";
 import { writeSimConfig } from "@t3-connector/test-support/sim-config";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // How `serve --http` with OAuth starts, refuses to start, and answers a request addressed by
 // another name: one server per state directory, the bind rule, and the Host refusal's advice.

@@ -8,11 +8,11 @@ import {
   startCallbackServer,
   startOAuthServe,
 } from "@t3-connector/test-support/oauth-serve";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listSessions } from "../src/index.js";
 import { openSignInPage, pageCall, signInOnPage } from "./support/page-driver.js";
 import { authorizeRequest, mcpToolsList, postForm } from "./support/pkce.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 // A stranger who can reach the sign-in server, from the owner's own address (behind a tunnel
 // every request comes from one peer), against the owner with a passkey. serveHttp in process.

@@ -22,9 +22,9 @@ import {
 } from "@t3-connector/test-support/oauth-serve";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
+import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInOnPage } from "./support/page-driver.js";
-import { SoftPasskey } from "./support/soft-passkey.js";
 
 let gate: RealGate;
 let serve: OAuthServe;

@@ -17,6 +17,7 @@ import { CATALOGUE_COMMANDS } from "./cli/catalogue-commands.js";
 import type { RegisterCommand } from "./cli/command-table.js";
 import { registerEnvironmentCommands } from "./cli/environments-commands.js";
 import { EXAMPLES } from "./cli/examples.js";
+import { INBOX_COMMANDS } from "./cli/inbox-commands.js";
 import { READ_COMMANDS } from "./cli/read-commands.js";
 import { CliSession, type OpsCliIo } from "./cli/session.js";
 import { registerWait } from "./cli/wait-command.js";
@@ -35,6 +36,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   ...READ_COMMANDS,
   ...WRITE_COMMANDS,
   ...CATALOGUE_COMMANDS,
+  ...INBOX_COMMANDS,
   registerWait,
 ];
 
@@ -61,7 +63,8 @@ export async function runCli(argv: readonly string[], io: OpsCliIo = defaultIo()
   await session.close();
   const { outcome } = session;
   if (outcome === undefined) return EXIT_CODES.ok;
-  const json = io.stdoutIsTTY !== true || program.opts<{ json?: boolean }>().json === true;
+  const asked = program.opts<{ json?: boolean }>().json === true;
+  const json = asked || (io.stdoutIsTTY !== true && outcome.textWhenPiped !== true);
   io.stdout.write(
     json ? `${JSON.stringify(outcome.value, null, 2)}\n` : outcome.human(outcome.value as never),
   );

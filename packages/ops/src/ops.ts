@@ -2,6 +2,7 @@
  * The typed module API: every operation of the CLI, for scripts. One instance holds one verified
  * connection per environment (opened on first use); `close()` ends them.
  */
+
 import type { Clock } from "@t3-connector/core";
 import type { ActOptions, ActResult } from "./act.js";
 import type { BatchOptions, OpsBatchResult } from "./batch.js";
@@ -9,8 +10,10 @@ import type { CatalogueEntry } from "./catalogue-list.js";
 import { loadOpsConfig, type OpsConfig } from "./config.js";
 import type { ConfigureRequest, ConfigureResult } from "./configure.js";
 import type { CreateRequest, CreateResult } from "./create.js";
+import type { DiffOptions } from "./diff-read.js";
 import { OpsEnvironments } from "./environments.js";
 import { errorFields } from "./error-fields.js";
+import type { AnswerRequest, AnswerResult, InboxListing } from "./inbox.js";
 import { type ListOptions, listThreads, type ThreadListing } from "./listing.js";
 import type { OrganizeChange, OrganizeResult } from "./organize.js";
 import type { ThreadListFilters } from "./reads.js";
@@ -95,6 +98,22 @@ export class Ops {
     return readThread(this.environments, environment, reference, options);
   }
 
+  /** What a thread's agent changed (t3_diff, every page), for `diff <ref>`. */
+  async diff(
+    reference: string,
+    environment?: string,
+    options: DiffOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const { readDiff } = await import("./diff-read.js");
+    return readDiff(this.environments, environment, reference, options);
+  }
+
+  /** Where a thread works (t3_worktree), for `worktree <ref>`. */
+  async worktree(reference: string, environment?: string): Promise<Record<string, unknown>> {
+    const { readWorktree } = await import("./diff-read.js");
+    return readWorktree(this.environments, environment, reference);
+  }
+
   /** One environment's threads through the read tool t3_threads (filters as it takes them). */
   async threads(environment: string, filters: ThreadListFilters = {}): Promise<unknown> {
     const { listEnvironmentThreads } = await import("./reads.js");
@@ -123,6 +142,18 @@ export class Ops {
   async create(environment: string, request: CreateRequest): Promise<CreateResult> {
     const { createThread } = await import("./create.js");
     return createThread(this.environments, environment, request);
+  }
+
+  /** What waits on the person in every environment (or the one named), as the gate's `/inbox`. */
+  async inbox(environment?: string): Promise<InboxListing> {
+    const { listInbox } = await import("./inbox.js");
+    return listInbox(this.environments, environment);
+  }
+
+  /** Answers one inbox item with the operator's token (never a secret: those are T3's own). */
+  async answer(request: AnswerRequest): Promise<AnswerResult> {
+    const { answerInboxItem } = await import("./inbox.js");
+    return answerInboxItem(this.environments, request);
   }
 
   async send(environment: string | undefined, request: SendRequest): Promise<SendResult> {

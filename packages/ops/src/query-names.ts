@@ -15,6 +15,8 @@ export const QUERY_TOOLS = {
   control_plane: "t3_control_plane",
   read_batch: "t3_thread_read_batch",
   wait: "t3_aguardar_thread",
+  diff: "t3_diff",
+  worktree: "t3_worktree",
 } as const;
 export type QueryName = keyof typeof QUERY_TOOLS;
 export const QUERY_NAMES = Object.keys(QUERY_TOOLS) as QueryName[];

@@ -1,7 +1,7 @@
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "./read-tool.js";
 
 /**
- * The thirteen read tools, by their contract names. Clients configured for the contract look them
+ * The fifteen read tools, by their contract names. Clients configured for the contract look them
  * up by these names, so the list is checked at start-up: a missing, extra or renamed tool stops
  * the server instead of silently changing what a client can call.
  */
@@ -19,11 +19,13 @@ export const READ_TOOL_NAMES = Object.freeze([
   "t3_aguardar_thread",
   "t3_since",
   "t3_find_threads",
+  "t3_diff",
+  "t3_worktree",
 ] as const);
 
 export type ReadToolName = (typeof READ_TOOL_NAMES)[number];
 
-/** Problems with `definitions` as the server's tool list; empty when it is exactly the thirteen, all read-only. */
+/** Problems with `definitions` as the server's tool list; empty when it is exactly the fifteen, all read-only. */
 export function readToolListProblems(definitions: readonly ReadToolDefinition[]): string[] {
   const problems: string[] = [];
   const names = definitions.map((definition) => definition.name);
@@ -48,10 +50,10 @@ export function readToolListProblems(definitions: readonly ReadToolDefinition[])
   return problems;
 }
 
-/** Throws unless `definitions` is exactly the thirteen read tools, each declared read-only. */
+/** Throws unless `definitions` is exactly the fifteen read tools, each declared read-only. */
 export function assertReadToolList(definitions: readonly ReadToolDefinition[]): void {
   const problems = readToolListProblems(definitions);
   if (problems.length > 0) {
-    throw new Error(`the read tool list is not the contract's thirteen tools: ${problems.join("; ")}`);
+    throw new Error(`the read tool list is not the contract's fifteen tools: ${problems.join("; ")}`);
   }
 }

@@ -26,6 +26,7 @@ export function registerReadTools(
   const served = withBoardFacts(reads, context, {
     ...(options.alongside === undefined ? {} : { alongside: options.alongside }),
     ...(options.approvalOrigin === undefined ? {} : { approvalOrigin: options.approvalOrigin }),
+    ...(options.inboxOrigin === undefined ? {} : { inboxOrigin: options.inboxOrigin }),
   });
   registerToolGroups(server, [served, ...(options.alongside ?? [])]);
 }
@@ -47,6 +48,8 @@ export interface RegisterReadToolsOptions {
    * the board opens an approval link only there (ADR 0064).
    */
   approvalOrigin?: string;
+  /** The public origin of approval from afar: the board opens inbox items only there (ADR 0073). */
+  inboxOrigin?: string;
 }
 
 type BeforeCall = RegisterReadToolsOptions["beforeCall"];

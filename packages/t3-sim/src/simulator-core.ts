@@ -46,6 +46,8 @@ export interface SimulatorEnvironmentOptions {
    * (model/age-0046.ts); absent flags play as the simulator did before.
    */
   readonly unknowns?: Partial<Unknowns0046>;
+  /** RPCs this T3 lacks (each answers `Unknown request tag`), to play a build without them. */
+  readonly lacksMethods?: readonly string[];
 }
 
 export interface SimulatorOptions {
@@ -68,6 +70,7 @@ export interface ModelFactoryOptions {
   readonly strictCommands?: boolean;
   readonly shellSuppression?: boolean;
   readonly unknowns?: Partial<Unknowns0046>;
+  readonly lacksMethods?: readonly string[];
 }
 
 export interface SimEnvironment<M extends TransportModel = TransportModel> {
@@ -158,6 +161,7 @@ async function startOne<M extends TransportModel>(
     ...(options.strictCommands === undefined ? {} : { strictCommands: options.strictCommands }),
     ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
     ...(env.unknowns === undefined ? {} : { unknowns: env.unknowns }),
+    ...(env.lacksMethods === undefined ? {} : { lacksMethods: env.lacksMethods }),
   });
   let server: EnvironmentServer;
   try {

@@ -143,105 +143,129 @@ function applyHeader(draft: FileDraft, line: string): void {
   // `index …`, `similarity index`, `dissimilarity index` and anything unknown say nothing we keep.
 }
 
+interface ParseState {
+  readonly text: string;
+  readonly files: DiffFile[];
+  additions: number;
+  deletions: number;
+  draft: FileDraft | undefined;
+  oldLeft: number;
+  newLeft: number;
+  inBinaryPatch: boolean;
+}
+
+function close(state: ParseState, end: number): void {
+  if (!state.draft) return;
+  const file = finish(state.draft, end);
+  if (file) {
+    state.files.push(file);
+    state.additions += file.additions;
+    state.deletions += file.deletions;
+  }
+  state.draft = undefined;
+}
+
+/**
+ * One line inside a hunk: only its first character matters, and no slice of it is taken. Answers
+ * false when the hunk's header promised more lines than came (the line is then read as a header).
+ */
+function hunkLine(state: ParseState, draft: FileDraft, position: number, lineEnd: number): boolean {
+  const first = state.text.charCodeAt(position);
+  if (first === CHAR_PLUS && state.newLeft > 0) {
+    draft.additions += 1;
+    state.newLeft -= 1;
+    return true;
+  }
+  if (first === CHAR_MINUS && state.oldLeft > 0) {
+    draft.deletions += 1;
+    state.oldLeft -= 1;
+    return true;
+  }
+  const blank = lineEnd === position || (first === CHAR_CR && lineEnd === position + 1);
+  if ((first === CHAR_SPACE || blank) && state.oldLeft > 0 && state.newLeft > 0) {
+    state.oldLeft -= 1;
+    state.newLeft -= 1;
+    return true;
+  }
+  if (first === CHAR_BACKSLASH) return true;
+  state.oldLeft = 0;
+  state.newLeft = 0;
+  return false;
+}
+
+/** One line outside a hunk: a new file, a header of the current one, or a hunk's start. */
+function headerLine(state: ParseState, line: string, position: number, next: number): void {
+  if (line.startsWith("diff --git ")) {
+    close(state, position);
+    const draft = newDraft(position);
+    const paths = gitHeaderPaths(after(line, "diff --git "));
+    if (paths) draft.git = paths;
+    state.draft = draft;
+    state.inBinaryPatch = false;
+    return;
+  }
+  // literal/delta lines of a `GIT binary patch` run to the next file.
+  if (state.inBinaryPatch) return;
+  if (line.startsWith("--- ") && startsPlainFile(state.text, next, state.draft)) {
+    close(state, position);
+    const draft = newDraft(position);
+    draft.oldPath = sidePath(after(line, "--- "), draft);
+    if (draft.oldPath === undefined) draft.created = true;
+    state.draft = draft;
+    return;
+  }
+  const draft = state.draft;
+  if (!draft) return;
+  if (line.startsWith("--- ")) {
+    const oldPath = sidePath(after(line, "--- "), draft);
+    if (oldPath === undefined) draft.created = true;
+    else draft.oldPath = oldPath;
+  } else if (line.startsWith("+++ ")) {
+    const newPath = sidePath(after(line, "+++ "), draft);
+    if (newPath === undefined) draft.removed = true;
+    else draft.newPath = newPath;
+  } else if (line.startsWith("@@ ")) {
+    const hunk = HUNK_HEADER.exec(line);
+    if (!hunk) return;
+    draft.hunks += 1;
+    state.oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+    state.newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
+  } else {
+    if (line.startsWith("GIT binary patch")) state.inBinaryPatch = true;
+    applyHeader(draft, line);
+  }
+}
+
 /**
  * Parses a unified diff. Never throws: a line it cannot place is kept inside the current file's
  * section and counted as nothing.
  */
 export function parseUnifiedDiff(text: string): ParsedDiff {
-  const files: DiffFile[] = [];
-  let additions = 0;
-  let deletions = 0;
-  let draft: FileDraft | undefined;
-  let oldLeft = 0;
-  let newLeft = 0;
-  let inBinaryPatch = false;
-
-  const close = (end: number): void => {
-    if (!draft) return;
-    const file = finish(draft, end);
-    if (file) {
-      files.push(file);
-      additions += file.additions;
-      deletions += file.deletions;
-    }
-    draft = undefined;
+  const state: ParseState = {
+    text,
+    files: [],
+    additions: 0,
+    deletions: 0,
+    draft: undefined,
+    oldLeft: 0,
+    newLeft: 0,
+    inBinaryPatch: false,
   };
-
   let position = 0;
   while (position < text.length) {
     const newline = text.indexOf("\n", position);
     const lineEnd = newline === -1 ? text.length : newline;
     const next = newline === -1 ? text.length : newline + 1;
-    const first = text.charCodeAt(position);
-
-    if (draft && (oldLeft > 0 || newLeft > 0)) {
-      // Inside a hunk only the first character matters: no slice is taken of the line.
-      if (first === CHAR_PLUS && newLeft > 0) {
-        draft.additions += 1;
-        newLeft -= 1;
-        position = next;
-        continue;
-      }
-      if (first === CHAR_MINUS && oldLeft > 0) {
-        draft.deletions += 1;
-        oldLeft -= 1;
-        position = next;
-        continue;
-      }
-      const blank = lineEnd === position || (first === CHAR_CR && lineEnd === position + 1);
-      if ((first === CHAR_SPACE || blank) && oldLeft > 0 && newLeft > 0) {
-        oldLeft -= 1;
-        newLeft -= 1;
-        position = next;
-        continue;
-      }
-      if (first === CHAR_BACKSLASH) {
-        position = next;
-        continue;
-      }
-      // The header promised more lines than came: the hunk ends here; read the line as a header.
-      oldLeft = 0;
-      newLeft = 0;
-    }
-
-    const line = stripCr(text, position, lineEnd);
-    if (line.startsWith("diff --git ")) {
-      close(position);
-      draft = newDraft(position);
-      inBinaryPatch = false;
-      const paths = gitHeaderPaths(after(line, "diff --git "));
-      if (paths) draft.git = paths;
-    } else if (inBinaryPatch) {
-      // literal/delta lines of a `GIT binary patch` run to the next file.
-    } else if (line.startsWith("--- ") && startsPlainFile(text, next, draft)) {
-      close(position);
-      draft = newDraft(position);
-      draft.oldPath = sidePath(after(line, "--- "), draft);
-      if (draft.oldPath === undefined) draft.created = true;
-    } else if (draft && line.startsWith("--- ")) {
-      const oldPath = sidePath(after(line, "--- "), draft);
-      if (oldPath === undefined) draft.created = true;
-      else draft.oldPath = oldPath;
-    } else if (draft && line.startsWith("+++ ")) {
-      const newPath = sidePath(after(line, "+++ "), draft);
-      if (newPath === undefined) draft.removed = true;
-      else draft.newPath = newPath;
-    } else if (draft && line.startsWith("@@ ")) {
-      const hunk = HUNK_HEADER.exec(line);
-      if (hunk) {
-        draft.hunks += 1;
-        oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
-        newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
-      }
-    } else if (draft) {
-      if (line.startsWith("GIT binary patch")) inBinaryPatch = true;
-      applyHeader(draft, line);
+    const draft = state.draft;
+    const inHunk = draft !== undefined && (state.oldLeft > 0 || state.newLeft > 0);
+    if (!inHunk || !hunkLine(state, draft, position, lineEnd)) {
+      headerLine(state, stripCr(text, position, lineEnd), position, next);
     }
     position = next;
   }
-  if (draft && (oldLeft > 0 || newLeft > 0)) draft.incomplete = true;
-  close(text.length);
-  return { files, additions, deletions };
+  if (state.draft && (state.oldLeft > 0 || state.newLeft > 0)) state.draft.incomplete = true;
+  close(state, text.length);
+  return { files: state.files, additions: state.additions, deletions: state.deletions };
 }
 
 function stripCr(text: string, start: number, end: number): string {

@@ -1,6 +1,7 @@
 export { addArchivedThreads, readArchivedShell, withArchivedThreads } from "./archived-shell.js";
 export type { ConnectedEnvironment, RpcOptions } from "./connection.js";
 export { type ConnectOptions, EnvironmentHandle } from "./environment-handle.js";
+export * from "./inbox-items.js";
 export {
   FIRST_PROTOCOL_2_RELEASE,
   protocolUnsupported,

@@ -5,4 +5,5 @@ export * from "./bounded-body.js";
 export * from "./budget-key.js";
 export * from "./forwarded-client.js";
 export * from "./host-origin.js";
+export * from "./per-client-book.js";
 export * from "./request-budget.js";

@@ -1,3 +1,4 @@
+import { type ChangeSummary, threadChangeSummary } from "./change-summary.js";
 import { type ThreadDetailFields, threadDetailFields } from "./detail.js";
 import { type PendingRequest, pendingRequests } from "./pending-requests.js";
 import { type PullRequestRef, pullRequestsOf } from "./pull-requests.js";
@@ -18,6 +19,8 @@ export type ThreadRead = ThreadSummary & {
   pendingRequests: PendingRequest[];
   /** Newer servers only: the linked pull requests and their watches. */
   pullRequests?: PullRequestRef[];
+  /** What the latest run that left a checkpoint changed (files, +, -); null when none did. */
+  changes: ChangeSummary | null;
 } & ThreadDetailFields;
 
 export interface ThreadReadOptions {
@@ -49,6 +52,7 @@ export function threadRead(
     ...(shell.archivedAt ? { archived: true as const } : {}),
     pendingRequests: pending,
     ...(pullRequests === undefined ? {} : { pullRequests }),
+    changes: threadChangeSummary(projection),
     ...threadDetailFields(shell, projection, bounds, { ...detailOptions, threadModel: summary.model }),
   };
 }

@@ -128,6 +128,17 @@ export const latestResponseSchema = z.object({
 export const historySchema = z.strictObject({ complete: z.boolean(), payloadBudgetExceeded: z.boolean() });
 
 /** The detail fields of `t3_thread` beyond the summary. */
+/** A thread's one-line change summary, from its latest checkpoint (core `threadChangeSummary`). */
+export const changeSummarySchema = z.strictObject({
+  files: z.number().int().min(0),
+  additions: z.number().int().min(0),
+  deletions: z.number().int().min(0),
+  runId: nullableString,
+  turnCount: z.number().int().nullable(),
+  checkpointId: nullableString,
+  line: z.string(),
+});
+
 export const threadDetailShape = {
   pendingRequests: z.array(pendingRequestSchema),
   pullRequests: z
@@ -142,6 +153,8 @@ export const threadDetailShape = {
       }),
     )
     .optional(),
+  /** What the latest run that left a checkpoint changed; null when none did. */
+  changes: changeSummarySchema.nullable().optional(),
   providerSession: z
     .object({
       status: nullableString,

@@ -4,7 +4,7 @@
  * the bundled CLI carries them.
  */
 /** The consent page's words for the write scope: what ticking it grants, and what it never does. */
-import { PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
+import { DECISION_PAGE_CSS, PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
 
 export const WRITE_SCOPE_WORDS =
   "ask for leases to change threads; every change still needs your passkey on the approval page";
@@ -63,14 +63,14 @@ ${facts.loopbackRedirect ? '<p class="warn">The callback is on this computer (lo
 <p>Enter the enrollment code the server printed on its terminal.</p>
 <label for="enroll-code">Enrollment code</label>
 <input id="enroll-code" data-testid="enroll-code" autocomplete="one-time-code" spellcheck="false">
-<button type="button" id="enroll-button" data-testid="enroll">Create passkey</button>
+<button type="button" id="enroll-button" class="primary" data-testid="enroll">Create passkey</button>
 </section>
 <section id="sign-in" ${facts.enrolled ? "" : "hidden"}>
-<button type="button" id="sign-in-button" data-testid="sign-in">Sign in with your passkey</button>
+<button type="button" id="sign-in-button" class="primary" data-testid="sign-in">Sign in with your passkey</button>
 </section>
 <section id="consent" hidden>
 <h2>Allow ${e(facts.clientName)}?</h2>
-<button type="button" id="approve" data-testid="consent-approve">Allow</button>
+<button type="button" id="approve" class="primary" data-testid="consent-approve">Allow</button>
 <button type="button" id="deny" data-testid="consent-deny">Deny</button>
 </section>
 </main>
@@ -97,14 +97,12 @@ export function errorPage(message: string): string {
 `;
 }
 
-export const PAGE_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1b1b1b}
-main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:8px}
+/** Core's one stylesheet of the decision pages (ADR 0073), then what only these pages add. */
+export const PAGE_CSS = `${DECISION_PAGE_CSS}
+main{margin:0 auto;border-radius:0}
+@media (min-width:40rem){main{margin:2rem auto;border-radius:8px;min-height:0}}
 dt{font-weight:600;margin-top:.5rem}dd{margin:0;overflow-wrap:anywhere}
-button{font-size:1rem;padding:.6rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
-input{font-size:1rem;padding:.4rem;margin:.25rem 0;width:100%;box-sizing:border-box}
-input[type=checkbox]{width:auto;margin-right:.4rem}
-.warn{background:#fff3cd;padding:.5rem;border-radius:4px}
-#message:empty{display:none}#message{background:#eef;padding:.5rem;border-radius:4px}
+#message:empty{display:none}#message{background:var(--code-bg);padding:.5rem .75rem;border-radius:6px}
 `;
 
 /** The page's script: base64url <-> ArrayBuffer around navigator.credentials, no library. */

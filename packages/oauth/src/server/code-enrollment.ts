@@ -58,7 +58,7 @@ export function mountCodeEnrollment(app: Hono, parts: PageRouteParts): void {
     }
     const options = await parts.passkeys.registrationOptions();
     const name = body.data.name?.trim().slice(0, 64);
-    const registrationId = registrations.add(options.challenge, {
+    const registrationId = registrations.add(parts.budgetKey(c), options.challenge, {
       code: body.data.code,
       source,
       ...(name ? { name } : {}),

@@ -25,20 +25,24 @@ export function mountDeviceCode(app: Hono, parts: PageRouteParts): void {
   const { settings } = parts;
   const budget = new RequestBudget({ clock: parts.clock, limit: RATE_LIMITS.ceremony });
   const tickets = new OneTimeChallenges<null>({ clock: parts.clock, ttlMs: settings.lifetimes.ceremonyMs });
-  const guarded = (path: string, handler: (body: unknown) => Promise<Record<string, unknown>>) =>
+  const guarded = (
+    path: string,
+    handler: (body: unknown, client: string) => Promise<Record<string, unknown>>,
+  ) =>
     app.post(path, async (c) => {
       try {
         assertOwnPage(c, settings.issuer, "calls come only from this server's own pages");
-        budget.charge(parts.budgetKey(c));
-        return c.json(await handler(await readJson(c)));
+        const client = parts.budgetKey(c);
+        budget.charge(client);
+        return c.json(await handler(await readJson(c), client));
       } catch (error) {
         return oauthErrorResponse(c, error);
       }
     });
-  guarded("/oauth/passkeys/device-code/options", async () => {
+  guarded("/oauth/passkeys/device-code/options", async (_body, client) => {
     if (!parts.passkeys.hasAny()) throw new ConnectorError("invalid_request", "no passkey is enrolled yet");
     const options = await parts.passkeys.authenticationOptions();
-    return { ticketId: tickets.add(options.challenge, null), options };
+    return { ticketId: tickets.add(client, options.challenge, null), options };
   });
   guarded("/oauth/passkeys/device-code", async (raw) => {
     const body = codeBody.safeParse(raw);

@@ -1,31 +1,33 @@
 /**
- * @module WebAuthn challenges waiting for their answer: single use, at most 2 minutes, capped.
+ * @module WebAuthn challenges waiting for their answer: single use, at most 2 minutes, kept per
+ * client (ADR 0073): each client holds a few at once, and a full table gives up the oldest of the
+ * client holding the most, so a stranger's flood never refuses the owner's ceremony.
  * `take` deletes the entry before anything awaits, so a challenge serves once.
  */
-import { randomBytes } from "node:crypto";
-import { type Clock, ConnectorError } from "@t3-connector/core";
+import type { Clock } from "@t3-connector/core";
+import { PerClientBook } from "@t3-connector/core/http-edge";
 
-const MAX_PENDING = 32;
+const PER_CLIENT = 4;
+const MAX_PENDING = 256;
 
 export class OneTimeChallenges<T> {
-  readonly #entries = new Map<string, { challenge: string; value: T; deadline: number }>();
+  readonly #book: PerClientBook<{ challenge: string; value: T }>;
 
-  constructor(private readonly options: { clock: Clock; ttlMs: number }) {}
+  constructor(options: { clock: Clock; ttlMs: number }) {
+    this.#book = new PerClientBook({
+      monotonic: () => options.clock.monotonic(),
+      ttlMs: options.ttlMs,
+      perClient: PER_CLIENT,
+      max: MAX_PENDING,
+    });
+  }
 
-  add(challenge: string, value: T): string {
-    const now = this.options.clock.monotonic();
-    for (const [id, entry] of this.#entries) if (now >= entry.deadline) this.#entries.delete(id);
-    if (this.#entries.size >= MAX_PENDING)
-      throw new ConnectorError("rate_limited", "too many ceremonies at once");
-    const id = randomBytes(24).toString("base64url");
-    this.#entries.set(id, { challenge, value, deadline: now + this.options.ttlMs });
-    return id;
+  /** `client`: the request budget's key for the caller (ADR 0044). */
+  add(client: string, challenge: string, value: T): string {
+    return this.#book.add(client, { challenge, value });
   }
 
   take(id: string): { challenge: string; value: T } | undefined {
-    const entry = this.#entries.get(id);
-    this.#entries.delete(id);
-    if (entry === undefined || this.options.clock.monotonic() >= entry.deadline) return undefined;
-    return { challenge: entry.challenge, value: entry.value };
+    return this.#book.take(id);
   }
 }

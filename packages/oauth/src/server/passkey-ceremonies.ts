@@ -28,7 +28,10 @@ export function mountEnrollment(post: PostPageCall, parts: PageRouteParts): void
       throw new ConnectorError("invalid_request", "the enrollment code is wrong or was used");
     }
     const options = await parts.passkeys.registrationOptions();
-    const registrationId = registrations.add(options.challenge, { code, transactionId: transaction.id });
+    const registrationId = registrations.add(parts.budgetKey(c), options.challenge, {
+      code,
+      transactionId: transaction.id,
+    });
     return c.json({ registrationId, options });
   });
   post("/oauth/enroll/verify", async (c, { transaction, body }) => {

@@ -4,8 +4,9 @@
  * anywhere that reaches the issuer (a proxy in front of it): the page's calls go to the same
  * origin, as a browser's would.
  */
+
+import type { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { expect } from "vitest";
-import type { SoftPasskey } from "./soft-passkey.js";
 
 export interface PageVisit {
   readonly status: number;

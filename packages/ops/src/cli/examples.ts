@@ -31,6 +31,9 @@ invalid input, 65 ambiguous reference, 66 not found, 67 refused (guard or T3), 6
   providers:
     "\nExamples:\n  t3-connector-ops alpha providers --json | jq '.providers[].instanceId'\n  t3-connector-ops alpha providers --instance codex --json | jq '.providers[].models[].slug'",
   list: "\nExamples:\n  t3-connector-ops alpha list --project website --state needs_intervention\n  t3-connector-ops alpha list --search footer --limit 5",
+  diff: "\nExamples:\n  t3-connector-ops diff alpha:parser --stat\n  t3-connector-ops diff \"Fix footer\" --thread | less -R\n  t3-connector-ops diff alpha:parser --json | jq '.files[].path'",
+  worktree:
+    "\nExamples:\n  t3-connector-ops worktree alpha:parser\n  t3-connector-ops worktree parser --json | jq .branch",
   read: '\nExamples:\n  t3-connector-ops alpha read parser\n  t3-connector-ops read alpha:"Fix footer" --max-characters 2000',
   timeline:
     '\nExamples:\n  t3-connector-ops timeline alpha:parser --limit 10\n  t3-connector-ops alpha timeline "Fix footer" --max-characters 500',

@@ -1,9 +1,10 @@
-/** The read commands: `ls`, `thread`, `read`, `timeline`, `list`, `projects`, `providers`. */
+/** The read commands: `ls`, `thread`, `read`, `timeline`, `list`, `projects`, `providers`, `diff`, `worktree`. */
 import { ConnectorError } from "@t3-connector/core";
 import type { Command } from "commander";
 import { THREAD_STATE_NAMES } from "../command-constants.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { renderListing } from "../render.js";
+import { renderDiff, renderDiffStat, renderWorktree } from "../render-diff.js";
 import {
   renderProjects,
   renderProviders,
@@ -159,6 +160,46 @@ const registerProviders: RegisterCommand = (program, session) => {
     });
 };
 
+const registerDiff: RegisterCommand = (program, session) => {
+  program
+    .command("diff <ref>")
+    .description(
+      "what a thread's agent changed, as a unified diff (as t3_diff): its latest run, a run, or the whole thread",
+    )
+    .option("--run <runId>", "this run's changes")
+    .option("--thread", "everything the thread changed")
+    .option("--stat", "one line per file and a total, as git diff --stat")
+    .addHelpText("after", EXAMPLES.diff)
+    .action(async (ref: string, options, command: Command) => {
+      const { env } = session.globals(command);
+      if (options.thread === true && options.run !== undefined) {
+        throw new ConnectorError("invalid_input", "give at most one of --run and --thread");
+      }
+      const opened = await session.openOps(command);
+      const diff = await opened.diff(ref, env, {
+        ...(options.thread === true ? { thread: true } : {}),
+        ...(options.run === undefined ? {} : { runId: options.run as string }),
+      });
+      const colour = session.stdoutIsTTY;
+      session.doneText(diff, (value: Record<string, unknown>) =>
+        options.stat === true ? renderDiffStat(value) : renderDiff(value, colour),
+      );
+    });
+};
+
+const registerWorktree: RegisterCommand = (program, session) => {
+  program
+    .command("worktree <ref>")
+    .description(
+      "where a thread works (as t3_worktree): its folder, branch, uncommitted files and the project's worktrees",
+    )
+    .addHelpText("after", EXAMPLES.worktree)
+    .action(async (ref: string, _options, command: Command) => {
+      const { env } = session.globals(command);
+      session.done(await (await session.openOps(command)).worktree(ref, env), renderWorktree);
+    });
+};
+
 export const READ_COMMANDS: readonly RegisterCommand[] = [
   registerLs,
   registerThread,
@@ -167,4 +208,6 @@ export const READ_COMMANDS: readonly RegisterCommand[] = [
   registerList,
   registerProjects,
   registerProviders,
+  registerDiff,
+  registerWorktree,
 ];

@@ -29,6 +29,11 @@ export interface Outcome {
   value: unknown;
   human: (value: never) => string;
   exitCode: number;
+  /**
+   * The human form is text meant for pipes too (a diff for `patch` or a pager): printed without
+   * a terminal as well, and only `--json` asks for JSON.
+   */
+  textWhenPiped?: boolean;
 }
 
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -90,6 +95,16 @@ export class CliSession {
     exitCode: number = EXIT_CODES.ok,
   ): void {
     this.outcome = { value, human, exitCode };
+  }
+
+  /** Like `done`, for text a pipe reads as it is (see `Outcome.textWhenPiped`). */
+  doneText(value: unknown, human: (value: never) => string): void {
+    this.outcome = { value, human, exitCode: EXIT_CODES.ok, textWhenPiped: true };
+  }
+
+  /** Whether stdout is a terminal (colour). */
+  get stdoutIsTTY(): boolean {
+    return this.io.stdoutIsTTY === true;
   }
 
   async close(): Promise<void> {

@@ -14,9 +14,13 @@
  *   upstream line whose web app opens a thread at `/<environmentId>/<threadId>`). A tunnel (ssh),
  *   a base path, or a transitional server whose routes are not known: no origin, and the board
  *   says where to answer instead of linking.
+ * - `inboxOrigin` and `inboxLinks` (ADR 0073): set only when approval from afar is configured, on
+ *   its public (issuer) origin: per waiting thread (`<environmentId> <threadId>`), the link to its
+ *   item in the person's inbox; `inboxCount` counts the waiting items the read listed.
  */
 import type { Transport, WriteConfig } from "@t3-connector/core/config";
 import type { ProtocolEvidence } from "@t3-connector/core/environments";
+import { inboxItemId } from "@t3-connector/core/state";
 import type { ToolCall, ToolGroup } from "@t3-connector/mcp-tools";
 import type { ReadContext } from "../read-context.js";
 
@@ -30,6 +34,12 @@ export const APPROVAL_TOOL = "t3_pedir_aprovacao";
 export interface BoardFacts {
   readonly approvalOrigin: string | null;
   readonly t3Origins: Readonly<Record<string, string>>;
+  /** The issuer origin the person's inbox answers at, when approval from afar is on. */
+  readonly inboxOrigin: string | null;
+  /** `<environmentId> <threadId>` → `<inboxOrigin>/inbox#<item>`, for each thread that waits. */
+  readonly inboxLinks: Readonly<Record<string, string>>;
+  /** How many listed threads wait on the person with a request (the inbox's agent items here). */
+  readonly inboxCount: number;
 }
 
 export interface BoardFactsOptions {
@@ -37,6 +47,8 @@ export interface BoardFactsOptions {
   readonly approvalOrigin?: string;
   /** The groups served beside the read tools on this session's server. */
   readonly alongside?: readonly ToolGroup[];
+  /** The public origin of approval from afar, where the inbox answers (never its localhost page). */
+  readonly inboxOrigin?: string;
 }
 
 /**
@@ -59,9 +71,22 @@ export function withBoardFacts(
     async call(call: ToolCall) {
       const result = await reads.call(call);
       if (call.name !== LINKING_TOOL || result.isError === true) return result;
+      const waiting = waitingRequests(result.structuredContent);
+      const inboxOrigin = options.inboxOrigin ?? null;
       const facts: BoardFacts = {
         approvalOrigin: servesApproval(options) ? (options.approvalOrigin ?? null) : null,
         t3Origins: await t3OriginsOf(context, result.structuredContent),
+        inboxOrigin,
+        inboxLinks:
+          inboxOrigin === null
+            ? {}
+            : Object.fromEntries(
+                waiting.map((row) => [
+                  `${row.environmentId} ${row.threadId}`,
+                  `${inboxOrigin}/inbox#${inboxItemId(row.environmentId, row.threadId, row.requestId)}`,
+                ]),
+              ),
+        inboxCount: waiting.length,
       };
       return { ...result, _meta: { ...result._meta, [BOARD_FACTS_META_KEY]: facts } };
     },
@@ -96,6 +121,32 @@ async function t3OriginsOf(context: ReadContext, structured: unknown): Promise<R
 export function webOriginOf(transport: Transport, protocol: ProtocolEvidence): string | undefined {
   if (transport.kind !== "url" || protocol !== "descriptor") return undefined;
   return bareOrigin(transport.url);
+}
+
+/** The listed threads that wait on a person with a request, and that request's id. */
+function waitingRequests(
+  structured: unknown,
+): { environmentId: string; threadId: string; requestId: string }[] {
+  const list = (structured as { needsIntervention?: { threads?: unknown[] } } | undefined)?.needsIntervention
+    ?.threads;
+  const rows: { environmentId: string; threadId: string; requestId: string }[] = [];
+  for (const item of Array.isArray(list) ? list : []) {
+    const row = item as {
+      environment?: { environmentId?: unknown };
+      threadId?: unknown;
+      pendingRequest?: { requestId?: unknown } | null;
+    };
+    const environmentId = row.environment?.environmentId;
+    const requestId = row.pendingRequest?.requestId;
+    if (
+      typeof environmentId !== "string" ||
+      typeof row.threadId !== "string" ||
+      typeof requestId !== "string"
+    )
+      continue;
+    rows.push({ environmentId, threadId: row.threadId, requestId });
+  }
+  return rows;
 }
 
 /** The environments the control plane read (the failed ones are left out). */

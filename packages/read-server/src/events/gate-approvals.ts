@@ -25,6 +25,7 @@ export async function gateApprovalSource(
   const relay = createRelayClient({ port: gate.config.port, stateDir: gate.config.stateDir });
   log(`events: approval events from the gate on port ${gate.config.port} (write config ${gate.config.path})`);
   return {
+    inboxOrigin: gate.config.remoteApproval?.origin ?? `http://localhost:${gate.config.port}`,
     async read(after, signal) {
       const answer = await relay.call({ op: "approval_events", after, waitMs: POLL_WAIT_MS }, signal, {
         timeoutMs: POLL_DEADLINE_MS,

@@ -78,6 +78,9 @@ export function mountApprovalForward(app: Hono, options: ApprovalForward): void 
   };
   app.all("/approve", forward);
   app.all("/approve/*", forward);
+  // The person's inbox (ADR 0073): the same forward, hardened as the approval page is.
+  app.all("/inbox", forward);
+  app.all("/inbox/*", forward);
 }
 
 /** The client's address and the capability that vouches for it, or nothing while no gate runs. */

@@ -5,6 +5,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { refusedInitialize } from "@t3-connector/mcp-tools";
 import type { Context } from "hono";
 import { mcpBodyOf } from "./request-body.js";
 
@@ -47,6 +48,8 @@ export function mcpEndpoint(options: McpEndpointOptions): (c: Context) => Promis
     const request = c.req.raw;
     const parsed = mcpBodyOf(request)?.parsed;
     if (Array.isArray(parsed) && parsed.length === 0) return emptyBatch(c);
+    const refusal = refusedInitialize(parsed);
+    if (refusal !== null) return c.json(refusal, 400);
     const legacy = await isLegacyRequest(request, parsed);
     const authInfo = options.authInfoOf?.(c);
     const handed = { parsedBody: parsed, ...(authInfo === undefined ? {} : { authInfo }) };

@@ -65,7 +65,7 @@ function writesLine(setup: HttpServeSetup): string {
   if (setup.writes !== undefined) {
     const afar =
       setup.approvalForward !== undefined
-        ? `; the approval page answers at ${setup.oauth?.settings.issuer}/approve (passkeys of this sign-in)`
+        ? `; the approval page answers at ${setup.oauth?.settings.issuer}/approve, and the inbox at ${setup.oauth?.settings.issuer}/inbox (passkeys of this sign-in)`
         : `; the approval page answers on localhost only (set remoteApproval.origin to ${setup.oauth?.settings.issuer} in the write config to approve from afar)`;
     return (
       `write tools for sessions granted t3:write, relayed to the gate on port ${setup.writes.config.port} ` +

@@ -42,13 +42,18 @@ function accessOf(authInfo: AuthInfo | undefined): VerifiedAccess | undefined {
 export function serverPartsFor(
   writes: UrlWrites | undefined,
   authInfo: AuthInfo | undefined,
-): Pick<RegisterReadToolsOptions, "alongside" | "approvalOrigin"> & { instructions?: string } {
+): Pick<RegisterReadToolsOptions, "alongside" | "approvalOrigin" | "inboxOrigin"> & {
+  instructions?: string;
+} {
   if (writes === undefined) return {};
+  // The inbox from afar answers on the issuer origin only; its localhost page is not for a host to open.
+  const remote = writes.config.remoteApproval?.origin;
+  const inbox = remote === undefined ? {} : { inboxOrigin: remote };
   const group = writes.groupFor(accessOf(authInfo));
   const listsWrites = group.list().length > 0;
   const writeParts = {
     instructions: WRITE_SESSION_INSTRUCTIONS,
     approvalOrigin: approvalOriginOf(writes.config),
   };
-  return { alongside: [group], ...(listsWrites ? writeParts : {}) };
+  return { alongside: [group], ...inbox, ...(listsWrites ? writeParts : {}) };
 }

@@ -1,20 +1,24 @@
 import {
+  type ChangeSummary,
   CONTROL_PLANE_LIMIT,
   type ControlPlaneCandidate,
   type ControlPlaneItem,
   controlPlaneLists,
   countByState,
   type LimitedList,
+  type ShellThreadInput,
   THREAD_STATES,
 } from "@t3-connector/core/state";
 import { controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
 import {
   calledEnvironmentSchema,
+  changeSummarySchema,
   environmentFailureSchema,
   environmentInput,
   threadItemSchema,
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
+import { listedChangeSummaries, summaryKey, type WantedSummary } from "../diffs/listed-change-summaries.js";
 import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
 import {
   cachedThreadSummary,
@@ -61,6 +65,12 @@ const controlPlaneItemSchema = threadItemSchema.extend({
     .optional(),
   blockers: z.array(z.literal("background_work_pending")).optional(),
   actionableNow: z.boolean().optional(),
+  changes: changeSummarySchema
+    .nullable()
+    .optional()
+    .describe(
+      "What its latest run that left a checkpoint changed; null: none did; absent: not read this call",
+    ),
   next: z.object({
     tool: z.literal("t3_thread"),
     input: z.object({ environment: z.string(), threadId: z.string().nullable() }),
@@ -108,17 +118,48 @@ const outputSchema = z.object({
   ready: listSchema,
 });
 
-/** Core's items allow a missing server label; ours always say `name` (null when unknown). */
+type Changes = Map<string, ChangeSummary | null>;
+
+/**
+ * Core's items allow a missing server label; ours always say `name` (null when unknown). Each
+ * item carries its change summary where it is known (`changes`).
+ */
 function named(
   list: LimitedList<ControlPlaneItem>,
-): LimitedList<ControlPlaneItem & { environment: ItemEnvironment }> {
+  changes: Changes,
+): LimitedList<ControlPlaneItem & { environment: ItemEnvironment; changes?: ChangeSummary | null }> {
   return {
     ...list,
-    threads: list.threads.map((item) => ({
-      ...item,
-      environment: { ...item.environment, name: item.environment.name ?? null },
-    })),
+    threads: list.threads.map((item) => {
+      const key = summaryKey(item.environment.alias, item.threadId ?? "");
+      return {
+        ...item,
+        environment: { ...item.environment, name: item.environment.name ?? null },
+        ...(changes.has(key) ? { changes: changes.get(key) ?? null } : {}),
+      };
+    }),
   };
+}
+
+/** The listed threads whose summary to read: those that ran (one that never ran changed nothing). */
+function wantedSummaries(
+  lists: ReturnType<typeof controlPlaneLists>,
+  rows: ReadonlyMap<string, ShellThreadInput>,
+): { wanted: WantedSummary[]; neverRan: string[] } {
+  const wanted: WantedSummary[] = [];
+  const neverRan: string[] = [];
+  for (const item of [...lists.needsIntervention.threads, ...lists.running.threads, ...lists.ready.threads]) {
+    const key = summaryKey(item.environment.alias, item.threadId ?? "");
+    const row = rows.get(key);
+    if (!row?.latestRunId) neverRan.push(key);
+    else
+      wanted.push({
+        alias: item.environment.alias,
+        threadId: item.threadId ?? "",
+        version: `${row.latestRunId}|${row.status ?? ""}|${row.latestRunCompletedAt ?? ""}`,
+      });
+  }
+  return { wanted, neverRan };
 }
 
 const COHERENCE_NOTE =
@@ -131,7 +172,8 @@ export const t3ControlPlaneTool = defineReadTool({
   description:
     "One call to decide what to do next across every environment (or only environment): threads that need " +
     "intervention, that are running, and that are ready (latest run ended and not settled or snoozed, or woke), " +
-    "with blockers and the t3_thread call that reads each. Ready is not acceptance: read the thread before acting. " +
+    "with blockers, the change summary of each thread's latest checkpoint (changes; t3_diff shows the patch) and " +
+    "the t3_thread call that reads each. Ready is not acceptance: read the thread before acting. " +
     "If complete is false, say which environments are missing instead of reporting that nothing needs attention. " +
     "For more than limit items, call t3_threads with state in that environment.",
   inputSchema,
@@ -175,6 +217,17 @@ export const t3ControlPlaneTool = defineReadTool({
       results.flatMap((result) => result.value.candidates),
       { now, limit },
     );
+    const rows = new Map(
+      results.flatMap((result) =>
+        result.value.candidates.map((candidate) => [
+          summaryKey(candidate.environment.alias, candidate.thread.id ?? ""),
+          candidate.thread,
+        ]),
+      ),
+    );
+    const { wanted, neverRan } = wantedSummaries(lists, rows);
+    const changes: Changes = await listedChangeSummaries(context, wanted, extra.signal);
+    for (const key of neverRan) changes.set(key, null);
     const queriedEnvironments = envelope.queriedEnvironments.map((queried) => {
       const value = results.find(
         (result) => result.environment.environmentId === queried.environmentId,
@@ -205,9 +258,9 @@ export const t3ControlPlaneTool = defineReadTool({
       queriedEnvironments,
       environmentFailures: failures,
       limit,
-      needsIntervention: named(lists.needsIntervention),
-      running: named(lists.running),
-      ready: named(lists.ready),
+      needsIntervention: named(lists.needsIntervention, changes),
+      running: named(lists.running, changes),
+      ready: named(lists.ready, changes),
     };
   },
 });

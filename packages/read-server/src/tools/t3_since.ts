@@ -8,8 +8,10 @@ import {
   threadItemSchema,
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
+import { listedChangeSummaries, summaryKey } from "../diffs/listed-change-summaries.js";
 import { envelopeFields } from "../listing/paging.js";
 import { sweepShells } from "../listing/shells.js";
+import type { ReadContext } from "../read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 import { type ChangedThread, environmentSince, type SinceStart } from "../since/since-changes.js";
 import { decodeSinceCursor, encodeSinceCursor, type SincePosition } from "../since/since-cursor.js";
@@ -48,6 +50,13 @@ const changeSchema = z.object({
   requestKind: z.string().optional(),
   from: z.string().optional(),
   to: z.string().optional(),
+  changedFiles: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("run_ended: files the run changed (its checkpoint), where read"),
+  changeLine: z.string().optional().describe('run_ended: e.g. "3 files changed, +12 -4", where read'),
 });
 
 const countsSchema = z.object({
@@ -104,6 +113,35 @@ function startOf(
   return { kind: "time", ms };
 }
 
+/**
+ * Beside each run that ended, what it changed ("changed N files"), from the checkpoint of that
+ * very run: a summary of another run (a newer one) is not shown against it.
+ */
+async function withRunChanges(context: ReadContext, listed: readonly ChangedThread[], signal: AbortSignal) {
+  const wanted = listed.flatMap((thread) => {
+    const ended = thread.changes.find((change) => change.kind === "run_ended" && change.runId);
+    return ended
+      ? [
+          {
+            alias: thread.item.environment.alias,
+            threadId: thread.item.threadId ?? "",
+            version: `${ended.runId}|${ended.at}`,
+          },
+        ]
+      : [];
+  });
+  const summaries = await listedChangeSummaries(context, wanted, signal);
+  return listed.map((thread) => {
+    const summary = summaries.get(summaryKey(thread.item.environment.alias, thread.item.threadId ?? ""));
+    const changes = thread.changes.map((change) =>
+      change.kind === "run_ended" && summary && summary.runId === change.runId
+        ? { ...change, changedFiles: summary.files, changeLine: summary.line }
+        : change,
+    );
+    return { ...thread.item, changes };
+  });
+}
+
 function newestFirst(a: ChangedThread, b: ChangedThread): number {
   return b.newestMs - a.newestMs;
 }
@@ -151,7 +189,7 @@ export const t3SinceTool = defineReadTool({
       total: changed.length,
       returned: listed.length,
       truncated: listed.length < changed.length,
-      threads: listed.map((thread) => ({ ...thread.item, changes: thread.changes })),
+      threads: await withRunChanges(context, listed, extra.signal),
       limits: LIMITS_NOTE,
       nextCursor: encodeSinceCursor(context.cursors, position, scope),
     };

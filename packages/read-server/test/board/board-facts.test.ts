@@ -5,12 +5,14 @@
  * structured result exactly as before. The session parts are the HTTP edge's own
  * (`serverPartsFor` over a real `UrlWrites`), so the facts follow what `tools/list` shows.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { WriteConfig } from "@t3-connector/core/config";
+import { inboxItemId } from "@t3-connector/core/state";
 import { WRITE_SCOPE } from "@t3-connector/oauth";
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -45,7 +47,13 @@ afterEach(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-type Facts = { approvalOrigin: string | null; t3Origins: Record<string, string> };
+type Facts = {
+  approvalOrigin: string | null;
+  t3Origins: Record<string, string>;
+  inboxOrigin: string | null;
+  inboxLinks: Record<string, string>;
+  inboxCount: number;
+};
 
 async function controlPlane(client: Client) {
   const result = await client.callTool({ name: "t3_control_plane", arguments: { limit: 50 } });
@@ -93,7 +101,14 @@ describe("the board's facts on the control plane's result", () => {
   it("name T3's web origin only where it is known, and leave the structured result as it was", async () => {
     const { result, facts } = await controlPlane(setup.client);
     const alphaUrl = setup.sim.environment("alpha").url;
-    expect(facts).toEqual({ approvalOrigin: null, t3Origins: { [ALPHA_ID]: new URL(alphaUrl).origin } });
+    expect(facts).toMatchObject({
+      approvalOrigin: null,
+      t3Origins: { [ALPHA_ID]: new URL(alphaUrl).origin },
+      // No approval from afar: no inbox links (its localhost page is not for a host to open).
+      inboxOrigin: null,
+      inboxLinks: {},
+    });
+    expect(facts.inboxCount).toBeGreaterThan(0);
     // The view's data only: nothing new in what the model reads, and no other tool carries it.
     const structured = result.structuredContent as Record<string, unknown>;
     expect(Object.keys(structured)).not.toContain("t3Origins");
@@ -118,6 +133,32 @@ describe("the board's facts on the control plane's result", () => {
     const reader = await sessionClient(config, ["t3:read"]);
     expect((await reader.listTools()).tools.map((tool) => tool.name)).not.toContain("t3_pedir_aprovacao");
     expect((await controlPlane(reader)).facts.approvalOrigin).toBeNull();
+  });
+
+  it("link each waiting thread to its inbox item on the issuer origin only, and count them", async () => {
+    const config = writeConfig({ origin: "https://connector.example" });
+    const reader = await sessionClient(config, ["t3:read"]);
+    const { result, facts } = await controlPlane(reader);
+    expect(facts.inboxOrigin).toBe("https://connector.example");
+    const waiting = (
+      result.structuredContent as {
+        needsIntervention: {
+          threads: {
+            environment: { environmentId: string };
+            threadId: string;
+            pendingRequest: { requestId: string } | null;
+          }[];
+        };
+      }
+    ).needsIntervention.threads.filter((item) => item.pendingRequest !== null);
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(facts.inboxCount).toBe(waiting.length);
+    for (const item of waiting) {
+      const key = `${item.environment.environmentId} ${item.threadId}`;
+      expect(facts.inboxLinks[key]).toBe(
+        `https://connector.example/inbox#${inboxItemId(item.environment.environmentId, item.threadId, item.pendingRequest?.requestId ?? "")}`,
+      );
+    }
   });
 
   it("follow the gate's own rule for the origin: the public one from afar, else its localhost page", () => {

@@ -9,6 +9,7 @@ import {
   BOARD_FACTS_META_KEY,
   boardLinksOf,
   checkedApprovalUrl,
+  inboxLink,
   threadLink,
   webOrigin,
 } from "../../src/board/view/board-links.js";
@@ -47,6 +48,30 @@ describe("the board's links", () => {
     });
     expect(links.approvalOrigin).toBeNull();
     expect([...links.t3Origins]).toEqual([["env-a", "https://a.example"]]);
+  });
+
+  it("open an inbox item only at /inbox on the inbox origin the facts named (ADR 0073)", () => {
+    const links = facts({
+      approvalOrigin: null,
+      t3Origins: {},
+      inboxOrigin: "https://connector.example",
+      inboxLinks: {
+        "env-a t1": "https://connector.example/inbox#r-abc",
+        "env-a t2": "https://evil.example/inbox#r-abc",
+        "env-a t3": "https://connector.example/approve#r-abc",
+        "env-a t4": "https://user:pw@connector.example/inbox#r-abc",
+        "env-a t5": "javascript:alert(1)",
+      },
+    });
+    expect(inboxLink(links, "env-a", "t1")).toBe("https://connector.example/inbox#r-abc");
+    for (const thread of ["t2", "t3", "t4", "t5", "t6"])
+      expect(inboxLink(links, "env-a", thread)).toBeUndefined();
+    // No inbox origin (or one that is not a web origin): no inbox link at all.
+    const none = facts({
+      inboxOrigin: "javascript:x",
+      inboxLinks: { "env-a t1": "https://connector.example/inbox#r" },
+    });
+    expect(inboxLink(none, "env-a", "t1")).toBeUndefined();
   });
 
   it("open a thread at T3's /<environmentId>/<threadId>, its ids as path segments", () => {

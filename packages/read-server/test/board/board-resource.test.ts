@@ -90,6 +90,10 @@ describe("the board as an MCP App resource", () => {
       });
     }
     expect(model.sinceSummary?.counts.askedForPerson).toBeGreaterThanOrEqual(4);
+    // A row whose thread's latest run left a checkpoint shows what it changed.
+    expect(model.rows.filter((row) => row.section === "done").map((row) => row.changes)).toContain(
+      "1 file changed, +1 -0",
+    );
   });
 
   it("is served as built from src/board/view (the committed page is not stale)", async () => {
@@ -112,6 +116,7 @@ describe("the board's model of hostile or broken results", () => {
       expect.objectContaining({ section: "needs_you", title: "(untitled)", machine: "?", state: "unknown" }),
     ]);
     expect(model.sinceSummary?.counts).toEqual({ runsStarted: 2 });
+    expect(model.rows[0]?.changes).toBeNull();
   });
 
   it("quotes a thread's title in a prompt as one line of data, and names the thread by environment and id", () => {

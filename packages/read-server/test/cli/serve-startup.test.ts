@@ -9,7 +9,7 @@ import { fakeTool } from "../support/fake-tools.js";
 // These refusals happen before `serve` touches stdio, so they run in this process. The refusals
 // that come from verifying an environment (scopes, identity) are tested by spawning the bin
 // (test/e2e/bin-commands.test.ts), since by then the stdio session has started.
-const twelve = READ_TOOL_NAMES.map((name) => fakeTool(name));
+const fifteen = READ_TOOL_NAMES.map((name) => fakeTool(name));
 
 let sim: Simulator;
 let config: SimConfig;
@@ -25,9 +25,9 @@ afterAll(async () => {
 });
 
 describe("t3-connector serve start-up", () => {
-  it("refuses to start when the tool list is not the thirteen read tools", async () => {
+  it("refuses to start when the tool list is not the fifteen read tools", async () => {
     const run = captureIo({ T3_CONNECTOR_CONFIG: config.configPath });
-    expect(await runCli(["serve"], run.io, twelve.slice(1))).toBe(1);
+    expect(await runCli(["serve"], run.io, fifteen.slice(1))).toBe(1);
     expect(run.stderr()).toContain("missing: t3_ambientes");
     expect(run.stdout()).toBe("");
   });
@@ -44,7 +44,7 @@ describe("t3-connector serve start-up", () => {
   it("refuses to start without a read config, naming the path", async () => {
     const missing = path.join(config.dir, "missing.json");
     const run = captureIo({ T3_CONNECTOR_CONFIG: missing });
-    expect(await runCli(["serve"], run.io, twelve)).toBe(1);
+    expect(await runCli(["serve"], run.io, fifteen)).toBe(1);
     expect(run.stderr()).toContain("config_not_found");
     expect(run.stderr()).toContain(missing);
   });

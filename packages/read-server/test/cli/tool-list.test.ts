@@ -5,13 +5,13 @@ import { readToolDefinitions } from "../../src/tools/index.js";
 import { fakeTool } from "../support/fake-tools.js";
 
 describe("the read tool list", () => {
-  it("is exactly the thirteen tools of the contract, each read-only", () => {
+  it("is exactly the fifteen tools of the contract, each read-only", () => {
     expect([...readToolDefinitions.map((tool) => tool.name)].sort()).toEqual([...READ_TOOL_NAMES].sort());
     expect(readToolListProblems(readToolDefinitions)).toEqual([]);
     for (const tool of readToolDefinitions) expect(tool.annotations).toEqual(READ_ONLY_ANNOTATIONS);
   });
 
-  it("accepts the twelve names in any order", () => {
+  it("accepts the fifteen names in any order", () => {
     expect(() =>
       assertReadToolList([...READ_TOOL_NAMES].reverse().map((name) => fakeTool(name))),
     ).not.toThrow();

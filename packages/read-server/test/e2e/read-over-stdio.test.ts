@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe("the spawned read server", () => {
-  it("lists exactly the thirteen read tools, each read-only with an output schema", async () => {
+  it("lists exactly the fifteen read tools, each read-only with an output schema", async () => {
     const { tools } = await serve.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     for (const tool of tools) {
@@ -58,7 +58,7 @@ describe("the spawned read server", () => {
       });
       expect(tool.outputSchema).toBeDefined();
     }
-    await serve.stderrContains("read-only MCP server on stdio, 12 tools");
+    await serve.stderrContains("read-only MCP server on stdio, 15 tools");
   });
 
   it("serves the board from the bundled bin at the address t3_control_plane links to", async () => {

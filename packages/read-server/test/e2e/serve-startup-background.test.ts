@@ -19,7 +19,7 @@ describe("t3-connector serve with verification in the background", () => {
     const served = await spawnServe(await configWith({}));
     try {
       const { tools } = await served.client.listTools();
-      expect(tools).toHaveLength(12);
+      expect(tools).toHaveLength(15);
       await served.stderrContains("read-only MCP server on stdio");
       // alpha's verification is given up only after 5 s; the session did not wait for it.
       expect(served.stderr()).not.toContain('environment "alpha"');

@@ -48,11 +48,14 @@ describe("t3-connector serve over stdio", () => {
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
         stdout += chunk;
         const lines = stdout.split("\n").filter((line) => line !== "");
-        if (lines.length >= 3) resolve(lines);
+        if (lines.length >= 4) resolve(lines);
       });
     });
     child.stdin.write("[]\n");
     child.stdin.write(`${JSON.stringify({ hello: "not a JSON-RPC message" })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 20250618, capabilities: {}, clientInfo: { name: "raw", version: "0" } } })}\n`,
+    );
     child.stdin.write(
       `${JSON.stringify({
         jsonrpc: "2.0",
@@ -65,7 +68,15 @@ describe("t3-connector serve over stdio", () => {
         },
       })}\n`,
     );
-    const [emptyBatch, notJsonRpc, initialized] = (await answered).map((line) => JSON.parse(line));
+    const [emptyBatch, notJsonRpc, badVersion, initialized] = (await answered).map((line) =>
+      JSON.parse(line),
+    );
+    // A protocolVersion that is not a string: -32602 in one line, not the SDK's -32603 dump.
+    expect(badVersion).toEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      error: { code: -32602, message: "Invalid params: initialize's protocolVersion must be a string" },
+    });
     for (const refused of [emptyBatch, notJsonRpc]) {
       expect(refused).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     }
@@ -74,7 +85,7 @@ describe("t3-connector serve over stdio", () => {
     child.stdin.end();
     expect(await exited).toBe(0);
     const logged = stderr.split("\n").filter((line) => line.includes("stdio transport:"));
-    expect(logged).toHaveLength(2);
+    expect(logged).toHaveLength(3);
     expect(logged[0]).toMatch(/-32600 Invalid Request/);
   }, 60_000);
 });

@@ -4,9 +4,11 @@
  * approval link on the public origin) and `approval.decided` to the webhook receiver, signed like
  * the thread events. A real gate, a real receiver, real sockets.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { leaseItemId } from "@t3-connector/core/state";
 import { type EventsService, startEventsService } from "@t3-connector/events";
 import { postJson } from "@t3-connector/test-support/gate-http";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
@@ -86,7 +88,12 @@ describe("approval events in the signed webhook stream", () => {
     await receiver.until(() => approvalEvent("approval.requested", requestId) !== undefined);
     const requested = approvalEvent("approval.requested", requestId) as Approval;
     expect(requested.data).toMatchObject({
-      request: { id: requestId, approvalUrl: `${ORIGIN}/approve?request=${requestId}` },
+      request: {
+        id: requestId,
+        approvalUrl: `${ORIGIN}/approve?request=${requestId}`,
+        // Its item in the person's inbox, on the same public origin (ADR 0073).
+        inboxUrl: `${ORIGIN}/inbox#${leaseItemId(requestId)}`,
+      },
       client: { name: "ChatGPT", signedInAt: "2026-12-06T17:02:00.000Z" },
       purpose: "pin the release thread while you are out",
     });

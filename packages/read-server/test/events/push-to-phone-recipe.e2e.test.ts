@@ -10,16 +10,18 @@
  * `standardwebhooks` linked where `npm install` would put it. The script is saved exactly as the
  * page shows it: it takes its port and ntfy server from the environment its command line sets.
  */
+
 import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { inboxItemId } from "@t3-connector/core/state";
 import { DocRecipeHome, recipeBlocks } from "@t3-connector/test-support/doc-recipe";
 import { freePort } from "@t3-connector/test-support/free-port";
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
-import { type SimEvents, startSimEvents } from "@t3-connector/test-support/sim-events";
+import { addThread, type SimEvents, startRun, startSimEvents } from "@t3-connector/test-support/sim-events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const DOC = fileURLToPath(new URL("../../../../docs/push-to-phone.md", import.meta.url));
@@ -73,7 +75,7 @@ async function nextPush(match: (push: Record<string, unknown>) => boolean): Prom
 }
 
 describe("docs/push-to-phone.md", () => {
-  it("works as written: an approval request reaches the phone's ntfy topic with the approval link", async () => {
+  it("works as written: an approval request reaches the phone's ntfy topic with the approval link, an agent's wait with its inbox link, and its answer clears it", async () => {
     const { setup, connect, script } = await recipeBlocks(DOC);
     const port = String(await freePort());
     const ntfyServer = `http://127.0.0.1:${(ntfy.address() as AddressInfo).port}`;
@@ -114,5 +116,29 @@ describe("docs/push-to-phone.md", () => {
     expect(push.message).toContain('"pin the release thread"');
     expect(push.message).toContain("thread.pin");
     await receiver.line(new RegExp(`pushed approval\\.requested for ${requestId}`));
+
+    // An agent waits on an approval: the push opens its inbox item; answered in T3, it is cleared.
+    const threadId = addThread(simEvents.env, "Deploy the docs");
+    await startRun(simEvents.env, threadId, { approval: true });
+    simEvents.env.clock.advance(1_000);
+    const waiting = await nextPush((candidate) => candidate.title === "Deploy the docs needs approval");
+    const shell = simEvents.env.model.getThread(threadId)?.shell as
+      | { pendingRuntimeRequest?: { id: string } }
+      | undefined;
+    const requestId2 = shell?.pendingRuntimeRequest?.id ?? "";
+    expect(waiting).toMatchObject({
+      click: `${ORIGIN}/inbox#${inboxItemId(simEvents.env.environmentId, threadId, requestId2)}`,
+      priority: 4,
+    });
+    const answered = await simEvents.env.model.callUnary("orchestration.dispatchCommand", {
+      commandId: "answered-in-t3",
+      type: "runtime-request.respond",
+      threadId,
+      requestId: requestId2,
+      decision: "accept",
+    });
+    expect(answered.kind).toBe("success");
+    simEvents.env.clock.advance(1_000);
+    await nextPush((candidate) => candidate.title === "Deploy the docs was answered");
   }, 60_000);
 });

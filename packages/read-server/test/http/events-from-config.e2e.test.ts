@@ -52,7 +52,7 @@ describe("serve --http with an events section in its config", () => {
       await served.stderrContains('following "alpha"');
       const client = await connectHttpClient(served.ready.url);
       const tools = await client.listTools();
-      expect(tools.tools).toHaveLength(12);
+      expect(tools.tools).toHaveLength(15);
 
       // A question is a thread.needs_input event, which the section's filter leaves out.
       const asking = addThread(simEvents.env, "Asks first");

@@ -101,6 +101,29 @@ describe("serveHttp with narrowed limits", () => {
     expect(answer.status).toBe(200);
   });
 
+  it("answers an initialize whose protocolVersion is not a string with -32602 in one line", async () => {
+    for (const protocolVersion of [20250618, null, { major: 2025 }, ["2025-06-18"]]) {
+      const answer = await rawRequest(ready.url, {
+        method: "POST",
+        headers: mcpHeaders(),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 9,
+          method: "initialize",
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+        }),
+      });
+      expect(answer.status).toBe(400);
+      const body = JSON.parse(answer.body) as { id: unknown; error: { code: number; message: string } };
+      expect(body).toEqual({
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32602, message: "Invalid params: initialize's protocolVersion must be a string" },
+      });
+      expect(body.error.message).not.toContain("\n");
+    }
+  });
+
   it("answers 429 with Retry-After past the concurrency limit, and serves again once the call ended", async () => {
     const accepted = streams.stderrCount(IN_FLIGHT);
     const first = wait(2, 1_000);

@@ -66,7 +66,7 @@ async function connectStatus(token?: string): Promise<number | undefined> {
 }
 
 describe("serve --http (issue 13, done when)", () => {
-  it("with the bearer the SDK client lists the 12 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
+  it("with the bearer the SDK client lists the 15 tools and calls t3_threads; without it 401; Host evil.example 403; /healthz 200", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOL_NAMES].sort());
     const threads = await callTool(client, "t3_threads", { limit: 5 });
@@ -89,7 +89,7 @@ describe("serve --http", () => {
     expect(serve.ready).toMatchObject({
       url: `${serve.origin}/mcp`,
       auth: "bearer",
-      tools: 12,
+      tools: 15,
       environments: ["alpha", "beta"],
     });
     expect(new URL(serve.ready.url).hostname).toBe("127.0.0.1");

@@ -1,5 +1,5 @@
 /**
- * A differential check of all twelve read tools on T3 0.0.31: two
+ * A differential check of all fifteen read tools on T3 0.0.31: two
  * 0.0.31 environments (a normal install whose bounded route answers the web app's HTML, and one
  * run from source whose bounded route answers 503 text/plain) answer exactly what a protocol-2
  * environment seeded the same way answers, once each environment's alias, id and server-minted
@@ -74,6 +74,9 @@ function callsFor(alias: Alias): [string, Record<string, unknown>][] {
     ["t3_aguardar_thread", { environment: alias, threadId: "t-done", timeoutMs: 1000 }],
     ["t3_providers", { environment: alias }],
     ["t3_control_plane", { environment: alias }],
+    ["t3_diff", { environment: alias, threadId: "t-done" }],
+    ["t3_diff", { environment: alias, threadId: "t-done", scope: "thread" }],
+    ["t3_worktree", { environment: alias, threadId: "t-done" }],
   ];
 }
 
@@ -100,7 +103,7 @@ describe("the read tools on a 0.0.31 environment", () => {
   });
 
   for (const alias of OLDER) {
-    it(`answers all ten other tools on ${alias} as on the protocol-2 environment`, async () => {
+    it(`answers all twelve other tools on ${alias} as on the protocol-2 environment`, async () => {
       const expected = callsFor("current");
       const actual = callsFor(alias);
       for (let i = 0; i < actual.length; i += 1) {

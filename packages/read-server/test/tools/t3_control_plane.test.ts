@@ -114,6 +114,14 @@ describe("t3_control_plane over two environments", () => {
       state: "failed",
     });
     expect(byTitle("Interrupted build")).toMatchObject({ readyReasons: ["latest_run_cancelled_unsettled"] });
+    // The change summary of the latest checkpoint: the simulated run appended a line to one file.
+    expect(byTitle("Snoozed and woken")?.changes).toMatchObject({
+      files: 1,
+      additions: 1,
+      line: "1 file changed, +1 -0",
+    });
+    // A failed run left no checkpoint: nothing to summarise.
+    expect(byTitle("Deploy preview")?.changes).toBeNull();
     const first = ready[0];
     expect(first?.next).toEqual({
       tool: "t3_thread",

@@ -140,6 +140,9 @@ describe("t3_since", () => {
       expect(changeOf(before, threadId, "run_ended")).toMatchObject({
         runStatus: "completed",
         runId: expect.any(String),
+        // Beside the run that ended, what it changed (its checkpoint).
+        changedFiles: 1,
+        changeLine: "1 file changed, +1 -0",
       });
       expect((before.counts as Record<string, number>).runsEnded).toBeGreaterThanOrEqual(1);
 

@@ -99,6 +99,9 @@ const RPC_METHODS_0031: ReadonlySet<string> = new Set([
   "orchestration.subscribeShell",
   "orchestration.subscribeThread",
   "projects.mutate",
+  // Served to a read token too (fixtures 106–112).
+  "vcs.refreshStatus",
+  "vcs.listRefs",
 ]);
 
 /** What a compat profile changes in the model: the methods it serves and the commands it decodes. */

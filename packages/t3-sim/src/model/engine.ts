@@ -15,7 +15,13 @@ import {
   upsertAssistant,
 } from "./provider-steps.js";
 import { promoteToStarting } from "./runs.js";
-import { defaultScript, type RunScript, scriptFromDirectives } from "./scripts.js";
+import {
+  defaultEdits,
+  defaultScript,
+  editsFromText,
+  type RunScript,
+  scriptFromDirectives,
+} from "./scripts.js";
 import type { SimStore, ThreadRecord, Tx } from "./store.js";
 import { BLOCKING_RUN_STATUSES, type ModelSelection, type Run } from "./types.js";
 
@@ -107,7 +113,11 @@ function buildSteps(script: RunScript): Step[] {
     steps.push({ delayMs: 1, apply: (tx, run) => proposePlan(tx, run, markdown) });
   }
   steps.push({ delayMs: 5, apply: (tx, run) => void enterWaiting(tx, run) });
-  steps.push({ delayMs: 10, apply: (tx, run) => void completeWithCheckpoint(tx, run) });
+  steps.push({
+    delayMs: 10,
+    apply: (tx, run, program) =>
+      void completeWithCheckpoint(tx, run, program.script.edits ?? defaultEdits(run)),
+  });
   return steps;
 }
 
@@ -131,8 +141,10 @@ export class RunEngine {
   /** Picks the script for a new run: a queued test script, else message directives, else the default. */
   assign(threadId: string, runId: string, model: ModelSelection, text: string): void {
     const chosen = this.#nextScripts.get(threadId)?.shift() ?? scriptFromDirectives(text) ?? {};
-    // A script that names no reply keeps the model's default one.
-    this.#assigned.set(runId, { ...defaultScript(model, text), ...chosen });
+    // A script that names no reply keeps the model's default one; edits named in the message
+    // apply whatever script plays the run.
+    const edits = chosen.edits ?? editsFromText(text);
+    this.#assigned.set(runId, { ...defaultScript(model, text), ...chosen, ...(edits ? { edits } : {}) });
   }
 
   /** Re-scripts a run whose attempt restarts (restart_active) from the new message. */

@@ -21,6 +21,7 @@ import type {
   StreamOpenResult,
   StreamSink,
 } from "./contract.js";
+import { getFullThreadDiff, getTurnDiff } from "./diff-reads.js";
 import { RunEngine } from "./engine.js";
 import { IdSource } from "./ids.js";
 import { ThreadLauncher } from "./launch.js";
@@ -31,7 +32,7 @@ import {
   buildShellThread,
 } from "./projection.js";
 import { ProjectMutations } from "./projects.js";
-import { getFullThreadDiff, getTurnDiff, getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
+import { getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
 import {
   cancelBackgroundWorkOnRestart,
@@ -50,6 +51,7 @@ import {
   openThreadStream,
 } from "./streams.js";
 import type { ModelSelection, ProjectRecord, RestartCancelledBackgroundWork, StoredEvent } from "./types.js";
+import { listRefs, refreshStatus } from "./vcs-reads.js";
 
 export interface EnvironmentModelOptions {
   environmentId: string;
@@ -80,6 +82,8 @@ export interface EnvironmentModelOptions {
   createWorkspaceRoot?: (path: string) => void;
   /** The 0.0.46 age's open points (age-0046.ts); default: as the simulator played them before. */
   unknowns?: Partial<Unknowns0046>;
+  /** RPCs this build lacks: each answers like any unknown tag (a T3 of another age, in tests). */
+  lacksMethods?: readonly string[];
 }
 
 export interface ThreadInspection {
@@ -103,6 +107,8 @@ const UNARY_TAGS = [
   "orchestration.getWorkflowScript",
   "orchestration.getTurnItem",
   "projects.mutate",
+  "vcs.refreshStatus",
+  "vcs.listRefs",
 ] as const;
 const STREAM_TAGS = [
   "orchestration.subscribeShell",
@@ -123,6 +129,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly engine: RunEngine;
   readonly #transitional: boolean;
   readonly #compat: ModelCompat | undefined;
+  readonly #lacks: ReadonlySet<string>;
   readonly #dispatcher: CommandDispatcher;
   readonly #launcher: ThreadLauncher;
   readonly #reads: ThreadReads;
@@ -135,6 +142,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
     this.environmentId = options.environmentId;
     this.label = options.label;
     this.#compat = modelCompat(options.compat);
+    this.#lacks = new Set(options.lacksMethods ?? []);
     this.#transitional = (options.transitional ?? false) || this.#compat !== undefined;
     this.serverVersion =
       options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");
@@ -207,6 +215,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   async callUnary(tag: string, payload: unknown): Promise<RpcOutcome> {
+    if (this.#lacks.has(tag)) return { kind: "die", defect: `Unknown request tag: ${tag}` };
     switch (tag) {
       case "server.getConfig":
         return { kind: "success", value: this.serverConfig() };
@@ -236,6 +245,10 @@ export class SimEnvironmentModel implements EnvironmentModel {
       case "orchestration.getTurnItem":
         if (!this.#servesTurnItem()) return { kind: "die", defect: `Unknown request tag: ${tag}` };
         return this.#reads.getTurnItem(payload);
+      case "vcs.refreshStatus":
+        return refreshStatus(this.store, payload);
+      case "vcs.listRefs":
+        return listRefs(this.store, payload);
       default:
         return { kind: "die", defect: `Unknown request tag: ${tag}` };
     }
@@ -287,7 +300,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   knownTags(): readonly string[] {
     // getTurnItem is newer than the transitional builds.
     const tags = [...UNARY_TAGS, ...STREAM_TAGS].filter(
-      (tag) => this.#servesTurnItem() || tag !== "orchestration.getTurnItem",
+      (tag) => (this.#servesTurnItem() || tag !== "orchestration.getTurnItem") && !this.#lacks.has(tag),
     );
     const compat = this.#compat;
     return compat ? tags.filter((tag) => compat.servesMethod(tag)) : tags;
@@ -351,6 +364,14 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   /** Creates a thread in a given state without touching `receivedCommands` (see seed-thread.ts). */
+  /**
+   * Gives a folder a repository with these files at its first commit (default: a README and
+   * src/index.ts, made when a run first edits the folder).
+   */
+  addRepository(cwd: string, files: Readonly<Record<string, string>>, branch = "main"): void {
+    this.store.workspaces.create(cwd, files, branch);
+  }
+
   addThread(spec: ThreadSpec): string {
     return addThread(this.#ctx, spec);
   }

@@ -26,8 +26,24 @@ import {
   DEFAULT_QUESTIONS,
   type UserInputQuestion,
 } from "./scripts.js";
-import type { Tx } from "./store.js";
+import type { ThreadRecord, Tx } from "./store.js";
+import { diffTrees } from "./tree-diff.js";
 import type { Run, RuntimeRequest } from "./types.js";
+import { applyEdits, type FileTree, type Repository, type SimEdit, snapshot } from "./workspace-files.js";
+
+/** The repository of the thread's folder (its worktree, else its project's root). */
+export function repositoryOf(tx: Tx): Repository {
+  const thread = tx.record.thread;
+  const cwd = thread.worktreePath ?? tx.store.projects.get(thread.projectId)?.workspaceRoot ?? "/";
+  return tx.store.workspaces.open(cwd, thread.worktreePath ? (thread.branch ?? "main") : "main");
+}
+
+/** The files at the thread's newest checkpoint, if it has one. */
+function latestTree(record: ThreadRecord): FileTree | undefined {
+  let best = -1;
+  for (const ordinal of record.checkpointTrees.keys()) if (ordinal > best) best = ordinal;
+  return best < 0 ? undefined : record.checkpointTrees.get(best);
+}
 
 export function beginProviderTurn(tx: Tx, run: Run): Run {
   const attempt = currentAttempt(tx.record, run);
@@ -276,12 +292,23 @@ export function enterWaiting(tx: Tx, run: Run): Run {
   return tx.run({ ...run, status: "waiting" });
 }
 
-export function completeWithCheckpoint(tx: Tx, run: Run): Run {
+/**
+ * The run's edits land in its folder's files, and the checkpoint keeps a copy of them; its file
+ * counts are the diff from the checkpoint before it, as T3 computes them (fixture 120).
+ */
+export function completeWithCheckpoint(tx: Tx, run: Run, edits: readonly SimEdit[] = []): Run {
   const record = tx.record;
   const scopeId = rootScopeIdFor(tx.threadId);
   const previous = [...record.checkpoints.values()].at(-1);
   const checkpointId = checkpointIdFor(tx.threadId, run.ordinal);
-  const files = [{ path: "src/index.ts", kind: "modified", additions: 3 + run.ordinal, deletions: 1 }];
+  const repository = repositoryOf(tx);
+  const before = latestTree(record) ?? snapshot(repository);
+  if (record.checkpointTrees.size === 0) record.checkpointTrees.set(0, before);
+  applyEdits(repository, edits);
+  const after = snapshot(repository);
+  record.checkpointTrees.set(run.ordinal, after);
+  // Listed by path as a person reads it, not git's byte order (fixture 120: notes.txt before README.md).
+  const files = diffTrees(before, after).files.sort((a, b) => a.path.localeCompare(b.path));
   const nodeId = run.rootNodeId ?? rootNodeIdFor(run.id);
   tx.checkpoint({
     id: checkpointId,

@@ -1,9 +1,9 @@
 /**
  * Read RPCs and HTTP reads: thread detail, the bounded snapshot and history pages,
- * getThreadProjection, searchThreads, diffs and workflow scripts.
+ * getThreadProjection, searchThreads and workflow scripts (the diffs: diff-reads.ts).
  */
 import { z } from "zod";
-import { decodeWith, idString, nonNegativeInt } from "./commands/decode.js";
+import { decodeWith, idString } from "./commands/decode.js";
 import type { HttpOutcome, RpcOutcome } from "./contract.js";
 import { getThreadProjectionError, httpInvalidRequest, httpThreadNotFound } from "./errors.js";
 import {
@@ -190,103 +190,6 @@ export function searchThreads(store: SimStore, payload: unknown): RpcOutcome {
   }
   matches.sort((a, b) => b.messageCreatedAt.localeCompare(a.messageCreatedAt));
   return { kind: "success", value: { matches: matches.slice(0, limit) } };
-}
-
-const turnDiffInput = z.object({
-  threadId: idString(),
-  fromTurnCount: nonNegativeInt(),
-  toTurnCount: nonNegativeInt(),
-  ignoreWhitespace: z.boolean().optional(),
-  includeGitChanges: z.boolean().optional(),
-});
-const fullDiffInput = z.object({
-  threadId: idString(),
-  toTurnCount: nonNegativeInt(),
-  ignoreWhitespace: z.boolean().optional(),
-  includeGitChanges: z.boolean().optional(),
-});
-
-function rangeUnavailable(
-  tag: string,
-  message: string,
-  threadId: string,
-  requested: number,
-  current: number,
-): RpcOutcome {
-  return {
-    kind: "fail",
-    error: {
-      _tag: tag,
-      message,
-      cause: {
-        name: "CheckpointTurnRangeUnavailableError",
-        message: `Checkpoint unavailable for thread ${threadId} turn ${requested}: Turn diff range exceeds current turn count: requested ${requested}, current ${current}.`,
-      },
-    },
-  };
-}
-
-function syntheticDiff(record: ThreadRecord, from: number, to: number): string {
-  const lines: string[] = [];
-  for (const checkpoint of record.checkpoints.values()) {
-    const ordinal = checkpoint.ordinalWithinScope + 1;
-    if (ordinal <= from || ordinal > to) continue;
-    for (const file of checkpoint.files) {
-      lines.push(
-        `diff --git a/${file.path} b/${file.path}`,
-        `--- a/${file.path}`,
-        `+++ b/${file.path}`,
-        "@@ -1 +1 @@",
-      );
-      lines.push(`-// before turn ${ordinal}`, `+// after turn ${ordinal}`);
-    }
-  }
-  return lines.join("\n");
-}
-
-/** Turn counts are checkpoint counts; asking past the last one fails like fixture 75/76. */
-export function getTurnDiff(store: SimStore, payload: unknown): RpcOutcome {
-  const input = decodeWith(turnDiffInput, payload);
-  if (!input.ok) return { kind: "die", defect: input.defect };
-  const { threadId, fromTurnCount, toTurnCount } = input.value;
-  if (fromTurnCount > toTurnCount)
-    return { kind: "die", defect: "fromTurnCount must be less than or equal to toTurnCount" };
-  const record = store.liveThread(threadId);
-  const current = record?.checkpoints.size ?? 0;
-  if (!record || toTurnCount > current) {
-    return rangeUnavailable(
-      "OrchestrationGetTurnDiffError",
-      "Failed to load turn diff",
-      threadId,
-      toTurnCount,
-      current,
-    );
-  }
-  return {
-    kind: "success",
-    value: { fromTurnCount, toTurnCount, threadId, diff: syntheticDiff(record, fromTurnCount, toTurnCount) },
-  };
-}
-
-export function getFullThreadDiff(store: SimStore, payload: unknown): RpcOutcome {
-  const input = decodeWith(fullDiffInput, payload);
-  if (!input.ok) return { kind: "die", defect: input.defect };
-  const { threadId, toTurnCount } = input.value;
-  const record = store.liveThread(threadId);
-  const current = record?.checkpoints.size ?? 0;
-  if (!record || toTurnCount > current) {
-    return rangeUnavailable(
-      "OrchestrationGetFullThreadDiffError",
-      "Failed to load full thread diff",
-      threadId,
-      toTurnCount,
-      current,
-    );
-  }
-  return {
-    kind: "success",
-    value: { fromTurnCount: 0, toTurnCount, threadId, diff: syntheticDiff(record, 0, toTurnCount) },
-  };
 }
 
 const workflowInput = z.object({ threadId: idString(), scriptPath: idString() });

@@ -130,7 +130,13 @@ export function createRun(tx: Tx, options: NewRunOptions): Run {
 
 function ensureRootScope(tx: Tx, run: Run, cwd: string): void {
   const id = rootScopeIdFor(tx.threadId);
-  if (tx.record.checkpointScopes.has(id)) return;
+  const existing = tx.record.checkpointScopes.get(id);
+  if (existing) {
+    // 0.0.31 moves the root scope to the newest run (fixture 120: `runId` names run 2), which is
+    // why its diffs from before the first run fail once a second run starts (133, 134).
+    tx.record.checkpointScopes.set(id, { ...existing, runId: run.id, nodeId: rootNodeIdFor(run.id) });
+    return;
+  }
   tx.scope({
     id,
     threadId: tx.threadId,

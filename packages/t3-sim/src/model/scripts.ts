@@ -16,8 +16,18 @@
  *   [[sim:stall]]            never leave "starting" (like 0.0.31 with no provider CLI, fixture 22)
  *   [[sim:delay=MS]]         take MS milliseconds between running and the final reply
  *   [[sim:reply=TEXT]]       reply with TEXT
+ *
+ * and what the run changes in its folder (the checkpoint and T3's diffs then show it; without
+ * any, a run appends one line to src/index.ts):
+ *
+ *   [[sim:edit=PATH]] / [[sim:edit=PATH|LINE]]   append a line to PATH (made if absent)
+ *   [[sim:delete=PATH]]                          delete PATH
+ *   [[sim:rename=FROM|TO]]                       move FROM to TO unchanged
+ *   [[sim:bulk=FILES|BYTES]]                     add FILES generated files of about BYTES each
+ *                                                (a large diff: 2000|2600 is 2,000 files, 5 MB)
  */
-import type { ModelSelection } from "./types.js";
+import type { ModelSelection, Run } from "./types.js";
+import type { SimEdit } from "./workspace-files.js";
 
 export type ApprovalKind = "command" | "file-read" | "file-change" | "permission" | "mcp-elicitation";
 
@@ -46,6 +56,34 @@ export interface RunScript {
     message?: string;
     class?: "provider_error" | "transport_error" | "permission_error" | "unknown";
   };
+  /** What the run changes in its folder; default `defaultEdits`. */
+  edits?: SimEdit[];
+}
+
+const EDIT_DIRECTIVE = /\[\[sim:(edit|delete|rename|bulk)=([^\]]*)\]\]/g;
+
+/** The edits a message's directives name, in order; undefined when it names none. */
+export function editsFromText(text: string): SimEdit[] | undefined {
+  const edits: SimEdit[] = [];
+  for (const [, name, value = ""] of text.matchAll(EDIT_DIRECTIVE)) {
+    const [first = "", second] = value.split("|");
+    if (first === "") continue;
+    if (name === "edit")
+      edits.push({ kind: "append", path: first, line: second ?? "a line the simulated agent added" });
+    else if (name === "delete") edits.push({ kind: "delete", path: first });
+    else if (name === "rename" && second) edits.push({ kind: "rename", path: first, to: second });
+    else if (name === "bulk") {
+      const files = Math.min(100_000, Math.max(1, Number(first) || 1));
+      const bytesPerFile = Math.min(1_000_000, Math.max(1, Number(second) || 100));
+      edits.push({ kind: "bulk", files, bytesPerFile, tag: `bulk${edits.length}` });
+    }
+  }
+  return edits.length > 0 ? edits : undefined;
+}
+
+/** A run that names no edit appends one line of its own to src/index.ts. */
+export function defaultEdits(run: Pick<Run, "ordinal">): SimEdit[] {
+  return [{ kind: "append", path: "src/index.ts", line: `// changed by run ${run.ordinal}` }];
 }
 
 const DIRECTIVE = /\[\[sim:([a-z-]+)(?:=([^\]]*))?\]\]/g;

@@ -28,6 +28,7 @@ import type {
   Subagent,
   TurnItem,
 } from "./types.js";
+import { type FileTree, SimWorkspaces } from "./workspace-files.js";
 
 export type ThreadLocation = "active" | "archive" | "removed";
 
@@ -56,6 +57,11 @@ export interface ThreadRecord {
   queueHeld: boolean;
   /** False where the 0.0.46 age plays rows without `pendingSecretRequest` (age-0046.ts). */
   rowNamesSecret?: boolean;
+  /**
+   * The files of the thread's folder at each checkpoint, by run ordinal; 0 is the folder before
+   * the first run (T3's ordinal-0 ref). Never on the wire: the diff RPCs answer from them.
+   */
+  checkpointTrees: Map<number, FileTree>;
 }
 
 export const locationOf = (record: ThreadRecord): ThreadLocation =>
@@ -113,6 +119,7 @@ export function newThreadRecord(thread: AppThread): ThreadRecord {
     lastSequence: 0,
     nextItemOrdinal: 1_000_001,
     queueHeld: false,
+    checkpointTrees: new Map(),
   };
 }
 
@@ -124,6 +131,8 @@ export class SimStore {
   /** Deleted projects and the sequence of their deletion, for a shell resume's replay. */
   readonly removedProjects = new Map<string, number>();
   projectsUpdatedAt: string;
+  /** The simulated repositories behind project roots and worktrees (workspace-files.ts). */
+  readonly workspaces = new SimWorkspaces();
   /** What agents were set to do and in which mode (agent-work.ts); tests only, never on the wire. */
   readonly agentWork: AgentWork[] = [];
   readonly #listeners = new Set<CommitListener>();

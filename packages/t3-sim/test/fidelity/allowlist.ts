@@ -56,8 +56,29 @@ export const ALLOWED_DIFFERENCES: readonly AllowedDifference[] = [
 ];
 
 /** Fixtures the replay does not run, with the reason (none may be skipped silently). */
-export const SKIPPED_FIXTURES: ReadonlyMap<string, string> = new Map(
-  [
+const DIFF_AND_VCS_STATE =
+  "needs a thread whose runs edited a real repository, which the replay's empty environment cannot make; vcs-and-diff-fixtures.test.ts builds that state in the simulator and compares the answers";
+
+const DIFF_AND_VCS_FIXTURES = [
+  "120-ws-getThreadProjection-checkpoints",
+  "121-ws-getTurnDiff-run-1",
+  "122-ws-getTurnDiff-run-2",
+  "123-ws-getFullThreadDiff",
+  "124-ws-getTurnDiff-past-latest",
+  "125-ws-getTurnDiff-same-count",
+  "126-ws-vcs-refreshStatus-repo",
+  "127-ws-vcs-refreshStatus-worktree",
+  "128-ws-vcs-refreshStatus-not-a-repo",
+  "129-ws-vcs-refreshStatus-missing-folder",
+  "130-ws-vcs-listRefs-repo",
+  "131-ws-vcs-listRefs-paged",
+  "132-ws-vcs-listRefs-not-a-repo",
+  "133-ws-getTurnDiff-from-0-after-two-runs",
+  "134-ws-getFullThreadDiff-after-two-runs",
+];
+
+export const SKIPPED_FIXTURES: ReadonlyMap<string, string> = new Map([
+  ...[
     "100-ws-projects-mutate-create",
     "101-ws-projects-mutate-create-missing-root",
     "102-ws-projects-mutate-create-root-if-missing",
@@ -74,11 +95,12 @@ export const SKIPPED_FIXTURES: ReadonlyMap<string, string> = new Map(
     "113-ws-projects-mutate-create-same-root",
     "114-ws-projects-mutate-create-symlink-root",
     "115-ws-projects-mutate-create-relative-root",
-  ].map((name) => [
+  ].map((name): [string, string] => [
     name,
     "a later capture of the same build, from another environment: project-mutations.test.ts replays it in order",
   ]),
-);
+  ...DIFF_AND_VCS_FIXTURES.map((name): [string, string] => [name, DIFF_AND_VCS_STATE]),
+]);
 
 export function allows(entry: AllowedDifference, fixture: string, path: string): boolean {
   if (entry.fixture !== fixture) return false;

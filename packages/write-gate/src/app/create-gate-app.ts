@@ -11,10 +11,15 @@
  */
 import { join } from "node:path";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
+import type { EnvironmentRegistry } from "@t3-connector/core/environments";
+import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import { Hono, type MiddlewareHandler } from "hono";
 import { GateApprovalDesk, type Inventory, type ProjectWriteFacts } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
+import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
+import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
@@ -27,6 +32,7 @@ import {
   stateChangeGuard,
 } from "../security/index.js";
 import { eventStream } from "./event-stream.js";
+import { inboxRoutes } from "./routes/inbox-routes.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
 import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
@@ -65,6 +71,17 @@ export interface GateAppDeps {
   readonly startupWarnings?: StartupWarnings;
   /** The event stream's keep-alive comment interval. Default 15 s (tests shorten it). */
   readonly eventPingIntervalMs?: number;
+  /**
+   * The person's inbox (ADR 0073): what waits on them, read from the registry, and their own
+   * decisions sent through the engine. Absent: no `/inbox` (tests of the page alone).
+   */
+  readonly inbox?: {
+    readonly registry: EnvironmentRegistry;
+    readonly engine: Pick<WriteEngine, "dispatchOutcome">;
+    readonly deadlines?: FanOutDeadlines;
+    /** Told after each decision sent (or found sent before): the push's resolved event. */
+    readonly onDecided?: (outcome: DecisionOutcome) => void;
+  };
   /** Approval from afar (write config `remoteApproval`, ADR 0050): the page `serve --http` forwards. */
   readonly remoteApproval?: {
     readonly origin: string;
@@ -83,10 +100,12 @@ export interface GateApp {
   readonly enrollment: Enrollment;
   /** The nudges `GET /api/events` streams to the page. */
   readonly events: GateEvents;
+  /** The inbox's reader and the owner's decisions, when `deps.inbox` was given. */
+  readonly inbox?: { readonly reader: InboxReader; readonly decisions: OwnerDecisions };
 }
 
 /** The HTTP status of each code a page route answers with; any other code answers 400. */
-const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 409 | 410 | 413 | 429 | 500>>> = {
+const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500>>> = {
   origin_or_method_invalid: 403,
   body_too_large: 413,
   rate_limited: 429,
@@ -102,6 +121,7 @@ const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 403 | 404 | 409 | 410 |
   request_superseded: 410,
   request_withdrawn: 410,
   too_many_requests: 429,
+  unlock_required: 401,
   credential_store_invalid: 500,
 };
 
@@ -118,14 +138,35 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
   const ping = deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs };
   app.get("/api/events", eventStream({ port: deps.port, events: parts.events, ...ping }));
-  if (deps.remoteApproval !== undefined) {
+  const relayCapability = deps.remoteApproval?.relayCapability;
+  const vouched = relayCapability === undefined ? {} : { relayCapability };
+  const remote =
+    deps.remoteApproval === undefined
+      ? undefined
+      : new RemotePasskeys({
+          origin: deps.remoteApproval.origin,
+          oauthStateDir: deps.remoteApproval.oauthStateDir,
+        });
+  if (remote !== undefined) {
     // Before the localhost page's checks: these routes pin their own origin, the public one.
-    const { relayCapability, ...passkeySource } = deps.remoteApproval;
-    const remote = new RemotePasskeys(passkeySource);
-    const vouched = relayCapability === undefined ? {} : { relayCapability };
     app.route(
       "/",
       remoteApprovalRoutes({ ...parts, remote, port: deps.port, clock: deps.clock, ...vouched }),
+    );
+  }
+  const inbox = deps.inbox === undefined ? undefined : inboxParts(deps, parts);
+  if (inbox !== undefined) {
+    // Before the localhost page's checks too: the inbox answers both origins and checks its own.
+    app.route(
+      "/",
+      inboxRoutes({
+        ...inbox,
+        localPasskeys: parts.passkeys,
+        ...(remote === undefined ? {} : { remote: { origin: remote.origin, passkeys: remote } }),
+        port: deps.port,
+        clock: deps.clock,
+        ...vouched,
+      }),
     );
   }
   app.use("*", pageChecks(deps, await loadPageAssets()));
@@ -146,7 +187,28 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     return c.json({ error: "verification_failed" }, 400);
   });
   const { keeper, desk, passkeys, enrollment, events } = parts;
-  return { app, keeper, desk, passkeys, enrollment, events };
+  return { app, keeper, desk, passkeys, enrollment, events, ...(inbox === undefined ? {} : { inbox }) };
+}
+
+/** The inbox's reader over the registry and the desk, and the owner's decisions over the engine. */
+function inboxParts(deps: GateAppDeps, parts: GateParts): { reader: InboxReader; decisions: OwnerDecisions } {
+  const inbox = deps.inbox;
+  if (inbox === undefined) throw new Error("inboxParts needs deps.inbox");
+  const reader = inboxReader({
+    registry: inbox.registry,
+    desk: parts.desk,
+    clock: deps.clock,
+    ...(inbox.deadlines === undefined ? {} : { deadlines: inbox.deadlines }),
+  });
+  const decisions = new OwnerDecisions({
+    registry: inbox.registry,
+    engine: inbox.engine,
+    clock: deps.clock,
+    audit: parts.audit,
+    log: parts.log,
+    ...(inbox.onDecided === undefined ? {} : { onDecided: inbox.onDecided }),
+  });
+  return { reader, decisions };
 }
 
 /** The passkeys, the lease keeper, the approval desk and the page's nudges, wired together. */

@@ -5,7 +5,7 @@
  * Strings here so the bundled CLI carries them; the page sets text only (never HTML) and its CSP
  * allows its own script alone.
  */
-import { PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
+import { DECISION_PAGE_CSS, PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
 
 export const REMOTE_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -27,7 +27,7 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <ul id="grants" data-testid="grants"></ul>
 <p>Runtime ceiling: <span data-testid="ceiling"></span></p>
 <p>Fingerprint <code data-testid="fingerprint"></code>; expires <span data-testid="expires"></span></p>
-<button type="button" id="approve" data-testid="approve">Approve with passkey</button>
+<button type="button" id="approve" class="primary" data-testid="approve">Approve with passkey</button>
 <button type="button" id="deny" data-testid="deny">Deny with passkey</button>
 </section>
 <section>
@@ -55,13 +55,10 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 </html>
 `;
 
-export const REMOTE_PAGE_CSS = `body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1b1b1b}
-main{max-width:36rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh;box-sizing:border-box}
-h1{font-size:1.3rem}h2{font-size:1.1rem;overflow-wrap:anywhere}code{overflow-wrap:anywhere}
-button{font-size:1rem;padding:.7rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer;min-height:44px}
-input{font-size:1rem;padding:.5rem;margin:.25rem 0;width:100%;box-sizing:border-box}
+/** Core's one stylesheet of the decision pages (ADR 0073), then what only this page adds. */
+export const REMOTE_PAGE_CSS = `${DECISION_PAGE_CSS}
 li{margin:.25rem 0;overflow-wrap:anywhere}
-#message:empty{display:none}#message{background:#eef;padding:.5rem;border-radius:4px}
+#message:empty{display:none}#message{background:var(--code-bg);padding:.5rem .75rem;border-radius:6px}
 `;
 
 export const REMOTE_PAGE_JS = `const requestId = new URLSearchParams(location.search).get("request");

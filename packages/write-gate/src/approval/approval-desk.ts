@@ -645,8 +645,12 @@ export class GateApprovalDesk implements ApprovalDesk {
     this.#tombstones.bury(requestId, { code: options.code ?? ENDING_CODE[ending] });
     if (options.silent === true) return;
     for (const waiter of [...pending.waiters]) waiter({ outcome: ending } as RequestDecision);
+    // Every end a phone must learn of (ADR 0073): a push that said "waiting" is told it is gone.
     if (ending === "denied" || ending === "expired") {
       this.#options.events?.publish({ type: "decision", data: { requestId, outcome: ending } });
+    } else if (ending === "superseded") {
+      const outcome = options.code === "request_withdrawn" ? "withdrawn" : "superseded";
+      this.#options.events?.publish({ type: "decision", data: { requestId, outcome } });
     }
   }
 

@@ -73,6 +73,28 @@ export type AuditEvent =
       readonly code: string | null;
     }
   | {
+      /** One decision of the person's own, from the inbox (ADR 0073): ids, the result and its code only. */
+      readonly event: "inbox_decision";
+      readonly itemId: string;
+      readonly environmentId: string;
+      readonly threadId: string;
+      readonly requestId: string;
+      /** `accept`, `acceptForSession`, `decline` or `answer` (never the answer's text). */
+      readonly decision: string;
+      readonly operationId: string;
+      /** `sent`, `already_sent`, `already_answered`, `gone`, `refused` or `uncertain`. */
+      readonly result: string;
+      readonly code: string | null;
+      /** The fingerprint of the set the one assertion covered. */
+      readonly setFingerprint: string;
+    }
+  | {
+      /** A set of decisions refused whole (bad or replayed assertion, another set): nothing was sent. */
+      readonly event: "inbox_refused";
+      readonly code: string;
+      readonly setFingerprint: string;
+    }
+  | {
       /** `t3-connector-write journal recover --accept-loss`: an operator accepted to lose what the journal lost. */
       readonly event: "journal_recovered";
       /** The damaged files, relative to the state directory. */

@@ -24,7 +24,11 @@ export type GateEvent =
   | { readonly type: "request"; readonly data: { readonly requestId: string } }
   | {
       readonly type: "decision";
-      readonly data: { readonly requestId: string; readonly outcome: "approved" | "denied" | "expired" };
+      /** `withdrawn`: its session ended; `superseded`: a new ask replaced it, or every lease was closed. */
+      readonly data: {
+        readonly requestId: string;
+        readonly outcome: "approved" | "denied" | "expired" | "withdrawn" | "superseded";
+      };
     }
   | {
       readonly type: "lease";

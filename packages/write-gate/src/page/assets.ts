@@ -8,6 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DECISION_PAGE_CSS } from "@t3-connector/core/passkeys";
 import { ACTION_IDS, actionInfo } from "@t3-connector/write-engine/actions";
 
 export interface PageAsset {
@@ -54,6 +55,8 @@ export async function loadPageAssets(): Promise<PageAssets> {
     body: JSON.stringify(ACTION_IDS.map((action) => actionInfo(action))),
     contentType: "application/json; charset=utf-8",
   });
+  // Core's one stylesheet of the decision pages (ADR 0073); app.css refines it after.
+  assets.set("/decide.css", { body: DECISION_PAGE_CSS, contentType: "text/css; charset=utf-8" });
   assets.set("/webauthn.js", {
     body: await readFile(simpleWebAuthnBundlePath(), "utf8"),
     contentType: "text/javascript; charset=utf-8",

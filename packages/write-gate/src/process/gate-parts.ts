@@ -6,6 +6,7 @@ import type { Clock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
+import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import type { Context, Hono } from "hono";
 import type { StartupWarnings } from "../app/index.js";
 import type { ApprovalFeed } from "../approval/approval-feed.js";
@@ -18,6 +19,8 @@ export interface GateParts {
   readonly port: number;
   readonly clock: Clock;
   readonly registry: EnvironmentRegistry;
+  /** The engine the person's own inbox decisions go through (ADR 0073), as every write does. */
+  readonly engine: Pick<WriteEngine, "dispatchOutcome">;
   /** Which actions each environment's T3 version can run (learned once per server version). */
   readonly commandSupport: CommandSupportCache;
   readonly audit: AuditLog;

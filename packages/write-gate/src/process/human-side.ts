@@ -26,6 +26,7 @@ export async function gateHumanSide(parts: GateParts, seams: HumanSideSeams = {}
     relay: parts.relay,
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
+    inbox: { registry: parts.registry, engine: parts.engine },
     ...(parts.config.remoteApproval === undefined
       ? {}
       : { remoteApproval: { ...parts.config.remoteApproval, relayCapability: parts.relayCapability } }),

@@ -169,6 +169,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       port: options.config.port,
       clock: started.clock,
       registry: machine.registry,
+      engine: machine.engine,
       commandSupport,
       audit: machine.audit,
       enrollmentCode,

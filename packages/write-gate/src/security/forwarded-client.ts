@@ -22,3 +22,15 @@ export function vouchedClient(c: Context, relayCapability: string | undefined): 
   // IPv6 client counts by its /64, as the OAuth profile's budgets count it (ADR 0044).
   return address !== undefined && isIP(address) !== 0 ? `via-serve ${budgetKeyOf(address)}` : undefined;
 }
+
+/**
+ * The key a per-client table (tickets, ceremonies, view sessions; ADR 0073) files a request under:
+ * the client `serve` vouches for, else the socket's own address. Never a header a browser or a
+ * local process could write on its own.
+ */
+export function clientKey(c: Context, relayCapability: string | undefined): string {
+  const vouched = vouchedClient(c, relayCapability);
+  if (vouched !== undefined) return vouched;
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return `socket ${env?.incoming?.socket?.remoteAddress ?? "local"}`;
+}

@@ -1,4 +1,4 @@
-export { vouchedClient } from "./forwarded-client.js";
+export { clientKey, vouchedClient } from "./forwarded-client.js";
 export {
   AddressBudget,
   CONTENT_SECURITY_POLICY,

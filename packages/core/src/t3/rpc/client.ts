@@ -19,8 +19,17 @@ import {
   type ThreadProjection,
   ThreadProjectionSchema,
 } from "../wire/thread.js";
+import {
+  type TurnDiff,
+  TurnDiffSchema,
+  type VcsRefList,
+  VcsRefListSchema,
+  type VcsStatus,
+  VcsStatusSchema,
+} from "../wire/vcs.js";
 import { type CallOptions, RpcConnection, type Subscription } from "./connection.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./frames.js";
+import { lacksMethod } from "./lacks-method.js";
 import { nodeWebSocketFactory, socketError, type WebSocketFactory, type WebSocketLike } from "./socket.js";
 import { systemTimers, type Timers } from "./timers.js";
 
@@ -173,6 +182,35 @@ export class T3RpcClient {
     return this.#typed("orchestration.getThreadProjection", { threadId }, ThreadProjectionSchema, o);
   }
 
+  /** A diff between two run ordinals' checkpoints (`from` = 0: before the first run). */
+  getTurnDiff(
+    input: { threadId: string; fromTurnCount: number; toTurnCount: number; ignoreWhitespace?: boolean },
+    o?: CallOptions,
+  ): Promise<TurnDiff> {
+    return this.#served("orchestration.getTurnDiff", input, TurnDiffSchema, o);
+  }
+
+  /** The thread's whole diff up to a run ordinal (T3 runs it as `getTurnDiff` from 0). */
+  getFullThreadDiff(
+    input: { threadId: string; toTurnCount: number; ignoreWhitespace?: boolean },
+    o?: CallOptions,
+  ): Promise<TurnDiff> {
+    return this.#served("orchestration.getFullThreadDiff", input, TurnDiffSchema, o);
+  }
+
+  /** Branch, working tree and upstream of a folder on T3's machine (a path T3 itself recorded). */
+  vcsRefreshStatus(cwd: string, o?: CallOptions): Promise<VcsStatus> {
+    return this.#served("vcs.refreshStatus", { cwd }, VcsStatusSchema, o);
+  }
+
+  /** The repository's refs, each with the worktree that has it checked out; paged by offset. */
+  vcsListRefs(
+    input: { cwd: string; query?: string; cursor?: number; limit?: number },
+    o?: CallOptions,
+  ): Promise<VcsRefList> {
+    return this.#served("vcs.listRefs", input, VcsRefListSchema, o);
+  }
+
   /**
    * Shell stream. Note T3 sends the snapshot as a pair (same sequence, the second adds
    * `resolvedRepositoryIdentityRoots`) and still sends it when `afterSequence` is given
@@ -219,6 +257,20 @@ export class T3RpcClient {
 
   onClose(listener: (error?: ConnectorError) => void): () => void {
     return this.#connection.onClose(listener);
+  }
+
+  /** `#typed` for a method an older T3 may lack: its "unknown tag" defect becomes `action_unsupported`. */
+  async #served<S extends z.ZodType>(
+    method: string,
+    payload: unknown,
+    schema: S,
+    o: CallOptions | undefined,
+  ): Promise<z.output<S>> {
+    try {
+      return await this.#typed(method, payload, schema, o);
+    } catch (error) {
+      throw lacksMethod(method, error) ?? error;
+    }
   }
 
   async #typed<S extends z.ZodType>(

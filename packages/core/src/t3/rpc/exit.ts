@@ -82,6 +82,8 @@ function errorFromTypedFailure(method: string, error: unknown): ConnectorError {
   }
   const orchestrator = orchestratorErrorOf(record.cause);
   if (orchestrator !== undefined) Object.assign(details, orchestrator);
+  const checkpoint = checkpointErrorOf(record.cause);
+  if (checkpoint !== undefined) Object.assign(details, checkpoint);
   const said = `${tag ?? "typed error"}${message ? `: ${message}` : ""}`;
   if (tag === "EnvironmentAuthorizationError") {
     return new ConnectorError("insufficient_scope", `${method}: the token lacks a scope (${said})`, {
@@ -122,6 +124,19 @@ function orchestratorErrorOf(cause: unknown): Record<string, string> | undefined
     if (typeof value === "string") fields[key] = clip(value);
   }
   return fields;
+}
+
+/**
+ * A diff RPC's `Checkpoint…Error` cause (fixtures 75, 124, 133): its name and the turn count it
+ * names, which say whether the range is past the latest checkpoint or a ref is gone. Nothing else
+ * of the cause travels (its message names server paths in other errors).
+ */
+function checkpointErrorOf(cause: unknown): Record<string, string | number> | undefined {
+  if (typeof cause !== "object" || cause === null) return undefined;
+  const record = cause as Record<string, unknown>;
+  if (typeof record.name !== "string" || !/^Checkpoint\w+Error$/.test(record.name)) return undefined;
+  const turn = typeof record.message === "string" ? /\bturn (\d+):/.exec(record.message)?.[1] : undefined;
+  return { checkpointError: record.name, ...(turn === undefined ? {} : { turn: Number(turn) }) };
 }
 
 function describeDefect(defect: unknown): string {

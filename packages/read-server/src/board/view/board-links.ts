@@ -14,9 +14,15 @@ export interface BoardLinks {
   readonly approvalOrigin: string | null;
   /** environmentId → the origin of that environment's T3 web app, where one is known. */
   readonly t3Origins: ReadonlyMap<string, string>;
+  /** `<environmentId> <threadId>` → its inbox item, each checked to lie on the inbox origin (ADR 0073). */
+  readonly inboxLinks: ReadonlyMap<string, string>;
 }
 
-export const NO_LINKS: BoardLinks = Object.freeze({ approvalOrigin: null, t3Origins: new Map() });
+export const NO_LINKS: BoardLinks = Object.freeze({
+  approvalOrigin: null,
+  t3Origins: new Map(),
+  inboxLinks: new Map(),
+});
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +61,33 @@ export function boardLinksOf(meta: unknown): BoardLinks {
       if (origin !== undefined && environmentId !== "") t3Origins.set(environmentId, origin);
     }
   }
-  return { approvalOrigin: webOrigin(facts.approvalOrigin) ?? null, t3Origins };
+  const inboxLinks = new Map<string, string>();
+  const inboxOrigin = webOrigin(facts.inboxOrigin);
+  if (inboxOrigin !== undefined && isObject(facts.inboxLinks)) {
+    for (const [key, value] of Object.entries(facts.inboxLinks)) {
+      const url = onOrigin(value, inboxOrigin, "/inbox");
+      if (url !== undefined) inboxLinks.set(key, url);
+    }
+  }
+  return { approvalOrigin: webOrigin(facts.approvalOrigin) ?? null, t3Origins, inboxLinks };
+}
+
+/** `value` when it is a URL on exactly `origin` at `path` (no credentials), else undefined. */
+function onOrigin(value: unknown, origin: string, path: string): string | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    const url = new URL(value);
+    if (url.origin !== origin || url.pathname !== path || url.username !== "" || url.password !== "")
+      return undefined;
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The person's inbox item of a waiting thread, on the inbox origin only, where one is known. */
+export function inboxLink(links: BoardLinks, environmentId: string, threadId: string): string | undefined {
+  return links.inboxLinks.get(`${environmentId} ${threadId}`);
 }
 
 /** T3's own page for a thread (its web app's `/<environmentId>/<threadId>`), where the origin is known. */

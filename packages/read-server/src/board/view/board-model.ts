@@ -28,6 +28,8 @@ export interface BoardRow {
   runStartedAt: string | null;
   /** A secret request: answered only in T3 itself. */
   answerOnlyInT3: boolean;
+  /** What its latest checkpoint changed ("2 files changed, +14 -3"), when the control plane read it. */
+  changes: string | null;
 }
 
 export interface SinceSummary {
@@ -113,6 +115,7 @@ function rowOf(item: Json, section: Section, runStarts: Map<string, string>): Bo
     since,
     runStartedAt,
     answerOnlyInT3: text(item.stateSource) === "secret_request",
+    changes: isObject(item.changes) ? text(item.changes.line) || null : null,
   };
 }
 

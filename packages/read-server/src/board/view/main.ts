@@ -1,4 +1,11 @@
-import { type BoardLinks, boardLinksOf, checkedApprovalUrl, NO_LINKS, threadLink } from "./board-links.js";
+import {
+  type BoardLinks,
+  boardLinksOf,
+  checkedApprovalUrl,
+  inboxLink,
+  NO_LINKS,
+  threadLink,
+} from "./board-links.js";
 import {
   actPrompt,
   approvalPrompt,
@@ -92,6 +99,7 @@ function draw(): void {
 
 async function onAction(row: BoardRow, action: RowAction): Promise<void> {
   if (action === "open") return openInT3(row);
+  if (action === "inbox") return openInbox(row);
   if (action === "approval" && links.approvalOrigin !== null) return askForApproval(row);
   return askTheModel(row, action === "act" ? actPrompt(row) : approvalPrompt(row));
 }
@@ -111,6 +119,14 @@ function openInT3(row: BoardRow): Promise<void> {
   const url = threadLink(links, row.environmentId, row.threadId);
   if (url !== undefined) return openLink(url, `"${row.title}" in T3`);
   notice.textContent = `No web address of T3 is known for ${row.machine}: answer in T3 there.`;
+  return Promise.resolve();
+}
+
+/** The person's inbox item for this thread, opened only on the inbox origin the facts name. */
+function openInbox(row: BoardRow): Promise<void> {
+  const url = inboxLink(links, row.environmentId, row.threadId);
+  if (url !== undefined) return openLink(url, `"${row.title}" in the inbox`);
+  notice.textContent = "No inbox item is known for this thread: answer in T3.";
   return Promise.resolve();
 }
 

@@ -1,4 +1,4 @@
-import { type BoardLinks, threadLink } from "./board-links.js";
+import { type BoardLinks, inboxLink, threadLink } from "./board-links.js";
 import { type BoardModel, type BoardRow, type Section, type SinceSummary, shortAge } from "./board-model.js";
 
 /**
@@ -6,7 +6,7 @@ import { type BoardModel, type BoardRow, type Section, type SinceSummary, shortA
  * own page for the thread; "approval" asks for a lease (the write tool, where the session has
  * it, then the approval page) or asks the model to; "act" asks the model.
  */
-export type RowAction = "act" | "approval" | "open";
+export type RowAction = "act" | "approval" | "open" | "inbox";
 
 export interface RenderHooks {
   /** The links the session's facts allow (T3's web origins, the approval origin). */
@@ -49,6 +49,10 @@ function actionButton(row: BoardRow, action: RowAction, label: string, hooks: Re
 
 function rowActions(row: BoardRow, hooks: RenderHooks): HTMLElement {
   const actions = el("div", "actions");
+  // The person's inbox item, on the issuer origin only (ADR 0073): answered there with a passkey.
+  if (inboxLink(hooks.links, row.environmentId, row.threadId) !== undefined) {
+    actions.append(actionButton(row, "inbox", "Answer in inbox", hooks));
+  }
   // T3's own page where its web origin is known; else the row says where to go, in words.
   if (threadLink(hooks.links, row.environmentId, row.threadId) !== undefined) {
     actions.append(actionButton(row, "open", "Open in T3", hooks));
@@ -76,6 +80,7 @@ function rowItem(row: BoardRow, nowMs: number, hooks: RenderHooks): HTMLElement 
   const meta = [row.machine, row.project, elapsed].filter((part): part is string => !!part).join(" · ");
   item.append(head, el("div", "meta", meta));
   if (row.detail !== "") item.append(el("div", "detail", row.detail));
+  if (row.changes !== null) item.append(el("div", "changes", row.changes));
   if (row.section === "needs_you") item.append(rowActions(row, hooks));
   return item;
 }

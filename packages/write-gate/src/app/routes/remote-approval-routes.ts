@@ -9,13 +9,13 @@
 import { randomBytes } from "node:crypto";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { PerClientBook } from "@t3-connector/core/http-edge";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestView } from "../../approval/index.js";
 import type { GateLeaseKeeper } from "../../lease/index.js";
-import { OneTimeBook } from "../../passkeys/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
-import { AddressBudget, stateChangeGuard, vouchedClient } from "../../security/index.js";
+import { AddressBudget, clientKey, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
@@ -50,7 +50,7 @@ export interface RemoteApprovalParts extends GateParts {
 
 export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   const { desk, keeper, remote, audit, log } = parts;
-  const tickets = new OneTimeBook<StopTicket>({ clock: parts.clock, ttlMs: 120_000, max: 64 });
+  const tickets = stopTicketBook(parts.clock);
   // Asking for a challenge is the only thing a stranger can repeat; a decision needs an assertion.
   // Per client: the one `serve` vouches for, so a flood behind a proxy spends only its own budget.
   const budget = new AddressBudget({ clock: parts.clock, limit: 30 });
@@ -104,9 +104,10 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
       body.decision === "leases"
         ? "leases"
         : required(body.decision === "deny" ? body.requestId : body.leaseId, "requestId or leaseId");
+    if (body.decision !== "leases") requireLive(body.decision, id, parts);
     const bytes = randomBytes(32);
-    const ticketId = tickets.add({ kind: body.decision, id, challenge: bytes.toString("base64url") });
-    if (ticketId === null) throw new ConnectorError("too_many_requests", "too many decisions are open");
+    const ticket = { kind: body.decision, id, challenge: bytes.toString("base64url") };
+    const ticketId = tickets.add(clientKey(c, parts.relayCapability), ticket);
     return c.json({ ticketId, options: await remote.authenticationOptions(bytes) });
   });
   app.post("/approve/api/approve", jsonBody(approveBody), async (c) => {
@@ -131,7 +132,11 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
  * The decisions a ticket's assertion makes: deny a request, end a lease, or (the plain page, no
  * request link) list the open leases, each with End. A ticket serves only its own kind.
  */
-function mountAssertedRoutes(app: Hono, parts: RemoteApprovalParts, tickets: OneTimeBook<StopTicket>): void {
+function mountAssertedRoutes(
+  app: Hono,
+  parts: RemoteApprovalParts,
+  tickets: PerClientBook<StopTicket>,
+): void {
   const { desk, keeper, remote, audit, log } = parts;
   app.post("/approve/api/leases", jsonBody(stopBody), async (c) => {
     const { ticketId, response } = c.get("body");
@@ -156,6 +161,18 @@ function mountAssertedRoutes(app: Hono, parts: RemoteApprovalParts, tickets: One
     if (ended) log(`lease ended from afar: ${ticket.id.slice(0, 8)}…`);
     return c.json({ ended });
   });
+}
+
+/** Per client (ADR 0073): a stranger's flood fills only its own few slots, never the owner's. */
+function stopTicketBook(clock: Clock): PerClientBook<StopTicket> {
+  return new PerClientBook({ monotonic: () => clock.monotonic(), ttlMs: 120_000, perClient: 4, max: 256 });
+}
+
+/** A Deny ticket only for a live request, an End ticket only for an open lease (ADR 0073). */
+function requireLive(kind: "deny" | "end", id: string, parts: Pick<GateParts, "desk" | "keeper">): void {
+  if (kind === "deny") parts.desk.view(id);
+  else if (parts.keeper.get(id) === null)
+    throw new ConnectorError("lease_closed", "no open lease has this id");
 }
 
 function required(value: string | undefined, name: string): string {

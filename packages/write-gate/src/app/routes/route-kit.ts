@@ -4,7 +4,7 @@
  */
 
 import { ConnectorError } from "@t3-connector/core";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { GateApprovalDesk } from "../../approval/index.js";
 import type { AuditEvent } from "../../audit/index.js";
@@ -44,12 +44,17 @@ export interface BodyEnv<T> {
  */
 export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<BodyEnv<z.output<S>>> {
   return async (c, next) => {
-    const result = schema.safeParse(await readJsonBody(c, PAGE_BODY_LIMIT));
-    if (!result.success)
-      throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
-    c.set("body", result.data);
+    c.set("body", await parsedBody(c, schema));
     await next();
   };
+}
+
+/** The same reading and check, for a route that must pass its own checks before the body is read. */
+export async function parsedBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const result = schema.safeParse(await readJsonBody(c, PAGE_BODY_LIMIT));
+  if (!result.success)
+    throw new ConnectorError("body_invalid", "the request body is not the JSON this route takes");
+  return result.data;
 }
 
 /** The stable code of a failure, for the audit log (never its message). */

@@ -5,7 +5,25 @@
  * browser; the browser tests keep Chromium's virtual authenticator for the page itself.
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
-import { isoCBOR } from "@simplewebauthn/server/helpers";
+
+/** The few CBOR items an attestation needs (RFC 8949): small ints, byte and text strings, maps. */
+function cbor(value: number | string | Uint8Array | Map<number | string, unknown>): Buffer {
+  const head = (major: number, length: number): Buffer => {
+    if (length < 24) return Buffer.from([(major << 5) | length]);
+    if (length < 256) return Buffer.from([(major << 5) | 24, length]);
+    const out = Buffer.alloc(3);
+    out[0] = (major << 5) | 25;
+    out.writeUInt16BE(length, 1);
+    return out;
+  };
+  if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
+  if (typeof value === "string")
+    return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
+  if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), Buffer.from(value)]);
+  const parts = [head(5, value.size)];
+  for (const [key, item] of value) parts.push(cbor(key), cbor(item as never));
+  return Buffer.concat(parts);
+}
 
 const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString("base64url");
 const sha256 = (data: Uint8Array | string) => createHash("sha256").update(data).digest();
@@ -41,17 +59,32 @@ export class SoftPasskey {
     return new URL(this.origin).hostname;
   }
 
+  /** The key as a server stores it after registration (core's `StoredCredential`), counter 0. */
+  storedCredential(): { id: string; publicKey: string; counter: number; createdAt: string } {
+    return {
+      id: b64url(this.credentialId),
+      publicKey: b64url(this.#coseKey()),
+      counter: 0,
+      createdAt: new Date().toISOString(),
+    };
+  }
+
+  #coseKey(): Buffer {
+    return cbor(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(this.#publicJwk.x, "base64url")],
+        [-3, Buffer.from(this.#publicJwk.y, "base64url")],
+      ]),
+    );
+  }
+
   /** The page's `registrationJson(navigator.credentials.create(...))`. */
   create(options: CreationOptions): Record<string, unknown> {
     this.#userHandle = options.user.id;
     const clientData = this.#clientData("webauthn.create", options.challenge);
-    const coseKey = new Map<number, number | Uint8Array>([
-      [1, 2],
-      [3, -7],
-      [-1, 1],
-      [-2, Buffer.from(this.#publicJwk.x, "base64url")],
-      [-3, Buffer.from(this.#publicJwk.y, "base64url")],
-    ]);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const authData = Buffer.concat([
@@ -59,12 +92,12 @@ export class SoftPasskey {
       Buffer.alloc(16),
       idLength,
       this.credentialId,
-      Buffer.from(isoCBOR.encode(coseKey)),
+      this.#coseKey(),
     ]);
-    const attestation = isoCBOR.encode(
-      new Map<string, string | Map<string, string> | Uint8Array>([
+    const attestation = cbor(
+      new Map<string, unknown>([
         ["fmt", "none"],
-        ["attStmt", new Map<string, string>()],
+        ["attStmt", new Map<string, unknown>()],
         ["authData", authData],
       ]),
     );
