@@ -162,6 +162,14 @@ export const DESTRUCTIVE_ACTIONS: readonly ActionId[] = ACTIONS.filter(
   (entry) => entry.group === "destructive",
 ).map((entry) => entry.action);
 
+/**
+ * Actions that name a folder on the person's machine (a project's workspace root, ADR 0074): like a
+ * destructive one, the approval page never ticks them unless the client proposed them.
+ */
+export const FOLDER_NAMING_ACTIONS: readonly ActionId[] = ACTIONS.filter((entry) =>
+  entry.guards.some((guard) => guard.kind === "workspace_root_confined"),
+).map((entry) => entry.action);
+
 export interface DeriveIdsOptions {
   /** For thread.send: the caller's clientRequestId (= operationId), kept with the ids for the journal. */
   readonly clientRequestId?: string;

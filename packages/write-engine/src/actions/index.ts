@@ -20,6 +20,7 @@ export {
   DESTRUCTIVE_ACTIONS,
   type DeriveIdsOptions,
   deriveIds,
+  FOLDER_NAMING_ACTIONS,
   getAction,
   isActionId,
   type PreparedAction,

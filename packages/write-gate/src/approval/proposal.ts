@@ -6,7 +6,12 @@
  * a client that misnamed what it needs should learn it before a human approves the wrong thing.
  */
 import { ConnectorError } from "@t3-connector/core";
-import { ACTIONS, isActionId, type LeaseScope } from "@t3-connector/write-engine/actions";
+import {
+  ACTIONS,
+  FOLDER_NAMING_ACTIONS,
+  isActionId,
+  type LeaseScope,
+} from "@t3-connector/write-engine/actions";
 import type { EnvironmentLeftOut } from "../contract.js";
 import type { InventoryThread } from "./inventory.js";
 
@@ -157,12 +162,5 @@ const ACTION_GROUP: ReadonlyMap<string, string> = new Map(
   ACTIONS.map((entry) => [entry.action, entry.group]),
 );
 
-/**
- * Actions that name a folder on the person's machine (a project's workspace root, ADR 0074): like
- * a destructive one, never ticked unless the client proposed it.
- */
-const NAMES_A_FOLDER: ReadonlySet<string> = new Set(
-  ACTIONS.filter((entry) => entry.guards.some((guard) => guard.kind === "workspace_root_confined")).map(
-    (entry) => entry.action,
-  ),
-);
+/** Never ticked unless the client proposed them, like a destructive action (ADR 0074). */
+const NAMES_A_FOLDER: ReadonlySet<string> = new Set(FOLDER_NAMING_ACTIONS);

@@ -14,7 +14,12 @@ import {
   unlabelledCount,
 } from "@t3-connector/test-support/chromium";
 import type { SimGate } from "@t3-connector/test-support/sim-gate";
-import { ACTION_IDS, actionLabel, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
+import {
+  ACTION_IDS,
+  actionLabel,
+  DESTRUCTIVE_ACTIONS,
+  FOLDER_NAMING_ACTIONS,
+} from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useGatePage, waitForMessage } from "./support/gate-page.js";
@@ -95,7 +100,7 @@ describe("the approval request page", () => {
     await screenshot(page, "lease");
   });
 
-  it("with no proposal ticks every project and every action but the destructive ones, set apart in words and frame", async () => {
+  it("with no proposal ticks every project and every action but the destructive and folder-naming ones, set apart in words and frame", async () => {
     const page = await openEnrolled();
     const link = await gate.desk.request({});
     await openRequest(page, link.url);
@@ -105,7 +110,9 @@ describe("the approval request page", () => {
     expect(DESTRUCTIVE_ACTIONS).toEqual(expect.arrayContaining(["thread.delete", "checkpoint.rollback"]));
     for (const input of await destructive.all()) expect(await input.isChecked()).toBe(false);
     expect((await tickedActions(page)).sort()).toEqual(
-      ACTION_IDS.filter((action) => !DESTRUCTIVE_ACTIONS.includes(action)).sort(),
+      ACTION_IDS.filter(
+        (action) => !DESTRUCTIVE_ACTIONS.includes(action) && !FOLDER_NAMING_ACTIONS.includes(action),
+      ).sort(),
     );
     expect(await page.locator("#request-scope input[data-kind=project]:checked").count()).toBe(2);
 

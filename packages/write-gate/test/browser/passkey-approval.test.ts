@@ -7,7 +7,12 @@ import {
   signInPage,
 } from "@t3-connector/test-support/chromium";
 import { ENROLLMENT_CODE, type SimGate } from "@t3-connector/test-support/sim-gate";
-import { ACTION_IDS, type ActionId, DESTRUCTIVE_ACTIONS } from "@t3-connector/write-engine/actions";
+import {
+  ACTION_IDS,
+  type ActionId,
+  DESTRUCTIVE_ACTIONS,
+  FOLDER_NAMING_ACTIONS,
+} from "@t3-connector/write-engine/actions";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { leaseVerdict } from "../support/lease-verdict.js";
@@ -85,8 +90,11 @@ describe("passkey approval in a real browser", () => {
       { id: "project-api", name: "API <b>server</b>", directory: "/work/api", workspaceRoots: ["/work/api"] },
     ]);
     expect(grant?.readProjectIds).toEqual(["project-api"]);
-    // With no proposal the destructive actions start unticked; the person unticked archive.
-    expect(grant?.actions).toHaveLength(ACTION_IDS.length - DESTRUCTIVE_ACTIONS.length - 1);
+    // With no proposal the destructive and folder-naming actions start unticked; the person
+    // unticked archive.
+    expect(grant?.actions).toHaveLength(
+      ACTION_IDS.length - DESTRUCTIVE_ACTIONS.length - FOLDER_NAMING_ACTIONS.length - 1,
+    );
     for (const action of DESTRUCTIVE_ACTIONS) expect(grant?.actions).not.toContain(action);
     expect(grant?.actions).not.toContain("thread.archive");
     expect(leaseVerdict(gate.keeper, gate.clock, writeRequest(lease.leaseId, ["project-api"])).ok).toBe(true);
