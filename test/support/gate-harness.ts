@@ -31,7 +31,11 @@ export interface GateHarness {
   /** POST /relay with this boot's capability (or the one given; `null` sends none). */
   relay(body: unknown, capability?: string | null): Promise<HttpAnswer>;
   /** Closes any open lease, opens one over the environments (default all) narrowed to LEASED_PROJECT; returns its id. */
-  grantLease(options?: { environments?: readonly string[] }): Promise<string>;
+  /** `bind`: what the approval bound besides the scope (a project write, ADR 0074). */
+  grantLease(options?: {
+    environments?: readonly string[];
+    bind?: (scope: LeaseScope) => LeaseScope;
+  }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -81,7 +85,8 @@ export async function startGateHarness(
     async grantLease(grantOptions = {}) {
       if (!(gate.lease instanceof GateLeaseKeeper))
         throw new Error("the gate's lease is not a GateLeaseKeeper");
-      const scope = await leaseScopeFor(world, grantOptions.environments);
+      const listed = await leaseScopeFor(world, grantOptions.environments);
+      const scope = grantOptions.bind?.(listed) ?? listed;
       gate.lease.closeAll("test_regrant");
       return gate.lease.grant({
         scope,

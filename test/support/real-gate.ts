@@ -46,6 +46,8 @@ export interface RealGateOptions {
   readonly wrongEnvironmentId?: Readonly<Record<string, string>>;
   /** The write config's `remoteApproval` section (approval from afar, ADR 0050). */
   readonly remoteApproval?: { readonly origin: string; readonly oauthStateDir: string };
+  /** Every environment's allowed project folders (`projectRoots`, ADR 0074); default none. */
+  readonly projectRoots?: readonly string[];
 }
 
 /** Writes the world's write config as the user would keep it, then loads it as the CLI does. */
@@ -58,6 +60,7 @@ async function writeRealConfig(world: SimWorld, options: RealGateOptions): Promi
       environmentId: options.wrongEnvironmentId?.[env.alias] ?? env.environmentId,
       url: env.transport.url,
       tokenFile: env.tokenFile,
+      ...(options.projectRoots === undefined ? {} : { projectRoots: options.projectRoots }),
     };
     const mode = (await stat(env.tokenFile)).mode & 0o777;
     const dirMode = (await stat(dirname(env.tokenFile))).mode & 0o777;

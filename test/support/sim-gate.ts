@@ -20,7 +20,10 @@ import {
   type GateApp,
   type StartupWarnings,
 } from "../../packages/write-gate/src/app/index.js";
-import { registryInventory } from "../../packages/write-gate/src/approval/index.js";
+import {
+  registryInventory,
+  registryProjectWriteFacts,
+} from "../../packages/write-gate/src/approval/index.js";
 import { type AuditLog, openAuditLog } from "../../packages/write-gate/src/audit/index.js";
 import {
   CREDENTIALS_FILE,
@@ -152,6 +155,7 @@ export async function startSimGate(options: {
     stateDir,
     enrollmentCode: ENROLLMENT_CODE,
     inventory: registryInventory(registry, { commandSupport: new CommandSupportCache() }),
+    projectWriteFacts: registryProjectWriteFacts(registry),
     log: (line) => logs.push(line),
     audit,
     ...(options.eventPingIntervalMs === undefined

@@ -66,6 +66,17 @@ export interface LeaseKeeper {
  * the request's scope is the live inventory; the proposal only chooses what the page ticks first,
  * and a name the inventory does not list refuses the request (ADR 0017).
  */
+/** One project write as the client names it in its approval request (ADR 0074). */
+export interface ProposedProjectWrite {
+  /** Alias or environmentId. */
+  readonly environment: string;
+  readonly action: "project.create" | "project.delete";
+  readonly workspaceRoot?: string;
+  readonly createWorkspaceRootIfMissing?: boolean;
+  readonly projectId?: string;
+  readonly force?: boolean;
+}
+
 export interface ApprovalAsk {
   /** Aliases or environmentIds. */
   readonly environments?: readonly string[];
@@ -75,6 +86,11 @@ export interface ApprovalAsk {
   readonly actions?: readonly string[];
   /** Thread ids; they tick their projects. */
   readonly threads?: readonly string[];
+  /**
+   * Project creates and forced deletes named by their exact input (ADR 0074): the page says the
+   * folder (and whether it would be made) or the thread count, and the lease admits only these.
+   */
+  readonly projectWrites?: readonly ProposedProjectWrite[];
   /** The highest runtime mode a write may run an agent in; `approval-required` when absent (ADR 0022). */
   readonly runtimeCeiling?: RuntimeMode;
   /** The client's reason, shown on the page as its own words (at most 280 characters). */

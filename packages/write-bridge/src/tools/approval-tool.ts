@@ -11,7 +11,11 @@ import { ConnectorError } from "@t3-connector/core";
 import type { TimerHandle } from "@t3-connector/core/t3";
 import { urlAnswer } from "@t3-connector/mcp-tools";
 import { LEASE_DURATION_MINUTES, RUNTIME_MODES } from "@t3-connector/write-engine/actions";
-import { RELAY_TIMEOUT_MS } from "@t3-connector/write-engine/relay-contract";
+import {
+  MAX_PROJECT_WRITES,
+  projectWriteAsk,
+  RELAY_TIMEOUT_MS,
+} from "@t3-connector/write-engine/relay-contract";
 import * as z from "zod";
 import { type BridgeContext, type BridgeToolExtra, defineBridgeTool } from "../bridge-tool.js";
 
@@ -70,6 +74,14 @@ const approvalInput = z.strictObject({
     "Catalogue action ids you need, e.g. thread.pin; destructive ones are only ticked if you name them.",
   ),
   threads: names("Thread ids you will touch; their projects are ticked."),
+  projectWrites: z
+    .array(projectWriteAsk)
+    .min(1)
+    .max(MAX_PROJECT_WRITES)
+    .optional()
+    .describe(
+      "Each project create ({environment, action: project.create, workspaceRoot, createWorkspaceRootIfMissing?}) or forced delete ({environment, action: project.delete, projectId, force: true}) you will make, with its exact input: the page shows the folder (and whether it would be made) or the thread count, and the lease admits only these inputs.",
+    ),
   runtimeCeiling: z
     .enum(RUNTIME_MODES)
     .optional()
@@ -128,7 +140,15 @@ export const approvalTool = defineBridgeTool({
   async handler(context, input, extra) {
     if (input.requestId !== undefined) {
       const proposed = (
-        ["purpose", "environments", "projects", "actions", "threads", "runtimeCeiling"] as const
+        [
+          "purpose",
+          "environments",
+          "projects",
+          "actions",
+          "threads",
+          "projectWrites",
+          "runtimeCeiling",
+        ] as const
       ).filter((key) => input[key] !== undefined);
       if (proposed.length > 0) {
         throw new ConnectorError(
@@ -249,6 +269,7 @@ function proposalOf(
     ...(input.projects === undefined ? {} : { projects: input.projects }),
     ...(input.actions === undefined ? {} : { actions: input.actions }),
     ...(input.threads === undefined ? {} : { threads: input.threads }),
+    ...(input.projectWrites === undefined ? {} : { projectWrites: input.projectWrites }),
     ...(input.runtimeCeiling === undefined ? {} : { runtimeCeiling: input.runtimeCeiling }),
     ...(client === undefined ? {} : { client }),
     bridge: context.bridgeId,

@@ -179,7 +179,7 @@ export const WRITE_TOOL_TABLE = {
   "project.create": {
     name: "t3_escrever_project_create",
     notes:
-      "workspaceRoot: an absolute folder under one of the environment's projectRoots (none configured: refused). createWorkspaceRootIfMissing: true makes a missing folder. The result's receipt names the new projectId.",
+      "workspaceRoot: an absolute folder under one of the environment's projectRoots (none configured: refused). createWorkspaceRootIfMissing: true makes a missing folder. The lease must have been approved for this exact workspaceRoot and createWorkspaceRootIfMissing (name them in t3_pedir_aprovacao's projectWrites), else scope_denied. The result's receipt names the new projectId.",
   },
   "project.meta.update": {
     name: "t3_escrever_project_meta_update",
@@ -189,7 +189,7 @@ export const WRITE_TOOL_TABLE = {
     name: "t3_escrever_project_delete",
     destructive: true,
     notes:
-      "Refused (project_not_empty, with threadCount) while the project holds any live or archived thread; force: true deletes those threads with it.",
+      "Refused (project_not_empty, with threadCount) while the project holds any live or archived thread; force: true deletes those threads with it, and needs a lease approved for that forced delete (t3_pedir_aprovacao's projectWrites), else scope_denied.",
   },
   "thread.conditional-send": { name: "t3_escrever_thread_conditional_send" },
   "threads.batch": { name: "t3_escrever_threads_batch" },

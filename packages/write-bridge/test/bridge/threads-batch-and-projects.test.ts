@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { LEASED_PROJECT, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,14 +78,33 @@ describe("project writes through the bridge", () => {
   };
 
   it("creates a project under the allowed root, and refuses one outside it or through a symlink, sending nothing", async () => {
-    const leaseId = await h.grantLease({ environments: ["alpha"] });
     const alpha = h.world.env("alpha");
+    const input = (operationId: string, workspaceRoot: string) => ({
+      title: `project ${operationId}`,
+      workspaceRoot,
+      createWorkspaceRootIfMissing: true,
+    });
+    const named = [
+      ["p-outside", join(folders, "outside", "x")],
+      ["p-escape", join(folders, "allowed", "escape", "x")],
+      ["p-inside", join(folders, "allowed", "new-work")],
+    ] as const;
+    // As if the page had named each folder: the walk at the send still refuses those that leave the root.
+    const leaseId = await h.grantLease({
+      environments: ["alpha"],
+      bind: (scope) =>
+        named.reduce(
+          (bound, [operationId, folder]) =>
+            bindProjectWrite(bound, alpha.environmentId, "project.create", input(operationId, folder)),
+          scope,
+        ),
+    });
     const create = (operationId: string, workspaceRoot: string) =>
       bridge.call("t3_escrever_project_create", {
         leaseId,
         environment: "alpha",
         operationId,
-        input: { title: `project ${operationId}`, workspaceRoot, createWorkspaceRootIfMissing: true },
+        input: input(operationId, workspaceRoot),
       });
     const before = alpha.model.receivedCommands.length;
     for (const [operationId, folder] of [
@@ -106,8 +126,19 @@ describe("project writes through the bridge", () => {
   });
 
   it("refuses to delete the leased project while it holds threads, naming how many; with force it is gone", async () => {
-    const leaseId = await h.grantLease({ environments: ["beta"] });
     const beta = h.world.env("beta");
+    const leaseId = await h.grantLease({
+      environments: ["beta"],
+      bind: (scope) =>
+        bindProjectWrite(
+          scope,
+          beta.environmentId,
+          "project.delete",
+          { projectId: LEASED_PROJECT, force: true },
+          // The idle and the running thread: the count the page would have named.
+          2,
+        ),
+    });
     const remove = (operationId: string, force?: true) =>
       bridge.call("t3_escrever_project_delete", {
         leaseId,

@@ -1,4 +1,13 @@
 export {
+  type BoundProjectWrite,
+  boundProjectWriteSchema,
+  boundWriteFor,
+  boundWriteMatches,
+  type ProjectWriteKey,
+  projectWriteKey,
+  unboundProjectWrite,
+} from "./bound-project-writes.js";
+export {
   ACTION_IDS,
   ACTIONS,
   type ActionId,

@@ -4,6 +4,7 @@
  * Lists are sorted and unique so that the scope hash shown on the approval page is stable.
  */
 import { z } from "zod";
+import { boundProjectWriteSchema } from "./bound-project-writes.js";
 import { ACTION_IDS, type ActionId } from "./catalogue.js";
 import { idString, RUNTIME_MODES, type RuntimeMode } from "./fields.js";
 import { isNormalizedAbsolutePath } from "./guards.js";
@@ -65,6 +66,11 @@ export const environmentGrantSchema = z
      * thread the lease launched itself is admitted too (the gate keeps those).
      */
     threadIds: z.array(idString).optional(),
+    /**
+     * The only project creates and forced deletes a write may make here, as the approval page
+     * named them (ADR 0074): none when absent.
+     */
+    projectWrites: z.array(boundProjectWriteSchema).max(20).optional(),
   })
   .superRefine((grant, context) => {
     if (grant.destination !== `t3://${grant.environmentId}`) {

@@ -37,7 +37,9 @@ import {
   drivenThreadMode,
   getAction,
   type PreparedAction,
+  type ProjectWriteKey,
   prepareAction,
+  projectWriteKey,
   type RuntimeMode,
   requestedRuntimeMode,
   withOmittedRuntimeMode,
@@ -103,6 +105,11 @@ function targetThreadOf(entry: AnyActionDefinition, input: unknown): { threadId?
  * The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration;
  * none while an omitted mode waits for the lease's ceiling to fill it.
  */
+function projectWriteOf(operation: Operation): { projectWrite?: ProjectWriteKey } {
+  const key = projectWriteKey(operation.entry.action, operation.prepared.input);
+  return key === null ? {} : { projectWrite: key };
+}
+
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
   if (operation.awaitingCeiling === true) return {};
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
@@ -317,6 +324,7 @@ class WriteDispatcher implements Dispatcher {
       action: operation.entry.action,
       projectIds,
       threadIds: operation.entry.targets(operation.prepared.input).threadIds,
+      ...projectWriteOf(operation),
       ...runtimeModeOf(operation),
       ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
     } satisfies LeaseRequest;
@@ -489,6 +497,7 @@ class WriteDispatcher implements Dispatcher {
       transport: operation.handle.transport,
       verifyWorkspace: this.#verifyWorkspace,
       projectRoots: operation.handle.projectRoots,
+      ...(verdict.boundThreadCount === undefined ? {} : { boundThreadCount: verdict.boundThreadCount }),
     });
     if (refusal !== null) {
       await this.#journal.refuse(key, journalErrorOf(refusal));

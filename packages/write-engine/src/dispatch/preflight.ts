@@ -33,6 +33,8 @@ export interface PreflightContext {
   /** The environment's allowed project folders (`projectRoots`; none: no project folder allowed). */
   readonly projectRoots: readonly string[];
   readonly rootFileSystem?: RootFileSystem;
+  /** A forced delete's thread count as the approval named it (the lease's bound write). */
+  readonly boundThreadCount?: number;
 }
 
 export async function runPreflight(context: PreflightContext): Promise<ConnectorError | null> {

@@ -10,8 +10,14 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { Guard, ProjectEmptyGuard, WorkspaceRootGuard } from "../actions/index.js";
-import { valueAtPath } from "../actions/index.js";
+import type {
+  BoundProjectWrite,
+  Guard,
+  ProjectEmptyGuard,
+  ProjectWriteKey,
+  WorkspaceRootGuard,
+} from "../actions/index.js";
+import { getAction, valueAtPath } from "../actions/index.js";
 import { confineWorkspaceRoot, type RootFileSystem } from "./workspace-root.js";
 
 export interface ProjectCheckContext {
@@ -20,6 +26,11 @@ export interface ProjectCheckContext {
   readonly transport: Transport;
   readonly projectRoots: readonly string[];
   readonly rootFileSystem?: RootFileSystem;
+  /**
+   * A forced delete's thread count as the approval page named it: a project holding more now is
+   * refused, so a delete never takes threads the person was not told of (ADR 0074).
+   */
+  readonly boundThreadCount?: number;
 }
 
 /** The folder check; on success the input carries the resolved folder (what is sent). */
@@ -101,5 +112,41 @@ export async function checkProjectEmpty(
       { details: { reason: "project_not_empty", projectId, threadCount: count } },
     );
   }
+  if (context.boundThreadCount !== undefined && count > context.boundThreadCount) {
+    throw new ConnectorError(
+      "project_not_empty",
+      `project ${projectId} now holds ${count} threads, more than the ${context.boundThreadCount} the approval named; ` +
+        "nothing was deleted: ask again with t3_pedir_aprovacao so the person sees the count as it is",
+      {
+        details: {
+          reason: "threads_added_since_approval",
+          projectId,
+          threadCount: count,
+          approvedThreadCount: context.boundThreadCount,
+        },
+      },
+    );
+  }
   return count;
+}
+
+/**
+ * What the approval page names for a project write before the person approves it (ADR 0074): a
+ * create's folder walked now under the allowed roots (refused as the send would refuse it) and
+ * whether T3 would make it; a forced delete's live and archived threads counted now. The lease
+ * then binds exactly this input.
+ */
+export async function boundProjectWriteFacts(
+  key: ProjectWriteKey,
+  context: Omit<ProjectCheckContext, "input">,
+): Promise<BoundProjectWrite> {
+  if (key.action === "project.delete") {
+    return { ...key, threadCount: await countProjectThreads(context.environment, key.projectId) };
+  }
+  const guard = getAction("project.create").guards.find(
+    (candidate): candidate is WorkspaceRootGuard => candidate.kind === "workspace_root_confined",
+  );
+  if (guard === undefined) throw new Error("project.create has no folder guard");
+  const confined = await checkWorkspaceRoot(guard, { ...context, input: key });
+  return { ...key, wouldCreate: confined === null ? false : !confined.exists };
 }

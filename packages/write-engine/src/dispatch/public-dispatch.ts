@@ -13,7 +13,7 @@ export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
 export { type DispatchFailure, type DispatchOutcome, dispatchFailureOf } from "./outcome.js";
-export { type ProjectCheckContext, projectRefusal } from "./project-checks.js";
+export { boundProjectWriteFacts, type ProjectCheckContext, projectRefusal } from "./project-checks.js";
 export { NO_LEASE_READ_ONLY, type ResendAuthority } from "./resend-authority.js";
 export { scopeVerdict } from "./scope-verdict.js";
 export type {

@@ -5,10 +5,12 @@
  */
 import {
   approvedWorkspaceRoots,
+  boundWriteFor,
   findGrant,
   type LeaseScope,
   runtimeCeilingRefusal,
   threadModeCeilingRefusal,
+  unboundProjectWrite,
 } from "../actions/index.js";
 import type { LeaseRequest, LeaseVerdict } from "./types.js";
 
@@ -54,6 +56,9 @@ export function scopeVerdict(
         "ask again with t3_pedir_aprovacao naming it in threads, or have the person widen the lease to its whole project",
     };
   }
+  // A create's folder and a forced delete are admitted only as the approval page named them.
+  const unbound = unboundProjectWrite(grant.projectWrites, request.projectWrite ?? null);
+  if (unbound !== null) return { ok: false, code: "scope_denied", message: unbound };
   const granted = new Set(grant.projects.map((project) => project.id));
   const outside = request.projectIds.filter((projectId) => !granted.has(projectId));
   if (outside.length > 0) {
@@ -63,9 +68,12 @@ export function scopeVerdict(
       message: `project ${outside.join(", ")} is not in this lease`,
     };
   }
+  const bound =
+    request.projectWrite === undefined ? undefined : boundWriteFor(grant.projectWrites, request.projectWrite);
   return {
     ok: true,
     runtimeCeiling: scope.runtimeMode,
+    ...(bound?.action === "project.delete" ? { boundThreadCount: bound.threadCount } : {}),
     approvedWorkspaceRoots: approvedWorkspaceRoots(
       grant,
       request.projectIds.length === 0 ? undefined : request.projectIds,

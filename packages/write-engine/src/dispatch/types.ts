@@ -8,7 +8,13 @@
 
 import type { Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import type { ActionId, DrivenThreadMode, LeaseScope, RuntimeMode } from "../actions/index.js";
+import type {
+  ActionId,
+  DrivenThreadMode,
+  LeaseScope,
+  ProjectWriteKey,
+  RuntimeMode,
+} from "../actions/index.js";
 import type { JournalReceipt, JournalRecord, JournalState } from "../journal/index.js";
 
 /**
@@ -46,6 +52,8 @@ export interface LeaseRequest {
   readonly projectIds: readonly string[];
   /** The existing threads the write's input touches (known before any I/O; ADR 0041). */
   readonly threadIds?: readonly string[];
+  /** For a project create or a forced delete, what of its input the lease must have bound (ADR 0074). */
+  readonly projectWrite?: ProjectWriteKey;
   /**
    * The runtime mode the write's input runs an agent in (catalogue `runtimeModeField`), if any.
    * Absent at `admission` for an input that omits it: the verdict's ceiling then fills it.
@@ -75,6 +83,11 @@ export type LeaseVerdict =
        * (ADR 0037). Absent: `DEFAULT_RUNTIME_CEILING`, never T3's own `full-access`.
        */
       readonly runtimeCeiling?: RuntimeMode;
+      /**
+       * A forced delete's thread count as the approval page named it (ADR 0074): the send's own
+       * fresh count may not exceed it.
+       */
+      readonly boundThreadCount?: number;
     }
   | {
       readonly ok: false;

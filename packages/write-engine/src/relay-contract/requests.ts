@@ -17,6 +17,26 @@ const leaseSecret = z.string().min(1).max(256).optional();
 export const environmentsOp = z.strictObject({ op: z.literal("environments") });
 export const leaseOp = z.strictObject({ op: z.literal("lease"), leaseSecret });
 const names = z.array(id).max(256);
+/**
+ * A project write named by its exact input in an approval request (ADR 0074): the page says its
+ * folder or thread count, and the lease admits only it. A delete is named only when forced.
+ */
+export const projectWriteAsk = z.discriminatedUnion("action", [
+  z.strictObject({
+    environment: id,
+    action: z.literal("project.create"),
+    workspaceRoot: z.string().trim().min(1).max(4096),
+    createWorkspaceRootIfMissing: z.boolean().optional(),
+  }),
+  z.strictObject({
+    environment: id,
+    action: z.literal("project.delete"),
+    projectId: id,
+    force: z.literal(true),
+  }),
+]);
+/** At most this many project writes in one approval request: each costs a folder walk or a count. */
+export const MAX_PROJECT_WRITES = 5;
 export const requestApprovalOp = z.strictObject({
   op: z.literal("request_approval"),
   /** The client's proposal (ADR 0017): what the page ticks first, checked against the live inventory. */
@@ -24,6 +44,7 @@ export const requestApprovalOp = z.strictObject({
   projects: names.optional(),
   actions: z.array(z.string().min(1).max(128)).max(64).optional(),
   threads: names.optional(),
+  projectWrites: z.array(projectWriteAsk).min(1).max(MAX_PROJECT_WRITES).optional(),
   /** The highest runtime mode writes under the lease may run an agent in (ADR 0022). */
   runtimeCeiling: z.enum(RUNTIME_MODES).optional(),
   /** The client's own words; cleaned and clipped to 280 characters by the desk. */

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveIds, SAMPLE_IDS } from "../../src/actions/index.js";
 import { dispatchFailure, type Harness, LEASE_ID, leaseScope, startHarness } from "./support/harness.js";
@@ -61,9 +62,24 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-function write(environment: string, operationId: string, action: string, input: unknown) {
+/** Writes as a client whose lease names this exact project write, as the page showed it (ADR 0074). */
+function write(environment: string, operationId: string, action: string, input: unknown, threadCount = 0) {
+  harness.lease.scope = bindProjectWrite(
+    harness.lease.scope,
+    harness.env(environment).environmentId,
+    action,
+    input,
+    threadCount,
+  );
+  return unbound(environment, operationId, action, input);
+}
+
+/** Writes with the lease as it is: a hostile client's write the page never named. */
+function unbound(environment: string, operationId: string, action: string, input: unknown) {
   return harness.dispatcher.dispatch({ leaseId: LEASE_ID, environment, operationId, action, input });
 }
+
+const env = () => harness.env("roots");
 
 function liveProject(id: string) {
   const listed = harness.env("roots").model.httpProjects();
@@ -103,8 +119,6 @@ describe("project.create", () => {
         "symlink_leaves_root",
         { workspaceRoot: join(allowed, "escape", "x"), createWorkspaceRootIfMissing: true },
       ],
-      ["op-dotdot", "path_not_normalised", { workspaceRoot: `${allowed}/../outside` }],
-      ["op-relative", "path_not_normalised", { workspaceRoot: "allowed/existing" }],
       ["op-missing", "folder_missing", { workspaceRoot: join(allowed, "not-yet") }],
     ];
     for (const [operationId, reason, fields] of cases) {
@@ -114,6 +128,13 @@ describe("project.create", () => {
       expect(error.code, operationId).toBe("workspace_root_refused");
       expect(error.details?.reason, operationId).toBe(reason);
       expect(error.details).toMatchObject({ state: "refused", sent: false });
+    }
+    // A path that is not absolute and normalised can never be bound: the lease refuses it first.
+    for (const workspaceRoot of [`${allowed}/../outside`, "allowed/existing"]) {
+      const error = await dispatchFailure(
+        unbound("roots", `op-${workspaceRoot}`, "project.create", { title: "x", workspaceRoot }),
+      );
+      expect(error.code, workspaceRoot).toBe("scope_denied");
     }
     expect(harness.writeFrames.length).toBe(before);
     expect(existsSync(join(outside, "x"))).toBe(false);
@@ -159,10 +180,22 @@ describe("project.meta.update and project.delete", () => {
       details: { projectId: OTHER_PROJECT, threadCount: 2, state: "refused", sent: false },
     });
     expect(harness.writeFrames.length).toBe(before);
-    const forced = await write("roots", "op-delete-force", "project.delete", {
-      projectId: OTHER_PROJECT,
-      force: true,
+    // The page named one thread; the project holds two now: nothing is deleted.
+    const scoped = harness.lease.scope;
+    const forcedInput = { projectId: OTHER_PROJECT, force: true };
+    const grown = await dispatchFailure(write("roots", "op-delete-grown", "project.delete", forcedInput, 1));
+    expect(grown).toMatchObject({
+      code: "project_not_empty",
+      details: {
+        reason: "threads_added_since_approval",
+        threadCount: 2,
+        approvedThreadCount: 1,
+        sent: false,
+      },
     });
+    expect(harness.writeFrames.length).toBe(before);
+    harness.lease.scope = scoped;
+    const forced = await write("roots", "op-delete-force", "project.delete", forcedInput, 2);
     expect(forced).toMatchObject({
       state: "completed",
       receipt: { projectId: OTHER_PROJECT, deleted: true },
@@ -194,6 +227,55 @@ describe("project.meta.update and project.delete", () => {
     } finally {
       harness.lease.scope = scoped;
     }
+  });
+
+  it("refuses a create or a forced delete the lease was not bound to, before any read, sending nothing", async () => {
+    const asked = {
+      title: "asked",
+      workspaceRoot: join(allowed, "bound"),
+      createWorkspaceRootIfMissing: true,
+    };
+    env().model.addProject({ id: "c-project", title: "C", workspaceRoot: join(allowed, "existing") });
+    env().model.addThread({ id: "th-c", projectId: "c-project", state: "completed" });
+    harness.lease.scope = leaseScope(
+      harness.sim.environments.map((sim) => ({
+        alias: sim.alias,
+        environmentId: sim.environmentId,
+        projects: [
+          { id: SAMPLE_IDS.projectId, directory: SAMPLE_IDS.workspaceRoot },
+          { id: "c-project", directory: join(allowed, "existing") },
+        ],
+        ...(sim.alias === "roots"
+          ? {
+              projectWrites: [
+                {
+                  action: "project.create",
+                  workspaceRoot: asked.workspaceRoot,
+                  createWorkspaceRootIfMissing: true,
+                  wouldCreate: true,
+                },
+              ] as const,
+            }
+          : {}),
+      })),
+    ) as typeof harness.lease.scope;
+    const before = harness.writeFrames.length;
+    const hostile: [string, string, Record<string, unknown>][] = [
+      ["op-other-folder", "project.create", { title: "asked", workspaceRoot: join(allowed, "inner") }],
+      ["op-other-flag", "project.create", { ...asked, createWorkspaceRootIfMissing: false }],
+      ["op-escape-unbound", "project.create", { title: "x", workspaceRoot: outside }],
+      ["op-force-unbound", "project.delete", { projectId: "c-project", force: true }],
+    ];
+    for (const [operationId, action, input] of hostile) {
+      const error = await dispatchFailure(unbound("roots", operationId, action, input));
+      expect(error.code, operationId).toBe("scope_denied");
+      expect(error.details, operationId).toMatchObject({ recorded: false });
+    }
+    expect(harness.writeFrames.length).toBe(before);
+    expect(liveProject("c-project")).toBeDefined();
+    // The bound folder itself still passes (the same input, a new operation).
+    const done = await unbound("roots", "op-bound", "project.create", asked);
+    expect(done.state).toBe("completed");
   });
 
   it("settles a create whose answer was lost by reading the project list", async () => {

@@ -15,7 +15,7 @@ import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import { Hono, type MiddlewareHandler } from "hono";
-import { GateApprovalDesk, type Inventory } from "../approval/index.js";
+import { GateApprovalDesk, type Inventory, type ProjectWriteFacts } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
 import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
@@ -58,6 +58,8 @@ export interface GateAppDeps {
   readonly enroll?: boolean;
   /** Live inventory of the environments (`registryInventory(registry)` in the gate). */
   readonly inventory: Inventory;
+  /** Reads what the page says of a named project write (`registryProjectWriteFacts(registry)`). */
+  readonly projectWriteFacts?: ProjectWriteFacts;
   readonly log?: (line: string) => void;
   readonly relay?: RelayHandler;
   /** Page routes per client address per minute. Default 60. */
@@ -239,6 +241,7 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     clock: deps.clock,
     port: deps.port,
     events,
+    ...(deps.projectWriteFacts === undefined ? {} : { projectWriteFacts: deps.projectWriteFacts }),
     ...(deps.remoteApproval === undefined ? {} : { approvalOrigin: deps.remoteApproval.origin }),
   });
   const names: RowNames = {

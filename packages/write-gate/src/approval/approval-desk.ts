@@ -39,6 +39,12 @@ import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
 import { nothingInventoried } from "./nothing-inventoried.js";
 import {
+  bindProjectWrites,
+  type ProjectWriteFacts,
+  type ShownProjectWrite,
+  showProjectWrites,
+} from "./project-writes.js";
+import {
   type ClientInfo,
   checkProposal,
   cleanText,
@@ -94,6 +100,8 @@ interface PendingRequest {
   readonly preselected: Preselection;
   /** The threads the client named, by title and environment; the lease is limited to them (ADR 0041). */
   readonly namedThreads: readonly NamedThread[];
+  /** The project writes the request names, with the facts read for the page (ADR 0074). */
+  readonly projectWrites: readonly ShownProjectWrite[];
   readonly bridge?: string;
   /** Whose budget the request counts against (`clientKeyOf`). */
   readonly clientKey: string;
@@ -127,6 +135,11 @@ export interface RequestView {
    * the lease to whole projects (`wholeProjects`), writes may touch only these (ADR 0041).
    */
   readonly namedThreads: readonly NamedThread[];
+  /**
+   * The project creates and forced deletes the request names, each with the page's words (the
+   * exact folder and whether it would be made; the thread count): the lease admits only these.
+   */
+  readonly projectWrites: readonly ShownProjectWrite[];
   /** Every action of the scope, in catalogue order, in words a person understands. */
   readonly actionInfo: readonly ActionInfo[];
   /** True when approving replaces the asking client's own open lease. */
@@ -170,6 +183,8 @@ export interface GateApprovalDeskOptions {
   readonly events?: GateEvents;
   /** The public origin the approval link names when approval from afar is on (ADR 0050). */
   readonly approvalOrigin?: string;
+  /** Reads a named project write's facts (ADR 0074); absent, a request naming one is refused. */
+  readonly projectWriteFacts?: ProjectWriteFacts;
 }
 
 const DEAD_MESSAGES: Readonly<Record<DeadRequestCode, string>> = {
@@ -230,9 +245,15 @@ export class GateApprovalDesk implements ApprovalDesk {
     this.#refuseWithdrawn(holderHash);
     const epoch = this.#options.keeper.epoch;
     const survey = await this.#survey(ask, signal);
-    const proposal = proposalOf(ask);
+    const proposal = proposalOf(withProjectWrites(ask));
     // Refused before anything is kept: a misnamed proposal creates no request.
     if (proposal !== undefined) checkProposal(proposal, survey.inventory);
+    const projectWrites = await showProjectWrites(
+      ask.projectWrites ?? [],
+      survey.inventory,
+      this.#options.projectWriteFacts,
+      signal,
+    );
     if (survey.inventory.scope.environments.length === 0) throw nothingInventoried(survey.leftOut);
     // A close while the inventory ran still counts: the request must not outlive it.
     if (epoch !== this.#options.keeper.epoch) {
@@ -247,7 +268,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (same) this.#end(pending.id, "superseded");
     }
     this.#refuseWhenFull(ask);
-    const pending = this.#keep(ask, survey, proposal, holderHash);
+    const pending = this.#keep(ask, survey, proposal, holderHash, projectWrites);
     this.#options.events?.publish({ type: "request", data: { requestId: pending.id } });
     // A secret is handed back only when the desk drew it: an adopted one is the caller's already.
     return { ...this.#linkOf(pending), ...(adopted === undefined ? { leaseSecret } : {}) };
@@ -338,6 +359,7 @@ export class GateApprovalDesk implements ApprovalDesk {
     survey: Survey,
     proposal: Proposal | undefined,
     holderHash: string,
+    projectWrites: readonly ShownProjectWrite[],
   ): PendingRequest {
     const id = randomBytes(32).toString("base64url");
     const { clock } = this.#options;
@@ -362,7 +384,7 @@ export class GateApprovalDesk implements ApprovalDesk {
           ...(purpose === undefined ? {} : { purpose }),
           ...(client === undefined ? {} : { client }),
         },
-        shownScope(scope, preselected, namedThreads),
+        bindProjectWrites(shownScope(scope, preselected, namedThreads), projectWrites),
       ),
       leftOut: survey.leftOut,
       unsupported: survey.unsupported,
@@ -373,6 +395,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(proposal === undefined ? {} : { proposal }),
       preselected,
       namedThreads,
+      projectWrites,
       ...(ask.bridge === undefined ? {} : { bridge: ask.bridge }),
       clientKey: clientKeyOf(ask),
       holderHash,
@@ -400,6 +423,7 @@ export class GateApprovalDesk implements ApprovalDesk {
       ...(pending.proposal === undefined ? {} : { proposal: pending.proposal }),
       preselected: pending.preselected,
       namedThreads: pending.namedThreads,
+      projectWrites: pending.projectWrites,
       actionInfo: ACTIONS.filter((entry) => inScope.has(entry.action)).map((entry) =>
         actionInfo(entry.action),
       ),
@@ -519,7 +543,10 @@ export class GateApprovalDesk implements ApprovalDesk {
     if (narrowed === null)
       throw new ConnectorError("selection_invalid", "the selection is not part of this request");
     // What the page shows is what is granted: the named threads only, unless the person widened it.
-    const scope = limitToThreads(narrowed, pending.namedThreads, selection?.wholeProjects === true);
+    const scope = bindProjectWrites(
+      limitToThreads(narrowed, pending.namedThreads, selection?.wholeProjects === true),
+      pending.projectWrites,
+    );
     const bytes = randomBytes(32);
     const value = bytes.toString("base64url");
     // Claimed before the await, so two concurrent calls cannot both get a challenge.
@@ -667,6 +694,22 @@ export class GateApprovalDesk implements ApprovalDesk {
       if (this.#expired(pending)) this.#end(pending.id, "expired");
     }
   }
+}
+
+/**
+ * The ask with its project writes proposed too: each ticks its environment and action, and a
+ * delete its project, so the page ticks what the client named.
+ */
+function withProjectWrites(ask: ApprovalAsk): ApprovalAsk {
+  const writes = ask.projectWrites ?? [];
+  if (writes.length === 0) return ask;
+  const projects = writes.flatMap((write) => (write.projectId === undefined ? [] : [write.projectId]));
+  return {
+    ...ask,
+    environments: [...(ask.environments ?? []), ...writes.map((write) => write.environment)],
+    actions: [...(ask.actions ?? []), ...writes.map((write) => write.action)],
+    ...(projects.length === 0 ? {} : { projects: [...(ask.projects ?? []), ...projects] }),
+  };
 }
 
 /** The threads a proposal names that the inventory lists, with their titles and environments. */

@@ -17,6 +17,12 @@ export {
   registryInventory,
 } from "./inventory.js";
 export {
+  bindProjectWrites,
+  type ProjectWriteFacts,
+  registryProjectWriteFacts,
+  type ShownProjectWrite,
+} from "./project-writes.js";
+export {
   type ClientInfo,
   checkProposal,
   cleanText,

@@ -1,6 +1,6 @@
 import { createGateApp } from "../app/index.js";
 import { ApprovalFeed } from "../approval/approval-feed.js";
-import { type Inventory, registryInventory } from "../approval/index.js";
+import { type Inventory, registryInventory, registryProjectWriteFacts } from "../approval/index.js";
 import type { GateParts, HumanSide } from "./gate-parts.js";
 
 export interface HumanSideSeams {
@@ -21,6 +21,7 @@ export async function gateHumanSide(parts: GateParts, seams: HumanSideSeams = {}
     enrollmentCode: parts.enrollmentCode,
     enroll: parts.enroll,
     inventory: seams.inventory?.(inventory) ?? inventory,
+    projectWriteFacts: registryProjectWriteFacts(parts.registry),
     log: parts.log,
     relay: parts.relay,
     audit: parts.audit,

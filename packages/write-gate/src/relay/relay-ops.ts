@@ -129,9 +129,9 @@ export function refuseForeignLease(keeper: LeaseKeeper, leaseId: string, secret:
 }
 
 function proposesAnything(op: RequestApprovalOp): boolean {
-  return (["environments", "projects", "actions", "threads", "runtimeCeiling"] as const).some(
-    (key) => op[key] !== undefined,
-  );
+  return (
+    ["environments", "projects", "actions", "threads", "projectWrites", "runtimeCeiling"] as const
+  ).some((key) => op[key] !== undefined);
 }
 
 /** The ask as the desk takes it: only the fields the client gave. */
@@ -142,6 +142,7 @@ function askOf(op: RequestApprovalOp): ApprovalAsk {
     "projects",
     "actions",
     "threads",
+    "projectWrites",
     "runtimeCeiling",
     "purpose",
     "bridge",

@@ -1,5 +1,6 @@
 import { type SimEnvironment, startSimulator } from "@t3-connector/t3-sim";
 import { aliasOf, seedForAction, WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import {
   commandTypesSince,
   countersOf,
@@ -45,7 +46,13 @@ beforeAll(async () => {
   if (!(h.gate.lease instanceof GateLeaseKeeper))
     throw new Error("the gate's lease is not a GateLeaseKeeper");
   // The person's default: agents the lease makes run ask in T3 before every command.
-  const scope = { ...(await leaseScopeFor(world)), runtimeMode: WALK_CEILING };
+  const create = envOf("project.create");
+  const scope = bindProjectWrite(
+    { ...(await leaseScopeFor(world)), runtimeMode: WALK_CEILING },
+    create.environmentId,
+    "project.create",
+    inputs.get("project.create"),
+  );
   leaseId = h.gate.lease.grant({
     scope,
     scopeFingerprint: scopeFingerprint(scope),

@@ -5,19 +5,26 @@
  */
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { aliasOf, seedForAction } from "@t3-connector/test-support/action-states";
+import { bindProjectWrite } from "@t3-connector/test-support/bound-project-writes";
 import type { ActionId } from "../../../src/actions/index.js";
 import type { Harness } from "./harness.js";
 import { LEASE_ID } from "./harness.js";
 
 export { aliasOf };
 
-/** Seeds each action's own environment; answers the input to send for each. */
+/** Seeds each action's own environment; answers the input to send for each, bound in the lease. */
 export async function seedEachAction(
   harness: Harness,
   actions: readonly ActionId[],
 ): Promise<Map<ActionId, Record<string, unknown>>> {
   const inputs = new Map<ActionId, Record<string, unknown>>();
-  for (const action of actions) inputs.set(action, await seedForAction(harness.env(aliasOf(action)), action));
+  for (const action of actions) {
+    const env = harness.env(aliasOf(action));
+    const input = await seedForAction(env, action);
+    inputs.set(action, input);
+    // A create's folder is admitted as an approval that named it binds it (ADR 0074).
+    harness.lease.scope = bindProjectWrite(harness.lease.scope, env.environmentId, action, input);
+  }
   return inputs;
 }
 

@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import {
   ACTION_IDS,
   type ActionId,
+  type BoundProjectWrite,
   type LeaseScope,
   parseLeaseScope,
   SAMPLE_IDS,
@@ -171,6 +172,8 @@ export interface GrantSpec {
   environmentId: string;
   projects?: { id: string; directory: string }[];
   actions?: readonly ActionId[];
+  /** The project creates and forced deletes the lease admits (ADR 0074). */
+  projectWrites?: BoundProjectWrite[];
 }
 
 export function leaseScope(grants: GrantSpec[]): LeaseScope {
@@ -192,6 +195,7 @@ export function leaseScope(grants: GrantSpec[]): LeaseScope {
         projects,
         actions: [...(grant.actions ?? ACTION_IDS)].sort(),
         readProjectIds: projects.map((project) => project.id),
+        ...(grant.projectWrites === undefined ? {} : { projectWrites: grant.projectWrites }),
       };
     })
     .sort((a, b) => (a.alias < b.alias ? -1 : 1));

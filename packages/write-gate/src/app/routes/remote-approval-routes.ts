@@ -67,6 +67,17 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
     budget.charge(c, vouchedClient(c, parts.relayCapability));
     const body = c.get("body");
+    // A project folder or a forced delete is said only on the gate's own page: this page shows
+    // no machine paths (a link may travel through a push service), so it cannot grant them.
+    if (
+      body.decision === "approve" &&
+      desk.view(required(body.requestId, "requestId")).projectWrites.length > 0
+    ) {
+      throw new ConnectorError(
+        "selection_invalid",
+        "this request names a project folder or a forced project delete; approve it on the gate's own page, which shows them",
+      );
+    }
     await remote.load();
     if (!remote.hasAny()) {
       throw new ConnectorError(
@@ -203,5 +214,7 @@ function remoteView(view: RequestView) {
     },
     scopeFingerprint: view.scopeFingerprint,
     expiresAt: view.expiresAt,
+    /** How many project writes it names: those are approved on the gate's own page only (ADR 0074). */
+    projectWriteCount: view.projectWrites.length,
   };
 }

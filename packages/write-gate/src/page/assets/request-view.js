@@ -74,6 +74,8 @@ export function showRequest(view) {
   if (ceilings.length > 0) container.append(ceilingBox(ceilings));
   const named = view.namedThreads ?? [];
   if (named.length > 0) container.append(namedThreadsBox(named));
+  const projectWrites = view.projectWrites ?? [];
+  if (projectWrites.length > 0) container.append(projectWritesBox(projectWrites));
   for (const grant of view.scope.environments) {
     const picked = view.preselected
       ? view.preselected.environments.find((entry) => entry.environmentId === grant.environmentId)
@@ -252,6 +254,33 @@ function widenedToProjects() {
   return byId("request-scope").querySelector('input[data-kind="whole-projects"]')?.checked === true;
 }
 
+/**
+ * The project creates and forced deletes the client named (ADR 0074), in the gate's words: the
+ * exact folder and whether it would be made, or how many threads a delete takes. The lease admits
+ * only these inputs, so what is read here is what is granted.
+ */
+function projectWritesBox(writes) {
+  const box = element("fieldset", undefined, { class: "named-threads", "data-testid": "project-writes" });
+  box.append(element("legend", `Project changes the client named (${writes.length})`));
+  box.append(
+    element(
+      "p",
+      "The lease allows exactly these, with this folder and this flag; nothing else of their kind.",
+      {
+        class: "group-line",
+      },
+    ),
+  );
+  const list = element("ul");
+  for (const [index, write] of writes.entries()) {
+    list.append(
+      element("li", `In ${write.alias}: ${write.words}`, { "data-testid": `project-write-${index}` }),
+    );
+  }
+  box.append(list);
+  return box;
+}
+
 /** The summary's words for the named threads: what the lease is limited to, or that it was widened. */
 function threadWords(named) {
   const list = named.map((thread) => `“${thread.title}” (${thread.alias})`).join(", ");
@@ -328,6 +357,7 @@ function summaryText() {
   if (parts.length === 0) return "nothing yet: tick at least one environment, project and action.";
   const named = current.namedThreads ?? [];
   if (named.length > 0) parts.push(threadWords(named));
+  for (const write of current.projectWrites ?? []) parts.push(`${write.words} (${write.alias})`);
   const ceiling = (current.ceilingChoices ?? []).find((entry) => entry.mode === chosenCeiling());
   if (ceiling !== undefined) {
     const words = ticked.map((id) => ceiling.words[id]).filter((line) => line !== undefined);

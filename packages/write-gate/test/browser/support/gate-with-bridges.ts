@@ -13,7 +13,12 @@ import {
   launchChromium,
   openWithAuthenticator,
 } from "@t3-connector/test-support/chromium";
-import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
+import {
+  pageOrigin,
+  type RealGate,
+  type RealGateOptions,
+  startRealGate,
+} from "@t3-connector/test-support/real-gate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { waitForMessage } from "./gate-page.js";
@@ -63,14 +68,17 @@ async function openEnrolled(browser: Browser, real: RealGate): Promise<Authentic
 }
 
 /** Registers the file's hooks; the answer gives what they started (throwing if they did not finish). */
-export function useGateWithBridges(infos: readonly BridgeClientInfo[]): () => GateWithBridges {
+export function useGateWithBridges(
+  infos: readonly BridgeClientInfo[],
+  gateOptions: RealGateOptions = {},
+): () => GateWithBridges {
   let browser: Browser | undefined;
   let real: RealGate | undefined;
   let tab: AuthenticatorPage | undefined;
   const clients: Client[] = [];
   beforeAll(async () => {
     browser = await launchChromium();
-    real = await startRealGate();
+    real = await startRealGate(gateOptions);
     for (const info of infos) clients.push(await spawnBridge(real, info));
     tab = await openEnrolled(browser, real);
   }, 180_000);
