@@ -12,6 +12,11 @@ export interface DeliveryPolicy {
   requestTimeoutMs: number;
   /** Delivered records kept to recognise an event derived again (default 7 days). */
   retentionMs: number;
+  /**
+   * How long an event saying something waits on the person is held before its first attempt;
+   * when what it announced ends within it, neither event is sent (grace.ts; default 10 s, 0: off).
+   */
+  graceMs: number;
 }
 
 export const DEFAULT_DELIVERY_POLICY: Readonly<DeliveryPolicy> = Object.freeze({
@@ -21,6 +26,7 @@ export const DEFAULT_DELIVERY_POLICY: Readonly<DeliveryPolicy> = Object.freeze({
   maxAgeMs: 24 * 60 * 60_000,
   requestTimeoutMs: 10_000,
   retentionMs: 7 * 24 * 60 * 60_000,
+  graceMs: 10_000,
 });
 
 /**

@@ -11,6 +11,7 @@ import {
 import { listDirectory, readJsonFile } from "./durable-dir.js";
 import { EVENT_ID_PATTERN } from "./event-id.js";
 import type { AnyWebhookEvent, EventType } from "./event-types.js";
+import { graceRoleOf } from "./grace.js";
 
 /** An event not delivered yet. `body` is the exact JSON every attempt sends (and signs). */
 export interface PendingEvent {
@@ -24,6 +25,11 @@ export interface PendingEvent {
   nextAttemptAt: string;
   lastAttemptAt: string | null;
   lastError: string | null;
+  /**
+   * A waiting event held for the grace period (grace.ts): the item it announces. Its first attempt
+   * is due at the period's end; the event that ends the item before then drops both.
+   */
+  holds?: string;
 }
 
 export interface DeliveredEvent {
@@ -32,6 +38,11 @@ export interface DeliveredEvent {
   createdAt: string;
   deliveredAt: string;
   attempts: number;
+  /**
+   * Never sent: what it announced ended within the grace period, so neither it nor the event that
+   * ended it went out. Kept like a delivered record, so the outbox never takes either id again.
+   */
+  unsent?: "ended_within_grace";
 }
 
 export interface DeadEvent extends PendingEvent {
@@ -43,6 +54,8 @@ export interface OutboxStatus {
   pending: number;
   oldestPendingAt: string | null;
   delivered: number;
+  /** Pairs of events never sent: what one announced ended within the grace period (both counted). */
+  endedWithinGrace: number;
   lastSuccessAt: string | null;
   deadLetters: Array<
     Pick<DeadEvent, "id" | "type" | "createdAt" | "deadAt" | "attempts" | "reason" | "lastError">
@@ -72,9 +85,15 @@ function isEventFile(name: string): boolean {
  * `delivered/` is kept for the retention period: it is what makes an event derived a second time
  * (after a restart) recognisable, so the outbox never enqueues one id twice.
  */
+export interface OutboxOptions {
+  /** How long a waiting event is held before its first attempt (0: not held). */
+  graceMs?: number;
+}
+
 export class Outbox {
   readonly #fs: JournalFs;
   readonly #dir: string;
+  readonly #graceMs: number;
   readonly #pending = new Map<string, PendingEvent>();
   /** Every id the outbox holds in any directory. */
   readonly #known = new Set<string>();
@@ -84,18 +103,23 @@ export class Outbox {
   readonly #writes = new Map<string, Promise<void>>();
   #lastSuccessAt: string | null = null;
 
-  private constructor(fs: JournalFs, dir: string) {
+  private constructor(fs: JournalFs, dir: string, graceMs: number) {
     this.#fs = fs;
     this.#dir = dir;
+    this.#graceMs = graceMs;
   }
 
   /** Opens (creating) `<eventsDir>/outbox`, repairing what a crash between two steps left. */
-  static async open(eventsDir: string, fs: JournalFs = nodeJournalFs): Promise<Outbox> {
+  static async open(
+    eventsDir: string,
+    fs: JournalFs = nodeJournalFs,
+    options: OutboxOptions = {},
+  ): Promise<Outbox> {
     const dir = join(eventsDir, OUTBOX_DIRECTORY);
     for (const sub of [dir, join(dir, PENDING), join(dir, DELIVERED), join(dir, DEAD)]) {
       await ensurePrivateDirectory(fs, sub, "events outbox folder");
     }
-    const outbox = new Outbox(fs, dir);
+    const outbox = new Outbox(fs, dir, options.graceMs ?? 0);
     await outbox.#load();
     return outbox;
   }
@@ -138,6 +162,12 @@ export class Outbox {
    */
   add(event: AnyWebhookEvent, now: string): Promise<void> | undefined {
     if (this.#known.has(event.id)) return undefined;
+    const grace = this.#graceMs > 0 ? graceRoleOf(event) : undefined;
+    if (grace?.role === "ends") {
+      const held = this.#heldUnsent(grace.item, Date.parse(now));
+      if (held !== undefined) return this.#dropWithinGrace(held, event, now);
+    }
+    const holds = grace?.role === "waits" ? grace.item : undefined;
     const entry: PendingEvent = {
       id: event.id,
       type: event.type,
@@ -145,9 +175,10 @@ export class Outbox {
       createdAt: now,
       ageFrom: now,
       attempts: 0,
-      nextAttemptAt: now,
+      nextAttemptAt: holds === undefined ? now : new Date(Date.parse(now) + this.#graceMs).toISOString(),
       lastAttemptAt: null,
       lastError: null,
+      ...(holds === undefined ? {} : { holds }),
     };
     this.#known.add(entry.id);
     this.#pending.set(entry.id, entry);
@@ -162,6 +193,52 @@ export class Outbox {
       () => this.#writes.delete(entry.id),
     );
     return written;
+  }
+
+  /**
+   * The held event announcing `item` whose first attempt is still to come. Its due time being later
+   * than now means the deliverer has not taken it (it takes an event only once due), and the caller
+   * drops it in this same turn, before any other code runs.
+   */
+  #heldUnsent(item: string, nowMs: number): PendingEvent | undefined {
+    for (const entry of this.#pending.values()) {
+      if (entry.holds === item && entry.attempts === 0 && Date.parse(entry.nextAttemptAt) > nowMs) {
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * What `held` announced ended within the grace period: neither it nor `ending` is sent. Both are
+   * recorded as never sent (so neither id is taken again), then the held pending file goes. A crash
+   * before the records land leaves the held event pending, to be sent when due: a push too many,
+   * never one lost. A failed write puts everything back as it was.
+   */
+  #dropWithinGrace(held: PendingEvent, ending: AnyWebhookEvent, now: string): Promise<void> {
+    this.#pending.delete(held.id);
+    this.#known.add(ending.id);
+    const unsent = (event: { id: string; type: EventType }, createdAt: string): DeliveredEvent => ({
+      id: event.id,
+      type: event.type,
+      createdAt,
+      deliveredAt: now,
+      attempts: 0,
+      unsent: "ended_within_grace",
+    });
+    const heldWrite = this.#writes.get(held.id);
+    return (async () => {
+      try {
+        await heldWrite; // its pending file must exist before it can be removed
+        await this.#write(DELIVERED, unsent(held, held.createdAt));
+        await this.#write(DELIVERED, unsent(ending, now));
+        await this.#remove(PENDING, held.id);
+      } catch (error) {
+        this.#known.delete(ending.id);
+        this.#pending.set(held.id, held);
+        throw outboxUnavailable("record an event that ended within the grace period", error);
+      }
+    })();
   }
 
   /** Waits for the event's own pending write, so a later state of it never lands before it. */
@@ -286,6 +363,7 @@ export class Outbox {
         this.#fs,
         join(this.#dir, DELIVERED, name),
       )) as DeliveredEvent | null;
+      if (record?.unsent !== undefined) continue; // never sent: no success to count
       if (record !== null && (this.#lastSuccessAt === null || record.deliveredAt > this.#lastSuccessAt)) {
         this.#lastSuccessAt = record.deliveredAt;
       }
@@ -348,8 +426,9 @@ export async function readOutboxStatus(
     }
     return out;
   };
-  const delivered = await read<DeliveredEvent>(DELIVERED);
-  const deliveredIds = new Set(delivered.map((event) => event.id));
+  const held = await read<DeliveredEvent>(DELIVERED);
+  const deliveredIds = new Set(held.map((event) => event.id));
+  const delivered = held.filter((event) => event.unsent === undefined);
   const pending = (await read<PendingEvent>(PENDING)).filter((event) => !deliveredIds.has(event.id));
   const pendingIds = new Set(pending.map((event) => event.id));
   const dead = (await read<DeadEvent>(DEAD)).filter(
@@ -363,6 +442,7 @@ export async function readOutboxStatus(
     pending: pending.length,
     oldestPendingAt: min(pending.map((event) => event.createdAt)),
     delivered: delivered.length,
+    endedWithinGrace: held.length - delivered.length,
     lastSuccessAt: max(delivered.map((event) => event.deliveredAt)),
     deadLetters: dead
       .sort((a, b) => a.deadAt.localeCompare(b.deadAt))

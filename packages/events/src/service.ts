@@ -158,7 +158,7 @@ async function openStateDir(
   await ensurePrivateDirectory(fs, stateDir, "events state directory");
   const lock = await lockStateDir(fs, stateDir, clock);
   try {
-    const outbox = await Outbox.open(stateDir, fs);
+    const outbox = await Outbox.open(stateDir, fs, { graceMs: policy.graceMs });
     const seen = await SeenState.open(stateDir, fs);
     await outbox.prune(clock.now(), policy.retentionMs);
     return { lock, outbox, seen };

@@ -70,6 +70,9 @@ function spawnEvents(extra: readonly string[] = []): Spawned {
       path.join(work, "state"),
       "--retry-base-ms",
       "20",
+      // Every waiting event out as soon as it is derived: the grace period has its own tests.
+      "--grace-seconds",
+      "0",
       ...extra,
     ],
     {

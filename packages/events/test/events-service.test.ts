@@ -13,7 +13,7 @@ import {
   startSimEvents,
 } from "@t3-connector/test-support/sim-events";
 import { newSecret, WebhookReceiver } from "@t3-connector/test-support/webhook-receiver";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type EventsService,
   type EventsServiceOptions,
@@ -77,10 +77,22 @@ async function start(options: Partial<EventsServiceOptions> = {}): Promise<Follo
     stateDir,
     log,
     onReady,
-    policy: { baseDelayMs: 20, maxDelayMs: 50 },
+    // The grace period has its own test below; here every event goes out as soon as it is derived.
+    policy: { baseDelayMs: 20, maxDelayMs: 50, graceMs: 0 },
     ...options,
   });
   return ready;
+}
+
+/** The thread's pending runtime request, as the simulator's projection holds it; throws while none. */
+function pendingRequestOf(threadId: string): string {
+  const requests = (simEvents.env.model.getThread(threadId)?.projection.runtimeRequests ?? []) as Array<{
+    id: string;
+    status: string;
+  }>;
+  const pending = requests.find((request) => request.status === "pending");
+  if (pending === undefined) throw new Error(`no pending request on ${threadId} yet`);
+  return pending.id;
 }
 
 /** Drives a run on a new thread to completion and waits for its event: a marker that everything before it went out. */
@@ -195,6 +207,48 @@ describe("events service against the simulator", () => {
     });
   });
 
+  it("a request answered in T3 within the grace period is never pushed, nor its resolution; one answered after it is", async () => {
+    // A grace period longer than the test: every waiting event stays held until its item ends.
+    await start({ policy: { baseDelayMs: 20, maxDelayMs: 50, graceMs: 600_000 } });
+    const quick = addThread(simEvents.env, "Answered at the desk");
+    await startRun(simEvents.env, quick, { approval: true });
+    simEvents.env.clock.advance(1_000);
+    const requestId = await vi.waitFor(() => pendingRequestOf(quick));
+    const answered = await simEvents.env.model.callUnary("orchestration.dispatchCommand", {
+      commandId: "answered-within-grace",
+      type: "runtime-request.respond",
+      threadId: quick,
+      requestId,
+      decision: "accept",
+    });
+    expect(answered.kind).toBe("success");
+    simEvents.env.clock.advance(1_000);
+    // A run's end is never held: once it is delivered, both events of the request were derived.
+    const marker = await completedRunOn("Marker after the answer");
+    await receiver.until(() =>
+      receiver.acceptedOfType("run.completed").some((event) => event.data.thread.id === marker.threadId),
+    );
+    await vi.waitFor(async () => expect((await readOutboxStatus(stateDir)).endedWithinGrace).toBe(2));
+    expect(receiver.acceptedOfType("thread.needs_approval")).toEqual([]);
+    expect(receiver.acceptedOfType("thread.request_resolved")).toEqual([]);
+    const status = await readOutboxStatus(stateDir);
+    // Only run ends went out: the answered run's and the marker's.
+    expect(status).toMatchObject({ pending: 0, endedWithinGrace: 2, delivered: 2 });
+    expect(new Set([...receiver.accepted.values()].map((event) => event.type))).toEqual(
+      new Set(["run.completed"]),
+    );
+
+    // Restarted with no grace, nothing of that request goes out after all; a new request does.
+    await service?.stop();
+    service = undefined;
+    await start();
+    const later = addThread(simEvents.env, "Still waiting");
+    await startRun(simEvents.env, later, { approval: true });
+    simEvents.env.clock.advance(1_000);
+    await receiver.until(() => receiver.acceptedOfType("thread.needs_approval").length === 1);
+    expect(receiver.acceptedOfType("thread.needs_approval")[0]?.data.thread.id).toBe(later);
+  });
+
   it("a secret the agent asks for becomes one thread.needs_secret, with the request and no value", async () => {
     await start();
     const threadId = addThread(simEvents.env, "Needs a token");
@@ -270,7 +324,7 @@ describe("events service against the simulator", () => {
   it("a receiver whose 2xx answer never ends is read only up to the cap: the event counts as delivered at once", async () => {
     receiver.mode = "endless";
     // A deadline far past the test's own: without the cap, the read would wait for it.
-    await start({ policy: { baseDelayMs: 20, maxDelayMs: 50, requestTimeoutMs: 600_000 } });
+    await start({ policy: { baseDelayMs: 20, maxDelayMs: 50, requestTimeoutMs: 600_000, graceMs: 0 } });
     await completedRunOn("Endless answer");
     await receiver.until(() => receiver.accepted.size === 1);
     const [id] = [...receiver.accepted.keys()];
@@ -280,7 +334,7 @@ describe("events service against the simulator", () => {
 
   it("exhausted attempts make a dead letter; retry moves it back and it is delivered", async () => {
     receiver.mode = "fail";
-    await start({ policy: { baseDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 } });
+    await start({ policy: { baseDelayMs: 5, maxDelayMs: 10, maxAttempts: 2, graceMs: 0 } });
     await completedRunOn("Dead letter");
     await logged(/is a dead letter after 2 attempts \(max_attempts/);
     const status = await readOutboxStatus(stateDir);

@@ -33,6 +33,8 @@ export interface ReadEventsConfig {
   types?: string[];
   maxAttempts?: number;
   maxAgeHours?: number;
+  /** How long a waiting event is held before it is sent; answered meanwhile, neither is sent. */
+  graceSeconds?: number;
 }
 
 export interface ReadConfig {
@@ -65,6 +67,7 @@ function eventsSectionSchema(homeDir: string) {
     types: names.optional(),
     maxAttempts: z.number().int().positive().optional(),
     maxAgeHours: z.number().positive().optional(),
+    graceSeconds: z.number().nonnegative().max(3600).optional(),
   });
 }
 

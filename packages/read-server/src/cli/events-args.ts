@@ -16,6 +16,8 @@ export interface EventsRunRequest {
   maxAttempts?: number;
   maxAgeMs?: number;
   retryBaseMs?: number;
+  /** How long a waiting event is held for the grace period (default 10 s). */
+  graceMs?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ interface RunFlags {
   maxAttempts?: string;
   maxAgeHours?: string;
   retryBaseMs?: string;
+  graceSeconds?: string;
 }
 
 export function defineEventsCommands(program: Command, found: (command: EventsCliCommand) => void): void {
@@ -67,6 +70,11 @@ export function defineEventsCommands(program: Command, found: (command: EventsCl
     .option("--max-attempts <n>", "attempts before a dead letter (default 12)", valueOnce("--max-attempts"))
     .option("--max-age-hours <h>", "age before a dead letter (default 24)", valueOnce("--max-age-hours"))
     .option("--retry-base-ms <ms>", "first retry delay ceiling (default 1000)", valueOnce("--retry-base-ms"))
+    .option(
+      "--grace-seconds <s>",
+      "hold a waiting event this long; if it is answered meanwhile, send neither (default 10, 0: off)",
+      valueOnce("--grace-seconds"),
+    )
     .action((flags: RunFlags) => found({ kind: "events", request: runRequest(flags) }));
 
   events
@@ -106,6 +114,7 @@ function runRequest(flags: RunFlags): EventsFlags {
   const maxAttempts = positive("--max-attempts", flags.maxAttempts);
   const maxAgeHours = positive("--max-age-hours", flags.maxAgeHours);
   const retryBaseMs = positive("--retry-base-ms", flags.retryBaseMs);
+  const graceSeconds = nonNegative("--grace-seconds", flags.graceSeconds);
   return {
     ...(flags.hookUrl === undefined ? {} : { hookUrl: flags.hookUrl }),
     ...(flags.hookSecretFile === undefined ? {} : { hookSecretFile: flags.hookSecretFile }),
@@ -114,6 +123,7 @@ function runRequest(flags: RunFlags): EventsFlags {
     ...(maxAttempts === undefined ? {} : { maxAttempts: Math.floor(maxAttempts) }),
     ...(maxAgeHours === undefined ? {} : { maxAgeMs: maxAgeHours * 3_600_000 }),
     ...(retryBaseMs === undefined ? {} : { retryBaseMs }),
+    ...(graceSeconds === undefined ? {} : { graceMs: graceSeconds * 1_000 }),
   };
 }
 
@@ -136,5 +146,14 @@ function positive(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw usageProblem(`${flag} takes a positive number`);
+  return number;
+}
+
+function nonNegative(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 3600) {
+    throw usageProblem(`${flag} takes a number of seconds from 0 to 3600`);
+  }
   return number;
 }

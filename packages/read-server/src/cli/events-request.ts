@@ -22,6 +22,8 @@ export function resolveEventsRequest(flags: EventsFlags, config: ReadConfig): Ev
   }
   const stateDir = flags.stateDir ?? section.stateDir;
   const maxAttempts = flags.maxAttempts ?? section.maxAttempts;
+  const graceMs =
+    flags.graceMs ?? (section.graceSeconds === undefined ? undefined : section.graceSeconds * 1_000);
   const maxAgeMs =
     flags.maxAgeMs ?? (section.maxAgeHours === undefined ? undefined : section.maxAgeHours * 3_600_000);
   return {
@@ -31,6 +33,7 @@ export function resolveEventsRequest(flags: EventsFlags, config: ReadConfig): Ev
     filters: mergedFilters(flags.filters, section, config.path),
     ...(maxAttempts === undefined ? {} : { maxAttempts }),
     ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+    ...(graceMs === undefined ? {} : { graceMs }),
     ...(flags.retryBaseMs === undefined ? {} : { retryBaseMs: flags.retryBaseMs }),
   };
 }

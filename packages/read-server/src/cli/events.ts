@@ -49,6 +49,7 @@ export async function serviceOptions(io: CliIo, request: EventsRunRequest) {
       ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
       ...(request.maxAgeMs === undefined ? {} : { maxAgeMs: request.maxAgeMs }),
       ...(request.retryBaseMs === undefined ? {} : { baseDelayMs: request.retryBaseMs }),
+      ...(request.graceMs === undefined ? {} : { graceMs: request.graceMs }),
     },
     log,
     ...(io.fetch ? { fetch: io.fetch } : {}),

@@ -45,6 +45,8 @@ describe("t3-connector events command line", () => {
         },
       },
     ],
+    [["events", "--grace-seconds", "0"], { kind: "events", request: { filters: {}, graceMs: 0 } }],
+    [["events", "--grace-seconds", "2.5"], { kind: "events", request: { filters: {}, graceMs: 2_500 } }],
     // The hook URL and secret may come from the config's events section: the parser does not ask.
     [["events"], { kind: "events", request: { filters: {} } }],
     [["events", "status"], { kind: "events-status" }],
@@ -59,6 +61,8 @@ describe("t3-connector events command line", () => {
     [["events", "--hook-url", "http://h", "--hook-secret-file", "s", "--max-attempts", "0"], "positive"],
     [["events", "--hook-url", "a", "--hook-url", "b", "--hook-secret-file", "s"], "given twice"],
     [["events", "retry"], "needs the id"],
+    [["events", "--grace-seconds", "3601"], "from 0 to 3600"],
+    [["events", "--grace-seconds", "soon"], "from 0 to 3600"],
   ])("refuses %j as a usage error", (argv, problem) => {
     const parsed = parseCliArgs(argv);
     expect(parsed.kind).toBe("usage-error");

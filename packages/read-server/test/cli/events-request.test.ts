@@ -13,6 +13,7 @@ const withSection: ReadConfig = {
     types: ["run.completed", "run.failed"],
     maxAttempts: 5,
     maxAgeHours: 2,
+    graceSeconds: 30,
   },
 };
 
@@ -25,7 +26,12 @@ describe("the events settings from flags and the config's events section", () =>
       filters: { environments: ["alpha"], types: ["run.completed", "run.failed"] },
       maxAttempts: 5,
       maxAgeMs: 7_200_000,
+      graceMs: 30_000,
     });
+  });
+
+  it("lets --grace-seconds 0 override the section's grace period", () => {
+    expect(resolveEventsRequest({ filters: {}, graceMs: 0 }, withSection)).toMatchObject({ graceMs: 0 });
   });
 
   it("lets each flag override its own field and keeps the others", () => {

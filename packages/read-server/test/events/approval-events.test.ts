@@ -48,7 +48,7 @@ beforeAll(async () => {
     secret,
     stateDir: path.join(stateDir, "events"),
     log,
-    policy: { baseDelayMs: 20, maxDelayMs: 50 },
+    policy: { baseDelayMs: 20, maxDelayMs: 50, graceMs: 0 },
     ...(approvals === undefined ? {} : { approvals }),
   });
 }, 60_000);
@@ -155,7 +155,7 @@ describe("approval events in the signed webhook stream", () => {
       secret,
       stateDir: lateDir,
       log: () => undefined,
-      policy: { baseDelayMs: 20, maxDelayMs: 50 },
+      policy: { baseDelayMs: 20, maxDelayMs: 50, graceMs: 0 },
       ...(approvals === undefined ? {} : { approvals }),
     });
     try {

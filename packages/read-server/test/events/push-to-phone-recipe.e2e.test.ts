@@ -140,5 +140,6 @@ describe("docs/push-to-phone.md", () => {
     expect(answered.kind).toBe("success");
     simEvents.env.clock.advance(1_000);
     await nextPush((candidate) => candidate.title === "Deploy the docs was answered");
-  }, 60_000);
+    // The recipe runs with the default grace period: each waiting push came after it, 10 s apiece.
+  }, 120_000);
 });
