@@ -37,3 +37,65 @@ export async function seedInboxWorld(gate: SimGate, since: number): Promise<void
   });
   await gate.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
 }
+
+/** A line longer than any phone: the diff page must scroll it inside its file, never the page. */
+export const LONG_LINE = `export const config = "${"a-very-long-value-".repeat(24)}";`;
+
+/**
+ * Adds, in alpha, a thread whose first run edited two files (one of them with `LONG_LINE`) and
+ * whose second run now waits on an approval, so the inbox lists it with a diff to show. Resolves
+ * once the simulator has recorded that approval.
+ */
+export async function seedDiffThread(gate: SimGate, since: number): Promise<string> {
+  const alpha = gate.sim.environment("alpha").model;
+  const threadId = "t-edit";
+  alpha.addThread({
+    id: threadId,
+    projectId: "p-api",
+    title: "Edit the config",
+    state: "completed",
+    message: "Set things up.",
+    at: since,
+  });
+  // T3 loses the state before a first run once a second starts (fixtures 133/134), so the edits
+  // come in the second run, and the third waits on the approval.
+  await dispatch(
+    alpha,
+    threadId,
+    2,
+    `[[sim:edit=src/config.ts|${LONG_LINE}]] [[sim:edit=docs/notes.md|a note]]`,
+  );
+  await until(() => {
+    const runs =
+      (alpha.getThread(threadId)?.projection as { runs?: { status?: string }[] } | undefined)?.runs ?? [];
+    return runs.length === 2 && runs.every((run) => run.status === "completed");
+  });
+  alpha.scriptNextRun(threadId, { approval: true });
+  await dispatch(alpha, threadId, 3, "Now deploy it.");
+  await until(() => {
+    const shell = alpha.getThread(threadId)?.shell as { pendingRuntimeRequest?: { id?: string } | null };
+    return Boolean(shell?.pendingRuntimeRequest?.id);
+  });
+  return threadId;
+}
+
+type SimModel = ReturnType<SimGate["sim"]["environment"]>["model"];
+
+async function dispatch(model: SimModel, threadId: string, n: number, text: string): Promise<void> {
+  await model.callUnary("orchestration.dispatchCommand", {
+    commandId: `c-${threadId}-${n}`,
+    type: "message.dispatch",
+    threadId,
+    messageId: `m-${threadId}-${n}`,
+    text,
+    attachments: [],
+    createdBy: "user",
+    creationSource: "web",
+    dispatchMode: { type: "start_immediately" },
+  });
+}
+
+/** Waits on the simulator's own records, not on time: polls until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -8,6 +8,7 @@ export * from "./bounds.js";
 export * from "./change-summary.js";
 export * from "./control-plane.js";
 export * from "./detail.js";
+export * from "./diff-range.js";
 export * from "./inbox.js";
 export * from "./messages.js";
 export * from "./model.js";

@@ -5,13 +5,26 @@
  * the first diffable run and says so (`complete: false`, `note`), with that run's counts from its
  * checkpoint.
  */
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { type DiffFile, parseUnifiedDiff } from "@t3-connector/core/diff";
+import { ConnectorError } from "@t3-connector/core";
+import {
+  baseRefLost,
+  checkpointFiles,
+  DIFF_CAPS,
+  type DiffCaps,
+  type DiffFile,
+  type DiffFileOut,
+  diffPage,
+  onePathPage,
+  parseUnifiedDiff,
+} from "@t3-connector/core/diff";
 import { readWithRetry } from "@t3-connector/core/fanout";
 import {
   type CheckpointInput,
   checkpointChangeSummary,
+  type DiffRange,
+  type DiffScope,
   diffableCheckpoints,
+  diffRange,
   type ThreadProjectionInput,
 } from "@t3-connector/core/state";
 import type { TurnDiff } from "@t3-connector/core/t3";
@@ -19,8 +32,6 @@ import { locateThread } from "../by-id/locate-thread.js";
 import { readLocatedProjection } from "../by-id/thread-detail.js";
 import type { ReadContext } from "../read-context.js";
 import { environmentDeadline, withDeadline } from "../scope/read-scope.js";
-import { DIFF_CAPS, type DiffCaps, type DiffFileOut, diffPage, onePathPage } from "./diff-page.js";
-import { type DiffRange, type DiffScope, diffRange } from "./diff-range.js";
 
 export interface ThreadDiffInput {
   environment?: string | undefined;
@@ -59,12 +70,6 @@ function cursorQuery(
 ): string {
   const span = range.kind === "range" ? `${range.fromTurnCount}-${range.toTurnCount}` : "empty";
   return `${CURSOR_QUERY}:${JSON.stringify([alias, threadId, scope, range.runId, span, path ?? null])}`;
-}
-
-/** Whether T3 refused because the base ref (before the first run) is gone (fixtures 133/134). */
-function baseRefLost(error: unknown): boolean {
-  if (!isConnectorError(error, "rpc_failure")) return false;
-  return error.details?.checkpointError === "CheckpointRefUnavailableError" && error.details.turn === 0;
 }
 
 type AnswerBase = Pick<ThreadDiffOutput, "environment" | "threadId" | "scope" | "runId">;
@@ -188,21 +193,7 @@ function summaryOnly(
   checkpoint: CheckpointInput | undefined,
   note: string,
 ): ThreadDiffOutput {
-  const files = (checkpoint?.files ?? []).flatMap((file): DiffFileOut[] =>
-    typeof file.path === "string"
-      ? [
-          {
-            path: file.path,
-            status: "modified",
-            additions: file.additions ?? 0,
-            deletions: file.deletions ?? 0,
-            binary: false,
-            patch: "",
-            truncated: true,
-          },
-        ]
-      : [],
-  );
+  const files = checkpointFiles(checkpoint);
   const summary = checkpoint ? checkpointChangeSummary(checkpoint) : undefined;
   return {
     ...base,

@@ -1,6 +1,6 @@
+import { DIFF_CAPS } from "@t3-connector/core/diff";
 import { calledEnvironmentSchema, locatingEnvironmentInput } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
-import { DIFF_CAPS } from "../diffs/diff-page.js";
 import { readThreadDiff } from "../diffs/thread-diff.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 

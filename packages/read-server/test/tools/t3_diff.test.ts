@@ -1,7 +1,7 @@
+import { DIFF_CAPS } from "@t3-connector/core/diff";
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import { toolInputError } from "@t3-connector/test-support/tool-input-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIFF_CAPS } from "../../src/diffs/diff-page.js";
 import { t3DiffTool } from "../../src/tools/t3_diff.js";
 import { t3ThreadTool } from "../../src/tools/t3_thread.js";
 import { t3WorktreeTool } from "../../src/tools/t3_worktree.js";

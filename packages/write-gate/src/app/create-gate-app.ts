@@ -20,6 +20,7 @@ import type { AuditEvent, AuditLog } from "../audit/index.js";
 import { GateEvents } from "../events/index.js";
 import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
 import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.js";
+import { type ThreadDiffReader, threadDiffReader } from "../inbox/thread-diff-reader.js";
 import { GateLeaseKeeper } from "../lease/index.js";
 import { loadPageAssets, type PageAssets } from "../page/index.js";
 import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
@@ -101,7 +102,13 @@ export interface GateApp {
   /** The nudges `GET /api/events` streams to the page. */
   readonly events: GateEvents;
   /** The inbox's reader and the owner's decisions, when `deps.inbox` was given. */
-  readonly inbox?: { readonly reader: InboxReader; readonly decisions: OwnerDecisions };
+  readonly inbox?: InboxParts;
+}
+
+interface InboxParts {
+  readonly reader: InboxReader;
+  readonly diffs: ThreadDiffReader;
+  readonly decisions: OwnerDecisions;
 }
 
 /** The HTTP status of each code a page route answers with; any other code answers 400. */
@@ -113,6 +120,8 @@ const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 401 | 403 | 404 | 409 |
   client_budget_exceeded: 429,
   lease_limit_reached: 409,
   not_found: 404,
+  thread_not_found: 404,
+  environment_unknown: 404,
   credential_unknown: 404,
   request_invalid: 404,
   request_expired: 410,
@@ -191,13 +200,17 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
 }
 
 /** The inbox's reader over the registry and the desk, and the owner's decisions over the engine. */
-function inboxParts(deps: GateAppDeps, parts: GateParts): { reader: InboxReader; decisions: OwnerDecisions } {
+function inboxParts(deps: GateAppDeps, parts: GateParts): InboxParts {
   const inbox = deps.inbox;
   if (inbox === undefined) throw new Error("inboxParts needs deps.inbox");
   const reader = inboxReader({
     registry: inbox.registry,
     desk: parts.desk,
     clock: deps.clock,
+    ...(inbox.deadlines === undefined ? {} : { deadlines: inbox.deadlines }),
+  });
+  const diffs = threadDiffReader({
+    registry: inbox.registry,
     ...(inbox.deadlines === undefined ? {} : { deadlines: inbox.deadlines }),
   });
   const decisions = new OwnerDecisions({
@@ -208,7 +221,7 @@ function inboxParts(deps: GateAppDeps, parts: GateParts): { reader: InboxReader;
     log: parts.log,
     ...(inbox.onDecided === undefined ? {} : { onDecided: inbox.onDecided }),
   });
-  return { reader, decisions };
+  return { reader, diffs, decisions };
 }
 
 /** The passkeys, the lease keeper, the approval desk and the page's nudges, wired together. */

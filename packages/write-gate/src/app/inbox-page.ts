@@ -6,6 +6,7 @@
  * page sets text only (never HTML), and its CSP allows its own script and stylesheet alone.
  */
 import { DECISION_PAGE_CSS, PAGE_BYTES_SCRIPT } from "@t3-connector/core/passkeys";
+import { DIFF_VIEW_CSS, DIFF_VIEW_JS } from "./inbox-diff-view.js";
 
 export const INBOX_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -42,7 +43,7 @@ export const INBOX_PAGE_HTML = `<!doctype html>
 `;
 
 export const INBOX_PAGE_CSS = `${DECISION_PAGE_CSS}
-.item{border:1px solid var(--line);border-radius:10px;padding:.75rem;margin:.75rem 0}
+${DIFF_VIEW_CSS}.item{border:1px solid var(--line);border-radius:10px;padding:.75rem;margin:.75rem 0;min-width:0}
 .item:target{outline:3px solid var(--accent)}
 .item h4{margin:0 0 .25rem;font-size:1.05rem}
 .facts{margin:.1rem 0;font-size:.95rem}
@@ -84,6 +85,7 @@ const el = (tag, text, attrs) => {
   }
   return node;
 };
+${DIFF_VIEW_JS}
 const waited = (ms) => {
   if (ms === null || ms === undefined) return "waiting";
   const minutes = Math.floor(ms / 60000);
@@ -190,6 +192,7 @@ function renderItem(item) {
     box.append(last);
   }
   if (item.changeSummary) box.append(el("pre", item.changeSummary, { testid: "changes" }));
+  if (item.thread) diffButton(item, box);
   return box;
 }
 function render(listing) {

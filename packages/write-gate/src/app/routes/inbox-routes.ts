@@ -18,6 +18,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { InboxReader } from "../../inbox/inbox-reader.js";
 import { MAX_DECISIONS_PER_SET, type OwnerDecisions } from "../../inbox/owner-decisions.js";
+import type { ThreadDiffReader } from "../../inbox/thread-diff-reader.js";
 import type { AssertionVerifier } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, originIs, pageOrigin } from "../../security/index.js";
 import { INBOX_PAGE_CSS, INBOX_PAGE_HTML, INBOX_PAGE_JS } from "../inbox-page.js";
@@ -38,6 +39,12 @@ const decisionSchema = z.strictObject({
 });
 const decisionsSchema = z.array(decisionSchema).min(1).max(MAX_DECISIONS_PER_SET);
 const viewBody = z.strictObject({ viewToken: opaqueId.optional() });
+/** A thread by its ids only: the gate finds it in T3's records, never by a path from here. */
+const diffBody = z.strictObject({
+  environmentId: opaqueId,
+  threadId: opaqueId,
+  viewToken: opaqueId.optional(),
+});
 const optionsBody = z.strictObject({ decisions: decisionsSchema, viewToken: opaqueId.optional() });
 const decideBody = z.strictObject({
   ticketId: opaqueId,
@@ -51,6 +58,8 @@ const UNLOCK_TTL_MS = 120_000;
 
 export interface InboxRouteParts {
   readonly reader: InboxReader;
+  /** A thread's diff (ADR 0068, "The person's diff page"): the user's code, so a view session from afar. */
+  readonly diffs: ThreadDiffReader;
   readonly decisions: OwnerDecisions;
   /** The gate's own passkeys, for its localhost page. */
   readonly localPasskeys: AssertionVerifier;
@@ -137,6 +146,13 @@ export function inboxRoutes(parts: InboxRouteParts): Hono {
     budget.charge(c, client(c));
     requireView(c, origin, (await parsedBody(c, viewBody)).viewToken);
     return c.json(await parts.reader());
+  });
+  app.post("/inbox/api/diff", async (c) => {
+    const origin = await originOf(c);
+    budget.charge(c, client(c));
+    const body = await parsedBody(c, diffBody);
+    requireView(c, origin, body.viewToken);
+    return c.json(await parts.diffs(body.environmentId, body.threadId));
   });
   app.post("/inbox/api/options", async (c) => {
     const origin = await originOf(c);

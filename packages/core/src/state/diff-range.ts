@@ -3,7 +3,7 @@
  * never from anything the client names but a run id of that thread. T3's "turn count" is a run
  * ordinal; only `ready` checkpoints of `completed` runs can be diffed (core `diffableCheckpoints`).
  */
-import { type CheckpointSource, diffableCheckpoints } from "@t3-connector/core/state";
+import { type CheckpointSource, diffableCheckpoints } from "./change-summary.js";
 
 export type DiffScope = "run" | "thread";
 

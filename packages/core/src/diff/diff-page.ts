@@ -4,7 +4,8 @@
  * would is cut to fit). Sizes are measured as the answer carries them (JSON, UTF-8), so the cap
  * holds for the text a client receives.
  */
-import { capText, type DiffFile, filePatch, utf8Bytes } from "@t3-connector/core/diff";
+import { capText, utf8Bytes } from "./patch-cap.js";
+import { type DiffFile, filePatch } from "./unified-diff.js";
 
 export const DIFF_CAPS = Object.freeze({
   /** One file's patch in a page. */
