@@ -5,7 +5,7 @@
  * passkey; that client asks for a lease, and on the simulator two agents in two environments wait
  * on an approval and a third on a question. The inbox shows nothing until the passkey unlocks it,
  * then lists all four; one ceremony approves both approvals and the simulator records exactly one
- * response for each.
+ * response for each; the question is then answered with one of its options.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -99,7 +99,7 @@ describe(`the inbox from afar, behind ${CADDY?.name}`, () => {
     if (oauthStateDir !== undefined) await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
   });
 
-  it("unlocks with the sign-in passkey, lists all four and approves both approvals in one ceremony", async () => {
+  it("unlocks with the sign-in passkey, lists all four and approves both approvals in one ceremony, then answers the question", async () => {
     expect(await phone.credentials()).toHaveLength(1);
     addInboxProjects(gate.world.sim);
     addWaitingThreads(gate.world.sim, Date.now() - 30 * 60_000);
@@ -154,5 +154,16 @@ describe(`the inbox from afar, behind ${CADDY?.name}`, () => {
     // Approved, they wait no more; the question and the lease still do.
     await expect.poll(() => approvals.count()).toBe(0);
     expect(await items.count()).toBe(2);
+
+    // The question, answered with one of its options, in a ceremony of its own.
+    const question = page.locator("[data-testid=item][data-kind=question]");
+    await question.locator("[data-testid=option]").first().check();
+    const questionId = await question.getAttribute("id");
+    await page.click("[data-testid=decide]");
+    const answered = page.locator(`[data-testid=outcome][data-item-id="${questionId}"]`);
+    await answered.waitFor();
+    expect(await answered.getAttribute("data-result")).toBe("sent");
+    expect(responses("alpha")).toHaveLength(1);
+    expect(responses("beta")).toHaveLength(2);
   }, 120_000);
 });
