@@ -3,6 +3,7 @@
  * approval (one in each), one on a question, and one client's pending lease request. The unit
  * tests and the page in Chromium start the same world.
  */
+import type { Simulator } from "@t3-connector/t3-sim";
 import type { ProjectSeed, SimGate } from "./sim-gate.js";
 
 export const INBOX_ENVIRONMENTS: { alias: string; projects: ProjectSeed[] }[] = [
@@ -12,8 +13,20 @@ export const INBOX_ENVIRONMENTS: { alias: string; projects: ProjectSeed[] }[] = 
 
 /** Adds the three waiting threads, oldest first from `since`, and the client's lease request. */
 export async function seedInboxWorld(gate: SimGate, since: number): Promise<void> {
-  const alpha = gate.sim.environment("alpha").model;
-  const beta = gate.sim.environment("beta").model;
+  addWaitingThreads(gate.sim, since);
+  await gate.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
+}
+
+/** Adds INBOX_ENVIRONMENTS' projects to a simulator started with other seeds (the CLI's world). */
+export function addInboxProjects(sim: Simulator): void {
+  for (const { alias, projects } of INBOX_ENVIRONMENTS)
+    for (const project of projects) sim.environment(alias).model.addProject(project);
+}
+
+/** The three waiting threads alone, oldest first from `since`: two approvals and a question. */
+export function addWaitingThreads(sim: Simulator, since: number): void {
+  const alpha = sim.environment("alpha").model;
+  const beta = sim.environment("beta").model;
   alpha.addThread({
     id: "t-deploy",
     projectId: "p-api",
@@ -35,7 +48,6 @@ export async function seedInboxWorld(gate: SimGate, since: number): Promise<void
     state: "waiting_user_input",
     at: since + 2000,
   });
-  await gate.desk.request({ actions: ["thread.pin"], purpose: "pin the deploy thread" });
 }
 
 /** A line longer than any phone: the diff page must scroll it inside its file, never the page. */

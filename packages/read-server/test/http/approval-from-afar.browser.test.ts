@@ -8,42 +8,33 @@
  * once. A stdio bridge's request is approved there too. Every decision there needs the passkey.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { builtBin } from "@t3-connector/test-support/built-bins";
 import {
   type AuthenticatorPage,
-  launchChromium,
+  type launchChromium,
   openWithAuthenticator,
   pageWidth,
 } from "@t3-connector/test-support/chromium";
-import { freePort } from "@t3-connector/test-support/free-port";
-import {
-  type CallbackServer,
-  type OAuthServe,
-  startCallbackServer,
-  startOAuthServe,
-} from "@t3-connector/test-support/oauth-serve";
-import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
-import { README_PROXIES, type ReverseProxy } from "@t3-connector/test-support/reverse-proxy";
+import type { CallbackServer, OAuthServe } from "@t3-connector/test-support/oauth-serve";
+import type { RealGate } from "@t3-connector/test-support/real-gate";
+import { README_PROXIES } from "@t3-connector/test-support/reverse-proxy";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IssuerWorld, say, startIssuerWorld } from "./support/issuer-world.js";
 import { call, type SignedIn, signInByUrl, structured, textOf } from "./support/url-writes-loop.js";
 
 let gate: RealGate;
 let serve: OAuthServe;
-let proxy: ReverseProxy;
+let world: IssuerWorld;
 let callback: CallbackServer;
 let laptop: AuthenticatorPage;
 let phone: AuthenticatorPage;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let writer: SignedIn;
 let issuer: string;
-let oauthStateDir: string;
 
 /** `t3-connector oauth enroll`, the built CLI, against serve's read config: answers the code. */
 async function enrollCode(): Promise<string> {
@@ -74,28 +65,10 @@ async function openOnPhone(page: Page, url: string): Promise<void> {
   await page.waitForSelector("body[data-ready=true]");
 }
 
-/** Waits for the page's status line to say `text`; a different outcome fails with what it says. */
-async function say(page: Page, text: string): Promise<void> {
-  const line = page.locator("[data-testid=message]");
-  await line.filter({ hasText: /./ }).waitFor();
-  await expect.poll(async () => (await line.textContent()) ?? "").toContain(text);
-}
-
 describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: startProxy }) => {
   beforeAll(async () => {
-    const proxyPort = await freePort();
-    issuer = `http://localhost:${proxyPort}`;
-    oauthStateDir = path.join(await mkdtemp(path.join(os.tmpdir(), "t3c-afar-")), "oauth");
-    [gate, callback, browser] = await Promise.all([
-      startRealGate({ remoteApproval: { origin: issuer, oauthStateDir } }),
-      startCallbackServer(),
-      launchChromium(),
-    ]);
-    serve = await startOAuthServe(
-      { issuer, stateDir: oauthStateDir },
-      { env: { T3_CONNECTOR_WRITE_CONFIG: gate.config.path } },
-    );
-    proxy = await startProxy(proxyPort, Number(new URL(serve.ready.healthz).port));
+    world = await startIssuerWorld(startProxy);
+    ({ issuer, gate, serve, callback, browser } = world);
     laptop = await openWithAuthenticator(browser);
     phone = await openWithAuthenticator(browser, { width: 390, height: 844 });
     writer = await signInByUrl(
@@ -108,12 +81,7 @@ describe.each(README_PROXIES)("approval from afar, behind $name", ({ start: star
     await writer?.client.close();
     await laptop?.context.close();
     await phone?.context.close();
-    await browser?.close();
-    await proxy?.close();
-    await callback?.close();
-    await serve?.close();
-    await gate?.close();
-    await rm(path.dirname(oauthStateDir), { recursive: true, force: true });
+    await world?.close();
   });
 
   it("serves sign-in, MCP and the approval page on the issuer's one origin", async () => {

@@ -15,6 +15,7 @@ import {
   openWithAuthenticator,
 } from "@t3-connector/test-support/chromium";
 import { expectDecisionLook } from "@t3-connector/test-support/decision-look";
+import { answerQuestionWithFirstOption, outcomeResults } from "@t3-connector/test-support/inbox-page-steps";
 import { INBOX_ENVIRONMENTS, seedInboxWorld } from "@t3-connector/test-support/inbox-world";
 import { type SimGate, startSimGate } from "@t3-connector/test-support/sim-gate";
 import type { Browser, Page } from "playwright-core";
@@ -93,24 +94,12 @@ describe("the inbox on a 390 px phone", () => {
     await expectDecisionLook(page, "inbox-set");
     await page.click("[data-testid=decide]");
     await waitForMessage(page, "Decided.");
-    expect(
-      await page
-        .locator("[data-testid=outcome]")
-        .evaluateAll((rows) =>
-          rows.map((row) => (row as unknown as { dataset: { result: string } }).dataset.result),
-        ),
-    ).toEqual(["sent", "sent"]);
+    expect(await outcomeResults(page)).toEqual(["sent", "sent"]);
     expect(responses("alpha")).toHaveLength(1);
     expect(responses("beta")).toHaveLength(1);
 
     await expect.poll(() => page.locator("[data-testid=item][data-kind=approval]").count()).toBe(0);
-    const question = page.locator("[data-testid=item][data-kind=question]");
-    await question.locator("[data-testid=option]").first().check();
-    const questionId = await question.getAttribute("id");
-    await page.click("[data-testid=decide]");
-    const answered = page.locator(`[data-testid=outcome][data-item-id="${questionId}"]`);
-    await answered.waitFor();
-    expect(await answered.getAttribute("data-result")).toBe("sent");
+    expect(await answerQuestionWithFirstOption(page)).toBe("sent");
     expect(responses("beta")).toHaveLength(2);
   });
 
