@@ -228,14 +228,18 @@ export class Outbox {
     });
     const heldWrite = this.#writes.get(held.id);
     return (async () => {
+      let heldOnDisk = false;
       try {
         await heldWrite; // its pending file must exist before it can be removed
+        heldOnDisk = true;
         await this.#write(DELIVERED, unsent(held, held.createdAt));
         await this.#write(DELIVERED, unsent(ending, now));
         await this.#remove(PENDING, held.id);
       } catch (error) {
+        // Neither is consumed: the ending event is derived again. The held one goes back only if
+        // it was ever on disk (a failed first write already took it out, to be derived again too).
         this.#known.delete(ending.id);
-        this.#pending.set(held.id, held);
+        if (heldOnDisk) this.#pending.set(held.id, held);
         throw outboxUnavailable("record an event that ended within the grace period", error);
       }
     })();

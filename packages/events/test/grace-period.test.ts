@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { type JournalFs, nodeJournalFs } from "@t3-connector/core/durable";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AnyWebhookEvent, ApprovalWebhookEvent, WebhookEvent } from "../src/event-types.js";
 import { graceRoleOf } from "../src/grace.js";
@@ -144,5 +145,33 @@ describe("the grace period of what waits on the person", () => {
       [msg(3), at(0)],
       [msg(4), at(1)],
     ]);
+  });
+
+  it("puts everything back when the never-sent records cannot be written, so both are derived again", async () => {
+    let failDelivered = false;
+    const fs: JournalFs = {
+      ...nodeJournalFs,
+      rename: async (from, to) => {
+        if (failDelivered && String(to).includes(`${path.sep}delivered${path.sep}`)) {
+          throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
+        }
+        return nodeJournalFs.rename(from, to);
+      },
+    };
+    const outbox = await Outbox.open(dir, fs, { graceMs: GRACE_MS });
+    await outbox.enqueue(threadEvent(msg(1), "thread.needs_approval", "req-1"), at(0));
+    failDelivered = true;
+    await expect(
+      outbox.enqueue(threadEvent(msg(2), "thread.request_resolved", "req-1"), at(1_000)),
+    ).rejects.toMatchObject({ code: "journal_unavailable" });
+    expect(ids(outbox)).toEqual([msg(1)]);
+    expect(outbox.has(msg(2))).toBe(false);
+
+    failDelivered = false;
+    expect(await outbox.enqueue(threadEvent(msg(2), "thread.request_resolved", "req-1"), at(2_000))).toBe(
+      true,
+    );
+    expect(ids(outbox)).toEqual([]);
+    expect((await readOutboxStatus(dir)).endedWithinGrace).toBe(2);
   });
 });
