@@ -4,7 +4,7 @@
  * reaches the page from outside has it. Kept as a hash, usable once.
  */
 import { randomBytes } from "node:crypto";
-import { sameSecret, secretHash } from "../tokens/index.js";
+import { sameSecret, secretHash } from "../tokens/secrets.js";
 
 /** 16 characters from an unambiguous alphabet (about 78 bits), grouped by 4. */
 export function generateEnrollmentCode(): string {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Clock } from "@t3-connector/core";
 import { z } from "zod";
 import { ensureStateDir, readPrivateJson, writePrivateJson } from "../state/private-json.js";
-import { sameSecret, secretHash } from "../tokens/index.js";
+import { sameSecret, secretHash } from "../tokens/secrets.js";
 import { generateEnrollmentCode } from "./enrollment-code.js";
 
 export const ENROLLMENT_CODE_FILE = "enrollment-code.json";

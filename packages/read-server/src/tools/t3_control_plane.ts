@@ -9,7 +9,13 @@ import {
   type ShellThreadInput,
   THREAD_STATES,
 } from "@t3-connector/core/state";
-import { controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
+import {
+  cachedThreadSummary,
+  controlPlaneRows,
+  type ItemEnvironment,
+  projectsById,
+  stateRow,
+} from "@t3-connector/mcp-tools/read-answers";
 import {
   calledEnvironmentSchema,
   changeSummarySchema,
@@ -20,13 +26,7 @@ import {
 import * as z from "zod";
 import { listedChangeSummaries, summaryKey, type WantedSummary } from "../diffs/listed-change-summaries.js";
 import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
-import {
-  cachedThreadSummary,
-  type ItemEnvironment,
-  projectsById,
-  stateRow,
-  sweepShells,
-} from "../listing/shells.js";
+import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const inputSchema = z.strictObject({

@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import type { SimClock } from "../clock.js";
 import { SUPERSET_EXTRA_SCOPE, type Unknowns0046, unknowns0046, withoutCause } from "./age-0046.js";
-import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
 import { reportDelegatedOutcome } from "./commands/lineage-handlers.js";
@@ -42,6 +41,7 @@ import {
 } from "./secret-requests.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
+import type { AgentWork } from "./store.js";
 import { SimStore, type ThreadRecord } from "./store.js";
 import {
   openArchivedShellStream,

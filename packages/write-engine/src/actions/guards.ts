@@ -8,9 +8,6 @@ import { ACTIVE_RUN_STATUSES, ConnectorError, type ErrorCode } from "@t3-connect
 // that a refusal here and a read's nextAction can never name different tools.
 import { ANSWER_REQUEST_TOOL, APPROVE_REQUEST_TOOL } from "@t3-connector/core/state";
 
-/** Run statuses that mean work is in flight on a thread. */
-export { ACTIVE_RUN_STATUSES };
-
 /** The write tool that resolves a pending runtime request of a kind, or null: inspect it in T3. */
 export interface AnswerRoute {
   readonly action: "runtime-request.answer" | "runtime-request.approve";

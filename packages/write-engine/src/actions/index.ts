@@ -1,3 +1,5 @@
+export { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@t3-connector/core";
+export { APPROVAL_DECISIONS } from "@t3-connector/core/state";
 export {
   type BoundProjectWrite,
   boundProjectWriteSchema,
@@ -53,11 +55,9 @@ export {
   type StepVerdict,
   stepOperationId,
   stepVerdict,
-  TERMINAL_RUN_STATUSES,
   UNCERTAIN_REASONS,
 } from "./conditional-send.js";
 export {
-  APPROVAL_DECISIONS,
   type Attachment,
   COMPLETION_WAKES,
   DEFAULT_RUNTIME_MODE,
@@ -72,7 +72,6 @@ export {
   type RuntimeMode,
 } from "./fields.js";
 export {
-  ACTIVE_RUN_STATUSES,
   ANSWER_ROUTE_BY_KIND,
   type AnswerRoute,
   checkLocalGuards,

@@ -32,8 +32,8 @@ import type {
   EnvironmentLeftOut,
   RequestDecision,
 } from "../contract.js";
-import type { GateEvents } from "../events/index.js";
-import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/index.js";
+import type { GateEvents } from "../events/gate-events.js";
+import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/lease-keeper.js";
 import type { Passkeys } from "../passkeys/index.js";
 import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";

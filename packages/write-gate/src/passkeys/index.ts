@@ -1,9 +1,5 @@
-export {
-  CREDENTIALS_FILE,
-  loadCredentials,
-  type StoredCredential,
-  saveCredentials,
-} from "./credential-store.js";
+export type { StoredCredential } from "@t3-connector/core/passkeys";
+export { CREDENTIALS_FILE, loadCredentials, saveCredentials } from "./credential-store.js";
 export {
   CEREMONY_TTL_MS,
   Enrollment,

@@ -47,8 +47,6 @@ import type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
 
-export type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
-
 export interface StartGateOptions {
   readonly config: WriteConfig;
   readonly clock?: Clock;

@@ -14,8 +14,9 @@ import {
   writeConfigPath,
 } from "../../config/index.js";
 import { OPERATE_SCOPES, READ_SCOPES } from "../../environments/index.js";
-import { parseTransportOption, type TransportOption } from "../add-environment.js";
+import { parseTransportOption } from "../add-environment.js";
 import { NEW_WRITE_CONFIG_PORT } from "../operate-configs.js";
+import type { TransportOption } from "./requests.js";
 
 /**
  * The three config files one environments command edits, each described once: which CLI owns
