@@ -25,7 +25,7 @@ import {
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { listedChangeSummaries, summaryKey, type WantedSummary } from "../diffs/listed-change-summaries.js";
-import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
+import { withSecretsFromConnection } from "../listing/secrets-from-threads.js";
 import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
@@ -210,7 +210,7 @@ export const t3ControlPlaneTool = defineReadTool({
       },
       (value) => value.visible,
       // A server whose rows name no secret request: read the running threads for one (ADR 0069).
-      { enrich: withSecretsFromThreads },
+      { enrich: withSecretsFromConnection },
     );
 
     const lists = controlPlaneLists(
