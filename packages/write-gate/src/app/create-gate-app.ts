@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import { EnrollmentCode } from "@t3-connector/core/passkeys";
 import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import { Hono, type MiddlewareHandler } from "hono";
 import { GateApprovalDesk, type Inventory, type ProjectWriteFacts } from "../approval/index.js";
@@ -23,7 +24,7 @@ import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.j
 import { type ThreadDiffReader, threadDiffReader } from "../inbox/thread-diff-reader.js";
 import { GateLeaseKeeper } from "../lease/lease-keeper.js";
 import { loadPageAssets, type PageAssets } from "../page/assets.js";
-import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
+import { CREDENTIALS_FILE, Enrollment, Passkeys } from "../passkeys/index.js";
 import { RemotePasskeys } from "../passkeys/remote-passkeys.js";
 import {
   AddressBudget,

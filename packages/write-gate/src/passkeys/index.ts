@@ -1,11 +1,5 @@
-export type { StoredCredential } from "@t3-connector/core/passkeys";
 export { CREDENTIALS_FILE, loadCredentials, saveCredentials } from "./credential-store.js";
-export {
-  CEREMONY_TTL_MS,
-  Enrollment,
-  EnrollmentCode,
-  generateEnrollmentCode,
-} from "./enrollment.js";
+export { CEREMONY_TTL_MS, Enrollment } from "./enrollment.js";
 export { OneTimeBook } from "./one-time.js";
 export {
   type PasskeyInfo,

@@ -15,6 +15,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+import { generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
   type JournalFs,
@@ -33,7 +34,6 @@ import {
   openAuditLog,
 } from "../audit/index.js";
 import type { LeaseKeeper } from "../contract.js";
-import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
   OperationOwners,
