@@ -77,10 +77,29 @@ export interface ModelSelectionGuard {
   readonly reasons: readonly [
     "model_capabilities_unavailable",
     "provider_instance_unavailable",
+    "provider_not_ready",
     "provider_model_unavailable",
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
+  ];
+}
+
+/**
+ * The thread's own provider (its `modelSelection`, read fresh) must be offered, ready and still
+ * list its model in a `server.getConfig` read for this write: a message to a thread whose provider
+ * T3 reports as not ready would start a run that cannot work. Options are not checked again.
+ */
+export interface ThreadProviderGuard {
+  readonly kind: "thread_provider_ready";
+  readonly threadField: string;
+  readonly source: "server.getConfig";
+  readonly code: "guard_refused";
+  readonly reasons: readonly [
+    "model_capabilities_unavailable",
+    "provider_instance_unavailable",
+    "provider_not_ready",
+    "provider_model_unavailable",
   ];
 }
 
@@ -128,6 +147,7 @@ export type Guard =
   | NoActiveRunGuard
   | NoPendingRequestGuard
   | ModelSelectionGuard
+  | ThreadProviderGuard
   | WorkspaceGuard
   | WorkspaceRootGuard
   | ProjectEmptyGuard;
@@ -168,10 +188,24 @@ export const MODEL_SELECTION_GUARD: ModelSelectionGuard = {
   reasons: [
     "model_capabilities_unavailable",
     "provider_instance_unavailable",
+    "provider_not_ready",
     "provider_model_unavailable",
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
+  ],
+};
+
+export const THREAD_PROVIDER_GUARD: ThreadProviderGuard = {
+  kind: "thread_provider_ready",
+  threadField: "threadId",
+  source: "server.getConfig",
+  code: "guard_refused",
+  reasons: [
+    "model_capabilities_unavailable",
+    "provider_instance_unavailable",
+    "provider_not_ready",
+    "provider_model_unavailable",
   ],
 };
 
@@ -302,6 +336,7 @@ function checkOne(guard: Guard, input: unknown, context: GuardContext): Connecto
     }
     // These read T3 or the file system: the preflight runs them (dispatch/project-checks.ts).
     case "model_selection_offered":
+    case "thread_provider_ready":
     case "workspace_root_confined":
     case "project_empty_unless_forced":
       return null;
