@@ -171,4 +171,10 @@ export interface ApprovalDesk {
    * ADR 0049): their links say so and none of them grants anything. Answers how many.
    */
   withdrawHeldBy(secret: string): number;
+  /**
+   * The scope the person's default grant would give now: a request proposing nothing, surveyed
+   * live (every environment and project the page would list, the default runtime ceiling). What
+   * `t3_preflight` judges a write against (ADR 0075); nothing is kept.
+   */
+  defaultScope(signal?: AbortSignal): Promise<LeaseScope>;
 }

@@ -27,7 +27,11 @@ export function providerNotReady(provider: ProviderRow): ConnectorError | null {
     provider.availability !== "unavailable";
   if (ready) return null;
   const status = typeof provider.status === "string" ? provider.status : "unknown";
-  const said = typeof provider.message === "string" && provider.message !== "" ? `: ${provider.message}` : "";
+  // T3's own words, clipped: they reach the client, and a hostile T3 could make them long.
+  const said =
+    typeof provider.message === "string" && provider.message !== ""
+      ? `: ${provider.message.slice(0, 200)}`
+      : "";
   return new ConnectorError(
     "guard_refused",
     `provider instance ${provider.instanceId} is not ready on this environment (T3 reports ${status})${said}; ` +

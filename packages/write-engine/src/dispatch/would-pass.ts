@@ -98,10 +98,10 @@ interface Judged {
 export async function wouldPass(deps: WouldPassDeps, request: WouldPassRequest): Promise<WouldPassAnswer> {
   const entry = getAction(request.action);
   const ceiling = request.scope.runtimeMode;
-  // Parse first: a bad input is a typed error before anything is read, as the send's.
-  prepare(request, "preflight-parse");
   if (request.action === "thread.send" || request.environment !== undefined) {
+    // As the send: the environment, then the strict parse, before anything is read.
     const handle = deps.registry.resolve(request.environment);
+    prepare(request, "preflight-parse");
     const named = await judge(deps, request, handle);
     if (named.outside !== undefined) throw named.outside;
     const others =
@@ -110,6 +110,7 @@ export async function wouldPass(deps: WouldPassDeps, request: WouldPassRequest):
         : await judgeAll(deps, request, (other) => other.environmentId !== handle.environmentId);
     return answer(request, named, others, ceiling);
   }
+  prepare(request, "preflight-parse");
   const all = await judgeAll(deps, request, () => true);
   const usable = all.filter((judged) => judged.outside === undefined);
   const first = all[0];

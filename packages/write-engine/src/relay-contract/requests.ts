@@ -5,7 +5,7 @@
  */
 import { findReservedKeys } from "@t3-connector/core/schema";
 import { z } from "zod";
-import { RUNTIME_MODES } from "../actions/index.js";
+import { PREFLIGHT_ACTIONS, RUNTIME_MODES } from "../actions/index.js";
 import { MAX_APPROVAL_WAIT_MS } from "./limits.js";
 
 const id = z.string().min(1).max(256);
@@ -93,6 +93,17 @@ export const threadsBatchOp = z.strictObject({
   operationId: id,
   input: z.unknown(),
 });
+/**
+ * Would this launch or message pass now under the person's default grant (ADR 0075)? A read: no
+ * lease, nothing sent or recorded; the engine parses `input` as the send would.
+ */
+export const preflightOp = z.strictObject({
+  op: z.literal("preflight"),
+  environment,
+  action: z.enum(PREFLIGHT_ACTIONS),
+  operationId: id.optional(),
+  input: z.unknown(),
+});
 /** The journal's `uncertain` writes (ids, actions, states only), for the reconcile command. */
 export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") });
 /**
@@ -149,6 +160,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   dispatchOp,
   conditionalSendOp,
   threadsBatchOp,
+  preflightOp,
   listUncertainOp,
   leasedReadOp,
   endLeaseOp,
@@ -159,6 +171,7 @@ export const relayRequest = z.discriminatedUnion("op", [
 export type DispatchOp = z.output<typeof dispatchOp>;
 export type ConditionalSendOp = z.output<typeof conditionalSendOp>;
 export type ThreadsBatchOp = z.output<typeof threadsBatchOp>;
+export type PreflightOp = z.output<typeof preflightOp>;
 export type ReconcileOp = z.output<typeof reconcileOp>;
 export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;

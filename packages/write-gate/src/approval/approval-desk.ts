@@ -323,6 +323,10 @@ export class GateApprovalDesk implements ApprovalDesk {
     };
   }
 
+  async defaultScope(signal?: AbortSignal): Promise<LeaseScope> {
+    return (await this.#survey({}, signal)).inventory.scope;
+  }
+
   /**
    * The whole live inventory, always (the human may widen beyond what the client proposed), as the
    * request's scope; the titles and aliases it saw are remembered for the page's write rows.
