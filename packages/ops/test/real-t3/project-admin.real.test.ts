@@ -179,3 +179,37 @@ describe("project admin on a real T3", () => {
     expect(thread.status === 404 || typeof snapshot.projection?.thread?.deletedAt === "string").toBe(true);
   });
 });
+
+describe("provider readiness on a real T3 (ADR 0075)", () => {
+  it("refuses a launch on a provider whose CLI is missing, sending nothing", async () => {
+    const created = await write("project.create", {
+      title: `real-t3 provider readiness: ${stamp}`,
+      workspaceRoot: path.join(root, "readiness"),
+      createWorkspaceRootIfMissing: true,
+    });
+    const projectId = created.ids.projectId as string;
+    const threadsOf = async () => {
+      const shell = await fetch(`${URL_}/api/orchestration/shell`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await shell.json()) as { threads: { projectId: string }[] };
+      return body.threads.filter((thread) => thread.projectId === projectId).length;
+    };
+    // No Claude CLI where the server runs: 0.0.31 reports it `installed: false, status: "error"`.
+    const error = await refusal(
+      write("thread.launch", {
+        projectId,
+        title: `real-t3 launch on a missing provider: ${stamp}`,
+        modelSelection: { instanceId: "claudeAgent", model: "claude-opus-5" },
+        workspaceStrategy: { type: "root" },
+        runtimeMode: "approval-required",
+      }),
+    );
+    expect(error).toMatchObject({
+      code: "guard_refused",
+      details: { reason: "provider_not_ready", instanceId: "claudeAgent", status: "error" },
+    });
+    expect(await threadsOf()).toBe(0);
+    await write("project.delete", { projectId, force: true });
+  });
+});

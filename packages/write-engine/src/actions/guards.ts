@@ -67,6 +67,15 @@ export interface NoPendingRequestGuard {
   readonly reason: "thread_pending_request";
 }
 
+/** What both config guards check of the provider, in this order (the first failure is the reason). */
+const PROVIDER_REASONS = [
+  "model_capabilities_unavailable",
+  "provider_instance_unavailable",
+  "provider_not_ready",
+  "provider_model_unavailable",
+] as const;
+type ProviderReasons = typeof PROVIDER_REASONS;
+
 /** The selection must be offered by a `server.getConfig` read fresh for this write. */
 export interface ModelSelectionGuard {
   readonly kind: "model_selection_offered";
@@ -75,10 +84,7 @@ export interface ModelSelectionGuard {
   readonly code: "guard_refused";
   /** Checked in this order; the first failure is the refusal reason. */
   readonly reasons: readonly [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_not_ready",
-    "provider_model_unavailable",
+    ...ProviderReasons,
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
@@ -95,12 +101,7 @@ export interface ThreadProviderGuard {
   readonly threadField: string;
   readonly source: "server.getConfig";
   readonly code: "guard_refused";
-  readonly reasons: readonly [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_not_ready",
-    "provider_model_unavailable",
-  ];
+  readonly reasons: ProviderReasons;
 }
 
 /**
@@ -186,10 +187,7 @@ export const MODEL_SELECTION_GUARD: ModelSelectionGuard = {
   source: "server.getConfig",
   code: "guard_refused",
   reasons: [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_not_ready",
-    "provider_model_unavailable",
+    ...PROVIDER_REASONS,
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
@@ -201,12 +199,7 @@ export const THREAD_PROVIDER_GUARD: ThreadProviderGuard = {
   threadField: "threadId",
   source: "server.getConfig",
   code: "guard_refused",
-  reasons: [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_not_ready",
-    "provider_model_unavailable",
-  ],
+  reasons: PROVIDER_REASONS,
 };
 
 export function workspacePath(...path: string[]): WorkspaceGuard {
