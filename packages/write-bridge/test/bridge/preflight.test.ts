@@ -58,6 +58,7 @@ describe("t3_preflight", () => {
     expect(structured(answer)).toMatchObject({
       environment: "alpha",
       wouldPass: false,
+      summary: "would not pass: runtime_mode_above_lease",
       ceiling: "approval-required",
       reasons: [{ code: "runtime_mode_above_lease", reason: "runtime_mode_above_lease" }],
     });
@@ -87,6 +88,7 @@ describe("t3_preflight", () => {
       expect(structured(named)).toMatchObject({
         environment: "alpha",
         wouldPass: false,
+        summary: "would not pass: guard_refused (provider_not_ready)",
         reasons: [{ code: "guard_refused", reason: "provider_not_ready" }],
         recommendation: { environment: "beta" },
       });

@@ -69,6 +69,8 @@ export interface WouldPassAnswer {
   /** The environment judged: the one named, else the recommended one, else null. */
   readonly environment: string | null;
   readonly wouldPass: boolean;
+  /** In one line: "would pass", or "would not pass: " and each code (with its reason when they differ). */
+  readonly summary: string;
   readonly reasons: readonly PreflightReason[];
   /** The default grant's ceiling the runtime mode was judged against. */
   readonly ceiling: RuntimeMode;
@@ -135,6 +137,7 @@ function answer(
     action: request.action,
     environment: judged.verdict.environment,
     wouldPass: judged.verdict.wouldPass,
+    summary: summaryOf(judged.verdict),
     reasons: judged.verdict.reasons,
     ceiling,
     duplicates: judged.duplicates,
@@ -143,6 +146,14 @@ function answer(
       : null,
     considered: considered.length > 1 ? considered.map((item) => item.verdict) : [],
   };
+}
+
+function summaryOf(verdict: EnvironmentVerdict): string {
+  if (verdict.wouldPass) return "would pass";
+  const codes = verdict.reasons.map((item) =>
+    item.reason === item.code ? item.code : `${item.code} (${item.reason})`,
+  );
+  return `would not pass: ${codes.join(", ")}`;
 }
 
 function whyPassing(request: WouldPassRequest, judged: Judged, ceiling: RuntimeMode): string {

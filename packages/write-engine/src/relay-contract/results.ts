@@ -178,6 +178,7 @@ export const preflightResult = z.object({
   action: z.string(),
   environment: z.string().nullable(),
   wouldPass: z.boolean(),
+  summary: z.string(),
   reasons: z.array(preflightReason),
   ceiling: z.enum(RUNTIME_MODES),
   duplicates: z.object({
