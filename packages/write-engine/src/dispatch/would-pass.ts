@@ -15,8 +15,10 @@ import type {
   EnvironmentRegistry,
 } from "@t3-connector/core/environments";
 import {
+  type AnyActionDefinition,
   approvedWorkspaceRoots,
   drivenThreadMode,
+  type EnvironmentGrant,
   findGrant,
   getAction,
   type LeaseScope,
@@ -180,6 +182,19 @@ function prepare(request: WouldPassRequest, key: string): PreparedAction {
   return prepared.runtimeModeOmitted ? withOmittedRuntimeMode(prepared, request.scope.runtimeMode) : prepared;
 }
 
+/** What one environment's judgement carries from step to step. */
+interface Judging {
+  readonly entry: AnyActionDefinition;
+  readonly handle: EnvironmentHandle;
+  readonly environmentId: string;
+  readonly destination: string;
+  readonly operationId: string;
+  readonly prepared: PreparedAction;
+  readonly grant: EnvironmentGrant | undefined;
+  /** The projects the default grant lists here: the client's projects. */
+  readonly granted: ReadonlySet<string>;
+}
+
 /** One environment, judged as the send would judge it there; nothing is sent or recorded. */
 async function judge(
   deps: WouldPassDeps,
@@ -190,80 +205,98 @@ async function judge(
   const environmentId = handle.environmentId;
   const destination = `t3://${environmentId}`;
   const operationId = request.operationId ?? clientRequestIdOf(request.input) ?? "preflight";
-  const reasons: PreflightReason[] = [];
-  const verdictOf = (): EnvironmentVerdict => ({
+  const prepared = prepare(
+    request,
+    journalKey({ environmentId, destination, caller: "preflight", operationId }),
+  );
+  const grant = findGrant(request.scope, environmentId, destination);
+  const granted = new Set(grant?.projects.map((project) => project.id) ?? []);
+  const j: Judging = { entry, handle, environmentId, destination, operationId, prepared, grant, granted };
+  const verdictOf = (reasons: PreflightReason[]): EnvironmentVerdict => ({
     environment: handle.alias,
     environmentId,
     wouldPass: reasons.length === 0,
     reasons,
   });
-  const prepared = prepare(
-    request,
-    journalKey({ environmentId, destination, caller: "preflight", operationId }),
-  );
-  const targets = entry.targets(prepared.input);
-  const grant = findGrant(request.scope, environmentId, destination);
-  const granted = new Set(grant?.projects.map((project) => project.id) ?? []);
-  const outsideProject = targets.projectIds.find((projectId) => !granted.has(projectId));
+  const outsideProject = entry
+    .targets(prepared.input)
+    .projectIds.find((projectId) => !granted.has(projectId));
   if (outsideProject !== undefined) {
-    return { verdict: verdictOf(), outside: projectNotFound(outsideProject), duplicates: NOT_A_LAUNCH };
+    return { verdict: verdictOf([]), outside: projectNotFound(outsideProject), duplicates: NOT_A_LAUNCH };
   }
-  let environment: ConnectedEnvironment;
-  let fresh: FreshThreads;
+  const read = await readTargets(deps, j);
+  if ("reason" in read) return { verdict: verdictOf([read.reason]), duplicates: NOT_A_LAUNCH };
+  const foreign = [...read.fresh.found.values()].find((thread) => !granted.has(thread.projectId));
+  const missing = read.fresh.missing[0] ?? foreign?.id;
+  // A thread of another project is indistinguishable from a missing one, as in every read.
+  if (missing !== undefined)
+    return { verdict: verdictOf([]), outside: threadNotFound(missing), duplicates: NOT_A_LAUNCH };
+  const reasons = await sendRefusals(deps, request, j, read);
+  const duplicates =
+    entry.action === "thread.launch" ? await duplicateFront(read.environment, prepared.input) : NOT_A_LAUNCH;
+  return { verdict: verdictOf(reasons), duplicates };
+}
+
+interface ReadTargets {
+  readonly environment: ConnectedEnvironment;
+  readonly fresh: FreshThreads;
+}
+
+/** The send's steps before its lease check: connect, command support, kept fields, fresh reads. */
+async function readTargets(
+  deps: WouldPassDeps,
+  j: Judging,
+): Promise<ReadTargets | { reason: PreflightReason }> {
   try {
-    environment = await handle.connect();
+    const environment = await j.handle.connect();
     if (deps.commandSupport !== undefined)
-      await refuseUnsupportedAction(deps.commandSupport, environment, entry.action);
-    refuseUnkeptField(environment, entry.action, prepared.input);
-    fresh = await readFreshThreads(environment, targets.threadIds, targets.projectIds);
+      await refuseUnsupportedAction(deps.commandSupport, environment, j.entry.action);
+    refuseUnkeptField(environment, j.entry.action, j.prepared.input);
+    const targets = j.entry.targets(j.prepared.input);
+    return { environment, fresh: await readFreshThreads(environment, targets.threadIds, targets.projectIds) };
   } catch (error) {
-    reasons.push(reasonOf(error));
-    return { verdict: verdictOf(), duplicates: NOT_A_LAUNCH };
+    return { reason: reasonOf(error) };
   }
-  const foreign = [...fresh.found.values()].find((thread) => !granted.has(thread.projectId));
-  const missing = fresh.missing[0] ?? foreign?.id;
-  if (missing !== undefined) {
-    // A thread of another project is indistinguishable from a missing one, as in every read.
-    const error = new ConnectorError(
-      "thread_not_found",
-      `thread ${missing} does not exist (or was deleted)`,
-      {
-        details: { reason: "thread_not_found", threadId: missing },
-      },
-    );
-    return { verdict: verdictOf(), outside: error, duplicates: NOT_A_LAUNCH };
-  }
-  const projectIds = projectsOf(fresh, targets.projectIds);
-  const facts = { entry, environmentId, destination, prepared };
-  const lease = scopeVerdict(
-    request.scope,
-    leaseRequestOf(
-      facts,
-      "scope",
-      projectIds,
-      drivenThreadMode(entry.action, prepared.input, fresh.found.values()),
-    ),
-  );
+}
+
+/** The lease's verdict over the send's facts, then the send's guards: each refusal, in that order. */
+async function sendRefusals(
+  deps: WouldPassDeps,
+  request: WouldPassRequest,
+  j: Judging,
+  { environment, fresh }: ReadTargets,
+): Promise<PreflightReason[]> {
+  const { entry, prepared } = j;
+  const reasons: PreflightReason[] = [];
+  const projectIds = projectsOf(fresh, entry.targets(prepared.input).projectIds);
+  const driven = drivenThreadMode(entry.action, prepared.input, fresh.found.values());
+  const lease = scopeVerdict(request.scope, leaseRequestOf(j, "scope", projectIds, driven));
   if (!lease.ok) reasons.push({ code: lease.code, reason: lease.code, message: lease.message });
+  const roots = lease.ok
+    ? lease.approvedWorkspaceRoots
+    : j.grant === undefined
+      ? []
+      : approvedWorkspaceRoots(j.grant, projectIds);
+  // A guard whose read failed is a reason here; the send would refuse (or fail) there too.
   const guard = await runPreflight({
     entry,
     input: prepared.input,
-    operationId,
+    operationId: j.operationId,
     fresh,
-    approvedWorkspaceRoots: lease.ok
-      ? lease.approvedWorkspaceRoots
-      : grant === undefined
-        ? []
-        : approvedWorkspaceRoots(grant, projectIds),
+    approvedWorkspaceRoots: roots,
     environment,
-    transport: handle.transport,
+    transport: j.handle.transport,
     verifyWorkspace: deps.verifyWorkspace,
-    projectRoots: handle.projectRoots,
-  });
+    projectRoots: j.handle.projectRoots,
+  }).catch((error: unknown) => error);
   if (guard !== null) reasons.push(reasonOf(guard));
-  const duplicates =
-    entry.action === "thread.launch" ? await duplicateFront(environment, prepared.input) : NOT_A_LAUNCH;
-  return { verdict: verdictOf(), duplicates };
+  return reasons;
+}
+
+function threadNotFound(threadId: string): ConnectorError {
+  return new ConnectorError("thread_not_found", `thread ${threadId} does not exist (or was deleted)`, {
+    details: { reason: "thread_not_found", threadId },
+  });
 }
 
 function clientRequestIdOf(input: unknown): string | undefined {
