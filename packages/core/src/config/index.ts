@@ -19,6 +19,12 @@ export {
   writeConfigPath,
 } from "./paths.js";
 export {
+  type ConfinedRoot,
+  confineWorkspaceRoot,
+  nodeRootFileSystem,
+  type RootFileSystem,
+} from "./project-folder.js";
+export {
   loadReadConfig,
   parseReadConfig,
   type ReadConfig,
