@@ -3,7 +3,7 @@
  * client asks through the bridge for a lease naming a create under the gate's allowed root, the
  * person approves it on the gate's page with a passkey, the client creates the project, and the
  * read server, whose read config names that folder in `allowedProjectRoots`, lists it in
- * `t3_projetos`. A project outside the folder, or inside it through a symlink that leaves it, stays
+ * `t3_projetos` and reads its threads by id. A project outside the folder, or inside it through a symlink that leaves it, stays
  * invisible; and a read config that does not name the folder does not list the new project (the
  * read ACL never widens by itself).
  */
@@ -20,6 +20,8 @@ import { SoftPasskey } from "@t3-connector/test-support/soft-passkey";
 import { createBridgeServer, createRelayClient } from "@t3-connector/write-bridge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { t3ProjetosTool } from "../../src/tools/t3_projetos.js";
+import { t3ThreadTool } from "../../src/tools/t3_thread.js";
+import { t3ThreadReadBatchTool } from "../../src/tools/t3_thread_read_batch.js";
 
 type Body = Record<string, unknown>;
 type Answer = { isError?: boolean; structuredContent?: unknown; content?: unknown };
@@ -121,9 +123,13 @@ describe("a project created under an approved lease is listed by the read server
       title: "through the escape link",
       workspaceRoot: join(root, "escape"),
     });
+    const alpha = real.world.env("alpha");
+    alpha.model.addThread({ id: "in-new-work", projectId, state: "completed" });
+    alpha.model.addThread({ id: "in-escape", projectId: "through-escape", state: "completed" });
+    const definitions = [t3ProjetosTool, t3ThreadTool, t3ThreadReadBatchTool];
     const byFolder = await startSimRead({
       simulator: { running: real.world.sim },
-      definitions: [t3ProjetosTool],
+      definitions,
       allowedProjects: { alpha: [LEASED_PROJECT] },
       allowedProjectRoots: { alpha: [root] },
     });
@@ -133,14 +139,33 @@ describe("a project created under an approved lease is listed by the read server
     expect(shown).toContain(LEASED_PROJECT);
     expect(shown).not.toContain(OTHER_PROJECT);
     expect(shown).not.toContain("through-escape");
+    // A read by id follows the same rule, one thread at a time and in a batch.
+    expect(await byFolder.call("t3_thread", { environment: "alpha", threadId: "in-new-work" })).toMatchObject(
+      {
+        threadId: "in-new-work",
+      },
+    );
+    expect(await byFolder.callError("t3_thread", { environment: "alpha", threadId: "in-escape" })).toMatch(
+      /^thread_not_found: /,
+    );
+    const batch = await byFolder.call("t3_thread_read_batch", {
+      items: [
+        { environment: "alpha", threadId: "in-new-work" },
+        { environment: "alpha", threadId: "in-escape" },
+      ],
+    });
+    expect((batch.items as { status: string }[]).map((item) => item.status)).toEqual(["ok", "error"]);
 
     // The same server without the folder in its read config: the new project stays unlisted.
     const byIdOnly = await startSimRead({
       simulator: { running: real.world.sim },
-      definitions: [t3ProjetosTool],
+      definitions,
       allowedProjects: { alpha: [LEASED_PROJECT] },
     });
     reads.push(byIdOnly);
     expect(await listed(byIdOnly)).toEqual([LEASED_PROJECT]);
+    expect(await byIdOnly.callError("t3_thread", { environment: "alpha", threadId: "in-new-work" })).toMatch(
+      /^thread_not_found: /,
+    );
   });
 });
