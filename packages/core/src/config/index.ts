@@ -24,6 +24,7 @@ export {
   nodeRootFileSystem,
   type RootFileSystem,
 } from "./project-folder.js";
+export { type ListedProject, type ProjectAcl, readProjectAcl } from "./read-acl.js";
 export {
   loadReadConfig,
   parseReadConfig,
