@@ -10,7 +10,6 @@
  * then on. Nothing but the person's config widens it.
  */
 import { confineWorkspaceRoot, nodeRootFileSystem, type RootFileSystem } from "./project-folder.js";
-import type { ReadEnvironmentConfig } from "./read-config.js";
 
 /** A project as a shell lists it: what the ACL reads of it. */
 export interface ListedProject {
@@ -25,11 +24,13 @@ export interface ProjectAcl {
 }
 
 /**
- * The ACL of one read config environment (none: shows nothing). It walks each list of projects it
+ * The ACL of one read config environment (`ReadEnvironmentConfig`; none: shows nothing). It walks each list of projects it
  * is given once: make one per read, so that a later read walks the folders again.
  */
 export function readProjectAcl(
-  entry: Pick<ReadEnvironmentConfig, "allowedProjects" | "allowedProjectRoots"> | undefined,
+  entry:
+    | { readonly allowedProjects?: readonly string[]; readonly allowedProjectRoots?: readonly string[] }
+    | undefined,
   fs: RootFileSystem = nodeRootFileSystem,
 ): ProjectAcl {
   const named: ReadonlySet<string> = new Set(entry?.allowedProjects ?? []);
