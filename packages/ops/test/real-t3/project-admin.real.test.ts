@@ -5,7 +5,7 @@
  * Through the operator's module API (`act`: the catalogue entries, the engine's project checks and
  * its one send, the same ones the gate's dispatcher runs), against the server at T3_REAL_URL with
  * the operate token in T3_REAL_OPERATE_TOKEN_FILE. The server must run on this machine: the
- * allowed project root is a temporary folder made here. It creates, renames and deletes its own
+ * allowed project root is a temporary folder made here. It creates, renames, moves and deletes its own
  * projects ("real-t3 project trial: <time>"), and touches nothing else.
  */
 import { randomUUID } from "node:crypto";
@@ -102,7 +102,7 @@ describe("project admin on a real T3", () => {
     expect(await liveProjects()).toEqual(before);
   });
 
-  it("creates a project in a new folder under the root, renames it, and deletes it", async () => {
+  it("creates a project in a new folder under the root, renames it, moves it, and deletes it", async () => {
     const folder = path.join(root, "trial");
     const operationId = `real-project-create-${randomUUID()}`;
     const created = await write(
@@ -130,6 +130,16 @@ describe("project admin on a real T3", () => {
     expect((await liveProjects()).find((project) => project.id === projectId)?.title).toBe(
       `real-t3 project trial, renamed: ${stamp}`,
     );
+
+    // A move: to an existing folder under the root; a missing one is refused before any send.
+    const moved = path.join(root, "trial-moved");
+    const missing = await refusal(
+      write("project.meta.update", { projectId, workspaceRoot: path.join(root, "not-there") }),
+    );
+    expect(missing).toMatchObject({ code: "workspace_root_refused", details: { reason: "folder_missing" } });
+    await mkdir(moved);
+    await write("project.meta.update", { projectId, workspaceRoot: moved });
+    expect((await liveProjects()).find((project) => project.id === projectId)?.workspaceRoot).toBe(moved);
 
     const deleted = await write("project.delete", { projectId });
     expect(deleted.result).toMatchObject({ projectId, deleted: true });

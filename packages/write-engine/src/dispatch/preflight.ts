@@ -7,7 +7,7 @@
  */
 
 import { ConnectorError } from "@t3-connector/core";
-import type { Transport } from "@t3-connector/core/config";
+import type { RootFileSystem, Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import {
   type AnyActionDefinition,
@@ -18,7 +18,6 @@ import {
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
 import { projectRefusal } from "./project-checks.js";
 import type { WorkspaceVerifier } from "./types.js";
-import type { RootFileSystem } from "./workspace-root.js";
 
 export interface PreflightContext {
   readonly entry: AnyActionDefinition;

@@ -19,7 +19,8 @@ export const leaseOp = z.strictObject({ op: z.literal("lease"), leaseSecret });
 const names = z.array(id).max(256);
 /**
  * A project write named by its exact input in an approval request (ADR 0074): the page says its
- * folder or thread count, and the lease admits only it. A delete is named only when forced.
+ * folder or thread count, and the lease admits only it. A delete is named only when forced, an
+ * update only when it moves the project (names `workspaceRoot`).
  */
 export const projectWriteAsk = z.discriminatedUnion("action", [
   z.strictObject({
@@ -33,6 +34,12 @@ export const projectWriteAsk = z.discriminatedUnion("action", [
     action: z.literal("project.delete"),
     projectId: id,
     force: z.literal(true),
+  }),
+  z.strictObject({
+    environment: id,
+    action: z.literal("project.meta.update"),
+    projectId: id,
+    workspaceRoot: z.string().trim().min(1).max(4096),
   }),
 ]);
 /** At most this many project writes in one approval request: each costs a folder walk or a count. */

@@ -702,7 +702,7 @@ export class GateApprovalDesk implements ApprovalDesk {
 
 /**
  * The ask with its project writes proposed too: each ticks its environment and action, and a
- * delete its project, so the page ticks what the client named.
+ * move or a delete its project, so the page ticks what the client named.
  */
 function withProjectWrites(ask: ApprovalAsk): ApprovalAsk {
   const writes = ask.projectWrites ?? [];
