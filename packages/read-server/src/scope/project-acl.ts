@@ -5,8 +5,6 @@
 import { type ProjectAcl, readProjectAcl } from "@t3-connector/core/config";
 import type { ReadContext } from "../read-context.js";
 
-export type { ProjectAcl };
-
 /** The ACL of one environment of `context` (an unknown environment shows nothing). */
 export function projectAclOf(context: ReadContext, environmentId: string): ProjectAcl {
   return readProjectAcl(context.config.environments.find((env) => env.environmentId === environmentId));

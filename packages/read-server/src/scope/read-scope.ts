@@ -1,9 +1,10 @@
 import { ConnectorError } from "@t3-connector/core";
+import type { ProjectAcl } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { type EnvironmentRef, type FanOutDeadlines, fanOut, readWithRetry } from "@t3-connector/core/fanout";
 import type { ListingEnvelope, SweepResult } from "@t3-connector/mcp-tools/read-answers";
 import { deadlinesOf, type ReadContext } from "../read-context.js";
-import { type ProjectAcl, projectAclOf } from "./project-acl.js";
+import { projectAclOf } from "./project-acl.js";
 
 /** A connected environment together with the projects it may show (decided on each shell read). */
 export interface ScopedEnvironment {

@@ -37,11 +37,11 @@ export type {
   WorkspaceTarget,
   WorkspaceVerifier,
 } from "./types.js";
-export {
-  type EnvironmentVerdict,
-  type PreflightReason,
-  type WouldPassAnswer,
-  type WouldPassDeps,
-  type WouldPassRequest,
-  wouldPass,
-} from "./would-pass.js";
+export { wouldPass } from "./would-pass.js";
+export type {
+  EnvironmentVerdict,
+  PreflightReason,
+  WouldPassAnswer,
+  WouldPassDeps,
+  WouldPassRequest,
+} from "./would-pass-types.js";

@@ -20,14 +20,6 @@ import type {
   WouldPassRequest,
 } from "./would-pass-types.js";
 
-export type {
-  EnvironmentVerdict,
-  PreflightReason,
-  WouldPassAnswer,
-  WouldPassDeps,
-  WouldPassRequest,
-} from "./would-pass-types.js";
-
 export async function wouldPass(deps: WouldPassDeps, request: WouldPassRequest): Promise<WouldPassAnswer> {
   const entry = getAction(request.action);
   const ceiling = request.scope.runtimeMode;

@@ -32,7 +32,8 @@ import type {
   WorkspaceVerifier,
 } from "../dispatch/types.js";
 import { executionDomainVerifier } from "../dispatch/workspace-verifier.js";
-import { type WouldPassAnswer, type WouldPassRequest, wouldPass } from "../dispatch/would-pass.js";
+import { wouldPass } from "../dispatch/would-pass.js";
+import type { WouldPassAnswer, WouldPassRequest } from "../dispatch/would-pass-types.js";
 import type { Journal } from "../journal/journal.js";
 import type { AuditAnchor, UnknownLoss } from "../journal/manifest.js";
 import { openJournal } from "../journal/open-journal.js";

@@ -10,7 +10,8 @@ import { randomUUID } from "node:crypto";
 import type { ProviderState } from "@t3-connector/t3-sim";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RUNTIME_CEILING, SAMPLE_IDS } from "../../src/actions/index.js";
-import { type WouldPassRequest, wouldPass } from "../../src/dispatch/would-pass.js";
+import { wouldPass } from "../../src/dispatch/would-pass.js";
+import type { WouldPassRequest } from "../../src/dispatch/would-pass-types.js";
 import {
   dispatchFailure,
   type Harness,
