@@ -17,6 +17,7 @@ import type { GateLeaseKeeper } from "../../lease/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
+import { leaseThreadRefs } from "../named-threads.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
 
@@ -64,6 +65,12 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   app.post("/approve/api/view", jsonBody(z.strictObject({ requestId: opaqueId })), (c) =>
     c.json({ request: remoteView(desk.view(c.get("body").requestId)), leases: leaseRows(keeper) }),
   );
+  // The named threads' change summaries, counts only (ADR 0068): with the link's request id alone,
+  // as the request's own words are; a diff itself never shows here.
+  app.post("/approve/api/changes", jsonBody(z.strictObject({ requestId: opaqueId })), async (c) => {
+    const refs = desk.view(c.get("body").requestId).namedThreads;
+    return c.json({ threads: parts.changes === undefined ? [] : await parts.changes(refs.map(threadRef)) });
+  });
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
     budget.charge(c, vouchedClient(c, parts.relayCapability));
     const body = c.get("body");
@@ -143,7 +150,8 @@ function mountAssertedRoutes(
     const ticket = tickets.take(ticketId);
     if (ticket?.kind !== "leases") throw new ConnectorError("challenge_invalid", "ask for a new challenge");
     await remote.verifyAuthentication(response as unknown as AuthenticationResponseJSON, ticket.challenge);
-    return c.json({ leases: leaseRows(keeper) });
+    // After the passkey: each lease also names its threads, with their change summaries.
+    return c.json({ leases: await leaseRowsWithThreads(parts) });
   });
   app.post("/approve/api/stop", jsonBody(stopBody), async (c) => {
     const { ticketId, response } = c.get("body");
@@ -193,6 +201,35 @@ function leaseRows(keeper: GateLeaseKeeper) {
   }));
 }
 
+/** A thread as a reader takes it: its environment and id, nothing else from the desk's record. */
+function threadRef(thread: { environmentId: string; threadId: string }) {
+  return { environmentId: thread.environmentId, threadId: thread.threadId };
+}
+
+/**
+ * The open leases as the passkey-asserted list shows them: each with the threads it names (by
+ * title and environment alias) and their change summaries, counts only.
+ */
+async function leaseRowsWithThreads(parts: RemoteApprovalParts) {
+  const { keeper, names, changes } = parts;
+  return Promise.all(
+    leaseRows(keeper).map(async (row) => {
+      const refs = leaseThreadRefs(keeper, row.leaseId);
+      const lines = changes === undefined ? [] : await changes(refs);
+      const threads = refs.map((ref, index) => {
+        const title = names.threadTitle(ref.environmentId, ref.threadId);
+        return {
+          alias: names.alias(ref.environmentId),
+          ...(title === undefined ? {} : { title }),
+          line: lines[index]?.line ?? "changes unknown",
+          state: lines[index]?.state ?? "unknown",
+        };
+      });
+      return { ...row, threads };
+    }),
+  );
+}
+
 /**
  * What the page from afar shows of a request: the words and names a person decides on, never the
  * machine's paths (a link may travel through a push service).
@@ -216,5 +253,11 @@ function remoteView(view: RequestView) {
     expiresAt: view.expiresAt,
     /** How many project writes it names: those are approved on the gate's own page only (ADR 0074). */
     projectWriteCount: view.projectWrites.length,
+    /** The threads it names, by title and environment; their change counts come from `changes`. */
+    namedThreads: view.namedThreads.map((thread) => ({
+      ...threadRef(thread),
+      title: thread.title,
+      alias: thread.alias,
+    })),
   };
 }
