@@ -89,6 +89,14 @@ describe("the change summaries' routes", () => {
     expect(JSON.stringify(shown.body)).not.toContain("secret-name");
     const view = await postJson(gate.port, "/approve/api/view", { requestId }, local);
     expect(JSON.stringify(view.body)).not.toContain("secret-name");
+    const foreign = await postJson(
+      gate.port,
+      "/approve/api/changes",
+      { requestId },
+      { origin: "https://evil.example" },
+    );
+    expect(foreign.status).toBe(403);
+    expect(JSON.stringify(foreign.body)).not.toContain("file changed");
     const stranger = await postJson(gate.port, "/approve/api/changes", { requestId: "guessed" }, local);
     expect(stranger.status).toBe(404);
     expect(JSON.stringify(stranger.body)).not.toContain("file changed");

@@ -13,12 +13,11 @@ import { PerClientBook } from "@t3-connector/core/http-edge";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestView } from "../../approval/index.js";
-import type { GateLeaseKeeper } from "../../lease/index.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
-import { leaseThreadRefs } from "../named-threads.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
+import { leaseRows, leaseRowsWithThreads, remoteChangeRoutes, threadRef } from "./remote-changes.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
 
 const opaqueId = z.string().min(1).max(256);
@@ -65,12 +64,6 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
   app.post("/approve/api/view", jsonBody(z.strictObject({ requestId: opaqueId })), (c) =>
     c.json({ request: remoteView(desk.view(c.get("body").requestId)), leases: leaseRows(keeper) }),
   );
-  // The named threads' change summaries, counts only (ADR 0068): with the link's request id alone,
-  // as the request's own words are; a diff itself never shows here.
-  app.post("/approve/api/changes", jsonBody(z.strictObject({ requestId: opaqueId })), async (c) => {
-    const refs = desk.view(c.get("body").requestId).namedThreads;
-    return c.json({ threads: parts.changes === undefined ? [] : await parts.changes(refs.map(threadRef)) });
-  });
   app.post("/approve/api/options", jsonBody(optionsBody), async (c) => {
     budget.charge(c, vouchedClient(c, parts.relayCapability));
     const body = c.get("body");
@@ -131,6 +124,7 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     // The approval's own assertion also shows the open leases, the new one among them, to end.
     return c.json({ ...leaseStatus(keeper, lease.leaseId), leases: leaseRows(keeper) });
   });
+  app.route("/", remoteChangeRoutes(parts));
   mountAssertedRoutes(app, parts, tickets);
   return app;
 }
@@ -186,48 +180,6 @@ function requireLive(kind: "deny" | "end", id: string, parts: Pick<GateParts, "d
 function required(value: string | undefined, name: string): string {
   if (value === undefined) throw new ConnectorError("body_invalid", `${name} is required`);
   return value;
-}
-
-/**
- * The open leases as the page from afar lists them, to end one: holder, expiry and fingerprint (the
- * one the approval showed), nothing of the scope itself.
- */
-function leaseRows(keeper: GateLeaseKeeper) {
-  return keeper.list().map((lease) => ({
-    leaseId: lease.leaseId,
-    expiresAt: lease.expiresAt,
-    scopeFingerprint: lease.scopeFingerprint,
-    ...(lease.client === undefined ? {} : { client: lease.client }),
-  }));
-}
-
-/** A thread as a reader takes it: its environment and id, nothing else from the desk's record. */
-function threadRef(thread: { environmentId: string; threadId: string }) {
-  return { environmentId: thread.environmentId, threadId: thread.threadId };
-}
-
-/**
- * The open leases as the passkey-asserted list shows them: each with the threads it names (by
- * title and environment alias) and their change summaries, counts only.
- */
-async function leaseRowsWithThreads(parts: RemoteApprovalParts) {
-  const { keeper, names, changes } = parts;
-  return Promise.all(
-    leaseRows(keeper).map(async (row) => {
-      const refs = leaseThreadRefs(keeper, row.leaseId);
-      const lines = changes === undefined ? [] : await changes(refs);
-      const threads = refs.map((ref, index) => {
-        const title = names.threadTitle(ref.environmentId, ref.threadId);
-        return {
-          alias: names.alias(ref.environmentId),
-          ...(title === undefined ? {} : { title }),
-          line: lines[index]?.line ?? "changes unknown",
-          state: lines[index]?.state ?? "unknown",
-        };
-      });
-      return { ...row, threads };
-    }),
-  );
 }
 
 /**
