@@ -46,15 +46,17 @@ export async function locateThread(
   const { results, envelope } = await readScope<ShellLookup>(
     context,
     environment,
-    async ({ connection, allowedProjects }, readSignal) => {
+    async ({ connection, acl }, readSignal) => {
       // A mirror a listing already keeps answers; when it lacks the thread, T3 itself is asked.
+      const shows = async (candidate: ShellSnapshot) =>
+        findVisibleThread(candidate, threadId, await acl.allowedIn(candidate.projects));
       const shell = await shellListing(
         context,
         connection,
         readSignal,
-        (candidate) => findVisibleThread(candidate, threadId, allowedProjects) !== undefined,
+        async (candidate) => (await shows(candidate)) !== undefined,
       );
-      const visible = findVisibleThread(shell, threadId, allowedProjects);
+      const visible = await shows(shell);
       return { shell, visible, observedAt: context.clock.now() };
     },
     { signal, countFound: (lookup) => (lookup.visible ? 1 : 0) },

@@ -67,7 +67,7 @@ export async function sweepShells<T>(
   const scope = readScope(
     context,
     environment,
-    async ({ connection, allowedProjects }, readSignal) => {
+    async ({ connection, acl }, readSignal) => {
       const read = await readWholeShell(context, connection, readSignal, { startMirror: false });
       const { source } = read;
       if (source === "http") unmirrored.add(connection);
@@ -83,7 +83,7 @@ export async function sweepShells<T>(
           name: connection.name,
         },
         shell,
-        allowedProjects,
+        allowedProjects: await acl.allowedIn(shell.projects),
         readAt: new Date(context.clock.now()).toISOString(),
         source,
         ...(read.source === "mirror" && !options.withArchive && shell === read.shell

@@ -33,6 +33,7 @@ import {
   buildShellThread,
 } from "./projection.js";
 import { ProjectMutations } from "./projects.js";
+import { applyProviderStates, type ProviderState } from "./provider-states.js";
 import { getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
 import {
@@ -140,6 +141,8 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly #projects: ProjectMutations;
   readonly #ctx: CommandContext;
   readonly #startedAt: string;
+  /** Providers a test made not ready (provider-states.ts). */
+  readonly #providerStates = new Map<string, ProviderState>();
   readonly #shellSuppression: boolean;
 
   constructor(options: EnvironmentModelOptions) {
@@ -326,12 +329,19 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   serverConfig(): Record<string, unknown> {
-    return serverConfig({
+    const config = serverConfig({
       descriptor: this.descriptor() as unknown as Record<string, unknown>,
       startedAt: this.#startedAt,
       homeDir: HOME_DIR,
       cwd: `${HOME_DIR}/code`,
     });
+    return applyProviderStates(config, this.#providerStates);
+  }
+
+  /** Makes a provider instance read as T3 reports a missing CLI or a disabled provider (or ready again). */
+  setProviderState(instanceId: string, state: ProviderState): void {
+    if (state === "ready") this.#providerStates.delete(instanceId);
+    else this.#providerStates.set(instanceId, state);
   }
 
   // ---- Control API for tests ---------------------------------------------------------------

@@ -57,6 +57,12 @@ export {
   UNCERTAIN_REASONS,
 } from "./conditional-send.js";
 export {
+  type ConfigGuardCheck,
+  checkConfigGuards,
+  configGuardCheck,
+  type ThreadSelection,
+} from "./config-guards.js";
+export {
   APPROVAL_DECISIONS,
   type Attachment,
   COMPLETION_WAKES,
@@ -84,6 +90,8 @@ export {
   type NoPendingRequestGuard,
   type ProjectEmptyGuard,
   type RequestIdGuard,
+  THREAD_PROVIDER_GUARD,
+  type ThreadProviderGuard,
   type ThreadStateView,
   valueAtPath,
   type WorkspaceGuard,
@@ -97,7 +105,12 @@ export {
   operationInputHash,
   uuidFromHex,
 } from "./ids.js";
-export { type ThreadSendInput, threadSendInput } from "./launch-send.js";
+export {
+  PREFLIGHT_ACTIONS,
+  type PreflightAction,
+  type ThreadSendInput,
+  threadSendInput,
+} from "./launch-send.js";
 export {
   approvedWorkspaceRoots,
   type EnvironmentGrant,
@@ -115,6 +128,7 @@ export {
   scopeRequestSchema,
 } from "./lease-scope.js";
 export { checkModelSelection } from "./model-selection.js";
+export { providerNotReady } from "./provider-readiness.js";
 export {
   DEFAULT_RUNTIME_CEILING,
   type DrivenThreadMode,

@@ -323,6 +323,10 @@ export class GateApprovalDesk implements ApprovalDesk {
     };
   }
 
+  async defaultScope(signal?: AbortSignal): Promise<LeaseScope> {
+    return (await this.#survey({}, signal)).inventory.scope;
+  }
+
   /**
    * The whole live inventory, always (the human may widen beyond what the client proposed), as the
    * request's scope; the titles and aliases it saw are remembered for the page's write rows.
@@ -698,7 +702,7 @@ export class GateApprovalDesk implements ApprovalDesk {
 
 /**
  * The ask with its project writes proposed too: each ticks its environment and action, and a
- * delete its project, so the page ticks what the client named.
+ * move or a delete its project, so the page ticks what the client named.
  */
 function withProjectWrites(ask: ApprovalAsk): ApprovalAsk {
   const writes = ask.projectWrites ?? [];

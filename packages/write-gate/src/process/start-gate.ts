@@ -271,6 +271,7 @@ async function bindRelay(
       dispatcher: engine,
       conditionalSend: (request) => engine.conditionalSend(request),
       threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
+      preflight: (request) => engine.preflight(request),
       listUncertain: () => engine.listUncertain(),
       lease: human.lease,
       approvals: human.approvals,

@@ -25,8 +25,10 @@ import { NEW_WRITE_CONFIG_PORT } from "../operate-configs.js";
 
 /** One configured environment as the command sees it, whatever the file. */
 export interface ConfiguredEnvironment extends EnvironmentConfig {
-  /** The read config's projects: the read server shows these and no other. */
+  /** The read config's projects: the read server shows these, and those under `allowedProjectRoots`. */
   allowedProjects?: readonly string[];
+  /** The read config's folders whose projects the read server shows too (ADR 0074). */
+  allowedProjectRoots?: readonly string[];
   /** ops' extra names of the environment. */
   aliases?: readonly string[];
   /** ops: plain http to another host allowed for this entry. */
