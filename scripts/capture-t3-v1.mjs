@@ -1,7 +1,9 @@
 // Captures what a real protocol-1 T3 (0.0.28, Orchestrator V1) answers to the calls the connector
 // makes, into fixtures/t3-0.0.28/: the descriptor, the token's session, the shell (V1 rows), the
 // routes protocol 2 reads, and what its WebSocket says to our RPCs. Read-only: the only command
-// sent is one its schema must reject (an empty `thread.create`), so nothing is written.
+// sent is one its schema must reject (an empty `thread.create`), so nothing is written. `14` sends
+// a method it lacks and, on the same socket, two it serves (the diff and version-control reads of
+// issue 41): its connection-level defect fails only the first; CAPTURE_OUT writes elsewhere.
 // Usage: T3_REAL_URL=http://127.0.0.1:3792 T3_REAL_READ_TOKEN_FILE=<file> node scripts/capture-t3-v1.mjs
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const out = path.join(root, "fixtures", "t3-0.0.28");
+const out = process.env.CAPTURE_OUT ?? path.join(root, "fixtures", "t3-0.0.28");
 const base = process.env.T3_REAL_URL ?? "http://127.0.0.1:3792";
 const token = readFileSync(process.env.T3_REAL_READ_TOKEN_FILE ?? "", "utf8").trim();
 mkdirSync(out, { recursive: true });
@@ -110,6 +112,33 @@ for (const [name, tag, payload] of calls) {
   );
   if (tag === "orchestration.subscribeShell")
     socket.send(JSON.stringify({ _tag: "Interrupt", requestId: request.id }));
+}
+{
+  // A lacked method, then two served ones, sent together: which frames answer which.
+  const sent = [
+    ["orchestration.getThreadProjection", { threadId }],
+    ["vcs.refreshStatus", { cwd: "/" }],
+    ["orchestration.getTurnDiff", { threadId, fromTurnCount: 0, toTurnCount: 1 }],
+  ].map(([tag, payload]) => ({ _tag: "Request", id: String(id++), tag, payload, headers: [] }));
+  const ids = new Set(sent.map((request) => request.id));
+  const before = received.length;
+  for (const request of sent) socket.send(JSON.stringify(request));
+  const deadline = Date.now() + 5000;
+  // Frames with no request id (the Defect), or answering one of these; not the stream's late end.
+  const ours = () =>
+    received
+      .slice(before)
+      .filter(
+        (frame) => frame._tag !== "Pong" && (frame.requestId === undefined || ids.has(frame.requestId)),
+      );
+  const answered = () => ours().length;
+  while (Date.now() < deadline && answered() < sent.length) await new Promise((r) => setTimeout(r, 50));
+  save(
+    "14-ws-unknown-tag-then-served",
+    { method: "GET", path: "/ws?wsTicket=<ticket>&orchestrationProtocol=2", ws_frames_sent: sent },
+    { status: 101, ws_frames_received: ours() },
+    "A lacked method's Defect carries no request id and the socket stays open: the next two are answered (0.0.28 serves the diff and vcs reads).",
+  );
 }
 socket.close();
 console.log(

@@ -53,30 +53,44 @@ export function addWaitingThreads(sim: Simulator, since: number): void {
 /** A line longer than any phone: the diff page must scroll it inside its file, never the page. */
 export const LONG_LINE = `export const config = "${"a-very-long-value-".repeat(24)}";`;
 
+/** What a seeded diff thread's second run edits (its title and id name it in the inbox). */
+export interface DiffThreadSeed {
+  readonly threadId: string;
+  readonly title: string;
+  /** The second run's message: simulator directives (`[[sim:edit=…]]`, `[[sim:bulk=…]]`). */
+  readonly edits: string;
+}
+
+/** Two files edited, one of them with `LONG_LINE`. */
+export const EDIT_THREAD: DiffThreadSeed = {
+  threadId: "t-edit",
+  title: "Edit the config",
+  edits: `[[sim:edit=src/config.ts|${LONG_LINE}]] [[sim:edit=docs/notes.md|a note]]`,
+};
+
 /**
- * Adds, in alpha, a thread whose first run edited two files (one of them with `LONG_LINE`) and
- * whose second run now waits on an approval, so the inbox lists it with a diff to show. Resolves
- * once the simulator has recorded that approval.
+ * Adds, in alpha, a thread whose second run made `seed.edits` (by default two files, one of them
+ * with `LONG_LINE`) and whose third run now waits on an approval, so the inbox lists it with a
+ * diff to show. Resolves once the simulator has recorded that approval.
  */
-export async function seedDiffThread(gate: SimGate, since: number): Promise<string> {
+export async function seedDiffThread(
+  gate: SimGate,
+  since: number,
+  seed: DiffThreadSeed = EDIT_THREAD,
+): Promise<string> {
   const alpha = gate.sim.environment("alpha").model;
-  const threadId = "t-edit";
+  const { threadId } = seed;
   alpha.addThread({
     id: threadId,
     projectId: "p-api",
-    title: "Edit the config",
+    title: seed.title,
     state: "completed",
     message: "Set things up.",
     at: since,
   });
   // T3 loses the state before a first run once a second starts (fixtures 133/134), so the edits
   // come in the second run, and the third waits on the approval.
-  await dispatch(
-    alpha,
-    threadId,
-    2,
-    `[[sim:edit=src/config.ts|${LONG_LINE}]] [[sim:edit=docs/notes.md|a note]]`,
-  );
+  await dispatch(alpha, threadId, 2, seed.edits);
   await until(() => {
     const runs =
       (alpha.getThread(threadId)?.projection as { runs?: { status?: string }[] } | undefined)?.runs ?? [];

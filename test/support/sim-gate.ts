@@ -160,6 +160,7 @@ export async function startSimGate(options: {
       : { eventPingIntervalMs: options.eventPingIntervalMs }),
     ...(options.startupWarnings === undefined ? {} : { startupWarnings: options.startupWarnings }),
     ...(engine === undefined ? {} : { inbox: { registry, engine } }),
+    changes: { registry },
     ...(options.remoteApproval === undefined ? {} : { remoteApproval: options.remoteApproval }),
     ...(options.remoteApprovalAtOwnOrigin === undefined
       ? {}

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SimClock } from "./clock.js";
 import type { Unknowns0046 } from "./model/age-0046.js";
 import type { CompatProfile } from "./model/compat-0031.js";
+import type { UnknownTagAnswer } from "./model/contract.js";
 import type { TransportModel } from "./transport/environment-context.js";
 import { type EnvironmentServer, startEnvironmentServer } from "./transport/environment-server.js";
 import type { FaultController } from "./transport/faults.js";
@@ -48,6 +49,8 @@ export interface SimulatorEnvironmentOptions {
   readonly unknowns?: Partial<Unknowns0046>;
   /** RPCs this T3 lacks (each answers `Unknown request tag`), to play a build without them. */
   readonly lacksMethods?: readonly string[];
+  /** `connection-defect`: an unknown tag is answered as 0.0.28 does, a `Defect` with no request id. */
+  readonly unknownTagAnswer?: UnknownTagAnswer;
 }
 
 export interface SimulatorOptions {
@@ -71,6 +74,7 @@ export interface ModelFactoryOptions {
   readonly shellSuppression?: boolean;
   readonly unknowns?: Partial<Unknowns0046>;
   readonly lacksMethods?: readonly string[];
+  readonly unknownTagAnswer?: UnknownTagAnswer;
 }
 
 export interface SimEnvironment<M extends TransportModel = TransportModel> {
@@ -162,6 +166,7 @@ async function startOne<M extends TransportModel>(
     ...(env.shellSuppression === undefined ? {} : { shellSuppression: env.shellSuppression }),
     ...(env.unknowns === undefined ? {} : { unknowns: env.unknowns }),
     ...(env.lacksMethods === undefined ? {} : { lacksMethods: env.lacksMethods }),
+    ...(env.unknownTagAnswer === undefined ? {} : { unknownTagAnswer: env.unknownTagAnswer }),
   });
   let server: EnvironmentServer;
   try {

@@ -14,6 +14,7 @@ export {
 } from "./diff-page.js";
 export { headerPath, readQuoted } from "./git-path.js";
 export { type CappedText, cappedFilePatch, capText, utf8Bytes } from "./patch-cap.js";
+export { type FetchRangeDiff, fetchRangeDiff, type RangeDiff } from "./range-diff.js";
 export {
   type DiffFile,
   type DiffFileStatus,

@@ -1,33 +1,27 @@
 /**
  * `t3_diff`'s body: the range from T3's records, the diff from T3 (`getTurnDiff` /
- * `getFullThreadDiff`), parsed once, then one page of it. T3 0.0.31 loses the ref before a
- * thread's first run once a second run starts (fixtures 133/134); a thread diff then starts after
- * the first diffable run and says so (`complete: false`, `note`), with that run's counts from its
- * checkpoint.
+ * `getFullThreadDiff`, with core's fallback where T3 lost a thread's first base: `complete: false`
+ * and a `note`), parsed once, then one page of it.
  */
 import { ConnectorError } from "@t3-connector/core";
 import {
-  baseRefLost,
-  checkpointFiles,
   DIFF_CAPS,
   type DiffCaps,
   type DiffFile,
   type DiffFileOut,
   diffPage,
+  type FetchRangeDiff,
+  fetchRangeDiff,
   onePathPage,
   parseUnifiedDiff,
 } from "@t3-connector/core/diff";
 import { readWithRetry } from "@t3-connector/core/fanout";
 import {
-  type CheckpointInput,
-  checkpointChangeSummary,
   type DiffRange,
   type DiffScope,
-  diffableCheckpoints,
   diffRange,
   type ThreadProjectionInput,
 } from "@t3-connector/core/state";
-import type { TurnDiff } from "@t3-connector/core/t3";
 import { locateThread } from "../by-id/locate-thread.js";
 import { readLocatedProjection } from "../by-id/thread-detail.js";
 import type { ReadContext } from "../read-context.js";
@@ -73,31 +67,6 @@ function cursorQuery(
 }
 
 type AnswerBase = Pick<ThreadDiffOutput, "environment" | "threadId" | "scope" | "runId">;
-type FetchDiff = (from: number, to: number) => Promise<TurnDiff>;
-type Range = Extract<DiffRange, { kind: "range" }>;
-
-/** The diff T3 serves for `range`, from the run's own base or, when T3 lost it, after run 1. */
-async function fetchWithFallback(
-  fetchDiff: FetchDiff,
-  range: Range,
-  projection: ThreadProjectionInput,
-  base: AnswerBase,
-): Promise<{ diff: TurnDiff; from: number; note?: string } | ThreadDiffOutput> {
-  try {
-    return { diff: await fetchDiff(range.fromTurnCount, range.toTurnCount), from: range.fromTurnCount };
-  } catch (error) {
-    if (!baseRefLost(error)) throw error;
-    const first = diffableCheckpoints(projection).get(range.firstTurnCount);
-    const firstLine = first ? checkpointChangeSummary(first).line : "unknown";
-    if (range.firstTurnCount >= range.toTurnCount) {
-      const note = `this T3 no longer has the state before run ${range.toTurnCount}, so no patch can be shown; its checkpoint records ${firstLine}`;
-      return summaryOnly(base, range.toTurnCount, first, note);
-    }
-    const from = range.firstTurnCount;
-    const note = `this T3 no longer has the state before the thread's first run, so the diff starts after run ${from} (that run: ${firstLine})`;
-    return { diff: await fetchDiff(from, range.toTurnCount), from, note };
-  }
-}
 
 function pageOf(
   text: string,
@@ -151,7 +120,7 @@ export async function readThreadDiff(
   }
   const handle = context.registry.resolve(alias);
   const ignoreWhitespace = input.ignoreWhitespace ?? false;
-  const fetchDiff: FetchDiff = (from, to) =>
+  const fetchDiff: FetchRangeDiff = (from, to) =>
     withDeadline(environmentDeadline(context, alias), signal, (deadline) =>
       readWithRetry(
         handle,
@@ -166,9 +135,14 @@ export async function readThreadDiff(
         deadline,
       ).then((read) => read.value),
     );
-  const served = await fetchWithFallback(fetchDiff, range, projection, base);
-  if (!("diff" in served)) return served;
-  const text = served.diff.diff;
+  const served = await fetchRangeDiff(fetchDiff, range, projection);
+  if (served.kind === "checkpoint") {
+    // T3 cannot diff this run any more: its checkpoint still names the files and counts.
+    const { to, files, totals, note } = served;
+    const truncated = files.length > 0;
+    return { ...base, fromTurnCount: to, toTurnCount: to, files, totals, truncated, complete: false, note };
+  }
+  const text = served.text;
   const parsed = parseUnifiedDiff(text);
   const page = pageOf(text, parsed.files, input, start, caps);
   return {
@@ -183,27 +157,6 @@ export async function readThreadDiff(
     ...(page.next === undefined
       ? {}
       : { nextCursor: context.cursors.encode({ v: 1, q: query, k: [page.next] }) }),
-  };
-}
-
-/** The files a checkpoint records, without patches (T3 cannot diff them any more). */
-function summaryOnly(
-  base: Pick<ThreadDiffOutput, "environment" | "threadId" | "scope" | "runId">,
-  to: number,
-  checkpoint: CheckpointInput | undefined,
-  note: string,
-): ThreadDiffOutput {
-  const files = checkpointFiles(checkpoint);
-  const summary = checkpoint ? checkpointChangeSummary(checkpoint) : undefined;
-  return {
-    ...base,
-    fromTurnCount: to,
-    toTurnCount: to,
-    files,
-    totals: { files: files.length, additions: summary?.additions ?? 0, deletions: summary?.deletions ?? 0 },
-    truncated: files.length > 0,
-    complete: false,
-    note,
   };
 }
 

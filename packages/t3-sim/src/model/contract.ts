@@ -77,7 +77,14 @@ export interface EnvironmentModel {
   isStreamTag(tag: string): boolean;
   /** Every RPC tag the model knows, unary and stream; anything else is `Unknown request tag`. */
   knownTags(): readonly string[];
+  /**
+   * How an unknown tag is answered: an `Exit` with its request id (0.0.31, fixture 61), or a
+   * top-level `Defect` with none, the socket kept open (0.0.28, fixtures/t3-0.0.28/11 and 14).
+   */
+  readonly unknownTagAnswer?: UnknownTagAnswer;
 }
+
+export type UnknownTagAnswer = "exit" | "connection-defect";
 
 /** The unauthenticated environment descriptor, as the model knows it (before transport faults). */
 export interface EnvironmentDescriptor {

@@ -19,6 +19,7 @@ import type {
   RpcOutcome,
   StreamOpenResult,
   StreamSink,
+  UnknownTagAnswer,
 } from "./contract.js";
 import { getFullThreadDiff, getTurnDiff } from "./diff-reads.js";
 import { RunEngine } from "./engine.js";
@@ -85,6 +86,8 @@ export interface EnvironmentModelOptions {
   unknowns?: Partial<Unknowns0046>;
   /** RPCs this build lacks: each answers like any unknown tag (a T3 of another age, in tests). */
   lacksMethods?: readonly string[];
+  /** How an unknown or lacked tag is answered (default `exit`, as 0.0.31). */
+  unknownTagAnswer?: UnknownTagAnswer;
 }
 
 export interface ThreadInspection {
@@ -131,6 +134,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly #transitional: boolean;
   readonly #compat: ModelCompat | undefined;
   readonly #lacks: ReadonlySet<string>;
+  readonly unknownTagAnswer: UnknownTagAnswer;
   readonly #dispatcher: CommandDispatcher;
   readonly #launcher: ThreadLauncher;
   readonly #reads: ThreadReads;
@@ -146,6 +150,7 @@ export class SimEnvironmentModel implements EnvironmentModel {
     this.label = options.label;
     this.#compat = modelCompat(options.compat);
     this.#lacks = new Set(options.lacksMethods ?? []);
+    this.unknownTagAnswer = options.unknownTagAnswer ?? "exit";
     this.#transitional = (options.transitional ?? false) || this.#compat !== undefined;
     this.serverVersion =
       options.serverVersion ?? this.#compat?.serverVersion ?? (this.#transitional ? "0.0.31" : "0.0.46");

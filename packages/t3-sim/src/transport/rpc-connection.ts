@@ -114,7 +114,11 @@ export class RpcConnection {
   #onRequest(id: string, tag: string, payload: unknown): void {
     const model = this.#ctx.model;
     if (!model.knownTags().includes(tag)) {
-      this.#out.send(exitFailure(id, unknownTagDefect(tag)));
+      this.#out.send(
+        model.unknownTagAnswer === "connection-defect"
+          ? defectMessage(`Unknown request tag: ${tag}`)
+          : exitFailure(id, unknownTagDefect(tag)),
+      );
       return;
     }
     const requiredScope = requiredScopeForTag(tag);

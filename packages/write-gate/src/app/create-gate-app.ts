@@ -34,6 +34,7 @@ import {
   stateChangeGuard,
 } from "../security/index.js";
 import { eventStream } from "./event-stream.js";
+import { changeRoutes } from "./routes/change-routes.js";
 import { inboxRoutes } from "./routes/inbox-routes.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
@@ -43,6 +44,7 @@ import { requestRoutes } from "./routes/request-routes.js";
 import type { GateParts } from "./routes/route-kit.js";
 import { stateRoutes } from "./routes/state-routes.js";
 import type { StartupWarnings } from "./startup-warnings.js";
+import { threadChangeReader } from "./thread-changes.js";
 import { type RowNames, writeRow } from "./write-rows.js";
 
 export interface GateAppDeps {
@@ -81,6 +83,11 @@ export interface GateAppDeps {
     /** Told after each decision sent (or found sent before): the push's resolved event. */
     readonly onDecided?: (outcome: DecisionOutcome) => void;
   };
+  /**
+   * The change summary of each thread a request or lease names, read from T3 with the gate's own
+   * token (ADR 0068). Absent: the pages show none.
+   */
+  readonly changes?: { readonly registry: EnvironmentRegistry; readonly deadlines?: FanOutDeadlines };
   /** Approval from afar (write config `remoteApproval`, ADR 0050): the page `serve --http` forwards. */
   readonly remoteApproval?: {
     readonly origin: string;
@@ -177,7 +184,7 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     );
   }
   app.use("*", pageChecks(deps, await loadPageAssets()));
-  for (const routes of [stateRoutes, requestRoutes, leaseRoutes, passkeyRoutes])
+  for (const routes of [stateRoutes, changeRoutes, requestRoutes, leaseRoutes, passkeyRoutes])
     app.route("/", routes(parts));
   app.notFound(() => {
     throw new ConnectorError("not_found", "no such page or route");
@@ -261,6 +268,14 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
   const audit = (event: AuditEvent) => {
     deps.audit?.append(event).catch(() => undefined);
   };
+  const changes =
+    deps.changes === undefined
+      ? undefined
+      : threadChangeReader({
+          registry: deps.changes.registry,
+          clock: deps.clock,
+          ...(deps.changes.deadlines === undefined ? {} : { deadlines: deps.changes.deadlines }),
+        });
   return {
     keeper,
     desk,
@@ -271,15 +286,23 @@ async function buildParts(deps: GateAppDeps): Promise<GateParts> {
     audit,
     log,
     startupWarnings: deps.startupWarnings,
+    ...(changes === undefined ? {} : { changes }),
   };
 }
 
 /**
  * The person's stops and the page's own reading of the state spend no shared budget (ADR 0028):
  * whoever else spends the page's budget, Revoke all, End and the state the page shows still answer.
- * They only close leases or read memory, so an unbudgeted flood of them grants nothing.
+ * They only close leases or read memory, so an unbudgeted flood of them grants nothing. The change
+ * summaries the page reads after each state are unbudgeted too, so they never crowd out Approve:
+ * each thread is read from T3 at most once per 15 s whoever asks (`thread-changes.ts`).
  */
-const UNBUDGETED_ROUTES: ReadonlySet<string> = new Set(["/api/state", "/api/revoke", "/api/leases/end"]);
+const UNBUDGETED_ROUTES: ReadonlySet<string> = new Set([
+  "/api/state",
+  "/api/changes",
+  "/api/revoke",
+  "/api/leases/end",
+]);
 
 /**
  * Every check runs before the budget is charged: a request another origin (or a rebound name)

@@ -2,7 +2,8 @@
  * @module A thread's diff inside the inbox page (ADR 0068, "The person's diff page"): an item's
  * "What it changed" asks the gate for that thread's diff by environment and thread id (from afar
  * only inside the passkey view session) and shows the file list, then each file's patch with old
- * and new line numbers. Colours come from variables with a dark-scheme set; a patch scrolls
+ * and new line numbers; "Load more files" appends the next page by its cursor, and a switch reads
+ * the latest run's changes or the whole thread's. Colours come from variables with a dark-scheme set; a patch scrolls
  * sideways inside its own block, never the page. Text only (never HTML), like the rest of the
  * page; the script uses the inbox script's `post`, `el` and `viewToken`.
  */
@@ -25,6 +26,8 @@ export const DIFF_VIEW_CSS = `:root{--add-bg:#e3f6e6;--add-fg:#0f4d22;--del-bg:#
 .dl.del{background:var(--del-bg);color:var(--del-fg)}
 .dl.hunk{background:var(--hunk-bg);color:var(--hunk-fg)}
 .dl.meta{color:var(--muted)}
+.diff-scope{display:flex;gap:.5rem;flex-wrap:wrap;margin:.4rem 0}
+.diff-scope button[aria-pressed=true]{font-weight:600}
 `;
 
 export const DIFF_VIEW_JS = `
@@ -49,40 +52,74 @@ function patchLines(patch) {
   }
   return box;
 }
-function renderDiff(diff, target) {
+function fileRow(file) {
+  const li = el("li");
+  li.append(el("span", file.status, { class: "muted" }), el("span", file.path, { class: "path" }),
+    el("span", "+" + file.additions, { class: "plus" }), el("span", "−" + file.deletions, { class: "minus" }));
+  return li;
+}
+function fileBox(file) {
+  const box = el("section", null, { class: "diff-file", testid: "diff-file" });
+  box.append(el("h5", file.previousPath ? file.previousPath + " → " + file.path : file.path));
+  const patch = el("div", null, { class: "patch", testid: "patch", tabindex: "0", "aria-label": "Patch of " + file.path });
+  if (file.binary) patch.append(el("p", "Binary file: no text to show.", { class: "muted" }));
+  else patch.append(patchLines(file.patch));
+  box.append(patch);
+  if (file.truncated) box.append(el("p", "This file's patch was cut.", { class: "muted" }));
+  return box;
+}
+// One diff on screen: its scope switch, totals, file list and patches; "Load more files" asks for
+// the next page by its cursor and appends it, so the list and the patches grow in place.
+function renderDiff(diff, target, load) {
   target.replaceChildren();
+  const switcher = el("div", null, { class: "diff-scope", role: "group", "aria-label": "Which changes" });
+  for (const [scope, words] of [["run", "Latest run"], ["thread", "Whole thread"]]) {
+    const pick = el("button", words, { type: "button", testid: "scope-" + scope, "aria-pressed": String(diff.scope === scope) });
+    pick.disabled = diff.scope === scope;
+    pick.addEventListener("click", () => load({ scope }));
+    switcher.append(pick);
+  }
+  target.append(switcher);
   const t = diff.totals;
   target.append(el("p", t.files + " files changed, +" + t.additions + " −" + t.deletions +
-    (diff.runId ? " (latest run)" : ""), { testid: "diff-totals" }));
+    (diff.scope === "thread" ? " (whole thread)" : diff.runId ? " (latest run)" : ""), { testid: "diff-totals" }));
   if (diff.note) target.append(el("p", diff.note, { class: "muted" }));
-  if (diff.truncated) target.append(el("p", "Cut to fit this page: open the thread in T3 for the rest.", { class: "warn", testid: "diff-truncated" }));
   const list = el("ul", null, { class: "diff-files", testid: "diff-files" });
-  for (const file of diff.files) {
-    const li = el("li");
-    li.append(el("span", file.status, { class: "muted" }), el("span", file.path, { class: "path" }),
-      el("span", "+" + file.additions, { class: "plus" }), el("span", "−" + file.deletions, { class: "minus" }));
-    list.append(li);
-  }
-  target.append(list);
-  for (const file of diff.files) {
-    const box = el("section", null, { class: "diff-file", testid: "diff-file" });
-    box.append(el("h5", file.previousPath ? file.previousPath + " → " + file.path : file.path));
-    const patch = el("div", null, { class: "patch", testid: "patch", tabindex: "0", "aria-label": "Patch of " + file.path });
-    if (file.binary) patch.append(el("p", "Binary file: no text to show.", { class: "muted" }));
-    else patch.append(patchLines(file.patch));
-    box.append(patch);
-    if (file.truncated) box.append(el("p", "This file's patch was cut.", { class: "muted" }));
-    target.append(box);
-  }
+  const patches = el("div");
+  const shown = el("p", "", { class: "muted", testid: "diff-shown" });
+  const more = el("button", "Load more files", { type: "button", testid: "more-files" });
+  target.append(list, patches, shown, more);
+  let count = 0;
+  let cursor = null;
+  const append = (page) => {
+    for (const file of page.files) { list.append(fileRow(file)); patches.append(fileBox(file)); }
+    count += page.files.length;
+    cursor = page.nextCursor || null;
+    shown.textContent = cursor ? count + " of " + t.files + " files shown." : "";
+    more.hidden = cursor === null;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      append(await load({ scope: diff.scope, cursor }, true));
+    } catch (error) {
+      shown.textContent = "The next files did not load: " + error.message;
+    } finally {
+      more.disabled = false;
+    }
+  });
+  append(diff);
 }
-async function showDiff(item, button, target) {
+async function showDiff(item, button, target, ask = {}) {
   button.disabled = true;
   target.hidden = false;
-  target.replaceChildren(el("p", "Reading the diff…", { class: "muted" }));
+  if (!ask.cursor) target.replaceChildren(el("p", "Reading the diff…", { class: "muted" }));
+  const read = (next) => post("/inbox/api/diff", { environmentId: item.environment.environmentId,
+    threadId: item.thread.id, ...next, ...(viewToken ? { viewToken } : {}) });
+  // A switch of scope reads its first page again; "Load more" reads the next page only.
+  const load = (next, paging) => paging ? read(next) : showDiff(item, button, target, next);
   try {
-    const diff = await post("/inbox/api/diff", { environmentId: item.environment.environmentId,
-      threadId: item.thread.id, ...(viewToken ? { viewToken } : {}) });
-    renderDiff(diff, target);
+    renderDiff(await read(ask), target, load);
   } catch (error) {
     target.replaceChildren(el("p", "The diff did not load: " + error.message, { class: "warn", testid: "diff-error" }));
   } finally {

@@ -25,6 +25,11 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 <p data-testid="purpose"></p>
 <h3>Approving grants exactly this</h3>
 <ul id="grants" data-testid="grants"></ul>
+<div id="named" hidden>
+<h3>Threads it names</h3>
+<p data-testid="changes-words">Beside each: how many files and lines its latest finished run changed, as T3 recorded them. Which files, and the diff itself, show only in the inbox after a passkey sign-in.</p>
+<ul id="named-threads" data-testid="named-threads"></ul>
+</div>
 <p>Runtime ceiling: <span data-testid="ceiling"></span></p>
 <p>Fingerprint <code data-testid="fingerprint"></code>; expires <span data-testid="expires"></span></p>
 <button type="button" id="approve" class="primary" data-testid="approve">Approve with passkey</button>
@@ -58,6 +63,7 @@ export const REMOTE_PAGE_HTML = `<!doctype html>
 /** Core's one stylesheet of the decision pages (ADR 0073), then what only this page adds. */
 export const REMOTE_PAGE_CSS = `${DECISION_PAGE_CSS}
 li{margin:.25rem 0;overflow-wrap:anywhere}
+.changes{color:var(--muted)}.changes[data-state=unknown]{font-style:italic}
 #message:empty{display:none}#message{background:var(--code-bg);padding:.5rem .75rem;border-radius:6px}
 `;
 
@@ -130,9 +136,40 @@ function showRequest(view) {
     const actions = chosen.actions.map((a) => labels.get(a) || a);
     grants.append(item(grant.alias + ": projects " + projects.join(", ") + "; actions " + actions.join(", "), "grant"));
   }
+  showNamedThreads(view);
   document.querySelector("[data-testid=ceiling]").textContent = view.scope.runtimeMode;
   document.querySelector("[data-testid=fingerprint]").textContent = view.scopeFingerprint;
   document.querySelector("[data-testid=expires]").textContent = new Date(view.expiresAt).toLocaleTimeString();
+}
+// A thread's change line: counts only, filled from the gate once the request is on screen.
+function changesLine(thread) {
+  const line = document.createElement("span");
+  line.className = "changes";
+  line.textContent = thread.line || "changes: reading…";
+  line.dataset.state = thread.state || "reading";
+  line.dataset.testid = "changes";
+  return line;
+}
+function showNamedThreads(view) {
+  const named = view.namedThreads || [];
+  $("named").hidden = named.length === 0;
+  const list = $("named-threads");
+  list.replaceChildren();
+  const lines = named.map((thread) => {
+    const li = item("\u201c" + thread.title + "\u201d in " + thread.alias + " \u2014 ", "named-thread");
+    const line = changesLine({});
+    li.append(line);
+    list.append(li);
+    return line;
+  });
+  if (named.length === 0) return;
+  post("/approve/api/changes", { requestId }).then((answer) => answer.threads || [], () => []).then((rows) => {
+    named.forEach((thread, index) => {
+      const row = rows.find((r) => r.environmentId === thread.environmentId && r.threadId === thread.threadId);
+      lines[index].textContent = row ? row.line : "changes unknown";
+      lines[index].dataset.state = row ? row.state : "unknown";
+    });
+  });
 }
 function showLeases(leases) {
   const list = $("leases");
@@ -146,6 +183,18 @@ function showLeases(leases) {
     li.append(fingerprint, " ");
     li.dataset.leaseId = lease.leaseId;
     li.dataset.testid = "open-lease";
+    if (lease.threads && lease.threads.length > 0) {
+      // After the passkey only: the threads it names or wrote to, each with its change counts.
+      const threads = document.createElement("ul");
+      threads.dataset.testid = "lease-threads";
+      for (const thread of lease.threads) {
+        const name = thread.title === undefined ? "a thread" : "\u201c" + thread.title + "\u201d";
+        const entry = item(name + " in " + thread.alias + " \u2014 ");
+        entry.append(changesLine(thread));
+        threads.append(entry);
+      }
+      li.append(threads);
+    }
     const end = document.createElement("button");
     end.type = "button";
     end.textContent = "End with passkey";

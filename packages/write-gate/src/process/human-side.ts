@@ -27,6 +27,7 @@ export async function gateHumanSide(parts: GateParts, seams: HumanSideSeams = {}
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
     inbox: { registry: parts.registry, engine: parts.engine },
+    changes: { registry: parts.registry },
     ...(parts.config.remoteApproval === undefined
       ? {}
       : { remoteApproval: { ...parts.config.remoteApproval, relayCapability: parts.relayCapability } }),

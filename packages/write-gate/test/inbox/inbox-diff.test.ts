@@ -175,4 +175,33 @@ describe("a thread's diff from the inbox", () => {
     expect(withPath.status).toBe(400);
     expectNothingOfTheDiff(withPath.body);
   });
+
+  it("reads the whole thread, and pages only by a cursor of the range it pages", async () => {
+    const origin = { origin: gate.origin };
+    const read = (extra: Record<string, unknown>) =>
+      postJson(gate.port, "/inbox/api/diff", { environmentId, threadId, ...extra }, origin);
+    const run = (await read({})).body as DiffAnswer & { scope: string };
+    const whole = await read({ scope: "thread" });
+    expect(whole.status).toBe(200);
+    expect(whole.body).toMatchObject({ scope: "thread" });
+    expect((whole.body as DiffAnswer).totals.files).toBeGreaterThanOrEqual(run.totals.files);
+
+    // The run's diff is runs 1 to 2 (the second run made the edits): a cursor of that range pages it.
+    const rest = await read({ cursor: "run:1-2:1" });
+    expect(rest.status).toBe(200);
+    expect((rest.body as DiffAnswer).files.map((file) => file.path)).toEqual(
+      run.files.slice(1).map((file) => file.path),
+    );
+    // Another range's cursor, or another scope's, is refused with nothing of the diff.
+    for (const cursor of ["run:0-1:1", "thread:1-2:1"]) {
+      const refused = await read({ cursor });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: "invalid_cursor" });
+    }
+    // A cursor is not a place to put a path: anything but its own shape is refused before a read.
+    const pathLike = await read({ cursor: "../../etc/passwd" });
+    expect(pathLike.status).toBe(400);
+    expect(pathLike.body).toEqual({ error: "body_invalid" });
+    expectNothingOfTheDiff(pathLike.body);
+  });
 });

@@ -290,6 +290,9 @@ export class RpcConnection {
         this.#onChunk(frame.requestId, frame.values);
         return;
       case "Defect":
+        // A T3 older than the method (0.0.28) answers an unknown method tag this way, with no
+        // request id, and keeps serving the socket: only the calls of that method fail.
+        if (this.#failCallsOfUnknownTag(frame.defect)) return;
         this.#fail(
           new ConnectorError(
             "protocol_error",
@@ -309,6 +312,26 @@ export class RpcConnection {
         // A message type from a newer server: nothing here waits for it.
         return;
     }
+  }
+
+  /**
+   * `Defect "Unknown request tag: <tag>"` with calls of `<tag>` in flight (fixtures/t3-0.0.28/11,
+   * 14): each of them fails as the same defect in an `Exit` would, so `lacksMethod` names it. Any
+   * other defect, or one naming no call in flight, still fails the connection.
+   */
+  #failCallsOfUnknownTag(defect: unknown): boolean {
+    const tag = typeof defect === "string" ? /^Unknown request tag: (\S+)$/.exec(defect)?.[1] : undefined;
+    if (tag === undefined) return false;
+    const calls = [...this.#pending.values()].filter((call) => call.method === tag);
+    const streams = [...this.#streams.values()].filter((stream) => stream.method === tag);
+    if (calls.length === 0 && streams.length === 0) return false;
+    const error = () =>
+      new ConnectorError("protocol_error", `${tag}: the server reported a defect: ${defect}`, {
+        details: { method: tag, defect },
+      });
+    for (const call of calls) call.reject(error());
+    for (const stream of streams) stream.finish(error());
+    return true;
   }
 
   #onExit(requestId: string, frame: Extract<ServerFrame, { _tag: "Exit" }>): void {

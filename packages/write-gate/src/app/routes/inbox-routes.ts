@@ -18,7 +18,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { InboxReader } from "../../inbox/inbox-reader.js";
 import { MAX_DECISIONS_PER_SET, type OwnerDecisions } from "../../inbox/owner-decisions.js";
-import type { ThreadDiffReader } from "../../inbox/thread-diff-reader.js";
+import { DIFF_CURSOR, type ThreadDiffReader } from "../../inbox/thread-diff-reader.js";
 import type { AssertionVerifier } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, originIs, pageOrigin } from "../../security/index.js";
 import { INBOX_PAGE_CSS, INBOX_PAGE_HTML, INBOX_PAGE_JS } from "../inbox-page.js";
@@ -43,6 +43,8 @@ const viewBody = z.strictObject({ viewToken: opaqueId.optional() });
 const diffBody = z.strictObject({
   environmentId: opaqueId,
   threadId: opaqueId,
+  scope: z.enum(["run", "thread"]).optional(),
+  cursor: z.string().regex(DIFF_CURSOR).optional(),
   viewToken: opaqueId.optional(),
 });
 const optionsBody = z.strictObject({ decisions: decisionsSchema, viewToken: opaqueId.optional() });
@@ -152,7 +154,11 @@ export function inboxRoutes(parts: InboxRouteParts): Hono {
     budget.charge(c, client(c));
     const body = await parsedBody(c, diffBody);
     requireView(c, origin, body.viewToken);
-    return c.json(await parts.diffs(body.environmentId, body.threadId));
+    const ask = {
+      ...(body.scope === undefined ? {} : { scope: body.scope }),
+      ...(body.cursor === undefined ? {} : { cursor: body.cursor }),
+    };
+    return c.json(await parts.diffs(body.environmentId, body.threadId, ask));
   });
   app.post("/inbox/api/options", async (c) => {
     const origin = await originOf(c);

@@ -13,11 +13,11 @@ import { PerClientBook } from "@t3-connector/core/http-edge";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestView } from "../../approval/index.js";
-import type { GateLeaseKeeper } from "../../lease/lease-keeper.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";
 import { REMOTE_PAGE_CSS, REMOTE_PAGE_HTML, REMOTE_PAGE_JS } from "../remote-approval-page.js";
+import { leaseRows, leaseRowsWithThreads, remoteChangeRoutes, threadRef } from "./remote-changes.js";
 import { codeOf, type GateParts, jsonBody } from "./route-kit.js";
 
 const opaqueId = z.string().min(1).max(256);
@@ -124,6 +124,7 @@ export function remoteApprovalRoutes(parts: RemoteApprovalParts): Hono {
     // The approval's own assertion also shows the open leases, the new one among them, to end.
     return c.json({ ...leaseStatus(keeper, lease.leaseId), leases: leaseRows(keeper) });
   });
+  app.route("/", remoteChangeRoutes(parts));
   mountAssertedRoutes(app, parts, tickets);
   return app;
 }
@@ -143,7 +144,8 @@ function mountAssertedRoutes(
     const ticket = tickets.take(ticketId);
     if (ticket?.kind !== "leases") throw new ConnectorError("challenge_invalid", "ask for a new challenge");
     await remote.verifyAuthentication(response as unknown as AuthenticationResponseJSON, ticket.challenge);
-    return c.json({ leases: leaseRows(keeper) });
+    // After the passkey: each lease also names its threads, with their change summaries.
+    return c.json({ leases: await leaseRowsWithThreads(parts) });
   });
   app.post("/approve/api/stop", jsonBody(stopBody), async (c) => {
     const { ticketId, response } = c.get("body");
@@ -181,19 +183,6 @@ function required(value: string | undefined, name: string): string {
 }
 
 /**
- * The open leases as the page from afar lists them, to end one: holder, expiry and fingerprint (the
- * one the approval showed), nothing of the scope itself.
- */
-function leaseRows(keeper: GateLeaseKeeper) {
-  return keeper.list().map((lease) => ({
-    leaseId: lease.leaseId,
-    expiresAt: lease.expiresAt,
-    scopeFingerprint: lease.scopeFingerprint,
-    ...(lease.client === undefined ? {} : { client: lease.client }),
-  }));
-}
-
-/**
  * What the page from afar shows of a request: the words and names a person decides on, never the
  * machine's paths (a link may travel through a push service).
  */
@@ -216,5 +205,11 @@ function remoteView(view: RequestView) {
     expiresAt: view.expiresAt,
     /** How many project writes it names: those are approved on the gate's own page only (ADR 0074). */
     projectWriteCount: view.projectWrites.length,
+    /** The threads it names, by title and environment; their change counts come from `changes`. */
+    namedThreads: view.namedThreads.map((thread) => ({
+      ...threadRef(thread),
+      title: thread.title,
+      alias: thread.alias,
+    })),
   };
 }

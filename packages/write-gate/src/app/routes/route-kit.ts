@@ -13,6 +13,7 @@ import type { GateLeaseKeeper } from "../../lease/lease-keeper.js";
 import type { Enrollment, Passkeys } from "../../passkeys/index.js";
 import { readJsonBody } from "../../security/index.js";
 import type { StartupWarnings } from "../startup-warnings.js";
+import type { ThreadChangeReader } from "../thread-changes.js";
 import type { RowNames } from "../write-rows.js";
 
 /** Page routes take at most 64 KiB; the relay's limit is the relay contract's. */
@@ -31,6 +32,8 @@ export interface GateParts {
   readonly log: (line: string) => void;
   /** The environments' start-up findings the page shows as a banner (absent in some tests). */
   readonly startupWarnings: StartupWarnings | undefined;
+  /** The named threads' change summaries (ADR 0068); absent, the pages show none. */
+  readonly changes?: ThreadChangeReader;
 }
 
 /** A route's parsed body, set by `jsonBody`. */

@@ -1,6 +1,7 @@
 /** @module `POST /api/state`: everything the page shows, read in one call (never a secret). */
 import { Hono } from "hono";
 import { openLeases } from "../lease-status.js";
+import { leaseThreadRefs } from "../named-threads.js";
 import * as bodies from "../schemas.js";
 import { pageNotices } from "../startup-warnings.js";
 import { leaseHistoryRows, limitedThreads, openLeaseRows } from "../write-rows.js";
@@ -18,6 +19,11 @@ export function stateRoutes(parts: GateParts): Hono {
         writes: openLeaseRows(keeper, lease.leaseId, names),
         // The threads a lease limited to the ones named admits, by title (ADR 0041).
         limitedThreads: limitedThreads(lease.scope, names),
+        // The threads it names or wrote to, whose change summaries the page reads (ADR 0068).
+        threads: leaseThreadRefs(keeper, lease.leaseId).map((ref) => {
+          const title = names.threadTitle(ref.environmentId, ref.threadId);
+          return { ...ref, alias: names.alias(ref.environmentId), ...(title === undefined ? {} : { title }) };
+        }),
       })),
       leaseHistory: leaseHistoryRows(keeper.history(), names),
       pendingRequests: desk.pendingRequests(),

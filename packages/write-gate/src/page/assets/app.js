@@ -3,6 +3,7 @@
 // page to read POST /api/state again (state is the truth, an event is a hint).
 
 import { codeOf, post } from "./api.js";
+import { fillChanges } from "./changes-view.js";
 import { DEAD_ENDS, deadEndFor } from "./dead-ends.js";
 import { byId, clearInlineError, clockTime, element, showInlineError } from "./dom.js";
 import { showLease, tickLease } from "./lease-view.js";
@@ -57,6 +58,7 @@ async function loadRequest(id) {
     hideDeadEnd();
     for (const entry of view.actionInfo ?? []) catalogue.set(entry.action, entry);
     showRequest(view);
+    void fillChanges(id);
   } catch (error) {
     const code = codeOf(error);
     clearRequest();
@@ -131,6 +133,7 @@ async function refresh() {
     await loadRequest(newest.requestId);
   }
   showPending(pending);
+  void fillChanges(currentRequest()?.requestId);
   return state;
 }
 

@@ -1,6 +1,7 @@
 // The open leases (each: who holds it, what it covers, its writes, updating live, its own End)
 // and the last closed leases.
 
+import { CHANGES_WORDS, changesLine } from "./changes-view.js";
 import { byId, clientLabel, clockTime, element, minutesSeconds } from "./dom.js";
 
 let leases = [];
@@ -104,6 +105,21 @@ function holderWords(holder) {
   return `Held by the client that says it is ${clientLabel(holder)} (not verified); only that client can use it.`;
 }
 
+/** The threads the lease names or wrote to, each with its change summary (ADR 0068). */
+function threadChanges(threads) {
+  const list = element("ul", undefined, { class: "thread-changes", "data-testid": "lease-thread-changes" });
+  for (const thread of threads) {
+    const item = element("li");
+    const name = thread.title === undefined ? thread.threadId : `“${thread.title}”`;
+    item.append(
+      `${name} in ${thread.alias} — `,
+      changesLine(thread.environmentId, thread.threadId, `lease-changes-${thread.alias}-${thread.threadId}`),
+    );
+    list.append(item);
+  }
+  return [element("h4", "What its threads changed"), element("p", CHANGES_WORDS, { class: "hint" }), list];
+}
+
 /** One open lease: who holds it, time left, its fingerprint, an End button, its scope and writes. */
 function leaseCard(open, catalogue, onEnd) {
   const card = element("article", undefined, {
@@ -131,8 +147,10 @@ function leaseCard(open, catalogue, onEnd) {
     timing,
     end,
     scopeSummary(open.scope, catalogue, open.limitedThreads ?? []),
-    element("h4", "Writes under this lease"),
   );
+  const threads = open.threads ?? [];
+  if (threads.length > 0) card.append(...threadChanges(threads));
+  card.append(element("h4", "Writes under this lease"));
   if (writes.length === 0) card.append(element("p", "No writes yet.", { class: "hint no-writes" }));
   else {
     const table = writesTable(writes, "writes");

@@ -1,6 +1,7 @@
 // One approval request: who asked and why, the time left, and the tree of environments, projects
 // and actions the person ticks. The tree starts from the gate's `preselected`, nothing else.
 
+import { CHANGES_WORDS, changesLine } from "./changes-view.js";
 import { button, byId, checkbox, clientLabel, element, identifier, minutesSeconds } from "./dom.js";
 
 /** Risk groups in the order a person reads them; the destructive one is set apart. */
@@ -231,13 +232,18 @@ function namedThreadsBox(named) {
       class: "group-line",
     }),
   );
+  box.append(element("p", CHANGES_WORDS, { class: "group-line" }));
   const list = element("ul");
   for (const thread of named) {
-    list.append(
-      element("li", `“${thread.title}” in ${thread.alias}`, {
+    const item = element("li");
+    item.append(
+      element("span", `“${thread.title}” in ${thread.alias}`, {
         "data-testid": `named-thread-${thread.alias}-${thread.threadId}`,
       }),
+      " — ",
+      changesLine(thread.environmentId, thread.threadId, `changes-${thread.alias}-${thread.threadId}`),
     );
+    list.append(item);
   }
   box.append(list);
   box.append(
