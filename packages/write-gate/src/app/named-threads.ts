@@ -4,7 +4,7 @@
  * touched, newest write first. Taken from the gate's own records, never from the page's body.
  */
 import type { GateApprovalDesk } from "../approval/index.js";
-import type { GateLeaseKeeper } from "../lease/index.js";
+import type { GateLeaseKeeper } from "../lease/lease-keeper.js";
 import type { ThreadRef } from "./thread-changes.js";
 
 /** The named threads of a live request; none once it is decided, expired or unknown. */

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { GateLeaseKeeper } from "../../lease/index.js";
+import type { GateLeaseKeeper } from "../../lease/lease-keeper.js";
 import { leaseThreadRefs } from "../named-threads.js";
 import { type GateParts, jsonBody } from "./route-kit.js";
 
