@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { exchangeDeadline } from "@t3-connector/core/t3";
 import {
   MAX_RELAY_ANSWER_BYTES,
   MAX_RELAY_BODY_BYTES,
@@ -141,8 +142,8 @@ function post(
   capability: string,
   limits: { timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const signals = [AbortSignal.timeout(limits.timeoutMs), ...(limits.signal ? [limits.signal] : [])];
+  const deadline = exchangeDeadline(limits.timeoutMs, limits.signal);
+  const exchange = new Promise<RawAnswer>((resolve, reject) => {
     const req = httpRequest(
       {
         host,
@@ -156,7 +157,7 @@ function post(
           "content-length": Buffer.byteLength(payload),
           [RELAY_HEADER]: capability,
         },
-        signal: AbortSignal.any(signals),
+        signal: deadline.signal,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -178,6 +179,7 @@ function post(
     req.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
     req.end(payload);
   });
+  return exchange.finally(deadline.done);
 }
 
 /**

@@ -87,14 +87,14 @@ function describeT3(detail: T3ErrorDetail): string {
 export function fetchFailure(
   route: string,
   error: unknown,
-  timeoutSignal: AbortSignal,
+  timedOut: boolean,
   callerSignal: AbortSignal | undefined,
   timeoutMs: number,
 ): ConnectorError {
   if (callerSignal?.aborted) {
     return new ConnectorError("cancelled", `${route}: cancelled by the caller`, { cause: error });
   }
-  if (timeoutSignal.aborted) {
+  if (timedOut) {
     return new ConnectorError("timeout", `${route}: no answer within ${timeoutMs} ms`, { cause: error });
   }
   return new ConnectorError("unavailable", `${route}: T3 is unreachable (${networkReason(error)})`, {

@@ -7,6 +7,7 @@ import {
   type CappedText,
   readCappedText,
 } from "./capped-body.js";
+import { exchangeDeadline } from "./exchange-deadline.js";
 import { fetchFailure, httpErrorFromAnswer, isJsonContentType, safeJson } from "./http-errors.js";
 import type { T3Answer, T3Fetch } from "./node-http-fetch.js";
 import { routeAbsence } from "./route-absence.js";
@@ -44,8 +45,8 @@ export async function requestJson<S extends z.ZodType>(
   request: JsonRequest,
   schema: S,
 ): Promise<z.output<S>> {
-  const timeoutSignal = AbortSignal.timeout(request.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([timeoutSignal, request.signal]) : timeoutSignal;
+  const deadline = exchangeDeadline(request.timeoutMs, request.signal);
+  const { signal } = deadline;
   let response: T3Answer;
   let read: CappedText;
   try {
@@ -61,7 +62,9 @@ export async function requestJson<S extends z.ZodType>(
     });
     read = await readCappedText(response, request.maxBodyBytes, request.budget);
   } catch (error) {
-    throw fetchFailure(request.route, error, timeoutSignal, request.signal, request.timeoutMs);
+    throw fetchFailure(request.route, error, deadline.timedOut, request.signal, request.timeoutMs);
+  } finally {
+    deadline.done();
   }
   if ("refused" in read) {
     if (read.refused === "budget" && request.budget !== undefined) {

@@ -7,6 +7,7 @@ export {
   readCappedText,
 } from "./capped-body.js";
 export { parseAcceptedCommandTypes } from "./decode-defect.js";
+export { type ExchangeDeadline, exchangeDeadline } from "./exchange-deadline.js";
 export * from "./http-client.js";
 export { httpErrorFromAnswer } from "./http-errors.js";
 export { nodeHttpFetch, type T3Answer, type T3Fetch, type T3FetchInit } from "./node-http-fetch.js";

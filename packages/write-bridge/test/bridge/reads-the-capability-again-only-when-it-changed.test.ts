@@ -1,8 +1,9 @@
 /**
- * The relay client checks the capability file on every call (lstat: a regular file, not a link,
+ * The relay client checks the capability file on every call (lstat, synchronous: a regular file, not a link,
  * ours, mode 600), and opens it again only when that check shows another version of the file
  * than the one it read last: a rewrite, a rename over it, a chmod (ADR 0062).
  */
+import { lstatSync } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,7 +19,7 @@ const capability = (fill: string) => fill.repeat(43);
 function countingFs() {
   const counted = { opens: 0 };
   const fs = {
-    lstat: nodeFs.lstat,
+    lstatSync,
     open: ((...args: Parameters<typeof nodeFs.open>) => {
       counted.opens += 1;
       return nodeFs.open(...args);
