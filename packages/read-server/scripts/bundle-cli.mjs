@@ -26,9 +26,10 @@ const name = "t3-connector.bundle.js";
 const chunkPrefix = "t3-connector.chunk-";
 // A sibling of dist/ at the same depth, so the source map's relative paths stay right after the move.
 const staging = await mkdtemp(path.join(pkg, ".bundle-"));
-// The modules that start the stdio server: the command and the read tools it serves by default
-// (with their JSON Schemas converted ahead of time).
-const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "read-tool-json-schemas.js")];
+// The modules that start the stdio server: the command and the catalog of the read tools it serves
+// by default (listed from tables written ahead of time; each tool's module is a chunk of its own,
+// loaded at the tool's first call).
+const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "read-tool-catalog.js")];
 
 const options = (extra) => ({
   input: path.join(dist, "cli.js"),
@@ -67,9 +68,12 @@ async function serveModules() {
   };
   const loadedFirst = reached([name]);
   const serveChunks = [...chunks.values()].filter((chunk) =>
-    SERVE_ENTRIES.includes(chunk.facadeModuleId ?? ""),
+    SERVE_ENTRIES.some((entry) => chunk.moduleIds.includes(entry)),
   );
-  if (serveChunks.length !== SERVE_ENTRIES.length) throw new Error("bundle-cli: the serve entries moved");
+  const placed = SERVE_ENTRIES.filter((entry) =>
+    serveChunks.some((chunk) => chunk.moduleIds.includes(entry)),
+  );
+  if (placed.length !== SERVE_ENTRIES.length) throw new Error("bundle-cli: the serve entries moved");
   return new Set(
     [...reached(serveChunks.map((chunk) => chunk.fileName))].filter((id) => !loadedFirst.has(id)),
   );
