@@ -6,7 +6,8 @@ import {
   exitCodeOf,
   isCommandLineExtra,
 } from "@t3-connector/core/cli-support";
-import { type CliCommand, parseCliArgs } from "./cli/args.js";
+import type { CliCommand } from "./cli/args.js";
+import { bareServe } from "./cli/bare-serve.js";
 import { type CliIo, describeError, processIo } from "./cli/io.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadToolDefinition } from "./read-tool.js";
@@ -89,7 +90,8 @@ export async function runCli(
   io: CliIo = processIo(),
   definitions?: readonly ReadToolDefinition[],
 ): Promise<number> {
-  const command = parseCliArgs(argv);
+  // The parser (commander and every command's flags) loads only for a line other than bare `serve`.
+  const command = bareServe(argv) ?? (await import("./cli/args.js")).parseCliArgs(argv);
   if (isCommandLineExtra(command)) {
     const version = () => packageInfo().version;
     return answerCommandLine(command, io, {
