@@ -180,8 +180,8 @@ describe("the crossing check itself", () => {
     ['export { x } from "../../../core/src/t3/rpc/exit.js";', "packages/core/src/t3/rpc/exit.js"],
     ['const m = await import("../../../oauth/src/index.js");', "packages/oauth/src/index.js"],
     [
-      'import type { X } from "../../../write-gate/src/lease/index.js";',
-      "packages/write-gate/src/lease/index.js",
+      'import type { X } from "../../../write-gate/src/lease/lease-keeper.js";',
+      "packages/write-gate/src/lease/lease-keeper.js",
     ],
   ])("refuses a relative import of another package's file: %s", (code, target) => {
     expect(plant(code)).toEqual([

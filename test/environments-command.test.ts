@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { writeTokenFile } from "@t3-connector/core/config";
 import { OPERATE_SCOPES, READ_SCOPES } from "@t3-connector/core/environments";
@@ -461,5 +462,42 @@ describe("what only ops.json has: extra names, an expected environmentId, a toke
       url: LAN_URL,
       insecureHttp: true,
     });
+  });
+});
+
+describe("diagnose (read config with allowedProjectRoots)", () => {
+  it("counts the projects a folder shows as authorized, and not one there through a symlink out of it", async () => {
+    const folders = await realpath(await mkdtemp(path.join(tmpdir(), "t3c-diagnose-roots-")));
+    try {
+      const root = path.join(folders, "work");
+      await mkdir(path.join(root, "made"), { recursive: true });
+      await mkdir(path.join(folders, "elsewhere"));
+      await symlink(path.join(folders, "elsewhere"), path.join(root, "escape"));
+      const alpha = sim.environment("alpha");
+      alpha.model.addProject({ id: "diagnose-made", title: "made", workspaceRoot: path.join(root, "made") });
+      alpha.model.addProject({
+        id: "diagnose-escape",
+        title: "escape",
+        workspaceRoot: path.join(root, "escape"),
+      });
+      await addedAt(READ_CONFIG, alpha.url);
+      const document = await readJson(m.file(READ_CONFIG));
+      document.environments.mine.allowedProjects = undefined;
+      document.environments.mine.allowedProjectRoots = [root];
+      await writeJson(m.file(READ_CONFIG), document);
+      const report = await diagnoseCommand({ kind: READ_CONFIG, io: m.io().io }, {});
+      expect(report.value).toMatchObject({
+        ok: true,
+        environments: [
+          {
+            alias: "mine",
+            authorizedProjects: [{ projectId: "diagnose-made", title: "made" }],
+            missingAllowedProjects: [],
+          },
+        ],
+      });
+    } finally {
+      await rm(folders, { recursive: true, force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import {
 
 /**
  * The scope with `input`'s project write bound in `environmentId`'s grant: a create's folder
- * taken as existing; a forced delete with the thread count the page would have named.
+ * taken as existing, a move as named; a forced delete with the thread count the page would have named.
  */
 export function bindProjectWrite(
   scope: LeaseScope,
@@ -23,7 +23,11 @@ export function bindProjectWrite(
   const key = projectWriteKey(action, input);
   if (key === null) return scope;
   const bound: BoundProjectWrite = boundProjectWriteSchema.parse(
-    key.action === "project.create" ? { ...key, wouldCreate: false } : { ...key, threadCount },
+    key.action === "project.create"
+      ? { ...key, wouldCreate: false }
+      : key.action === "project.delete"
+        ? { ...key, threadCount }
+        : key,
   );
   return {
     ...scope,

@@ -1,4 +1,4 @@
-import type { CliIo } from "../../packages/read-server/src/cli.js";
+import type { CliIo } from "@t3-connector/core/cli-support";
 
 /** A CliIo whose output a test can wait on: the first stdout line, or a text on stderr. */
 export function captureStreams(env: Record<string, string | undefined>) {

@@ -70,6 +70,16 @@ export async function writeJournal(
   return { stateDir, directory, keys, segments, segmentOperations, activeOperations };
 }
 
+/**
+ * The journal `writeJournal` left in `written.stateDir`, copied whole (modes kept) into a state
+ * directory that does not exist yet: a file's tests damage a copy each instead of writing the
+ * same journal again, record by record, for every test.
+ */
+export async function copyWrittenJournal(written: WrittenJournal, stateDir: string): Promise<WrittenJournal> {
+  await nodeFs.cp(written.stateDir, stateDir, { recursive: true, errorOnExist: true, force: false });
+  return { ...written, stateDir, directory: join(stateDir, "journal") };
+}
+
 export function keyOf(operationId: string): string {
   return journalKey(request(operationId));
 }

@@ -10,7 +10,7 @@ import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environm
 import type { LeaseScope } from "@t3-connector/write-engine/actions";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { registryInventory, scopeFingerprint } from "../../packages/write-gate/src/approval/index.js";
-import { GateLeaseKeeper } from "../../packages/write-gate/src/lease/index.js";
+import { GateLeaseKeeper } from "../../packages/write-gate/src/lease/lease-keeper.js";
 import {
   type RunningGate,
   type StartGateOptions,

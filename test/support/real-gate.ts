@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { scopeFingerprint } from "../../packages/write-gate/src/approval/index.js";
-import { GateLeaseKeeper, holderHashOf } from "../../packages/write-gate/src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../packages/write-gate/src/lease/lease-keeper.js";
 import { type RunningGate, startGate } from "../../packages/write-gate/src/process/index.js";
 import { CAPABILITY_FILE } from "../../packages/write-gate/src/relay/index.js";
 import { leaseScopeFor, simulatorWorkspace } from "./gate-harness.js";

@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { writeTokenFile } from "@t3-connector/core/config";
 import type { SimEnvironment, Simulator } from "@t3-connector/t3-sim";
-import type { CliIo } from "../../packages/read-server/src/cli.js";
 
 export interface SimConfigOptions {
   /** Per alias: the token the config points at (default: the environment's read token). */

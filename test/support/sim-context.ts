@@ -33,6 +33,8 @@ export interface SimReadOptions {
   definitions: readonly ReadToolDefinition[];
   /** Per alias: the projects the read config allows (default: every project of the environment). */
   allowedProjects?: Record<string, string[]>;
+  /** Per alias: the folders whose projects the read config shows too (`allowedProjectRoots`, ADR 0074). */
+  allowedProjectRoots?: Record<string, string[]>;
   /** Per alias: which token the config points at (default the read token). */
   token?: Record<string, "read" | "operate" | string>;
   limits?: Partial<ReadLimits>;
@@ -68,6 +70,9 @@ export async function startSimRead(options: SimReadOptions): Promise<SimReadSetu
       tokenFile,
       allowedProjects:
         options.allowedProjects?.[env.alias] ?? (projectIds.length > 0 ? projectIds : ["none"]),
+      ...(options.allowedProjectRoots?.[env.alias] === undefined
+        ? {}
+        : { allowedProjectRoots: options.allowedProjectRoots[env.alias] }),
     };
   }
   for (const other of options.otherServers ?? []) {

@@ -12,6 +12,7 @@ import { serve } from "@hono/node-server";
 import type { Clock } from "@t3-connector/core";
 import { type EnvironmentConfig, writeTokenFile } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
+import type { StoredCredential } from "@t3-connector/core/passkeys";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import { openWriteEngine } from "@t3-connector/write-engine/engine";
@@ -25,11 +26,7 @@ import {
   registryProjectWriteFacts,
 } from "../../packages/write-gate/src/approval/index.js";
 import { type AuditLog, openAuditLog } from "../../packages/write-gate/src/audit/index.js";
-import {
-  CREDENTIALS_FILE,
-  type StoredCredential,
-  saveCredentials,
-} from "../../packages/write-gate/src/passkeys/index.js";
+import { CREDENTIALS_FILE, saveCredentials } from "../../packages/write-gate/src/passkeys/index.js";
 
 export const ENROLLMENT_CODE = "WXYZ-2345-6789-ABCD";
 

@@ -1,3 +1,4 @@
+import { type ListedProject, type ReadEnvironmentConfig, readProjectAcl } from "@t3-connector/core/config";
 import type { EventType } from "./event-types.js";
 
 /** Which events to emit; an absent list lets everything through. */
@@ -21,17 +22,21 @@ export function wantsEnvironment(filters: EventFilters, environment: { alias: st
 }
 
 /**
- * The filters, inside the read config's ACL: a thread of a project the environment's
- * `allowedProjects` does not list is never emitted, whatever the filters say (the events show what
- * the read tools may show, no more).
+ * The filters, inside the read config's ACL: a thread of a project the environment's read ACL does
+ * not show (its `allowedProjects`, or a folder of its `allowedProjectRoots`, judged against the
+ * shell the event came from) is never emitted, whatever the filters say (the events show what the
+ * read tools may show, no more).
  */
 export function createEventFilter(
   filters: EventFilters,
-  allowedProjects: ReadonlyMap<string, ReadonlySet<string>>,
-): (subject: EventSubject) => boolean {
-  return ({ environment, project, type }) => {
+  acl: ReadonlyMap<string, Pick<ReadEnvironmentConfig, "allowedProjects" | "allowedProjectRoots">>,
+): (subject: EventSubject, projects: readonly ListedProject[]) => Promise<boolean> {
+  return async ({ environment, project, type }, listed) => {
     if (!wantsEnvironment(filters, environment)) return false;
-    if (project.id === null || allowedProjects.get(environment.id)?.has(project.id) !== true) return false;
+    if (project.id === null) return false;
+    // A new ACL per call: a folder is walked again for each event, never remembered.
+    const shown = await readProjectAcl(acl.get(environment.id)).allowedIn(listed);
+    if (!shown.has(project.id)) return false;
     if (filters.types !== undefined && !filters.types.includes(type)) return false;
     const projects = filters.projects;
     if (projects === undefined) return true;

@@ -23,7 +23,8 @@ export interface FollowerContext {
   clock: Clock;
   timers: Timers;
   log: (line: string) => void;
-  accept: (subject: EventSubject) => boolean;
+  /** Whether an event is emitted: the filters, inside the read ACL judged against its shell's projects. */
+  accept: (subject: EventSubject, projects: ShellSnapshot["projects"]) => Promise<boolean>;
   /** The origin the person's inbox answers at: waiting and resolved events link to their item. */
   inboxOrigin?: string;
   /** An event went into the outbox: deliver it. */
@@ -221,7 +222,7 @@ export class EnvironmentFollower {
     for (const transition of transitions) {
       const event = buildEvent(connection, shell, row, transition, detectedAt, this.#ctx.inboxOrigin);
       const subject = { environment: event.data.environment, project: event.data.project, type: event.type };
-      if (!this.#ctx.accept(subject)) continue;
+      if (!(await this.#ctx.accept(subject, shell.projects))) continue;
       const written = this.#ctx.outbox.add(event, detectedAt);
       if (written === undefined) continue; // already held: sent, being sent, or a dead letter
       this.#ctx.enqueued(event); // the send need not wait for the disk (see Outbox.add)

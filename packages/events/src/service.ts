@@ -22,7 +22,7 @@ import { SeenState } from "./seen-state.js";
 import { createSigner } from "./signer.js";
 
 export interface EventsServiceOptions {
-  /** The read config: its environments are followed, its `allowedProjects` bound what is emitted. */
+  /** The read config: its environments are followed, their read ACLs bound what is emitted. */
   config: ReadConfig;
   hookUrl: string;
   /** The Standard Webhooks secret (`whsec_` + base64). */
@@ -233,13 +233,10 @@ function startFollowing(
       clock,
     });
   const mirrors = options.mirrors ?? new ShellMirrors({ log });
-  const allowed = new Map(
-    options.config.environments.map((environment) => [
-      environment.environmentId,
-      new Set(environment.allowedProjects),
-    ]),
+  const acl = new Map(
+    options.config.environments.map((environment) => [environment.environmentId, environment]),
   );
-  const accept = createEventFilter(filters, allowed);
+  const accept = createEventFilter(filters, acl);
   const followers = registry.environments
     .filter((handle) => wantsEnvironment(filters, { alias: handle.alias, id: handle.environmentId }))
     .map(

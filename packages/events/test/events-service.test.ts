@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { inboxItemId } from "@t3-connector/core/state";
@@ -298,6 +298,45 @@ describe("events service against the simulator", () => {
     const ids = [...receiver.accepted.values()].map((event) => event.data.thread.id);
     expect(ids).toEqual([shown.threadId]);
     expect(ids).not.toContain(hidden.threadId);
+  });
+
+  it("a project under the read config's allowedProjectRoots is followed; one there through a symlink out of it is not", async () => {
+    const folders = await realpath(await mkdtemp(path.join(os.tmpdir(), "t3-events-roots-")));
+    try {
+      const root = path.join(folders, "work");
+      await mkdir(path.join(root, "made"), { recursive: true });
+      await mkdir(path.join(folders, "elsewhere"));
+      await symlink(path.join(folders, "elsewhere"), path.join(root, "escape"));
+      simEvents.env.model.addProject({
+        id: "project-made",
+        title: "made",
+        workspaceRoot: path.join(root, "made"),
+      });
+      simEvents.env.model.addProject({
+        id: "project-escape",
+        title: "escape",
+        workspaceRoot: path.join(root, "escape"),
+      });
+      const byFolder = {
+        ...simEvents.config,
+        environments: simEvents.config.environments.map((e) => ({
+          ...e,
+          allowedProjects: [],
+          allowedProjectRoots: [root],
+        })),
+      };
+      await start({ config: byFolder });
+      const escaped = await completedRunOn("Through the link", "project-escape");
+      const named = await completedRunOn("Not under the folder");
+      const made = await completedRunOn("Under the folder", "project-made");
+      await receiver.until(() => receiver.accepted.size === 1);
+      const ids = [...receiver.accepted.values()].map((event) => event.data.thread.id);
+      expect(ids).toEqual([made.threadId]);
+      expect(ids).not.toContain(escaped.threadId);
+      expect(ids).not.toContain(named.threadId);
+    } finally {
+      await rm(folders, { recursive: true, force: true });
+    }
   });
 
   it("with the receiver down (connection refused), the event is delivered once it is back", async () => {

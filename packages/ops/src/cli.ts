@@ -11,7 +11,13 @@
  * ends with `session.done(value, render?)`; usage errors are `ConnectorError("invalid_input", …)`.
  */
 import { isConnectorError } from "@t3-connector/core";
-import { type CliIo, commanderProblem, usageErrorText } from "@t3-connector/core/cli-support";
+import {
+  type CliIo,
+  commanderProblem,
+  EXIT_CODES,
+  exitCodeOf,
+  usageErrorText,
+} from "@t3-connector/core/cli-support";
 import { Command, CommanderError, Option } from "commander";
 import { CATALOGUE_COMMANDS } from "./cli/catalogue-commands.js";
 import type { RegisterCommand } from "./cli/command-table.js";
@@ -23,10 +29,7 @@ import { CliSession, type OpsCliIo } from "./cli/session.js";
 import { registerWait } from "./cli/wait-command.js";
 import { WRITE_COMMANDS } from "./cli/write-commands.js";
 import { RUNTIME_MODE_NAMES } from "./command-constants.js";
-import { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 import { opsVersion } from "./package-info.js";
-
-export type { OpsCliIo } from "./cli/session.js";
 
 const CLI_NAME = "t3-connector-ops";
 

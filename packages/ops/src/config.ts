@@ -27,8 +27,6 @@ import type { RuntimeMode } from "@t3-connector/write-engine/actions";
 import { z } from "zod";
 import { RUNTIME_MODE_NAMES } from "./command-constants.js";
 
-export { OPS_CONFIG_ENV, OPS_ENVIRONMENTS_ENV, opsConfigPath } from "@t3-connector/core/config";
-
 export interface OpsEnvironmentConfig extends EnvironmentConfig {
   /** Other names this environment answers to (the key of the entry is `alias`). */
   aliases: string[];

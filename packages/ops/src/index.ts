@@ -1,16 +1,11 @@
+export { EXIT_CODES, exitCodeOf } from "@t3-connector/core/cli-support";
+export { OPS_CONFIG_ENV, OPS_ENVIRONMENTS_ENV, opsConfigPath } from "@t3-connector/core/config";
 export { type ActOptions, type ActResult, act, type ConfirmedThread } from "./act.js";
 export { type BatchOptions, type OpsBatchItem, type OpsBatchResult, runBatch } from "./batch.js";
 export { type CatalogueEntry, catalogue } from "./catalogue-list.js";
 export { runCli } from "./cli.js";
-export {
-  loadOpsConfig,
-  OPS_CONFIG_ENV,
-  OPS_ENVIRONMENTS_ENV,
-  type OpsConfig,
-  type OpsEnvironmentConfig,
-  opsConfigPath,
-  parseOpsConfig,
-} from "./config.js";
+export { SEND_DELIVERIES, type SendDelivery } from "./command-constants.js";
+export { loadOpsConfig, type OpsConfig, type OpsEnvironmentConfig, parseOpsConfig } from "./config.js";
 export { OPS_CONFIG } from "./config-kind.js";
 export {
   type ConfigureRequest,
@@ -20,7 +15,6 @@ export {
 } from "./configure.js";
 export { type CreateRequest, type CreateResult, createThread, resolveProject } from "./create.js";
 export { OpsEnvironments } from "./environments.js";
-export { EXIT_CODES, exitCodeOf } from "./exit-codes.js";
 export {
   type ListedThread,
   type ListOptions,
@@ -41,13 +35,7 @@ export {
 } from "./reads.js";
 export { matchReference, type ResolvedThread, resolveThread, splitReference } from "./references.js";
 export { runQuery } from "./run-query.js";
-export {
-  SEND_DELIVERIES,
-  type SendDelivery,
-  type SendRequest,
-  type SendResult,
-  sendMessage,
-} from "./send.js";
+export { type SendRequest, type SendResult, sendMessage } from "./send.js";
 export { type SettleResult, settleThread } from "./settle.js";
 export { type InterruptResult, interruptThread, snoozeThread } from "./snooze-interrupt.js";
 export { organisationMarks, STATE_ICON } from "./status-icons.js";

@@ -1,7 +1,8 @@
 /**
  * The checks before a send, on a fresh shell read for this operation: targets exist, the
  * catalogue's local guards (no active run, no pending request, clientRequestId = operationId,
- * workspace paths), and any modelSelection against the environment's `server.getConfig`. The
+ * workspace paths), and the chosen or the thread's provider and model against the environment's
+ * `server.getConfig` (the engine's own `checkConfigGuards`). The
  * operator owns the environment, so the approved workspaces are every project root and worktree.
  */
 import { ConnectorError } from "@t3-connector/core";
@@ -9,11 +10,11 @@ import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
 import {
   type AnyActionDefinition,
+  checkConfigGuards,
   checkLocalGuards,
   checkModelSelection,
   type ModelSelection,
   type ThreadStateView,
-  valueAtPath,
 } from "@t3-connector/write-engine/actions";
 
 export function liveThreads(shell: ShellSnapshot): Map<string, ThreadShell> {
@@ -38,18 +39,21 @@ export function workspaceRoots(shell: ShellSnapshot): string[] {
   return [...roots];
 }
 
+/** `server.getConfig` now; undefined when it cannot be read (the guard refuses then). */
+async function readConfig(connection: ConnectedEnvironment): Promise<unknown> {
+  try {
+    return await (await connection.rpc()).getConfig();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads `server.getConfig` once and checks a selection against it; null when it is offered. */
 export async function checkSelectionOffered(
   connection: ConnectedEnvironment,
   selection: ModelSelection,
 ): Promise<ConnectorError | null> {
-  let config: unknown;
-  try {
-    config = await (await connection.rpc()).getConfig();
-  } catch {
-    config = undefined;
-  }
-  return checkModelSelection(selection, config);
+  return checkModelSelection(selection, await readConfig(connection));
 }
 
 export async function preflight(
@@ -83,11 +87,11 @@ export async function preflight(
     approvedWorkspaceRoots: workspaceRoots(shell),
   });
   if (local !== null) throw local;
-  for (const guard of entry.guards) {
-    if (guard.kind !== "model_selection_offered") continue;
-    const selection = valueAtPath(input, guard.path);
-    if (selection === undefined) continue;
-    const refusal = await checkSelectionOffered(connection, selection as ModelSelection);
-    if (refusal !== null) throw refusal;
-  }
+  const refusal = await checkConfigGuards(
+    entry.guards,
+    input,
+    (threadId) => threads.get(threadId)?.modelSelection,
+    () => readConfig(connection),
+  );
+  if (refusal !== null) throw refusal;
 }

@@ -8,8 +8,6 @@ import type { SendDelivery } from "./command-constants.js";
 import type { OpsEnvironments } from "./environments.js";
 import { resolveThread } from "./references.js";
 
-export { SEND_DELIVERIES, type SendDelivery } from "./command-constants.js";
-
 export interface SendRequest {
   /** A thread reference (id, title, unique substring, optionally alias:ref). */
   thread: string;

@@ -15,8 +15,6 @@ const SLICE_MS = 5_000;
 
 import { DEFAULT_WAIT_TIMEOUT_MS } from "./command-constants.js";
 
-export { DEFAULT_WAIT_TIMEOUT_MS } from "./command-constants.js";
-
 interface WaitSlice {
   state: string;
   statusRun: string | null;

@@ -7,6 +7,7 @@
  * ceiling. Counted at the simulator. A launch that names no mode runs at that ceiling and says so.
  */
 
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { aliasOf, seedForAction, WALK_PROJECT_ROOT } from "@t3-connector/test-support/action-states";
 import {
   commandTypesSince,
@@ -16,7 +17,6 @@ import {
 } from "@t3-connector/test-support/ceiling-walk";
 import { ACTION_IDS, type ActionId, SAMPLE_IDS, SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
 

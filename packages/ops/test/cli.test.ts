@@ -1,5 +1,5 @@
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import type { SimOps } from "./support/sim-ops.js";
 import { useSimOpsPerTest } from "./support/sim-ops-per-test.js";

@@ -2,10 +2,10 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { isConnectorError } from "@t3-connector/core";
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { writeTokenFile } from "@t3-connector/core/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadOpsConfig, parseOpsConfig } from "../src/config.js";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
 

@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 
 let sim: Simulator;

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";
 

@@ -5,8 +5,9 @@
  * with nothing sent to the simulator, by the same catalogue rule as the gate; the same message to
  * a thread within the ceiling is sent, and without a ceiling ops sends to any thread as before.
  */
+
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.js";
 import { runOps } from "./support/cli-run.js";
 import { connectorFailure } from "./support/connector-failure.js";
 import { type SimOps, startSimOps } from "./support/sim-ops.js";

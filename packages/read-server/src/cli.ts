@@ -1,19 +1,19 @@
 import {
   answerCommandLine,
   CLIENT_NAMES,
+  type CliIo,
   type CommandLineExtra,
+  describeError,
   EXIT_CODES,
   exitCodeOf,
   isCommandLineExtra,
+  processIo,
 } from "@t3-connector/core/cli-support";
 import type { CliCommand } from "./cli/args.js";
 import { bareServe } from "./cli/bare-serve.js";
-import { type CliIo, describeError, processIo } from "./cli/io.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadToolDefinition } from "./read-tool.js";
 import { READ_SERVER_NAME } from "./server-name.js";
-
-export type { CliIo } from "./cli/io.js";
 
 // The commands are declared in ./cli/args.ts (how to add one is at its top); keep this text in step.
 export const USAGE = `Usage: ${READ_SERVER_NAME} <command>   (${READ_SERVER_NAME} <command> --help: that command's own help)

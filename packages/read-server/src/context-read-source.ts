@@ -7,7 +7,7 @@ import type { ReadSource } from "@t3-connector/mcp-tools/read-answers";
 import { locateThread } from "./by-id/locate-thread.js";
 import { readLocatedProjection } from "./by-id/thread-detail.js";
 import { listingIdentity } from "./listing/paging.js";
-import { withSecretsFromThreads } from "./listing/secrets-from-threads.js";
+import { withSecretsFromConnection } from "./listing/secrets-from-threads.js";
 import { sweepShells } from "./listing/shells.js";
 import type { ReadContext } from "./read-context.js";
 
@@ -23,7 +23,7 @@ export function contextReadSource(context: ReadContext): ReadSource {
     sweep: (environment, signal, project, countFound, { withArchive, withSecretRequests } = {}) =>
       sweepShells(context, environment, signal, project, countFound, {
         ...(withArchive === undefined ? {} : { withArchive }),
-        ...(withSecretRequests ? { enrich: withSecretsFromThreads } : {}),
+        ...(withSecretRequests ? { enrich: withSecretsFromConnection } : {}),
       }),
     async readThread(environment, threadId, signal) {
       const thread = await locateThread(context, environment, threadId, signal);

@@ -1,4 +1,6 @@
-export { type CliIo, runCli, USAGE, USAGE_EXIT_CODE } from "./cli.js";
+export type { CliIo } from "@t3-connector/core/cli-support";
+export { toolSuccess } from "@t3-connector/mcp-tools";
+export { runCli, USAGE, USAGE_EXIT_CODE } from "./cli.js";
 export {
   type BackgroundService,
   type BackgroundServices,
@@ -29,6 +31,7 @@ export {
   readToolListProblems,
 } from "./read-tool-list.js";
 export { registerReadTools } from "./register-read-tools.js";
-export { createReadServer, READ_SERVER_NAME } from "./server.js";
-export { CANCELLED_ERROR_TEXT, INTERNAL_ERROR_TEXT, toolError, toolSuccess } from "./tool-result.js";
+export { createReadServer } from "./server.js";
+export { READ_SERVER_NAME } from "./server-name.js";
+export { CANCELLED_ERROR_TEXT, INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
 export { readToolDefinitions } from "./tools/index.js";

@@ -1,6 +1,6 @@
 import { keepConsoleOffStdout, type LeveledLog } from "@t3-connector/core/cli-support";
 import { installProcessGuard, type ProcessGuard } from "@t3-connector/core/process-guard";
-import { READ_SERVER_NAME } from "./server.js";
+import { READ_SERVER_NAME } from "./server-name.js";
 
 /**
  * What a long-running read server does to its process first. Stdout carries protocol only (MCP

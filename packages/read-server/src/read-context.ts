@@ -29,7 +29,7 @@ export interface ReadContext {
   readonly clock: Clock;
   /** Operator log (stderr in the CLI). Never protocol output, never secrets. */
   log(line: string): void;
-  /** The loaded read config (environments in file order, with their `allowedProjects`). */
+  /** The loaded read config (environments in file order, with their ACLs: `scope/project-acl.ts`). */
   readonly config: ReadConfig;
   /** One verified read-only connection per environment. */
   readonly registry: EnvironmentRegistry;
@@ -84,10 +84,4 @@ export function createProcessReadContext(options: ProcessReadContextOptions): Re
 /** The deadline source of `context`: the injected one, else real timers. */
 export function deadlinesOf(context: ReadContext): FanOutDeadlines {
   return context.deadlines ?? realDeadlines;
-}
-
-/** The projects an environment may show (its ACL); unknown environments allow nothing. */
-export function allowedProjectsOf(context: ReadContext, environmentId: string): ReadonlySet<string> {
-  const entry = context.config.environments.find((env) => env.environmentId === environmentId);
-  return new Set(entry?.allowedProjects ?? []);
 }

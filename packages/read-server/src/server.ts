@@ -7,8 +7,6 @@ import type { ReadTools } from "./read-tool-catalog.js";
 import { type RegisterReadToolsOptions, registerReadTools } from "./register-read-tools.js";
 import { READ_SERVER_NAME } from "./server-name.js";
 
-export { READ_SERVER_NAME };
-
 /**
  * Sent in the `initialize` answer (2025) and the `server/discover` answer (2026-07-28): how to use the tools well, in the fewest words a model needs.
  * The tool descriptions carry the details; this says what holds across all of them.

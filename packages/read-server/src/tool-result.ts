@@ -2,8 +2,6 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { isConnectorError } from "@t3-connector/core";
 import { toolErrorResult } from "@t3-connector/mcp-tools";
 
-export { toolSuccess } from "@t3-connector/mcp-tools";
-
 /** Text of the fallback error: nothing about the cause leaves the process. */
 export const INTERNAL_ERROR_TEXT = "internal: failed to query T3";
 export const CANCELLED_ERROR_TEXT = "cancelled: the client cancelled the request";

@@ -25,6 +25,7 @@ export type {
 } from "./model/contract.js";
 export type { AgentWork, AgentWorkKind, ReceivedCommand, SimEnvironmentModel } from "./model/index.js";
 export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./model/index.js";
+export type { ProviderState } from "./model/provider-states.js";
 export { profileFromReport, type ReportProfile } from "./profile-from-report.js";
 export type { SimEnvironment, Simulator } from "./simulator.js";
 export { startSimulator } from "./simulator.js";

@@ -125,6 +125,8 @@ const OPS_WITHOUT_SECRET: ReadonlySet<string> = new Set([
   "environments",
   "list_uncertain",
   "approval_events",
+  // A preflight needs no lease (ADR 0075): the holder's secret would only tell the gate who asked.
+  "preflight",
 ]);
 
 interface RawAnswer {

@@ -6,25 +6,20 @@
 import {
   answerCommandLine,
   CLIENT_NAMES,
+  type CliIo,
+  describeError,
   EXIT_CODES,
   exitCodeOf,
   isCommandLineExtra,
   keepConsoleOffStdout,
   type LogLevel,
   leveledLog,
+  processIo,
 } from "@t3-connector/core/cli-support";
 import { noEnvironmentsMessage } from "@t3-connector/core/config";
 import { installProcessGuard } from "@t3-connector/core/process-guard";
 import { parseCliArgs } from "./process/cli-args.js";
-import {
-  type CliIo,
-  describeError,
-  loadCliWriteConfig,
-  packageVersion,
-  processIo,
-} from "./process/cli-io.js";
-
-export type { CliIo } from "./process/cli-io.js";
+import { loadCliWriteConfig, packageVersion } from "./process/cli-io.js";
 
 export const CLI_NAME = "t3-connector-write";
 

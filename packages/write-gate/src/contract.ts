@@ -70,7 +70,7 @@ export interface LeaseKeeper {
 export interface ProposedProjectWrite {
   /** Alias or environmentId. */
   readonly environment: string;
-  readonly action: "project.create" | "project.delete";
+  readonly action: "project.create" | "project.delete" | "project.meta.update";
   readonly workspaceRoot?: string;
   readonly createWorkspaceRootIfMissing?: boolean;
   readonly projectId?: string;
@@ -87,8 +87,9 @@ export interface ApprovalAsk {
   /** Thread ids; they tick their projects. */
   readonly threads?: readonly string[];
   /**
-   * Project creates and forced deletes named by their exact input (ADR 0074): the page says the
-   * folder (and whether it would be made) or the thread count, and the lease admits only these.
+   * Project creates, moves and forced deletes named by their exact input (ADR 0074): the page says
+   * the folder (and whether it exists or would be made) or the thread count, and the lease admits
+   * only these.
    */
   readonly projectWrites?: readonly ProposedProjectWrite[];
   /** The highest runtime mode a write may run an agent in; `approval-required` when absent (ADR 0022). */
@@ -171,4 +172,10 @@ export interface ApprovalDesk {
    * ADR 0049): their links say so and none of them grants anything. Answers how many.
    */
   withdrawHeldBy(secret: string): number;
+  /**
+   * The scope the person's default grant would give now: a request proposing nothing, surveyed
+   * live (every environment and project the page would list, the default runtime ceiling). What
+   * `t3_preflight` judges a write against (ADR 0075); nothing is kept.
+   */
+  defaultScope(signal?: AbortSignal): Promise<LeaseScope>;
 }

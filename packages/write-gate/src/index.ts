@@ -2,6 +2,8 @@
  * The write gate's public API: start the gate process, or build its parts (the HTTP app, the
  * lease keeper, the approval desk, the relay) to embed or test them; `runCli` is the command line.
  */
+
+export type { CliIo } from "@t3-connector/core/cli-support";
 export {
   createGateApp,
   type GateApp,
@@ -20,10 +22,10 @@ export {
   scopeFingerprint,
 } from "./approval/index.js";
 export { AUDIT_FILE, type AuditEvent, type AuditLine, type AuditLog, openAuditLog } from "./audit/index.js";
-export { CLI_NAME, type CliIo, runCli, USAGE } from "./cli.js";
+export { CLI_NAME, runCli, USAGE } from "./cli.js";
 export type { ApprovalDesk, LeaseKeeper, RequestDecision } from "./contract.js";
-export { type GateEvent, GateEvents, type WriteRow } from "./events/index.js";
-export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS } from "./lease/index.js";
+export { type GateEvent, GateEvents, type WriteRow } from "./events/gate-events.js";
+export { GateLeaseKeeper, type GrantedLease, LEASE_TTL_MS } from "./lease/lease-keeper.js";
 export { RP_ID } from "./passkeys/index.js";
 export {
   channelIdentity,

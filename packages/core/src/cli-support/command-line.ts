@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { ConnectorError, isConnectorError } from "../errors.js";
-import type { TransportOption } from "../pairing/add-environment.js";
+import type { TransportOption } from "../pairing/command/requests.js";
 import { isLogLevel, LOG_LEVELS } from "./log-level.js";
 import { suggestionFor } from "./suggest.js";
 

@@ -19,6 +19,13 @@ export {
   writeConfigPath,
 } from "./paths.js";
 export {
+  type ConfinedRoot,
+  confineWorkspaceRoot,
+  nodeRootFileSystem,
+  type RootFileSystem,
+} from "./project-folder.js";
+export { type ListedProject, type ProjectAcl, readProjectAcl } from "./read-acl.js";
+export {
   loadReadConfig,
   parseReadConfig,
   type ReadConfig,

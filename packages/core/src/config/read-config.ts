@@ -8,14 +8,23 @@ import {
   configInvalid,
   type EnvironmentConfig,
   environmentShape,
+  projectRootsSchema,
   refineEnvironments,
   refineTransport,
   toEnvironmentConfig,
 } from "./schema-common.js";
 
 export interface ReadEnvironmentConfig extends EnvironmentConfig {
-  /** projectIds this environment may show; never empty (an empty list would not mean "all"). */
+  /**
+   * projectIds this environment may show. Empty only when `allowedProjectRoots` is given (the file
+   * may then leave it out); a list written empty is refused (it would not mean "all").
+   */
   allowedProjects: string[];
+  /**
+   * Folders whose projects this environment shows too (ADR 0074): a project whose workspaceRoot
+   * lies under one, walked without following a symlink out of it. A URL environment only.
+   */
+  allowedProjectRoots?: string[];
 }
 
 /**
@@ -75,11 +84,38 @@ function readConfigSchema(homeDir: string) {
   const environment = z
     .strictObject({
       ...environmentShape(homeDir),
-      allowedProjects: z.array(z.string().trim().min(1)).min(1, {
-        message: "must list at least one projectId (an empty list blocks start-up; it does not mean all)",
-      }),
+      allowedProjects: z
+        .array(z.string().trim().min(1))
+        .min(1, {
+          message: "must list at least one projectId (an empty list blocks start-up; it does not mean all)",
+        })
+        .optional(),
+      allowedProjectRoots: projectRootsSchema(homeDir).refine(
+        (roots) => roots === undefined || roots.length > 0,
+        { message: "list at least one folder, or leave it out" },
+      ),
     })
-    .superRefine(refineTransport);
+    .superRefine(refineTransport)
+    .superRefine((environment, context) => {
+      // The person's config names what is shown: by id, by folder, or both; never nothing.
+      if (environment.allowedProjects === undefined && environment.allowedProjectRoots === undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["allowedProjects"],
+          message:
+            "list the projectIds this environment shows (allowedProjects), or the folders (allowedProjectRoots)",
+        });
+      }
+      // A project's folder is walked on this machine; an SSH environment's folders are not here.
+      if (environment.allowedProjectRoots !== undefined && environment.ssh !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["allowedProjectRoots"],
+          message:
+            "needs an environment on this machine (url): an ssh environment's folders cannot be walked here",
+        });
+      }
+    });
   return z
     .strictObject({
       default: z.string().optional(),
@@ -112,7 +148,10 @@ export function parseReadConfig(raw: unknown, options: { path: string; homeDir?:
   if (!parsed.success) throw configInvalid(options.path, parsed.error);
   const environments = Object.entries(parsed.data.environments).map(([alias, environment]) => ({
     ...toEnvironmentConfig(alias, environment),
-    allowedProjects: environment.allowedProjects,
+    allowedProjects: environment.allowedProjects ?? [],
+    ...(environment.allowedProjectRoots === undefined
+      ? {}
+      : { allowedProjectRoots: environment.allowedProjectRoots }),
   }));
   const { events, oauth } = parsed.data;
   return {

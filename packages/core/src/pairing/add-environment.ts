@@ -6,7 +6,6 @@ import {
   ALIAS_PATTERN,
   baseUrlSchema,
   DEFAULT_REMOTE_PORT,
-  type EnvironmentConfig,
   isSafeSshHost,
   type Transport,
 } from "../config/schema-common.js";
@@ -24,8 +23,6 @@ import { nodeHttpFetch, type T3Fetch } from "../t3/node-http-fetch.js";
 export const PROBE_TIMEOUT_MS = 15_000;
 
 import type { TransportOption } from "./command/requests.js";
-
-export type { TransportOption };
 
 /** Refuses an alias the config format would refuse, before any code is spent. */
 export function checkNewAlias(alias: string): void {
@@ -265,5 +262,3 @@ export const REVOKE_AT_T3_NOTE =
 export async function discardTokenFile(path: string): Promise<void> {
   await unlink(path).catch(() => undefined);
 }
-
-export type { EnvironmentConfig };

@@ -11,21 +11,20 @@ export {
   REVOKE_AT_T3_NOTE,
   refuseExisting,
   saveConfigDocument,
-  type TransportOption,
   transportConfigKeys,
   withBaseUrl,
   withoutEnvironment,
 } from "./add-environment.js";
 export * from "./command/index.js";
+export type { TransportOption } from "./command/requests.js";
 export {
   type MovedEnvironment,
   type MoveEnvironmentRequest,
   moveEnvironmentInConfig,
 } from "./move-environment.js";
+export { OPERATE_CONFIG_NAMES, type OperateConfigName } from "./operate-config-names.js";
 export {
   NEW_WRITE_CONFIG_PORT,
-  OPERATE_CONFIG_NAMES,
-  type OperateConfigName,
   type OperateConfigPlan,
   type PairOperateConfigsOptions,
   type PlanOperateConfigsOptions,

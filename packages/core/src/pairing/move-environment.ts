@@ -9,10 +9,10 @@ import {
   parseTransportOption,
   probeEnvironmentId,
   saveConfigDocument,
-  type TransportOption,
   transportConfigKeys,
   withBaseUrl,
 } from "./add-environment.js";
+import type { TransportOption } from "./command/requests.js";
 
 /** What every CLI's `environments move` answers (docs/cli.md). */
 export interface MovedEnvironment {

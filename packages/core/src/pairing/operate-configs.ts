@@ -23,18 +23,8 @@ import {
   saveConfigDocument,
   transportConfigKeys,
 } from "./add-environment.js";
-import { OPERATE_CONFIG_NAMES, type OperateConfigName } from "./operate-config-names.js";
+import type { OperateConfigName } from "./operate-config-names.js";
 import { type PairingOutcome, type PairingWording, pairEnvironment } from "./pair-environment.js";
-
-/**
- * The operate side of a machine paired in one go: the gate's write.json and ops' ops.json get the
- * same environment, each with its own token file holding one operate token (exactly
- * `orchestration:read orchestration:operate`). Everything that can be refused (an alias or an
- * environmentId already configured, a file that does not validate, a token path that is also a
- * read token's) is refused by `planOperateConfigs`, before any pairing code is spent.
- */
-
-export { OPERATE_CONFIG_NAMES, type OperateConfigName };
 
 /** The gate's port in a write config that `environments add` creates. */
 export const NEW_WRITE_CONFIG_PORT = 7433;

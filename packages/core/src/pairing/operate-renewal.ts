@@ -9,7 +9,8 @@ import {
 } from "../config/index.js";
 import { ConnectorError } from "../errors.js";
 import { environmentsOf, loadConfigDocument } from "./add-environment.js";
-import type { OperateConfigName, OperateConfigPlan } from "./operate-configs.js";
+import type { OperateConfigName } from "./operate-config-names.js";
+import type { OperateConfigPlan } from "./operate-configs.js";
 
 /**
  * `pair --also`: the operate side of re-pairing a machine that is already configured. The

@@ -13,9 +13,6 @@
 
 export type Maybe<T> = T | null | undefined;
 
-/** Run statuses of Orchestrator V2 (`OrchestrationV2RunStatus`). Other strings are tolerated. */
-export { RUN_STATUSES, type RunStatus } from "../run-status.js";
-
 /** `ModelSelection`, including the legacy `{provider, model}` form and object-shaped options. */
 export interface ModelSelectionInput {
   instanceId?: Maybe<string>;

@@ -78,6 +78,48 @@ describe("read config", () => {
     expect(error.message).toContain("zzz");
   });
 
+  it("shows projects by folder when allowedProjectRoots names one, with or without allowedProjects", () => {
+    const config = parse({
+      environments: {
+        both: environment({ allowedProjectRoots: ["~/work"] }),
+        folders: environment({
+          environmentId: "env-b",
+          allowedProjects: undefined,
+          allowedProjectRoots: ["/srv/p"],
+        }),
+      },
+    });
+    expect(config.environments[0]).toMatchObject({
+      allowedProjects: ["p1"],
+      allowedProjectRoots: ["/home/tester/work"],
+    });
+    expect(config.environments[1]).toMatchObject({ allowedProjects: [], allowedProjectRoots: ["/srv/p"] });
+    expect(config.environments[0]).not.toHaveProperty("projectRoots");
+  });
+
+  it.each([
+    [{ allowedProjects: undefined }, "environments.a.allowedProjects", "allowedProjectRoots"],
+    [
+      { allowedProjects: [], allowedProjectRoots: ["/srv/p"] },
+      "environments.a.allowedProjects",
+      "at least one",
+    ],
+    [{ allowedProjectRoots: [] }, "environments.a.allowedProjectRoots", "at least one folder"],
+    [{ allowedProjectRoots: ["/"] }, "environments.a.allowedProjectRoots.0", "other than /"],
+    [{ allowedProjectRoots: ["~"] }, "environments.a.allowedProjectRoots.0", "the home folder itself"],
+    [{ allowedProjectRoots: ["/srv/../etc"] }, "environments.a.allowedProjectRoots.0", "normalised"],
+    [
+      { url: undefined, ssh: { host: "h" }, allowedProjectRoots: ["/srv/p"] },
+      "environments.a.allowedProjectRoots",
+      "ssh",
+    ],
+  ])("refuses an ACL that names nothing, or a folder it cannot walk (%#)", (overrides, path, words) => {
+    const error = failure({ environments: { a: environment(overrides) } });
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain(path);
+    expect(error.message).toContain(words);
+  });
+
   it("refuses an unknown key and names it with its path", () => {
     const top = failure({ environments: { a: environment() }, extra: 1 });
     expect(top.code).toBe("config_invalid");

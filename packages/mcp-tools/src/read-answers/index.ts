@@ -19,6 +19,7 @@ export type {
   ThreadReadSource,
   VisibleThread,
 } from "./read-source.js";
+export { type ThreadTurnReader, withSecretsFromThreads } from "./secrets-from-threads.js";
 export {
   cachedThreadSummary,
   type ItemEnvironment,

@@ -18,7 +18,7 @@ import type { OAuthSettings } from "../settings/index.js";
 import { displayableClientName } from "./client-name.js";
 import type { OAuthClient } from "./client-record.js";
 import { jwksUriProblem } from "./jwks-uri.js";
-import { type FetchedDocument, type MetadataFetcher, unavailable } from "./metadata-fetcher.js";
+import type { FetchedDocument, MetadataFetcher } from "./metadata-fetcher.js";
 import { PINNED_DOCUMENTS } from "./pinned-documents.js";
 import { cimdRedirectProblem } from "./redirect-policy.js";
 
@@ -229,5 +229,3 @@ function asInvalidClient(error: unknown): ConnectorError {
     error instanceof ConnectorError ? error.message : "the client's metadata document is unavailable";
   return invalidClient(message);
 }
-
-export { unavailable };

@@ -6,9 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { SerialWrites } from "@t3-connector/core/durable";
 import { z } from "zod";
 import type { OAuthSettings } from "../settings/index.js";
-import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
+import { readPrivateJson, writePrivateJson } from "../state/private-json.js";
 import { CLIENTS_FILE } from "../state/session-files.js";
 import { displayableClientName } from "./client-name.js";
 import type { OAuthClient } from "./client-record.js";

@@ -1,2 +1,1 @@
-export * from "./enrollment-code.js";
 export * from "./passkey-store.js";

@@ -18,6 +18,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { SerialWrites } from "@t3-connector/core/durable";
 import {
   credentialDescriptors,
   type StoredCredential,
@@ -27,7 +28,7 @@ import {
   withCredential,
 } from "@t3-connector/core/passkeys";
 import type { OAuthSettings } from "../settings/index.js";
-import { readPrivateJson, SerialWrites, writePrivateJson } from "../state/private-json.js";
+import { readPrivateJson, writePrivateJson } from "../state/private-json.js";
 import { PASSKEYS_FILE } from "../state/session-files.js";
 import { passkeysFileSchema, removedPasskeyIds } from "./passkey-removals.js";
 

@@ -8,10 +8,10 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "@t3-connector/core";
+import { generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import { z } from "zod";
 import { ensureStateDir, readPrivateJson, writePrivateJson } from "../state/private-json.js";
-import { sameSecret, secretHash } from "../tokens/index.js";
-import { generateEnrollmentCode } from "./enrollment-code.js";
+import { sameSecret, secretHash } from "../tokens/secrets.js";
 
 export const ENROLLMENT_CODE_FILE = "enrollment-code.json";
 /** Time to pick up the phone, open the page and type the code. */

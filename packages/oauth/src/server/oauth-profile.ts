@@ -5,11 +5,11 @@
  */
 import { type Clock, systemClock } from "@t3-connector/core";
 import { budgetKeyOf } from "@t3-connector/core/http-edge";
+import { EnrollmentCode, generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import type { Timers } from "@t3-connector/core/t3";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { httpsMetadataFetcher, type MetadataFetcher } from "../clients/metadata-fetcher.js";
 import { RegisteredClients } from "../clients/registered-clients.js";
-import { EnrollmentCode, generateEnrollmentCode } from "../passkeys/enrollment-code.js";
 import { PasskeyStore } from "../passkeys/passkey-store.js";
 import type { OAuthSettings } from "../settings/index.js";
 import { ensureStateDir } from "../state/private-json.js";

@@ -3,8 +3,8 @@
  * parts). Its own module, so the steps and the module that mounts them do not import each other.
  */
 import type { Clock } from "@t3-connector/core";
+import type { EnrollmentCode } from "@t3-connector/core/passkeys";
 import type { Context } from "hono";
-import type { EnrollmentCode } from "../passkeys/enrollment-code.js";
 import type { PasskeyStore } from "../passkeys/passkey-store.js";
 import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";

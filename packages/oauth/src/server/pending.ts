@@ -5,7 +5,7 @@
  * The sign-in before consent is in sign-in-transactions.ts.
  */
 import type { Clock } from "@t3-connector/core";
-import { newSecret, SECRET_PREFIX, secretHash } from "../tokens/index.js";
+import { newSecret, SECRET_PREFIX, secretHash } from "../tokens/secrets.js";
 
 const MAX_CODES = 256;
 

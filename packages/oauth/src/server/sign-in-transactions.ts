@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { Clock } from "@t3-connector/core";
 import { z } from "zod";
 import type { OAuthClient } from "../clients/client-record.js";
-import { SECRET_PREFIX } from "../tokens/index.js";
+import { SECRET_PREFIX } from "../tokens/secrets.js";
 
 /** What the rest of the sign-in needs to know of its client. */
 export type SignInClient = Pick<OAuthClient, "clientId" | "clientName" | "kind">;

@@ -8,7 +8,7 @@ import { RequestBudget } from "@t3-connector/core/http-edge";
 import type { Context, Hono } from "hono";
 import type { OAuthSettings } from "../settings/index.js";
 import type { SessionBook } from "../state/session-book.js";
-import { pkceMatches } from "../tokens/index.js";
+import { pkceMatches } from "../tokens/secrets.js";
 import type { ClientDirectory } from "./client-directory.js";
 import { oauthErrorResponse, readForm, readJson } from "./http-helpers.js";
 import {

@@ -13,8 +13,6 @@ import {
 } from "@t3-connector/core/durable";
 import type { z } from "zod";
 
-export { SerialWrites } from "@t3-connector/core/durable";
-
 export function ensureStateDir(path: string): Promise<void> {
   return ensurePrivateDirectory(nodeJournalFs, path, "oauth state directory");
 }

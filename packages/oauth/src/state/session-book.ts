@@ -8,9 +8,10 @@
 import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { SerialWrites } from "@t3-connector/core/durable";
 import type { OAuthSettings } from "../settings/index.js";
-import { newSecret, SECRET_PREFIX, secretHash } from "../tokens/index.js";
-import { readPrivateJson, SerialWrites, writePrivateJson } from "./private-json.js";
+import { newSecret, SECRET_PREFIX, secretHash } from "../tokens/secrets.js";
+import { readPrivateJson, writePrivateJson } from "./private-json.js";
 import {
   isRevoked,
   NO_REVOCATIONS,

@@ -1,8 +1,8 @@
 /** The read commands: `ls`, `thread`, `read`, `timeline`, `list`, `projects`, `providers`, `diff`, `worktree`. */
 import { ConnectorError } from "@t3-connector/core";
+import { EXIT_CODES } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import { THREAD_STATE_NAMES } from "../command-constants.js";
-import { EXIT_CODES } from "../exit-codes.js";
 import { renderListing } from "../render.js";
 import { renderDiff, renderDiffStat, renderWorktree } from "../render-diff.js";
 import {

@@ -2,10 +2,9 @@
  * What every command of `t3-connector-ops` shares during one run: the I/O, the operations (opened
  * once, on first use, and closed at the end) and the outcome a command leaves for the CLI to print.
  */
-import { type CliInput, type CliIo, readAll } from "@t3-connector/core/cli-support";
+import { type CliInput, type CliIo, EXIT_CODES, readAll } from "@t3-connector/core/cli-support";
 import type { Command } from "commander";
 import type { RUNTIME_MODE_NAMES } from "../command-constants.js";
-import { EXIT_CODES } from "../exit-codes.js";
 // The operations are loaded when a command runs, not to parse a command line (bench/ops-startup).
 import type { Ops } from "../ops.js";
 import { renderValue } from "../render.js";
@@ -67,7 +66,7 @@ export class CliSession {
 
   /** The config file this command works on: --config, else the default path. */
   async configPathOf(command: Command): Promise<string> {
-    const { opsConfigPath } = await import("../config.js");
+    const { opsConfigPath } = await import("@t3-connector/core/config");
     return this.globals(command).config ?? opsConfigPath(this.#homeAndEnv());
   }
 

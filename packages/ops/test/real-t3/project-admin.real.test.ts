@@ -5,7 +5,7 @@
  * Through the operator's module API (`act`: the catalogue entries, the engine's project checks and
  * its one send, the same ones the gate's dispatcher runs), against the server at T3_REAL_URL with
  * the operate token in T3_REAL_OPERATE_TOKEN_FILE. The server must run on this machine: the
- * allowed project root is a temporary folder made here. It creates, renames and deletes its own
+ * allowed project root is a temporary folder made here. It creates, renames, moves and deletes its own
  * projects ("real-t3 project trial: <time>"), and touches nothing else.
  */
 import { randomUUID } from "node:crypto";
@@ -102,7 +102,7 @@ describe("project admin on a real T3", () => {
     expect(await liveProjects()).toEqual(before);
   });
 
-  it("creates a project in a new folder under the root, renames it, and deletes it", async () => {
+  it("creates a project in a new folder under the root, renames it, moves it, and deletes it", async () => {
     const folder = path.join(root, "trial");
     const operationId = `real-project-create-${randomUUID()}`;
     const created = await write(
@@ -130,6 +130,16 @@ describe("project admin on a real T3", () => {
     expect((await liveProjects()).find((project) => project.id === projectId)?.title).toBe(
       `real-t3 project trial, renamed: ${stamp}`,
     );
+
+    // A move: to an existing folder under the root; a missing one is refused before any send.
+    const moved = path.join(root, "trial-moved");
+    const missing = await refusal(
+      write("project.meta.update", { projectId, workspaceRoot: path.join(root, "not-there") }),
+    );
+    expect(missing).toMatchObject({ code: "workspace_root_refused", details: { reason: "folder_missing" } });
+    await mkdir(moved);
+    await write("project.meta.update", { projectId, workspaceRoot: moved });
+    expect((await liveProjects()).find((project) => project.id === projectId)?.workspaceRoot).toBe(moved);
 
     const deleted = await write("project.delete", { projectId });
     expect(deleted.result).toMatchObject({ projectId, deleted: true });
@@ -177,5 +187,39 @@ describe("project admin on a real T3", () => {
     // 0.0.31 still answers a deleted thread's snapshot, marked deleted (the simulator answers 404).
     const snapshot = (await thread.json()) as { projection?: { thread?: { deletedAt?: string | null } } };
     expect(thread.status === 404 || typeof snapshot.projection?.thread?.deletedAt === "string").toBe(true);
+  });
+});
+
+describe("provider readiness on a real T3 (ADR 0075)", () => {
+  it("refuses a launch on a provider whose CLI is missing, sending nothing", async () => {
+    const created = await write("project.create", {
+      title: `real-t3 provider readiness: ${stamp}`,
+      workspaceRoot: path.join(root, "readiness"),
+      createWorkspaceRootIfMissing: true,
+    });
+    const projectId = created.ids.projectId as string;
+    const threadsOf = async () => {
+      const shell = await fetch(`${URL_}/api/orchestration/shell`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await shell.json()) as { threads: { projectId: string }[] };
+      return body.threads.filter((thread) => thread.projectId === projectId).length;
+    };
+    // No Claude CLI where the server runs: 0.0.31 reports it `installed: false, status: "error"`.
+    const error = await refusal(
+      write("thread.launch", {
+        projectId,
+        title: `real-t3 launch on a missing provider: ${stamp}`,
+        modelSelection: { instanceId: "claudeAgent", model: "claude-opus-5" },
+        workspaceStrategy: { type: "root" },
+        runtimeMode: "approval-required",
+      }),
+    );
+    expect(error).toMatchObject({
+      code: "guard_refused",
+      details: { reason: "provider_not_ready", instanceId: "claudeAgent", status: "error" },
+    });
+    expect(await threadsOf()).toBe(0);
+    await write("project.delete", { projectId, force: true });
   });
 });

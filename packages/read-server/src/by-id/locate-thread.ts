@@ -1,6 +1,6 @@
 import type { EnvironmentRef } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
-import type { EnvironmentDiscovery } from "@t3-connector/mcp-tools/read-answers";
+import type { EnvironmentDiscovery, VisibleThread } from "@t3-connector/mcp-tools/read-answers";
 import type { ReadContext } from "../read-context.js";
 import { readScope } from "../scope/read-scope.js";
 import { shellListing } from "./shell-listing.js";
@@ -10,9 +10,7 @@ import {
   threadNotFoundAnywhere,
   threadNotFoundIn,
 } from "./thread-errors.js";
-import { findVisibleThread, type VisibleThread } from "./visible-thread.js";
-
-export type { EnvironmentDiscovery };
+import { findVisibleThread } from "./visible-thread.js";
 
 /** Where a thread lives, from one shell observation of that environment. */
 export interface LocatedThread {
@@ -46,15 +44,17 @@ export async function locateThread(
   const { results, envelope } = await readScope<ShellLookup>(
     context,
     environment,
-    async ({ connection, allowedProjects }, readSignal) => {
+    async ({ connection, acl }, readSignal) => {
       // A mirror a listing already keeps answers; when it lacks the thread, T3 itself is asked.
+      const shows = async (candidate: ShellSnapshot) =>
+        findVisibleThread(candidate, threadId, await acl.allowedIn(candidate.projects));
       const shell = await shellListing(
         context,
         connection,
         readSignal,
-        (candidate) => findVisibleThread(candidate, threadId, allowedProjects) !== undefined,
+        async (candidate) => (await shows(candidate)) !== undefined,
       );
-      const visible = findVisibleThread(shell, threadId, allowedProjects);
+      const visible = await shows(shell);
       return { shell, visible, observedAt: context.clock.now() };
     },
     { signal, countFound: (lookup) => (lookup.visible ? 1 : 0) },

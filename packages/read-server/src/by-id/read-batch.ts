@@ -2,10 +2,11 @@ import { ConnectorError, isConnectorError } from "@t3-connector/core";
 import type { EnvironmentHandle } from "@t3-connector/core/environments";
 import { classifyFailure, readWithRetry, stopOnAbort } from "@t3-connector/core/fanout";
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import { buildThreadRead, type ThreadDetailOptions } from "@t3-connector/mcp-tools/read-answers";
 import type { ThreadReadOutput } from "@t3-connector/mcp-tools/read-contracts";
-import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
+import { deadlinesOf, type ReadContext } from "../read-context.js";
+import { projectAclOf } from "../scope/project-acl.js";
 import { shellListing } from "./shell-listing.js";
-import { buildThreadRead, type ThreadDetailOptions } from "./thread-detail.js";
 import { threadNotFoundIn } from "./thread-errors.js";
 import { fetchThreadProjection } from "./thread-projection.js";
 import { findVisibleThread } from "./visible-thread.js";
@@ -217,7 +218,7 @@ async function readGroup(
     return { environment: { ...base, status: "error", error: failureOf(error) }, threads: new Map() };
   }
   const observedAt = new Date(observedMs).toISOString();
-  const allowed = allowedProjectsOf(context, handle.environmentId);
+  const allowed = await projectAclOf(context, handle.environmentId).allowedIn(shell.projects);
   const threads = new Map<string, ThreadOutcome>();
 
   // Nothing starts once the call's deadline has passed (core's fanOut does the same): a read

@@ -14,14 +14,14 @@ export async function shellListing(
   context: ReadContext,
   connection: ConnectedEnvironment,
   signal: AbortSignal,
-  lists: (shell: ShellSnapshot) => boolean,
+  lists: (shell: ShellSnapshot) => boolean | Promise<boolean>,
 ): Promise<ShellSnapshot> {
   const read = await readWholeShell(context, connection, signal, { startMirror: false });
   let shell = read.shell;
-  if (lists(shell)) return shell;
+  if (await lists(shell)) return shell;
   if (read.source === "mirror") {
     shell = await connection.http.getShell({ signal });
-    if (lists(shell)) return shell;
+    if (await lists(shell)) return shell;
   }
   // Not in the shell: it may be archived, which only the archived snapshot lists.
   return addArchivedThreads(connection, shell, { signal });

@@ -5,9 +5,6 @@ import { environmentDeadline, withDeadline } from "../scope/read-scope.js";
 import type { LocatedThread } from "./locate-thread.js";
 import { fetchThreadProjection } from "./thread-projection.js";
 
-/** `t3_thread`'s body is built in mcp-tools' read-answers, the same for the write bridge's leased read. */
-export { buildThreadRead, type ThreadDetailOptions } from "@t3-connector/mcp-tools/read-answers";
-
 /**
  * Reads the projection of a located thread in its environment (one retry after a transport
  * failure, under the per-environment deadline).

@@ -4,8 +4,6 @@ import { fetchThreadWindow } from "@t3-connector/core/t3";
 import type { FetchedProjection } from "@t3-connector/mcp-tools/read-answers";
 import { threadNotFoundIn } from "./thread-errors.js";
 
-export type { FetchedProjection };
-
 /**
  * Reads the recent window; a server without the bounded route (an older T3, whatever it answers
  * instead: ADR 0009) gets the full snapshot, which is complete by definition. A thread that

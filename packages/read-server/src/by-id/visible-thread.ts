@@ -1,8 +1,6 @@
 import type { ShellSnapshot } from "@t3-connector/core/t3";
 import type { VisibleThread } from "@t3-connector/mcp-tools/read-answers";
 
-export type { VisibleThread };
-
 /**
  * The row of `threadId` if this environment's ACL lets a read by id show it: active or archived
  * (a read by id accepts archived threads), never deleted, and in an allowed project.

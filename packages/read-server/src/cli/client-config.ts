@@ -1,14 +1,12 @@
 import { isConnectorError } from "@t3-connector/core";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { clientConfigSnippet, configPathContext } from "@t3-connector/core/cli-support";
 import { loadReadConfig, readConfigPath } from "@t3-connector/core/config";
 import { parseOAuthSettings } from "@t3-connector/oauth";
 import { DEFAULT_HTTP_URL, httpClientConfigSnippet } from "../http/http-client-config.js";
 import { oauthClientConfigSnippet } from "../http/oauth-client-config.js";
 import { binPath } from "../package-info.js";
-import { READ_SERVER_NAME } from "../server.js";
-import type { CliIo } from "./io.js";
-
-export { CLIENT_NAMES } from "@t3-connector/core/cli-support";
+import { READ_SERVER_NAME } from "../server-name.js";
 
 /**
  * `t3-connector client-config <client>`: prints what to paste into `client` to start the read

@@ -1,4 +1,5 @@
 import { ConnectorError } from "@t3-connector/core";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { configPathContext } from "@t3-connector/core/cli-support";
 import {
   loadReadConfig,
@@ -7,7 +8,6 @@ import {
   type ReadEnvironmentConfig,
 } from "@t3-connector/core/config";
 import { EnvironmentRegistry, READ_SCOPES } from "@t3-connector/core/environments";
-import type { CliIo } from "./io.js";
 
 /** The read config the CLI was pointed at (`T3_CONNECTOR_CONFIG` or the default path). */
 export function loadCliConfig(io: CliIo): Promise<ReadConfig> {

@@ -1,6 +1,6 @@
+import { type CliIo, writeJson } from "@t3-connector/core/cli-support";
 import { noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import { cliRegistry, errorJson, loadCliConfig } from "./config-access.js";
-import { type CliIo, writeJson } from "./io.js";
 
 /** `t3-connector environments` checks each environment for at most this long. */
 export const ENVIRONMENTS_CHECK_TIMEOUT_MS = 15_000;

@@ -4,11 +4,12 @@
  * after the calls in flight were answered. The stdio server never does: its life is one client's
  * session, and webhooks must not stop when a chat closes.
  */
+
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { eventsBackgroundService } from "@t3-connector/events";
 import type { BackgroundService, BackgroundServices } from "../http/background-service.js";
 import { serviceOptions } from "./events.js";
 import { resolveEventsRequest } from "./events-request.js";
-import type { CliIo } from "./io.js";
 
 export function eventsFromConfig(io: CliIo): BackgroundServices {
   return (context) => {

@@ -1,4 +1,5 @@
 import { isConnectorError } from "@t3-connector/core";
+import { type CliIo, writeJson } from "@t3-connector/core/cli-support";
 import { readTokenFile } from "@t3-connector/core/config";
 import {
   defaultEventsStateDir,
@@ -11,7 +12,6 @@ import { gateApprovalSource } from "../events/gate-approvals.js";
 import { loadCliConfig } from "./config-access.js";
 import type { EventsFlags, EventsRunRequest } from "./events-args.js";
 import { resolveEventsRequest } from "./events-request.js";
-import { type CliIo, writeJson } from "./io.js";
 
 /** The flag's directory, else the config section's (resolved by the caller), else the default. */
 export function eventsStateDir(io: CliIo, stateDir: string | undefined): string {

@@ -5,6 +5,7 @@
  * server reads the revocations before every token it checks, so they count on its next request.
  */
 import { systemClock } from "@t3-connector/core";
+import { type CliIo, writeJson } from "@t3-connector/core/cli-support";
 import {
   defaultOAuthStateDir,
   issueTerminalEnrollmentCode,
@@ -16,7 +17,6 @@ import {
   revokeSession,
 } from "@t3-connector/oauth";
 import { loadCliConfig } from "./config-access.js";
-import { type CliIo, writeJson } from "./io.js";
 
 export async function oauthSessionsCommand(
   io: CliIo,

@@ -1,5 +1,5 @@
 import type { LeveledLog } from "@t3-connector/core/cli-support";
-import { configPathContext } from "@t3-connector/core/cli-support";
+import { type CliIo, configPathContext, describeError } from "@t3-connector/core/cli-support";
 import { loadReadConfig, noEnvironmentsMessage, type ReadConfig } from "@t3-connector/core/config";
 import {
   createProcessReadContext,
@@ -8,7 +8,6 @@ import {
 } from "../read-context.js";
 import { listedReadTools, type ReadTools } from "../read-tool-catalog.js";
 import { readToolListProblems } from "../read-tool-list.js";
-import { type CliIo, describeError } from "./io.js";
 
 /**
  * What both `serve` transports (stdio and `--http`) do before serving: check the tool list, load

@@ -1,10 +1,11 @@
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core/cli-support";
 import { describeTooLarge, type StdioEnd, serveToolsOnStdio } from "@t3-connector/mcp-tools";
 import { packageInfo } from "../package-info.js";
 import { takeOverProcess } from "../process-takeover.js";
 import { listedReadTools, type ReadTools } from "../read-tool-catalog.js";
-import { createReadServer, READ_SERVER_NAME } from "../server.js";
-import type { CliIo } from "./io.js";
+import { createReadServer } from "../server.js";
+import { READ_SERVER_NAME } from "../server-name.js";
 import { prepareServe } from "./serve-setup.js";
 import { type StartupGate, startStartupGate } from "./startup-gate.js";
 

@@ -15,4 +15,5 @@ export {
   MCP_PATH,
 } from "./http-options.js";
 export { isLoopbackHost } from "./loopback.js";
-export { type HttpReadyLine, type ServeHttpExtras, serveHttp } from "./serve-http.js";
+export { type ServeHttpExtras, serveHttp } from "./serve-http.js";
+export type { HttpReadyLine } from "./serve-http-announce.js";

@@ -5,6 +5,7 @@
  * Origin allowlist, since that is the name clients and the passkey page use.
  */
 import { ConnectorError } from "@t3-connector/core";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import type { ReadConfig } from "@t3-connector/core/config";
 import {
   type OAuthProfile,
@@ -13,7 +14,6 @@ import {
   openOAuthProfile,
   parseOAuthSettings,
 } from "@t3-connector/oauth";
-import type { CliIo } from "../cli/io.js";
 import type { HttpServeOptions } from "./http-options.js";
 import { isLoopbackHost } from "./loopback.js";
 

@@ -2,10 +2,9 @@
  * What `serve --http` says once it listens: the JSON ready line on stdout (the only thing stdout
  * carries) and, on stderr, the human summary, the one-use enrollment code and the warnings.
  */
-import type { LeveledLog } from "@t3-connector/core/cli-support";
-import type { CliIo } from "../cli/io.js";
+import type { CliIo, LeveledLog } from "@t3-connector/core/cli-support";
 import { packageInfo } from "../package-info.js";
-import { READ_SERVER_NAME } from "../server.js";
+import { READ_SERVER_NAME } from "../server-name.js";
 import type { HttpListener } from "./http-listener.js";
 import { type HttpServeOptions, MCP_PATH } from "./http-options.js";
 import type { HttpServeSetup } from "./serve-http-setup.js";

@@ -5,13 +5,13 @@
  */
 import { resolve } from "node:path";
 import type { LeveledLog } from "@t3-connector/core/cli-support";
+import { type CliIo, describeError } from "@t3-connector/core/cli-support";
 import type { ReadConfig } from "@t3-connector/core/config";
 import type { MetadataFetcher, OAuthProfile } from "@t3-connector/oauth";
-import { type CliIo, describeError } from "../cli/io.js";
 import { prepareServe } from "../cli/serve-setup.js";
 import type { ProcessReadContextOptions, ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
-import { READ_SERVER_NAME } from "../server.js";
+import { READ_SERVER_NAME } from "../server-name.js";
 import type { ApprovalForward } from "./approval-forward.js";
 import { assertBindIsProtected, loadBearerToken } from "./bearer-auth.js";
 import { trustedProxySet } from "./client-address.js";

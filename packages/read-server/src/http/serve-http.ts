@@ -1,5 +1,7 @@
 import {
+  type CliIo,
   DEFAULT_LOG_LEVEL,
+  describeError,
   type LeveledLog,
   type LogLevel,
   leveledLog,
@@ -7,12 +9,12 @@ import {
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import type { MetadataFetcher } from "@t3-connector/oauth";
 import type { Hono } from "hono";
-import { type CliIo, describeError } from "../cli/io.js";
 import { type StartupGate, startStartupGate } from "../cli/startup-gate.js";
 import { takeOverProcess } from "../process-takeover.js";
 import type { ReadContext } from "../read-context.js";
 import type { ReadToolDefinition } from "../read-tool.js";
-import { createReadServer, READ_SERVER_NAME } from "../server.js";
+import { createReadServer } from "../server.js";
+import { READ_SERVER_NAME } from "../server-name.js";
 import { mountApprovalForward } from "./approval-forward.js";
 import type { BackgroundService, BackgroundServices } from "./background-service.js";
 import { buildAllowlist, type HostOriginAllowlist } from "./host-origin-guard.js";
@@ -26,8 +28,6 @@ import { announceListening } from "./serve-http-announce.js";
 import { type HttpServeSetup, setUpHttpServe } from "./serve-http-setup.js";
 import { serveUntilStopped } from "./serve-until-stopped.js";
 import { serverPartsFor, sessionAuthInfo } from "./write-session-parts.js";
-
-export type { HttpReadyLine } from "./serve-http-announce.js";
 
 export interface ServeHttpExtras {
   readonly logLevel?: LogLevel;

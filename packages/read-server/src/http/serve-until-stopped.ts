@@ -5,7 +5,7 @@
  */
 import type { LeveledLog } from "@t3-connector/core/cli-support";
 import type { StartupGate } from "../cli/startup-gate.js";
-import { READ_SERVER_NAME } from "../server.js";
+import { READ_SERVER_NAME } from "../server-name.js";
 
 export async function serveUntilStopped(
   gate: StartupGate,

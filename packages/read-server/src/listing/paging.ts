@@ -28,6 +28,3 @@ export function listingIdentity(
     selectedEnvironmentIds: [handle.environmentId],
   };
 }
-
-/** Cursor checks, pages and envelopes are the shared read answers' (mcp-tools' read-answers). */
-export { checkCursor, envelopeFields, pageFields, pageOf } from "@t3-connector/mcp-tools/read-answers";

@@ -1,50 +1,20 @@
-/**
- * A thread waiting on a secret request, on a server whose shell rows name none: the simulator's
- * reading puts `pendingSecretRequest` on the row, but no upstream source shows that field (the
- * item's fields are known, the row's are not; ADR 0069). Its run stays `running`, so without this
- * an attention listing would miss it. When no row of the shell carries the field at all, each
- * running row without a pending runtime request is read by id (its bounded window) and a pending
- * `secret_request` item there becomes the row's `pendingSecretRequest`. Bounded per call.
- */
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
-import { projectionSecretRequests } from "@t3-connector/core/state";
-import { fetchThreadWindow, type ShellSnapshot, type ThreadShell } from "@t3-connector/core/t3";
+import { fetchThreadWindow, type ShellSnapshot } from "@t3-connector/core/t3";
+import { withSecretsFromThreads } from "@t3-connector/mcp-tools/read-answers";
 
-/** Threads read per environment and call, at most: the listing's cost stays bounded. */
-export const MAX_SECRET_READS_PER_CALL = 16;
-
-function candidate(row: ThreadShell): boolean {
-  return row.status === "running" && !row.pendingRuntimeRequest && !row.archivedAt && !row.deletedAt;
-}
-
-/** The shell with the secret requests read from threads, or the same shell when nothing was found. */
-export async function withSecretsFromThreads(
+/**
+ * The read server's reading of the secret requests a shell's rows leave out (mcp-tools'
+ * read-answers, ADR 0069): each candidate thread's bounded window over this connection.
+ */
+export function withSecretsFromConnection(
   connection: ConnectedEnvironment,
   shell: ShellSnapshot,
   signal: AbortSignal,
 ): Promise<ShellSnapshot> {
-  if (shell.threads.some((row) => Object.hasOwn(row, "pendingSecretRequest"))) return shell;
-  const rows = shell.threads.filter(candidate).slice(0, MAX_SECRET_READS_PER_CALL);
-  if (rows.length === 0) return shell;
-  const found = new Map<string, { id: string; name: string | null; createdAt: string | null }>();
-  for (const row of rows) {
-    if (signal.aborted) break;
-    const window = await fetchThreadWindow(connection.http, row.id, { signal }).catch(() => undefined);
-    // Only the turn items are read: the secret_request item is the one thing wanted of the window.
-    const secret =
-      window === undefined
-        ? undefined
-        : projectionSecretRequests({ turnItems: window.projection.turnItems })[0];
-    if (secret?.secretRequestId) {
-      found.set(row.id, { id: secret.secretRequestId, name: secret.name, createdAt: secret.since });
-    }
-  }
-  if (found.size === 0) return shell;
-  return {
-    ...shell,
-    threads: shell.threads.map((row) => {
-      const secret = found.get(row.id);
-      return secret === undefined ? row : { ...row, pendingSecretRequest: secret };
-    }),
-  };
+  return withSecretsFromThreads(
+    shell,
+    async (threadId, readSignal) =>
+      (await fetchThreadWindow(connection.http, threadId, { signal: readSignal })).projection,
+    signal,
+  );
 }

@@ -5,22 +5,6 @@ import type { ShellView } from "@t3-connector/mcp-tools/read-answers";
 import type { ReadContext } from "../read-context.js";
 import { readScope, type ScopeResult } from "../scope/read-scope.js";
 
-/** The view and the items built from it are shared with the write bridge's leased reads. */
-export {
-  cachedThreadSummary,
-  type ItemEnvironment,
-  projectsById,
-  type ShellView,
-  searchableThreads,
-  stateRow,
-  type ThreadItem,
-  threadIndexOf,
-  threadItem,
-  threadItems,
-  visibleProjects,
-  visibleThreads,
-} from "@t3-connector/mcp-tools/read-answers";
-
 /**
  * The whole shell of one connected environment: its live mirror when that is ready and its
  * socket answers, else a fresh HTTP shell (a connection's first read starts its mirror unless
@@ -67,7 +51,7 @@ export async function sweepShells<T>(
   const scope = readScope(
     context,
     environment,
-    async ({ connection, allowedProjects }, readSignal) => {
+    async ({ connection, acl }, readSignal) => {
       const read = await readWholeShell(context, connection, readSignal, { startMirror: false });
       const { source } = read;
       if (source === "http") unmirrored.add(connection);
@@ -83,7 +67,7 @@ export async function sweepShells<T>(
           name: connection.name,
         },
         shell,
-        allowedProjects,
+        allowedProjects: await acl.allowedIn(shell.projects),
         readAt: new Date(context.clock.now()).toISOString(),
         source,
         ...(read.source === "mirror" && !options.withArchive && shell === read.shell

@@ -1,13 +1,15 @@
 import { ConnectorError } from "@t3-connector/core";
+import type { ProjectAcl } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import { type EnvironmentRef, type FanOutDeadlines, fanOut, readWithRetry } from "@t3-connector/core/fanout";
 import type { ListingEnvelope, SweepResult } from "@t3-connector/mcp-tools/read-answers";
-import { allowedProjectsOf, deadlinesOf, type ReadContext } from "../read-context.js";
+import { deadlinesOf, type ReadContext } from "../read-context.js";
+import { projectAclOf } from "./project-acl.js";
 
-/** A connected environment together with the projects it may show. */
+/** A connected environment together with the projects it may show (decided on each shell read). */
 export interface ScopedEnvironment {
   readonly connection: ConnectedEnvironment;
-  readonly allowedProjects: ReadonlySet<string>;
+  readonly acl: ProjectAcl;
 }
 
 export type ScopedRead<T> = (environment: ScopedEnvironment, signal: AbortSignal) => Promise<T>;
@@ -39,7 +41,7 @@ export async function readScope<T>(
   const scoped: (connection: ConnectedEnvironment, signal: AbortSignal) => Promise<T> = (
     connection,
     signal,
-  ) => read({ connection, allowedProjects: allowedProjectsOf(context, connection.environmentId) }, signal);
+  ) => read({ connection, acl: projectAclOf(context, connection.environmentId) }, signal);
 
   if (environment === undefined) {
     const result = await fanOut(context.registry.environments, scoped, {

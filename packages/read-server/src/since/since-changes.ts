@@ -12,7 +12,7 @@ import {
   searchableThreads,
   type ThreadItem,
   threadItem,
-} from "../listing/shells.js";
+} from "@t3-connector/mcp-tools/read-answers";
 import { type EnvironmentMark, MAX_SEEN_PER_ENVIRONMENT, type SincePosition } from "./since-cursor.js";
 import type { TitleLog } from "./title-log.js";
 

@@ -9,6 +9,15 @@ import {
 } from "@t3-connector/core/search";
 import type { ThreadShell } from "@t3-connector/core/t3";
 import {
+  checkCursor,
+  envelopeFields,
+  pageOf,
+  projectsById,
+  searchableThreads,
+  type ThreadItem,
+  threadItem,
+} from "@t3-connector/mcp-tools/read-answers";
+import {
   calledEnvironmentSchema,
   cursorInput,
   environmentInput,
@@ -19,14 +28,8 @@ import {
   threadPageLimitInput,
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
-import { checkCursor, envelopeFields, listingIdentity, pageOf } from "../listing/paging.js";
-import {
-  projectsById,
-  searchableThreads,
-  sweepShells,
-  type ThreadItem,
-  threadItem,
-} from "../listing/shells.js";
+import { listingIdentity } from "../listing/paging.js";
+import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_buscar_threads";

@@ -9,7 +9,13 @@ import {
   type ShellThreadInput,
   THREAD_STATES,
 } from "@t3-connector/core/state";
-import { controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
+import {
+  cachedThreadSummary,
+  controlPlaneRows,
+  type ItemEnvironment,
+  projectsById,
+  stateRow,
+} from "@t3-connector/mcp-tools/read-answers";
 import {
   calledEnvironmentSchema,
   changeSummarySchema,
@@ -19,14 +25,8 @@ import {
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { listedChangeSummaries, summaryKey, type WantedSummary } from "../diffs/listed-change-summaries.js";
-import { withSecretsFromThreads } from "../listing/secrets-from-threads.js";
-import {
-  cachedThreadSummary,
-  type ItemEnvironment,
-  projectsById,
-  stateRow,
-  sweepShells,
-} from "../listing/shells.js";
+import { withSecretsFromConnection } from "../listing/secrets-from-threads.js";
+import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const inputSchema = z.strictObject({
@@ -210,7 +210,7 @@ export const t3ControlPlaneTool = defineReadTool({
       },
       (value) => value.visible,
       // A server whose rows name no secret request: read the running threads for one (ADR 0069).
-      { enrich: withSecretsFromThreads },
+      { enrich: withSecretsFromConnection },
     );
 
     const lists = controlPlaneLists(

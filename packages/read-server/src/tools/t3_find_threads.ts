@@ -16,20 +16,20 @@ import {
 } from "@t3-connector/core/search";
 import type { ThreadShell } from "@t3-connector/core/t3";
 import {
+  envelopeFields,
+  projectsById,
+  searchableThreads,
+  type ThreadItem,
+  threadItem,
+} from "@t3-connector/mcp-tools/read-answers";
+import {
   calledEnvironmentSchema,
   environmentInput,
   scopeEnvelopeShape,
   threadItemSchema,
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
-import { envelopeFields } from "../listing/paging.js";
-import {
-  projectsById,
-  searchableThreads,
-  sweepShells,
-  type ThreadItem,
-  threadItem,
-} from "../listing/shells.js";
+import { sweepShells } from "../listing/shells.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";
 
 const TOOL = "t3_find_threads";

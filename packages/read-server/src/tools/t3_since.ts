@@ -1,6 +1,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import type { CursorCodec } from "@t3-connector/core/pagination";
 import { countSinceChanges, SINCE_CHANGE_KINDS } from "@t3-connector/core/state";
+import { envelopeFields } from "@t3-connector/mcp-tools/read-answers";
 import {
   calledEnvironmentSchema,
   environmentInput,
@@ -9,7 +10,6 @@ import {
 } from "@t3-connector/mcp-tools/read-contracts";
 import * as z from "zod";
 import { listedChangeSummaries, summaryKey } from "../diffs/listed-change-summaries.js";
-import { envelopeFields } from "../listing/paging.js";
 import { sweepShells } from "../listing/shells.js";
 import type { ReadContext } from "../read-context.js";
 import { defineReadTool, READ_ONLY_ANNOTATIONS } from "../read-tool.js";

@@ -1,6 +1,6 @@
 import { ConnectorError } from "@t3-connector/core";
 import { WAIT_MAX_CHARACTERS } from "@t3-connector/core/state";
-import { locateThread } from "../by-id/index.js";
+import { locateThread } from "../by-id/locate-thread.js";
 import { deadlinesOf, type ReadContext } from "../read-context.js";
 import { followThreadStream } from "./follow-stream.js";
 import { decideFromShell, followedFromShell, type WaitReturnReason } from "./followed-run.js";

@@ -8,7 +8,7 @@
  */
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import type { Browser, FrameLocator } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BOARD_FACTS_META_KEY } from "../../src/board/board-facts.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { ALPHA_ID, BETA_ID } from "../tools/listing-support.js";
@@ -67,7 +67,8 @@ describe("acting from the board without a write session", () => {
     // By keyboard: the button is focused and pressed with Enter, as a person without a mouse would.
     await open.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.links).toHaveLength(1));
+    await host.linksReach(1);
+    expect(host.links).toHaveLength(1);
     const key = (await alphaRow.getAttribute("data-key")) ?? "";
     const threadId = key.slice(`${ALPHA_ID}/`.length);
     const alphaOrigin = new URL(setup.sim.environment("alpha").url).origin;
@@ -89,7 +90,8 @@ describe("acting from the board without a write session", () => {
     await expect(view.locator("button", { hasText: /^Ask for approval$/ }).count()).resolves.toBe(0);
     await ask.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.messages).toHaveLength(1));
+    await host.messagesReach(1);
+    expect(host.messages).toHaveLength(1);
     expect(host.messages[0]?.content[0]?.text).toContain("t3_pedir_aprovacao");
     expect(host.links).toEqual([]);
     expect(host.toolCalls.every((name) => READ_TOOLS.has(name))).toBe(true);

@@ -10,7 +10,7 @@
  */
 import { IDLE_THREAD, RUNNING_THREAD } from "@t3-connector/test-support/sim-world";
 import type { FrameLocator } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import {
   approveOnGatePage,
@@ -87,9 +87,7 @@ describe("ask for approval from the board, in a write session", () => {
     await button.focus();
     await host.page.keyboard.press("Enter");
     const notice = host.view.locator("#notice");
-    await vi.waitFor(async () =>
-      expect(await notice.textContent()).toContain("not on the approval page's origin http://localhost:"),
-    );
+    await notice.filter({ hasText: "not on the approval page's origin http://localhost:" }).waitFor();
     expect(host.links).toEqual([]);
     expect(host.messages).toEqual([]);
   });
@@ -107,7 +105,7 @@ describe("ask for approval from the board, in a write session", () => {
 
     await button.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.links).toHaveLength(1), { timeout: 10_000 });
+    await host.linksReach(1);
     const [link] = host.links;
     expect(link).toMatch(new RegExp(`^http://localhost:${loop.gate.config.port}/\\?request=`));
     expect(host.messages).toEqual([]);
@@ -118,11 +116,7 @@ describe("ask for approval from the board, in a write session", () => {
     // Asked again, the session holds the lease now: no second request, no second link.
     await button.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(
-      async () =>
-        expect(await view.locator("#notice").textContent()).toContain("already holds an open lease"),
-      { timeout: 10_000 },
-    );
+    await view.locator("#notice", { hasText: "already holds an open lease" }).waitFor();
     expect(host.links).toHaveLength(1);
     expect(host.toolCalls.filter((name) => !READ_TOOLS.has(name))).toEqual([
       "t3_pedir_aprovacao",
@@ -138,7 +132,7 @@ describe("ask for approval from the board, in a write session", () => {
     await button.waitFor();
     await button.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.links).toHaveLength(1), { timeout: 10_000 });
+    await host.linksReach(1);
     const approval = loop.approval.page;
     await approval.goto(host.links[0] as string);
     await approval
@@ -150,17 +144,13 @@ describe("ask for approval from the board, in a write session", () => {
 
     await button.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(
-      async () =>
-        expect(await view.locator("#notice").textContent()).toBe(
-          "The request was denied: press again to ask anew.",
-        ),
-      { timeout: 10_000 },
-    );
+    await view
+      .locator("#notice", { hasText: /^The request was denied: press again to ask anew\.$/ })
+      .waitFor();
     expect(host.links).toHaveLength(1);
     await button.focus();
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.links).toHaveLength(2), { timeout: 10_000 });
+    await host.linksReach(2);
     expect(host.links[1]).not.toBe(host.links[0]);
   });
 });

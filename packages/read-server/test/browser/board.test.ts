@@ -1,7 +1,7 @@
 import type { SimEnvironment } from "@t3-connector/t3-sim";
 import { type SimReadSetup, startSimRead } from "@t3-connector/test-support/sim-context";
 import type { Browser, FrameLocator } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BOARD_MIME_TYPE, BOARD_RESOURCE_URI } from "../../src/board/board-resource.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { ALPHA_ID, BETA_ID } from "../tools/listing-support.js";
@@ -120,15 +120,13 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
     const before = Number(await view.locator("body").getAttribute("data-wait-refreshes"));
     const started = performance.now();
     alpha.clock.advance(1_000); // the run completes
-    await view.locator(`#done li[data-key="${ALPHA_ID}/${threadId}"]`).waitFor({ timeout: 10_000 });
+    await view.locator(`#done li[data-key="${ALPHA_ID}/${threadId}"]`).waitFor();
     const elapsedMs = performance.now() - started;
     await expect(running.count()).resolves.toBe(0);
     await expect(view.locator("body").getAttribute("data-marker")).resolves.toBe("same-document");
     // Event-driven: the refresh that moved it was caused by the wait tool returning, not by the
     // five-second fallback.
-    await vi.waitFor(async () =>
-      expect(Number(await view.locator("body").getAttribute("data-wait-refreshes"))).toBeGreaterThan(before),
-    );
+    await host.bodyCountPast("data-wait-refreshes", before);
     // How soon is a figure, not a pass mark (a busy machine is slower; performance targets live in
     // bench/): what the test holds is that the move came from the wait tool's event.
     process.stderr.write(`board: finished run shown as done ${Math.round(elapsedMs)} ms after it ended\n`);
@@ -163,7 +161,8 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
     // a prompt that names the thread by environment and id, and nothing else happens.
     const focused = [...reached].at(-1) as string;
     await page.keyboard.press("Enter");
-    await vi.waitFor(() => expect(host?.messages).toHaveLength(1));
+    await host.messagesReach(1);
+    expect(host.messages).toHaveLength(1);
     const first = host.messages[0]?.content[0] as { text?: string } | undefined;
     const text = first?.text ?? "";
     const threadId = focused.split("/")[1]?.split("#")[0] ?? "";
@@ -267,11 +266,7 @@ describe("the board in an MCP Apps host (real Chromium, ext-apps AppBridge)", ()
       doc.body.append(sibling);
     });
     // The next refresh (a wait returning, or the 5 s one) must still show only real threads.
-    await vi.waitFor(
-      async () =>
-        expect(Number(await view.locator("body").getAttribute("data-refreshes"))).toBeGreaterThan(refreshes),
-      { timeout: 20_000 },
-    );
+    await host.bodyCountPast("data-refreshes", refreshes);
     await expect(view.locator("li", { hasText: "FORGED" }).count()).resolves.toBe(0);
     await expect(view.locator("#needs-you li").count()).resolves.toBeGreaterThanOrEqual(2 * ATTENTION.length);
   });

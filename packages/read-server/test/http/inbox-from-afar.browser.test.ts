@@ -80,7 +80,9 @@ describe(`the inbox from afar, behind ${CADDY?.name}`, () => {
     const unlockedFrom = await signCount();
     await page.click("[data-testid=unlock]");
     const items = page.locator("[data-testid=item]");
-    await expect.poll(() => items.count()).toBe(4);
+    // Waits in the page on the listing itself, not on a polling clock.
+    await items.nth(3).waitFor({ state: "attached" });
+    expect(await items.count()).toBe(4);
     expect(await signCount()).toBe(unlockedFrom + 1);
     expect(await page.isVisible("[data-testid=unlock]")).toBe(false);
     const approvals = page.locator("[data-testid=item][data-kind=approval]");
@@ -106,7 +108,7 @@ describe(`the inbox from afar, behind ${CADDY?.name}`, () => {
     expect(responses("alpha")).toHaveLength(1);
     expect(responses("beta")).toHaveLength(1);
     // Approved, they wait no more; the question and the lease still do.
-    await expect.poll(() => approvals.count()).toBe(0);
+    await approvals.first().waitFor({ state: "detached" });
     expect(await items.count()).toBe(2);
 
     // The question, answered with one of its options, in a ceremony of its own.

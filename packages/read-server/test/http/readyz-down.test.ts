@@ -2,7 +2,8 @@ import { startSimulator } from "@t3-connector/t3-sim";
 import { captureStreams } from "@t3-connector/test-support/captured-io";
 import { writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { expect, it } from "vitest";
-import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
+import { serveHttp } from "../../src/http/serve-http.js";
+import type { HttpReadyLine } from "../../src/http/serve-http-announce.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { rawRequest } from "./support/spawned-http-serve.js";
 

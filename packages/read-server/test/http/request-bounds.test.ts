@@ -4,7 +4,8 @@ import { captureStreams } from "@t3-connector/test-support/captured-io";
 import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpLimits } from "../../src/http/http-options.js";
-import { type HttpReadyLine, serveHttp } from "../../src/http/serve-http.js";
+import { serveHttp } from "../../src/http/serve-http.js";
+import type { HttpReadyLine } from "../../src/http/serve-http-announce.js";
 import { readToolDefinitions } from "../../src/tools/index.js";
 import { mcpHeaders, rawRequest, toolCallBody } from "./support/spawned-http-serve.js";
 

@@ -10,17 +10,18 @@ import {
   countByState,
 } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
-import { attentionRows, controlPlaneRows } from "@t3-connector/mcp-tools/read-answers";
-import { seededRandom } from "@t3-connector/test-support/seeded-random";
-import { describe, expect, it } from "vitest";
 import {
+  attentionRows,
   cachedThreadSummary,
+  controlPlaneRows,
   projectsById,
   type ShellView,
   stateRow,
   threadItems,
   visibleThreads,
-} from "../../src/listing/shells.js";
+} from "@t3-connector/mcp-tools/read-answers";
+import { seededRandom } from "@t3-connector/test-support/seeded-random";
+import { describe, expect, it } from "vitest";
 
 const NOW = Date.parse("2026-01-01T00:05:00.000Z");
 const STATUSES = ["idle", "completed", "running", "failed", "cancelled", "interrupted", "waiting"];

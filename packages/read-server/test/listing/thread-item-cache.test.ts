@@ -1,6 +1,6 @@
 import { ThreadShellSchema } from "@t3-connector/core/t3";
+import { cachedThreadSummary, type ItemEnvironment, threadItem } from "@t3-connector/mcp-tools/read-answers";
 import { describe, expect, it } from "vitest";
-import { cachedThreadSummary, type ItemEnvironment, threadItem } from "../../src/listing/shells.js";
 
 const environment: ItemEnvironment = { alias: "alpha", environmentId: "env-alpha", name: null };
 const WAKES_AT = Date.parse("2026-01-01T00:00:10.000Z");

@@ -8,11 +8,15 @@
 import { createCursorCodec, paginate, paginatePresorted } from "@t3-connector/core/pagination";
 import { filterThreadList } from "@t3-connector/core/state";
 import type { ShellSnapshot, ThreadShell } from "@t3-connector/core/t3";
-import { threadPageShare } from "@t3-connector/mcp-tools/read-answers";
+import {
+  type ShellView,
+  threadItems,
+  threadPageShare,
+  visibleThreads,
+} from "@t3-connector/mcp-tools/read-answers";
 import { THREAD_LISTING_ORDER } from "@t3-connector/mcp-tools/read-contracts";
 import { seededRandom } from "@t3-connector/test-support/seeded-random";
 import { describe, expect, it } from "vitest";
-import { type ShellView, threadItems, visibleThreads } from "../../src/listing/shells.js";
 
 const NOW = Date.parse("2026-01-01T01:00:00.000Z");
 const STATUSES = ["idle", "completed", "running", "failed", "interrupted"];

@@ -11,14 +11,11 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { parseReadConfig, writeTokenFile } from "@t3-connector/core/config";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { T3RpcClient } from "@t3-connector/core/t3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProcessReadContext, type ReadContext } from "../../src/read-context.js";
-import { createReadServer } from "../../src/server.js";
-import { readToolDefinitions } from "../../src/tools/index.js";
+import type { ReadContext } from "../../src/read-context.js";
+import { startRealReadServer } from "./real-read-server.js";
 
 const URL_ = process.env.T3_REAL_URL ?? "";
 const READ_TOKEN = process.env.T3_REAL_READ_TOKEN_FILE
@@ -96,21 +93,13 @@ beforeAll(async () => {
       initialMessage: { text: `EDIT notes.txt ${EDITED_LINE}`, attachments: [] },
     });
     threadId = launched.threadId;
-    const environmentId = (
-      (await (await fetch(`${URL_}/.well-known/t3/environment`)).json()) as { environmentId: string }
-    ).environmentId;
-    const tokenFile = path.join(dir, "tokens", "real.token");
-    await writeTokenFile(tokenFile, READ_TOKEN);
-    const readConfig = parseReadConfig(
-      { environments: { real: { environmentId, url: URL_, tokenFile, allowedProjects: [projectId] } } },
-      { path: path.join(dir, "config.json") },
-    );
-    context = createProcessReadContext({ config: readConfig, log: () => undefined });
-    const server = createReadServer(readToolDefinitions, context);
-    client = new Client({ name: "real-diffs", version: "0.0.0" });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    await client.connect(clientSide);
+    ({ context, client } = await startRealReadServer({
+      url: URL_,
+      readToken: READ_TOKEN,
+      dir,
+      acl: { allowedProjects: [projectId] },
+      clientName: "real-diffs",
+    }));
   } finally {
     operate.close();
   }

@@ -1,6 +1,6 @@
 import type { ShellSnapshot } from "@t3-connector/core/t3";
+import type { ShellView } from "@t3-connector/mcp-tools/read-answers";
 import { describe, expect, it } from "vitest";
-import type { ShellView } from "../../src/listing/shells.js";
 import { environmentSince, SINCE_OVERLAP_MS, type SinceStart } from "../../src/since/since-changes.js";
 import { TitleLog } from "../../src/since/title-log.js";
 

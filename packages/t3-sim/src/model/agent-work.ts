@@ -7,8 +7,6 @@
  */
 import type { AgentWorkKind, SimStore, ThreadRecord } from "./store.js";
 
-export type { AgentWork, AgentWorkKind } from "./store.js";
-
 /** A run just took the provider: its turn runs in the thread's mode of this moment. */
 export function recordTurnStarted(store: SimStore, record: ThreadRecord, runId: string): void {
   store.agentWork.push({

@@ -15,6 +15,7 @@ import { decodeWith, idString, nonNegativeInt } from "./commands/decode.js";
 import type { RpcOutcome } from "./contract.js";
 import type { SimStore, ThreadRecord } from "./store.js";
 import { diffTrees } from "./tree-diff.js";
+import type { FileTree } from "./workspace-files.js";
 
 const turnDiffInput = z.object({
   threadId: idString(),
@@ -62,6 +63,25 @@ function baseRefFound(record: ThreadRecord): boolean {
   );
 }
 
+/**
+ * A checkpoint's tree never changes once taken (a `ReadonlyMap` snapshot), so the diff between two
+ * is built once: a client that pages a large diff asks for the same pair once per page.
+ */
+const diffs = new WeakMap<FileTree, WeakMap<FileTree, string>>();
+function diffBetween(before: FileTree, after: FileTree): string {
+  let byAfter = diffs.get(before);
+  if (byAfter === undefined) {
+    byAfter = new WeakMap();
+    diffs.set(before, byAfter);
+  }
+  let diff = byAfter.get(after);
+  if (diff === undefined) {
+    diff = diffTrees(before, after).diff;
+    byAfter.set(after, diff);
+  }
+  return diff;
+}
+
 function turnDiff(
   store: SimStore,
   operation: Operation,
@@ -101,7 +121,7 @@ function turnDiff(
         ? record.checkpointTrees.get(from)
         : undefined;
   if (!before) return unavailable(from);
-  return success(diffTrees(before, after).diff);
+  return success(diffBetween(before, after));
 }
 
 export function getTurnDiff(store: SimStore, payload: unknown): RpcOutcome {

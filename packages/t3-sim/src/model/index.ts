@@ -1,6 +1,5 @@
 /** The simulated T3 environment's domain model (consumed by ../transport and tests). */
 
-export type { AgentWork, AgentWorkKind } from "./agent-work.js";
 export type { ReceivedCommand } from "./commands/dispatcher.js";
 export { COMMAND_TYPES, SERVER_ONLY_COMMAND_TYPES } from "./commands/schemas.js";
 export type {
@@ -22,4 +21,5 @@ export {
 export type { RunScript, UserInputQuestion } from "./scripts.js";
 export { seedBulk } from "./seed-demo.js";
 export type { ThreadSpec, ThreadState } from "./seed-thread.js";
+export type { AgentWork, AgentWorkKind } from "./store.js";
 export { THREAD_RESUME_MAX_REPLAY_EVENTS } from "./streams.js";

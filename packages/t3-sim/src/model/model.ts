@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import type { SimClock } from "../clock.js";
 import { SUPERSET_EXTRA_SCOPE, type Unknowns0046, unknowns0046, withoutCause } from "./age-0046.js";
-import type { AgentWork } from "./agent-work.js";
 import type { CommandContext } from "./commands/context.js";
 import { CommandDispatcher, type ReceivedCommand } from "./commands/dispatcher.js";
 import { reportDelegatedOutcome } from "./commands/lineage-handlers.js";
@@ -32,6 +31,7 @@ import {
   buildShellThread,
 } from "./projection.js";
 import { ProjectMutations } from "./projects.js";
+import { applyProviderStates, type ProviderState } from "./provider-states.js";
 import { getWorkflowScript, searchThreads, ThreadReads } from "./reads.js";
 import type { RunScript } from "./scripts.js";
 import {
@@ -42,6 +42,7 @@ import {
 } from "./secret-requests.js";
 import { addThread, type ThreadSpec } from "./seed-thread.js";
 import { openCurrentArchivedShellStream, openCurrentShellStream } from "./shell-stream-current.js";
+import type { AgentWork } from "./store.js";
 import { SimStore, type ThreadRecord } from "./store.js";
 import {
   openArchivedShellStream,
@@ -136,6 +137,8 @@ export class SimEnvironmentModel implements EnvironmentModel {
   readonly #projects: ProjectMutations;
   readonly #ctx: CommandContext;
   readonly #startedAt: string;
+  /** Providers a test made not ready (provider-states.ts). */
+  readonly #providerStates = new Map<string, ProviderState>();
   readonly #shellSuppression: boolean;
 
   constructor(options: EnvironmentModelOptions) {
@@ -321,12 +324,19 @@ export class SimEnvironmentModel implements EnvironmentModel {
   }
 
   serverConfig(): Record<string, unknown> {
-    return serverConfig({
+    const config = serverConfig({
       descriptor: this.descriptor() as unknown as Record<string, unknown>,
       startedAt: this.#startedAt,
       homeDir: HOME_DIR,
       cwd: `${HOME_DIR}/code`,
     });
+    return applyProviderStates(config, this.#providerStates);
+  }
+
+  /** Makes a provider instance read as T3 reports a missing CLI or a disabled provider (or ready again). */
+  setProviderState(instanceId: string, state: ProviderState): void {
+    if (state === "ready") this.#providerStates.delete(instanceId);
+    else this.#providerStates.set(instanceId, state);
   }
 
   // ---- Control API for tests ---------------------------------------------------------------

@@ -25,8 +25,6 @@ import {
 import type { ThreadRecord, Tx } from "./store.js";
 import type { ConversationMessage, ModelSelection, ProviderThread, Run } from "./types.js";
 
-export type { UserMessageInput } from "./run-records.js";
-
 function ensureProviderThread(tx: Tx, run: Run): ProviderThread {
   const existing = run.providerThreadId ? tx.record.providerThreads.get(run.providerThreadId) : undefined;
   const next: ProviderThread = existing

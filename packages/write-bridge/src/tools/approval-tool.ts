@@ -80,7 +80,7 @@ const approvalInput = z.strictObject({
     .max(MAX_PROJECT_WRITES)
     .optional()
     .describe(
-      "Each project create ({environment, action: project.create, workspaceRoot, createWorkspaceRootIfMissing?}) or forced delete ({environment, action: project.delete, projectId, force: true}) you will make, with its exact input: the page shows the folder (and whether it would be made) or the thread count, and the lease admits only these inputs.",
+      "Each project create ({environment, action: project.create, workspaceRoot, createWorkspaceRootIfMissing?}), move ({environment, action: project.meta.update, projectId, workspaceRoot}) or forced delete ({environment, action: project.delete, projectId, force: true}) you will make, with its exact input: the page shows the folder (and whether it exists or would be made) or the thread count, and the lease admits only these inputs.",
     ),
   runtimeCeiling: z
     .enum(RUNTIME_MODES)

@@ -2,6 +2,7 @@ import type { BridgeToolDefinition } from "../bridge-tool.js";
 import { approvalTool } from "./approval-tool.js";
 import { conditionalSendTool } from "./conditional-send-tool.js";
 import { LEASED_READ_TOOLS } from "./leased-read-tools.js";
+import { preflightTool } from "./preflight-tool.js";
 import { reconcileTool } from "./reconcile-tool.js";
 import { threadsBatchTool } from "./threads-batch-tool.js";
 import { WRITE_TOOLS } from "./write-tools.js";
@@ -9,6 +10,7 @@ import { WRITE_TOOLS } from "./write-tools.js";
 export { approvalTool } from "./approval-tool.js";
 export { conditionalSendResultSchema, conditionalSendTool } from "./conditional-send-tool.js";
 export { LEASED_READ_TOOLS } from "./leased-read-tools.js";
+export { PREFLIGHT_TOOL_NAME, preflightTool } from "./preflight-tool.js";
 export { reconcileTool } from "./reconcile-tool.js";
 export { threadsBatchResultSchema, threadsBatchTool } from "./threads-batch-tool.js";
 export { WRITE_TOOLS, writeResultSchema } from "./write-tools.js";
@@ -23,6 +25,7 @@ export const BRIDGE_TOOLS: readonly BridgeToolDefinition[] = [
   ...WRITE_TOOLS,
   conditionalSendTool,
   threadsBatchTool,
+  preflightTool,
   ...LEASED_READ_TOOLS,
   reconcileTool,
 ] as BridgeToolDefinition[];
@@ -37,5 +40,6 @@ export const WRITE_SIDE_TOOLS: readonly BridgeToolDefinition[] = [
   ...WRITE_TOOLS,
   conditionalSendTool,
   threadsBatchTool,
+  preflightTool,
   reconcileTool,
 ] as BridgeToolDefinition[];

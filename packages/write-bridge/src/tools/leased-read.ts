@@ -8,7 +8,11 @@ import { ConnectorError } from "@t3-connector/core";
 import { type CursorCodec, createCursorCodec } from "@t3-connector/core/pagination";
 import type { HistoryBoundsInput } from "@t3-connector/core/state";
 import type { ProjectShell, ShellSnapshot, ThreadProjection, ThreadShell } from "@t3-connector/core/t3";
-import type { ReadSource, ShellView } from "@t3-connector/mcp-tools/read-answers";
+import {
+  type ReadSource,
+  type ShellView,
+  withSecretsFromThreads,
+} from "@t3-connector/mcp-tools/read-answers";
 import type { BridgeContext } from "../bridge-tool.js";
 
 type LeasedReadKind = "threads" | "thread";
@@ -82,6 +86,16 @@ function leasedView(answer: LeasedAnswer, readAt: number): ShellView {
   };
 }
 
+/** The projection and history bounds of a leased read of one thread. */
+function threadDetail(answer: LeasedAnswer): HistoryBoundsInput & { projection: ThreadProjection } {
+  const { projection, ...bounds } = (answer.body.detail ?? {}) as HistoryBoundsInput & {
+    projection?: ThreadProjection;
+  };
+  return { ...bounds, projection: (projection ?? {}) as ThreadProjection };
+}
+
+const threadProjection = (answer: LeasedAnswer): ThreadProjection => threadDetail(answer).projection;
+
 /** One cursor key per bridge process, as the read server has one per process. */
 let codec: CursorCodec | undefined;
 function leasedCursors(): CursorCodec {
@@ -99,16 +113,28 @@ export function leasedReadSource(context: BridgeContext, leaseId: string): ReadS
       return { tool, filters, environmentFilter: named, selectedEnvironmentIds: [named] };
     },
     async sweep(environment, signal, project, countFound, options = {}) {
+      const named = leasedEnvironment(environment);
       const answer = await leasedRead(
         context,
         leaseId,
-        leasedEnvironment(environment),
+        named,
         "threads",
         signal,
         // Archived threads are not in the shell: the gate reads them from their own snapshot.
         options.withArchive ? { includeArchived: true } : {},
       );
-      const value = project(leasedView(answer, context.now()));
+      const view = leasedView(answer, context.now());
+      // Rows that name no secret request: the running threads are read as the read server reads
+      // them (ADR 0069), each through the gate's leased read of one thread.
+      const shell = options.withSecretRequests
+        ? await withSecretsFromThreads(
+            view.shell,
+            async (threadId, readSignal) =>
+              threadProjection(await leasedRead(context, leaseId, named, "thread", readSignal, { threadId })),
+            signal,
+          )
+        : view.shell;
+      const value = project(shell === view.shell ? view : { ...view, shell });
       const { alias, environmentId } = answer.environment;
       return {
         results: [{ environment: answer.environment, value }],
@@ -124,9 +150,7 @@ export function leasedReadSource(context: BridgeContext, leaseId: string): ReadS
       const answer = await leasedRead(context, leaseId, leasedEnvironment(environment), "thread", signal, {
         threadId,
       });
-      const { projection, ...bounds } = (answer.body.detail ?? {}) as HistoryBoundsInput & {
-        projection?: ThreadProjection;
-      };
+      const { projection, ...bounds } = threadDetail(answer);
       const project = answer.body.project;
       return {
         environment: answer.environment,
@@ -138,7 +162,7 @@ export function leasedReadSource(context: BridgeContext, leaseId: string): ReadS
               : projectShell(project as Record<string, unknown>),
         },
         observedAt: context.now(),
-        fetched: { projection: (projection ?? {}) as ThreadProjection, bounds },
+        fetched: { projection, bounds },
       };
     },
   };

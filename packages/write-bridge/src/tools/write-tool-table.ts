@@ -183,7 +183,8 @@ export const WRITE_TOOL_TABLE = {
   },
   "project.meta.update": {
     name: "t3_escrever_project_meta_update",
-    notes: "Name at least one of title, workspaceRoot (under projectRoots), defaultModelSelection.",
+    notes:
+      "Name at least one of title, workspaceRoot, defaultModelSelection. workspaceRoot (a move): an existing absolute folder under one of the environment's projectRoots; the lease must have been approved for this exact projectId and workspaceRoot (name them in t3_pedir_aprovacao's projectWrites), else scope_denied. A rename needs no such approval.",
   },
   "project.delete": {
     name: "t3_escrever_project_delete",

@@ -3,7 +3,9 @@
  * source. On one simulated world, a read server whose ACL is the lease's projects and the bridge
  * under that lease answer the five shared reads with the same body (the environment's server
  * label aside, which the gate does not read; cursors are signed per process). The thread outside
- * the lease is in neither answer. Everything runs over real sockets.
+ * the lease is in neither answer. The world's rows name no secret request (upstream's reading,
+ * ADR 0069), so `t3_atencao` finds the thread waiting on one only by reading the running threads,
+ * which both servers do with the same code. Everything runs over real sockets.
  */
 import { readToolDefinitions } from "@t3-connector/read-server";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
@@ -32,9 +34,18 @@ describe("the bridge answers its leased reads as the read server does", () => {
   let leaseId = "";
   let bridge: BridgeSession;
   let read: SimReadSetup;
+  let secretThread = "";
 
   beforeAll(async () => {
-    const world = await startSimWorld(["alpha"]);
+    // Upstream's rows carry no `pendingSecretRequest`: only the thread's own items name it.
+    const world = await startSimWorld(["alpha"], { alpha: { unknowns: { secretRequests: "upstream" } } });
+    const alpha = world.env("alpha");
+    secretThread = alpha.model.addThread({
+      projectId: LEASED_PROJECT,
+      title: "Needs a key",
+      state: "running",
+    });
+    alpha.model.requestSecret(secretThread, { name: "GITHUB_TOKEN" });
     h = await startGateHarness({ world });
     bridge = await connectBridge({ port: h.gate.port, stateDir: h.world.stateDir });
     read = await startSimRead({
@@ -67,6 +78,17 @@ describe("the bridge answers its leased reads as the read server does", () => {
     const fromBridge = structured(await bridge.call(tool, { leaseId, environment: "alpha", ...input }));
     expect(comparable(fromBridge)).toEqual(comparable(fromRead));
     expect(JSON.stringify(fromBridge)).not.toContain(OUTSIDE_THREAD);
+  });
+
+  it("lists the thread waiting on a secret its row does not name, on both servers", async () => {
+    for (const answer of [
+      await read.call("t3_atencao", { environment: "alpha" }),
+      structured(await bridge.call("t3_atencao", { leaseId, environment: "alpha" })),
+    ]) {
+      const listed = (answer.threads as Body[]).find((thread) => thread.threadId === secretThread);
+      expect(listed).toMatchObject({ state: "needs_intervention", stateSource: "secret_request" });
+      expect(String(listed?.reason)).toContain("GITHUB_TOKEN");
+    }
   });
 
   it("pages the bridge's listing with its own cursor, as the read server pages", async () => {

@@ -23,7 +23,7 @@ describe("tools/list", () => {
       "t3_escrever_threads_batch",
     ]);
     expect(writes).toHaveLength(49);
-    expect(tools).toHaveLength(56);
+    expect(tools).toHaveLength(57);
     for (const entry of ACTIONS) {
       const row = writeToolRow(entry.action);
       const tool = byName.get(row.name);
@@ -42,11 +42,12 @@ describe("tools/list", () => {
     expect(byName.get("t3_escrever_thread_pin")?.annotations?.destructiveHint).toBe(false);
   });
 
-  it("adds the approval, the five leased reads and reconciliation", async () => {
+  it("adds the approval, the preflight, the five leased reads and reconciliation", async () => {
     const { tools } = await bridge.client.listTools();
     const others = tools.filter((tool) => !tool.name.startsWith("t3_escrever_")).map((tool) => tool.name);
     expect(others).toEqual([
       "t3_pedir_aprovacao",
+      "t3_preflight",
       "t3_projetos",
       "t3_threads",
       "t3_atencao",
@@ -54,7 +55,11 @@ describe("tools/list", () => {
       "t3_mensagens",
       "t3_reconciliar_escrita",
     ]);
-    for (const tool of tools.filter((candidate) => others.slice(1).includes(candidate.name))) {
+    // The preflight needs no lease (ADR 0075): it takes the write's action and input.
+    const preflight = tools.find((tool) => tool.name === "t3_preflight");
+    expect(preflight?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(preflight?.inputSchema.required).toEqual(["action", "input"]);
+    for (const tool of tools.filter((candidate) => others.slice(2).includes(candidate.name))) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(tool.inputSchema.additionalProperties).toBe(false);
       // The leased reads take the read tools' inputs plus leaseId (environment optional there too,

@@ -1,9 +1,10 @@
 /**
- * Project writes a lease is bound to (ADR 0074, "What the page says"). A project create names a
- * folder on the person's machine and a forced delete takes every thread of a project: the page
- * says exactly which folder (and whether it would be made) and how many threads, so the lease
- * admits only those inputs. A create, or a delete with `force`, whose input no bound write of the
- * grant matches is refused `scope_denied`: a client cannot ask for one folder and write another.
+ * Project writes a lease is bound to (ADR 0074, "What the page says"). A project create or a move
+ * names a folder on the person's machine and a forced delete takes every thread of a project: the
+ * page says exactly which folder (and whether it exists or would be made) and how many threads, so
+ * the lease admits only those inputs. A create, a move (an update naming `workspaceRoot`) or a
+ * delete with `force` whose input no bound write of the grant matches is refused `scope_denied`: a
+ * client cannot ask for one folder and write another.
  */
 import { z } from "zod";
 import { idString } from "./fields.js";
@@ -31,6 +32,12 @@ export const boundProjectWriteSchema = z.discriminatedUnion("action", [
     /** Live and archived threads counted when the page was shown. */
     threadCount: z.number().int().min(0),
   }),
+  /** A move: the folder existed when the page was shown (T3 never makes a move's folder). */
+  z.strictObject({
+    action: z.literal("project.meta.update"),
+    projectId: idString,
+    workspaceRoot: absolutePath,
+  }),
 ]);
 export type BoundProjectWrite = z.output<typeof boundProjectWriteSchema>;
 
@@ -41,9 +48,10 @@ export type ProjectWriteKey =
       readonly workspaceRoot: string;
       readonly createWorkspaceRootIfMissing: boolean;
     }
-  | { readonly action: "project.delete"; readonly projectId: string; readonly force: true };
+  | { readonly action: "project.delete"; readonly projectId: string; readonly force: true }
+  | { readonly action: "project.meta.update"; readonly projectId: string; readonly workspaceRoot: string };
 
-/** The part of `input` a lease must have bound, for a create or a forced delete; else null. */
+/** The part of `input` a lease must have bound, for a create, a move or a forced delete; else null. */
 export function projectWriteKey(action: string, input: unknown): ProjectWriteKey | null {
   const fields = (input ?? {}) as Record<string, unknown>;
   if (action === "project.create") {
@@ -55,6 +63,10 @@ export function projectWriteKey(action: string, input: unknown): ProjectWriteKey
   }
   if (action === "project.delete" && fields.force === true) {
     return { action, projectId: String(fields.projectId), force: true };
+  }
+  // A rename or a new default model names no folder: only a move is bound.
+  if (action === "project.meta.update" && fields.workspaceRoot !== undefined) {
+    return { action, projectId: String(fields.projectId), workspaceRoot: String(fields.workspaceRoot) };
   }
   return null;
 }
@@ -69,6 +81,9 @@ export function boundWriteMatches(bound: BoundProjectWrite, key: ProjectWriteKey
   }
   if (bound.action === "project.delete" && key.action === "project.delete") {
     return bound.projectId === key.projectId;
+  }
+  if (bound.action === "project.meta.update" && key.action === "project.meta.update") {
+    return bound.projectId === key.projectId && bound.workspaceRoot === key.workspaceRoot;
   }
   return false;
 }
@@ -90,7 +105,9 @@ export function unboundProjectWrite(
   const what =
     key.action === "project.create"
       ? `a project at ${key.workspaceRoot}${key.createWorkspaceRootIfMissing ? " (making the folder)" : ""}`
-      : `a forced delete of project ${key.projectId}`;
+      : key.action === "project.meta.update"
+        ? `a move of project ${key.projectId} to ${key.workspaceRoot}`
+        : `a forced delete of project ${key.projectId}`;
   return (
     `the lease was not approved for ${what}: the approval page named another folder or flag, or none. ` +
     "Ask again with t3_pedir_aprovacao naming this exact write in projectWrites"

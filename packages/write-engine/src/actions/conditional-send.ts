@@ -111,8 +111,6 @@ export const CONDITIONAL_SEND_FINAL_STATES: readonly ConditionalSendState[] = [
   "completed",
 ];
 
-export { TERMINAL_RUN_STATUSES };
-
 export const PRECONDITION_FAILURES = [
   "other_run_active",
   "run_superseded",

@@ -49,9 +49,6 @@ export const DEFAULT_RUNTIME_MODE: RuntimeMode = "full-access";
 
 export const INTERACTION_MODES = ["default", "plan"] as const;
 export const interactionMode = z.enum(INTERACTION_MODES);
-
-/** T3's approval decisions: one list with the read side, which shows them on a pending approval. */
-export { APPROVAL_DECISIONS } from "@t3-connector/core/state";
 export const COMPLETION_WAKES = ["always", "settled_only"] as const;
 export const PULL_REQUEST_SOURCES = ["manual", "created", "agent", "stack", "stack-dismissed"] as const;
 

@@ -8,9 +8,6 @@ import { ACTIVE_RUN_STATUSES, ConnectorError, type ErrorCode } from "@t3-connect
 // that a refusal here and a read's nextAction can never name different tools.
 import { ANSWER_REQUEST_TOOL, APPROVE_REQUEST_TOOL } from "@t3-connector/core/state";
 
-/** Run statuses that mean work is in flight on a thread. */
-export { ACTIVE_RUN_STATUSES };
-
 /** The write tool that resolves a pending runtime request of a kind, or null: inspect it in T3. */
 export interface AnswerRoute {
   readonly action: "runtime-request.answer" | "runtime-request.approve";
@@ -67,6 +64,15 @@ export interface NoPendingRequestGuard {
   readonly reason: "thread_pending_request";
 }
 
+/** What both config guards check of the provider, in this order (the first failure is the reason). */
+const PROVIDER_REASONS = [
+  "model_capabilities_unavailable",
+  "provider_instance_unavailable",
+  "provider_not_ready",
+  "provider_model_unavailable",
+] as const;
+type ProviderReasons = typeof PROVIDER_REASONS;
+
 /** The selection must be offered by a `server.getConfig` read fresh for this write. */
 export interface ModelSelectionGuard {
   readonly kind: "model_selection_offered";
@@ -75,13 +81,24 @@ export interface ModelSelectionGuard {
   readonly code: "guard_refused";
   /** Checked in this order; the first failure is the refusal reason. */
   readonly reasons: readonly [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_model_unavailable",
+    ...ProviderReasons,
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
   ];
+}
+
+/**
+ * The thread's own provider (its `modelSelection`, read fresh) must be offered, ready and still
+ * list its model in a `server.getConfig` read for this write: a message to a thread whose provider
+ * T3 reports as not ready would start a run that cannot work. Options are not checked again.
+ */
+export interface ThreadProviderGuard {
+  readonly kind: "thread_provider_ready";
+  readonly threadField: string;
+  readonly source: "server.getConfig";
+  readonly code: "guard_refused";
+  readonly reasons: ProviderReasons;
 }
 
 /**
@@ -128,6 +145,7 @@ export type Guard =
   | NoActiveRunGuard
   | NoPendingRequestGuard
   | ModelSelectionGuard
+  | ThreadProviderGuard
   | WorkspaceGuard
   | WorkspaceRootGuard
   | ProjectEmptyGuard;
@@ -166,13 +184,19 @@ export const MODEL_SELECTION_GUARD: ModelSelectionGuard = {
   source: "server.getConfig",
   code: "guard_refused",
   reasons: [
-    "model_capabilities_unavailable",
-    "provider_instance_unavailable",
-    "provider_model_unavailable",
+    ...PROVIDER_REASONS,
     "model_option_unsupported",
     "model_option_value_unsupported",
     "model_capabilities_unknown",
   ],
+};
+
+export const THREAD_PROVIDER_GUARD: ThreadProviderGuard = {
+  kind: "thread_provider_ready",
+  threadField: "threadId",
+  source: "server.getConfig",
+  code: "guard_refused",
+  reasons: PROVIDER_REASONS,
 };
 
 export function workspacePath(...path: string[]): WorkspaceGuard {
@@ -302,6 +326,7 @@ function checkOne(guard: Guard, input: unknown, context: GuardContext): Connecto
     }
     // These read T3 or the file system: the preflight runs them (dispatch/project-checks.ts).
     case "model_selection_offered":
+    case "thread_provider_ready":
     case "workspace_root_confined":
     case "project_empty_unless_forced":
       return null;

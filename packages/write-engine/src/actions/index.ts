@@ -1,3 +1,5 @@
+export { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from "@t3-connector/core";
+export { APPROVAL_DECISIONS } from "@t3-connector/core/state";
 export {
   type BoundProjectWrite,
   boundProjectWriteSchema,
@@ -53,11 +55,15 @@ export {
   type StepVerdict,
   stepOperationId,
   stepVerdict,
-  TERMINAL_RUN_STATUSES,
   UNCERTAIN_REASONS,
 } from "./conditional-send.js";
 export {
-  APPROVAL_DECISIONS,
+  type ConfigGuardCheck,
+  checkConfigGuards,
+  configGuardCheck,
+  type ThreadSelection,
+} from "./config-guards.js";
+export {
   type Attachment,
   COMPLETION_WAKES,
   DEFAULT_RUNTIME_MODE,
@@ -72,7 +78,6 @@ export {
   type RuntimeMode,
 } from "./fields.js";
 export {
-  ACTIVE_RUN_STATUSES,
   ANSWER_ROUTE_BY_KIND,
   type AnswerRoute,
   checkLocalGuards,
@@ -84,6 +89,8 @@ export {
   type NoPendingRequestGuard,
   type ProjectEmptyGuard,
   type RequestIdGuard,
+  THREAD_PROVIDER_GUARD,
+  type ThreadProviderGuard,
   type ThreadStateView,
   valueAtPath,
   type WorkspaceGuard,
@@ -97,7 +104,12 @@ export {
   operationInputHash,
   uuidFromHex,
 } from "./ids.js";
-export { type ThreadSendInput, threadSendInput } from "./launch-send.js";
+export {
+  PREFLIGHT_ACTIONS,
+  type PreflightAction,
+  type ThreadSendInput,
+  threadSendInput,
+} from "./launch-send.js";
 export {
   approvedWorkspaceRoots,
   type EnvironmentGrant,
@@ -115,6 +127,7 @@ export {
   scopeRequestSchema,
 } from "./lease-scope.js";
 export { checkModelSelection } from "./model-selection.js";
+export { providerNotReady } from "./provider-readiness.js";
 export {
   DEFAULT_RUNTIME_CEILING,
   type DrivenThreadMode,

@@ -13,7 +13,17 @@ import {
   titleText,
   workspaceStrategy,
 } from "./fields.js";
-import { MODEL_SELECTION_GUARD, noPendingRequest, REQUEST_ID_GUARD, workspacePath } from "./guards.js";
+import {
+  MODEL_SELECTION_GUARD,
+  noPendingRequest,
+  REQUEST_ID_GUARD,
+  THREAD_PROVIDER_GUARD,
+  workspacePath,
+} from "./guards.js";
+
+/** The writes `t3_preflight` judges before a client asks the person (ADR 0075). */
+export const PREFLIGHT_ACTIONS = ["thread.launch", "thread.send"] as const;
+export type PreflightAction = (typeof PREFLIGHT_ACTIONS)[number];
 
 export const threadLaunch = defineLaunchAction({
   action: "thread.launch",
@@ -120,7 +130,7 @@ export const threadSend = defineAction({
   inputSchema: threadSendInput,
   commandType: "message.dispatch",
   extraIds: ["messageId"],
-  guards: [REQUEST_ID_GUARD, noPendingRequest(null)],
+  guards: [REQUEST_ID_GUARD, noPendingRequest(null), THREAD_PROVIDER_GUARD],
   fields: (input, ids) => ({
     ...PROVENANCE,
     threadId: input.threadId,

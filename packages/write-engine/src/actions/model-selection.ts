@@ -7,6 +7,7 @@
 import { ConnectorError } from "@t3-connector/core";
 import { z } from "zod";
 import type { ModelSelection } from "./fields.js";
+import { providerNotReady } from "./provider-readiness.js";
 
 /** Messages list at most this many offered values, then a count. */
 const MAX_LISTED = 40;
@@ -45,9 +46,15 @@ function refuse(reason: string, message: string, details: Record<string, unknown
 
 /**
  * Checks a selection against `config.providers` of a `server.getConfig` answer read for this
- * write. Pass `undefined` when the config could not be read. Returns the refusal, or null.
+ * write: the instance is offered and ready, it lists the model, and (unless `options: false`, for
+ * a thread's own selection chosen at its launch) it offers each option and value. Pass
+ * `undefined` when the config could not be read. Returns the refusal, or null.
  */
-export function checkModelSelection(selection: ModelSelection, config: unknown): ConnectorError | null {
+export function checkModelSelection(
+  selection: ModelSelection,
+  config: unknown,
+  check: { readonly options: boolean } = { options: true },
+): ConnectorError | null {
   const providersRaw = (config as { providers?: unknown } | null | undefined)?.providers;
   if (!Array.isArray(providersRaw)) {
     return refuse(
@@ -65,6 +72,8 @@ export function checkModelSelection(selection: ModelSelection, config: unknown):
       { offered: offered.slice(0, MAX_LISTED) },
     );
   }
+  const notReady = providerNotReady(provider);
+  if (notReady !== null) return notReady;
   if (provider.models === undefined) {
     return refuse("provider_model_unavailable", `provider instance ${selection.instanceId} lists no models`);
   }
@@ -78,7 +87,7 @@ export function checkModelSelection(selection: ModelSelection, config: unknown):
       { offered: offered.slice(0, MAX_LISTED) },
     );
   }
-  const options = selection.options ?? [];
+  const options = check.options ? (selection.options ?? []) : [];
   if (options.length === 0) return null;
   if (model.capabilities === null || model.capabilities === undefined) {
     return refuse("model_capabilities_unknown", `the options of model ${selection.model} are not published`);

@@ -1,15 +1,9 @@
 /** Actions 18-31: model and provider, runs and the queue, runtime requests, checkpoints. */
+
+import { APPROVAL_DECISIONS } from "@t3-connector/core/state";
 import { z } from "zod";
 import { defineAction, threadInput } from "./define.js";
-import {
-  APPROVAL_DECISIONS,
-  answers,
-  attachments,
-  idString,
-  messageText,
-  modelSelection,
-  reasonText,
-} from "./fields.js";
+import { answers, attachments, idString, messageText, modelSelection, reasonText } from "./fields.js";
 import { MODEL_SELECTION_GUARD } from "./guards.js";
 
 export const threadModelSelectionSet = defineAction({

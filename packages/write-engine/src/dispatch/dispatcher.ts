@@ -37,9 +37,7 @@ import {
   drivenThreadMode,
   getAction,
   type PreparedAction,
-  type ProjectWriteKey,
   prepareAction,
-  projectWriteKey,
   type RuntimeMode,
   requestedRuntimeMode,
   withOmittedRuntimeMode,
@@ -51,6 +49,7 @@ import type { Dispatcher, DispatcherOptions } from "./dispatcher-contract.js";
 import { type FreshThreads, projectsOf, readFreshThreads } from "./fresh-shell.js";
 import { errorFromRefusedRecord, journalErrorOf } from "./journal-errors.js";
 import { KeyedLock } from "./keyed-lock.js";
+import { leaseRequestOf } from "./lease-request.js";
 import { LeaseRule } from "./lease-rule.js";
 import { type DispatchOutcome, dispatchFailureOf, ENDS_LEASE } from "./outcome.js";
 import { runPreflight } from "./preflight.js";
@@ -105,11 +104,6 @@ function targetThreadOf(entry: AnyActionDefinition, input: unknown): { threadId?
  * The runtime mode the write's parsed input runs an agent in, per the catalogue's declaration;
  * none while an omitted mode waits for the lease's ceiling to fill it.
  */
-function projectWriteOf(operation: Operation): { projectWrite?: ProjectWriteKey } {
-  const key = projectWriteKey(operation.entry.action, operation.prepared.input);
-  return key === null ? {} : { projectWrite: key };
-}
-
 function runtimeModeOf(operation: Operation): { runtimeMode?: RuntimeMode } {
   if (operation.awaitingCeiling === true) return {};
   const mode = requestedRuntimeMode(operation.entry.action, operation.prepared.input);
@@ -316,18 +310,8 @@ class WriteDispatcher implements Dispatcher {
     stage: LeaseRequest["stage"],
     projectIds: readonly string[],
     threadRuntimeMode?: LeaseRequest["threadRuntimeMode"],
-  ) {
-    return {
-      stage,
-      environmentId: operation.environmentId,
-      destination: operation.destination,
-      action: operation.entry.action,
-      projectIds,
-      threadIds: operation.entry.targets(operation.prepared.input).threadIds,
-      ...projectWriteOf(operation),
-      ...runtimeModeOf(operation),
-      ...(threadRuntimeMode === undefined ? {} : { threadRuntimeMode }),
-    } satisfies LeaseRequest;
+  ): LeaseRequest {
+    return leaseRequestOf(operation, stage, projectIds, threadRuntimeMode);
   }
 
   /** A lease refusal before the reservation: thrown as is, nothing recorded. */

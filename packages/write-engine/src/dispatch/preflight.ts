@@ -1,25 +1,23 @@
 /**
  * The checks between the reservation and the send, all on fresh reads:
  * referenced threads exist, the catalogue's local guards (run in flight, pending request, request
- * id, workspace path inside the approved roots), the model selection against a `server.getConfig`
- * read now, and the workspace path verified where the environment runs. The first failure is
+ * id, workspace path inside the approved roots), the chosen or the thread's provider (ready, listing
+ * the model) and the model selection against a `server.getConfig` read now, and the workspace path verified where the environment runs. The first failure is
  * returned as a typed refusal; nothing has been sent.
  */
 
 import { ConnectorError } from "@t3-connector/core";
-import type { Transport } from "@t3-connector/core/config";
+import type { RootFileSystem, Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import {
   type AnyActionDefinition,
+  checkConfigGuards,
   checkLocalGuards,
-  checkModelSelection,
-  type ModelSelection,
   valueAtPath,
 } from "../actions/index.js";
 import { type FreshThreads, threadStateView } from "./fresh-shell.js";
 import { projectRefusal } from "./project-checks.js";
 import type { WorkspaceVerifier } from "./types.js";
-import type { RootFileSystem } from "./workspace-root.js";
 
 export interface PreflightContext {
   readonly entry: AnyActionDefinition;
@@ -60,14 +58,15 @@ export async function runPreflight(context: PreflightContext): Promise<Connector
     approvedWorkspaceRoots: context.approvedWorkspaceRoots,
   });
   if (local !== null) return local;
+  // The chosen provider (a launch) or the thread's own (a message): offered, ready, listing the model.
+  const provider = await checkConfigGuards(
+    entry.guards,
+    input,
+    (threadId) => fresh.found.get(threadId)?.modelSelection,
+    () => readConfig(context.environment),
+  );
+  if (provider !== null) return provider;
   for (const guard of entry.guards) {
-    if (guard.kind === "model_selection_offered") {
-      const selection = valueAtPath(input, guard.path);
-      if (selection === undefined) continue;
-      const config = await readConfig(context.environment);
-      const refusal = checkModelSelection(selection as ModelSelection, config);
-      if (refusal !== null) return refusal;
-    }
     if (guard.kind === "workspace_root_confined" || guard.kind === "project_empty_unless_forced") {
       const refusal = await projectRefusal([guard], context);
       if (refusal !== null) return refusal;

@@ -1,6 +1,6 @@
 /**
  * The preflight's project checks (ADR 0074), on reads made right before the send:
- * - the workspace folder is confined to the environment's allowed roots (workspace-root.ts), and
+ * - the workspace folder is confined to the environment's allowed roots (core's project-folder.ts), and
  *   a missing one is allowed only when the input asks T3 to make it;
  * - a project to delete holds no live or archived thread, counted now from the active shell and
  *   the archived one, unless the input says `force`.
@@ -8,7 +8,7 @@
  * folder is allowed there (the walk cannot be made over ssh without trusting the remote shell).
  */
 import { ConnectorError } from "@t3-connector/core";
-import type { Transport } from "@t3-connector/core/config";
+import { confineWorkspaceRoot, type RootFileSystem, type Transport } from "@t3-connector/core/config";
 import type { ConnectedEnvironment } from "@t3-connector/core/environments";
 import type {
   BoundProjectWrite,
@@ -18,7 +18,6 @@ import type {
   WorkspaceRootGuard,
 } from "../actions/index.js";
 import { getAction, valueAtPath } from "../actions/index.js";
-import { confineWorkspaceRoot, type RootFileSystem } from "./workspace-root.js";
 
 export interface ProjectCheckContext {
   readonly input: unknown;
@@ -53,7 +52,9 @@ export async function checkWorkspaceRoot(
   if (!confined.exists && !create) {
     throw new ConnectorError(
       "workspace_root_refused",
-      `${confined.resolved} does not exist; set createWorkspaceRootIfMissing: true to have T3 make it`,
+      guard.createField === null
+        ? `${confined.resolved} does not exist; a project moves only to an existing folder`
+        : `${confined.resolved} does not exist; set ${guard.createField}: true to have T3 make it`,
       { details: { reason: "folder_missing" } },
     );
   }
@@ -132,9 +133,9 @@ export async function checkProjectEmpty(
 
 /**
  * What the approval page names for a project write before the person approves it (ADR 0074): a
- * create's folder walked now under the allowed roots (refused as the send would refuse it) and
- * whether T3 would make it; a forced delete's live and archived threads counted now. The lease
- * then binds exactly this input.
+ * create's or a move's folder walked now under the allowed roots (refused as the send would refuse
+ * it) and whether T3 would make it; a forced delete's live and archived threads counted now. The
+ * lease then binds exactly this input.
  */
 export async function boundProjectWriteFacts(
   key: ProjectWriteKey,
@@ -143,10 +144,12 @@ export async function boundProjectWriteFacts(
   if (key.action === "project.delete") {
     return { ...key, threadCount: await countProjectThreads(context.environment, key.projectId) };
   }
-  const guard = getAction("project.create").guards.find(
+  const guard = getAction(key.action).guards.find(
     (candidate): candidate is WorkspaceRootGuard => candidate.kind === "workspace_root_confined",
   );
-  if (guard === undefined) throw new Error("project.create has no folder guard");
+  if (guard === undefined) throw new Error(`${key.action} has no folder guard`);
+  // A move's folder must exist (its guard has no create flag), so a walk that passes found it.
   const confined = await checkWorkspaceRoot(guard, { ...context, input: key });
+  if (key.action === "project.meta.update") return key;
   return { ...key, wouldCreate: confined === null ? false : !confined.exists };
 }

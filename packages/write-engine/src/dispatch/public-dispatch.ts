@@ -9,6 +9,7 @@ export type {
 } from "./conditional-send.js";
 export type { Delivery } from "./conditional-send-steps.js";
 export type { Dispatcher } from "./dispatcher-contract.js";
+export type { DuplicateFront, DuplicateMatch, DuplicateThread } from "./duplicate-front.js";
 export { LeaseRule } from "./lease-rule.js";
 export { operatorCeilingRefusal } from "./operator-ceiling.js";
 export { type OperatorSendOutcome, sendWithoutLease } from "./operator-send.js";
@@ -36,3 +37,11 @@ export type {
   WorkspaceTarget,
   WorkspaceVerifier,
 } from "./types.js";
+export { wouldPass } from "./would-pass.js";
+export type {
+  EnvironmentVerdict,
+  PreflightReason,
+  WouldPassAnswer,
+  WouldPassDeps,
+  WouldPassRequest,
+} from "./would-pass-types.js";

@@ -31,6 +31,9 @@ import type {
   ReconcileOutcome,
   WorkspaceVerifier,
 } from "../dispatch/types.js";
+import { executionDomainVerifier } from "../dispatch/workspace-verifier.js";
+import { wouldPass } from "../dispatch/would-pass.js";
+import type { WouldPassAnswer, WouldPassRequest } from "../dispatch/would-pass-types.js";
 import type { Journal } from "../journal/journal.js";
 import type { AuditAnchor, UnknownLoss } from "../journal/manifest.js";
 import { openJournal } from "../journal/open-journal.js";
@@ -82,6 +85,11 @@ export interface WriteEngine extends Dispatcher {
     request: ThreadsBatchRequest,
     dispatchItem: (request: DispatchRequest) => Promise<DispatchOutcome>,
   ): Promise<ThreadsBatchResult>;
+  /**
+   * Would this launch or message pass now under `request.scope` (the person's default grant)? The
+   * send's own parse, reads, lease verdict and guards, collected; nothing sent or recorded (ADR 0075).
+   */
+  preflight(request: WouldPassRequest): Promise<WouldPassAnswer>;
   /** Settles an uncertain write; it resends only under `authority` (ADR 0042), else it reads only. */
   reconcile(key: string, authority?: ResendAuthority): Promise<ReconcileOutcome>;
   operationKey(environment: string, operationId: string): string;
@@ -140,6 +148,15 @@ function bindEngine(opened: Journal, options: WriteEngineOptions, clock: Clock):
       conditionalSend({ dispatcher, journal, registry, channel, clock, leases }, request),
     threadsBatch: (request, dispatchItem) =>
       runThreadsBatch({ journal, registry, channel, leases, dispatchItem }, request),
+    preflight: (request) =>
+      wouldPass(
+        {
+          registry,
+          verifyWorkspace: options.verifyWorkspace ?? executionDomainVerifier(),
+          ...(options.commandSupport === undefined ? {} : { commandSupport: options.commandSupport }),
+        },
+        request,
+      ),
     reconcile: (key, authority) => dispatcher.reconcile(key, authority),
     operationKey: (environment, operationId) => dispatcher.operationKey(environment, operationId),
     listUncertain: () => journal.listUncertain(),

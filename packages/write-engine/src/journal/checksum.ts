@@ -46,5 +46,3 @@ export function activeChecksum(
   }
   return sha256Hex(pairs.join("\n"));
 }
-
-export { sha256Hex };

@@ -1,5 +1,5 @@
 import { ConnectorError } from "@t3-connector/core";
-import type { JournalFinding } from "./inspect.js";
+import type { JournalFinding } from "./findings.js";
 
 /** The commands that move on from damage; named in every report so the operator knows the way out. */
 export const VERIFY_COMMAND = "t3-connector-write journal verify";

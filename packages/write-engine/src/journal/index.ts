@@ -10,12 +10,12 @@ export {
   syncDirectory,
   writeFileDurably,
 } from "@t3-connector/core/durable";
+export { ACTIVE_FILE } from "./inspect.js";
 // The class itself, for the engine; the engine's entry shows only its type.
 export { Journal } from "./journal.js";
 export { isJournalKey, journalKey, type OperationIdentity } from "./key.js";
 export { MANIFEST_FILE, MARKER_FILE } from "./manifest.js";
 export {
-  ACTIVE_FILE,
   DEFAULT_COMPLETED_WRITE_DELAY_MS,
   DEFAULT_RECENT_RECORDS,
   DEFAULT_SEGMENT_RECORDS,

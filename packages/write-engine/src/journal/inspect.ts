@@ -21,8 +21,6 @@ import { type JournalWitness, NO_WITNESS, type WitnessReport } from "./witness.j
 export const JOURNAL_DIRECTORY = "journal";
 export const ACTIVE_FILE = "active.json";
 
-export type { FindingProblem, JournalFinding, LostRange } from "./findings.js";
-
 /** Journal files as they are on disk, checked. */
 export interface JournalContents {
   marker: Marker | null;

@@ -25,8 +25,6 @@ import { describeSegment, type SegmentInfo, SegmentStore } from "./segments.js";
 import type { JournalRecord } from "./types.js";
 import type { JournalWitness } from "./witness.js";
 
-export { ACTIVE_FILE, JOURNAL_DIRECTORY } from "./inspect.js";
-
 /** Published retention: settled records are kept at least 7 days after they settle. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /**

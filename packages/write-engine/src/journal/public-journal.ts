@@ -11,10 +11,11 @@ export {
   RECOVER_COMMAND,
   VERIFY_COMMAND,
 } from "./damage.js";
-export { type FindingProblem, type JournalFinding, type LostRange, UNKNOWN_LOST_RANGE } from "./inspect.js";
+export type { FindingProblem, JournalFinding, LostRange } from "./findings.js";
+export { JOURNAL_DIRECTORY, UNKNOWN_LOST_RANGE } from "./inspect.js";
 export type { Journal } from "./journal.js";
 export type { AuditAnchor, LostOperation, UnknownLoss } from "./manifest.js";
-export { DEFAULT_RETENTION_MS, JOURNAL_DIRECTORY } from "./open-journal.js";
+export { DEFAULT_RETENTION_MS } from "./open-journal.js";
 export {
   type AuditedOperation,
   type JournalCheckOptions,

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import { type JournalFs, syncDirectory } from "@t3-connector/core/durable";
 import { journalDamaged } from "./damage.js";
-import { inspectJournal, JOURNAL_DIRECTORY, type JournalFinding, type JournalInspection } from "./inspect.js";
+import type { JournalFinding } from "./findings.js";
+import { inspectJournal, JOURNAL_DIRECTORY, type JournalInspection } from "./inspect.js";
 import {
   type LostKey,
   type LostOperation,

@@ -16,6 +16,7 @@ export {
   type DispatchOp,
   type LeasedReadOp,
   MAX_PROJECT_WRITES,
+  type PreflightOp,
   parseRelayRequest,
   projectWriteAsk,
   type ReconcileOp,

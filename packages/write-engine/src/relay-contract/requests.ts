@@ -5,7 +5,7 @@
  */
 import { findReservedKeys } from "@t3-connector/core/schema";
 import { z } from "zod";
-import { RUNTIME_MODES } from "../actions/index.js";
+import { PREFLIGHT_ACTIONS, RUNTIME_MODES } from "../actions/index.js";
 import { MAX_APPROVAL_WAIT_MS } from "./limits.js";
 
 const id = z.string().min(1).max(256);
@@ -19,7 +19,8 @@ export const leaseOp = z.strictObject({ op: z.literal("lease"), leaseSecret });
 const names = z.array(id).max(256);
 /**
  * A project write named by its exact input in an approval request (ADR 0074): the page says its
- * folder or thread count, and the lease admits only it. A delete is named only when forced.
+ * folder or thread count, and the lease admits only it. A delete is named only when forced, an
+ * update only when it moves the project (names `workspaceRoot`).
  */
 export const projectWriteAsk = z.discriminatedUnion("action", [
   z.strictObject({
@@ -33,6 +34,12 @@ export const projectWriteAsk = z.discriminatedUnion("action", [
     action: z.literal("project.delete"),
     projectId: id,
     force: z.literal(true),
+  }),
+  z.strictObject({
+    environment: id,
+    action: z.literal("project.meta.update"),
+    projectId: id,
+    workspaceRoot: z.string().trim().min(1).max(4096),
   }),
 ]);
 /** At most this many project writes in one approval request: each costs a folder walk or a count. */
@@ -93,6 +100,17 @@ export const threadsBatchOp = z.strictObject({
   operationId: id,
   input: z.unknown(),
 });
+/**
+ * Would this launch or message pass now under the person's default grant (ADR 0075)? A read: no
+ * lease, nothing sent or recorded; the engine parses `input` as the send would.
+ */
+export const preflightOp = z.strictObject({
+  op: z.literal("preflight"),
+  environment,
+  action: z.enum(PREFLIGHT_ACTIONS),
+  operationId: id.optional(),
+  input: z.unknown(),
+});
 /** The journal's `uncertain` writes (ids, actions, states only), for the reconcile command. */
 export const listUncertainOp = z.strictObject({ op: z.literal("list_uncertain") });
 /**
@@ -149,6 +167,7 @@ export const relayRequest = z.discriminatedUnion("op", [
   dispatchOp,
   conditionalSendOp,
   threadsBatchOp,
+  preflightOp,
   listUncertainOp,
   leasedReadOp,
   endLeaseOp,
@@ -159,6 +178,7 @@ export const relayRequest = z.discriminatedUnion("op", [
 export type DispatchOp = z.output<typeof dispatchOp>;
 export type ConditionalSendOp = z.output<typeof conditionalSendOp>;
 export type ThreadsBatchOp = z.output<typeof threadsBatchOp>;
+export type PreflightOp = z.output<typeof preflightOp>;
 export type ReconcileOp = z.output<typeof reconcileOp>;
 export type LeasedReadOp = z.output<typeof leasedReadOp>;
 export type RequestApprovalOp = z.output<typeof requestApprovalOp>;

@@ -172,6 +172,36 @@ export const reconcileResult = z.object({
  */
 export const leasedReadResult = z.looseObject({ environment: z.string(), environmentId: z.string() });
 
+const preflightReason = z.object({ code: z.string(), reason: z.string(), message: z.string() });
+/** Would the launch or message pass now (ADR 0075): reasons with the send's codes, duplicates, a recommendation. */
+export const preflightResult = z.object({
+  action: z.string(),
+  environment: z.string().nullable(),
+  wouldPass: z.boolean(),
+  summary: z.string(),
+  reasons: z.array(preflightReason),
+  ceiling: z.enum(RUNTIME_MODES),
+  duplicates: z.object({
+    checked: z.boolean(),
+    threads: z.array(
+      z.object({
+        threadId: z.string(),
+        title: z.string(),
+        matches: z.array(z.enum(["branch", "worktree", "title"])),
+      }),
+    ),
+  }),
+  recommendation: z.object({ environment: z.string(), reason: z.string() }).nullable(),
+  considered: z.array(
+    z.object({
+      environment: z.string(),
+      environmentId: z.string(),
+      wouldPass: z.boolean(),
+      reasons: z.array(preflightReason),
+    }),
+  ),
+});
+
 /** Whether the lease was open (and is now ended); ending a closed one is no error. */
 export const endLeaseResult = z.object({ ended: z.boolean() });
 /** How many pending requests of the holder were withdrawn (0 for a secret that holds none). */
@@ -198,6 +228,7 @@ export const RELAY_RESULTS = {
   dispatch: dispatchResult,
   conditional_send: conditionalSendResult,
   threads_batch: threadsBatchResult,
+  preflight: preflightResult,
   list_uncertain: listUncertainResult,
   reconcile: reconcileResult,
   leased_read: leasedReadResult,

@@ -129,6 +129,7 @@ describe("the write-action table", () => {
     expect(send.guards.map((guard) => guard.kind)).toEqual([
       "client_request_id_equals_operation_id",
       "no_pending_request",
+      "thread_provider_ready",
     ]);
     expect(getAction("thread.fork")).toMatchObject({
       extraIds: ["targetThreadId"],

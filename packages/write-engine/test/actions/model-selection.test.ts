@@ -6,7 +6,15 @@ import { checkModelSelection, type ModelSelection, SAMPLE_INPUTS } from "../../s
 const capture = readRealFixture<{
   response: { ws_frames_received: { frame: { exit: { value: unknown } } }[] };
 }>("62-ws-server-getConfig.json");
-const CONFIG = capture.response.ws_frames_received[0]?.frame.exit.value;
+const CAPTURED = capture.response.ws_frames_received[0]?.frame.exit.value as {
+  providers: Record<string, unknown>[];
+};
+// The capture's host had no provider CLI, so T3 reported every provider not ready; the model and
+// option checks below read its lists as a host where the CLIs are installed and ready would.
+const CONFIG = {
+  ...CAPTURED,
+  providers: CAPTURED.providers.map((row) => ({ ...row, installed: true, status: "ready" })),
+};
 
 function reason(selection: ModelSelection, config: unknown = CONFIG): unknown {
   return checkModelSelection(selection, config)?.details?.reason ?? null;
@@ -47,6 +55,24 @@ describe("model selection against a fresh server.getConfig", () => {
     );
   });
 
+  it("refuses a provider T3 reports as not ready, as the capture's host reported each of them", () => {
+    for (const row of CAPTURED.providers) {
+      const refusal = checkModelSelection({ instanceId: String(row.instanceId), model: "any" }, CAPTURED);
+      expect(refusal?.code).toBe("guard_refused");
+      expect(refusal?.details).toMatchObject({ reason: "provider_not_ready", instanceId: row.instanceId });
+    }
+    const codex = CAPTURED.providers.find((row) => row.instanceId === "codex");
+    expect(checkModelSelection({ instanceId: "codex", model: "gpt-5.5" }, CAPTURED)?.message).toContain(
+      String(codex?.message),
+    );
+    const warning = { providers: [{ ...codex, installed: true, status: "warning" }] };
+    expect(reason({ instanceId: "codex", model: "gpt-5.5" }, warning)).toBe("provider_not_ready");
+    const unavailable = {
+      providers: [{ ...codex, installed: true, status: "ready", availability: "unavailable" }],
+    };
+    expect(reason({ instanceId: "codex", model: "gpt-5.5" }, unavailable)).toBe("provider_not_ready");
+  });
+
   it("names the offered values in the refusal", () => {
     const refusal = checkModelSelection({ instanceId: "claudeAgent", model: "claude-nope" }, CONFIG);
     expect(refusal?.code).toBe("guard_refused");
@@ -59,6 +85,7 @@ describe("model selection against a fresh server.getConfig", () => {
       providers: [
         {
           instanceId: "codex",
+          status: "ready",
           models: [
             { slug: "m1", capabilities: null },
             {

@@ -2,7 +2,7 @@
  * Project admin through the engine (ADR 0074), against the simulator playing 0.0.31's
  * `projects.mutate`, with real folders: a project is created only under an allowed root (not
  * outside one, not through a symlink that leaves one, not when none is configured), a missing
- * folder only when asked; a rename lands; a delete is refused while the project holds live or
+ * folder only when asked; a rename lands; a move only to the folder its lease was bound to; a delete is refused while the project holds live or
  * archived threads (counted fresh, nothing sent) unless `force`; a lease for one project cannot
  * delete another; a repeat sends nothing; an answer lost after the send settles by reading.
  */
@@ -85,7 +85,9 @@ function liveProject(id: string) {
   const listed = harness.env("roots").model.httpProjects();
   if (listed.kind !== "ok") throw new Error("no project list");
   return (
-    listed.body as { projects: { id: string; title: string; deletedAt: string | null }[] }
+    listed.body as {
+      projects: { id: string; title: string; workspaceRoot: string; deletedAt: string | null }[];
+    }
   ).projects.find((project) => project.id === id && project.deletedAt === null);
 }
 
@@ -168,6 +170,60 @@ describe("project.meta.update and project.delete", () => {
     expect(done.state).toBe("completed");
     expect(liveProject(OTHER_PROJECT)).toMatchObject({ title: "other, renamed" });
     expect(harness.env("roots").model.receivedCommands.at(-1)).toMatchObject({ type: "project.update" });
+  });
+
+  it("moves a project only to the folder its lease was bound to; another folder, or the bound one turned into a symlink that leaves the root, is refused with nothing sent", async () => {
+    const named = join(allowed, "moved-to");
+    const swapped = join(allowed, "swapped");
+    await mkdir(named);
+    await mkdir(join(allowed, "elsewhere"));
+    await mkdir(swapped);
+    const scoped = harness.lease.scope;
+    // The page named two moves, each folder walked then: both existed inside the root.
+    harness.lease.scope = bindProjectWrite(
+      bindProjectWrite(scoped, env().environmentId, "project.meta.update", {
+        projectId: OTHER_PROJECT,
+        workspaceRoot: named,
+      }),
+      env().environmentId,
+      "project.meta.update",
+      { projectId: OTHER_PROJECT, workspaceRoot: swapped },
+    );
+    try {
+      const before = harness.writeFrames.length;
+      const other = await dispatchFailure(
+        unbound("roots", "op-move-elsewhere", "project.meta.update", {
+          projectId: OTHER_PROJECT,
+          workspaceRoot: join(allowed, "elsewhere"),
+        }),
+      );
+      expect(other.code).toBe("scope_denied");
+      expect(other.message).toMatch(/not approved for a move of project .* to .*elsewhere/);
+      expect(other.details).toMatchObject({ recorded: false });
+      // After the approval a local process swaps the named folder for a symlink out of the root.
+      await rm(swapped, { recursive: true });
+      await symlink(outside, swapped);
+      const escaped = await dispatchFailure(
+        unbound("roots", "op-move-swapped", "project.meta.update", {
+          projectId: OTHER_PROJECT,
+          workspaceRoot: swapped,
+        }),
+      );
+      expect(escaped).toMatchObject({
+        code: "workspace_root_refused",
+        details: { reason: "symlink_leaves_root", state: "refused", sent: false },
+      });
+      expect(harness.writeFrames.length).toBe(before);
+      const done = await unbound("roots", "op-move-named", "project.meta.update", {
+        projectId: OTHER_PROJECT,
+        workspaceRoot: named,
+      });
+      expect(done.state).toBe("completed");
+      expect(liveProject(OTHER_PROJECT)).toMatchObject({ workspaceRoot: named });
+      expect(harness.writeFrames.length).toBe(before + 1);
+    } finally {
+      harness.lease.scope = scoped;
+    }
   });
 
   it("refuses to delete a project holding a live and an archived thread, naming the fresh count, then deletes it with force", async () => {

@@ -2,6 +2,7 @@ import * as nodeFs from "node:fs/promises";
 import { join } from "node:path";
 import { type ConnectorError, isConnectorError } from "@t3-connector/core";
 import {
+  copyWrittenJournal,
   downgradeToPreviousFormat,
   editJson,
   installPreviousFormatJournal,
@@ -11,8 +12,14 @@ import {
   type WrittenJournal,
   writeJournal,
 } from "@t3-connector/test-support/damaged-journal";
-import { DAY_MS, request } from "@t3-connector/test-support/journal-helpers";
-import { describe, expect, it } from "vitest";
+import {
+  DAY_MS,
+  ManualClock,
+  makeTempDir,
+  request,
+  type TempDir,
+} from "@t3-connector/test-support/journal-helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type JournalRecord,
   journalKey,
@@ -50,8 +57,22 @@ function findings(error: ConnectorError) {
   }>;
 }
 
+// One journal written per file, record by record; each test damages its own copy of it.
+let template: { temp: TempDir; journal: WrittenJournal; clockMs: number } | undefined;
+beforeAll(async () => {
+  const temp = await makeTempDir();
+  const clock = new ManualClock();
+  template = { temp, journal: await writeJournal(temp.stateDir, clock), clockMs: clock.now() };
+});
+afterAll(async () => {
+  await template?.temp.remove();
+});
+
 async function written(): Promise<WrittenJournal> {
-  const journal = await writeJournal(journalDir.stateDir, journalDir.clock);
+  if (template === undefined) throw new Error("the journal is written in beforeAll");
+  const journal = await copyWrittenJournal(template.journal, journalDir.stateDir);
+  // The test's clock stands where the writer's stood when it closed the journal.
+  journalDir.clock.advance(template.clockMs - journalDir.clock.now());
   // Three segments at least, so that there is an oldest, a middle and a newest.
   expect(journal.segments.length).toBeGreaterThanOrEqual(3);
   expect(journal.activeOperations).toContain("op-open");

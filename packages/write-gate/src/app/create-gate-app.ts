@@ -13,17 +13,18 @@ import { join } from "node:path";
 import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
+import { EnrollmentCode } from "@t3-connector/core/passkeys";
 import type { WriteEngine } from "@t3-connector/write-engine/engine";
 import { Hono, type MiddlewareHandler } from "hono";
 import { GateApprovalDesk, type Inventory, type ProjectWriteFacts } from "../approval/index.js";
 import type { AuditEvent, AuditLog } from "../audit/index.js";
-import { GateEvents } from "../events/index.js";
+import { GateEvents } from "../events/gate-events.js";
 import { type InboxReader, inboxReader } from "../inbox/inbox-reader.js";
 import { type DecisionOutcome, OwnerDecisions } from "../inbox/owner-decisions.js";
 import { type ThreadDiffReader, threadDiffReader } from "../inbox/thread-diff-reader.js";
-import { GateLeaseKeeper } from "../lease/index.js";
-import { loadPageAssets, type PageAssets } from "../page/index.js";
-import { CREDENTIALS_FILE, Enrollment, EnrollmentCode, Passkeys } from "../passkeys/index.js";
+import { GateLeaseKeeper } from "../lease/lease-keeper.js";
+import { loadPageAssets, type PageAssets } from "../page/assets.js";
+import { CREDENTIALS_FILE, Enrollment, Passkeys } from "../passkeys/index.js";
 import { RemotePasskeys } from "../passkeys/remote-passkeys.js";
 import {
   AddressBudget,
@@ -43,9 +44,6 @@ import type { GateParts } from "./routes/route-kit.js";
 import { stateRoutes } from "./routes/state-routes.js";
 import type { StartupWarnings } from "./startup-warnings.js";
 import { type RowNames, writeRow } from "./write-rows.js";
-
-export type { RelayHandler } from "./routes/relay-route.js";
-export { PAGE_BODY_LIMIT } from "./routes/route-kit.js";
 
 export interface GateAppDeps {
   readonly port: number;

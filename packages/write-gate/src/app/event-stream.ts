@@ -10,7 +10,7 @@ import { ConnectorError } from "@t3-connector/core";
 import { edgeNames } from "@t3-connector/core/http-edge";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import type { GateEvent, GateEvents } from "../events/index.js";
+import type { GateEvent, GateEvents } from "../events/gate-events.js";
 import { originIs, pageOrigin } from "../security/index.js";
 
 /** Streams the gate keeps open in all: a memory bound. */

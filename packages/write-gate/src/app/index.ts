@@ -1,9 +1,5 @@
-export {
-  createGateApp,
-  type GateApp,
-  type GateAppDeps,
-  PAGE_BODY_LIMIT,
-  type RelayHandler,
-} from "./create-gate-app.js";
+export { createGateApp, type GateApp, type GateAppDeps } from "./create-gate-app.js";
 export { type LeaseStatus, leaseStatus, type OpenLeaseStatus, openLeases } from "./lease-status.js";
+export type { RelayHandler } from "./routes/relay-route.js";
+export { PAGE_BODY_LIMIT } from "./routes/route-kit.js";
 export { type StartupWarning, StartupWarnings } from "./startup-warnings.js";

@@ -1,7 +1,7 @@
 /** @module What the page shows of each open lease: never a secret. */
 import type { LeaseScope } from "@t3-connector/write-engine/actions";
 import type { LeaseWrite } from "../contract.js";
-import type { GateLeaseKeeper } from "../lease/index.js";
+import type { GateLeaseKeeper } from "../lease/lease-keeper.js";
 
 /** One open lease as the page and the relay's status answers show it. */
 export interface OpenLeaseStatus {

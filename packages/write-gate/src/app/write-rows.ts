@@ -5,8 +5,8 @@
  */
 import { actionLabel } from "@t3-connector/write-engine/actions";
 import type { LeaseWrite } from "../contract.js";
-import type { WriteRow } from "../events/index.js";
-import type { ClosedLease, GateLeaseKeeper } from "../lease/index.js";
+import type { WriteRow } from "../events/gate-events.js";
+import type { ClosedLease, GateLeaseKeeper } from "../lease/lease-keeper.js";
 
 export interface RowNames {
   /** The alias of an environment id (the id itself when unknown). */

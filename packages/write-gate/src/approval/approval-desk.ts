@@ -32,8 +32,8 @@ import type {
   EnvironmentLeftOut,
   RequestDecision,
 } from "../contract.js";
-import type { GateEvents } from "../events/index.js";
-import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/index.js";
+import type { GateEvents } from "../events/gate-events.js";
+import { type GateLeaseKeeper, type GrantedLease, holderHashOf } from "../lease/lease-keeper.js";
 import type { Passkeys } from "../passkeys/index.js";
 import type { AssertionVerifier } from "../passkeys/remote-passkeys.js";
 import type { Inventory, InventoryThread, UnsupportedActions } from "./inventory.js";
@@ -321,6 +321,10 @@ export class GateApprovalDesk implements ApprovalDesk {
       })),
       leftOut: pending.leftOut,
     };
+  }
+
+  async defaultScope(signal?: AbortSignal): Promise<LeaseScope> {
+    return (await this.#survey({}, signal)).inventory.scope;
   }
 
   /**
@@ -698,7 +702,7 @@ export class GateApprovalDesk implements ApprovalDesk {
 
 /**
  * The ask with its project writes proposed too: each ticks its environment and action, and a
- * delete its project, so the page ticks what the client named.
+ * move or a delete its project, so the page ticks what the client named.
  */
 function withProjectWrites(ask: ApprovalAsk): ApprovalAsk {
   const writes = ask.projectWrites ?? [];

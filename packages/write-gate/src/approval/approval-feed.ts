@@ -10,7 +10,7 @@
  * only say `request_used` (ADR 0070).
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
-import type { GateEvents } from "../events/index.js";
+import type { GateEvents } from "../events/gate-events.js";
 import type { GateApprovalDesk } from "./approval-desk.js";
 import type { ClientInfo } from "./proposal.js";
 

@@ -1,8 +1,9 @@
 /**
  * @module Project writes a request names (ADR 0074, "What the page says"). A client that means to
- * create a project or force a project's delete names that write's exact input in its request; the
- * gate reads the facts now (the folder walked under the allowed roots and whether T3 would make it;
- * the project's live and archived threads counted), the page says them in its own words, and the
+ * create a project, move one or force a project's delete names that write's exact input in its
+ * request; the gate reads the facts now (the folder walked under the allowed roots and whether it
+ * exists or T3 would make it; the project's live and archived threads counted), the page says them
+ * in its own words, and the
  * lease an approval makes is bound to exactly those inputs (write-engine `bound-project-writes`).
  * Nothing the page says of them comes from the client's words: the path is the input itself, the
  * rest is read by the gate.
@@ -79,13 +80,13 @@ export async function showProjectWrites(
     const key = projectWriteKey(ask.action, ask);
     if (key === null) {
       throw invalid(
-        "only a project create or a forced delete is named in projectWrites; propose other actions",
+        "only a project create, a move or a forced delete is named in projectWrites; propose other actions",
       );
     }
     const project =
-      key.action === "project.delete"
-        ? grant.projects.find((candidate) => candidate.id === key.projectId)
-        : null;
+      key.action === "project.create"
+        ? null
+        : grant.projects.find((candidate) => candidate.id === key.projectId);
     if (project === undefined)
       throw invalid(`project ${JSON.stringify(ask.projectId)} is not in ${grant.alias}`);
     if (facts === undefined) throw invalid("this gate cannot read project writes");
@@ -106,6 +107,9 @@ function wordsOf(write: BoundProjectWrite, projectName: string): string {
     const threads = `${write.threadCount} thread${write.threadCount === 1 ? "" : "s"}`;
     return `delete project ${projectName} and its ${threads}`;
   }
+  if (write.action === "project.meta.update") {
+    return `move project ${projectName} to ${write.workspaceRoot}; that folder exists`;
+  }
   return write.wouldCreate
     ? `create a project at ${write.workspaceRoot}; that folder does not exist and would be created`
     : `create a project at ${write.workspaceRoot}; that folder exists and would not be created`;
@@ -113,7 +117,7 @@ function wordsOf(write: BoundProjectWrite, projectName: string): string {
 
 /**
  * The scope with each shown write bound in its environment's grant, when the grant keeps its
- * action (and, for a delete, its project): what an approval grants is what the page said.
+ * action (and, for a move or a delete, its project): what an approval grants is what the page said.
  */
 export function bindProjectWrites(scope: LeaseScope, shown: readonly ShownProjectWrite[]): LeaseScope {
   if (shown.length === 0) return scope;

@@ -12,8 +12,6 @@ import { z } from "zod";
 
 export const CREDENTIALS_FILE = "credentials.json";
 
-export { type StoredCredential, storedCredentialSchema } from "@t3-connector/core/passkeys";
-
 const fileSchema = z.array(storedCredentialSchema);
 
 /** Every failure of the credential file is this one typed code (never a passkey verification failure). */

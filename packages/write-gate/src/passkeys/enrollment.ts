@@ -3,7 +3,7 @@
  * printed on its own terminal (nothing that reaches the page remotely has it); every further one,
  * and every removal, needs an assertion with an existing passkey (a step-up ticket).
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -11,6 +11,7 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { type Clock, ConnectorError } from "@t3-connector/core";
+import { EnrollmentCode } from "@t3-connector/core/passkeys";
 import { OneTimeBook } from "./one-time.js";
 import type { PasskeyInfo, Passkeys } from "./passkeys.js";
 
@@ -19,44 +20,6 @@ const MAX_PENDING_CEREMONIES = 8;
 
 /** A passkey's name: what the person typed, trimmed, 1 to 64 characters. */
 export const PASSKEY_NAME_MAX_CHARS = 64;
-
-/** 16 characters from an unambiguous alphabet (80 bits), for the gate's terminal. */
-export function generateEnrollmentCode(): string {
-  const alphabet = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
-  const bytes = randomBytes(16);
-  let code = "";
-  for (const byte of bytes) code += alphabet[byte % alphabet.length];
-  return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8, 12)}-${code.slice(12)}`;
-}
-
-function digest(code: string): Buffer {
-  return createHash("sha256").update(code.trim().toUpperCase(), "utf8").digest();
-}
-
-/** The enrollment code, kept only as a hash, usable once. */
-export class EnrollmentCode {
-  readonly #digest: Buffer;
-  #used = false;
-
-  constructor(code: string) {
-    this.#digest = digest(code);
-  }
-
-  get used(): boolean {
-    return this.#used;
-  }
-
-  matches(code: string): boolean {
-    return !this.#used && timingSafeEqual(digest(code), this.#digest);
-  }
-
-  /** Marks the code used; false when it was already used or does not match. */
-  consume(code: string): boolean {
-    if (!this.matches(code)) return false;
-    this.#used = true;
-    return true;
-  }
-}
 
 interface PendingRegistration {
   readonly challenge: string;

@@ -1,15 +1,5 @@
-export {
-  CREDENTIALS_FILE,
-  loadCredentials,
-  type StoredCredential,
-  saveCredentials,
-} from "./credential-store.js";
-export {
-  CEREMONY_TTL_MS,
-  Enrollment,
-  EnrollmentCode,
-  generateEnrollmentCode,
-} from "./enrollment.js";
+export { CREDENTIALS_FILE, loadCredentials, saveCredentials } from "./credential-store.js";
+export { CEREMONY_TTL_MS, Enrollment } from "./enrollment.js";
 export { OneTimeBook } from "./one-time.js";
 export {
   type PasskeyInfo,

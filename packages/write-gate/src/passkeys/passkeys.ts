@@ -19,12 +19,13 @@ import { type Clock, ConnectorError } from "@t3-connector/core";
 import { SerialWrites } from "@t3-connector/core/durable";
 import {
   credentialDescriptors,
+  type StoredCredential,
   storedCredentialOf,
   verifiableCredential,
   withCounter,
   withCredential,
 } from "@t3-connector/core/passkeys";
-import { loadCredentials, type StoredCredential, saveCredentials } from "./credential-store.js";
+import { loadCredentials, saveCredentials } from "./credential-store.js";
 
 export const RP_ID = "localhost";
 

@@ -2,15 +2,6 @@ import { isConnectorError } from "@t3-connector/core";
 import { type CliIo, configPathContext, readPackageVersion } from "@t3-connector/core/cli-support";
 import { loadWriteConfig, type WriteConfig } from "@t3-connector/core/config";
 
-// The shared CLI plumbing; this module adds what only the write CLI needs.
-export {
-  type CliIo,
-  describeError,
-  processIo,
-  readAll,
-  writeJson,
-} from "@t3-connector/core/cli-support";
-
 export function errorJson(error: unknown): { code: string; message: string } {
   if (isConnectorError(error)) return { code: error.code, message: error.message };
   return { code: "internal", message: "unexpected failure" };

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { clientConfigSnippet, configPathContext } from "@t3-connector/core/cli-support";
 import { writeConfigPath } from "@t3-connector/core/config";
-import type { CliIo } from "./cli-io.js";
 
 /**
  * `t3-connector-write client-config <client>`: what to paste into `client` to start the write

@@ -6,13 +6,6 @@ export {
   crashingJournal,
   type JournalHook,
 } from "./crash-hook.js";
+export type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 export { gateHumanSide } from "./human-side.js";
-export {
-  channelIdentity,
-  type GateParts,
-  type HumanSide,
-  type RelayHandler,
-  type RunningGate,
-  type StartGateOptions,
-  startGate,
-} from "./start-gate.js";
+export { channelIdentity, type RunningGate, type StartGateOptions, startGate } from "./start-gate.js";

@@ -10,6 +10,7 @@
  * than sent, and writes a `journal_recovered` line to the audit log.
  */
 import { systemClock } from "@t3-connector/core";
+import { type CliIo, writeJson } from "@t3-connector/core/cli-support";
 import {
   type AuditedOperation,
   DEFAULT_RETENTION_MS,
@@ -26,7 +27,7 @@ import {
 } from "@t3-connector/write-engine/engine";
 import { type AuditEvent, auditWitness, openAuditLog } from "../audit/index.js";
 import { readAuditedOperations } from "./audited-operations.js";
-import { type CliIo, loadCliWriteConfig, writeJson } from "./cli-io.js";
+import { loadCliWriteConfig } from "./cli-io.js";
 
 export interface JournalCommandOptions {
   readonly json: boolean;

@@ -10,11 +10,12 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConnectorError, isConnectorError, systemClock } from "@t3-connector/core";
+import { type CliIo, writeJson } from "@t3-connector/core/cli-support";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { type JournalRecord, openWriteEngine } from "@t3-connector/write-engine/engine";
 import { CAPABILITY_FILE } from "../relay/capability.js";
-import { type CliIo, errorJson, loadCliWriteConfig, writeJson } from "./cli-io.js";
+import { errorJson, loadCliWriteConfig } from "./cli-io.js";
 import { channelIdentity } from "./start-gate.js";
 
 export interface ReconcileOptions {

@@ -15,6 +15,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+import { generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
   type JournalFs,
@@ -33,7 +34,6 @@ import {
   openAuditLog,
 } from "../audit/index.js";
 import type { LeaseKeeper } from "../contract.js";
-import { generateEnrollmentCode } from "../passkeys/index.js";
 import {
   generateCapability,
   OperationOwners,
@@ -46,8 +46,6 @@ import type { JournalHook } from "./crash-hook.js";
 import type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
-
-export type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
 
 export interface StartGateOptions {
   readonly config: WriteConfig;
@@ -271,6 +269,7 @@ async function bindRelay(
       dispatcher: engine,
       conditionalSend: (request) => engine.conditionalSend(request),
       threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
+      preflight: (request) => engine.preflight(request),
       listUncertain: () => engine.listUncertain(),
       lease: human.lease,
       approvals: human.approvals,

@@ -7,7 +7,7 @@
  * its replay then (the dispatcher's own checks).
  */
 import { ConnectorError } from "@t3-connector/core";
-import { holderHashOf } from "../lease/index.js";
+import { holderHashOf } from "../lease/lease-keeper.js";
 
 /** Operations remembered at once; the oldest are forgotten first (a memory bound, not a grant). */
 export const MAX_REMEMBERED_OPERATIONS = 16_384;

@@ -17,6 +17,7 @@ import type { Context } from "hono";
 import { capabilityMatches } from "./capability.js";
 import { relayErrorOf } from "./errors.js";
 import { leasedRead } from "./leased-read.js";
+import { preflightOp } from "./preflight-op.js";
 import {
   conditionalSendOp,
   dispatchOp,
@@ -41,6 +42,7 @@ const KNOWN_OPS = [
   "dispatch",
   "conditional_send",
   "threads_batch",
+  "preflight",
   "list_uncertain",
   "reconcile",
   "leased_read",
@@ -137,6 +139,8 @@ async function runOp(request: RelayRequest, deps: RelayDeps): Promise<RelayResul
       return conditionalSendOp(request, deps);
     case "threads_batch":
       return threadsBatchOp(request, deps);
+    case "preflight":
+      return preflightOp(request, deps);
     case "list_uncertain":
       return listUncertainOp(deps);
     case "reconcile":

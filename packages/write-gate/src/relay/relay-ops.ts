@@ -40,6 +40,8 @@ export interface RelayOpDeps {
   readonly conditionalSend?: (request: ConditionalSendRequest) => Promise<ConditionalSendResult>;
   /** The threads batch over the same engine; without it the op is unavailable. */
   readonly threadsBatch?: WriteEngine["threadsBatch"];
+  /** Would a launch or message pass now (ADR 0075); without it the op is unavailable. */
+  readonly preflight?: WriteEngine["preflight"];
   /** The journal's uncertain records; without it the op is unavailable. */
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
 import { AUDIT_FILE, auditLeaseChanges, openAuditLog } from "../../src/audit/index.js";
 import { runCli } from "../../src/cli.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { GateLeaseKeeper } from "../../src/lease/lease-keeper.js";
 import { failingAuditFs, failingJournalFs } from "../support/failing-fs.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 

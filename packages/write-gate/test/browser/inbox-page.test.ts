@@ -75,7 +75,9 @@ describe("the inbox on a 390 px phone", () => {
   it("lists all four, shows the set, approves both approvals in one ceremony and answers the question", async () => {
     const { page } = await openInbox();
     const items = page.locator("[data-testid=item]");
-    await expect.poll(() => items.count()).toBe(4);
+    // Waits in the page on the listing itself, not on a polling clock.
+    await items.nth(3).waitFor({ state: "attached" });
+    expect(await items.count()).toBe(4);
     expect(await page.locator("[data-testid=item][data-kind=approval]").count()).toBe(2);
     expect(await page.locator("[data-testid=item][data-kind=question]").count()).toBe(1);
     expect(await page.locator("[data-testid=item][data-kind=lease]").count()).toBe(1);
@@ -98,7 +100,7 @@ describe("the inbox on a 390 px phone", () => {
     expect(responses("alpha")).toHaveLength(1);
     expect(responses("beta")).toHaveLength(1);
 
-    await expect.poll(() => page.locator("[data-testid=item][data-kind=approval]").count()).toBe(0);
+    await page.locator("[data-testid=item][data-kind=approval]").first().waitFor({ state: "detached" });
     expect(await answerQuestionWithFirstOption(page)).toBe("sent");
     expect(responses("beta")).toHaveLength(2);
   });

@@ -2,11 +2,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { OPERATE_SCOPES } from "@t3-connector/core/environments";
 import { builtBin } from "@t3-connector/test-support/built-bins";
 import { type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
+import { runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
 
 const BIN = builtBin("t3-connector-write");
 

@@ -1,10 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { IDLE_THREAD, type SimWorld, startSimWorld } from "@t3-connector/test-support/sim-world";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CliIo, runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
+import { runCli, USAGE_EXIT_CODE } from "../../src/cli.js";
 import { reconcileCommand } from "../../src/process/reconcile.js";
 import { generateCapability, writeCapabilityFile } from "../../src/relay/capability.js";
 

@@ -19,7 +19,7 @@ import { pageOrigin, type RealGate, startRealGate } from "@t3-connector/test-sup
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LEASE_TTL_MS } from "../../src/lease/index.js";
+import { LEASE_TTL_MS } from "../../src/lease/lease-keeper.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 type Body = Record<string, unknown>;

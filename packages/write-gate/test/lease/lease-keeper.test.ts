@@ -6,7 +6,7 @@ import {
   LEASE_TTL_MS,
   MAX_LISTED_WRITES,
   MAX_OPEN_LEASES,
-} from "../../src/lease/index.js";
+} from "../../src/lease/lease-keeper.js";
 import { ManualClock } from "../security/support/gate.js";
 import { leaseVerdict } from "../support/lease-verdict.js";
 

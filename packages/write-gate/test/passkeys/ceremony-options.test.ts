@@ -1,15 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EnrollmentCode, generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  Enrollment,
-  EnrollmentCode,
-  generateEnrollmentCode,
-  OneTimeBook,
-  Passkeys,
-  saveCredentials,
-} from "../../src/passkeys/index.js";
+import { Enrollment, OneTimeBook, Passkeys, saveCredentials } from "../../src/passkeys/index.js";
 import { ManualClock } from "../security/support/gate.js";
 
 let dir: string;

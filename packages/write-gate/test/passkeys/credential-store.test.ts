@@ -1,13 +1,9 @@
 import { chmod, lstat, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { StoredCredential } from "@t3-connector/core/passkeys";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  loadCredentials,
-  Passkeys,
-  type StoredCredential,
-  saveCredentials,
-} from "../../src/passkeys/index.js";
+import { loadCredentials, Passkeys, saveCredentials } from "../../src/passkeys/index.js";
 import { ManualClock } from "../security/support/gate.js";
 
 let dir: string;

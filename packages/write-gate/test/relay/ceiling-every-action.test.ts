@@ -13,7 +13,7 @@ import { type SimWorld, worldOf } from "@t3-connector/test-support/sim-world";
 import { ACTION_IDS, type ActionId, SAMPLE_IDS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { GateLeaseKeeper } from "../../src/lease/lease-keeper.js";
 
 type Body = Record<string, unknown>;
 

@@ -19,7 +19,7 @@ import { LEASED_PROJECT, startSimWorld } from "@t3-connector/test-support/sim-wo
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { GateLeaseKeeper } from "../../src/lease/lease-keeper.js";
 
 type Body = Record<string, unknown>;
 type Run = { id: string; status: string; userMessageId?: string; queueHeld?: boolean };

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { OffsetClock } from "@t3-connector/test-support/sim-gate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../src/lease/lease-keeper.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;

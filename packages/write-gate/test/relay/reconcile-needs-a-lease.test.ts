@@ -9,11 +9,12 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { CliIo } from "@t3-connector/core/cli-support";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { startSimWorld } from "@t3-connector/test-support/sim-world";
 import type { Journal } from "@t3-connector/write-engine/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliIo, runCli } from "../../src/cli.js";
+import { runCli } from "../../src/cli.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;

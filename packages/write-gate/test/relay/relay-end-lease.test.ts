@@ -7,7 +7,7 @@
 import { type GateHarness, leaseScopeFor, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeFingerprint } from "../../src/approval/index.js";
-import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../src/lease/lease-keeper.js";
 
 let h: GateHarness;
 

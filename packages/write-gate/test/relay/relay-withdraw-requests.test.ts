@@ -10,7 +10,7 @@ import { type GateHarness, startGateHarness } from "@t3-connector/test-support/g
 import { postJson } from "@t3-connector/test-support/gate-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GateApprovalDesk } from "../../src/approval/index.js";
-import { GateLeaseKeeper, holderHashOf } from "../../src/lease/index.js";
+import { GateLeaseKeeper, holderHashOf } from "../../src/lease/lease-keeper.js";
 import type { AssertionVerifier } from "../../src/passkeys/remote-passkeys.js";
 import { gateHumanSide } from "../../src/process/index.js";
 

@@ -11,7 +11,7 @@ import { IDLE_THREAD, LEASED_PROJECT, RUNNING_THREAD } from "@t3-connector/test-
 import { SAMPLE_INPUTS } from "@t3-connector/write-engine/actions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitToThreads, scopeFingerprint } from "../../src/approval/index.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { GateLeaseKeeper } from "../../src/lease/lease-keeper.js";
 import { pinIdleThread } from "../support/pin-idle-thread.js";
 
 let h: GateHarness;

@@ -15,7 +15,7 @@ import { JOURNAL_DIRECTORY } from "@t3-connector/write-engine/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryInventory } from "../../src/approval/index.js";
 import { scopeFingerprint } from "../../src/approval/scope.js";
-import { GateLeaseKeeper } from "../../src/lease/index.js";
+import { GateLeaseKeeper } from "../../src/lease/lease-keeper.js";
 
 /** The catalogue actions whose command type 0.0.31 lacks (the action ids equal the types). */
 const UNSUPPORTED_ON_0031: readonly string[] = ABSENT_COMMAND_TYPES_0031;

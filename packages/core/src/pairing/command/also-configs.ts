@@ -2,7 +2,8 @@ import { hostname } from "node:os";
 import type { TerminalPrompt } from "../../cli-support/index.js";
 import type { Transport } from "../../config/index.js";
 import { isConnectorError } from "../../errors.js";
-import { type OperateConfigName, type OperateConfigPlan, pairOperateConfigs } from "../operate-configs.js";
+import type { OperateConfigName } from "../operate-config-names.js";
+import { type OperateConfigPlan, pairOperateConfigs } from "../operate-configs.js";
 import type { EnvironmentsCommandContext } from "./command-context.js";
 import { environmentMismatch, type RevokeAdvice, revokeAdvice } from "./tokens.js";
 

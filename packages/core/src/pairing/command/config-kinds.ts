@@ -14,8 +14,9 @@ import {
   writeConfigPath,
 } from "../../config/index.js";
 import { OPERATE_SCOPES, READ_SCOPES } from "../../environments/index.js";
-import { parseTransportOption, type TransportOption } from "../add-environment.js";
+import { parseTransportOption } from "../add-environment.js";
 import { NEW_WRITE_CONFIG_PORT } from "../operate-configs.js";
+import type { TransportOption } from "./requests.js";
 
 /**
  * The three config files one environments command edits, each described once: which CLI owns
@@ -25,8 +26,10 @@ import { NEW_WRITE_CONFIG_PORT } from "../operate-configs.js";
 
 /** One configured environment as the command sees it, whatever the file. */
 export interface ConfiguredEnvironment extends EnvironmentConfig {
-  /** The read config's projects: the read server shows these and no other. */
+  /** The read config's projects: the read server shows these, and those under `allowedProjectRoots`. */
   allowedProjects?: readonly string[];
+  /** The read config's folders whose projects the read server shows too (ADR 0074). */
+  allowedProjectRoots?: readonly string[];
   /** ops' extra names of the environment. */
   aliases?: readonly string[];
   /** ops: plain http to another host allowed for this entry. */

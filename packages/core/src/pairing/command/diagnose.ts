@@ -1,5 +1,5 @@
 import { type DiagnosisError, diagnosisError } from "../../cli-support/index.js";
-import { noEnvironmentsError } from "../../config/index.js";
+import { noEnvironmentsError, readProjectAcl } from "../../config/index.js";
 import { type ConnectedEnvironment, EnvironmentRegistry } from "../../environments/index.js";
 import {
   type EnvironmentsCommandContext,
@@ -96,9 +96,12 @@ async function diagnoseConnected(
   const shell = await connection.http.getShell({ signal: AbortSignal.timeout(DIAGNOSE_TIMEOUT_MS) });
   const live = shell.projects.filter((project) => !project.deletedAt);
   const titles = new Map(live.map((project) => [project.id, project.title]));
-  const allowed = kind.limitsProjects ? (entry.allowedProjects ?? []) : [...titles.keys()];
-  const reached = new Set(allowed);
-  const missingAllowedProjects = allowed.filter((projectId) => !titles.has(projectId));
+  // The read config's ACL: its ids, and the projects a folder of its allowedProjectRoots holds.
+  const reached = kind.limitsProjects ? await readProjectAcl(entry).allowedIn(live) : new Set(titles.keys());
+  const allowed = [...reached];
+  const missingAllowedProjects = (kind.limitsProjects ? (entry.allowedProjects ?? []) : []).filter(
+    (projectId) => !titles.has(projectId),
+  );
   const visibleThreadCount = shell.threads.filter(
     (thread) => reached.has(thread.projectId) && !thread.archivedAt && !thread.deletedAt,
   ).length;

@@ -8,8 +8,6 @@ export interface LiveProject {
 
 import type { ProjectsOption } from "./requests.js";
 
-export type { ProjectsOption };
-
 /**
  * The projects the read server may show for a new environment: every live one, the ids given
  * (each must exist), or a choice in the terminal (numbers, or `all`). Never empty: an empty

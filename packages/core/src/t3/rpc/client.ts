@@ -80,8 +80,6 @@ export interface ThreadSubscriptionOptions {
   signal?: AbortSignal;
 }
 
-export type { Subscription } from "./connection.js";
-
 /** T3's WebSocket RPC surface over one connection. */
 export class T3RpcClient {
   readonly #connection: RpcConnection;

@@ -2,8 +2,6 @@ import { z } from "zod";
 import { RUN_STATUSES } from "../../run-status.js";
 import { listOf, nonNegativeInt, openEnum, validatedInPlace } from "./lenient.js";
 
-export { RUN_STATUSES };
-
 export const ModelSelectionSchema = z.looseObject({
   instanceId: z.string().optional(),
   /** Legacy shape (`{provider, model}`), still decoded by T3. */

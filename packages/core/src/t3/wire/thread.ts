@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { RUN_STATUSES } from "../../run-status.js";
 import { listOf, nonNegativeInt, openEnum } from "./lenient.js";
-import { RUN_STATUSES, threadIdentityShape, threadMarkersShape } from "./shell.js";
+import { threadIdentityShape, threadMarkersShape } from "./shell.js";
 
 /** `OrchestrationV2AppThread`: identity and settings of a thread. */
 export const AppThreadSchema = z.looseObject({

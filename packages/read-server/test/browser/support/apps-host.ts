@@ -66,13 +66,40 @@ class HostPageTransport implements Transport {
   }
 }
 
+/** What a wait in the view reads (the test's compiler has no DOM types). */
+interface ViewBody {
+  document: { body: { getAttribute(name: string): string | null } };
+}
+
+/** Waits on a list the host fills as the view asks: resolved by the asking itself, not a clock. */
+class ListWaits {
+  #waiters: Array<{ list: readonly unknown[]; count: number; resolve: () => void }> = [];
+  /** Resolves once `list` holds `count` items (the test's own timeout bounds a wait that never ends). */
+  reach(list: readonly unknown[], count: number): Promise<void> {
+    if (list.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ list, count, resolve }));
+  }
+  /** Called after an item was added to a list. */
+  added(): void {
+    const due = this.#waiters.filter((waiter) => waiter.list.length >= waiter.count);
+    this.#waiters = this.#waiters.filter((waiter) => waiter.list.length < waiter.count);
+    for (const waiter of due) waiter.resolve();
+  }
+}
+
 export interface BoardHost {
   page: Page;
   view: FrameLocator;
+  /** Resolves once the number in the view body's attribute `name` (a counter the view keeps) passes `above`. */
+  bodyCountPast(name: string, above: number): Promise<void>;
   /** The prompts the view asked the host to send (`ui/message`). */
   messages: HostMessage[];
+  /** Resolves once the view has asked for `count` prompts. */
+  messagesReach(count: number): Promise<void>;
   /** The links the view asked the host to open (`ui/open-link`). */
   links: string[];
+  /** Resolves once the view has asked to open `count` links. */
+  linksReach(count: number): Promise<void>;
   /** The names of the tools the view called through the host (`tools/call`), in order. */
   toolCalls: string[];
   resourceUri: string;
@@ -112,6 +139,7 @@ export async function openBoardHost(
 
   const messages: HostMessage[] = [];
   const links: string[] = [];
+  const waits = new ListWaits();
   const bridge = new AppBridge(
     client,
     { name: "t3-connector test host", version: "1.0.0" },
@@ -126,10 +154,12 @@ export async function openBoardHost(
   );
   bridge.onmessage = async (params) => {
     messages.push(params as HostMessage);
+    waits.added();
     return {};
   };
   bridge.onopenlink = async ({ url }) => {
     links.push(url);
+    waits.added();
     return {};
   };
   bridge.oninitialized = () => {
@@ -154,8 +184,20 @@ export async function openBoardHost(
   return {
     page,
     view: page.frameLocator("#view"),
+    bodyCountPast: async (name, above) => {
+      const frame = await (await page.$("#view"))?.contentFrame();
+      if (!frame) throw new Error("the host page has no view frame");
+      // Waits in the view itself (a function, not a string: the view's CSP allows no eval).
+      await frame.waitForFunction(
+        ([attribute, count]) =>
+          Number((globalThis as unknown as ViewBody).document.body.getAttribute(attribute)) > count,
+        [name, above] as const,
+      );
+    },
     messages,
+    messagesReach: (count) => waits.reach(messages, count),
     links,
+    linksReach: (count) => waits.reach(links, count),
     toolCalls,
     resourceUri,
     mimeType: content.mimeType,

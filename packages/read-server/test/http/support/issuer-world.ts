@@ -18,7 +18,6 @@ import {
 import { type RealGate, startRealGate } from "@t3-connector/test-support/real-gate";
 import type { ReverseProxy } from "@t3-connector/test-support/reverse-proxy";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 
 export interface IssuerWorld {
   readonly issuer: string;
@@ -67,6 +66,12 @@ export async function startIssuerWorld(
 /** Waits for the page's status line to say `text`; a different outcome fails with what it says. */
 export async function say(page: Page, text: string): Promise<void> {
   const line = page.locator("[data-testid=message]");
-  await line.filter({ hasText: /./ }).waitFor();
-  await expect.poll(async () => (await line.textContent()) ?? "").toContain(text);
+  // Waits on the page's own line, not a polling clock. The bound is generous for a busy machine
+  // and under the test's own timeout, so a different outcome fails with the words it shows.
+  await line
+    .filter({ hasText: text })
+    .waitFor({ timeout: 15_000 })
+    .catch(async (error: unknown) => {
+      throw new Error(`the status line says "${await line.textContent()}", not "${text}"`, { cause: error });
+    });
 }

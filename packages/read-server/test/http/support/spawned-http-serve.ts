@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { writeTokenFile } from "@t3-connector/core/config";
 import { builtBin } from "@t3-connector/test-support/built-bins";
-import type { HttpReadyLine } from "../../../src/http/serve-http.js";
+import type { HttpReadyLine } from "../../../src/http/serve-http-announce.js";
 
 export interface SpawnedHttpServe {
   readonly child: ChildProcess;

@@ -9,7 +9,7 @@ import { latestRun } from "../latest-run.js";
 import { subagentThreadReadOnly } from "../orchestrator-errors.js";
 import { activeRun, queuedRuns } from "../projection.js";
 import { closeRuntimeRequest, failRun, interruptRun } from "../provider-steps.js";
-import { attemptItemPlace } from "../run-records.js";
+import { attemptItemPlace, type UserMessageInput } from "../run-records.js";
 import {
   addSteerMessage,
   createRun,
@@ -18,7 +18,6 @@ import {
   renumberQueue,
   restartAttempt,
   setQueueHeld,
-  type UserMessageInput,
 } from "../runs.js";
 import type { ThreadRecord, Tx } from "../store.js";
 import { type ModelSelection, type Run, TERMINAL_RUN_STATUSES } from "../types.js";

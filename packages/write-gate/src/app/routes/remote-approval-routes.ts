@@ -13,7 +13,7 @@ import { PerClientBook } from "@t3-connector/core/http-edge";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestView } from "../../approval/index.js";
-import type { GateLeaseKeeper } from "../../lease/index.js";
+import type { GateLeaseKeeper } from "../../lease/lease-keeper.js";
 import type { RemotePasskeys } from "../../passkeys/remote-passkeys.js";
 import { AddressBudget, clientKey, stateChangeGuard, vouchedClient } from "../../security/index.js";
 import { leaseStatus } from "../lease-status.js";

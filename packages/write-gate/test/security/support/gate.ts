@@ -6,9 +6,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "@t3-connector/core";
+import type { StoredCredential } from "@t3-connector/core/passkeys";
 import { createGateApp, type GateApp, type GateAppDeps } from "../../../src/app/index.js";
 import type { Inventory } from "../../../src/approval/index.js";
-import { CREDENTIALS_FILE, type StoredCredential, saveCredentials } from "../../../src/passkeys/index.js";
+import { CREDENTIALS_FILE, saveCredentials } from "../../../src/passkeys/index.js";
 
 export const TEST_PORT = 7433;
 export const ENROLLMENT_CODE = "ABCD-EFGH-JKMN-PQRS";

@@ -1,7 +1,9 @@
 /**
  * Where a project's folder may be (ADR 0074). `workspaceRoot` is the one write input that names a
  * place on the person's machine, so it must lie under a root the environment's config allows
- * (`projectRoots`; none by default, so creating is refused until the person opts in).
+ * (`projectRoots`; none by default, so creating is refused until the person opts in). The read
+ * server walks a listed project's folder the same way against a read config's
+ * `allowedProjectRoots`, to decide whether it shows the project.
  *
  * The path is walked from the allowed root one component at a time with `lstat`, never `stat`: a
  * component that is a symlink is resolved, and the walk goes on only if what it points at is still

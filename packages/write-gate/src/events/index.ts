@@ -1,1 +1,0 @@
-export { type GateEvent, type GateEventListener, GateEvents, type WriteRow } from "./gate-events.js";

@@ -1,1 +1,0 @@
-export { loadPageAssets, type PageAsset, type PageAssets, simpleWebAuthnBundlePath } from "./assets.js";
