@@ -21,7 +21,8 @@
 // is above 2× on every Node line measured (docs/adr/0060). What is ours is the first answer's cost
 // above that floor, checked as `firstCallOverFloorP50`: serve's first tool answer p50 against the
 // floor's first tool answer p50, target ≤ 1.5× (it was 2.1–2.5× before the read tools' JSON
-// Schemas were converted ahead of time and the T3 client left fetch).
+// Schemas were converted ahead of time and the T3 client left fetch, and 1.5–1.64× before stdio
+// serve loaded each read tool at its first call and read a bare `serve` without commander).
 // Samples are interleaved.
 // Prints one JSON line `{"bench":"read-startup",...}`.
 import { spawn } from "node:child_process";

@@ -53,12 +53,36 @@ const NOT_FOR_STDIO: Forbidden = {
 };
 
 // What `runCli` loads for `serve` over stdio: the CLI, then with import() the command and the
-// read tools with their JSON Schemas converted ahead of time (src/cli.ts, runCommand and runServe).
+// catalog of the read tools, listed from tables written ahead of time (src/cli.ts, runServe).
 const STDIO_SERVE = [
   "packages/read-server/src/cli.ts",
   "packages/read-server/src/cli/serve.ts",
-  "packages/read-server/src/read-tool-json-schemas.ts",
+  "packages/read-server/src/read-tool-catalog.ts",
 ];
+
+// What the read tools' calls need and their listing does not: each tool's module (its zod schemas
+// and answer), the answers' modules (listing, paging, thread reads, waits, diffs, the change feed)
+// and the contracts and answers shared with the bridge. Stdio `serve` lists its tools from the
+// catalog's tables and loads a tool's module at its first call (tools/loaders.ts), so a tool or a
+// module of one reached from start-up fails here: the way to a tool is its loader's import().
+const TOOLS_NOT_AT_START: Forbidden = {
+  folders: [
+    "packages/read-server/src/tools/",
+    "packages/read-server/src/by-id/",
+    "packages/read-server/src/diffs/",
+    "packages/read-server/src/listing/",
+    "packages/read-server/src/scope/",
+    "packages/read-server/src/since/",
+    "packages/read-server/src/wait/",
+    "packages/read-server/src/served-read-tool.ts",
+    "packages/read-server/src/context-read-source.ts",
+    "packages/mcp-tools/src/read-answers/",
+    "packages/mcp-tools/src/read-contracts/",
+    "packages/core/src/diff/",
+  ],
+  packages: [],
+  allowed: ["packages/read-server/src/tools/loaders.ts"],
+};
 
 // What `ops ls` loads: the CLI, then with import() the operations and the config (cli/session.ts
 // openOps) and, with nothing configured, core's config for the hint.
@@ -70,13 +94,22 @@ const OPS_LS = [
 ];
 
 describe("start-up import graphs", () => {
-  it("stdio serve loads the MCP server and the read tools, none of the HTTP edge, OAuth, writes or webhooks", () => {
+  it("stdio serve loads the MCP server and the read tools' catalog, none of the HTTP edge, OAuth, writes or webhooks", () => {
     const graph = staticImportGraph(STDIO_SERVE);
     // The walk reaches what serve needs (so an empty graph cannot pass).
     expect(graph.packages.has("@modelcontextprotocol/server")).toBe(true);
     expect(graph.files.has("packages/read-server/src/server.ts")).toBe(true);
     expect(graph.files.has("packages/core/src/config/read-config.ts")).toBe(true);
     const found = violations(STDIO_SERVE, NOT_FOR_STDIO);
+    expect(found, found.join("\n")).toEqual([]);
+  });
+
+  it("stdio serve loads no read tool's module, schemas or answer before a call needs it", () => {
+    const graph = staticImportGraph(STDIO_SERVE);
+    // The catalog and its loaders are reached (so the walk cannot pass by missing them).
+    expect(graph.files.has("packages/read-server/src/tools/loaders.ts")).toBe(true);
+    expect(graph.files.has("packages/read-server/src/read-tool-cards.generated.ts")).toBe(true);
+    const found = violations(STDIO_SERVE, TOOLS_NOT_AT_START);
     expect(found, found.join("\n")).toEqual([]);
   });
 
@@ -102,5 +135,9 @@ describe("start-up import graphs", () => {
   it("finds a forbidden module when one is reached (the check can fail)", () => {
     const found = violations(["packages/read-server/src/http/serve-http.ts"], NOT_FOR_STDIO);
     expect(found.some((line) => line.includes("hono"))).toBe(true);
+    // The eager list of every tool, as `serve --http` loads it, is what stdio must not reach.
+    const eager = violations(["packages/read-server/src/read-tool-json-schemas.ts"], TOOLS_NOT_AT_START);
+    expect(eager).toContain("loads packages/read-server/src/tools/t3_diff.ts");
+    expect(eager).toContain("loads packages/mcp-tools/src/read-contracts/index.ts");
   });
 });

@@ -26,9 +26,19 @@ const name = "t3-connector.bundle.js";
 const chunkPrefix = "t3-connector.chunk-";
 // A sibling of dist/ at the same depth, so the source map's relative paths stay right after the move.
 const staging = await mkdtemp(path.join(pkg, ".bundle-"));
-// The modules that start the stdio server: the command and the read tools it serves by default
-// (with their JSON Schemas converted ahead of time).
-const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "read-tool-json-schemas.js")];
+// The modules that start the stdio server: the command and the catalog of the read tools it serves
+// by default (listed from tables written ahead of time; each tool's module is a chunk of its own,
+// loaded at the tool's first call).
+const SERVE_ENTRIES = [path.join(dist, "cli", "serve.js"), path.join(dist, "read-tool-catalog.js")];
+
+const COMMAND_LINE = [
+  "/node_modules/commander/",
+  "/core/dist/cli-support/command-line.js",
+  "/core/dist/cli-support/environments-command-line.js",
+  "/read-server/dist/cli/args.js",
+  "/read-server/dist/cli/events-args.js",
+  "/read-server/dist/http/http-args.js",
+].map((part) => part.replaceAll("/", path.sep));
 
 const options = (extra) => ({
   input: path.join(dist, "cli.js"),
@@ -37,6 +47,12 @@ const options = (extra) => ({
   // The serve chunk may import what the bundle already holds from the bundle itself (which then
   // exports a little more than runCli); rolldown requires saying so for the grouping below.
   preserveEntrySignatures: "allow-extension",
+  // The parser's modules only declare (commander's CommonJS wrapper runs when first required):
+  // said so, a barrel that re-exports them no longer loads them just to keep its order.
+  // Every other module keeps the bundler's own reading (a package's "sideEffects" included).
+  treeshake: {
+    moduleSideEffects: (id) => (COMMAND_LINE.some((part) => id.includes(part)) ? false : undefined),
+  },
   output: {
     dir: staging,
     entryFileNames: name,
@@ -67,9 +83,12 @@ async function serveModules() {
   };
   const loadedFirst = reached([name]);
   const serveChunks = [...chunks.values()].filter((chunk) =>
-    SERVE_ENTRIES.includes(chunk.facadeModuleId ?? ""),
+    SERVE_ENTRIES.some((entry) => chunk.moduleIds.includes(entry)),
   );
-  if (serveChunks.length !== SERVE_ENTRIES.length) throw new Error("bundle-cli: the serve entries moved");
+  const placed = SERVE_ENTRIES.filter((entry) =>
+    serveChunks.some((chunk) => chunk.moduleIds.includes(entry)),
+  );
+  if (placed.length !== SERVE_ENTRIES.length) throw new Error("bundle-cli: the serve entries moved");
   return new Set(
     [...reached(serveChunks.map((chunk) => chunk.fileName))].filter((id) => !loadedFirst.has(id)),
   );
@@ -82,7 +101,12 @@ try {
       codeSplitting: {
         // Only the modules named: their dependencies the bundle already loaded stay where they are.
         includeDependenciesRecursively: false,
-        groups: [{ name: "serve", test: (id) => serve.has(id) }],
+        groups: [
+          { name: "serve", test: (id) => serve.has(id) },
+          // The command-line parser, which a bare `serve` does without (src/cli/bare-serve.ts):
+          // commander and the modules that declare the commands with it, in a chunk of their own.
+          { name: "command-line", test: (id) => COMMAND_LINE.some((part) => id.includes(part)) },
+        ],
       },
     }),
   );

@@ -9,7 +9,8 @@ import {
   isCommandLineExtra,
   processIo,
 } from "@t3-connector/core/cli-support";
-import { type CliCommand, parseCliArgs } from "./cli/args.js";
+import type { CliCommand } from "./cli/args.js";
+import { bareServe } from "./cli/bare-serve.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadToolDefinition } from "./read-tool.js";
 import { READ_SERVER_NAME } from "./server-name.js";
@@ -89,7 +90,8 @@ export async function runCli(
   io: CliIo = processIo(),
   definitions?: readonly ReadToolDefinition[],
 ): Promise<number> {
-  const command = parseCliArgs(argv);
+  // The parser (commander and every command's flags) loads only for a line other than bare `serve`.
+  const command = bareServe(argv) ?? (await import("./cli/args.js")).parseCliArgs(argv);
   if (isCommandLineExtra(command)) {
     const version = () => packageInfo().version;
     return answerCommandLine(command, io, {
@@ -121,11 +123,7 @@ async function runCommand(
 ): Promise<number> {
   switch (command.kind) {
     case "serve":
-      return await runServe(
-        command,
-        io,
-        definitions ?? (await import("./read-tool-json-schemas.js")).readToolsWithKnownJsonSchemas(),
-      );
+      return await runServe(command, io, definitions);
     case "environments":
       return await (await import("./cli/environments.js")).environmentsCommand(io);
     case "environments-add":
@@ -147,19 +145,30 @@ async function runCommand(
   }
 }
 
-/** `serve` over stdio, or `serve --http` (Hono and the HTTP transport only then). */
+/**
+ * `serve` over stdio, or `serve --http` (Hono and the HTTP transport only then). Without given
+ * definitions, stdio serves the read tools' catalog, which loads each tool at its first call (a
+ * spawned server's first answer, docs/adr/0060); `--http`, a long-lived server, loads them all.
+ */
 async function runServe(
   command: Extract<ParsedCommand, { kind: "serve" }>,
   io: CliIo,
-  definitions: readonly ReadToolDefinition[],
+  definitions: readonly ReadToolDefinition[] | undefined,
 ): Promise<number> {
   if (command.http !== undefined) {
     const { serveHttp } = await import("./http/serve-http.js");
     const { eventsFromConfig } = await import("./cli/events-in-serve.js");
-    return await serveHttp(io, definitions, command.http, {
-      logLevel: command.logLevel,
-      services: eventsFromConfig(io),
-    });
+    return await serveHttp(
+      io,
+      definitions ?? (await import("./read-tool-json-schemas.js")).readToolsWithKnownJsonSchemas(),
+      command.http,
+      { logLevel: command.logLevel, services: eventsFromConfig(io) },
+    );
   }
-  return await (await import("./cli/serve.js")).serve(io, definitions, command.logLevel);
+  const { serve } = await import("./cli/serve.js");
+  return await serve(
+    io,
+    definitions ?? (await import("./read-tool-catalog.js")).readToolCatalog(),
+    command.logLevel,
+  );
 }

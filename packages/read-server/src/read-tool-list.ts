@@ -26,7 +26,9 @@ export const READ_TOOL_NAMES = Object.freeze([
 export type ReadToolName = (typeof READ_TOOL_NAMES)[number];
 
 /** Problems with `definitions` as the server's tool list; empty when it is exactly the fifteen, all read-only. */
-export function readToolListProblems(definitions: readonly ReadToolDefinition[]): string[] {
+export function readToolListProblems(
+  definitions: readonly Pick<ReadToolDefinition, "name" | "annotations">[],
+): string[] {
   const problems: string[] = [];
   const names = definitions.map((definition) => definition.name);
   const expected = new Set<string>(READ_TOOL_NAMES);

@@ -4,6 +4,7 @@ import { withBoardFacts } from "./board/board-facts.js";
 import { LEGACY_INPUT_KEYS } from "./legacy-input-keys.js";
 import type { ReadContext } from "./read-context.js";
 import { READ_ONLY_ANNOTATIONS, type ReadToolDefinition } from "./read-tool.js";
+import { isReadToolCatalog, type ReadToolCatalog, type ReadTools } from "./read-tool-catalog.js";
 import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
 
 /**
@@ -17,7 +18,7 @@ import { INTERNAL_ERROR_TEXT, toolError } from "./tool-result.js";
  */
 export function registerReadTools(
   server: ToolServer,
-  definitions: readonly ReadToolDefinition[],
+  definitions: ReadTools,
   context: ReadContext,
   options: RegisterReadToolsOptions = {},
 ): void {
@@ -59,16 +60,9 @@ type BeforeCall = RegisterReadToolsOptions["beforeCall"];
  * builds a server for every request, and checking every tool's schemas (and converting them for
  * `tools/list`) is work the same tools need only once per process (ADR 0072).
  */
-const READ_GROUPS = new WeakMap<
-  readonly ReadToolDefinition[],
-  WeakMap<ReadContext, Map<BeforeCall, ToolGroup>>
->();
+const READ_GROUPS = new WeakMap<ReadTools, WeakMap<ReadContext, Map<BeforeCall, ToolGroup>>>();
 
-function readToolGroup(
-  definitions: readonly ReadToolDefinition[],
-  context: ReadContext,
-  beforeCall: BeforeCall,
-): ToolGroup {
+function readToolGroup(definitions: ReadTools, context: ReadContext, beforeCall: BeforeCall): ToolGroup {
   let byContext = READ_GROUPS.get(definitions);
   if (byContext === undefined) {
     byContext = new WeakMap();
@@ -81,7 +75,19 @@ function readToolGroup(
   }
   const kept = byGate.get(beforeCall);
   if (kept !== undefined) return kept;
-  const group = toolGroup(definitions.map(guardedDefinition), {
+  const group = isReadToolCatalog(definitions)
+    ? catalogGroup(definitions, context, beforeCall)
+    : definedGroup(definitions, context, beforeCall);
+  byGate.set(beforeCall, group);
+  return group;
+}
+
+function definedGroup(
+  definitions: readonly ReadToolDefinition[],
+  context: ReadContext,
+  beforeCall: BeforeCall,
+): ToolGroup {
+  return toolGroup(definitions.map(guardedDefinition), {
     kind: "read",
     context,
     legacyKeys: LEGACY_INPUT_KEYS,
@@ -91,8 +97,32 @@ function readToolGroup(
     internalErrorText: INTERNAL_ERROR_TEXT,
     log: (line) => context.log(line),
   });
-  byGate.set(beforeCall, group);
-  return group;
+}
+
+/**
+ * The catalog's tools as one group: listed from its tables, and each tool, at its first call,
+ * loaded and checked as a group of its own (the same registration checks, the same answers), kept
+ * for the calls after. A tool whose module fails to load fails that call (a protocol error, as
+ * for any handler that throws outside the tool), and the next call loads it again.
+ */
+function catalogGroup(catalog: ReadToolCatalog, context: ReadContext, beforeCall: BeforeCall): ToolGroup {
+  const loaded = new Map<string, Promise<ToolGroup>>();
+  const groupOf = (name: string) => {
+    let group = loaded.get(name);
+    if (group === undefined) {
+      group = catalog.load(name).then((definition) => definedGroup([definition], context, beforeCall));
+      loaded.set(name, group);
+      group.catch(() => loaded.delete(name));
+    }
+    return group;
+  };
+  return {
+    names: catalog.listing.map((tool) => tool.name),
+    list: () => [...catalog.listing],
+    async call(call) {
+      return (await groupOf(call.name)).call(call);
+    },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { ToolServer } from "@t3-connector/mcp-tools";
 import { registerBoardResource } from "./board/board-resource.js";
 import { packageInfo } from "./package-info.js";
 import type { ReadContext } from "./read-context.js";
-import type { ReadToolDefinition } from "./read-tool.js";
+import type { ReadTools } from "./read-tool-catalog.js";
 import { type RegisterReadToolsOptions, registerReadTools } from "./register-read-tools.js";
 import { READ_SERVER_NAME } from "./server-name.js";
 
@@ -38,7 +38,7 @@ const noJsonSchemaValidation: jsonSchemaValidator = {
  * serves one stdio connection or one HTTP request, of either era (ADR 0046).
  */
 export function createReadServer(
-  definitions: readonly ReadToolDefinition[],
+  definitions: ReadTools,
   context: ReadContext,
   options: RegisterReadToolsOptions & { instructions?: string } = {},
 ): ToolServer {

@@ -6,7 +6,7 @@ import {
   type ProcessReadContextOptions,
   type ReadContext,
 } from "../read-context.js";
-import type { ReadToolDefinition } from "../read-tool.js";
+import { listedReadTools, type ReadTools } from "../read-tool-catalog.js";
 import { readToolListProblems } from "../read-tool-list.js";
 
 /**
@@ -16,11 +16,11 @@ import { readToolListProblems } from "../read-tool-list.js";
  */
 export async function prepareServe(
   io: CliIo,
-  definitions: readonly ReadToolDefinition[],
+  definitions: ReadTools,
   log: LeveledLog,
   timing: Pick<ProcessReadContextOptions, "deadlines"> = {},
 ): Promise<{ config: ReadConfig; context: ReadContext } | { problem: string }> {
-  const listProblems = readToolListProblems(definitions);
+  const listProblems = readToolListProblems(listedReadTools(definitions));
   if (listProblems.length > 0) {
     return { problem: `refusing to start: the tool list is wrong (${listProblems.join("; ")})` };
   }

@@ -3,7 +3,7 @@ import { DEFAULT_LOG_LEVEL, type LogLevel, leveledLog } from "@t3-connector/core
 import { describeTooLarge, type StdioEnd, serveToolsOnStdio } from "@t3-connector/mcp-tools";
 import { packageInfo } from "../package-info.js";
 import { takeOverProcess } from "../process-takeover.js";
-import type { ReadToolDefinition } from "../read-tool.js";
+import { listedReadTools, type ReadTools } from "../read-tool-catalog.js";
 import { createReadServer } from "../server.js";
 import { READ_SERVER_NAME } from "../server-name.js";
 import { prepareServe } from "./serve-setup.js";
@@ -21,7 +21,7 @@ import { type StartupGate, startStartupGate } from "./startup-gate.js";
  */
 export async function serve(
   io: CliIo,
-  definitions: readonly ReadToolDefinition[],
+  definitions: ReadTools,
   logLevel: LogLevel = DEFAULT_LOG_LEVEL,
 ): Promise<number> {
   const log = leveledLog((text) => io.stderr.write(text), logLevel);
@@ -60,7 +60,7 @@ export async function serve(
 
   const aliases = config.environments.map((env) => env.alias).join(", ") || "(none yet)";
   log.info(
-    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${definitions.length} tools, ` +
+    `${READ_SERVER_NAME} ${packageInfo().version}: read-only MCP server on stdio, ${listedReadTools(definitions).length} tools, ` +
       `environments ${aliases} (config ${config.path})`,
   );
   if (config.events !== undefined) {

@@ -1,5 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
+import { bareServe } from "../../src/cli/bare-serve.js";
+
+describe("bare `serve`, read without the parser", () => {
+  it("is the command the parser reads from the same line", () => {
+    expect(bareServe(["serve"])).toEqual(parseCliArgs(["serve"]));
+  });
+
+  it.each([
+    [[]],
+    [["serve", "--http"]],
+    [["serve", "--log-level", "debug"]],
+    [["serve", "serve"]],
+    [["serv"]],
+    [["--version"]],
+    [["ambientes"]],
+  ])("leaves %j to the parser", (argv) => {
+    expect(bareServe(argv)).toBeUndefined();
+  });
+});
 
 describe("t3-connector command line", () => {
   it.each([

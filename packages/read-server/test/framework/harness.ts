@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ToolServer } from "@t3-connector/mcp-tools";
 import { createProcessReadContext } from "../../src/read-context.js";
-import type { ReadToolDefinition } from "../../src/read-tool.js";
+import type { ReadTools } from "../../src/read-tool-catalog.js";
 import { createReadServer } from "../../src/server.js";
 
 export interface Connected {
@@ -13,7 +13,7 @@ export interface Connected {
 }
 
 /** A real SDK client and our server, joined by the SDK's in-memory linked transport pair. */
-export async function connect(definitions: readonly ReadToolDefinition[]): Promise<Connected> {
+export async function connect(definitions: ReadTools): Promise<Connected> {
   const logs: string[] = [];
   const context = createProcessReadContext({
     config: { path: "(test)", default: "", environments: [] },
