@@ -5,5 +5,6 @@ export * from "./bounded-body.js";
 export * from "./budget-key.js";
 export * from "./forwarded-client.js";
 export * from "./host-origin.js";
+export * from "./keep-alive.js";
 export * from "./per-client-book.js";
 export * from "./request-budget.js";

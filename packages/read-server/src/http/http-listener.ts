@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { ConnectorError } from "@t3-connector/core";
+import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import type { Hono } from "hono";
 import { limitConnections } from "./connection-budget.js";
 import type { HttpLimits } from "./http-options.js";
@@ -48,6 +49,7 @@ export async function listenHttp(
       ),
     },
   }) as Server;
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   limitConnections(server, limits.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, options)));

@@ -1,6 +1,8 @@
 import { connect, type Socket } from "node:net";
+import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import { type Simulator, startSimulator } from "@t3-connector/t3-sim";
 import { captureStreams } from "@t3-connector/test-support/captured-io";
+import { announcedIdleMs, keepAliveResponseHead } from "@t3-connector/test-support/keep-alive-hint";
 import { type SimConfig, writeSimConfig } from "@t3-connector/test-support/sim-config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpLimits } from "../../src/http/http-options.js";
@@ -135,6 +137,18 @@ describe("serve --http under what a hostile local process sends", () => {
     await Promise.all(halfOpen.slice(0, 12).map((connection) => connection.closed));
     expect(closedCount).toBeGreaterThanOrEqual(12);
   }, 15_000);
+
+  it("tells keep-alive clients an idle timeout longer than a reverse proxy keeps its connections", async () => {
+    // A proxy (Caddy keeps upstream connections 2 min) or a client that reuses a connection the
+    // server has just closed gets ECONNRESET for a request serve never read: serve must outlast them.
+    const head = await keepAliveResponseHead(
+      Number(new URL(ready.url).port),
+      host(),
+      "/.well-known/oauth-protected-resource",
+    );
+    expect(announcedIdleMs(head)).toBe(IDLE_KEEP_ALIVE_MS);
+    expect(IDLE_KEEP_ALIVE_MS).toBeGreaterThan(120_000);
+  });
 
   it("counts a JSON-RPC batch as its calls: within the limit it runs, past it a JSON-RPC error", async () => {
     const batch = (size: number) =>

@@ -10,11 +10,13 @@
  */
 
 import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
+import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import { generateEnrollmentCode } from "@t3-connector/core/passkeys";
 import { CommandSupportCache } from "@t3-connector/write-engine/capabilities";
 import {
@@ -285,7 +287,9 @@ async function bindRelay(
 /** Listens on 127.0.0.1 only; answers the port (the configured one, or the one the OS chose for 0). */
 async function listen(started: Started, app: Hono): Promise<number> {
   const { config } = started.options;
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" }) as Server;
+  // Bridges and proxies reuse connections; the gate must not close one as they send on it.
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
     server.listen(config.port, "127.0.0.1", () => {

@@ -5,8 +5,10 @@
  */
 
 import { connect } from "node:net";
+import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
 import { postJson, rawRequest } from "@t3-connector/test-support/gate-http";
+import { announcedIdleMs, keepAliveResponseHead } from "@t3-connector/test-support/keep-alive-hint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let harness: GateHarness;
@@ -42,6 +44,12 @@ const head = (extra: string) =>
   `Content-Type: application/json\r\n${extra}\r\n`;
 
 describe("the gate's edge over a socket", () => {
+  it("announces an idle keep-alive longer than the bridges and proxies that reuse its connections", async () => {
+    // A bridge's relay sent on a connection the gate had just closed was lost as ECONNRESET.
+    const head = await keepAliveResponseHead(port(), `localhost:${port()}`, "/");
+    expect(announcedIdleMs(head)).toBe(IDLE_KEEP_ALIVE_MS);
+  });
+
   it("answers a body declared past 64 KiB with 413 before a byte of it is sent, and revokes nothing", async () => {
     const lease = await harness.grantLease();
     const answer = await rawExchange(head(`Content-Length: ${10 * 1024 * 1024}\r\n`));
