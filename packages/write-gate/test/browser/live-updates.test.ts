@@ -176,7 +176,9 @@ describe("the open gate page follows the gate live", () => {
     await gate.desk.request({ actions: ["thread.pin"], bridge: "bridge-approved" });
     const pin = page.locator('[data-testid="action-thread.pin"]');
     await pin.waitFor();
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+    // Paused a little ahead of the page's clock: the page's time runs on between this read and
+    // the pause, and a time already past is refused ("Cannot fast-forward to the past").
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
 
     // Approve with nothing ticked asks for a tick and reads the gate at once: the page's last read
     // is now at the paused time, so the next nudge waits out the full spacing.
