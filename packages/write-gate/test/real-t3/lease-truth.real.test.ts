@@ -278,9 +278,21 @@ describe("the lease's truth on a real T3", () => {
       runtimeMode: "full-access",
     });
     expect(textOf(launched0)).toMatch(/^runtime_mode_above_lease: /);
-    const providers = await readTool("t3_providers", { environment: ALIAS });
-    const offered = JSON.stringify(providers).includes('"slug"');
-    if (!offered) context.skip("this T3 server has no provider installed: nothing can be launched there");
+    // Models are listed only when asked for (includeModels); the named thread's own model must be
+    // offered by a provider T3 reports ready, or the send's readiness guard refuses the launch.
+    const model = named.model as Body;
+    const providers = await readTool("t3_providers", {
+      environment: ALIAS,
+      instanceId: model.instanceId,
+      includeModels: true,
+    });
+    const offered = (providers.providers as Body[]).some(
+      (provider) =>
+        provider.status === "ready" &&
+        ((provider.models ?? []) as Body[]).some((listed) => listed.slug === model.model),
+    );
+    if (!offered)
+      context.skip("no provider of this T3 server is ready with the thread's model: nothing can be launched");
     const title = `real-t3 trial: ${new Date().toISOString()}`;
     const launched = await write("thread.launch", leaseId, {
       projectId,
@@ -292,7 +304,7 @@ describe("the lease's truth on a real T3", () => {
     expect(launched.isError, textOf(launched)).toBeFalsy();
     const result = structured(launched);
     expect(result).toMatchObject({ state: "completed", runtimeMode: "approval-required" });
-    const threadId = (result.threadId ?? (result.outcome as Body | undefined)?.threadId) as string;
+    const threadId = (result.receipt as Body | undefined)?.threadId as string;
     expect(threadId, JSON.stringify(result)).toBeTypeOf("string");
     expect(await freshThread(threadId)).toMatchObject({ title, runtimeMode: "approval-required" });
   }, 60_000);
