@@ -23,8 +23,13 @@ export interface RowWindow {
   readonly payloadBudgetExceeded: boolean;
 }
 
-const encodedBytes = (rows: readonly ProjectedTurnItem[]): number =>
-  Buffer.byteLength(JSON.stringify(rows), "utf8");
+/** Whether the rows' JSON is over `MAX_ENCODED_BYTES` in UTF-8. */
+function overBudget(rows: readonly ProjectedTurnItem[]): boolean {
+  const text = JSON.stringify(rows);
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a short text is under without counting its bytes.
+  if (text.length * 3 <= MAX_ENCODED_BYTES) return false;
+  return Buffer.byteLength(text, "utf8") > MAX_ENCODED_BYTES;
+}
 
 /** The rows kept before `end` when at most `userTurns` turns fit. */
 export function windowBefore(
@@ -35,7 +40,7 @@ export function windowBefore(
 ): RowWindow {
   if (policy.fixedRows !== undefined) {
     const start = Math.max(0, end - policy.fixedRows);
-    return { start, payloadBudgetExceeded: encodedBytes(rows.slice(start, end)) > MAX_ENCODED_BYTES };
+    return { start, payloadBudgetExceeded: overBudget(rows.slice(start, end)) };
   }
   let turns = 0;
   let start = end;
@@ -49,9 +54,15 @@ export function windowBefore(
   }
   if (!sawTurnStart) {
     start = Math.max(0, end - MAX_ITEMS_WITHOUT_TURNS);
-    while (start < end - 1 && encodedBytes(rows.slice(start, end)) > MAX_ENCODED_BYTES) start += 1;
-  } else if (turns < userTurns) {
-    start = 0;
+    // Drop the oldest rows while the rest is over; the last answer is the window's own flag, so the
+    // window is not encoded once more to learn it.
+    let over = overBudget(rows.slice(start, end));
+    while (start < end - 1 && over) {
+      start += 1;
+      over = overBudget(rows.slice(start, end));
+    }
+    return { start, payloadBudgetExceeded: over };
   }
-  return { start, payloadBudgetExceeded: encodedBytes(rows.slice(start, end)) > MAX_ENCODED_BYTES };
+  if (turns < userTurns) start = 0;
+  return { start, payloadBudgetExceeded: overBudget(rows.slice(start, end)) };
 }
