@@ -124,16 +124,31 @@ function corrupt(what: string): ConnectorError {
   return new ConnectorError("journal_unavailable", `${what} does not have the journal's format`);
 }
 
-/** A caller's copy: deep enough that nobody can change the journal's own, and without the checksum. */
+/**
+ * A caller's copy: deep enough that nobody can change the journal's own, and without the checksum.
+ * Its fields are named one by one, in the order every record holds them (`newPreparingRecord`, the
+ * strict schema a loaded record passed), `command` last: a rest spread that leaves out `checksum`
+ * cost more than the rest of the copy, three times per write.
+ */
 export function copyRecord(record: JournalRecord): JournalRecord {
-  const { checksum: _internal, ...fields } = record;
-  return {
-    ...fields,
+  const copy: JournalRecord = {
+    key: record.key,
+    operationId: record.operationId,
+    action: record.action,
+    inputHash: record.inputHash,
+    environmentId: record.environmentId,
+    destination: record.destination,
     derivedIds: record.derivedIds === null ? null : { ...record.derivedIds },
+    state: record.state,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    settledAt: record.settledAt,
+    reconciledAt: record.reconciledAt,
     receipt: record.receipt === null ? null : { ...record.receipt },
     error: record.error === null ? null : { ...record.error },
-    ...(record.command === undefined ? {} : { command: structuredClone(record.command) }),
   };
+  if (record.command !== undefined) copy.command = structuredClone(record.command);
+  return copy;
 }
 
 /** The command must load back as JSON exactly as it was sent. */
