@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { exchangeDeadline } from "@t3-connector/core/t3";
 import {
   MAX_RELAY_ANSWER_BYTES,
   MAX_RELAY_BODY_BYTES,
@@ -56,14 +55,26 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
   const secrets = new LeaseSecrets(options.holderSecret ?? randomBytes(32).toString("base64url"));
   const capabilities: CapabilityCache = {};
+  // A process's uid never changes: read once, not on every call (process.getuid is a syscall).
+  const capabilityOptions: CapabilityReadOptions = {
+    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    uid: options.uid ?? process.getuid?.(),
+  };
+  const target: Target = {
+    host: options.host ?? "127.0.0.1",
+    port: options.port,
+    // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
+    hostHeader: `localhost:${options.port}`,
+  };
   return {
     async call(body, signal, callOptions) {
-      const capability = await readCapability(options.stateDir, options, capabilities);
+      const capability = await readCapability(options.stateDir, capabilityOptions, capabilities);
       const payload = JSON.stringify(secrets.attach(body));
-      if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
+      const payloadBytes = Buffer.byteLength(payload);
+      if (payloadBytes > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
-      const answer = await post(options.host ?? "127.0.0.1", options.port, payload, capability, {
+      const answer = await post(target, payload, payloadBytes, capability, {
         timeoutMs: callOptions?.timeoutMs ?? timeoutMs,
         signal,
       });
@@ -79,6 +90,13 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       throw relayErrorToConnectorError(answer.status, parsed);
     },
   };
+}
+
+/** Where the relay posts, built once per client. */
+interface Target {
+  readonly host: string;
+  readonly port: number;
+  readonly hostHeader: string;
 }
 
 /** The answer as the contract types it, or `relay_answer_invalid` naming the first field that breaks it. */
@@ -136,28 +154,38 @@ interface RawAnswer {
 }
 
 function post(
-  host: string,
-  port: number,
+  target: Target,
   payload: string,
+  payloadBytes: number,
   capability: string,
   limits: { timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<RawAnswer> {
-  const deadline = exchangeDeadline(limits.timeoutMs, limits.signal);
-  const exchange = new Promise<RawAnswer>((resolve, reject) => {
+  const { port } = target;
+  const callerSignal = limits.signal;
+  // Cancelled before anything was sent: nothing reaches the gate.
+  if (callerSignal?.aborted) {
+    return Promise.reject(new ConnectorError("cancelled", "the client cancelled the request"));
+  }
+  return new Promise<RawAnswer>((resolve, reject) => {
+    // Why this side ended the exchange, if it did: reported as itself, whichever stream's error
+    // (the request's or the answer's) arrives first.
+    let endedBy: ConnectorError | undefined;
+    const end = (why: ConnectorError) => {
+      endedBy ??= why;
+      req.destroy(why);
+    };
     const req = httpRequest(
       {
-        host,
+        host: target.host,
         port,
         path: RELAY_PATH,
         method: "POST",
-        // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
         headers: {
-          host: `localhost:${port}`,
+          host: target.hostHeader,
           "content-type": "application/json",
-          "content-length": Buffer.byteLength(payload),
+          "content-length": payloadBytes,
           [RELAY_HEADER]: capability,
         },
-        signal: deadline.signal,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -165,38 +193,53 @@ function post(
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_RELAY_ANSWER_BYTES) {
-            req.destroy(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
+            end(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
             return;
           }
           chunks.push(chunk);
         });
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
+        res.on("end", () => {
+          ended();
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", fail);
       },
     );
-    req.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
+    // The exchange's deadline and the caller's cancel end the request themselves, each with its
+    // own typed error: a timer and one listener, cleared when the exchange ends (an AbortSignal
+    // handed to http.request would add a signal, its listeners and a stream watcher per call).
+    const timer = setTimeout(() => {
+      end(
+        gateUnavailable(
+          `the gate on port ${port} did not answer within ${limits.timeoutMs} ms`,
+          undefined,
+          "timeout",
+        ),
+      );
+    }, limits.timeoutMs);
+    // A deadline alone never keeps the process alive.
+    timer.unref();
+    const onCancel = () => end(new ConnectorError("cancelled", "the client cancelled the request"));
+    callerSignal?.addEventListener("abort", onCancel, { once: true });
+    function ended(): void {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onCancel);
+    }
+    function fail(error: unknown): void {
+      ended();
+      reject(endedBy ?? failureOf(error, port));
+    }
+    req.on("error", fail);
     req.end(payload);
   });
-  return exchange.finally(deadline.done);
 }
 
 /**
  * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
  * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
  */
-function failureOf(error: unknown, port: number, callerSignal: AbortSignal | undefined, timeoutMs: number) {
+function failureOf(error: unknown, port: number) {
   if (isConnectorError(error)) return error;
-  if (callerSignal?.aborted) return new ConnectorError("cancelled", "the client cancelled the request");
-  const name = (error as { name?: string } | null)?.name;
-  if (name === "TimeoutError" || name === "AbortError") {
-    return gateUnavailable(
-      `the gate on port ${port} did not answer within ${timeoutMs} ms`,
-      error,
-      "timeout",
-    );
-  }
   if ((error as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
     return gateUnavailable(`no gate answers on port ${port}`, error, "not_listening");
   }
