@@ -4,8 +4,7 @@
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
  */
 import { randomBytes } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
+import { ConnectorError } from "@t3-connector/core";
 import {
   MAX_RELAY_ANSWER_BYTES,
   MAX_RELAY_BODY_BYTES,
@@ -17,6 +16,7 @@ import {
   type RelayRequestInput,
 } from "@t3-connector/write-engine/relay-contract";
 import { type CapabilityCache, type CapabilityReadOptions, readCapability } from "./capability-file.js";
+import { ExchangeFailed, type ExchangeFailure, RelayConnections } from "./relay-connections.js";
 import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
 
 /** One relay op body, typed by the relay contract the gate parses it with. */
@@ -60,12 +60,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     ...(options.fs === undefined ? {} : { fs: options.fs }),
     uid: options.uid ?? process.getuid?.(),
   };
-  const target: Target = {
-    host: options.host ?? "127.0.0.1",
-    port: options.port,
-    // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
-    hostHeader: `localhost:${options.port}`,
-  };
+  const connections = new RelayConnections(options.host ?? "127.0.0.1", options.port);
+  // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
+  const head = `POST ${RELAY_PATH} HTTP/1.1\r\nhost: localhost:${options.port}\r\ncontent-type: application/json\r\n`;
   return {
     async call(body, signal, callOptions) {
       const capability = await readCapability(options.stateDir, capabilityOptions, capabilities);
@@ -74,7 +71,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       if (payloadBytes > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
-      const answer = await post(target, payload, payloadBytes, capability, {
+      // The capability matched its pattern (base64url) when it was read, so it cannot end the header.
+      const request = `${head}content-length: ${payloadBytes}\r\n${RELAY_HEADER}: ${capability}\r\n\r\n${payload}`;
+      const answer = await post(connections, options.port, request, {
         timeoutMs: callOptions?.timeoutMs ?? timeoutMs,
         signal,
       });
@@ -90,13 +89,6 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       throw relayErrorToConnectorError(answer.status, parsed);
     },
   };
-}
-
-/** Where the relay posts, built once per client. */
-interface Target {
-  readonly host: string;
-  readonly port: number;
-  readonly hostHeader: string;
 }
 
 /** The answer as the contract types it, or `relay_answer_invalid` naming the first field that breaks it. */
@@ -153,95 +145,47 @@ interface RawAnswer {
   text: string;
 }
 
-function post(
-  target: Target,
-  payload: string,
-  payloadBytes: number,
-  capability: string,
+async function post(
+  connections: RelayConnections,
+  port: number,
+  request: string,
   limits: { timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<RawAnswer> {
-  const { port } = target;
-  const callerSignal = limits.signal;
-  // Cancelled before anything was sent: nothing reaches the gate.
-  if (callerSignal?.aborted) {
-    return Promise.reject(new ConnectorError("cancelled", "the client cancelled the request"));
+  try {
+    const answer = await connections.exchange(request, { ...limits, maxAnswerBytes: MAX_RELAY_ANSWER_BYTES });
+    return { status: answer.status, text: answer.body.toString("utf8") };
+  } catch (error) {
+    if (error instanceof ExchangeFailed) throw failureOf(error.failure, port, limits.timeoutMs);
+    throw error;
   }
-  return new Promise<RawAnswer>((resolve, reject) => {
-    // Why this side ended the exchange, if it did: reported as itself, whichever stream's error
-    // (the request's or the answer's) arrives first.
-    let endedBy: ConnectorError | undefined;
-    const end = (why: ConnectorError) => {
-      endedBy ??= why;
-      req.destroy(why);
-    };
-    const req = httpRequest(
-      {
-        host: target.host,
-        port,
-        path: RELAY_PATH,
-        method: "POST",
-        headers: {
-          host: target.hostHeader,
-          "content-type": "application/json",
-          "content-length": payloadBytes,
-          [RELAY_HEADER]: capability,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RELAY_ANSWER_BYTES) {
-            end(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () => {
-          ended();
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
-        });
-        res.on("error", fail);
-      },
-    );
-    // The exchange's deadline and the caller's cancel end the request themselves, each with its
-    // own typed error: a timer and one listener, cleared when the exchange ends (an AbortSignal
-    // handed to http.request would add a signal, its listeners and a stream watcher per call).
-    const timer = setTimeout(() => {
-      end(
-        gateUnavailable(
-          `the gate on port ${port} did not answer within ${limits.timeoutMs} ms`,
-          undefined,
-          "timeout",
-        ),
-      );
-    }, limits.timeoutMs);
-    // A deadline alone never keeps the process alive.
-    timer.unref();
-    const onCancel = () => end(new ConnectorError("cancelled", "the client cancelled the request"));
-    callerSignal?.addEventListener("abort", onCancel, { once: true });
-    function ended(): void {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener("abort", onCancel);
-    }
-    function fail(error: unknown): void {
-      ended();
-      reject(endedBy ?? failureOf(error, port));
-    }
-    req.on("error", fail);
-    req.end(payload);
-  });
 }
 
 /**
  * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
  * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
  */
-function failureOf(error: unknown, port: number) {
-  if (isConnectorError(error)) return error;
-  if ((error as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
-    return gateUnavailable(`no gate answers on port ${port}`, error, "not_listening");
+function failureOf(failure: ExchangeFailure, port: number, timeoutMs: number): ConnectorError {
+  switch (failure.kind) {
+    case "cancelled":
+      return new ConnectorError("cancelled", "the client cancelled the request");
+    case "timeout":
+      return gateUnavailable(
+        `the gate on port ${port} did not answer within ${timeoutMs} ms`,
+        undefined,
+        "timeout",
+      );
+    case "too_large":
+      return gateUnavailable("the gate's answer is too large", undefined, "answer_too_large");
+    case "malformed":
+      return gateUnavailable(
+        `the process on port ${port} did not answer like a gate`,
+        failure.cause,
+        "connection_failed",
+      );
+    case "connection":
+      if ((failure.cause as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
+        return gateUnavailable(`no gate answers on port ${port}`, failure.cause, "not_listening");
+      }
+      return gateUnavailable(`no gate answers on port ${port}`, failure.cause, "connection_failed");
   }
-  return gateUnavailable(`no gate answers on port ${port}`, error, "connection_failed");
 }
