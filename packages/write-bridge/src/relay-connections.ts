@@ -67,10 +67,10 @@ export class RelayConnections {
         socket.off("close", onClose);
         if ("status" in outcome) {
           if (outcome.reusable) this.#checkIn(socket);
-          else socket.destroy();
+          else discard(socket);
           resolve(outcome);
         } else {
-          socket.destroy();
+          discard(socket);
           reject(new ExchangeFailed(outcome));
         }
       };
@@ -114,7 +114,7 @@ export class RelayConnections {
       socket.removeAllListeners("data").removeAllListeners("end").removeAllListeners("error");
       socket.removeAllListeners("timeout").removeAllListeners("close");
       if (socket.destroyed || !socket.writable || socket.readableEnded) {
-        socket.destroy();
+        discard(socket);
         continue;
       }
       socket.setTimeout(0);
@@ -128,11 +128,11 @@ export class RelayConnections {
 
   #checkIn(socket: Socket): void {
     if (this.#idle.length >= MAX_IDLE) {
-      socket.destroy();
+      discard(socket);
       return;
     }
     const drop = () => {
-      socket.destroy();
+      discard(socket);
       const at = this.#idle.indexOf(socket);
       if (at >= 0) this.#idle.splice(at, 1);
     };
@@ -146,4 +146,10 @@ export class RelayConnections {
     socket.unref();
     this.#idle.push(socket);
   }
+}
+
+/** Closes a connection no exchange will use; an error it still reports (a write cut short) is moot. */
+function discard(socket: Socket): void {
+  socket.on("error", () => undefined);
+  socket.destroy();
 }
