@@ -2,6 +2,7 @@
  * The bridge's only way out: `POST /relay` on the gate's loopback port with the per-boot
  * capability. The bridge holds no T3 token and never opens the journal; it re-reads
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
+ * The exchange itself runs on kept-alive loopback connections (relay-connections.ts).
  */
 import { randomBytes } from "node:crypto";
 import { ConnectorError } from "@t3-connector/core";
