@@ -58,7 +58,9 @@ export function relayDoor(options: RelayDoorOptions): RelayDoor {
     if (headers["transfer-encoding"] !== undefined || !withinCap(headers["content-length"])) return false;
     // The capability before a byte of the body is read; a refused one is Hono's to answer (401).
     if (!options.relay.accepts(headers[RELAY_HEADER])) return false;
-    void answer(incoming, outgoing, address, options);
+    // Nothing past the checks throws (every failure becomes an answer); were it to, the call is
+    // cut rather than the gate brought down by an unhandled rejection.
+    answer(incoming, outgoing, address, options).catch(() => outgoing.destroy());
     return true;
   };
 }
