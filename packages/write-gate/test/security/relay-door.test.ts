@@ -9,8 +9,10 @@
 
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
+import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
+import { announcedIdleMs } from "@t3-connector/test-support/keep-alive-hint";
 import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { MAX_RELAY_BODY_BYTES, RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import type { Hono } from "hono";
@@ -80,12 +82,36 @@ async function both(bytes: string | Buffer): Promise<{ gate: string; hono: strin
   return { gate, hono };
 }
 
+/** Reads whole answers (head and a Content-Length body) off one kept-alive socket, in order. */
+function answersOn(socket: Socket): () => Promise<string> {
+  let buffered = "";
+  const waiting: Array<() => void> = [];
+  socket.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString("latin1");
+    for (const wake of waiting.splice(0)) wake();
+  });
+  return async () => {
+    for (;;) {
+      const end = buffered.indexOf("\r\n\r\n");
+      const length = /^content-length:\s*(\d+)/im.exec(buffered.slice(0, end))?.[1];
+      if (end >= 0 && length !== undefined && buffered.length >= end + 4 + Number(length)) {
+        const answer = buffered.slice(0, end + 4 + Number(length));
+        buffered = buffered.slice(answer.length);
+        return answer;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  };
+}
+
 interface Wire {
   method?: string;
   path?: string;
   /** Header lines as sent, in order (a name may repeat). */
   headers?: Array<[string, string]>;
   body?: string | Buffer;
+  /** Leave the connection open after the answer (default: `Connection: close`). */
+  keepAlive?: boolean;
 }
 
 const JSON_TYPE: [string, string] = ["Content-Type", "application/json"];
@@ -102,7 +128,7 @@ function wire(options: Wire = {}): Buffer {
     ...(headers.some(([name]) => /^(content-length|transfer-encoding)$/i.test(name))
       ? []
       : [`Content-Length: ${body.byteLength}`]),
-    "Connection: close",
+    ...(options.keepAlive === true ? [] : ["Connection: close"]),
   ];
   return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), body]);
 }
@@ -253,6 +279,28 @@ describe("the relay's door", () => {
   ])("leaves a path with %s to Hono, which answers as before", async (_name, path) => {
     const { gate, hono } = await both(wire({ path }));
     expect(gate).toBe(hono);
+  });
+
+  it("keeps the connection open for the bridge's next call, announcing the gate's idle timeout", async () => {
+    const socket = connect(gatePort(), "127.0.0.1");
+    const next = answersOn(socket);
+    try {
+      const before = routeCalls;
+      socket.write(wire({ keepAlive: true }));
+      const first = await next();
+      expect(statusOf(first)).toBe(200);
+      expect(announcedIdleMs(first)).toBe(IDLE_KEEP_ALIVE_MS);
+      socket.write(wire({ keepAlive: true, headers: [host(), JSON_TYPE] }));
+      expect(statusOf(await next())).toBe(401);
+      socket.write(wire({ keepAlive: true }));
+      expect(JSON.parse(bodyOf(await next()))).toMatchObject({
+        environments: [{ alias: "alpha" }, { alias: "beta" }],
+      });
+      // Only the refusal went through the route.
+      expect(routeCalls - before).toBe(1);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it("waits for a slow body without holding up other calls, then answers it", async () => {
