@@ -3,16 +3,14 @@
  * the capability gets the relay's limit once, whichever of the two serves its calls, and a call
  * either refuses before the body costs nothing.
  */
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { postJson } from "@t3-connector/test-support/gate-http";
 import { RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { relayDoor } from "../../src/app/index.js";
-import { createGateServer } from "../../src/process/gate-server.js";
 import type { VerifiedRelay } from "../../src/relay/index.js";
 import { AddressBudget, jsonAnswerHeaders } from "../../src/security/index.js";
 import { ManualClock, startTestGate, TEST_PORT, type TestGate } from "./support/gate.js";
+import { type ListeningGateServer, listenGateServer } from "./support/gate-server.js";
 
 const GOOD = "c".repeat(43);
 const relay: VerifiedRelay = {
@@ -21,8 +19,7 @@ const relay: VerifiedRelay = {
 };
 
 let gate: TestGate;
-let server: Server;
-let port: number;
+let server: ListeningGateServer;
 const clock = new ManualClock();
 
 beforeEach(async () => {
@@ -36,23 +33,18 @@ beforeEach(async () => {
   });
   const log = (line: string) => gate.logs.push(line);
   const door = relayDoor({ port: TEST_PORT, relay, budget, headers: await jsonAnswerHeaders(), log });
-  server = createGateServer(gate.app, door);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await listenGateServer(gate.app, door);
 });
 
 afterEach(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  await server.close();
   await gate.close();
 });
 
 /** A relay call with `Host: localhost:<TEST_PORT>`: by the door at `/relay`, by the route with a query. */
 const call = (via: "door" | "route", capability = GOOD) =>
   postJson(
-    port,
+    server.port,
     via === "door" ? "/relay" : "/relay?via=route",
     { op: "environments" },
     {

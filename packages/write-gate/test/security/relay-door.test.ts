@@ -7,8 +7,6 @@
  * way of a slow or abandoned body.
  */
 
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import { IDLE_KEEP_ALIVE_MS } from "@t3-connector/core/http-edge";
 import { type GateHarness, startGateHarness } from "@t3-connector/test-support/gate-harness";
@@ -17,13 +15,12 @@ import { IDLE_THREAD } from "@t3-connector/test-support/sim-world";
 import { MAX_RELAY_BODY_BYTES, RELAY_HEADER } from "@t3-connector/write-engine/relay-contract";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateServer } from "../../src/process/gate-server.js";
 import { gateHumanSide } from "../../src/process/human-side.js";
 import type { RelayHandler } from "../../src/process/index.js";
+import { type ListeningGateServer, listenGateServer } from "./support/gate-server.js";
 
 let harness: GateHarness;
-let honoAlone: Server;
-let honoPort: number;
+let honoAlone: ListeningGateServer;
 let capability: string;
 /** Calls that reached the app's relay route (the door's refusals go there; its takes never do). */
 let routeCalls = 0;
@@ -43,16 +40,11 @@ beforeAll(async () => {
   });
   capability = await harness.capability();
   if (app === undefined) throw new Error("the human side was not built");
-  honoAlone = createGateServer(app, undefined);
-  await new Promise<void>((resolve) => honoAlone.listen(0, "127.0.0.1", resolve));
-  honoPort = (honoAlone.address() as AddressInfo).port;
+  honoAlone = await listenGateServer(app, undefined);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    honoAlone.close(() => resolve());
-    honoAlone.closeAllConnections();
-  });
+  await honoAlone.close();
   await harness.close();
 });
 
@@ -78,7 +70,7 @@ const undated = (answer: string) => answer.replace(/^Date: [^\r]*\r\n/im, "");
 /** The same bytes to the gate and to Hono alone; both answers, undated. */
 async function both(bytes: string | Buffer): Promise<{ gate: string; hono: string }> {
   const gate = undated(await exchange(gatePort(), bytes));
-  const hono = undated(await exchange(honoPort, bytes));
+  const hono = undated(await exchange(honoAlone.port, bytes));
   return { gate, hono };
 }
 
