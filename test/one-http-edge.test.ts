@@ -62,7 +62,7 @@ const ONLY_IN_THE_KIT: ReadonlyArray<{
  */
 const NODE_STREAM_READERS = new Map([
   ["packages/core/src/t3/rpc/socket.ts", "a refused WebSocket upgrade's body, capped"],
-  ["packages/write-bridge/src/relay-client.ts", "the gate's relay answer, capped"],
+  ["packages/write-bridge/src/relay-connections.ts", "the gate's relay answer, capped by its strict parser"],
   ["packages/t3-sim/src/transport/environment-server.ts", "the simulator's own server (tests)"],
 ]);
 

@@ -2,11 +2,10 @@
  * The bridge's only way out: `POST /relay` on the gate's loopback port with the per-boot
  * capability. The bridge holds no T3 token and never opens the journal; it re-reads
  * the capability on every call, so a restarted gate is picked up and a stopped one is reported.
+ * The exchange itself runs on kept-alive loopback connections (relay-connections.ts).
  */
 import { randomBytes } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import { ConnectorError, isConnectorError } from "@t3-connector/core";
-import { exchangeDeadline } from "@t3-connector/core/t3";
+import { ConnectorError } from "@t3-connector/core";
 import {
   MAX_RELAY_ANSWER_BYTES,
   MAX_RELAY_BODY_BYTES,
@@ -18,6 +17,7 @@ import {
   type RelayRequestInput,
 } from "@t3-connector/write-engine/relay-contract";
 import { type CapabilityCache, type CapabilityReadOptions, readCapability } from "./capability-file.js";
+import { ExchangeFailed, type ExchangeFailure, RelayConnections } from "./relay-connections.js";
 import { gateUnavailable, relayErrorToConnectorError } from "./relay-errors.js";
 
 /** One relay op body, typed by the relay contract the gate parses it with. */
@@ -56,14 +56,25 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
   const secrets = new LeaseSecrets(options.holderSecret ?? randomBytes(32).toString("base64url"));
   const capabilities: CapabilityCache = {};
+  // A process's uid never changes: read once, not on every call (process.getuid is a syscall).
+  const capabilityOptions: CapabilityReadOptions = {
+    ...(options.fs === undefined ? {} : { fs: options.fs }),
+    uid: options.uid ?? process.getuid?.(),
+  };
+  const connections = new RelayConnections(options.host ?? "127.0.0.1", options.port);
+  // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
+  const head = `POST ${RELAY_PATH} HTTP/1.1\r\nhost: localhost:${options.port}\r\ncontent-type: application/json\r\n`;
   return {
     async call(body, signal, callOptions) {
-      const capability = await readCapability(options.stateDir, options, capabilities);
+      const capability = await readCapability(options.stateDir, capabilityOptions, capabilities);
       const payload = JSON.stringify(secrets.attach(body));
-      if (Buffer.byteLength(payload) > MAX_RELAY_BODY_BYTES) {
+      const payloadBytes = Buffer.byteLength(payload);
+      if (payloadBytes > MAX_RELAY_BODY_BYTES) {
         throw new ConnectorError("invalid_input", "the request is larger than the relay accepts (128 KiB)");
       }
-      const answer = await post(options.host ?? "127.0.0.1", options.port, payload, capability, {
+      // The capability matched its pattern (base64url) when it was read, so it cannot end the header.
+      const request = `${head}content-length: ${payloadBytes}\r\n${RELAY_HEADER}: ${capability}\r\n\r\n${payload}`;
+      const answer = await post(connections, options.port, request, {
         timeoutMs: callOptions?.timeoutMs ?? timeoutMs,
         signal,
       });
@@ -135,70 +146,47 @@ interface RawAnswer {
   text: string;
 }
 
-function post(
-  host: string,
+async function post(
+  connections: RelayConnections,
   port: number,
-  payload: string,
-  capability: string,
+  request: string,
   limits: { timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<RawAnswer> {
-  const deadline = exchangeDeadline(limits.timeoutMs, limits.signal);
-  const exchange = new Promise<RawAnswer>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host,
-        port,
-        path: RELAY_PATH,
-        method: "POST",
-        // The gate checks Host against `localhost:<port>` (DNS-rebinding defence).
-        headers: {
-          host: `localhost:${port}`,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(payload),
-          [RELAY_HEADER]: capability,
-        },
-        signal: deadline.signal,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RELAY_ANSWER_BYTES) {
-            req.destroy(gateUnavailable("the gate's answer is too large", undefined, "answer_too_large"));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
-      },
-    );
-    req.on("error", (error) => reject(failureOf(error, port, limits.signal, limits.timeoutMs)));
-    req.end(payload);
-  });
-  return exchange.finally(deadline.done);
+  try {
+    const answer = await connections.exchange(request, { ...limits, maxAnswerBytes: MAX_RELAY_ANSWER_BYTES });
+    return { status: answer.status, text: answer.body.toString("utf8") };
+  } catch (error) {
+    if (error instanceof ExchangeFailed) throw failureOf(error.failure, port, limits.timeoutMs);
+    throw error;
+  }
 }
 
 /**
  * A failed exchange is `gate_unavailable`. For a write this says nothing about whether the gate
  * acted: the client repeats with the same operationId, which the gate dedupes, or reconciles.
  */
-function failureOf(error: unknown, port: number, callerSignal: AbortSignal | undefined, timeoutMs: number) {
-  if (isConnectorError(error)) return error;
-  if (callerSignal?.aborted) return new ConnectorError("cancelled", "the client cancelled the request");
-  const name = (error as { name?: string } | null)?.name;
-  if (name === "TimeoutError" || name === "AbortError") {
-    return gateUnavailable(
-      `the gate on port ${port} did not answer within ${timeoutMs} ms`,
-      error,
-      "timeout",
-    );
+function failureOf(failure: ExchangeFailure, port: number, timeoutMs: number): ConnectorError {
+  switch (failure.kind) {
+    case "cancelled":
+      return new ConnectorError("cancelled", "the client cancelled the request");
+    case "timeout":
+      return gateUnavailable(
+        `the gate on port ${port} did not answer within ${timeoutMs} ms`,
+        undefined,
+        "timeout",
+      );
+    case "too_large":
+      return gateUnavailable("the gate's answer is too large", undefined, "answer_too_large");
+    case "malformed":
+      return gateUnavailable(
+        `the process on port ${port} did not answer like a gate`,
+        failure.cause,
+        "connection_failed",
+      );
+    case "connection":
+      if ((failure.cause as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
+        return gateUnavailable(`no gate answers on port ${port}`, failure.cause, "not_listening");
+      }
+      return gateUnavailable(`no gate answers on port ${port}`, failure.cause, "connection_failed");
   }
-  if ((error as NodeJS.ErrnoException | null)?.code === "ECONNREFUSED") {
-    return gateUnavailable(`no gate answers on port ${port}`, error, "not_listening");
-  }
-  return gateUnavailable(`no gate answers on port ${port}`, error, "connection_failed");
 }

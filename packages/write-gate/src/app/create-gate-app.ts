@@ -10,7 +10,7 @@
  * serve({ fetch: gate.app.fetch, hostname: "127.0.0.1", port });
  */
 import { join } from "node:path";
-import { type Clock, ConnectorError, type ErrorCode } from "@t3-connector/core";
+import { type Clock, ConnectorError } from "@t3-connector/core";
 import type { EnvironmentRegistry } from "@t3-connector/core/environments";
 import type { FanOutDeadlines } from "@t3-connector/core/fanout";
 import { EnrollmentCode } from "@t3-connector/core/passkeys";
@@ -33,12 +33,13 @@ import {
   securityHeaders,
   stateChangeGuard,
 } from "../security/index.js";
+import { errorAnswer } from "./error-answer.js";
 import { eventStream } from "./event-stream.js";
 import { changeRoutes } from "./routes/change-routes.js";
 import { inboxRoutes } from "./routes/inbox-routes.js";
 import { leaseRoutes } from "./routes/lease-routes.js";
 import { passkeyRoutes } from "./routes/passkey-routes.js";
-import { type RelayHandler, relayRoute } from "./routes/relay-route.js";
+import { RELAY_RATE_LIMIT_PER_MINUTE, type RelayHandler, relayRoute } from "./routes/relay-route.js";
 import { remoteApprovalRoutes } from "./routes/remote-approval-routes.js";
 import { requestRoutes } from "./routes/request-routes.js";
 import type { GateParts } from "./routes/route-kit.js";
@@ -66,6 +67,8 @@ export interface GateAppDeps {
   readonly rateLimitPerMinute?: number;
   /** Authenticated relay calls per client address per minute, a budget apart from the page's. Default 6000. */
   readonly relayRateLimitPerMinute?: number;
+  /** The relay's budget, when the relay's door charges it too (instead of `relayRateLimitPerMinute`). */
+  readonly relayBudget?: AddressBudget;
   /** Passkey enrollments and removals, denials and failed attempts are audited here when given. */
   readonly audit?: AuditLog;
   /** The environments' start-up findings, shown as a banner on the page. */
@@ -116,29 +119,6 @@ interface InboxParts {
   readonly decisions: OwnerDecisions;
 }
 
-/** The HTTP status of each code a page route answers with; any other code answers 400. */
-const STATUS_BY_CODE: Readonly<Partial<Record<ErrorCode, 401 | 403 | 404 | 409 | 410 | 413 | 429 | 500>>> = {
-  origin_or_method_invalid: 403,
-  body_too_large: 413,
-  rate_limited: 429,
-  too_many_streams: 429,
-  client_budget_exceeded: 429,
-  lease_limit_reached: 409,
-  not_found: 404,
-  thread_not_found: 404,
-  environment_unknown: 404,
-  credential_unknown: 404,
-  request_invalid: 404,
-  request_expired: 410,
-  request_used: 410,
-  request_denied: 410,
-  request_superseded: 410,
-  request_withdrawn: 410,
-  too_many_requests: 429,
-  unlock_required: 401,
-  credential_store_invalid: 500,
-};
-
 export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   const parts = await buildParts(deps);
   const app = new Hono();
@@ -146,8 +126,11 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
   app.use(loopbackGuard());
   app.use(hostGuard({ port: deps.port }));
   if (deps.relay !== undefined) {
-    const perMinute = deps.relayRateLimitPerMinute ?? 6000;
-    app.route("/", relayRoute(deps.relay, { clock: deps.clock, perMinute }));
+    const limit = deps.relayRateLimitPerMinute ?? RELAY_RATE_LIMIT_PER_MINUTE;
+    app.route(
+      "/",
+      relayRoute(deps.relay, deps.relayBudget ?? new AddressBudget({ clock: deps.clock, limit })),
+    );
   }
   // A GET, so it comes before the POST-only checks below; it has its own cross-site refusal.
   const ping = deps.eventPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.eventPingIntervalMs };
@@ -190,15 +173,8 @@ export async function createGateApp(deps: GateAppDeps): Promise<GateApp> {
     throw new ConnectorError("not_found", "no such page or route");
   });
   app.onError((error, c) => {
-    if (error instanceof ConnectorError) {
-      if (error.code === "credential_store_invalid") parts.log(`gate passkey store failed: ${error.message}`);
-      // A budget refusal names its limit; no other detail reaches the page.
-      const limit = error.code === "client_budget_exceeded" ? error.details?.limit : undefined;
-      const named = typeof limit === "number" ? { limit } : {};
-      return c.json({ error: error.code, ...named }, STATUS_BY_CODE[error.code] ?? 400);
-    }
-    parts.log(`gate page route failed: ${error instanceof Error ? error.name : "error"}`);
-    return c.json({ error: "verification_failed" }, 400);
+    const answer = errorAnswer(error, parts.log);
+    return c.json(answer.body, answer.status);
   });
   const { keeper, desk, passkeys, enrollment, events } = parts;
   return { app, keeper, desk, passkeys, enrollment, events, ...(inbox === undefined ? {} : { inbox }) };

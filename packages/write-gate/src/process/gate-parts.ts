@@ -12,6 +12,7 @@ import type { StartupWarnings } from "../app/index.js";
 import type { ApprovalFeed } from "../approval/approval-feed.js";
 import type { AuditLog } from "../audit/index.js";
 import type { ApprovalDesk, LeaseKeeper } from "../contract.js";
+import type { AddressBudget } from "../security/index.js";
 
 /** What the human side (page, passkeys, approvals, lease) gets to build itself from. */
 export interface GateParts {
@@ -32,6 +33,8 @@ export interface GateParts {
   readonly log: (line: string) => void;
   /** `POST /relay`'s handler, to mount in the app (bound once the dispatcher exists). */
   readonly relay: RelayHandler;
+  /** The relay's budget: the app's relay route charges it, as the door before the app does. */
+  readonly relayBudget: AddressBudget;
   /**
    * This boot's relay capability: the approval page from afar also trusts the client address
    * `serve` names beside it (ADR 0044).

@@ -24,6 +24,7 @@ export async function gateHumanSide(parts: GateParts, seams: HumanSideSeams = {}
     projectWriteFacts: registryProjectWriteFacts(parts.registry),
     log: parts.log,
     relay: parts.relay,
+    relayBudget: parts.relayBudget,
     audit: parts.audit,
     startupWarnings: parts.startupWarnings,
     inbox: { registry: parts.registry, engine: parts.engine },

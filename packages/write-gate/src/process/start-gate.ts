@@ -10,9 +10,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
 import { type Clock, ConnectorError, systemClock } from "@t3-connector/core";
 import type { WriteConfig } from "@t3-connector/core/config";
 import { EnvironmentRegistry, OPERATE_SCOPES, type RpcOptions } from "@t3-connector/core/environments";
@@ -27,7 +25,7 @@ import {
   type WriteEngine,
 } from "@t3-connector/write-engine/engine";
 import type { Hono } from "hono";
-import { StartupWarnings } from "../app/index.js";
+import { RELAY_RATE_LIMIT_PER_MINUTE, type RelayDoor, relayDoor, StartupWarnings } from "../app/index.js";
 import {
   type AuditFs,
   type AuditLog,
@@ -39,13 +37,17 @@ import type { LeaseKeeper } from "../contract.js";
 import {
   generateCapability,
   OperationOwners,
+  type RelayDeps,
   relayHandler,
   removeCapabilityFile,
+  verifiedRelay,
   writeCapabilityFile,
 } from "../relay/index.js";
+import { AddressBudget, jsonAnswerHeaders } from "../security/index.js";
 import { checkAndReport, type EnvironmentWarning } from "./check-environments.js";
 import type { JournalHook } from "./crash-hook.js";
 import type { GateParts, HumanSide, RelayHandler } from "./gate-parts.js";
+import { createGateServer } from "./gate-server.js";
 import { gateHumanSide } from "./human-side.js";
 import { type StartSettlement, settleAtStart } from "./settle-at-start.js";
 
@@ -164,6 +166,8 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     const enrollmentCode = generateEnrollmentCode();
     const relay = lateRelay();
     const capability = generateCapability();
+    // One budget for the relay, whether its door or its Hono route serves a call.
+    const relayBudget = new AddressBudget({ clock: started.clock, limit: RELAY_RATE_LIMIT_PER_MINUTE });
     const human = await (options.humanSide ?? gateHumanSide)({
       config: options.config,
       port: options.config.port,
@@ -177,6 +181,7 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
       bootId: started.bootId,
       log,
       relay: relay.handler,
+      relayBudget,
       relayCapability: capability,
       startupWarnings: started.startupWarnings,
     });
@@ -184,8 +189,9 @@ export async function startGate(options: StartGateOptions): Promise<RunningGate>
     keeper.current = human.lease;
     const stopAuditingLeases = auditLeaseChanges(human.lease, machine.audit);
     started.cleanups.push(async () => stopAuditingLeases());
-    const capabilityPath = await bindRelay(started, machine, human, { relay, capability });
-    const port = await listen(started, human.app);
+    const bound = await bindRelay(started, machine, human, { relay, capability, relayBudget });
+    const port = await listen(started, human.app, bound.door);
+    const capabilityPath = bound.capabilityPath;
     return await openForBusiness(started, machine, human, { port, capabilityPath, enrollmentCode });
   } catch (error) {
     await started.cleanups.run();
@@ -253,41 +259,51 @@ function lateRelay(): { handler: RelayHandler; bind(handler: RelayHandler): void
   };
 }
 
-/** Writes this boot's capability file and binds `POST /relay` to the engine; answers the file's path. */
+/**
+ * Writes this boot's capability file and binds `POST /relay` to the engine, in the Hono app and
+ * in the door the server puts before it; answers the file's path and the door.
+ */
 async function bindRelay(
   started: Started,
   machine: MachineSide,
   human: HumanSide,
-  { relay, capability }: { relay: ReturnType<typeof lateRelay>; capability: string },
-): Promise<string> {
+  bound: { relay: ReturnType<typeof lateRelay>; capability: string; relayBudget: AddressBudget },
+): Promise<{ capabilityPath: string; door: RelayDoor }> {
   const { stateDir } = started.options.config;
   const { engine, registry, audit } = machine;
+  const { capability } = bound;
   const capabilityPath = await writeCapabilityFile(stateDir, capability);
   started.cleanups.push(() => removeCapabilityFile(stateDir));
-  relay.bind(
-    relayHandler({
-      capability: () => capability,
-      registry,
-      dispatcher: engine,
-      conditionalSend: (request) => engine.conditionalSend(request),
-      threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
-      preflight: (request) => engine.preflight(request),
-      listUncertain: () => engine.listUncertain(),
-      lease: human.lease,
-      approvals: human.approvals,
-      audit,
-      clock: started.clock,
-      ...(human.approvalFeed === undefined ? {} : { approvalFeed: human.approvalFeed }),
-      owners: new OperationOwners(),
-    }),
-  );
-  return capabilityPath;
+  const deps: RelayDeps = {
+    capability: () => capability,
+    registry,
+    dispatcher: engine,
+    conditionalSend: (request) => engine.conditionalSend(request),
+    threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
+    preflight: (request) => engine.preflight(request),
+    listUncertain: () => engine.listUncertain(),
+    lease: human.lease,
+    approvals: human.approvals,
+    audit,
+    clock: started.clock,
+    ...(human.approvalFeed === undefined ? {} : { approvalFeed: human.approvalFeed }),
+    owners: new OperationOwners(),
+  };
+  bound.relay.bind(relayHandler(deps));
+  const door = relayDoor({
+    port: started.options.config.port,
+    relay: verifiedRelay(deps),
+    budget: bound.relayBudget,
+    headers: await jsonAnswerHeaders(),
+    log: started.log,
+  });
+  return { capabilityPath, door };
 }
 
 /** Listens on 127.0.0.1 only; answers the port (the configured one, or the one the OS chose for 0). */
-async function listen(started: Started, app: Hono): Promise<number> {
+async function listen(started: Started, app: Hono, door: RelayDoor): Promise<number> {
   const { config } = started.options;
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: "127.0.0.1" }) as Server;
+  const server = createGateServer(app, door);
   // Bridges and proxies reuse connections; the gate must not close one as they send on it.
   server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {

@@ -13,4 +13,6 @@ export {
   type RelayAnswer,
   type RelayDeps,
   relayHandler,
+  type VerifiedRelay,
+  verifiedRelay,
 } from "./relay-app.js";

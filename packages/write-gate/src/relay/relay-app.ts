@@ -79,10 +79,27 @@ export async function handleRelay(
 export function relayHandler(
   deps: RelayDeps,
 ): (c: Context, readBody: () => Promise<unknown>) => Promise<Response> {
+  const relay = verifiedRelay(deps);
   return async (c, readBody) => {
-    if (!capabilityMatches(deps.capability(), c.req.header(RELAY_HEADER))) return c.json(UNVERIFIED, 401);
-    const answer = await answerVerified(deps, await readBody());
+    if (!relay.accepts(c.req.header(RELAY_HEADER))) return c.json(UNVERIFIED, 401);
+    const answer = await relay.answer(await readBody());
     return c.json(answer.body, answer.status);
+  };
+}
+
+/**
+ * The relay as an HTTP layer calls it once it holds the capability header: `accepts` compares it
+ * with this boot's in constant time; `answer` is for a body whose sender was accepted, and only then.
+ */
+export interface VerifiedRelay {
+  accepts(presented: string | undefined): boolean;
+  answer(body: unknown): Promise<RelayAnswer>;
+}
+
+export function verifiedRelay(deps: RelayDeps): VerifiedRelay {
+  return {
+    accepts: (presented) => capabilityMatches(deps.capability(), presented),
+    answer: (body) => answerVerified(deps, body),
   };
 }
 

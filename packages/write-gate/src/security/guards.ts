@@ -5,6 +5,7 @@
  */
 import { type Clock, ConnectorError } from "@t3-connector/core";
 import {
+  type BoundedRead,
   checkHost,
   checkOrigin,
   edgeNames,
@@ -16,7 +17,7 @@ import {
   readBoundedRequest,
 } from "@t3-connector/core/http-edge";
 import { PASSKEY_PAGE_CSP, passkeyPageCspHeader } from "@t3-connector/core/passkeys";
-import type { Context, MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 
 /**
@@ -37,7 +38,12 @@ export function hostGuard(options: { port: number }): MiddlewareHandler {
   };
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "::ffff:127.0.0.1", "::1"]);
+const LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "::ffff:127.0.0.1", "::1"]);
+
+/** A peer on loopback (the address of a socket that has one). */
+export function isLoopbackAddress(address: string): boolean {
+  return LOOPBACK.has(address);
+}
 
 /**
  * The peer must be on loopback (defence in depth behind the 127.0.0.1 bind). Under
@@ -46,7 +52,7 @@ const LOOPBACK = new Set(["127.0.0.1", "::ffff:127.0.0.1", "::1"]);
 export function loopbackGuard(): MiddlewareHandler {
   return async function checkLoopback(c, next) {
     const address = socketAddress(c);
-    if (address !== undefined && !LOOPBACK.has(address)) return c.body(null, 403);
+    if (address !== undefined && !isLoopbackAddress(address)) return c.body(null, 403);
     await next();
   };
 }
@@ -93,7 +99,11 @@ export function originIs(c: Context, names: ReturnType<typeof edgeNames>, rule: 
 }
 
 function isJson(c: Context): boolean {
-  const type = c.req.header("content-type");
+  return isJsonContentType(c.req.header("content-type"));
+}
+
+/** `Content-Type` exactly JSON: `application/json`, at most with `charset=utf-8`. */
+export function isJsonContentType(type: string | undefined): boolean {
   if (type === undefined) return false;
   const [media, ...parameters] = type.split(";").map((part) => part.trim().toLowerCase());
   if (media !== "application/json") return false;
@@ -111,10 +121,17 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   // Under the Node server, straight from Node's request: building the web Request around it cost
   // more than the rest of the relay's own work (ADR 0066). Elsewhere (`app.request`), the Request.
   const incoming = (c.env as { incoming?: NodeRequestBody } | undefined)?.incoming;
-  const read =
-    incoming === undefined
-      ? await readBoundedBody(c.req.raw, { maxBytes })
-      : await readBoundedRequest(incoming, { maxBytes });
+  if (incoming !== undefined) return readJsonRequest(incoming, maxBytes);
+  return jsonOf(await readBoundedBody(c.req.raw, { maxBytes }));
+}
+
+/** The same read, of a request Node's server took: what `readJsonBody` does under it. */
+export async function readJsonRequest(incoming: NodeRequestBody, maxBytes: number): Promise<unknown> {
+  return jsonOf(await readBoundedRequest(incoming, { maxBytes }));
+}
+
+/** The body read as its JSON value, or the route's refusal: too large, or not JSON. */
+function jsonOf(read: BoundedRead): unknown {
   if (read.kind === "too_large") {
     throw new ConnectorError("body_too_large", "the request body is over the limit");
   }
@@ -160,6 +177,11 @@ export class AddressBudget {
   charge(c: Context, vouched?: string): void {
     this.#budget.charge(vouched ?? clientAddress(c));
   }
+
+  /** Counts one request from the socket address `address`, as `charge` does for its context. */
+  chargeAddress(address: string): void {
+    this.#budget.charge(address);
+  }
 }
 
 /** The socket's remote address under @hono/node-server. */
@@ -192,4 +214,20 @@ export function securityHeaders(): MiddlewareHandler {
     await secure(c, next);
     c.res.headers.set("Cache-Control", "no-store");
   };
+}
+
+/**
+ * The headers of the gate's JSON answers as `securityHeaders` and `c.json` set them (the length
+ * aside), taken once from an answer they made: an answer written without Hono (the relay's door)
+ * sends them, so it carries the same headers as every other answer, byte for byte.
+ */
+export async function jsonAnswerHeaders(): Promise<Readonly<Record<string, string>>> {
+  const app = new Hono();
+  app.use(securityHeaders());
+  app.get("/", (c) => c.json({}));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of (await app.request("/")).headers) {
+    if (name !== "content-length") headers[name] = value;
+  }
+  return headers;
 }
