@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { ConnectorError } from "./errors.js";
 
 /**
@@ -23,8 +23,9 @@ export function hashInput(action: string, input: unknown): string {
   return sha256Hex(canonicalJson([action, input]));
 }
 
+/** One-shot (`crypto.hash`, Node ≥ 20.12): the same digest as a `createHash` object, at a fraction of its cost. */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 function write(value: unknown, out: string[], ancestors: Set<object>): void {
