@@ -12,7 +12,7 @@ import {
 } from "@t3-connector/core/durable";
 import { Low } from "lowdb";
 import { ActiveSegmentBytes } from "./active-bytes.js";
-import { ActiveChecksum } from "./active-checksum.js";
+import { activeChecksum } from "./checksum.js";
 import { journalDamaged } from "./damage.js";
 import { Generations } from "./generations.js";
 import { ACTIVE_FILE, inspectJournal, JOURNAL_DIRECTORY } from "./inspect.js";
@@ -155,12 +155,11 @@ async function assemble(parts: Assembly): Promise<Journal> {
   }
   const generations = new Generations(parts.generations.active, parts.generations.manifest);
   const activeBytes = new ActiveSegmentBytes();
-  const checksum = new ActiveChecksum();
   const activeFile = new DurableJsonFile<ActiveDocument>(
     fs,
     join(directory, ACTIVE_FILE),
     (value) => ({ ...emptyActive(), records: parseActiveDocument(value).records }),
-    (document) => serializeActive(document, generations, checksum, activeBytes),
+    (document) => serializeActive(document, generations, activeBytes),
   );
   const db = new Low<ActiveDocument>(activeFile, emptyActive());
   db.data.records = { ...parts.activeRecords };
@@ -216,12 +215,11 @@ export function emptyActive(): ActiveDocument {
 function serializeActive(
   document: ActiveDocument,
   generations: Generations,
-  checksum: ActiveChecksum,
   bytes: ActiveSegmentBytes,
 ): Uint8Array {
   document.generation = generations.nextActive();
   document.manifestGeneration = generations.manifest;
-  document.checksum = checksum.of(document.records, document);
+  document.checksum = activeChecksum(document.records, document);
   return bytes.of(document);
 }
 
