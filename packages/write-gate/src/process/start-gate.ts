@@ -37,6 +37,7 @@ import type { LeaseKeeper } from "../contract.js";
 import {
   generateCapability,
   OperationOwners,
+  PreflightSlots,
   type RelayDeps,
   relayHandler,
   removeCapabilityFile,
@@ -280,7 +281,7 @@ async function bindRelay(
     dispatcher: engine,
     conditionalSend: (request) => engine.conditionalSend(request),
     threadsBatch: (request, dispatchItem) => engine.threadsBatch(request, dispatchItem),
-    preflight: (request) => engine.preflight(request),
+    preflight: { judge: (request) => engine.preflight(request), slots: new PreflightSlots() },
     listUncertain: () => engine.listUncertain(),
     lease: human.lease,
     approvals: human.approvals,

@@ -8,6 +8,7 @@ export {
 export { relayErrorOf } from "./errors.js";
 export { leasedRead } from "./leased-read.js";
 export { MAX_REMEMBERED_OPERATIONS, OperationOwners } from "./operation-owners.js";
+export { type GatePreflight, PreflightSlots } from "./preflight-op.js";
 export {
   handleRelay,
   type RelayAnswer,

@@ -15,27 +15,53 @@ export const MAX_PREFLIGHTS_AT_ONCE = 4;
 /** The survey and the reads together; a slow environment is left out by the survey's own deadline. */
 const PREFLIGHT_TIMEOUT_MS = 15_000;
 
+/**
+ * The preflights one gate runs at once. The gate holds its own (`start-gate.ts`), so two gates in
+ * one process never share a budget.
+ */
+export class PreflightSlots {
+  readonly #limit: number;
+  #running = 0;
+
+  constructor(limit: number = MAX_PREFLIGHTS_AT_ONCE) {
+    this.#limit = limit;
+  }
+
+  /** A slot, freed by the function it returns; refused, typed, when every slot is taken. */
+  take(): () => void {
+    if (this.#running >= this.#limit) {
+      throw new ConnectorError(
+        "client_budget_exceeded",
+        `at most ${this.#limit} preflights run at once on this gate: wait for an answer, then ask again`,
+        { details: { budget: "preflights_at_once", limit: this.#limit } },
+      );
+    }
+    this.#running += 1;
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      this.#running -= 1;
+    };
+  }
+}
+
+/** The engine's judge and the gate's slots for it. */
+export interface GatePreflight {
+  readonly judge: WriteEngine["preflight"];
+  readonly slots: PreflightSlots;
+}
+
 export interface PreflightDeps {
-  readonly preflight?: WriteEngine["preflight"];
+  readonly preflight?: GatePreflight;
   readonly approvals: Pick<ApprovalDesk, "defaultScope">;
 }
 
-/** Per gate (its desk), so two gates in one process do not share the budget. */
-const RUNNING = new WeakMap<object, number>();
-
 export async function preflightOp(op: PreflightOp, deps: PreflightDeps): Promise<RelayResultOf<"preflight">> {
-  const judge = deps.preflight;
-  if (judge === undefined)
-    throw new ConnectorError("invalid_request", "this gate does not answer preflights");
-  const running = RUNNING.get(deps.approvals) ?? 0;
-  if (running >= MAX_PREFLIGHTS_AT_ONCE) {
-    throw new ConnectorError(
-      "client_budget_exceeded",
-      `at most ${MAX_PREFLIGHTS_AT_ONCE} preflights run at once on this gate: wait for an answer, then ask again`,
-      { details: { budget: "preflights_at_once", limit: MAX_PREFLIGHTS_AT_ONCE } },
-    );
-  }
-  RUNNING.set(deps.approvals, running + 1);
+  const gate = deps.preflight;
+  if (gate === undefined) throw new ConnectorError("invalid_request", "this gate does not answer preflights");
+  const free = gate.slots.take();
+  const judge = gate.judge;
   try {
     const scope = await deps.approvals.defaultScope(AbortSignal.timeout(PREFLIGHT_TIMEOUT_MS));
     const answer = await judge({
@@ -52,7 +78,7 @@ export async function preflightOp(op: PreflightOp, deps: PreflightDeps): Promise
       considered: answer.considered.map((verdict) => ({ ...verdict, reasons: [...verdict.reasons] })),
     };
   } finally {
-    RUNNING.set(deps.approvals, (RUNNING.get(deps.approvals) ?? 1) - 1);
+    free();
   }
 }
 

@@ -31,6 +31,7 @@ import { type AuditLog, reconciledEvent } from "../audit/index.js";
 import type { ApprovalAsk, ApprovalDesk, LeaseKeeper, LeaseWrite } from "../contract.js";
 import { auditCodeOf } from "./errors.js";
 import type { OperationOwners } from "./operation-owners.js";
+import type { GatePreflight } from "./preflight-op.js";
 
 /** What the ops reach: everything the relay holds but its capability. */
 export interface RelayOpDeps {
@@ -41,7 +42,7 @@ export interface RelayOpDeps {
   /** The threads batch over the same engine; without it the op is unavailable. */
   readonly threadsBatch?: WriteEngine["threadsBatch"];
   /** Would a launch or message pass now (ADR 0075); without it the op is unavailable. */
-  readonly preflight?: WriteEngine["preflight"];
+  readonly preflight?: GatePreflight;
   /** The journal's uncertain records; without it the op is unavailable. */
   readonly listUncertain?: () => Promise<readonly JournalRecord[]>;
   readonly lease: LeaseKeeper;
