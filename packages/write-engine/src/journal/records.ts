@@ -124,6 +124,24 @@ function corrupt(what: string): ConnectorError {
   return new ConnectorError("journal_unavailable", `${what} does not have the journal's format`);
 }
 
+/** The fields `copyRecord` names, one by one. */
+type CopiedField =
+  | "key"
+  | "operationId"
+  | "action"
+  | "inputHash"
+  | "environmentId"
+  | "destination"
+  | "derivedIds"
+  | "state"
+  | "createdAt"
+  | "updatedAt"
+  | "settledAt"
+  | "reconciledAt"
+  | "receipt"
+  | "error"
+  | "command";
+
 /**
  * A caller's copy: deep enough that nobody can change the journal's own, and without the checksum.
  * Its fields are named one by one, in the order every record holds them (`newPreparingRecord`, the
@@ -131,6 +149,11 @@ function corrupt(what: string): ConnectorError {
  * cost more than the rest of the copy, three times per write.
  */
 export function copyRecord(record: JournalRecord): JournalRecord {
+  // The compiler stops here when a record gains a field this copy does not name: it would be dropped.
+  const everyFieldNamed: [Exclude<keyof JournalRecord, CopiedField | "checksum">] extends [never]
+    ? true
+    : never = true;
+  void everyFieldNamed;
   const copy: JournalRecord = {
     key: record.key,
     operationId: record.operationId,
