@@ -16,7 +16,7 @@ import { createServer } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path, { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { percentile, round } from "../bench/lib/stats.mjs";
+import { pairedChange, round } from "../bench/lib/stats.mjs";
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 if (process.env.BASE === undefined) {
@@ -103,15 +103,10 @@ try {
     }
     if (i >= 2 * WARMUP) build.samples.push(performance.now() - started);
   }
-  const base = percentile(builds.base.samples, 50);
-  const ours = percentile(builds.this.samples, 50);
   const report = {
     script: "mcp-hop-paired",
     loadavg1m: round(loadavg()[0] ?? 0),
-    samples: builds.this.samples.length,
-    baseP50Ms: round(base),
-    thisP50Ms: round(ours),
-    changePercent: round(((ours - base) / base) * 100),
+    ...pairedChange(builds.base.samples, builds.this.samples),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 } catch (error) {

@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import path, { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { relayPost } from "../bench/lib/relay-post.mjs";
-import { percentile, round } from "../bench/lib/stats.mjs";
+import { pairedChange, percentile, round } from "../bench/lib/stats.mjs";
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 if (process.env.BASE === undefined) {
@@ -179,15 +179,11 @@ try {
     rawP50Ms: round(rawP50),
   };
   for (const mode of MODES) {
-    const base = percentile(builds.base.samples[mode], 50);
-    const ours = percentile(builds.this.samples[mode], 50);
+    const paired = pairedChange(builds.base.samples[mode], builds.this.samples[mode]);
     report[mode] = {
-      samples: builds.this.samples[mode].length,
-      baseP50Ms: round(base),
-      thisP50Ms: round(ours),
-      baseToRaw: round(base / rawP50),
-      thisToRaw: round(ours / rawP50),
-      changePercent: round(((ours - base) / base) * 100),
+      ...paired,
+      baseToRaw: round(paired.baseP50Ms / rawP50),
+      thisToRaw: round(paired.thisP50Ms / rawP50),
     };
   }
   process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { percentile, summarize, tailLabel } from "../bench/lib/stats.mjs";
+import { pairedChange, percentile, summarize, tailLabel } from "../bench/lib/stats.mjs";
 
 const benchDir = new URL("../bench/", import.meta.url);
 
@@ -42,5 +42,16 @@ describe("the benchmarks' percentile helper", () => {
       expect(source, name).toContain('from "./lib/stats.mjs"');
       expect(source, name).not.toMatch(/function\s+(pct|percentiles?|round)\s*\(/);
     }
+  });
+});
+
+describe("the paired scripts' change figure", () => {
+  it("gives each build's p50 and the change from the base build, in percent", () => {
+    expect(pairedChange([10, 12, 11], [8, 9, 10])).toEqual({
+      samples: 3,
+      baseP50Ms: 11,
+      thisP50Ms: 9,
+      changePercent: -18.18,
+    });
   });
 });

@@ -32,3 +32,15 @@ export function tailLabel(count) {
 }
 
 export const round = (value, digits = 2) => Number(value.toFixed(digits));
+
+/** Two builds' samples of one thing, paired: each p50 and the change from `base` to `ours`, in %. */
+export function pairedChange(baseSamples, ourSamples) {
+  const base = percentile(baseSamples, 50);
+  const ours = percentile(ourSamples, 50);
+  return {
+    samples: ourSamples.length,
+    baseP50Ms: round(base),
+    thisP50Ms: round(ours),
+    changePercent: round(((ours - base) / base) * 100),
+  };
+}
