@@ -8,3 +8,7 @@ export function summarize(samples: readonly number[]): {
 };
 export function tailLabel(count: number): string;
 export function round(value: number, digits?: number): number;
+export function pairedChange(
+  baseSamples: readonly number[],
+  ourSamples: readonly number[],
+): { samples: number; baseP50Ms: number; thisP50Ms: number; changePercent: number };
